@@ -1,0 +1,53 @@
+# opyard developer loop. `make help` lists the targets.
+PY      ?= python3
+VENV    := .venv
+VPY     := $(VENV)/bin/python
+VPIP    := $(VPY) -m pip
+MATURIN := $(VENV)/bin/maturin
+export VIRTUAL_ENV := $(abspath $(VENV))
+
+.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py lint clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
+
+$(VPY):
+	$(PY) -m venv $(VENV)
+	$(VPIP) install -q --upgrade pip
+	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "pytest>=7"
+
+venv: $(VPY)  ## create .venv with maturin, numpy and pytest
+
+install: $(VPY)  ## build the wheel and install it into .venv (what `pip install .` does)
+	$(VPIP) install -q .
+
+dev: $(VPY)  ## build the extension in release mode into .venv (editable)
+	$(MATURIN) develop --release -q
+
+demo: install  ## install the package and run the main demo
+	$(VPY) -m opyard
+
+test: dev test-rust test-py  ## run every test: cargo test + pytest
+
+test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
+	cargo test -q
+
+test-py: $(VPY)  ## pytest over tests/
+	$(VPY) -m pytest tests
+
+bench: bench-rust bench-py  ## criterion benches + Python-level benches
+
+bench-rust:  ## criterion benchmarks of the pure-Rust API
+	cargo bench --bench schema_parse --bench dispatch
+
+bench-py: dev  ## Python-level benchmarks against peers (torch when importable)
+	$(VPY) bench/run_all.py
+
+lint:  ## rustfmt, clippy with and without `python`, ruff
+	cargo fmt --check
+	cargo clippy -q --all-targets -- -D warnings
+	cargo clippy -q --features python --lib -- -D warnings
+	$(VPY) -m ruff check python tests bench || echo "ruff not installed: $(VPIP) install ruff"
+
+clean:  ## remove build products and the venv
+	rm -rf target $(VENV) python/opyard/*.so

@@ -1,0 +1,88 @@
+//! Dispatch hot path and registration costs on the pure-Rust API.
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use opyard::dispatch::table::{DispatchTable, Slot};
+use opyard::dispatch::tls;
+use opyard::registry::LibraryKind;
+use opyard::{parse_schema, DispatchKey, DispatchKeySet, Registry};
+use std::time::Duration;
+
+type Reg = Registry<u64, ()>;
+
+fn registry_with_op() -> (Reg, u64) {
+    let r = Reg::new();
+    let lib = r.new_library("bench", LibraryKind::Def, None, "bench.rs:1").unwrap();
+    r.define(lib, parse_schema("op(Tensor[] xs) -> Tensor").unwrap(), "bench.rs:2", |_| ()).unwrap();
+    for (i, key) in [DispatchKey::CPU, DispatchKey::Meta, DispatchKey::Autograd].into_iter().enumerate() {
+        r.impl_kernel(lib, "op", Some(key), i as u64, false, true, "bench.rs:3").unwrap();
+    }
+    (r, lib)
+}
+
+/// What a call does after binding: union the arguments' keys, apply TLS,
+/// mask fallthroughs, take the highest key, load the slot.
+#[inline(always)]
+fn lookup(table: &DispatchTable<u64>, args: &[DispatchKeySet]) -> u64 {
+    let keys = args.iter().fold(DispatchKeySet::EMPTY, |a, b| a | *b);
+    let masked = tls::apply(keys) & table.nonfallthrough;
+    match table.slot(masked.highest()) {
+        Slot::Kernel { reg, .. } => reg.kernel,
+        _ => u64::MAX,
+    }
+}
+
+fn bench_lookup(c: &mut Criterion) {
+    let (r, _lib) = registry_with_op();
+    let op = r.find_op("bench::op").unwrap();
+    let cpu = DispatchKeySet::from_key(DispatchKey::CPU).add(DispatchKey::AutogradCPU);
+    for n in [1usize, 2, 8] {
+        let args = vec![cpu; n];
+        c.bench_function(&format!("dispatch/lookup_{n}_tensors"), |b| {
+            b.iter(|| {
+                let table = op.table();
+                black_box(lookup(&table, black_box(&args)))
+            })
+        });
+    }
+}
+
+fn bench_recompute(c: &mut Criterion) {
+    let (r, lib) = registry_with_op();
+    c.bench_function("dispatch/impl_and_destroy_cpu_kernel", |b| {
+        b.iter(|| {
+            let l = r.new_library("bench", LibraryKind::Impl, None, "bench.rs:9").unwrap();
+            r.impl_kernel(l, "op", Some(DispatchKey::CPU), 7, false, true, "bench.rs:10").unwrap();
+            r.destroy_library(l);
+        })
+    });
+    let _ = lib;
+}
+
+fn bench_register_10k(c: &mut Criterion) {
+    let schemas: Vec<_> = (0..10_000).map(|i| parse_schema(&format!("op{i}(Tensor x, int n=1) -> Tensor")).unwrap()).collect();
+    let mut g = c.benchmark_group("dispatch");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    g.bench_function("define_and_impl_10k_ops", |b| {
+        b.iter_batched(
+            || (Reg::new(), schemas.clone()),
+            |(r, schemas)| {
+                let lib = r.new_library("bench", LibraryKind::Def, None, "bench.rs:20").unwrap();
+                for (i, s) in schemas.into_iter().enumerate() {
+                    let name = format!("op{i}");
+                    r.define(lib, s, "bench.rs:21", |_| ()).unwrap();
+                    r.impl_kernel(lib, &name, Some(DispatchKey::CPU), i as u64, false, true, "bench.rs:22").unwrap();
+                }
+                r
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    targets = bench_lookup, bench_recompute, bench_register_10k
+}
+criterion_main!(benches);

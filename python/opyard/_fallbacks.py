@@ -1,0 +1,30 @@
+"""Process-wide default fallbacks: the keys every operator skips unless a
+subsystem (autograd, autocast, tracing, fake tensors, vmap) or a user
+registers something there.
+
+Autocast falls through by default (the dispatcher tutorial: "if no autocast
+wrapper is provided, we fallthrough directly to the regular operator
+implementation"); so do the bookkeeping keys opyard has no behaviour for.
+The autograd keys fall through until ``opyard.autograd`` installs its
+fallback on top of these (fallbacks are stacks, like kernels).
+"""
+
+from .library import Library, fallthrough_kernel
+
+_FALLTHROUGH_KEYS = (
+    "BackendSelect",
+    "Python",
+    "Functionalize",
+    "ADInplaceOrView",
+    "Autograd",
+    "Tracer",
+    "AutocastCPU",
+    "AutocastCUDA",
+    "VmapMode",
+    "PythonTLSSnapshot",
+    "PythonDispatcher",
+)
+
+_defaults = Library("_", "IMPL")
+for _key in _FALLTHROUGH_KEYS:
+    _defaults.fallback(fallthrough_kernel, _key)

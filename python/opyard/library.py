@@ -1,0 +1,221 @@
+"""``opyard.library``: define operators and register kernels, as ``torch.library``.
+
+Example::
+
+    >>> lib = opyard.library.Library("mylib", "DEF")
+    >>> lib.define("twice(Tensor x) -> Tensor")
+    'twice'
+    >>> lib.impl("twice", lambda x: x + x, "CPU")
+    >>> opyard.ops.mylib.twice(opyard.ones(2))
+    tensor([2., 2.])
+"""
+
+import weakref
+import warnings
+
+from . import _core
+from ._ops import OpOverload, ops, resolve
+from ._provenance import caller_site
+
+__all__ = [
+    "Library",
+    "fallthrough_kernel",
+    "define",
+    "impl",
+    "find_dangling_impls",
+]
+
+_ALIAS_ANALYSIS = ("", "FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION")
+_warned_overrides = set()
+_op_tags = {}
+
+
+def fallthrough_kernel():
+    """Pass to :meth:`Library.impl` to register a fallthrough: the key is skipped."""
+    raise NotImplementedError("fallthrough_kernel() should never be called.")
+
+
+def _destroy(handle, defined):
+    _core._destroy_library(handle)
+    for name in defined:
+        ops._forget(name)
+
+
+class Library:
+    """A set of registrations in namespace ``ns`` that can be undone together.
+
+    ``kind`` is ``"DEF"`` (defines the namespace; one per namespace),
+    ``"FRAGMENT"`` (adds definitions) or ``"IMPL"`` (kernels only).
+    ``dispatch_key`` is the default key of :meth:`impl` and :meth:`fallback`.
+    """
+
+    def __init__(self, ns, kind, dispatch_key=""):
+        site = caller_site()
+        self._handle = _core._new_library(ns, kind, dispatch_key or None, site)
+        self.ns = ns
+        self.kind = kind
+        self.dispatch_key = dispatch_key
+        self._defined = []
+        self._finalizer = weakref.finalize(self, _destroy, self._handle, self._defined)
+
+    def __repr__(self):
+        return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
+
+    def define(self, schema, alias_analysis="", *, tags=()):
+        """Define an operator from its schema; returns its name as written in the schema."""
+        if alias_analysis not in _ALIAS_ANALYSIS:
+            raise RuntimeError(
+                f"Library.define: invalid alias_analysis '{alias_analysis}' for {schema!r}; "
+                f"expected one of {_ALIAS_ANALYSIS}"
+            )
+        self._check_alive("define")
+        qualified = _core._define(self._handle, schema, caller_site())
+        self._defined.append(qualified)
+        _op_tags[qualified] = tuple(tags) if isinstance(tags, (list, tuple, set)) else (tags,)
+        ops._forget(qualified)
+        text = schema if isinstance(schema, str) else str(schema)
+        return text.split("(")[0].strip()
+
+    def impl(self, op_name, fn, dispatch_key="", *, with_keyset=False, allow_override=True):
+        """Register ``fn`` for ``op_name`` (name, ``name.overload`` or OpOverload) at a key.
+
+        The key defaults to the library's, else CompositeImplicitAutograd.
+        ``with_keyset=True`` passes the call's key set first. Overriding an
+        existing kernel warns once; with ``allow_override=False`` it raises.
+        """
+        if not callable(fn):
+            raise TypeError(f"Library.impl: expected a callable kernel for {op_name!r}, got {fn!r}")
+        self._check_alive("impl")
+        name = op_name.name() if isinstance(op_name, OpOverload) else op_name
+        key = dispatch_key or self.dispatch_key or None
+        site = caller_site()
+        shadowed = _core._impl(
+            self._handle, name, key, fn,
+            with_keyset=with_keyset, fallthrough=fn is fallthrough_kernel,
+            allow_override=allow_override, provenance=site,
+        )
+        if shadowed is not None:
+            _warn_override(f"{self.ns}::{name}" if "::" not in name else name,
+                           key or "CompositeImplicitAutograd", shadowed, site)
+
+    def fallback(self, fn, dispatch_key="", *, with_keyset=False):
+        """Register a boxed fallback ``fn(op, *args, **kwargs)`` for every operator at a key.
+
+        Only libraries of the global namespace ``"_"`` may register fallbacks.
+        With ``with_keyset=True`` it is called as ``fn(keyset, op, *args, **kwargs)``.
+        """
+        if not callable(fn):
+            raise TypeError(f"Library.fallback: expected a callable, got {fn!r}")
+        self._check_alive("fallback")
+        key = dispatch_key or self.dispatch_key or None
+        _core._fallback(
+            self._handle, key, fn, with_keyset=with_keyset,
+            fallthrough=fn is fallthrough_kernel, provenance=caller_site(),
+        )
+
+    def _destroy(self):
+        """Remove every registration of this library, restoring what it shadowed."""
+        self._finalizer()
+
+    def _check_alive(self, what):
+        if not self._finalizer.alive:
+            raise RuntimeError(f"Library.{what}: this Library ({self.ns}, {self.kind}) was destroyed")
+
+
+def _warn_override(op, key, previous, new):
+    if (op, key) in _warned_overrides:
+        return
+    _warned_overrides.add((op, key))
+    warnings.warn(
+        "Overriding a previously registered kernel for the same operator and the same dispatch "
+        f"key\n  operator: {op}\n  dispatch key: {key}\n  previous kernel: registered at "
+        f"{previous}\n  new kernel: registered at {new}",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+def find_dangling_impls():
+    """Operators that have kernels but no definition (``impl`` before ``define``)."""
+    return _core._dangling_impls()
+
+
+# Libraries opened on behalf of the free-function APIs, kept alive for the process.
+_keepalive = []
+
+
+def _fragment(ns):
+    lib = Library(ns, "FRAGMENT")
+    _keepalive.append(lib)
+    return lib
+
+
+def _device_key(types):
+    """``"cpu"`` → ``"CPU"``; dispatch key names pass through."""
+    table = {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta", "privateuseone": "PrivateUse1"}
+    return table.get(types, types)
+
+
+def define(qualname_or_lib, schema, alias_analysis="", *, lib=None, tags=()):
+    """Define an operator.
+
+    ``define("mylib::foo", "(Tensor x) -> Tensor")`` defines ``mylib::foo``;
+    ``@define(lib, "foo(Tensor x) -> Tensor")`` (the 2.1 decorator form)
+    defines it in ``lib`` and registers the decorated function as its
+    CompositeImplicitAutograd kernel.
+    """
+    if isinstance(qualname_or_lib, Library):
+        target = qualname_or_lib
+
+        def wrap(f):
+            name = target.define(schema, alias_analysis, tags=tags)
+            target.impl(name, f)
+            return f
+
+        return wrap
+    ns, sep, name = qualname_or_lib.partition("::")
+    if not sep or not name:
+        raise ValueError(
+            f"define: expected a qualified name 'namespace::name', got {qualname_or_lib!r}"
+        )
+    target = lib if lib is not None else _fragment(ns)
+    target.define(name + schema, alias_analysis, tags=tags)
+
+
+def impl(qualname_or_lib, types_or_name, func=None, *, lib=None):
+    """Register a kernel (usable as a decorator).
+
+    ``@impl(lib, "foo", "CPU")`` (2.1 form: ``impl(lib, name, dispatch_key="")``)
+    or ``@impl("mylib::foo", "cpu")`` / ``impl("mylib::foo", ["cpu", "cuda"], fn)``.
+    """
+    if isinstance(qualname_or_lib, Library):
+        target, name = qualname_or_lib, types_or_name
+        key = func if isinstance(func, str) else ""
+
+        def wrap(f):
+            target.impl(name, f, key)
+            return f
+
+        return wrap if not callable(func) else wrap(func)
+    qualname = qualname_or_lib
+    ns, sep, name = qualname.partition("::")
+    if not sep:
+        raise ValueError(f"impl: expected a qualified name 'namespace::name', got {qualname!r}")
+    keys = [types_or_name] if isinstance(types_or_name, str) else list(types_or_name)
+
+    def register(f):
+        target = lib if lib is not None else _fragment(ns)
+        for t in keys:
+            target.impl(name, f, _device_key(t))
+        return f
+
+    return register if func is None else register(func)
+
+
+def _op_name(op):
+    """``ns::name.overload`` of anything :func:`opyard._ops.resolve` accepts."""
+    return resolve(op).name()
+
+
+# --- custom op exports (begin) ---
+# --- custom op exports (end) ---

@@ -1,0 +1,229 @@
+//! Dispatch keys.
+//!
+//! Note [Key priority]: a runtime key's discriminant is its bit in a
+//! `DispatchKeySet` and its priority: a higher discriminant wins. Backends come
+//! first, so among mixed backends the highest one wins (CPU + Meta goes to
+//! Meta), as in torch. `Undefined` is not a bit: it only names the table slot
+//! used when a call's key set is empty. Alias keys come last; they are never
+//! dispatched to, only expanded into runtime keys when the table is computed.
+
+use crate::error::Error;
+use std::fmt;
+
+/// One dispatch key. See Note [Key priority].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum DispatchKey {
+    CPU = 0,
+    CUDA,
+    PrivateUse1,
+    Meta,
+    BackendSelect,
+    Fake,
+    Python,
+    Functionalize,
+    ADInplaceOrView,
+    AutogradOther,
+    AutogradCPU,
+    AutogradCUDA,
+    AutogradPrivateUse1,
+    AutogradMeta,
+    Tracer,
+    AutocastCPU,
+    AutocastCUDA,
+    Batched,
+    VmapMode,
+    PythonTLSSnapshot,
+    PythonDispatcher,
+    /// The slot for calls whose key set is empty (no tensor arguments).
+    Undefined,
+    /// Alias: every `Autograd<backend>` key and `AutogradOther`.
+    Autograd,
+    /// Alias: backends, autograd keys and `Undefined`.
+    CompositeImplicitAutograd,
+    /// Alias: backends and `Undefined`.
+    CompositeExplicitAutograd,
+    /// Alias: backends.
+    CompositeExplicitAutogradNonFunctional,
+}
+
+/// Runtime keys: the bits of a key set.
+pub const NUM_RUNTIME_KEYS: usize = DispatchKey::Undefined as usize;
+/// Table slots: every runtime key plus `Undefined`.
+pub const NUM_SLOTS: usize = NUM_RUNTIME_KEYS + 1;
+/// Every key including aliases.
+pub const NUM_KEYS: usize = DispatchKey::CompositeExplicitAutogradNonFunctional as usize + 1;
+
+use DispatchKey::*;
+
+/// All keys in declaration order.
+pub const ALL_KEYS: [DispatchKey; NUM_KEYS] = [
+    CPU,
+    CUDA,
+    PrivateUse1,
+    Meta,
+    BackendSelect,
+    Fake,
+    Python,
+    Functionalize,
+    ADInplaceOrView,
+    AutogradOther,
+    AutogradCPU,
+    AutogradCUDA,
+    AutogradPrivateUse1,
+    AutogradMeta,
+    Tracer,
+    AutocastCPU,
+    AutocastCUDA,
+    Batched,
+    VmapMode,
+    PythonTLSSnapshot,
+    PythonDispatcher,
+    Undefined,
+    Autograd,
+    CompositeImplicitAutograd,
+    CompositeExplicitAutograd,
+    CompositeExplicitAutogradNonFunctional,
+];
+
+const NAMES: [&str; NUM_KEYS] = [
+    "CPU",
+    "CUDA",
+    "PrivateUse1",
+    "Meta",
+    "BackendSelect",
+    "Fake",
+    "Python",
+    "Functionalize",
+    "ADInplaceOrView",
+    "AutogradOther",
+    "AutogradCPU",
+    "AutogradCUDA",
+    "AutogradPrivateUse1",
+    "AutogradMeta",
+    "Tracer",
+    "AutocastCPU",
+    "AutocastCUDA",
+    "Batched",
+    "VmapMode",
+    "PythonTLSSnapshot",
+    "PythonDispatcher",
+    "Undefined",
+    "Autograd",
+    "CompositeImplicitAutograd",
+    "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional",
+];
+
+impl DispatchKey {
+    /// torch's name of the key.
+    pub const fn name(self) -> &'static str {
+        NAMES[self as usize]
+    }
+
+    /// Parse torch's name of a key: `could not parse dispatch key: X` otherwise.
+    pub fn parse(name: &str) -> Result<Self, Error> {
+        NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| ALL_KEYS[i])
+            .ok_or_else(|| Error::UnknownKey(name.to_string()))
+    }
+
+    /// The key with this discriminant, if any.
+    pub const fn from_index(i: usize) -> Option<Self> {
+        if i < NUM_KEYS {
+            Some(ALL_KEYS[i])
+        } else {
+            None
+        }
+    }
+
+    /// A key that names a set of runtime keys rather than a table slot.
+    pub const fn is_alias(self) -> bool {
+        (self as u8) > (Undefined as u8)
+    }
+
+    /// A key with its own bit in a key set.
+    pub const fn is_runtime(self) -> bool {
+        (self as u8) < (Undefined as u8)
+    }
+
+    /// CPU, CUDA, PrivateUse1 or Meta.
+    pub const fn is_backend(self) -> bool {
+        matches!(self, CPU | CUDA | PrivateUse1 | Meta)
+    }
+
+    /// An `Autograd<backend>` key or `AutogradOther`.
+    pub const fn is_autograd(self) -> bool {
+        matches!(
+            self,
+            AutogradOther | AutogradCPU | AutogradCUDA | AutogradPrivateUse1 | AutogradMeta
+        )
+    }
+
+    /// The autograd key serving a backend.
+    pub const fn autograd_of(self) -> Option<Self> {
+        match self {
+            CPU => Some(AutogradCPU),
+            CUDA => Some(AutogradCUDA),
+            PrivateUse1 => Some(AutogradPrivateUse1),
+            Meta => Some(AutogradMeta),
+            _ => None,
+        }
+    }
+
+    /// The autocast key serving a backend, where there is one.
+    pub const fn autocast_of(self) -> Option<Self> {
+        match self {
+            CPU => Some(AutocastCPU),
+            CUDA => Some(AutocastCUDA),
+            _ => None,
+        }
+    }
+
+    /// The backend an `Autograd<backend>` key serves.
+    pub const fn backend_of_autograd(self) -> Option<Self> {
+        match self {
+            AutogradCPU => Some(CPU),
+            AutogradCUDA => Some(CUDA),
+            AutogradPrivateUse1 => Some(PrivateUse1),
+            AutogradMeta => Some(Meta),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for DispatchKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for k in ALL_KEYS {
+            assert_eq!(DispatchKey::parse(k.name()).unwrap(), k);
+            assert_eq!(DispatchKey::from_index(k as usize), Some(k));
+        }
+    }
+
+    #[test]
+    fn unknown_name_is_torchs_message() {
+        let e = DispatchKey::parse("XLA2").unwrap_err();
+        assert_eq!(e.to_string(), "could not parse dispatch key: XLA2");
+    }
+
+    #[test]
+    fn classification() {
+        assert!(Meta > CPU && AutogradCPU > Meta && PythonDispatcher > Batched);
+        assert!(Autograd.is_alias() && !Undefined.is_alias() && !Undefined.is_runtime());
+        assert_eq!(CPU.autograd_of(), Some(AutogradCPU));
+        assert_eq!(AutogradMeta.backend_of_autograd(), Some(Meta));
+        assert_eq!(NUM_RUNTIME_KEYS, 21);
+    }
+}

@@ -1,0 +1,193 @@
+//! One operator's dispatch table and the rules that compute each slot.
+//!
+//! Note [Slot precedence]: for one runtime key (torch's
+//! `computeDispatchTableEntryWithDebug`, `torch/_python_dispatcher.py`):
+//! 1. a kernel registered directly at the key;
+//! 2. CompositeExplicitAutogradNonFunctional, for backend keys;
+//! 3. CompositeExplicitAutograd, for backend keys and `Undefined`;
+//! 4. CompositeImplicitAutograd, for backends, autograd keys and `Undefined` —
+//!    skipped for an autograd key whose backend (or CEA) has a kernel, and
+//!    ambiguous for `AutogradOther` when one of its backends has a kernel;
+//! 5. the `Autograd` alias, for autograd keys;
+//! 6. the backend fallback registered for the key;
+//! 7. missing.
+
+use super::key::{DispatchKey, NUM_SLOTS};
+use super::DispatchKeySet;
+use std::sync::Arc;
+use DispatchKey::*;
+
+/// One registered kernel or fallback, with where it came from.
+#[derive(Clone, Debug)]
+pub struct Registration<K> {
+    /// Unique id, for removal.
+    pub id: u64,
+    /// The library that owns it.
+    pub lib: u64,
+    pub kernel: K,
+    /// The key it was registered at (runtime or alias).
+    pub key: DispatchKey,
+    /// `file.py:12` of the registering call.
+    pub provenance: Arc<str>,
+    /// A fallthrough kernel: the key is skipped.
+    pub fallthrough: bool,
+}
+
+/// Why a slot holds its kernel; printed in brackets by `dump_table`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    Kernel,
+    DefaultBackend,
+    Math,
+    Autograd,
+    BackendFallback,
+}
+
+impl EntryKind {
+    /// torch's wording.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            EntryKind::Kernel => "kernel",
+            EntryKind::DefaultBackend => "default backend kernel",
+            EntryKind::Math => "math kernel",
+            EntryKind::Autograd => "autograd kernel",
+            EntryKind::BackendFallback => "backend fallback",
+        }
+    }
+}
+
+/// A resolved table slot.
+#[derive(Clone, Debug)]
+pub enum Slot<K> {
+    Missing,
+    /// CompositeImplicitAutograd for AutogradOther while one of its backends has a kernel.
+    Ambiguous,
+    Kernel {
+        reg: Registration<K>,
+        kind: EntryKind,
+    },
+}
+
+impl<K> Slot<K> {
+    /// A fallthrough entry: the key is masked out of calls.
+    pub fn is_fallthrough(&self) -> bool {
+        matches!(self, Slot::Kernel { reg, .. } if reg.fallthrough)
+    }
+}
+
+/// Where the slot computation reads registrations from.
+pub trait KernelSource<K> {
+    /// The newest kernel registered at `key` (runtime or alias).
+    fn kernel(&self, key: DispatchKey) -> Option<&Registration<K>>;
+    /// The newest backend fallback registered for a runtime key.
+    fn fallback(&self, key: DispatchKey) -> Option<&Registration<K>>;
+}
+
+/// Compute one slot. See Note [Slot precedence].
+pub fn compute_slot<K: Clone>(key: DispatchKey, src: &impl KernelSource<K>) -> Slot<K> {
+    let hit = |reg: &Registration<K>, kind| Slot::Kernel {
+        reg: reg.clone(),
+        kind,
+    };
+    if key.is_runtime() {
+        if let Some(r) = src.kernel(key) {
+            return hit(r, EntryKind::Kernel);
+        }
+    }
+    if key.is_backend() {
+        if let Some(r) = src.kernel(CompositeExplicitAutogradNonFunctional) {
+            return hit(r, EntryKind::DefaultBackend);
+        }
+    }
+    if key == Undefined || key.is_backend() {
+        if let Some(r) = src.kernel(CompositeExplicitAutograd) {
+            return hit(r, EntryKind::DefaultBackend);
+        }
+    }
+    let in_cia = DispatchKeySet::from_key(CompositeImplicitAutograd).has(key);
+    if key == Undefined || in_cia {
+        if let Some(r) = src.kernel(CompositeImplicitAutograd) {
+            if key == AutogradOther && has_any(src, DispatchKeySet::AUTOGRADOTHER_BACKENDS) {
+                return Slot::Ambiguous;
+            }
+            if !has_backend_kernel(key, src) {
+                return hit(r, EntryKind::Math);
+            }
+        }
+    }
+    if key.is_autograd() {
+        if let Some(r) = src.kernel(Autograd) {
+            return hit(r, EntryKind::Autograd);
+        }
+    }
+    if key.is_runtime() {
+        if let Some(r) = src.fallback(key) {
+            return hit(r, EntryKind::BackendFallback);
+        }
+    }
+    Slot::Missing
+}
+
+fn has_any<K>(src: &impl KernelSource<K>, set: DispatchKeySet) -> bool {
+    set.iter().any(|k| src.kernel(k).is_some())
+}
+
+/// An autograd key's backend, or CompositeExplicitAutograd, has a kernel: the
+/// math kernel must not shadow it (the backend kernel plus autograd fallback
+/// is what torch runs).
+fn has_backend_kernel<K>(key: DispatchKey, src: &impl KernelSource<K>) -> bool {
+    let backend = key.backend_of_autograd().and_then(|b| src.kernel(b));
+    backend.is_some() || src.kernel(CompositeExplicitAutograd).is_some()
+}
+
+/// The slots a registration at `key` can change.
+pub fn affected_slots(key: DispatchKey) -> DispatchKeySet {
+    if key.is_alias() {
+        DispatchKeySet::FULL
+    } else if let Some(ag) = key.autograd_of() {
+        DispatchKeySet::from_key(key).add(ag).add(AutogradOther)
+    } else {
+        DispatchKeySet::from_key(key)
+    }
+}
+
+/// An operator's cached table: what the call path reads.
+#[derive(Clone, Debug)]
+pub struct DispatchTable<K> {
+    /// Indexed by runtime key discriminant; the last slot is `Undefined`.
+    pub slots: [Slot<K>; NUM_SLOTS],
+    /// Keys whose slot is not a fallthrough.
+    pub nonfallthrough: DispatchKeySet,
+}
+
+impl<K: Clone> DispatchTable<K> {
+    /// A table with every slot computed from `src`.
+    pub fn compute(src: &impl KernelSource<K>) -> Self {
+        let mut t = DispatchTable {
+            slots: std::array::from_fn(|_| Slot::Missing),
+            nonfallthrough: DispatchKeySet::FULL,
+        };
+        t.recompute(src, DispatchKeySet::FULL, true);
+        t
+    }
+
+    /// Recompute the given slots (and `Undefined` when asked), then the mask.
+    pub fn recompute(&mut self, src: &impl KernelSource<K>, keys: DispatchKeySet, undefined: bool) {
+        for k in keys.iter() {
+            self.slots[k as usize] = compute_slot(k, src);
+        }
+        if undefined {
+            self.slots[Undefined as usize] = compute_slot(Undefined, src);
+        }
+        self.nonfallthrough = DispatchKeySet::FULL
+            .iter()
+            .filter(|k| !self.slots[*k as usize].is_fallthrough())
+            .fold(DispatchKeySet::EMPTY, DispatchKeySet::add);
+    }
+
+    /// The slot for a key (runtime or `Undefined`).
+    #[inline]
+    pub fn slot(&self, key: DispatchKey) -> &Slot<K> {
+        &self.slots[key as usize]
+    }
+}

@@ -1,0 +1,47 @@
+//! The extension module `opyard._core`: the only pyo3 code.
+
+mod binder;
+mod errors;
+mod keys;
+mod library;
+mod ops;
+mod schema;
+mod tensor;
+mod tls;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    schema::register(m)?;
+    m.add("SchemaError", m.py().get_type_bound::<errors::SchemaError>())?;
+    m.add_class::<keys::PyDispatchKeySet>()?;
+    m.add_class::<tensor::PyTensorBase>()?;
+    m.add_class::<tensor::PyDevice>()?;
+    m.add_class::<ops::PyOpOverload>()?;
+    m.add_class::<ops::PyOpOverloadPacket>()?;
+    m.add_class::<tls::PyKeyGuard>()?;
+    m.add_class::<tls::PySetKeysGuard>()?;
+    m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
+    m.add_function(wrap_pyfunction!(keys::_set_key_enum, m)?)?;
+    m.add_function(wrap_pyfunction!(binder::_register_types, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_rename_privateuse1_backend, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_local_keysets, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_is_excluded, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_is_included, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_new_library, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_destroy_library, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_define, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_impl, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_fallback, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_check_invariants, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_dump, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_table_entries, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_what_if, m)?)?;
+    m.add_function(wrap_pyfunction!(library::_explain, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

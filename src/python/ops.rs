@@ -1,0 +1,339 @@
+//! `OpOverload` and `OpOverloadPacket`: the call path.
+//!
+//! A call binds its arguments (binder.rs), gathers the key set from the
+//! dispatchable arguments, applies the thread's include/exclude sets, masks
+//! out fallthrough keys, takes the highest key and calls that table slot's
+//! kernel. No dictionary lookup and no Python frame of ours on the way.
+
+use super::binder::{Binder, BoundCall};
+use super::errors;
+use super::keys::PyDispatchKeySet;
+use crate::dispatch::table::Slot;
+use crate::dispatch::{tls, DispatchKey, DispatchKeySet};
+use crate::registry::{Operator, Packet, Registry};
+use pyo3::exceptions::{PyAttributeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::{Arc, LazyLock};
+
+/// A registered Python kernel or fallback.
+pub struct PyKernel {
+    pub func: PyObject,
+    pub with_keyset: bool,
+    /// Boxed fallback: receives the `OpOverload` before the arguments.
+    pub is_fallback: bool,
+}
+
+/// Data compiled from a definition.
+pub struct Compiled {
+    pub binder: Binder,
+}
+
+pub type Kernel = Arc<PyKernel>;
+pub type PyOperator = Operator<Kernel, Compiled>;
+pub type PyPacket = Packet<Kernel, Compiled>;
+
+/// The process-wide registry.
+pub static REGISTRY: LazyLock<Registry<Kernel, Compiled>> = LazyLock::new(Registry::new);
+
+/// One overload of an operator.
+#[pyclass(name = "OpOverload", module = "opyard._ops", frozen)]
+pub struct PyOpOverload {
+    pub op: Arc<PyOperator>,
+}
+
+fn undefined(op: &PyOperator) -> PyErr {
+    errors::unknown_op(format!(
+        "operator {} is no longer defined: the library that defined it was destroyed",
+        op.name
+    ))
+}
+
+/// Look up the slot for `keys` and call its kernel.
+fn dispatch(
+    py: Python<'_>,
+    op: &Arc<PyOperator>,
+    op_obj: Option<&Bound<'_, PyOpOverload>>,
+    call: BoundCall<'_>,
+    keys: DispatchKeySet,
+) -> PyResult<PyObject> {
+    let table = op.table();
+    let masked = keys & table.nonfallthrough;
+    let key = masked.highest();
+    match table.slot(key) {
+        Slot::Kernel { reg, .. } => invoke(py, &reg.kernel, op, op_obj, call, masked),
+        Slot::Missing => Err(errors::no_kernel(op, key)),
+        Slot::Ambiguous => Err(errors::ambiguous_autograd_other(op)),
+    }
+}
+
+fn invoke(
+    py: Python<'_>,
+    k: &PyKernel,
+    op: &Arc<PyOperator>,
+    op_obj: Option<&Bound<'_, PyOpOverload>>,
+    call: BoundCall<'_>,
+    masked: DispatchKeySet,
+) -> PyResult<PyObject> {
+    let func = k.func.bind(py);
+    let kwargs = call.kwargs.as_ref();
+    if !k.with_keyset && !k.is_fallback {
+        return func.call(&call.args, kwargs).map(Bound::unbind);
+    }
+    let mut prefix: Vec<PyObject> = Vec::with_capacity(2);
+    if k.with_keyset {
+        prefix.push(Py::new(py, PyDispatchKeySet(masked))?.into_any());
+    }
+    if k.is_fallback {
+        match op_obj {
+            Some(o) => prefix.push(o.clone().into_any().unbind()),
+            None => prefix.push(Py::new(py, PyOpOverload { op: op.clone() })?.into_any()),
+        }
+    }
+    let args = PyTuple::new_bound(py, prefix.into_iter().chain(call.args.iter().map(Bound::unbind)));
+    func.call(args, kwargs).map(Bound::unbind)
+}
+
+impl PyOpOverload {
+    fn bind_and_dispatch(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        keys: Option<DispatchKeySet>,
+    ) -> PyResult<PyObject> {
+        let op = &slf.get().op;
+        let def = op.def();
+        let def = def.as_ref().ok_or_else(|| undefined(op))?;
+        let call = def.compiled.binder.bind(args, kwargs, false).map_err(PyTypeError::new_err)?;
+        let keys = keys.unwrap_or_else(|| tls::apply(call.keys));
+        dispatch(slf.py(), op, Some(slf), call, keys)
+    }
+}
+
+#[pymethods]
+impl PyOpOverload {
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
+        Self::bind_and_dispatch(slf, args, kwargs, None)
+    }
+
+    /// Call the kernel of the highest key of `keyset` (minus fallthroughs), ignoring TLS.
+    #[pyo3(signature = (keyset, *args, **kwargs))]
+    fn redispatch(
+        slf: &Bound<'_, Self>,
+        keyset: &Bound<'_, PyAny>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let ks = super::keys::extract_keyset(keyset)?;
+        Self::bind_and_dispatch(slf, args, kwargs, Some(ks))
+    }
+
+    /// Bind like a function when stored on a class (`Tensor.sin = ops.aten.sin.default`).
+    fn __get__(slf: &Bound<'_, Self>, obj: Option<&Bound<'_, PyAny>>, _ty: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        bind_method(slf.as_any(), obj)
+    }
+
+    /// The parsed schema.
+    #[getter]
+    fn _schema(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let def = self.op.def();
+        let def = def.as_ref().ok_or_else(|| undefined(&self.op))?;
+        Ok(Py::new(py, super::schema::PyFunctionSchema::from_arc(def.schema.clone()))?.into_any())
+    }
+
+    /// `ns::name.overload` (`ns::name` for the default overload).
+    fn name(&self) -> String {
+        self.op.name.clone()
+    }
+
+    /// `name.overload`, as torch's `__name__`.
+    #[getter]
+    fn __name__(&self) -> String {
+        let (_, rest) = self.op.name.split_once("::").unwrap_or(("", &self.op.name));
+        if rest.contains('.') {
+            rest.to_string()
+        } else {
+            format!("{rest}.default")
+        }
+    }
+
+    #[getter]
+    fn __qualname__(&self) -> String {
+        self.__name__()
+    }
+
+    #[getter]
+    fn namespace(&self) -> String {
+        self.op.name.split_once("::").map(|(n, _)| n.to_string()).unwrap_or_default()
+    }
+
+    #[getter]
+    fn _overloadname(&self) -> String {
+        let base = self.op.name.split_once("::").map_or(self.op.name.as_str(), |(_, r)| r);
+        base.split_once('.').map_or("default", |(_, o)| o).to_string()
+    }
+
+    #[getter]
+    fn overloadpacket(&self, py: Python<'_>) -> PyResult<Py<PyOpOverloadPacket>> {
+        let base = self.op.name.split_once('.').map_or(self.op.name.as_str(), |(b, _)| b);
+        Py::new(py, PyOpOverloadPacket { packet: REGISTRY.packet(base) })
+    }
+
+    /// True while the operator is defined.
+    #[getter]
+    fn _defined(&self) -> bool {
+        self.op.def().is_some()
+    }
+
+    fn __repr__(&self) -> String {
+        let base = self.op.name.split_once('.').map_or(self.op.name.as_str(), |(b, _)| b);
+        format!("<OpOverload(op='{}', overload='{}')>", base.replace("::", "."), self._overloadname())
+    }
+
+    fn __str__(&self) -> String {
+        let (ns, rest) = self.op.name.split_once("::").unwrap_or(("", &self.op.name));
+        let rest = if rest.contains('.') { rest.to_string() } else { format!("{rest}.default") };
+        format!("{ns}.{rest}")
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.downcast::<PyOpOverload>().is_ok_and(|o| Arc::ptr_eq(&o.get().op, &self.op))
+    }
+
+    fn __hash__(&self) -> u64 {
+        Arc::as_ptr(&self.op) as u64
+    }
+}
+
+/// `types.MethodType(func, obj)`, or `func` itself when looked up on the class.
+fn bind_method(func: &Bound<'_, PyAny>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    match obj {
+        None => Ok(func.clone().unbind()),
+        Some(o) if o.is_none() => Ok(func.clone().unbind()),
+        Some(o) => unsafe {
+            let ptr = pyo3::ffi::PyMethod_New(func.as_ptr(), o.as_ptr());
+            Ok(Bound::from_owned_ptr_or_err(func.py(), ptr)?.unbind())
+        },
+    }
+}
+
+/// All overloads of `ns::name`; calling it picks one.
+#[pyclass(name = "OpOverloadPacket", module = "opyard._ops", frozen)]
+pub struct PyOpOverloadPacket {
+    pub packet: Arc<PyPacket>,
+}
+
+#[pymethods]
+impl PyOpOverloadPacket {
+    /// Call the overload whose argument types match without conversion, else the
+    /// first (in definition order) that matches with conversion.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
+        let overloads = self.packet.overloads();
+        if let [op] = overloads.as_slice() {
+            let def = op.def();
+            let def = def.as_ref().ok_or_else(|| undefined(op))?;
+            let call = def.compiled.binder.bind(args, kwargs, false).map_err(PyTypeError::new_err)?;
+            let keys = tls::apply(call.keys);
+            return dispatch(py, op, None, call, keys);
+        }
+        let mut errors_seen = Vec::new();
+        for strict in [true, false] {
+            for op in overloads.iter() {
+                let def = op.def();
+                let Some(def) = def.as_ref() else { continue };
+                match def.compiled.binder.bind(args, kwargs, strict) {
+                    Ok(call) => {
+                        let keys = tls::apply(call.keys);
+                        return dispatch(py, op, None, call, keys);
+                    }
+                    Err(e) if !strict => errors_seen.push(e),
+                    Err(_) => {}
+                }
+            }
+        }
+        if overloads.is_empty() {
+            return Err(errors::unknown_op(format!("operator {} has no overloads defined", self.packet.name)));
+        }
+        Err(PyTypeError::new_err(format!(
+            "Overloaded opyard operator {} invoked from Python failed to match any schema:\n{}",
+            self.packet.name,
+            errors_seen.join("\n\n")
+        )))
+    }
+
+    fn __get__(slf: &Bound<'_, Self>, obj: Option<&Bound<'_, PyAny>>, _ty: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+        bind_method(slf.as_any(), obj)
+    }
+
+    /// `packet.Tensor`, `packet.default`.
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverload>> {
+        let wanted = if name == "default" { "" } else { name };
+        for op in self.packet.overloads().iter() {
+            let base = op.name.split_once("::").map_or(op.name.as_str(), |(_, r)| r);
+            let overload = base.split_once('.').map_or("", |(_, o)| o);
+            if overload == wanted {
+                return Py::new(py, PyOpOverload { op: op.clone() });
+            }
+        }
+        Err(PyAttributeError::new_err(format!(
+            "The underlying op of '{}' has no overload name '{}'",
+            self.packet.name.replace("::", "."),
+            name
+        )))
+    }
+
+    /// Overload names in definition order (`default` for the unnamed one).
+    fn overloads(&self) -> Vec<String> {
+        self.packet
+            .overloads()
+            .iter()
+            .map(|op| {
+                let base = op.name.split_once("::").map_or(op.name.as_str(), |(_, r)| r);
+                base.split_once('.').map_or("default", |(_, o)| o).to_string()
+            })
+            .collect()
+    }
+
+    #[getter]
+    fn _qualified_op_name(&self) -> String {
+        self.packet.name.clone()
+    }
+
+    #[getter]
+    fn __name__(&self) -> String {
+        self.packet.name.split_once("::").map_or(self.packet.name.clone(), |(_, n)| n.to_string())
+    }
+
+    #[getter]
+    fn __qualname__(&self) -> String {
+        self.__name__()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<OpOverloadPacket(op='{}')>", self.packet.name.replace("::", "."))
+    }
+
+    fn __str__(&self) -> String {
+        self.packet.name.replace("::", ".")
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.downcast::<PyOpOverloadPacket>().is_ok_and(|o| Arc::ptr_eq(&o.get().packet, &self.packet))
+    }
+
+    fn __hash__(&self) -> u64 {
+        Arc::as_ptr(&self.packet) as u64
+    }
+}
+
+/// The key set a call would dispatch with, for `explain`.
+pub fn explain_keys(op: &Arc<PyOperator>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<(DispatchKeySet, DispatchKeySet, DispatchKeySet, DispatchKey)> {
+    let def = op.def();
+    let def = def.as_ref().ok_or_else(|| undefined(op))?;
+    let call = def.compiled.binder.bind(args, kwargs, false).map_err(PyTypeError::new_err)?;
+    let with_tls = tls::apply(call.keys);
+    let masked = with_tls & op.table().nonfallthrough;
+    Ok((call.keys, with_tls, masked, masked.highest()))
+}

@@ -1,0 +1,9 @@
+//! PyTorch's function-schema grammar: lexer, parser, data model and canonical printer.
+
+mod display;
+mod lexer;
+mod parser;
+mod types;
+
+pub use parser::{parse_schema, SchemaError};
+pub use types::{AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
