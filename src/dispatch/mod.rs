@@ -1,7 +1,7 @@
 //! Dispatch keys, key sets, thread-local include/exclude state and the rules
 //! that turn registered kernels into one operator's dispatch table.
 
-mod key;
+pub mod key;
 mod keyset;
 pub mod table;
 pub mod tls;

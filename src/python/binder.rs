@@ -93,7 +93,6 @@ pub struct Param {
 pub struct Binder {
     pub params: Vec<Param>,
     n_pos: usize,
-    dispatch_args: Vec<usize>,
     device_arg: Option<usize>,
     /// `ns::op`, as error messages name it.
     pub op_name: String,
@@ -118,19 +117,13 @@ impl Binder {
     pub fn new(py: Python<'_>, schema: &Arc<FunctionSchema>) -> Binder {
         let params: Vec<Param> = schema.arguments.iter().map(|a| compile_param(py, a)).collect();
         let n_pos = params.iter().take_while(|p| !p.kwarg_only).count();
-        let dispatch_args = schema
-            .arguments
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.ty.is_dispatchable())
-            .map(|(i, _)| i)
-            .collect::<Vec<_>>();
-        let device_arg = if dispatch_args.is_empty() {
+        let has_tensors = schema.arguments.iter().any(|a| a.ty.is_dispatchable());
+        let device_arg = if !has_tensors {
             params.iter().position(|p| p.kind == Kind::Device)
         } else {
             None
         };
-        Binder { params, n_pos, dispatch_args, device_arg, op_name: schema.name.clone(), schema: schema.clone() }
+        Binder { params, n_pos, device_arg, op_name: schema.name.clone(), schema: schema.clone() }
     }
 
     /// Bind a call. `strict` refuses conversions (int for float, a single int for
@@ -226,7 +219,7 @@ impl Binder {
         while end > 0 && vals[end - 1].as_ref().is_some_and(|v| self.params[end - 1].equals_default(v)) {
             end -= 1;
         }
-        let pos = PyTuple::new_bound(py, vals[..end].iter().flatten());
+        let pos = PyTuple::new_bound(py, vals[..end].iter().flatten().collect::<Vec<_>>());
         let kw = PyDict::new_bound(py);
         for (p, v) in self.params[self.n_pos..].iter().zip(&vals[self.n_pos..]) {
             if let Some(v) = v.as_ref().filter(|v| !p.equals_default(v)) {

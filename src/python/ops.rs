@@ -90,7 +90,8 @@ fn invoke(
             None => prefix.push(Py::new(py, PyOpOverload { op: op.clone() })?.into_any()),
         }
     }
-    let args = PyTuple::new_bound(py, prefix.into_iter().chain(call.args.iter().map(Bound::unbind)));
+    prefix.extend(call.args.iter().map(Bound::unbind));
+    let args = PyTuple::new_bound(py, prefix);
     func.call(args, kwargs).map(Bound::unbind)
 }
 
@@ -206,13 +207,18 @@ impl PyOpOverload {
     }
 }
 
+extern "C" {
+    // CPython's bound-method constructor (not wrapped by pyo3-ffi 0.22).
+    fn PyMethod_New(func: *mut pyo3::ffi::PyObject, obj: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject;
+}
+
 /// `types.MethodType(func, obj)`, or `func` itself when looked up on the class.
 fn bind_method(func: &Bound<'_, PyAny>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
     match obj {
         None => Ok(func.clone().unbind()),
         Some(o) if o.is_none() => Ok(func.clone().unbind()),
         Some(o) => unsafe {
-            let ptr = pyo3::ffi::PyMethod_New(func.as_ptr(), o.as_ptr());
+            let ptr = PyMethod_New(func.as_ptr(), o.as_ptr());
             Ok(Bound::from_owned_ptr_or_err(func.py(), ptr)?.unbind())
         },
     }

@@ -35,13 +35,13 @@ impl PyTensorBase {
     }
 
     /// The dispatch key set as raw bits.
-    #[getter]
-    fn get__keyset(&self) -> u64 {
+    #[getter(_keyset)]
+    fn keyset_get(&self) -> u64 {
         self.keys()
     }
 
-    #[setter]
-    fn set__keyset(&self, raw: u64) {
+    #[setter(_keyset)]
+    fn keyset_set(&self, raw: u64) {
         self.keyset.store(raw, Ordering::Relaxed);
     }
 }
