@@ -87,7 +87,7 @@ def test_table_entry(ns, kt, registered, tensor_keys, expected):
     ({}, "AutogradCPU"),
 ])
 def test_thread_local_sets(ns, kt, tls, expected):
-    _define(ns, ["Tracer", "AutocastCPU", "AutogradCPU", "CPU"])
+    lib = _define(ns, ["Tracer", "AutocastCPU", "AutogradCPU", "CPU"])  # noqa: F841 (keep alive)
     op = getattr(opyard.ops, ns).op
     guard = (opyard.dispatcher.include(*tls["include"]) if "include" in tls
              else opyard.dispatcher.exclude(*tls["exclude"]) if "exclude" in tls
@@ -97,7 +97,7 @@ def test_thread_local_sets(ns, kt, tls, expected):
 
 
 def test_below_autograd(ns, kt):
-    _define(ns, ["Autograd", "CPU"])
+    lib = _define(ns, ["Autograd", "CPU"])  # noqa: F841 (keep alive)
     op = getattr(opyard.ops, ns).op
     with opyard.dispatcher.below_autograd():
         assert op(kt("CPU", "AutogradCPU")) == "CPU"
@@ -125,7 +125,7 @@ def test_fallthrough_on_backend_reaches_undefined_slot(ns, kt):
     ("Tracer", ["Tracer", "CPU"], ["CPU"], ["Tracer"], "Tracer"),
 ])
 def test_backend_fallbacks(ns, kt, fallback_key, registered, tensor_keys, include, expected):
-    _define(ns, registered)
+    lib = _define(ns, registered)  # noqa: F841 (keep alive)
     seen = []
 
     def fallback(op, *args, **kwargs):
@@ -151,7 +151,7 @@ def test_backend_fallbacks(ns, kt, fallback_key, registered, tensor_keys, includ
 
 
 def test_fallback_with_keyset_gets_keyset_then_op(ns, kt):
-    _define(ns, ["CPU"])
+    lib = _define(ns, ["CPU"])  # noqa: F841 (keep alive)
     got = {}
 
     def fallback(keyset, op, x):
@@ -170,7 +170,8 @@ def test_fallback_with_keyset_gets_keyset_then_op(ns, kt):
 
 
 @pytest.mark.parametrize("keys, rows", [
-    (["CPU", CIA], {"CPU": ("fn_CPU", "kernel"), "AutogradCPU": ("fn_CompositeImplicitAutograd", "math kernel"),
+    (["CPU", CIA], {"CPU": ("fn_CPU", "kernel"), "AutogradCPU": ("missing", "missing"),
+                    "AutogradCUDA": ("fn_CompositeImplicitAutograd", "math kernel"),
                     "Meta": ("fn_CompositeImplicitAutograd", "math kernel"),
                     "Undefined": ("fn_CompositeImplicitAutograd", "math kernel")}),
     (["CPU", CEA, CIA], {"AutogradCPU": ("missing", "missing"), "Meta": ("fn_CompositeExplicitAutograd", "default backend kernel"),

@@ -25,7 +25,7 @@ def _setup(ns):
 
 
 def test_dump_lists_registrations_with_provenance(ns):
-    _setup(ns)
+    lib = _setup(ns)  # noqa: F841 (a Library lives as long as it is referenced)
     text = dump(f"{ns}::f")
     assert text.startswith(f"name: {ns}::f\nschema: {ns}::f(Tensor x) -> str\n")
     assert re.search(r"^CPU: registered at .*test_introspection.py:\d+ :: _setup.<locals>.f_cpu$", text, re.M)
@@ -33,7 +33,7 @@ def test_dump_lists_registrations_with_provenance(ns):
 
 
 def test_dump_marks_shadowed_kernels_inactive(ns):
-    _setup(ns)
+    lib = _setup(ns)  # noqa: F841 (a Library lives as long as it is referenced)
     over = Library(ns, "IMPL")
     with pytest.warns(UserWarning):
         over.impl("f", lambda x: "new", "CPU")
@@ -42,7 +42,7 @@ def test_dump_marks_shadowed_kernels_inactive(ns):
 
 
 def test_dump_table_reasons(ns):
-    _setup(ns)
+    lib = _setup(ns)  # noqa: F841 (a Library lives as long as it is referenced)
     table = dump_table(getattr(opyard.ops, ns).f.default)
     assert "CPU: _setup.<locals>.f_cpu [kernel]\n" in table
     assert "Meta: _setup.<locals>.f_math [math kernel]\n" in table
@@ -52,7 +52,7 @@ def test_dump_table_reasons(ns):
 
 
 def test_explain(ns, kt, capsys):
-    _setup(ns)
+    lib = _setup(ns)  # noqa: F841 (a Library lives as long as it is referenced)
     e = explain(getattr(opyard.ops, ns).f, kt("CPU"))
     assert e.key == "CPU" and e.reason == "kernel" and e.kernel.endswith("f_cpu")
     assert "test_introspection.py" in e.provenance

@@ -12,7 +12,7 @@ standalone package::
 """
 
 from . import _core
-from ._core import Argument, FunctionSchema, SchemaError, parse_schema
+from ._core import Argument, FunctionSchema, SchemaError, device, parse_schema
 from ._ops import ops
 from . import dispatcher
 from . import library
@@ -25,6 +25,7 @@ __all__ = [
     "Argument",
     "FunctionSchema",
     "SchemaError",
+    "device",
     "parse_schema",
     "ops",
     "dispatcher",

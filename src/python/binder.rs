@@ -10,6 +10,7 @@ use super::schema::default_to_py;
 use super::tensor::{device_key, PyTensorBase};
 use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::schema::{Argument, BaseType, FunctionSchema, Type};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyList, PyLong, PyString, PyTuple};
@@ -133,13 +134,13 @@ impl Binder {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
         strict: bool,
-    ) -> Result<BoundCall<'py>, String> {
+    ) -> PyResult<BoundCall<'py>> {
         let nargs = args.len();
         if nargs > self.n_pos {
-            return Err(format!(
+            return Err(PyTypeError::new_err(format!(
                 "{}() expected at most {} argument(s) but received {} argument(s). Declaration: {}",
                 self.op_name, self.n_pos, nargs, self.schema
-            ));
+            )));
         }
         if kwargs.map_or(true, |k| k.is_empty()) {
             if let Some(call) = self.bind_positional(args, strict)? {
@@ -150,11 +151,11 @@ impl Binder {
     }
 
     /// The fast path: positional only, no conversion. `Ok(None)` means "take the general path".
-    fn bind_positional<'py>(&self, args: &Bound<'py, PyTuple>, strict: bool) -> Result<Option<BoundCall<'py>>, String> {
+    fn bind_positional<'py>(&self, args: &Bound<'py, PyTuple>, strict: bool) -> PyResult<Option<BoundCall<'py>>> {
         let mut keys = DispatchKeySet::EMPTY;
         let nargs = args.len();
         for (i, p) in self.params[..nargs].iter().enumerate() {
-            let a = args.get_item(i).map_err(|e| e.to_string())?;
+            let a = args.get_item(i)?;
             match p.check(&a, strict, &mut keys) {
                 Ok(()) => {}
                 Err(Misfit::NeedsConversion) => return Ok(None),
@@ -165,7 +166,7 @@ impl Binder {
             return Err(self.missing(p));
         }
         let mut end = nargs;
-        while end > 0 && self.params[end - 1].equals_default(&args.get_item(end - 1).map_err(|e| e.to_string())?) {
+        while end > 0 && self.params[end - 1].equals_default(&args.get_item(end - 1)?) {
             end -= 1;
         }
         let args = if end == nargs { args.clone() } else { args.get_slice(0, end) };
@@ -179,22 +180,22 @@ impl Binder {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
         strict: bool,
-    ) -> Result<BoundCall<'py>, String> {
+    ) -> PyResult<BoundCall<'py>> {
         let py = args.py();
         let mut vals: Vec<Option<Bound<'py, PyAny>>> = args.iter().map(Some).collect();
         vals.resize(self.params.len(), None);
         if let Some(kw) = kwargs {
             for (k, v) in kw.iter() {
-                let k: &Bound<'py, PyString> = k.downcast().map_err(|e| e.to_string())?;
-                let name = k.to_str().map_err(|e| e.to_string())?;
+                let k: &Bound<'py, PyString> = k.downcast()?;
+                let name = k.to_str()?;
                 let Some(i) = self.params.iter().position(|p| p.name_str == name) else {
-                    return Err(format!(
+                    return Err(PyTypeError::new_err(format!(
                         "{}() got an unexpected keyword argument '{}'. Declaration: {}",
                         self.op_name, name, self.schema
-                    ));
+                    )));
                 };
                 if vals[i].is_some() {
-                    return Err(format!("{}() got multiple values for argument '{}'. Declaration: {}", self.op_name, name, self.schema));
+                    return Err(PyTypeError::new_err(format!("{}() got multiple values for argument '{}'. Declaration: {}", self.op_name, name, self.schema)));
                 }
                 vals[i] = Some(v);
             }
@@ -210,7 +211,7 @@ impl Binder {
             };
             let v = match p.check(&v, strict, &mut keys) {
                 Ok(()) => v,
-                Err(Misfit::NeedsConversion) if !strict => p.convert(&v).map_err(|e| e.to_string())?,
+                Err(Misfit::NeedsConversion) if !strict => p.convert(&v)?,
                 Err(_) => return Err(self.type_error(i, &v)),
             };
             vals[i] = Some(v);
@@ -223,7 +224,7 @@ impl Binder {
         let kw = PyDict::new_bound(py);
         for (p, v) in self.params[self.n_pos..].iter().zip(&vals[self.n_pos..]) {
             if let Some(v) = v.as_ref().filter(|v| !p.equals_default(v)) {
-                kw.set_item(p.name.bind(py), v).map_err(|e| e.to_string())?;
+                kw.set_item(p.name.bind(py), v)?;
             }
         }
         let kwargs = if kw.is_empty() { None } else { Some(kw) };
@@ -232,7 +233,7 @@ impl Binder {
     }
 
     /// With no tensor arguments, a `Device` argument picks the backend (None → CPU).
-    fn device_keys(&self, keys: DispatchKeySet, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> Result<DispatchKeySet, String> {
+    fn device_keys(&self, keys: DispatchKeySet, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<DispatchKeySet> {
         let Some(i) = self.device_arg else { return Ok(keys) };
         if !keys.is_empty() {
             return Ok(keys);
@@ -244,24 +245,24 @@ impl Binder {
             kwargs.and_then(|k| k.get_item(p.name.bind(args.py())).ok().flatten())
         };
         let key = match v {
-            Some(v) => device_key(&v).map_err(|e| e.to_string())?,
+            Some(v) => device_key(&v)?,
             None => DispatchKey::CPU,
         };
         Ok(keys.add(key))
     }
 
-    fn missing(&self, p: &Param) -> String {
-        format!("{}() is missing value for argument '{}'. Declaration: {}", self.op_name, p.name_str, self.schema)
+    fn missing(&self, p: &Param) -> PyErr {
+        PyTypeError::new_err(format!("{}() is missing value for argument '{}'. Declaration: {}", self.op_name, p.name_str, self.schema))
     }
 
-    fn type_error(&self, i: usize, v: &Bound<'_, PyAny>) -> String {
+    fn type_error(&self, i: usize, v: &Bound<'_, PyAny>) -> PyErr {
         let p = &self.params[i];
         let found = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         let value = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into());
-        format!(
+        PyTypeError::new_err(format!(
             "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}",
             self.op_name, p.type_str, p.name_str, found, i, value, self.schema
-        )
+        ))
     }
 }
 

@@ -105,7 +105,7 @@ impl PyOpOverload {
         let op = &slf.get().op;
         let def = op.def();
         let def = def.as_ref().ok_or_else(|| undefined(op))?;
-        let call = def.compiled.binder.bind(args, kwargs, false).map_err(PyTypeError::new_err)?;
+        let call = def.compiled.binder.bind(args, kwargs, false)?;
         let keys = keys.unwrap_or_else(|| tls::apply(call.keys));
         dispatch(slf.py(), op, Some(slf), call, keys)
     }
@@ -240,7 +240,7 @@ impl PyOpOverloadPacket {
         if let [op] = overloads.as_slice() {
             let def = op.def();
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
-            let call = def.compiled.binder.bind(args, kwargs, false).map_err(PyTypeError::new_err)?;
+            let call = def.compiled.binder.bind(args, kwargs, false)?;
             let keys = tls::apply(call.keys);
             return dispatch(py, op, None, call, keys);
         }
@@ -254,7 +254,8 @@ impl PyOpOverloadPacket {
                         let keys = tls::apply(call.keys);
                         return dispatch(py, op, None, call, keys);
                     }
-                    Err(e) if !strict => errors_seen.push(e),
+                    Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
+                    Err(e) if !strict => errors_seen.push(e.value_bound(py).to_string()),
                     Err(_) => {}
                 }
             }
@@ -338,7 +339,7 @@ impl PyOpOverloadPacket {
 pub fn explain_keys(op: &Arc<PyOperator>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<(DispatchKeySet, DispatchKeySet, DispatchKeySet, DispatchKey)> {
     let def = op.def();
     let def = def.as_ref().ok_or_else(|| undefined(op))?;
-    let call = def.compiled.binder.bind(args, kwargs, false).map_err(PyTypeError::new_err)?;
+    let call = def.compiled.binder.bind(args, kwargs, false)?;
     let with_tls = tls::apply(call.keys);
     let masked = with_tls & op.table().nonfallthrough;
     Ok((call.keys, with_tls, masked, masked.highest()))
