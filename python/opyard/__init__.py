@@ -17,6 +17,7 @@ from ._ops import ops
 from . import dispatcher
 from . import library
 from . import _fallbacks  # noqa: F401  (registers the default fallthroughs)
+from . import overrides
 
 __version__ = _core.__version__
 
@@ -30,6 +31,7 @@ __all__ = [
     "ops",
     "dispatcher",
     "library",
+    "overrides",
 ]
 
 # --- tensor exports (begin) ---

@@ -42,6 +42,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::_table_entries, m)?)?;
     m.add_function(wrap_pyfunction!(library::_what_if, m)?)?;
     m.add_function(wrap_pyfunction!(library::_explain, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::_set_override_handler, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

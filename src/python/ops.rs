@@ -33,6 +33,35 @@ pub type Kernel = Arc<PyKernel>;
 pub type PyOperator = Operator<Kernel, Compiled>;
 pub type PyPacket = Packet<Kernel, Compiled>;
 
+static OVERRIDE_HANDLER: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
+
+/// Register the `__opyard_function__` protocol handler, consulted only when
+/// binding fails (so the protocol costs nothing on the normal call path).
+#[pyfunction]
+pub fn _set_override_handler(py: Python<'_>, handler: PyObject) {
+    let _ = OVERRIDE_HANDLER.set(py, handler);
+}
+
+/// After a binding `TypeError`: let an argument's `__opyard_function__` /
+/// `__torch_function__` handle the call; re-raise `err` if none does.
+fn try_override(func: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>, err: PyErr) -> PyResult<PyObject> {
+    let py = func.py();
+    if !err.is_instance_of::<PyTypeError>(py) {
+        return Err(err);
+    }
+    let Some(handler) = OVERRIDE_HANDLER.get(py) else { return Err(err) };
+    let kwargs = match kwargs {
+        Some(k) => k.clone(),
+        None => PyDict::new_bound(py),
+    };
+    let out = handler.bind(py).call1((func, args, kwargs))?;
+    if out.is(&py.NotImplemented()) {
+        Err(err)
+    } else {
+        Ok(out.unbind())
+    }
+}
+
 /// The process-wide registry.
 pub static REGISTRY: LazyLock<Registry<Kernel, Compiled>> = LazyLock::new(Registry::new);
 
@@ -105,7 +134,10 @@ impl PyOpOverload {
         let op = &slf.get().op;
         let def = op.def();
         let def = def.as_ref().ok_or_else(|| undefined(op))?;
-        let call = def.compiled.binder.bind(args, kwargs, false)?;
+        let call = match def.compiled.binder.bind(args, kwargs, false) {
+            Ok(call) => call,
+            Err(e) => return try_override(slf.as_any(), args, kwargs, e),
+        };
         let keys = keys.unwrap_or_else(|| tls::apply(call.keys));
         dispatch(slf.py(), op, Some(slf), call, keys)
     }
@@ -235,12 +267,17 @@ impl PyOpOverloadPacket {
     /// Call the overload whose argument types match without conversion, else the
     /// first (in definition order) that matches with conversion.
     #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
-        let overloads = self.packet.overloads();
+    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
+        let py = slf.py();
+        let this = slf.get();
+        let overloads = this.packet.overloads();
         if let [op] = overloads.as_slice() {
             let def = op.def();
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
-            let call = def.compiled.binder.bind(args, kwargs, false)?;
+            let call = match def.compiled.binder.bind(args, kwargs, false) {
+                Ok(call) => call,
+                Err(e) => return try_override(slf.as_any(), args, kwargs, e),
+            };
             let keys = tls::apply(call.keys);
             return dispatch(py, op, None, call, keys);
         }
@@ -261,13 +298,14 @@ impl PyOpOverloadPacket {
             }
         }
         if overloads.is_empty() {
-            return Err(errors::unknown_op(format!("operator {} has no overloads defined", self.packet.name)));
+            return Err(errors::unknown_op(format!("operator {} has no overloads defined", this.packet.name)));
         }
-        Err(PyTypeError::new_err(format!(
+        let err = PyTypeError::new_err(format!(
             "Overloaded opyard operator {} invoked from Python failed to match any schema:\n{}",
-            self.packet.name,
+            this.packet.name,
             errors_seen.join("\n\n")
-        )))
+        ));
+        try_override(slf.as_any(), args, kwargs, err)
     }
 
     fn __get__(slf: &Bound<'_, Self>, obj: Option<&Bound<'_, PyAny>>, _ty: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
