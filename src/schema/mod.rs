@@ -5,5 +5,9 @@ mod lexer;
 mod parser;
 mod types;
 
+pub use display::{default_text, float_text, type_text};
 pub use parser::{parse_schema, SchemaError};
 pub use types::{AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
+
+#[cfg(test)]
+mod tests;

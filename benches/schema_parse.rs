@@ -1,0 +1,44 @@
+//! Parse and print every schema of the corpus (PyTorch's native_functions.yaml).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use opyard::parse_schema;
+use std::time::Duration;
+
+const CORPUS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/native_functions.tsv"));
+
+fn schemas() -> Vec<String> {
+    CORPUS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter_map(|l| l.split_once('\t').map(|(func, _)| format!("aten::{func}")))
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let all = schemas();
+    let parsed: Vec<_> = all.iter().map(|s| parse_schema(s).unwrap()).collect();
+    let mut g = c.benchmark_group("schema");
+    g.throughput(Throughput::Elements(all.len() as u64));
+    g.bench_function("parse_corpus", |b| {
+        b.iter(|| {
+            for s in &all {
+                black_box(parse_schema(black_box(s)).unwrap());
+            }
+        })
+    });
+    g.bench_function("print_corpus", |b| {
+        b.iter(|| {
+            for s in &parsed {
+                black_box(s.to_string());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    targets = bench
+}
+criterion_main!(benches);

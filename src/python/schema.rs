@@ -1,0 +1,255 @@
+//! `FunctionSchema`, `Argument`, `AliasInfo` and `parse_schema` for Python,
+//! with torch's attribute names.
+
+use super::errors::schema_err;
+use crate::schema::{parse_schema as parse, AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
+use pyo3::prelude::*;
+use pyo3::types::{PyComplex, PyList, PySet};
+use std::sync::Arc;
+
+/// A parsed schema. `str()` is torch's canonical form.
+#[pyclass(name = "FunctionSchema", module = "opyard", frozen)]
+pub struct PyFunctionSchema {
+    pub inner: Arc<FunctionSchema>,
+}
+
+impl PyFunctionSchema {
+    pub fn from_arc(inner: Arc<FunctionSchema>) -> Self {
+        PyFunctionSchema { inner }
+    }
+}
+
+fn args_to_py(py: Python<'_>, args: &[Argument]) -> PyResult<Vec<Py<PyArgument>>> {
+    args.iter().map(|a| Py::new(py, PyArgument { inner: a.clone() })).collect()
+}
+
+#[pymethods]
+impl PyFunctionSchema {
+    #[new]
+    fn new(schema: &str) -> PyResult<Self> {
+        parse(schema).map(|s| Self::from_arc(Arc::new(s))).map_err(|e| schema_err(&e))
+    }
+
+    /// `"ns::op"` (without the overload).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    #[getter]
+    fn overload_name(&self) -> &str {
+        &self.inner.overload_name
+    }
+
+    #[getter]
+    fn arguments(&self, py: Python<'_>) -> PyResult<Vec<Py<PyArgument>>> {
+        args_to_py(py, &self.inner.arguments)
+    }
+
+    #[getter]
+    fn returns(&self, py: Python<'_>) -> PyResult<Vec<Py<PyArgument>>> {
+        args_to_py(py, &self.inner.returns)
+    }
+
+    #[getter]
+    fn is_vararg(&self) -> bool {
+        self.inner.is_vararg
+    }
+
+    #[getter]
+    fn is_varret(&self) -> bool {
+        self.inner.is_varret
+    }
+
+    #[getter]
+    fn is_mutable(&self) -> bool {
+        self.inner.is_mutable()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("FunctionSchema('{}')", self.inner)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.downcast::<PyFunctionSchema>().is_ok_and(|o| o.get().inner.to_string() == self.inner.to_string())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.to_string().hash(&mut h);
+        h.finish()
+    }
+}
+
+/// torch's Python-facing rendering of an argument type (`List[int]`, `Optional[Tensor]`, `number`).
+fn py_type(t: &Type) -> String {
+    match t {
+        Type::Base(b) => match b {
+            BaseType::Int | BaseType::SymInt | BaseType::ScalarType | BaseType::Layout | BaseType::MemoryFormat
+            | BaseType::DeviceIndex | BaseType::QScheme => "int".into(),
+            BaseType::Scalar => "number".into(),
+            BaseType::SymBool => "bool".into(),
+            BaseType::Dimname => "str".into(),
+            other => crate::schema::type_text(&Type::Base(*other)),
+        },
+        Type::Var(v) => v.clone(),
+        Type::Class(c) => c.clone(),
+        Type::List(e) => format!("List[{}]", py_type(e)),
+        Type::Optional(e) => format!("Optional[{}]", py_type(e)),
+        Type::Tuple(es) => format!("Tuple[{}]", es.iter().map(py_type).collect::<Vec<_>>().join(", ")),
+        Type::Dict(k, v) => format!("Dict[{}, {}]", py_type(k), py_type(v)),
+        Type::Future(e) => format!("Future[{}]", py_type(e)),
+        Type::RRef(e) => format!("RRef[{}]", py_type(e)),
+        Type::Await(e) => format!("Await[{}]", py_type(e)),
+    }
+}
+
+/// A schema default as a Python value.
+pub fn default_to_py(py: Python<'_>, d: &DefaultValue) -> PyObject {
+    match d {
+        DefaultValue::None => py.None(),
+        DefaultValue::Bool(b) => b.into_py(py),
+        DefaultValue::Int(i) => i.into_py(py),
+        DefaultValue::Float(f) => f.into_py(py),
+        DefaultValue::Complex(r, i) => PyComplex::from_doubles_bound(py, *r, *i).into_any().unbind(),
+        DefaultValue::Str(s) => s.into_py(py),
+        DefaultValue::IntList(l) => PyList::new_bound(py, l).into_any().unbind(),
+        DefaultValue::FloatList(l) => PyList::new_bound(py, l).into_any().unbind(),
+        DefaultValue::BoolList(l) => PyList::new_bound(py, l).into_any().unbind(),
+        DefaultValue::ComplexList(l) => {
+            PyList::new_bound(py, l.iter().map(|(r, i)| PyComplex::from_doubles_bound(py, *r, *i))).into_any().unbind()
+        }
+        DefaultValue::EmptyList => PyList::empty_bound(py).into_any().unbind(),
+    }
+}
+
+/// One argument or return of a schema.
+#[pyclass(name = "Argument", module = "opyard", frozen)]
+pub struct PyArgument {
+    inner: Argument,
+}
+
+#[pymethods]
+impl PyArgument {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// torch's rendering: `Tensor`, `Optional[int]`, `List[int]`, `number`.
+    #[getter]
+    fn r#type(&self) -> String {
+        py_type(&self.inner.ty)
+    }
+
+    /// Schema syntax, e.g. `SymInt[]`, `ScalarType?`, `int[2]`.
+    #[getter]
+    fn real_type(&self) -> String {
+        let text = crate::schema::type_text(&self.inner.ty);
+        match self.inner.n {
+            Some(n) => text.replacen("[]", &format!("[{n}]"), 1),
+            None => text,
+        }
+    }
+
+    #[getter]
+    fn default_value(&self, py: Python<'_>) -> Option<PyObject> {
+        self.inner.default.as_ref().map(|d| default_to_py(py, d))
+    }
+
+    #[getter]
+    fn has_default_value(&self) -> bool {
+        self.inner.default.is_some()
+    }
+
+    #[getter]
+    fn kwarg_only(&self) -> bool {
+        self.inner.kwarg_only
+    }
+
+    #[getter(N)]
+    fn n(&self) -> Option<i64> {
+        self.inner.n
+    }
+
+    #[getter]
+    fn alias_info(&self, py: Python<'_>) -> PyResult<Option<Py<PyAliasInfo>>> {
+        self.inner.alias_info.as_ref().map(|a| Py::new(py, PyAliasInfo { inner: a.clone() })).transpose()
+    }
+
+    /// Written to (`(a!)`).
+    #[getter]
+    fn is_write(&self) -> bool {
+        self.inner.alias_info.as_ref().is_some_and(|a| a.is_write)
+    }
+
+    /// A kwarg-only argument that is written to: an `out=` argument.
+    #[getter]
+    fn is_out(&self) -> bool {
+        self.inner.kwarg_only && self.is_write()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Argument('{}')", self.inner)
+    }
+}
+
+/// An alias annotation: alias sets before and after the call, and whether it writes.
+#[pyclass(name = "AliasInfo", module = "opyard", frozen)]
+pub struct PyAliasInfo {
+    inner: AliasInfo,
+}
+
+fn qualified_set<'py>(py: Python<'py>, names: &[String]) -> PyResult<Bound<'py, PySet>> {
+    PySet::new_bound(py, &names.iter().map(|n| format!("alias::{n}")).collect::<Vec<_>>())
+}
+
+#[pymethods]
+impl PyAliasInfo {
+    /// The alias sets before the call, qualified as torch does (`{"alias::a"}`).
+    #[getter]
+    fn before_set<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
+        qualified_set(py, &self.inner.before_set)
+    }
+
+    #[getter]
+    fn after_set<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
+        qualified_set(py, &self.inner.after_set)
+    }
+
+    #[getter]
+    fn is_write(&self) -> bool {
+        self.inner.is_write
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("AliasInfo('{}')", self.inner)
+    }
+}
+
+/// Parse a schema: `parse_schema("ns::op(Tensor x) -> Tensor")`.
+#[pyfunction]
+pub fn parse_schema(schema: &str) -> PyResult<PyFunctionSchema> {
+    PyFunctionSchema::new(schema)
+}
+
+/// Add the schema classes and `parse_schema` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyFunctionSchema>()?;
+    m.add_class::<PyArgument>()?;
+    m.add_class::<PyAliasInfo>()?;
+    m.add_function(wrap_pyfunction!(parse_schema, m)?)
+}
