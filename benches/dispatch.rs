@@ -11,10 +11,22 @@ type Reg = Registry<u64, ()>;
 
 fn registry_with_op() -> (Reg, u64) {
     let r = Reg::new();
-    let lib = r.new_library("bench", LibraryKind::Def, None, "bench.rs:1").unwrap();
-    r.define(lib, parse_schema("op(Tensor[] xs) -> Tensor").unwrap(), "bench.rs:2", |_| ()).unwrap();
-    for (i, key) in [DispatchKey::CPU, DispatchKey::Meta, DispatchKey::Autograd].into_iter().enumerate() {
-        r.impl_kernel(lib, "op", Some(key), i as u64, false, true, "bench.rs:3").unwrap();
+    let lib = r
+        .new_library("bench", LibraryKind::Def, None, "bench.rs:1")
+        .unwrap();
+    r.define(
+        lib,
+        parse_schema("op(Tensor[] xs) -> Tensor").unwrap(),
+        "bench.rs:2",
+        |_| (),
+    )
+    .unwrap();
+    for (i, key) in [DispatchKey::CPU, DispatchKey::Meta, DispatchKey::Autograd]
+        .into_iter()
+        .enumerate()
+    {
+        r.impl_kernel(lib, "op", Some(key), i as u64, false, true, "bench.rs:3")
+            .unwrap();
     }
     (r, lib)
 }
@@ -50,8 +62,19 @@ fn bench_recompute(c: &mut Criterion) {
     let (r, lib) = registry_with_op();
     c.bench_function("dispatch/impl_and_destroy_cpu_kernel", |b| {
         b.iter(|| {
-            let l = r.new_library("bench", LibraryKind::Impl, None, "bench.rs:9").unwrap();
-            r.impl_kernel(l, "op", Some(DispatchKey::CPU), 7, false, true, "bench.rs:10").unwrap();
+            let l = r
+                .new_library("bench", LibraryKind::Impl, None, "bench.rs:9")
+                .unwrap();
+            r.impl_kernel(
+                l,
+                "op",
+                Some(DispatchKey::CPU),
+                7,
+                false,
+                true,
+                "bench.rs:10",
+            )
+            .unwrap();
             r.destroy_library(l);
         })
     });
@@ -59,18 +82,31 @@ fn bench_recompute(c: &mut Criterion) {
 }
 
 fn bench_register_10k(c: &mut Criterion) {
-    let schemas: Vec<_> = (0..10_000).map(|i| parse_schema(&format!("op{i}(Tensor x, int n=1) -> Tensor")).unwrap()).collect();
+    let schemas: Vec<_> = (0..10_000)
+        .map(|i| parse_schema(&format!("op{i}(Tensor x, int n=1) -> Tensor")).unwrap())
+        .collect();
     let mut g = c.benchmark_group("dispatch");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     g.bench_function("define_and_impl_10k_ops", |b| {
         b.iter_batched(
             || (Reg::new(), schemas.clone()),
             |(r, schemas)| {
-                let lib = r.new_library("bench", LibraryKind::Def, None, "bench.rs:20").unwrap();
+                let lib = r
+                    .new_library("bench", LibraryKind::Def, None, "bench.rs:20")
+                    .unwrap();
                 for (i, s) in schemas.into_iter().enumerate() {
                     let name = format!("op{i}");
                     r.define(lib, s, "bench.rs:21", |_| ()).unwrap();
-                    r.impl_kernel(lib, &name, Some(DispatchKey::CPU), i as u64, false, true, "bench.rs:22").unwrap();
+                    r.impl_kernel(
+                        lib,
+                        &name,
+                        Some(DispatchKey::CPU),
+                        i as u64,
+                        false,
+                        true,
+                        "bench.rs:22",
+                    )
+                    .unwrap();
                 }
                 r
             },

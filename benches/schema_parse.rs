@@ -4,7 +4,10 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use opyard::parse_schema;
 use std::time::Duration;
 
-const CORPUS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/native_functions.tsv"));
+const CORPUS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/native_functions.tsv"
+));
 
 fn schemas() -> Vec<String> {
     CORPUS

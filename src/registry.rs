@@ -69,7 +69,9 @@ impl<K> TableCell<K> {
     }
 
     fn store(&self, table: DispatchTable<K>) {
-        let old = self.current.swap(Box::into_raw(Box::new(table)), Ordering::AcqRel);
+        let old = self
+            .current
+            .swap(Box::into_raw(Box::new(table)), Ordering::AcqRel);
         // SAFETY: `old` came from `Box::into_raw` and is now unreachable for new readers.
         self.retired.lock().push(unsafe { Box::from_raw(old) });
     }
@@ -200,7 +202,11 @@ impl<K: Clone, C> Registry<K, C> {
         let mut st = self.state.lock();
         if kind == LibraryKind::Def {
             if let Some(prev) = st.def_namespaces.get(ns).and_then(|id| st.libs.get(id)) {
-                return Err(library::duplicate_def_library(ns, &prev.provenance, provenance));
+                return Err(library::duplicate_def_library(
+                    ns,
+                    &prev.provenance,
+                    provenance,
+                ));
             }
         }
         let id = st.fresh_id();
@@ -224,8 +230,16 @@ impl<K: Clone, C> Registry<K, C> {
         let info = st.lib(lib)?.clone();
         library::check_can_define(&info, &mut schema)?;
         let qualified = schema.qualified_name();
-        if let Some(prev) = st.ops.get(&qualified).and_then(|o| o.handle.def.load_full()) {
-            return Err(library::duplicate_def(&qualified, &prev.provenance, provenance));
+        if let Some(prev) = st
+            .ops
+            .get(&qualified)
+            .and_then(|o| o.handle.def.load_full())
+        {
+            return Err(library::duplicate_def(
+                &qualified,
+                &prev.provenance,
+                provenance,
+            ));
         }
         let schema = Arc::new(schema);
         let def = Arc::new(OpDef {
@@ -322,7 +336,8 @@ impl<K: Clone, C> Registry<K, C> {
             let before = stack.len();
             stack.retain(|r| r.lib != lib);
             if stack.len() != before {
-                fallback_keys = fallback_keys.add(DispatchKey::from_index(i).unwrap_or(DispatchKey::Undefined));
+                fallback_keys =
+                    fallback_keys.add(DispatchKey::from_index(i).unwrap_or(DispatchKey::Undefined));
             }
         }
         let mut touched = Vec::new();
@@ -345,7 +360,9 @@ impl<K: Clone, C> Registry<K, C> {
             st.remove_from_packet(name);
             st.refresh(name, DispatchKeySet::FULL, true);
         }
-        st.ops.retain(|_, op| op.handle.def.load().is_some() || op.kernels.iter().any(|s| !s.is_empty()));
+        st.ops.retain(|_, op| {
+            op.handle.def.load().is_some() || op.kernels.iter().any(|s| !s.is_empty())
+        });
         st.refresh_all(fallback_keys);
     }
 
@@ -379,14 +396,20 @@ impl<K: Clone, C> Registry<K, C> {
     /// Every registration of an operator, by key, newest first per key.
     pub fn dump(&self, qualified: &str) -> Option<(Option<Arc<str>>, Vec<DumpRow<K>>)> {
         let st = self.state.lock();
-        let op = st.ops.get(qualified.strip_suffix(".default").unwrap_or(qualified))?;
+        let op = st
+            .ops
+            .get(qualified.strip_suffix(".default").unwrap_or(qualified))?;
         let def = op.handle.def.load().as_ref().map(|d| d.provenance.clone());
         let mut rows = Vec::new();
         for (i, stack) in op.kernels.iter().enumerate() {
             let key = DispatchKey::from_index(i).unwrap_or(DispatchKey::Undefined);
             for (j, reg) in stack.iter().enumerate().rev() {
                 let active = j + 1 == stack.len();
-                rows.push(DumpRow { key, reg: reg.clone(), active });
+                rows.push(DumpRow {
+                    key,
+                    reg: reg.clone(),
+                    active,
+                });
             }
         }
         Some((def, rows))
@@ -395,7 +418,10 @@ impl<K: Clone, C> Registry<K, C> {
     /// The newest fallback per runtime key.
     pub fn fallbacks(&self) -> Vec<Registration<K>> {
         let st = self.state.lock();
-        st.fallbacks.iter().filter_map(|s| s.last().cloned()).collect()
+        st.fallbacks
+            .iter()
+            .filter_map(|s| s.last().cloned())
+            .collect()
     }
 
     /// The library's record.
@@ -413,19 +439,26 @@ impl<K: Clone, C> Registry<K, C> {
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
         let st = self.state.lock();
         for (name, op) in &st.ops {
-            let fresh = DispatchTable::compute(&View { kernels: &op.kernels, fallbacks: &st.fallbacks });
+            let fresh = DispatchTable::compute(&View {
+                kernels: &op.kernels,
+                fallbacks: &st.fallbacks,
+            });
             let cached = op.handle.table();
             if !tables_equal(&fresh, cached) {
                 return Err(format!("stale dispatch table for {name}"));
             }
             let (base, _) = names::split_overload(name);
             let defined = op.handle.def.load().is_some();
-            let listed = st
-                .packets
-                .get(base)
-                .is_some_and(|p| p.overloads.load().iter().any(|o| Arc::ptr_eq(o, &op.handle)));
+            let listed = st.packets.get(base).is_some_and(|p| {
+                p.overloads
+                    .load()
+                    .iter()
+                    .any(|o| Arc::ptr_eq(o, &op.handle))
+            });
             if defined != listed {
-                return Err(format!("packet of {name} is out of sync (defined: {defined})"));
+                return Err(format!(
+                    "packet of {name} is out of sync (defined: {defined})"
+                ));
             }
         }
         for (ns, id) in &st.def_namespaces {
@@ -440,13 +473,16 @@ impl<K: Clone, C> Registry<K, C> {
 fn tables_equal<K>(a: &DispatchTable<K>, b: &DispatchTable<K>) -> bool {
     use crate::dispatch::table::Slot;
     a.nonfallthrough == b.nonfallthrough
-        && a.slots.iter().zip(b.slots.iter()).all(|(x, y)| match (x, y) {
-            (Slot::Missing, Slot::Missing) | (Slot::Ambiguous, Slot::Ambiguous) => true,
-            (Slot::Kernel { reg: r1, kind: k1 }, Slot::Kernel { reg: r2, kind: k2 }) => {
-                r1.id == r2.id && k1 == k2
-            }
-            _ => false,
-        })
+        && a.slots
+            .iter()
+            .zip(b.slots.iter())
+            .all(|(x, y)| match (x, y) {
+                (Slot::Missing, Slot::Missing) | (Slot::Ambiguous, Slot::Ambiguous) => true,
+                (Slot::Kernel { reg: r1, kind: k1 }, Slot::Kernel { reg: r2, kind: k2 }) => {
+                    r1.id == r2.id && k1 == k2
+                }
+                _ => false,
+            })
 }
 
 impl<K: Clone, C> State<K, C> {
@@ -465,7 +501,10 @@ impl<K: Clone, C> State<K, C> {
         let fallbacks = &self.fallbacks;
         self.ops.entry(qualified.to_string()).or_insert_with(|| {
             let kernels = vec![Vec::new(); NUM_KEYS];
-            let table = DispatchTable::compute(&View { kernels: &kernels, fallbacks });
+            let table = DispatchTable::compute(&View {
+                kernels: &kernels,
+                fallbacks,
+            });
             OpState {
                 handle: Arc::new(Operator {
                     name: qualified.to_string(),
@@ -516,7 +555,10 @@ impl<K: Clone, C> State<K, C> {
         let Some(op) = self.ops.get(qualified) else {
             return;
         };
-        let view = View { kernels: &op.kernels, fallbacks: &self.fallbacks };
+        let view = View {
+            kernels: &op.kernels,
+            fallbacks: &self.fallbacks,
+        };
         let mut table = DispatchTable::clone(op.handle.table());
         table.recompute(&view, keys, undefined);
         op.handle.table.store(table);

@@ -200,7 +200,10 @@ mod tests {
         assert!(cia.has(CPU) && cia.has(AutogradMeta) && !cia.has(Tracer));
         let cea = DispatchKeySet::from_key(CompositeExplicitAutograd);
         assert!(cea.has(PrivateUse1) && !cea.has(AutogradCPU));
-        assert_eq!(DispatchKeySet::from_key(Autograd), DispatchKeySet::AUTOGRAD_KEYS);
+        assert_eq!(
+            DispatchKeySet::from_key(Autograd),
+            DispatchKeySet::AUTOGRAD_KEYS
+        );
     }
 
     #[test]

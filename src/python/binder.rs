@@ -66,9 +66,17 @@ impl Kind {
                 _ => Kind::Any,
             },
             Type::List(elem) => match elem.unwrap_optional() {
-                Type::Base(BaseType::Tensor) => Kind::TensorList { opt_elems: matches!(**elem, Type::Optional(_)) },
-                Type::Base(BaseType::Int) => Kind::IntList { sym: false, n: arg.n },
-                Type::Base(BaseType::SymInt) => Kind::IntList { sym: true, n: arg.n },
+                Type::Base(BaseType::Tensor) => Kind::TensorList {
+                    opt_elems: matches!(**elem, Type::Optional(_)),
+                },
+                Type::Base(BaseType::Int) => Kind::IntList {
+                    sym: false,
+                    n: arg.n,
+                },
+                Type::Base(BaseType::SymInt) => Kind::IntList {
+                    sym: true,
+                    n: arg.n,
+                },
                 Type::Base(BaseType::Float) => Kind::FloatList,
                 Type::Base(BaseType::Bool) => Kind::BoolList,
                 _ => Kind::Any,
@@ -116,7 +124,11 @@ enum Misfit {
 impl Binder {
     /// Compile a schema. Needs the GIL for the default values.
     pub fn new(py: Python<'_>, schema: &Arc<FunctionSchema>) -> Binder {
-        let params: Vec<Param> = schema.arguments.iter().map(|a| compile_param(py, a)).collect();
+        let params: Vec<Param> = schema
+            .arguments
+            .iter()
+            .map(|a| compile_param(py, a))
+            .collect();
         let n_pos = params.iter().take_while(|p| !p.kwarg_only).count();
         let has_tensors = schema.arguments.iter().any(|a| a.ty.is_dispatchable());
         let device_arg = if !has_tensors {
@@ -124,7 +136,13 @@ impl Binder {
         } else {
             None
         };
-        Binder { params, n_pos, device_arg, op_name: schema.name.clone(), schema: schema.clone() }
+        Binder {
+            params,
+            n_pos,
+            device_arg,
+            op_name: schema.name.clone(),
+            schema: schema.clone(),
+        }
     }
 
     /// Bind a call. `strict` refuses conversions (int for float, a single int for
@@ -151,7 +169,11 @@ impl Binder {
     }
 
     /// The fast path: positional only, no conversion. `Ok(None)` means "take the general path".
-    fn bind_positional<'py>(&self, args: &Bound<'py, PyTuple>, strict: bool) -> PyResult<Option<BoundCall<'py>>> {
+    fn bind_positional<'py>(
+        &self,
+        args: &Bound<'py, PyTuple>,
+        strict: bool,
+    ) -> PyResult<Option<BoundCall<'py>>> {
         let mut keys = DispatchKeySet::EMPTY;
         let nargs = args.len();
         for (i, p) in self.params[..nargs].iter().enumerate() {
@@ -169,9 +191,17 @@ impl Binder {
         while end > 0 && self.params[end - 1].equals_default(&args.get_item(end - 1)?) {
             end -= 1;
         }
-        let args = if end == nargs { args.clone() } else { args.get_slice(0, end) };
+        let args = if end == nargs {
+            args.clone()
+        } else {
+            args.get_slice(0, end)
+        };
         keys = self.device_keys(keys, &args, None)?;
-        Ok(Some(BoundCall { args, kwargs: None, keys }))
+        Ok(Some(BoundCall {
+            args,
+            kwargs: None,
+            keys,
+        }))
     }
 
     /// Keywords, conversions, defaults in the middle: build fresh args and kwargs.
@@ -195,7 +225,10 @@ impl Binder {
                     )));
                 };
                 if vals[i].is_some() {
-                    return Err(PyTypeError::new_err(format!("{}() got multiple values for argument '{}'. Declaration: {}", self.op_name, name, self.schema)));
+                    return Err(PyTypeError::new_err(format!(
+                        "{}() got multiple values for argument '{}'. Declaration: {}",
+                        self.op_name, name, self.schema
+                    )));
                 }
                 vals[i] = Some(v);
             }
@@ -217,7 +250,11 @@ impl Binder {
             vals[i] = Some(v);
         }
         let mut end = self.n_pos;
-        while end > 0 && vals[end - 1].as_ref().is_some_and(|v| self.params[end - 1].equals_default(v)) {
+        while end > 0
+            && vals[end - 1]
+                .as_ref()
+                .is_some_and(|v| self.params[end - 1].equals_default(v))
+        {
             end -= 1;
         }
         let pos = PyTuple::new_bound(py, vals[..end].iter().flatten().collect::<Vec<_>>());
@@ -229,12 +266,23 @@ impl Binder {
         }
         let kwargs = if kw.is_empty() { None } else { Some(kw) };
         keys = self.device_keys(keys, &pos, kwargs.as_ref())?;
-        Ok(BoundCall { args: pos, kwargs, keys })
+        Ok(BoundCall {
+            args: pos,
+            kwargs,
+            keys,
+        })
     }
 
     /// With no tensor arguments, a `Device` argument picks the backend (None → CPU).
-    fn device_keys(&self, keys: DispatchKeySet, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<DispatchKeySet> {
-        let Some(i) = self.device_arg else { return Ok(keys) };
+    fn device_keys(
+        &self,
+        keys: DispatchKeySet,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<DispatchKeySet> {
+        let Some(i) = self.device_arg else {
+            return Ok(keys);
+        };
         if !keys.is_empty() {
             return Ok(keys);
         }
@@ -252,13 +300,23 @@ impl Binder {
     }
 
     fn missing(&self, p: &Param) -> PyErr {
-        PyTypeError::new_err(format!("{}() is missing value for argument '{}'. Declaration: {}", self.op_name, p.name_str, self.schema))
+        PyTypeError::new_err(format!(
+            "{}() is missing value for argument '{}'. Declaration: {}",
+            self.op_name, p.name_str, self.schema
+        ))
     }
 
     fn type_error(&self, i: usize, v: &Bound<'_, PyAny>) -> PyErr {
         let p = &self.params[i];
-        let found = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-        let value = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into());
+        let found = v
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        let value = v
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "<unprintable>".into());
         PyTypeError::new_err(format!(
             "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}",
             self.op_name, p.type_str, p.name_str, found, i, value, self.schema
@@ -285,18 +343,31 @@ fn compile_param(py: Python<'_>, a: &Argument) -> Param {
 
 /// The type as the schema spells it, for messages.
 fn type_syntax(t: &Type) -> String {
-    let arg = Argument { name: String::new(), ty: t.clone(), n: None, default: None, kwarg_only: false, alias_info: None };
+    let arg = Argument {
+        name: String::new(),
+        ty: t.clone(),
+        n: None,
+        default: None,
+        kwarg_only: false,
+        alias_info: None,
+    };
     let s = arg.to_string();
     s.trim_end().to_string()
 }
 
 fn is_int(v: &Bound<'_, PyAny>, sym: bool) -> bool {
     (v.is_instance_of::<PyLong>() && !v.is_instance_of::<PyBool>())
-        || (sym && SYMINT_TYPE.get(v.py()).is_some_and(|t| v.is_instance(t.bind(v.py())).unwrap_or(false)))
+        || (sym
+            && SYMINT_TYPE
+                .get(v.py())
+                .is_some_and(|t| v.is_instance(t.bind(v.py())).unwrap_or(false)))
 }
 
 fn is_number(v: &Bound<'_, PyAny>) -> bool {
-    v.is_instance_of::<PyLong>() || v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyComplex>() || is_int(v, true)
+    v.is_instance_of::<PyLong>()
+        || v.is_instance_of::<PyFloat>()
+        || v.is_instance_of::<PyComplex>()
+        || is_int(v, true)
 }
 
 fn all_items(v: &Bound<'_, PyAny>, mut f: impl FnMut(&Bound<'_, PyAny>) -> bool) -> bool {
@@ -311,7 +382,12 @@ fn all_items(v: &Bound<'_, PyAny>, mut f: impl FnMut(&Bound<'_, PyAny>) -> bool)
 
 impl Param {
     /// Check one value, adding its keys. See Note [Calling convention].
-    fn check(&self, v: &Bound<'_, PyAny>, strict: bool, keys: &mut DispatchKeySet) -> Result<(), Misfit> {
+    fn check(
+        &self,
+        v: &Bound<'_, PyAny>,
+        strict: bool,
+        keys: &mut DispatchKeySet,
+    ) -> Result<(), Misfit> {
         if self.optional && v.is_none() {
             return Ok(());
         }
@@ -329,7 +405,11 @@ impl Param {
                 if v.is_instance_of::<PyFloat>() {
                     true
                 } else if is_int(v, false) {
-                    return Err(if strict { Misfit::Type } else { Misfit::NeedsConversion });
+                    return Err(if strict {
+                        Misfit::Type
+                    } else {
+                        Misfit::NeedsConversion
+                    });
                 } else if is_int(v, true) {
                     return if strict { Err(Misfit::Type) } else { Ok(()) };
                 } else {
@@ -343,12 +423,18 @@ impl Param {
                 Some(t) => v.is_instance(t.bind(v.py())).unwrap_or(false),
                 None => true,
             },
-            Kind::Device => v.is_instance_of::<PyString>() || v.downcast::<super::tensor::PyDevice>().is_ok(),
+            Kind::Device => {
+                v.is_instance_of::<PyString>() || v.downcast::<super::tensor::PyDevice>().is_ok()
+            }
             Kind::IntList { sym, n } => {
                 if all_items(v, |x| is_int(x, sym)) {
                     true
                 } else if n.is_some() && is_int(v, sym) {
-                    return Err(if strict { Misfit::Type } else { Misfit::NeedsConversion });
+                    return Err(if strict {
+                        Misfit::Type
+                    } else {
+                        Misfit::NeedsConversion
+                    });
                 } else {
                     false
                 }
@@ -384,7 +470,10 @@ impl Param {
         if d.is_none() || v.is_none() {
             return d.is_none() && v.is_none();
         }
-        if matches!(self.kind, Kind::Tensor | Kind::TensorList { .. } | Kind::Any | Kind::ScalarType | Kind::Device) {
+        if matches!(
+            self.kind,
+            Kind::Tensor | Kind::TensorList { .. } | Kind::Any | Kind::ScalarType | Kind::Device
+        ) {
             return v.is(d);
         }
         if v.is_instance_of::<PyBool>() != d.is_instance_of::<PyBool>() {

@@ -13,7 +13,12 @@ use crate::schema::SchemaError as CoreSchemaError;
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-pyo3::create_exception!(opyard, SchemaError, PyValueError, "A function schema that does not parse.");
+pyo3::create_exception!(
+    opyard,
+    SchemaError,
+    PyValueError,
+    "A function schema that does not parse."
+);
 
 /// A schema error with `offset`, `line` and `column` attributes.
 pub fn schema_err(e: &CoreSchemaError) -> PyErr {
@@ -48,8 +53,7 @@ pub fn no_kernel(op: &PyOperator, key: DispatchKey) -> PyErr {
     let name = op.name.strip_suffix(".default").unwrap_or(&op.name);
     let keys: Vec<&str> = registered_keys(&op.name).iter().map(|k| k.name()).collect();
     let fix = if key == DispatchKey::Undefined {
-        "register a CompositeExplicitAutograd kernel for calls without tensor arguments"
-            .to_string()
+        "register a CompositeExplicitAutograd kernel for calls without tensor arguments".to_string()
     } else {
         format!("register one with Library.impl('{name}', fn, '{key}') or opyard.library.register_kernel")
     };

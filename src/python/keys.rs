@@ -31,7 +31,10 @@ pub fn extract_opt_key(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Dispat
     match obj {
         None => Ok(None),
         Some(o) if o.is_none() => Ok(None),
-        Some(o) if o.downcast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(str::is_empty)) => {
+        Some(o)
+            if o.downcast::<PyString>()
+                .is_ok_and(|s| s.to_str().is_ok_and(str::is_empty)) =>
+        {
             Ok(None)
         }
         Some(o) => extract_key(o).map(Some),
@@ -49,7 +52,10 @@ pub fn key_to_py(py: Python<'_>, k: DispatchKey) -> PyResult<PyObject> {
 /// torch's key names in declaration order (index == enum value).
 #[pyfunction]
 pub fn _key_names() -> Vec<&'static str> {
-    crate::dispatch::key::ALL_KEYS.iter().map(|k| k.name()).collect()
+    crate::dispatch::key::ALL_KEYS
+        .iter()
+        .map(|k| k.name())
+        .collect()
 }
 
 /// Register the Python `DispatchKey` enum so iteration yields its members.
@@ -156,8 +162,16 @@ impl PyDispatchKeySet {
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let items = self.0.iter().map(|k| key_to_py(py, k)).collect::<PyResult<Vec<_>>>()?;
-        Ok(PyList::new_bound(py, items).as_any().iter()?.into_any().unbind())
+        let items = self
+            .0
+            .iter()
+            .map(|k| key_to_py(py, k))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyList::new_bound(py, items)
+            .as_any()
+            .iter()?
+            .into_any()
+            .unbind())
     }
 
     fn __repr__(&self) -> String {

@@ -16,10 +16,17 @@ use std::sync::Arc;
 /// Open a library; returns its handle.
 #[pyfunction]
 #[pyo3(signature = (ns, kind, dispatch_key, provenance))]
-pub fn _new_library(ns: &str, kind: &str, dispatch_key: Option<&Bound<'_, PyAny>>, provenance: &str) -> PyResult<u64> {
+pub fn _new_library(
+    ns: &str,
+    kind: &str,
+    dispatch_key: Option<&Bound<'_, PyAny>>,
+    provenance: &str,
+) -> PyResult<u64> {
     let kind = LibraryKind::parse(kind).map_err(core_err)?;
     let key = extract_opt_key(dispatch_key)?;
-    REGISTRY.new_library(ns, kind, key, provenance).map_err(core_err)
+    REGISTRY
+        .new_library(ns, kind, key, provenance)
+        .map_err(core_err)
 }
 
 /// Remove everything a library registered.
@@ -30,13 +37,20 @@ pub fn _destroy_library(lib: u64) {
 
 /// Define an operator from schema text or a parsed schema; returns `ns::name.overload`.
 #[pyfunction]
-pub fn _define(py: Python<'_>, lib: u64, schema: &Bound<'_, PyAny>, provenance: &str) -> PyResult<String> {
+pub fn _define(
+    py: Python<'_>,
+    lib: u64,
+    schema: &Bound<'_, PyAny>,
+    provenance: &str,
+) -> PyResult<String> {
     let parsed: FunctionSchema = match schema.downcast::<PyFunctionSchema>() {
         Ok(s) => (*s.get().inner).clone(),
         Err(_) => parse_schema(&schema.extract::<String>()?).map_err(|e| core_err(e.into()))?,
     };
     let op = REGISTRY
-        .define(lib, parsed, provenance, |s| Compiled { binder: Binder::new(py, s) })
+        .define(lib, parsed, provenance, |s| Compiled {
+            binder: Binder::new(py, s),
+        })
         .map_err(core_err)?;
     Ok(op.name.clone())
 }
@@ -56,9 +70,21 @@ pub fn _impl(
     provenance: &str,
 ) -> PyResult<Option<String>> {
     let key = extract_opt_key(dispatch_key)?;
-    let kernel = Arc::new(PyKernel { func, with_keyset, is_fallback: false });
+    let kernel = Arc::new(PyKernel {
+        func,
+        with_keyset,
+        is_fallback: false,
+    });
     let out = REGISTRY
-        .impl_kernel(lib, op_name, key, kernel, fallthrough, allow_override, provenance)
+        .impl_kernel(
+            lib,
+            op_name,
+            key,
+            kernel,
+            fallthrough,
+            allow_override,
+            provenance,
+        )
         .map_err(core_err)?;
     Ok(out.shadowed.map(|s| s.to_string()))
 }
@@ -75,21 +101,35 @@ pub fn _fallback(
     provenance: &str,
 ) -> PyResult<Option<String>> {
     let key = extract_opt_key(dispatch_key)?;
-    let kernel = Arc::new(PyKernel { func, with_keyset, is_fallback: true });
-    let out = REGISTRY.fallback(lib, key, kernel, fallthrough, provenance).map_err(core_err)?;
+    let kernel = Arc::new(PyKernel {
+        func,
+        with_keyset,
+        is_fallback: true,
+    });
+    let out = REGISTRY
+        .fallback(lib, key, kernel, fallthrough, provenance)
+        .map_err(core_err)?;
     Ok(out.shadowed.map(|s| s.to_string()))
 }
 
 /// The defined overload `ns::name[.overload]`, or None.
 #[pyfunction]
 pub fn _find_op(py: Python<'_>, name: &str) -> PyResult<Option<Py<PyOpOverload>>> {
-    REGISTRY.find_op(name).map(|op| Py::new(py, PyOpOverload { op })).transpose()
+    REGISTRY
+        .find_op(name)
+        .map(|op| Py::new(py, PyOpOverload { op }))
+        .transpose()
 }
 
 /// The packet `ns::name` (possibly with no overloads yet).
 #[pyfunction]
 pub fn _packet(py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverloadPacket>> {
-    Py::new(py, PyOpOverloadPacket { packet: REGISTRY.packet(name) })
+    Py::new(
+        py,
+        PyOpOverloadPacket {
+            packet: REGISTRY.packet(name),
+        },
+    )
 }
 
 /// Operators with kernels but no definition.
@@ -101,7 +141,9 @@ pub fn _dangling_impls() -> Vec<String> {
 /// Check the registry's invariants; raises on a violation.
 #[pyfunction]
 pub fn _check_invariants() -> PyResult<()> {
-    REGISTRY.check_invariants().map_err(pyo3::exceptions::PyAssertionError::new_err)
+    REGISTRY
+        .check_invariants()
+        .map_err(pyo3::exceptions::PyAssertionError::new_err)
 }
 
 fn kernel_name(py: Python<'_>, reg: &Registration<Arc<PyKernel>>) -> String {
@@ -112,7 +154,12 @@ fn kernel_name(py: Python<'_>, reg: &Registration<Arc<PyKernel>>) -> String {
     f.getattr("__qualname__")
         .or_else(|_| f.getattr("__name__"))
         .and_then(|n| n.extract::<String>())
-        .unwrap_or_else(|_| f.get_type().name().map(|n| n.to_string()).unwrap_or_default())
+        .unwrap_or_else(|_| {
+            f.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        })
 }
 
 /// torch's `_dispatch_dump`: the definition and every registration.
@@ -143,11 +190,17 @@ pub fn _dump(py: Python<'_>, name: &str) -> PyResult<String> {
 
 /// One row per non-missing slot: (key, kernel name, reason, provenance).
 #[pyfunction]
-pub fn _table_entries(py: Python<'_>, name: &str) -> PyResult<Vec<(String, String, String, String)>> {
+pub fn _table_entries(
+    py: Python<'_>,
+    name: &str,
+) -> PyResult<Vec<(String, String, String, String)>> {
     let op = REGISTRY.find_op(name).ok_or_else(|| unknown(name))?;
     let table = op.table();
     let mut rows = Vec::new();
-    for k in DispatchKeySet::FULL.iter().chain(std::iter::once(DispatchKey::Undefined)) {
+    for k in DispatchKeySet::FULL
+        .iter()
+        .chain(std::iter::once(DispatchKey::Undefined))
+    {
         match table.slot(k) {
             Slot::Kernel { reg, kind } => rows.push((
                 k.name().to_string(),
@@ -173,7 +226,13 @@ pub fn registered_keys(name: &str) -> Vec<DispatchKey> {
         .dump(name)
         .map(|(_, rows)| rows.into_iter().map(|r| r.key).collect())
         .unwrap_or_default();
-    keys.extend(REGISTRY.fallbacks().into_iter().filter(|r| !r.fallthrough).map(|r| r.key));
+    keys.extend(
+        REGISTRY
+            .fallbacks()
+            .into_iter()
+            .filter(|r| !r.fallthrough)
+            .map(|r| r.key),
+    );
     keys.sort();
     keys.dedup();
     keys
@@ -204,14 +263,24 @@ pub fn _what_if(keys: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<(String, String, St
     for k in &keys {
         let key = super::keys::extract_key(k)?;
         let provenance: Arc<str> = Arc::from("");
-        regs.push(Registration { id: key as u64, lib: 0, kernel: (), key, provenance, fallthrough: false });
+        regs.push(Registration {
+            id: key as u64,
+            lib: 0,
+            kernel: (),
+            key,
+            provenance,
+            fallthrough: false,
+        });
     }
     let src = WhatIf(regs);
     let mut out = Vec::new();
     for k in std::iter::once(DispatchKey::Undefined).chain(DispatchKeySet::FULL.iter()) {
         let (label, reason) = match compute_slot(k, &src) {
             Slot::Kernel { reg, kind } => (format!("fn_{}", reg.key), kind.reason().to_string()),
-            Slot::Ambiguous => ("ambiguous_autogradother".into(), "ambiguous autogradother".into()),
+            Slot::Ambiguous => (
+                "ambiguous_autogradother".into(),
+                "ambiguous autogradother".into(),
+            ),
             Slot::Missing => ("missing".into(), "missing".into()),
         };
         out.push((k.name().to_string(), label, reason));
@@ -233,10 +302,18 @@ pub fn _explain(
     let op = &op.get().op;
     let (arg_keys, with_tls, masked, key) = super::ops::explain_keys(op, args, kwargs)?;
     let entry = match op.table().slot(key) {
-        Slot::Kernel { reg, kind } => {
-            Some((kernel_name(py, reg), kind.reason().to_string(), reg.provenance.to_string()))
-        }
+        Slot::Kernel { reg, kind } => Some((
+            kernel_name(py, reg),
+            kind.reason().to_string(),
+            reg.provenance.to_string(),
+        )),
         _ => None,
     };
-    Ok((arg_keys.raw(), with_tls.raw(), masked.raw(), key.name().to_string(), entry))
+    Ok((
+        arg_keys.raw(),
+        with_tls.raw(),
+        masked.raw(),
+        key.name().to_string(),
+        entry,
+    ))
 }

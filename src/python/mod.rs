@@ -14,7 +14,10 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     schema::register(m)?;
-    m.add("SchemaError", m.py().get_type_bound::<errors::SchemaError>())?;
+    m.add(
+        "SchemaError",
+        m.py().get_type_bound::<errors::SchemaError>(),
+    )?;
     m.add_class::<keys::PyDispatchKeySet>()?;
     m.add_class::<tensor::PyTensorBase>()?;
     m.add_class::<tensor::PyDevice>()?;

@@ -44,12 +44,19 @@ pub fn _set_override_handler(py: Python<'_>, handler: PyObject) {
 
 /// After a binding `TypeError`: let an argument's `__opyard_function__` /
 /// `__torch_function__` handle the call; re-raise `err` if none does.
-fn try_override(func: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>, err: PyErr) -> PyResult<PyObject> {
+fn try_override(
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    err: PyErr,
+) -> PyResult<PyObject> {
     let py = func.py();
     if !err.is_instance_of::<PyTypeError>(py) {
         return Err(err);
     }
-    let Some(handler) = OVERRIDE_HANDLER.get(py) else { return Err(err) };
+    let Some(handler) = OVERRIDE_HANDLER.get(py) else {
+        return Err(err);
+    };
     let kwargs = match kwargs {
         Some(k) => k.clone(),
         None => PyDict::new_bound(py),
@@ -146,7 +153,11 @@ impl PyOpOverload {
 #[pymethods]
 impl PyOpOverload {
     #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
+    fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
         Self::bind_and_dispatch(slf, args, kwargs, None)
     }
 
@@ -163,7 +174,11 @@ impl PyOpOverload {
     }
 
     /// Bind like a function when stored on a class (`Tensor.sin = ops.aten.sin.default`).
-    fn __get__(slf: &Bound<'_, Self>, obj: Option<&Bound<'_, PyAny>>, _ty: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _ty: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
         bind_method(slf.as_any(), obj)
     }
 
@@ -172,7 +187,11 @@ impl PyOpOverload {
     fn _schema(&self, py: Python<'_>) -> PyResult<PyObject> {
         let def = self.op.def();
         let def = def.as_ref().ok_or_else(|| undefined(&self.op))?;
-        Ok(Py::new(py, super::schema::PyFunctionSchema::from_arc(def.schema.clone()))?.into_any())
+        Ok(Py::new(
+            py,
+            super::schema::PyFunctionSchema::from_arc(def.schema.clone()),
+        )?
+        .into_any())
     }
 
     /// `ns::name.overload` (`ns::name` for the default overload).
@@ -198,19 +217,38 @@ impl PyOpOverload {
 
     #[getter]
     fn namespace(&self) -> String {
-        self.op.name.split_once("::").map(|(n, _)| n.to_string()).unwrap_or_default()
+        self.op
+            .name
+            .split_once("::")
+            .map(|(n, _)| n.to_string())
+            .unwrap_or_default()
     }
 
     #[getter]
     fn _overloadname(&self) -> String {
-        let base = self.op.name.split_once("::").map_or(self.op.name.as_str(), |(_, r)| r);
-        base.split_once('.').map_or("default", |(_, o)| o).to_string()
+        let base = self
+            .op
+            .name
+            .split_once("::")
+            .map_or(self.op.name.as_str(), |(_, r)| r);
+        base.split_once('.')
+            .map_or("default", |(_, o)| o)
+            .to_string()
     }
 
     #[getter]
     fn overloadpacket(&self, py: Python<'_>) -> PyResult<Py<PyOpOverloadPacket>> {
-        let base = self.op.name.split_once('.').map_or(self.op.name.as_str(), |(b, _)| b);
-        Py::new(py, PyOpOverloadPacket { packet: REGISTRY.packet(base) })
+        let base = self
+            .op
+            .name
+            .split_once('.')
+            .map_or(self.op.name.as_str(), |(b, _)| b);
+        Py::new(
+            py,
+            PyOpOverloadPacket {
+                packet: REGISTRY.packet(base),
+            },
+        )
     }
 
     /// True while the operator is defined.
@@ -220,18 +258,32 @@ impl PyOpOverload {
     }
 
     fn __repr__(&self) -> String {
-        let base = self.op.name.split_once('.').map_or(self.op.name.as_str(), |(b, _)| b);
-        format!("<OpOverload(op='{}', overload='{}')>", base.replace("::", "."), self._overloadname())
+        let base = self
+            .op
+            .name
+            .split_once('.')
+            .map_or(self.op.name.as_str(), |(b, _)| b);
+        format!(
+            "<OpOverload(op='{}', overload='{}')>",
+            base.replace("::", "."),
+            self._overloadname()
+        )
     }
 
     fn __str__(&self) -> String {
         let (ns, rest) = self.op.name.split_once("::").unwrap_or(("", &self.op.name));
-        let rest = if rest.contains('.') { rest.to_string() } else { format!("{rest}.default") };
+        let rest = if rest.contains('.') {
+            rest.to_string()
+        } else {
+            format!("{rest}.default")
+        };
         format!("{ns}.{rest}")
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.downcast::<PyOpOverload>().is_ok_and(|o| Arc::ptr_eq(&o.get().op, &self.op))
+        other
+            .downcast::<PyOpOverload>()
+            .is_ok_and(|o| Arc::ptr_eq(&o.get().op, &self.op))
     }
 
     fn __hash__(&self) -> u64 {
@@ -241,7 +293,10 @@ impl PyOpOverload {
 
 extern "C" {
     // CPython's bound-method constructor (not wrapped by pyo3-ffi 0.22).
-    fn PyMethod_New(func: *mut pyo3::ffi::PyObject, obj: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject;
+    fn PyMethod_New(
+        func: *mut pyo3::ffi::PyObject,
+        obj: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject;
 }
 
 /// `types.MethodType(func, obj)`, or `func` itself when looked up on the class.
@@ -267,7 +322,11 @@ impl PyOpOverloadPacket {
     /// Call the overload whose argument types match without conversion, else the
     /// first (in definition order) that matches with conversion.
     #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyObject> {
+    fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
         let py = slf.py();
         let this = slf.get();
         let overloads = this.packet.overloads();
@@ -298,7 +357,10 @@ impl PyOpOverloadPacket {
             }
         }
         if overloads.is_empty() {
-            return Err(errors::unknown_op(format!("operator {} has no overloads defined", this.packet.name)));
+            return Err(errors::unknown_op(format!(
+                "operator {} has no overloads defined",
+                this.packet.name
+            )));
         }
         let err = PyTypeError::new_err(format!(
             "Overloaded opyard operator {} invoked from Python failed to match any schema:\n{}",
@@ -308,7 +370,11 @@ impl PyOpOverloadPacket {
         try_override(slf.as_any(), args, kwargs, err)
     }
 
-    fn __get__(slf: &Bound<'_, Self>, obj: Option<&Bound<'_, PyAny>>, _ty: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _ty: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
         bind_method(slf.as_any(), obj)
     }
 
@@ -316,7 +382,10 @@ impl PyOpOverloadPacket {
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverload>> {
         let wanted = if name == "default" { "" } else { name };
         for op in self.packet.overloads().iter() {
-            let base = op.name.split_once("::").map_or(op.name.as_str(), |(_, r)| r);
+            let base = op
+                .name
+                .split_once("::")
+                .map_or(op.name.as_str(), |(_, r)| r);
             let overload = base.split_once('.').map_or("", |(_, o)| o);
             if overload == wanted {
                 return Py::new(py, PyOpOverload { op: op.clone() });
@@ -335,8 +404,13 @@ impl PyOpOverloadPacket {
             .overloads()
             .iter()
             .map(|op| {
-                let base = op.name.split_once("::").map_or(op.name.as_str(), |(_, r)| r);
-                base.split_once('.').map_or("default", |(_, o)| o).to_string()
+                let base = op
+                    .name
+                    .split_once("::")
+                    .map_or(op.name.as_str(), |(_, r)| r);
+                base.split_once('.')
+                    .map_or("default", |(_, o)| o)
+                    .to_string()
             })
             .collect()
     }
@@ -348,7 +422,10 @@ impl PyOpOverloadPacket {
 
     #[getter]
     fn __name__(&self) -> String {
-        self.packet.name.split_once("::").map_or(self.packet.name.clone(), |(_, n)| n.to_string())
+        self.packet
+            .name
+            .split_once("::")
+            .map_or(self.packet.name.clone(), |(_, n)| n.to_string())
     }
 
     #[getter]
@@ -357,7 +434,10 @@ impl PyOpOverloadPacket {
     }
 
     fn __repr__(&self) -> String {
-        format!("<OpOverloadPacket(op='{}')>", self.packet.name.replace("::", "."))
+        format!(
+            "<OpOverloadPacket(op='{}')>",
+            self.packet.name.replace("::", ".")
+        )
     }
 
     fn __str__(&self) -> String {
@@ -365,7 +445,9 @@ impl PyOpOverloadPacket {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.downcast::<PyOpOverloadPacket>().is_ok_and(|o| Arc::ptr_eq(&o.get().packet, &self.packet))
+        other
+            .downcast::<PyOpOverloadPacket>()
+            .is_ok_and(|o| Arc::ptr_eq(&o.get().packet, &self.packet))
     }
 
     fn __hash__(&self) -> u64 {
@@ -374,7 +456,11 @@ impl PyOpOverloadPacket {
 }
 
 /// The key set a call would dispatch with, for `explain`.
-pub fn explain_keys(op: &Arc<PyOperator>, args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<(DispatchKeySet, DispatchKeySet, DispatchKeySet, DispatchKey)> {
+pub fn explain_keys(
+    op: &Arc<PyOperator>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(DispatchKeySet, DispatchKeySet, DispatchKeySet, DispatchKey)> {
     let def = op.def();
     let def = def.as_ref().ok_or_else(|| undefined(op))?;
     let call = def.compiled.binder.bind(args, kwargs, false)?;

@@ -2,7 +2,9 @@
 //! with torch's attribute names.
 
 use super::errors::schema_err;
-use crate::schema::{parse_schema as parse, AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
+use crate::schema::{
+    parse_schema as parse, AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyList, PySet};
 use std::sync::Arc;
@@ -20,14 +22,18 @@ impl PyFunctionSchema {
 }
 
 fn args_to_py(py: Python<'_>, args: &[Argument]) -> PyResult<Vec<Py<PyArgument>>> {
-    args.iter().map(|a| Py::new(py, PyArgument { inner: a.clone() })).collect()
+    args.iter()
+        .map(|a| Py::new(py, PyArgument { inner: a.clone() }))
+        .collect()
 }
 
 #[pymethods]
 impl PyFunctionSchema {
     #[new]
     fn new(schema: &str) -> PyResult<Self> {
-        parse(schema).map(|s| Self::from_arc(Arc::new(s))).map_err(|e| schema_err(&e))
+        parse(schema)
+            .map(|s| Self::from_arc(Arc::new(s)))
+            .map_err(|e| schema_err(&e))
     }
 
     /// `"ns::op"` (without the overload).
@@ -75,7 +81,9 @@ impl PyFunctionSchema {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.downcast::<PyFunctionSchema>().is_ok_and(|o| o.get().inner.to_string() == self.inner.to_string())
+        other
+            .downcast::<PyFunctionSchema>()
+            .is_ok_and(|o| o.get().inner.to_string() == self.inner.to_string())
     }
 
     fn __hash__(&self) -> u64 {
@@ -90,8 +98,13 @@ impl PyFunctionSchema {
 fn py_type(t: &Type) -> String {
     match t {
         Type::Base(b) => match b {
-            BaseType::Int | BaseType::SymInt | BaseType::ScalarType | BaseType::Layout | BaseType::MemoryFormat
-            | BaseType::DeviceIndex | BaseType::QScheme => "int".into(),
+            BaseType::Int
+            | BaseType::SymInt
+            | BaseType::ScalarType
+            | BaseType::Layout
+            | BaseType::MemoryFormat
+            | BaseType::DeviceIndex
+            | BaseType::QScheme => "int".into(),
             BaseType::Scalar => "number".into(),
             BaseType::SymBool => "bool".into(),
             BaseType::Dimname => "str".into(),
@@ -101,7 +114,10 @@ fn py_type(t: &Type) -> String {
         Type::Class(c) => c.clone(),
         Type::List(e) => format!("List[{}]", py_type(e)),
         Type::Optional(e) => format!("Optional[{}]", py_type(e)),
-        Type::Tuple(es) => format!("Tuple[{}]", es.iter().map(py_type).collect::<Vec<_>>().join(", ")),
+        Type::Tuple(es) => format!(
+            "Tuple[{}]",
+            es.iter().map(py_type).collect::<Vec<_>>().join(", ")
+        ),
         Type::Dict(k, v) => format!("Dict[{}, {}]", py_type(k), py_type(v)),
         Type::Future(e) => format!("Future[{}]", py_type(e)),
         Type::RRef(e) => format!("RRef[{}]", py_type(e)),
@@ -116,14 +132,20 @@ pub fn default_to_py(py: Python<'_>, d: &DefaultValue) -> PyObject {
         DefaultValue::Bool(b) => b.into_py(py),
         DefaultValue::Int(i) => i.into_py(py),
         DefaultValue::Float(f) => f.into_py(py),
-        DefaultValue::Complex(r, i) => PyComplex::from_doubles_bound(py, *r, *i).into_any().unbind(),
+        DefaultValue::Complex(r, i) => PyComplex::from_doubles_bound(py, *r, *i)
+            .into_any()
+            .unbind(),
         DefaultValue::Str(s) => s.into_py(py),
         DefaultValue::IntList(l) => PyList::new_bound(py, l).into_any().unbind(),
         DefaultValue::FloatList(l) => PyList::new_bound(py, l).into_any().unbind(),
         DefaultValue::BoolList(l) => PyList::new_bound(py, l).into_any().unbind(),
-        DefaultValue::ComplexList(l) => {
-            PyList::new_bound(py, l.iter().map(|(r, i)| PyComplex::from_doubles_bound(py, *r, *i))).into_any().unbind()
-        }
+        DefaultValue::ComplexList(l) => PyList::new_bound(
+            py,
+            l.iter()
+                .map(|(r, i)| PyComplex::from_doubles_bound(py, *r, *i)),
+        )
+        .into_any()
+        .unbind(),
         DefaultValue::EmptyList => PyList::empty_bound(py).into_any().unbind(),
     }
 }
@@ -179,7 +201,11 @@ impl PyArgument {
 
     #[getter]
     fn alias_info(&self, py: Python<'_>) -> PyResult<Option<Py<PyAliasInfo>>> {
-        self.inner.alias_info.as_ref().map(|a| Py::new(py, PyAliasInfo { inner: a.clone() })).transpose()
+        self.inner
+            .alias_info
+            .as_ref()
+            .map(|a| Py::new(py, PyAliasInfo { inner: a.clone() }))
+            .transpose()
     }
 
     /// Written to (`(a!)`).
@@ -210,7 +236,13 @@ pub struct PyAliasInfo {
 }
 
 fn qualified_set<'py>(py: Python<'py>, names: &[String]) -> PyResult<Bound<'py, PySet>> {
-    PySet::new_bound(py, &names.iter().map(|n| format!("alias::{n}")).collect::<Vec<_>>())
+    PySet::new_bound(
+        py,
+        &names
+            .iter()
+            .map(|n| format!("alias::{n}"))
+            .collect::<Vec<_>>(),
+    )
 }
 
 #[pymethods]

@@ -31,7 +31,9 @@ impl PyTensorBase {
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
     fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        PyTensorBase { keyset: AtomicU64::new(0) }
+        PyTensorBase {
+            keyset: AtomicU64::new(0),
+        }
     }
 
     /// The dispatch key set as raw bits.
@@ -50,14 +52,20 @@ static PRIVATEUSE1_NAME: RwLock<Option<String>> = RwLock::new(None);
 
 /// The current name of the PrivateUse1 backend (`privateuseone` unless renamed).
 fn privateuse1_name() -> String {
-    PRIVATEUSE1_NAME.read().clone().unwrap_or_else(|| "privateuseone".to_string())
+    PRIVATEUSE1_NAME
+        .read()
+        .clone()
+        .unwrap_or_else(|| "privateuseone".to_string())
 }
 
 /// Rename the PrivateUse1 backend's device type (torch's `rename_privateuse1_backend`).
 #[pyfunction]
 pub fn _rename_privateuse1_backend(name: &str) -> PyResult<()> {
     let known = ["cpu", "cuda", "meta", "privateuseone"];
-    if known.contains(&name) || name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+    if known.contains(&name)
+        || name.is_empty()
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
         return Err(PyRuntimeError::new_err(format!(
             "rename_privateuse1_backend: '{name}' is not a valid new backend name (it must be a \
              fresh identifier other than {known:?})"
@@ -83,7 +91,9 @@ pub fn backend_of_type(ty: &str) -> Option<DispatchKey> {
         "cuda" => Some(DispatchKey::CUDA),
         "meta" => Some(DispatchKey::Meta),
         "privateuseone" => Some(DispatchKey::PrivateUse1),
-        other if PRIVATEUSE1_NAME.read().as_deref() == Some(other) => Some(DispatchKey::PrivateUse1),
+        other if PRIVATEUSE1_NAME.read().as_deref() == Some(other) => {
+            Some(DispatchKey::PrivateUse1)
+        }
         _ => None,
     }
 }
@@ -119,10 +129,20 @@ impl PyDevice {
         };
         let key = backend_of_type(ty).ok_or_else(|| bad_device(spec))?;
         if idx.is_some_and(|i| i < 0) {
-            return Err(PyRuntimeError::new_err(format!("Device index must not be negative: {spec}")));
+            return Err(PyRuntimeError::new_err(format!(
+                "Device index must not be negative: {spec}"
+            )));
         }
-        let ty = if key == DispatchKey::PrivateUse1 { "privateuseone" } else { ty };
-        Ok(PyDevice { ty: ty.to_string(), index: idx, key: key as u8 })
+        let ty = if key == DispatchKey::PrivateUse1 {
+            "privateuseone"
+        } else {
+            ty
+        };
+        Ok(PyDevice {
+            ty: ty.to_string(),
+            index: idx,
+            key: key as u8,
+        })
     }
 }
 

@@ -20,9 +20,17 @@ pub struct PyKeyGuard {
 impl PyKeyGuard {
     #[new]
     #[pyo3(signature = (include=None, exclude=None))]
-    fn new(include: Option<&Bound<'_, PyAny>>, exclude: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let get = |o: Option<&Bound<'_, PyAny>>| o.map_or(Ok(DispatchKeySet::EMPTY), extract_keyset);
-        Ok(PyKeyGuard { include: get(include)?, exclude: get(exclude)?, saved: Vec::new() })
+    fn new(
+        include: Option<&Bound<'_, PyAny>>,
+        exclude: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let get =
+            |o: Option<&Bound<'_, PyAny>>| o.map_or(Ok(DispatchKeySet::EMPTY), extract_keyset);
+        Ok(PyKeyGuard {
+            include: get(include)?,
+            exclude: get(exclude)?,
+            saved: Vec::new(),
+        })
     }
 
     fn __enter__(mut slf: PyRefMut<'_, Self>) -> PyRefMut<'_, Self> {
@@ -56,7 +64,10 @@ impl PySetKeysGuard {
     #[new]
     fn new(included: &Bound<'_, PyAny>, excluded: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PySetKeysGuard {
-            target: LocalKeySets { included: extract_keyset(included)?, excluded: extract_keyset(excluded)? },
+            target: LocalKeySets {
+                included: extract_keyset(included)?,
+                excluded: extract_keyset(excluded)?,
+            },
             saved: Vec::new(),
         })
     }

@@ -46,7 +46,12 @@ pub struct LibraryInfo {
 
 impl LibraryInfo {
     pub fn new(ns: &str, kind: LibraryKind, key: Option<DispatchKey>, provenance: &str) -> Self {
-        LibraryInfo { ns: ns.to_string(), kind, dispatch_key: key, provenance: Arc::from(provenance) }
+        LibraryInfo {
+            ns: ns.to_string(),
+            kind,
+            dispatch_key: key,
+            provenance: Arc::from(provenance),
+        }
     }
 }
 
@@ -100,7 +105,11 @@ pub fn duplicate_def(qualified: &str, prev: &str, new: &str) -> Error {
 }
 
 /// The key an impl goes to: explicit, else the library's, else CompositeImplicitAutograd.
-pub fn impl_key(info: &LibraryInfo, name: &OpName, key: Option<DispatchKey>) -> Result<DispatchKey> {
+pub fn impl_key(
+    info: &LibraryInfo,
+    name: &OpName,
+    key: Option<DispatchKey>,
+) -> Result<DispatchKey> {
     let key = match (key, info.dispatch_key) {
         (Some(k), Some(lk)) if k != lk => {
             return Err(Error::Registration(format!(

@@ -33,7 +33,11 @@ impl OpName {
                 "invalid operator name '{s}': expected 'name', 'name.overload' or 'ns::name.overload'"
             )));
         }
-        Ok(OpName { ns: ns.to_string(), name: name.to_string(), overload: overload.to_string() })
+        Ok(OpName {
+            ns: ns.to_string(),
+            name: name.to_string(),
+            overload: overload.to_string(),
+        })
     }
 
     /// `ns::name` or `ns::name.overload`.
@@ -76,8 +80,14 @@ mod tests {
     fn parses_every_form() {
         let n = OpName::parse("add.Tensor", "aten").unwrap();
         assert_eq!(n.qualified(), "aten::add.Tensor");
-        assert_eq!(OpName::parse("foo::bar", "foo").unwrap().qualified(), "foo::bar");
-        assert_eq!(OpName::parse("bar.default", "foo").unwrap().qualified(), "foo::bar");
+        assert_eq!(
+            OpName::parse("foo::bar", "foo").unwrap().qualified(),
+            "foo::bar"
+        );
+        assert_eq!(
+            OpName::parse("bar.default", "foo").unwrap().qualified(),
+            "foo::bar"
+        );
         assert_eq!(OpName::parse("x::bar", "_").unwrap().ns, "x");
     }
 

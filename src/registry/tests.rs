@@ -9,13 +9,17 @@ type Reg = Registry<&'static str, ()>;
 
 fn setup(schema: &str) -> (Reg, u64) {
     let r = Reg::new();
-    let lib = r.new_library("t", LibraryKind::Fragment, None, "test.py:1").unwrap();
-    r.define(lib, parse_schema(schema).unwrap(), "test.py:2", |_| ()).unwrap();
+    let lib = r
+        .new_library("t", LibraryKind::Fragment, None, "test.py:1")
+        .unwrap();
+    r.define(lib, parse_schema(schema).unwrap(), "test.py:2", |_| ())
+        .unwrap();
     (r, lib)
 }
 
 fn put(r: &Reg, lib: u64, key: DispatchKey, label: &'static str) {
-    r.impl_kernel(lib, "op", Some(key), label, false, true, "test.py:3").unwrap();
+    r.impl_kernel(lib, "op", Some(key), label, false, true, "test.py:3")
+        .unwrap();
 }
 
 fn slot(r: &Reg, key: DispatchKey) -> Option<(&'static str, EntryKind)> {
@@ -35,7 +39,10 @@ fn direct_beats_aliases() {
     put(&r, lib, CPU, "cpu");
     assert_eq!(slot(&r, CPU), Some(("cpu", EntryKind::Kernel)));
     assert_eq!(slot(&r, Meta), Some(("cea", EntryKind::DefaultBackend)));
-    assert_eq!(slot(&r, Undefined), Some(("cea", EntryKind::DefaultBackend)));
+    assert_eq!(
+        slot(&r, Undefined),
+        Some(("cea", EntryKind::DefaultBackend))
+    );
     // CIA must not shadow the backend kernel for autograd keys.
     assert_eq!(slot(&r, AutogradCPU), None);
     r.check_invariants().unwrap();
@@ -47,7 +54,10 @@ fn ceanf_beats_cea() {
     put(&r, lib, CompositeExplicitAutograd, "cea");
     put(&r, lib, CompositeExplicitAutogradNonFunctional, "ceanf");
     assert_eq!(slot(&r, CUDA), Some(("ceanf", EntryKind::DefaultBackend)));
-    assert_eq!(slot(&r, Undefined), Some(("cea", EntryKind::DefaultBackend)));
+    assert_eq!(
+        slot(&r, Undefined),
+        Some(("cea", EntryKind::DefaultBackend))
+    );
 }
 
 #[test]
@@ -65,8 +75,11 @@ fn autograd_alias_and_fallbacks() {
     let (r, lib) = setup("op(Tensor x) -> Tensor");
     put(&r, lib, Autograd, "ag");
     assert_eq!(slot(&r, AutogradMeta), Some(("ag", EntryKind::Autograd)));
-    let g = r.new_library("_", LibraryKind::Impl, None, "test.py:9").unwrap();
-    r.fallback(g, Some(Tracer), "fb", false, "test.py:10").unwrap();
+    let g = r
+        .new_library("_", LibraryKind::Impl, None, "test.py:9")
+        .unwrap();
+    r.fallback(g, Some(Tracer), "fb", false, "test.py:10")
+        .unwrap();
     assert_eq!(slot(&r, Tracer), Some(("fb", EntryKind::BackendFallback)));
     r.destroy_library(g);
     assert_eq!(slot(&r, Tracer), None);
@@ -76,7 +89,8 @@ fn autograd_alias_and_fallbacks() {
 #[test]
 fn fallthrough_is_masked() {
     let (r, lib) = setup("op(Tensor x) -> Tensor");
-    r.impl_kernel(lib, "op", Some(AutocastCPU), "ft", true, true, "f.py:1").unwrap();
+    r.impl_kernel(lib, "op", Some(AutocastCPU), "ft", true, true, "f.py:1")
+        .unwrap();
     let op = r.find_op("t::op").unwrap();
     assert!(!op.table().nonfallthrough.has(AutocastCPU));
     assert!(op.table().nonfallthrough.has(CPU));
@@ -86,8 +100,12 @@ fn fallthrough_is_masked() {
 fn stacks_restore_on_destroy() {
     let (r, lib) = setup("op(Tensor x) -> Tensor");
     put(&r, lib, CPU, "first");
-    let other = r.new_library("t", LibraryKind::Impl, None, "o.py:1").unwrap();
-    let out = r.impl_kernel(other, "op", Some(CPU), "second", false, true, "o.py:2").unwrap();
+    let other = r
+        .new_library("t", LibraryKind::Impl, None, "o.py:1")
+        .unwrap();
+    let out = r
+        .impl_kernel(other, "op", Some(CPU), "second", false, true, "o.py:2")
+        .unwrap();
     assert_eq!(out.shadowed.as_deref(), Some("test.py:3"));
     assert_eq!(slot(&r, CPU).unwrap().0, "second");
     r.destroy_library(other);
@@ -99,19 +117,32 @@ fn stacks_restore_on_destroy() {
 fn override_refused_when_asked() {
     let (r, lib) = setup("op(Tensor x) -> Tensor");
     put(&r, lib, CPU, "first");
-    let e = r.impl_kernel(lib, "op", Some(CPU), "x", false, false, "p.py:1").unwrap_err();
+    let e = r
+        .impl_kernel(lib, "op", Some(CPU), "x", false, false, "p.py:1")
+        .unwrap_err();
     assert!(e.to_string().contains("allow_override=False"), "{e}");
 }
 
 #[test]
 fn dangling_impl_goes_live_at_define() {
     let r = Reg::new();
-    let imp = r.new_library("t", LibraryKind::Impl, None, "a.py:1").unwrap();
-    r.impl_kernel(imp, "late", Some(CPU), "k", false, true, "a.py:2").unwrap();
+    let imp = r
+        .new_library("t", LibraryKind::Impl, None, "a.py:1")
+        .unwrap();
+    r.impl_kernel(imp, "late", Some(CPU), "k", false, true, "a.py:2")
+        .unwrap();
     assert_eq!(r.dangling_impls(), vec!["t::late".to_string()]);
     assert!(r.find_op("t::late").is_none());
-    let def = r.new_library("t", LibraryKind::Def, None, "a.py:3").unwrap();
-    r.define(def, parse_schema("late(Tensor x) -> Tensor").unwrap(), "a.py:4", |_| ()).unwrap();
+    let def = r
+        .new_library("t", LibraryKind::Def, None, "a.py:3")
+        .unwrap();
+    r.define(
+        def,
+        parse_schema("late(Tensor x) -> Tensor").unwrap(),
+        "a.py:4",
+        |_| (),
+    )
+    .unwrap();
     assert!(r.dangling_impls().is_empty());
     let op = r.find_op("t::late").unwrap();
     assert!(matches!(op.table().slot(CPU), Slot::Kernel { .. }));
@@ -120,11 +151,23 @@ fn dangling_impl_goes_live_at_define() {
 #[test]
 fn library_kind_rules() {
     let r = Reg::new();
-    r.new_library("ns", LibraryKind::Def, None, "a.py:1").unwrap();
-    let e = r.new_library("ns", LibraryKind::Def, None, "b.py:2").unwrap_err();
+    r.new_library("ns", LibraryKind::Def, None, "a.py:1")
+        .unwrap();
+    let e = r
+        .new_library("ns", LibraryKind::Def, None, "b.py:2")
+        .unwrap_err();
     assert!(e.to_string().contains("a.py:1") && e.to_string().contains("b.py:2"));
-    let imp = r.new_library("ns", LibraryKind::Impl, None, "c.py:1").unwrap();
-    assert!(r.define(imp, parse_schema("f(Tensor x) -> Tensor").unwrap(), "c.py:2", |_| ()).is_err());
+    let imp = r
+        .new_library("ns", LibraryKind::Impl, None, "c.py:1")
+        .unwrap();
+    assert!(r
+        .define(
+            imp,
+            parse_schema("f(Tensor x) -> Tensor").unwrap(),
+            "c.py:2",
+            |_| ()
+        )
+        .is_err());
     assert!(r.fallback(imp, Some(CPU), "x", false, "c.py:3").is_err());
     assert!(LibraryKind::parse("DEFN").is_err());
 }
@@ -132,7 +175,12 @@ fn library_kind_rules() {
 #[test]
 fn duplicate_define_names_both_sites() {
     let (r, lib) = setup("op(Tensor x) -> Tensor");
-    let e = r.define(lib, parse_schema("op(Tensor x) -> Tensor").unwrap(), "z.py:7", |_| ());
+    let e = r.define(
+        lib,
+        parse_schema("op(Tensor x) -> Tensor").unwrap(),
+        "z.py:7",
+        |_| (),
+    );
     let msg = e.err().unwrap().to_string();
     assert!(msg.contains("test.py:2") && msg.contains("z.py:7"), "{msg}");
 }
@@ -160,7 +208,9 @@ fn threads_dispatch_while_registering() {
             std::thread::spawn(move || {
                 for _ in 0..20_000 {
                     match op.table().slot(CPU) {
-                        Slot::Kernel { reg, .. } => assert!(reg.kernel == "base" || reg.kernel == "over"),
+                        Slot::Kernel { reg, .. } => {
+                            assert!(reg.kernel == "base" || reg.kernel == "over")
+                        }
                         other => panic!("torn table: {other:?}"),
                     }
                 }
@@ -168,8 +218,11 @@ fn threads_dispatch_while_registering() {
         })
         .collect();
     for _ in 0..200 {
-        let l = r.new_library("t", LibraryKind::Impl, None, "w.py:1").unwrap();
-        r.impl_kernel(l, "op", Some(CPU), "over", false, true, "w.py:2").unwrap();
+        let l = r
+            .new_library("t", LibraryKind::Impl, None, "w.py:1")
+            .unwrap();
+        r.impl_kernel(l, "op", Some(CPU), "over", false, true, "w.py:2")
+            .unwrap();
         r.destroy_library(l);
     }
     for t in readers {

@@ -41,7 +41,10 @@ pub fn type_text(t: &Type) -> String {
         Type::Class(c) => c.clone(),
         Type::List(e) => format!("{}[]", type_text(e)),
         Type::Optional(e) => format!("{}?", type_text(e)),
-        Type::Tuple(es) => format!("({})", es.iter().map(type_text).collect::<Vec<_>>().join(", ")),
+        Type::Tuple(es) => format!(
+            "({})",
+            es.iter().map(type_text).collect::<Vec<_>>().join(", ")
+        ),
         Type::Dict(k, v) => format!("Dict({}, {})", type_text(k), type_text(v)),
         Type::Future(e) => format!("Future({})", type_text(e)),
         Type::RRef(e) => format!("RRef({})", type_text(e)),
@@ -52,11 +55,21 @@ pub fn type_text(t: &Type) -> String {
 /// torch's float printing: whole values as `1.`, otherwise 17 significant digits (`%.17g`).
 pub fn float_text(d: f64) -> String {
     if d.is_finite() && d.abs() < 1e10 && d == d.trunc() {
-        let sign = if d == 0.0 && d.is_sign_negative() { "-" } else { "" };
+        let sign = if d == 0.0 && d.is_sign_negative() {
+            "-"
+        } else {
+            ""
+        };
         return format!("{sign}{}.", d as i64);
     }
     if !d.is_finite() {
-        return if d.is_nan() { "nan".into() } else if d > 0.0 { "inf".into() } else { "-inf".into() };
+        return if d.is_nan() {
+            "nan".into()
+        } else if d > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     let sci = format!("{d:.16e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -101,7 +114,8 @@ fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
 }
 
 fn complex_text(re: f64, im: f64) -> String {
-    format!("{}+{}j", float_text(re), float_text(im))
+    let sign = if im >= 0.0 { '+' } else { '-' };
+    format!("{}{sign}{}j", float_text(re), float_text(im.abs()))
 }
 
 /// A default value as torch prints it. `ty` (the argument's type) enables the
@@ -115,7 +129,8 @@ pub fn default_text(v: &DefaultValue, ty: Option<&Type>) -> String {
         DefaultValue::Complex(r, i) => complex_text(*r, *i),
         DefaultValue::Str(s) => quoted(s),
         DefaultValue::IntList(l) => {
-            let int_list = matches!(ty, Some(Type::List(e)) if matches!(**e, Type::Base(BaseType::Int)));
+            let int_list =
+                matches!(ty, Some(Type::List(e)) if matches!(**e, Type::Base(BaseType::Int)));
             if int_list && l.len() > 1 && l.iter().all(|x| *x == l[0]) {
                 l[0].to_string()
             } else {
@@ -161,7 +176,11 @@ impl fmt::Display for Argument {
             }
             t => f.write_str(&type_text(t))?,
         }
-        if let Some(a) = self.alias_info.as_ref().filter(|a| !a.before_set.is_empty()) {
+        if let Some(a) = self
+            .alias_info
+            .as_ref()
+            .filter(|a| !a.before_set.is_empty())
+        {
             write!(f, "{a}")?;
         }
         if is_opt {
@@ -196,11 +215,16 @@ impl fmt::Display for FunctionSchema {
             write!(f, "{a}")?;
         }
         if self.is_vararg {
-            f.write_str(if self.arguments.is_empty() { "..." } else { ", ..." })?;
+            f.write_str(if self.arguments.is_empty() {
+                "..."
+            } else {
+                ", ..."
+            })?;
         }
         f.write_str(") -> ")?;
         let rets = &self.returns;
-        let mut paren = !((rets.len() == 1 && !self.is_varret) || (rets.is_empty() && self.is_varret));
+        let mut paren =
+            !((rets.len() == 1 && !self.is_varret) || (rets.is_empty() && self.is_varret));
         let single = (rets.len() == 1 && !paren).then(|| rets[0].to_string());
         if single.as_deref().is_some_and(|s| s.starts_with('(')) {
             paren = true;

@@ -25,7 +25,9 @@ pub struct LexError {
     pub message: String,
 }
 
-const PUNCT: [&str; 16] = ["...", "->", "::", "(", ")", "[", "]", ",", "*", "!", "?", "|", "=", ".", ":", "-"];
+const PUNCT: [&str; 16] = [
+    "...", "->", "::", "(", ")", "[", "]", ",", "*", "!", "?", "|", "=", ".", ":", "-",
+];
 
 /// Split `src` into tokens; the last one is `Eof`.
 pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
@@ -39,32 +41,64 @@ pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
             continue;
         }
         let start = i;
-        let tok = if c.is_ascii_alphabetic() || c == b'_' {
+        // `$` starts the fresh alias sets the printer writes for a bare `!` (`$0`).
+        let fresh_alias = c == b'$' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        let tok = if c.is_ascii_alphabetic() || c == b'_' || fresh_alias {
+            i += 1;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
             Tok::Ident(&src[start..i])
-        } else if c.is_ascii_digit() || (c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+        } else if c.is_ascii_digit()
+            || (c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
             i = number_end(bytes, i);
             Tok::Number(&src[start..i])
         } else if c == b'"' || c == b'\'' {
             i = string_end(bytes, i)?;
             Tok::Str(&src[start + 1..i - 1])
         } else {
-            let p = PUNCT.iter().find(|p| src[i..].starts_with(**p)).ok_or_else(|| LexError {
-                offset: i,
-                message: format!("unexpected character '{}'", src[i..].chars().next().unwrap_or('?')),
-            })?;
+            let p = PUNCT
+                .iter()
+                .find(|p| src[i..].starts_with(**p))
+                .ok_or_else(|| LexError {
+                    offset: i,
+                    message: format!(
+                        "unexpected character '{}'",
+                        src[i..].chars().next().unwrap_or('?')
+                    ),
+                })?;
             i += p.len();
             Tok::Punct(p)
         };
         out.push(Token { tok, start });
     }
-    out.push(Token { tok: Tok::Eof, start: src.len() });
+    out.push(Token {
+        tok: Tok::Eof,
+        start: src.len(),
+    });
     Ok(out)
 }
 
-fn number_end(b: &[u8], mut i: usize) -> usize {
+fn number_end(b: &[u8], i: usize) -> usize {
+    let end = real_end(b, i);
+    // A complex literal as torch prints it: `1.+2.j`, `0.-1.5j`.
+    if end < b.len()
+        && (b[end] == b'+' || b[end] == b'-')
+        && b.get(end + 1).is_some_and(u8::is_ascii_digit)
+    {
+        let imag = real_end(b, end + 1);
+        if imag < b.len() && b[imag] == b'j' {
+            return imag + 1;
+        }
+    }
+    if end < b.len() && b[end] == b'j' {
+        return end + 1; // imaginary literal
+    }
+    end
+}
+
+fn real_end(b: &[u8], mut i: usize) -> usize {
     if b[i] == b'-' {
         i += 1;
     }
@@ -83,9 +117,6 @@ fn number_end(b: &[u8], mut i: usize) -> usize {
             }
         }
     }
-    if i < b.len() && b[i] == b'j' {
-        i += 1; // imaginary literal
-    }
     i
 }
 
@@ -99,5 +130,8 @@ fn string_end(b: &[u8], start: usize) -> Result<usize, LexError> {
             _ => i += 1,
         }
     }
-    Err(LexError { offset: start, message: "unterminated string literal".into() })
+    Err(LexError {
+        offset: start,
+        message: "unterminated string literal".into(),
+    })
 }

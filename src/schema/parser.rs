@@ -27,21 +27,39 @@ impl SchemaError {
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = before[line_start..].chars().count() + 1;
         let source_line = src[line_start..].lines().next().unwrap_or("").to_string();
-        SchemaError { message, offset, line, column, source_line }
+        SchemaError {
+            message,
+            offset,
+            line,
+            column,
+            source_line,
+        }
     }
 }
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (line {}, column {}):\n  {}\n  {}^", self.message, self.line, self.column,
-               self.source_line, " ".repeat(self.column.saturating_sub(1)))
+        write!(
+            f,
+            "{} (line {}, column {}):\n  {}\n  {}^",
+            self.message,
+            self.line,
+            self.column,
+            self.source_line,
+            " ".repeat(self.column.saturating_sub(1))
+        )
     }
 }
 
 /// Parse one schema such as `ns::op.overload(Tensor self, *, int dim=0) -> Tensor`.
 pub fn parse_schema(src: &str) -> Result<FunctionSchema, SchemaError> {
     let toks = tokenize(src).map_err(|e| SchemaError::at(src, e.offset, e.message))?;
-    let mut p = Parser { src, toks, pos: 0, fresh: 0 };
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        fresh: 0,
+    };
     p.schema()
 }
 
@@ -110,7 +128,10 @@ impl<'a> Parser<'a> {
             Ok(())
         } else {
             let t = self.peek();
-            self.err(t, format!("expected '{p}' {what} but found {}", Self::describe(t.tok)))
+            self.err(
+                t,
+                format!("expected '{p}' {what} but found {}", Self::describe(t.tok)),
+            )
         }
     }
 
@@ -122,7 +143,10 @@ impl<'a> Parser<'a> {
             }
             t => {
                 let tok = self.peek();
-                self.err(tok, format!("expected {what} but found {}", Self::describe(t)))
+                self.err(
+                    tok,
+                    format!("expected {what} but found {}", Self::describe(t)),
+                )
             }
         }
     }
@@ -137,15 +161,34 @@ impl<'a> Parser<'a> {
         let (arguments, is_vararg) = self.arguments()?;
         if !self.is("->") {
             let t = self.peek();
-            return self.err(t, format!("expected '->' after the argument list but found {}", Self::describe(t.tok)));
+            return self.err(
+                t,
+                format!(
+                    "expected '->' after the argument list but found {}",
+                    Self::describe(t.tok)
+                ),
+            );
         }
         self.bump();
         let (returns, is_varret) = self.returns()?;
         if self.peek().tok != Tok::Eof {
             let t = self.peek();
-            return self.err(t, format!("unexpected {} after the returns (trailing input)", Self::describe(t.tok)));
+            return self.err(
+                t,
+                format!(
+                    "unexpected {} after the returns (trailing input)",
+                    Self::describe(t.tok)
+                ),
+            );
         }
-        Ok(FunctionSchema { name, overload_name, arguments, returns, is_vararg, is_varret })
+        Ok(FunctionSchema {
+            name,
+            overload_name,
+            arguments,
+            returns,
+            is_vararg,
+            is_varret,
+        })
     }
 
     fn name(&mut self) -> PResult<(String, String)> {
@@ -162,7 +205,10 @@ impl<'a> Parser<'a> {
                 return self.err(t, "overload name 'default' is reserved for the unnamed overload; pick another name");
             }
             if overload.starts_with("__") {
-                return self.err(t, format!("overload name '{overload}' must not start with '__'"));
+                return self.err(
+                    t,
+                    format!("overload name '{overload}' must not start with '__'"),
+                );
             }
         }
         Ok((name, overload))
@@ -207,6 +253,9 @@ impl<'a> Parser<'a> {
     }
 
     fn returns(&mut self) -> PResult<(Vec<Argument>, bool)> {
+        if self.eat("...") {
+            return Ok((Vec::new(), true));
+        }
         if !self.is("(") {
             return Ok((vec![self.argument(false, true)?], false));
         }
@@ -239,19 +288,38 @@ impl<'a> Parser<'a> {
         let mut name = String::new();
         if let Tok::Ident(s) = self.peek().tok {
             let t = self.bump();
+            if s.starts_with('$') {
+                return self.err(t, format!("'{s}' is not a valid argument name"));
+            }
             if RESERVED.contains(&s) {
-                return self.err(t, format!("'{s}' is a reserved word and cannot name an argument"));
+                return self.err(
+                    t,
+                    format!("'{s}' is a reserved word and cannot name an argument"),
+                );
             }
             name = s.to_string();
         } else if !is_return {
             let t = self.peek();
-            return self.err(t, format!("expected an argument name after the type but found {}", Self::describe(t.tok)));
+            return self.err(
+                t,
+                format!(
+                    "expected an argument name after the type but found {}",
+                    Self::describe(t.tok)
+                ),
+            );
         }
         let mut default = None;
         if !is_return && self.eat("=") {
             default = Some(self.default(&ty, n)?);
         }
-        Ok(Argument { name, ty, n, default, kwarg_only, alias_info })
+        Ok(Argument {
+            name,
+            ty,
+            n,
+            default,
+            kwarg_only,
+            alias_info,
+        })
     }
 }
 

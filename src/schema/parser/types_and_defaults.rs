@@ -66,12 +66,24 @@ impl Parser<'_> {
                     let t = self.bump();
                     match s.parse::<i64>() {
                         Ok(v) if v >= 0 => n = Some(v),
-                        _ => return self.err(t, format!("invalid list size '{s}': expected a non-negative integer")),
+                        _ => {
+                            return self.err(
+                                t,
+                                format!("invalid list size '{s}': expected a non-negative integer"),
+                            )
+                        }
                     }
                 }
                 if !self.eat("]") {
                     let t = self.peek();
-                    return self.err(t, format!("expected ']' to close the list type opened here at {} but found {}", open.start, Self::describe(t.tok)));
+                    return self.err(
+                        t,
+                        format!(
+                            "expected ']' to close the list type opened here at {} but found {}",
+                            open.start,
+                            Self::describe(t.tok)
+                        ),
+                    );
                 }
                 ty = Type::List(Box::new(ty));
                 let container = self.alias_annotation()?;
@@ -80,7 +92,11 @@ impl Parser<'_> {
                         c.contained.push(elem);
                         Some(c)
                     }
-                    (Some(elem), None) => Some(AliasInfo { is_write: elem.is_write, contained: vec![elem], ..Default::default() }),
+                    (Some(elem), None) => Some(AliasInfo {
+                        is_write: elem.is_write,
+                        contained: vec![elem],
+                        ..Default::default()
+                    }),
                     (None, c) => c,
                 };
             } else if self.eat("?") {
@@ -115,7 +131,12 @@ impl Parser<'_> {
                 self.bump();
                 self.named_type(name, t)?
             }
-            other => return self.err(t, format!("expected a type but found {}", Self::describe(other))),
+            other => {
+                return self.err(
+                    t,
+                    format!("expected a type but found {}", Self::describe(other)),
+                )
+            }
         };
         let alias = self.alias_annotation()?;
         Ok((ty, alias))
@@ -155,8 +176,13 @@ impl Parser<'_> {
                 }
                 Ok(Type::Class(path))
             }
-            _ if name.starts_with(|c: char| c.is_ascii_lowercase()) => Ok(Type::Var(name.to_string())),
-            _ => self.err(t, format!("unknown type '{name}'; common types are: {COMMON_TYPES}")),
+            _ if name.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                Ok(Type::Var(name.to_string()))
+            }
+            _ => self.err(
+                t,
+                format!("unknown type '{name}'; common types are: {COMMON_TYPES}"),
+            ),
         }
     }
 
@@ -166,7 +192,12 @@ impl Parser<'_> {
             self.bump();
             self.fresh += 1;
             let set = format!("${}", self.fresh - 1);
-            return Ok(Some(AliasInfo { before_set: vec![set], after_set: vec![], is_write: true, contained: vec![] }));
+            return Ok(Some(AliasInfo {
+                before_set: vec![set],
+                after_set: vec![],
+                is_write: true,
+                contained: vec![],
+            }));
         }
         let starts_annotation = self.is("(")
             && matches!(self.peek_at(1), Tok::Ident(_) | Tok::Punct("*"))
@@ -178,12 +209,21 @@ impl Parser<'_> {
         let before = self.alias_set()?;
         let is_write = self.eat("!");
         let after = if self.eat("->") {
-            if self.is(")") { Vec::new() } else { self.alias_set()? }
+            if self.is(")") {
+                Vec::new()
+            } else {
+                self.alias_set()?
+            }
         } else {
             before.clone()
         };
         self.expect(")", "to close the alias annotation")?;
-        Ok(Some(AliasInfo { before_set: before, after_set: after, is_write, contained: vec![] }))
+        Ok(Some(AliasInfo {
+            before_set: before,
+            after_set: after,
+            is_write,
+            contained: vec![],
+        }))
     }
 
     fn alias_set(&mut self) -> PResult<Vec<String>> {
@@ -193,7 +233,13 @@ impl Parser<'_> {
             match t.tok {
                 Tok::Punct("*") => set.push("*".to_string()),
                 Tok::Ident(s) => set.push(s.to_string()),
-                other => return self.err(t, format!("malformed alias annotation: expected an alias name or '*' but found {}", Self::describe(other))),
+                other => return self.err(
+                    t,
+                    format!(
+                        "malformed alias annotation: expected an alias name or '*' but found {}",
+                        Self::describe(other)
+                    ),
+                ),
             }
             self.bump();
             if !self.eat("|") {
@@ -207,43 +253,104 @@ impl Parser<'_> {
         let t = self.peek();
         let inner = ty.unwrap_optional();
         let value = self.literal(inner)?;
-        let bad = |p: &Self, what: &str| p.err(t, format!("invalid default {what} for an argument of type {}", type_name(ty)));
+        let bad = |p: &Self, what: &str| {
+            p.err(
+                t,
+                format!(
+                    "invalid default {what} for an argument of type {}",
+                    type_name(ty)
+                ),
+            )
+        };
         match (&value, inner) {
-            (DefaultValue::None, _) if matches!(ty, Type::Optional(_)) || matches!(inner, Type::Base(BaseType::NoneType | BaseType::Any)) => Ok(value),
-            (DefaultValue::None, _) => bad(self, "None (only optional types, 'T?', default to None)"),
-            (DefaultValue::Int(v), Type::List(elem)) if matches!(**elem, Type::Base(BaseType::Int | BaseType::SymInt)) => match n {
-                Some(n) => Ok(DefaultValue::IntList(vec![*v; n as usize])),
-                None => bad(self, "integer (a list type without a size needs a list default)"),
-            },
-            (DefaultValue::Float(v), Type::List(elem)) if matches!(**elem, Type::Base(BaseType::Float)) && n.is_some() => {
+            (DefaultValue::None, _)
+                if matches!(ty, Type::Optional(_))
+                    || matches!(inner, Type::Base(BaseType::NoneType | BaseType::Any)) =>
+            {
+                Ok(value)
+            }
+            (DefaultValue::None, _) => {
+                bad(self, "None (only optional types, 'T?', default to None)")
+            }
+            (DefaultValue::Int(v), Type::List(elem))
+                if matches!(**elem, Type::Base(BaseType::Int | BaseType::SymInt)) =>
+            {
+                match n {
+                    Some(n) => Ok(DefaultValue::IntList(vec![*v; n as usize])),
+                    None => bad(
+                        self,
+                        "integer (a list type without a size needs a list default)",
+                    ),
+                }
+            }
+            (DefaultValue::Float(v), Type::List(elem))
+                if matches!(**elem, Type::Base(BaseType::Float)) && n.is_some() =>
+            {
                 Ok(DefaultValue::FloatList(vec![*v; n.unwrap_or(0) as usize]))
             }
-            (DefaultValue::Bool(v), Type::List(elem)) if matches!(**elem, Type::Base(BaseType::Bool)) && n.is_some() => {
+            (DefaultValue::Bool(v), Type::List(elem))
+                if matches!(**elem, Type::Base(BaseType::Bool)) && n.is_some() =>
+            {
                 Ok(DefaultValue::BoolList(vec![*v; n.unwrap_or(0) as usize]))
             }
             (_, Type::List(elem)) => self.list_default(value, elem, t),
-            (DefaultValue::Int(_), Type::Base(BaseType::Int | BaseType::SymInt | BaseType::Scalar | BaseType::DeviceIndex
-                | BaseType::ScalarType | BaseType::Layout | BaseType::MemoryFormat | BaseType::QScheme)) => Ok(value),
-            (DefaultValue::Int(v), Type::Base(BaseType::Float)) => Ok(DefaultValue::Float(*v as f64)),
+            (
+                DefaultValue::Int(_),
+                Type::Base(
+                    BaseType::Int
+                    | BaseType::SymInt
+                    | BaseType::Scalar
+                    | BaseType::DeviceIndex
+                    | BaseType::ScalarType
+                    | BaseType::Layout
+                    | BaseType::MemoryFormat
+                    | BaseType::QScheme,
+                ),
+            ) => Ok(value),
+            (DefaultValue::Int(v), Type::Base(BaseType::Float)) => {
+                Ok(DefaultValue::Float(*v as f64))
+            }
             (DefaultValue::Float(_), Type::Base(BaseType::Float | BaseType::Scalar)) => Ok(value),
-            (DefaultValue::Bool(_), Type::Base(BaseType::Bool | BaseType::Scalar | BaseType::SymBool)) => Ok(value),
+            (
+                DefaultValue::Bool(_),
+                Type::Base(BaseType::Bool | BaseType::Scalar | BaseType::SymBool),
+            ) => Ok(value),
             (DefaultValue::Str(_), Type::Base(BaseType::Str | BaseType::Device)) => Ok(value),
-            (DefaultValue::Complex(..), Type::Base(BaseType::Complex | BaseType::Scalar)) => Ok(value),
-            (DefaultValue::Int(v), Type::Base(BaseType::Complex)) => Ok(DefaultValue::Complex(*v as f64, 0.0)),
-            (DefaultValue::Float(v), Type::Base(BaseType::Complex)) => Ok(DefaultValue::Complex(*v, 0.0)),
+            (DefaultValue::Complex(..), Type::Base(BaseType::Complex | BaseType::Scalar)) => {
+                Ok(value)
+            }
+            (DefaultValue::Int(v), Type::Base(BaseType::Complex)) => {
+                Ok(DefaultValue::Complex(*v as f64, 0.0))
+            }
+            (DefaultValue::Float(v), Type::Base(BaseType::Complex)) => {
+                Ok(DefaultValue::Complex(*v, 0.0))
+            }
             (_, Type::Base(BaseType::Any) | Type::Var(_)) => Ok(value),
             (v, _) => bad(self, &format!("'{}'", literal_text(v))),
         }
     }
 
-    fn list_default(&self, value: DefaultValue, elem: &Type, t: crate::schema::lexer::Token<'_>) -> PResult<DefaultValue> {
+    fn list_default(
+        &self,
+        value: DefaultValue,
+        elem: &Type,
+        t: crate::schema::lexer::Token<'_>,
+    ) -> PResult<DefaultValue> {
         let ok = match (&value, elem.unwrap_optional()) {
-            (DefaultValue::EmptyList, Type::Base(BaseType::Int | BaseType::SymInt)) => return Ok(DefaultValue::IntList(vec![])),
-            (DefaultValue::EmptyList, Type::Base(BaseType::Float)) => return Ok(DefaultValue::FloatList(vec![])),
-            (DefaultValue::EmptyList, Type::Base(BaseType::Bool)) => return Ok(DefaultValue::BoolList(vec![])),
+            (DefaultValue::EmptyList, Type::Base(BaseType::Int | BaseType::SymInt)) => {
+                return Ok(DefaultValue::IntList(vec![]))
+            }
+            (DefaultValue::EmptyList, Type::Base(BaseType::Float)) => {
+                return Ok(DefaultValue::FloatList(vec![]))
+            }
+            (DefaultValue::EmptyList, Type::Base(BaseType::Bool)) => {
+                return Ok(DefaultValue::BoolList(vec![]))
+            }
             (DefaultValue::IntList(_), Type::Base(BaseType::Int | BaseType::SymInt)) => true,
             (DefaultValue::IntList(v), Type::Base(BaseType::Float)) => {
-                return Ok(DefaultValue::FloatList(v.iter().map(|x| *x as f64).collect()))
+                return Ok(DefaultValue::FloatList(
+                    v.iter().map(|x| *x as f64).collect(),
+                ))
             }
             (DefaultValue::FloatList(_), Type::Base(BaseType::Float)) => true,
             (DefaultValue::BoolList(_), Type::Base(BaseType::Bool)) => true,
@@ -265,24 +372,51 @@ impl Parser<'_> {
             Tok::Ident("None") => Ok(DefaultValue::None),
             Tok::Ident("True") => Ok(DefaultValue::Bool(true)),
             Tok::Ident("False") => Ok(DefaultValue::Bool(false)),
-            Tok::Ident(s @ ("inf" | "nan" | "infinity")) => self.err(t, format!("invalid default '{s}': non-finite floats cannot be defaults")),
+            Tok::Ident(s @ ("inf" | "nan" | "infinity")) => self.err(
+                t,
+                format!("invalid default '{s}': non-finite floats cannot be defaults"),
+            ),
             Tok::Ident(s) => match enum_value(s) {
                 Some(v) if matches!(ty, Type::Base(_)) => Ok(DefaultValue::Int(v)),
-                _ => self.err(t, format!("invalid default '{s}': not a literal or a known enum value")),
+                _ => self.err(
+                    t,
+                    format!("invalid default '{s}': not a literal or a known enum value"),
+                ),
             },
             Tok::Number(s) => self.number(s, t),
             Tok::Str(s) => Ok(DefaultValue::Str(unescape(s))),
             Tok::Punct("[") => self.list_literal(),
-            other => self.err(t, format!("expected a default value but found {}", Self::describe(other))),
+            other => self.err(
+                t,
+                format!(
+                    "expected a default value but found {}",
+                    Self::describe(other)
+                ),
+            ),
         }
     }
 
     fn number(&self, s: &str, t: crate::schema::lexer::Token<'_>) -> PResult<DefaultValue> {
-        if let Some(imag) = s.strip_suffix('j') {
-            return imag.parse::<f64>().map(|v| DefaultValue::Complex(0.0, v)).or_else(|_| self.err(t, format!("invalid number '{s}'")));
+        if let Some(body) = s.strip_suffix('j') {
+            let split = body
+                .char_indices()
+                .skip(1)
+                .filter(|(i, c)| (*c == '+' || *c == '-') && !body[..*i].ends_with(['e', 'E']))
+                .last();
+            let (re, im) = match split {
+                Some((i, _)) => (&body[..i], &body[i..]),
+                None => ("0", body),
+            };
+            return match (re.parse::<f64>(), im.parse::<f64>()) {
+                (Ok(r), Ok(i)) if r.is_finite() && i.is_finite() => Ok(DefaultValue::Complex(r, i)),
+                _ => self.err(t, format!("invalid complex number '{s}'")),
+            };
         }
         if !s.contains(['.', 'e', 'E']) {
-            return s.parse::<i64>().map(DefaultValue::Int).or_else(|_| self.err(t, format!("invalid integer '{s}'")));
+            return s
+                .parse::<i64>()
+                .map(DefaultValue::Int)
+                .or_else(|_| self.err(t, format!("invalid integer '{s}'")));
         }
         match s.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(DefaultValue::Float(v)),
@@ -296,8 +430,17 @@ impl Parser<'_> {
             loop {
                 let t = self.peek();
                 let v = self.literal(&Type::Base(BaseType::Any))?;
-                if matches!(v, DefaultValue::IntList(_) | DefaultValue::FloatList(_) | DefaultValue::BoolList(_) | DefaultValue::EmptyList | DefaultValue::ComplexList(_) | DefaultValue::None) {
-                    return self.err(t, "invalid list default: elements must be numbers or booleans");
+                if !matches!(
+                    v,
+                    DefaultValue::Int(_)
+                        | DefaultValue::Float(_)
+                        | DefaultValue::Bool(_)
+                        | DefaultValue::Complex(..)
+                ) {
+                    return self.err(
+                        t,
+                        "invalid list default: elements must be numbers or booleans",
+                    );
                 }
                 items.push(v);
                 if self.eat("]") {
@@ -316,15 +459,39 @@ fn collect_list(items: Vec<DefaultValue>) -> DefaultValue {
         return D::EmptyList;
     }
     if items.iter().all(|v| matches!(v, D::Int(_))) {
-        return D::IntList(items.iter().map(|v| if let D::Int(i) = v { *i } else { 0 }).collect());
+        return D::IntList(
+            items
+                .iter()
+                .map(|v| if let D::Int(i) = v { *i } else { 0 })
+                .collect(),
+        );
     }
     if items.iter().all(|v| matches!(v, D::Bool(_))) {
         return D::BoolList(items.iter().map(|v| matches!(v, D::Bool(true))).collect());
     }
     if items.iter().all(|v| matches!(v, D::Int(_) | D::Float(_))) {
-        return D::FloatList(items.iter().map(|v| match v { D::Int(i) => *i as f64, D::Float(f) => *f, _ => 0.0 }).collect());
+        return D::FloatList(
+            items
+                .iter()
+                .map(|v| match v {
+                    D::Int(i) => *i as f64,
+                    D::Float(f) => *f,
+                    _ => 0.0,
+                })
+                .collect(),
+        );
     }
-    D::ComplexList(items.iter().map(|v| match v { D::Int(i) => (*i as f64, 0.0), D::Float(f) => (*f, 0.0), D::Complex(r, i) => (*r, *i), _ => (0.0, 0.0) }).collect())
+    D::ComplexList(
+        items
+            .iter()
+            .map(|v| match v {
+                D::Int(i) => (*i as f64, 0.0),
+                D::Float(f) => (*f, 0.0),
+                D::Complex(r, i) => (*r, *i),
+                _ => (0.0, 0.0),
+            })
+            .collect(),
+    )
 }
 
 fn unescape(s: &str) -> String {
