@@ -25,9 +25,28 @@ pub struct LexError {
     pub message: String,
 }
 
-const PUNCT: [&str; 16] = [
-    "...", "->", "::", "(", ")", "[", "]", ",", "*", "!", "?", "|", "=", ".", ":", "-",
-];
+/// The punctuation at the start of `b`, longest match first.
+fn punct(b: &[u8]) -> Option<&'static str> {
+    Some(match b {
+        [b'.', b'.', b'.', ..] => "...",
+        [b'-', b'>', ..] => "->",
+        [b':', b':', ..] => "::",
+        [b'(', ..] => "(",
+        [b')', ..] => ")",
+        [b'[', ..] => "[",
+        [b']', ..] => "]",
+        [b',', ..] => ",",
+        [b'*', ..] => "*",
+        [b'!', ..] => "!",
+        [b'?', ..] => "?",
+        [b'|', ..] => "|",
+        [b'=', ..] => "=",
+        [b'.', ..] => ".",
+        [b':', ..] => ":",
+        [b'-', ..] => "-",
+        _ => return None,
+    })
+}
 
 /// Split `src` into tokens; the last one is `Eof`.
 pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
@@ -58,10 +77,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
             i = string_end(bytes, i)?;
             Tok::Str(&src[start + 1..i - 1])
         } else {
-            let p = PUNCT
-                .iter()
-                .find(|p| src[i..].starts_with(**p))
-                .ok_or_else(|| LexError {
+            let p = punct(&bytes[i..]).ok_or_else(|| LexError {
                     offset: i,
                     message: format!(
                         "unexpected character '{}'",

@@ -63,11 +63,16 @@ pub fn parse_schema(src: &str) -> Result<FunctionSchema, SchemaError> {
     p.schema()
 }
 
-const RESERVED: [&str; 33] = [
-    "and", "as", "assert", "break", "class", "continue", "def", "del", "elif", "else", "except",
-    "finally", "for", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-    "pass", "raise", "return", "try", "while", "with", "yield", "None", "True", "False", "async",
-];
+/// Words torch's lexer reserves (Python keywords; `from` and `to` are allowed).
+fn is_reserved(s: &str) -> bool {
+    matches!(
+        s,
+        "and" | "as" | "assert" | "break" | "class" | "continue" | "def" | "del" | "elif" | "else"
+            | "except" | "finally" | "for" | "global" | "if" | "import" | "in" | "is" | "lambda"
+            | "nonlocal" | "not" | "or" | "pass" | "raise" | "return" | "try" | "while" | "with"
+            | "yield" | "None" | "True" | "False" | "async"
+    )
+}
 
 const COMMON_TYPES: &str = "Tensor, int, SymInt, float, bool, str, Scalar, ScalarType, Layout, \
      MemoryFormat, Device, Generator, Dimname, T[], T[N], T?, (T1, T2), Dict(K, V)";
@@ -291,7 +296,7 @@ impl<'a> Parser<'a> {
             if s.starts_with('$') {
                 return self.err(t, format!("'{s}' is not a valid argument name"));
             }
-            if RESERVED.contains(&s) {
+            if is_reserved(s) {
                 return self.err(
                     t,
                     format!("'{s}' is a reserved word and cannot name an argument"),
