@@ -106,6 +106,12 @@ impl<K, C> Operator<K, C> {
     }
 }
 
+/// A lock-free snapshot of a packet's overloads.
+pub type OverloadList<K, C> = arc_swap::Guard<Arc<Vec<Arc<Operator<K, C>>>>>;
+
+/// What `dump` returns: the definition's provenance and every registration.
+pub type Dump<K> = (Option<Arc<str>>, Vec<DumpRow<K>>);
+
 /// The overloads of `ns::name`, in definition order.
 pub struct Packet<K, C> {
     pub name: String,
@@ -114,7 +120,7 @@ pub struct Packet<K, C> {
 
 impl<K, C> Packet<K, C> {
     #[inline]
-    pub fn overloads(&self) -> arc_swap::Guard<Arc<Vec<Arc<Operator<K, C>>>>> {
+    pub fn overloads(&self) -> OverloadList<K, C> {
         self.overloads.load()
     }
 }
@@ -394,7 +400,7 @@ impl<K: Clone, C> Registry<K, C> {
     }
 
     /// Every registration of an operator, by key, newest first per key.
-    pub fn dump(&self, qualified: &str) -> Option<(Option<Arc<str>>, Vec<DumpRow<K>>)> {
+    pub fn dump(&self, qualified: &str) -> Option<Dump<K>> {
         let st = self.state.lock();
         let op = st
             .ops

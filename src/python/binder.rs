@@ -160,7 +160,7 @@ impl Binder {
                 self.op_name, self.n_pos, nargs, self.schema
             )));
         }
-        if kwargs.map_or(true, |k| k.is_empty()) {
+        if kwargs.is_none_or(|k| k.is_empty()) {
             if let Some(call) = self.bind_positional(args, strict)? {
                 return Ok(call);
             }
@@ -456,7 +456,7 @@ impl Param {
         match self.kind {
             Kind::Float => Ok(PyFloat::new_bound(v.py(), v.extract::<f64>()?).into_any()),
             Kind::IntList { n: Some(n), .. } => {
-                let items = std::iter::repeat(v.clone()).take(n.max(0) as usize);
+                let items = std::iter::repeat_n(v.clone(), n.max(0) as usize);
                 Ok(PyList::new_bound(v.py(), items).into_any())
             }
             _ => Ok(v.clone()),

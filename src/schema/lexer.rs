@@ -78,12 +78,12 @@ pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
             Tok::Str(&src[start + 1..i - 1])
         } else {
             let p = punct(&bytes[i..]).ok_or_else(|| LexError {
-                    offset: i,
-                    message: format!(
-                        "unexpected character '{}'",
-                        src[i..].chars().next().unwrap_or('?')
-                    ),
-                })?;
+                offset: i,
+                message: format!(
+                    "unexpected character '{}'",
+                    src[i..].chars().next().unwrap_or('?')
+                ),
+            })?;
             i += p.len();
             Tok::Punct(p)
         };

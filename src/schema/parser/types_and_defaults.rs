@@ -233,13 +233,15 @@ impl Parser<'_> {
             match t.tok {
                 Tok::Punct("*") => set.push("*".to_string()),
                 Tok::Ident(s) => set.push(s.to_string()),
-                other => return self.err(
-                    t,
-                    format!(
+                other => {
+                    return self.err(
+                        t,
+                        format!(
                         "malformed alias annotation: expected an alias name or '*' but found {}",
                         Self::describe(other)
                     ),
-                ),
+                    )
+                }
             }
             self.bump();
             if !self.eat("|") {
