@@ -1,0 +1,62 @@
+"""``opyard.autograd``: reverse- and forward-mode automatic differentiation.
+
+The autograd kernels of the built-in ops (registered at the ``Autograd`` key)
+record a graph of :class:`~.graph.Node` objects while an input requires
+grad; :func:`backward`/:func:`grad` run it. :class:`Function` adds custom
+operations; :func:`gradcheck` verifies them.
+
+Example::
+
+    >>> x = opyard.randn(3, requires_grad=True)
+    >>> y = (x.sin() * 2).sum()
+    >>> opyard.autograd.grad(y, x)
+    (tensor([...]),)
+"""
+
+from . import forward_ad, function, graph
+from .engine import backward, grad
+from .fallback import autograd_not_implemented_fallback
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+                        no_grad, set_grad_enabled)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = [
+    "Function",
+    "FunctionCtx",
+    "function",
+    "once_differentiable",
+    "backward",
+    "grad",
+    "gradcheck",
+    "gradgradcheck",
+    "GradcheckError",
+    "forward_ad",
+    "graph",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+]
+
+
+def _install():
+    """Bind Tensor's autograd methods, register the derivative kernels and the fallback.
+
+    The libraries are kept alive for the life of the process (module globals).
+    """
+    from .._tensor import Tensor
+    from ..library import Library
+    from . import derivatives
+    from .tensor_methods import install
+
+    install(Tensor)
+    fallback_lib = Library("_", "IMPL")
+    fallback_lib.fallback(autograd_not_implemented_fallback, "Autograd", with_keyset=True)
+    derivative_lib, registered, missing = derivatives.register()
+    return fallback_lib, derivative_lib, tuple(registered), tuple(missing)
+
+
+_fallback_library, _derivative_library, _registered_ops, _ops_without_formula = _install()

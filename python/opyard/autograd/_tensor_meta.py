@@ -1,0 +1,209 @@
+"""The tensor facts autograd reads and writes, in one place.
+
+Note [Tensor autograd fields]: ``opyard.Tensor`` carries its autograd state
+in plain instance attributes owned by this package: ``_grad_fn`` and
+``_output_nr`` (history), ``_grad_accumulator`` (weak ref to the leaf's
+``AccumulateGrad``), ``_backward_hooks`` / ``_post_accumulate_hooks``,
+``_fw_grad`` (forward-AD tangent), and ``grad``. ``requires_grad`` is the
+``Autograd<backend>`` bit of the tensor's dispatch key set (DESIGN), which
+is what routes its calls to the autograd kernels.
+"""
+
+import sys
+
+import numpy as np
+
+from .. import _core
+from .._ops import ops
+from ..dispatcher import AUTOGRAD_KEYS, DispatchKey
+
+_TensorBase = _core.TensorBase
+
+# Backend key bit -> its Autograd<backend> bit.
+_AUTOGRAD_OF = {
+    1 << int(DispatchKey.CPU): 1 << int(DispatchKey.AutogradCPU),
+    1 << int(DispatchKey.CUDA): 1 << int(DispatchKey.AutogradCUDA),
+    1 << int(DispatchKey.PrivateUse1): 1 << int(DispatchKey.AutogradPrivateUse1),
+    1 << int(DispatchKey.Meta): 1 << int(DispatchKey.AutogradMeta),
+}
+_AUTOGRAD_MASK = 0
+for _bit in _AUTOGRAD_OF.values():
+    _AUTOGRAD_MASK |= _bit
+_AUTOGRAD_MASK |= 1 << int(DispatchKey.AutogradOther)
+def is_tensor(x):
+    return isinstance(x, _TensorBase)
+
+
+def requires_grad(t):
+    return (t._keyset & _AUTOGRAD_MASK) != 0
+
+
+def autograd_bit(keyset):
+    """The ``Autograd<backend>`` bit matching the backend bits of ``keyset``."""
+    bit = 0
+    for backend, ag in _AUTOGRAD_OF.items():
+        if keyset & backend:
+            bit = ag  # the highest backend wins, as in dispatch
+    return bit or (1 << int(DispatchKey.AutogradOther))
+
+
+def set_requires_grad_bit(t, flag):
+    ks = t._keyset
+    if flag:
+        if not ks & _AUTOGRAD_MASK:
+            t._keyset = ks | autograd_bit(ks)
+    elif ks & _AUTOGRAD_MASK:
+        t._keyset = ks & ~_AUTOGRAD_MASK
+
+
+def shape(t):
+    return tuple(t.shape)
+
+
+def numel(t):
+    n = 1
+    for s in t.shape:
+        n *= s
+    return n
+
+
+def dtype(t):
+    return t.dtype
+
+
+def dtype_name(t):
+    return str(t.dtype).replace("opyard.", "")
+
+
+def is_floating(t):
+    return t.dtype.is_floating_point or getattr(t.dtype, "is_complex", False)
+
+
+is_differentiable_dtype = is_floating
+
+
+def version(t):
+    return t._version
+
+
+def type_string(t):
+    """torch's legacy type name, e.g. ``opyard.FloatTensor``."""
+    return t.type() if hasattr(t, "type") else f"opyard.{type(t).__name__}"
+
+
+def size_repr(t):
+    return f"opyard.Size({list(shape(t))})"
+
+
+def _below_autograd():
+    return _core._KeyGuard(exclude=AUTOGRAD_KEYS)
+
+
+def ones_like(t):
+    with _below_autograd():
+        return ops.aten.ones_like.default(t)
+
+
+def zeros_like(t):
+    with _below_autograd():
+        return ops.aten.zeros_like.default(t)
+
+
+def zeros(shape, dtype):
+    import opyard
+    return opyard.zeros(*shape, dtype=dtype) if shape else opyard.zeros((), dtype=dtype)
+
+
+def to_numpy(t):
+    return t.detach().numpy()
+
+
+def from_numpy(arr, like=None, requires_grad=False):
+    """A new tensor holding a copy of ``arr`` (in ``like``'s dtype when given)."""
+    import opyard
+    t = opyard.tensor(np.array(arr), dtype=like.dtype) if like is not None else opyard.tensor(np.array(arr))
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def alias(t):
+    """A new tensor object on the same data, without history (an input returned by forward)."""
+    return t.detach()
+
+
+def differentiable_alias(t):
+    """A new tensor object on the same data whose gradient flows to ``t`` (``aten::alias``)."""
+    return ops.aten.alias.default(t)
+
+
+def accumulate_grad(var, g):
+    """Add ``g`` into ``var.grad`` (torch's AccumulateGrad rules)."""
+    cur = var.grad
+    if _core._is_excluded(AUTOGRAD_KEYS):
+        if cur is None:
+            # Steal the gradient when nothing else can see it (torch: use_count check);
+            # views (e.g. an expanded ones) are copied so that .grad owns its memory.
+            fresh = sys.getrefcount(g) <= 4 and getattr(g, "_base", None) is None
+            var.grad = g if fresh else g.clone()
+        else:
+            cur.add_(g)
+    else:
+        var.grad = g.clone() if cur is None and not requires_grad(g) else (g if cur is None else cur + g)
+
+
+def retain_grad_update(t, g):
+    """``retain_grad``: the non-leaf's ``.grad`` gets (a copy of) the incoming gradient."""
+    cur = t.grad
+    with _below_autograd() if not requires_grad(g) else _Null():
+        t.grad = g.clone() if cur is None else cur + g
+
+
+class _Null:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def rebase_history(t, node, output_nr):
+    """An in-place op made ``t`` output ``output_nr`` of ``node``."""
+    t._grad_fn = node
+    t._output_nr = output_nr
+    set_requires_grad_bit(t, True)
+
+
+def check_inplace(t):
+    """torch's checks before ``t`` is modified in place while grad mode is on."""
+    if t._grad_fn is None and requires_grad(t):
+        base = getattr(t, "_base", None)
+        if base is not None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = getattr(t, "_base", None)
+    if base is not None and base._grad_fn is None and requires_grad(base):
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+
+
+def can_sum_to(shape_from, shape_to):
+    """True when ``shape_to`` broadcasts to ``shape_from`` (so a gradient can be summed back)."""
+    if len(shape_to) > len(shape_from):
+        return False
+    lead = len(shape_from) - len(shape_to)
+    return all(t == 1 or t == f for f, t in zip(shape_from[lead:], shape_to))
+
+
+def sum_to(g, target):
+    """Sum ``g`` over the broadcast dimensions so that it has shape ``target``."""
+    target = tuple(target)
+    gshape = shape(g)
+    lead = len(gshape) - len(target)
+    dims = list(range(lead)) + [lead + i for i, t in enumerate(target) if t == 1 and gshape[lead + i] != 1]
+    if dims:
+        g = ops.aten.sum.dim_IntList(g, dims, True)
+    if lead:
+        g = ops.aten.reshape.default(g, list(target))
+    return g

@@ -1,0 +1,165 @@
+"""Derivatives of the pointwise ops (torch's tools/autograd/derivatives.yaml, in Python).
+
+Each row: ``"overload": Formula(node name, differentiable args, backward,
+save=..., forward=...)``. ``g = grads[0]``; ``n`` = needs per diff arg.
+Gradients of broadcast inputs are reduced to shape by the engine.
+"""
+
+from ._helpers import A, div, lin, mul, neg, scale, sub
+from .registry import Formula as F
+
+
+def _g(fn):
+    """Adapt ``fn(g, a, n)`` (single output) to the ``(grads, a, n)`` convention."""
+    return lambda grads, a, n: fn(grads[0], a, n)
+
+
+def _unary(name, dfn, save=("self",), fw=True):
+    """A unary op whose derivative is ``g * dfn(a)``."""
+    forward = (lambda t, a: mul(t[0], dfn(a))) if fw else None
+    return F(name, ("self",), _g(lambda g, a, n: (mul(g, dfn(a)),)), save=save, forward=forward)
+
+
+def _pow_tensor_scalar_grad(g, a, n):
+    e = a.exponent
+    if e == 0:
+        return (A.mul.Scalar(g, 0),)
+    return (mul(g, A.mul.Scalar(A.pow.Tensor_Scalar(a.self, e - 1), e)),)
+
+
+def _pow_tensor_tensor_grad(g, a, n):
+    gs = mul(g, mul(a.exponent, A.pow.Tensor_Tensor(a.self, sub(a.exponent, 1)))) if n[0] else None
+    ge = mul(g, mul(a.result, A.log.default(a.self))) if n[1] else None
+    return gs, ge
+
+
+def _where_grad(g, a, n):
+    zero = A.zeros_like.default(g)
+    return (A.where.self(a.condition, g, zero) if n[0] else None,
+            A.where.self(a.condition, zero, g) if n[1] else None)
+
+
+def _clamp_mask(a):
+    mask = None
+    if a.min is not None:
+        mask = A.ge.Scalar(a.self, a.min)
+    if a.max is not None:
+        upper = A.le.Scalar(a.self, a.max)
+        mask = upper if mask is None else A.logical_and.default(mask, upper)
+    return mask
+
+
+def _clamp_grad(g, a, n):
+    mask = _clamp_mask(a)
+    return (g if mask is None else A.where.self(mask, g, A.zeros_like.default(g)),)
+
+
+def _minmax_grad(pick_self):
+    """maximum/minimum: the gradient goes to the chosen side; ties split it in half."""
+    def grad(g, a, n):
+        cmp = A.gt.Tensor if pick_self else A.lt.Tensor
+        self_wins = cmp(a.self, a.other)
+        tie = A.eq.Tensor(a.self, a.other)
+        half = A.mul.Scalar(g, 0.5)
+        zero = A.zeros_like.default(g)
+        gs = A.where.self(self_wins, g, A.where.self(tie, half, zero))
+        go = A.where.self(self_wins, zero, A.where.self(tie, half, g))
+        return (gs if n[0] else None, go if n[1] else None)
+    return grad
+
+
+def _sigmoid_d(a):
+    return mul(a.result, A.rsub.Scalar(a.result, 1))
+
+
+def _tanh_d(a):
+    return A.rsub.Scalar(mul(a.result, a.result), 1)
+
+
+def _relu_grad(g, a, n):
+    return (A.where.self(A.gt.Scalar(a.result, 0), g, A.zeros_like.default(g)),)
+
+
+FORMULAS = {
+    "aten::add.Tensor": F("AddBackward0", ("self", "other"),
+                          _g(lambda g, a, n: (g, scale(g, a.alpha))),
+                          forward=lambda t, a: lin(t[0], None if t[1] is None else scale(t[1], a.alpha))),
+    "aten::add.Scalar": F("AddBackward1", ("self",), _g(lambda g, a, n: (g,)),
+                          forward=lambda t, a: t[0]),
+    "aten::sub.Tensor": F("SubBackward0", ("self", "other"),
+                          _g(lambda g, a, n: (g, neg(scale(g, a.alpha)))),
+                          forward=lambda t, a: lin(t[0], None if t[1] is None else neg(scale(t[1], a.alpha)))),
+    "aten::sub.Scalar": F("SubBackward1", ("self",), _g(lambda g, a, n: (g,)),
+                          forward=lambda t, a: t[0]),
+    "aten::rsub.Tensor": F("RsubBackward0", ("self", "other"),
+                           _g(lambda g, a, n: (neg(scale(g, a.alpha)), g)),
+                           forward=lambda t, a: lin(None if t[0] is None else neg(scale(t[0], a.alpha)), t[1])),
+    "aten::rsub.Scalar": F("RsubBackward1", ("self",), _g(lambda g, a, n: (neg(scale(g, a.alpha)),)),
+                           forward=lambda t, a: neg(scale(t[0], a.alpha))),
+    "aten::mul.Tensor": F("MulBackward0", ("self", "other"),
+                          _g(lambda g, a, n: (mul(g, a.other) if n[0] else None,
+                                              mul(g, a.self) if n[1] else None)),
+                          save=("self", "other"),
+                          forward=lambda t, a: lin(None if t[0] is None else mul(t[0], a.other),
+                                                   None if t[1] is None else mul(t[1], a.self))),
+    "aten::mul.Scalar": F("MulBackward1", ("self",), _g(lambda g, a, n: (mul(g, a.other),)),
+                          forward=lambda t, a: mul(t[0], a.other)),
+    "aten::div.Tensor": F("DivBackward0", ("self", "other"),
+                          _g(lambda g, a, n: (div(g, a.other) if n[0] else None,
+                                              neg(div(mul(g, a.self), mul(a.other, a.other)))
+                                              if n[1] else None)),
+                          save=("self", "other"),
+                          forward=lambda t, a: lin(None if t[0] is None else div(t[0], a.other),
+                                                   None if t[1] is None else
+                                                   neg(div(mul(t[1], a.self), mul(a.other, a.other))))),
+    "aten::div.Scalar": F("DivBackward1", ("self",), _g(lambda g, a, n: (div(g, a.other),)),
+                          forward=lambda t, a: div(t[0], a.other)),
+    "aten::neg": F("NegBackward0", ("self",), _g(lambda g, a, n: (neg(g),)),
+                   forward=lambda t, a: neg(t[0])),
+    "aten::pow.Tensor_Scalar": F("PowBackward0", ("self",), _g(_pow_tensor_scalar_grad), save=("self",),
+                                 forward=lambda t, a: _pow_tensor_scalar_grad(t[0], a, None)[0]),
+    "aten::pow.Tensor_Tensor": F("PowBackward1", ("self", "exponent"), _g(_pow_tensor_tensor_grad),
+                                 save=("self", "exponent", "result"),
+                                 forward=lambda t, a: lin(_pow_fw_self(t, a), _pow_fw_exp(t, a))),
+    "aten::exp": _unary("ExpBackward0", lambda a: a.result, save=("result",)),
+    "aten::log": F("LogBackward0", ("self",), _g(lambda g, a, n: (div(g, a.self),)), save=("self",),
+                   forward=lambda t, a: div(t[0], a.self)),
+    "aten::sin": _unary("SinBackward0", lambda a: A.cos.default(a.self)),
+    "aten::cos": _unary("CosBackward0", lambda a: neg(A.sin.default(a.self))),
+    "aten::tanh": _unary("TanhBackward0", _tanh_d, save=("result",)),
+    "aten::sigmoid": _unary("SigmoidBackward0", _sigmoid_d, save=("result",)),
+    "aten::relu": F("ReluBackward0", ("self",), _g(_relu_grad), save=("result",),
+                    forward=lambda t, a: _relu_grad(t[0], a, None)[0]),
+    "aten::sqrt": F("SqrtBackward0", ("self",), _g(lambda g, a, n: (div(g, A.mul.Scalar(a.result, 2)),)),
+                    save=("result",), forward=lambda t, a: div(t[0], A.mul.Scalar(a.result, 2))),
+    "aten::rsqrt": _unary("RsqrtBackward0",
+                          lambda a: A.mul.Scalar(A.pow.Tensor_Scalar(a.result, 3), -0.5), save=("result",)),
+    "aten::abs": _unary("AbsBackward0", lambda a: A.sign.default(a.self)),
+    "aten::reciprocal": _unary("ReciprocalBackward0", lambda a: neg(mul(a.result, a.result)),
+                               save=("result",)),
+    "aten::log1p": F("Log1PBackward0", ("self",), _g(lambda g, a, n: (div(g, A.add.Scalar(a.self, 1)),)),
+                     save=("self",), forward=lambda t, a: div(t[0], A.add.Scalar(a.self, 1))),
+    "aten::expm1": _unary("Expm1Backward0", lambda a: A.add.Scalar(a.result, 1), save=("result",)),
+    "aten::square": _unary("SquareBackward0", lambda a: A.mul.Scalar(a.self, 2)),
+    "aten::where.self": F("WhereBackward0", ("self", "other"), _g(_where_grad), save=("condition",),
+                          forward=lambda t, a: lin(
+                              None if t[0] is None else A.where.self(a.condition, t[0], A.zeros_like.default(t[0])),
+                              None if t[1] is None else A.where.self(a.condition, A.zeros_like.default(t[1]), t[1]))),
+    "aten::clamp": F("ClampBackward1", ("self",), _g(_clamp_grad), save=("self",),
+                     forward=lambda t, a: _clamp_grad(t[0], a, None)[0]),
+    "aten::maximum": F("MaximumBackward0", ("self", "other"), _g(_minmax_grad(True)), save=("self", "other")),
+    "aten::minimum": F("MinimumBackward0", ("self", "other"), _g(_minmax_grad(False)), save=("self", "other")),
+}
+
+
+def _pow_fw_self(t, a):
+    if t[0] is None:
+        return None
+    return mul(t[0], mul(a.exponent, A.pow.Tensor_Tensor(a.self, sub(a.exponent, 1))))
+
+
+def _pow_fw_exp(t, a):
+    if t[1] is None:
+        return None
+    return mul(t[1], mul(a.result, A.log.default(a.self)))
+

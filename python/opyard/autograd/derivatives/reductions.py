@@ -1,0 +1,161 @@
+"""Derivatives of reductions, softmax and matrix products (derivatives.yaml rows)."""
+
+from ._helpers import A, div, expand_reduced, lin, mul, normalize_dims, reduced_count, sub
+from .registry import Formula as F
+
+
+def _sum_all(grads, a, n):
+    return (A.expand.default(grads[0], list(a.self.shape)),)
+
+
+def _sum_dim(grads, a, n):
+    return (expand_reduced(grads[0], a.self.shape, a.dim, a.keepdim),)
+
+
+def _mean_all(grads, a, n):
+    count = max(reduced_count(a.self.shape, None), 1)
+    return (A.expand.default(A.div.Scalar(grads[0], count), list(a.self.shape)),)
+
+
+def _mean_dim(grads, a, n):
+    count = max(reduced_count(a.self.shape, a.dim), 1)
+    return (expand_reduced(A.div.Scalar(grads[0], count), a.self.shape, a.dim, a.keepdim),)
+
+
+def _prod_all(grads, a, n):
+    # d prod / d x_i = prod / x_i (inputs with zeros: recompute without that element).
+    return (mul(A.expand.default(grads[0], list(a.self.shape)), div(a.result, a.self)),)
+
+
+def _amax_like(grads, a, n):
+    """Gradient split evenly between the maximal elements (torch's amax/amin rule)."""
+    result = expand_reduced(a.result, a.self.shape, a.dim, a.keepdim)
+    mask = A.eq.Tensor(a.self, result)
+    count = expand_reduced(A.sum.dim_IntList(mask, normalize_dims(a.dim, len(a.self.shape)), a.keepdim),
+                           a.self.shape, a.dim, a.keepdim)
+    g = expand_reduced(grads[0], a.self.shape, a.dim, a.keepdim)
+    return (A.where.self(mask, div(g, count), A.zeros_like.default(g)),)
+
+
+def _max_dim(grads, a, n):
+    """values/indices reductions: the gradient goes to the selected index."""
+    g = grads[0]
+    if g is None:
+        return (None,)
+    idx = a.result[1]
+    if not a.keepdim:
+        g = A.unsqueeze.default(g, a.dim)
+        idx = A.unsqueeze.default(idx, a.dim)
+    zeros = A.new_zeros.default(g, list(a.self.shape))
+    return (A.scatter.src(zeros, a.dim, idx, g),)
+
+
+def _softmax(grads, a, n):
+    g, y = grads[0], a.result
+    return (mul(y, sub(g, A.sum.dim_IntList(mul(g, y), [a.dim], True))),)
+
+
+def _log_softmax(grads, a, n):
+    g, y = grads[0], a.result
+    return (sub(g, mul(A.exp.default(y), A.sum.dim_IntList(g, [a.dim], True))),)
+
+
+def _var_grad(grads, a, n, std=False):
+    dims = a.dim
+    correction = _correction(a)
+    count = reduced_count(a.self.shape, dims)
+    mean = A.mean.dim(a.self, normalize_dims(dims, len(a.self.shape)), True)
+    g = expand_reduced(grads[0], a.self.shape, dims, a.keepdim)
+    if std:
+        g = div(g, expand_reduced(a.result, a.self.shape, dims, a.keepdim))
+        scale = 1.0 / max(count - correction, 1)
+    else:
+        scale = 2.0 / max(count - correction, 1)
+    return (mul(g, A.mul.Scalar(sub(a.self, mean), scale)),)
+
+
+def _correction(a):
+    c = getattr(a, "correction", None)
+    if c is not None:
+        return c
+    return 1 if getattr(a, "unbiased", True) else 0
+
+
+def _mm(grads, a, n):
+    g = grads[0]
+    return (A.mm.default(g, A.t.default(a.mat2)) if n[0] else None,
+            A.mm.default(A.t.default(a.self), g) if n[1] else None)
+
+
+def _bmm(grads, a, n):
+    g = grads[0]
+    return (A.bmm.default(g, A.transpose.int(a.mat2, 1, 2)) if n[0] else None,
+            A.bmm.default(A.transpose.int(a.self, 1, 2), g) if n[1] else None)
+
+
+def _addmm(grads, a, n):
+    g = grads[0]
+    gm1 = A.mul.Scalar(A.mm.default(g, A.t.default(a.mat2)), a.alpha) if n[1] else None
+    gm2 = A.mul.Scalar(A.mm.default(A.t.default(a.mat1), g), a.alpha) if n[2] else None
+    return (A.mul.Scalar(g, a.beta) if n[0] else None, gm1, gm2)
+
+
+def _mv(grads, a, n):
+    g = grads[0]
+    return (A.mul.Tensor(A.unsqueeze.default(g, 1), A.unsqueeze.default(a.vec, 0)) if n[0] else None,
+            A.mv.default(A.t.default(a.self), g) if n[1] else None)
+
+
+def _dot(grads, a, n):
+    g = grads[0]
+    return (mul(g, a.tensor) if n[0] else None, mul(g, a.self) if n[1] else None)
+
+
+def _fw_bilinear(op):
+    return lambda t, a: lin(None if t[0] is None else op(t[0], _second(a)),
+                            None if t[1] is None else op(a.self, t[1]))
+
+
+def _second(a):
+    for name in ("mat2", "vec", "tensor"):
+        if name in a.__dict__:
+            return a.__dict__[name]
+    raise KeyError("bilinear op without a second operand")
+
+
+FORMULAS = {
+    "aten::sum": F("SumBackward0", ("self",), _sum_all, forward=lambda t, a: A.sum.default(t[0])),
+    "aten::sum.dim_IntList": F("SumBackward1", ("self",), _sum_dim,
+                               forward=lambda t, a: A.sum.dim_IntList(t[0], a.dim, a.keepdim)),
+    "aten::mean": F("MeanBackward0", ("self",), _mean_all, forward=lambda t, a: A.mean.default(t[0])),
+    "aten::mean.dim": F("MeanBackward1", ("self",), _mean_dim,
+                        forward=lambda t, a: A.mean.dim(t[0], a.dim, a.keepdim)),
+    "aten::prod": F("ProdBackward0", ("self",), _prod_all, save=("self", "result")),
+    "aten::amax": F("AmaxBackward0", ("self",), _amax_like, save=("self", "result")),
+    "aten::amin": F("AminBackward0", ("self",), _amax_like, save=("self", "result")),
+    "aten::max.dim": F("MaxBackward0", ("self",), _max_dim, save=("result",)),
+    "aten::min.dim": F("MinBackward0", ("self",), _max_dim, save=("result",)),
+    "aten::_softmax": F("SoftmaxBackward0", ("self",), _softmax, save=("result",)),
+    "aten::softmax.int": F("SoftmaxBackward0", ("self",), _softmax, save=("result",)),
+    "aten::_log_softmax": F("LogSoftmaxBackward0", ("self",), _log_softmax, save=("result",)),
+    "aten::log_softmax.int": F("LogSoftmaxBackward0", ("self",), _log_softmax, save=("result",)),
+    "aten::var.correction": F("VarBackward0", ("self",), _var_grad, save=("self",)),
+    "aten::var.dim": F("VarBackward1", ("self",), _var_grad, save=("self",)),
+    "aten::std.correction": F("StdBackward0", ("self",), lambda g, a, n: _var_grad(g, a, n, True),
+                              save=("self", "result")),
+    "aten::std.dim": F("StdBackward1", ("self",), lambda g, a, n: _var_grad(g, a, n, True),
+                       save=("self", "result")),
+    "aten::mm": F("MmBackward0", ("self", "mat2"), _mm, save=("self", "mat2"),
+                  forward=_fw_bilinear(lambda x, y: A.mm.default(x, y))),
+    "aten::bmm": F("BmmBackward0", ("self", "mat2"), _bmm, save=("self", "mat2"),
+                   forward=_fw_bilinear(lambda x, y: A.bmm.default(x, y))),
+    "aten::addmm": F("AddmmBackward0", ("self", "mat1", "mat2"), _addmm, save=("mat1", "mat2"),
+                     forward=lambda t, a: lin(
+                         None if t[0] is None else A.mul.Scalar(t[0], a.beta),
+                         None if t[1] is None else A.mul.Scalar(A.mm.default(t[1], a.mat2), a.alpha),
+                         None if t[2] is None else A.mul.Scalar(A.mm.default(a.mat1, t[2]), a.alpha))),
+    "aten::mv": F("MvBackward0", ("self", "vec"), _mv, save=("self", "vec"),
+                  forward=_fw_bilinear(lambda x, y: A.mv.default(x, y))),
+    "aten::dot": F("DotBackward0", ("self", "tensor"), _dot, save=("self", "tensor"),
+                   forward=_fw_bilinear(lambda x, y: A.dot.default(x, y))),
+}

@@ -1,0 +1,103 @@
+"""The Autograd fallback for operators without an autograd kernel.
+
+torch's ``autogradNotImplementedFallback``: the op runs below autograd; when
+an input requires grad, its floating-point tensor outputs get a
+``NotImplemented`` node, so they still require grad (the requires-grad-ness
+is not silently lost) and a backward through them raises an error naming
+the op. Non-tensor outputs pass through untouched. Ops in
+:data:`NON_DIFFERENTIABLE` (factories ``*_like``, ``new_*``, ...) get a
+kernel whose outputs never require grad.
+"""
+
+from .. import _core
+from ..dispatcher import AUTOGRAD_KEYS, after_autograd_keyset
+from . import _tensor_meta as meta
+from . import forward_ad as fwad
+from .graph import Node, gradient_edge, next_sequence_nr, set_history
+
+__all__ = ["NotImplementedNode", "autograd_not_implemented_fallback", "non_differentiable_kernel"]
+
+_KeyGuard = _core._KeyGuard
+_AFTER = after_autograd_keyset
+
+
+class NotImplementedNode(Node):
+    """Recorded for ops with no derivative formula; raises when backward reaches it."""
+
+    def __init__(self, op_name, edges, out_shapes):
+        super().__init__(edges, out_shapes)
+        self.op_name = op_name
+
+    def name(self):
+        return "NotImplemented"
+
+    def apply(self, grads):
+        raise RuntimeError(
+            f"Trying to backward through {self.op_name} but no autograd formula was registered for "
+            "it. Use opyard.library.register_autograd to add one (or compute it inside an "
+            "opyard.autograd.Function with a backward).")
+
+
+def _flat_tensors(args, kwargs):
+    for v in list(args) + list(kwargs.values()):
+        if isinstance(v, (list, tuple)):
+            for t in v:
+                if meta.is_tensor(t):
+                    yield t
+        elif meta.is_tensor(v):
+            yield v
+
+
+def _mutated_args(op, args, kwargs):
+    schema = op._schema
+    out = []
+    for i, a in enumerate(schema.arguments):
+        if a.alias_info is not None and a.alias_info.is_write:
+            v = kwargs.get(a.name) if a.kwarg_only or i >= len(args) else args[i]
+            if meta.is_tensor(v):
+                out.append(v)
+    return out
+
+
+def autograd_not_implemented_fallback(keyset, op, *args, **kwargs):
+    """Boxed fallback at the ``Autograd`` key (``with_keyset=True`` convention)."""
+    grad_on = not _core._is_excluded(AUTOGRAD_KEYS)
+    inputs = [t for t in _flat_tensors(args, kwargs) if grad_on and meta.requires_grad(t)]
+    mutated = _mutated_args(op, args, kwargs) if grad_on else ()
+    for t in mutated:
+        meta.check_inplace(t)
+    if fwad._state.level is not None and any(fwad.get_tangent(t) is not None
+                                             for t in _flat_tensors(args, kwargs)):
+        raise NotImplementedError(
+            f"Trying to use forward AD with {op.name()} that does not support it because it has not "
+            "been implemented yet.")
+    with _KeyGuard(exclude=AUTOGRAD_KEYS):
+        out = op.redispatch(keyset & _AFTER, *args, **kwargs)
+    if not inputs:
+        return out
+    outs = out if isinstance(out, tuple) else (out,)
+    diff = [o for o in outs if meta.is_tensor(o) and meta.is_differentiable_dtype(o)]
+    for t in mutated:
+        if not any(t is o for o in diff) and meta.is_differentiable_dtype(t):
+            diff.append(t)
+    if not diff:
+        return out
+    node = NotImplementedNode(op.name(), tuple(gradient_edge(t) for t in inputs),
+                              tuple(meta.shape(o) for o in diff))
+    node._sequence_nr = next_sequence_nr()
+    for i, o in enumerate(diff):
+        set_history(o, node, i)
+    return out
+
+
+def non_differentiable_kernel(keyset, op, *args, **kwargs):
+    """Autograd kernel of ops whose outputs are never differentiable (``ones_like``...)."""
+    with _KeyGuard(exclude=AUTOGRAD_KEYS):
+        return op.redispatch(keyset & _AFTER, *args, **kwargs)
+
+
+def make_non_differentiable_kernel(op):
+    def kernel(keyset, *args, **kwargs):
+        return non_differentiable_kernel(keyset, op, *args, **kwargs)
+    kernel.__name__ = f"autograd_nondiff_{op.name().replace('::', '_').replace('.', '_')}"
+    return kernel

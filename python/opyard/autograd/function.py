@@ -1,0 +1,349 @@
+"""``opyard.autograd.Function``: user-defined forward and backward.
+
+Example (the seed's ``MulConstant``)::
+
+    >>> class MulConstant(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, tensor, constant):
+    ...         ctx.constant = constant
+    ...         return tensor * constant
+    ...     @staticmethod
+    ...     def backward(ctx, grad_output):
+    ...         return grad_output * ctx.constant, None
+    >>> y = MulConstant.apply(opyard.ones(2, requires_grad=True), 3.0)
+
+Note [Function.apply hot path]: everything that depends only on the class
+(its Backward node class, whether ``setup_context`` or ``jvp`` is defined)
+is computed once in ``__init_subclass__``; ``apply`` then does one pass over
+the arguments, one pass over the outputs, and a thread-local grad-mode guard.
+"""
+
+import functools
+import threading
+
+from .. import _core
+from ..dispatcher import AUTOGRAD_KEYS
+from . import _tensor_meta as meta
+from . import forward_ad as _fwad
+from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge, next_sequence_nr
+from .grad_mode import no_grad
+
+__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
+
+_is_excluded = _core._is_excluded
+_AUTOGRAD_KEYS = AUTOGRAD_KEYS
+_NON_TENSOR = (None, -1)  # edge of a non-tensor argument (it never gets a gradient)
+_guards = threading.local()
+
+
+def _no_grad_guard():
+    # One reusable guard per thread (a guard keeps a stack of saved sets, so it
+    # is re-entrant but must not be shared between threads). See Note [Function.apply hot path].
+    try:
+        return _guards.guard
+    except AttributeError:
+        guard = _guards.guard = _core._KeyGuard(exclude=_AUTOGRAD_KEYS)
+        return guard
+
+
+class FunctionCtx:
+    """The ``ctx`` of ``forward``/``setup_context``/``backward``: state for the backward pass."""
+
+    to_save = ()
+    saved_for_forward = ()
+    _saved = None
+    _dirty = ()
+    _non_differentiable = ()
+    materialize_grads = True
+    needs_input_grad = ()
+
+    def save_for_backward(self, *tensors):
+        """Save tensors (inputs or outputs of forward, or ``None``) for ``backward``."""
+        for i, t in enumerate(tensors):
+            if t is not None and not meta.is_tensor(t):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} "
+                                f"is of type {type(t).__name__}")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        """Save tensors for ``jvp`` (available there as ``ctx.saved_tensors``)."""
+        for i, t in enumerate(tensors):
+            if t is not None and not meta.is_tensor(t):
+                raise TypeError(f"save_for_forward expects all arguments to be tensors or None, "
+                                f"but argument {i} is of type {type(t).__name__}.")
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *args):
+        """Declare the inputs ``forward`` modified in place (they must be returned as outputs)."""
+        self._dirty = args
+
+    def mark_shared_storage(self, *pairs):
+        raise RuntimeError("mark_shared_storage is deprecated. Tensors with shared storages are "
+                           "automatically tracked.")
+
+    def mark_non_differentiable(self, *args):
+        """Declare outputs that are not differentiable (their gradient is always zero)."""
+        self._non_differentiable = args
+
+    def set_materialize_grads(self, value):
+        """With ``False``, ``backward`` receives ``None`` (not zeros) for unused outputs."""
+        self.materialize_grads = bool(value)
+
+    @property
+    def saved_tensors(self):
+        saved = self._saved
+        if saved is None:
+            if self._released_for_ctx():
+                raise RuntimeError(FREED_MESSAGE)
+            # Inside forward/setup_context/jvp: what was given so far.
+            return tuple(self.saved_for_forward or self.to_save)
+        released = self._released
+        return tuple(s.unpack(released) for s in saved)
+
+    def _released_for_ctx(self):
+        return getattr(self, "_released", False)
+
+
+class BackwardCFunction(FunctionCtx, Node):
+    """The ctx object is also the graph node; its class is ``<Function>Backward``."""
+
+    _forward_cls = None
+    __init__ = object.__init__  # apply() sets the node fields only when it records
+
+    def apply(self, grads):
+        cls = self._forward_cls
+        if self.materialize_grads:
+            for i, g in enumerate(grads):
+                if g is None:
+                    grads[i] = meta.zeros(self._out_shapes[i], self._out_dtypes[i])
+        result = cls._backward_impl(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        edges = self.next_functions
+        n = len(edges)
+        if len(result) != n:
+            if len(result) > n and all(r is None for r in result[n:]):
+                result = result[:n]
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of "
+                                   f"gradients (expected {n}, got {len(result)})")
+        for i, g in enumerate(result):
+            if g is not None and edges[i] is _NON_TENSOR:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than None "
+                                   f"at position {i + 1}, but the corresponding forward input was "
+                                   f"not a Variable")
+        return result
+
+    def release_variables(self):
+        self._released = True
+        if self._saved is not None:
+            for s in self._saved:
+                s.tensor = None
+
+    def _released_for_ctx(self):
+        return self._released
+
+    def __repr__(self):
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+def _check_forward_defined(cls):
+    return cls.forward is not _SingleLevelFunction.forward
+
+
+class _SingleLevelFunction:
+    @staticmethod
+    def forward(*args, **kwargs):
+        """Compute the outputs (``forward(ctx, *args)``, or ``forward(*args)`` + ``setup_context``)."""
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Save what backward needs, when ``forward`` does not take ``ctx``."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        """One gradient per forward input, given one gradient per output."""
+        raise NotImplementedError("You must implement either the backward or vjp method for your "
+                                  "custom autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """One output tangent per output, given one tangent per input (forward-mode AD)."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function "
+                                  "to use it with forward mode AD.")
+
+
+class Function(_SingleLevelFunction):
+    """Base class of custom autograd operations; call them through ``apply``."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        has_backward = cls.backward is not _SingleLevelFunction.backward
+        has_vjp = cls.vjp is not _SingleLevelFunction.vjp
+        if has_backward and has_vjp and cls.backward is not cls.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                               "allowed. You should only implement one of them.")
+        cls._backward_impl = staticmethod(cls.vjp if has_vjp and not has_backward else cls.backward)
+        cls._setup_context_defined = cls.setup_context is not _SingleLevelFunction.setup_context
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "__module__": cls.__module__})
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError(
+            f"{type(self).__name__}: Legacy autograd function with non-static forward method is "
+            "deprecated. Please use new-style autograd function with static forward method. "
+            f"(Example: y = {type(self).__name__}.apply(x))")
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run ``forward`` without recording, then record one node for the whole call."""
+        ctx = cls._backward_cls()
+        grad_on = not _is_excluded(_AUTOGRAD_KEYS)
+        edges = []
+        needs = []
+        any_grad = False
+        for a in args:
+            if meta.is_tensor(a):
+                if grad_on and meta.requires_grad(a):
+                    edges.append(gradient_edge(a))
+                    needs.append(True)
+                    any_grad = True
+                else:
+                    edges.append((None, 0))
+                    needs.append(False)
+            else:
+                edges.append(_NON_TENSOR)
+                needs.append(False)
+        ctx.needs_input_grad = tuple(needs)
+        guard = _no_grad_guard()
+        with guard:
+            if cls._setup_context_defined:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        if any_grad:
+            ctx.next_functions = tuple(edges)
+            ctx._sequence_nr = next_sequence_nr()
+            output = _record_outputs(ctx, args, output)
+        elif ctx._dirty:
+            _check_dirty_outputs(ctx, output)
+        if _fwad._state.level is not None:
+            _fwad.function_jvp(cls, ctx, args, output)
+        return output
+
+
+def _record_outputs(ctx, args, output):
+    """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions."""
+    is_tuple = isinstance(output, tuple)
+    outs = output if is_tuple else (output,)
+    shapes = []
+    dtypes = []
+    new_outs = []
+    dirty = ctx._dirty
+    nondiff = ctx._non_differentiable
+    for i, o in enumerate(outs):
+        if not meta.is_tensor(o):
+            shapes.append(())
+            dtypes.append(None)
+            new_outs.append(o)
+            continue
+        if dirty and _contains(dirty, o):
+            meta.check_inplace(o)
+        elif _contains(args, o):
+            o = meta.alias(o)  # an input returned as-is: a new tensor, so the input keeps its history
+        shapes.append(meta.shape(o))
+        dtypes.append(meta.dtype(o))
+        if (not nondiff or not _contains(nondiff, o)) and meta.is_differentiable_dtype(o):
+            o._grad_fn = ctx
+            o._output_nr = i
+            meta.set_requires_grad_bit(o, True)
+        new_outs.append(o)
+    if dirty:
+        _check_dirty_outputs(ctx, outs)
+    ctx._out_shapes = tuple(shapes)
+    ctx._out_dtypes = tuple(dtypes)
+    to_save = ctx.to_save
+    if to_save:
+        name = ctx.name()
+        ctx._saved = tuple(SavedTensor(t, _contains(new_outs, t), name, _index(new_outs, t))
+                           for t in to_save)
+    if is_tuple:
+        return tuple(new_outs)
+    return new_outs[0]
+
+
+def _contains(seq, x):
+    for y in seq:
+        if y is x:
+            return True
+    return False
+
+
+def _index(seq, x):
+    for i, y in enumerate(seq):
+        if y is x:
+            return i
+    return 0
+
+
+def _check_dirty_outputs(ctx, outs):
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    for t in ctx._dirty:
+        if not _contains(outs, t):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must all "
+                               "be outputs of the Function.")
+
+
+class _DelayedError(Node):
+    """A node whose backward raises: used by ``once_differentiable`` outputs."""
+
+    def __init__(self, message, inputs):
+        super().__init__(tuple(gradient_edge(t) for t in inputs),
+                         tuple(meta.shape(t) for t in inputs))
+        self.message = message
+
+    def name(self):
+        return "DelayedError"
+
+    def apply(self, grads):
+        raise RuntimeError(self.message)
+
+
+def once_differentiable(fn):
+    """Decorate ``backward``: it runs without recording; differentiating it again raises."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with no_grad():
+            outputs = fn(ctx, *args)
+        if not any(meta.is_tensor(a) and meta.requires_grad(a) for a in args):
+            return outputs
+        if _is_excluded(_AUTOGRAD_KEYS):  # no create_graph: nothing will differentiate this
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        grad_inputs = tuple(a for a in args if meta.is_tensor(a) and meta.requires_grad(a))
+        err = _DelayedError("trying to differentiate twice a function that was marked with "
+                            "@once_differentiable", grad_inputs)
+        wrapped = []
+        for i, o in enumerate(outs):
+            if meta.is_tensor(o):
+                o = meta.alias(o)
+                o._grad_fn = err
+                o._output_nr = i
+                meta.set_requires_grad_bit(o, True)
+            wrapped.append(o)
+        err._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in wrapped)
+        return wrapped[0] if single else tuple(wrapped)
+
+    return wrapper

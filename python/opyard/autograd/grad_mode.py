@@ -1,0 +1,225 @@
+"""Grad mode: ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``.
+
+opyard records the autograd graph in the kernels registered at the
+``Autograd`` keys, so "grad mode off" is simply "the autograd keys are
+excluded on this thread" (DESIGN: a documented difference from torch's flag
+check, saving one hop per call). Every mode here is therefore per thread, and
+a context manager restores the thread's exact key sets on exit, even when the
+body raised.
+
+Example::
+
+    >>> x = opyard.ones(2, requires_grad=True)
+    >>> with opyard.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+"""
+
+import functools
+import inspect
+import threading
+
+from .. import _core
+from ..dispatcher import AUTOGRAD_KEYS, DispatchKey, DispatchKeySet
+
+__all__ = [
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+]
+
+_is_excluded = _core._is_excluded
+_local_keysets = _core._local_keysets
+_SetKeysGuard = _core._SetKeysGuard
+_KeyGuard = _core._KeyGuard
+# Inference mode also skips the in-place/view bookkeeping key, like torch's.
+_INFERENCE_KEYS = AUTOGRAD_KEYS | DispatchKeySet(DispatchKey.ADInplaceOrView)
+_inference = threading.local()
+
+
+def is_grad_enabled():
+    """True unless grad mode is off on this thread (``no_grad``, ``inference_mode``...)."""
+    return not _is_excluded(AUTOGRAD_KEYS)
+
+
+def is_inference_mode_enabled():
+    """True inside ``inference_mode()`` (enabled) on this thread."""
+    return getattr(_inference, "depth", 0) > 0
+
+
+def _set_keys(included, excluded):
+    # A `_SetKeysGuard` entered and never exited is the core's way to assign
+    # this thread's sets outright (what a bare `set_grad_enabled(False)` does).
+    _SetKeysGuard(included, excluded).__enter__()
+
+
+def _grad_keys(enabled):
+    included, excluded = _local_keysets()
+    if enabled:
+        return included, excluded - AUTOGRAD_KEYS
+    return included - AUTOGRAD_KEYS, excluded | AUTOGRAD_KEYS
+
+
+class _DecoratorContextManager:
+    """A context manager that also decorates functions (``@no_grad()`` and ``@no_grad``)."""
+
+    def __new__(cls, orig_func=None, *args, **kwargs):
+        if callable(orig_func) and not isinstance(orig_func, bool):
+            # Bare decorator use: `@no_grad` without parentheses.
+            return cls()(orig_func)
+        return super().__new__(cls)
+
+    def clone(self):
+        return type(self)()
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            raise TypeError(f"{type(self).__name__} cannot decorate a class ({func.__name__}); "
+                            "decorate its methods instead")
+        if inspect.isgeneratorfunction(func):
+            return self._wrap_generator(func)
+
+        @functools.wraps(func)
+        def decorate_context(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+
+        return decorate_context
+
+    def _wrap_generator(self, func):
+        @functools.wraps(func)
+        def generator_context(*args, **kwargs):
+            gen = func(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    request = yield response
+                    with self.clone():
+                        response = gen.send(request)
+            except StopIteration as e:
+                return e.value
+
+        return generator_context
+
+
+class no_grad(_DecoratorContextManager):
+    """Disable gradient recording on this thread (context manager or decorator).
+
+    Example::
+
+        >>> @opyard.no_grad()
+        ... def double(x):
+        ...     return x * 2
+    """
+
+    def __init__(self, orig_func=None):
+        self._guards = []
+
+    def __enter__(self):
+        guard = _KeyGuard(exclude=AUTOGRAD_KEYS)
+        guard.__enter__()
+        self._guards.append(guard)
+        return None
+
+    def __exit__(self, *exc):
+        self._guards.pop().__exit__(*exc)
+        return False
+
+
+class enable_grad(_DecoratorContextManager):
+    """Enable gradient recording on this thread, e.g. inside a ``no_grad`` block."""
+
+    def __init__(self, orig_func=None):
+        self._saved = []
+
+    def __enter__(self):
+        included, excluded = _local_keysets()
+        self._saved.append((included, excluded))
+        _set_keys(included, excluded - AUTOGRAD_KEYS)
+        return None
+
+    def __exit__(self, *exc):
+        _set_keys(*self._saved.pop())
+        return False
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Set grad mode to ``mode`` now; as a context manager, restore the previous mode on exit.
+
+    Example::
+
+        >>> with opyard.set_grad_enabled(False):
+        ...     assert not opyard.is_grad_enabled()
+    """
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+        self.mode = mode
+        self._prev = _local_keysets()
+        _set_keys(*_grad_keys(mode))
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _set_keys(*self._prev)
+        return False
+
+    def clone(self):
+        # Called by the decorator on each call: apply the mode for that call only.
+        return _GradModeOnce(self.mode)
+
+    def __call__(self, func):
+        # `set_grad_enabled(mode)` already switched the mode at construction;
+        # as a decorator it must not leak that into the decorating scope.
+        _set_keys(*self._prev)
+        return super().__call__(func)
+
+
+class _GradModeOnce:
+    def __init__(self, mode):
+        self.mode = mode
+
+    def __enter__(self):
+        self._prev = _local_keysets()
+        _set_keys(*_grad_keys(self.mode))
+
+    def __exit__(self, *exc):
+        _set_keys(*self._prev)
+        return False
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like ``no_grad``, and also skips view/in-place bookkeeping (``mode=False``: no effect)."""
+
+    def __init__(self, mode=True):
+        if not isinstance(mode, bool):
+            raise TypeError(f"inference_mode(): argument 'mode' must be bool, not {type(mode).__name__}")
+        self.mode = mode
+        self._guards = []
+
+    def clone(self):
+        return type(self)(self.mode)
+
+    def __enter__(self):
+        if not self.mode:
+            self._guards.append(None)
+            return None
+        guard = _KeyGuard(exclude=_INFERENCE_KEYS)
+        guard.__enter__()
+        self._guards.append(guard)
+        _inference.depth = getattr(_inference, "depth", 0) + 1
+        return None
+
+    def __exit__(self, *exc):
+        guard = self._guards.pop()
+        if guard is not None:
+            guard.__exit__(*exc)
+            _inference.depth -= 1
+        return False

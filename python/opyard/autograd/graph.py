@@ -1,0 +1,244 @@
+"""The backward graph: nodes, edges, saved tensors and hooks.
+
+A tensor that requires grad is either a *leaf* (no ``grad_fn``; gradients
+accumulate into its ``.grad`` through an :class:`AccumulateGrad` node) or the
+output ``output_nr`` of a node (its ``grad_fn``). A node's
+``next_functions`` are the edges ``(node, input_nr)`` towards the inputs of
+the forward call that created it, ``(None, 0)`` for inputs that do not need
+a gradient. The engine (``engine.py``) walks these edges.
+
+See Note [Tensor autograd fields]: the per-tensor state this module reads
+and writes lives in plain attributes of the tensor (``_grad_fn``,
+``_output_nr``, ``_grad_accumulator``, ``_backward_hooks``,
+``_retains_grad``), all owned by ``opyard.autograd``.
+"""
+
+import itertools
+import weakref
+
+from . import _tensor_meta as meta
+
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "RemovableHandle",
+    "gradient_edge",
+    "set_history",
+    "SavedTensor",
+]
+
+_sequence = itertools.count()
+next_sequence_nr = _sequence.__next__
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``: ``handle.remove()`` unregisters the hook."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks_dict):
+        self.hooks_dict_ref = weakref.ref(hooks_dict)
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self):
+        hooks = self.hooks_dict_ref()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class _HookDict(dict):
+    """A dict that can be weakly referenced (handles hold it weakly, like torch's)."""
+
+    __slots__ = ("__weakref__",)
+
+
+def _add_hook(owner, attr, fn):
+    hooks = getattr(owner, attr, None)
+    if hooks is None:
+        hooks = _HookDict()
+        setattr(owner, attr, hooks)
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class Node:
+    """One backward function of the graph.
+
+    Subclasses implement ``apply(grads)``: ``grads`` has one entry per output
+    of the forward call (``None`` where no gradient flowed), and the result
+    has one gradient (or ``None``) per edge of ``next_functions``.
+    """
+
+    # Class defaults keep construction cheap: instances only set what differs.
+    _pre_hooks = None
+    _post_hooks = None
+    _tensor_pre_hooks = None
+    _retains_grad_hooks = None
+    _out_shapes = ()
+    _released = False
+    _sequence_nr = 0
+    next_functions = ()
+    metadata_dict = None
+
+    def __init__(self, next_functions=(), out_shapes=()):
+        self.next_functions = next_functions
+        self._out_shapes = out_shapes
+        self._sequence_nr = next_sequence_nr()
+
+    def name(self):
+        """The node's name, e.g. ``MulBackward0``."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+    def apply(self, grads):
+        raise NotImplementedError(f"{self.name()}.apply is not implemented")
+
+    def release_variables(self):
+        """Free saved tensors (after a backward without ``retain_graph``)."""
+        self._released = True
+
+    def _sequence(self):
+        return self._sequence_nr
+
+    @property
+    def metadata(self):
+        if self.metadata_dict is None:
+            self.metadata_dict = {}
+        return self.metadata_dict
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
+        return _add_hook(self, "_post_hooks", fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
+        return _add_hook(self, "_pre_hooks", fn)
+
+    def _register_tensor_hook(self, output_nr, fn):
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        per_output = self._tensor_pre_hooks.setdefault(output_nr, _HookDict())
+        handle = RemovableHandle(per_output)
+        per_output[handle.id] = fn
+        return handle
+
+
+class AccumulateGrad(Node):
+    """Sink of a leaf tensor: adds the incoming gradient into ``variable.grad``."""
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._out_shapes = (meta.shape(variable),)
+        self._sequence_nr = 2**62  # highest priority: accumulate as soon as ready (torch: UINT64_MAX)
+
+    def apply(self, grads):
+        grad = grads[0]
+        grads[0] = None
+        if grad is None:
+            return ()
+        var = self.variable
+        hooks = var.__dict__.get("_backward_hooks")
+        if hooks:
+            for hook in tuple(hooks.values()):
+                new = hook(grad)
+                if new is not None:
+                    grad = new
+        meta.accumulate_grad(var, grad)
+        post = var.__dict__.get("_post_accumulate_hooks")
+        if post:
+            for hook in tuple(post.values()):
+                hook(var)
+        return ()
+
+
+def gradient_edge(t):
+    """The edge a gradient for tensor ``t`` flows into: ``(grad_fn, output_nr)``, the
+    leaf's ``AccumulateGrad``, or ``(None, 0)`` when ``t`` does not require grad."""
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if meta.requires_grad(t):
+        return (grad_accumulator(t), 0)
+    return (None, 0)
+
+
+def grad_accumulator(t):
+    """The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``."""
+    ref = t.__dict__.get("_grad_accumulator")
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._grad_accumulator = weakref.ref(acc)
+    return acc
+
+
+def set_history(t, node, output_nr):
+    """Make ``t`` output ``output_nr`` of ``node`` (it then requires grad, and is no leaf)."""
+    t._grad_fn = node
+    t._output_nr = output_nr
+    meta.set_requires_grad_bit(t, True)
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    Unpacking checks that no in-place operation changed it since, and that
+    the graph was not freed by an earlier backward.
+    """
+
+    __slots__ = ("tensor", "version", "is_output", "node_name", "output_nr")
+
+    def __init__(self, tensor, is_output=False, node_name="", output_nr=0):
+        self.tensor = tensor
+        self.version = meta.version(tensor) if tensor is not None else 0
+        self.is_output = is_output
+        self.node_name = node_name
+        self.output_nr = output_nr
+
+    def unpack(self, released=False):
+        if released:
+            raise RuntimeError(FREED_MESSAGE)
+        t = self.tensor
+        if t is None:
+            return None
+        if meta.version(t) != self.version:
+            raise RuntimeError(modified_message(t, self.version, self._producer(t)))
+        return t
+
+    def _producer(self, t):
+        if self.is_output:
+            return self.node_name, self.output_nr
+        fn = t._grad_fn
+        return (fn.name(), t._output_nr) if fn is not None else None
+
+
+def modified_message(t, expected, producer):
+    """torch's message for a saved tensor changed by an in-place op."""
+    where = f", which is output {producer[1]} of {producer[0]}," if producer else ""
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{meta.type_string(t)} {list(meta.shape(t))}]{where} is at version "
+        f"{meta.version(t)}; expected version {expected} instead. Hint: the in-place operation ran after "
+        "the tensor was saved for backward; use its out-of-place form or .clone() the tensor "
+        "before modifying it."
+    )

@@ -1,0 +1,117 @@
+"""Autograd methods of ``opyard.Tensor``, bound onto the class by :func:`install`.
+
+``backward``, ``register_hook``, ``register_post_accumulate_grad_hook``,
+``retain_grad``/``retains_grad``, ``grad_fn``, ``is_leaf``,
+``requires_grad`` (property and setter), ``requires_grad_``, ``output_nr``
+and ``_fw_grad`` live here so the Tensor class does not depend on the
+autograd package. See Note [Tensor autograd fields] in ``_tensor_meta.py``.
+"""
+
+import weakref
+
+from . import _tensor_meta as meta
+from .engine import backward as _backward
+from .graph import _add_hook
+
+__all__ = ["install"]
+
+
+def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulate the gradient of this tensor w.r.t. the graph leaves into their ``.grad``.
+
+    Example::
+
+        >>> x = opyard.ones(2, requires_grad=True)
+        >>> (x * 3).sum().backward()
+        >>> x.grad
+        tensor([3., 3.])
+    """
+    _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def register_hook(self, hook):
+    """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
+    if not meta.requires_grad(self):
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    fn = self._grad_fn
+    if fn is None:
+        return _add_hook(self, "_backward_hooks", hook)
+    return fn._register_tensor_hook(self._output_nr, hook)
+
+
+def register_post_accumulate_grad_hook(self, hook):
+    """Call ``hook(tensor)`` after the gradient was accumulated into this leaf's ``.grad``."""
+    if not meta.requires_grad(self):
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self._grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    return _add_hook(self, "_post_accumulate_hooks", hook)
+
+
+def retain_grad(self):
+    """Populate ``.grad`` of this non-leaf tensor during backward (a no-op on leaves)."""
+    if not meta.requires_grad(self):
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    fn = self._grad_fn
+    if fn is None or self.__dict__.get("_retains_grad"):
+        return
+    if fn._retains_grad_hooks is None:
+        fn._retains_grad_hooks = {}
+    fn._retains_grad_hooks[self._output_nr] = weakref.ref(self)
+    self._retains_grad = True
+
+
+def _retains_grad(self):
+    return bool(self.__dict__.get("_retains_grad")) and self._grad_fn is not None
+
+
+def _grad_fn(self):
+    return self._grad_fn
+
+
+def _is_leaf(self):
+    return self._grad_fn is None
+
+
+def _requires_grad(self):
+    return meta.requires_grad(self)
+
+
+def _set_requires_grad(self, flag):
+    if not isinstance(flag, bool):
+        raise TypeError(f"requires_grad must be a bool, got {type(flag).__name__}")
+    if self._grad_fn is not None:
+        if flag:
+            return
+        raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to "
+                           "use a computed variable in a subgraph that doesn't require differentiation "
+                           "use var_no_grad = var.detach().")
+    if flag and not meta.is_floating(self):
+        raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+    meta.set_requires_grad_bit(self, flag)
+
+
+def requires_grad_(self, requires_grad=True):
+    """Set ``requires_grad`` in place (leaves only) and return ``self``."""
+    _set_requires_grad(self, requires_grad)
+    return self
+
+
+def _output_nr(self):
+    return self._output_nr
+
+
+def install(tensor_cls):
+    """Bind the autograd methods onto ``tensor_cls`` (idempotent)."""
+    tensor_cls._grad_fn = None
+    tensor_cls._output_nr = 0
+    tensor_cls.backward = backward
+    tensor_cls.register_hook = register_hook
+    tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
+    tensor_cls.retain_grad = retain_grad
+    tensor_cls.retains_grad = property(_retains_grad)
+    tensor_cls.grad_fn = property(_grad_fn)
+    tensor_cls.is_leaf = property(_is_leaf)
+    tensor_cls.requires_grad = property(_requires_grad, _set_requires_grad)
+    tensor_cls.requires_grad_ = requires_grad_
+    tensor_cls.output_nr = property(_output_nr)
