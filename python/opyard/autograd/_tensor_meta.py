@@ -30,6 +30,7 @@ _AUTOGRAD_MASK = 0
 for _bit in _AUTOGRAD_OF.values():
     _AUTOGRAD_MASK |= _bit
 _AUTOGRAD_MASK |= 1 << int(DispatchKey.AutogradOther)
+AUTOGRAD_MASK = _AUTOGRAD_MASK
 def is_tensor(x):
     return isinstance(x, _TensorBase)
 
@@ -38,8 +39,18 @@ def requires_grad(t):
     return (t._keyset & _AUTOGRAD_MASK) != 0
 
 
+_bit_cache = {}
+
+
 def autograd_bit(keyset):
-    """The ``Autograd<backend>`` bit matching the backend bits of ``keyset``."""
+    """The ``Autograd<backend>`` bit matching the backend bits of ``keyset`` (cached)."""
+    bit = _bit_cache.get(keyset)
+    if bit is None:
+        bit = _bit_cache[keyset] = _compute_autograd_bit(keyset)
+    return bit
+
+
+def _compute_autograd_bit(keyset):
     bit = 0
     for backend, ag in _AUTOGRAD_OF.items():
         if keyset & backend:

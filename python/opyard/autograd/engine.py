@@ -14,10 +14,10 @@ Example::
     tensor([2., 2., 2.])
 """
 
-import heapq
+from heapq import heappop, heappush
 
 from . import _tensor_meta as meta
-from .grad_mode import _set_keys, _grad_keys, _local_keysets
+from .grad_mode import _grad_keys, _local_keysets, _no_grad_guard, _set_keys
 from .graph import AccumulateGrad, gradient_edge
 
 __all__ = ["backward", "grad", "run_backward"]
@@ -130,10 +130,14 @@ def run_backward(outputs, root_grads, keep_graph, create_graph, inputs=None, acc
     targets = None
     if inputs is not None:
         targets = [gradient_edge(t) for t in inputs]
+    task = _GraphTask(roots, targets, inputs, keep_graph, accumulate)
+    if not create_graph:
+        with _no_grad_guard():
+            return task.run()
     prev = _local_keysets()
-    _set_keys(*_grad_keys(create_graph))
+    _set_keys(*_grad_keys(True))
     try:
-        return _GraphTask(roots, targets, inputs, keep_graph, accumulate).run()
+        return task.run()
     finally:
         _set_keys(*prev)
 
@@ -207,56 +211,63 @@ class _GraphTask:
         return needed
 
     def run(self):
-        buffers = {}
         deps = self.deps
+        needed = self.needed
+        captures = self.captures
+        keep_graph = self.keep_graph
+        buffers = {}
         ready = []
         for (node, nr), g in self.roots:
             if node is None:
                 continue
-            _add_to_buffer(buffers, node, nr, g)
-        for (node, _), _ in self.roots:
-            if node is not None and deps.get(node, 0) == 0 and node in buffers \
-                    and not any(entry[2] is node for entry in ready):
-                heapq.heappush(ready, (-node._sequence_nr, id(node), node))
+            buf = buffers.get(node)
+            if buf is None:
+                buf = buffers[node] = [None] * len(node._out_shapes)
+                if not deps.get(node):
+                    heappush(ready, (-node._sequence_nr, id(node), node))
+            prev = buf[nr]
+            buf[nr] = g if prev is None else prev + g
         while ready:
-            _, _, node = heapq.heappop(ready)
-            grads = buffers.pop(node, None) or [None] * len(node._out_shapes)
-            outputs = self._evaluate(node, grads)
-            next_functions = node.next_functions
+            node = heappop(ready)[2]
+            grads = buffers.pop(node)
+            if node._tensor_pre_hooks or node._retains_grad_hooks or node._pre_hooks:
+                grads = _call_pre_hooks(node, grads)
+            if captures and node in captures:
+                self._capture(node, grads)
+            if needed is not None and node not in needed:
+                continue
+            outputs = node.apply(grads)
+            if node._post_hooks:
+                outputs = _call_post_hooks(node, outputs, grads)
+            if not keep_graph:
+                node.release_variables()
+            edges = node.next_functions
             for i, g in enumerate(outputs):
-                nxt, nr = next_functions[i]
+                nxt, nr = edges[i]
                 if nxt is None:
                     continue
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buf = buffers[nxt] = [None] * len(nxt._out_shapes)
                 if g is not None:
-                    _add_to_buffer(buffers, nxt, nr, _validate(node, i, g, nxt, nr))
+                    if g.shape != nxt._out_shapes[nr]:
+                        g = _validate(node, i, g, nxt, nr)
+                    prev = buf[nr]
+                    buf[nr] = g if prev is None else prev + g
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
-                if remaining == 0 and (self.needed is None or nxt in self.needed
-                                       or nxt in self.captures):
-                    heapq.heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+                if remaining == 0 and (needed is None or nxt in needed or nxt in captures):
+                    heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
         self._accumulate_non_leaf_inputs()
         return self.results
 
-    def _evaluate(self, node, grads):
-        grads = _call_pre_hooks(node, grads)
-        caps = self.captures.get(node)
-        if caps is not None:
-            for nr, idx in caps:
-                g = grads[nr]
-                if g is not None:
-                    prev = self.results[idx]
-                    self.results[idx] = g if prev is None else prev + g
-        if self.needed is not None and node not in self.needed:
-            return ()
-        outputs = node.apply(grads)
-        if node._post_hooks:
-            for hook in tuple(node._post_hooks.values()):
-                new = hook(outputs, grads)
-                if new is not None:
-                    outputs = new
-        if not self.keep_graph:
-            node.release_variables()
-        return outputs
+    def _capture(self, node, grads):
+        results = self.results
+        for nr, idx in self.captures[node]:
+            g = grads[nr]
+            if g is not None:
+                prev = results[idx]
+                results[idx] = g if prev is None else prev + g
 
     def _accumulate_non_leaf_inputs(self):
         if not (self.accumulate and self.inputs):
@@ -264,14 +275,6 @@ class _GraphTask:
         for t, g in zip(self.inputs, self.results):
             if g is not None and t._grad_fn is not None:
                 meta.accumulate_grad(t, g)
-
-
-def _add_to_buffer(buffers, node, nr, g):
-    buf = buffers.get(node)
-    if buf is None:
-        buf = buffers[node] = [None] * len(node._out_shapes)
-    prev = buf[nr]
-    buf[nr] = g if prev is None else prev + g
 
 
 def _call_pre_hooks(node, grads):
@@ -297,9 +300,17 @@ def _call_pre_hooks(node, grads):
     return grads
 
 
+def _call_post_hooks(node, outputs, grads):
+    for hook in tuple(node._post_hooks.values()):
+        new = hook(outputs, grads)
+        if new is not None:
+            outputs = new
+    return outputs
+
+
 def _validate(node, i, g, nxt, nr):
     """Check (and, when broadcast, reduce) the gradient for input ``i`` of ``node``."""
-    expected = nxt._out_shapes[nr]
+    expected = tuple(nxt._out_shapes[nr])
     got = meta.shape(g)
     if got == expected:
         return g

@@ -19,31 +19,23 @@ the arguments, one pass over the outputs, and a thread-local grad-mode guard.
 """
 
 import functools
-import threading
 
 from .. import _core
 from ..dispatcher import AUTOGRAD_KEYS
 from . import _tensor_meta as meta
 from . import forward_ad as _fwad
-from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge, next_sequence_nr
-from .grad_mode import no_grad
+from .graph import FREED_MESSAGE, Node, SavedTensor, grad_accumulator, gradient_edge, next_sequence_nr
+from .grad_mode import _no_grad_guard, _threads, no_grad
 
 __all__ = ["FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
 
 _is_excluded = _core._is_excluded
+_TensorBase = _core.TensorBase
 _AUTOGRAD_KEYS = AUTOGRAD_KEYS
+_AG_MASK = meta.AUTOGRAD_MASK
 _NON_TENSOR = (None, -1)  # edge of a non-tensor argument (it never gets a gradient)
-_guards = threading.local()
-
-
-def _no_grad_guard():
-    # One reusable guard per thread (a guard keeps a stack of saved sets, so it
-    # is re-entrant but must not be shared between threads). See Note [Function.apply hot path].
-    try:
-        return _guards.guard
-    except AttributeError:
-        guard = _guards.guard = _core._KeyGuard(exclude=_AUTOGRAD_KEYS)
-        return guard
+_NO_EDGE = (None, 0)  # edge of a tensor that does not require grad
+_fw_state = _fwad._state
 
 
 class FunctionCtx:
@@ -204,26 +196,38 @@ class Function(_SingleLevelFunction):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        """Run ``forward`` without recording, then record one node for the whole call."""
+        """Run ``forward`` without recording, then record one node for the whole call.
+
+        See Note [Function.apply hot path]: attribute reads are inlined on purpose.
+        """
         ctx = cls._backward_cls()
-        grad_on = not _is_excluded(_AUTOGRAD_KEYS)
         edges = []
         needs = []
         any_grad = False
-        for a in args:
-            if meta.is_tensor(a):
-                if grad_on and meta.requires_grad(a):
-                    edges.append(gradient_edge(a))
-                    needs.append(True)
-                    any_grad = True
+        if not _is_excluded(_AUTOGRAD_KEYS):
+            for a in args:
+                if isinstance(a, _TensorBase):
+                    if a._keyset & _AG_MASK:
+                        fn = a._grad_fn
+                        if fn is not None:
+                            edges.append((fn, a._output_nr))
+                        else:
+                            acc = a._grad_accumulator()
+                            edges.append((acc if acc is not None else grad_accumulator(a), 0))
+                        needs.append(True)
+                        any_grad = True
+                        continue
+                    edges.append(_NO_EDGE)
                 else:
-                    edges.append((None, 0))
-                    needs.append(False)
-            else:
-                edges.append(_NON_TENSOR)
+                    edges.append(_NON_TENSOR)
                 needs.append(False)
+        else:
+            needs = [False] * len(args)
         ctx.needs_input_grad = tuple(needs)
-        guard = _no_grad_guard()
+        try:
+            guard = _threads.guard
+        except AttributeError:
+            guard = _no_grad_guard()
         with guard:
             if cls._setup_context_defined:
                 output = cls.forward(*args, **kwargs)
@@ -233,12 +237,33 @@ class Function(_SingleLevelFunction):
         if any_grad:
             ctx.next_functions = tuple(edges)
             ctx._sequence_nr = next_sequence_nr()
-            output = _record_outputs(ctx, args, output)
+            if (isinstance(output, _TensorBase) and not ctx._dirty and not ctx._non_differentiable
+                    and not ctx.to_save):
+                output = _record_single(ctx, args, output)
+            else:
+                output = _record_outputs(ctx, args, output)
         elif ctx._dirty:
             _check_dirty_outputs(ctx, output)
-        if _fwad._state.level is not None:
+        if _fw_state.level is not None:
             _fwad.function_jvp(cls, ctx, args, output)
         return output
+
+
+def _record_single(ctx, args, o):
+    """The common case of ``_record_outputs``: one tensor output, nothing saved or marked."""
+    for a in args:
+        if a is o:
+            o = meta.alias(o)
+            break
+    dt = o.dtype
+    ctx._out_shapes = (o.shape,)
+    ctx._out_dtypes = (dt,)
+    if dt.is_floating_point:
+        o._grad_fn = ctx
+        ks = o._keyset
+        if not ks & _AG_MASK:
+            o._keyset = ks | meta.autograd_bit(ks)
+    return o
 
 
 def _record_outputs(ctx, args, output):

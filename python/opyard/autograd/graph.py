@@ -184,8 +184,7 @@ def gradient_edge(t):
 
 def grad_accumulator(t):
     """The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``."""
-    ref = t.__dict__.get("_grad_accumulator")
-    acc = ref() if ref is not None else None
+    acc = t._grad_accumulator()
     if acc is None:
         acc = AccumulateGrad(t)
         t._grad_accumulator = weakref.ref(acc)

@@ -16,6 +16,13 @@ from .graph import _add_hook
 __all__ = ["install"]
 
 
+class _Nothing:
+    pass
+
+
+_DEAD_REF = weakref.ref(_Nothing())
+
+
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulate the gradient of this tensor w.r.t. the graph leaves into their ``.grad``.
 
@@ -105,6 +112,7 @@ def install(tensor_cls):
     """Bind the autograd methods onto ``tensor_cls`` (idempotent)."""
     tensor_cls._grad_fn = None
     tensor_cls._output_nr = 0
+    tensor_cls._grad_accumulator = _DEAD_REF  # called: a dead weak ref returns None
     tensor_cls.backward = backward
     tensor_cls.register_hook = register_hook
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook

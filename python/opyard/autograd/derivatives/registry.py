@@ -19,14 +19,14 @@ get their gradient summed back to shape by the engine (see engine._validate).
 """
 
 from ... import _core
-from ...dispatcher import AUTOGRAD_KEYS, after_autograd_keyset
+from ...dispatcher import after_autograd_keyset
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
+from ..grad_mode import _no_grad_guard
 from ..graph import Node, SavedTensor, gradient_edge, next_sequence_nr, set_history
 
 __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 
-_KeyGuard = _core._KeyGuard
 _AFTER = after_autograd_keyset
 
 
@@ -94,7 +94,7 @@ class BuiltinNode(Node):
         if all(g is None for g in grads):
             return (None,) * len(self.next_functions)
         result = f.backward(grads, _Args(values), self._needs)
-        if self._flat:
+        if self._arity is None:
             return result
         flat = []
         for r, n in zip(result, self._arity):
@@ -131,70 +131,118 @@ def _binder(schema):
     return names, bind
 
 
+_SAVE, _META, _VALUE = 0, 1, 2
+_NO_EDGE = (None, 0)
+_TensorBase = _core.TensorBase
+_AG_MASK = meta.AUTOGRAD_MASK
+_fw_state = fwad._state
+
+
+def _is_tensor_type(t):
+    return "Tensor" in str(t)
+
+
+class _KernelSpec:
+    """Everything about one (op, formula) pair that does not change between calls."""
+
+    def __init__(self, op, formula):
+        schema = op._schema
+        self.names, self.bind = _binder(schema)
+        names = self.names
+        self.diff_pos = tuple(names.index(n) for n in formula.diff)
+        self.list_diff = any(str(schema.arguments[p].type).startswith("List")
+                             for p in self.diff_pos)
+        self.mutated = tuple(i for i, a in enumerate(schema.arguments)
+                             if a.alias_info is not None and a.alias_info.is_write)
+        self.saves = tuple(
+            (i, n, _SAVE if n in formula.save else (_META if _is_tensor_type(a.type) else _VALUE))
+            for i, (n, a) in enumerate(zip(names, schema.arguments)))
+        self.save_result = "result" in formula.save
+        self.clone_before = tuple(i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated)
+        self.node_cls = type(formula.name, (BuiltinNode,), {"formula": formula, "__module__": __name__})
+        self.formula = formula
+        self.op_name = op.name()
+
+
 def make_kernel(op, formula):
-    """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula."""
-    schema = op._schema
-    names, bind = _binder(schema)
-    diff_pos = tuple(names.index(n) for n in formula.diff)
-    mutated = tuple(i for i, a in enumerate(schema.arguments)
-                    if a.alias_info is not None and a.alias_info.is_write)
-    save = formula.save
-    save_pos = {n: names.index(n) for n in save if n != "result"}
-    save_result = "result" in save
-    clone_before = tuple(p for n, p in save_pos.items() if p in mutated)
-    node_cls = type(formula.name, (BuiltinNode,), {"formula": formula, "__module__": __name__})
-    op_name = op.name()
-    exclude = AUTOGRAD_KEYS
+    """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
+
+    The kernel is only reached while grad mode is on (no_grad excludes the
+    autograd keys) or a forward-AD level includes them.
+    """
+    spec = _KernelSpec(op, formula)
+    bind = spec.bind
+    diff_pos = spec.diff_pos
+    mutated = spec.mutated
+    redispatch = op.redispatch
 
     def kernel(keyset, *args, **kwargs):
         values = bind(args, kwargs)
-        needs = []
-        edges = []
-        arity = []
-        any_grad = False
-        grad_on = not _core._is_excluded(exclude)
-        for p in diff_pos:
-            v = values[p]
-            if isinstance(v, (list, tuple)):
-                flags = [grad_on and meta.is_tensor(t) and meta.requires_grad(t) for t in v]
-                edges.extend(gradient_edge(t) if f else (None, 0) for t, f in zip(v, flags))
-                arity.append(len(v))
-                needs.append(any(flags))
-            else:
-                flag = grad_on and v is not None and meta.requires_grad(v)
-                edges.append(gradient_edge(v) if flag else (None, 0))
-                arity.append(None)
-                needs.append(flag)
-            any_grad = any_grad or needs[-1]
+        if spec.list_diff:
+            needs, edges, arity = _collect_lists(values, diff_pos)
+        else:
+            needs = []
+            edges = []
+            arity = None
+            for p in diff_pos:
+                v = values[p]
+                if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
+                    edges.append(gradient_edge(v))
+                    needs.append(True)
+                else:
+                    edges.append(_NO_EDGE)
+                    needs.append(False)
+        any_grad = True in needs
         for p in mutated:
-            if grad_on:
-                meta.check_inplace(values[p])
-        tangents = None
-        if fwad._state.level is not None:
-            tangents = [_tangent_of(values[p]) for p in diff_pos]
-            if all(t is None for t in tangents):
-                tangents = None
-            elif formula.forward is None:
-                raise NotImplementedError(
-                    f"Trying to use forward AD with {op_name} that does not support it because it "
-                    "has not been implemented yet.")
-        originals = {}
-        if (any_grad or tangents) and clone_before:
-            with _KeyGuard(exclude=exclude):
-                for p in clone_before:
-                    originals[p] = values[p].clone()
-        with _KeyGuard(exclude=exclude):
-            out = op.redispatch(keyset & _AFTER, *args, **kwargs)
+            meta.check_inplace(values[p])
+        tangents = _tangents(spec, values) if _fw_state.level is not None else None
+        originals = _clone_originals(spec, values) if spec.clone_before and (any_grad or tangents) \
+            else None
+        with _no_grad_guard():
+            out = redispatch(keyset & _AFTER, *args, **kwargs)
         if any_grad:
-            _record(node_cls, formula, out, values, names, tuple(needs), tuple(edges), arity,
-                    save_pos, save_result, originals, mutated)
+            _record(spec, out, values, needs, edges, arity, originals)
         if tangents is not None:
-            _push_tangents(formula, out, values, names, tangents, originals, mutated)
+            _push_tangents(spec.formula, out, values, spec.names, tangents, originals)
         return out
 
-    kernel.__name__ = f"autograd_{op_name.replace('::', '_').replace('.', '_')}"
+    kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
     return kernel
+
+
+def _collect_lists(values, diff_pos):
+    needs, edges, arity = [], [], []
+    for p in diff_pos:
+        v = values[p]
+        if isinstance(v, (list, tuple)):
+            flags = [meta.is_tensor(t) and meta.requires_grad(t) for t in v]
+            edges.extend(gradient_edge(t) if f else _NO_EDGE for t, f in zip(v, flags))
+            arity.append(len(v))
+            needs.append(any(flags))
+        else:
+            flag = v is not None and meta.requires_grad(v)
+            edges.append(gradient_edge(v) if flag else _NO_EDGE)
+            arity.append(None)
+            needs.append(flag)
+    return needs, edges, arity
+
+
+def _tangents(spec, values):
+    tangents = [_tangent_of(values[p]) for p in spec.diff_pos]
+    if all(t is None for t in tangents):
+        return None
+    if spec.formula.forward is None:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {spec.op_name} that does not support it because it "
+            "has not been implemented yet.")
+    return tangents
+
+
+def _clone_originals(spec, values):
+    """In-place ops whose formula needs the input: save a copy of it before it changes."""
+    with _no_grad_guard():
+        return {p: values[p].clone() for p in spec.clone_before}
 
 
 def _tangent_of(v):
@@ -204,40 +252,47 @@ def _tangent_of(v):
     return fwad.get_tangent(v) if v is not None else None
 
 
-def _record(node_cls, formula, out, values, names, needs, edges, arity, save_pos, save_result,
-            originals, mutated):
-    node = node_cls()
-    node.next_functions = edges
+def _record(spec, out, values, needs, edges, arity, originals):
+    node = spec.node_cls()
+    node.next_functions = tuple(edges)
     node._needs = needs
     node._arity = arity
-    node._flat = all(a is None for a in arity)
     node._sequence_nr = next_sequence_nr()
-    outs = out if isinstance(out, tuple) else (out,)
-    node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in outs)
     saved = {}
-    name = formula.name
-    for i, n in enumerate(names):
-        v = originals.get(i, values[i])
-        if n in save_pos:
-            if isinstance(v, (list, tuple)):
-                saved[n] = [SavedTensor(t) for t in v]
-            else:
-                saved[n] = SavedTensor(v) if v is not None else None
-        elif meta.is_tensor(v):
-            saved[n] = TensorMeta(v)
-        elif isinstance(v, (list, tuple)) and v and meta.is_tensor(v[0]):
-            saved[n] = [TensorMeta(t) for t in v]
-        else:
+    for i, n, kind in spec.saves:
+        v = values[i] if originals is None else originals.get(i, values[i])
+        if kind == _VALUE or v is None:
             saved[n] = v
-    for i, o in enumerate(outs):
-        if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
-            meta.rebase_history(o, node, i) if _is_mutated(o, values, mutated) \
-                else set_history(o, node, i)
-    if save_result:
-        saved["result"] = SavedTensor(out, True, name, 0) if not isinstance(out, tuple) \
-            else [SavedTensor(o, True, name, i) for i, o in enumerate(outs)]
+        elif kind == _META:
+            saved[n] = TensorMeta(v) if not isinstance(v, (list, tuple)) else [TensorMeta(t) for t in v]
+        else:
+            saved[n] = SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v]
+    if isinstance(out, _TensorBase):
+        node._out_shapes = (out.shape,)
+        if out.dtype.is_floating_point:
+            if spec.mutated and _is_mutated(out, values, spec.mutated):
+                meta.rebase_history(out, node, 0)
+            else:
+                set_history(out, node, 0)
+        if spec.save_result:
+            saved["result"] = SavedTensor(out, True, spec.formula.name, 0)
+    else:
+        _record_tuple(spec, node, out, values, saved)
     node._saved = saved
     return node
+
+
+def _record_tuple(spec, node, out, values, saved):
+    node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
+    for i, o in enumerate(out):
+        if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
+            if _is_mutated(o, values, spec.mutated):
+                meta.rebase_history(o, node, i)
+            else:
+                set_history(o, node, i)
+    if spec.save_result:
+        saved["result"] = [SavedTensor(o, True, spec.formula.name, i) if meta.is_tensor(o) else o
+                           for i, o in enumerate(out)]
 
 
 def _is_mutated(o, values, mutated):
@@ -247,14 +302,18 @@ def _is_mutated(o, values, mutated):
     return False
 
 
-def _push_tangents(formula, out, values, names, tangents, originals, mutated):
+def _push_tangents(formula, out, values, names, tangents, originals):
     args = dict(zip(names, values))
-    for p, v in originals.items():
+    for p, v in (originals or {}).items():
         args[names[p]] = v
     args["result"] = out
-    with _KeyGuard(exclude=AUTOGRAD_KEYS) if not any(
-            meta.is_tensor(t) and meta.requires_grad(t) for t in tangents) else _nullguard():
+    # Tangents are computed without recording, unless a tangent itself requires grad
+    # (then the jvp must be backward-differentiable, as in torch).
+    if any(meta.is_tensor(t) and meta.requires_grad(t) for t in _flat(tangents)):
         result = formula.forward(tangents, _Args(args))
+    else:
+        with _no_grad_guard():
+            result = formula.forward(tangents, _Args(args))
     outs = out if isinstance(out, tuple) else (out,)
     res = result if isinstance(result, tuple) else (result,)
     for o, t in zip(outs, res):
@@ -262,9 +321,9 @@ def _push_tangents(formula, out, values, names, tangents, originals, mutated):
             fwad.set_tangent(o, t)
 
 
-class _nullguard:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
+def _flat(tangents):
+    for t in tangents:
+        if isinstance(t, (list, tuple)):
+            yield from t
+        else:
+            yield t
