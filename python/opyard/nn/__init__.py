@@ -1,0 +1,15 @@
+"""``opyard.nn``: modules with parameters, as ``torch.nn`` (``Module``, ``Parameter``, ``init``).
+
+Example::
+
+    >>> model = nn.Linear(3, 1)
+    >>> [name for name, _ in model.named_parameters()]
+    ['weight', 'bias']
+"""
+
+from . import init
+from .linear import Identity, Linear
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Module", "Parameter", "init", "Linear", "Identity"]

@@ -1,0 +1,38 @@
+"""``nn.Parameter``: a tensor that a Module registers as a parameter when assigned."""
+
+from .._tensor import Tensor
+from ..autograd import _tensor_meta as meta
+
+__all__ = ["Parameter"]
+
+
+class Parameter(Tensor):
+    """A Tensor that requires grad by default and is registered by ``Module.__setattr__``.
+
+    Example::
+
+        >>> p = nn.Parameter(opyard.zeros(2))
+        >>> p.requires_grad
+        True
+    """
+
+    def __new__(cls, data=None, requires_grad=True):
+        import opyard
+        if data is None:
+            data = opyard.empty(0)
+        param = data.detach()
+        param.__class__ = cls
+        return param
+
+    def __init__(self, data=None, requires_grad=True):
+        # Tensor.__init__ is not re-run: the data was adopted in __new__.
+        if requires_grad:
+            meta.set_requires_grad_bit(self, True)
+        else:
+            meta.set_requires_grad_bit(self, False)
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, proto):
+        return (Parameter, (self.detach(), self.requires_grad))
