@@ -9,6 +9,7 @@ from opyard.dispatcher import DispatchKey, exclude, include, local_keysets
 from opyard.library import Library
 
 
+@pytest.mark.filterwarnings("ignore:Overriding a previously registered kernel")
 def test_dispatch_while_registering_and_destroying(ns, kt):
     lib = Library(ns, "DEF")
     lib.define("f(Tensor x) -> str")
