@@ -1,0 +1,462 @@
+"""``autograd.Function``: the seed's examples, every ctx method, and the error messages."""
+
+import numpy as np
+import pytest
+
+import opyard
+from opyard.autograd import Function, gradcheck
+from opyard.autograd.function import once_differentiable
+
+
+def t(values, **kw):
+    return opyard.tensor(values, dtype=opyard.float64, **kw)
+
+
+def close(a, b):
+    return np.allclose(np.asarray(a.detach().numpy()), np.asarray(b), atol=1e-6)
+
+
+# --- the seed (extending_pytorch.md), with torch replaced by opyard ---------------------
+
+
+class LinearFunction(Function):
+    @staticmethod
+    def forward(ctx, input, weight, bias=None):
+        ctx.save_for_backward(input, weight, bias)
+        output = input.mm(weight.t())
+        if bias is not None:
+            output += bias.unsqueeze(0).expand_as(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, weight, bias = ctx.saved_tensors
+        grad_input = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            grad_input = grad_output.mm(weight)
+        if ctx.needs_input_grad[1]:
+            grad_weight = grad_output.t().mm(input)
+        if bias is not None and ctx.needs_input_grad[2]:
+            grad_bias = grad_output.sum(0)
+        return grad_input, grad_weight, grad_bias
+
+
+linear = LinearFunction.apply
+
+
+class MulConstant(Function):
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        ctx.constant = constant
+        return tensor * constant
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+
+
+class MulConstantLazy(Function):
+    seen = []
+
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        ctx.set_materialize_grads(False)
+        ctx.constant = constant
+        return tensor * constant
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        MulConstantLazy.seen.append(grad_output)
+        if grad_output is None:
+            return None, None
+        return grad_output * ctx.constant, None
+
+
+def test_seed_linear_gradcheck():
+    input = (opyard.randn(20, 20, dtype=opyard.double, requires_grad=True),
+             opyard.randn(30, 20, dtype=opyard.double, requires_grad=True))
+    test = gradcheck(linear, input, eps=1e-6, atol=1e-4)
+    assert test is True
+
+
+def test_seed_linear_with_bias():
+    x = opyard.randn(4, 3, dtype=opyard.double, requires_grad=True)
+    w = opyard.randn(2, 3, dtype=opyard.double, requires_grad=True)
+    b = opyard.randn(2, dtype=opyard.double, requires_grad=True)
+    assert gradcheck(linear, (x, w, b), eps=1e-6, atol=1e-4)
+    out = linear(x, w, b)
+    assert out.grad_fn.name() == "LinearFunctionBackward"
+
+
+def test_seed_mul_constant():
+    x = t([1.0, 2.0], requires_grad=True)
+    MulConstant.apply(x, 3.0).sum().backward()
+    assert close(x.grad, [3, 3])
+
+
+def test_seed_mul_constant_without_materialized_grads():
+    MulConstantLazy.seen.clear()
+    x = t([1.0, 2.0], requires_grad=True)
+    y = MulConstantLazy.apply(x, 5.0)
+    (y * 0 + 1).sum().backward()
+    assert close(x.grad, [0, 0])
+    assert MulConstantLazy.seen[-1] is not None
+
+
+class TwoOutputs(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        TwoOutputs.received = (g1, g2)
+        total = None
+        for g, k in ((g1, 2), (g2, 3)):
+            if g is not None:
+                total = g * k if total is None else total + g * k
+        return total
+
+
+def test_set_materialize_grads_false_passes_none():
+    x = t([1.0], requires_grad=True)
+    a, _ = TwoOutputs.apply(x)
+    a.sum().backward()
+    assert TwoOutputs.received[1] is None
+    assert close(x.grad, [2])
+
+
+def test_materialized_grads_are_zeros():
+    class Two(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            Two.g2 = g2
+            return g1 * 2 + g2 * 3
+
+    x = t([1.0, 1.0], requires_grad=True)
+    a, _ = Two.apply(x)
+    a.sum().backward()
+    assert close(Two.g2, [0, 0])
+
+
+# --- ctx methods --------------------------------------------------------------------
+
+
+def test_save_for_backward_rejects_non_tensors():
+    class Bad(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, 3)
+            return x * 1
+
+    with pytest.raises(TypeError, match="save_for_backward can only save variables, but argument 1 "
+                                        "is of type int"):
+        Bad.apply(t([1.0], requires_grad=True))
+
+
+def test_saved_tensor_version_check():
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    x = t([1.0, 2.0], requires_grad=True)
+    base = x * 1
+    y = Square.apply(base)
+    base.add_(1)
+    with pytest.raises(RuntimeError, match="one of the variables needed for gradient computation has "
+                                           "been modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_saved_tensors_freed_after_backward():
+    class Keep(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            Keep.ctx = ctx
+            return g * 2
+
+    y = Keep.apply(t([1.0], requires_grad=True))
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        Keep.ctx.saved_tensors
+
+
+def test_mark_dirty():
+    class AddOneInplace(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = t([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    z = AddOneInplace.apply(y)
+    assert z is y and z.grad_fn.name() == "AddOneInplaceBackward"
+    (z * 2).sum().backward()
+    assert close(x.grad, [2, 2])
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an "
+                                           "in-place operation."):
+        AddOneInplace.apply(t([1.0], requires_grad=True))
+
+
+def test_mark_non_differentiable():
+    class SortLike(Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = x * 0
+            ctx.mark_non_differentiable(idx)
+            return x * 1, idx
+
+        @staticmethod
+        def backward(ctx, g, g_idx):
+            return g
+
+    vals, idx = SortLike.apply(t([3.0, 1.0], requires_grad=True))
+    assert vals.requires_grad and not idx.requires_grad
+
+
+def test_needs_input_grad_and_non_tensor_args():
+    class Probe(Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            Probe.needs = ctx.needs_input_grad
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None, None
+
+    Probe.apply(t([1.0], requires_grad=True), t([2.0]), 3)
+    assert Probe.needs == (True, False, False)
+
+
+def test_setup_context_style():
+    class Cube(Function):
+        @staticmethod
+        def forward(x):
+            return x ** 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            (x,) = inputs
+            ctx.save_for_backward(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 3 * x ** 2
+
+    x = t([2.0], requires_grad=True)
+    Cube.apply(x).sum().backward()
+    assert close(x.grad, [12])
+    assert gradcheck(Cube.apply, (t([0.5, -1.5], requires_grad=True),))
+
+
+def test_vjp_alias():
+    class Neg(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * -1
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * -1
+
+    x = t([1.0], requires_grad=True)
+    Neg.apply(x).sum().backward()
+    assert close(x.grad, [-1])
+
+
+def test_both_backward_and_vjp_is_an_error():
+    with pytest.raises(RuntimeError, match="Implementing both 'backward' and 'vjp'"):
+        class Both(Function):  # noqa: F841
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g
+
+
+def test_extra_trailing_none_gradients_are_accepted():
+    class Extra(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None, None
+
+    x = t([1.0], requires_grad=True)
+    Extra.apply(x).sum().backward()
+    assert close(x.grad, [2])
+
+
+def test_wrong_number_of_gradients():
+    class Wrong(Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g, g
+
+    x = t([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"function WrongBackward returned an incorrect number of "
+                                           r"gradients \(expected 2, got 3\)"):
+        Wrong.apply(x, t([1.0])).sum().backward()
+
+
+def test_wrong_gradient_shape():
+    class BadShape(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return t([1.0, 2.0, 3.0])
+
+    x = t([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Function BadShapeBackward returned an invalid gradient at "
+                                           r"index 0 - got \[3\] but expected shape compatible with \[2\]"):
+        BadShape.apply(x).sum().backward()
+
+
+def test_gradient_for_non_tensor_input_must_be_none():
+    class Const(Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    with pytest.raises(RuntimeError, match="returned a gradient different than None at position 2"):
+        Const.apply(t([1.0], requires_grad=True), 2.0).sum().backward()
+
+
+def test_input_returned_as_is_keeps_its_own_history():
+    class Ident(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 5
+
+    x = t([1.0], requires_grad=True)
+    y = Ident.apply(x)
+    assert y is not x and x.is_leaf and y.grad_fn.name() == "IdentBackward"
+    y.sum().backward()
+    assert close(x.grad, [5])
+
+
+def test_no_graph_without_grad():
+    x = t([1.0])
+    y = MulConstant.apply(x, 2.0)
+    assert not y.requires_grad and y.grad_fn is None
+    with opyard.no_grad():
+        assert not MulConstant.apply(t([1.0], requires_grad=True), 2.0).requires_grad
+
+
+def test_forward_runs_without_recording():
+    class Probe(Function):
+        @staticmethod
+        def forward(ctx, x):
+            Probe.inner = (x * 2).requires_grad
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    Probe.apply(t([1.0], requires_grad=True))
+    assert Probe.inner is False
+
+
+def test_double_backward_through_function():
+    class Cube(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 3 * x ** 2
+
+    x = t([2.0], requires_grad=True)
+    (g,) = opyard.autograd.grad(Cube.apply(x).sum(), x, create_graph=True)
+    (gg,) = opyard.autograd.grad(g.sum(), x)
+    assert close(gg, [12])
+    assert opyard.autograd.gradgradcheck(Cube.apply, (t([0.5, 1.5], requires_grad=True),))
+
+
+def test_once_differentiable_blocks_double_backward():
+    class Sq(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    x = t([3.0], requires_grad=True)
+    Sq.apply(x).sum().backward()
+    assert close(x.grad, [6])
+    (g,) = opyard.autograd.grad(Sq.apply(x).sum(), x, create_graph=True)
+    with pytest.raises(RuntimeError, match="trying to differentiate twice a function that was marked "
+                                           "with @once_differentiable"):
+        g.sum().backward()
+
+
+def test_missing_backward_message():
+    class NoBackward(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    with pytest.raises(NotImplementedError, match="You must implement either the backward or vjp method"):
+        NoBackward.apply(t([1.0], requires_grad=True)).sum().backward()
+
+
+def test_function_instantiation_is_rejected():
+    with pytest.raises(RuntimeError, match="Legacy autograd function with non-static forward method"):
+        MulConstant()

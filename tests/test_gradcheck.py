@@ -1,0 +1,178 @@
+"""gradcheck over every differentiable built-in op, and gradcheck's own behaviour."""
+
+import numpy as np
+import pytest
+
+import opyard
+from opyard import autograd
+from opyard.autograd import GradcheckError, gradcheck, gradgradcheck
+from opyard.autograd.derivatives import FORMULAS, inplace_name
+
+A = opyard.ops.aten
+rng = np.random.default_rng(0)
+
+
+def r(*shape, positive=False, grad=True):
+    data = rng.standard_normal(shape)
+    if positive:
+        data = np.abs(data) + 0.5
+    return opyard.tensor(data, dtype=opyard.float64, requires_grad=grad)
+
+
+def away_from_zero(*shape):
+    data = rng.uniform(0.3, 1.0, shape) * rng.choice([-1, 1], shape)
+    return opyard.tensor(data, dtype=opyard.float64, requires_grad=True)
+
+
+# op overload -> (callable, inputs). Each row exercises the formula of that overload.
+SAMPLES = {
+    "aten::add.Tensor": (lambda a, b: A.add.Tensor(a, b, alpha=2), (r(2, 3), r(3))),
+    "aten::add.Scalar": (lambda a: A.add.Scalar(a, 1.5), (r(3),)),
+    "aten::sub.Tensor": (lambda a, b: A.sub.Tensor(a, b, alpha=3), (r(2, 3), r(2, 1))),
+    "aten::sub.Scalar": (lambda a: A.sub.Scalar(a, 2.0), (r(3),)),
+    "aten::rsub.Tensor": (lambda a, b: A.rsub.Tensor(a, b), (r(3), r(3))),
+    "aten::rsub.Scalar": (lambda a: A.rsub.Scalar(a, 2.0), (r(3),)),
+    "aten::mul.Tensor": (lambda a, b: A.mul.Tensor(a, b), (r(2, 3), r(3))),
+    "aten::mul.Scalar": (lambda a: A.mul.Scalar(a, -2.5), (r(3),)),
+    "aten::div.Tensor": (lambda a, b: A.div.Tensor(a, b), (r(3), r(3, positive=True))),
+    "aten::div.Scalar": (lambda a: A.div.Scalar(a, 4.0), (r(3),)),
+    "aten::neg": (lambda a: A.neg.default(a), (r(3),)),
+    "aten::pow.Tensor_Scalar": (lambda a: A.pow.Tensor_Scalar(a, 3), (r(3),)),
+    "aten::pow.Tensor_Tensor": (lambda a, b: A.pow.Tensor_Tensor(a, b), (r(3, positive=True), r(3))),
+    "aten::exp": (lambda a: A.exp.default(a), (r(3),)),
+    "aten::log": (lambda a: A.log.default(a), (r(3, positive=True),)),
+    "aten::sin": (lambda a: A.sin.default(a), (r(3),)),
+    "aten::cos": (lambda a: A.cos.default(a), (r(3),)),
+    "aten::tanh": (lambda a: A.tanh.default(a), (r(3),)),
+    "aten::sigmoid": (lambda a: A.sigmoid.default(a), (r(3),)),
+    "aten::relu": (lambda a: A.relu.default(a), (away_from_zero(4),)),
+    "aten::sqrt": (lambda a: A.sqrt.default(a), (r(3, positive=True),)),
+    "aten::rsqrt": (lambda a: A.rsqrt.default(a), (r(3, positive=True),)),
+    "aten::abs": (lambda a: A.abs.default(a), (away_from_zero(4),)),
+    "aten::reciprocal": (lambda a: A.reciprocal.default(a), (r(3, positive=True),)),
+    "aten::log1p": (lambda a: A.log1p.default(a), (r(3, positive=True),)),
+    "aten::expm1": (lambda a: A.expm1.default(a), (r(3),)),
+    "aten::square": (lambda a: A.square.default(a), (r(3),)),
+    "aten::where.self": (lambda a, b: A.where.self(opyard.tensor([True, False, True]), a, b), (r(3), r(3))),
+    "aten::clamp": (lambda a: A.clamp.default(a, -0.5, 0.5), (away_from_zero(5),)),
+    "aten::maximum": (lambda a, b: A.maximum.default(a, b), (r(4), r(4))),
+    "aten::minimum": (lambda a, b: A.minimum.default(a, b), (r(4), r(4))),
+    "aten::sum": (lambda a: A.sum.default(a), (r(2, 3),)),
+    "aten::sum.dim_IntList": (lambda a: A.sum.dim_IntList(a, [1], False), (r(2, 3),)),
+    "aten::mean": (lambda a: A.mean.default(a), (r(2, 3),)),
+    "aten::mean.dim": (lambda a: A.mean.dim(a, [0], True), (r(2, 3),)),
+    "aten::prod": (lambda a: A.prod.default(a), (r(4, positive=True),)),
+    "aten::amax": (lambda a: A.amax.default(a, [1]), (r(2, 3),)),
+    "aten::amin": (lambda a: A.amin.default(a, [1]), (r(2, 3),)),
+    "aten::max.dim": (lambda a: A.max.dim(a, 1)[0], (r(2, 3),)),
+    "aten::min.dim": (lambda a: A.min.dim(a, 0, True)[0], (r(2, 3),)),
+    "aten::_softmax": (lambda a: A._softmax.default(a, 1, False), (r(2, 3),)),
+    "aten::softmax.int": (lambda a: A.softmax.int(a, 1), (r(2, 3),)),
+    "aten::_log_softmax": (lambda a: A._log_softmax.default(a, 1, False), (r(2, 3),)),
+    "aten::log_softmax.int": (lambda a: A.log_softmax.int(a, 0), (r(2, 3),)),
+    "aten::var.correction": (lambda a: A.var.correction(a, [1]), (r(2, 4),)),
+    "aten::var.dim": (lambda a: A.var.dim(a, [0], True, True), (r(3, 2),)),
+    "aten::std.correction": (lambda a: A.std.correction(a, [1]), (r(2, 4),)),
+    "aten::std.dim": (lambda a: A.std.dim(a, [1], False, False), (r(2, 4),)),
+    "aten::mm": (lambda a, b: A.mm.default(a, b), (r(2, 3), r(3, 4))),
+    "aten::bmm": (lambda a, b: A.bmm.default(a, b), (r(2, 2, 3), r(2, 3, 2))),
+    "aten::addmm": (lambda c, a, b: A.addmm.default(c, a, b, beta=0.5, alpha=2), (r(4), r(2, 3), r(3, 4))),
+    "aten::mv": (lambda a, v: A.mv.default(a, v), (r(2, 3), r(3))),
+    "aten::dot": (lambda a, b: A.dot.default(a, b), (r(3), r(3))),
+    "aten::view": (lambda a: A.view.default(a, [3, 2]), (r(2, 3),)),
+    "aten::reshape": (lambda a: A.reshape.default(a, [6]), (r(2, 3),)),
+    "aten::_reshape_alias": (lambda a: A._reshape_alias.default(a, [6], [1]), (r(2, 3),)),
+    "aten::_unsafe_view": (lambda a: A._unsafe_view.default(a, [3, 2]), (r(2, 3),)),
+    "aten::flatten.using_ints": (lambda a: A.flatten.using_ints(a, 0, -1), (r(2, 3),)),
+    "aten::t": (lambda a: A.t.default(a), (r(2, 3),)),
+    "aten::transpose.int": (lambda a: A.transpose.int(a, 0, 2), (r(2, 3, 4),)),
+    "aten::permute": (lambda a: A.permute.default(a, [2, 0, 1]), (r(2, 3, 4),)),
+    "aten::unsqueeze": (lambda a: A.unsqueeze.default(a, 1), (r(2, 3),)),
+    "aten::squeeze": (lambda a: A.squeeze.default(a), (r(2, 1, 3),)),
+    "aten::squeeze.dim": (lambda a: A.squeeze.dim(a, 1), (r(2, 1, 3),)),
+    "aten::squeeze.dims": (lambda a: A.squeeze.dims(a, [1]), (r(2, 1, 3),)),
+    "aten::expand": (lambda a: A.expand.default(a, [2, 3, 4]), (r(3, 1),)),
+    "aten::select.int": (lambda a: A.select.int(a, 1, 2), (r(2, 4),)),
+    "aten::slice.Tensor": (lambda a: A.slice.Tensor(a, 1, 1, 3), (r(2, 4),)),
+    "aten::narrow": (lambda a: A.narrow.default(a, 0, 1, 2), (r(4, 2),)),
+    "aten::cat": (lambda a, b: A.cat.default([a, b], 1), (r(2, 3), r(2, 2))),
+    "aten::stack": (lambda a, b: A.stack.default([a, b], 1), (r(2, 3), r(2, 3))),
+    "aten::clone": (lambda a: A.clone.default(a), (r(3),)),
+    "aten::alias": (lambda a: A.alias.default(a), (r(3),)),
+    "aten::_to_copy": (lambda a: A._to_copy.default(a, dtype=opyard.float64), (r(3),)),
+}
+
+REGISTERED = sorted(set(FORMULAS) & set(name for name in SAMPLES
+                                        if opyard._core._find_op(name) is not None))
+
+
+def test_every_registered_formula_has_a_sample():
+    missing = [op for op in autograd._registered_ops
+               if op not in SAMPLES and not any(inplace_name(s) == op for s in SAMPLES)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("op", REGISTERED)
+def test_gradcheck_builtin(op):
+    fn, inputs = SAMPLES[op]
+    assert gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)
+
+
+@pytest.mark.parametrize("op", REGISTERED)
+def test_node_name_matches_table(op):
+    fn, inputs = SAMPLES[op]
+    out = fn(*inputs)
+    fns = {out.grad_fn.name()}
+    for nxt, _ in out.grad_fn.next_functions:  # composite samples (max.dim()[0]) stay one level deep
+        if nxt is not None:
+            fns.add(nxt.name())
+    assert FORMULAS[op].name in fns
+
+
+SECOND_ORDER = ["aten::mul.Tensor", "aten::sin", "aten::mm", "aten::sum.dim_IntList",
+                "aten::div.Tensor", "aten::tanh", "aten::cat", "aten::select.int"]
+
+
+@pytest.mark.parametrize("op", [op for op in SECOND_ORDER if op in REGISTERED])
+def test_gradgradcheck_builtin(op):
+    fn, inputs = SAMPLES[op]
+    assert gradgradcheck(fn, inputs)
+
+
+class WrongSin(autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.sin()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * x.cos() * 2
+
+
+def test_gradcheck_failure_message_shows_both_jacobians():
+    x = r(2)
+    with pytest.raises(GradcheckError, match=r"Jacobian mismatch for output 0 with respect to input 0,\n"
+                                             r"numerical:.*\nanalytical:"):
+        gradcheck(WrongSin.apply, (x,))
+    assert isinstance(GradcheckError("x"), RuntimeError)
+
+
+def test_gradcheck_raise_exception_false_returns_false():
+    assert gradcheck(WrongSin.apply, (r(2),), raise_exception=False) is False
+
+
+def test_gradcheck_warns_for_single_precision():
+    x = opyard.tensor([0.5, 1.0], dtype=opyard.float32, requires_grad=True)
+    with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double precision"):
+        gradcheck(lambda v: v * 2, (x,), eps=1e-3, atol=1e-2, rtol=1e-2)
+
+
+def test_gradcheck_needs_an_input_requiring_grad():
+    with pytest.raises(ValueError, match="gradcheck expects at least one input tensor to require gradient"):
+        gradcheck(lambda v: v * 2, (r(2, grad=False),))
+
+
+def test_gradcheck_checks_forward_ad():
+    assert gradcheck(lambda a, b: (a * b).sin().sum(0), (r(2, 3), r(3)), check_forward_ad=True)
