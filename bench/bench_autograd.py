@@ -1,0 +1,93 @@
+"""Autograd overhead: ``Function.apply``, ``apply(x).sum().backward()``, a 2-layer MLP step.
+
+Run: ``python bench/bench_autograd.py``. Baselines in the same run: a plain
+Python call of the Function's ``forward`` (so the ``apply`` row's excess is the
+autograd overhead), and torch's equivalents when torch is importable.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _harness import machine, per_call_ns, try_import_torch  # noqa: E402
+
+import opyard  # noqa: E402
+from opyard.autograd import Function  # noqa: E402
+
+
+class Scale(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.detach()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+def _mlp(lib, x, w1, w2):
+    h = lib.relu(x.mm(w1))
+    return h.mm(w2).sum()
+
+
+def opyard_rows():
+    x = opyard.randn(4, 4, requires_grad=True)
+    xn = opyard.randn(4, 4)
+    w1 = opyard.randn(8, 16, requires_grad=True)
+    w2 = opyard.randn(16, 4, requires_grad=True)
+    xb = opyard.randn(32, 8)
+
+    def mlp_step():
+        _mlp(opyard, xb, w1, w2).backward()
+
+    def plain(ctx, v):
+        return Scale.forward(ctx, v)
+
+    return [
+        ("plain Python call of forward(ctx, x)", per_call_ns(lambda: plain(None, x))),
+        ("Function.apply(x), x without grad", per_call_ns(lambda: Scale.apply(xn))),
+        ("Function.apply(x), x requires grad", per_call_ns(lambda: Scale.apply(x))),
+        ("apply(x).sum().backward()", per_call_ns(lambda: Scale.apply(x).sum().backward())),
+        ("2-layer MLP (32x8 -> 16 -> 4) forward+backward", per_call_ns(mlp_step)),
+    ]
+
+
+def torch_rows(torch):
+    class TScale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.detach()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.randn(4, 4, requires_grad=True)
+    w1 = torch.randn(8, 16, requires_grad=True)
+    w2 = torch.randn(16, 4, requires_grad=True)
+    xb = torch.randn(32, 8)
+    return [
+        ("torch Function.apply(x), x requires grad", per_call_ns(lambda: TScale.apply(x))),
+        ("torch apply(x).sum().backward()", per_call_ns(lambda: TScale.apply(x).sum().backward())),
+        ("torch 2-layer MLP forward+backward",
+         per_call_ns(lambda: _mlp(torch, xb, w1, w2).backward())),
+    ]
+
+
+def main():
+    rows = opyard_rows()
+    torch = try_import_torch()
+    if torch is not None:
+        rows += torch_rows(torch)
+    base = rows[0][1]
+    print(f"\nAutograd  ({machine()})")
+    for label, ns in rows:
+        print(f"  {label:<50} {ns / 1000:>9.2f} us   {ns / base:>7.2f}x plain call")
+    overhead = rows[2][1] - rows[0][1]
+    print(f"  Function.apply overhead with grad (apply - plain call): {overhead / 1000:.2f} us")
+    if torch is None:
+        print("  torch is not importable here: no torch rows in this run")
+
+
+if __name__ == "__main__":
+    main()
