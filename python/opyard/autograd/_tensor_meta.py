@@ -179,7 +179,11 @@ class _Null:
 
 
 def rebase_history(t, node, output_nr):
-    """An in-place op made ``t`` output ``output_nr`` of ``node``."""
+    """An in-place op made ``t`` output ``output_nr`` of ``node`` (views: see ``views.py``)."""
+    if getattr(t, "_base", None) is not None and "_view_fn" in t.__dict__:
+        from .views import rebase_view_history
+        rebase_view_history(t, node, output_nr)
+        return
     t._grad_fn = node
     t._output_nr = output_nr
     set_requires_grad_bit(t, True)

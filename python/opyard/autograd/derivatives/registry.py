@@ -24,6 +24,7 @@ from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
 from ..grad_mode import _no_grad_guard
 from ..graph import Node, SavedTensor, gradient_edge, next_sequence_nr, set_history
+from ..views import record_view
 
 __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 
@@ -159,6 +160,10 @@ class _KernelSpec:
             for i, (n, a) in enumerate(zip(names, schema.arguments)))
         self.save_result = "result" in formula.save
         self.clone_before = tuple(i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated)
+        returns = schema.returns
+        self.is_view = (len(returns) == 1 and returns[0].alias_info is not None
+                        and not returns[0].alias_info.is_write)
+        self.op = op
         self.node_cls = type(formula.name, (BuiltinNode,), {"formula": formula, "__module__": __name__})
         self.formula = formula
         self.op_name = op.name()
@@ -202,6 +207,8 @@ def make_kernel(op, formula):
             out = redispatch(keyset & _AFTER, *args, **kwargs)
         if any_grad:
             _record(spec, out, values, needs, edges, arity, originals)
+            if spec.is_view:
+                _record_view(spec, out, args, kwargs)
         if tangents is not None:
             _push_tangents(spec.formula, out, values, spec.names, tangents, originals)
         return out
@@ -209,6 +216,14 @@ def make_kernel(op, formula):
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
     return kernel
+
+
+def _record_view(spec, out, args, kwargs):
+    """See Note in ``views.py``: how to rebuild this view from its root base."""
+    if getattr(out, "_base", None) is None:
+        return
+    op, rest = spec.op, args[1:]
+    record_view(out, args[0], lambda b: op(b, *rest, **kwargs))
 
 
 def _collect_lists(values, diff_pos):

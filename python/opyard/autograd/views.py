@@ -1,0 +1,91 @@
+"""In-place operations on views: torch's ``CopySlices`` and view-history regeneration.
+
+A differentiable view op records, on its output, how to rebuild the view
+from its base (``_view_fn``, composed along a chain of views; ``_base`` is the
+root base, as set by the Tensor's view kernels). When an in-place op then
+modifies the view:
+
+- the base gets a ``CopySlices`` node: its gradient is the incoming base
+  gradient, except on the viewed region, which is replaced by what the
+  in-place op's node computes from that region;
+- the view's history is regenerated as "a view of the new base"
+  (``AsStridedBackward0``), so later uses of the view flow into
+  ``CopySlices`` too.
+
+Example::
+
+    >>> x = opyard.zeros(4, requires_grad=True)
+    >>> y = x * 1
+    >>> y[1:3].mul_(5)        # y's grad_fn becomes CopySlices
+"""
+
+from . import _tensor_meta as meta
+from .grad_mode import _no_grad_guard
+from .graph import Node, gradient_edge, next_sequence_nr, set_history
+
+__all__ = ["CopySlices", "record_view", "rebase_view_history"]
+
+
+def record_view(out, base_arg, replay):
+    """Remember how ``out`` (a view of ``base_arg``) is rebuilt from its root base."""
+    parent = base_arg.__dict__.get("_view_fn")
+    out._view_fn = replay if parent is None else (lambda b: replay(parent(b)))
+
+
+class CopySlices(Node):
+    """Gradient of a base whose view was modified in place by ``fn``."""
+
+    def __init__(self, base_edge, base_shape, view_fn, fn):
+        super().__init__((base_edge,) + tuple(fn.next_functions[1:]), (base_shape,))
+        self.view_fn = view_fn
+        self.fn = fn
+
+    def apply(self, grads):
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(self.next_functions)
+        with _no_grad_guard():
+            result = grad.clone()
+            region = self.view_fn(result)
+            res = self.fn.apply([region.clone()] + [None] * (len(self.fn._out_shapes) - 1))
+            if res[0] is not None:
+                region.copy_(res[0])
+            else:
+                region.zero_()
+        return (result,) + tuple(res[1:])
+
+    def release_variables(self):
+        self._released = True
+        self.fn.release_variables()
+
+
+class AsStridedBackward0(Node):
+    """History of a view regenerated after its base changed: scatter into the base's shape."""
+
+    def __init__(self, base_edge, base_shape, view_shape, view_fn):
+        super().__init__((base_edge,), (view_shape,))
+        self.base_shape = base_shape
+        self.view_fn = view_fn
+
+    def apply(self, grads):
+        g = grads[0]
+        with _no_grad_guard():
+            out = meta.zeros(self.base_shape, g.dtype)
+            self.view_fn(out).copy_(g)
+        return (out,)
+
+
+def rebase_view_history(view, node, output_nr):
+    """``view`` (whose root base is ``view._base``) was modified in place by ``node``."""
+    base = view._base
+    view_fn = view.__dict__.get("_view_fn")
+    if view_fn is None:
+        # A view the autograd kernels did not create (e.g. from numpy): treat it as a tensor.
+        set_history(view, node, output_nr)
+        return
+    copy = CopySlices(gradient_edge(base), meta.shape(base), view_fn, node)
+    copy._sequence_nr = next_sequence_nr()
+    set_history(base, copy, 0)
+    regenerated = AsStridedBackward0((copy, 0), meta.shape(base), meta.shape(view), view_fn)
+    regenerated._sequence_nr = next_sequence_nr()
+    set_history(view, regenerated, 0)
