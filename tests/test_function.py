@@ -441,7 +441,10 @@ def test_once_differentiable_blocks_double_backward():
     x = t([3.0], requires_grad=True)
     Sq.apply(x).sum().backward()
     assert close(x.grad, [6])
-    (g,) = opyard.autograd.grad(Sq.apply(x).sum(), x, create_graph=True)
+    # As in torch, the error node is attached when a gradient flowing in requires grad.
+    v = t([1.0], requires_grad=True)
+    (g,) = opyard.autograd.grad(Sq.apply(x), x, grad_outputs=v, create_graph=True)
+    assert g.grad_fn.name() == "DelayedError"
     with pytest.raises(RuntimeError, match="trying to differentiate twice a function that was marked "
                                            "with @once_differentiable"):
         g.sum().backward()
