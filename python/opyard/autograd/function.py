@@ -201,6 +201,7 @@ class Function(_SingleLevelFunction):
         See Note [Function.apply hot path]: attribute reads are inlined on purpose.
         """
         ctx = cls._backward_cls()
+        d = ctx.__dict__
         edges = []
         needs = []
         any_grad = False
@@ -223,7 +224,7 @@ class Function(_SingleLevelFunction):
                 needs.append(False)
         else:
             needs = [False] * len(args)
-        ctx.needs_input_grad = tuple(needs)
+        d["needs_input_grad"] = tuple(needs)
         try:
             guard = _threads.guard
         except AttributeError:
@@ -235,35 +236,31 @@ class Function(_SingleLevelFunction):
             else:
                 output = cls.forward(ctx, *args, **kwargs)
         if any_grad:
-            ctx.next_functions = tuple(edges)
-            ctx._sequence_nr = next_sequence_nr()
-            if (isinstance(output, _TensorBase) and not ctx._dirty and not ctx._non_differentiable
-                    and not ctx.to_save):
-                output = _record_single(ctx, args, output)
+            d["next_functions"] = tuple(edges)
+            d["_sequence_nr"] = next_sequence_nr()
+            # Fast path: one tensor output, nothing saved or marked (ctx methods write
+            # these names into the instance dict). See Note [Function.apply hot path].
+            if (isinstance(output, _TensorBase) and "to_save" not in d and "_dirty" not in d
+                    and "_non_differentiable" not in d):
+                for a in args:
+                    if a is output:
+                        output = meta.alias(output)
+                        break
+                dt = output.dtype
+                d["_out_shapes"] = (output.shape,)
+                d["_out_dtypes"] = (dt,)
+                if dt.is_floating_point:
+                    output._grad_fn = ctx
+                    ks = output._keyset
+                    if not ks & _AG_MASK:
+                        output._keyset = ks | meta.autograd_bit(ks)
             else:
                 output = _record_outputs(ctx, args, output)
-        elif ctx._dirty:
+        elif "_dirty" in d:
             _check_dirty_outputs(ctx, output)
         if _fw_state.level is not None:
             _fwad.function_jvp(cls, ctx, args, output)
         return output
-
-
-def _record_single(ctx, args, o):
-    """The common case of ``_record_outputs``: one tensor output, nothing saved or marked."""
-    for a in args:
-        if a is o:
-            o = meta.alias(o)
-            break
-    dt = o.dtype
-    ctx._out_shapes = (o.shape,)
-    ctx._out_dtypes = (dt,)
-    if dt.is_floating_point:
-        o._grad_fn = ctx
-        ks = o._keyset
-        if not ks & _AG_MASK:
-            o._keyset = ks | meta.autograd_bit(ks)
-    return o
 
 
 def _record_outputs(ctx, args, output):
