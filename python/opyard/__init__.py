@@ -35,9 +35,33 @@ __all__ = [
 ]
 
 # --- tensor exports (begin) ---
+from . import _dtype
+from ._dtype import (  # noqa: E402
+    bool, cdouble, cfloat, complex64, complex128, double, dtype, float, float16, float32, float64,
+    get_default_dtype, half, int, int8, int16, int32, int64, long, set_default_dtype, short, uint8,
+)
+from ._tensor import Size, Tensor  # noqa: E402
+from . import _aten  # noqa: E402,F401  (defines and registers the built-in operators)
+from ._factories import *  # noqa: E402,F401,F403
+from ._factories import __all__ as _factory_names  # noqa: E402
+from ._functional import *  # noqa: E402,F401,F403
+from ._functional import __all__ as _functional_names  # noqa: E402
+from . import cuda, utils  # noqa: E402
+
+_core._register_types(dtype=dtype)
+__all__ += ["Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype", "cuda", "utils"]
+__all__ += [n for n in _dtype.__all__ if n not in ("promote_types", "result_type")]
+__all__ += list(_factory_names) + [n for n in _functional_names if n not in __all__]
 # --- tensor exports (end) ---
 
 # --- autograd exports (begin) ---
+from . import autograd, nn, optim  # noqa: E402
+from .autograd import (  # noqa: E402
+    enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled,
+)
+
+__all__ += ["autograd", "nn", "optim", "enable_grad", "inference_mode", "is_grad_enabled",
+            "no_grad", "set_grad_enabled"]
 # --- autograd exports (end) ---
 
 # --- custom op exports (begin) ---

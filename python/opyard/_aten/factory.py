@@ -1,0 +1,207 @@
+"""Factory kernels (they dispatch on their ``device`` argument), randomness, ``_to_copy``."""
+
+import numpy as np
+
+from .. import _dtype as D
+from .._core import device as Device
+from .._tensor import CPU, META, _make, _make_meta
+from .common import inplace_result
+
+__all__ = ["KERNELS", "META_KERNELS", "manual_seed", "generator"]
+
+
+class _Rng:
+    gen = np.random.default_rng()
+
+
+def manual_seed(seed):
+    """Seed opyard's random number generator (reproducible ``rand``/``randn``/``randint``)."""
+    _Rng.gen = np.random.default_rng(int(seed))
+    return _Rng
+
+
+def generator():
+    return _Rng.gen
+
+
+def _device(device):
+    if device is None:
+        return CPU
+    d = device if isinstance(device, Device) else Device(device)
+    if d.type == "cpu" and d.index is None:
+        return CPU
+    if d.type == "cuda":
+        from ..cuda import _require
+
+        _require()
+    return d
+
+
+def _dt(dtype, default=None):
+    return dtype if dtype is not None else (default or D.get_default_dtype())
+
+
+def _new(arr, device):
+    return _make(arr, _device(device))
+
+
+def _size(size):
+    return tuple(int(s) for s in size)
+
+
+def zeros(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(np.zeros(_size(size), _dt(dtype).np), device)
+
+
+def ones(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(np.ones(_size(size), _dt(dtype).np), device)
+
+
+def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    return _new(np.empty(_size(size), _dt(dtype).np), device)
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(np.empty(_size(size), _dt(dtype).np), device)
+
+
+def _fill_dtype(value, dtype):
+    return dtype if dtype is not None else D.scalar_dtype(value)
+
+
+def full(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(np.full(_size(size), fill_value, _fill_dtype(fill_value, dtype).np), device)
+
+
+def _arange_dtype(values, dtype):
+    if dtype is not None:
+        return dtype
+    return D.get_default_dtype() if any(isinstance(v, float) for v in values) else D.int64
+
+
+def _arange(start, end, step, dtype, device):
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError(f"upper bound and larger bound inconsistent with step sign (arange({start}, {end}, {step}))")
+    dt = _arange_dtype((start, end, step), dtype)
+    return _new(np.arange(start, end, step).astype(dt.np), device)
+
+
+def arange(end, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _arange(0, end, 1, dtype, device)
+
+
+def arange_start(start, end, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _arange(start, end, 1, dtype, device)
+
+
+def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _arange(start, end, step, dtype, device)
+
+
+def eye(n, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(np.eye(int(n), dtype=_dt(dtype).np), device)
+
+
+def eye_m(n, m, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(np.eye(int(n), int(m), dtype=_dt(dtype).np), device)
+
+
+def rand(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(_Rng.gen.random(_size(size)).astype(_dt(dtype).np), device)
+
+
+def randn(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(_Rng.gen.standard_normal(_size(size)).astype(_dt(dtype).np), device)
+
+
+def randint(high, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return _new(_Rng.gen.integers(0, high, _size(size)).astype(_dt(dtype, D.int64).np), device)
+
+
+def _like(fill):
+    def kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        dt = dtype if dtype is not None else self.dtype
+        return fill(list(self.shape), dtype=dt, device=device if device is not None else self._dev)
+    return kernel
+
+
+def full_like(self, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    dt = dtype if dtype is not None else self.dtype
+    return full(list(self.shape), fill_value, dtype=dt, device=device if device is not None else self._dev)
+
+
+def _new_like(fill):
+    def kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+        return fill(size, dtype=dtype if dtype is not None else self.dtype,
+                    device=device if device is not None else self._dev)
+    return kernel
+
+
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return full(size, fill_value, dtype=dtype if dtype is not None else self.dtype,
+                device=device if device is not None else self._dev)
+
+
+def uniform_(self, from_=0, to=1, *, generator=None):
+    return inplace_result(self, _Rng.gen.uniform(from_, to, self._data.shape), "aten::uniform_")
+
+
+def normal_(self, mean=0, std=1, *, generator=None):
+    return inplace_result(self, _Rng.gen.normal(mean, std, self._data.shape), "aten::normal_")
+
+
+def to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
+            memory_format=None):
+    dt = dtype if dtype is not None else self.dtype
+    dev = _device(device) if device is not None else self._dev
+    if self._dev.type == "meta" and dev.type != "meta":
+        raise NotImplementedError("Cannot copy out of meta tensor; no data! Please use a real tensor instead.")
+    if dev.type == "meta":
+        return _make_meta(self.shape, dt)
+    data = self._data.get() if hasattr(self._data, "get") else self._data
+    return _make(np.array(data, dtype=dt.np, copy=True), None if dev is CPU else dev)
+
+
+def numel(self):
+    return int(self._data.size)
+
+
+KERNELS = {
+    "zeros": zeros, "ones": ones, "empty.memory_format": empty, "empty_strided": empty_strided,
+    "full": full, "arange": arange, "arange.start": arange_start, "arange.start_step": arange_start_step,
+    "eye": eye, "eye.m": eye_m, "rand": rand, "randn": randn, "randint": randint,
+    "zeros_like": _like(zeros), "ones_like": _like(ones), "empty_like": _like(empty),
+    "rand_like": _like(rand), "randn_like": _like(randn), "full_like": full_like,
+    "new_empty": _new_like(empty), "new_zeros": _new_like(zeros), "new_ones": _new_like(ones),
+    "new_full": new_full, "uniform_": uniform_, "normal_": normal_, "_to_copy": to_copy, "numel": numel,
+}
+
+
+def _meta_factory(kind):
+    def kernel(*args, dtype=None, layout=None, device=None, pin_memory=None, **kwargs):
+        if kind == "arange":
+            vals = [float(a) if not isinstance(a, int) else a for a in args]
+            start, end, step = (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
+            n = max(int(np.ceil((end - start) / step)), 0)
+            return _make_meta((n,), _arange_dtype(vals, dtype))
+        if kind == "eye":
+            n = int(args[0])
+            return _make_meta((n, int(args[1]) if len(args) > 1 else n), _dt(dtype))
+        if kind == "full":
+            return _make_meta(_size(args[0]), _fill_dtype(args[1], dtype))
+        if kind == "randint":
+            return _make_meta(_size(args[1]), _dt(dtype, D.int64))
+        return _make_meta(_size(args[0]), _dt(dtype))
+    return kernel
+
+
+META_KERNELS = {
+    name: _meta_factory(kind) for name, kind in (
+        ("zeros", "size"), ("ones", "size"), ("empty.memory_format", "size"), ("empty_strided", "size"),
+        ("rand", "size"), ("randn", "size"), ("full", "full"), ("arange", "arange"),
+        ("arange.start", "arange"), ("arange.start_step", "arange"), ("eye", "eye"), ("eye.m", "eye"),
+        ("randint", "randint"))
+}
+_ = META

@@ -1,0 +1,156 @@
+"""Reductions and normalizations (numpy)."""
+
+import numpy as np
+
+from .. import _dtype as D
+from .common import _wrap_dim, dims_arg, np_dtype, out
+
+__all__ = ["KERNELS"]
+
+
+def _acc_dtype(x, dtype):
+    if dtype is not None:
+        return dtype.np
+    return np.int64 if x.dtype.kind in "biu" else x.dtype
+
+
+def sum_all(self, *, dtype=None):
+    x = self._data
+    return out(np.asarray(np.sum(x, dtype=_acc_dtype(x, dtype))), self)
+
+
+def sum_dim(self, dim, keepdim=False, *, dtype=None):
+    x = self._data
+    axes = dims_arg(dim, x.ndim)
+    return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
+
+
+def _mean_check(x, dtype):
+    kind = (dtype.np if dtype is not None else x.dtype).kind
+    if kind not in "fc":
+        name = (dtype or D.FROM_NP[x.dtype]).name
+        raise RuntimeError(
+            f"mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {name.capitalize()}"
+        )
+
+
+def mean_all(self, *, dtype=None):
+    _mean_check(self._data, dtype)
+    x = self._data
+    return out(np.asarray(np.mean(x, dtype=np_dtype(dtype))).astype(np_dtype(dtype) or x.dtype), self)
+
+
+def mean_dim(self, dim, keepdim=False, *, dtype=None):
+    _mean_check(self._data, dtype)
+    x = self._data
+    r = np.mean(x, axis=dims_arg(dim, x.ndim), keepdims=keepdim, dtype=np_dtype(dtype))
+    return out(np.asarray(r).astype(np_dtype(dtype) or x.dtype), self)
+
+
+def prod(self, *, dtype=None):
+    x = self._data
+    return out(np.asarray(np.prod(x, dtype=_acc_dtype(x, dtype))), self)
+
+
+def _nonempty(x, name):
+    if x.size == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+
+
+def amax(self, dim=(), keepdim=False):
+    _nonempty(self._data, "amax")
+    return out(np.asarray(np.amax(self._data, axis=dims_arg(dim, self._data.ndim), keepdims=keepdim)), self)
+
+
+def amin(self, dim=(), keepdim=False):
+    _nonempty(self._data, "amin")
+    return out(np.asarray(np.amin(self._data, axis=dims_arg(dim, self._data.ndim), keepdims=keepdim)), self)
+
+
+def max_all(self):
+    _nonempty(self._data, "max")
+    return out(np.asarray(np.max(self._data)), self)
+
+
+def min_all(self):
+    _nonempty(self._data, "min")
+    return out(np.asarray(np.min(self._data)), self)
+
+
+def _with_indices(fn, argfn):
+    def kernel(self, dim, keepdim=False):
+        x = self._data
+        d = _wrap_dim(dim, x.ndim)
+        if x.ndim == 0:
+            return out(x.copy(), self), out(np.asarray(0, dtype=np.int64), self)
+        idx = argfn(x, axis=d, keepdims=keepdim)
+        vals = fn(x, axis=d, keepdims=keepdim)
+        return out(np.asarray(vals), self), out(np.asarray(idx, dtype=np.int64), self)
+    return kernel
+
+
+def argmax(self, dim=None, keepdim=False):
+    x = self._data
+    if dim is None:
+        return out(np.asarray(np.argmax(x), dtype=np.int64), self)
+    return out(np.asarray(np.argmax(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), dtype=np.int64), self)
+
+
+def argmin(self, dim=None, keepdim=False):
+    x = self._data
+    if dim is None:
+        return out(np.asarray(np.argmin(x), dtype=np.int64), self)
+    return out(np.asarray(np.argmin(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), dtype=np.int64), self)
+
+
+def _var(fn):
+    def kernel(self, dim=None, *, correction=None, keepdim=False):
+        x = self._data
+        ddof = 1 if correction is None else correction
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = fn(x, axis=dims_arg(dim, x.ndim), ddof=ddof, keepdims=keepdim)
+        return out(np.asarray(r).astype(x.dtype, copy=False), self)
+    return kernel
+
+
+def _softmax_impl(x, dim, log):
+    d = _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return np.zeros_like(x) if log else np.ones_like(x)
+    m = np.max(x, axis=d, keepdims=True)
+    z = x - m
+    lse = np.log(np.sum(np.exp(z), axis=d, keepdims=True))
+    return (z - lse) if log else np.exp(z - lse)
+
+
+def _softmax_kernel(log):
+    def kernel(self, dim, dtype=None):
+        x = self._data.astype(dtype.np) if dtype is not None else self._data
+        if x.dtype.kind not in "fc":
+            raise RuntimeError(f'"{"log_" if log else ""}softmax_lastdim_kernel_impl" not implemented for '
+                               f"'{D.FROM_NP[x.dtype].name}'")
+        return out(_softmax_impl(x, dim, log).astype(x.dtype, copy=False), self)
+    return kernel
+
+
+def _private_softmax(log):
+    def kernel(self, dim, half_to_float):
+        return _softmax_kernel(log)(self, dim)
+    return kernel
+
+
+def cumsum(self, dim, *, dtype=None):
+    x = self._data
+    return out(np.cumsum(x, axis=_wrap_dim(dim, x.ndim), dtype=_acc_dtype(x, dtype)), self)
+
+
+KERNELS = {
+    "sum": sum_all, "sum.dim_IntList": sum_dim, "mean": mean_all, "mean.dim": mean_dim,
+    "prod": prod, "amax": amax, "amin": amin, "max": max_all, "min": min_all,
+    "max.dim": _with_indices(np.max, np.argmax), "min.dim": _with_indices(np.min, np.argmin),
+    "argmax": argmax, "argmin": argmin, "var.correction": _var(np.var), "std.correction": _var(np.std),
+    "softmax.int": _softmax_kernel(False), "log_softmax.int": _softmax_kernel(True),
+    "_softmax": _private_softmax(False), "_log_softmax": _private_softmax(True), "cumsum": cumsum,
+}

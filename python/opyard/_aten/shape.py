@@ -1,0 +1,218 @@
+"""Views and shape operators. Views share memory and record their base."""
+
+import numpy as np
+
+from .common import _make_view, _wrap_dim, out
+
+__all__ = ["KERNELS", "COMPOSITE"]
+
+
+def _shape_arg(size, numel):
+    size = [int(s) for s in size]
+    if size.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in size:
+        known = int(np.prod([s for s in size if s != -1])) if len(size) > 1 else 1
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{size}' is invalid for input of size {numel}")
+        size[size.index(-1)] = numel // known
+    if int(np.prod(size)) != numel:
+        raise RuntimeError(f"shape '{size}' is invalid for input of size {numel}")
+    return tuple(size)
+
+
+def view(self, size):
+    x = self._data
+    shape = _shape_arg(size, x.size)
+    try:
+        arr = x.view()
+        arr.shape = shape  # raises instead of copying
+    except AttributeError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension "
+            "spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+    return _make_view(arr, self)
+
+
+def reshape(self, shape):
+    x = self._data
+    target = _shape_arg(shape, x.size)
+    try:
+        arr = x.view()
+        arr.shape = target
+        return _make_view(arr, self)
+    except AttributeError:
+        return out(np.reshape(x, target).copy(), self)
+
+
+def t(self):
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self._data.ndim}D")
+    return _make_view(self._data.T, self)
+
+
+def transpose(self, dim0, dim1):
+    n = self._data.ndim
+    return _make_view(np.swapaxes(self._data, _wrap_dim(dim0, n), _wrap_dim(dim1, n)), self)
+
+
+def permute(self, dims):
+    n = self._data.ndim
+    if len(dims) != n:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
+                           f"the length of the desired ordering of dimensions i.e. input.dim() = {n} is not "
+                           f"equal to len(dims) = {len(dims)}")
+    axes = [_wrap_dim(d, n) for d in dims]
+    if len(set(axes)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _make_view(np.transpose(self._data, axes), self)
+
+
+def expand(self, size, *, implicit=False):
+    x = self._data
+    size = list(size)
+    if len(size) < x.ndim:
+        raise RuntimeError(f"expand(opyard.{self.dtype.name}{{{list(x.shape)}}}, size={size}): the number of "
+                           f"sizes provided ({len(size)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({x.ndim})")
+    lead = len(size) - x.ndim
+    target = [x.shape[i - lead] if s == -1 else s for i, s in enumerate(size)]
+    try:
+        arr = np.broadcast_to(x, target)
+    except ValueError:
+        raise RuntimeError(f"The expanded size of the tensor ({target}) must match the existing size "
+                           f"({list(x.shape)}) at non-singleton dimensions") from None
+    return _make_view(arr, self)
+
+
+def unsqueeze(self, dim):
+    d = _wrap_dim(dim, self._data.ndim + 1)
+    return _make_view(np.expand_dims(self._data, d), self)
+
+
+def squeeze(self):
+    return _make_view(np.squeeze(self._data), self)
+
+
+def squeeze_dim(self, dim):
+    x = self._data
+    if x.ndim == 0:
+        return _make_view(x[...], self)
+    d = _wrap_dim(dim, x.ndim)
+    return _make_view(np.squeeze(x, d) if x.shape[d] == 1 else x[...], self)
+
+
+def select(self, dim, index):
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {d}")
+    key = [slice(None)] * d + [index]
+    return _make_view(x[tuple(key)], self)
+
+
+def slice_(self, dim=0, start=None, end=None, step=1):
+    x = self._data
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    d = _wrap_dim(dim, x.ndim)
+    key = [slice(None)] * d + [slice(start, end, step)]
+    return _make_view(x[tuple(key)], self)
+
+
+def alias(self):
+    return _make_view(self._data[...], self)
+
+
+def detach(self):
+    return _make_view(self._data[...], self)
+
+
+def clone(self, *, memory_format=None):
+    return out(np.array(self._data, copy=True), self)
+
+
+def cat(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    from .common import check_same_device, tensor_result_dtype
+
+    check_same_device("aten::cat", *tensors)
+    arrays = [t._data for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
+    if not arrays:
+        return out(np.zeros(0, dtype=tensor_result_dtype(*tensors).np), tensors[0])
+    dt = tensor_result_dtype(*tensors)
+    d = _wrap_dim(dim, arrays[0].ndim)
+    try:
+        return out(np.concatenate([a.astype(dt.np, copy=False) for a in arrays], axis=d), tensors[0])
+    except ValueError as e:
+        raise RuntimeError(f"torch.cat(): Sizes of tensors must match except in dimension {d}: {e}") from None
+
+
+def stack(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shapes = {t._data.shape for t in tensors}
+    if len(shapes) > 1:
+        raise RuntimeError(f"stack expects each tensor to be equal size, but got {sorted(shapes)}")
+    from .common import check_same_device, tensor_result_dtype
+
+    check_same_device("aten::stack", *tensors)
+    dt = tensor_result_dtype(*tensors)
+    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
+    return out(np.stack([t._data.astype(dt.np, copy=False) for t in tensors], axis=d), tensors[0])
+
+
+def split(self, split_size, dim=0):
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    if split_size <= 0 and x.shape[d] > 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {x.shape[d]}")
+    bounds = list(range(split_size, x.shape[d], split_size)) if split_size else []
+    return [_make_view(a, self) for a in np.split(x, bounds, axis=d)]
+
+
+def chunk(self, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: %d" % chunks)
+    size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
+    return split(self, max(-(-size // chunks), 1), dim)
+
+
+KERNELS = {
+    "view": view, "reshape": reshape, "t": t, "transpose.int": transpose, "permute": permute,
+    "expand": expand, "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze.dim": squeeze_dim,
+    "select.int": select, "slice.Tensor": slice_, "alias": alias, "detach": detach, "clone": clone,
+    "cat": cat, "stack": stack, "split.Tensor": split, "chunk": chunk,
+}
+
+
+def _ops():
+    from .._ops import ops
+
+    return ops.aten
+
+
+def expand_as(self, other):
+    return _ops().expand.default(self, list(other.shape))
+
+
+def flatten(self, start_dim=0, end_dim=-1):
+    n = self.dim()
+    if n == 0:
+        return _ops().reshape.default(self, [1])
+    s, e = _wrap_dim(start_dim, n), _wrap_dim(end_dim, n)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = list(self.shape)
+    return _ops().reshape.default(self, shape[:s] + [int(np.prod(shape[s:e + 1]))] + shape[e + 1:])
+
+
+def contiguous(self, *, memory_format=0):
+    return self if self.is_contiguous() else _ops().clone.default(self)
+
+
+# Compositions of other operators (CompositeImplicitAutograd: autograd comes from the parts).
+COMPOSITE = {"expand_as": expand_as, "flatten.using_ints": flatten, "contiguous": contiguous}

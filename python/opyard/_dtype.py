@@ -1,0 +1,136 @@
+"""opyard dtypes: torch's names and ScalarType codes over numpy dtypes, and
+torch's type-promotion rules (which differ from numpy's: categories first,
+and Python scalars are weaker than tensors)."""
+
+import builtins
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
+    "int32", "int", "int64", "long", "uint8", "bool", "complex64", "cfloat", "complex128",
+    "cdouble", "promote_types", "result_type", "get_default_dtype", "set_default_dtype",
+]
+
+
+class dtype:
+    """A tensor element type (``opyard.float32``, ...)."""
+
+    __slots__ = ("name", "np", "_code", "is_floating_point", "is_complex", "is_signed", "itemsize", "_cat")
+
+    def __init__(self, name, np_dtype, code, cat):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self._code = code
+        self._cat = cat  # 0 bool, 1 integer, 2 floating, 3 complex
+        self.is_floating_point = cat == 2
+        self.is_complex = cat == 3
+        self.is_signed = self.np.kind != "u" and cat != 0
+        self.itemsize = self.np.itemsize
+
+    def __repr__(self):
+        return f"opyard.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_complex(self):
+        return complex128 if self is float64 else complex64
+
+    def to_real(self):
+        return float64 if self is complex128 else float32
+
+
+uint8 = dtype("uint8", np.uint8, 0, 1)
+int8 = dtype("int8", np.int8, 1, 1)
+int16 = short = dtype("int16", np.int16, 2, 1)
+int32 = dtype("int32", np.int32, 3, 1)
+int64 = long = dtype("int64", np.int64, 4, 1)
+float16 = half = dtype("float16", np.float16, 5, 2)
+float32 = dtype("float32", np.float32, 6, 2)
+float64 = double = dtype("float64", np.float64, 7, 2)
+complex64 = cfloat = dtype("complex64", np.complex64, 9, 3)
+complex128 = cdouble = dtype("complex128", np.complex128, 10, 3)
+bool = dtype("bool", np.bool_, 11, 0)  # noqa: A001 (torch.bool)
+int = int32  # noqa: A001 (torch.int)
+float = float32  # noqa: A001 (torch.float)
+
+ALL = (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool)
+FROM_NP = {d.np: d for d in ALL}
+FROM_CODE = {d._code: d for d in ALL}
+_NAMES = {d.name: d for d in ALL}
+
+
+def _by_name(name):
+    return _NAMES[name]
+
+
+def from_np(np_dtype):
+    """The opyard dtype of a numpy dtype (raises for unsupported ones)."""
+    d = FROM_NP.get(np_dtype)
+    if d is None:
+        d = FROM_NP.get(np.dtype(np_dtype))
+        if d is None:
+            raise TypeError(f"numpy dtype {np_dtype} has no opyard equivalent; supported: "
+                            f"{', '.join(x.name for x in ALL)}")
+    return d
+
+
+class _Default:
+    value = float32
+
+
+def get_default_dtype():
+    """The dtype of tensors made from Python floats (``float32`` unless changed)."""
+    return _Default.value
+
+
+def set_default_dtype(d):
+    """Set the default floating dtype (``float32`` or ``float64``)."""
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError(f"set_default_dtype: expected a floating dtype, got {d!r}")
+    _Default.value = d
+
+
+def promote_types(a, b):
+    """torch.promote_types: the smallest dtype both ``a`` and ``b`` convert to safely."""
+    if a is b:
+        return a
+    if a._cat != b._cat:
+        hi, lo = (a, b) if a._cat > b._cat else (b, a)
+        if hi.is_complex and lo is float64:
+            return complex128
+        return hi
+    return from_np(np.promote_types(a.np, b.np))
+
+
+def _scalar_cat(v):
+    if isinstance(v, builtins.bool):
+        return 0
+    if isinstance(v, builtins.int):
+        return 1
+    if isinstance(v, builtins.float):
+        return 2
+    if isinstance(v, builtins.complex):
+        return 3
+    raise TypeError(f"expected a Python number, got {type(v).__name__}")
+
+
+def scalar_dtype(v):
+    """The dtype a Python number gets on its own (``tensor(v)``)."""
+    return (bool, int64, get_default_dtype(), complex64 if get_default_dtype() is float32 else complex128)[_scalar_cat(v)]
+
+
+def result_type(tensor_dtypes, scalars=()):
+    """torch's result type: tensors' promoted dtype, raised to a scalar's category if higher."""
+    out = tensor_dtypes[0]
+    for d in tensor_dtypes[1:]:
+        out = promote_types(out, d)
+    for s in scalars:
+        cat = _scalar_cat(s)
+        if cat > out._cat:
+            if cat == 3:
+                out = complex128 if out is float64 else scalar_dtype(s) if out._cat < 2 else out.to_complex()
+            else:
+                out = scalar_dtype(s)
+    return out

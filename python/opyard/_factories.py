@@ -1,0 +1,203 @@
+"""Public tensor constructors: ``tensor``, ``zeros``, ``randn``, ... (torch's signatures)."""
+
+import numbers
+
+import numpy as np
+
+from . import _dtype as D
+from ._aten.factory import manual_seed
+from ._core import device as Device
+from ._ops import ops
+from ._tensor import CPU, Tensor, _make, _make_meta
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
+    "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
+    "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor",
+]
+
+_aten = ops.aten
+
+
+def _infer_dtype(data):
+    """torch's dtype inference from Python data: bool, int64, default float, complex."""
+    cat = -1
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, Tensor):
+            return x.dtype
+        elif isinstance(x, bool):
+            cat = max(cat, 0)
+        elif isinstance(x, numbers.Integral):
+            cat = max(cat, 1)
+        elif isinstance(x, numbers.Real):
+            cat = max(cat, 2)
+        elif isinstance(x, numbers.Complex):
+            cat = max(cat, 3)
+        else:
+            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+    default = D.get_default_dtype()
+    return (D.bool, D.int64, default, default.to_complex())[max(cat, 1) if cat >= 0 else 2]
+
+
+def _finish(t, requires_grad):
+    if requires_grad:
+        if not (t.is_floating_point() or t.is_complex()):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad_(True)
+    return t
+
+
+def _place(arr, device):
+    if device is None:
+        return _make(arr)
+    dev = device if isinstance(device, Device) else Device(device)
+    if dev.type == "meta":
+        return _make_meta(arr.shape, D.FROM_NP[arr.dtype])
+    if dev.type == "cuda":
+        from .cuda import _require
+
+        _require()
+    return _make(arr, None if dev.type == "cpu" else dev)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor copying ``data`` (nested lists, numbers, numpy arrays or tensors)."""
+    if isinstance(data, Tensor):
+        arr = np.array(data.detach().numpy(), copy=True)
+        dt = dtype or data.dtype
+    elif isinstance(data, np.ndarray):
+        arr = np.array(data, copy=True)
+        dt = dtype or D.from_np(arr.dtype)
+    else:
+        if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
+            data = _to_py(data)
+        dt = dtype or _infer_dtype(data)
+        arr = np.array(data, dtype=dt.np)
+    return _finish(_place(np.ascontiguousarray(arr.astype(dt.np, copy=False)), device), requires_grad)
+
+
+def _flat(x):
+    for e in x:
+        if isinstance(e, (list, tuple)):
+            yield from _flat(e)
+        else:
+            yield e
+
+
+def _to_py(x):
+    if isinstance(x, (list, tuple)):
+        return [_to_py(e) for e in x]
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def scalar_tensor(value, *, dtype=None, device=None):
+    return tensor(value, dtype=dtype, device=device)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """``data`` as a tensor, sharing memory with a tensor or numpy array when possible."""
+    if isinstance(data, Tensor):
+        return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device)
+    if isinstance(data, np.ndarray) and (dtype is None or D.from_np(data.dtype) is dtype) and device is None:
+        return _make(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(arr):
+    """A tensor sharing memory with the numpy array ``arr``."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
+    D.from_np(arr.dtype)
+    return _make(arr)
+
+
+def from_dlpack(ext):
+    """A tensor sharing memory with any DLPack-capable array (``__dlpack__``)."""
+    if isinstance(ext, Tensor):
+        return ext
+    return _make(np.from_dlpack(ext))
+
+
+def _size_args(size):
+    if len(size) == 1 and isinstance(size[0], (list, tuple)):
+        return list(size[0])
+    return list(size)
+
+
+def _factory(op):
+    def make(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+        return _finish(op(_size_args(size), dtype=dtype, device=device), requires_grad)
+    make.__name__ = op.__name__.split(".")[0]
+    return make
+
+
+zeros = _factory(_aten.zeros.default)
+ones = _factory(_aten.ones.default)
+empty = _factory(_aten.empty.memory_format)
+rand = _factory(_aten.rand.default)
+randn = _factory(_aten.randn.default)
+zeros.__doc__ = "A tensor of zeros: ``opyard.zeros(2, 3, dtype=opyard.float64)``."
+ones.__doc__ = "A tensor of ones."
+empty.__doc__ = "An uninitialized tensor."
+rand.__doc__ = "Uniform samples in [0, 1) (see ``manual_seed``)."
+randn.__doc__ = "Standard normal samples (see ``manual_seed``)."
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device), requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    t = _aten.eye.default(n, dtype=dtype, device=device) if m is None else \
+        _aten.eye.m(n, m, dtype=dtype, device=device)
+    return _finish(t, requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    if end is None:
+        t = _aten.arange.default(start, dtype=dtype, device=device)
+    else:
+        t = _aten.arange.start_step(start, end, step, dtype=dtype, device=device)
+    return _finish(t, requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    dt = dtype or D.get_default_dtype()
+    return _finish(_place(np.linspace(start, end, int(steps)).astype(dt.np), device), requires_grad)
+
+
+def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
+    if size is None:
+        low, high, size = 0, low, high
+    if low != 0:
+        return add_offset(_aten.randint.default(high - low, list(size), dtype=dtype, device=device), low)
+    return _aten.randint.default(high, list(size), dtype=dtype, device=device)
+
+
+def add_offset(t, low):
+    return _aten.add.Scalar(t, low)
+
+
+def _like(op):
+    def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+        return _finish(op(input, dtype=dtype, device=device), requires_grad)
+    make.__name__ = op.__name__.split(".")[0]
+    return make
+
+
+zeros_like = _like(_aten.zeros_like.default)
+ones_like = _like(_aten.ones_like.default)
+empty_like = _like(_aten.empty_like.default)
+rand_like = _like(_aten.rand_like.default)
+randn_like = _like(_aten.randn_like.default)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
+    return _finish(_aten.full_like.default(input, fill_value, dtype=dtype, device=device), requires_grad)
+
+
+_ = CPU

@@ -1,0 +1,176 @@
+"""Functional forms (``opyard.add``, ...) and Tensor methods: the operator packets themselves.
+
+A packet binds like a function when stored on a class, so ``x.sin()`` and
+``opyard.sin(x)`` are one dispatcher call with no Python frame of ours.
+"""
+
+from . import _dtype as D
+from ._core import device as Device
+from ._ops import ops
+from ._tensor import Tensor
+
+_A = ops.aten
+
+_PACKETS = (
+    "add", "sub", "mul", "div", "neg", "abs", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu",
+    "sqrt", "rsqrt", "pow", "clamp", "where", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum",
+    "sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "mm",
+    "bmm", "matmul", "addmm", "dot", "outer", "t", "transpose", "permute", "reshape", "flatten",
+    "unsqueeze", "squeeze", "cat", "stack", "split", "chunk", "select", "index_select", "gather",
+    "scatter", "masked_fill", "nonzero", "softmax", "log_softmax", "clone", "detach", "allclose",
+    "isclose", "sign", "reciprocal", "square", "floor", "ceil", "round", "logical_not", "cumsum",
+    "linear", "numel",
+)
+
+__all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",
+                            "subtract", "is_tensor", "promote_types", "result_type", "is_floating_point",
+                            "numel"]
+
+for _name in _PACKETS:
+    globals()[_name] = getattr(_A, _name)
+
+concat = concatenate = cat
+negative = neg
+absolute = abs
+true_divide = div
+multiply = mul
+subtract = sub
+promote_types = D.promote_types
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.is_floating_point()
+
+
+def result_type(a, b):
+    from ._aten.common import tensor_result_dtype
+
+    return tensor_result_dtype(a, b)
+
+
+_METHOD_PACKETS = _PACKETS + (
+    "add_", "sub_", "mul_", "div_", "clamp_", "exp_", "neg_", "sqrt_", "sin_", "cos_", "relu_",
+    "sigmoid_", "tanh_", "abs_", "pow_", "copy_", "fill_", "zero_", "index_put_", "index_put",
+    "masked_fill_", "uniform_", "normal_", "view", "expand", "expand_as", "contiguous", "new_empty",
+    "new_zeros", "new_ones", "new_full", "index", "alias", "rsub",
+)
+
+_DUNDERS = {
+    "__add__": "add", "__radd__": "add", "__sub__": "sub", "__rsub__": "rsub", "__mul__": "mul",
+    "__rmul__": "mul", "__truediv__": "div", "__pow__": "pow", "__matmul__": "matmul",
+    "__neg__": "neg", "__abs__": "abs", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
+    "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__iadd__": "add_", "__isub__": "sub_",
+    "__imul__": "mul_", "__itruediv__": "div_", "__invert__": "logical_not",
+}
+
+
+def _rtruediv(self, other):
+    return _A.mul(_A.reciprocal(self), other) if self.is_floating_point() else \
+        _A.div(_A.full_like(self, other, dtype=D.get_default_dtype()), self)
+
+
+def _rpow(self, other):
+    return _A.pow.Scalar(other, self)
+
+
+def _rmatmul(self, other):
+    return _A.matmul(other, self)
+
+
+def _pos(self):
+    return self
+
+
+def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+    for a in args:
+        if isinstance(a, D.dtype):
+            dtype = a
+        elif isinstance(a, (str, Device)):
+            device = a
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+    if device is not None and not isinstance(device, Device):
+        device = Device(device)
+    same_dtype = dtype is None or dtype is self.dtype
+    same_device = device is None or device == self._dev
+    if same_dtype and same_device and not copy:
+        return self
+    return _A._to_copy(self, dtype=dtype, device=device)
+
+
+def _caster(dt):
+    def cast(self):
+        return _to(self, dt)
+    return cast
+
+
+def _type_as(self, other):
+    return _to(self, other.dtype)
+
+
+def _view_as(self, other):
+    return _A.view(self, list(other.shape))
+
+
+def _cpu(self):
+    return _to(self, "cpu")
+
+
+def _cuda(self, device=None):
+    return _to(self, "cuda" if device is None else Device("cuda", device) if isinstance(device, int) else device)
+
+
+def _T(self):
+    return _A.permute(self, list(range(self.dim() - 1, -1, -1)))
+
+
+def _mT(self):
+    return _A.transpose(self, -2, -1)
+
+
+def _repeat(self, *sizes):
+    import numpy as np
+
+    sizes = list(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else list(sizes)
+    from ._tensor import _make
+
+    return _make(np.tile(self.numpy(force=True), sizes), None if self._dev.type == "cpu" else self._dev)
+
+
+def install():
+    """Bind the operator packets and the Python-level helpers onto ``Tensor``."""
+    for name in _METHOD_PACKETS:
+        if name != "numel":
+            setattr(Tensor, name, getattr(_A, name))
+    for dunder, name in _DUNDERS.items():
+        setattr(Tensor, dunder, getattr(_A, name))
+    Tensor.__rtruediv__ = _rtruediv
+    Tensor.__rpow__ = _rpow
+    Tensor.__rmatmul__ = _rmatmul
+    Tensor.__pos__ = _pos
+    Tensor.__hash__ = object.__hash__
+    Tensor.to = _to
+    Tensor.cpu = _cpu
+    Tensor.cuda = _cuda
+    Tensor.type_as = _type_as
+    Tensor.view_as = _view_as
+    Tensor.repeat = _repeat
+    Tensor.T = property(_T)
+    Tensor.mT = property(_mT)
+    for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),
+                     ("long", D.int64), ("int", D.int32), ("short", D.int16), ("bool", D.bool),
+                     ("byte", D.uint8), ("char", D.int8)):
+        setattr(Tensor, name, _caster(dt))
+    from ._indexing import getitem, setitem
+
+    Tensor.__getitem__ = getitem
+    Tensor.__setitem__ = setitem
+
+
+install()

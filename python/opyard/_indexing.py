@@ -1,0 +1,92 @@
+"""``tensor[key]`` and ``tensor[key] = value`` as dispatcher operators.
+
+Basic indexing (ints, slices, None, Ellipsis) becomes select/slice/unsqueeze
+views; tensors, lists and bool masks become ``aten::index`` (or
+``aten::index_put_`` when assigning). Assignment to a basic view copies into
+it in place, so the base's version counter moves.
+"""
+
+import numpy as np
+
+from ._ops import ops
+from ._tensor import Tensor
+
+_A = ops.aten
+
+
+def _normalize(key, ndim):
+    key = key if isinstance(key, tuple) else (key,)
+    used = sum(1 for k in key if k is not None and k is not Ellipsis and not (isinstance(k, Tensor) and k.dtype.name == "bool"))
+    used += sum(k.dim() for k in key if isinstance(k, Tensor) and k.dtype.name == "bool")
+    if sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if used > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out = []
+    for k in key:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (ndim - used))
+        else:
+            out.append(k)
+    return out
+
+
+def _as_index(k, like):
+    if isinstance(k, Tensor):
+        return k
+    from ._factories import tensor
+
+    arr = np.asarray(k)
+    return tensor(arr.tolist(), device=like.device) if arr.dtype != np.bool_ else tensor(arr, device=like.device)
+
+
+def _basic_and_advanced(self, key):
+    items = _normalize(key, self.dim())
+    t, dim, advanced = self, 0, []
+    for k in items:
+        if k is None:
+            t = _A.unsqueeze(t, dim)
+            dim += 1
+        elif isinstance(k, bool):
+            t = _A.unsqueeze(t, dim)
+            if not k:
+                t = _A.slice(t, dim, 0, 0)
+            dim += 1
+        elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+            t = _A.select(t, dim, int(k))
+        elif isinstance(k, slice):
+            step = 1 if k.step is None else k.step
+            if k.start is not None or k.stop is not None or step != 1:
+                t = _A.slice(t, dim, k.start, k.stop, step)
+            dim += 1
+        else:
+            idx = _as_index(k, self)
+            advanced.append((dim, idx))
+            dim += idx.dim() if idx.dtype.name == "bool" else 1
+    return t, advanced
+
+
+def getitem(self, key):
+    t, advanced = _basic_and_advanced(self, key)
+    if not advanced:
+        return t if t is not self else _A.alias(self)
+    indices = [None] * (max(d for d, _ in advanced) + 1)
+    for d, idx in advanced:
+        indices[d] = idx
+    return _A.index(t, indices)
+
+
+def setitem(self, key, value):
+    if not isinstance(value, Tensor):
+        from ._factories import tensor
+
+        value = tensor(value, dtype=self.dtype, device=self.device)
+    t, advanced = _basic_and_advanced(self, key)
+    if not advanced:
+        target = t if t is not self else self
+        _A.copy_(target, _A.expand(value, list(target.shape)) if value.shape != target.shape else value)
+        return
+    indices = [None] * (max(d for d, _ in advanced) + 1)
+    for d, idx in advanced:
+        indices[d] = idx
+    _A.index_put_(t, indices, value)

@@ -1,0 +1,346 @@
+"""``opyard.Tensor``: a numpy array that lives in the dispatcher.
+
+Note [Tensor layout]: a tensor is a ``_core.TensorBase`` (whose ``_keyset``
+the dispatcher reads) plus ``_data``, a numpy array. Meta tensors hold a
+zero-stride broadcast array: shape and dtype without memory. Everything else
+(``_dev``, ``_base``, ``grad``, autograd fields) defaults on the class, so a
+result tensor costs two attribute stores. Views share their root's version
+counter (``_vc``), created on first use.
+"""
+
+import numpy as np
+
+from . import _core
+from . import _dtype as D
+from ._core import device
+from .dispatcher import DispatchKey, DispatchKeySet
+
+__all__ = ["Tensor", "Size", "is_tensor"]
+
+_new = _core.TensorBase.__new__
+
+CPU = device("cpu")
+META = device("meta")
+_BACKEND_KEY = {
+    "cpu": DispatchKey.CPU, "meta": DispatchKey.Meta, "cuda": DispatchKey.CUDA,
+    "privateuseone": DispatchKey.PrivateUse1,
+}
+CPU_KEYS = DispatchKeySet(DispatchKey.CPU).raw()
+_AUTOGRAD_KEYS = DispatchKeySet(DispatchKey.Autograd).raw()
+
+
+def device_keys(dev):
+    """The backend key bits of a device."""
+    key = _BACKEND_KEY.get(dev.type)
+    if key is None:  # a renamed PrivateUse1 backend
+        key = DispatchKey.PrivateUse1
+    return DispatchKeySet(key).raw()
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``opyard.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"opyard.Size({list(self)})"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        out = tuple.__getitem__(self, i)
+        return Size(out) if isinstance(i, slice) else out
+
+
+def _make(arr, dev=None):
+    """A new tensor around ``arr`` (cpu unless ``dev`` says otherwise). The fast constructor."""
+    t = _new(Tensor)
+    t._data = arr
+    if dev is None or dev is CPU:
+        t._keyset = CPU_KEYS
+    else:
+        t._dev = dev
+        t._keyset = device_keys(dev)
+    return t
+
+
+def _make_meta(shape, dt, strides=None):
+    """A meta tensor: shape and dtype, no memory."""
+    t = _new(Tensor)
+    t._data = np.broadcast_to(np.zeros((), dtype=dt.np), tuple(int(s) for s in shape))
+    t._dev = META
+    t._keyset = _META_KEYS
+    if strides is not None:
+        t._meta_strides = tuple(strides)
+    return t
+
+
+_META_KEYS = DispatchKeySet(DispatchKey.Meta).raw()
+
+
+def _make_view(arr, base):
+    """A tensor viewing ``base``'s memory: shares its version counter and records its base."""
+    t = _new(type(base) if type(base) is not Tensor and hasattr(type(base), "_keep_subclass") else Tensor)
+    t._data = arr
+    t._keyset = base._keyset & ~_AUTOGRAD_KEYS
+    if base._dev is not CPU:
+        t._dev = base._dev
+    root = base._base if base._base is not None else base
+    t._base = root
+    t._vc = root._counter()
+    return t
+
+
+def contiguous_strides(shape):
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(int(s), 1)
+    return tuple(reversed(strides))
+
+
+def _meta_error(what):
+    return RuntimeError(
+        f"Tensor.{what}: meta tensors hold no data (they only carry shape, dtype and device); "
+        "move real data with .to('cpu') on a non-meta tensor, or use a cpu tensor"
+    )
+
+
+class Tensor(_core.TensorBase):
+    """A numpy-backed tensor whose operations go through the dispatcher."""
+
+    _dev = CPU
+    _base = None
+    grad = None
+    _meta_strides = None
+    __array_priority__ = 1000
+
+    def __init__(self, *args, **kwargs):
+        # ``Tensor([1, 2])`` / ``SubTensor([0])``: the legacy constructor copies data.
+        if args or kwargs:
+            from ._factories import tensor
+
+            src = tensor(*args, **kwargs)
+            self._data = src._data
+            self._keyset = src._keyset
+            if src._dev is not CPU:
+                self._dev = src._dev
+
+    # --- metadata -------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    @property
+    def dtype(self):
+        return D.FROM_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        return self._dev
+
+    @property
+    def is_meta(self):
+        return self._dev is META or self._dev.type == "meta"
+
+    @property
+    def is_cuda(self):
+        return self._dev.type == "cuda"
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def stride(self, dim=None):
+        if self._meta_strides is not None:
+            st = self._meta_strides
+        elif self.is_meta:
+            st = contiguous_strides(self._data.shape)
+        else:
+            item = self._data.itemsize
+            st = tuple(s // item for s in self._data.strides)
+        return st if dim is None else st[_wrap_dim(dim, len(st))]
+
+    def storage_offset(self):
+        if self._base is None or self.is_meta:
+            return 0
+        root = self._base._data
+        start = self._data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return start // self._data.itemsize
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def is_contiguous(self, memory_format=None):
+        if self.is_meta:
+            return self.stride() == contiguous_strides(self._data.shape)
+        return self._data.flags.c_contiguous
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return self._data.dtype.kind == "c"
+
+    def type(self, dtype=None):
+        if dtype is not None:
+            return self.to(dtype)
+        names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                 "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+        return f"opyard.{names[self.dtype.name]}Tensor"
+
+    # --- version counter and autograd defaults -------------------------
+    def _counter(self):
+        vc = self.__dict__.get("_vc")
+        if vc is None:
+            vc = self._base._counter() if self._base is not None else [0]
+            self._vc = vc
+        return vc
+
+    @property
+    def _version(self):
+        return self._counter()[0]
+
+    def _bump_version(self):
+        self._counter()[0] += 1
+
+    @property
+    def requires_grad(self):
+        return bool(self._keyset & _AUTOGRAD_KEYS)
+
+    @property
+    def is_leaf(self):
+        return getattr(self, "_grad_fn", None) is None
+
+    @property
+    def data(self):
+        return self.detach()
+
+    @data.setter
+    def data(self, other):
+        self._data = other._data
+
+    # --- data access ----------------------------------------------------
+    def numpy(self, force=False):
+        """The data as a numpy array (shared memory when possible)."""
+        if self.is_meta:
+            raise _meta_error("numpy")
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        if self._dev.type == "cuda" and not force:
+            raise TypeError("can't convert cuda tensor to numpy. Use Tensor.cpu() to copy the "
+                            "tensor to host memory first.")
+        data = self._data
+        return data.get() if hasattr(data, "get") else data
+
+    def __array__(self, dtype=None, copy=None):
+        if self.is_meta:
+            raise _meta_error("__array__")
+        arr = self._data.get() if hasattr(self._data, "get") else self._data
+        return arr if dtype is None else arr.astype(dtype)
+
+    def item(self):
+        if self.is_meta:
+            raise _meta_error("item")
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        if self.is_meta:
+            raise _meta_error("tolist")
+        return self._data.tolist()
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {'no' if self._data.size == 0 else 'more than one'} "
+                               "values is ambiguous")
+        return bool(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.is_floating_point() or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    __hash__ = object.__hash__
+
+    def __dlpack__(self, stream=None):
+        if self.is_meta:
+            raise _meta_error("__dlpack__")
+        return self._data.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
+
+    def __reduce__(self):
+        from ._factories import tensor
+
+        return (tensor, (self.tolist(),), None) if not self.is_meta else (_make_meta_from, (tuple(self.shape), self.dtype.name))
+
+    def __repr__(self):
+        from ._format import format_tensor
+
+        return format_tensor(self)
+
+    def __deepcopy__(self, memo):
+        out = self.clone().detach()
+        if self.requires_grad:
+            out.requires_grad_(True)
+        memo[id(self)] = out
+        return out
+
+
+def _make_meta_from(shape, dtype_name):
+    return _make_meta(shape, D._by_name(dtype_name))
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def is_tensor(obj):
+    """True for opyard tensors (``torch.is_tensor``)."""
+    return isinstance(obj, Tensor)
