@@ -40,7 +40,7 @@ def _infer_dtype(data):
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
     default = D.get_default_dtype()
-    return (D.bool, D.int64, default, default.to_complex())[max(cat, 1) if cat >= 0 else 2]
+    return (D.bool, D.int64, default, default.to_complex())[cat if cat >= 0 else 2]
 
 
 def _finish(t, requires_grad):
@@ -77,7 +77,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             data = _to_py(data)
         dt = dtype or _infer_dtype(data)
         arr = np.array(data, dtype=dt.np)
-    return _finish(_place(np.ascontiguousarray(arr.astype(dt.np, copy=False)), device), requires_grad)
+    return _finish(_place(np.array(arr, dtype=dt.np, order="C", copy=False), device), requires_grad)
 
 
 def _flat(x):

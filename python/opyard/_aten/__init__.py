@@ -19,7 +19,8 @@ for _schema in SCHEMAS:
 OP_NAMES = tuple(s.split("(")[0] for s in SCHEMAS)
 
 _VIEWS = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze",
-          "squeeze.dim", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor", "chunk"}
+          "squeeze.dim", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor", "chunk",
+          "narrow", "unbind.int", "diagonal"}
 _REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "amax", "amin", "max", "min",
                "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction",
                "softmax.int", "log_softmax.int", "_softmax", "_log_softmax", "cumsum"}

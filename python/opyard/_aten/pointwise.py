@@ -224,7 +224,8 @@ KERNELS = {
     "sign": _same_unary(np.sign, "sign"), "reciprocal": _float_unary(np.reciprocal, "reciprocal"),
     "square": _same_unary(np.square, "square"), "floor": _same_unary(np.floor, "floor"),
     "ceil": _same_unary(np.ceil, "ceil"), "round": _same_unary(np.round, "round"),
-    "logical_not": logical_not, "clamp": clamp, "isclose": isclose, "allclose": allclose,
+    "logical_not": logical_not,
+    "logical_and": _cmp(np.logical_and), "logical_or": _cmp(np.logical_or), "clamp": clamp, "isclose": isclose, "allclose": allclose,
     "copy_": copy_, "fill_.Scalar": fill_, "zero_": zero_,
 }
 

@@ -1,6 +1,11 @@
 """Schemas of the built-in operators, verbatim from PyTorch's native_functions.yaml."""
 
 SCHEMAS = (
+    'logical_and(Tensor self, Tensor other) -> Tensor',
+    'logical_or(Tensor self, Tensor other) -> Tensor',
+    'narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)',
+    'unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]',
+    'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)',
     '_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor',
     '_softmax(Tensor self, int dim, bool half_to_float) -> Tensor',
     '_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor',

@@ -181,7 +181,28 @@ def chunk(self, chunks, dim=0):
     return split(self, max(-(-size // chunks), 1), dim)
 
 
+def narrow(self, dim, start, length):
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    if start < 0:
+        start += x.shape[d]
+    if not (0 <= start and start + length <= x.shape[d] and length >= 0):
+        raise IndexError(f"start ({start}) + length ({length}) exceeds dimension size ({x.shape[d]}).")
+    return slice_(self, d, start, start + length)
+
+
+def unbind(self, dim=0):
+    d = _wrap_dim(dim, self._data.ndim)
+    return [select(self, d, i) for i in range(self._data.shape[d])]
+
+
+def diagonal(self, offset=0, dim1=0, dim2=1):
+    n = self._data.ndim
+    return _make_view(np.diagonal(self._data, offset, _wrap_dim(dim1, n), _wrap_dim(dim2, n)), self)
+
+
 KERNELS = {
+    "narrow": narrow, "unbind.int": unbind, "diagonal": diagonal,
     "view": view, "reshape": reshape, "t": t, "transpose.int": transpose, "permute": permute,
     "expand": expand, "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze.dim": squeeze_dim,
     "select.int": select, "slice.Tensor": slice_, "alias": alias, "detach": detach, "clone": clone,
