@@ -1,5 +1,7 @@
 """``python -m opyard``: a tour of the dispatcher on one custom operator."""
 
+import warnings
+
 import numpy as np
 
 import opyard
@@ -35,11 +37,19 @@ def main():
     print(opyard.dispatcher.dump_table("mylib::myadd"), end="")
 
     print("\noverriding a built-in operator and restoring it:")
+    calls = []
+
+    def div_cpu(self, other):
+        calls.append("div_cpu")
+        return self * (1 / other)
+
     aten = Library("aten", "IMPL")
-    aten.impl("div.Tensor", lambda self, other: self * (1 / other), "CPU")
-    print("  a / b with the override:", a / b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Overriding a previously registered kernel": expected here
+        aten.impl("div.Tensor", div_cpu, "CPU")
+    print("  a / b with the override:", a / b, "calls:", calls)
     aten._destroy()
-    print("  a / b restored:         ", a / b)
+    print("  a / b restored:         ", a / b, "calls:", calls)
 
 
 if __name__ == "__main__":

@@ -7,17 +7,23 @@ _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 _internal = {}
+# The registration API's own modules: a registration is attributed to whoever
+# called into them (user code, or opyard's built-in libraries).
+_API_FILES = {os.path.join(_PKG_DIR, name) for name in ("library.py", "_provenance.py", "_ops.py")}
+_API_DIRS = (os.path.join(_PKG_DIR, "_library") + os.sep,)
 
 
 def _is_internal(path):
     hit = _internal.get(path)
     if hit is None:
-        hit = _internal[path] = os.path.abspath(path).startswith(_PKG_DIR + os.sep)
+        full = os.path.abspath(path)
+        hit = path.startswith("<frozen") or full in _API_FILES or full.startswith(_API_DIRS)
+        _internal[path] = hit
     return hit
 
 
 def caller_site():
-    """``file.py:12`` of the nearest caller that is not opyard's own code."""
+    """``file.py:12`` of the nearest caller outside the registration API."""
     f = sys._getframe(1)
     while f is not None:
         path = f.f_code.co_filename
