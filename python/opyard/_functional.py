@@ -134,6 +134,34 @@ def _mT(self):
     return _A.transpose(self, -2, -1)
 
 
+def _sizes(args):
+    return list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+
+
+def _view(self, *shape):
+    if len(shape) == 1 and isinstance(shape[0], D.dtype):
+        raise NotImplementedError("Tensor.view(dtype) is not supported; use .to(dtype)")
+    return _A.view.default(self, _sizes(shape))
+
+
+def _reshape(self, *shape):
+    return _A.reshape.default(self, _sizes(shape))
+
+
+def _expand(self, *sizes, implicit=False):
+    return _A.expand.default(self, _sizes(sizes))
+
+
+def _permute(self, *dims):
+    return _A.permute.default(self, _sizes(dims))
+
+
+def _sized(op):
+    def method(self, *size, **kwargs):
+        return op(self, _sizes(size), **kwargs)
+    return method
+
+
 def _repeat(self, *sizes):
     import numpy as np
 
@@ -161,6 +189,12 @@ def install():
     Tensor.type_as = _type_as
     Tensor.view_as = _view_as
     Tensor.repeat = _repeat
+    Tensor.view = _view
+    Tensor.reshape = _reshape
+    Tensor.expand = _expand
+    Tensor.permute = _permute
+    for name in ("new_empty", "new_zeros", "new_ones"):
+        setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)
     for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),

@@ -109,8 +109,10 @@ def select(self, dim, index):
     size = x.shape[d]
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {d}")
-    key = [slice(None)] * d + [index]
-    return _make_view(x[tuple(key)], self)
+    i = index + size if index < 0 else index
+    # Slice then drop the axis: integer indexing would return a numpy scalar, not a view.
+    key = [slice(None)] * d + [slice(i, i + 1)]
+    return _make_view(np.squeeze(x[tuple(key)], axis=d), self)
 
 
 def slice_(self, dim=0, start=None, end=None, step=1):
