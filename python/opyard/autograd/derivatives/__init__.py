@@ -12,12 +12,15 @@ are never differentiable.
 from ... import _core
 from ...library import Library
 from ..fallback import make_non_differentiable_kernel
-from . import pointwise, reductions, views
+from . import indexing, pointwise, reductions, views
 from .registry import Formula, make_kernel
 
-__all__ = ["FORMULAS", "NON_DIFFERENTIABLE", "register", "Formula", "inplace_name"]
+__all__ = ["FORMULAS", "INPLACE_ALIASES", "NON_DIFFERENTIABLE", "register", "Formula", "inplace_name"]
 
-FORMULAS = {**pointwise.FORMULAS, **reductions.FORMULAS, **views.FORMULAS}
+FORMULAS = {**pointwise.FORMULAS, **reductions.FORMULAS, **views.FORMULAS, **indexing.FORMULAS}
+
+# In-place overloads whose name is not ``inplace_name`` of their out-of-place row.
+INPLACE_ALIASES = {"aten::pow_.Scalar": "aten::pow.Tensor_Scalar"}
 
 # derivatives.yaml's `output_differentiability: [False]` rows and the
 # factories: their outputs never require grad.
@@ -28,8 +31,7 @@ NON_DIFFERENTIABLE = (
     "aten::eq.Tensor", "aten::eq.Scalar", "aten::ne.Tensor", "aten::ne.Scalar",
     "aten::lt.Tensor", "aten::lt.Scalar", "aten::le.Tensor", "aten::le.Scalar",
     "aten::gt.Tensor", "aten::gt.Scalar", "aten::ge.Tensor", "aten::ge.Scalar",
-    "aten::sign", "aten::floor", "aten::ceil", "aten::round", "aten::trunc",
-    "aten::isnan", "aten::logical_and", "aten::logical_or", "aten::logical_not",
+    "aten::isnan", "aten::isclose", "aten::allclose", "aten::nonzero", "aten::randint", "aten::logical_and", "aten::logical_or", "aten::logical_not",
     "aten::detach", "aten::bernoulli", "aten::bernoulli.p",
 )
 
@@ -47,16 +49,27 @@ def _find(name):
     return op
 
 
+def _is_composite(op):
+    """CompositeImplicitAutograd ops get no formula: autograd records what they call (torch's rule)."""
+    return "\nCompositeImplicitAutograd[alias]:" in _core._dump(op.name())
+
+
 def register():
     """Register every derivative kernel; returns ``(library, registered, missing)``."""
     lib = Library("aten", "IMPL")
     registered, missing = [], []
-    for name, formula in FORMULAS.items():
-        for target in (name, inplace_name(name)):
+    rows = [(name, f, name) for name, f in FORMULAS.items()]
+    rows += [(alias, FORMULAS[target], target) for alias, target in INPLACE_ALIASES.items()]
+    for name, formula, row in rows:
+        for target in ((name, inplace_name(name)) if name == row else (name,)):
+            if target != name and target in INPLACE_ALIASES:
+                continue  # mapped explicitly (pow_.Scalar is not pow.Scalar's in-place form)
             op = _find(target)
             if op is None:
-                if target == name:
+                if target == row:
                     missing.append(name)
+                continue
+            if _is_composite(op):
                 continue
             lib.impl(op.name(), make_kernel(op, formula), "Autograd", with_keyset=True)
             registered.append(op.name())

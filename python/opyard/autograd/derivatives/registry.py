@@ -329,8 +329,8 @@ def _push_tangents(formula, out, values, names, tangents, originals):
     else:
         with _no_grad_guard():
             result = formula.forward(tangents, _Args(args))
-    outs = out if isinstance(out, tuple) else (out,)
-    res = result if isinstance(result, tuple) else (result,)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    res = result if isinstance(result, (tuple, list)) else (result,)
     for o, t in zip(outs, res):
         if t is not None and meta.is_tensor(o):
             fwad.set_tangent(o, t)

@@ -90,8 +90,6 @@ FORMULAS = {
                               forward=_same_view(lambda t, a: A.reshape.default(t, a.size))),
     "aten::_unsafe_view": F("UnsafeViewBackward0", ("self",), _reshape_back,
                             forward=_same_view(lambda t, a: A.reshape.default(t, a.size))),
-    "aten::flatten.using_ints": F("FlattenBackward0", ("self",), _reshape_back,
-                                  forward=_same_view(lambda t, a: A.flatten.using_ints(t, a.start_dim, a.end_dim))),
     "aten::t": F("TBackward0", ("self",), lambda g, a, n: (A.t.default(g[0]),),
                  forward=_same_view(lambda t, a: A.t.default(t))),
     "aten::transpose.int": F("TransposeBackward0", ("self",),
