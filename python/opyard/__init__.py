@@ -65,4 +65,9 @@ __all__ += ["autograd", "nn", "optim", "enable_grad", "inference_mode", "is_grad
 # --- autograd exports (end) ---
 
 # --- custom op exports (begin) ---
+from . import amp, fake, func, fx  # noqa: E402
+from .amp import policy as _amp_policy  # noqa: E402
+
+_amp_policy.install()
+__all__ += ["amp", "fake", "func", "fx"]
 # --- custom op exports (end) ---

@@ -1,0 +1,63 @@
+"""Fake impls ("abstract impls") and the context ``get_ctx()`` returns inside one."""
+
+import threading
+
+__all__ = ["FAKE_IMPLS", "FakeImplCtx", "get_ctx", "run_fake_impl"]
+
+# "ns::op.overload" -> the user's fake impl.
+FAKE_IMPLS = {}
+
+
+class _State(threading.local):
+    ctx = None
+
+
+_state = _State()
+
+
+class FakeImplCtx:
+    """What a fake impl may ask for: data-dependent sizes (``new_dynamic_size``)."""
+
+    def __init__(self, shape_env, op_name):
+        self._shape_env = shape_env
+        self._op_name = op_name
+
+    def new_dynamic_size(self, *, min=0, max=None):
+        """A new symbolic size (``u0``, ``u1``...) for a data-dependent output dimension.
+
+        Needs a ``FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True))``
+        (``make_fx(..., tracing_mode="symbolic")`` creates one).
+        """
+        if self._shape_env is None or not self._shape_env.allow_dynamic_output_shape_ops:
+            from ..fake import DynamicOutputShapeException
+
+            raise DynamicOutputShapeException(
+                f"{self._op_name}: ctx.new_dynamic_size() needs a ShapeEnv that allows dynamic output "
+                "shapes: use FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True)) "
+                "or make_fx(..., tracing_mode='symbolic')"
+            )
+        if isinstance(min, int) and min < 0:
+            raise ValueError(f"ctx.new_dynamic_size(min={min}, ...): expected min to be greater than or equal to 0: "
+                             "this API can only create non-negative sizes.")
+        if max is not None and isinstance(min, int) and max < min:
+            raise ValueError(f"ctx.new_dynamic_size(min={min}, max={max}): max must be >= min")
+        return self._shape_env.create_unbacked_symint(min=min, max=max)
+
+    create_unbacked_symint = new_dynamic_size
+
+
+def get_ctx():
+    """The fake-impl context; only valid while a fake impl runs (see ``register_fake``)."""
+    if _state.ctx is None:
+        raise RuntimeError("get_ctx() called outside of a fake impl: it is only valid inside a function "
+                           "registered with opyard.library.register_fake while it runs")
+    return _state.ctx
+
+
+def run_fake_impl(fn, op_name, shape_env, args, kwargs):
+    prev = _state.ctx
+    _state.ctx = FakeImplCtx(shape_env, op_name)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _state.ctx = prev
