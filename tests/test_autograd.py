@@ -322,3 +322,15 @@ def test_fallback_passes_non_tensor_outputs_through(ns):
     lib.define("count(Tensor x) -> int")
     lib.impl("count", lambda x: 3, "CPU")
     assert getattr(opyard.ops, ns).count(t([1.0], requires_grad=True)) == 3
+
+
+def test_leaf_grad_never_aliases_a_gradient_the_caller_holds():
+    x = t([1.0, 2.0], requires_grad=True)
+    g = t([1.0, 1.0])
+    (x * 1).backward(g)
+    (x * 1).backward(g)
+    assert close(g, [1, 1]) and close(x.grad, [2, 2])
+    w = t([1.0, 2.0], requires_grad=True)
+    w.backward(g)
+    w.backward(g)
+    assert close(g, [1, 1]) and close(w.grad, [2, 2])

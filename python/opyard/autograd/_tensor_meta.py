@@ -106,6 +106,21 @@ def size_repr(t):
     return f"opyard.Size({list(shape(t))})"
 
 
+def add(a, b):
+    """``a + b`` for two tensors, through the overload directly.
+
+    Note [Explicit overloads]: the ``add`` packet (``a + b``) tries ``add.Scalar``
+    first and builds an error message with ``repr`` of the tensor before it falls
+    back to ``add.Tensor``, which costs ~50 us; autograd's own arithmetic names
+    the overload.
+    """
+    return ops.aten.add.Tensor(a, b)
+
+
+def _add_(a, b):
+    return ops.aten.add_.Tensor(a, b)
+
+
 def _below_autograd():
     return _core._KeyGuard(exclude=AUTOGRAD_KEYS)
 
@@ -153,21 +168,22 @@ def accumulate_grad(var, g):
     cur = var.grad
     if _core._is_excluded(AUTOGRAD_KEYS):
         if cur is None:
-            # Steal the gradient when nothing else can see it (torch: use_count check);
-            # views (e.g. an expanded ones) are copied so that .grad owns its memory.
-            fresh = sys.getrefcount(g) <= 4 and getattr(g, "_base", None) is None
+            # Steal the gradient when nothing else can see it (torch: use_count check):
+            # 3 references = the caller's local, this parameter, getrefcount's argument.
+            # Views (e.g. an expanded ones) are copied so that .grad owns its memory.
+            fresh = sys.getrefcount(g) <= 3 and getattr(g, "_base", None) is None
             var.grad = g if fresh else g.clone()
         else:
-            cur.add_(g)
+            _add_(cur, g)
     else:
-        var.grad = g.clone() if cur is None and not requires_grad(g) else (g if cur is None else cur + g)
+        var.grad = g.clone() if cur is None and not requires_grad(g) else (g if cur is None else add(cur, g))
 
 
 def retain_grad_update(t, g):
     """``retain_grad``: the non-leaf's ``.grad`` gets (a copy of) the incoming gradient."""
     cur = t.grad
     with _below_autograd() if not requires_grad(g) else _Null():
-        t.grad = g.clone() if cur is None else cur + g
+        t.grad = g.clone() if cur is None else add(cur, g)
 
 
 class _Null:

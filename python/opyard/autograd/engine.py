@@ -17,6 +17,7 @@ Example::
 from heapq import heappop, heappush
 
 from . import _tensor_meta as meta
+from ._tensor_meta import add as _add  # See Note [Explicit overloads]
 from .grad_mode import _grad_keys, _local_keysets, _no_grad_guard, _set_keys
 from .graph import AccumulateGrad, gradient_edge
 
@@ -226,7 +227,7 @@ class _GraphTask:
                 if not deps.get(node):
                     heappush(ready, (-node._sequence_nr, id(node), node))
             prev = buf[nr]
-            buf[nr] = g if prev is None else prev + g
+            buf[nr] = g if prev is None else _add(prev, g)
         while ready:
             node = heappop(ready)[2]
             grads = buffers.pop(node)
@@ -253,11 +254,14 @@ class _GraphTask:
                     if g.shape != nxt._out_shapes[nr]:
                         g = _validate(node, i, g, nxt, nr)
                     prev = buf[nr]
-                    buf[nr] = g if prev is None else prev + g
+                    buf[nr] = g if prev is None else _add(prev, g)
                 remaining = deps[nxt] - 1
                 deps[nxt] = remaining
                 if remaining == 0 and (needed is None or nxt in needed or nxt in captures):
                     heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+            # Drop this frame's references so AccumulateGrad can steal a gradient that
+            # nothing else holds (see _tensor_meta.accumulate_grad).
+            outputs = g = grads = None
         self._accumulate_non_leaf_inputs()
         return self.results
 
@@ -267,7 +271,7 @@ class _GraphTask:
             g = grads[nr]
             if g is not None:
                 prev = results[idx]
-                results[idx] = g if prev is None else prev + g
+                results[idx] = g if prev is None else _add(prev, g)
 
     def _accumulate_non_leaf_inputs(self):
         if not (self.accumulate and self.inputs):

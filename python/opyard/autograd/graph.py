@@ -146,10 +146,15 @@ class Node:
 class AccumulateGrad(Node):
     """Sink of a leaf tensor: adds the incoming gradient into ``variable.grad``."""
 
+    _sequence_nr = 2**62  # highest priority: accumulate as soon as ready (torch: UINT64_MAX)
+
     def __init__(self, variable):
         self.variable = variable
-        self._out_shapes = (meta.shape(variable),)
-        self._sequence_nr = 2**62  # highest priority: accumulate as soon as ready (torch: UINT64_MAX)
+
+    @property
+    def _out_shapes(self):
+        # Read at backward time only: creating the node stays cheap on the forward path.
+        return (self.variable.shape,)
 
     def apply(self, grads):
         grad = grads[0]

@@ -1,9 +1,12 @@
 """``SGD``: stochastic gradient descent with momentum and weight decay (torch's update rule)."""
 
+from .._ops import ops
 from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
+
+_A = ops.aten
 
 
 class SGD(Optimizer):
@@ -43,20 +46,21 @@ class SGD(Optimizer):
     def _update_group(self, group):
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
         wd, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
+        # Overloads are named (not `a + b`): see Note [Explicit overloads] in autograd/_tensor_meta.py.
         for p in group["params"]:
             g = p.grad
             if g is None:
                 continue
             if maximize:
-                g = -g
+                g = _A.neg.default(g)
             if wd != 0:
-                g = g + p * wd
+                g = _A.add.Tensor(g, p, alpha=wd)
             if momentum != 0:
                 state = self.state.setdefault(id(p), {})
                 buf = state.get("momentum_buffer")
                 if buf is None:
                     buf = state["momentum_buffer"] = g.clone()
                 else:
-                    buf.mul_(momentum).add_(g, alpha=1 - dampening)
-                g = g + buf * momentum if nesterov else buf
-            p.add_(g, alpha=-lr)
+                    _A.add_.Tensor(_A.mul_.Scalar(buf, momentum), g, alpha=1 - dampening)
+                g = _A.add.Tensor(g, buf, alpha=momentum) if nesterov else buf
+            _A.add_.Tensor(p, g, alpha=-lr)
