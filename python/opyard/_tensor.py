@@ -26,15 +26,17 @@ _BACKEND_KEY = {
     "privateuseone": DispatchKey.PrivateUse1,
 }
 CPU_KEYS = DispatchKeySet(DispatchKey.CPU).raw()
-_AUTOGRAD_KEYS = DispatchKeySet(DispatchKey.Autograd).raw()
+_AUTOGRAD_SET = DispatchKeySet(DispatchKey.Autograd)
+_AUTOGRAD_KEYS = _AUTOGRAD_SET.raw()
+
+
+_BACKEND_BITS = {name: DispatchKeySet(key).raw() for name, key in _BACKEND_KEY.items()}
+_PRIVATEUSE1_BITS = _BACKEND_BITS["privateuseone"]
 
 
 def device_keys(dev):
-    """The backend key bits of a device."""
-    key = _BACKEND_KEY.get(dev.type)
-    if key is None:  # a renamed PrivateUse1 backend
-        key = DispatchKey.PrivateUse1
-    return DispatchKeySet(key).raw()
+    """The backend key bits of a device (a renamed PrivateUse1 backend is PrivateUse1)."""
+    return _BACKEND_BITS.get(dev.type, _PRIVATEUSE1_BITS)
 
 
 class Size(tuple):
@@ -245,7 +247,7 @@ class Tensor(_core.TensorBase):
         """The data as a numpy array (shared memory when possible)."""
         if self.is_meta:
             raise _meta_error("numpy")
-        if self.requires_grad and not force:
+        if not force and self.requires_grad and not _core._is_excluded(_AUTOGRAD_SET):
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         if self._dev.type == "cuda" and not force:
