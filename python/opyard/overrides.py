@@ -13,6 +13,7 @@ the types.
 """
 
 import inspect
+import keyword
 
 from . import _core
 from ._ops import OpOverload, OpOverloadPacket
@@ -151,6 +152,8 @@ def _signature_of(func):
         if arg.kwarg_only:
             kind = inspect.Parameter.KEYWORD_ONLY
         name = "input" if arg.name == "self" else arg.name
+        if keyword.iskeyword(name):
+            name += "_"
         default = arg.default_value if arg.default_value is not None or arg.type.startswith("Optional") \
             else inspect.Parameter.empty
         params.append(inspect.Parameter(name, kind, default=default))
