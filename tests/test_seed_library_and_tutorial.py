@@ -34,7 +34,7 @@ def test_tutorial_myadd_with_autograd_kernel_and_autocast():
         assert self_.shape == other_.shape
         return opyard.from_numpy(self_.contiguous().numpy() + other_.contiguous().numpy())
 
-    Library("myops", "IMPL", "CPU").impl("myadd", myadd_cpu) if False else m.impl("myadd", myadd_cpu, "CPU")
+    m.impl("myadd", myadd_cpu, "CPU")
 
     def myadd(self, other):
         return opyard.ops.myops.myadd.default(self, other)

@@ -31,6 +31,35 @@ pub fn _register_types(py: Python<'_>, dtype: Option<PyObject>, symint: Option<P
     }
 }
 
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// While alive, binding failures skip building their messages (overload
+/// resolution tries overloads that are expected not to fit).
+pub struct QuietBinding(bool);
+
+impl QuietBinding {
+    pub fn new(quiet: bool) -> Self {
+        QuietBinding(QUIET.with(|q| q.replace(quiet)))
+    }
+}
+
+impl Drop for QuietBinding {
+    fn drop(&mut self) {
+        QUIET.with(|q| q.set(self.0));
+    }
+}
+
+/// A binding `TypeError`; its message is only formatted when someone will read it.
+fn mismatch(message: impl FnOnce() -> String) -> PyErr {
+    if QUIET.with(std::cell::Cell::get) {
+        PyTypeError::new_err("arguments do not match this overload")
+    } else {
+        PyTypeError::new_err(message())
+    }
+}
+
 /// What an argument accepts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
@@ -155,7 +184,7 @@ impl Binder {
     ) -> PyResult<BoundCall<'py>> {
         let nargs = args.len();
         if nargs > self.n_pos {
-            return Err(PyTypeError::new_err(format!(
+            return Err(mismatch(|| format!(
                 "{}() expected at most {} argument(s) but received {} argument(s). Declaration: {}",
                 self.op_name, self.n_pos, nargs, self.schema
             )));
@@ -219,13 +248,13 @@ impl Binder {
                 let k: &Bound<'py, PyString> = k.downcast()?;
                 let name = k.to_str()?;
                 let Some(i) = self.params.iter().position(|p| p.name_str == name) else {
-                    return Err(PyTypeError::new_err(format!(
+                    return Err(mismatch(|| format!(
                         "{}() got an unexpected keyword argument '{}'. Declaration: {}",
                         self.op_name, name, self.schema
                     )));
                 };
                 if vals[i].is_some() {
-                    return Err(PyTypeError::new_err(format!(
+                    return Err(mismatch(|| format!(
                         "{}() got multiple values for argument '{}'. Declaration: {}",
                         self.op_name, name, self.schema
                     )));
@@ -300,7 +329,7 @@ impl Binder {
     }
 
     fn missing(&self, p: &Param) -> PyErr {
-        PyTypeError::new_err(format!(
+        mismatch(|| format!(
             "{}() is missing value for argument '{}'. Declaration: {}",
             self.op_name, p.name_str, self.schema
         ))
@@ -308,19 +337,14 @@ impl Binder {
 
     fn type_error(&self, i: usize, v: &Bound<'_, PyAny>) -> PyErr {
         let p = &self.params[i];
-        let found = v
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_default();
-        let value = v
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "<unprintable>".into());
-        PyTypeError::new_err(format!(
-            "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}",
-            self.op_name, p.type_str, p.name_str, found, i, value, self.schema
-        ))
+        mismatch(|| {
+            let found = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            let value = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into());
+            format!(
+                "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}",
+                self.op_name, p.type_str, p.name_str, found, i, value, self.schema
+            )
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 //! out fallthrough keys, takes the highest key and calls that table slot's
 //! kernel. No dictionary lookup and no Python frame of ours on the way.
 
-use super::binder::{Binder, BoundCall};
+use super::binder::{Binder, BoundCall, QuietBinding};
 use super::errors;
 use super::keys::PyDispatchKeySet;
 use crate::dispatch::table::Slot;
@@ -340,19 +340,30 @@ impl PyOpOverloadPacket {
             let keys = tls::apply(call.keys);
             return dispatch(py, op, None, call, keys);
         }
-        let mut errors_seen = Vec::new();
-        for strict in [true, false] {
-            for op in overloads.iter() {
-                let def = op.def();
-                let Some(def) = def.as_ref() else { continue };
-                match def.compiled.binder.bind(args, kwargs, strict) {
-                    Ok(call) => {
-                        let keys = tls::apply(call.keys);
-                        return dispatch(py, op, None, call, keys);
+        {
+            let _quiet = QuietBinding::new(true);
+            for strict in [true, false] {
+                for op in overloads.iter() {
+                    let def = op.def();
+                    let Some(def) = def.as_ref() else { continue };
+                    match def.compiled.binder.bind(args, kwargs, strict) {
+                        Ok(call) => {
+                            drop(_quiet);
+                            let keys = tls::apply(call.keys);
+                            return dispatch(py, op, None, call, keys);
+                        }
+                        Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
+                        Err(_) => {}
                     }
-                    Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
-                    Err(e) if !strict => errors_seen.push(e.value_bound(py).to_string()),
-                    Err(_) => {}
+                }
+            }
+        }
+        // Nothing fits: bind again, loudly, to explain why for each overload.
+        let mut errors_seen = Vec::new();
+        for op in overloads.iter() {
+            if let Some(def) = op.def().as_ref() {
+                if let Err(e) = def.compiled.binder.bind(args, kwargs, false) {
+                    errors_seen.push(e.value_bound(py).to_string());
                 }
             }
         }
