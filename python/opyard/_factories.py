@@ -58,10 +58,10 @@ def _place(arr, device):
     if dev.type == "meta":
         return _make_meta(arr.shape, D.FROM_NP[arr.dtype])
     if dev.type == "cuda":
-        from .cuda import _require
+        from .cuda import to_device_array
 
-        _require()
-    return _make(arr, None if dev.type == "cpu" else dev)
+        arr = to_device_array(arr, dev)
+    return _make(arr, None if dev.type == "cpu" and dev.index is None else dev)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -165,9 +165,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(t, requires_grad)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
-    dt = dtype or D.get_default_dtype()
-    return _finish(_place(np.linspace(start, end, int(steps)).astype(dt.np), device), requires_grad)
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None):
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
+    return _finish(_aten.linspace.default(start, end, steps, dtype=dtype, device=device), requires_grad)
 
 
 def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):

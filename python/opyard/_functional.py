@@ -19,12 +19,16 @@ _PACKETS = (
     "unsqueeze", "squeeze", "cat", "stack", "split", "chunk", "select", "index_select", "gather",
     "scatter", "masked_fill", "nonzero", "softmax", "log_softmax", "clone", "detach", "allclose",
     "isclose", "sign", "reciprocal", "square", "floor", "ceil", "round", "logical_not", "cumsum",
-    "linear", "numel",
+    "linear", "numel", "remainder", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_not", "logical_and", "logical_or", "logical_xor", "tan", "log2", "log10", "log1p", "expm1",
+    "trunc", "isnan", "isinf", "isfinite", "clamp_min", "clamp_max", "sort", "topk", "any", "all",
+    "triu", "tril", "flip", "mv", "lerp", "movedim", "unflatten", "scatter_add", "silu", "narrow",
+    "unbind", "diagonal", "index_put",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",
-                            "subtract", "is_tensor", "promote_types", "result_type", "is_floating_point",
-                            "numel"]
+                            "subtract", "divide", "is_tensor", "promote_types", "result_type",
+                            "is_floating_point", "einsum"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -32,7 +36,7 @@ for _name in _PACKETS:
 concat = concatenate = cat
 negative = neg
 absolute = abs
-true_divide = div
+true_divide = divide = div
 multiply = mul
 subtract = sub
 promote_types = D.promote_types
@@ -46,6 +50,13 @@ def is_floating_point(t):
     return t.is_floating_point()
 
 
+def einsum(equation, *operands):
+    """``opyard.einsum("ij,jk->ik", a, b)`` (operands may also come as one list)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    return _A.einsum.default(equation, list(operands))
+
+
 def result_type(a, b):
     from ._aten.common import tensor_result_dtype
 
@@ -56,7 +67,9 @@ _METHOD_PACKETS = _PACKETS + (
     "add_", "sub_", "mul_", "div_", "clamp_", "exp_", "neg_", "sqrt_", "sin_", "cos_", "relu_",
     "sigmoid_", "tanh_", "abs_", "pow_", "copy_", "fill_", "zero_", "index_put_", "index_put",
     "masked_fill_", "uniform_", "normal_", "view", "expand", "expand_as", "contiguous", "new_empty",
-    "new_zeros", "new_ones", "new_full", "index", "alias", "rsub",
+    "new_zeros", "new_ones", "new_full", "index", "alias", "rsub", "pow_", "remainder_",
+    "bitwise_and_", "bitwise_or_", "bitwise_xor_", "scatter_", "log_", "sign_", "expm1_", "view_as",
+    "squeeze",
 )
 
 _DUNDERS = {
@@ -64,7 +77,11 @@ _DUNDERS = {
     "__rmul__": "mul", "__truediv__": "div", "__pow__": "pow", "__matmul__": "matmul",
     "__neg__": "neg", "__abs__": "abs", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
     "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__iadd__": "add_", "__isub__": "sub_",
-    "__imul__": "mul_", "__itruediv__": "div_", "__invert__": "logical_not",
+    "__imul__": "mul_", "__itruediv__": "div_", "__invert__": "bitwise_not", "__ipow__": "pow_",
+    "__floordiv__": "floor_divide", "__mod__": "remainder", "__imod__": "remainder_",
+    "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
+    "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
 }
 
 
@@ -75,6 +92,14 @@ def _rtruediv(self, other):
 
 def _rpow(self, other):
     return _A.pow.Scalar(other, self)
+
+
+def _rfloordiv(self, other):
+    return _A.floor_divide(_A.full_like(self, other), self)
+
+
+def _rmod(self, other):
+    return _A.remainder(_A.full_like(self, other), self)
 
 
 def _rmatmul(self, other):
@@ -112,10 +137,6 @@ def _caster(dt):
 
 def _type_as(self, other):
     return _to(self, other.dtype)
-
-
-def _view_as(self, other):
-    return _A.view(self, list(other.shape))
 
 
 def _cpu(self):
@@ -163,12 +184,11 @@ def _sized(op):
 
 
 def _repeat(self, *sizes):
-    import numpy as np
+    return _A.repeat.default(self, _sizes(sizes))
 
-    sizes = list(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else list(sizes)
-    from ._tensor import _make
 
-    return _make(np.tile(self.numpy(force=True), sizes), None if self._dev.type == "cpu" else self._dev)
+def _flip(self, *dims):
+    return _A.flip.default(self, _sizes(dims))
 
 
 def install():
@@ -187,8 +207,10 @@ def install():
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.type_as = _type_as
-    Tensor.view_as = _view_as
     Tensor.repeat = _repeat
+    Tensor.flip = _flip
+    Tensor.__rfloordiv__ = _rfloordiv
+    Tensor.__rmod__ = _rmod
     Tensor.view = _view
     Tensor.reshape = _reshape
     Tensor.expand = _expand

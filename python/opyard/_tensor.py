@@ -15,7 +15,7 @@ from . import _dtype as D
 from ._core import device
 from .dispatcher import DispatchKey, DispatchKeySet
 
-__all__ = ["Tensor", "Size", "is_tensor"]
+__all__ = ["Tensor", "Size", "is_tensor", "memory_format", "contiguous_format", "preserve_format"]
 
 _new = _core.TensorBase.__new__
 
@@ -58,6 +58,22 @@ class Size(tuple):
         return Size(out) if isinstance(i, slice) else out
 
 
+class memory_format:
+    """A memory layout request (``opyard.contiguous_format``, ``opyard.preserve_format``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"opyard.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+
+
 def _make(arr, dev=None):
     """A new tensor around ``arr`` (cpu unless ``dev`` says otherwise). The fast constructor."""
     t = _new(Tensor)
@@ -70,18 +86,24 @@ def _make(arr, dev=None):
     return t
 
 
-def _make_meta(shape, dt, strides=None):
-    """A meta tensor: shape and dtype, no memory."""
+def _make_meta(shape, dt, strides=None, offset=0):
+    """A meta tensor: shape, dtype and strides (contiguous unless given), no memory."""
     t = _new(Tensor)
-    t._data = np.broadcast_to(np.zeros((), dtype=dt.np), tuple(int(s) for s in shape))
+    t._data = np.broadcast_to(_ZERO[dt.np], tuple(int(s) for s in shape))
     t._dev = META
     t._keyset = _META_KEYS
     if strides is not None:
         t._meta_strides = tuple(strides)
+    if offset:
+        t._meta_offset = offset
     return t
 
 
 _META_KEYS = DispatchKeySet(DispatchKey.Meta).raw()
+# One read-only zero per dtype: a meta tensor's ``_data`` broadcasts it (see Note [Tensor layout]).
+_ZERO = {d.np: np.zeros((), dtype=d.np) for d in D.ALL}
+for _z in _ZERO.values():
+    _z.flags.writeable = False
 
 
 def _make_view(arr, base):
@@ -98,11 +120,25 @@ def _make_view(arr, base):
 
 
 def contiguous_strides(shape):
+    """Row-major strides (in elements) of ``shape``."""
     strides, acc = [], 1
     for s in reversed(shape):
         strides.append(acc)
         acc *= max(int(s), 1)
     return tuple(reversed(strides))
+
+
+def is_contiguous_strides(shape, strides):
+    """torch's contiguity: row-major strides, ignoring dimensions of size 1; empty is contiguous."""
+    acc = 1
+    for size, st in zip(reversed(shape), reversed(strides)):
+        if size == 0:
+            return True
+        if size != 1:
+            if st != acc:
+                return False
+            acc *= size
+    return True
 
 
 def _meta_error(what):
@@ -118,7 +154,8 @@ class Tensor(_core.TensorBase):
     _dev = CPU
     _base = None
     grad = None
-    _meta_strides = None
+    _meta_strides = None  # meta tensors only: strides when not contiguous
+    _meta_offset = 0  # meta tensors only: storage offset of a view
     __array_priority__ = 1000
 
     def __init__(self, *args, **kwargs):
@@ -178,7 +215,9 @@ class Tensor(_core.TensorBase):
         return st if dim is None else st[_wrap_dim(dim, len(st))]
 
     def storage_offset(self):
-        if self._base is None or self.is_meta:
+        if self.is_meta:
+            return self._meta_offset
+        if self._base is None:
             return 0
         root = self._base._data
         start = self._data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
@@ -194,7 +233,7 @@ class Tensor(_core.TensorBase):
 
     def is_contiguous(self, memory_format=None):
         if self.is_meta:
-            return self.stride() == contiguous_strides(self._data.shape)
+            return is_contiguous_strides(self._data.shape, self.stride())
         return self._data.flags.c_contiguous
 
     def is_floating_point(self):

@@ -1,6 +1,6 @@
 """``opyard.cuda``: CUDA tensors are served by cupy when it is installed."""
 
-__all__ = ["is_available", "device_count"]
+__all__ = ["is_available", "device_count", "to_device_array"]
 
 
 def _cupy():
@@ -30,3 +30,11 @@ def _require():
             "opyard: CUDA is not available: install cupy and a CUDA driver to create cuda tensors "
             "(opyard.cuda.is_available() is False)"
         )
+
+
+def to_device_array(arr, dev):
+    """``arr`` (numpy) copied to the CUDA device ``dev`` as a cupy array."""
+    _require()
+    cp = _cupy()
+    with cp.cuda.Device(dev.index or 0):
+        return cp.asarray(arr)

@@ -3,17 +3,37 @@
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import CPU, META, Tensor, _make, _make_meta, _make_view, _wrap_dim  # noqa: F401
+from .._tensor import CPU, CPU_KEYS, META, Tensor, _make, _make_meta, _make_view, _wrap_dim  # noqa: F401
+from .._tensor import _new, device_keys
 
-Tensor_ = Tensor
+_ndarray = np.ndarray
 
 
 def out(arr, ref):
-    """Wrap a numpy result on ``ref``'s device (``ref`` is the first tensor argument)."""
-    if not isinstance(arr, np.ndarray):
-        arr = np.asarray(arr)
+    """Wrap a result array on ``ref``'s device (``ref`` is the first tensor argument).
+
+    The constructor every kernel ends with, so it is written for speed: numpy
+    scalars (what ufuncs return for 0-d inputs) become 0-d arrays; device arrays
+    (cupy) pass through.
+    """
+    if type(arr) is not _ndarray:
+        arr = as_array(arr)
+    t = _new(Tensor)
+    t._data = arr
     dev = ref._dev
-    return _make(arr, None if dev is CPU else dev)
+    if dev is CPU:
+        t._keyset = CPU_KEYS
+    else:
+        t._dev = dev
+        t._keyset = device_keys(dev)
+    return t
+
+
+def as_array(x):
+    """``x`` as an array of its own backend (numpy scalars and lists become numpy arrays)."""
+    if isinstance(x, _ndarray) or hasattr(x, "__cuda_array_interface__"):
+        return x
+    return np.asarray(x)
 
 
 def np_dtype(dt):
@@ -21,7 +41,8 @@ def np_dtype(dt):
 
 
 def check_same_device(op_name, *tensors):
-    """torch's error for arguments on different devices."""
+    """torch's error for arguments on different devices (a CPU + Meta call reaches the Meta
+    kernel, a CPU + PrivateUse1 call the PrivateUse1 one: the kernel has to refuse it)."""
     first = None
     for t in tensors:
         if isinstance(t, Tensor):
@@ -32,6 +53,28 @@ def check_same_device(op_name, *tensors):
                     f"Expected all tensors to be on the same device, but found at least two devices, "
                     f"{first} and {t._dev}! (when checking arguments for {op_name})"
                 )
+
+
+def broadcast_shape(op_name, *shapes):
+    """The broadcast of ``shapes``, or torch's error naming the first mismatching dimension."""
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(op_name, *shapes) from None
+
+
+def broadcast_error(op_name, *shapes):
+    """torch's "The size of tensor a (3) must match the size of tensor b (4) ..." for two shapes."""
+    shapes = [s._data.shape if isinstance(s, Tensor) else tuple(s) for s in shapes
+              if isinstance(s, (Tensor, tuple, list))]
+    for a, b in zip(shapes, shapes[1:]):
+        n = max(len(a), len(b))
+        for i in range(1, n + 1):
+            da, db = (a[-i] if i <= len(a) else 1), (b[-i] if i <= len(b) else 1)
+            if da != db and da != 1 and db != 1:
+                return RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b ({db}) "
+                                    f"at non-singleton dimension {n - i} ({op_name})")
+    return RuntimeError(f"shapes {[list(s) for s in shapes]} cannot be broadcast together ({op_name})")
 
 
 def tensor_result_dtype(*items):
@@ -85,18 +128,23 @@ def dims_arg(dim, ndim):
 
 
 def inplace_result(self, result, op_name):
-    """Write ``result`` into ``self`` (torch's cast rule), bump its version, return ``self``."""
-    dt = D.FROM_NP[self._data.dtype]
-    rdt = D.FROM_NP[np.asarray(result).dtype] if isinstance(result, np.ndarray) else dt
+    """Write ``result`` into ``self`` (torch's cast and shape rules), bump its version, return ``self``."""
+    x = self._data
+    dt = D.FROM_NP[x.dtype]
+    rdt = D.FROM_NP.get(result.dtype, dt) if hasattr(result, "dtype") else dt
     if rdt._cat > dt._cat:
         raise RuntimeError(
             f"result type {_legacy(rdt)} can't be cast to the desired output type {_legacy(dt)} "
             f"(in {op_name})"
         )
-    if not self._data.flags.writeable:
-        raise RuntimeError(f"{op_name}: unsupported operation: the tensor is a read-only "
-                           "(expanded or meta) view; clone() it first")
-    self._data[...] = result
+    shape = np.shape(result)
+    if shape != x.shape and broadcast_shape(op_name, shape, x.shape) != x.shape:
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+                           f"{list(np.broadcast_shapes(shape, x.shape))} (in {op_name})")
+    if not x.flags.writeable:
+        raise RuntimeError(f"{op_name}: unsupported operation: the tensor is a read-only (expanded) "
+                           "view; clone() it first")
+    x[...] = result
     self._bump_version()
     return self
 
@@ -105,3 +153,19 @@ def _legacy(dt):
     return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
             "float16": "Half", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
             "int16": "Short", "int8": "Char", "uint8": "Byte"}[dt.name]
+
+
+class _Aten:
+    """``A.name__overload``: the overloads composite kernels call, each looked up once
+    (``ops.aten.name.overload`` costs an attribute walk per call)."""
+
+    def __getattr__(self, name):
+        from .._ops import ops
+
+        packet, _, overload = name.partition("__")
+        op = getattr(getattr(ops.aten, packet), overload or "default")
+        setattr(self, name, op)
+        return op
+
+
+A = _Aten()

@@ -42,7 +42,12 @@ def _dt(dtype, default=None):
 
 
 def _new(arr, device):
-    return _make(arr, _device(device))
+    dev = _device(device)
+    if dev.type == "cuda":
+        from ..cuda import to_device_array
+
+        arr = to_device_array(arr, dev)
+    return _make(arr, dev)
 
 
 def _size(size):
@@ -98,6 +103,14 @@ def arange_start(start, end, *, dtype=None, layout=None, device=None, pin_memory
 
 def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     return _arange(start, end, step, dtype, device)
+
+
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative (aten::linspace)")
+    complex_ = any(isinstance(v, complex) for v in (start, end))
+    dt = dtype if dtype is not None else (D.get_default_dtype().to_complex() if complex_ else D.get_default_dtype())
+    return _new(np.linspace(start, end, steps).astype(dt.np), device)
 
 
 def eye(n, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -161,7 +174,7 @@ def to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_
     if dev.type == "meta":
         return _make_meta(self.shape, dt)
     data = self._data.get() if hasattr(self._data, "get") else self._data
-    return _make(np.array(data, dtype=dt.np, copy=True), None if dev is CPU else dev)
+    return _new(np.array(data, dtype=dt.np, copy=True), dev)
 
 
 def numel(self):
@@ -175,7 +188,7 @@ KERNELS = {
     "zeros_like": _like(zeros), "ones_like": _like(ones), "empty_like": _like(empty),
     "rand_like": _like(rand), "randn_like": _like(randn), "full_like": full_like,
     "new_empty": _new_like(empty), "new_zeros": _new_like(zeros), "new_ones": _new_like(ones),
-    "new_full": new_full, "uniform_": uniform_, "normal_": normal_, "_to_copy": to_copy, "numel": numel,
+    "new_full": new_full, "linspace": linspace, "uniform_": uniform_, "normal_": normal_, "_to_copy": to_copy, "numel": numel,
 }
 
 
@@ -191,6 +204,8 @@ def _meta_factory(kind):
             return _make_meta((n, int(args[1]) if len(args) > 1 else n), _dt(dtype))
         if kind == "full":
             return _make_meta(_size(args[0]), _fill_dtype(args[1], dtype))
+        if kind == "linspace":
+            return _make_meta((int(args[2]),), linspace(args[0], args[1], 0, dtype=dtype).dtype)
         if kind == "randint":
             return _make_meta(_size(args[1]), _dt(dtype, D.int64))
         return _make_meta(_size(args[0]), _dt(dtype))
@@ -201,7 +216,7 @@ META_KERNELS = {
     name: _meta_factory(kind) for name, kind in (
         ("zeros", "size"), ("ones", "size"), ("empty.memory_format", "size"), ("empty_strided", "size"),
         ("rand", "size"), ("randn", "size"), ("full", "full"), ("arange", "arange"),
-        ("arange.start", "arange"), ("arange.start_step", "arange"), ("eye", "eye"), ("eye.m", "eye"),
+        ("arange.start", "arange"), ("arange.start_step", "arange"), ("eye", "eye"), ("eye.m", "eye"), ("linspace", "linspace"),
         ("randint", "randint"))
 }
 _ = META

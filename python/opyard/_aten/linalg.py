@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .common import check_same_device, data_as, out, tensor_result_dtype
+from .common import A, check_same_device, data_as, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -19,16 +19,22 @@ def _same_dtype(name, a, b):
 
 
 def mm(self, mat2):
-    _dims("mm", self, 2)
-    _dims("mm", mat2, 2)
-    _same_dtype("aten::mm", self, mat2)
-    if self._data.shape[1] != mat2._data.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({self._data.shape[0]}x{self._data.shape[1]} "
-                           f"and {mat2._data.shape[0]}x{mat2._data.shape[1]})")
-    return out(self._data @ mat2._data, self)
+    x, y = self._data, mat2._data
+    if x.ndim != 2 or y.ndim != 2:
+        _dims("mm", self, 2)
+        _dims("mm", mat2, 2)
+    if self._dev is not mat2._dev:
+        check_same_device("aten::mm", self, mat2)
+    if x.dtype is not y.dtype:
+        _same_dtype("aten::mm", self, mat2)
+    if x.shape[1] != y.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} "
+                           f"and {y.shape[0]}x{y.shape[1]}) (aten::mm)")
+    return out(x @ y, self)
 
 
 def bmm(self, mat2):
+    check_same_device("aten::bmm", self, mat2)
     _dims("bmm", self, 3)
     _dims("bmm", mat2, 3)
     _same_dtype("aten::bmm", self, mat2)
@@ -40,6 +46,7 @@ def bmm(self, mat2):
 
 
 def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+    check_same_device("aten::addmm", self, mat1, mat2)
     prod = mm(mat1, mat2)._data
     dt = tensor_result_dtype(self, mat1)
     r = (prod if alpha == 1 else alpha * prod) + (data_as(self, dt) if beta == 1 else beta * data_as(self, dt))
@@ -47,6 +54,7 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
 
 
 def dot(self, tensor):
+    check_same_device("aten::dot", self, tensor)
     if self._data.ndim != 1 or tensor._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {tensor._data.ndim}D tensors")
     if self._data.shape != tensor._data.shape:
@@ -58,54 +66,70 @@ def dot(self, tensor):
 
 
 def outer(self, vec2):
+    check_same_device("aten::outer", self, vec2)
     dt = tensor_result_dtype(self, vec2)
     return out(np.outer(data_as(self, dt), data_as(vec2, dt)), self)
 
 
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer}
+def mv(self, vec):
+    if self._data.ndim != 2 or vec._data.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {self._data.ndim}, {vec._data.ndim} (aten::mv)")
+    check_same_device("aten::mv", self, vec)
+    _same_dtype("aten::mv", self, vec)
+    if self._data.shape[1] != vec._data.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat ({self._data.shape[0]}x"
+                           f"{self._data.shape[1]}), vec ({vec._data.shape[0]}) (aten::mv)")
+    return out(self._data @ vec._data, self)
 
 
-def _ops():
-    from .._ops import ops
+def einsum(equation, tensors, *, path=None):
+    if not tensors:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    check_same_device("aten::einsum", *tensors)
+    dt = tensor_result_dtype(*tensors)
+    try:
+        r = np.einsum(equation, *(data_as(t, dt) for t in tensors))
+    except ValueError as e:
+        raise RuntimeError(f"einsum(): {e} (equation {equation!r})") from None
+    return out(np.asarray(r), tensors[0])
 
-    return ops.aten
+
+KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer, "mv": mv, "einsum": einsum}
 
 
 def matmul(self, other):
     """torch.matmul's cases, composed of mm / bmm / dot / views (CompositeImplicitAutograd)."""
     check_same_device("aten::matmul", self, other)
     a, b = self.dim(), other.dim()
-    A = _ops()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
     if a == 1 and b == 1:
-        return A.dot.default(self, other)
+        return A.dot(self, other)
     if a == 2 and b == 1:
-        return A.squeeze.dim(A.mm.default(self, A.unsqueeze.default(other, 1)), -1)
+        return A.squeeze__dim(A.mm(self, A.unsqueeze(other, 1)), -1)
     if a == 1 and b == 2:
-        return A.squeeze.dim(A.mm.default(A.unsqueeze.default(self, 0), other), 0)
+        return A.squeeze__dim(A.mm(A.unsqueeze(self, 0), other), 0)
     if a == 2 and b == 2:
-        return A.mm.default(self, other)
+        return A.mm(self, other)
     # batched: broadcast the batch dimensions, fold them, bmm, unfold.
-    x = A.unsqueeze.default(self, 0) if a == 1 else self
-    y = A.unsqueeze.default(other, -1) if b == 1 else other
+    x = A.unsqueeze(self, 0) if a == 1 else self
+    y = A.unsqueeze(other, -1) if b == 1 else other
     batch = np.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
     n, k = x.shape[-2], x.shape[-1]
     k2, m = y.shape[-2], y.shape[-1]
-    xb = A.reshape.default(A.expand.default(x, list(batch) + [n, k]), [-1, n, k])
-    yb = A.reshape.default(A.expand.default(y, list(batch) + [k2, m]), [-1, k2, m])
-    r = A.reshape.default(A.bmm.default(xb, yb), list(batch) + [n, m])
+    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [-1, n, k])
+    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [-1, k2, m])
+    r = A.reshape(A.bmm(xb, yb), list(batch) + [n, m])
     if a == 1:
-        r = A.squeeze.dim(r, -2)
+        r = A.squeeze__dim(r, -2)
     if b == 1:
-        r = A.squeeze.dim(r, -1)
+        r = A.squeeze__dim(r, -1)
     return r
 
 
 def linear(input, weight, bias=None):
-    A = _ops()
-    y = A.matmul.default(input, A.t.default(weight))
-    return y if bias is None else A.add.Tensor(y, bias)
+    y = A.matmul(input, A.t(weight))
+    return y if bias is None else A.add__Tensor(y, bias)
 
 
 COMPOSITE = {"matmul": matmul, "linear": linear}

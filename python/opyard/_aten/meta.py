@@ -1,24 +1,37 @@
-"""Meta kernels: shape, dtype and device of the result, without computing data.
+"""Meta kernels: shape, dtype, strides and device of the result, without data.
 
-Note [Meta strategies]: a meta tensor's ``_data`` is a zero-stride broadcast
-array (see Note [Tensor layout]), so
-- views run their CPU kernel unchanged: numpy view operations only touch metadata;
-- pointwise ops run their CPU kernel on 0-d stand-ins (for torch's result
-  dtype) and broadcast the shapes;
-- reductions run their CPU kernel on a stand-in whose every dimension has
-  size 2, which tells which dimensions survive;
-- everything else runs on small stand-ins built from the shape rule of the op,
-  or (matrix products, indexing, concatenation) on zero-filled stand-ins of
-  the real shape, whose result is immediately reduced to its metadata.
+Note [Meta strategies]: a meta tensor's ``_data`` is a zero-stride broadcast of
+one read-only zero (see Note [Tensor layout]); its strides and storage offset
+live in ``_meta_strides`` / ``_meta_offset``. Each kind of operator derives
+its Meta kernel from its CPU kernel:
+- views run the CPU kernel on a *probe*: a numpy array with the meta tensor's
+  real strides over a one-element buffer. numpy view operations only touch
+  metadata, so the probe's result carries the view's exact shape, strides and
+  offset, which move onto a new meta view of the input. The probe never leaves
+  this module and its data is never read (``reshape`` does not copy on meta);
+- pointwise ops run on small stand-ins (every size capped at 2, the input's
+  stride order kept), which give torch's result dtype and numpy's output
+  layout; the shape is the broadcast of the real shapes;
+- reductions run on stand-ins whose dimension i has size i + 2, so the sizes
+  that survive name the dimensions they came from;
+- everything else runs on zero-filled stand-ins of the real shape and layout;
+  only the result's metadata is kept;
+- in-place ops check on stand-ins, then return ``self`` with its version bumped;
+- ops whose output shape depends on data (``nonzero``) or that return data
+  (``allclose``) refuse meta tensors.
 """
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype as D
-from .._tensor import Tensor, _make, _make_meta
-from .common import check_same_device
+from .._tensor import META, Tensor, _make, _make_meta, _make_view, _new, _ZERO, is_contiguous_strides
+from .common import broadcast_shape, check_same_device
 
-__all__ = ["pointwise", "inplace", "reduction", "view", "proxy", "like", "data_dependent"]
+__all__ = ["pointwise", "inplace", "reduction", "view", "proxy", "like", "data_dependent", "topk"]
+
+_META_KEYS = _make_meta((), D.float32)._keyset
+_BUFFERS = {d.np: np.zeros(1, dtype=d.np) for d in D.ALL}
 
 
 def _tensors(args, kwargs):
@@ -29,17 +42,20 @@ def _tensors(args, kwargs):
             yield from (x for x in a if isinstance(x, Tensor))
 
 
-def _to_meta(result):
-    if isinstance(result, Tensor):
-        return _make_meta(result._data.shape, D.FROM_NP[result._data.dtype])
-    if isinstance(result, (list, tuple)):
-        return type(result)(_to_meta(r) for r in result)
-    return result
+def _zeros_in_layout(shape, strides, np_dtype):
+    """Zeros of ``shape`` whose dimensions are laid out in the order of ``strides``."""
+    n = len(shape)
+    if n < 2 or is_contiguous_strides(shape, strides):
+        return np.zeros(shape, dtype=np_dtype)
+    order = sorted(range(n), key=lambda i: -strides[i])  # outermost first; ties keep their order
+    return np.zeros([shape[i] for i in order], dtype=np_dtype).transpose(np.argsort(order))
 
 
 def _stand_in(x, shape_fn):
     if isinstance(x, Tensor):
-        return _make(np.zeros(shape_fn(x._data.shape), dtype=x._data.dtype))
+        shape = shape_fn(x._data.shape)
+        strides = x.stride() if len(shape) == x._data.ndim else ()
+        return _make(_zeros_in_layout(shape, strides, x._data.dtype))
     if isinstance(x, (list, tuple)) and any(isinstance(e, Tensor) for e in x):
         return type(x)(_stand_in(e, shape_fn) for e in x)
     return x
@@ -51,27 +67,56 @@ def _call_on(kernel, args, kwargs, shape_fn):
     return kernel(*a, **k)
 
 
+def _elem_strides(arr):
+    item = arr.itemsize
+    return tuple(s // item for s in arr.strides)
+
+
+def _to_meta(result):
+    """A result computed on stand-ins, as meta tensors with the same metadata."""
+    if isinstance(result, Tensor):
+        a = result._data
+        return _make_meta(a.shape, D.FROM_NP[a.dtype], _elem_strides(a))
+    if isinstance(result, (list, tuple)):
+        return type(result)(_to_meta(r) for r in result)
+    return result
+
+
+def _dense_strides(like, shape):
+    """Dense strides for ``shape`` with the dimension order of the array ``like`` (None: row-major)."""
+    n = len(shape)
+    order = sorted(range(n), key=lambda i: -like.strides[i])
+    if order == list(range(n)):
+        return None
+    strides, acc = [0] * n, 1
+    for i in reversed(order):
+        strides[i] = acc
+        acc *= max(shape[i], 1)
+    return strides
+
+
+def _mini(shape):
+    return tuple(min(s, 2) for s in shape)
+
+
 def pointwise(kernel, name):
     def meta(*args, **kwargs):
         ts = list(_tensors(args, kwargs))
         check_same_device(name, *ts)
-        shape = np.broadcast_shapes(*(t._data.shape for t in ts))
-        r = _call_on(kernel, args, kwargs, lambda s: ())
+        shape = broadcast_shape(name, *(t._data.shape for t in ts))
+        r = _call_on(kernel, args, kwargs, _mini)
         if isinstance(r, Tensor):
-            return _make_meta(shape, D.FROM_NP[r._data.dtype])
+            return _make_meta(shape, D.FROM_NP[r._data.dtype], _dense_strides(r._data, shape))
         return r
     meta.__name__ = f"meta_{kernel.__name__}"
     return meta
 
 
 def inplace(kernel, name):
-    base = pointwise(kernel, name)
-
+    """In-place ops: the checks of ``kernel`` on stand-ins, then ``self`` with its version bumped."""
     def meta(self, *args, **kwargs):
-        r = base(self, *args, **kwargs)
-        if isinstance(r, Tensor) and np.broadcast_shapes(r._data.shape, self._data.shape) != self._data.shape:
-            raise RuntimeError(f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
-                               f"{list(r._data.shape)} ({name})")
+        check_same_device(name, self, *_tensors(args, kwargs))
+        _call_on(kernel, (self,) + args, kwargs, lambda s: s)
         self._bump_version()
         return self
     meta.__name__ = f"meta_{kernel.__name__}"
@@ -94,9 +139,41 @@ def reduction(kernel, name):
     return meta
 
 
+def _probe(t):
+    """A tensor over a one-element buffer with ``t``'s shape and strides: metadata only, never read."""
+    a = t._data
+    item = a.itemsize
+    arr = as_strided(_BUFFERS[a.dtype], a.shape, [s * item for s in t.stride()], writeable=False)
+    p = _new(Tensor)
+    p._data = arr
+    p._dev = META
+    p._keyset = _META_KEYS
+    return p
+
+
+def _address(arr):
+    return arr.__array_interface__["data"][0]
+
+
 def view(kernel, name):
-    """Views only transform metadata: the CPU kernel is the meta kernel."""
-    return kernel
+    """Views: the CPU kernel on a probe (see Note [Meta strategies])."""
+    def meta(self, *args, **kwargs):
+        probe = _probe(self)
+        start = _address(probe._data)
+        offset = self.storage_offset()
+
+        def conv(v):
+            if not isinstance(v, Tensor) or v._base is not probe:
+                return v  # not a view of the probe (e.g. reshape that had to copy): already meta
+            a = v._data
+            m = _make_view(np.broadcast_to(_ZERO[a.dtype], a.shape), self)
+            m._meta_strides = _elem_strides(a)
+            m._meta_offset = offset + (_address(a) - start) // a.itemsize
+            return m
+        r = kernel(probe, *args, **kwargs)
+        return type(r)(conv(v) for v in r) if isinstance(r, (list, tuple)) else conv(r)
+    meta.__name__ = f"meta_{kernel.__name__}"
+    return meta
 
 
 def proxy(kernel, name):
@@ -104,6 +181,21 @@ def proxy(kernel, name):
         check_same_device(name, *_tensors(args, kwargs))
         return _to_meta(_call_on(kernel, args, kwargs, lambda s: s))
     meta.__name__ = f"meta_{kernel.__name__}"
+    return meta
+
+
+def topk(kernel, name):
+    """``topk``: the input's shape with ``k`` along ``dim``; values and int64 indices."""
+    def meta(self, k, dim=-1, largest=True, sorted=True):
+        shape = list(self._data.shape)
+        if shape:
+            d = dim + len(shape) if dim < 0 else dim
+            if not 0 <= k <= shape[d]:
+                raise RuntimeError(f"selected index k out of range ({name}: k={k}, dimension {d} has size "
+                                   f"{shape[d]})")
+            shape[d] = k
+        return _make_meta(shape, self.dtype), _make_meta(shape, D.int64)
+    meta.__name__ = "meta_topk"
     return meta
 
 
@@ -121,8 +213,8 @@ def like(kernel, name):
 def data_dependent(kernel, name):
     def meta(*args, **kwargs):
         raise NotImplementedError(
-            f"{name}: the output shape depends on the input data, which meta tensors do not have; "
-            "under FakeTensorMode register a fake impl that uses ctx.new_dynamic_size()"
+            f"{name}: the result depends on the input data, which meta tensors do not have; "
+            "under FakeTensorMode register a fake impl (ctx.new_dynamic_size() for data-dependent sizes)"
         )
     meta.__name__ = f"meta_{kernel.__name__}"
     return meta

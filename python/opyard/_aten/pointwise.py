@@ -1,44 +1,120 @@
-"""Pointwise kernels (numpy): arithmetic with torch's promotion, unary math, comparisons."""
+"""Pointwise kernels (numpy): arithmetic with torch's promotion, comparisons, bitwise ops.
+
+Every binary kernel starts with a fast path for the common call (two tensors
+of one dtype on one device, or a floating tensor and a Python number): numpy
+then computes exactly torch's result dtype. Everything else takes the general
+path: torch's result type (``common.tensor_result_dtype``), the device check,
+the op's own errors. Unary math lives in ``unary.py``.
+"""
 
 import numpy as np
 
 from .. import _dtype as D
-from .common import Tensor, cast, data_as, inplace_result, out, tensor_result_dtype
+from .common import (Tensor, broadcast_error, cast, check_same_device, data_as, inplace_result, out,
+                     tensor_result_dtype)
 
-__all__ = ["KERNELS"]
+__all__ = ["KERNELS", "binary"]
 
-
-def _binary(fn, a, b, name, alpha=1):
-    dt = tensor_result_dtype(a, b)
-    x, y = data_as(a, dt), data_as(b, dt)
-    if alpha != 1:
-        y = np.multiply(y, alpha)
-    return out(cast(np.asarray(fn(x, y)), dt), a)
+_BOOL = np.dtype(np.bool_)
 
 
-def _alpha_check(a, b, alpha, name):
-    if isinstance(alpha, float) and not tensor_result_dtype(a, b).is_floating_point and alpha != int(alpha):
-        raise RuntimeError(f"For integral input tensors, argument alpha must not be a floating point number. ({name})")
+def _general(fn, a, b, name, dt=None):
+    if isinstance(b, Tensor) and a._dev is not b._dev:
+        check_same_device(name, a, b)
+    dt = dt or tensor_result_dtype(a, b)
+    try:
+        r = fn(data_as(a, dt), data_as(b, dt))
+    except ValueError:
+        raise broadcast_error(name, a, b) from None
+    return out(cast(np.asarray(r), dt), a)
+
+
+def binary(fn, name, same_dtype_ok=True):
+    """A Tensor/Scalar binary kernel of ``fn`` with torch's promotion (see the module note)."""
+    def kernel(self, other):
+        x = self._data
+        if isinstance(other, Tensor):
+            y = other._data
+            if same_dtype_ok and x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
+                return out(fn(x, y), self)
+        elif x.dtype.kind == "f" and type(other) in (int, float):
+            r = fn(x, other)
+            return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
+        return _general(fn, self, other, name)
+    kernel.__name__ = name.split("::")[1]
+    return kernel
+
+
+def _alpha_check(dt, alpha, name):
+    """torch's ``alpha_check``: the kind of ``alpha`` must fit the result dtype."""
+    if dt is D.bool and not isinstance(alpha, bool):
+        raise RuntimeError(f"Boolean alpha only supported for Boolean results. ({name})")
+    if dt._cat < 2 and isinstance(alpha, float):
+        raise RuntimeError(f"For integral input tensors, argument alpha must not be a floating point "
+                           f"number. ({name})")
+    if dt._cat < 3 and isinstance(alpha, complex):
+        raise RuntimeError(f"For non-complex input tensors, argument alpha must not be a complex number. ({name})")
+
+
+def _scaled(fn, name):
+    """add / sub / rsub: ``alpha`` scales ``other``."""
+    plain = binary(fn, name)
+
+    def kernel(self, other, *, alpha=1):
+        if alpha == 1 and not isinstance(alpha, bool):
+            return plain(self, other)
+        if isinstance(other, Tensor) and self._dev is not other._dev:
+            check_same_device(name, self, other)
+        dt = tensor_result_dtype(self, other)
+        _alpha_check(dt, alpha, name)
+        y = np.multiply(data_as(other, dt), alpha)
+        return out(cast(np.asarray(fn(data_as(self, dt), y)), dt), self)
+    kernel.__name__ = plain.__name__
+    return kernel
+
+
+def _no_bool(name, verb, hint):
+    def check(self, other):
+        if self._data.dtype == _BOOL and isinstance(other, Tensor) and other._data.dtype == _BOOL:
+            raise RuntimeError(f"{verb}, with two bool tensors is not supported. {hint} ({name})")
+    return check
+
+
+_sub_bool = _no_bool("aten::sub", "Subtraction, the `-` operator", "Use the `^` or `logical_xor()` operator instead.")
+_add_scaled = _scaled(np.add, "aten::add")
+_sub_scaled = _scaled(np.subtract, "aten::sub")
+_rsub_scaled = _scaled(lambda x, y: np.subtract(y, x), "aten::rsub")
 
 
 def add(self, other, *, alpha=1):
-    _alpha_check(self, other, alpha, "aten::add")
-    return _binary(np.add, self, other, "add", alpha)
+    if alpha == 1:  # the hot path: no further Python frame
+        x = self._data
+        if isinstance(other, Tensor):
+            y = other._data
+            if x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
+                return out(np.add(x, y), self)
+        elif x.dtype.kind == "f" and type(other) in (int, float):
+            r = np.add(x, other)
+            return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
+        return _general(np.add, self, other, "aten::add")
+    return _add_scaled(self, other, alpha=alpha)
 
 
 def sub(self, other, *, alpha=1):
-    if self._data.dtype == np.bool_ and isinstance(other, Tensor) and other._data.dtype == np.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
-    return _binary(np.subtract, self, other, "sub", alpha)
+    _sub_bool(self, other)
+    return _sub_scaled(self, other, alpha=alpha)
 
 
 def rsub(self, other, *, alpha=1):
-    return _binary(lambda x, y: np.subtract(y, x), self, other, "rsub", alpha)
+    _sub_bool(self, other)
+    return _rsub_scaled(self, other, alpha=alpha)
 
 
-def mul(self, other):
-    return _binary(np.multiply, self, other, "mul")
+mul = binary(np.multiply, "aten::mul")
+
+
+def _true_div(x, y):
+    return np.true_divide(x, y)
 
 
 def _div_dtype(a, b):
@@ -47,37 +123,70 @@ def _div_dtype(a, b):
 
 
 def div(self, other):
-    dt = _div_dtype(self, other)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return out(cast(np.true_divide(data_as(self, dt), data_as(other, dt)), dt), self)
+    x = self._data
+    if isinstance(other, Tensor):
+        y = other._data
+        if x.dtype is y.dtype and x.dtype.kind in "fc" and self._dev is other._dev and x.shape == y.shape:
+            return out(np.true_divide(x, y), self)
+    elif x.dtype.kind == "f" and type(other) in (int, float):
+        r = np.true_divide(x, other)
+        return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
+    return _general(np.true_divide, self, other, "aten::div", _div_dtype(self, other))
+
+
+def _int_zero_check(y, name):
+    if np.any(np.asarray(y) == 0):
+        raise RuntimeError(f"ZeroDivisionError: integer division by zero ({name})")
+
+
+def _floor_div(x, y):
+    return np.floor_divide(x, y) if np.result_type(x, y).kind in "biu" else np.floor(np.true_divide(x, y))
+
+
+def _trunc_div(x, y):
+    if np.result_type(x, y).kind in "biu":
+        q = np.floor_divide(x, y)
+        return q + ((np.remainder(x, y) != 0) & ((np.asarray(x) < 0) != (np.asarray(y) < 0)))
+    return np.trunc(np.true_divide(x, y))
 
 
 def div_mode(self, other, *, rounding_mode):
     if rounding_mode is None:
         return div(self, other)
     if rounding_mode not in ("trunc", "floor"):
-        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}' (aten::div)")
     dt = tensor_result_dtype(self, other)
-    x, y = data_as(self, dt), data_as(other, dt)
     if dt._cat <= 1:
-        if np.any(np.asarray(y) == 0):
-            raise RuntimeError("ZeroDivisionError: integer division by zero (aten::div)")
-        r = np.floor_divide(x, y) if rounding_mode == "floor" else np.trunc(np.true_divide(x, y)).astype(dt.np)
-    else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.true_divide(x, y)
-        r = np.floor(q) if rounding_mode == "floor" else np.trunc(q)
-    return out(cast(np.asarray(r), dt), self)
+        _int_zero_check(data_as(other, dt), "aten::div")
+    return _general(_floor_div if rounding_mode == "floor" else _trunc_div, self, other, "aten::div", dt)
+
+
+def floor_divide(self, other):
+    dt = tensor_result_dtype(self, other)
+    if dt._cat <= 1:
+        _int_zero_check(data_as(other, dt), "aten::floor_divide")
+    return _general(_floor_div, self, other, "aten::floor_divide", dt)
+
+
+def remainder(self, other):
+    dt = tensor_result_dtype(self, other)
+    if dt._cat <= 1:
+        _int_zero_check(data_as(other, dt), "aten::remainder")
+    return _general(np.remainder, self, other, "aten::remainder", dt)
 
 
 def pow_tt(self, exponent):
-    return _binary(np.power, self, exponent, "pow")
+    dt = tensor_result_dtype(self, exponent)
+    if dt._cat <= 1 and np.any(data_as(exponent, dt) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
+    return _general(np.power, self, exponent, "aten::pow", dt)
 
 
 def pow_ts(self, exponent):
     dt = tensor_result_dtype(self, exponent)
     if dt._cat <= 1 and isinstance(exponent, int) and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+        raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
     return out(cast(np.asarray(np.power(data_as(self, dt), exponent)), dt), self)
 
 
@@ -86,154 +195,186 @@ def pow_st(self, exponent):
     return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
 
 
-def _cmp(fn):
+def _cmp(fn, name):
+    def kernel(self, other):
+        x = self._data
+        if isinstance(other, Tensor):
+            y = other._data
+            if x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
+                return out(fn(x, y), self)
+            check_same_device(name, self, other)
+            dt = tensor_result_dtype(self, other)
+            try:
+                return out(fn(data_as(self, dt), y.astype(dt.np, copy=False)), self)
+            except ValueError:
+                raise broadcast_error(name, self, other) from None
+        return out(fn(x, other), self)
+    kernel.__name__ = name.split("::")[1]
+    return kernel
+
+
+def _logical(fn, name):
+    def kernel(self, other):
+        check_same_device(name, self, other)
+        return out(fn(self._data, other._data), self)
+    kernel.__name__ = name.split("::")[1]
+    return kernel
+
+
+def _bitwise(fn, name):
     def kernel(self, other):
         dt = tensor_result_dtype(self, other)
-        return out(np.asarray(fn(data_as(self, dt), data_as(other, dt))), self)
-    kernel.__name__ = fn.__name__
+        if dt._cat > 1:
+            raise RuntimeError(f'"{name.split("::")[1]}_cpu" not implemented for \'{dt.name.capitalize()}\'')
+        return _general(fn, self, other, name, dt)
+    kernel.__name__ = name.split("::")[1]
     return kernel
+
+
+def bitwise_not(self):
+    if self._data.dtype.kind not in "biu":
+        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{self.dtype.name.capitalize()}'")
+    return out(np.invert(self._data), self)
 
 
 def maximum(self, other):
-    return _binary(np.maximum, self, other, "maximum")
+    if self._data.dtype.kind == "c" or (isinstance(other, Tensor) and other._data.dtype.kind == "c"):
+        raise RuntimeError("maximum not implemented for complex tensors. (aten::maximum)")
+    return _general(np.maximum, self, other, "aten::maximum")
 
 
 def minimum(self, other):
-    return _binary(np.minimum, self, other, "minimum")
+    if self._data.dtype.kind == "c" or (isinstance(other, Tensor) and other._data.dtype.kind == "c"):
+        raise RuntimeError("minimum not implemented for complex tensors. (aten::minimum)")
+    return _general(np.minimum, self, other, "aten::minimum")
 
 
 def where(condition, self, other):
-    if condition._data.dtype != np.bool_:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype!r}")
+    if condition._data.dtype != _BOOL:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.name.capitalize()} (aten::where)")
+    check_same_device("aten::where", condition, self, other)
+    ref = self if isinstance(self, Tensor) else other
     dt = tensor_result_dtype(self, other)
-    return out(np.where(condition._data, data_as(self, dt), data_as(other, dt)), self)
-
-
-def _float_unary(fn, name):
-    def kernel(self):
-        x = self._data
-        if x.dtype.kind in "biu":
-            x = x.astype(D.get_default_dtype().np)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return out(np.asarray(fn(x)).astype(x.dtype, copy=False), self)
-    kernel.__name__ = name
-    return kernel
-
-
-def _same_unary(fn, name):
-    def kernel(self):
-        return out(np.asarray(fn(self._data)), self)
-    kernel.__name__ = name
-    return kernel
-
-
-def neg(self):
-    if self._data.dtype == np.bool_:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return out(np.negative(self._data), self)
-
-
-def sigmoid(self):
-    x = self._data.astype(D.get_default_dtype().np) if self._data.dtype.kind in "biu" else self._data
-    with np.errstate(over="ignore"):
-        return out((1.0 / (1.0 + np.exp(-x))).astype(x.dtype, copy=False), self)
-
-
-def relu(self):
-    if self._data.dtype == np.bool_:
-        raise RuntimeError('"clamp_min_cpu" not implemented for \'Bool\'')
-    return out(np.maximum(self._data, 0).astype(self._data.dtype, copy=False), self)
-
-
-def rsqrt(self):
-    x = self._data.astype(D.get_default_dtype().np) if self._data.dtype.kind in "biu" else self._data
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return out((1.0 / np.sqrt(x)).astype(x.dtype, copy=False), self)
+    return out(cast(np.asarray(np.where(condition._data, data_as(self, dt), data_as(other, dt))), dt), ref)
 
 
 def clamp(self, min=None, max=None):
     if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None (aten::clamp)")
+    check_same_device("aten::clamp", self, min, max)
     dt = tensor_result_dtype(self, *(v for v in (min, max) if v is not None))
     x = data_as(self, dt)
     if min is not None:
-        x = np.maximum(x, min)
+        x = np.maximum(x, data_as(min, dt))
     if max is not None:
-        x = np.minimum(x, max)
+        x = np.minimum(x, data_as(max, dt))
     return out(cast(np.asarray(x), dt), self)
 
 
-def logical_not(self):
-    return out(np.logical_not(self._data), self)
+def clamp_min(self, min):
+    return clamp(self, min, None)
+
+
+def clamp_max(self, max):
+    return clamp(self, None, max)
 
 
 def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    dt = tensor_result_dtype(self, other)
-    return out(np.isclose(data_as(self, dt), data_as(other, dt), rtol=rtol, atol=atol, equal_nan=equal_nan), self)
+    check_same_device("aten::isclose", self, other)
+    if self._data.dtype != other._data.dtype:
+        raise RuntimeError(f"{self.dtype.name.capitalize()} did not match {other.dtype.name.capitalize()} "
+                           "(aten::isclose: both tensors need one dtype; convert one with .to())")
+    return out(np.isclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan), self)
 
 
 def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(np.all(isclose(self, other, rtol, atol, equal_nan)._data))
 
 
+def lerp(self, end, weight):
+    check_same_device("aten::lerp", self, end)
+    return out(cast(np.asarray(self._data + weight * (end._data - self._data)), self.dtype), self)
+
+
+# In-place variants: the functional kernel, then torch's cast rule and a version bump.
 def _inplace(fn, name):
     def kernel(self, *args, **kwargs):
         return inplace_result(self, fn(self, *args, **kwargs)._data, name)
-    kernel.__name__ = name
+    kernel.__name__ = name.split("::")[1]
     return kernel
 
 
+def add_(self, other, *, alpha=1):
+    """``add_``'s own fast path: same dtype, same device, no broadcasting of ``self``: write in place."""
+    x = self._data
+    if alpha == 1 and isinstance(other, Tensor) and x.dtype is other._data.dtype \
+            and self._dev is other._dev and x.flags.writeable and self._dev.type != "meta":
+        y = other._data
+        if y.shape == x.shape or np.broadcast_shapes(x.shape, y.shape) == x.shape:
+            np.add(x, y, out=x)
+            self._bump_version()
+            return self
+    return inplace_result(self, add(self, other, alpha=alpha)._data, "aten::add_")
+
+
 def copy_(self, src, non_blocking=False):
-    if self._data.shape != np.broadcast_shapes(self._data.shape, src._data.shape):
-        raise RuntimeError(f"The size of tensor a ({self._data.shape}) must match the size of tensor b "
-                           f"({src._data.shape}) (copy_)")
-    if not self._data.flags.writeable:
-        raise RuntimeError("copy_: the destination is a read-only (expanded or meta) view; clone() it first")
-    self._data[...] = src._data.astype(self._data.dtype, copy=False)
+    x = self._data
+    if np.broadcast_shapes(x.shape, src._data.shape) != x.shape:
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+                           f"{list(np.broadcast_shapes(x.shape, src._data.shape))} (aten::copy_)")
+    if not x.flags.writeable:
+        raise RuntimeError("aten::copy_: the destination is a read-only (expanded) view; clone() it first")
+    src_data = src._data.get() if hasattr(src._data, "get") and not hasattr(x, "get") else src._data
+    x[...] = src_data
     self._bump_version()
     return self
 
 
 def fill_(self, value):
-    return inplace_result(self, np.asarray(value), "aten::fill_")
-
-
-def zero_(self):
-    self._data[...] = 0
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._data.ndim} dimensions. (aten::fill_)")
+        value = value._data[()]
+    if not self._data.flags.writeable:
+        raise RuntimeError("aten::fill_: the destination is a read-only (expanded) view; clone() it first")
+    self._data[...] = value
     self._bump_version()
     return self
 
 
+def zero_(self):
+    return fill_(self, 0)
+
+
 KERNELS = {
     "add.Tensor": add, "add.Scalar": add, "sub.Tensor": sub, "sub.Scalar": sub,
-    "rsub.Tensor": rsub, "rsub.Scalar": rsub,
-    "mul.Tensor": mul, "mul.Scalar": mul, "div.Tensor": div, "div.Scalar": div,
-    "div.Tensor_mode": div_mode, "div.Scalar_mode": div_mode,
+    "rsub.Tensor": rsub, "rsub.Scalar": rsub, "mul.Tensor": mul, "mul.Scalar": mul,
+    "div.Tensor": div, "div.Scalar": div, "div.Tensor_mode": div_mode, "div.Scalar_mode": div_mode,
+    "floor_divide": floor_divide, "floor_divide.Scalar": floor_divide,
+    "remainder.Tensor": remainder, "remainder.Scalar": remainder,
     "pow.Tensor_Tensor": pow_tt, "pow.Tensor_Scalar": pow_ts, "pow.Scalar": pow_st,
-    "maximum": maximum, "minimum": minimum, "where.self": where,
-    "eq.Tensor": _cmp(np.equal), "eq.Scalar": _cmp(np.equal), "ne.Tensor": _cmp(np.not_equal),
-    "ne.Scalar": _cmp(np.not_equal), "lt.Tensor": _cmp(np.less), "lt.Scalar": _cmp(np.less),
-    "le.Tensor": _cmp(np.less_equal), "le.Scalar": _cmp(np.less_equal),
-    "gt.Tensor": _cmp(np.greater), "gt.Scalar": _cmp(np.greater),
-    "ge.Tensor": _cmp(np.greater_equal), "ge.Scalar": _cmp(np.greater_equal),
-    "neg": neg, "abs": _same_unary(np.abs, "abs"), "exp": _float_unary(np.exp, "exp"),
-    "log": _float_unary(np.log, "log"), "sin": _float_unary(np.sin, "sin"),
-    "cos": _float_unary(np.cos, "cos"), "tanh": _float_unary(np.tanh, "tanh"),
-    "sqrt": _float_unary(np.sqrt, "sqrt"), "sigmoid": sigmoid, "relu": relu, "rsqrt": rsqrt,
-    "sign": _same_unary(np.sign, "sign"), "reciprocal": _float_unary(np.reciprocal, "reciprocal"),
-    "square": _same_unary(np.square, "square"), "floor": _same_unary(np.floor, "floor"),
-    "ceil": _same_unary(np.ceil, "ceil"), "round": _same_unary(np.round, "round"),
-    "logical_not": logical_not,
-    "logical_and": _cmp(np.logical_and), "logical_or": _cmp(np.logical_or), "clamp": clamp, "isclose": isclose, "allclose": allclose,
-    "copy_": copy_, "fill_.Scalar": fill_, "zero_": zero_,
+    "maximum": maximum, "minimum": minimum, "max.other": maximum, "min.other": minimum,
+    "where.self": where, "where.ScalarOther": where, "where.ScalarSelf": where,
+    "clamp": clamp, "clamp.Tensor": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
+    "isclose": isclose, "allclose": allclose, "lerp.Scalar": lerp,
+    "logical_and": _logical(np.logical_and, "aten::logical_and"),
+    "logical_or": _logical(np.logical_or, "aten::logical_or"),
+    "logical_xor": _logical(np.logical_xor, "aten::logical_xor"),
+    "bitwise_not": bitwise_not, "copy_": copy_, "fill_.Scalar": fill_, "fill_.Tensor": fill_, "zero_": zero_,
 }
+for _op, _fn in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le", np.less_equal),
+                 ("gt", np.greater), ("ge", np.greater_equal)):
+    KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _cmp(_fn, f"aten::{_op}")
+for _op, _fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or), ("bitwise_xor", np.bitwise_xor)):
+    KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _bitwise(_fn, f"aten::{_op}")
 
-for _name, _base in (("add_.Tensor", add), ("add_.Scalar", add), ("sub_.Tensor", sub),
-                     ("sub_.Scalar", sub), ("mul_.Tensor", mul), ("mul_.Scalar", mul),
-                     ("div_.Tensor", div), ("div_.Scalar", div), ("pow_.Scalar", pow_ts),
-                     ("clamp_", clamp), ("exp_", KERNELS["exp"]), ("neg_", neg),
-                     ("sqrt_", KERNELS["sqrt"]), ("sin_", KERNELS["sin"]), ("cos_", KERNELS["cos"]),
-                     ("relu_", relu), ("sigmoid_", sigmoid), ("tanh_", KERNELS["tanh"]),
-                     ("abs_", KERNELS["abs"])):
+KERNELS["add_.Tensor"] = KERNELS["add_.Scalar"] = add_
+for _name, _base in (("sub_.Tensor", sub), ("sub_.Scalar", sub), ("mul_.Tensor", mul), ("mul_.Scalar", mul),
+                     ("div_.Tensor", div), ("div_.Scalar", div), ("div_.Tensor_mode", div_mode),
+                     ("pow_.Scalar", pow_ts), ("pow_.Tensor", pow_tt), ("clamp_", clamp),
+                     ("remainder_.Tensor", remainder), ("bitwise_and_.Tensor", KERNELS["bitwise_and.Tensor"]),
+                     ("bitwise_or_.Tensor", KERNELS["bitwise_or.Tensor"]),
+                     ("bitwise_xor_.Tensor", KERNELS["bitwise_xor.Tensor"])):
     KERNELS[_name] = _inplace(_base, "aten::" + _name)

@@ -16,7 +16,9 @@ def _acc_dtype(x, dtype):
 
 def sum_all(self, *, dtype=None):
     x = self._data
-    return out(np.asarray(np.sum(x, dtype=_acc_dtype(x, dtype))), self)
+    if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
+        return out(np.add.reduce(x, axis=None), self)
+    return out(np.add.reduce(x, axis=None, dtype=_acc_dtype(x, dtype)), self)
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
@@ -141,6 +143,44 @@ def _private_softmax(log):
     return kernel
 
 
+def _any_all(fn, name):
+    def whole(self):
+        return out(np.asarray(fn(self._data)), self)
+
+    def along(self, dim, keepdim=False):
+        return out(np.asarray(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)), self)
+    whole.__name__, along.__name__ = name, name + "_dim"
+    return whole, along
+
+
+def _order(x, d, descending):
+    if x.ndim == 0:
+        return np.zeros((), dtype=np.int64)
+    if descending:  # torch's default sort is not stable: ties may come in any order
+        return np.flip(np.argsort(np.flip(x, d), axis=d, kind="stable"), d) * -1 + (x.shape[d] - 1)
+    return np.argsort(x, axis=d, kind="stable")
+
+
+def sort(self, dim=-1, descending=False):
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    idx = _order(x, d, descending)
+    vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
+    return out(vals, self), out(idx.astype(np.int64), self)
+
+
+def topk(self, k, dim=-1, largest=True, sorted=True):
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    size = x.shape[d] if x.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError(f"selected index k out of range (aten::topk: k={k}, dimension {d} has size {size})")
+    idx = _order(x, d, largest)
+    idx = idx[(slice(None),) * d + (slice(0, k),)] if x.ndim else idx
+    vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
+    return out(vals, self), out(idx.astype(np.int64), self)
+
+
 def cumsum(self, dim, *, dtype=None):
     x = self._data
     return out(np.cumsum(x, axis=_wrap_dim(dim, x.ndim), dtype=_acc_dtype(x, dtype)), self)
@@ -153,4 +193,7 @@ KERNELS = {
     "argmax": argmax, "argmin": argmin, "var.correction": _var(np.var), "std.correction": _var(np.std),
     "softmax.int": _softmax_kernel(False), "log_softmax.int": _softmax_kernel(True),
     "_softmax": _private_softmax(False), "_log_softmax": _private_softmax(True), "cumsum": cumsum,
+    "sort": sort, "topk": topk,
 }
+KERNELS["any"], KERNELS["any.dim"] = _any_all(np.any, "any")
+KERNELS["all"], KERNELS["all.dim"] = _any_all(np.all, "all")

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from .common import _make_view, _wrap_dim, out
+from .._tensor import contiguous_format
+from .common import A, _make_meta, _make_view, _wrap_dim, out
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -43,7 +44,10 @@ def reshape(self, shape):
         arr.shape = target
         return _make_view(arr, self)
     except AttributeError:
-        return out(np.reshape(x, target).copy(), self)
+        pass
+    if self._dev.type == "meta":  # no data to copy (see Note [Meta strategies])
+        return _make_meta(target, self.dtype)
+    return out(np.reshape(x, target).copy(), self)
 
 
 def t(self):
@@ -103,6 +107,63 @@ def squeeze_dim(self, dim):
     return _make_view(np.squeeze(x, d) if x.shape[d] == 1 else x[...], self)
 
 
+def squeeze_dims(self, dim):
+    x = self._data
+    if x.ndim == 0:
+        return _make_view(x[...], self)
+    dims = {_wrap_dim(d, x.ndim) for d in dim}
+    axes = tuple(d for d in sorted(dims) if x.shape[d] == 1)
+    return _make_view(np.squeeze(x, axes) if axes else x[...], self)
+
+
+def movedim(self, source, destination):
+    n = self._data.ndim
+    return _make_view(np.moveaxis(self._data, _wrap_dim(source, n), _wrap_dim(destination, n)), self)
+
+
+def unflatten(self, dim, sizes):
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    sizes = list(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    try:
+        inner = _shape_arg(sizes, x.shape[d])
+    except RuntimeError:
+        raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} "
+                           f"({x.shape[d]}) in the input tensor") from None
+    return view(self, list(x.shape[:d]) + list(inner) + list(x.shape[d + 1:]))
+
+
+def flip(self, dims):
+    n = self._data.ndim
+    axes = tuple(_wrap_dim(d, n) for d in dims)
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"dims has duplicates, original flip dims size={len(axes)}, but unique flip dims "
+                           f"size={len(set(axes))} (aten::flip)")
+    return out(np.flip(self._data, axes).copy(), self)
+
+
+def repeat(self, repeats):
+    x = self._data
+    repeats = [int(r) for r in repeats]
+    if len(repeats) < x.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                           "of tensor (aten::repeat)")
+    if any(r < 0 for r in repeats):
+        raise RuntimeError(f"Trying to create tensor with negative dimension: {repeats} (aten::repeat)")
+    return out(np.tile(x.reshape((1,) * (len(repeats) - x.ndim) + x.shape), repeats), self)
+
+
+def _tri(fn, name):
+    def kernel(self, diagonal=0):
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions (aten::{name})")
+        return out(fn(self._data, diagonal), self)
+    kernel.__name__ = name
+    return kernel
+
+
 def select(self, dim, index):
     x = self._data
     d = _wrap_dim(dim, x.ndim)
@@ -133,7 +194,8 @@ def detach(self):
 
 
 def clone(self, *, memory_format=None):
-    return out(np.array(self._data, copy=True), self)
+    """A copy; ``preserve_format`` (the default) keeps the layout of a dense input, as numpy's order K."""
+    return out(np.array(self._data, copy=True, order="C" if memory_format is contiguous_format else "K"), self)
 
 
 def cat(tensors, dim=0):
@@ -208,34 +270,39 @@ KERNELS = {
     "view": view, "reshape": reshape, "t": t, "transpose.int": transpose, "permute": permute,
     "expand": expand, "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze.dim": squeeze_dim,
     "select.int": select, "slice.Tensor": slice_, "alias": alias, "detach": detach, "clone": clone,
-    "cat": cat, "stack": stack, "split.Tensor": split, "chunk": chunk,
+    "cat": cat, "stack": stack, "split.Tensor": split, "chunk": chunk, "squeeze.dims": squeeze_dims,
+    "movedim.int": movedim, "unflatten.int": unflatten, "flip": flip, "repeat": repeat,
+    "triu": _tri(np.triu, "triu"), "tril": _tri(np.tril, "tril"),
 }
 
 
-def _ops():
-    from .._ops import ops
-
-    return ops.aten
 
 
 def expand_as(self, other):
-    return _ops().expand.default(self, list(other.shape))
+    return A.expand(self, list(other.shape))
+
+
+def view_as(self, other):
+    return A.view(self, list(other.shape))
 
 
 def flatten(self, start_dim=0, end_dim=-1):
     n = self.dim()
     if n == 0:
-        return _ops().reshape.default(self, [1])
+        return A.reshape(self, [1])
     s, e = _wrap_dim(start_dim, n), _wrap_dim(end_dim, n)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return self
     shape = list(self.shape)
-    return _ops().reshape.default(self, shape[:s] + [int(np.prod(shape[s:e + 1]))] + shape[e + 1:])
+    return A.reshape(self, shape[:s] + [int(np.prod(shape[s:e + 1]))] + shape[e + 1:])
 
 
 def contiguous(self, *, memory_format=0):
-    return self if self.is_contiguous() else _ops().clone.default(self)
+    return self if self.is_contiguous() else A.clone(self, memory_format=contiguous_format)
 
 
 # Compositions of other operators (CompositeImplicitAutograd: autograd comes from the parts).
-COMPOSITE = {"expand_as": expand_as, "flatten.using_ints": flatten, "contiguous": contiguous}
+COMPOSITE = {"expand_as": expand_as, "view_as": view_as, "flatten.using_ints": flatten,
+             "contiguous": contiguous}

@@ -1,0 +1,136 @@
+"""Unary pointwise kernels (numpy): math on floats, sign/rounding on any dtype, activations.
+
+torch computes the transcendental functions of integer and bool tensors in the
+default floating dtype; rounding of integers is the identity; ``abs``/``neg``
+keep the dtype (and refuse bool where torch does).
+"""
+
+import numpy as np
+
+from .. import _dtype as D
+from .common import inplace_result, out
+
+__all__ = ["KERNELS"]
+
+
+def _floating(x):
+    return x if x.dtype.kind in "fc" else x.astype(D.get_default_dtype().np)
+
+
+def float_unary(fn, name):
+    """``fn`` on the data, integral inputs first converted to the default float."""
+    def kernel(self):
+        x = self._data
+        if x.dtype.kind not in "fc":
+            x = x.astype(D.get_default_dtype().np)
+        return out(fn(x), self)
+    kernel.__name__ = name
+    return kernel
+
+
+def same_unary(fn, name):
+    def kernel(self):
+        return out(fn(self._data), self)
+    kernel.__name__ = name
+    return kernel
+
+
+def _no_bool(name, message):
+    def check(self):
+        if self._data.dtype.kind == "b":
+            raise RuntimeError(f"{message} (aten::{name})")
+    return check
+
+
+_neg_bool = _no_bool("neg", "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                     "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def neg(self):
+    _neg_bool(self)
+    return out(np.negative(self._data), self)
+
+
+def abs(self):
+    x = self._data
+    return out(x.copy() if x.dtype.kind == "b" else np.abs(x), self)
+
+
+def sign(self):
+    x = self._data
+    if x.dtype.kind == "c":
+        raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                           "torch.sgn instead. (aten::sign)")
+    return out(x.copy() if x.dtype.kind == "b" else np.sign(x), self)
+
+
+def _rounding(fn, name):
+    def kernel(self):
+        x = self._data
+        if x.dtype.kind == "c":
+            raise RuntimeError(f"{name} is not supported for complex inputs (aten::{name})")
+        return out(x.copy() if x.dtype.kind in "biu" else fn(x), self)
+    kernel.__name__ = name
+    return kernel
+
+
+def square(self):
+    x = self._data
+    return out(np.multiply(x, x, dtype=np.int64) if x.dtype.kind == "b" else np.square(x), self)
+
+
+def _sigmoid(x):
+    return np.reciprocal(np.exp(-x) + 1)
+
+
+def _rsqrt(x):
+    return np.reciprocal(np.sqrt(x))
+
+
+def relu(self):
+    x = self._data
+    if x.dtype.kind == "b":
+        raise RuntimeError("\"clamp_min_cpu\" not implemented for 'Bool' (aten::relu)")
+    return out(np.maximum(x, x.dtype.type(0)), self)
+
+
+def silu(self):
+    x = _floating(self._data)
+    return out(x * _sigmoid(x), self)
+
+
+def leaky_relu(self, negative_slope=0.01):
+    x = self._data
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(f"\"leaky_relu_cpu\" not implemented for '{self.dtype.name.capitalize()}'")
+    return out(np.where(x > 0, x, (x * negative_slope).astype(x.dtype)), self)
+
+
+def logical_not(self):
+    return out(np.logical_not(self._data), self)
+
+
+KERNELS = {
+    "neg": neg, "abs": abs, "sign": sign, "square": square, "relu": relu, "silu": silu,
+    "leaky_relu": leaky_relu, "logical_not": logical_not,
+    "floor": _rounding(np.floor, "floor"), "ceil": _rounding(np.ceil, "ceil"),
+    "round": _rounding(np.round, "round"), "trunc": _rounding(np.trunc, "trunc"),
+    "isnan": same_unary(np.isnan, "isnan"), "isinf": same_unary(np.isinf, "isinf"),
+    "isfinite": same_unary(np.isfinite, "isfinite"),
+}
+for _name, _fn in (("exp", np.exp), ("log", np.log), ("log2", np.log2), ("log10", np.log10),
+                   ("log1p", np.log1p), ("expm1", np.expm1), ("sin", np.sin), ("cos", np.cos),
+                   ("tan", np.tan), ("tanh", np.tanh), ("sqrt", np.sqrt), ("rsqrt", _rsqrt),
+                   ("sigmoid", _sigmoid), ("reciprocal", np.reciprocal)):
+    KERNELS[_name] = float_unary(_fn, _name)
+
+
+def _inplace(fn, name):
+    def kernel(self):
+        return inplace_result(self, fn(self)._data, "aten::" + name)
+    kernel.__name__ = name
+    return kernel
+
+
+for _name in ("abs", "neg", "exp", "log", "sin", "cos", "tanh", "sqrt", "sigmoid", "relu", "sign", "expm1"):
+    KERNELS[_name + "_"] = _inplace(KERNELS[_name], _name + "_")
