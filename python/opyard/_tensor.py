@@ -151,6 +151,10 @@ def _meta_error(what):
 class Tensor(_core.TensorBase):
     """A numpy-backed tensor whose operations go through the dispatcher."""
 
+    # ``_data`` is read by every kernel: a slot is the fastest attribute. The instance dict stays
+    # for the optional fields (defaults below) and for other packages' (autograd, fake) fields.
+    __slots__ = ("_data", "__dict__", "__weakref__")
+
     _dev = CPU
     _base = None
     grad = None

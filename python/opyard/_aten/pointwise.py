@@ -10,8 +10,10 @@ the op's own errors. Unary math lives in ``unary.py``.
 import numpy as np
 
 from .. import _dtype as D
-from .common import (Tensor, broadcast_error, cast, check_same_device, data_as, inplace_result, out,
-                     tensor_result_dtype)
+from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
+                     data_as, device_keys, inplace_result, out, tensor_result_dtype)
+
+_ndarray = np.ndarray
 
 __all__ = ["KERNELS", "binary"]
 
@@ -87,12 +89,27 @@ _rsub_scaled = _scaled(lambda x, y: np.subtract(y, x), "aten::rsub")
 
 
 def add(self, other, *, alpha=1):
-    if alpha == 1:  # the hot path: no further Python frame
+    if alpha == 1:
+        # The hottest kernel of all (``a + b``): the fast path and ``out`` are written inline.
         x = self._data
         if isinstance(other, Tensor):
             y = other._data
-            if x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
-                return out(np.add(x, y), self)
+            if x.dtype is y.dtype and self._dev is other._dev:
+                try:
+                    r = x + y
+                except ValueError:
+                    return _general(np.add, self, other, "aten::add")
+                if type(r) is not _ndarray:
+                    r = as_array(r)
+                t = _new(Tensor)
+                t._data = r
+                dev = self._dev
+                if dev is CPU:
+                    t._keyset = CPU_KEYS
+                else:
+                    t._dev = dev
+                    t._keyset = device_keys(dev)
+                return t
         elif x.dtype.kind == "f" and type(other) in (int, float):
             r = np.add(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
