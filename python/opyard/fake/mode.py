@@ -183,7 +183,8 @@ def fake_fallback(keyset, op, *args, **kwargs):
         raise NotImplementedError(
             f"no fake impl registered for {name}: FakeTensorMode cannot run it on tensors without data; "
             f"use opyard.library.register_fake('{name}') to say what it returns")
-    sym_lists = [a for a in _walk(args, kwargs) if isinstance(a, (list, tuple)) and any(isinstance(s, SymInt) for s in a)]
+    sym_lists = [a for a in list(args) + list(kwargs.values())
+                 if isinstance(a, (list, tuple)) and any(isinstance(s, SymInt) for s in a)]
     if sym_lists:
         args = _map(args, _to_meta)
         kwargs = {k: _map(v, _to_meta) for k, v in kwargs.items()}
