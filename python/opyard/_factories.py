@@ -67,17 +67,17 @@ def _place(arr, device):
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor copying ``data`` (nested lists, numbers, numpy arrays or tensors)."""
     if isinstance(data, Tensor):
-        arr = np.array(data.detach().numpy(), copy=True)
         dt = dtype or data.dtype
+        arr = np.array(data.numpy(force=True), dtype=dt.np, order="C", copy=True)
     elif isinstance(data, np.ndarray):
-        arr = np.array(data, copy=True)
-        dt = dtype or D.from_np(arr.dtype)
+        dt = dtype or D.from_np(data.dtype)
+        arr = np.array(data, dtype=dt.np, order="C", copy=True)
     else:
         if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
             data = _to_py(data)
         dt = dtype or _infer_dtype(data)
-        arr = np.array(data, dtype=dt.np)
-    return _finish(_place(np.array(arr, dtype=dt.np, order="C", copy=False), device), requires_grad)
+        arr = np.asarray(np.array(data, dtype=dt.np), order="C")
+    return _finish(_place(arr, device), requires_grad)
 
 
 def _flat(x):

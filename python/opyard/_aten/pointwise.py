@@ -25,7 +25,8 @@ def _general(fn, a, b, name, dt=None):
         check_same_device(name, a, b)
     dt = dt or tensor_result_dtype(a, b)
     try:
-        r = fn(data_as(a, dt), data_as(b, dt))
+        with np.errstate(all="ignore"):  # torch: inf/nan silently (the general path can afford it)
+            r = fn(data_as(a, dt), data_as(b, dt))
     except ValueError:
         raise broadcast_error(name, a, b) from None
     return out(cast(np.asarray(r), dt), a)
@@ -144,9 +145,11 @@ def div(self, other):
     if isinstance(other, Tensor):
         y = other._data
         if x.dtype is y.dtype and x.dtype.kind in "fc" and self._dev is other._dev and x.shape == y.shape:
-            return out(np.true_divide(x, y), self)
+            with np.errstate(all="ignore"):
+                return out(np.true_divide(x, y), self)
     elif x.dtype.kind == "f" and type(other) in (int, float):
-        r = np.true_divide(x, other)
+        with np.errstate(all="ignore"):
+            r = np.true_divide(x, other)
         return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
     return _general(np.true_divide, self, other, "aten::div", _div_dtype(self, other))
 
@@ -204,12 +207,14 @@ def pow_ts(self, exponent):
     dt = tensor_result_dtype(self, exponent)
     if dt._cat <= 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
-    return out(cast(np.asarray(np.power(data_as(self, dt), exponent)), dt), self)
+    with np.errstate(all="ignore"):
+        return out(cast(np.asarray(np.power(data_as(self, dt), exponent)), dt), self)
 
 
 def pow_st(self, exponent):
     dt = tensor_result_dtype(exponent, self)
-    return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
+    with np.errstate(all="ignore"):
+        return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
 
 
 def _cmp(fn, name):

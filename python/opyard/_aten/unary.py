@@ -28,6 +28,19 @@ def float_unary(fn, name):
     return kernel
 
 
+def quiet_float_unary(fn, name):
+    """``float_unary`` for functions with a domain (log, sqrt, ...): inf/nan without numpy warnings,
+    as torch (``np.errstate`` costs ~1 us, so the hot functions rely on the module warning filter)."""
+    def kernel(self):
+        x = self._data
+        if x.dtype.kind not in "fc":
+            x = x.astype(D.get_default_dtype().np)
+        with np.errstate(all="ignore"):
+            return out(fn(x), self)
+    kernel.__name__ = name
+    return kernel
+
+
 def same_unary(fn, name):
     def kernel(self):
         return out(fn(self._data), self)
@@ -118,11 +131,12 @@ KERNELS = {
     "isnan": same_unary(np.isnan, "isnan"), "isinf": same_unary(np.isinf, "isinf"),
     "isfinite": same_unary(np.isfinite, "isfinite"),
 }
-for _name, _fn in (("exp", np.exp), ("log", np.log), ("log2", np.log2), ("log10", np.log10),
-                   ("log1p", np.log1p), ("expm1", np.expm1), ("sin", np.sin), ("cos", np.cos),
-                   ("tan", np.tan), ("tanh", np.tanh), ("sqrt", np.sqrt), ("rsqrt", _rsqrt),
-                   ("sigmoid", _sigmoid), ("reciprocal", np.reciprocal)):
+for _name, _fn in (("exp", np.exp), ("expm1", np.expm1), ("sin", np.sin), ("cos", np.cos),
+                   ("tan", np.tan), ("tanh", np.tanh), ("sigmoid", _sigmoid)):
     KERNELS[_name] = float_unary(_fn, _name)
+for _name, _fn in (("log", np.log), ("log2", np.log2), ("log10", np.log10), ("log1p", np.log1p),
+                   ("sqrt", np.sqrt), ("rsqrt", _rsqrt), ("reciprocal", np.reciprocal)):
+    KERNELS[_name] = quiet_float_unary(_fn, _name)
 
 
 def _inplace(fn, name):

@@ -1,0 +1,212 @@
+"""Every built-in operator's Meta kernel agrees with its CPU kernel on shape, dtype and strides."""
+
+import numpy as np
+import pytest
+
+import opyard
+from opyard._aten import OP_NAMES, OP_TABLE
+
+A = opyard.ops.aten
+f32, i64, b8 = opyard.float32, opyard.int64, opyard.bool
+
+
+class Maker:
+    """Builds the same inputs on one device: random data on cpu, no data on meta."""
+
+    def __init__(self, device):
+        self.device = device
+        self.rng = np.random.default_rng(0)
+
+    def __call__(self, *shape, dtype=f32, positive=False):
+        data = self.rng.standard_normal(shape)
+        if positive:
+            data = np.abs(data) + 0.5
+        return opyard.tensor(data, dtype=dtype, device=self.device) if dtype is not b8 else \
+            opyard.tensor(data > 0, device=self.device)
+
+    def idx(self, values):
+        return opyard.tensor(values, dtype=i64, device=self.device)
+
+
+def _t(m):
+    return m(2, 3)
+
+
+# name -> m -> (args, kwargs). Factories take the device from the maker.
+SAMPLES = {
+    "add.Tensor": lambda m: ((m(2, 3), m(3)), {"alpha": 2}), "add.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "sub.Tensor": lambda m: ((m(2, 3), m(2, 1)), {}), "sub.Scalar": lambda m: ((m(2, 3), 1.5), {}),
+    "rsub.Tensor": lambda m: ((m(2, 3), m(3)), {}), "rsub.Scalar": lambda m: ((m(2, 3), 1), {}),
+    "mul.Tensor": lambda m: ((m(2, 3), m(2, 3, dtype=i64)), {}), "mul.Scalar": lambda m: ((m(2, 3), 3), {}),
+    "div.Tensor": lambda m: ((m(2, 3, dtype=i64), m(3, positive=True, dtype=i64)), {}),
+    "div.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "div.Tensor_mode": lambda m: ((m(2, 3), m(3, positive=True)), {"rounding_mode": "floor"}),
+    "div.Scalar_mode": lambda m: ((m(2, 3), 2), {"rounding_mode": "trunc"}),
+    "floor_divide": lambda m: ((m(2, 3), m(3, positive=True)), {}),
+    "floor_divide.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "remainder.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}),
+    "remainder.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "pow.Tensor_Tensor": lambda m: ((m(2, 3, positive=True), m(3)), {}),
+    "pow.Tensor_Scalar": lambda m: ((m(2, 3), 2), {}), "pow.Scalar": lambda m: ((2, m(2, 3)), {}),
+    "lerp.Scalar": lambda m: ((m(2, 3), m(2, 3), 0.5), {}),
+    "where.self": lambda m: ((m(2, 3, dtype=b8), m(2, 3), m(3)), {}),
+    "where.ScalarOther": lambda m: ((m(2, 3, dtype=b8), m(2, 3), 0.0), {}),
+    "where.ScalarSelf": lambda m: ((m(2, 3, dtype=b8), 1, m(2, 3)), {}),
+    "clamp": lambda m: ((m(2, 3), -0.5, 0.5), {}), "clamp.Tensor": lambda m: ((m(2, 3), m(3)), {}),
+    "clamp_min": lambda m: ((m(2, 3), 0), {}), "clamp_max": lambda m: ((m(2, 3), 0), {}),
+    "isclose": lambda m: ((m(2, 3), m(2, 3)), {}), "bitwise_not": lambda m: ((m(2, 3, dtype=b8),), {}),
+    "copy_": lambda m: ((m(2, 3), m(3)), {}), "fill_.Scalar": lambda m: ((m(2, 3), 1), {}),
+    "fill_.Tensor": lambda m: ((m(2, 3), m()), {}), "zero_": lambda m: ((m(2, 3),), {}),
+    "sum": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "sum.dim_IntList": lambda m: ((m(2, 3, 4), [0, 2], True), {}),
+    "mean": lambda m: ((m(2, 3),), {}), "mean.dim": lambda m: ((m(2, 3, 4), [1]), {}),
+    "prod": lambda m: ((m(2, 3, dtype=i64),), {}), "amax": lambda m: ((m(2, 3, 4), [0, 1]), {}),
+    "amin": lambda m: ((m(2, 3, 4), [2], True), {}), "max": lambda m: ((m(2, 3),), {}), "min": lambda m: ((m(2, 3),), {}),
+    "max.dim": lambda m: ((m(2, 3, 4), 1), {}), "min.dim": lambda m: ((m(2, 3, 4), -1, True), {}),
+    "max.other": lambda m: ((m(2, 3), m(3)), {}), "maximum": lambda m: ((m(2, 3), m(3, dtype=i64)), {}),
+    "minimum": lambda m: ((m(2, 1), m(3)), {}), "min.other": lambda m: ((m(2, 3), m(3)), {}),
+    "argmax": lambda m: ((m(2, 3), 1), {}), "argmin": lambda m: ((m(2, 3),), {}),
+    "var.correction": lambda m: ((m(2, 3), [1]), {"correction": 0}), "std.correction": lambda m: ((m(2, 3),), {}),
+    "softmax.int": lambda m: ((m(2, 3), 1), {}), "log_softmax.int": lambda m: ((m(2, 3), 0, opyard.float64), {}),
+    "_softmax": lambda m: ((m(2, 3), 1, False), {}), "_log_softmax": lambda m: ((m(2, 3), 1, False), {}),
+    "cumsum": lambda m: ((m(2, 3, dtype=i64), 1), {}), "any": lambda m: ((m(2, 3, dtype=b8),), {}),
+    "all": lambda m: ((m(2, 3),), {}), "any.dim": lambda m: ((m(2, 3), 1), {}), "all.dim": lambda m: ((m(2, 3), 0, True), {}),
+    "sort": lambda m: ((m(2, 3), 1, True), {}), "topk": lambda m: ((m(2, 5), 3), {}),
+    "mm": lambda m: ((m(2, 3), m(3, 4)), {}), "bmm": lambda m: ((m(5, 2, 3), m(5, 3, 4)), {}),
+    "addmm": lambda m: ((m(4), m(2, 3), m(3, 4)), {"beta": 0.5}), "dot": lambda m: ((m(3), m(3)), {}),
+    "outer": lambda m: ((m(3), m(4)), {}), "mv": lambda m: ((m(2, 3), m(3)), {}),
+    "einsum": lambda m: (("ij,jk->ki", [m(2, 3), m(3, 4)]), {}),
+    "matmul": lambda m: ((m(5, 2, 3), m(3, 4)), {}), "linear": lambda m: ((m(2, 3), m(4, 3), m(4)), {}),
+    "view": lambda m: ((m(2, 3), [3, 2]), {}), "reshape": lambda m: ((m(2, 3).t(), [6]), {}),
+    "t": lambda m: ((m(2, 3),), {}), "transpose.int": lambda m: ((m(2, 3, 4), 0, 2), {}),
+    "permute": lambda m: ((m(2, 3, 4), [2, 0, 1]), {}), "expand": lambda m: ((m(3, 1), [2, 3, 4]), {}),
+    "expand_as": lambda m: ((m(3, 1), m(3, 4)), {}), "view_as": lambda m: ((m(2, 3), m(6)), {}),
+    "unsqueeze": lambda m: ((m(2, 3), 1), {}), "squeeze": lambda m: ((m(2, 1, 3, 1),), {}),
+    "squeeze.dim": lambda m: ((m(2, 1, 3), 1), {}), "squeeze.dims": lambda m: ((m(1, 2, 1), [0, 2]), {}),
+    "select.int": lambda m: ((m(2, 3, 4), 1, 2), {}), "slice.Tensor": lambda m: ((m(5, 3), 0, 1, 5, 2), {}),
+    "narrow": lambda m: ((m(5, 3), 1, 1, 2), {}), "unbind.int": lambda m: ((m(2, 3), 1), {}),
+    "diagonal": lambda m: ((m(3, 4), 1), {}), "movedim.int": lambda m: ((m(2, 3, 4), 0, -1), {}),
+    "unflatten.int": lambda m: ((m(2, 6), 1, [2, 3]), {}), "flatten.using_ints": lambda m: ((m(2, 3, 4), 1), {}),
+    "alias": lambda m: ((m(2, 3),), {}), "detach": lambda m: ((m(2, 3),), {}),
+    "clone": lambda m: ((m(2, 3).t(),), {}), "contiguous": lambda m: ((m(2, 3).t(),), {}),
+    "cat": lambda m: (([m(2, 3), m(1, 3, dtype=i64)], 0), {}), "stack": lambda m: (([m(2, 3), m(2, 3)], 1), {}),
+    "split.Tensor": lambda m: ((m(5, 2), 2), {}), "chunk": lambda m: ((m(5, 2), 2), {}),
+    "flip": lambda m: ((m(2, 3), [0]), {}), "repeat": lambda m: ((m(2, 3), [2, 1, 2]), {}),
+    "triu": lambda m: ((m(3, 3), 1), {}), "tril": lambda m: ((m(3, 3),), {}),
+    "index.Tensor": lambda m: ((m(4, 5), [m.idx([0, 2]), None]), {}),
+    "index_put": lambda m: ((m(4, 5), [m.idx([0, 2])], m(5)), {}),
+    "index_put_": lambda m: ((m(4, 5), [m.idx([0, 2])], m(5)), {}),
+    "index_select": lambda m: ((m(4, 5), 1, m.idx([0, 4])), {}),
+    "gather": lambda m: ((m(2, 3), 1, m.idx([[0, 0], [1, 2]])), {}),
+    "scatter.src": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "scatter.value": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), 1.0), {}),
+    "scatter_.src": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "scatter_.value": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), 1.0), {}),
+    "scatter_add": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "masked_fill.Scalar": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 0.0), {}),
+    "masked_fill.Tensor": lambda m: ((m(2, 3), m(3, dtype=b8), m()), {}),
+    "masked_fill_.Scalar": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 0.0), {}),
+    "masked_fill_.Tensor": lambda m: ((m(2, 3), m(2, 3, dtype=b8), m()), {}),
+    "_to_copy": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "numel": lambda m: ((m(2, 3),), {}),
+    "uniform_": lambda m: ((m(2, 3), -1.0, 1.0), {}), "normal_": lambda m: ((m(2, 3),), {}),
+    "zeros": lambda m: (([2, 3],), {"device": m.device}), "ones": lambda m: (([2],), {"dtype": i64, "device": m.device}),
+    "empty.memory_format": lambda m: (([2, 3],), {"device": m.device}),
+    "empty_strided": lambda m: (([2, 3], [3, 1]), {"device": m.device}),
+    "full": lambda m: (([2, 3], 7), {"device": m.device}), "arange": lambda m: ((5,), {"device": m.device}),
+    "arange.start": lambda m: ((1, 4.5), {"device": m.device}),
+    "arange.start_step": lambda m: ((0, 10, 3), {"device": m.device}),
+    "eye": lambda m: ((3,), {"device": m.device}), "eye.m": lambda m: ((2, 4), {"device": m.device}),
+    "linspace": lambda m: ((0, 1, 5), {"device": m.device}), "rand": lambda m: (([2, 3],), {"device": m.device}),
+    "randn": lambda m: (([2, 3],), {"device": m.device}), "randint": lambda m: ((5, [2, 3]), {"dtype": i64, "device": m.device}),
+    "zeros_like": lambda m: ((m(2, 3),), {"dtype": i64}), "ones_like": lambda m: ((m(2, 3),), {}),
+    "empty_like": lambda m: ((m(2, 3),), {}), "full_like": lambda m: ((m(2, 3), 2), {}),
+    "rand_like": lambda m: ((m(2, 3),), {}), "randn_like": lambda m: ((m(2, 3),), {}),
+    "new_empty": lambda m: ((m(2, 3), [4]), {}), "new_zeros": lambda m: ((m(2, 3), [4]), {"dtype": i64}),
+    "new_ones": lambda m: ((m(2, 3), [1, 2]), {}), "new_full": lambda m: ((m(2, 3), [2], 5), {}),
+    "logical_and": lambda m: ((m(2, 3, dtype=b8), m(3, dtype=b8)), {}),
+    "logical_or": lambda m: ((m(2, 3), m(2, 3)), {}), "logical_xor": lambda m: ((m(2, 3), m(3)), {}),
+}
+UNARY_FLOAT = ["abs", "neg", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh",
+               "sqrt", "rsqrt", "sigmoid", "reciprocal", "relu", "silu", "leaky_relu", "sign", "square",
+               "floor", "ceil", "round", "trunc", "isnan", "isinf", "isfinite", "logical_not"]
+for _n in UNARY_FLOAT:
+    SAMPLES[_n] = lambda m: ((m(2, 3, positive=True),), {})
+for _n in ("abs_", "neg_", "exp_", "log_", "sin_", "cos_", "tanh_", "sqrt_", "sigmoid_", "relu_", "sign_",
+           "expm1_", "clamp_"):
+    SAMPLES[_n] = (lambda m: ((m(2, 3, positive=True), 0.1)), {}) if _n == "clamp_" else \
+        (lambda m: ((m(2, 3, positive=True),), {}))
+SAMPLES["clamp_"] = lambda m: ((m(2, 3), 0.1), {})
+for _op in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor"):
+    _int = _op.startswith("bitwise")
+    SAMPLES[f"{_op}.Tensor"] = (lambda m, i=_int: ((m(2, 3, dtype=i64 if i else f32), m(3, dtype=i64 if i else f32)), {}))
+    SAMPLES[f"{_op}.Scalar"] = (lambda m, i=_int: ((m(2, 3, dtype=i64 if i else f32), 1), {}))
+for _n in ("add_.Tensor", "sub_.Tensor", "mul_.Tensor", "div_.Tensor", "pow_.Tensor", "remainder_.Tensor",
+           "add_.Scalar", "sub_.Scalar", "mul_.Scalar", "div_.Scalar", "pow_.Scalar", "div_.Tensor_mode"):
+    _scalar = _n.endswith("Scalar")
+    SAMPLES[_n] = (lambda m, s=_scalar, n=_n: ((m(2, 3, positive=True), 2 if s else m(3, positive=True)),
+                                              {"rounding_mode": "floor"} if n.endswith("mode") else {}))
+for _n in ("bitwise_and_.Tensor", "bitwise_or_.Tensor", "bitwise_xor_.Tensor"):
+    SAMPLES[_n] = lambda m: ((m(2, 3, dtype=i64), m(3, dtype=i64)), {})
+
+DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
+
+
+def _op(name):
+    base, _, overload = name.partition(".")
+    return getattr(getattr(A, base), overload or "default")
+
+
+def test_every_operator_has_a_sample():
+    assert sorted(set(OP_NAMES) - set(SAMPLES) - set(DATA_DEPENDENT)) == []
+    assert {row[0] for row in OP_TABLE} == set(OP_NAMES)
+
+
+def _describe(r):
+    if isinstance(r, (list, tuple)):
+        return [_describe(x) for x in r]
+    if isinstance(r, opyard.Tensor):
+        return (tuple(r.shape), r.dtype, r.stride(), r.storage_offset())
+    return r
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_meta_matches_cpu(name):
+    cpu_args, cpu_kwargs = SAMPLES[name](Maker("cpu"))
+    meta_args, meta_kwargs = SAMPLES[name](Maker("meta"))
+    real = _op(name)(*cpu_args, **cpu_kwargs)
+    fake = _op(name)(*meta_args, **meta_kwargs)
+    assert _describe(fake) == _describe(real)
+    for r in (fake if isinstance(fake, (list, tuple)) else [fake]):
+        if isinstance(r, opyard.Tensor):
+            assert r.device.type == "meta"
+
+
+@pytest.mark.parametrize("name", sorted(DATA_DEPENDENT))
+def test_data_dependent_ops_refuse_meta(name):
+    args, kwargs = DATA_DEPENDENT[name](Maker("meta"))
+    with pytest.raises(NotImplementedError, match=f"aten::{name}: the result depends on the input data"):
+        _op(name)(*args, **kwargs)
+
+
+def test_meta_views_share_version_and_record_base():
+    m = opyard.empty(4, 5, device="meta")
+    v = m[1:, 2]
+    assert v._base is m and v.stride() == (5,) and v.storage_offset() == 7
+    v.add_(1)
+    assert m._version == v._version == 1
+    assert m.t().is_contiguous() is False and m.t().contiguous().is_contiguous()
+
+
+def test_meta_in_place_returns_self_and_checks_shapes():
+    m = opyard.empty(2, 3, device="meta")
+    assert m.mul_(2) is m
+    with pytest.raises(RuntimeError, match=r"output with shape \[2, 3\] doesn't match the broadcast shape \[4, 2, 3\]"):
+        m.add_(opyard.empty(4, 2, 3, device="meta"))
+
+
+def test_meta_errors_match_cpu():
+    with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 4x5\)"):
+        opyard.empty(2, 3, device="meta").mm(opyard.empty(4, 5, device="meta"))
+    with pytest.raises(RuntimeError, match="The size of tensor a \\(3\\) must match the size of tensor b \\(4\\)"):
+        opyard.empty(2, 3, device="meta") + opyard.empty(4, device="meta")
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        opyard.empty(2, 3, device="meta").t().view(6)
