@@ -48,7 +48,7 @@ from ._functional import *  # noqa: E402,F401,F403
 from ._functional import __all__ as _functional_names  # noqa: E402
 from . import cuda, utils  # noqa: E402
 
-_core._register_types(dtype=dtype)
+_core._register_types(dtype=dtype, dtype_from_code=_dtype.FROM_CODE.__getitem__)
 __all__ += ["Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype", "cuda", "utils"]
 __all__ += [n for n in _dtype.__all__ if n not in ("promote_types", "result_type")]
 __all__ += list(_factory_names) + [n for n in _functional_names if n not in __all__]

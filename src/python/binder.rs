@@ -18,13 +18,24 @@ use std::sync::Arc;
 
 static DTYPE_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
 static SYMINT_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
+static DTYPE_FROM_CODE: GILOnceCell<PyObject> = GILOnceCell::new();
 
-/// Register the Python classes the binder checks `ScalarType` and `SymInt` against.
+/// Register the Python classes the binder checks `ScalarType` and `SymInt` against,
+/// and the function turning a ScalarType code (a schema default such as `long` = 4)
+/// into a dtype.
 #[pyfunction]
-#[pyo3(signature = (*, dtype=None, symint=None))]
-pub fn _register_types(py: Python<'_>, dtype: Option<PyObject>, symint: Option<PyObject>) {
+#[pyo3(signature = (*, dtype=None, symint=None, dtype_from_code=None))]
+pub fn _register_types(
+    py: Python<'_>,
+    dtype: Option<PyObject>,
+    symint: Option<PyObject>,
+    dtype_from_code: Option<PyObject>,
+) {
     if let Some(d) = dtype {
         let _ = DTYPE_TYPE.set(py, d);
+    }
+    if let Some(f) = dtype_from_code {
+        let _ = DTYPE_FROM_CODE.set(py, f);
     }
     if let Some(s) = symint {
         let _ = SYMINT_TYPE.set(py, s);
@@ -444,7 +455,12 @@ impl Param {
             Kind::Str => v.is_instance_of::<PyString>(),
             Kind::Scalar => is_number(v),
             Kind::ScalarType => match DTYPE_TYPE.get(v.py()) {
-                Some(t) => v.is_instance(t.bind(v.py())).unwrap_or(false),
+                Some(t) if v.is_instance(t.bind(v.py())).unwrap_or(false) => true,
+                // A ScalarType code (how schema defaults store dtypes) converts to its dtype.
+                Some(_) if is_int(v, false) && DTYPE_FROM_CODE.get(v.py()).is_some() => {
+                    return Err(if strict { Misfit::Type } else { Misfit::NeedsConversion });
+                }
+                Some(_) => false,
                 None => true,
             },
             Kind::Device => {
@@ -479,6 +495,10 @@ impl Param {
     fn convert<'py>(&self, v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         match self.kind {
             Kind::Float => Ok(PyFloat::new_bound(v.py(), v.extract::<f64>()?).into_any()),
+            Kind::ScalarType => match DTYPE_FROM_CODE.get(v.py()) {
+                Some(f) => f.bind(v.py()).call1((v,)),
+                None => Ok(v.clone()),
+            },
             Kind::IntList { n: Some(n), .. } => {
                 let items = std::iter::repeat_n(v.clone(), n.max(0) as usize);
                 Ok(PyList::new_bound(v.py(), items).into_any())
