@@ -195,10 +195,12 @@ impl Binder {
     ) -> PyResult<BoundCall<'py>> {
         let nargs = args.len();
         if nargs > self.n_pos {
-            return Err(mismatch(|| format!(
+            return Err(mismatch(|| {
+                format!(
                 "{}() expected at most {} argument(s) but received {} argument(s). Declaration: {}",
                 self.op_name, self.n_pos, nargs, self.schema
-            )));
+            )
+            }));
         }
         if kwargs.is_none_or(|k| k.is_empty()) {
             if let Some(call) = self.bind_positional(args, strict)? {
@@ -259,16 +261,20 @@ impl Binder {
                 let k: &Bound<'py, PyString> = k.downcast()?;
                 let name = k.to_str()?;
                 let Some(i) = self.params.iter().position(|p| p.name_str == name) else {
-                    return Err(mismatch(|| format!(
-                        "{}() got an unexpected keyword argument '{}'. Declaration: {}",
-                        self.op_name, name, self.schema
-                    )));
+                    return Err(mismatch(|| {
+                        format!(
+                            "{}() got an unexpected keyword argument '{}'. Declaration: {}",
+                            self.op_name, name, self.schema
+                        )
+                    }));
                 };
                 if vals[i].is_some() {
-                    return Err(mismatch(|| format!(
-                        "{}() got multiple values for argument '{}'. Declaration: {}",
-                        self.op_name, name, self.schema
-                    )));
+                    return Err(mismatch(|| {
+                        format!(
+                            "{}() got multiple values for argument '{}'. Declaration: {}",
+                            self.op_name, name, self.schema
+                        )
+                    }));
                 }
                 vals[i] = Some(v);
             }
@@ -340,17 +346,26 @@ impl Binder {
     }
 
     fn missing(&self, p: &Param) -> PyErr {
-        mismatch(|| format!(
-            "{}() is missing value for argument '{}'. Declaration: {}",
-            self.op_name, p.name_str, self.schema
-        ))
+        mismatch(|| {
+            format!(
+                "{}() is missing value for argument '{}'. Declaration: {}",
+                self.op_name, p.name_str, self.schema
+            )
+        })
     }
 
     fn type_error(&self, i: usize, v: &Bound<'_, PyAny>) -> PyErr {
         let p = &self.params[i];
         mismatch(|| {
-            let found = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-            let value = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into());
+            let found = v
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            let value = v
+                .repr()
+                .map(|r| r.to_string())
+                .unwrap_or_else(|_| "<unprintable>".into());
             format!(
                 "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}",
                 self.op_name, p.type_str, p.name_str, found, i, value, self.schema
@@ -458,7 +473,11 @@ impl Param {
                 Some(t) if v.is_instance(t.bind(v.py())).unwrap_or(false) => true,
                 // A ScalarType code (how schema defaults store dtypes) converts to its dtype.
                 Some(_) if is_int(v, false) && DTYPE_FROM_CODE.get(v.py()).is_some() => {
-                    return Err(if strict { Misfit::Type } else { Misfit::NeedsConversion });
+                    return Err(if strict {
+                        Misfit::Type
+                    } else {
+                        Misfit::NeedsConversion
+                    });
                 }
                 Some(_) => false,
                 None => true,
