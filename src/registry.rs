@@ -23,7 +23,7 @@ mod library;
 mod names;
 
 pub use library::{LibraryInfo, LibraryKind};
-pub use names::OpName;
+pub use names::{split_qualified, OpName};
 
 const NUM_KEYS: usize = DispatchKey::CompositeExplicitAutogradNonFunctional as usize + 1;
 

@@ -10,11 +10,26 @@
 use crate::error::Error;
 use std::fmt;
 
-/// One dispatch key. See Note [Key priority].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum DispatchKey {
-    CPU = 0,
+/// Declares `DispatchKey` and, from the same list, `ALL_KEYS` and the names:
+/// the declaration order is the priority (see Note [Key priority]).
+macro_rules! dispatch_keys {
+    ($($(#[$doc:meta])* $key:ident),+ $(,)?) => {
+        /// One dispatch key. See Note [Key priority].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum DispatchKey {
+            $($(#[$doc])* $key),+
+        }
+
+        /// All keys in declaration order.
+        pub const ALL_KEYS: [DispatchKey; NUM_KEYS] = [$(DispatchKey::$key),+];
+
+        const NAMES: [&str; NUM_KEYS] = [$(stringify!($key)),+];
+    };
+}
+
+dispatch_keys! {
+    CPU,
     CUDA,
     PrivateUse1,
     Meta,
@@ -55,65 +70,6 @@ pub const NUM_SLOTS: usize = NUM_RUNTIME_KEYS + 1;
 pub const NUM_KEYS: usize = DispatchKey::CompositeExplicitAutogradNonFunctional as usize + 1;
 
 use DispatchKey::*;
-
-/// All keys in declaration order.
-pub const ALL_KEYS: [DispatchKey; NUM_KEYS] = [
-    CPU,
-    CUDA,
-    PrivateUse1,
-    Meta,
-    BackendSelect,
-    Fake,
-    Python,
-    Functionalize,
-    ADInplaceOrView,
-    AutogradOther,
-    AutogradCPU,
-    AutogradCUDA,
-    AutogradPrivateUse1,
-    AutogradMeta,
-    Tracer,
-    AutocastCPU,
-    AutocastCUDA,
-    Batched,
-    VmapMode,
-    PythonTLSSnapshot,
-    PythonDispatcher,
-    Undefined,
-    Autograd,
-    CompositeImplicitAutograd,
-    CompositeExplicitAutograd,
-    CompositeExplicitAutogradNonFunctional,
-];
-
-const NAMES: [&str; NUM_KEYS] = [
-    "CPU",
-    "CUDA",
-    "PrivateUse1",
-    "Meta",
-    "BackendSelect",
-    "Fake",
-    "Python",
-    "Functionalize",
-    "ADInplaceOrView",
-    "AutogradOther",
-    "AutogradCPU",
-    "AutogradCUDA",
-    "AutogradPrivateUse1",
-    "AutogradMeta",
-    "Tracer",
-    "AutocastCPU",
-    "AutocastCUDA",
-    "Batched",
-    "VmapMode",
-    "PythonTLSSnapshot",
-    "PythonDispatcher",
-    "Undefined",
-    "Autograd",
-    "CompositeImplicitAutograd",
-    "CompositeExplicitAutograd",
-    "CompositeExplicitAutogradNonFunctional",
-];
 
 impl DispatchKey {
     /// torch's name of the key.

@@ -10,11 +10,20 @@ use super::errors;
 use super::keys::PyDispatchKeySet;
 use crate::dispatch::table::Slot;
 use crate::dispatch::{tls, DispatchKey, DispatchKeySet};
-use crate::registry::{Operator, Packet, Registry};
+use crate::registry::{split_qualified, Operator, Packet, Registry};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::{Arc, LazyLock};
+
+/// torch prints the unnamed overload as `default`.
+fn display_overload(overload: &str) -> &str {
+    if overload.is_empty() {
+        "default"
+    } else {
+        overload
+    }
+}
 
 /// A registered Python kernel or fallback.
 pub struct PyKernel {
@@ -202,12 +211,8 @@ impl PyOpOverload {
     /// `name.overload`, as torch's `__name__`.
     #[getter]
     fn __name__(&self) -> String {
-        let (_, rest) = self.op.name.split_once("::").unwrap_or(("", &self.op.name));
-        if rest.contains('.') {
-            rest.to_string()
-        } else {
-            format!("{rest}.default")
-        }
+        let (_, name, overload) = split_qualified(&self.op.name);
+        format!("{name}.{}", display_overload(overload))
     }
 
     #[getter]
@@ -217,38 +222,19 @@ impl PyOpOverload {
 
     #[getter]
     fn namespace(&self) -> String {
-        self.op
-            .name
-            .split_once("::")
-            .map(|(n, _)| n.to_string())
-            .unwrap_or_default()
+        split_qualified(&self.op.name).0.to_string()
     }
 
     #[getter]
     fn _overloadname(&self) -> String {
-        let base = self
-            .op
-            .name
-            .split_once("::")
-            .map_or(self.op.name.as_str(), |(_, r)| r);
-        base.split_once('.')
-            .map_or("default", |(_, o)| o)
-            .to_string()
+        display_overload(split_qualified(&self.op.name).2).to_string()
     }
 
     #[getter]
     fn overloadpacket(&self, py: Python<'_>) -> PyResult<Py<PyOpOverloadPacket>> {
-        let base = self
-            .op
-            .name
-            .split_once('.')
-            .map_or(self.op.name.as_str(), |(b, _)| b);
-        Py::new(
-            py,
-            PyOpOverloadPacket {
-                packet: REGISTRY.packet(base),
-            },
-        )
+        let (ns, name, _) = split_qualified(&self.op.name);
+        let packet = REGISTRY.packet(&format!("{ns}::{name}"));
+        Py::new(py, PyOpOverloadPacket { packet })
     }
 
     /// True while the operator is defined.
@@ -258,26 +244,16 @@ impl PyOpOverload {
     }
 
     fn __repr__(&self) -> String {
-        let base = self
-            .op
-            .name
-            .split_once('.')
-            .map_or(self.op.name.as_str(), |(b, _)| b);
+        let (ns, name, overload) = split_qualified(&self.op.name);
         format!(
-            "<OpOverload(op='{}', overload='{}')>",
-            base.replace("::", "."),
-            self._overloadname()
+            "<OpOverload(op='{ns}.{name}', overload='{}')>",
+            display_overload(overload)
         )
     }
 
     fn __str__(&self) -> String {
-        let (ns, rest) = self.op.name.split_once("::").unwrap_or(("", &self.op.name));
-        let rest = if rest.contains('.') {
-            rest.to_string()
-        } else {
-            format!("{rest}.default")
-        };
-        format!("{ns}.{rest}")
+        let (ns, name, overload) = split_qualified(&self.op.name);
+        format!("{ns}.{name}.{}", display_overload(overload))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -393,12 +369,7 @@ impl PyOpOverloadPacket {
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverload>> {
         let wanted = if name == "default" { "" } else { name };
         for op in self.packet.overloads().iter() {
-            let base = op
-                .name
-                .split_once("::")
-                .map_or(op.name.as_str(), |(_, r)| r);
-            let overload = base.split_once('.').map_or("", |(_, o)| o);
-            if overload == wanted {
+            if split_qualified(&op.name).2 == wanted {
                 return Py::new(py, PyOpOverload { op: op.clone() });
             }
         }
@@ -411,18 +382,10 @@ impl PyOpOverloadPacket {
 
     /// Overload names in definition order (`default` for the unnamed one).
     fn overloads(&self) -> Vec<String> {
-        self.packet
-            .overloads()
+        let overloads = self.packet.overloads();
+        overloads
             .iter()
-            .map(|op| {
-                let base = op
-                    .name
-                    .split_once("::")
-                    .map_or(op.name.as_str(), |(_, r)| r);
-                base.split_once('.')
-                    .map_or("default", |(_, o)| o)
-                    .to_string()
-            })
+            .map(|op| display_overload(split_qualified(&op.name).2).to_string())
             .collect()
     }
 
@@ -433,10 +396,7 @@ impl PyOpOverloadPacket {
 
     #[getter]
     fn __name__(&self) -> String {
-        self.packet
-            .name
-            .split_once("::")
-            .map_or(self.packet.name.clone(), |(_, n)| n.to_string())
+        split_qualified(&self.packet.name).1.to_string()
     }
 
     #[getter]

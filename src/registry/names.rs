@@ -50,6 +50,13 @@ impl OpName {
     }
 }
 
+/// `ns::name.overload` → (`ns`, `name`, `overload`); the overload is `""` for the default.
+pub fn split_qualified(s: &str) -> (&str, &str, &str) {
+    let (ns, rest) = s.split_once("::").unwrap_or(("", s));
+    let (name, overload) = split_overload(rest);
+    (ns, name, overload)
+}
+
 /// Split `a.b` into (`a`, `b`); (`a`, ``) without a dot.
 pub fn split_overload(s: &str) -> (&str, &str) {
     s.split_once('.').unwrap_or((s, ""))
