@@ -59,7 +59,7 @@ SAMPLES = {
     "fill_.Tensor": lambda m: ((m(2, 3), m()), {}), "zero_": lambda m: ((m(2, 3),), {}),
     "sum": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "sum.dim_IntList": lambda m: ((m(2, 3, 4), [0, 2], True), {}),
     "mean": lambda m: ((m(2, 3),), {}), "mean.dim": lambda m: ((m(2, 3, 4), [1]), {}),
-    "prod": lambda m: ((m(2, 3, dtype=i64),), {}), "amax": lambda m: ((m(2, 3, 4), [0, 1]), {}),
+    "prod": lambda m: ((m(2, 3, dtype=i64),), {}), "prod.dim_int": lambda m: ((m(2, 3, 4), 1, True), {}), "amax": lambda m: ((m(2, 3, 4), [0, 1]), {}),
     "amin": lambda m: ((m(2, 3, 4), [2], True), {}), "max": lambda m: ((m(2, 3),), {}), "min": lambda m: ((m(2, 3),), {}),
     "max.dim": lambda m: ((m(2, 3, 4), 1), {}), "min.dim": lambda m: ((m(2, 3, 4), -1, True), {}),
     "max.other": lambda m: ((m(2, 3), m(3)), {}), "maximum": lambda m: ((m(2, 3), m(3, dtype=i64)), {}),

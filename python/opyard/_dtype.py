@@ -134,3 +134,28 @@ def result_type(tensor_dtypes, scalars=()):
             else:
                 out = scalar_dtype(s)
     return out
+
+
+def wrapped_scalar_dtype(v):
+    """The dtype a Python number takes part in promotion with: bool, int64, the default float or
+    the default complex (ATen's wrapped numbers)."""
+    return scalar_dtype(v)
+
+
+def combine_categories(higher, lower):
+    """ATen's ``combine_categories``: ``lower`` (a weaker group: zero-dim tensors or wrapped numbers)
+    changes ``higher`` only when it is of a higher category. ``None`` is an empty group.
+    (torch's complex32 for float16 + complex does not exist here: complex64 stands in.)"""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return higher.to_complex() if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is bool or lower.is_floating_point:
+        return promote_types(higher, lower)
+    return higher

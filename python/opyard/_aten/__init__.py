@@ -40,7 +40,7 @@ BACKENDS = ("CPU", "PrivateUse1", "CUDA")
 _VIEWS = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze",
           "squeeze.dim", "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor",
           "chunk", "narrow", "unbind.int", "diagonal", "movedim.int", "unflatten.int"}
-_REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "amax", "amin", "max", "min",
+_REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "prod.dim_int", "amax", "amin", "max", "min",
                "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction",
                "softmax.int", "log_softmax.int", "_softmax", "_log_softmax", "cumsum", "any", "all",
                "any.dim", "all.dim", "sort"}

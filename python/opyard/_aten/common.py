@@ -77,38 +77,37 @@ def broadcast_error(op_name, *shapes):
     return RuntimeError(f"shapes {[list(s) for s in shapes]} cannot be broadcast together ({op_name})")
 
 
+def _promote_all(dtypes):
+    r = None
+    for d in dtypes:
+        r = d if r is None else D.promote_types(r, d)
+    return r
+
+
 def tensor_result_dtype(*items):
-    """torch's promotion over tensors (dimensioned beat zero-dim) and Python scalars."""
-    dims, zeros, scalars = [], [], []
+    """torch's ``result_type`` over tensors and Python numbers (ATen's ResultTypeState): dimensioned
+    tensors, then zero-dim tensors, then wrapped numbers, each weaker group only raising the
+    category (``D.combine_categories``)."""
+    dims, zeros, wrapped = [], [], []
     for x in items:
         if isinstance(x, Tensor):
             (dims if x._data.ndim else zeros).append(D.FROM_NP[x._data.dtype])
         elif x is not None:
-            scalars.append(x)
-    if dims:
-        r = dims[0]
-        for d in dims[1:]:
-            r = D.promote_types(r, d)
-        if zeros:
-            z = zeros[0]
-            for d in zeros[1:]:
-                z = D.promote_types(z, d)
-            if z._cat > r._cat:
-                r = z
-    elif zeros:
-        r = zeros[0]
-        for d in zeros[1:]:
-            r = D.promote_types(r, d)
-    else:
-        return D.result_type([D.scalar_dtype(scalars[0])], scalars[1:])
-    return D.result_type([r], scalars) if scalars else r
+            wrapped.append(D.wrapped_scalar_dtype(x))
+    return D.combine_categories(_promote_all(dims),
+                                D.combine_categories(_promote_all(zeros), _promote_all(wrapped)))
 
 
 def data_as(x, dt):
-    """``x``'s data in dtype ``dt`` (no copy when it already is); Python scalars pass through."""
+    """``x``'s data in dtype ``dt`` (no copy when it already is). Python numbers pass through, except
+    integers outside an integral ``dt``, which wrap around as in torch (numpy would raise)."""
     if isinstance(x, Tensor):
         a = x._data
         return a if a.dtype == dt.np else a.astype(dt.np)
+    if dt._cat == 1 and type(x) is int:
+        info = np.iinfo(dt.np)
+        if not info.min <= x <= info.max:
+            return np.asarray(x % (1 << (8 * dt.itemsize))).astype(dt.np)
     return x
 
 

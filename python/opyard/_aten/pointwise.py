@@ -370,9 +370,17 @@ def zero_(self):
     return fill_(self, 0)
 
 
+def _alpha_positional(fn):
+    """The ``.Scalar`` overloads of add/sub/rsub take ``alpha`` positionally (their schemas say so)."""
+    def kernel(self, other, alpha=1):
+        return fn(self, other, alpha=alpha)
+    kernel.__name__ = fn.__name__ + "_scalar"
+    return kernel
+
+
 KERNELS = {
-    "add.Tensor": add, "add.Scalar": add, "sub.Tensor": sub, "sub.Scalar": sub,
-    "rsub.Tensor": rsub, "rsub.Scalar": rsub, "mul.Tensor": mul, "mul.Scalar": mul,
+    "add.Tensor": add, "add.Scalar": _alpha_positional(add), "sub.Tensor": sub,
+    "sub.Scalar": _alpha_positional(sub), "rsub.Tensor": rsub, "rsub.Scalar": _alpha_positional(rsub), "mul.Tensor": mul, "mul.Scalar": mul,
     "div.Tensor": div, "div.Scalar": div, "div.Tensor_mode": div_mode, "div.Scalar_mode": div_mode,
     "floor_divide": floor_divide, "floor_divide.Scalar": floor_divide,
     "remainder.Tensor": remainder, "remainder.Scalar": remainder,
@@ -392,8 +400,10 @@ for _op, _fn in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le",
 for _op, _fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or), ("bitwise_xor", np.bitwise_xor)):
     KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _bitwise(_fn, f"aten::{_op}")
 
-KERNELS["add_.Tensor"] = KERNELS["add_.Scalar"] = add_
-for _name, _base in (("sub_.Tensor", sub), ("sub_.Scalar", sub), ("mul_.Tensor", mul), ("mul_.Scalar", mul),
+KERNELS["add_.Tensor"] = add_
+KERNELS["add_.Scalar"] = _alpha_positional(add_)
+KERNELS["sub_.Scalar"] = _alpha_positional(_inplace(sub, "aten::sub_.Scalar"))
+for _name, _base in (("sub_.Tensor", sub), ("mul_.Tensor", mul), ("mul_.Scalar", mul),
                      ("div_.Tensor", div), ("div_.Scalar", div), ("div_.Tensor_mode", div_mode),
                      ("pow_.Scalar", pow_ts), ("pow_.Tensor", pow_tt), ("clamp_", clamp),
                      ("remainder_.Tensor", remainder), ("bitwise_and_.Tensor", KERNELS["bitwise_and.Tensor"]),

@@ -55,6 +55,11 @@ def prod(self, *, dtype=None):
     return out(np.asarray(np.prod(x, dtype=_acc_dtype(x, dtype))), self)
 
 
+def prod_dim(self, dim, keepdim=False, *, dtype=None):
+    x = self._data
+    return out(np.asarray(np.prod(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
+
+
 def _nonempty(x, name):
     if x.size == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
@@ -188,7 +193,7 @@ def cumsum(self, dim, *, dtype=None):
 
 KERNELS = {
     "sum": sum_all, "sum.dim_IntList": sum_dim, "mean": mean_all, "mean.dim": mean_dim,
-    "prod": prod, "amax": amax, "amin": amin, "max": max_all, "min": min_all,
+    "prod": prod, "prod.dim_int": prod_dim, "amax": amax, "amin": amin, "max": max_all, "min": min_all,
     "max.dim": _with_indices(np.max, np.argmax), "min.dim": _with_indices(np.min, np.argmin),
     "argmax": argmax, "argmin": argmin, "var.correction": _var(np.var), "std.correction": _var(np.std),
     "softmax.int": _softmax_kernel(False), "log_softmax.int": _softmax_kernel(True),

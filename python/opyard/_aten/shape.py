@@ -262,7 +262,10 @@ def unbind(self, dim=0):
 
 def diagonal(self, offset=0, dim1=0, dim2=1):
     n = self._data.ndim
-    return _make_view(np.diagonal(self._data, offset, _wrap_dim(dim1, n), _wrap_dim(dim2, n)), self)
+    d = np.diagonal(self._data, offset, _wrap_dim(dim1, n), _wrap_dim(dim2, n))
+    if self._data.flags.writeable:
+        d.flags.writeable = True  # numpy hands out a read-only diagonal; torch's is writable
+    return _make_view(d, self)
 
 
 KERNELS = {
