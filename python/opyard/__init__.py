@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 # --- tensor exports (begin) ---
+import builtins as _builtins  # noqa: E402
 from . import _dtype
 from ._dtype import (  # noqa: E402
     bool, cdouble, cfloat, complex64, complex128, double, dtype, float, float16, float32, float64,
@@ -54,7 +55,7 @@ __all__ += ["Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype",
 # dtypes named like builtins (bool, int, float) stay attributes only, so that
 # ``from opyard import *`` does not shadow the builtins.
 __all__ += [n for n in _dtype.__all__ if n not in ("promote_types", "result_type", "bool", "int", "float")]
-__all__ += list(_factory_names) + [n for n in _functional_names if n not in __all__]
+__all__ += list(_factory_names) + [n for n in _functional_names if n not in __all__ and n not in _builtins.__dict__]
 # --- tensor exports (end) ---
 
 # --- autograd exports (begin) ---
