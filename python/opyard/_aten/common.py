@@ -7,6 +7,7 @@ from .._tensor import CPU, CPU_KEYS, META, Tensor, _make, _make_meta, _make_view
 from .._tensor import _new, device_keys
 
 _ndarray = np.ndarray
+_generic = np.generic
 
 
 def out(arr, ref):
@@ -31,6 +32,8 @@ def out(arr, ref):
 
 def as_array(x):
     """``x`` as an array of its own backend (numpy scalars and lists become numpy arrays)."""
+    if isinstance(x, _generic):  # what ufuncs and reductions return for 0-d results
+        return np.asarray(x)
     if isinstance(x, _ndarray) or hasattr(x, "__cuda_array_interface__"):
         return x
     return np.asarray(x)
