@@ -60,7 +60,7 @@ pub fn parse_schema(src: &str) -> Result<FunctionSchema, SchemaError> {
         pos: 0,
         fresh: 0,
     };
-    p.schema()
+    p.schema().map_err(|e| *e)
 }
 
 /// Words torch's lexer reserves (Python keywords; `from` and `to` are allowed).
@@ -106,7 +106,9 @@ fn is_reserved(s: &str) -> bool {
 const COMMON_TYPES: &str = "Tensor, int, SymInt, float, bool, str, Scalar, ScalarType, Layout, \
      MemoryFormat, Device, Generator, Dimname, T[], T[N], T?, (T1, T2), Dict(K, V)";
 
-type PResult<T> = Result<T, SchemaError>;
+// Boxed inside the parser: every `?` moves a `Result`, and a pointer-sized
+// error keeps the happy path's values small.
+type PResult<T> = Result<T, Box<SchemaError>>;
 
 struct Parser<'a> {
     src: &'a str,
@@ -145,7 +147,7 @@ impl<'a> Parser<'a> {
     }
 
     fn err<T>(&self, tok: Token<'_>, msg: impl Into<String>) -> PResult<T> {
-        Err(SchemaError::at(self.src, tok.start, msg.into()))
+        Err(Box::new(SchemaError::at(self.src, tok.start, msg.into())))
     }
 
     fn describe(t: Tok<'_>) -> String {
@@ -249,7 +251,7 @@ impl<'a> Parser<'a> {
     }
 
     fn arguments(&mut self) -> PResult<(Vec<Argument>, bool)> {
-        let mut args: Vec<Argument> = Vec::new();
+        let mut args: Vec<Argument> = Vec::with_capacity(8);
         let mut kwarg_only = false;
         let mut vararg = false;
         let mut seen_default = false;
