@@ -1,66 +1,111 @@
-"""``register_autograd``: one Autograd-key kernel built on ``autograd.Function``."""
+"""``register_autograd``: one Autograd-key kernel built on ``autograd.Function``.
 
-from .. import _core
-from ..dispatcher import AUTOGRAD_KEYS
+The kernel fills the defaults the dispatcher dropped back in (``setup_context``
+sees every input), then runs ``Function.apply``: the forward calls the op below
+autograd (``apply`` runs it under no-grad, which excludes the autograd keys),
+and exactly one graph node records the call.
+"""
 
 __all__ = ["install_autograd"]
 
 
+def _check_functional(schema, display):
+    if schema.is_mutable or any(r.alias_info is not None and r.alias_info.is_write for r in schema.returns):
+        raise RuntimeError(
+            f"Cannot register autograd formula for non-functional operator {display} with schema "
+            f"{schema}. Please create a functional operator and register an autograd formula for that.")
+
+
 def _filler(schema):
-    """A function mapping the kernel's (args, kwargs) to every input in schema order, defaults filled."""
-    params = [(a.name, a.kwarg_only, a.default_value, a.has_default_value) for a in schema.arguments]
-    positional = [p for p in params if not p[1]]
-    kwonly = [p for p in params if p[1]]
+    """``fill(args, kwargs) -> (positional, kwarg_only)`` with every schema default put back."""
+    pos = [(a.name, a.default_value) for a in schema.arguments if not a.kwarg_only]
+    kw = [(a.name, a.default_value) for a in schema.arguments if a.kwarg_only]
+    n_pos = len(pos)
 
     def fill(args, kwargs):
-        values = list(args)
-        for name, _, default, _ in positional[len(args):]:
-            values.append(kwargs.get(name, default))
-        for name, _, default, _ in kwonly:
-            values.append(kwargs.get(name, default))
-        return tuple(values)
-    return fill, len(positional), [p[0] for p in kwonly]
+        if len(args) < n_pos:
+            args = args + tuple(kwargs.get(name, default) for name, default in pos[len(args):])
+        return args, {name: kwargs.get(name, default) for name, default in kw}
+    return fill, bool(kw)
 
 
-def install_autograd(lib, overload, backward, setup_context):
-    """Register ``backward``/``setup_context`` for ``overload`` at the Autograd key of ``lib``."""
+def install_autograd(lib, overload, backward, setup_context, display):
+    """Register ``backward``/``setup_context`` for ``overload`` at ``lib``'s Autograd key."""
     from ..autograd import Function
 
     schema = overload._schema
-    name = overload.name()
-    if schema.is_mutable:
-        raise RuntimeError(
-            f"register_autograd({name}): the op mutates some of its inputs, which register_autograd "
-            "does not support; write a custom autograd.Function around an out-of-place op instead")
+    _check_functional(schema, display)
     if not callable(backward):
-        raise TypeError(f"register_autograd({name}): expected backward to be a function, got {backward!r}")
-    fill, n_pos, kw_names = _filler(schema)
-    exclude = AUTOGRAD_KEYS
+        raise TypeError(f"register_autograd({display}): expected backward to be a function, got {backward!r}")
+    if setup_context is not None and not callable(setup_context):
+        raise TypeError(f"register_autograd({display}): expected setup_context to be a function or None, "
+                        f"got {setup_context!r}")
+    fill, has_kwonly = _filler(schema)
+    check = _alias_checker(overload)
+    if has_kwonly:
+        fn_cls = _with_kwonly(Function, overload, backward, setup_context, check)
+    else:
+        fn_cls = _positional(Function, overload, backward, setup_context, check)
+    apply = fn_cls.apply
 
-    def call_below(inputs):
-        args = inputs[:n_pos]
-        kwargs = dict(zip(kw_names, inputs[n_pos:]))
-        with _core._KeyGuard(exclude=exclude):
-            return overload(*args, **kwargs)
+    if has_kwonly:
+        def autograd_kernel(*args, **kwargs):
+            args, kwonly = fill(args, kwargs)
+            return apply(*args, kwonly)
+    else:
+        def autograd_kernel(*args, **kwargs):
+            return apply(*fill(args, kwargs)[0])
+    autograd_kernel.__qualname__ = f"autograd<{overload.name()}>"
+    lib.impl(overload, autograd_kernel, "Autograd", allow_override=True)
 
-    def forward(*inputs):
-        return call_below(inputs)
+
+def _alias_checker(overload):
+    from .custom_op import OPDEFS, check_aliasing
+
+    op_def = OPDEFS.get(overload.name().split(".")[0])
+    if op_def is None or not op_def._check_alias:
+        return None
+    return lambda args, kwargs, out: check_aliasing(op_def, args, kwargs, out)
+
+
+def _positional(Function, overload, backward, setup_context, check):
+    def forward(*args):
+        out = overload(*args)
+        if check is not None:
+            check(args, {}, out)
+        return out
 
     def setup(ctx, inputs, output):
         if setup_context is not None:
             setup_context(ctx, inputs, output)
 
+    return type(overload.__name__.split(".")[0], (Function,), {
+        "forward": staticmethod(forward), "setup_context": staticmethod(setup),
+        "backward": staticmethod(backward)})
+
+
+def _with_kwonly(Function, overload, backward, setup_context, check):
+    """The kwarg-only inputs travel as one trailing argument (torch's metadata argument)."""
+    def forward(*args):
+        kwonly = args[-1]
+        out = overload(*args[:-1], **kwonly)
+        if check is not None:
+            check(args[:-1], kwonly, out)
+        return out
+
+    def setup(ctx, inputs, output):
+        if setup_context is not None:
+            setup_context(ctx, inputs[:-1], inputs[-1], output)
+
     def _backward(ctx, *grads):
-        result = backward(ctx, *grads)
-        return result if isinstance(result, tuple) else (result,)
+        full = ctx.needs_input_grad
+        ctx.needs_input_grad = full[:-1]
+        try:
+            result = backward(ctx, *grads)
+        finally:
+            ctx.needs_input_grad = full
+        return (*result, None) if isinstance(result, tuple) else (result, None)
 
-    fn_cls = type(f"{overload.__name__.split('.')[0]}", (Function,), {
-        "forward": staticmethod(forward),
-        "setup_context": staticmethod(setup),
-        "backward": staticmethod(_backward),
-    })
-
-    def autograd_kernel(*args, **kwargs):
-        return fn_cls.apply(*fill(args, kwargs))
-    autograd_kernel.__qualname__ = f"autograd<{name}>"
-    lib.impl(overload, autograd_kernel, "Autograd", allow_override=True)
+    return type(overload.__name__.split(".")[0], (Function,), {
+        "forward": staticmethod(forward), "setup_context": staticmethod(setup),
+        "backward": staticmethod(_backward)})

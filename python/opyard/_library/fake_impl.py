@@ -28,19 +28,22 @@ class FakeImplCtx:
         Needs a ``FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True))``
         (``make_fx(..., tracing_mode="symbolic")`` creates one).
         """
-        if self._shape_env is None or not self._shape_env.allow_dynamic_output_shape_ops:
-            from ..fake import DynamicOutputShapeException
+        from ..fake.symbolic import DynamicOutputShapeException, SymInt
 
+        if self._shape_env is None or not self._shape_env.allow_dynamic_output_shape_ops:
             raise DynamicOutputShapeException(
                 f"{self._op_name}: ctx.new_dynamic_size() needs a ShapeEnv that allows dynamic output "
                 "shapes: use FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True)) "
-                "or make_fx(..., tracing_mode='symbolic')"
-            )
-        if isinstance(min, int) and min < 0:
-            raise ValueError(f"ctx.new_dynamic_size(min={min}, ...): expected min to be greater than or equal to 0: "
-                             "this API can only create non-negative sizes.")
-        if max is not None and isinstance(min, int) and max < min:
-            raise ValueError(f"ctx.new_dynamic_size(min={min}, max={max}): max must be >= min")
+                "or make_fx(..., tracing_mode='symbolic')")
+        if isinstance(min, SymInt) or isinstance(max, SymInt):
+            raise ValueError(f"ctx.new_dynamic_size(min={min}, max={max}): expected min and max to be "
+                             "statically known ints but got SymInt. This is not supported.")
+        if min < 0:
+            raise ValueError(f"ctx.new_dynamic_size(min={min}, ...): expected min to be greater than or "
+                             "equal to 0: this API can only create non-negative sizes.")
+        if max is not None and max < min:
+            raise ValueError(f"Maximum value to constrain_as_size can't be less than the specified min "
+                             f"value, received min={min} and max={max}")
         return self._shape_env.create_unbacked_symint(min=min, max=max)
 
     create_unbacked_symint = new_dynamic_size

@@ -1,4 +1,7 @@
-"""``opyard.fake``: fake tensors (shape, dtype, device; no data) and symbolic sizes.
+"""``opyard.fake``: fake tensors (shape, dtype, strides, device; no data) and symbolic sizes.
+
+torch's ``torch._subclasses.fake_tensor.FakeTensorMode`` lives here as
+``opyard.fake.FakeTensorMode``.
 
 Example::
 
@@ -8,8 +11,13 @@ Example::
     opyard.Size([2, 4])
 """
 
-from .mode import FakeTensor, FakeTensorMode, current_shape_env
+from .. import _core
+from .mode import FakeTensorMode, current_mode, current_shape_env
 from .symbolic import DynamicOutputShapeException, GuardOnDataDependentSymNode, ShapeEnv, SymInt
+from .tensor import FakeTensor
 
 __all__ = ["FakeTensor", "FakeTensorMode", "ShapeEnv", "SymInt", "DynamicOutputShapeException",
-           "GuardOnDataDependentSymNode", "current_shape_env"]
+           "GuardOnDataDependentSymNode", "current_mode", "current_shape_env"]
+
+# The binder accepts SymInt instances for SymInt / SymInt[] parameters from now on.
+_core._register_types(symint=SymInt)

@@ -1,0 +1,149 @@
+"""``FakeTensor``: a tensor with shape, dtype, strides and device, and no data.
+
+Note [Fake tensor layout]: a fake tensor is laid out like a meta tensor (see
+Note [Tensor layout] and Note [Meta strategies]): ``_data`` is a read-only
+zero-stride array of the shape (no memory), ``_meta_strides`` and
+``_meta_offset`` hold the real strides and offset, so the Meta kernels read a
+fake tensor exactly as they read a meta tensor. What differs: ``_dev`` is the
+device the tensor pretends to be on, ``_keyset`` has that backend's key plus
+``Fake``, and ``_sym_shape`` holds the symbolic sizes when some size is a
+``SymInt`` (``_data`` then has the hint sizes: see Note [Unbacked hints]).
+"""
+
+import numpy as np
+
+from .._tensor import Size, Tensor, _new, contiguous_strides, device_keys, is_contiguous_strides
+from ..dispatcher import DispatchKey, DispatchKeySet
+from .symbolic import SymInt
+
+__all__ = ["FakeTensor", "make_fake", "no_memory", "FAKE_BIT"]
+
+FAKE_BIT = DispatchKeySet(DispatchKey.Fake).raw()
+
+
+class FakeTensor(Tensor):
+    """A tensor that only carries metadata; made by ``FakeTensorMode``.
+
+    Example::
+
+        >>> with FakeTensorMode():
+        ...     x = opyard.randn(2, 3)
+        >>> x.shape, x.device
+        (opyard.Size([2, 3]), device(type='cpu'))
+    """
+
+    _keep_subclass = True  # views of a fake tensor are fake tensors (``_tensor._make_view``)
+    _sym_shape = None
+    fake_mode = None
+
+    @property
+    def shape(self):
+        return Size(self._sym_shape) if self._sym_shape is not None else Size(self._data.shape)
+
+    def size(self, dim=None):
+        s = self.shape
+        return s if dim is None else s[dim]
+
+    def stride(self, dim=None):
+        st = self._meta_strides
+        if st is None:
+            st = contiguous_strides(self._data.shape)
+        if self._sym_shape is not None and is_contiguous_strides(self._data.shape, st):
+            st = _symbolic_contiguous_strides(self._sym_shape)
+        return st if dim is None else st[dim]
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n = n * s
+        return n
+
+    nelement = numel
+
+    def storage_offset(self):
+        return self._meta_offset
+
+    def is_contiguous(self, memory_format=None):
+        st = self._meta_strides
+        return st is None or is_contiguous_strides(self._data.shape, st)
+
+    @property
+    def is_meta(self):
+        return self._dev.type == "meta"
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def numpy(self, force=False):
+        raise _no_data("numpy")
+
+    def item(self):
+        raise _no_data("item")
+
+    def tolist(self):
+        raise _no_data("tolist")
+
+    def __array__(self, dtype=None, copy=None):
+        raise _no_data("__array__")
+
+    def __bool__(self):
+        raise _no_data("__bool__")
+
+    def __dlpack__(self, stream=None):
+        raise _no_data("__dlpack__")
+
+    def __repr__(self):
+        size = tuple(self.shape)
+        return f"FakeTensor(..., device='{self._dev}', size={size}, dtype={self.dtype})"
+
+    __str__ = __repr__
+
+
+def _symbolic_contiguous_strides(shape):
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        if isinstance(s, SymInt) or s != 1:
+            acc = acc * s
+    return tuple(reversed(strides))
+
+
+def _no_data(what):
+    return RuntimeError(f"FakeTensor.{what}(): a FakeTensor has no data, only shape, dtype, strides and "
+                        "device; run the program on real tensors to read values")
+
+
+_ZERO_BYTES = {}
+
+
+def no_memory(shape, np_dtype):
+    """A read-only zero-stride array of ``shape``: metadata without memory (cheaper than
+    ``np.broadcast_to``). Shared freely: nothing writes to it."""
+    buf = _ZERO_BYTES.get(np_dtype)
+    if buf is None:
+        buf = _ZERO_BYTES[np_dtype] = bytes(np_dtype.itemsize)
+    return np.ndarray(shape, np_dtype, buf, 0, (0,) * len(shape))
+
+
+def make_fake(shape, np_dtype, dev, mode, strides=None, offset=0):
+    """A fake tensor of ``shape`` (ints or SymInts) on ``dev``; contiguous unless ``strides``."""
+    sym = None
+    for s in shape:
+        if isinstance(s, SymInt):
+            sym = tuple(shape)
+            shape = tuple(x.hint() if isinstance(x, SymInt) else x for x in shape)
+            break
+    t = _new(FakeTensor)
+    t._data = no_memory(tuple(shape), np_dtype)
+    t._dev = dev
+    t._keyset = device_keys(dev) | FAKE_BIT
+    t.fake_mode = mode
+    if strides is not None:
+        t._meta_strides = tuple(int(s.hint() if isinstance(s, SymInt) else s) for s in strides)
+    if offset:
+        t._meta_offset = offset
+    if sym is not None:
+        t._sym_shape = sym
+    return t

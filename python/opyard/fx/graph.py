@@ -1,0 +1,189 @@
+"""``Graph``, ``Node`` and ``GraphModule``: a traced program as data, as code, and as a callable.
+
+Nodes are torch.fx's: ``placeholder`` (an input), ``get_attr`` (a constant
+tensor kept on the module), ``call_function`` (``target`` is an ``OpOverload``
+or a Python function such as ``operator.getitem``) and ``output``.
+"""
+
+import operator
+
+from .. import _core
+
+__all__ = ["Node", "Graph", "GraphModule"]
+
+
+class Node:
+    """One graph node; ``args``/``kwargs`` hold constants and other nodes."""
+
+    __slots__ = ("op", "name", "target", "args", "kwargs", "meta")
+
+    def __init__(self, op, name, target=None, args=(), kwargs=None):
+        self.op, self.name, self.target = op, name, target
+        self.args, self.kwargs = args, kwargs or {}
+        self.meta = {}
+
+    def __repr__(self):
+        return self.name
+
+
+class Graph:
+    """An ordered list of nodes with unique names."""
+
+    def __init__(self):
+        self.nodes = []
+        self._names = {}
+
+    def _fresh(self, base):
+        n = self._names.get(base, 0)
+        self._names[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def create_node(self, op, base, target=None, args=(), kwargs=None):
+        node = Node(op, self._fresh(base), target, args, kwargs)
+        self.nodes.append(node)
+        return node
+
+    def placeholder(self, name):
+        return self.create_node("placeholder", name, name)
+
+    def output(self, result):
+        return self.create_node("output", "output", "output", (result,))
+
+    def __str__(self):
+        lines = ["graph():"]
+        for n in self.nodes:
+            if n.op == "output":
+                lines.append(f"    return {_fmt(n.args[0])}")
+            else:
+                target = n.target if n.op != "call_function" else _target_name(n.target)
+                lines.append(f"    %{n.name} : [num_users={self._users(n)}] = {n.op}[target={target}]"
+                             + (f"(args = {_fmt(tuple(n.args))}, kwargs = {_fmt(n.kwargs)})"
+                                if n.op == "call_function" else ""))
+        return "\n".join(lines)
+
+    def _users(self, node):
+        count = 0
+        for n in self.nodes:
+            if _uses(n.args, node) or _uses(tuple(n.kwargs.values()), node):
+                count += 1
+        return count
+
+    def print_tabular(self):
+        print("\n".join(f"{n.op:<14} {n.name:<16} {_target_name(n.target)!s:<32} {_fmt(tuple(n.args))}"
+                        for n in self.nodes))
+
+
+def _uses(x, node):
+    if x is node:
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_uses(e, node) for e in x)
+    return False
+
+
+def _target_name(target):
+    if hasattr(target, "_schema") and hasattr(target, "name"):
+        ns_name = target.name().replace("::", ".")
+        return f"{ns_name}" if "." in ns_name.split(".", 1)[1] else f"{ns_name}.default"
+    if getattr(target, "__module__", None) == "_operator":
+        return f"operator.{target.__name__}"
+    return getattr(target, "__name__", str(target))
+
+
+def _fmt(x):
+    if isinstance(x, Node):
+        return f"%{x.name}"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k}: {_fmt(v)}" for k, v in x.items()) + "}"
+    if isinstance(x, (list, tuple)):
+        inner = ", ".join(_fmt(e) for e in x)
+        return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
+    return repr(x)
+
+
+def _src(x):
+    """Python source for an argument value."""
+    if isinstance(x, Node):
+        return x.name
+    if isinstance(x, (list, tuple)):
+        inner = ", ".join(_src(e) for e in x)
+        return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
+    if isinstance(x, _core.device):
+        return f"opyard.device({str(x)!r})"
+    if type(x).__name__ == "dtype" and hasattr(x, "is_floating_point"):
+        return str(x)
+    return repr(x)
+
+
+def _call_src(n):
+    args = [_src(a) for a in n.args] + [f"{k} = {_src(v)}" for k, v in n.kwargs.items()]
+    t = n.target
+    if t is operator.getitem:
+        return f"{_src(n.args[0])}[{_src(n.args[1])}]"
+    if getattr(t, "__module__", None) == "_operator":
+        return f"operator.{t.__name__}({', '.join(args)})"
+    return f"opyard.ops.{_target_name(t)}({', '.join(args)})"
+
+
+class GraphModule:
+    """A traced program: call it like the original function; ``.graph``, ``.code``."""
+
+    def __init__(self, graph, constants=None):
+        self.graph = graph
+        self._constants = dict(constants or {})
+        for name, value in self._constants.items():
+            setattr(self, name, value)
+
+    def __repr__(self):
+        return f"GraphModule({len(self.graph.nodes)} nodes)"
+
+    @property
+    def code(self):
+        """The program as Python source (``def forward(self, arg0_1, ...)``)."""
+        params = [n.name for n in self.graph.nodes if n.op == "placeholder"]
+        body = []
+        for n in self.graph.nodes:
+            if n.op == "get_attr":
+                body.append(f"    {n.name} = self.{n.target}")
+            elif n.op == "call_function":
+                body.append(f"    {n.name} = {_call_src(n)}")
+            elif n.op == "output":
+                body.append(f"    return {_src(n.args[0])}")
+        return f"\n\n\ndef forward(self, {', '.join(params)}):\n" + "\n".join(body) + "\n    "
+
+    def print_readable(self, print_output=True):
+        """The module as readable source: printed (unless ``print_output=False``) and returned."""
+        lines = ["class GraphModule(opyard.nn.Module):"]
+        lines += ["    " + line if line else line for line in self.code.strip("\n").rstrip().split("\n")]
+        text = "\n".join(lines) + "\n"
+        if print_output:
+            print(text)
+        return text
+
+    def __call__(self, *args):
+        env = {}
+        it = iter(args)
+        for n in self.graph.nodes:
+            if n.op == "placeholder":
+                try:
+                    env[n.name] = next(it)
+                except StopIteration:
+                    raise TypeError(f"GraphModule.forward: missing input {n.name} (the graph takes "
+                                    f"{sum(m.op == 'placeholder' for m in self.graph.nodes)} inputs)") from None
+            elif n.op == "get_attr":
+                env[n.name] = getattr(self, n.target)
+            elif n.op == "call_function":
+                env[n.name] = n.target(*_resolve(n.args, env), **{k: _resolve(v, env) for k, v in n.kwargs.items()})
+            else:
+                return _resolve(n.args[0], env)
+        return None
+
+    forward = __call__
+
+
+def _resolve(x, env):
+    if isinstance(x, Node):
+        return env[x.name]
+    if isinstance(x, (list, tuple)):
+        return type(x)(_resolve(e, env) for e in x)
+    return x

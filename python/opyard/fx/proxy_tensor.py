@@ -1,0 +1,179 @@
+"""``make_fx``: trace a function into a ``GraphModule`` of operator calls.
+
+Tracing includes the ``Tracer`` key on the thread. Its fallback records each
+call at its ``OpOverload`` and redispatches below the key with ``Tracer``
+excluded, so only the calls the function itself makes are recorded (not the
+kernels' inner calls). ``tracing_mode="fake"`` runs the trace on fake tensors
+and ``"symbolic"`` adds a ``ShapeEnv``, so data-dependent sizes become
+``SymInt``\\ s; arguments that are symbolic sizes are recorded as
+``aten.sym_size.int`` and ``operator`` nodes that recompute them on re-run.
+"""
+
+import operator
+import threading
+
+from .. import _core
+from .._ops import ops
+from .._tensor import Tensor
+from ..dispatcher import DispatchKey, DispatchKeySet
+from ..library import Library
+from .graph import Graph, GraphModule
+
+__all__ = ["make_fx"]
+
+_TRACER = DispatchKeySet(DispatchKey.Tracer)
+
+
+class _Tracer:
+    def __init__(self):
+        self.graph = Graph()
+        self.values = {}  # id(tensor) -> (tensor, node)
+        self.sym_nodes = {}  # SymInt expression -> node computing it
+        self.sym_sources = {}  # symbol name -> (node of a tensor, dim) whose size it is
+        self.constants = {}
+
+    def node_of(self, x):
+        if isinstance(x, Tensor):
+            hit = self.values.get(id(x))
+            if hit is not None and hit[0] is x:
+                return hit[1]
+            return self._constant(x)
+        if isinstance(x, (list, tuple)):
+            return type(x)(self.node_of(e) for e in x)
+        if _is_symint(x):
+            return self._sym_node(x)
+        return x
+
+    def _constant(self, t):
+        """A tensor made outside the traced function: a ``get_attr`` of the module."""
+        name = f"_tensor_constant{len(self.constants)}"
+        self.constants[name] = t
+        node = self.graph.create_node("get_attr", name, name)
+        self.values[id(t)] = (t, node)
+        return node
+
+    def _sym_node(self, s):
+        node = self.sym_nodes.get(s._expr)
+        if node is not None:
+            return node
+        if s._parts is not None:
+            fn, a, b = s._parts
+            node = self.graph.create_node("call_function", fn.__name__, fn, (self.node_of(a), self.node_of(b)))
+        else:
+            source = self.sym_sources.get(s._expr)
+            if source is None:
+                raise RuntimeError(f"make_fx: the symbolic size {s} is not the size of any traced tensor, so "
+                                   "the graph cannot recompute it on re-run")
+            node = self.graph.create_node("call_function", "sym_size_int", _sym_size_int(), source)
+        self.sym_nodes[s._expr] = node
+        return node
+
+    def record(self, op, args, kwargs, out):
+        node = self.graph.create_node("call_function", op.__name__.split(".")[0], op,
+                                      tuple(self.node_of(a) for a in args),
+                                      {k: self.node_of(v) for k, v in kwargs.items()})
+        self.bind(out, node)
+
+    def bind(self, out, node):
+        if isinstance(out, Tensor):
+            self.values[id(out)] = (out, node)
+            for i, s in enumerate(getattr(out, "_sym_shape", None) or ()):
+                if _is_symint(s) and s._parts is None:
+                    self.sym_sources.setdefault(s._expr, (node, i))
+        elif isinstance(out, (list, tuple)):
+            for i, o in enumerate(out):
+                if isinstance(o, Tensor):
+                    self.bind(o, self.graph.create_node("call_function", "getitem", operator.getitem, (node, i)))
+
+
+def _is_symint(x):
+    from ..fake.symbolic import SymInt
+
+    return isinstance(x, SymInt)
+
+
+_SYM_SIZE = []
+
+
+def _sym_size_int():
+    """``aten::sym_size.int``: the size of one dimension, as an operator graphs can call."""
+    if not _SYM_SIZE:
+        try:
+            op = ops.aten.sym_size.int
+        except (AttributeError, RuntimeError):
+            lib = Library("aten", "FRAGMENT")
+            lib.define("sym_size.int(Tensor self, int dim) -> SymInt")
+            lib.impl("sym_size.int", _size_of_dim, "CompositeExplicitAutograd")
+            _SYM_SIZE.append(lib)
+            op = ops.aten.sym_size.int
+        _SYM_SIZE.insert(0, op)
+    return _SYM_SIZE[0]
+
+
+def _size_of_dim(self, dim):
+    return self.shape[dim]
+
+
+class _State(threading.local):
+    tracer = None
+
+
+_state = _State()
+
+
+def _tracer_fallback(keyset, op, *args, **kwargs):
+    with _core._KeyGuard(exclude=_TRACER):
+        out = op.redispatch(keyset.remove(DispatchKey.Tracer), *args, **kwargs)
+    tracer = _state.tracer
+    if tracer is not None:
+        tracer.record(op, args, kwargs, out)
+    return out
+
+
+def make_fx(f, tracing_mode="real", *, decomposition_table=None, pre_dispatch=False, _allow_non_fake_inputs=False):
+    """Trace ``f``: ``make_fx(f, tracing_mode="real"|"fake"|"symbolic")(*example_args)`` -> GraphModule.
+
+    Example::
+
+        >>> gm = make_fx(lambda x: x.sin() + 1)(opyard.randn(3))
+        >>> gm.print_readable()
+    """
+    if tracing_mode not in ("real", "fake", "symbolic"):
+        raise AssertionError(f"Unexpected tracing type: {tracing_mode}; expected 'real', 'fake' or 'symbolic'")
+    if decomposition_table:
+        raise NotImplementedError("make_fx: decomposition_table is not supported; ops are recorded as called")
+
+    def wrapped(*args):
+        from ..fake import FakeTensorMode, ShapeEnv
+
+        tracer = _Tracer()
+        mode = None
+        if tracing_mode != "real":
+            env = ShapeEnv(allow_dynamic_output_shape_ops=True) if tracing_mode == "symbolic" else None
+            mode = FakeTensorMode(shape_env=env)
+            args = tuple(mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args)
+        for i, a in enumerate(args):
+            node = tracer.graph.placeholder(f"arg{i}_1")
+            if isinstance(a, Tensor):
+                tracer.bind(a, node)
+        prev = _state.tracer
+        _state.tracer = tracer
+        try:
+            if mode is not None:
+                mode.__enter__()
+            try:
+                with _core._KeyGuard(include=_TRACER):
+                    out = f(*args)
+            finally:
+                if mode is not None:
+                    mode.__exit__(None, None, None)
+        finally:
+            _state.tracer = prev
+        tracer.graph.output(tracer.node_of(out))
+        return GraphModule(tracer.graph, tracer.constants)
+
+    return wrapped
+
+
+_lib = Library("_", "IMPL")
+_lib.fallback(_tracer_fallback, "Tracer", with_keyset=True)
