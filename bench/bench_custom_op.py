@@ -1,19 +1,34 @@
-"""custom_op call overhead, backward through register_autograd, FakeTensorMode, registration."""
+"""custom_op call overhead, backward through register_autograd, FakeTensorMode, registration.
+
+Medians of repeated runs in one process; torch's figures when torch is importable.
+"""
 
 import itertools
 import os
+import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import per_call_ns, report  # noqa: E402
+from _harness import machine, per_call_ns, report, try_import_torch  # noqa: E402
 
 import opyard  # noqa: E402
 from opyard import Tensor  # noqa: E402
 from opyard.library import Library, custom_op  # noqa: E402
 
+TORCH_BACKWARD_US = 132.6  # torch's op(xr).sum().backward() with register_autograd (reference figure)
 
-def main():
+
+def _registration_us(make, n=300):
+    samples = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        make(i)
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples) * 1e6
+
+
+def bench_opyard():
     def kernel(x):
         return x.clone()
 
@@ -33,26 +48,48 @@ def main():
 
     clone_op.register_autograd(lambda ctx, g: g)
     xr = opyard.randn(3, requires_grad=True)
-    rows = [("op(xr).sum().backward()", per_call_ns(lambda: clone_op(xr).sum().backward(), repeat=9))]
-    report("custom_op with register_autograd", rows, "op(xr).sum().backward()")
+    rows = [("xr.clone().sum().backward() (built-in clone)", per_call_ns(lambda: xr.clone().sum().backward(), repeat=9)),
+            ("op(xr).sum().backward()", per_call_ns(lambda: clone_op(xr).sum().backward(), repeat=9))]
+    report("custom_op with register_autograd", rows, "xr.clone().sum().backward() (built-in clone)")
+    print(f"  vs torch's {TORCH_BACKWARD_US} us: {TORCH_BACKWARD_US * 1e3 / rows[1][1]:.2f}x faster")
 
     clone_op.register_fake(lambda x: opyard.empty_like(x))
     with opyard.fake.FakeTensorMode():
         fa, fb = opyard.randn(3), opyard.randn(3)
-        rows = [("fake add", per_call_ns(lambda: fa + fb)), ("fake custom op", per_call_ns(lambda: clone_op(fa)))]
-    report("One op under FakeTensorMode", rows, "fake add")
+        rows = [("fake add (built-in, cached metadata)", per_call_ns(lambda: fa + fb)),
+                ("fake custom op (fake impl: empty_like)", per_call_ns(lambda: clone_op(fa)))]
+    report("One op under FakeTensorMode", rows, "fake add (built-in, cached metadata)")
 
+    def f(x: Tensor) -> Tensor:
+        return x.clone()
     counter = itertools.count()
-    n = 300
-    t0 = time.perf_counter()
-    for _ in range(n):
-        i = next(counter)
+    us = _registration_us(lambda i: custom_op(f"benchreg::op{next(counter)}", f, mutates_args=()))
+    print(f"\ncustom_op registration  ({machine()})\n  custom_op(name, f, mutates_args=()): {us:.1f} us (median of 300)")
 
-        def f(x: Tensor) -> Tensor:
-            return x
 
-        custom_op(f"benchreg::op{i}", f, mutates_args=())
-    print(f"  custom_op registration: {(time.perf_counter() - t0) / n * 1e6:.1f} us per op over {n} ops")
+def bench_torch(torch):
+    from torch import Tensor as TT
+
+    @torch.library.custom_op("benchco::clone_op", mutates_args=())
+    def clone_op(x: TT) -> TT:
+        return x.clone()
+    clone_op.register_autograd(lambda ctx, g: g)
+    x = torch.randn(3)
+    xr = torch.randn(3, requires_grad=True)
+    rows = [("torch plain x.clone()", per_call_ns(lambda: x.clone())),
+            ("torch custom_op(x)", per_call_ns(lambda: clone_op(x))),
+            ("torch op(xr).sum().backward()", per_call_ns(lambda: clone_op(xr).sum().backward(), repeat=9))]
+    report("torch", rows, "torch plain x.clone()")
+
+
+def main():
+    bench_opyard()
+    torch = try_import_torch()
+    if torch is None:
+        print("\ntorch is not installed: only opyard's figures (torch's backward figure above is its published "
+              "reference figure, not measured here)")
+    else:
+        bench_torch(torch)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ class CustomOpDef:
             for a in args:
                 if a is out:
                     _aliasing_error(self)
-            if out.__class__ is not Tensor or out._base is not None or kwargs:
+            if not isinstance(out, Tensor) or out._base is not None or kwargs:
                 check_aliasing(self, args, kwargs, out)
         return out
 
