@@ -19,13 +19,12 @@ the outputs directly instead of running the Meta kernel.
 import threading
 
 from .. import _core
-from .. import _dtype as D
 from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ..library import Library
 from .._library.fake_impl import FAKE_IMPLS, run_fake_impl
 from .symbolic import SymInt
-from .tensor import FAKE_BIT, FakeTensor, make_fake, no_memory
+from .tensor import FAKE_BIT, FakeTensor, make_fake
 
 __all__ = ["FakeTensorMode", "current_shape_env", "current_mode", "fake_fallback"]
 
@@ -374,4 +373,3 @@ def _device_of(args, kwargs):
 
 _lib = Library("_", "IMPL")
 _lib.fallback(fake_fallback, "Fake", with_keyset=True)
-_ = (D, no_memory)
