@@ -1,31 +1,41 @@
-//! The canonical printer: `str(torch._C.parse_schema(s))`.
+//! The canonical printer: what `str(torch._C.parse_schema(s))` prints.
+//!
+//! torch prints each argument's *real* type with `Type::str()`, so `Dimname`
+//! prints as `str` and `DeviceIndex` as `int` (that is how torch stores them),
+//! while `SymInt`, `ScalarType`, `Layout` and `MemoryFormat` keep their names.
+//! Defaults print as torch prints an `IValue`: floats with 17 significant
+//! digits, whole floats as `1.`, strings re-quoted with `"`, devices bare.
+//!
+//! Note [Printed forms torch cannot read]: torch prints `Tensor!` as
+//! `Tensor($0! -> )` and complex defaults as `1.+2.j`, neither of which its own
+//! parser reads back. opyard's lexer and parser accept both, so printing is a
+//! fixed point: `parse(print(x))` prints `print(x)` again.
 
 use super::types::{AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
-use std::fmt::{self, Write};
+use std::fmt::{self, Display, Write};
 
 fn base_name(b: BaseType) -> &'static str {
     use BaseType::*;
     match b {
         Tensor => "Tensor",
-        Int => "int",
+        Int | DeviceIndex => "int",
         SymInt => "SymInt",
         Float => "float",
         Bool => "bool",
-        Str => "str",
+        Str | Dimname => "str",
         Scalar => "Scalar",
         ScalarType => "ScalarType",
         Layout => "Layout",
         MemoryFormat => "MemoryFormat",
         Device => "Device",
-        // torch stores DeviceIndex as int and prints it so.
-        DeviceIndex => "int",
         Stream => "Stream",
         Storage => "Storage",
         Generator => "Generator",
         Complex => "complex",
         SymBool => "SymBool",
         QScheme => "QScheme",
-        Dimname => "Dimname",
+        Quantizer => "Quantizer",
+        Capsule => "Capsule",
         Any => "Any",
         AnyClassType => "AnyClassType",
         AnyEnumType => "AnyEnumType",
@@ -33,28 +43,60 @@ fn base_name(b: BaseType) -> &'static str {
     }
 }
 
-/// A type in schema syntax (`int[]`, `Tensor?`, `(int, str)`, `Dict(str, Tensor)`).
-pub fn type_text(t: &Type) -> String {
-    match t {
-        Type::Base(b) => base_name(*b).to_string(),
-        Type::Var(v) => v.clone(),
-        Type::Class(c) => c.clone(),
-        Type::List(e) => format!("{}[]", type_text(e)),
-        Type::Optional(e) => format!("{}?", type_text(e)),
-        Type::Tuple(es) => format!(
-            "({})",
-            es.iter().map(type_text).collect::<Vec<_>>().join(", ")
-        ),
-        Type::Dict(k, v) => format!("Dict({}, {})", type_text(k), type_text(v)),
-        Type::Future(e) => format!("Future({})", type_text(e)),
-        Type::RRef(e) => format!("RRef({})", type_text(e)),
-        Type::Await(e) => format!("Await({})", type_text(e)),
+/// Writes a type in schema syntax (torch's `Type::str()`).
+struct TypeText<'a>(&'a Type);
+
+impl Display for TypeText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Type::Base(b) => f.write_str(base_name(*b)),
+            Type::Var(v) => f.write_str(v),
+            Type::Class(c) => f.write_str(c),
+            Type::List(e) => write!(f, "{}[]", TypeText(e)),
+            Type::Optional(e) => write!(f, "{}?", TypeText(e)),
+            Type::Tuple(es) => {
+                f.write_char('(')?;
+                for (i, e) in es.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", TypeText(e))?;
+                }
+                f.write_char(')')
+            }
+            Type::Dict(k, v) => write!(f, "Dict({}, {})", TypeText(k), TypeText(v)),
+            Type::Future(e) => write!(f, "Future({})", TypeText(e)),
+            Type::RRef(e) => write!(f, "RRef({})", TypeText(e)),
+            Type::Await(e) => write!(f, "Await({})", TypeText(e)),
+        }
     }
 }
 
-/// torch's float printing: whole values as `1.`, otherwise 17 significant digits (`%.17g`).
+/// A type in schema syntax (`int[]`, `Tensor?`, `(int, str)`, `Dict(str, Tensor)`).
+pub fn type_text(t: &Type) -> String {
+    TypeText(t).to_string()
+}
+
+impl Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        TypeText(self).fmt(f)
+    }
+}
+
+/// torch's double printing: whole values below 1e10 as `1.`, otherwise
+/// `%.17g` (17 significant digits, exponent form outside [1e-4, 1e17)).
 pub fn float_text(d: f64) -> String {
-    if d.is_finite() && d.abs() < 1e10 && d == d.trunc() {
+    if !d.is_finite() {
+        return (if d.is_nan() {
+            "nan"
+        } else if d > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        })
+        .into();
+    }
+    if d.abs() < 1e10 && d == d.trunc() {
         let sign = if d == 0.0 && d.is_sign_negative() {
             "-"
         } else {
@@ -62,25 +104,15 @@ pub fn float_text(d: f64) -> String {
         };
         return format!("{sign}{}.", d as i64);
     }
-    if !d.is_finite() {
-        return if d.is_nan() {
-            "nan".into()
-        } else if d > 0.0 {
-            "inf".into()
-        } else {
-            "-inf".into()
-        };
-    }
     let sci = format!("{d:.16e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..17).contains(&exp) {
-        let m = trim_zeros(mantissa);
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{m}e{sign}{:02}", exp.abs())
-    } else {
+    if (-4..17).contains(&exp) {
         let decimals = (16 - exp).max(0) as usize;
         trim_zeros(&format!("{d:.decimals$}")).to_string()
+    } else {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim_zeros(mantissa), exp.abs())
     }
 }
 
@@ -92,61 +124,101 @@ fn trim_zeros(s: &str) -> &str {
     }
 }
 
-fn quoted(s: &str) -> String {
-    let mut out = String::from("\"");
+/// c10's `printQuotedString`: `"`-quoted, C escapes, octal for other controls.
+fn write_quoted(out: &mut impl Write, s: &str) -> fmt::Result {
+    out.write_char('"')?;
     for c in s.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
+            '\\' => out.write_str("\\\\")?,
+            '\'' => out.write_str("\\'")?,
+            '"' => out.write_str("\\\"")?,
+            '\x07' => out.write_str("\\a")?,
+            '\x08' => out.write_str("\\b")?,
+            '\x0c' => out.write_str("\\f")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            '\x0b' => out.write_str("\\v")?,
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(out, "\\{:03o}", c as u32)?,
+            c => out.write_char(c)?,
         }
     }
-    out.push('"');
-    out
+    out.write_char('"')
 }
 
-fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
-    format!("[{}]", items.iter().map(f).collect::<Vec<_>>().join(", "))
-}
-
-fn complex_text(re: f64, im: f64) -> String {
+fn write_complex(out: &mut impl Write, re: f64, im: f64) -> fmt::Result {
     let sign = if im >= 0.0 { '+' } else { '-' };
-    format!("{}{sign}{}j", float_text(re), float_text(im.abs()))
+    write!(out, "{}{sign}{}j", float_text(re), float_text(im.abs()))
 }
 
-/// A default value as torch prints it. `ty` (the argument's type) enables the
-/// `int[N]` compaction of all-equal lists.
-pub fn default_text(v: &DefaultValue, ty: Option<&Type>) -> String {
+fn write_list<T>(
+    out: &mut impl Write,
+    items: &[T],
+    mut each: impl FnMut(&mut dyn Write, &T) -> fmt::Result,
+) -> fmt::Result {
+    out.write_char('[')?;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        each(out, x)?;
+    }
+    out.write_char(']')
+}
+
+fn bool_text(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// Writes a default as torch prints it for an argument of type `ty` (if known):
+/// `int[N]` lists of equal values print as the value, devices print bare.
+fn write_default(out: &mut impl Write, v: &DefaultValue, ty: Option<&Type>) -> fmt::Result {
     match v {
-        DefaultValue::None => "None".into(),
-        DefaultValue::Bool(b) => (if *b { "True" } else { "False" }).into(),
-        DefaultValue::Int(i) => i.to_string(),
-        DefaultValue::Float(f) => float_text(*f),
-        DefaultValue::Complex(r, i) => complex_text(*r, *i),
-        DefaultValue::Str(s) => quoted(s),
+        DefaultValue::None => out.write_str("None"),
+        DefaultValue::Bool(b) => out.write_str(bool_text(*b)),
+        DefaultValue::Int(i) => write!(out, "{i}"),
+        DefaultValue::Float(x) => out.write_str(&float_text(*x)),
+        DefaultValue::Complex(r, i) => write_complex(out, *r, *i),
+        DefaultValue::Str(s) if matches!(ty, Some(Type::Base(BaseType::Device))) => {
+            out.write_str(s)
+        }
+        DefaultValue::Str(s) => write_quoted(out, s),
         DefaultValue::IntList(l) => {
             let int_list =
                 matches!(ty, Some(Type::List(e)) if matches!(**e, Type::Base(BaseType::Int)));
-            if int_list && l.len() > 1 && l.iter().all(|x| *x == l[0]) {
-                l[0].to_string()
-            } else {
-                join(l, |x| x.to_string())
+            match l.first() {
+                Some(first) if int_list && l.len() > 1 && l.iter().all(|x| x == first) => {
+                    write!(out, "{first}")
+                }
+                _ => write_list(out, l, |o, x| write!(o, "{x}")),
             }
         }
-        DefaultValue::FloatList(l) => join(l, |x| float_text(*x)),
-        DefaultValue::BoolList(l) => join(l, |x| (if *x { "True" } else { "False" }).to_string()),
-        DefaultValue::ComplexList(l) => join(l, |(r, i)| complex_text(*r, *i)),
-        DefaultValue::EmptyList => "[]".into(),
+        DefaultValue::FloatList(l) => write_list(out, l, |o, x| o.write_str(&float_text(*x))),
+        DefaultValue::BoolList(l) => write_list(out, l, |o, x| o.write_str(bool_text(*x))),
+        DefaultValue::ComplexList(l) => write_list(out, l, |o, (r, i)| {
+            let sign = if *i >= 0.0 { '+' } else { '-' };
+            write!(o, "{}{sign}{}j", float_text(*r), float_text(i.abs()))
+        }),
+        DefaultValue::EmptyList => out.write_str("[]"),
     }
 }
 
-impl fmt::Display for AliasInfo {
+/// A default value as torch prints it. `ty` (the argument's type) enables the
+/// `int[N]` compaction of all-equal lists and bare device strings.
+pub fn default_text(v: &DefaultValue, ty: Option<&Type>) -> String {
+    let mut s = String::new();
+    let _ = write_default(&mut s, v, ty);
+    s
+}
+
+impl Display for AliasInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({}", self.before_set.join("|"))?;
+        f.write_char('(')?;
+        f.write_str(&self.before_set.join("|"))?;
         if self.is_write {
             f.write_char('!')?;
         }
@@ -157,24 +229,24 @@ impl fmt::Display for AliasInfo {
     }
 }
 
-impl fmt::Display for Argument {
+impl Display for Argument {
+    /// `Type(alias)? name=default`, with `?` after the annotation as torch writes it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (is_opt, inner) = match &self.ty {
             Type::Optional(t) => (true, &**t),
             t => (false, t),
         };
-        match inner {
-            Type::List(elem) => {
-                f.write_str(&type_text(elem))?;
-                if let Some(c) = self.alias_info.as_ref().and_then(|a| a.contained.first()) {
-                    write!(f, "{c}")?;
-                }
-                match self.n {
-                    Some(n) => write!(f, "[{n}]")?,
-                    None => f.write_str("[]")?,
-                }
+        if let Type::List(elem) = inner {
+            write!(f, "{}", TypeText(elem))?;
+            if let Some(c) = self.alias_info.as_ref().and_then(|a| a.contained.first()) {
+                write!(f, "{c}")?;
             }
-            t => f.write_str(&type_text(t))?,
+            match self.n {
+                Some(n) => write!(f, "[{n}]")?,
+                None => f.write_str("[]")?,
+            }
+        } else {
+            write!(f, "{}", TypeText(inner))?;
         }
         if let Some(a) = self
             .alias_info
@@ -190,13 +262,14 @@ impl fmt::Display for Argument {
             write!(f, " {}", self.name)?;
         }
         if let Some(d) = &self.default {
-            write!(f, "={}", default_text(d, Some(&self.ty)))?;
+            f.write_char('=')?;
+            write_default(f, d, Some(&self.ty))?;
         }
         Ok(())
     }
 }
 
-impl fmt::Display for FunctionSchema {
+impl Display for FunctionSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)?;
         if !self.overload_name.is_empty() {
@@ -222,26 +295,41 @@ impl fmt::Display for FunctionSchema {
             })?;
         }
         f.write_str(") -> ")?;
-        let rets = &self.returns;
-        let mut paren =
-            !((rets.len() == 1 && !self.is_varret) || (rets.is_empty() && self.is_varret));
-        let single = (rets.len() == 1 && !paren).then(|| rets[0].to_string());
-        if single.as_deref().is_some_and(|s| s.starts_with('(')) {
-            paren = true;
-        }
-        if !paren {
-            return f.write_str(single.as_deref().unwrap_or("..."));
-        }
+        write_returns(f, &self.returns, self.is_varret)
+    }
+}
+
+/// torch parenthesises the returns unless there is exactly one (and no `...`)
+/// or only `...`; a single return whose text starts with `(` (a tuple type)
+/// is parenthesised too, so that it reads back as one return.
+fn write_returns(f: &mut fmt::Formatter<'_>, rets: &[Argument], varret: bool) -> fmt::Result {
+    let mut paren = !((rets.len() == 1 && !varret) || (rets.is_empty() && varret));
+    if let [only] = rets {
+        paren |= starts_with_paren(&only.ty);
+    }
+    if paren {
         f.write_char('(')?;
-        for (i, r) in rets.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{r}")?;
+    }
+    for (i, r) in rets.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
         }
-        if self.is_varret {
-            f.write_str(if rets.is_empty() { "..." } else { ", ..." })?;
-        }
-        f.write_char(')')
+        write!(f, "{r}")?;
+    }
+    if varret {
+        f.write_str(if rets.is_empty() { "..." } else { ", ..." })?;
+    }
+    if paren {
+        f.write_char(')')?;
+    }
+    Ok(())
+}
+
+/// Whether a type's text starts with `(`: a tuple, or a list/optional of one.
+fn starts_with_paren(t: &Type) -> bool {
+    match t {
+        Type::Tuple(_) => true,
+        Type::List(e) | Type::Optional(e) => starts_with_paren(e),
+        _ => false,
     }
 }

@@ -1,219 +1,169 @@
-//! Recursive-descent parser for torch's schema grammar.
+//! Recursive-descent parser for torch's function-schema grammar
+//! (`torch/csrc/jit/frontend/function_schema_parser.cpp` is the reference).
 //!
-//! `parse_schema` never panics: every token access goes through `peek`/`bump`,
-//! which stop at the final `Eof`.
+//! ```text
+//! schema    := name '(' [param (',' param)*] ')' '->' returns
+//! name      := IDENT ['::' IDENT] ['.' IDENT]
+//! param     := '*' | '...' | argument
+//! returns   := '...' | '(' [ret (',' ret)*] ')' | ret        (ret may be '...' last)
+//! argument  := type ['[' N ']' [alias] ['?']] IDENT ['=' default]
+//! type      := (tuple | Tensor [alias] | Dict(K, V) [alias] | Future(T) | RRef(T)
+//!              | Await(T) | __torch__.torch.classes.ns.Cls | base [alias]) ('[]' [alias] | '?')*
+//! alias     := '!' | '(' set ['!'] ['->' set] ')'     set := ('*' | IDENT) ('|' ...)*
+//! ```
+//!
+//! `parse_schema` never panics: the lexer only reads through `get`, tokens are
+//! produced one at a time past the end (`Eof` repeats), and every slice of the
+//! input is taken at token boundaries, which are ASCII bytes.
 
-use super::lexer::{tokenize, Tok, Token};
-use super::types::{Argument, FunctionSchema};
-use std::fmt;
+mod defaults;
+mod error;
+mod type_expr;
 
-/// A schema that does not parse: the message, where, and the offending line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct SchemaError {
-    pub message: String,
-    /// Byte offset of the offending token.
-    pub offset: usize,
-    /// 1-based line and column.
-    pub line: usize,
-    pub column: usize,
-    source_line: String,
-}
+pub use error::SchemaError;
 
-impl SchemaError {
-    fn at(src: &str, offset: usize, message: String) -> Self {
-        let offset = offset.min(src.len());
-        let before = src.get(..offset).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() + 1;
-        let source_line = src[line_start..].lines().next().unwrap_or("").to_string();
-        SchemaError {
-            message,
-            offset,
-            line,
-            column,
-            source_line,
-        }
-    }
-}
+use super::lexer::{is_reserved, lex, lex_error, Kind, Token};
+use super::types::{Argument, FunctionSchema, Type};
 
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (line {}, column {}):\n  {}\n  {}^",
-            self.message,
-            self.line,
-            self.column,
-            self.source_line,
-            " ".repeat(self.column.saturating_sub(1))
-        )
-    }
-}
-
-/// Parse one schema such as `ns::op.overload(Tensor self, *, int dim=0) -> Tensor`.
-pub fn parse_schema(src: &str) -> Result<FunctionSchema, SchemaError> {
-    let toks = tokenize(src).map_err(|e| SchemaError::at(src, e.offset, e.message))?;
-    let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        fresh: 0,
-    };
-    p.schema().map_err(|e| *e)
-}
-
-/// Words torch's lexer reserves (Python keywords; `from` and `to` are allowed).
-fn is_reserved(s: &str) -> bool {
-    matches!(
-        s,
-        "and"
-            | "as"
-            | "assert"
-            | "break"
-            | "class"
-            | "continue"
-            | "def"
-            | "del"
-            | "elif"
-            | "else"
-            | "except"
-            | "finally"
-            | "for"
-            | "global"
-            | "if"
-            | "import"
-            | "in"
-            | "is"
-            | "lambda"
-            | "nonlocal"
-            | "not"
-            | "or"
-            | "pass"
-            | "raise"
-            | "return"
-            | "try"
-            | "while"
-            | "with"
-            | "yield"
-            | "None"
-            | "True"
-            | "False"
-            | "async"
-    )
-}
-
-const COMMON_TYPES: &str = "Tensor, int, SymInt, float, bool, str, Scalar, ScalarType, Layout, \
-     MemoryFormat, Device, Generator, Dimname, T[], T[N], T?, (T1, T2), Dict(K, V)";
-
-// Boxed inside the parser: every `?` moves a `Result`, and a pointer-sized
-// error keeps the happy path's values small.
+/// Errors are boxed inside the parser: results move around constantly and a
+/// pointer-sized error keeps them small.
 type PResult<T> = Result<T, Box<SchemaError>>;
 
-struct Parser<'a> {
+/// Parse one schema such as `ns::op.overload(Tensor self, *, int dim=0) -> Tensor`.
+///
+/// The namespace is optional; the result prints back (`to_string()`) exactly
+/// as `str(torch._C.parse_schema(s))` does.
+pub fn parse_schema(src: &str) -> Result<FunctionSchema, SchemaError> {
+    if u32::try_from(src.len()).is_err() {
+        return Err(SchemaError::at(
+            src,
+            0,
+            "schema text is too long (4 GiB or more)".into(),
+        ));
+    }
+    let mut p = Parser {
+        src,
+        cur: lex(src, 0),
+        fresh: 0,
+    };
+    p.check_lexed().and_then(|()| p.schema()).map_err(|e| *e)
+}
+
+pub(super) struct Parser<'a> {
     src: &'a str,
-    toks: Vec<Token<'a>>,
-    pos: usize,
+    /// The current (not yet consumed) token.
+    cur: Token,
+    /// Counter for the fresh alias sets of bare `!` annotations (`$0`, `$1`, ...).
     fresh: usize,
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&self) -> Token<'a> {
-        self.toks[self.pos.min(self.toks.len() - 1)]
+    /// Consume the current token and lex the next one.
+    fn bump(&mut self) -> PResult<Token> {
+        let t = self.cur;
+        self.cur = lex(self.src, t.end);
+        self.check_lexed()?;
+        Ok(t)
     }
 
-    fn peek_at(&self, n: usize) -> Tok<'a> {
-        self.toks[(self.pos + n).min(self.toks.len() - 1)].tok
-    }
-
-    fn bump(&mut self) -> Token<'a> {
-        let t = self.peek();
-        if self.pos < self.toks.len() - 1 {
-            self.pos += 1;
+    /// Unreadable input is reported as soon as it becomes the current token.
+    fn check_lexed(&self) -> PResult<()> {
+        if self.cur.kind == Kind::Error {
+            return self.err(self.cur.at(), lex_error(self.src, self.cur));
         }
-        t
+        Ok(())
     }
 
-    fn is(&self, p: &str) -> bool {
-        matches!(self.peek().tok, Tok::Punct(q) if q == p)
+    /// The kind of the token after the current one.
+    fn peek2(&self) -> Kind {
+        lex(self.src, self.cur.end).kind
     }
 
-    fn eat(&mut self, p: &str) -> bool {
-        let hit = self.is(p);
+    fn eat(&mut self, kind: Kind) -> PResult<bool> {
+        let hit = self.cur.kind == kind;
         if hit {
-            self.bump();
+            self.bump()?;
         }
-        hit
+        Ok(hit)
     }
 
-    fn err<T>(&self, tok: Token<'_>, msg: impl Into<String>) -> PResult<T> {
-        Err(Box::new(SchemaError::at(self.src, tok.start, msg.into())))
+    fn text(&self, t: Token) -> &'a str {
+        self.src.get(t.at()..t.end as usize).unwrap_or("")
     }
 
-    fn describe(t: Tok<'_>) -> String {
-        match t {
-            Tok::Ident(s) | Tok::Number(s) => format!("'{s}'"),
-            Tok::Str(s) => format!("string \"{s}\""),
-            Tok::Punct(p) => format!("'{p}'"),
-            Tok::Eof => "end of input".into(),
-        }
+    fn err<T>(&self, offset: usize, message: impl Into<String>) -> PResult<T> {
+        Err(Box::new(SchemaError::at(self.src, offset, message.into())))
     }
 
-    fn expect(&mut self, p: &str, what: &str) -> PResult<()> {
-        if self.eat(p) {
-            Ok(())
-        } else {
-            let t = self.peek();
-            self.err(
-                t,
-                format!("expected '{p}' {what} but found {}", Self::describe(t.tok)),
-            )
+    /// How a token reads in a message: `'('`, `'Tensor'`, `end of input`.
+    fn describe(&self, t: Token) -> String {
+        match t.kind {
+            Kind::Eof => "end of input".into(),
+            Kind::Str => format!("string {}", self.text(t)),
+            _ => format!("'{}'", self.text(t)),
         }
     }
 
-    fn ident(&mut self, what: &str) -> PResult<&'a str> {
-        match self.peek().tok {
-            Tok::Ident(s) => {
-                self.bump();
-                Ok(s)
-            }
-            t => {
-                let tok = self.peek();
-                self.err(
-                    tok,
-                    format!("expected {what} but found {}", Self::describe(t)),
-                )
-            }
+    fn expect(&mut self, kind: Kind, what: &str) -> PResult<Token> {
+        if self.cur.kind == kind {
+            return self.bump();
         }
+        self.err(
+            self.cur.at(),
+            format!("expected {what} but found {}", self.describe(self.cur)),
+        )
+    }
+
+    /// An identifier that is not a reserved word, for `what` (a name).
+    fn name_ident(&mut self, what: &str) -> PResult<&'a str> {
+        let t = self.cur;
+        let s = self.text(t);
+        if t.kind != Kind::Ident {
+            return self.err(
+                t.at(),
+                format!("expected {what} but found {}", self.describe(t)),
+            );
+        }
+        if is_reserved(s) {
+            return self.err(
+                t.at(),
+                format!("'{s}' is a reserved word and cannot be {what}"),
+            );
+        }
+        if s.starts_with('$') {
+            return self.err(t.at(), format!("'{s}' is not a valid name for {what}"));
+        }
+        self.bump()?;
+        Ok(s)
     }
 
     fn schema(&mut self) -> PResult<FunctionSchema> {
-        if self.peek().tok == Tok::Eof {
-            let t = self.peek();
-            return self.err(t, "empty schema: expected 'name(args) -> returns'");
+        if self.cur.kind == Kind::Eof {
+            return self.err(
+                0,
+                "empty schema: expected 'ns::name.overload(arguments) -> returns'",
+            );
         }
         let (name, overload_name) = self.name()?;
-        self.expect("(", "to open the argument list")?;
-        let (arguments, is_vararg) = self.arguments()?;
-        if !self.is("->") {
-            let t = self.peek();
+        if self.cur.kind != Kind::LParen {
             return self.err(
-                t,
+                self.cur.at(),
                 format!(
-                    "expected '->' after the argument list but found {}",
-                    Self::describe(t.tok)
+                    "expected '(' to open the argument list of '{name}' but found {} \
+                     (a schema needs '(arguments) -> returns' after the name)",
+                    self.describe(self.cur)
                 ),
             );
         }
-        self.bump();
+        let (arguments, is_vararg) = self.arguments()?;
+        self.expect(Kind::Arrow, "'->' after the argument list")?;
         let (returns, is_varret) = self.returns()?;
-        if self.peek().tok != Tok::Eof {
-            let t = self.peek();
+        if self.cur.kind != Kind::Eof {
             return self.err(
-                t,
+                self.cur.at(),
                 format!(
                     "unexpected {} after the returns (trailing input)",
-                    Self::describe(t.tok)
+                    self.describe(self.cur)
                 ),
             );
         }
@@ -227,127 +177,176 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// `op`, `ns::op`, `ns::op.overload`.
     fn name(&mut self) -> PResult<(String, String)> {
-        let mut name = self.ident("an operator name")?.to_string();
-        if self.eat("::") {
-            let op = self.ident("an operator name after '::'")?;
-            name = format!("{name}::{op}");
-        }
-        let mut overload = String::new();
-        if self.eat(".") {
-            let t = self.peek();
-            overload = self.ident("an overload name after '.'")?.to_string();
-            if overload == "default" {
-                return self.err(t, "overload name 'default' is reserved for the unnamed overload; pick another name");
+        let first = self.name_ident("an operator name")?;
+        let name = match self.cur.kind {
+            Kind::ColonColon => {
+                self.bump()?;
+                let op = self.name_ident("an operator name after '::'")?;
+                let mut name = String::with_capacity(first.len() + 2 + op.len());
+                name.push_str(first);
+                name.push_str("::");
+                name.push_str(op);
+                name
             }
-            if overload.starts_with("__") {
+            Kind::Colon => {
                 return self.err(
-                    t,
-                    format!("overload name '{overload}' must not start with '__'"),
+                    self.cur.at(),
+                    "expected '::' between the namespace and the operator name",
                 );
             }
+            _ => first.to_string(),
+        };
+        if !self.eat(Kind::Dot)? {
+            return Ok((name, String::new()));
         }
-        Ok((name, overload))
+        let at = self.cur.at();
+        let overload = self.name_ident("an overload name after '.'")?;
+        // `default` is the attribute an overload packet uses for the unnamed
+        // overload, and dunder names would shadow Python attributes.
+        if overload == "default" {
+            return self.err(at, "'default' is not a legal overload name: it is reserved for the overload without a name (`ops.ns.op.default`); pick another name");
+        }
+        if overload.starts_with("__") {
+            return self.err(at, format!("'{overload}' is not a legal overload name: overload names must not start with '__'"));
+        }
+        Ok((name, overload.to_string()))
     }
 
+    /// `( ... )` of the arguments, with the `*` marker and a trailing `...`.
     fn arguments(&mut self) -> PResult<(Vec<Argument>, bool)> {
-        let mut args: Vec<Argument> = Vec::with_capacity(8);
-        let mut kwarg_only = false;
-        let mut vararg = false;
-        let mut seen_default = false;
-        if self.eat(")") {
+        self.bump()?; // '('
+        let mut args = Vec::new();
+        let (mut kwarg_only, mut vararg) = (false, false);
+        let mut first_default = None;
+        if self.eat(Kind::RParen)? {
             return Ok((args, false));
         }
         loop {
-            let t = self.peek();
+            let at = self.cur.at();
             if vararg {
-                return self.err(t, "'...' must be the last argument");
+                return self.err(at, "'...' must be the last element of the argument list");
             }
-            if self.eat("*") {
+            if self.eat(Kind::Star)? {
                 if kwarg_only {
-                    return self.err(t, "the kwarg-only marker '*' appears twice");
+                    return self.err(at, "the kwarg-only marker '*' appears twice");
                 }
                 kwarg_only = true;
-            } else if self.eat("...") {
+            } else if self.eat(Kind::Dots)? {
                 vararg = true;
             } else {
                 let arg = self.argument(kwarg_only, false)?;
-                if arg.default.is_some() {
-                    seen_default = true;
-                } else if seen_default && !kwarg_only {
-                    return self.err(t, format!(
-                        "positional argument '{}' without a default follows an argument with a default; \
-                         give it a default or move it after '*'", arg.name));
-                }
+                self.check_default_order(&arg, at, &mut first_default)?;
                 args.push(arg);
             }
-            if self.eat(")") {
-                return Ok((args, vararg));
+            if self.eat(Kind::RParen)? {
+                break;
             }
-            self.expect(",", "between arguments (or ')' to close them)")?;
+            self.expect(Kind::Comma, "',' between arguments (or ')' to close them)")?;
         }
+        if let (true, Some(at)) = (vararg, first_default) {
+            return self.err(
+                at,
+                "schemas with varargs ('...') can't have arguments with default values",
+            );
+        }
+        Ok((args, vararg))
+    }
+
+    /// torch's `FunctionSchema::checkSchema`: a positional argument without a
+    /// default may not follow one with a default, except list types (torch
+    /// serialised broadcasting lists that way and keeps accepting them).
+    fn check_default_order(
+        &self,
+        arg: &Argument,
+        at: usize,
+        first: &mut Option<usize>,
+    ) -> PResult<()> {
+        if arg.default.is_some() {
+            first.get_or_insert(at);
+        } else if first.is_some() && !arg.kwarg_only && !matches!(arg.ty, Type::List(_)) {
+            return self.err(
+                at,
+                format!(
+                    "non-default positional argument '{}' follows an argument with a default; \
+                 give it a default or make it keyword-only (after '*')",
+                    arg.name
+                ),
+            );
+        }
+        Ok(())
     }
 
     fn returns(&mut self) -> PResult<(Vec<Argument>, bool)> {
-        if self.eat("...") {
+        if self.eat(Kind::Dots)? {
             return Ok((Vec::new(), true));
         }
-        if !self.is("(") {
+        if self.cur.kind != Kind::LParen {
             return Ok((vec![self.argument(false, true)?], false));
         }
-        // `(` opens either the return list or a tuple type in a single return:
-        // torch reads it as the list.
-        self.bump();
+        // `(` opens the return list, never a tuple type: a single tuple return
+        // is written `((int, int))`, as torch prints it.
+        self.bump()?;
         let mut rets = Vec::new();
-        if self.eat(")") {
+        let mut varret = false;
+        if self.eat(Kind::RParen)? {
             return Ok((rets, false));
         }
         loop {
-            let t = self.peek();
-            if self.eat("...") {
-                if !self.is(")") {
-                    return self.err(t, "'...' must be the last return");
-                }
-                self.bump();
-                return Ok((rets, true));
+            if varret {
+                return self.err(
+                    self.cur.at(),
+                    "'...' must be the last element of the return list",
+                );
             }
-            rets.push(self.argument(false, true)?);
-            if self.eat(")") {
-                return Ok((rets, false));
+            if self.eat(Kind::Dots)? {
+                varret = true;
+            } else {
+                rets.push(self.argument(false, true)?);
             }
-            self.expect(",", "between returns (or ')' to close them)")?;
+            if self.eat(Kind::RParen)? {
+                return Ok((rets, varret));
+            }
+            self.expect(Kind::Comma, "',' between returns (or ')' to close them)")?;
         }
     }
 
     fn argument(&mut self, kwarg_only: bool, is_return: bool) -> PResult<Argument> {
-        let (ty, alias_info, n) = self.ty()?;
-        let mut name = String::new();
-        if let Tok::Ident(s) = self.peek().tok {
-            let t = self.bump();
-            if s.starts_with('$') {
-                return self.err(t, format!("'{s}' is not a valid argument name"));
+        let (mut ty, mut alias_info) = self.type_expr()?;
+        let mut n = None;
+        if self.cur.kind == Kind::LBracket {
+            // A size hint `T[N]` exists only at the argument level, as in torch.
+            self.bump()?;
+            n = Some(self.list_size()?);
+            self.expect(Kind::RBracket, "']' after the list size")?;
+            ty = Type::List(Box::new(ty));
+            alias_info = self.container_alias(alias_info)?;
+            if self.eat(Kind::Question)? {
+                ty = Type::Optional(Box::new(ty));
             }
-            if is_reserved(s) {
-                return self.err(
-                    t,
-                    format!("'{s}' is a reserved word and cannot name an argument"),
-                );
-            }
-            name = s.to_string();
-        } else if !is_return {
-            let t = self.peek();
+        }
+        let name = if is_return && self.cur.kind != Kind::Ident {
+            String::new()
+        } else if self.cur.kind == Kind::LParen {
             return self.err(
-                t,
-                format!(
-                    "expected an argument name after the type but found {}",
-                    Self::describe(t.tok)
-                ),
+                self.cur.at(),
+                "expected a name after the type but found '('; an alias annotation goes right \
+                 after the type it annotates and before '[]'/'?', as in 'Tensor(a!)?'",
             );
-        }
-        let mut default = None;
-        if !is_return && self.eat("=") {
-            default = Some(self.default(&ty, n)?);
-        }
+        } else {
+            let what = if is_return {
+                "a return name"
+            } else {
+                "an argument name"
+            };
+            self.name_ident(what)?.to_string()
+        };
+        let default = if !is_return && self.eat(Kind::Equals)? {
+            Some(self.default_value(&ty, n)?)
+        } else {
+            None
+        };
         Ok(Argument {
             name,
             ty,
@@ -357,6 +356,23 @@ impl<'a> Parser<'a> {
             alias_info,
         })
     }
-}
 
-mod types_and_defaults;
+    /// The `N` of `T[N]`: a non-negative integer that fits torch's `int32_t`.
+    fn list_size(&mut self) -> PResult<i64> {
+        let t = self.cur;
+        let text = self.text(t);
+        match text.parse::<i32>() {
+            Ok(v) if t.kind == Kind::Number && v >= 0 => {
+                self.bump()?;
+                Ok(i64::from(v))
+            }
+            _ => self.err(
+                t.at(),
+                format!(
+                    "expected a list size (a non-negative integer) or ']' but found {}",
+                    self.describe(t)
+                ),
+            ),
+        }
+    }
+}

@@ -76,6 +76,7 @@ pub enum BaseType {
     Layout,
     MemoryFormat,
     Device,
+    /// Parsed as its own type; torch stores it as `int` and prints it so.
     DeviceIndex,
     Stream,
     Storage,
@@ -83,6 +84,11 @@ pub enum BaseType {
     Complex,
     SymBool,
     QScheme,
+    /// `Quantizer`: an opaque quantizer object (defaults to None only).
+    Quantizer,
+    /// `Capsule`: an opaque C++ object.
+    Capsule,
+    /// Parsed as its own type; torch stores it as `str` and prints it so.
     Dimname,
     Any,
     AnyClassType,

@@ -1,0 +1,290 @@
+//! Types and their alias annotations (`schema_type_parser.cpp` is the reference).
+
+use super::{PResult, Parser};
+use crate::schema::lexer::{is_reserved, Kind, Token};
+use crate::schema::types::{AliasInfo, BaseType, Type};
+
+/// What the message for an unknown type suggests.
+const COMMON_TYPES: &str = "Tensor, SymInt, int, float, bool, str, Scalar, ScalarType, Layout, \
+     MemoryFormat, Device, Generator, Dimname, T[], T[N], T?, (T1, T2), Dict(K, V)";
+
+/// The named scalar and object types. `ConstQuantizerPtr` is torch's alias of `int`.
+fn base_type(name: &str) -> Option<BaseType> {
+    use BaseType::*;
+    Some(match name {
+        "Tensor" => Tensor,
+        "int" | "ConstQuantizerPtr" => Int,
+        "SymInt" => SymInt,
+        "float" => Float,
+        "bool" => Bool,
+        "str" => Str,
+        "Scalar" => Scalar,
+        "ScalarType" => ScalarType,
+        "Layout" => Layout,
+        "MemoryFormat" => MemoryFormat,
+        "Device" => Device,
+        "DeviceIndex" => DeviceIndex,
+        "Stream" => Stream,
+        "Storage" => Storage,
+        "Generator" => Generator,
+        "complex" => Complex,
+        "SymBool" => SymBool,
+        "QScheme" => QScheme,
+        "Quantizer" => Quantizer,
+        "Capsule" => Capsule,
+        "Dimname" => Dimname,
+        "Any" => Any,
+        "AnyClassType" => AnyClassType,
+        "AnyEnumType" => AnyEnumType,
+        "None" | "NoneType" => NoneType,
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// A type with the alias annotation torch attaches to the argument.
+    pub(super) fn type_expr(&mut self) -> PResult<(Type, Option<AliasInfo>)> {
+        let t = self.cur;
+        let (mut ty, mut alias) = match t.kind {
+            Kind::LParen => (self.tuple()?, None),
+            Kind::Ident => self.named_type(t)?,
+            _ => {
+                return self.err(
+                    t.at(),
+                    format!("expected a type but found {}", self.describe(t)),
+                )
+            }
+        };
+        loop {
+            match self.cur.kind {
+                // `[` followed by a number is a sized list, handled by the argument.
+                Kind::LBracket if self.peek2() == Kind::RBracket => {
+                    self.bump()?;
+                    self.bump()?;
+                    ty = Type::List(Box::new(ty));
+                    alias = self.container_alias(alias)?;
+                }
+                Kind::Question => {
+                    self.bump()?;
+                    ty = Type::Optional(Box::new(ty));
+                }
+                _ => return Ok((ty, alias)),
+            }
+        }
+    }
+
+    /// `(T1, T2, ...)`; element annotations are dropped, as torch drops them.
+    fn tuple(&mut self) -> PResult<Type> {
+        self.bump()?;
+        let mut elems = Vec::new();
+        if !self.eat(Kind::RParen)? {
+            loop {
+                elems.push(self.type_expr()?.0);
+                if self.eat(Kind::RParen)? {
+                    break;
+                }
+                self.expect(
+                    Kind::Comma,
+                    "',' between tuple element types (or ')' to close the tuple)",
+                )?;
+            }
+        }
+        Ok(Type::Tuple(elems))
+    }
+
+    fn named_type(&mut self, t: Token) -> PResult<(Type, Option<AliasInfo>)> {
+        let name = self.text(t);
+        self.bump()?;
+        let ty = match name {
+            "Dict" => {
+                self.expect(Kind::LParen, "'(' after Dict")?;
+                let k = self.type_expr()?.0;
+                self.expect(
+                    Kind::Comma,
+                    "',' between the key and value types of Dict(K, V)",
+                )?;
+                let v = self.type_expr()?.0;
+                self.expect(Kind::RParen, "')' to close Dict(K, V)")?;
+                Type::Dict(Box::new(k), Box::new(v))
+            }
+            "Future" | "RRef" | "Await" => return Ok((self.wrapper(name)?, None)),
+            "__torch__" => return Ok((self.class_path(t)?, None)),
+            _ => match base_type(name) {
+                Some(b) => Type::Base(b),
+                None => self.type_var(name, t)?,
+            },
+        };
+        Ok((ty, self.alias_annotation()?))
+    }
+
+    /// `Future(T)`, `RRef(T)`, `Await(T)`.
+    fn wrapper(&mut self, name: &str) -> PResult<Type> {
+        self.expect(Kind::LParen, &format!("'(' after {name}"))?;
+        let inner = Box::new(self.type_expr()?.0);
+        self.expect(Kind::RParen, &format!("')' to close {name}(T)"))?;
+        Ok(match name {
+            "Future" => Type::Future(inner),
+            "RRef" => Type::RRef(inner),
+            _ => Type::Await(inner),
+        })
+    }
+
+    /// `__torch__.torch.classes.<ns>.<Class>` (the `__torch__` token is consumed).
+    fn class_path(&mut self, t: Token) -> PResult<Type> {
+        let mut path = String::from("__torch__");
+        let parts = [
+            (Some("torch"), "'torch'"),
+            (Some("classes"), "'classes'"),
+            (None, "the namespace"),
+            (None, "the class name"),
+        ];
+        for (want, what) in parts {
+            self.expect(
+                Kind::Dot,
+                "'.' in a custom class path __torch__.torch.classes.<ns>.<Class>",
+            )?;
+            let part = self.cur;
+            let text = self.text(part);
+            if part.kind != Kind::Ident || want.is_some_and(|w| w != text) {
+                return self.err(
+                    part.at(),
+                    format!(
+                    "expected {what} in custom class path __torch__.torch.classes.<ns>.<Class> \
+                     (started at column {}) but found {}", t.at() + 1, self.describe(part)),
+                );
+            }
+            self.bump()?;
+            path.push('.');
+            path.push_str(text);
+        }
+        Ok(Type::Class(path))
+    }
+
+    /// A lowercase identifier torch does not know is a type variable (`t`).
+    fn type_var(&self, name: &str, t: Token) -> PResult<Type> {
+        if is_reserved(name) {
+            return self.err(t.at(), format!("'{name}' is a reserved word, not a type"));
+        }
+        match name {
+            "double" => self.err(
+                t.at(),
+                "Use `float` instead of `double` in an operator's schema string. \
+                 `float` in schema corresponds to the double type in C++",
+            ),
+            "int64_t" => self.err(
+                t.at(),
+                "Use `SymInt` or `int` instead of `int64_t` in an operator's \
+                 schema string. `SymInt` corresponds to c10::SymInt in C++ while `int` in schema \
+                 corresponds to the int64_t type in C++.",
+            ),
+            _ if name.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                Ok(Type::Var(name.to_string()))
+            }
+            _ => self.err(
+                t.at(),
+                format!("unknown type '{name}'; common valid schema types are: {COMMON_TYPES}"),
+            ),
+        }
+    }
+
+    /// After `[]` or `[N]`: an element annotation becomes the `contained` of the
+    /// list's own (possibly empty) annotation, which copies its `is_write`.
+    pub(super) fn container_alias(
+        &mut self,
+        elem: Option<AliasInfo>,
+    ) -> PResult<Option<AliasInfo>> {
+        let container = self.alias_annotation()?;
+        Ok(match (elem, container) {
+            (Some(e), Some(mut c)) => {
+                c.contained.push(e);
+                Some(c)
+            }
+            (Some(e), None) => Some(AliasInfo {
+                is_write: e.is_write,
+                contained: vec![e],
+                ..AliasInfo::default()
+            }),
+            (None, c) => c,
+        })
+    }
+
+    /// `(a)`, `(a!)`, `(a -> b|*)`, `(*)`, or a bare `!`; None if absent.
+    fn alias_annotation(&mut self) -> PResult<Option<AliasInfo>> {
+        match self.cur.kind {
+            Kind::Bang => {
+                self.bump()?;
+                // torch names the fresh set `$<n>`; its after-set stays empty,
+                // which is why `Tensor!` prints as `Tensor($0! -> )`.
+                let set = format!("${}", self.fresh);
+                self.fresh += 1;
+                Ok(Some(AliasInfo {
+                    before_set: vec![set],
+                    is_write: true,
+                    ..AliasInfo::default()
+                }))
+            }
+            Kind::LParen => {
+                let open = self.bump()?;
+                let before_set = self.alias_set(false)?;
+                let is_write = self.eat(Kind::Bang)?;
+                let after_set = if self.eat(Kind::Arrow)? {
+                    self.alias_set(true)?
+                } else {
+                    before_set.clone()
+                };
+                if self.cur.kind != Kind::RParen {
+                    return self.err(
+                        self.cur.at(),
+                        format!(
+                        "malformed alias annotation: expected ')' to close the alias annotation \
+                         opened at column {} but found {}", open.at() + 1, self.describe(self.cur)),
+                    );
+                }
+                self.bump()?;
+                Ok(Some(AliasInfo {
+                    before_set,
+                    after_set,
+                    is_write,
+                    contained: Vec::new(),
+                }))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `a|b|*`; duplicates collapse (torch keeps sets). An empty set is allowed
+    /// after `->` only, so the printed form of `Tensor!` reads back.
+    fn alias_set(&mut self, allow_empty: bool) -> PResult<Vec<String>> {
+        let mut set: Vec<String> = Vec::new();
+        if allow_empty && self.cur.kind == Kind::RParen {
+            return Ok(set);
+        }
+        loop {
+            let t = self.cur;
+            let name = match t.kind {
+                Kind::Star => "*",
+                Kind::Ident if !is_reserved(self.text(t)) => self.text(t),
+                _ => {
+                    return self.err(t.at(), format!(
+                        "malformed alias annotation: expected an alias set name or '*' but found {}",
+                        self.describe(t)))
+                }
+            };
+            if name != "*" && set.iter().any(|s| s == "*") {
+                return self.err(
+                    t.at(),
+                    format!(
+                    "malformed alias annotation: '{name}' follows the wildcard '*', which already \
+                     aliases every set"),
+                );
+            }
+            self.bump()?;
+            if !set.iter().any(|s| s == name) {
+                set.push(name.to_string());
+            }
+            if !self.eat(Kind::Pipe)? {
+                return Ok(set);
+            }
+        }
+    }
+}
