@@ -46,7 +46,7 @@ pub fn parse_schema(src: &str) -> Result<FunctionSchema, SchemaError> {
         cur: lex(src, 0),
         fresh: 0,
     };
-    p.check_lexed().and_then(|()| p.schema()).map_err(|e| *e)
+    p.schema().map_err(|e| *e)
 }
 
 pub(super) struct Parser<'a> {
@@ -59,19 +59,13 @@ pub(super) struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     /// Consume the current token and lex the next one.
-    fn bump(&mut self) -> PResult<Token> {
+    ///
+    /// Never fails: unreadable input becomes an `Error` token, which matches
+    /// nothing, so the parser stops there and `err` reports the lexing error.
+    fn bump(&mut self) -> Token {
         let t = self.cur;
         self.cur = lex(self.src, t.end);
-        self.check_lexed()?;
-        Ok(t)
-    }
-
-    /// Unreadable input is reported as soon as it becomes the current token.
-    fn check_lexed(&self) -> PResult<()> {
-        if self.cur.kind == Kind::Error {
-            return self.err(self.cur.at(), lex_error(self.src, self.cur));
-        }
-        Ok(())
+        t
     }
 
     /// The kind of the token after the current one.
@@ -79,20 +73,28 @@ impl<'a> Parser<'a> {
         lex(self.src, self.cur.end).kind
     }
 
-    fn eat(&mut self, kind: Kind) -> PResult<bool> {
+    fn eat(&mut self, kind: Kind) -> bool {
         let hit = self.cur.kind == kind;
         if hit {
-            self.bump()?;
+            self.bump();
         }
-        Ok(hit)
+        hit
     }
 
     fn text(&self, t: Token) -> &'a str {
         self.src.get(t.at()..t.end as usize).unwrap_or("")
     }
 
+    /// An error at `offset`, unless the current token is unreadable input:
+    /// then that is the error (the parser stopped because of it).
+    #[cold]
     fn err<T>(&self, offset: usize, message: impl Into<String>) -> PResult<T> {
-        Err(Box::new(SchemaError::at(self.src, offset, message.into())))
+        let e = if self.cur.kind == Kind::Error {
+            SchemaError::at(self.src, self.cur.at(), lex_error(self.src, self.cur))
+        } else {
+            SchemaError::at(self.src, offset, message.into())
+        };
+        Err(Box::new(e))
     }
 
     /// How a token reads in a message: `'('`, `'Tensor'`, `end of input`.
@@ -106,7 +108,7 @@ impl<'a> Parser<'a> {
 
     fn expect(&mut self, kind: Kind, what: &str) -> PResult<Token> {
         if self.cur.kind == kind {
-            return self.bump();
+            return Ok(self.bump());
         }
         self.err(
             self.cur.at(),
@@ -133,7 +135,7 @@ impl<'a> Parser<'a> {
         if s.starts_with('$') {
             return self.err(t.at(), format!("'{s}' is not a valid name for {what}"));
         }
-        self.bump()?;
+        self.bump();
         Ok(s)
     }
 
@@ -182,7 +184,7 @@ impl<'a> Parser<'a> {
         let first = self.name_ident("an operator name")?;
         let name = match self.cur.kind {
             Kind::ColonColon => {
-                self.bump()?;
+                self.bump();
                 let op = self.name_ident("an operator name after '::'")?;
                 let mut name = String::with_capacity(first.len() + 2 + op.len());
                 name.push_str(first);
@@ -198,7 +200,7 @@ impl<'a> Parser<'a> {
             }
             _ => first.to_string(),
         };
-        if !self.eat(Kind::Dot)? {
+        if !self.eat(Kind::Dot) {
             return Ok((name, String::new()));
         }
         let at = self.cur.at();
@@ -216,11 +218,11 @@ impl<'a> Parser<'a> {
 
     /// `( ... )` of the arguments, with the `*` marker and a trailing `...`.
     fn arguments(&mut self) -> PResult<(Vec<Argument>, bool)> {
-        self.bump()?; // '('
+        self.bump(); // '('
         let mut args = Vec::new();
         let (mut kwarg_only, mut vararg) = (false, false);
         let mut first_default = None;
-        if self.eat(Kind::RParen)? {
+        if self.eat(Kind::RParen) {
             return Ok((args, false));
         }
         loop {
@@ -228,19 +230,19 @@ impl<'a> Parser<'a> {
             if vararg {
                 return self.err(at, "'...' must be the last element of the argument list");
             }
-            if self.eat(Kind::Star)? {
+            if self.eat(Kind::Star) {
                 if kwarg_only {
                     return self.err(at, "the kwarg-only marker '*' appears twice");
                 }
                 kwarg_only = true;
-            } else if self.eat(Kind::Dots)? {
+            } else if self.eat(Kind::Dots) {
                 vararg = true;
             } else {
                 let arg = self.argument(kwarg_only, false)?;
                 self.check_default_order(&arg, at, &mut first_default)?;
                 args.push(arg);
             }
-            if self.eat(Kind::RParen)? {
+            if self.eat(Kind::RParen) {
                 break;
             }
             self.expect(Kind::Comma, "',' between arguments (or ')' to close them)")?;
@@ -279,7 +281,7 @@ impl<'a> Parser<'a> {
     }
 
     fn returns(&mut self) -> PResult<(Vec<Argument>, bool)> {
-        if self.eat(Kind::Dots)? {
+        if self.eat(Kind::Dots) {
             return Ok((Vec::new(), true));
         }
         if self.cur.kind != Kind::LParen {
@@ -287,10 +289,10 @@ impl<'a> Parser<'a> {
         }
         // `(` opens the return list, never a tuple type: a single tuple return
         // is written `((int, int))`, as torch prints it.
-        self.bump()?;
+        self.bump();
         let mut rets = Vec::new();
         let mut varret = false;
-        if self.eat(Kind::RParen)? {
+        if self.eat(Kind::RParen) {
             return Ok((rets, false));
         }
         loop {
@@ -300,12 +302,12 @@ impl<'a> Parser<'a> {
                     "'...' must be the last element of the return list",
                 );
             }
-            if self.eat(Kind::Dots)? {
+            if self.eat(Kind::Dots) {
                 varret = true;
             } else {
                 rets.push(self.argument(false, true)?);
             }
-            if self.eat(Kind::RParen)? {
+            if self.eat(Kind::RParen) {
                 return Ok((rets, varret));
             }
             self.expect(Kind::Comma, "',' between returns (or ')' to close them)")?;
@@ -317,12 +319,12 @@ impl<'a> Parser<'a> {
         let mut n = None;
         if self.cur.kind == Kind::LBracket {
             // A size hint `T[N]` exists only at the argument level, as in torch.
-            self.bump()?;
+            self.bump();
             n = Some(self.list_size()?);
             self.expect(Kind::RBracket, "']' after the list size")?;
             ty = Type::List(Box::new(ty));
             alias_info = self.container_alias(alias_info)?;
-            if self.eat(Kind::Question)? {
+            if self.eat(Kind::Question) {
                 ty = Type::Optional(Box::new(ty));
             }
         }
@@ -342,7 +344,7 @@ impl<'a> Parser<'a> {
             };
             self.name_ident(what)?.to_string()
         };
-        let default = if !is_return && self.eat(Kind::Equals)? {
+        let default = if !is_return && self.eat(Kind::Equals) {
             Some(self.default_value(&ty, n)?)
         } else {
             None
@@ -363,7 +365,7 @@ impl<'a> Parser<'a> {
         let text = self.text(t);
         match text.parse::<i32>() {
             Ok(v) if t.kind == Kind::Number && v >= 0 => {
-                self.bump()?;
+                self.bump();
                 Ok(i64::from(v))
             }
             _ => self.err(

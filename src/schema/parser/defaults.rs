@@ -227,19 +227,19 @@ impl Parser<'_> {
         match t.kind {
             Kind::Ident => self.ident_literal(target),
             Kind::Number => {
-                self.bump()?;
+                self.bump();
                 literals::number(self.text(t)).or_else(|m| self.err(t.at(), m))
             }
             Kind::Minus => {
                 // torch's lexer reads `- 1` as a minus and a number.
-                self.bump()?;
+                self.bump();
                 let num = self.expect(Kind::Number, "a number after '-'")?;
                 literals::number(self.text(num))
                     .and_then(literals::negate)
                     .or_else(|m| self.err(t.at(), m))
             }
             Kind::Str => {
-                self.bump()?;
+                self.bump();
                 literals::unescape(self.text(t))
                     .map(D::Str)
                     .or_else(|m| self.err(t.at(), m))
@@ -253,7 +253,7 @@ impl Parser<'_> {
     }
 
     fn ident_literal(&mut self, target: &Type) -> PResult<D> {
-        let t = self.bump()?;
+        let t = self.bump();
         let s = self.text(t);
         match s {
             "None" => return Ok(D::None),
@@ -289,8 +289,8 @@ impl Parser<'_> {
     fn device_ident(&mut self, first: &str) -> PResult<D> {
         let mut s = first.to_string();
         if self.cur.kind == Kind::Colon && self.peek2() == Kind::Number {
-            self.bump()?;
-            let idx = self.bump()?;
+            self.bump();
+            let idx = self.bump();
             s.push(':');
             s.push_str(self.text(idx));
         }
@@ -299,9 +299,9 @@ impl Parser<'_> {
 
     /// `[a, b, ...]` of numbers or booleans.
     fn list_literal(&mut self, target: &Type) -> PResult<D> {
-        let open = self.bump()?;
+        let open = self.bump();
         let mut items = Vec::new();
-        if !self.eat(Kind::RBracket)? {
+        if !self.eat(Kind::RBracket) {
             loop {
                 let at = self.cur.at();
                 let v = self.literal(target)?;
@@ -312,7 +312,7 @@ impl Parser<'_> {
                     );
                 }
                 items.push(v);
-                if self.eat(Kind::RBracket)? {
+                if self.eat(Kind::RBracket) {
                     break;
                 }
                 self.expect(

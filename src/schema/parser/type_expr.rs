@@ -59,13 +59,13 @@ impl Parser<'_> {
             match self.cur.kind {
                 // `[` followed by a number is a sized list, handled by the argument.
                 Kind::LBracket if self.peek2() == Kind::RBracket => {
-                    self.bump()?;
-                    self.bump()?;
+                    self.bump();
+                    self.bump();
                     ty = Type::List(Box::new(ty));
                     alias = self.container_alias(alias)?;
                 }
                 Kind::Question => {
-                    self.bump()?;
+                    self.bump();
                     ty = Type::Optional(Box::new(ty));
                 }
                 _ => return Ok((ty, alias)),
@@ -75,12 +75,12 @@ impl Parser<'_> {
 
     /// `(T1, T2, ...)`; element annotations are dropped, as torch drops them.
     fn tuple(&mut self) -> PResult<Type> {
-        self.bump()?;
+        self.bump();
         let mut elems = Vec::new();
-        if !self.eat(Kind::RParen)? {
+        if !self.eat(Kind::RParen) {
             loop {
                 elems.push(self.type_expr()?.0);
-                if self.eat(Kind::RParen)? {
+                if self.eat(Kind::RParen) {
                     break;
                 }
                 self.expect(
@@ -94,7 +94,7 @@ impl Parser<'_> {
 
     fn named_type(&mut self, t: Token) -> PResult<(Type, Option<AliasInfo>)> {
         let name = self.text(t);
-        self.bump()?;
+        self.bump();
         let ty = match name {
             "Dict" => {
                 self.expect(Kind::LParen, "'(' after Dict")?;
@@ -153,7 +153,7 @@ impl Parser<'_> {
                      (started at column {}) but found {}", t.at() + 1, self.describe(part)),
                 );
             }
-            self.bump()?;
+            self.bump();
             path.push('.');
             path.push_str(text);
         }
@@ -212,7 +212,7 @@ impl Parser<'_> {
     fn alias_annotation(&mut self) -> PResult<Option<AliasInfo>> {
         match self.cur.kind {
             Kind::Bang => {
-                self.bump()?;
+                self.bump();
                 // torch names the fresh set `$<n>`; its after-set stays empty,
                 // which is why `Tensor!` prints as `Tensor($0! -> )`.
                 let set = format!("${}", self.fresh);
@@ -224,10 +224,10 @@ impl Parser<'_> {
                 }))
             }
             Kind::LParen => {
-                let open = self.bump()?;
+                let open = self.bump();
                 let before_set = self.alias_set(false)?;
-                let is_write = self.eat(Kind::Bang)?;
-                let after_set = if self.eat(Kind::Arrow)? {
+                let is_write = self.eat(Kind::Bang);
+                let after_set = if self.eat(Kind::Arrow) {
                     self.alias_set(true)?
                 } else {
                     before_set.clone()
@@ -240,7 +240,7 @@ impl Parser<'_> {
                          opened at column {} but found {}", open.at() + 1, self.describe(self.cur)),
                     );
                 }
-                self.bump()?;
+                self.bump();
                 Ok(Some(AliasInfo {
                     before_set,
                     after_set,
@@ -278,11 +278,11 @@ impl Parser<'_> {
                      aliases every set"),
                 );
             }
-            self.bump()?;
+            self.bump();
             if !set.iter().any(|s| s == name) {
                 set.push(name.to_string());
             }
-            if !self.eat(Kind::Pipe)? {
+            if !self.eat(Kind::Pipe) {
                 return Ok(set);
             }
         }
