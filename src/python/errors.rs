@@ -13,21 +13,29 @@ use crate::schema::SchemaError as CoreSchemaError;
 use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+// `opyard.SchemaError` (its `__module__` is `opyard`, where users import it
+// from), exported from `opyard._core` by `schema::register`.
 pyo3::create_exception!(
     opyard,
     SchemaError,
     PyValueError,
-    "A function schema that does not parse."
+    "A function schema that does not parse.\n\n`str(e)` is the message, the offending line and a caret under the\n\
+     offending token; `e.offset` (bytes), `e.line` and `e.column` (1-based) locate it."
 );
 
-/// A schema error with `offset`, `line` and `column` attributes.
+/// `opyard.SchemaError` for a core schema error, with `offset`, `line`,
+/// `column` and `message` set on the instance and `str(e)` equal to the Rust
+/// `Display` (message, source line, caret).
 pub fn schema_err(e: &CoreSchemaError) -> PyErr {
     Python::with_gil(|py| {
         let err = SchemaError::new_err(e.to_string());
         let value = err.value_bound(py);
+        // Setting attributes on a fresh exception instance cannot fail short
+        // of memory exhaustion; the exception is still the right one then.
         let _ = value.setattr("offset", e.offset);
         let _ = value.setattr("line", e.line);
         let _ = value.setattr("column", e.column);
+        let _ = value.setattr("message", e.message.as_str());
         err
     })
 }

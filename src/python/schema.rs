@@ -1,7 +1,7 @@
 //! `FunctionSchema`, `Argument`, `AliasInfo` and `parse_schema` for Python,
 //! with torch's attribute names.
 
-use super::errors::schema_err;
+use super::errors::{schema_err, SchemaError};
 use crate::schema::{
     parse_schema as parse, AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type,
 };
@@ -10,12 +10,13 @@ use pyo3::types::{PyComplex, PyList, PySet};
 use std::sync::Arc;
 
 /// A parsed schema. `str()` is torch's canonical form.
-#[pyclass(name = "FunctionSchema", module = "opyard", frozen)]
+#[pyclass(name = "FunctionSchema", module = "opyard._core", frozen)]
 pub struct PyFunctionSchema {
     pub inner: Arc<FunctionSchema>,
 }
 
 impl PyFunctionSchema {
+    /// Wrap a schema the core already holds (the registry shares its `Arc`).
     pub fn from_arc(inner: Arc<FunctionSchema>) -> Self {
         PyFunctionSchema { inner }
     }
@@ -29,6 +30,7 @@ fn args_to_py(py: Python<'_>, args: &[Argument]) -> PyResult<Vec<Py<PyArgument>>
 
 #[pymethods]
 impl PyFunctionSchema {
+    /// `FunctionSchema(s)` is `parse_schema(s)`.
     #[new]
     fn new(schema: &str) -> PyResult<Self> {
         parse(schema)
@@ -42,31 +44,37 @@ impl PyFunctionSchema {
         &self.inner.name
     }
 
+    /// The overload name, `""` for the default overload.
     #[getter]
     fn overload_name(&self) -> &str {
         &self.inner.overload_name
     }
 
+    /// The arguments, as `Argument`s (kwarg-only ones flagged).
     #[getter]
     fn arguments(&self, py: Python<'_>) -> PyResult<Vec<Py<PyArgument>>> {
         args_to_py(py, &self.inner.arguments)
     }
 
+    /// The returns, as `Argument`s (`name` is `""` when unnamed).
     #[getter]
     fn returns(&self, py: Python<'_>) -> PyResult<Vec<Py<PyArgument>>> {
         args_to_py(py, &self.inner.returns)
     }
 
+    /// The argument list ends with `...`.
     #[getter]
     fn is_vararg(&self) -> bool {
         self.inner.is_vararg
     }
 
+    /// The return list ends with `...`.
     #[getter]
     fn is_varret(&self) -> bool {
         self.inner.is_varret
     }
 
+    /// Some argument is written to (`Tensor(a!)`).
     #[getter]
     fn is_mutable(&self) -> bool {
         self.inner.is_mutable()
@@ -80,6 +88,7 @@ impl PyFunctionSchema {
         format!("FunctionSchema('{}')", self.inner)
     }
 
+    /// Equal when the canonical texts are equal.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .downcast::<PyFunctionSchema>()
@@ -94,8 +103,11 @@ impl PyFunctionSchema {
     }
 }
 
-/// torch's Python-facing rendering of an argument type (`List[int]`, `Optional[Tensor]`, `number`).
+/// torch's `str(arg.type)`, which is `Type::annotation_str()` of the argument's
+/// *fake* type: `ScalarType`, `Layout`, `MemoryFormat`, `SymInt` and
+/// `DeviceIndex` are `int` there, `Dimname` is `str`, `Scalar` is `number`.
 fn py_type(t: &Type) -> String {
+    let join = |es: &[Type]| es.iter().map(py_type).collect::<Vec<_>>().join(", ");
     match t {
         Type::Base(b) => match b {
             BaseType::Int
@@ -103,21 +115,17 @@ fn py_type(t: &Type) -> String {
             | BaseType::ScalarType
             | BaseType::Layout
             | BaseType::MemoryFormat
-            | BaseType::DeviceIndex
-            | BaseType::QScheme => "int".into(),
+            | BaseType::DeviceIndex => "int".into(),
             BaseType::Scalar => "number".into(),
             BaseType::SymBool => "bool".into(),
-            BaseType::Dimname => "str".into(),
-            other => crate::schema::type_text(&Type::Base(*other)),
+            other => Type::Base(*other).to_string(),
         },
         Type::Var(v) => v.clone(),
         Type::Class(c) => c.clone(),
         Type::List(e) => format!("List[{}]", py_type(e)),
         Type::Optional(e) => format!("Optional[{}]", py_type(e)),
-        Type::Tuple(es) => format!(
-            "Tuple[{}]",
-            es.iter().map(py_type).collect::<Vec<_>>().join(", ")
-        ),
+        Type::Tuple(es) if es.is_empty() => "Tuple[()]".into(),
+        Type::Tuple(es) => format!("Tuple[{}]", join(es)),
         Type::Dict(k, v) => format!("Dict[{}, {}]", py_type(k), py_type(v)),
         Type::Future(e) => format!("Future[{}]", py_type(e)),
         Type::RRef(e) => format!("RRef[{}]", py_type(e)),
@@ -151,13 +159,14 @@ pub fn default_to_py(py: Python<'_>, d: &DefaultValue) -> PyObject {
 }
 
 /// One argument or return of a schema.
-#[pyclass(name = "Argument", module = "opyard", frozen)]
+#[pyclass(name = "Argument", module = "opyard._core", frozen)]
 pub struct PyArgument {
     inner: Argument,
 }
 
 #[pymethods]
 impl PyArgument {
+    /// The parameter name (`""` for an unnamed return).
     #[getter]
     fn name(&self) -> &str {
         &self.inner.name
@@ -172,33 +181,41 @@ impl PyArgument {
     /// Schema syntax, e.g. `SymInt[]`, `ScalarType?`, `int[2]`.
     #[getter]
     fn real_type(&self) -> String {
-        let text = crate::schema::type_text(&self.inner.ty);
-        match self.inner.n {
-            Some(n) => text.replacen("[]", &format!("[{n}]"), 1),
-            None => text,
+        match (&self.inner.ty, self.inner.n) {
+            (Type::List(e), Some(n)) => format!("{e}[{n}]"),
+            (Type::Optional(l), Some(n)) => match &**l {
+                Type::List(e) => format!("{e}[{n}]?"),
+                other => format!("{other}?"),
+            },
+            (ty, _) => ty.to_string(),
         }
     }
 
+    /// The default as a Python value (None, bool, int, float, complex, str or list).
     #[getter]
     fn default_value(&self, py: Python<'_>) -> Option<PyObject> {
         self.inner.default.as_ref().map(|d| default_to_py(py, d))
     }
 
+    /// Whether a default was given (a property here; a method in torch).
     #[getter]
     fn has_default_value(&self) -> bool {
         self.inner.default.is_some()
     }
 
+    /// Declared after the `*` marker.
     #[getter]
     fn kwarg_only(&self) -> bool {
         self.inner.kwarg_only
     }
 
+    /// The size of a `T[N]` list, else None.
     #[getter(N)]
     fn n(&self) -> Option<i64> {
         self.inner.n
     }
 
+    /// The alias annotation (`Tensor(a!)`), else None.
     #[getter]
     fn alias_info(&self, py: Python<'_>) -> PyResult<Option<Py<PyAliasInfo>>> {
         self.inner
@@ -208,7 +225,7 @@ impl PyArgument {
             .transpose()
     }
 
-    /// Written to (`(a!)`).
+    /// Written to (`(a!)`, or a list of written elements `Tensor(a!)[]`).
     #[getter]
     fn is_write(&self) -> bool {
         self.inner.alias_info.as_ref().is_some_and(|a| a.is_write)
@@ -230,32 +247,28 @@ impl PyArgument {
 }
 
 /// An alias annotation: alias sets before and after the call, and whether it writes.
-#[pyclass(name = "AliasInfo", module = "opyard", frozen)]
+#[pyclass(name = "AliasInfo", module = "opyard._core", frozen)]
 pub struct PyAliasInfo {
     inner: AliasInfo,
 }
 
-fn qualified_set<'py>(py: Python<'py>, names: &[String]) -> PyResult<Bound<'py, PySet>> {
-    PySet::new_bound(
-        py,
-        &names
-            .iter()
-            .map(|n| format!("alias::{n}"))
-            .collect::<Vec<_>>(),
-    )
+/// torch's `before_set`/`after_set`: the set names without their `alias::` prefix.
+fn name_set<'py>(py: Python<'py>, names: &[String]) -> PyResult<Bound<'py, PySet>> {
+    PySet::new_bound(py, names)
 }
 
 #[pymethods]
 impl PyAliasInfo {
-    /// The alias sets before the call, qualified as torch does (`{"alias::a"}`).
+    /// The alias sets before the call: `{"a"}` for `Tensor(a!)`, `{"*"}` for the wildcard.
     #[getter]
     fn before_set<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
-        qualified_set(py, &self.inner.before_set)
+        name_set(py, &self.inner.before_set)
     }
 
+    /// The alias sets after the call (`{"a", "b"}` for `Tensor(a! -> a|b)`).
     #[getter]
     fn after_set<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PySet>> {
-        qualified_set(py, &self.inner.after_set)
+        name_set(py, &self.inner.after_set)
     }
 
     #[getter]
@@ -278,10 +291,12 @@ pub fn parse_schema(schema: &str) -> PyResult<PyFunctionSchema> {
     PyFunctionSchema::new(schema)
 }
 
-/// Add the schema classes and `parse_schema` to the module.
+/// Add `parse_schema`, `FunctionSchema`, `Argument`, `AliasInfo` and
+/// `SchemaError` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFunctionSchema>()?;
     m.add_class::<PyArgument>()?;
     m.add_class::<PyAliasInfo>()?;
+    m.add("SchemaError", m.py().get_type_bound::<SchemaError>())?;
     m.add_function(wrap_pyfunction!(parse_schema, m)?)
 }
