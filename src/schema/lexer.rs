@@ -58,37 +58,44 @@ impl Token {
 /// operator nor an argument nor an alias set. `from`, `to` and `self` are
 /// plain identifiers there and stay legal here.
 pub fn is_reserved(word: &str) -> bool {
-    matches!(
-        word,
-        "def"
-            | "if"
-            | "else"
-            | "elif"
-            | "while"
-            | "return"
-            | "is"
-            | "True"
-            | "False"
-            | "None"
-            | "and"
-            | "or"
-            | "not"
-            | "global"
-            | "for"
-            | "in"
-            | "raise"
-            | "assert"
-            | "break"
-            | "continue"
-            | "del"
-            | "pass"
-            | "class"
-            | "import"
-            | "with"
-            | "as"
-            | "Ellipsis"
-            | "NoneType"
-    )
+    // Keyed on (length, first byte, last byte), unique for these words: one
+    // jump and at most one comparison, since every name goes through here.
+    let b = word.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    let keyword = match (b.len(), first, last) {
+        (2, b'i', b'f') => "if",
+        (2, b'i', b's') => "is",
+        (2, b'i', b'n') => "in",
+        (2, b'o', b'r') => "or",
+        (2, b'a', b's') => "as",
+        (3, b'd', b'f') => "def",
+        (3, b'd', b'l') => "del",
+        (3, b'a', b'd') => "and",
+        (3, b'n', b't') => "not",
+        (3, b'f', b'r') => "for",
+        (4, b'e', b'e') => "else",
+        (4, b'e', b'f') => "elif",
+        (4, b'T', b'e') => "True",
+        (4, b'N', b'e') => "None",
+        (4, b'p', b's') => "pass",
+        (4, b'w', b'h') => "with",
+        (5, b'w', b'e') => "while",
+        (5, b'F', b'e') => "False",
+        (5, b'r', b'e') => "raise",
+        (5, b'b', b'k') => "break",
+        (5, b'c', b's') => "class",
+        (6, b'r', b'n') => "return",
+        (6, b'g', b'l') => "global",
+        (6, b'a', b't') => "assert",
+        (6, b'i', b't') => "import",
+        (8, b'c', b'e') => "continue",
+        (8, b'E', b's') => "Ellipsis",
+        (8, b'N', b'e') => "NoneType",
+        _ => return false,
+    };
+    word == keyword
 }
 
 /// The token starting at or after byte `pos` of `src` (whitespace skipped).
@@ -286,6 +293,30 @@ mod tests {
         );
         assert_eq!(kinds("\"\"\"a\nb\"\"\""), [(Str, "\"\"\"a\nb\"\"\"")]);
         assert_eq!(kinds("1e"), [(Number, "1"), (Ident, "e")]);
+    }
+
+    #[test]
+    fn reserved_words_are_torch_keywords() {
+        for w in [
+            "def", "if", "else", "elif", "while", "return", "is", "True", "False", "None",
+        ] {
+            assert!(is_reserved(w), "{w}");
+        }
+        for w in [
+            "and", "or", "not", "global", "for", "in", "raise", "assert", "break",
+        ] {
+            assert!(is_reserved(w), "{w}");
+        }
+        for w in [
+            "continue", "del", "pass", "class", "import", "with", "as", "Ellipsis", "NoneType",
+        ] {
+            assert!(is_reserved(w), "{w}");
+        }
+        for w in [
+            "from", "to", "self", "lambda", "yield", "iff", "", "ins", "Nonetype", "out",
+        ] {
+            assert!(!is_reserved(w), "{w}");
+        }
     }
 
     #[test]

@@ -238,9 +238,10 @@ impl<'a> Parser<'a> {
             } else if self.eat(Kind::Dots) {
                 vararg = true;
             } else {
-                let arg = self.argument(kwarg_only, false)?;
-                self.check_default_order(&arg, at, &mut first_default)?;
-                args.push(arg);
+                self.argument(kwarg_only, false, &mut args)?;
+                if let Some(arg) = args.last() {
+                    self.check_default_order(arg, at, &mut first_default)?;
+                }
             }
             if self.eat(Kind::RParen) {
                 break;
@@ -285,7 +286,9 @@ impl<'a> Parser<'a> {
             return Ok((Vec::new(), true));
         }
         if self.cur.kind != Kind::LParen {
-            return Ok((vec![self.argument(false, true)?], false));
+            let mut rets = Vec::with_capacity(1);
+            self.argument(false, true, &mut rets)?;
+            return Ok((rets, false));
         }
         // `(` opens the return list, never a tuple type: a single tuple return
         // is written `((int, int))`, as torch prints it.
@@ -305,7 +308,7 @@ impl<'a> Parser<'a> {
             if self.eat(Kind::Dots) {
                 varret = true;
             } else {
-                rets.push(self.argument(false, true)?);
+                self.argument(false, true, &mut rets)?;
             }
             if self.eat(Kind::RParen) {
                 return Ok((rets, varret));
@@ -314,8 +317,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn argument(&mut self, kwarg_only: bool, is_return: bool) -> PResult<Argument> {
-        let (mut ty, mut alias_info) = self.type_expr()?;
+    /// Parse one argument or return and push it onto `out` (building it in
+    /// place rather than moving the large `Argument` through a `Result`).
+    fn argument(
+        &mut self,
+        kwarg_only: bool,
+        is_return: bool,
+        out: &mut Vec<Argument>,
+    ) -> PResult<()> {
+        let mut alias_info = None;
+        let mut ty = self.type_expr(&mut alias_info)?;
         let mut n = None;
         if self.cur.kind == Kind::LBracket {
             // A size hint `T[N]` exists only at the argument level, as in torch.
@@ -323,7 +334,7 @@ impl<'a> Parser<'a> {
             n = Some(self.list_size()?);
             self.expect(Kind::RBracket, "']' after the list size")?;
             ty = Type::List(Box::new(ty));
-            alias_info = self.container_alias(alias_info)?;
+            self.container_alias(&mut alias_info)?;
             if self.eat(Kind::Question) {
                 ty = Type::Optional(Box::new(ty));
             }
@@ -349,14 +360,15 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        Ok(Argument {
+        out.push(Argument {
             name,
             ty,
             n,
             default,
             kwarg_only,
             alias_info,
-        })
+        });
+        Ok(())
     }
 
     /// The `N` of `T[N]`: a non-negative integer that fits torch's `int32_t`.

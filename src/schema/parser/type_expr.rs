@@ -8,46 +8,54 @@ use crate::schema::types::{AliasInfo, BaseType, Type};
 const COMMON_TYPES: &str = "Tensor, SymInt, int, float, bool, str, Scalar, ScalarType, Layout, \
      MemoryFormat, Device, Generator, Dimname, T[], T[N], T?, (T1, T2), Dict(K, V)";
 
-/// The named scalar and object types. `ConstQuantizerPtr` is torch's alias of `int`.
+/// The named scalar and object types. `ConstQuantizerPtr` is torch's alias of
+/// `int`. Keyed on (length, first byte, last byte), unique for these names, so
+/// a lookup is one jump and one comparison.
 fn base_type(name: &str) -> Option<BaseType> {
     use BaseType::*;
-    Some(match name {
-        "Tensor" => Tensor,
-        "int" | "ConstQuantizerPtr" => Int,
-        "SymInt" => SymInt,
-        "float" => Float,
-        "bool" => Bool,
-        "str" => Str,
-        "Scalar" => Scalar,
-        "ScalarType" => ScalarType,
-        "Layout" => Layout,
-        "MemoryFormat" => MemoryFormat,
-        "Device" => Device,
-        "DeviceIndex" => DeviceIndex,
-        "Stream" => Stream,
-        "Storage" => Storage,
-        "Generator" => Generator,
-        "complex" => Complex,
-        "SymBool" => SymBool,
-        "QScheme" => QScheme,
-        "Quantizer" => Quantizer,
-        "Capsule" => Capsule,
-        "Dimname" => Dimname,
-        "Any" => Any,
-        "AnyClassType" => AnyClassType,
-        "AnyEnumType" => AnyEnumType,
-        "None" | "NoneType" => NoneType,
+    let b = name.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    let (text, ty) = match (b.len(), first, last) {
+        (6, b'T', b'r') => ("Tensor", Tensor),
+        (3, b'i', b't') => ("int", Int),
+        (17, b'C', b'r') => ("ConstQuantizerPtr", Int),
+        (6, b'S', b't') => ("SymInt", SymInt),
+        (5, b'f', b't') => ("float", Float),
+        (4, b'b', b'l') => ("bool", Bool),
+        (3, b's', b'r') => ("str", Str),
+        (6, b'S', b'r') => ("Scalar", Scalar),
+        (10, b'S', b'e') => ("ScalarType", ScalarType),
+        (6, b'L', b't') => ("Layout", Layout),
+        (12, b'M', b't') => ("MemoryFormat", MemoryFormat),
+        (6, b'D', b'e') => ("Device", Device),
+        (11, b'D', b'x') => ("DeviceIndex", DeviceIndex),
+        (6, b'S', b'm') => ("Stream", Stream),
+        (7, b'S', b'e') => ("Storage", Storage),
+        (9, b'G', b'r') => ("Generator", Generator),
+        (7, b'c', b'x') => ("complex", Complex),
+        (7, b'S', b'l') => ("SymBool", SymBool),
+        (7, b'Q', b'e') => ("QScheme", QScheme),
+        (9, b'Q', b'r') => ("Quantizer", Quantizer),
+        (7, b'C', b'e') => ("Capsule", Capsule),
+        (7, b'D', b'e') => ("Dimname", Dimname),
+        (3, b'A', b'y') => ("Any", Any),
+        (12, b'A', b'e') => ("AnyClassType", AnyClassType),
+        (11, b'A', b'e') => ("AnyEnumType", AnyEnumType),
+        (4, b'N', b'e') => ("None", NoneType),
+        (8, b'N', b'e') => ("NoneType", NoneType),
         _ => return None,
-    })
+    };
+    (name == text).then_some(ty)
 }
 
 impl Parser<'_> {
-    /// A type with the alias annotation torch attaches to the argument.
-    pub(super) fn type_expr(&mut self) -> PResult<(Type, Option<AliasInfo>)> {
+    /// A type; the alias annotation torch attaches to the argument goes to
+    /// `alias` (an out-parameter: results stay small, see `argument`).
+    pub(super) fn type_expr(&mut self, alias: &mut Option<AliasInfo>) -> PResult<Type> {
         let t = self.cur;
-        let (mut ty, mut alias) = match t.kind {
-            Kind::LParen => (self.tuple()?, None),
-            Kind::Ident => self.named_type(t)?,
+        let mut ty = match t.kind {
+            Kind::LParen => self.tuple()?,
+            Kind::Ident => self.named_type(t, alias)?,
             _ => {
                 return self.err(
                     t.at(),
@@ -62,13 +70,13 @@ impl Parser<'_> {
                     self.bump();
                     self.bump();
                     ty = Type::List(Box::new(ty));
-                    alias = self.container_alias(alias)?;
+                    self.container_alias(alias)?;
                 }
                 Kind::Question => {
                     self.bump();
                     ty = Type::Optional(Box::new(ty));
                 }
-                _ => return Ok((ty, alias)),
+                _ => return Ok(ty),
             }
         }
     }
@@ -79,7 +87,7 @@ impl Parser<'_> {
         let mut elems = Vec::new();
         if !self.eat(Kind::RParen) {
             loop {
-                elems.push(self.type_expr()?.0);
+                elems.push(self.type_expr(&mut None)?);
                 if self.eat(Kind::RParen) {
                     break;
                 }
@@ -92,35 +100,37 @@ impl Parser<'_> {
         Ok(Type::Tuple(elems))
     }
 
-    fn named_type(&mut self, t: Token) -> PResult<(Type, Option<AliasInfo>)> {
+    fn named_type(&mut self, t: Token, alias: &mut Option<AliasInfo>) -> PResult<Type> {
         let name = self.text(t);
         self.bump();
+        if let Some(b) = base_type(name) {
+            self.annotation_into(alias)?;
+            return Ok(Type::Base(b));
+        }
         let ty = match name {
             "Dict" => {
                 self.expect(Kind::LParen, "'(' after Dict")?;
-                let k = self.type_expr()?.0;
+                let k = self.type_expr(&mut None)?;
                 self.expect(
                     Kind::Comma,
                     "',' between the key and value types of Dict(K, V)",
                 )?;
-                let v = self.type_expr()?.0;
+                let v = self.type_expr(&mut None)?;
                 self.expect(Kind::RParen, "')' to close Dict(K, V)")?;
                 Type::Dict(Box::new(k), Box::new(v))
             }
-            "Future" | "RRef" | "Await" => return Ok((self.wrapper(name)?, None)),
-            "__torch__" => return Ok((self.class_path(t)?, None)),
-            _ => match base_type(name) {
-                Some(b) => Type::Base(b),
-                None => self.type_var(name, t)?,
-            },
+            "Future" | "RRef" | "Await" => return self.wrapper(name),
+            "__torch__" => return self.class_path(t),
+            _ => self.type_var(name, t)?,
         };
-        Ok((ty, self.alias_annotation()?))
+        self.annotation_into(alias)?;
+        Ok(ty)
     }
 
     /// `Future(T)`, `RRef(T)`, `Await(T)`.
     fn wrapper(&mut self, name: &str) -> PResult<Type> {
         self.expect(Kind::LParen, &format!("'(' after {name}"))?;
-        let inner = Box::new(self.type_expr()?.0);
+        let inner = Box::new(self.type_expr(&mut None)?);
         self.expect(Kind::RParen, &format!("')' to close {name}(T)"))?;
         Ok(match name {
             "Future" => Type::Future(inner),
@@ -189,12 +199,13 @@ impl Parser<'_> {
 
     /// After `[]` or `[N]`: an element annotation becomes the `contained` of the
     /// list's own (possibly empty) annotation, which copies its `is_write`.
-    pub(super) fn container_alias(
-        &mut self,
-        elem: Option<AliasInfo>,
-    ) -> PResult<Option<AliasInfo>> {
+    pub(super) fn container_alias(&mut self, alias: &mut Option<AliasInfo>) -> PResult<()> {
+        if alias.is_none() {
+            // No element annotation: the container's own, if any, is the argument's.
+            return self.annotation_into(alias);
+        }
         let container = self.alias_annotation()?;
-        Ok(match (elem, container) {
+        *alias = match (alias.take(), container) {
             (Some(e), Some(mut c)) => {
                 c.contained.push(e);
                 Some(c)
@@ -205,10 +216,21 @@ impl Parser<'_> {
                 ..AliasInfo::default()
             }),
             (None, c) => c,
-        })
+        };
+        Ok(())
     }
 
     /// `(a)`, `(a!)`, `(a -> b|*)`, `(*)`, or a bare `!`; None if absent.
+    /// `alias_annotation` into `out`, touching it only when an annotation is
+    /// present (the common case has none and costs one comparison).
+    #[inline]
+    fn annotation_into(&mut self, out: &mut Option<AliasInfo>) -> PResult<()> {
+        if matches!(self.cur.kind, Kind::Bang | Kind::LParen) {
+            *out = self.alias_annotation()?;
+        }
+        Ok(())
+    }
+
     fn alias_annotation(&mut self) -> PResult<Option<AliasInfo>> {
         match self.cur.kind {
             Kind::Bang => {
