@@ -188,8 +188,9 @@ fn write_default(out: &mut impl Write, v: &DefaultValue, ty: Option<&Type>) -> f
         }
         DefaultValue::Str(s) => write_quoted(out, s),
         DefaultValue::IntList(l) => {
-            let int_list =
-                matches!(ty, Some(Type::List(e)) if matches!(**e, Type::Base(BaseType::Int)));
+            // torch's real type of `DeviceIndex` is `int`, so it compacts too.
+            let int_list = matches!(ty, Some(Type::List(e))
+                if matches!(**e, Type::Base(BaseType::Int | BaseType::DeviceIndex)));
             match l.first() {
                 Some(first) if int_list && l.len() > 1 && l.iter().all(|x| x == first) => {
                     write!(out, "{first}")

@@ -51,6 +51,18 @@ fn types_and_alias_annotations() {
             "f(Tensor?[] xs, Tensor?[]? ys) -> ()",
             "f(Tensor?[] xs, Tensor?[]? ys) -> ()",
         ),
+        // torch's printer puts an optional element's annotation after the `?`.
+        ("f(Tensor(a!)?[] xs) -> ()", "f(Tensor?(a!)[] xs) -> ()"),
+        ("f(Tensor!?[] xs) -> ()", "f(Tensor?($0! -> )[] xs) -> ()"),
+        // ... and a nested list's element annotation as an empty one.
+        ("f(Tensor(a)[][] xs) -> ()", "f(Tensor[]()[] xs) -> ()"),
+        ("f(Tensor(a!)[][2] xs) -> ()", "f(Tensor[](!)[2] xs) -> ()"),
+        (
+            "f(Tensor(a)?? x) -> Tensor(b)??",
+            "f(Tensor?(a)? x) -> Tensor?(b)?",
+        ),
+        ("f(Tensor(a)[]?[2]? x) -> ()", "f(Tensor[]?()[2]? x) -> ()"),
+        ("f(DeviceIndex[2] i=-1) -> ()", "f(int[2] i=-1) -> ()"),
         (
             "f((int, str) pair, Dict(str, Tensor) d) -> (Tensor, int)",
             "f((int, str) pair, Dict(str, Tensor) d) -> (Tensor, int)",

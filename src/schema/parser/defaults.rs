@@ -18,6 +18,15 @@ mod literals;
 /// A repeated `T[N] x=v` default is materialised; this bounds its size.
 const MAX_REPEAT: i64 = 1 << 16;
 
+const LIST_ELEMS: &str =
+    ": list defaults are only supported for int, float, bool and complex lists";
+
+/// Element types whose lists take defaults (torch's `convertToList`).
+fn list_elem_ok(elem: &Type) -> bool {
+    use BaseType::*;
+    matches!(elem, Type::Base(b) if is_int_like(*b) || matches!(b, Float | Bool | Complex))
+}
+
 fn is_int_like(b: BaseType) -> bool {
     use BaseType::*;
     matches!(
@@ -163,6 +172,9 @@ impl Parser<'_> {
                 ": a list type without a size (T[N]) needs a list default such as [1, 2]",
             );
         };
+        if !list_elem_ok(elem) {
+            return self.invalid(at, &value, ty, LIST_ELEMS);
+        }
         let v = self.scalar_default(value, ty, elem, optional, at)?;
         if optional {
             // torch stores the scalar itself for `int[2]? x=1` (it parses the
@@ -208,14 +220,8 @@ impl Parser<'_> {
             (D::FloatList(v), Complex) => D::ComplexList(v.into_iter().map(|x| (x, 0.0)).collect()),
             (v @ D::ComplexList(_), Complex) => v,
             (v, _) => {
-                let why = if matches!(elem, Type::Base(b) if is_int_like(*b) || matches!(b, Float | Bool | Complex))
-                {
-                    String::new()
-                } else {
-                    ": list defaults are only supported for int, float, bool and complex lists"
-                        .into()
-                };
-                return self.invalid(at, &v, ty, &why);
+                let why = if list_elem_ok(elem) { "" } else { LIST_ELEMS };
+                return self.invalid(at, &v, ty, why);
             }
         };
         Ok(typed)

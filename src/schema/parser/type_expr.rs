@@ -75,6 +75,9 @@ impl Parser<'_> {
                 Kind::Question => {
                     self.bump();
                     ty = Type::Optional(Box::new(ty));
+                    if alias.is_none() {
+                        self.annotation_after_optional(alias)?;
+                    }
                 }
                 _ => return Ok(ty),
             }
@@ -200,11 +203,11 @@ impl Parser<'_> {
     /// After `[]` or `[N]`: an element annotation becomes the `contained` of the
     /// list's own (possibly empty) annotation, which copies its `is_write`.
     pub(super) fn container_alias(&mut self, alias: &mut Option<AliasInfo>) -> PResult<()> {
-        if alias.is_none() {
-            // No element annotation: the container's own, if any, is the argument's.
-            return self.annotation_into(alias);
-        }
-        let container = self.alias_annotation()?;
+        let container = match self.empty_annotation_before_list() {
+            Some(empty) => Some(empty),
+            None if alias.is_none() => return self.annotation_into(alias),
+            None => self.alias_annotation()?,
+        };
         *alias = match (alias.take(), container) {
             (Some(e), Some(mut c)) => {
                 c.contained.push(e);
@@ -221,6 +224,52 @@ impl Parser<'_> {
     }
 
     /// `(a)`, `(a!)`, `(a -> b|*)`, `(*)`, or a bare `!`; None if absent.
+    /// torch prints the element annotation of a nested list such as
+    /// `Tensor(a)[][]` as an empty annotation, `Tensor[]()[]` (the inner list's
+    /// own annotation has no sets), which its parser cannot read. `()` and
+    /// `(!)` are read where that printed form puts them: right before a `[`.
+    fn empty_annotation_before_list(&mut self) -> Option<AliasInfo> {
+        if self.cur.kind != Kind::LParen {
+            return None;
+        }
+        let saved = self.cur;
+        self.bump();
+        let is_write = self.eat(Kind::Bang);
+        if self.eat(Kind::RParen) && self.cur.kind == Kind::LBracket {
+            return Some(AliasInfo {
+                is_write,
+                ..AliasInfo::default()
+            });
+        }
+        self.cur = saved;
+        None
+    }
+
+    /// torch prints an annotated optional list element as `Tensor?(a!)[]`
+    /// (its printer writes the element type, then the element's annotation)
+    /// and a doubly optional one as `Tensor?(a!)?`, although its parser reads
+    /// neither. Reading those printed forms (an annotation after `?` that a
+    /// `[` or `?` follows) keeps printing a fixed point; anywhere else an
+    /// annotation after `?` stays an error, as in torch. Lexing is stateless,
+    /// so trying and backing off is just restoring the current token.
+    fn annotation_after_optional(&mut self, alias: &mut Option<AliasInfo>) -> PResult<()> {
+        if !matches!(self.cur.kind, Kind::Bang | Kind::LParen) {
+            return Ok(());
+        }
+        if let Some(empty) = self.empty_annotation_before_list() {
+            *alias = Some(empty);
+            return Ok(());
+        }
+        let (cur, fresh) = (self.cur, self.fresh);
+        match self.alias_annotation() {
+            Ok(Some(a)) if matches!(self.cur.kind, Kind::LBracket | Kind::Question) => {
+                *alias = Some(a)
+            }
+            _ => (self.cur, self.fresh) = (cur, fresh),
+        }
+        Ok(())
+    }
+
     /// `alias_annotation` into `out`, touching it only when an annotation is
     /// present (the common case has none and costs one comparison).
     #[inline]

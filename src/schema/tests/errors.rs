@@ -97,6 +97,11 @@ const CASES: &[(&str, &str, usize)] = &[
         10,
     ),
     (
+        "f(Scalar[2] x=1.5) -> ()",
+        "list defaults are only supported for int, float, bool and complex lists",
+        14,
+    ),
+    (
         "f(int[2] x=[True, 1]) -> ()",
         "booleans and numbers cannot be mixed",
         11,
@@ -150,6 +155,11 @@ const CASES: &[(&str, &str, usize)] = &[
         11,
     ),
     ("f(Tensor(*|a) x) -> ()", "'a' follows the wildcard '*'", 11),
+    (
+        "f(Tensor[]() x) -> ()",
+        "expected an alias set name or '*' but found ')'",
+        11,
+    ),
     (
         "f(Tensor(if) x) -> ()",
         "expected an alias set name or '*' but found 'if'",
