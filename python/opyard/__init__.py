@@ -12,7 +12,7 @@ standalone package::
 """
 
 from . import _core
-from ._core import Argument, FunctionSchema, SchemaError, device, parse_schema
+from ._core import AliasInfo, Argument, FunctionSchema, SchemaError, device, parse_schema
 from ._ops import ops
 from . import dispatcher
 from . import library
@@ -23,6 +23,7 @@ __version__ = _core.__version__
 
 __all__ = [
     "__version__",
+    "AliasInfo",
     "Argument",
     "FunctionSchema",
     "SchemaError",

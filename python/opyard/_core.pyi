@@ -4,6 +4,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Union
 __version__: str
 
 class SchemaError(ValueError):
+    message: str
     offset: int
     line: int
     column: int
