@@ -205,14 +205,7 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Reset the gradients of all parameters (to ``None``, or to zero in place)."""
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                with no_grad():
-                    p.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
         for m in self.children():
@@ -331,3 +324,15 @@ def _remove_from(d, name, *stores):
     for store in stores:
         if store in d:
             d[store].pop(name, None)
+
+
+def zero_grads(params, set_to_none=True):
+    """Reset ``.grad`` of each tensor in ``params`` (to ``None``, or to zero in place)."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            with no_grad():
+                p.grad.zero_()

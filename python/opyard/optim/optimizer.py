@@ -39,16 +39,9 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         """Reset the gradients of every parameter (to ``None`` by default)."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    from ..autograd.grad_mode import no_grad
-                    with no_grad():
-                        p.grad.zero_()
+        from ..nn.module import zero_grads
+
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def state_dict(self):
         return {"state": dict(self.state),
