@@ -13,7 +13,7 @@ Example::
     (tensor([...]),)
 """
 
-from . import forward_ad, function, graph
+from . import forward_ad, function, grad_mode, graph
 from .engine import backward, grad
 from .fallback import autograd_not_implemented_fallback
 from .function import Function, FunctionCtx, once_differentiable
@@ -33,12 +33,7 @@ __all__ = [
     "GradcheckError",
     "forward_ad",
     "graph",
-    "no_grad",
-    "enable_grad",
-    "set_grad_enabled",
-    "inference_mode",
-    "is_grad_enabled",
-    "is_inference_mode_enabled",
+    *grad_mode.__all__,
 ]
 
 
