@@ -1,4 +1,4 @@
-"""``import opyard`` loads what an operator call can reach; ``amp``, ``func``, ``nn``, ``optim``,
+"""``import opyard`` loads what an operator call can reach; ``amp``, ``func``, ``fx``, ``nn``, ``optim``,
 ``version`` and torch's private alias modules load on first use (PEP 562), invisibly to users.
 
 Each check runs in a fresh interpreter: the test process itself has long imported everything.
@@ -12,8 +12,10 @@ import textwrap
 import pytest
 
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
-LAZY = ["amp", "func", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
+LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
         "_python_dispatcher", "_subclasses"]
+# Modules below the facade that load on first use too.
+LAZY_INNER = ["numpy.random", "opyard._library.opcheck", "opyard.fx.experimental"]
 
 
 def run(code):
@@ -34,8 +36,27 @@ def test_import_leaves_the_lazy_modules_unloaded():
     assert out.strip() == "[]"
 
 
+def test_import_leaves_the_inner_lazy_modules_unloaded():
+    out = run("""
+        import sys, opyard
+        print(sorted(m for m in %r if m in sys.modules))
+    """ % (LAZY_INNER,))
+    assert out.strip() == "[]"
+
+
+def test_fx_loads_with_its_experimental_spellings():
+    out = run("""
+        import sys, opyard
+        fx = opyard.fx
+        print(fx.experimental.proxy_tensor.make_fx is fx.make_fx,
+              fx.experimental.symbolic_shapes.ShapeEnv is opyard.fake.ShapeEnv)
+    """)
+    assert out.split() == ["True", "True"]
+
+
 @pytest.mark.parametrize("name, module", [
     ("nn", "opyard.nn"), ("optim", "opyard.optim"), ("func", "opyard.func"), ("amp", "opyard.amp"),
+    ("fx", "opyard.fx"),
     ("vmap", "opyard.func"), ("autocast", "opyard.amp"), ("__version__", "opyard.version"),
     ("_C", "opyard._C"), ("_subclasses", "opyard._subclasses"),
 ])
