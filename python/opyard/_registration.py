@@ -33,7 +33,49 @@ _warned_overrides = set()
 # "ns::name[.overload]" (or by key, for fallbacks), newest last, each as (key, fn,
 # with_keyset, provenance). The core keeps only what the call path needs; get_kernel
 # maps a computed table entry back to its callable through these. Registration time only.
-KERNEL_RECORDS = {}
+# A bulk registration (thousands of built-in kernels, at import) queues its rows instead;
+# they are recorded, in order, before the table is next read or written.
+
+
+class _KernelRecords(dict):
+    """``KERNEL_RECORDS``: a dict whose reads (``get``) and writes (``setdefault``) first record
+    the rows queued by bulk registrations. See Note [Kernel records]."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self):
+        super().__init__()
+        self.pending = []  # (ns, rows, default key, site, the library's records list)
+
+    def _flushed(method):
+        def read(self, *args):
+            if self.pending:
+                self.flush()
+            return method(self, *args)
+        read.__name__ = method.__name__
+        return read
+
+    get = _flushed(dict.get)
+    setdefault = _flushed(dict.setdefault)
+    __getitem__ = _flushed(dict.__getitem__)
+    __contains__ = _flushed(dict.__contains__)
+    __iter__ = _flushed(dict.__iter__)
+    __len__ = _flushed(dict.__len__)
+    keys = _flushed(dict.keys)
+    values = _flushed(dict.values)
+    items = _flushed(dict.items)
+    del _flushed
+
+    def flush(self):
+        pending, self.pending = self.pending, []
+        for ns, rows, default_key, site, records in pending:
+            for name, key, fn, with_keyset in rows:
+                qualified = name if "::" in name else f"{ns}::{name}"
+                key = _key_name(key) or default_key or "CompositeImplicitAutograd"
+                _record(self, qualified.removesuffix(".default"), (key, fn, with_keyset, site), records)
+
+
+KERNEL_RECORDS = _KernelRecords()
 FALLBACK_RECORDS = {}
 
 
@@ -48,6 +90,7 @@ def _record(table, name, record, records):
 
 
 def _drop_records(records):
+    KERNEL_RECORDS.flush()  # a library's queued rows join ``records`` first
     for table, name, record in records:
         entries = table.get(name)
         if entries is not None:
@@ -134,12 +177,9 @@ def register_kernels(handle, ns, rows, records, default_key=None):
     ``default_key`` (the library's), else CompositeImplicitAutograd. Overrides warn as ``impl``'s do.
     """
     site = caller_site()
-    rows = rows if isinstance(rows, list) else list(rows)
+    rows = list(rows)  # queued (Note [Kernel records]): a copy the caller cannot change
     shadowed = _core._impl_many(handle, rows, site, fallthrough_kernel)
-    for name, key, fn, with_keyset in rows:
-        qualified = name if "::" in name else f"{ns}::{name}"
-        key = _key_name(key) or default_key or "CompositeImplicitAutograd"
-        _record(KERNEL_RECORDS, qualified.removesuffix(".default"), (key, fn, with_keyset, site), records)
+    KERNEL_RECORDS.pending.append((ns, rows, default_key, site, records))
     for i, previous in shadowed:
         name, key = rows[i][0], _key_name(rows[i][1]) or default_key or "CompositeImplicitAutograd"
         warn_override(name if "::" in name else f"{ns}::{name}", key, previous, site, stacklevel=4)
