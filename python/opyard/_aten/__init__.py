@@ -25,20 +25,21 @@ __all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "return_t
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"opyard\._aten\.")
 
 
-def _priority(schema):
-    """Note [Overload order]: a packet tries overloads in definition order, so overloads taking
-    tensors come before their Scalar twins (torch's order): ``a + b`` binds ``add.Tensor`` at
-    once, and a tensor is never first offered to a ``Scalar`` parameter."""
-    overload = schema.split("(")[0].partition(".")[2]
+def _order(schema):
+    """Definition order: by operator name, then Note [Overload order]: a packet tries overloads
+    in definition order, so overloads taking tensors come before their Scalar twins (torch's
+    order): ``a + b`` binds ``add.Tensor`` at once, and a tensor is never first offered to a
+    ``Scalar`` parameter."""
+    name, _, overload = schema[:schema.index("(")].partition(".")
     if overload == "out" or overload.endswith("_out"):
-        return 4  # ``out=`` overloads last: a call without ``out`` never pays a failed binding for them
+        return name, 4  # ``out=`` overloads last: a call without ``out`` never pays a failed binding for them
     tensorish = "Tensor" in overload or overload in ("other", "self", "src")
-    return 2 * ("Scalar" in overload) + (not tensorish)
+    return name, 2 * ("Scalar" in overload) + (not tensorish)
 
 
 LIB = KernelLibrary("aten", "DEF")
 # One core call for every definition (Note [Bulk registration], src/registry/bulk.rs).
-LIB.define_many(sorted(SCHEMAS, key=lambda s: (s.split("(")[0].split(".")[0], _priority(s))))
+LIB.define_many(sorted(SCHEMAS, key=_order))
 OP_NAMES = tuple(s.split("(")[0] for s in SCHEMAS)
 tags.attach(LIB._defined)
 
