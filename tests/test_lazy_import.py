@@ -15,7 +15,8 @@ PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
 LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
         "_python_dispatcher", "_subclasses"]
 # Modules below the facade that load on first use too.
-LAZY_INNER = ["numpy.random", "opyard._library.opcheck", "opyard.fx.experimental"]
+LAZY_INNER = ["numpy.random", "opyard._library.opcheck", "opyard.fx.experimental", "ml_dtypes", "logging",
+              "hashlib", "dataclasses"]
 
 
 def run(code):
@@ -177,3 +178,26 @@ def test_numpy_random_loads_on_the_first_draw():
         print(a == opyard.randn(4).tolist())
     """)
     assert out.splitlines() == ["False True (2, 3) True", "True"]
+
+
+def test_extended_dtypes_load_ml_dtypes_on_first_use():
+    out = run("""
+        import sys, opyard
+        print("ml_dtypes" in sys.modules, opyard.bfloat16.itemsize, opyard.float8_e4m3fn.is_floating_point)
+        x = opyard.ones(3, dtype=opyard.bfloat16)
+        print("ml_dtypes" in sys.modules, x.dtype, x.sin().dtype, (x + 1).tolist())
+        m = opyard.empty(2, 3, dtype=opyard.float8_e5m2, device="meta")
+        print(m.dtype, tuple(m.shape), opyard.finfo(opyard.bfloat16).eps)
+    """)
+    assert out.splitlines() == ["False 2 True", "True opyard.bfloat16 opyard.bfloat16 [2.0, 2.0, 2.0]",
+                                "opyard.float8_e5m2 (2, 3) 0.0078125"]
+
+
+def test_an_array_of_the_users_own_ml_dtypes_is_known():
+    out = run("""
+        import numpy as np, ml_dtypes, opyard
+        a = np.ones(2, dtype=ml_dtypes.bfloat16)
+        t = opyard.from_numpy(a)
+        print(t.dtype, t.sin().dtype, t.is_floating_point(), opyard.tensor(a.astype(ml_dtypes.float8_e4m3fn)).dtype)
+    """)
+    assert out.split() == ["opyard.bfloat16", "opyard.bfloat16", "True", "opyard.float8_e4m3fn"]
