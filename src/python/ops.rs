@@ -5,14 +5,14 @@
 //! out fallthrough keys, takes the highest key and calls that table slot's
 //! kernel. No dictionary lookup and no Python frame of ours on the way.
 
-use super::binder::{Binder, BoundCall, QuietBinding};
+use super::binder::{Binder, BoundCall, Failure, QuietBinding, Signature};
 use super::errors;
 use super::function_protocol::{function_protocol, try_override};
 use super::keys::PyDispatchKeySet;
 use super::tls;
 use crate::dispatch::table::{EntryKind, Slot};
 use crate::dispatch::{DispatchKey, DispatchKeySet};
-use crate::registry::{split_qualified, Operator, Packet, Registry};
+use crate::registry::{split_qualified, Choice, Operator, Packet, Registry};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -344,17 +344,115 @@ impl PyOpOverloadPacket {
     }
 }
 
+/// What full overload resolution found.
+enum Resolved<'py> {
+    Found {
+        index: usize,
+        strict: bool,
+        call: BoundCall<'py>,
+        /// Every overload tried before failed on an argument's kind, so any
+        /// call with the same signature resolves alike. See Note [Overload cache].
+        cacheable: bool,
+    },
+    NoMatch,
+}
+
+/// Try every overload without conversions, then with, in definition order.
+/// Failures are quiet: they build no message. A binding error other than a
+/// `TypeError` (a conversion that raised) ends the search.
+fn resolve<'py>(
+    py: Python<'py>,
+    overloads: &[Arc<PyOperator>],
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Resolved<'py>> {
+    let quiet = QuietBinding::new(true);
+    let mut cacheable = true;
+    for strict in [true, false] {
+        for (index, op) in overloads.iter().enumerate() {
+            let def = op.def();
+            let Some(def) = def.as_ref() else {
+                cacheable = false;
+                continue;
+            };
+            match def.compiled.binder.bind(args, kwargs, strict) {
+                Ok(call) => {
+                    return Ok(Resolved::Found {
+                        index,
+                        strict,
+                        call,
+                        cacheable,
+                    })
+                }
+                Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
+                Err(_) => cacheable &= quiet.take_failure() == Some(Failure::Kind),
+            }
+        }
+    }
+    Ok(Resolved::NoMatch)
+}
+
+/// Run the function protocol if the call asks for it, else dispatch.
+fn call_bound(
+    obj: &Bound<'_, PyAny>,
+    op: &Arc<PyOperator>,
+    call: BoundCall<'_>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyObject> {
+    if tls::wants_function_protocol(call.foreign) {
+        if let Some(out) = function_protocol(obj, args, kwargs)? {
+            return Ok(out);
+        }
+    }
+    let keys = tls::apply(call.keys);
+    dispatch(obj.py(), op, None, call, keys)
+}
+
+/// Nothing fits: bind again, loudly, to explain why for each overload.
+fn no_match(
+    slf: &Bound<'_, PyOpOverloadPacket>,
+    overloads: &[Arc<PyOperator>],
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyObject> {
+    let py = slf.py();
+    let name = &slf.get().packet.name;
+    let mut errors_seen = Vec::new();
+    for op in overloads.iter() {
+        if let Some(def) = op.def().as_ref() {
+            if let Err(e) = def.compiled.binder.bind(args, kwargs, false) {
+                errors_seen.push(e.value_bound(py).to_string());
+            }
+        }
+    }
+    if overloads.is_empty() {
+        return Err(errors::unknown_op(format!(
+            "operator {name} has no overloads defined"
+        )));
+    }
+    // torch raises RuntimeError here; ArgumentError is also a TypeError, as before.
+    let err = errors::argument_error(
+        py,
+        format!(
+            "Overloaded opyard operator {name} invoked from Python failed to match any schema:\n{}",
+            errors_seen.join("\n\n")
+        ),
+    );
+    try_override(slf.as_any(), args, kwargs, err)
+}
+
 #[pymethods]
 impl PyOpOverloadPacket {
     /// Call the overload whose argument types match without conversion, else the
-    /// first (in definition order) that matches with conversion.
+    /// first (in definition order) that matches with conversion. The choice is
+    /// cached per argument signature; see Note [Overload cache].
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(
         slf: &Bound<'_, Self>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        let py = slf.py();
         let this = slf.get();
         let overloads = this.packet.overloads();
         if let [op] = overloads.as_slice() {
@@ -364,62 +462,48 @@ impl PyOpOverloadPacket {
                 Ok(call) => call,
                 Err(e) => return try_override(slf.as_any(), args, kwargs, e),
             };
-            if tls::wants_function_protocol(call.foreign) {
-                if let Some(out) = function_protocol(slf.as_any(), args, kwargs)? {
-                    return Ok(out);
-                }
-            }
-            let keys = tls::apply(call.keys);
-            return dispatch(py, op, None, call, keys);
+            return call_bound(slf.as_any(), op, call, args, kwargs);
         }
-        {
-            let _quiet = QuietBinding::new(true);
-            for strict in [true, false] {
-                for op in overloads.iter() {
-                    let def = op.def();
-                    let Some(def) = def.as_ref() else { continue };
-                    match def.compiled.binder.bind(args, kwargs, strict) {
-                        Ok(call) => {
-                            drop(_quiet);
-                            if tls::wants_function_protocol(call.foreign) {
-                                if let Some(out) = function_protocol(slf.as_any(), args, kwargs)? {
-                                    return Ok(out);
-                                }
-                            }
-                            let keys = tls::apply(call.keys);
-                            return dispatch(py, op, None, call, keys);
+        let signature = Signature::of(args, kwargs);
+        let cache = &this.packet.resolved;
+        if let Some(sig) = &signature {
+            if let Some(choice) = cache.get(overloads.generation, sig.bytes()) {
+                if let Some(op) = overloads.get(choice.index as usize) {
+                    let bound = {
+                        let _quiet = QuietBinding::new(true);
+                        let def = op.def();
+                        def.as_ref()
+                            .map(|d| d.compiled.binder.bind(args, kwargs, choice.strict))
+                    };
+                    match bound {
+                        Some(Ok(call)) => return call_bound(slf.as_any(), op, call, args, kwargs),
+                        Some(Err(e)) if !e.is_instance_of::<PyTypeError>(slf.py()) => {
+                            return Err(e)
                         }
-                        Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
-                        Err(_) => {}
+                        // A value the cached overload refuses: resolve in full.
+                        _ => {}
                     }
                 }
             }
         }
-        // Nothing fits: bind again, loudly, to explain why for each overload.
-        let mut errors_seen = Vec::new();
-        for op in overloads.iter() {
-            if let Some(def) = op.def().as_ref() {
-                if let Err(e) = def.compiled.binder.bind(args, kwargs, false) {
-                    errors_seen.push(e.value_bound(py).to_string());
+        match resolve(slf.py(), &overloads, args, kwargs)? {
+            Resolved::Found {
+                index,
+                strict,
+                call,
+                cacheable,
+            } => {
+                if let (Some(sig), true) = (&signature, cacheable) {
+                    let choice = Choice {
+                        index: index as u32,
+                        strict,
+                    };
+                    cache.insert(overloads.generation, sig.bytes(), choice);
                 }
+                call_bound(slf.as_any(), &overloads[index], call, args, kwargs)
             }
+            Resolved::NoMatch => no_match(slf, &overloads, args, kwargs),
         }
-        if overloads.is_empty() {
-            return Err(errors::unknown_op(format!(
-                "operator {} has no overloads defined",
-                this.packet.name
-            )));
-        }
-        // torch raises RuntimeError here; ArgumentError is also a TypeError, as before.
-        let err = errors::argument_error(
-            py,
-            format!(
-                "Overloaded opyard operator {} invoked from Python failed to match any schema:\n{}",
-                this.packet.name,
-                errors_seen.join("\n\n")
-            ),
-        );
-        try_override(slf.as_any(), args, kwargs, err)
     }
 
     fn __get__(
