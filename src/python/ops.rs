@@ -6,7 +6,7 @@
 //! kernel. No dictionary lookup and no Python frame of ours on the way.
 
 use super::binder::{Binder, BoundCall, Failure, QuietBinding, Signature};
-use super::errors;
+use super::errors::{self, clip};
 use super::function_protocol::{function_protocol, try_override};
 use super::keys::PyDispatchKeySet;
 use super::tls;
@@ -15,7 +15,7 @@ use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::registry::{split_qualified, Choice, Operator, Packet, Registry};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::{Arc, LazyLock};
 
 /// torch prints the unnamed overload as `default`.
@@ -53,7 +53,7 @@ pub struct PyOpOverload {
     pub op: Arc<PyOperator>,
 }
 
-fn undefined(op: &PyOperator) -> PyErr {
+pub(super) fn undefined(op: &PyOperator) -> PyErr {
     errors::unknown_op(format!(
         "operator {} is no longer defined: the library that defined it was destroyed",
         op.name
@@ -68,23 +68,26 @@ fn dispatch(
     call: BoundCall<'_>,
     keys: DispatchKeySet,
 ) -> PyResult<PyObject> {
-    // The table guard is released before the kernel runs (a kernel may call
-    // ops many levels deep); the kernel's own `Arc` keeps it alive should a
-    // registration replace the table meanwhile. See Note [Table publication].
-    let (kernel, masked) = {
-        let table = op.table();
-        let masked = keys & table.nonfallthrough;
-        let key = masked.highest();
-        match table.slot(key) {
-            Slot::Kernel { reg, .. } => (reg.kernel.clone(), masked),
-            Slot::Missing => return Err(errors::no_kernel(op, key)),
-            Slot::Ambiguous => return Err(errors::ambiguous_autograd_other(op)),
-        }
-    };
+    let (kernel, masked) = pick(op, keys)?;
     invoke(py, &kernel, op, op_obj, call, masked)
 }
 
-fn invoke(
+/// The kernel of the highest key of `keys` (minus fallthroughs), and that key set.
+pub(super) fn pick(op: &PyOperator, keys: DispatchKeySet) -> PyResult<(Kernel, DispatchKeySet)> {
+    // The table guard is released before the kernel runs (a kernel may call
+    // ops many levels deep); the kernel's own `Arc` keeps it alive should a
+    // registration replace the table meanwhile. See Note [Table publication].
+    let table = op.table();
+    let masked = keys & table.nonfallthrough;
+    let key = masked.highest();
+    match table.slot(key) {
+        Slot::Kernel { reg, .. } => Ok((reg.kernel.clone(), masked)),
+        Slot::Missing => Err(errors::no_kernel(op, key)),
+        Slot::Ambiguous => Err(errors::ambiguous_autograd_other(op)),
+    }
+}
+
+pub(super) fn invoke(
     py: Python<'_>,
     k: &PyKernel,
     op: &Arc<PyOperator>,
@@ -119,6 +122,18 @@ impl PyOpOverload {
         kwargs: Option<&Bound<'_, PyDict>>,
         keys: Option<DispatchKeySet>,
     ) -> PyResult<PyObject> {
+        Self::call_reporting(slf, args, kwargs, keys, &mut None)
+    }
+
+    /// Bind, dispatch and call; `ran_at` receives the key whose kernel ran
+    /// (left None when the function protocol answered the call).
+    pub(super) fn call_reporting(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        keys: Option<DispatchKeySet>,
+        ran_at: &mut Option<DispatchKey>,
+    ) -> PyResult<PyObject> {
         let op = &slf.get().op;
         let bound = {
             // Scoped: the definition is not needed while the kernel runs.
@@ -141,7 +156,9 @@ impl PyOpOverload {
                 tls::apply(call.keys)
             }
         };
-        dispatch(slf.py(), op, Some(slf), call, keys)
+        let (kernel, masked) = pick(op, keys)?;
+        *ran_at = Some(masked.highest());
+        invoke(slf.py(), &kernel, op, Some(slf), call, masked)
     }
 }
 
@@ -279,6 +296,11 @@ extern "C" {
     fn PyMethod_New(
         func: *mut pyo3::ffi::PyObject,
         obj: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject;
+    // An attribute found through the type's MRO, without raising (not wrapped by pyo3-ffi 0.22).
+    fn _PyType_Lookup(
+        ty: *mut pyo3::ffi::PyTypeObject,
+        name: *mut pyo3::ffi::PyObject,
     ) -> *mut pyo3::ffi::PyObject;
 }
 
@@ -514,23 +536,54 @@ impl PyOpOverloadPacket {
         bind_method(slf.as_any(), obj)
     }
 
-    /// `packet.Tensor`, `packet.default`.
-    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverload>> {
+    /// `packet.Tensor`, `packet.default`: the cached `OpOverload` (an access
+    /// allocates nothing after the first). Attributes of the class come first,
+    /// as with torch's `__getattr__`; looking them up on the type first also
+    /// spares an overload access the `AttributeError` the generic lookup
+    /// would build before a `__getattr__` ran.
+    fn __getattribute__(slf: &Bound<'_, Self>, name: &Bound<'_, PyString>) -> PyResult<PyObject> {
+        // SAFETY: the type and the name are live objects; `_PyType_Lookup`
+        // returns a borrowed reference or null and never sets an exception.
+        let on_type = unsafe { !_PyType_Lookup(slf.get_type_ptr(), name.as_ptr()).is_null() };
+        if on_type {
+            // SAFETY: both pointers are live; the result is a new reference or
+            // null with an exception set, which `from_owned_ptr_or_err` takes.
+            return unsafe {
+                let ptr = pyo3::ffi::PyObject_GenericGetAttr(slf.as_ptr(), name.as_ptr());
+                Ok(Bound::from_owned_ptr_or_err(slf.py(), ptr)?.unbind())
+            };
+        }
+        let this = slf.get();
+        let name = name.to_str()?;
         let wanted = if name == "default" { "" } else { name };
-        let found = self
+        let found = this
             .packet
             .overloads()
             .iter()
             .find(|op| split_qualified(&op.name).2 == wanted)
             .cloned();
-        if let Some(op) = found {
-            return self.overload_object(py, &op);
+        match found {
+            Some(op) => Ok(this.overload_object(slf.py(), &op)?.into_any()),
+            // Explained by `__getattr__`, which the slot calls next.
+            None => Err(PyAttributeError::new_err(())),
         }
+    }
+
+    /// Only reached for a name that is neither a class attribute nor an overload.
+    fn __getattr__(&self, name: &str) -> PyResult<PyObject> {
         Err(PyAttributeError::new_err(format!(
             "The underlying op of '{}' has no overload name '{}'",
             self.packet.name.replace("::", "."),
-            name
+            clip(name)
         )))
+    }
+
+    /// Argument signatures whose overload is cached for the current overloads.
+    /// For tests; see Note [Overload cache].
+    #[getter]
+    fn _cached_signatures(&self) -> usize {
+        let generation = self.packet.overloads().generation;
+        self.packet.resolved.len(generation)
     }
 
     /// Overload names in definition order (`default` for the unnamed one).
