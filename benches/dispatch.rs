@@ -3,7 +3,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use opyard::dispatch::table::{DispatchTable, Slot};
 use opyard::dispatch::tls;
-use opyard::registry::LibraryKind;
+use opyard::registry::{Choice, LibraryKind};
 use opyard::{parse_schema, DispatchKey, DispatchKeySet, Registry};
 use std::time::Duration;
 
@@ -96,6 +96,27 @@ fn bench_lookup_scaling(c: &mut Criterion) {
     }
 }
 
+/// A packet call's overload lookup: load the overload list, find the
+/// signature (two tensors) in the packet's cache. See Note [Overload cache].
+fn bench_overload_cache(c: &mut Criterion) {
+    let (r, _lib) = registry_with_op();
+    let packet = r.packet("bench::op").unwrap();
+    let signature = [6u8, 6];
+    let choice = Choice {
+        index: 0,
+        strict: true,
+    };
+    packet
+        .resolved
+        .insert(packet.overloads().generation, &signature, choice);
+    c.bench_function("dispatch/overload_cache_hit", |b| {
+        b.iter(|| {
+            let list = packet.overloads();
+            black_box(packet.resolved.get(list.generation, black_box(&signature)))
+        })
+    });
+}
+
 fn bench_recompute(c: &mut Criterion) {
     for n in [0usize, 10_000] {
         let (r, _lib) = registry_with_op();
@@ -168,6 +189,6 @@ fn bench_register_10k(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
-    targets = bench_lookup, bench_lookup_scaling, bench_recompute, bench_register_10k
+    targets = bench_lookup, bench_lookup_scaling, bench_overload_cache, bench_recompute, bench_register_10k
 }
 criterion_main!(benches);

@@ -142,7 +142,10 @@ impl PyCustomOpBase {
 }
 
 /// `v` if it is a tensor, else the tensors directly inside a list or tuple.
-fn tensors<'py>(v: &Bound<'py, PyAny>, mut f: impl FnMut(&Bound<'py, PyAny>) -> PyResult<bool>) -> PyResult<bool> {
+fn tensors<'py>(
+    v: &Bound<'py, PyAny>,
+    mut f: impl FnMut(&Bound<'py, PyAny>) -> PyResult<bool>,
+) -> PyResult<bool> {
     if is_tensor(v) {
         return f(v);
     }

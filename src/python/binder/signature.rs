@@ -9,6 +9,7 @@
 //! a call that does not fit it is resolved without the cache.
 
 use super::convert::{DTYPE_TYPE, SYMINT_TYPE};
+use super::plain::is_plain;
 use crate::python::tensor::{PyDevice, PyTensorBase};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyList, PyLong, PyString, PyTuple};
@@ -110,11 +111,14 @@ fn elements<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> u16 {
     })
 }
 
-/// One value's code. The order of the tests follows the binder's: `bool`
-/// before `int` (a bool is an int to Python, not to a schema).
+/// One value's code. Tensors first (the common case, one pointer compare
+/// for a plain tensor; no tensor is also a number or a string), then the
+/// binder's order: `bool` before `int` (a bool is an int to Python, not to a schema).
 fn code(v: &Bound<'_, PyAny>) -> u8 {
     let py = v.py();
-    if v.is_none() {
+    if is_plain(v) {
+        TENSOR
+    } else if v.is_none() {
         NONE
     } else if v.is_instance_of::<PyBool>() {
         BOOL
