@@ -128,10 +128,10 @@ def scaling(torch):
         lib = Library(f"benchscale{n}", "DEF")
         lib.define("noop(Tensor x) -> Tensor")
         lib.impl("noop", lambda x: x, "CPU")
-        others.append(_many_ops(lambda: Library(f"benchscaleother{n}", "DEF"), n))
+        others.append(_many_ops(lambda n=n: Library(f"benchscaleother{n}", "DEF"), n))
         op = getattr(opyard.ops, f"benchscale{n}").noop.default
-        rows.append((f"opyard ops.ns.noop.default(x), {n} other ops", per_call_ns(lambda: op(x))))
-        us = _impl_and_destroy_us(lambda: Library(f"benchscale{n}", "IMPL"))
+        rows.append((f"opyard ops.ns.noop.default(x), {n} other ops", per_call_ns(lambda op=op: op(x))))
+        us = _impl_and_destroy_us(lambda n=n: Library(f"benchscale{n}", "IMPL"))
         extra.append(f"  opyard Library IMPL + impl + _destroy(), {n} other ops: {us:.1f} us (median)")
         others.append(lib)
     if torch is not None:
@@ -140,10 +140,10 @@ def scaling(torch):
             tlib = torch.library.Library(f"benchscale{n}", "DEF")
             tlib.define("noop(Tensor x) -> Tensor")
             tlib.impl("noop", lambda x: x, "CPU")
-            others.append(_many_ops(lambda: torch.library.Library(f"benchscaleother{n}", "DEF"), n))
+            others.append(_many_ops(lambda n=n: torch.library.Library(f"benchscaleother{n}", "DEF"), n))
             top = getattr(torch.ops, f"benchscale{n}").noop.default
-            rows.append((f"torch ops.ns.noop.default(x), {n} other ops", per_call_ns(lambda: top(tx))))
-            us = _impl_and_destroy_us(lambda: torch.library.Library(f"benchscale{n}", "IMPL"))
+            rows.append((f"torch ops.ns.noop.default(x), {n} other ops", per_call_ns(lambda top=top: top(tx))))
+            us = _impl_and_destroy_us(lambda n=n: torch.library.Library(f"benchscale{n}", "IMPL"))
             extra.append(f"  torch Library IMPL + impl + _destroy(), {n} other ops: {us:.1f} us (median)")
             others.append(tlib)
     report("Scaling: one call with 10 vs 10,000 other operators", rows, "plain Python call f(x)")

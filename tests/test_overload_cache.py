@@ -128,10 +128,10 @@ def test_overload_attributes_are_cached_objects(packet):
     assert p.int is p.int and p.default is p.default
     assert p.overloads() == ["int", "default"]  # a method of the class, not an overload
     with pytest.raises(AttributeError, match="has no overload name 'nope'"):
-        p.nope
-    p.default, p.int
+        _ = p.nope
+    _ = p.default, p.int
     before = sys.getallocatedblocks()
     for _ in range(1000):
-        p.default
-        p.int
+        _ = p.default
+        _ = p.int
     assert sys.getallocatedblocks() - before < 50

@@ -12,6 +12,7 @@ mod function_protocol;
 mod keys;
 mod library;
 mod ops;
+mod packet;
 mod schema;
 mod tensor;
 mod tls;

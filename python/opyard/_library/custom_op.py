@@ -22,7 +22,6 @@ from .. import _core
 from .._op_pickle import definition_site, load as load_op, missing_op_error
 from .._ops import Tag, ops, resolve
 from .._registration import KernelLibrary, fragment
-from .._tensor import Tensor
 from ._opdefs import OPDEFS
 from .aliasing import output_check_failed
 from .infer_schema import infer_schema
