@@ -7,11 +7,13 @@
 mod autograd;
 mod binder;
 mod bulk;
+mod custom_op;
 mod errors;
 mod function_protocol;
 mod keys;
 mod library;
 mod ops;
+mod packet;
 mod schema;
 mod tensor;
 mod tls;
@@ -30,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyDevice>()?;
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
+    m.add_class::<custom_op::PyCustomOpBase>()?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
