@@ -1,7 +1,6 @@
 //! Bulk registration entry points: the built-in operator tables registered by
 //! one call each. See Note [Bulk registration] (src/registry/bulk.rs).
 
-use super::binder::Binder;
 use super::errors::core_err;
 use super::keys::extract_opt_key;
 use super::library::{py_kernel, schema_arg};
@@ -14,7 +13,6 @@ use pyo3::prelude::*;
 /// in order; all or nothing. Returns their `ns::name.overload` names.
 #[pyfunction]
 pub fn _define_many(
-    py: Python<'_>,
     lib: u64,
     schemas: &Bound<'_, PyAny>,
     provenance: &str,
@@ -23,12 +21,10 @@ pub fn _define_many(
         .iter()?
         .map(|s| schema_arg(&s?))
         .collect::<PyResult<Vec<_>>>()?;
-    // Builds Python objects, so the registry runs it unlocked. See Note [No
-    // foreign code under a lock] (src/registry/lock.rs).
+    // The binder compiles on the first call (Note [Binder on first call],
+    // src/python/ops.rs): defining builds no Python object.
     let ops = REGISTRY
-        .define_many(lib, parsed, provenance, |s| Compiled {
-            binder: Binder::new(py, s),
-        })
+        .define_many(lib, parsed, provenance, Compiled::new)
         .map_err(core_err)?;
     Ok(ops.iter().map(|op| op.name.clone()).collect())
 }

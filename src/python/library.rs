@@ -1,7 +1,6 @@
 //! Registration entry points behind `opyard.library.Library`, plus the
 //! introspection behind `opyard.dispatcher` (dump, dump_table, what-if).
 
-use super::binder::Binder;
 use super::errors::core_err;
 use super::keys::extract_opt_key;
 use super::ops::{Compiled, PyKernel, PyOpOverload, PyOpOverloadPacket, REGISTRY};
@@ -40,18 +39,15 @@ pub fn _destroy_library(lib: u64) {
 /// Define an operator from schema text or a parsed schema; returns `ns::name.overload`.
 #[pyfunction]
 pub fn _define(
-    py: Python<'_>,
     lib: u64,
     schema: &Bound<'_, PyAny>,
     provenance: &str,
 ) -> PyResult<String> {
     let parsed = schema_arg(schema)?;
-    // Builds Python objects, so the registry runs it unlocked. See Note [No
-    // foreign code under a lock] (src/registry/lock.rs).
+    // The binder compiles on the first call (Note [Binder on first call],
+    // src/python/ops.rs): defining builds no Python object.
     let op = REGISTRY
-        .define(lib, parsed, provenance, |s| Compiled {
-            binder: Binder::new(py, s),
-        })
+        .define(lib, parsed, provenance, Compiled::new)
         .map_err(core_err)?;
     Ok(op.name.clone())
 }

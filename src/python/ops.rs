@@ -13,7 +13,9 @@ use super::tls;
 use crate::dispatch::table::{EntryKind, Slot};
 use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::registry::{split_qualified, Operator, Packet, Registry};
+use crate::schema::FunctionSchema;
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::{Arc, LazyLock};
 
@@ -37,8 +39,34 @@ pub struct PyKernel {
 }
 
 /// Data compiled from a definition.
+///
+/// Note [Binder on first call]: compiling a schema's binder (parameters,
+/// default values as Python objects, messages) costs microseconds per
+/// overload, and a process calls a few dozen of the ~1,100 built-in overloads
+/// it defines at import. So a definition keeps its schema and compiles the
+/// binder on its first call. The call path pays one plain load and branch
+/// (`GILOnceCell::get`), no lock: under the GIL, two threads racing on the
+/// first call may both compile, and the loser's binder is dropped.
 pub struct Compiled {
-    pub binder: Binder,
+    binder: GILOnceCell<Binder>,
+    schema: Arc<FunctionSchema>,
+}
+
+impl Compiled {
+    /// The compiled data of `schema`; the binder waits for the first call.
+    pub fn new(schema: &Arc<FunctionSchema>) -> Compiled {
+        Compiled {
+            binder: GILOnceCell::new(),
+            schema: schema.clone(),
+        }
+    }
+
+    /// The binder, compiled now if this is the first call.
+    #[inline]
+    pub fn binder(&self, py: Python<'_>) -> &Binder {
+        self.binder
+            .get_or_init(py, || Binder::new(py, &self.schema))
+    }
 }
 
 pub type Kernel = Arc<PyKernel>;
@@ -140,7 +168,7 @@ impl PyOpOverload {
             // Scoped: the definition is not needed while the kernel runs.
             let def = op.def();
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
-            def.compiled.binder.bind(args, kwargs, false)
+            def.compiled.binder(args.py()).bind(args, kwargs, false)
         };
         let call = match bound {
             Ok(call) => call,
@@ -323,7 +351,7 @@ pub fn explain_keys(
 ) -> PyResult<(DispatchKeySet, DispatchKeySet, DispatchKeySet, DispatchKey)> {
     let def = op.def();
     let def = def.as_ref().ok_or_else(|| undefined(op))?;
-    let call = def.compiled.binder.bind(args, kwargs, false)?;
+    let call = def.compiled.binder(args.py()).bind(args, kwargs, false)?;
     let with_tls = tls::apply(call.keys);
     let masked = with_tls & op.table().nonfallthrough;
     Ok((call.keys, with_tls, masked, masked.highest()))

@@ -106,7 +106,7 @@ fn resolve<'py>(
                 cacheable = false;
                 continue;
             };
-            match def.compiled.binder.bind(args, kwargs, strict) {
+            match def.compiled.binder(args.py()).bind(args, kwargs, strict) {
                 Ok(call) => {
                     return Ok(Resolved::Found {
                         index,
@@ -152,7 +152,7 @@ fn no_match(
     let mut errors_seen = Vec::new();
     for op in overloads.iter() {
         if let Some(def) = op.def().as_ref() {
-            if let Err(e) = def.compiled.binder.bind(args, kwargs, false) {
+            if let Err(e) = def.compiled.binder(args.py()).bind(args, kwargs, false) {
                 errors_seen.push(e.value_bound(py).to_string());
             }
         }
@@ -189,7 +189,7 @@ impl PyOpOverloadPacket {
         if let [op] = overloads.as_slice() {
             let def = op.def();
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
-            let call = match def.compiled.binder.bind(args, kwargs, false) {
+            let call = match def.compiled.binder(args.py()).bind(args, kwargs, false) {
                 Ok(call) => call,
                 Err(e) => return try_override(slf.as_any(), args, kwargs, e),
             };
@@ -204,7 +204,7 @@ impl PyOpOverloadPacket {
                         let _quiet = QuietBinding::new(true);
                         let def = op.def();
                         def.as_ref()
-                            .map(|d| d.compiled.binder.bind(args, kwargs, choice.strict))
+                            .map(|d| d.compiled.binder(args.py()).bind(args, kwargs, choice.strict))
                     };
                     match bound {
                         Some(Ok(call)) => return call_bound(slf.as_any(), op, call, args, kwargs),
