@@ -127,8 +127,11 @@ class _OpNamespace:
     def __getattr__(self, op_name):
         if op_name.startswith("__"):
             raise AttributeError(op_name)
-        packet = _core._packet(f"{self.name}::{op_name}")
-        if not packet.overloads():
+        qualified = f"{self.name}::{op_name}"
+        packet = _core._packet(qualified)
+        # A built-in packet is bound before its overloads are defined (Note [Operators defined
+        # on first use], src/python/lazy.rs): its first use defines them.
+        if not _core._is_pending(qualified) and not packet.overloads():
             raise AttributeError(
                 f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}': no operator "
                 f"{self.name}::{op_name} is defined (define it with Library('{self.name}', 'DEF')"

@@ -155,17 +155,21 @@ def define_op(handle, schema, defined, tags):
     return qualified
 
 
-def define_ops(handle, schemas, defined, tags=()):
+def define_ops(handle, schemas, defined, tags=(), forget=True):
     """Define every schema of ``schemas`` in library ``handle``, in order, with one core call.
 
     All or nothing; every operator is attributed to the one caller site and gets ``tags``.
     See Note [Bulk registration] (src/registry/bulk.rs). Returns the ``ns::name.overload`` names.
+    ``forget=False`` keeps the packets ``ops`` cached: for packets bound before their overloads
+    (Note [Operators defined on first use], src/python/lazy.rs), which stay the registry's.
     """
     names = _core._define_many(handle, schemas, caller_site())
     defined.extend(names)
-    OP_TAGS.update(dict.fromkeys(names, tuple(tags)))
-    for qualified in names:
-        ops._forget(qualified)
+    if tags:
+        OP_TAGS.update(dict.fromkeys(names, tuple(tags)))
+    if forget:
+        for qualified in names:
+            ops._forget(qualified)
     return names
 
 
@@ -242,10 +246,12 @@ class KernelLibrary:
         define_op(self._handle, schema, self._defined, tags)
         return schema.split("(")[0].strip()
 
-    def define_many(self, schemas, *, tags=()):
-        """Define every schema of ``schemas`` with one core call; returns their ``ns::name.overload``."""
+    def define_many(self, schemas, *, tags=(), forget=True):
+        """Define every schema of ``schemas`` with one core call; returns their ``ns::name.overload``.
+
+        ``forget``: see :func:`define_ops`."""
         self._check_alive("define_many")
-        return define_ops(self._handle, schemas, self._defined, tags)
+        return define_ops(self._handle, schemas, self._defined, tags, forget)
 
     def impl_many(self, rows):
         """Register ``rows`` of ``(op_name, dispatch_key, fn, with_keyset)`` with one core call.

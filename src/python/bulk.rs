@@ -3,6 +3,7 @@
 
 use super::errors::core_err;
 use super::keys::extract_opt_key;
+use super::lazy::ensure_defined_in;
 use super::library::{py_kernel, schema_arg};
 use super::ops::{Compiled, REGISTRY};
 use crate::registry::BulkKernel;
@@ -13,6 +14,7 @@ use pyo3::prelude::*;
 /// in order; all or nothing. Returns their `ns::name.overload` names.
 #[pyfunction]
 pub fn _define_many(
+    py: Python<'_>,
     lib: u64,
     schemas: &Bound<'_, PyAny>,
     provenance: &str,
@@ -21,6 +23,10 @@ pub fn _define_many(
         .iter()?
         .map(|s| schema_arg(&s?))
         .collect::<PyResult<Vec<_>>>()?;
+    // New overloads of a built-in packet come after the built-in ones.
+    for schema in &parsed {
+        ensure_defined_in(py, lib, &schema.name)?;
+    }
     // The binder compiles on the first call (Note [Binder on first call],
     // src/python/ops.rs): defining builds no Python object.
     let ops = REGISTRY
@@ -35,6 +41,7 @@ pub fn _define_many(
 /// each kernel a row shadowed.
 #[pyfunction]
 pub fn _impl_many(
+    py: Python<'_>,
     lib: u64,
     rows: &Bound<'_, PyAny>,
     provenance: &str,
@@ -49,6 +56,8 @@ pub fn _impl_many(
                      with_keyset): {e}"
                 ))
             })?;
+        // Overrides of built-in kernels land on top of them: define those first.
+        ensure_defined_in(py, lib, &op_name)?;
         kernels.push(BulkKernel {
             op_name,
             key: extract_opt_key(Some(&key))?,

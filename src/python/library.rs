@@ -3,6 +3,7 @@
 
 use super::errors::core_err;
 use super::keys::extract_opt_key;
+use super::lazy::{ensure_defined, ensure_defined_in};
 use super::ops::{Compiled, PyKernel, PyOpOverload, PyOpOverloadPacket, REGISTRY};
 use super::schema::{parse_py_with, PyFunctionSchema};
 use crate::dispatch::table::{compute_slot, EntryKind, KernelSource, Registration, Slot};
@@ -39,11 +40,14 @@ pub fn _destroy_library(lib: u64) {
 /// Define an operator from schema text or a parsed schema; returns `ns::name.overload`.
 #[pyfunction]
 pub fn _define(
+    py: Python<'_>,
     lib: u64,
     schema: &Bound<'_, PyAny>,
     provenance: &str,
 ) -> PyResult<String> {
     let parsed = schema_arg(schema)?;
+    // A new overload of a built-in packet comes after the built-in ones.
+    ensure_defined_in(py, lib, &parsed.name)?;
     // The binder compiles on the first call (Note [Binder on first call],
     // src/python/ops.rs): defining builds no Python object.
     let op = REGISTRY
@@ -80,6 +84,7 @@ pub(super) fn py_kernel(func: PyObject, with_keyset: bool, is_fallback: bool) ->
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (lib, op_name, dispatch_key, func, *, with_keyset, fallthrough, allow_override, provenance))]
 pub fn _impl(
+    py: Python<'_>,
     lib: u64,
     op_name: &str,
     dispatch_key: Option<&Bound<'_, PyAny>>,
@@ -90,6 +95,8 @@ pub fn _impl(
     provenance: &str,
 ) -> PyResult<Option<String>> {
     let key = extract_opt_key(dispatch_key)?;
+    // An override of a built-in kernel lands on top of it, so define it first.
+    ensure_defined_in(py, lib, op_name)?;
     let kernel = py_kernel(func, with_keyset, false);
     let out = REGISTRY
         .impl_kernel(
@@ -127,6 +134,7 @@ pub fn _fallback(
 /// The defined overload `ns::name[.overload]`, or None.
 #[pyfunction]
 pub fn _find_op(py: Python<'_>, name: &str) -> PyResult<Option<Py<PyOpOverload>>> {
+    ensure_defined(py, name)?;
     REGISTRY
         .find_op(name)
         .map(|op| Py::new(py, PyOpOverload { op }))
@@ -173,6 +181,7 @@ fn kernel_name(py: Python<'_>, reg: &Registration<Arc<PyKernel>>) -> String {
 /// torch's `_dispatch_dump`: the definition and every registration.
 #[pyfunction]
 pub fn _dump(py: Python<'_>, name: &str) -> PyResult<String> {
+    ensure_defined(py, name)?;
     let (def, rows) = REGISTRY.dump(name).ok_or_else(|| unknown(name))?;
     let mut out = format!("name: {}\n", name.strip_suffix(".default").unwrap_or(name));
     match (REGISTRY.find_op(name), def) {
@@ -202,6 +211,7 @@ pub fn _table_entries(
     py: Python<'_>,
     name: &str,
 ) -> PyResult<Vec<(String, String, String, String)>> {
+    ensure_defined(py, name)?;
     let op = REGISTRY.find_op(name).ok_or_else(|| unknown(name))?;
     let table = op.table();
     let mut rows = Vec::new();

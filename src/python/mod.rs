@@ -11,6 +11,7 @@ mod custom_op;
 mod errors;
 mod function_protocol;
 mod keys;
+mod lazy;
 mod library;
 mod ops;
 mod packet;
@@ -36,6 +37,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
+    m.add_function(wrap_pyfunction!(lazy::_defer_definitions, m)?)?;
+    m.add_function(wrap_pyfunction!(lazy::_defined_lazily, m)?)?;
+    m.add_function(wrap_pyfunction!(lazy::_is_pending, m)?)?;
+    m.add_function(wrap_pyfunction!(lazy::_pending_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(keys::_set_key_enum, m)?)?;
     m.add_function(wrap_pyfunction!(binder::_register_types, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_rename_privateuse1_backend, m)?)?;

@@ -10,6 +10,7 @@ use super::function_protocol::{function_protocol, try_override};
 use super::ops::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
 };
+use super::lazy;
 use super::tls;
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
@@ -149,6 +150,12 @@ fn no_match(
 ) -> PyResult<PyObject> {
     let py = slf.py();
     let name = &slf.get().packet.name;
+    if overloads.is_empty() && lazy::is_pending(name) {
+        // A built-in packet bound before its first use: define it, then call it.
+        // See Note [Operators defined on first use].
+        lazy::ensure_defined(py, name)?;
+        return PyOpOverloadPacket::__call__(slf, args, kwargs);
+    }
     let mut errors_seen = Vec::new();
     for op in overloads.iter() {
         if let Some(def) = op.def().as_ref() {
@@ -265,12 +272,19 @@ impl PyOpOverloadPacket {
         let this = slf.get();
         let name = name.to_str()?;
         let wanted = if name == "default" { "" } else { name };
-        let found = this
-            .packet
-            .overloads()
-            .iter()
-            .find(|op| split_qualified(&op.name).2 == wanted)
-            .cloned();
+        let find = || {
+            this.packet
+                .overloads()
+                .iter()
+                .find(|op| split_qualified(&op.name).2 == wanted)
+                .cloned()
+        };
+        let mut found = find();
+        if found.is_none() && lazy::is_pending(&this.packet.name) {
+            // See Note [Operators defined on first use].
+            lazy::ensure_defined(slf.py(), &this.packet.name)?;
+            found = find();
+        }
         match found {
             Some(op) => Ok(this.overload_object(slf.py(), &op)?.into_any()),
             // Explained by `__getattr__`, which the slot calls next.
@@ -296,12 +310,14 @@ impl PyOpOverloadPacket {
     }
 
     /// Overload names in definition order (`default` for the unnamed one).
-    fn overloads(&self) -> Vec<String> {
+    fn overloads(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        lazy::ensure_defined(py, &self.packet.name)?;
         let overloads = self.packet.overloads();
-        overloads
+        let names = overloads
             .iter()
             .map(|op| display_overload(split_qualified(&op.name).2).to_string())
-            .collect()
+            .collect();
+        Ok(names)
     }
 
     #[getter]

@@ -6,9 +6,16 @@ backend (CPU, the PrivateUse1 test backend, CUDA through cupy's numpy
 protocols) plus a Meta kernel, or — for compositions of other operators — one
 CompositeImplicitAutograd kernel. The op table below is data: one row per
 operator (schema name, kernel, meta kernel, kind); registration is a loop.
+
+Each packet (``aten::add`` with its overloads) is defined, and its kernels
+registered, on its first use (Note [Operators defined on first use],
+src/python/lazy.rs): import hands the core the packet names and a definer.
 """
 
+import threading
 import warnings
+
+from .. import _core
 
 from .._registration import KernelLibrary
 from . import composite_nn, extra_ops, factory, indexing, index_ops, linalg, linalg_ops, math_ops, meta, reduce_ops, misc_ops, nn_ops, out_variants, trig_ops
@@ -18,7 +25,7 @@ from .schemas import SCHEMAS as _BASE_SCHEMAS
 
 SCHEMAS = _BASE_SCHEMAS + extra_ops.SCHEMAS + math_ops.SCHEMAS + reduce_ops.SCHEMAS + linalg_ops.SCHEMAS + index_ops.SCHEMAS + trig_ops.SCHEMAS + out_variants.SCHEMAS
 
-__all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "return_types"]
+__all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "on_define", "return_types"]
 
 # torch produces inf/nan silently; numpy warns from the frame that called the ufunc, i.e. from
 # these kernels. Scoped to this package's modules, so users' own numpy code still warns.
@@ -38,10 +45,20 @@ def _order(schema):
 
 
 LIB = KernelLibrary("aten", "DEF")
-# One core call for every definition (Note [Bulk registration], src/registry/bulk.rs).
-LIB.define_many(sorted(SCHEMAS, key=_order))
 OP_NAMES = tuple(s.split("(")[0] for s in SCHEMAS)
-tags.attach(LIB._defined)
+
+
+def _packet_of(name):
+    """``aten::add`` for ``add.Tensor``."""
+    return "aten::" + name.split(".")[0]
+
+
+# Schemas by packet, each packet's in definition order (Note [Overload order]).
+_SCHEMAS_OF = {}
+for _schema in sorted(SCHEMAS, key=_order):
+    _SCHEMAS_OF.setdefault(_packet_of(_schema[:_schema.index("(")]), []).append(_schema)
+del _schema
+tags.attach(["aten::" + n.removesuffix(".default") for n in OP_NAMES])
 
 BACKENDS = ("CPU", "PrivateUse1", "CUDA")
 
@@ -138,11 +155,52 @@ def _kernel_rows():
     return rows
 
 
-def _register():
-    """The one place the built-in kernels are registered: one core call for the whole table, which
-    computes each operator's dispatch table once (Note [Bulk registration], src/registry/bulk.rs).
+# Kernel rows by packet, in table order.
+_ROWS_OF = {}
+for _row in _kernel_rows():
+    _ROWS_OF.setdefault(_packet_of(_row[0]), []).append(_row)
+del _row
+
+# Packets not defined yet (Note [Operators defined on first use]); _LOCK guards it and the hooks.
+_PENDING = dict.fromkeys(_SCHEMAS_OF)
+_LOCK = threading.RLock()
+# Callables ``hook(names)`` of the layers above (derivative kernels, ...): run with the overload
+# names (``aten::add.Tensor``, ``aten::neg``) of each packet once its built-in kernels are registered.
+_HOOKS = []
+_DEFINED = []  # overload names defined so far, for hooks installed later
+
+
+def _define(packet):
+    """Define ``packet`` (``aten::name``) and register its kernels, unless that was done already
+    (or is being done by this thread: the registrations below come back here)."""
+    with _LOCK:
+        if packet not in _PENDING:
+            return
+        del _PENDING[packet]
+        try:
+            # One core call each (Note [Bulk registration], src/registry/bulk.rs).
+            names = LIB.define_many(_SCHEMAS_OF[packet], forget=False)
+            _register(packet)
+            _DEFINED.extend(names)
+            for hook in _HOOKS:
+                hook(names)
+        finally:
+            _core._defined_lazily(packet)
+
+
+def _register(packet):
+    """The one place the built-in kernels are registered: one core call for a packet's rows.
     Kernels registered later at the same keys (faster ones) override these as any ``impl`` does."""
-    LIB.impl_many(_kernel_rows())
+    LIB.impl_many(_ROWS_OF.get(packet, ()))
 
 
-_register()
+def on_define(hook):
+    """Call ``hook(names)`` with the overload names of every built-in packet once it is defined
+    (now, for the packets defined already). Registration time only."""
+    with _LOCK:
+        _HOOKS.append(hook)
+        if _DEFINED:
+            hook(list(_DEFINED))
+
+
+_core._defer_definitions(list(_SCHEMAS_OF), _define)

@@ -10,7 +10,7 @@ are never differentiable.
 """
 
 from ... import _core
-from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS
+from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS, OP_NAMES as _OP_NAMES, on_define as _on_define
 from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
 from ..fallback import make_non_differentiable_kernel
@@ -70,13 +70,6 @@ def inplace_name(name):
     return f"{base}_{dot}{overload}"
 
 
-def _find(name):
-    op = _core._find_op(name)
-    if op is None and "." not in name:
-        op = _core._find_op(name + ".default")
-    return op
-
-
 def _on_first_call(op, formula):
     """The Autograd kernel of ``op``, built from ``formula`` on its first call.
 
@@ -104,36 +97,50 @@ def _on_first_call(op, formula):
 def register():
     """Register every derivative kernel; returns ``(library, registered, missing)``.
 
-    One core call registers them all (Note [Bulk registration], src/registry/bulk.rs); the
-    formula kernels are built on first use (Note [Derivative kernels on first use]).
+    The built-in packets are defined on first use (Note [Operators defined on first use],
+    src/python/lazy.rs): this plans each overload's Autograd kernel by name, and the rows of a
+    packet are registered by one core call once it is defined (Note [Bulk registration],
+    src/registry/bulk.rs). The formula kernels are built on first call (Note [Derivative kernels
+    on first use]).
     """
     lib = KernelLibrary("aten", "IMPL")
-    registered, missing, kernels = [], [], []
+    known = {"aten::" + name.removesuffix(".default") for name in _OP_NAMES}
+    plan = {}  # overload name -> builders ``op -> Autograd kernel``, in registration order
+    registered, missing = [], []
+
+    def add(name, build):
+        name = name.removesuffix(".default")
+        if name not in known:
+            return False
+        plan.setdefault(name, []).append(build)
+        return True
+
     rows = [(name, f, name) for name, f in FORMULAS.items()]
     rows += [(alias, FORMULAS[target], target) for alias, target in INPLACE_ALIASES.items()]
     for name, formula, row in rows:
         for target in ((name, inplace_name(name)) if name == row else (name,)):
             if target != name and target in INPLACE_ALIASES:
                 continue  # mapped explicitly (pow_.Scalar is not pow.Scalar's in-place form)
-            op = _find(target)
-            if op is None:
+            qualified = target.removesuffix(".default")
+            if qualified not in known:
                 if target == row:
                     missing.append(name)
                 continue
-            if op.name() in _COMPOSITE_OPS:
+            if qualified in _COMPOSITE_OPS:
                 continue  # autograd records what a CompositeImplicitAutograd op calls (torch's rule)
-            kernels.append((op.name(), "Autograd", _on_first_call(op, formula), True))
-            registered.append(op.name())
+            add(qualified, lambda op, formula=formula: _on_first_call(op, formula))
+            registered.append(qualified)
     for name in NON_DIFFERENTIABLE:
-        op = _find(name)
-        if op is not None:
-            kernels.append((op.name(), "Autograd", make_non_differentiable_kernel(op), True))
-    op = _find("aten::detach_")
-    if op is not None:
-        kernels.append((op.name(), "Autograd", _detach_kernel(op), True))
+        add(name, make_non_differentiable_kernel)
+    add("aten::detach_", _detach_kernel)
     for name in OUT_OPS:
-        op = _find("aten::" + name)
-        if op is not None:
-            kernels.append((op.name(), "Autograd", nn.make_out_kernel(op), True))
-    lib.impl_many(kernels)
+        add("aten::" + name, nn.make_out_kernel)
+
+    def register_defined(names):
+        kernels = [(name, "Autograd", build(_core._find_op(name)), True)
+                   for name in names for build in plan.get(name, ())]
+        if kernels:
+            lib.impl_many(kernels)
+
+    _on_define(register_defined)
     return lib, registered, missing
