@@ -50,12 +50,12 @@ OP_NAMES = tuple(s.split("(")[0] for s in SCHEMAS)
 
 def _packet_of(name):
     """``aten::add`` for ``add.Tensor``."""
-    return "aten::" + name.split(".")[0]
+    return "aten::" + name.partition(".")[0]
 
 
-# Schemas by packet, each packet's in definition order (Note [Overload order]).
+# Schemas by packet, in table order: sorted into definition order when the packet is defined.
 _SCHEMAS_OF = {}
-for _schema in sorted(SCHEMAS, key=_order):
+for _schema in SCHEMAS:
     _SCHEMAS_OF.setdefault(_packet_of(_schema[:_schema.index("(")]), []).append(_schema)
 del _schema
 tags.attach(["aten::" + n.removesuffix(".default") for n in OP_NAMES])
@@ -110,7 +110,8 @@ def _meta_for(name, kind, kernel):
     return getattr(meta, kind)(kernel, "aten::" + name)
 
 
-def _table():
+def _entries():
+    """``(name, kernel, kind)`` of every operator; the meta kernel is made when its packet is defined."""
     kernels = {}
     for table in (pointwise.KERNELS, unary.KERNELS, reduction.KERNELS, shape.KERNELS, linalg.KERNELS,
                   indexing.KERNELS, factory.KERNELS, sorting.KERNELS, nn_ops.KERNELS, misc_ops.KERNELS,
@@ -124,27 +125,43 @@ def _table():
     missing = set(OP_NAMES) - set(kernels) - set(composite) - set(explicit)
     if missing:
         raise RuntimeError(f"aten: operators defined without kernels: {sorted(missing)}")
-    rows = []
-    for name, kernel in kernels.items():
-        kind = _kind(name)
-        rows.append((name, kernel, _meta_for(name, kind, kernel), kind))
-    rows += [(name, kernel, None, "composite") for name, kernel in composite.items()]
-    rows += [(name, kernel, None, "explicit") for name, kernel in explicit.items()]
-    return tuple(rows)
+    rows = [(name, kernel, _kind(name)) for name, kernel in kernels.items()]
+    rows += [(name, kernel, "composite") for name, kernel in composite.items()]
+    rows += [(name, kernel, "explicit") for name, kernel in explicit.items()]
+    return rows
 
 
-# (name, kernel, meta kernel, kind): kind is view / inplace / pointwise / reduction / ... / composite.
-OP_TABLE = _table()
-
+# Operator entries by packet.
+_ENTRIES_OF = {}
+for _entry in _entries():
+    _ENTRIES_OF.setdefault(_packet_of(_entry[0]), []).append(_entry)
+del _entry
 
 # The operators whose one kernel is CompositeImplicitAutograd (autograd records what they call).
-COMPOSITE_OPS = frozenset("aten::" + name for name, _, _, kind in OP_TABLE if kind == "composite")
+COMPOSITE_OPS = frozenset("aten::" + name for entries in _ENTRIES_OF.values()
+                          for name, _, kind in entries if kind == "composite")
 
 
-def _kernel_rows():
-    """``(name, key, kernel, with_keyset)`` for every kernel of ``OP_TABLE``."""
+def _op_row(name, kernel, kind):
+    """An ``OP_TABLE`` row."""
+    meta_kernel = None if kind in ("composite", "explicit") else _meta_for(name, kind, kernel)
+    return name, kernel, meta_kernel, kind
+
+
+def __getattr__(name):
+    """``OP_TABLE``: ``(name, kernel, meta kernel, kind)`` of every operator (kind is view / inplace /
+    pointwise / reduction / ... / composite / explicit), built on first read."""
+    if name != "OP_TABLE":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    table = tuple(_op_row(*entry) for entries in _ENTRIES_OF.values() for entry in entries)
+    globals()["OP_TABLE"] = table
+    return table
+
+
+def _kernel_rows(table_rows):
+    """``(name, key, kernel, with_keyset)`` for every kernel of ``table_rows`` (``OP_TABLE`` rows)."""
     rows = []
-    for name, kernel, meta_kernel, kind in OP_TABLE:
+    for name, kernel, meta_kernel, kind in table_rows:
         if kind == "composite":
             rows.append((name, "CompositeImplicitAutograd", kernel, False))
         elif kind == "explicit":  # out= overloads: one kernel for every backend and Meta (see out_variants)
@@ -154,12 +171,6 @@ def _kernel_rows():
             rows.append((name, "Meta", meta_kernel, False))
     return rows
 
-
-# Kernel rows by packet, in table order.
-_ROWS_OF = {}
-for _row in _kernel_rows():
-    _ROWS_OF.setdefault(_packet_of(_row[0]), []).append(_row)
-del _row
 
 # Packets not defined yet (Note [Operators defined on first use]); _LOCK guards it and the hooks.
 _PENDING = dict.fromkeys(_SCHEMAS_OF)
@@ -179,7 +190,7 @@ def _define(packet):
         del _PENDING[packet]
         try:
             # One core call each (Note [Bulk registration], src/registry/bulk.rs).
-            names = LIB.define_many(_SCHEMAS_OF[packet], forget=False)
+            names = LIB.define_many(sorted(_SCHEMAS_OF[packet], key=_order), forget=False)
             _register(packet)
             _DEFINED.extend(names)
             for hook in _HOOKS:
@@ -191,7 +202,7 @@ def _define(packet):
 def _register(packet):
     """The one place the built-in kernels are registered: one core call for a packet's rows.
     Kernels registered later at the same keys (faster ones) override these as any ``impl`` does."""
-    LIB.impl_many(_ROWS_OF.get(packet, ()))
+    LIB.impl_many(_kernel_rows(_op_row(*entry) for entry in _ENTRIES_OF.get(packet, ())))
 
 
 def on_define(hook):
