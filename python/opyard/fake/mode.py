@@ -15,10 +15,17 @@ key themselves, so operators on them reach the fallback too. The fallback
   hints]).
 Note [Fake dispatch cache]: like torch's FakeTensor cache, the metadata of a
 functional op's outputs is memoized per (op, argument metadata); a hit builds
-the outputs directly instead of running the Meta kernel.
+the outputs directly instead of running the Meta kernel. Calls whose arguments
+are fake tensors of the thread's mode, scalars and int lists are keyed and
+served by the core's ``FakeFallback`` (See Note [Fake dispatch cache in Rust]
+in ``src/python/fake_cache.rs``) before any Python code runs; it asks
+``_miss`` here on a miss. Other calls (keywords, real tensors, symbolic
+sizes, tensor lists) come to ``fake_fallback``, which keys them in ``_cache``.
+The policy is one: ``_cacheable`` (functional ops without a fake impl) and
+``_entry_of`` (plain fake outputs, not views, no symbols) decide for both.
 """
 
-import threading
+import numpy as np
 
 from .. import _core, _factories
 from .._library.fake_impl import FAKE_IMPLS, run_fake_impl
@@ -39,20 +46,13 @@ _META_SET = DispatchKeySet(DispatchKey.Meta)
 _new = _core.TensorBase.__new__
 
 
-class _State(threading.local):
-    mode = None
-
-
-_state = _State()
-
-
-def current_mode():
-    """The innermost active ``FakeTensorMode`` of this thread (None outside)."""
-    return _state.mode
+# The thread's innermost active mode lives in the core, where the cache's fast path reads it.
+_swap_mode = _core._fake_mode_swap
+current_mode = _core._fake_mode
 
 
 def current_shape_env():
-    mode = _state.mode
+    mode = current_mode()
     return mode.shape_env if mode is not None else None
 
 
@@ -78,13 +78,12 @@ class FakeTensorMode:
     def __enter__(self):
         guard = _core._KeyGuard(include=_FAKE)
         guard.__enter__()
-        self._saved.append((guard, _state.mode))
-        _state.mode = self
+        self._saved.append((guard, _swap_mode(self)))
         return self
 
     def __exit__(self, *exc):
         guard, prev = self._saved.pop()
-        _state.mode = prev
+        _swap_mode(prev)
         guard.__exit__(*exc)
         return False
 
@@ -128,7 +127,7 @@ def _convert_real(mode, x):
 
 def _lift_fresh(t):
     """Installed in ``_factories``: a tensor ``opyard.tensor``/``as_tensor`` just made is fake under a mode."""
-    mode = _state.mode
+    mode = current_mode()
     if mode is None:
         return t
     return fake_of(mode, t, static_shapes=True, memo=False)
@@ -138,7 +137,7 @@ _factories.set_lift_fresh(_lift_fresh)
 
 
 def _mode_of(args):
-    mode = _state.mode
+    mode = current_mode()
     if mode is not None:
         return mode
     for a in args:
@@ -223,38 +222,23 @@ def _from_entry(entry, mode):
 
 
 # --- the fallback --------------------------------------------------------------------------------
-_SCALARS = frozenset((int, float, bool, str, type(None)))
-
-
-def _fast_key(op, args, mode):
-    """The cache key when every argument is a fake tensor of ``mode`` without symbols or a plain scalar."""
-    key = [op]
-    for a in args:
-        cls = a.__class__
-        if cls is FakeTensor:
-            if a._sym_shape is not None or a.fake_mode is not mode:
-                return None
-            key.append((a._data.shape, a._data.dtype, a._dev, a._meta_strides, a._meta_offset, a._keyset))
-        elif cls in _SCALARS:
-            key.append((cls, a))
-        else:
-            return None
-    return tuple(key)
+def _miss(mode, op, args):
+    """A call the core's cache keyed and has not seen: every argument is a fake tensor of ``mode``
+    or a scalar. Returns the outputs and what to cache of them (None: nothing)."""
+    cacheable = _functional.get(op)
+    if cacheable is None:
+        cacheable = _cacheable(op)
+    out = _run(mode, op, args, {})
+    return out, (_entry_of(out) if cacheable else None)
 
 
 def fake_fallback(keyset, op, *args, **kwargs):
-    """The boxed ``Fake`` fallback (see the module docstring)."""
-    mode = _state.mode or _mode_of(args)
+    """The boxed ``Fake`` fallback (see the module docstring): calls the core's cache cannot key."""
+    mode = current_mode() or _mode_of(args)
     cacheable = _functional.get(op)
     if cacheable is None:
         cacheable = _cacheable(op)
     key = None
-    if cacheable and not kwargs:
-        key = _fast_key(op, args, mode)
-        if key is not None:
-            entry = _cache.get(key)
-            if entry is not None:
-                return _from_entry(entry, mode)
     foreign = _check_inputs(mode, args, kwargs)
     if foreign is not None:
         if foreign is not _Real:
@@ -263,7 +247,7 @@ def fake_fallback(keyset, op, *args, **kwargs):
             raise refuse_real_input(op, args, kwargs)
         args = tuple(_convert_real(mode, a) for a in args)
         kwargs = {k: _convert_real(mode, v) for k, v in kwargs.items()}
-    if cacheable and key is None:
+    if cacheable:
         key = _call_key(op, args, kwargs)
         if key is not None:
             entry = _cache.get(key)
@@ -282,14 +266,13 @@ def _run(mode, op, args, kwargs):
     dev = _device_of(args, kwargs)
     impl = FAKE_IMPLS.get(name)
     if impl is not None:
-        prev, prev_hinting = _state.mode, hinting.active
-        _state.mode = mode
+        prev, prev_hinting = _swap_mode(mode), hinting.active
         if prev_hinting:
             hinting.active = False  # a fake impl sees the symbols, even inside a Meta kernel
         try:
             out = run_fake_impl(impl, name, mode.shape_env, args, kwargs)
         finally:
-            _state.mode = prev
+            _swap_mode(prev)
             if prev_hinting:
                 hinting.active = True
         return _fakeify_outputs(out, dev, mode, None)
@@ -388,7 +371,9 @@ def _device_of(args, kwargs):
 
 
 _lib = KernelLibrary("_", "IMPL")
-_lib.fallback(fake_fallback, "Fake", with_keyset=True)
+# The core keys and serves cached calls, and hands the rest to the two functions above.
+FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray)
+_lib.fallback(FAKE_FALLBACK, "Fake", with_keyset=True)
 
 # register_fake's Meta kernels (in _library, a layer below) run fake impls under the active mode.
 set_current_fake_mode(current_mode)
