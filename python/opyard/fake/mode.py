@@ -28,7 +28,7 @@ The policy is one: ``_cacheable`` (functional ops without a fake impl) and
 import numpy as np
 
 from .. import _core, _factories
-from .._library.fake_impl import FAKE_IMPLS, run_fake_impl
+from .._library.fake_impl import FAKE_IMPLS, on_fake_impls_change, run_fake_impl
 from .._library.register import set_current_fake_mode
 from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
@@ -224,7 +224,20 @@ def _from_entry(entry, mode):
 # --- the fallback --------------------------------------------------------------------------------
 def _miss(mode, op, args):
     """A call the core's cache keyed and has not seen: every argument is a fake tensor of ``mode``
-    or a scalar. Returns the outputs and what to cache of them (None: nothing)."""
+    (the thread's mode) or a scalar. Returns the outputs and what to cache of them (None: nothing).
+
+    A fake impl (never cached) runs from here with one frame between it and the dispatcher
+    (``run_fake_impl``): the mode is already the thread's, so there is nothing to swap.
+    """
+    name = op.name()
+    impl = FAKE_IMPLS.get(name)
+    if impl is not None:
+        if hinting.active:
+            return _run_fake_impl(mode, impl, name, args, {}), None
+        out = run_fake_impl(impl, name, mode.shape_env, args, {})
+        if out.__class__ is FakeTensor and out.fake_mode is mode:
+            return out, None
+        return _fakeify_outputs(out, _device_of(args, {}), mode, None), None
     cacheable = _functional.get(op)
     if cacheable is None:
         cacheable = _cacheable(op)
@@ -263,19 +276,10 @@ def fake_fallback(keyset, op, *args, **kwargs):
 
 def _run(mode, op, args, kwargs):
     name = op.name()
-    dev = _device_of(args, kwargs)
     impl = FAKE_IMPLS.get(name)
     if impl is not None:
-        prev, prev_hinting = _swap_mode(mode), hinting.active
-        if prev_hinting:
-            hinting.active = False  # a fake impl sees the symbols, even inside a Meta kernel
-        try:
-            out = run_fake_impl(impl, name, mode.shape_env, args, kwargs)
-        finally:
-            _swap_mode(prev)
-            if prev_hinting:
-                hinting.active = True
-        return _fakeify_outputs(out, dev, mode, None)
+        return _run_fake_impl(mode, impl, name, args, kwargs)
+    dev = _device_of(args, kwargs)
     if not _has_meta_kernel(name):
         if not op._schema.returns:
             return None  # nothing to describe: torch's trivial fake impl
@@ -290,6 +294,20 @@ def _run(mode, op, args, kwargs):
         check_outputs(lambda a, k: _run_hinted(op, a, k), out, args, kwargs, shift, rb.candidates,
                       mode.shape_env, name)
     return out
+
+
+def _run_fake_impl(mode, impl, name, args, kwargs):
+    """The op's fake impl, with ``mode`` as the thread's mode and the symbols showing."""
+    prev, prev_hinting = _swap_mode(mode), hinting.active
+    if prev_hinting:
+        hinting.active = False  # a fake impl sees the symbols, even inside a Meta kernel
+    try:
+        out = run_fake_impl(impl, name, mode.shape_env, args, kwargs)
+    finally:
+        _swap_mode(prev)
+        if prev_hinting:
+            hinting.active = True
+    return _fakeify_outputs(out, _device_of(args, kwargs), mode, None)
 
 
 def _run_hinted(op, args, kwargs):
@@ -374,6 +392,16 @@ _lib = KernelLibrary("_", "IMPL")
 # The core keys and serves cached calls, and hands the rest to the two functions above.
 FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray)
 _lib.fallback(FAKE_FALLBACK, "Fake", with_keyset=True)
+
+
+def _forget_cached():
+    """An op gained or lost its fake impl: whether it may be cached, and what was, is stale."""
+    _functional.clear()
+    _cache.clear()
+    FAKE_FALLBACK.cache_clear()
+
+
+on_fake_impls_change(_forget_cached)
 
 # register_fake's Meta kernels (in _library, a layer below) run fake impls under the active mode.
 set_current_fake_mode(current_mode)
