@@ -14,6 +14,7 @@
 //!   (or "contiguous"), storage offset;
 //! - per scalar: its type tag and bits (`1`, `1.0` and `True` differ, as
 //!   torch's cache keys them).
+//!
 //! A hit builds the output tensors from the entry's shared layout (one
 //! allocation and a few stores per output) without entering Python code. A
 //! miss calls `miss(mode, op, args)` in Python, which runs the op and says
@@ -161,7 +162,7 @@ pub fn call(
 ) -> PyResult<PyObject> {
     let py = ff.py();
     let this = ff.get();
-    let no_kwargs = call.kwargs.as_ref().map_or(true, |d| d.is_empty());
+    let no_kwargs = call.kwargs.as_ref().is_none_or(|d| d.is_empty());
     if no_kwargs {
         if let Some(mode) = current_mode(py) {
             let mode = mode.into_bound(py);
