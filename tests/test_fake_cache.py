@@ -246,7 +246,7 @@ def test_threads_share_the_cache_without_mixing_entries():
                     assert tuple(out.shape) == (i + 1, 3)
                     assert out.dtype == a.dtype and out.fake_mode is mode
                     FAKE_FALLBACK.cache_clear() if i == 0 and _ % 50 == 0 else None
-        except Exception as e:  # reported below, with the thread's index
+        except Exception as e:  # noqa: BLE001 (reported below, with the thread's index)
             errors.append((i, e))
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]

@@ -13,16 +13,7 @@ key themselves, so operators on them reach the fallback too. The fallback
 - re-badges the results as fake tensors on the device the inputs pretend to be
   on (or the ``device`` argument), putting back symbolic sizes (Note [Unbacked
   hints]).
-Note [Fake dispatch cache]: like torch's FakeTensor cache, the metadata of a
-functional op's outputs is memoized per (op, argument metadata); a hit builds
-the outputs directly instead of running the Meta kernel. Calls whose arguments
-are fake tensors of the thread's mode, scalars and int lists are keyed and
-served by the core's ``FakeFallback`` (See Note [Fake dispatch cache in Rust]
-in ``src/python/fake_cache.rs``) before any Python code runs; it asks
-``_miss`` here on a miss. Other calls (keywords, real tensors, symbolic
-sizes, tensor lists) come to ``fake_fallback``, which keys them in ``_cache``.
-The policy is one: ``_cacheable`` (functional ops without a fake impl) and
-``_entry_of`` (plain fake outputs, not views, no symbols) decide for both.
+The metadata cache in front of it: See Note [Fake dispatch cache] (``cache.py``).
 """
 
 import numpy as np
@@ -33,10 +24,10 @@ from .._library.register import set_current_fake_mode
 from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
+from .cache import CACHE, cacheable, call_key, entry_of, fake_impl_of, forget, from_entry
 from .convert import fake_of, missing_fake_impl, mixed_modes, refuse_real_input
 from .perturb import check_outputs, perturbation_of
 from .readback import hinted, readback_of, restore_scalar, restore_symbols
-from .symbolic import SymInt
 from .tensor import FAKE_BIT, FakeTensor, hinting, make_fake
 
 __all__ = ["FakeTensorMode", "current_mode", "current_shape_env", "fake_fallback"]
@@ -146,81 +137,6 @@ def _mode_of(args):
     return FakeTensorMode()
 
 
-# --- Note [Fake dispatch cache] -----------------------------------------------------------------
-_cache = {}
-_UNCACHEABLE = object()
-_functional = {}  # op -> whether its outputs may be cached (no mutation, no aliasing, no fake impl)
-
-
-def _cacheable(op):
-    hit = _functional.get(op)
-    if hit is None:
-        schema = op._schema
-        hit = (not schema.is_mutable and all(r.alias_info is None for r in schema.returns)
-               and bool(schema.returns) and op.name() not in FAKE_IMPLS)
-        _functional[op] = hit
-    return hit
-
-
-def _arg_key(a):
-    if isinstance(a, Tensor):
-        if a._sym_shape is not None if isinstance(a, FakeTensor) else False:
-            return _UNCACHEABLE
-        return (a._data.shape, a._data.dtype, a._dev, a._meta_strides, a._meta_offset, a._keyset)
-    if isinstance(a, (list, tuple)):
-        out = tuple(_arg_key(e) for e in a)
-        return _UNCACHEABLE if _UNCACHEABLE in out else (type(a), out)
-    if isinstance(a, SymInt):
-        return _UNCACHEABLE
-    return (a.__class__, a)
-
-
-def _call_key(op, args, kwargs):
-    key = [op]
-    for a in args:
-        k = _arg_key(a)
-        if k is _UNCACHEABLE:
-            return None
-        key.append(k)
-    for name, v in kwargs.items():
-        k = _arg_key(v)
-        if k is _UNCACHEABLE:
-            return None
-        key.append((name, k))
-    key = tuple(key)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
-def _entry_of(out):
-    """What the cache keeps of an output: per tensor its array (shared) and layout."""
-    if isinstance(out, FakeTensor) and out._sym_shape is None and out._base is None:
-        return (out._data, out._dev, out._meta_strides, out._meta_offset, device_keys(out._dev) | FAKE_BIT)
-    if isinstance(out, tuple) and out and all(isinstance(o, FakeTensor) for o in out):
-        entries = tuple(_entry_of(o) for o in out)
-        return None if None in entries else entries
-    return None
-
-
-def _from_entry(entry, mode):
-    if entry[0].__class__ is tuple:
-        return tuple(_from_entry(e, mode) for e in entry)
-    data, dev, strides, offset, keys = entry
-    t = _new(FakeTensor)
-    t._data = data
-    t._dev = dev
-    t._keyset = keys
-    t.fake_mode = mode
-    if strides is not None:
-        t._meta_strides = strides
-    if offset:
-        t._meta_offset = offset
-    return t
-
-
 # --- the fallback --------------------------------------------------------------------------------
 def _miss(mode, op, args):
     """A call the core's cache keyed and has not seen: every argument is a fake tensor of ``mode``
@@ -229,8 +145,7 @@ def _miss(mode, op, args):
     A fake impl (never cached) runs from here with one frame between it and the dispatcher
     (``run_fake_impl``): the mode is already the thread's, so there is nothing to swap.
     """
-    name = op.name()
-    impl = FAKE_IMPLS.get(name)
+    impl, name = fake_impl_of(op)
     if impl is not None:
         if hinting.active:
             return _run_fake_impl(mode, impl, name, args, {}), None
@@ -238,19 +153,13 @@ def _miss(mode, op, args):
         if out.__class__ is FakeTensor and out.fake_mode is mode:
             return out, None
         return _fakeify_outputs(out, _device_of(args, {}), mode, None), None
-    cacheable = _functional.get(op)
-    if cacheable is None:
-        cacheable = _cacheable(op)
     out = _run(mode, op, args, {})
-    return out, (_entry_of(out) if cacheable else None)
+    return out, (entry_of(out) if cacheable(op) else None)
 
 
 def fake_fallback(keyset, op, *args, **kwargs):
     """The boxed ``Fake`` fallback (see the module docstring): calls the core's cache cannot key."""
     mode = current_mode() or _mode_of(args)
-    cacheable = _functional.get(op)
-    if cacheable is None:
-        cacheable = _cacheable(op)
     key = None
     foreign = _check_inputs(mode, args, kwargs)
     if foreign is not None:
@@ -260,17 +169,17 @@ def fake_fallback(keyset, op, *args, **kwargs):
             raise refuse_real_input(op, args, kwargs)
         args = tuple(_convert_real(mode, a) for a in args)
         kwargs = {k: _convert_real(mode, v) for k, v in kwargs.items()}
-    if cacheable:
-        key = _call_key(op, args, kwargs)
+    if cacheable(op):
+        key = call_key(op, args, kwargs)
         if key is not None:
-            entry = _cache.get(key)
+            entry = CACHE.get(key)
             if entry is not None:
-                return _from_entry(entry, mode)
+                return from_entry(entry, mode)
     out = _run(mode, op, args, kwargs)
     if key is not None:
-        entry = _entry_of(out)
+        entry = entry_of(out)
         if entry is not None:
-            _cache[key] = entry
+            CACHE[key] = entry
     return out
 
 
@@ -396,8 +305,7 @@ _lib.fallback(FAKE_FALLBACK, "Fake", with_keyset=True)
 
 def _forget_cached():
     """An op gained or lost its fake impl: whether it may be cached, and what was, is stale."""
-    _functional.clear()
-    _cache.clear()
+    forget()
     FAKE_FALLBACK.cache_clear()
 
 
