@@ -263,3 +263,27 @@ def test_the_fallback_can_be_called_directly():
         out = FAKE_FALLBACK(opyard.dispatcher.DispatchKeySet(opyard.dispatcher.DispatchKey.Fake),
                             aten.add.Tensor, a, a)
     assert type(out) is FakeTensor and tuple(out.shape) == (3,)
+
+
+def test_get_ctx_in_a_fake_impl_reached_through_the_core():
+    seen = []
+
+    @custom_op("fakecache::nonzeroish", mutates_args=())
+    def nonzeroish(x: Tensor) -> Tensor:
+        return x.clone()
+
+    @nonzeroish.register_fake
+    def _(x):
+        ctx = opyard.library.get_ctx()
+        seen.append(ctx is opyard.library.get_ctx())  # one context per call
+        return x.new_empty((ctx.new_dynamic_size(),))
+
+    with FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True)):
+        x = opyard.randn(3)  # static sizes: the call is keyed in the core
+        a, b = nonzeroish(x), nonzeroish(x)
+    assert seen == [True, True]
+    assert str(a.shape[0]) != str(b.shape[0])  # fresh unbacked sizes: never cached
+    with pytest.raises(RuntimeError, match="outside of a fake impl"):
+        opyard.library.get_ctx()
+    with FakeTensorMode(), pytest.raises(Exception, match="ShapeEnv"):
+        nonzeroish(opyard.randn(3))

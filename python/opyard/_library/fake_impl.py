@@ -10,7 +10,7 @@ import threading
 import warnings
 
 __all__ = ["FAKE_IMPLS", "FakeImplCtx", "get_ctx", "run_fake_impl", "run_fake_impl_on_meta", "push_fake_impl",
-           "drop_fake_impl", "fake_impl_source", "on_fake_impls_change"]
+           "drop_fake_impl", "fake_impl_source", "on_fake_impls_change", "ctx_slot"]
 
 # "ns::op.overload" -> the newest live fake impl (what FakeTensorMode runs).
 FAKE_IMPLS = {}
@@ -86,6 +86,10 @@ class _State(threading.local):
 
 
 _state = _State()
+# The thread's slot ``get_ctx()`` reads: ``ctx_slot.ctx`` is None, a context, or
+# ``(shape_env, op_name)`` (the context, made on first use). FakeTensorMode's fallback sets it
+# around a fake impl itself, to call the impl with no frame in between (run_fake_impl does the same).
+ctx_slot = _state
 
 
 class FakeImplCtx:

@@ -19,7 +19,7 @@ The metadata cache in front of it: See Note [Fake dispatch cache] (``cache.py``)
 import numpy as np
 
 from .. import _core, _factories
-from .._library.fake_impl import FAKE_IMPLS, on_fake_impls_change, run_fake_impl
+from .._library.fake_impl import FAKE_IMPLS, ctx_slot, on_fake_impls_change, run_fake_impl
 from .._library.register import set_current_fake_mode
 from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
@@ -142,14 +142,20 @@ def _miss(mode, op, args):
     """A call the core's cache keyed and has not seen: every argument is a fake tensor of ``mode``
     (the thread's mode) or a scalar. Returns the outputs and what to cache of them (None: nothing).
 
-    A fake impl (never cached) runs from here with one frame between it and the dispatcher
-    (``run_fake_impl``): the mode is already the thread's, so there is nothing to swap.
+    A fake impl (never cached) is called from here, this frame the only one between it and the
+    dispatcher: the mode is already the thread's (nothing to swap), and ``get_ctx()``'s slot is
+    set here as ``run_fake_impl`` would.
     """
     impl, name = fake_impl_of(op)
     if impl is not None:
         if hinting.active:
             return _run_fake_impl(mode, impl, name, args, {}), None
-        out = run_fake_impl(impl, name, mode.shape_env, args, {})
+        prev = ctx_slot.ctx
+        ctx_slot.ctx = (mode.shape_env, name)
+        try:
+            out = impl(*args)
+        finally:
+            ctx_slot.ctx = prev
         if out.__class__ is FakeTensor and out.fake_mode is mode:
             return out, None
         return _fakeify_outputs(out, _device_of(args, {}), mode, None), None
