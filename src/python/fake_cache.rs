@@ -23,6 +23,7 @@
 //! tensors of a call.
 
 use super::binder::BoundCall;
+use super::fake_fields::Init;
 use super::fake_key::{current_mode, key_of, Key, KeyTypes};
 use super::keys::PyDispatchKeySet;
 use super::ops::{PyKernel, PyOpOverload, PyOperator};
@@ -196,7 +197,7 @@ impl PyFakeFallback {
                 outputs,
                 _op: op.clone(),
             });
-            self.insert(key.words.into_boxed_slice(), entry);
+            self.insert(key.words.as_slice().into(), entry);
         }
         Ok(out)
     }
@@ -234,16 +235,28 @@ impl PyFakeFallback {
         }
     }
 
-    /// A new fake tensor with the layout `o`, in `mode` (what `_from_entry` does in Python).
+    /// A new fake tensor with the layout `o`, in `mode` (what `from_entry` does in Python).
     fn make<'py>(
         &self,
         py: Python<'py>,
         o: &OutTensor,
         mode: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let t = new_tensor(py, self.types.fake.bind(py))?;
-        t.setattr(intern!(py, "_data"), o.data.bind(py))?;
-        t.setattr(intern!(py, "_dev"), o.dev.bind(py))?;
+        let ty = self.types.fake.bind(py);
+        let t = new_tensor(py, ty)?;
+        let dev = o.dev.bind(py);
+        match Init::of(ty) {
+            Some(init) => {
+                init.set_data(&t, o.data.bind(py));
+                if !init.is_default(2, dev) {
+                    t.setattr(intern!(py, "_dev"), dev)?;
+                }
+            }
+            None => {
+                t.setattr(intern!(py, "_data"), o.data.bind(py))?;
+                t.setattr(intern!(py, "_dev"), dev)?;
+            }
+        }
         t.setattr(intern!(py, "_keyset"), o.keys.bind(py))?;
         t.setattr(intern!(py, "fake_mode"), mode)?;
         if let Some(s) = &o.strides {

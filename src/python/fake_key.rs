@@ -5,12 +5,13 @@
 //! below keep each interned object alive, so an address seen in a key always
 //! means the same object.
 
+use super::fake_fields;
 use super::ops::PyOperator;
 use super::tensor::{PyDevice, PyTensorBase};
 use parking_lot::RwLock;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple, PyType};
-use pyo3::{ffi, intern};
+use pyo3::types::{PyList, PyTuple, PyType};
+use pyo3::{ffi, PyTypeInfo};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -46,9 +47,21 @@ pub fn _fake_mode_swap(mode: Option<PyObject>) -> Option<PyObject> {
     MODE.try_with(|m| m.replace(mode)).ok().flatten()
 }
 
-/// A call key: words to hash and compare.
+/// A call key: words to hash and compare, in a buffer the thread reuses.
 pub struct Key {
     pub words: Vec<u64>,
+}
+
+thread_local! {
+    static BUFFER: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        // Back to the thread for the next call (a nested call meanwhile made its own).
+        let words = std::mem::take(&mut self.words);
+        let _ = BUFFER.try_with(|b| b.set(words));
+    }
 }
 
 // Tags open each argument's words, so that e.g. `1`, `1.0` and `True` differ.
@@ -70,7 +83,38 @@ static DTYPES: RwLock<Vec<PyObject>> = RwLock::new(Vec::new());
 /// Device objects: (object, id); equal devices share an id.
 static DEVICES: RwLock<Vec<(Py<PyDevice>, u64)>> = RwLock::new(Vec::new());
 
-fn dtype_id(dt: &Bound<'_, PyAny>) -> Option<u64> {
+thread_local! {
+    /// This thread's recent (address, id) answers of the two tables, direct-mapped by address, so
+    /// a hit takes no lock. An address stays valid for good: the tables never drop their objects.
+    static SEEN: [Cell<(usize, u64)>; 16] = const { [const { Cell::new((0, 0)) }; 16] };
+}
+
+fn seen(addr: usize) -> Option<u64> {
+    SEEN.try_with(|s| {
+        let (a, id) = s[(addr >> 4) & 15].get();
+        (a == addr).then_some(id)
+    })
+    .ok()
+    .flatten()
+}
+
+fn remember(addr: usize, id: u64) {
+    let _ = SEEN.try_with(|s| s[(addr >> 4) & 15].set((addr, id)));
+}
+
+/// # Safety
+/// `dt` is a live object.
+unsafe fn dtype_id(py: Python<'_>, dt: *mut ffi::PyObject) -> Option<u64> {
+    let addr = dt as usize;
+    if let Some(id) = seen(addr) {
+        return Some(id);
+    }
+    let id = intern_dtype(&Bound::from_borrowed_ptr(py, dt))?;
+    remember(addr, id);
+    Some(id)
+}
+
+fn intern_dtype(dt: &Bound<'_, PyAny>) -> Option<u64> {
     let ptr = dt.as_ptr();
     if let Some(i) = DTYPES.read().iter().position(|d| d.as_ptr() == ptr) {
         return Some(i as u64);
@@ -87,12 +131,28 @@ fn dtype_id(dt: &Bound<'_, PyAny>) -> Option<u64> {
     Some(table.len() as u64 - 1)
 }
 
-fn device_id(dev: &Bound<'_, PyDevice>) -> Option<u64> {
+/// # Safety
+/// `dev` is a live object of exact type `device`.
+unsafe fn device_id(py: Python<'_>, dev: *mut ffi::PyObject) -> Option<u64> {
+    let addr = dev as usize;
+    if let Some(id) = seen(addr) {
+        return Some(id);
+    }
+    let dev = Bound::from_borrowed_ptr(py, dev);
+    let (id, kept) = intern_device(dev.downcast_unchecked::<PyDevice>())?;
+    if kept {
+        remember(addr, id);
+    }
+    Some(id)
+}
+
+/// The device's id, and whether the table holds this very object (its address then names it).
+fn intern_device(dev: &Bound<'_, PyDevice>) -> Option<(u64, bool)> {
     let ptr = dev.as_ptr();
     let found = {
         let table = DEVICES.read();
         if let Some((_, id)) = table.iter().find(|(d, _)| d.as_ptr() == ptr) {
-            return Some(*id);
+            return Some((*id, true));
         }
         // An equal device under another address: same id (compared in Rust).
         let value = dev.get();
@@ -103,11 +163,11 @@ fn device_id(dev: &Bound<'_, PyDevice>) -> Option<u64> {
     };
     let mut table = DEVICES.write();
     if table.len() >= INTERN_CAP {
-        return found;
+        return found.map(|id| (id, false));
     }
     let id = found.unwrap_or_else(|| table.iter().map(|(_, id)| id + 1).max().unwrap_or(0));
     table.push((dev.clone().unbind(), id));
-    Some(id)
+    Some((id, true))
 }
 
 /// The two types a key reads directly: fake tensors (exact type) and their
@@ -127,52 +187,21 @@ pub fn key_of(
     mode: &Bound<'_, PyAny>,
     types: &KeyTypes,
 ) -> Option<Key> {
-    let mut words = Vec::with_capacity(1 + 10 * args.len());
+    let mut key = Key {
+        words: BUFFER.try_with(Cell::take).unwrap_or_default(),
+    };
+    let words = &mut key.words;
+    words.clear();
     words.push(Arc::as_ptr(op) as usize as u64);
     let fake = types.fake.bind(py).as_type_ptr();
     for a in args.iter() {
         if a.get_type_ptr() == fake {
-            push_tensor(py, &mut words, &a, mode, types)?;
+            push_tensor(py, words, &a, mode, types)?;
         } else {
-            push_value(&mut words, &a)?;
+            push_value(words, &a)?;
         }
     }
-    Some(Key { words })
-}
-
-extern "C" {
-    // CPython's attribute lookup along the MRO, through the type attribute
-    // cache (borrowed reference or NULL, never an exception); not wrapped by
-    // pyo3-ffi 0.22.
-    fn _PyType_Lookup(ty: *mut ffi::PyTypeObject, name: *mut ffi::PyObject) -> *mut ffi::PyObject;
-}
-
-/// `t.<name>` for the plain attributes a key reads (instance dict, else class
-/// attribute), without the generic machinery; a descriptor on the class
-/// (which could run code or take precedence over the dict) takes the generic
-/// path.
-fn attr<'py>(
-    t: &Bound<'py, PyAny>,
-    dict: *mut ffi::PyObject,
-    name: &Bound<'py, PyString>,
-) -> Option<Bound<'py, PyAny>> {
-    let py = t.py();
-    // SAFETY: `t` and `name` are live; `dict` is `t`'s instance dict or NULL;
-    // both lookups return borrowed references, made owned at once while
-    // nothing else has run.
-    unsafe {
-        let cls = _PyType_Lookup(ffi::Py_TYPE(t.as_ptr()), name.as_ptr());
-        if !cls.is_null() && (*ffi::Py_TYPE(cls)).tp_descr_get.is_some() {
-            return t.getattr(name).ok();
-        }
-        if !dict.is_null() {
-            let v = ffi::PyDict_GetItem(dict, name.as_ptr());
-            if !v.is_null() {
-                return Some(Bound::from_borrowed_ptr(py, v));
-            }
-        }
-        (!cls.is_null()).then(|| Bound::from_borrowed_ptr(py, cls))
-    }
+    Some(key)
 }
 
 /// numpy's public array struct (`PyArrayObject_fields`, the same in numpy 1
@@ -195,54 +224,47 @@ fn push_tensor(
     mode: &Bound<'_, PyAny>,
     types: &KeyTypes,
 ) -> Option<()> {
-    // SAFETY: a live object's dict pointer slot (NULL if it has none yet).
-    let dict = unsafe {
-        let p = ffi::_PyObject_GetDictPtr(t.as_ptr());
-        if p.is_null() {
-            std::ptr::null_mut()
-        } else {
-            *p
+    let f = fake_fields::read(t)?;
+    let [fake_mode, sym_shape, dev, strides, offset] = f.named;
+    // SAFETY: the field pointers are borrowed from `t` (alive) and its class,
+    // and nothing below runs Python code (interning only increfs). `f.data`
+    // is checked to be exactly a numpy.ndarray before its struct is read;
+    // `dimensions` has `nd` entries.
+    unsafe {
+        if fake_mode != mode.as_ptr() || sym_shape != ffi::Py_None() {
+            return None;
         }
-    };
-    if !attr(t, dict, intern!(py, "fake_mode"))?.is(mode) {
-        return None;
-    }
-    if !attr(t, dict, intern!(py, "_sym_shape"))?.is_none() {
-        return None;
-    }
-    // SAFETY: `t`'s exact type is the fake tensor type, checked to subclass
-    // TensorBase when the fallback was made.
-    let keys = unsafe { t.downcast_unchecked::<PyTensorBase>() }
-        .get()
-        .keys();
-    let data = t.getattr(intern!(py, "_data")).ok()?;
-    if data.get_type_ptr() != types.ndarray.bind(py).as_type_ptr() {
-        return None;
-    }
-    // SAFETY: `data` is exactly a numpy.ndarray (checked above), whose object
-    // starts with `ArrayFields`; `dimensions` has `nd` entries and `descr` is
-    // live while `data` is.
-    let (descr, dims) = unsafe {
-        let f = &*(data.as_ptr() as *const ArrayFields);
-        let dims: &[ffi::Py_ssize_t] = if f.nd > 0 {
-            std::slice::from_raw_parts(f.dimensions, f.nd as usize)
+        // `t`'s exact type is the fake tensor type, checked to subclass
+        // TensorBase when the fallback was made.
+        let keys = t.downcast_unchecked::<PyTensorBase>().get().keys();
+        let data = f.data;
+        if data.is_null() || ffi::Py_TYPE(data) != types.ndarray.bind(py).as_type_ptr() {
+            return None;
+        }
+        let a = &*(data as *const ArrayFields);
+        let dims: &[ffi::Py_ssize_t] = if a.nd > 0 {
+            std::slice::from_raw_parts(a.dimensions, a.nd as usize)
         } else {
             &[]
         };
-        (Bound::from_borrowed_ptr(py, f.descr), dims)
-    };
-    let dtype = dtype_id(&descr)?;
-    let dev = attr(t, dict, intern!(py, "_dev"))?;
-    let dev = device_id(dev.downcast_exact::<PyDevice>().ok()?)?;
-    words.extend([TENSOR, keys, dtype << 32 | dev, dims.len() as u64]);
-    words.extend(dims.iter().map(|&d| d as u64));
-    let strides = attr(t, dict, intern!(py, "_meta_strides"))?;
-    if strides.is_none() {
-        words.push(CONTIGUOUS);
-    } else {
-        push_ints(words, strides.downcast_exact::<PyTuple>().ok()?.as_slice())?;
+        let dtype = dtype_id(py, a.descr)?;
+        if dev.is_null() || ffi::Py_TYPE(dev) != PyDevice::type_object_raw(py) {
+            return None;
+        }
+        let dev = device_id(py, dev)?;
+        words.extend([TENSOR, keys, dtype << 32 | dev, dims.len() as u64]);
+        words.extend(dims.iter().map(|&d| d as u64));
+        if strides.is_null() || offset.is_null() {
+            return None;
+        }
+        if strides == ffi::Py_None() {
+            words.push(CONTIGUOUS);
+        } else {
+            let strides = Bound::from_borrowed_ptr(py, strides);
+            push_ints(words, strides.downcast_exact::<PyTuple>().ok()?.as_slice())?;
+        }
+        words.push(int_of(&Bound::from_borrowed_ptr(py, offset))?);
     }
-    words.push(int_of(&attr(t, dict, intern!(py, "_meta_offset"))?)?);
     Some(())
 }
 

@@ -8,6 +8,7 @@ mod autograd;
 mod binder;
 mod errors;
 mod fake_cache;
+mod fake_fields;
 mod fake_key;
 mod function_protocol;
 mod keys;
