@@ -287,3 +287,32 @@ def test_get_ctx_in_a_fake_impl_reached_through_the_core():
         opyard.library.get_ctx()
     with FakeTensorMode(), pytest.raises(Exception, match="ShapeEnv"):
         nonzeroish(opyard.randn(3))
+
+
+def test_fields_stored_under_a_name_that_is_not_interned_are_read():
+    with FakeTensorMode():
+        contiguous = opyard.randn(2, 3)
+        transposed = opyard.randn(3, 2).t()
+        contiguous + 1, transposed + 1  # both layouts cached
+        z = opyard.randn(2, 3)
+        z.__dict__["".join(["_meta_", "strides"])] = (1, 2)  # a key equal to, not the same as, the name
+        assert z.stride() == (1, 2)
+        assert (z + 1).stride() == (1, 2) == (transposed + 1).stride()
+        assert (contiguous + 1).stride() == (3, 1)
+
+
+def test_a_change_to_the_fake_tensor_class_is_seen():
+    with FakeTensorMode():
+        a = opyard.randn(3)
+        assert (a + a).storage_offset() == 0
+        n = FAKE_FALLBACK.cache_len()
+        FakeTensor._meta_offset = 1  # the class default every tensor without its own offset reads
+        try:
+            assert a.storage_offset() == 1
+            out = a + a  # a different key now: not the entry made with offset 0
+            assert out.storage_offset() == 1
+            assert FAKE_FALLBACK.cache_len() == n + 1
+        finally:
+            del FakeTensor._meta_offset
+        assert a.storage_offset() == 0 and (a + a).storage_offset() == 0
+        assert FAKE_FALLBACK.cache_len() == n + 1
