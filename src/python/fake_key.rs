@@ -282,9 +282,10 @@ fn push_value(words: &mut Vec<u64>, a: &Bound<'_, PyAny>) -> Option<()> {
         } else if ty == std::ptr::addr_of_mut!(ffi::PyFloat_Type) {
             words.extend([FLOAT, ffi::PyFloat_AS_DOUBLE(a.as_ptr()).to_bits()]);
         } else if let Ok(l) = a.downcast_exact::<PyList>() {
-            words.push(LIST);
-            let items: Vec<Bound<'_, PyAny>> = l.iter().collect();
-            push_ints(words, &items)?;
+            words.extend([LIST, l.len() as u64]);
+            for item in l.iter() {
+                words.push(int_of(&item)?);
+            }
         } else if let Ok(t) = a.downcast_exact::<PyTuple>() {
             words.push(TUPLE);
             push_ints(words, t.as_slice())?;
