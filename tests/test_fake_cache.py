@@ -316,3 +316,17 @@ def test_a_change_to_the_fake_tensor_class_is_seen():
             del FakeTensor._meta_offset
         assert a.storage_offset() == 0 and (a + a).storage_offset() == 0
         assert FAKE_FALLBACK.cache_len() == n + 1
+
+
+def test_a_thread_may_end_inside_a_mode():
+    def leave_mode_open():
+        FakeTensorMode().__enter__()
+        a = opyard.randn(3)
+        a + a
+
+    for _ in range(20):
+        t = threading.Thread(target=leave_mode_open)
+        t.start()
+        t.join()
+    gc.collect()
+    assert current_mode() is None
