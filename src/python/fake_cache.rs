@@ -3,7 +3,7 @@
 //! Note [Fake dispatch cache in Rust]: under `FakeTensorMode` a functional
 //! op's outputs depend only on the metadata of its arguments, so their layout
 //! is memoized per call key (see Note [Fake dispatch cache] in
-//! `opyard/fake/mode.py` for the policy). The dispatcher hands this fallback
+//! `opyard/fake/cache.py` for the policy). The dispatcher hands this fallback
 //! the operator (an `Arc`, no `OpOverload` object) and the masked key set (a
 //! `u64`, no `DispatchKeySet` object). When every argument is a fake tensor of
 //! the thread's mode or a plain scalar / int list, the key is a row of words
@@ -11,7 +11,8 @@
 //! - the operator's address (the entry holds the `Arc`, so the address cannot
 //!   be reused by another operator while the entry lives);
 //! - per fake tensor: key set, interned dtype and device ids, sizes, strides
-//!   (or "contiguous"), storage offset;
+//!   (or "contiguous"), storage offset (read as in Note [Reading fake tensor
+//!   fields], fake_fields.rs);
 //! - per scalar: its type tag and bits (`1`, `1.0` and `True` differ, as
 //!   torch's cache keys them).
 //!
@@ -20,7 +21,8 @@
 //! miss calls `miss(mode, op, args)` in Python, which runs the op and says
 //! whether (and what) to cache; any other call goes to the Python fallback
 //! unchanged. Entries hold layouts (zero-stride arrays, devices), never the
-//! tensors of a call.
+//! tensors of a call. `fake/cache.py` clears the cache when an operator gains
+//! or loses a fake impl, so a verdict never outlives its reason.
 
 use super::binder::BoundCall;
 use super::fake_fields::Init;
