@@ -22,10 +22,10 @@ from .tensor import FAKE_BIT, FakeTensor
 
 __all__ = ["CACHE", "cacheable", "call_key", "entry_of", "fake_impl_of", "forget", "from_entry"]
 
-CACHE = {}  # call key -> entry (see entry_of), for the calls the core does not key
+CACHE: dict = {}  # call key -> entry (see entry_of), for the calls the core does not key
 _UNCACHEABLE = object()
-_functional = {}  # op -> whether its outputs may be cached (no mutation, no aliasing, no fake impl)
-_impls = {}  # op -> (its fake impl or None, its name)
+_functional: dict = {}  # op -> whether its outputs may be cached (no mutation, no aliasing, no fake impl)
+_impls: dict = {}  # op -> (its fake impl or None, its name)
 
 
 def cacheable(op):
