@@ -14,11 +14,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import report, try_import_torch  # noqa: E402
-
-import opyard  # noqa: E402
-from opyard import Tensor  # noqa: E402
-from opyard.library import custom_op  # noqa: E402
+import opyard
+from _harness import report, try_import_torch
+from opyard import Tensor
+from opyard.library import custom_op
 
 PLAIN = "plain Python call f()"
 FAKE_ADD = "fake a + b (cached metadata)"

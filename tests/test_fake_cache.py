@@ -9,9 +9,8 @@ import gc
 import threading
 import weakref
 
-import pytest
-
 import opyard
+import pytest
 from opyard import Tensor
 from opyard.fake import FakeTensor, FakeTensorMode, ShapeEnv, current_mode
 from opyard.fake.mode import FAKE_FALLBACK
@@ -295,7 +294,7 @@ def test_fields_stored_under_a_name_that_is_not_interned_are_read():
         transposed = opyard.randn(3, 2).t()
         contiguous + 1, transposed + 1  # both layouts cached
         z = opyard.randn(2, 3)
-        z.__dict__["".join(["_meta_", "strides"])] = (1, 2)  # a key equal to, not the same as, the name
+        z.__dict__["".join(["_meta_", "strides"])] = (1, 2)  # noqa: FLY002 (a key equal to the name, not the same object)
         assert z.stride() == (1, 2)
         assert (z + 1).stride() == (1, 2) == (transposed + 1).stride()
         assert (contiguous + 1).stride() == (3, 1)

@@ -95,7 +95,7 @@ ctx_slot = _state
 class FakeImplCtx:
     """What a fake impl may ask for: data-dependent sizes (``new_dynamic_size``)."""
 
-    __slots__ = ("_shape_env", "_op_name")
+    __slots__ = ("_op_name", "_shape_env")
 
     def __init__(self, shape_env, op_name):
         self._shape_env = shape_env

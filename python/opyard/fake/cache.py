@@ -117,6 +117,6 @@ def forget():
     CACHE.clear()
 
 
-from .._exports import public_dir  # noqa: E402
+from .._exports import public_dir
 
 __dir__ = public_dir(globals())
