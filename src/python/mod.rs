@@ -7,6 +7,7 @@
 mod autograd;
 mod binder;
 mod bulk;
+mod custom_op;
 mod errors;
 mod fake_cache;
 mod fake_fields;
@@ -15,6 +16,7 @@ mod function_protocol;
 mod keys;
 mod library;
 mod ops;
+mod packet;
 mod schema;
 mod tensor;
 mod tls;
@@ -33,6 +35,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyDevice>()?;
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
+    m.add_class::<custom_op::PyCustomOpBase>()?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
