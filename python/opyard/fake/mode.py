@@ -34,7 +34,6 @@ __all__ = ["FakeTensorMode", "current_mode", "current_shape_env", "fake_fallback
 
 _FAKE = DispatchKeySet(DispatchKey.Fake)
 _META_SET = DispatchKeySet(DispatchKey.Meta)
-_new = _core.TensorBase.__new__
 
 
 # The thread's innermost active mode lives in the core, where the cache's fast path reads it.
