@@ -19,7 +19,7 @@ _STACKS = {}
 # Reentrant: a drop may run from a finalizer while this thread registers.
 _lock = threading.RLock()
 # Called with no arguments after FAKE_IMPLS changed (FakeTensorMode forgets what it cached).
-_listeners = []
+_listeners: list = []
 
 
 def on_fake_impls_change(fn):
