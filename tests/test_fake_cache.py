@@ -329,3 +329,13 @@ def test_a_thread_may_end_inside_a_mode():
         t.join()
     gc.collect()
     assert current_mode() is None
+
+
+def test_data_dependent_ops_raise_every_time_and_cache_nothing():
+    with FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True)):
+        x = opyard.randn(4)
+        n = FAKE_FALLBACK.cache_len()
+        for _ in range(2):
+            with pytest.raises(NotImplementedError, match="depends on the input data"):
+                opyard.nonzero(x)
+        assert FAKE_FALLBACK.cache_len() == n
