@@ -1,4 +1,4 @@
-"""custom_op call overhead, backward through register_autograd, FakeTensorMode, registration.
+"""custom_op call overhead, backward through register_autograd, registration (fake: bench_fake.py).
 
 Medians of repeated runs in one process; torch's figures when torch is importable.
 """
@@ -66,13 +66,7 @@ def bench_opyard():
     report("custom_op with register_autograd", rows, "xr.clone().sum().backward() (built-in clone)")
     backward_ns = rows[1][1]
 
-    clone_op.register_fake(lambda x: opyard.empty_like(x))
-    with opyard.fake.FakeTensorMode():
-        fa, fb = opyard.randn(3), opyard.randn(3)
-        rows = [("fake add (built-in, cached metadata)", per_call_ns(lambda: fa + fb)),
-                ("fake custom op (fake impl: empty_like)", per_call_ns(lambda: clone_op(fa)))]
-    report("One op under FakeTensorMode", rows, "fake add (built-in, cached metadata)")
-
+    # The FakeTensorMode rows are in bench_fake.py.
     def f(x: Tensor) -> Tensor:
         return x.clone()
     counter = itertools.count()

@@ -9,6 +9,9 @@ mod binder;
 mod bulk;
 mod custom_op;
 mod errors;
+mod fake_cache;
+mod fake_fields;
+mod fake_key;
 mod function_protocol;
 mod keys;
 mod lazy;
@@ -74,6 +77,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
+    m.add_class::<fake_cache::PyFakeFallback>()?;
+    m.add_function(wrap_pyfunction!(fake_key::_fake_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(fake_key::_fake_mode_swap, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

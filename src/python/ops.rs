@@ -129,6 +129,12 @@ pub(super) fn invoke(
     if !k.with_keyset && !k.is_fallback {
         return func.call(&call.args, kwargs).map(Bound::unbind);
     }
+    if k.is_fallback {
+        // The Fake fallback takes the operator and key set as Rust values.
+        if let Ok(ff) = func.downcast_exact::<super::fake_cache::PyFakeFallback>() {
+            return super::fake_cache::call(ff, k, op, op_obj, call, masked);
+        }
+    }
     let mut prefix: Vec<PyObject> = Vec::with_capacity(2);
     if k.with_keyset {
         prefix.push(Py::new(py, PyDispatchKeySet(masked))?.into_any());
