@@ -54,7 +54,7 @@ def _packet_of(name):
 
 
 # Schemas by packet, in table order: sorted into definition order when the packet is defined.
-_SCHEMAS_OF = {}
+_SCHEMAS_OF: dict = {}
 for _schema in SCHEMAS:
     _SCHEMAS_OF.setdefault(_packet_of(_schema[:_schema.index("(")]), []).append(_schema)
 del _schema
@@ -111,7 +111,8 @@ def _meta_for(name, kind, kernel):
 
 
 def _entries():
-    """``(name, kernel, kind)`` of every operator; the meta kernel is made when its packet is defined."""
+    """``(name, kernel, kind)`` of every operator, kind None for a kernel of every backend (``_kind`` tells
+    which when its packet is defined, and the meta kernel is made then)."""
     kernels = {}
     for table in (pointwise.KERNELS, unary.KERNELS, reduction.KERNELS, shape.KERNELS, linalg.KERNELS,
                   indexing.KERNELS, factory.KERNELS, sorting.KERNELS, nn_ops.KERNELS, misc_ops.KERNELS,
@@ -125,14 +126,14 @@ def _entries():
     missing = set(OP_NAMES) - set(kernels) - set(composite) - set(explicit)
     if missing:
         raise RuntimeError(f"aten: operators defined without kernels: {sorted(missing)}")
-    rows = [(name, kernel, _kind(name)) for name, kernel in kernels.items()]
+    rows = [(name, kernel, None) for name, kernel in kernels.items()]  # kind: ``_kind`` at definition
     rows += [(name, kernel, "composite") for name, kernel in composite.items()]
     rows += [(name, kernel, "explicit") for name, kernel in explicit.items()]
     return rows
 
 
 # Operator entries by packet.
-_ENTRIES_OF = {}
+_ENTRIES_OF: dict = {}
 for _entry in _entries():
     _ENTRIES_OF.setdefault(_packet_of(_entry[0]), []).append(_entry)
 del _entry
@@ -144,6 +145,7 @@ COMPOSITE_OPS = frozenset("aten::" + name for entries in _ENTRIES_OF.values()
 
 def _op_row(name, kernel, kind):
     """An ``OP_TABLE`` row."""
+    kind = kind or _kind(name)
     meta_kernel = None if kind in ("composite", "explicit") else _meta_for(name, kind, kernel)
     return name, kernel, meta_kernel, kind
 
@@ -177,8 +179,8 @@ _PENDING = dict.fromkeys(_SCHEMAS_OF)
 _LOCK = threading.RLock()
 # Callables ``hook(names)`` of the layers above (derivative kernels, ...): run with the overload
 # names (``aten::add.Tensor``, ``aten::neg``) of each packet once its built-in kernels are registered.
-_HOOKS = []
-_DEFINED = []  # overload names defined so far, for hooks installed later
+_HOOKS: list = []
+_DEFINED: list = []  # overload names defined so far, for hooks installed later
 
 
 def _define(packet):
