@@ -13,8 +13,10 @@ from ... import _core
 from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS, OP_NAMES as _OP_NAMES, on_define as _on_define
 from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
+import importlib as _importlib
+
 from ..fallback import make_non_differentiable_kernel
-from . import decompositions, forward_rows, indexing, linalg, math, nn, pointwise, reduce_more, reductions, trig, views
+from ._index import BY_MODULE as _BY_MODULE
 from .registry import Formula, make_kernel
 
 # ``out=`` overloads of the built-in ops (their Autograd kernel refuses inputs that require grad).
@@ -22,10 +24,37 @@ OUT_OPS = _out_variants.OUT_OPS
 
 __all__ = ["FORMULAS", "INPLACE_ALIASES", "NON_DIFFERENTIABLE", "register", "Formula", "inplace_name"]
 
-FORMULAS = {**pointwise.FORMULAS, **reductions.FORMULAS, **views.FORMULAS, **indexing.FORMULAS,
-            **nn.FORMULAS, **math.FORMULAS, **reduce_more.FORMULAS, **linalg.FORMULAS,
-            **decompositions.FORMULAS, **trig.FORMULAS}
-forward_rows.attach(FORMULAS)
+# Note [Formula modules on first use]: the formula modules (a tenth of the package's bytecode) load
+# when an operator with a formula in one of them is first differentiated: ``_index.BY_MODULE`` names
+# each module's rows, which is all registration needs. ``FORMULAS`` (every row) loads them all.
+_MODULE_OF = {name: module for module, names in _BY_MODULE.items() for name in names}
+_LOADED = {}  # module name -> its FORMULAS, forward formulas attached
+
+
+def _module_formulas(module):
+    formulas = _LOADED.get(module)
+    if formulas is None:
+        formulas = _importlib.import_module(f".{module}", __name__).FORMULAS
+        _importlib.import_module(".forward_rows", __name__).attach(formulas)
+        _LOADED[module] = formulas
+    return formulas
+
+
+def formula(name):
+    """The :class:`~.registry.Formula` of overload ``name`` (``aten::add.Tensor``), its module loaded."""
+    return _module_formulas(_MODULE_OF[name])[name]
+
+
+def __getattr__(name):
+    """``FORMULAS``: every row, in the table's order (the modules load now)."""
+    if name != "FORMULAS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    table = {}
+    for module in _BY_MODULE:
+        table.update(_module_formulas(module))
+    globals()["FORMULAS"] = table
+    return table
+
 
 # In-place overloads whose name is not ``inplace_name`` of their out-of-place row.
 INPLACE_ALIASES = {"aten::pow_.Scalar": "aten::pow.Tensor_Scalar"}
@@ -45,7 +74,8 @@ NON_DIFFERENTIABLE = (
     "aten::searchsorted.Tensor", "aten::searchsorted.Scalar", "aten::argwhere", "aten::one_hot",
     "aten::count_nonzero", "aten::view.dtype", "aten::new_empty_strided",
     "aten::repeat_interleave.Tensor", "aten::isin.Tensor_Tensor",
-) + trig.NON_DIFFERENTIABLE
+    "aten::signbit", "aten::isposinf", "aten::isneginf",
+)
 
 
 def _detach_kernel(op):
@@ -70,8 +100,8 @@ def inplace_name(name):
     return f"{base}_{dot}{overload}"
 
 
-def _on_first_call(op, formula):
-    """The Autograd kernel of ``op``, built from ``formula`` on its first call.
+def _on_first_call(op, build):
+    """The Autograd kernel of ``op``, built by ``build()`` on its first call.
 
     Note [Derivative kernels on first use]: building a formula's kernel (binding data from the
     schema, a node class) costs tens of microseconds, and most processes differentiate a few
@@ -79,19 +109,25 @@ def _on_first_call(op, formula):
     builds the real kernel and puts it in the stand-in's own registration (same key, library
     and provenance; ``_core._replace_kernel``), so every later call reaches the real kernel
     with no frame of ours in between. Whoever still holds the stand-in (``get_kernel``, a
-    racing thread) is forwarded to the one real kernel.
+    racing thread) is forwarded to the one real kernel. The formula's module loads then too
+    (Note [Formula modules on first use]).
     """
     real = None
 
     def kernel(keyset, *args, **kwargs):
         nonlocal real
         if real is None:
-            built = make_kernel(op, formula)
+            built = build()
             _core._replace_kernel(op.name(), "Autograd", kernel, built, True)
             real = built
         return real(keyset, *args, **kwargs)
 
     return kernel
+
+
+def _out_kernel(op):
+    """The Autograd kernel of an ``out=`` overload, built on its first call (``nn`` loads then)."""
+    return _on_first_call(op, lambda: _importlib.import_module(".nn", __name__).make_out_kernel(op))
 
 
 def register():
@@ -115,9 +151,9 @@ def register():
         plan.setdefault(name, []).append(build)
         return True
 
-    rows = [(name, f, name) for name, f in FORMULAS.items()]
-    rows += [(alias, FORMULAS[target], target) for alias, target in INPLACE_ALIASES.items()]
-    for name, formula, row in rows:
+    rows = [(name, name, name) for name in _MODULE_OF]
+    rows += [(alias, target, target) for alias, target in INPLACE_ALIASES.items()]
+    for name, formula_name, row in rows:
         for target in ((name, inplace_name(name)) if name == row else (name,)):
             if target != name and target in INPLACE_ALIASES:
                 continue  # mapped explicitly (pow_.Scalar is not pow.Scalar's in-place form)
@@ -128,13 +164,13 @@ def register():
                 continue
             if qualified in _COMPOSITE_OPS:
                 continue  # autograd records what a CompositeImplicitAutograd op calls (torch's rule)
-            add(qualified, lambda op, formula=formula: _on_first_call(op, formula))
+            add(qualified, lambda op, f=formula_name: _on_first_call(op, lambda: make_kernel(op, formula(f))))
             registered.append(qualified)
     for name in NON_DIFFERENTIABLE:
         add(name, make_non_differentiable_kernel)
     add("aten::detach_", _detach_kernel)
     for name in OUT_OPS:
-        add("aten::" + name, nn.make_out_kernel)
+        add("aten::" + name, _out_kernel)
 
     def register_defined(names):
         kernels = [(name, "Autograd", build(_core._find_op(name)), True)
