@@ -45,7 +45,8 @@ opyard.sin(x).backward(opyard.ones(2))
 print(before, "pointwise" in loaded(), "linalg" in loaded(), x.grad.tolist())
 """
     env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("] ")[0] + "]" == "['_index', 'registry']"
     assert done.stdout.split("] ")[1].split()[:2] == ["True", "False"]

@@ -12,9 +12,8 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 import opyard
+import pytest
 
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
 
@@ -32,7 +31,7 @@ def run(code):
     """Run the prelude and ``code`` in a fresh interpreter; return its stdout."""
     env = {**os.environ, "PYTHONPATH": os.path.abspath(PYTHON_DIR)}
     done = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], capture_output=True,
-                          text=True, env=env, timeout=120)
+                          text=True, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

@@ -7,10 +7,10 @@
 use super::binder::{BoundCall, Failure, QuietBinding, Signature};
 use super::errors::{self, clip};
 use super::function_protocol::{function_protocol, try_override};
+use super::lazy;
 use super::ops::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
 };
-use super::lazy;
 use super::tls;
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
@@ -210,8 +210,11 @@ impl PyOpOverloadPacket {
                     let bound = {
                         let _quiet = QuietBinding::new(true);
                         let def = op.def();
-                        def.as_ref()
-                            .map(|d| d.compiled.binder(args.py()).bind(args, kwargs, choice.strict))
+                        def.as_ref().map(|d| {
+                            d.compiled
+                                .binder(args.py())
+                                .bind(args, kwargs, choice.strict)
+                        })
                     };
                     match bound {
                         Some(Ok(call)) => return call_bound(slf.as_any(), op, call, args, kwargs),

@@ -9,12 +9,14 @@ is defined, the same formula for the in-place variant (``add_.Tensor`` uses
 are never differentiable.
 """
 
-from ... import _core
-from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS, OP_NAMES as _OP_NAMES, on_define as _on_define
-from ..._aten import out_variants as _out_variants
-from ..._registration import KernelLibrary
 import importlib as _importlib
 
+from ... import _core
+from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS
+from ..._aten import OP_NAMES as _OP_NAMES
+from ..._aten import on_define as _on_define
+from ..._aten import out_variants as _out_variants
+from ..._registration import KernelLibrary
 from ..fallback import make_non_differentiable_kernel
 from ._index import BY_MODULE as _BY_MODULE
 from .registry import Formula, make_kernel
@@ -22,7 +24,7 @@ from .registry import Formula, make_kernel
 # ``out=`` overloads of the built-in ops (their Autograd kernel refuses inputs that require grad).
 OUT_OPS = _out_variants.OUT_OPS
 
-__all__ = ["FORMULAS", "INPLACE_ALIASES", "NON_DIFFERENTIABLE", "register", "Formula", "inplace_name"]
+__all__ = ["FORMULAS", "INPLACE_ALIASES", "NON_DIFFERENTIABLE", "Formula", "inplace_name", "register"]
 
 # Note [Formula modules on first use]: the formula modules (a tenth of the package's bytecode) load
 # when an operator with a formula in one of them is first differentiated: ``_index.BY_MODULE`` names
