@@ -193,6 +193,10 @@ def _define(packet):
         try:
             # One core call each (Note [Bulk registration], src/registry/bulk.rs).
             names = LIB.define_many(sorted(_SCHEMAS_OF[packet], key=_order), forget=False)
+        except BaseException:
+            _PENDING[packet] = None  # all or nothing, so nothing is defined: a later use tries again
+            raise
+        try:
             _register(packet)
             _DEFINED.extend(names)
             for hook in _HOOKS:
