@@ -113,3 +113,20 @@ pub fn negate<T: Arith>(x: &[T], out: &mut [T]) {
         *o = v.neg();
     }
 }
+
+/// `out = conv(lhs) op rhs` in the float type `F`: an integer tensor with a
+/// float operand, computed in the float result dtype (torch's promotion).
+pub fn float_binary_from<I: Copy, F: Float>(
+    op: BinOp,
+    lhs: Operand<'_, I>,
+    rhs: Operand<'_, F>,
+    out: &mut [F],
+    conv: impl Fn(I) -> F,
+) {
+    match op {
+        BinOp::Add => zip_with(lhs, rhs, out, |x, y| conv(x).add(y)),
+        BinOp::Sub => zip_with(lhs, rhs, out, |x, y| conv(x).sub(y)),
+        BinOp::Mul => zip_with(lhs, rhs, out, |x, y| conv(x).mul(y)),
+        BinOp::Div => zip_with(lhs, rhs, out, |x, y| conv(x).div(y)),
+    }
+}

@@ -8,6 +8,7 @@ mod autograd;
 mod binder;
 mod errors;
 mod function_protocol;
+mod kernels;
 mod keys;
 mod library;
 mod ops;
@@ -30,6 +31,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
     m.add_class::<tls::PyKeyGuard>()?;
+    m.add_class::<kernels::PyRustKernel>()?;
+    m.add_function(wrap_pyfunction!(kernels::_kernel_setup, m)?)?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
     m.add_function(wrap_pyfunction!(keys::_set_key_enum, m)?)?;

@@ -262,3 +262,12 @@ impl PyDevice {
         Ok((cls, (self.__str__(),)))
     }
 }
+
+impl PyTensorBase {
+    /// A base holding the raw key set `raw`: tensors built in Rust (kernels.rs).
+    pub(crate) fn with_keys(raw: u64) -> Self {
+        PyTensorBase {
+            keyset: AtomicU64::new(raw),
+        }
+    }
+}
