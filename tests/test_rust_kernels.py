@@ -153,7 +153,7 @@ def test_unary_ops(dt, shape):
 def test_float_sum_is_numpys_pairwise_sum(dt, n):
     x = (np.random.default_rng(n).standard_normal(n) * 10.0 ** np.random.default_rng(n).uniform(-4, 4, n)).astype(dt)
     got, fast_ran = run("sum", tensor(x))
-    assert fast_ran
+    assert fast_ran == (n <= 1 << 18)  # longer ones go to numpy's own reduction
     assert got.numpy().tobytes() == np.add.reduce(x).tobytes()
 
 
@@ -209,6 +209,7 @@ def _fallbacks():
         ("transposed", "neg", (opyard.from_numpy(base.reshape(3, 4)).t(),)),
         ("byte-swapped", "sum", (swapped,)),
         ("large", "add.Tensor", (opyard.from_numpy(big), opyard.from_numpy(big))),
+        ("large division", "div.Tensor", (opyard.from_numpy(big[:20000]), opyard.from_numpy(big[:20000]))),
         ("python bool", "add.Scalar", (f32(3), True)),
         ("int beyond int64", "mul.Scalar", (f32(3), 2**70)),
         ("int too large to convert exactly", "add.Scalar", (f32(3), 2**60)),

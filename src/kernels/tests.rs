@@ -83,7 +83,10 @@ fn alpha_scales_the_second_operand() {
     let mut out = [0.0f32; 2];
     scaled(false, Slice(&a), Slice(&b), 3.0, &mut out);
     // Rounded product, then the sum: two roundings (no fused multiply-add).
-    assert_eq!(bits32(&out), bits32(&[1.0 + 0.1f32 * 3.0, 2.0 + 0.2f32 * 3.0]));
+    assert_eq!(
+        bits32(&out),
+        bits32(&[1.0 + 0.1f32 * 3.0, 2.0 + 0.2f32 * 3.0])
+    );
     scaled(true, Slice(&a), Scalar(1.0), 2.0, &mut out);
     assert_eq!(out, [-1.0, 0.0]);
     let mut oi = [0i64; 1];
@@ -123,7 +126,9 @@ fn float_sum_is_numpys_pairwise_sum() {
     let mut seed = 12345u64;
     let x: Vec<f32> = (0..5000)
         .map(|_| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let m = ((seed >> 33) as f32 / (1u64 << 31) as f32) - 0.5;
             m * 10f32.powi(((seed >> 20) % 7) as i32 - 3)
         })

@@ -72,7 +72,11 @@ impl<'a, 'py> ArrayRef<'a, 'py> {
             (arr, &*arr.descr)
         };
         let wanted = npyffi::NPY_ARRAY_C_CONTIGUOUS | npyffi::NPY_ARRAY_ALIGNED;
-        let swapped = if cfg!(target_endian = "little") { b'>' } else { b'<' };
+        let swapped = if cfg!(target_endian = "little") {
+            b'>'
+        } else {
+            b'<'
+        };
         if arr.flags & wanted != wanted || descr.byteorder as u8 == swapped {
             return None;
         }

@@ -21,8 +21,19 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyLong, PyTuple};
 
-/// Above this many elements numpy's own (SIMD) loops win: the Python kernel runs.
+/// Above this many elements numpy's own (SIMD) loops win and the Python kernel
+/// runs: measured crossovers (bench/bench_tensor.py, BENCHMARKS.md "Rust kernels")
+/// are ~32k elements for add/sub/mul/neg/clone and ~16k for division.
 pub const MAX_FAST_LEN: usize = 1 << 15;
+const MAX_FAST_DIV_LEN: usize = 1 << 14;
+
+fn max_len(op: BinOp) -> usize {
+    if op == BinOp::Div {
+        MAX_FAST_DIV_LEN
+    } else {
+        MAX_FAST_LEN
+    }
+}
 /// Integers up to this magnitude convert to float exactly.
 const EXACT_INT: i64 = 1 << 53;
 
@@ -93,7 +104,7 @@ fn alpha_arg(obj: Option<Bound<'_, PyAny>>) -> Result<Option<Num>, ()> {
     let Some(obj) = obj else { return Ok(None) };
     match Num::read(&obj).ok_or(())? {
         Num::Int(1) => Ok(None),
-        Num::Float(f) if f == 1.0 => Ok(None),
+        Num::Float(1.0) => Ok(None),
         n => Ok(Some(n)),
     }
 }
@@ -165,16 +176,52 @@ fn tensors(
     } else {
         return Ok(None);
     };
-    if len > MAX_FAST_LEN {
+    if len > max_len(op) {
         return Ok(None);
     }
     // SAFETY (every `operand` below): the dtype arm matches `x.dt == y.dt`.
     unsafe {
         match x.dt {
-            Dt::F32 => float_op::<f32>(py, op, Dt::F32, dims, len, operand(x, xs), operand(y, ys), alpha),
-            Dt::F64 => float_op::<f64>(py, op, Dt::F64, dims, len, operand(x, xs), operand(y, ys), alpha),
-            Dt::I32 => int_op::<i32>(py, op, Dt::I32, dims, len, operand(x, xs), operand(y, ys), alpha),
-            Dt::I64 => int_op::<i64>(py, op, Dt::I64, dims, len, operand(x, xs), operand(y, ys), alpha),
+            Dt::F32 => float_op::<f32>(
+                py,
+                op,
+                Dt::F32,
+                dims,
+                len,
+                operand(x, xs),
+                operand(y, ys),
+                alpha,
+            ),
+            Dt::F64 => float_op::<f64>(
+                py,
+                op,
+                Dt::F64,
+                dims,
+                len,
+                operand(x, xs),
+                operand(y, ys),
+                alpha,
+            ),
+            Dt::I32 => int_op::<i32>(
+                py,
+                op,
+                Dt::I32,
+                dims,
+                len,
+                operand(x, xs),
+                operand(y, ys),
+                alpha,
+            ),
+            Dt::I64 => int_op::<i64>(
+                py,
+                op,
+                Dt::I64,
+                dims,
+                len,
+                operand(x, xs),
+                operand(y, ys),
+                alpha,
+            ),
         }
     }
 }
@@ -188,7 +235,7 @@ fn with_number(
     alpha: Option<Num>,
 ) -> PyResult<Option<PyObject>> {
     let (dims, len) = (x.dims(), x.len);
-    if len > MAX_FAST_LEN {
+    if len > max_len(op) {
         return Ok(None);
     }
     let Some(f) = n.float() else {
@@ -197,13 +244,49 @@ fn with_number(
     // SAFETY (every `operand` below): the dtype arm matches `x.dt`.
     unsafe {
         match (x.dt, n) {
-            (Dt::F32, _) => float_op::<f32>(py, op, Dt::F32, dims, len, operand(x, false), Operand::Scalar(f as f32), alpha),
-            (Dt::F64, _) => float_op::<f64>(py, op, Dt::F64, dims, len, operand(x, false), Operand::Scalar(f), alpha),
+            (Dt::F32, _) => float_op::<f32>(
+                py,
+                op,
+                Dt::F32,
+                dims,
+                len,
+                operand(x, false),
+                Operand::Scalar(f as f32),
+                alpha,
+            ),
+            (Dt::F64, _) => float_op::<f64>(
+                py,
+                op,
+                Dt::F64,
+                dims,
+                len,
+                operand(x, false),
+                Operand::Scalar(f),
+                alpha,
+            ),
             (Dt::I32, Num::Int(i)) => match i32::try_from(i) {
-                Ok(v) => int_op::<i32>(py, op, Dt::I32, dims, len, operand(x, false), Operand::Scalar(v), alpha),
+                Ok(v) => int_op::<i32>(
+                    py,
+                    op,
+                    Dt::I32,
+                    dims,
+                    len,
+                    operand(x, false),
+                    Operand::Scalar(v),
+                    alpha,
+                ),
                 Err(_) => Ok(None),
             },
-            (Dt::I64, Num::Int(i)) => int_op::<i64>(py, op, Dt::I64, dims, len, operand(x, false), Operand::Scalar(i), alpha),
+            (Dt::I64, Num::Int(i)) => int_op::<i64>(
+                py,
+                op,
+                Dt::I64,
+                dims,
+                len,
+                operand(x, false),
+                Operand::Scalar(i),
+                alpha,
+            ),
             // An integer tensor with a Python float: the default float dtype.
             (Dt::I32, Num::Float(_)) if alpha.is_none() => {
                 int_with_float::<i32>(py, op, dims, len, operand(x, false), f)
@@ -256,8 +339,14 @@ fn int_op<I: Arith + ToFloat + TryFrom<i64>>(
 ) -> PyResult<Option<PyObject>> {
     if op == BinOp::Div {
         return match default_float_is_f64(py) {
-            Some(true) => produce::<f64>(py, Dt::F64, dims, len, |o| divide_as(lhs, rhs, o, I::to_f64)).map(Some),
-            Some(false) => produce::<f32>(py, Dt::F32, dims, len, |o| divide_as(lhs, rhs, o, I::to_f32)).map(Some),
+            Some(true) => produce::<f64>(py, Dt::F64, dims, len, |o| {
+                divide_as(lhs, rhs, o, I::to_f64)
+            })
+            .map(Some),
+            Some(false) => produce::<f32>(py, Dt::F32, dims, len, |o| {
+                divide_as(lhs, rhs, o, I::to_f32)
+            })
+            .map(Some),
             None => Ok(None),
         };
     }

@@ -104,7 +104,11 @@ pub fn wrap_result(py: Python<'_>, arr: Bound<'_, PyAny>) -> PyResult<PyObject> 
 /// float64, `Some(false)` for float32, `None` for another (half, bfloat16).
 pub fn default_float_is_f64(py: Python<'_>) -> Option<bool> {
     let t = types(py)?;
-    let d = t.default_holder.bind(py).getattr(t.value_name.bind(py)).ok()?;
+    let d = t
+        .default_holder
+        .bind(py)
+        .getattr(t.value_name.bind(py))
+        .ok()?;
     if d.is(&t.float64) {
         Some(true)
     } else if d.is(&t.float32) {
