@@ -193,6 +193,7 @@ def _fallbacks():
     ro = np.ones(3, np.float32)
     ro.flags.writeable = False
     big = np.ones(1 << 16, np.float32)
+    cpu0 = opyard.ones(2, device="cpu:0")
     swapped = opyard.ones(3)
     swapped._data = np.ones(3, ">f4")  # from_numpy refuses byte-swapped arrays; kernels must too
     return [
@@ -208,6 +209,8 @@ def _fallbacks():
         ("negative strides", "mul.Tensor", (opyard.from_numpy(base[::-1]), f32(12))),
         ("transposed", "neg", (opyard.from_numpy(base.reshape(3, 4)).t(),)),
         ("byte-swapped", "sum", (swapped,)),
+        ("a cpu:0 tensor keeps its device", "add.Tensor", (cpu0, cpu0)),
+        ("a cpu:0 tensor keeps its device (clone)", "clone", (cpu0,)),
         ("large", "add.Tensor", (opyard.from_numpy(big), opyard.from_numpy(big))),
         ("large division", "div.Tensor", (opyard.from_numpy(big[:20000]), opyard.from_numpy(big[:20000]))),
         ("python bool", "add.Scalar", (f32(3), True)),
@@ -228,7 +231,7 @@ def test_uncovered_calls_reach_the_python_kernel(case):
     got, fast_ran = run(name, *args, **kwargs)
     assert not fast_ran
     want = fast.PYTHON_KERNELS[name](*args, **kwargs)
-    assert type(got) is type(want)
+    assert type(got) is type(want) and got.device == want.device
     np.testing.assert_array_equal(np.asarray(got.numpy()) if got.device.type != "meta" else 0,
                                   np.asarray(want.numpy()) if want.device.type != "meta" else 0)
 

@@ -23,7 +23,10 @@ struct KernelTypes {
     default_holder: PyObject,
     float64: PyObject,
     float32: PyObject,
+    /// The `cpu` device singleton, the class default of `Tensor._dev`.
+    cpu: PyObject,
     data_name: Py<PyString>,
+    dev_name: Py<PyString>,
     value_name: Py<PyString>,
 }
 
@@ -38,6 +41,7 @@ pub fn _kernel_setup(
     default_holder: PyObject,
     float32: PyObject,
     float64: PyObject,
+    cpu: PyObject,
 ) -> PyResult<()> {
     let _ = TYPES.set(
         py,
@@ -46,7 +50,9 @@ pub fn _kernel_setup(
             default_holder,
             float64,
             float32,
+            cpu,
             data_name: PyString::intern_bound(py, "_data").unbind(),
+            dev_name: PyString::intern_bound(py, "_dev").unbind(),
             value_name: PyString::intern_bound(py, "value").unbind(),
         },
     );
@@ -73,7 +79,27 @@ pub fn is_plain_cpu_tensor(obj: &Bound<'_, PyAny>) -> bool {
     }
     // SAFETY: `opyard.Tensor` subclasses `TensorBase` (checked at the exact type above).
     let base = unsafe { obj.downcast_unchecked::<PyTensorBase>() };
-    base.get().keys() & !ALLOWED == CPU
+    base.get().keys() & !ALLOWED == CPU && on_default_cpu(obj, t)
+}
+
+/// Whether the tensor's device is the class default `cpu` (not, say, a
+/// `cpu:0` kept in its `__dict__`, which the Python kernels carry over to
+/// their results): an instance dict that is absent or has no `_dev`.
+fn on_default_cpu(obj: &Bound<'_, PyAny>, t: &KernelTypes) -> bool {
+    // SAFETY: GIL held; `opyard.Tensor` has a `__dict__` slot, so the pointer
+    // is valid, and the dict (when present) is borrowed only for the lookup.
+    unsafe {
+        let dict = ffi::_PyObject_GetDictPtr(obj.as_ptr());
+        if dict.is_null() || (*dict).is_null() {
+            return true;
+        }
+        let dev = ffi::PyDict_GetItemWithError(*dict, t.dev_name.as_ptr());
+        if dev.is_null() {
+            ffi::PyErr_Clear();
+            return true;
+        }
+        dev == t.cpu.as_ptr()
+    }
 }
 
 /// The numpy array of a plain CPU tensor, or `None` for anything else.
