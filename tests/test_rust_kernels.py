@@ -305,3 +305,14 @@ def test_gradient_accumulation_uses_add():
     (x * 2.0).sum().backward()
     (x * 3.0).sum().backward()
     assert x.grad.tolist() == [5.0, 5.0, 5.0]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_zero_dim_operands(dt):
+    s, t = opyard.from_numpy(np.array(3, dt)), opyard.from_numpy(np.array(2, dt))
+    one = tensor(np.array([2], dt))
+    for name in BINARY:
+        for args in ((s, t), (s, one), (one, s)):
+            got, fast_ran = run(name, *args)
+            assert fast_ran
+            same(got, fast.PYTHON_KERNELS[name](*args))
