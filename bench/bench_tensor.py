@@ -1,6 +1,7 @@
 """Tensor operators through the dispatcher vs raw numpy (and torch when importable), one run.
 
-Each row is a median over interleaved runs; ``xplain`` is the ratio to a plain Python call
+Each row is a median over short samples taken round-robin (plain call, opyard, numpy, torch),
+then the median of three passes over all rows; ``xplain`` is the ratio to a plain Python call
 (``def f(): pass``) measured in the same run, the machine-independent figure. The 1-element
 arithmetic, ``sum``, ``clone``, ``ones_like`` and ``neg`` rows run the Rust kernels
 (``_aten/fast.py``); the 1,000,000-element rows hand the work to numpy.
@@ -9,11 +10,15 @@ Targets: 1-element ``a + b`` at most half of torch's time (issue: <= 14x a plain
 torch is 28x); 1,000,000-element ``a + b`` not slower than numpy.
 """
 
+import gc
 import os
+import random
+import statistics
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import machine, per_call_ns, try_import_torch  # noqa: E402
+from _harness import machine, try_import_torch  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -59,19 +64,66 @@ def _mm_case(torch):
     return ("mm 64x64", lambda: m.mm(m), lambda: nm @ nm, (lambda: tm.mm(tm)) if torch else None)
 
 
+def interleaved_ns(fns, rounds=301, sample_s=0.0002):
+    """Median ns per call of each of ``fns``, sampled round-robin (one short sample of each per
+    round), so that load from other processes falls on every function alike."""
+    numbers = []
+    for fn in fns:
+        n = 1
+        while True:
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            if time.perf_counter() - t0 > sample_s:
+                break
+            n *= 2
+        numbers.append(n)
+    samples = [[] for _ in fns]
+    order = list(range(len(fns)))
+    gc.disable()  # as timeit does: a collection walking torch's ~100k objects is not the op's cost
+    try:
+        _rounds(fns, numbers, samples, order, rounds)
+    finally:
+        gc.enable()
+    return [statistics.median(s) for s in samples]
+
+
+def _rounds(fns, numbers, samples, order, rounds):
+    shuffle = random.Random(0).shuffle
+    for _ in range(rounds):
+        # A fresh order each round: whoever runs right after another library's large free (torch
+        # returns big blocks to the OS, the next allocation page-faults them back in) is drawn at
+        # random, not always the same function (a rotation would keep the cyclic order).
+        shuffle(order)
+        for i in order:
+            fn, n = fns[i], numbers[i]
+            t0 = time.perf_counter_ns()
+            for _ in range(n):
+                fn()
+            samples[i].append((time.perf_counter_ns() - t0) / n)
+
+
 def main():
     torch = try_import_torch()
+    # Each size's tensors exist only while its rows run: the 1,000,000-element arrays, kept
+    # alive beside the small ones, change what the allocator hands the small results.
+    groups = [lambda: _cases(1, torch), lambda: _cases(1000, torch), lambda: _cases(1_000_000, torch),
+              lambda: [_mm_case(torch)]]
+    # Three passes over all rows, each row's figure the median of its three: a burst of load
+    # lasting as long as one row (another process's build) is outvoted.
+    labels, passes = [], {}
+    for _ in range(3):
+        for make in groups:
+            for label, ours, ref, theirs in make():
+                fns = [_plain, ours, ref] + ([theirs] if theirs else [])
+                if label not in passes:
+                    labels.append(label)
+                passes.setdefault(label, []).append(
+                    interleaved_ns(fns, rounds=31 if "1000000" in label else 101))
     rows = []
-    cases = _cases(1, torch) + _cases(1000, torch) + _cases(1_000_000, torch) + [_mm_case(torch)]
-    for label, ours, ref, theirs in cases:
-        # Interleaved halves, so that drift of the machine hits both sides alike.
-        p1, o1, n1 = per_call_ns(_plain, repeat=13), per_call_ns(ours, repeat=13), per_call_ns(ref, repeat=13)
-        t1 = per_call_ns(theirs, repeat=13) if theirs else None
-        p2, o2, n2 = per_call_ns(_plain, repeat=13), per_call_ns(ours, repeat=13), per_call_ns(ref, repeat=13)
-        t2 = per_call_ns(theirs, repeat=13) if theirs else None
-        p, o, n = (p1 + p2) / 2, (o1 + o2) / 2, (n1 + n2) / 2
-        t = (t1 + t2) / 2 if theirs else None
-        rows.append((label, p, o, n, t))
+    for label in labels:
+        p, o, n, *t = (statistics.median(col) for col in zip(*passes[label]))
+        rows.append((label, p, o, n, t[0] if t else None))
     print(f"\nTensor ops  ({machine()})")
     print(f"  {'operation':<20} {'opyard':>10} {'xplain':>7} {'numpy':>10} {'vs numpy':>9} {'torch':>10} "
           f"{'xplain':>7} {'vs torch':>9}")
