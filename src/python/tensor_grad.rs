@@ -1,0 +1,159 @@
+//! `t.grad`: the gradient field's getset, with torch's non-leaf warning and checks.
+
+use super::device::PyDevice;
+use super::ndarray::ArrayView;
+use super::tensor::{dtype_of, ndarray_type, PyTensorBase};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUserWarning};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::sync::GILProtected;
+use pyo3::types::PyType;
+use std::cell::RefCell;
+
+/// Raises torch's message for a gradient that does not match its tensor.
+static GRAD_CHECK: GILProtected<RefCell<Option<PyObject>>> = GILProtected::new(RefCell::new(None));
+
+/// torch's warning for reading `.grad` of a non-leaf that does not retain it.
+const NON_LEAF_GRAD_WARNING: &str = "The .grad attribute of a Tensor that is not a \
+leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). \
+If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on \
+the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf \
+Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.";
+
+/// `t.grad`: the accumulated gradient (torch warns when a non-leaf that does not retain it is read).
+fn grad_get<'py>(slf: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let this = slf.get();
+    let g = this.grad(py);
+    if g.is_none() && this.grad_fn(py).is_some() && !this.retains_grad() {
+        PyErr::warn_bound(
+            py,
+            &py.get_type_bound::<PyUserWarning>(),
+            NON_LEAF_GRAD_WARNING,
+            1,
+        )?;
+    }
+    Ok(g.unwrap_or_else(|| py.None().into_bound(py)))
+}
+
+/// `t.grad = g` (torch's checks) and `del t.grad` (`value` is `None`).
+fn grad_set(slf: &Bound<'_, PyTensorBase>, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    let py = slf.py();
+    let this = slf.get();
+    let Some(g) = value.filter(|v| !v.is_none()) else {
+        this.set_grad(py, None);
+        return Ok(());
+    };
+    let Ok(gt) = g.downcast::<PyTensorBase>() else {
+        return Err(PyTypeError::new_err(format!(
+            "assigned grad expected to be a Tensor or None but got grad of type {}",
+            g.get_type().name()?
+        )));
+    };
+    if !grad_matches(py, this, gt.get())? {
+        // torch's messages name C++ and ScalarType dtypes: the autograd package
+        // formats them (and raises); it may also accept what the quick test refused.
+        let check = GRAD_CHECK
+            .get(py)
+            .borrow()
+            .as_ref()
+            .map(|c| c.clone_ref(py));
+        let Some(check) = check else {
+            return Err(PyRuntimeError::new_err(
+                "attempting to assign a gradient whose dtype, device or size differs from the tensor's",
+            ));
+        };
+        check.call1(py, (slf, g))?;
+    }
+    this.set_grad(py, Some(g));
+    Ok(())
+}
+
+/// Run `f` for a C slot: errors and panics become a raised exception and `err`.
+///
+/// SAFETY: call only from a CPython slot, which holds the GIL.
+unsafe fn slot_call<R>(err: R, f: impl FnOnce(Python<'_>) -> PyResult<R>) -> R {
+    let py = Python::assume_gil_acquired();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            e.restore(py);
+            err
+        }
+        Err(_) => {
+            pyo3::panic::PanicException::new_err("TensorBase.grad panicked").restore(py);
+            err
+        }
+    }
+}
+
+unsafe extern "C" fn grad_get_slot(
+    slf: *mut ffi::PyObject,
+    _closure: *mut std::os::raw::c_void,
+) -> *mut ffi::PyObject {
+    slot_call(std::ptr::null_mut(), |py| {
+        // SAFETY: the getset descriptor checked that `slf` is a TensorBase.
+        let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
+        grad_get(&t).map(Bound::into_ptr)
+    })
+}
+
+unsafe extern "C" fn grad_set_slot(
+    slf: *mut ffi::PyObject,
+    value: *mut ffi::PyObject,
+    _closure: *mut std::os::raw::c_void,
+) -> std::os::raw::c_int {
+    slot_call(-1, |py| {
+        // SAFETY: as in `grad_get_slot`; `value` is NULL for `del t.grad`.
+        let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
+        let v = Bound::from_borrowed_ptr_or_opt(py, value);
+        grad_set(&t, v.as_ref()).map(|()| 0)
+    })
+}
+
+/// Install `grad` as a getset of `TensorBase` by hand: PyO3's setters cannot
+/// be deleted through, and `del t.grad` clears the gradient in torch.
+pub fn install_grad(ty: &Bound<'_, PyType>) -> PyResult<()> {
+    let def: &'static mut ffi::PyGetSetDef = Box::leak(Box::new(ffi::PyGetSetDef {
+        name: c"grad".as_ptr(),
+        get: Some(grad_get_slot),
+        set: Some(grad_set_slot),
+        doc: c"The accumulated gradient (None until backward computes one).".as_ptr(),
+        closure: std::ptr::null_mut(),
+    }));
+    // SAFETY: `ty` is the live TensorBase type and `def` lives forever.
+    let descr = unsafe {
+        Bound::from_owned_ptr_or_err(ty.py(), ffi::PyDescr_NewGetSet(ty.as_type_ptr(), def))?
+    };
+    ty.setattr("grad", descr)
+}
+
+/// The quick test of `t.grad = g`: same dtype object, device type and sizes.
+fn grad_matches(py: Python<'_>, t: &PyTensorBase, g: &PyTensorBase) -> PyResult<bool> {
+    let (Some(td), Some(gd)) = (t.data(py), g.data(py)) else {
+        return Ok(false);
+    };
+    if !dtype_of(py, &td)?.is(&dtype_of(py, &gd)?) {
+        return Ok(false);
+    }
+    let same_device = match (t.device(py), g.device(py)) {
+        (Some(a), Some(b)) => match (a.downcast::<PyDevice>(), b.downcast::<PyDevice>()) {
+            (Ok(a), Ok(b)) => a.get().type_str() == b.get().type_str(),
+            _ => false,
+        },
+        _ => false,
+    };
+    let nd = ndarray_type(py);
+    Ok(same_device
+        && match (ArrayView::of(&td, nd), ArrayView::of(&gd, nd)) {
+            (Some(a), Some(b)) => a.dims() == b.dims(),
+            _ => false,
+        })
+}
+
+/// Install `check(tensor, grad)`, called by `t.grad = g` when the quick test
+/// (dtype, device type, sizes) fails: it raises torch's message or returns to accept.
+#[pyfunction]
+pub fn _set_grad_check(py: Python<'_>, check: PyObject) {
+    *GRAD_CHECK.get(py).borrow_mut() = Some(check);
+}
