@@ -15,6 +15,7 @@ mod ndarray;
 mod ops;
 mod schema;
 pub mod tensor;
+mod tensor_getsets;
 mod tensor_grad;
 pub mod tensor_slots;
 mod tls;

@@ -292,66 +292,6 @@ impl PyTensorBase {
         PyTensorBase::fresh(py)
     }
 
-    /// The dispatch key set as raw bits.
-    #[getter(_keyset)]
-    fn keyset_get(&self) -> u64 {
-        self.keys()
-    }
-
-    #[setter(_keyset)]
-    fn keyset_set(&self, raw: u64) {
-        self.set_keys(raw);
-    }
-
-    /// The tensor's device.
-    #[getter(device)]
-    fn device_get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.device(py)
-            .ok_or_else(|| PyAttributeError::new_err("this tensor has no device ('_dev' is unset)"))
-    }
-
-    /// The tensor's dtype.
-    #[getter(dtype)]
-    fn dtype_get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.dtype(py)
-    }
-
-    /// The tensor's sizes, an `opyard.Size` (reused while the sizes do not change).
-    #[getter(shape)]
-    fn shape_get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let data = self.require_data(py)?;
-        let size = registered(py)?.size.bind(py);
-        let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
-            return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
-        };
-        let dims = arr.dims();
-        if let Some(cached) = self.shape.get(py) {
-            if same_sizes(&cached, dims) {
-                return Ok(cached);
-            }
-        }
-        let tuple = PyTuple::new_bound(py, dims.iter().map(|&d| d as i64));
-        let out = size.call1((tuple,))?;
-        self.shape.set(Some(&out));
-        Ok(out)
-    }
-
-    /// The number of dimensions.
-    #[getter(ndim)]
-    fn ndim_get(&self, py: Python<'_>) -> PyResult<usize> {
-        let data = self.require_data(py)?;
-        match ArrayView::of(&data, ndarray_type(py)) {
-            Some(arr) => Ok(arr.dims().len()),
-            None => data.getattr(pyo3::intern!(py, "ndim"))?.extract(),
-        }
-    }
-
-    /// The version of the tensor's memory (bumped by every in-place operation).
-    #[getter(_version)]
-    fn version_get(&self, py: Python<'_>) -> u64 {
-        self.version(py)
-    }
-
     /// Record an in-place modification (the counter is shared by every view of one root).
     #[pyo3(name = "_bump_version")]
     fn bump_version_py(&self, py: Python<'_>) -> PyResult<()> {
@@ -379,6 +319,90 @@ impl PyTensorBase {
         let shape = self.shape.take(py);
         drop((taken, shape));
     }
+}
+
+/// `_keyset`: the dispatch key set as raw bits.
+fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(t.get().keys().into_py(t.py()).into_bound(t.py()))
+}
+
+fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
+    let v = v.ok_or_else(|| PyTypeError::new_err("the key set of a tensor cannot be deleted"))?;
+    t.get().set_keys(v.extract()?);
+    Ok(())
+}
+
+/// `dtype`.
+fn dtype_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    t.get().dtype(t.py())
+}
+
+/// `shape`: an `opyard.Size`, reused while the sizes do not change.
+fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    let py = t.py();
+    let this = t.get();
+    let data = this.require_data(py)?;
+    let size = registered(py)?.size.bind(py);
+    let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
+        return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
+    };
+    let dims = arr.dims();
+    if let Some(cached) = this.shape.get(py) {
+        if same_sizes(&cached, dims) {
+            return Ok(cached);
+        }
+    }
+    let tuple = PyTuple::new_bound(py, dims.iter().map(|&d| d as i64));
+    let out = size.call1((tuple,))?;
+    this.shape.set(Some(&out));
+    Ok(out)
+}
+
+/// `ndim`.
+fn ndim_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    let py = t.py();
+    let data = t.get().require_data(py)?;
+    match ArrayView::of(&data, ndarray_type(py)) {
+        Some(arr) => Ok(arr.dims().len().into_py(py).into_bound(py)),
+        None => data.getattr(pyo3::intern!(py, "ndim")),
+    }
+}
+
+/// `_version`: the version of the tensor's memory (bumped by every in-place operation).
+fn version_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(t.get().version(t.py()).into_py(t.py()).into_bound(t.py()))
+}
+
+/// Install the computed attributes (Note [Raw getsets]) and `device`, a
+/// read-only member on `_dev`'s slot.
+fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<()> {
+    use super::tensor_getsets::install;
+    install(
+        ty,
+        c"_keyset",
+        c"The dispatch key set as raw bits.",
+        keyset_get,
+        Some(keyset_set),
+    )?;
+    install(ty, c"dtype", c"The tensor's dtype.", dtype_get, None)?;
+    install(
+        ty,
+        c"shape",
+        c"The tensor's sizes (an opyard.Size).",
+        shape_get,
+        None,
+    )?;
+    install(ty, c"ndim", c"The number of dimensions.", ndim_get, None)?;
+    install(
+        ty,
+        c"_version",
+        c"The version of the tensor's memory.",
+        version_get,
+        None,
+    )?;
+    super::tensor_grad::install_grad(ty)?;
+    let device = member_descr(ty, c"device", slots_offset, Field::Dev, true)?;
+    ty.setattr("device", device)
 }
 
 /// Whether `cached` (a tuple of ints) spells `dims`.
@@ -467,7 +491,7 @@ pub fn _slot_alias(cls: &Bound<'_, PyType>, alias: &str, field: &str) -> PyResul
     let offset = *SLOTS_OFFSET
         .get(py)
         .expect("members installed at module init");
-    let descr = member_descr(&py.get_type_bound::<PyTensorBase>(), name, offset, f)?;
+    let descr = member_descr(&py.get_type_bound::<PyTensorBase>(), name, offset, f, false)?;
     cls.setattr(alias, descr)
 }
 
@@ -482,5 +506,5 @@ pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
     let ty = py.get_type_bound::<PyTensorBase>();
     install_members(&ty, offset)?;
-    super::tensor_grad::install_grad(&ty)
+    install_attributes(&ty, offset)
 }

@@ -4,7 +4,6 @@ use super::device::PyDevice;
 use super::ndarray::ArrayView;
 use super::tensor::{dtype_of, ndarray_type, PyTensorBase};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUserWarning};
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
 use pyo3::types::PyType;
@@ -37,7 +36,10 @@ fn grad_get<'py>(slf: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> 
 }
 
 /// `t.grad = g` (torch's checks) and `del t.grad` (`value` is `None`).
-fn grad_set(slf: &Bound<'_, PyTensorBase>, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+fn grad_set<'py>(
+    slf: &Bound<'py, PyTensorBase>,
+    value: Option<&Bound<'py, PyAny>>,
+) -> PyResult<()> {
     let py = slf.py();
     let this = slf.get();
     let Some(g) = value.filter(|v| !v.is_none()) else {
@@ -69,63 +71,15 @@ fn grad_set(slf: &Bound<'_, PyTensorBase>, value: Option<&Bound<'_, PyAny>>) -> 
     Ok(())
 }
 
-/// Run `f` for a C slot: errors and panics become a raised exception and `err`.
-///
-/// SAFETY: call only from a CPython slot, which holds the GIL.
-unsafe fn slot_call<R>(err: R, f: impl FnOnce(Python<'_>) -> PyResult<R>) -> R {
-    let py = Python::assume_gil_acquired();
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => {
-            e.restore(py);
-            err
-        }
-        Err(_) => {
-            pyo3::panic::PanicException::new_err("TensorBase.grad panicked").restore(py);
-            err
-        }
-    }
-}
-
-unsafe extern "C" fn grad_get_slot(
-    slf: *mut ffi::PyObject,
-    _closure: *mut std::os::raw::c_void,
-) -> *mut ffi::PyObject {
-    slot_call(std::ptr::null_mut(), |py| {
-        // SAFETY: the getset descriptor checked that `slf` is a TensorBase.
-        let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
-        grad_get(&t).map(Bound::into_ptr)
-    })
-}
-
-unsafe extern "C" fn grad_set_slot(
-    slf: *mut ffi::PyObject,
-    value: *mut ffi::PyObject,
-    _closure: *mut std::os::raw::c_void,
-) -> std::os::raw::c_int {
-    slot_call(-1, |py| {
-        // SAFETY: as in `grad_get_slot`; `value` is NULL for `del t.grad`.
-        let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
-        let v = Bound::from_borrowed_ptr_or_opt(py, value);
-        grad_set(&t, v.as_ref()).map(|()| 0)
-    })
-}
-
-/// Install `grad` as a getset of `TensorBase` by hand: PyO3's setters cannot
-/// be deleted through, and `del t.grad` clears the gradient in torch.
+/// Install `grad` (getset: reading warns for a non-leaf, `del t.grad` clears it).
 pub fn install_grad(ty: &Bound<'_, PyType>) -> PyResult<()> {
-    let def: &'static mut ffi::PyGetSetDef = Box::leak(Box::new(ffi::PyGetSetDef {
-        name: c"grad".as_ptr(),
-        get: Some(grad_get_slot),
-        set: Some(grad_set_slot),
-        doc: c"The accumulated gradient (None until backward computes one).".as_ptr(),
-        closure: std::ptr::null_mut(),
-    }));
-    // SAFETY: `ty` is the live TensorBase type and `def` lives forever.
-    let descr = unsafe {
-        Bound::from_owned_ptr_or_err(ty.py(), ffi::PyDescr_NewGetSet(ty.as_type_ptr(), def))?
-    };
-    ty.setattr("grad", descr)
+    super::tensor_getsets::install(
+        ty,
+        c"grad",
+        c"The accumulated gradient (None until backward computes one).",
+        grad_get,
+        Some(grad_set),
+    )
 }
 
 /// The quick test of `t.grad = g`: same dtype object, device type and sizes.

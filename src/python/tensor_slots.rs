@@ -174,18 +174,19 @@ pub fn install_members(
     slots_offset: usize,
 ) -> PyResult<()> {
     for (field, name, _) in FIELDS {
-        let descr = member_descr(owner, name, slots_offset, field)?;
+        let descr = member_descr(owner, name, slots_offset, field, false)?;
         owner.setattr(name.to_str().expect("ascii field name"), descr)?;
     }
     Ok(())
 }
 
-/// A member descriptor of `owner` reading and writing `field`, named `name`.
+/// A member descriptor of `owner` reading (and unless `readonly`, writing) `field`, named `name`.
 pub fn member_descr<'py>(
     owner: &Bound<'py, pyo3::types::PyType>,
     name: &'static CStr,
     slots_offset: usize,
     field: Field,
+    readonly: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let offset = slots_offset + field as usize * std::mem::size_of::<ObjSlot>();
     // The descriptor keeps a pointer to its definition: one leaked `PyMemberDef`
@@ -194,7 +195,7 @@ pub fn member_descr<'py>(
         name: name.as_ptr(),
         type_code: ffi::Py_T_OBJECT_EX,
         offset: offset as ffi::Py_ssize_t,
-        flags: 0,
+        flags: if readonly { ffi::Py_READONLY } else { 0 },
         doc: ptr::null(),
     }));
     // SAFETY: `owner` is a live type object; `def` lives forever and describes
