@@ -46,10 +46,13 @@ READS = [
     ("t.numel()", "t.numel()", "t.numel()"),
     ("t.requires_grad", "t.requires_grad", "t.requires_grad"),
     ("t._meta_offset = 0 (write)", "t._meta_offset = 0", None),
+    # a new tensor object: the result constructor (``_make``/``_make_view``) on top of the op
+    ("t.detach()", "t.detach()", "t.detach()"),
+    ("t + t (1 element)", "u + u", "u + u"),
 ]
 
 
-def _ns(stmt, env, number=200_000, repeat=9):
+def _ns(stmt, env, number=50_000, repeat=15):
     """Median ns of ``stmt`` minus the median of an empty statement."""
     def med(s):
         return statistics.median(t / number * 1e9 for t in timeit.repeat(s, globals=env, number=number,
@@ -60,7 +63,7 @@ def _ns(stmt, env, number=200_000, repeat=9):
 def _env(lib):
     t = lib.ones(3)
     g = lib.ones(3, requires_grad=True)
-    return {"t": t, "y": g * 2, "o": _Slotted()}
+    return {"t": t, "y": g * 2, "u": lib.ones(1), "o": _Slotted()}
 
 
 def bytes_per_tensor(n=10_000):

@@ -208,3 +208,35 @@ def test_subclass_pickle_keeps_its_attributes():
     t.label = "x"
     u = pickle.loads(pickle.dumps(t))
     assert type(u) is Tagged and u.label == "x" and u.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_autograd_attributes_read_the_fields():
+    x = opyard.ones(2, requires_grad=True)
+    y = x * 2
+    assert x.requires_grad and x.is_leaf and x.grad_fn is None and x.output_nr == 0
+    assert not y.is_leaf and y.grad_fn is y._grad_fn and not y.retains_grad
+    y.retain_grad()
+    assert y.retains_grad and y._retains_grad is True
+    a, b = opyard.ones(4, requires_grad=True).split(2)
+    assert (a.output_nr, b.output_nr) == (0, 1)
+
+
+@pytest.mark.parametrize("name", ["grad_fn", "output_nr", "is_leaf", "retains_grad", "device", "dtype",
+                                  "shape", "ndim", "_version"])
+def test_derived_attributes_are_read_only(name):
+    t = opyard.ones(2)
+    with pytest.raises(AttributeError):
+        setattr(t, name, None)
+
+
+def test_requires_grad_setter_keeps_torchs_checks():
+    t = opyard.ones(2)
+    t.requires_grad = True
+    assert t.requires_grad and t._keyset & opyard.dispatcher.DispatchKeySet(
+        opyard.dispatcher.DispatchKey.AutogradCPU).raw()
+    with pytest.raises(TypeError, match="requires_grad must be a bool"):
+        t.requires_grad = 1
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
+        opyard.ones(2, dtype=opyard.int64).requires_grad = True
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        (t * 2).requires_grad = False

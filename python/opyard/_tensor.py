@@ -297,15 +297,7 @@ class Tensor(_core.TensorBase):
             return self.to(dtype)
         return f"opyard.{D.LEGACY_NAMES[self.dtype.name]}Tensor"
 
-    # --- autograd defaults (``_version``, ``_bump_version``, ``_counter``: TensorBase) ---
-    @property
-    def requires_grad(self):
-        return bool(self._keyset & _AUTOGRAD_KEYS)
-
-    @property
-    def is_leaf(self):
-        return self._grad_fn is None
-
+    # --- autograd (``requires_grad``, ``is_leaf``, ``grad``, ``grad_fn``, ``_version``: TensorBase) ---
     @property
     def data(self):
         return self.detach()

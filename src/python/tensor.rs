@@ -400,7 +400,7 @@ fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<(
         version_get,
         None,
     )?;
-    super::tensor_grad::install_grad(ty)?;
+    super::tensor_grad::install_autograd_attributes(ty, slots_offset)?;
     let device = member_descr(ty, c"device", slots_offset, Field::Dev, true)?;
     ty.setattr("device", device)
 }

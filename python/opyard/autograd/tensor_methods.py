@@ -94,22 +94,6 @@ def _check_assigned_grad(self, g):
             f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size")
 
 
-def _retains_grad(self):
-    return self._retains_grad and self._grad_fn is not None
-
-
-def _grad_fn(self):
-    return self._grad_fn
-
-
-def _is_leaf(self):
-    return self._grad_fn is None
-
-
-def _requires_grad(self):
-    return meta.requires_grad(self)
-
-
 def _set_requires_grad(self, flag):
     if not isinstance(flag, bool):
         raise TypeError(f"requires_grad must be a bool, got {type(flag).__name__}")
@@ -130,25 +114,18 @@ def requires_grad_(self, requires_grad=True):
     return self
 
 
-def _output_nr(self):
-    return self._output_nr
-
-
 def install(tensor_cls):
     """Bind the autograd methods onto ``tensor_cls`` (idempotent)."""
-    # The fields and ``.grad`` itself live in ``TensorBase`` (Note [Tensor slots]); its setter
-    # calls this check when a quick test of dtype, device and size fails.
+    # The fields and the attributes over them (``grad``, ``grad_fn``, ``is_leaf``,
+    # ``requires_grad``, ``retains_grad``, ``output_nr``) live in ``TensorBase`` (Note [Tensor
+    # slots]); its setters call these for torch's checks.
     _core._set_grad_check(_check_assigned_grad)
+    _core._set_requires_grad_hook(_set_requires_grad)
     tensor_cls.backward = backward
     tensor_cls.register_hook = register_hook
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad
-    tensor_cls.retains_grad = property(_retains_grad)
-    tensor_cls.grad_fn = property(_grad_fn)
-    tensor_cls.is_leaf = property(_is_leaf)
-    tensor_cls.requires_grad = property(_requires_grad, _set_requires_grad)
     tensor_cls.requires_grad_ = requires_grad_
-    tensor_cls.output_nr = property(_output_nr)
 
 from .._exports import public_dir
 
