@@ -508,12 +508,3 @@ pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     install_members(&ty, offset)?;
     install_attributes(&ty, offset)
 }
-
-impl PyTensorBase {
-    /// A base holding the raw key set `raw`: tensors built in Rust (kernels.rs).
-    pub(crate) fn with_keys(raw: u64) -> Self {
-        PyTensorBase {
-            keyset: AtomicU64::new(raw),
-        }
-    }
-}
