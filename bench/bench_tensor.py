@@ -3,7 +3,7 @@
 Each row is a median over short samples taken round-robin (plain call, opyard, numpy, torch),
 then the median of three passes over all rows; ``xplain`` is the ratio to a plain Python call
 (``def f(): pass``) measured in the same run, the machine-independent figure. The 1-element
-arithmetic, ``sum``, ``clone``, ``ones_like`` and ``neg`` rows run the Rust kernels
+arithmetic, ``sum``, ``clone``, ``ones_like``, ``neg`` and ``expand`` rows run the Rust kernels
 (``_aten/fast.py``); the 1,000,000-element rows hand the work to numpy.
 
 Targets: 1-element ``a + b`` at most half of torch's time (issue: <= 14x a plain call where
@@ -49,6 +49,8 @@ def _cases(n, torch):
             ("x.clone() (1)", lambda: a.clone(), lambda: na.copy(), (lambda: ta.clone()) if T else None),
             ("ones_like(x) (1)", lambda: opyard.ones_like(a), lambda: np.ones_like(na),
              (lambda: torch.ones_like(ta)) if T else None),
+            ("x.expand(4, 1) (1)", lambda: a.expand(4, 1), lambda: np.broadcast_to(na, (4, 1)),
+             (lambda: ta.expand(4, 1)) if T else None),
         ]
     if n == 1000:
         rows.append((f"x.sin() ({n})", lambda: a.sin(), lambda: np.sin(na), (lambda: ta.sin()) if T else None))

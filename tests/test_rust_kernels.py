@@ -5,6 +5,8 @@ byte), and every call the fast path does not cover reaches the Python kernel unc
 ``RustKernel`` built around a recording fallback tells which of the two ran.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -316,3 +318,63 @@ def test_zero_dim_operands(dt):
             got, fast_ran = run(name, *args)
             assert fast_ran
             same(got, fast.PYTHON_KERNELS[name](*args))
+
+
+def _same_view(got, want, base):
+    g, w = got.numpy(), want.numpy()
+    assert type(got) is opyard.Tensor and g.dtype == w.dtype and g.shape == w.shape
+    assert g.strides == w.strides and g.flags.writeable == w.flags.writeable is False
+    assert np.array_equal(g, w) and (g.size == 0 or np.shares_memory(g, base.numpy()))
+    root = base._base if base._base is not None else base
+    assert got._base is root and want._base is root
+    assert got._keyset == want._keyset and got.device == want.device
+
+
+@pytest.mark.parametrize("shape, size", [
+    ((3,), [2, 3]), ((1, 3), [4, 3]), ((3, 1), [-1, 4]), ((), [2, 2]), ((2, 1, 3), [5, 2, 7, -1]),
+    ((3,), (3,)), ((0,), [2, 0]), ((1,), [0]),
+])
+@pytest.mark.parametrize("dt", DTYPES + [np.bool_, np.complex64])
+def test_expand_is_the_python_kernels_view(shape, size, dt):
+    x = tensor((np.arange(int(np.prod(shape))) % 3).astype(dt).reshape(shape))
+    got, fast_ran = run("expand", x, size)
+    assert fast_ran
+    _same_view(got, fast.PYTHON_KERNELS["expand"](x, size), x)
+
+
+def test_expand_of_a_strided_view_shares_the_roots_counter():
+    root = opyard.from_numpy(np.arange(12, dtype=np.float32).reshape(3, 4))
+    col = root.t()[1:2]  # a (1, 3) view with strides (4, 16)
+    got, fast_ran = run("expand", col, [5, 3])
+    assert fast_ran
+    _same_view(got, fast.PYTHON_KERNELS["expand"](col, [5, 3]), col)
+    v = got._version
+    root.add_(1)
+    assert got._version == v + 1 and got.tolist()[4] == [2.0, 6.0, 10.0]
+
+
+@pytest.mark.parametrize("size, kwargs", [
+    ([-1, 3], {}), ([2, -2], {}), ([2, 4], {}), ([], {}), ([2, 3.0], {}), ([2, 3], {"implicit": True}),
+])
+def test_expand_falls_back_for_other_sizes(size, kwargs):
+    x = tensor(np.ones(3, np.float32))
+    rec = Recorder("expand")
+    k = _core.RustKernel("expand", rec)
+    try:
+        want = fast.PYTHON_KERNELS["expand"](x, size, **kwargs)
+    except Exception as e:  # noqa: BLE001  (the same error must come out of the Rust kernel)
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            k(x, size, **kwargs)
+    else:
+        _same_view(k(x, size, **kwargs), want, x)
+    assert rec.calls == 1
+
+
+def test_expand_through_the_dispatcher_and_autograd():
+    x = opyard.ones(3, requires_grad=True)
+    y = x.expand(2, 3)
+    assert y.shape == (2, 3) and y._base is x
+    (y * 2.0).sum().backward()
+    assert x.grad.tolist() == [4.0, 4.0, 4.0]
+    with pytest.raises(RuntimeError, match="must match the existing size"):
+        opyard.ones(3).expand(2, 4)

@@ -15,6 +15,7 @@ mod array;
 mod binary;
 mod tensor_io;
 mod unary;
+mod view;
 
 pub use tensor_io::_kernel_setup;
 
@@ -30,6 +31,7 @@ enum Fast {
     /// add/sub/mul/div; `true`: the `.Scalar` overload (alpha positional).
     Binary(BinOp, bool),
     Unary(Unary),
+    Expand,
 }
 
 /// The overloads that have a Rust kernel, by `name.overload`.
@@ -47,6 +49,7 @@ const FAST_OPS: &[(&str, Fast)] = &[
     ("clone", Fast::Unary(Unary::Clone)),
     ("ones_like", Fast::Unary(Unary::OnesLike)),
     ("zeros_like", Fast::Unary(Unary::ZerosLike)),
+    ("expand", Fast::Expand),
 ];
 
 /// A CPU kernel in Rust with the op's Python kernel as its fallback.
@@ -93,6 +96,7 @@ impl PyRustKernel {
         let done = match self.fast {
             Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
             Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
+            Fast::Expand => view::expand(py, args, kwargs)?,
         };
         match done {
             Some(r) => Ok(r),

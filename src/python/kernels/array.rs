@@ -167,3 +167,94 @@ pub unsafe fn out_slice<'o, T>(data: *mut u8, len: usize) -> &'o mut [T] {
     }
     std::slice::from_raw_parts_mut(data as *mut T, len)
 }
+
+/// The header of any exact numpy array (any dtype, any strides), for views.
+pub struct Header<'a> {
+    arr: &'a npyffi::PyArrayObject,
+}
+
+impl<'a> Header<'a> {
+    /// `obj`'s header when its type is exactly `numpy.ndarray`.
+    pub fn read(obj: &'a Bound<'_, PyAny>) -> Option<Self> {
+        // SAFETY: as in `ArrayRef::read`: GIL held, numpy's type object, live `obj`.
+        let array_type = unsafe { PY_ARRAY_API.get_type_object(obj.py(), NpyTypes::PyArray_Type) };
+        if unsafe { ffi::Py_TYPE(obj.as_ptr()) } != array_type {
+            return None;
+        }
+        // SAFETY: an exact ndarray starts with `PyArrayObject`; it outlives `'a`.
+        let arr = unsafe { &*(obj.as_ptr() as *const npyffi::PyArrayObject) };
+        (0..=MAX_DIMS as c_int)
+            .contains(&arr.nd)
+            .then_some(Header { arr })
+    }
+
+    fn dims_and_strides(&self) -> (&'a [ffi::Py_ssize_t], &'a [ffi::Py_ssize_t]) {
+        let nd = self.arr.nd as usize;
+        if nd == 0 {
+            return (&[], &[]);
+        }
+        // SAFETY: numpy keeps `nd` sizes and strides alive with the array.
+        unsafe {
+            (
+                std::slice::from_raw_parts(self.arr.dimensions, nd),
+                std::slice::from_raw_parts(self.arr.strides, nd),
+            )
+        }
+    }
+
+    pub fn dims(&self) -> &'a [ffi::Py_ssize_t] {
+        self.dims_and_strides().0
+    }
+
+    pub fn strides(&self) -> &'a [ffi::Py_ssize_t] {
+        self.dims_and_strides().1
+    }
+}
+
+/// A read-only view of `src` (an exact ndarray, see [`Header`]) with shape
+/// `dims` and byte strides `strides`, keeping `src` alive as its base: what
+/// `np.broadcast_to` returns. The caller guarantees every index of the view
+/// addresses an element of `src` (broadcast dimensions have stride 0).
+pub fn strided_view<'py>(
+    src: &Bound<'py, PyAny>,
+    dims: &[ffi::Py_ssize_t],
+    strides: &[ffi::Py_ssize_t],
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = src.py();
+    let mut shape = [0 as npyffi::npy_intp; MAX_DIMS];
+    let mut steps = [0 as npyffi::npy_intp; MAX_DIMS];
+    shape[..dims.len()].copy_from_slice(dims);
+    steps[..strides.len()].copy_from_slice(strides);
+    // SAFETY: GIL held; `src` is an exact ndarray (the caller read its
+    // `Header`), so its `descr` and `data` are valid; `PyArray_NewFromDescr`
+    // steals the descr reference we add and copies `shape`/`steps`. Flags 0
+    // make the view read-only, as `np.broadcast_to`'s. `PyArray_SetBaseObject`
+    // steals the reference to `src` we add, which keeps the memory alive.
+    unsafe {
+        let arr = &*(src.as_ptr() as *const npyffi::PyArrayObject);
+        let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
+        ffi::Py_INCREF(arr.descr as *mut ffi::PyObject);
+        let view = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            array_type,
+            arr.descr,
+            dims.len() as c_int,
+            shape.as_mut_ptr(),
+            steps.as_mut_ptr(),
+            arr.data as *mut std::ffi::c_void,
+            0,
+            std::ptr::null_mut(),
+        );
+        let view = Bound::from_owned_ptr_or_err(py, view)?;
+        ffi::Py_INCREF(src.as_ptr());
+        let rc = PY_ARRAY_API.PyArray_SetBaseObject(
+            py,
+            view.as_ptr() as *mut npyffi::PyArrayObject,
+            src.as_ptr(),
+        );
+        if rc < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(view)
+    }
+}

@@ -67,7 +67,7 @@ const CPU: u64 = DispatchKeySet::from_key(DispatchKey::CPU).raw();
 /// The state of a plain CPU `opyard.Tensor` (exact type: subclasses fall
 /// back) on the default `cpu` device object (a `cpu:0` device, which the
 /// Python kernels carry over to their results, falls back too).
-fn plain_cpu_tensor<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a PyTensorBase> {
+pub fn plain_cpu_tensor<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a PyTensorBase> {
     let t = types(obj.py())?;
     // SAFETY: both pointers are live objects (GIL held).
     if unsafe { ffi::Py_TYPE(obj.as_ptr()) } != t.tensor.as_ptr() as *mut ffi::PyTypeObject {
@@ -89,11 +89,41 @@ pub fn wrap_result(py: Python<'_>, arr: Bound<'_, PyAny>) -> PyResult<PyObject> 
     Ok(new_tensor(py, None, &arr, CPU, None)?.into_any().unbind())
 }
 
+/// The root a view of `base` records (`base._base`, or `base` itself), when it is a tensor.
+pub fn view_root<'py>(
+    base: &Bound<'py, PyAny>,
+    base_state: &PyTensorBase,
+) -> Option<Bound<'py, PyTensorBase>> {
+    let root = base_state.base(base.py()).unwrap_or_else(|| base.clone());
+    root.downcast_into::<PyTensorBase>().ok()
+}
+
+/// A view tensor holding `view`, as `_tensor._make_view` makes one: the
+/// viewed tensor's key set (`keys`) without autograd keys, the cpu device,
+/// `root` as `_base` and the root's version counter.
+pub fn wrap_view(
+    py: Python<'_>,
+    view: Bound<'_, PyAny>,
+    keys: u64,
+    root: &Bound<'_, PyTensorBase>,
+) -> PyResult<PyObject> {
+    let counter = root.get().counter(py)?;
+    let t = new_tensor(py, None, &view, keys & !ALLOWED, None)?;
+    let state = t.get();
+    state.set_field(Field::Base, Some(root.as_any()));
+    state.set_field(Field::Vc, Some(counter.as_any()));
+    Ok(t.into_any().unbind())
+}
+
 /// The default floating dtype as a fast-path dtype: `Some(true)` for
 /// float64, `Some(false)` for float32, `None` for another (half, bfloat16).
 pub fn default_float_is_f64(py: Python<'_>) -> Option<bool> {
     let t = types(py)?;
-    let d = t.default_holder.bind(py).getattr(t.value_name.bind(py)).ok()?;
+    let d = t
+        .default_holder
+        .bind(py)
+        .getattr(t.value_name.bind(py))
+        .ok()?;
     if d.is(&t.float64) {
         Some(true)
     } else if d.is(&t.float32) {
