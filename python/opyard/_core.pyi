@@ -54,6 +54,8 @@ __all__ = [
     "_set_tensor_types",
     "_share_state",
     "_slot_alias",
+    "RustKernel",
+    "_kernel_setup",
 ]
 
 __version__: str
@@ -284,9 +286,12 @@ def _engine_init(add: Callable[..., Any], validate: Callable[..., Any], pre_hook
 def _run_backward(roots: list[tuple[Any, int, Any]], inputs: Optional[list[tuple[Any, int]]],
                   retain_graph: bool, create_graph: bool, accumulate: bool) -> list[Any]: ...
 
+@final
 class RustKernel:
     """A CPU kernel in Rust falling back to the op's Python kernel (see ``opyard._aten.fast``)."""
-    def __init__(self, op: str, fallback: Callable[..., Any]) -> None: ...
+    __name__: str
+    __qualname__: str
+    def __new__(cls, op: str, fallback: Callable[..., Any]) -> "RustKernel": ...
     @staticmethod
     def ops() -> list[str]: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
