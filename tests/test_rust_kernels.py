@@ -8,8 +8,9 @@ byte), and every call the fast path does not cover reaches the Python kernel unc
 import re
 
 import numpy as np
-import opyard
 import pytest
+
+import opyard
 from opyard import _core
 from opyard._aten import fast
 
@@ -361,7 +362,7 @@ def test_expand_falls_back_for_other_sizes(size, kwargs):
     k = _core.RustKernel("expand", rec)
     try:
         want = fast.PYTHON_KERNELS["expand"](x, size, **kwargs)
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001  (the Rust kernel must raise the same error)
         with pytest.raises(type(e), match=re.escape(str(e))):
             k(x, size, **kwargs)
     else:
