@@ -378,3 +378,26 @@ def test_expand_through_the_dispatcher_and_autograd():
     assert x.grad.tolist() == [4.0, 4.0, 4.0]
     with pytest.raises(RuntimeError, match="must match the existing size"):
         opyard.ones(3).expand(2, 4)
+
+
+def test_parameters_take_the_fast_path_and_give_plain_tensors():
+    p = opyard.nn.Parameter(opyard.ones(3), requires_grad=False)
+    for name, args in (("add.Tensor", (p, p)), ("mul.Scalar", (p, 2.0)), ("neg", (p,)), ("sum", (p,))):
+        got, fast_ran = run(name, *args)
+        assert fast_ran and type(got) is opyard.Tensor
+        same(got, fast.PYTHON_KERNELS[name](*args))
+    got, fast_ran = run("expand", p, [2, 3])
+    assert fast_ran
+    _same_view(got, fast.PYTHON_KERNELS["expand"](p, [2, 3]), p)
+    p = opyard.nn.Parameter(opyard.ones(3))
+    (p * 2.0).sum().backward()
+    assert p.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_kernel_plain_type_refuses_other_types():
+    class Keeps(opyard.Tensor):
+        _keep_subclass = True
+
+    for cls in (int, Keeps):
+        with pytest.raises(ValueError, match="is not a Tensor subclass whose ops return plain Tensors"):
+            _core._kernel_plain_type(cls)

@@ -56,6 +56,7 @@ __all__ = [
     "_slot_alias",
     "RustKernel",
     "_kernel_setup",
+    "_kernel_plain_type",
 ]
 
 __version__: str
@@ -298,4 +299,5 @@ class RustKernel:
     @property
     def __wrapped__(self) -> Callable[..., Any]: ...
 
+def _kernel_plain_type(cls: type) -> None: ...
 def _kernel_setup(tensor: type, default_holder: Any, float32: Any, float64: Any, cpu: Any) -> None: ...

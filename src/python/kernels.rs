@@ -17,7 +17,7 @@ mod tensor_io;
 mod unary;
 mod view;
 
-pub use tensor_io::_kernel_setup;
+pub use tensor_io::{_kernel_plain_type, _kernel_setup};
 
 use crate::kernels::elementwise::BinOp;
 use pyo3::exceptions::PyValueError;

@@ -47,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<kernels::PyRustKernel>()?;
     m.add_function(wrap_pyfunction!(kernels::_kernel_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(kernels::_kernel_plain_type, m)?)?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
     m.add_function(wrap_pyfunction!(keys::_set_key_enum, m)?)?;

@@ -11,10 +11,12 @@
 use super::super::tensor::{new_tensor, PyTensorBase};
 use super::super::tensor_slots::Field;
 use crate::dispatch::{DispatchKey, DispatchKeySet};
+use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyString, PyType};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct KernelTypes {
     /// `opyard.Tensor`: the only type the fast path accepts and builds.
@@ -29,6 +31,49 @@ struct KernelTypes {
 }
 
 static TYPES: GILOnceCell<KernelTypes> = GILOnceCell::new();
+
+/// Room for the subclasses the kernels take as plain tensors (`Parameter`).
+const MAX_EXTRA: usize = 4;
+/// Their type pointers (0: free), each kept alive forever by a leaked reference.
+static EXTRA: [AtomicUsize; MAX_EXTRA] = [const { AtomicUsize::new(0) }; MAX_EXTRA];
+
+/// Let the Rust kernels take instances of `cls`, a `Tensor` subclass that adds
+/// no state the kernels would drop (torch's `Parameter`), as plain tensors:
+/// their results are plain `Tensor`s, as the Python kernels' are.
+#[pyfunction]
+pub fn _kernel_plain_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
+    let keeps = cls
+        .getattr("_keep_subclass")
+        .is_ok_and(|k| k.is_truthy().unwrap_or(true));
+    if !cls.is_subclass_of::<PyTensorBase>()? || keeps {
+        return Err(PyValueError::new_err(format!(
+            "_kernel_plain_type: {} is not a Tensor subclass whose ops return plain Tensors",
+            cls.qualname()?
+        )));
+    }
+    let ptr = cls.as_ptr() as usize;
+    for slot in &EXTRA {
+        match slot.compare_exchange(0, ptr, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => {
+                // The type object must outlive every later compare.
+                std::mem::forget(cls.clone());
+                return Ok(());
+            }
+            Err(existing) if existing == ptr => return Ok(()),
+            Err(_) => {}
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "_kernel_plain_type: at most {MAX_EXTRA} types"
+    )))
+}
+
+fn is_kernel_type(t: &KernelTypes, ty: *mut ffi::PyTypeObject) -> bool {
+    ty == t.tensor.as_ptr() as *mut ffi::PyTypeObject
+        || EXTRA
+            .iter()
+            .any(|s| s.load(Ordering::Acquire) == ty as usize)
+}
 
 /// Hand the Rust kernels the classes they need (see Note [Kernel tensor access]).
 /// Idempotent: the first call wins.
@@ -64,16 +109,17 @@ fn types(py: Python<'_>) -> Option<&KernelTypes> {
 const ALLOWED: u64 = DispatchKeySet::AUTOGRAD_KEYS.raw();
 const CPU: u64 = DispatchKeySet::from_key(DispatchKey::CPU).raw();
 
-/// The state of a plain CPU `opyard.Tensor` (exact type: subclasses fall
-/// back) on the default `cpu` device object (a `cpu:0` device, which the
-/// Python kernels carry over to their results, falls back too).
+/// The state of a plain CPU `opyard.Tensor` (exact type, or one registered
+/// by `_kernel_plain_type`: other subclasses fall back) on the default `cpu`
+/// device object (a `cpu:0` device, which the Python kernels carry over to
+/// their results, falls back too).
 pub fn plain_cpu_tensor<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a PyTensorBase> {
     let t = types(obj.py())?;
-    // SAFETY: both pointers are live objects (GIL held).
-    if unsafe { ffi::Py_TYPE(obj.as_ptr()) } != t.tensor.as_ptr() as *mut ffi::PyTypeObject {
+    // SAFETY: `obj` is a live object (GIL held).
+    if !is_kernel_type(t, unsafe { ffi::Py_TYPE(obj.as_ptr()) }) {
         return None;
     }
-    // SAFETY: `opyard.Tensor` subclasses `TensorBase` (checked at the exact type above).
+    // SAFETY: every accepted type subclasses `TensorBase` (checked at registration).
     let base = unsafe { obj.downcast_unchecked::<PyTensorBase>() }.get();
     let on_cpu = base.keys() & !ALLOWED == CPU && base.field_ptr(Field::Dev) == t.cpu.as_ptr();
     on_cpu.then_some(base)
