@@ -3,13 +3,16 @@
 //! Note [Rust kernels]: a `RustKernel` wraps the op's Python kernel (its
 //! fallback and readable definition, `__wrapped__`). The dispatcher calls it
 //! like any kernel; it runs the Rust loop (`crate::kernels`) when the call is
-//! the common one — plain CPU tensors, contiguous numpy arrays of
+//! the common one — plain CPU tensors (`Tensor`, or a type registered with
+//! `_kernel_plain_type` such as `Parameter`), contiguous numpy arrays of
 //! float32/float64/int32/int64, one dtype, equal shapes or one side a single
 //! element or a Python number, no extra arguments, not too large — and
 //! otherwise calls the Python kernel with the same arguments, so every other
 //! case (broadcasting, promotion, meta, subclasses, errors) keeps exactly its
 //! behaviour and messages. The result of the fast path is bit-identical to
-//! the Python kernel's (Note [Kernel numerics]).
+//! the Python kernel's (Note [Kernel numerics]). `expand` is the exception to
+//! "a Rust loop": it makes the same zero-stride numpy view as the Python
+//! kernel, through numpy's C API instead of `np.broadcast_to`.
 
 mod array;
 mod binary;
