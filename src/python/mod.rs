@@ -6,6 +6,8 @@
 
 mod autograd;
 mod binder;
+mod bulk;
+mod custom_op;
 mod device;
 mod errors;
 mod function_protocol;
@@ -14,6 +16,7 @@ mod keys;
 mod library;
 mod ndarray;
 mod ops;
+mod packet;
 mod schema;
 pub mod tensor;
 mod tensor_getsets;
@@ -44,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor::_slot_alias, m)?)?;
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
+    m.add_class::<custom_op::PyCustomOpBase>()?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<kernels::PyRustKernel>()?;
     m.add_function(wrap_pyfunction!(kernels::_kernel_setup, m)?)?;
@@ -61,6 +65,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::_define, m)?)?;
     m.add_function(wrap_pyfunction!(library::_impl, m)?)?;
     m.add_function(wrap_pyfunction!(library::_fallback, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_define_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_impl_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_replace_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
     m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;
