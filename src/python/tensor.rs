@@ -5,6 +5,14 @@
 //! dictionary lookup or a Python call, and its other state in object slots
 //! that Python reads and writes as struct members (Note [Tensor slots]).
 //! A plain `opyard.Tensor` therefore has no `__dict__`.
+//!
+//! Rust code reads and writes a tensor through the typed accessors of
+//! [`PyTensorBase`] (`data`/`set_data`, `device`, `base`, `grad`/`set_grad`,
+//! `grad_fn`/`set_history`/`output_nr`, `counter`/`version`/`bump_version`,
+//! `dtype`, `with_dims`, and `field`/`set_field` for the rest) and makes one
+//! with [`new_tensor`], which allocates the registered `opyard.Tensor` type
+//! directly. No accessor runs Python code except `dtype` on a dtype it has not
+//! seen yet and `counter` when it creates a counter.
 
 pub use super::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use super::ndarray::ArrayView;
@@ -92,6 +100,26 @@ impl PyTensorBase {
     #[inline]
     pub fn field_ptr(&self, field: Field) -> *mut ffi::PyObject {
         self.slots[field as usize].ptr()
+    }
+
+    /// `field` borrowed without a reference count (`None` when unset).
+    ///
+    /// # Safety
+    /// No Python code may run while the result is alive: any Python code (a
+    /// finalizer included) may replace the field and free the object.
+    #[inline]
+    pub unsafe fn field_borrowed<'a, 'py>(
+        &'a self,
+        py: Python<'py>,
+        field: Field,
+    ) -> Option<Borrowed<'a, 'py, PyAny>> {
+        Borrowed::from_ptr_or_opt(py, self.field_ptr(field))
+    }
+
+    /// Run `f` on the sizes of the storage when it is a numpy array (no Python call).
+    pub fn with_dims<R>(&self, py: Python<'_>, f: impl FnOnce(&[isize]) -> R) -> Option<R> {
+        let data = self.data(py)?;
+        ArrayView::of(&data, ndarray_type(py)).map(|a| f(a.dims()))
     }
 
     /// Store `value` in `field` (`None` leaves it unset: reads raise `AttributeError`).
