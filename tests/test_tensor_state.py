@@ -240,3 +240,19 @@ def test_requires_grad_setter_keeps_torchs_checks():
         opyard.ones(2, dtype=opyard.int64).requires_grad = True
     with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
         (t * 2).requires_grad = False
+
+
+@pytest.mark.parametrize("args", [(), (opyard.Tensor,), (opyard.Tensor, np.zeros(1)), (1, 2, 3, 4, 5)])
+def test_make_tensor_checks_its_argument_count(args):
+    with pytest.raises(TypeError, match=r"_make_tensor\(cls, data, keyset, dev=None\) takes 3 or 4"):
+        _core._make_tensor(*args)
+
+
+def test_make_tensor_builds_a_subclass_on_a_device():
+    class Sub(opyard.Tensor):
+        pass
+
+    meta = opyard.device("meta")
+    t = _core._make_tensor(Sub, np.zeros((2, 3), np.float32), 0, meta)
+    assert type(t) is Sub and t.device is meta and t.shape == (2, 3) and t.dtype is opyard.float32
+    assert t.__dict__ == {} and t._grad_fn is None and t._output_nr == 0

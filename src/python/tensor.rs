@@ -42,6 +42,22 @@ pub struct PyTensorBase {
     shape: ObjSlot,
 }
 
+/// Every field's default object (`None` for an unset field), per Note [Tensor slots].
+fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELDS.len()] {
+    let none = py.None().into_bound(py);
+    let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
+    FIELDS.map(|(_, _, init)| match init {
+        Init::Null => None,
+        Init::None => Some(none.clone()),
+        Init::Cpu => Some(cpu.clone().unwrap_or_else(|| none.clone())),
+        Init::Zero => Some(0i64.into_py(py).into_bound(py)),
+        Init::False => Some(false.into_py(py).into_bound(py)),
+    })
+}
+
+/// `default_values`, made once at init (after the cpu device) for `fresh`.
+static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
+
 /// What the package registers once at import (see `_set_tensor_types`).
 struct Registered {
     tensor: Py<PyType>,
@@ -61,15 +77,13 @@ static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
 impl PyTensorBase {
     /// A tensor state with every field at its default (Note [Tensor slots]).
     pub fn fresh(py: Python<'_>) -> Self {
-        let none = py.None().into_bound(py);
-        let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
-        let slots = FIELDS.map(|(_, _, init)| match init {
-            Init::Null => ObjSlot::new(None),
-            Init::None => ObjSlot::new(Some(&none)),
-            Init::Cpu => ObjSlot::new(Some(cpu.as_ref().unwrap_or(&none))),
-            Init::Zero => ObjSlot::new(Some(&0i64.into_py(py).into_bound(py))),
-            Init::False => ObjSlot::new(Some(&false.into_py(py).into_bound(py))),
-        });
+        let slots = match DEFAULTS.get(py) {
+            // The common case: one borrowed pointer per field, copied with a new reference.
+            Some(defaults) => defaults
+                .each_ref()
+                .map(|d| ObjSlot::new(d.as_ref().map(|d| d.bind(py)))),
+            None => default_values(py).map(|d| ObjSlot::new(d.as_ref())),
+        };
         PyTensorBase {
             keyset: AtomicU64::new(0),
             slots,
@@ -473,16 +487,54 @@ pub fn _set_tensor_types(
     Ok(())
 }
 
-/// `new_tensor` for Python: a `cls` tensor around `data` with `keyset` on `dev`.
-#[pyfunction]
-#[pyo3(signature = (cls, data, keyset, dev=None))]
-pub fn _make_tensor<'py>(
-    cls: &Bound<'py, PyType>,
-    data: &Bound<'py, PyAny>,
-    keyset: u64,
-    dev: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyTensorBase>> {
-    new_tensor(cls.py(), Some(cls), data, keyset, dev)
+/// `_make_tensor(cls, data, keyset, dev=None)`: `new_tensor` for Python, the
+/// constructor of every result tensor. A raw `METH_FASTCALL` function (see
+/// Note [Raw getsets]: PyO3's wrapper and argument parsing cost as much as the
+/// allocation).
+unsafe extern "C" fn make_tensor_fastcall(
+    _module: *mut ffi::PyObject,
+    args: *mut *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+) -> *mut ffi::PyObject {
+    super::tensor_getsets::slot_call(std::ptr::null_mut(), c"_make_tensor", |py| {
+        if !(3..=4).contains(&nargs) {
+            return Err(PyTypeError::new_err(format!(
+                "_make_tensor(cls, data, keyset, dev=None) takes 3 or 4 positional arguments ({nargs} given)"
+            )));
+        }
+        // SAFETY: CPython passes `nargs` live borrowed references in `args`.
+        let arg = |i: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) };
+        let cls = arg(0);
+        let cls = cls.downcast::<PyType>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
+                super::errors::quote(&cls)
+            ))
+        })?;
+        let keyset: u64 = arg(2).extract()?;
+        let dev = (nargs == 4).then(|| arg(3));
+        new_tensor(py, Some(cls), &arg(1), keyset, dev.as_ref()).map(|t| t.into_ptr())
+    })
+}
+
+/// Add `_make_tensor` (see `make_tensor_fastcall`) to the module.
+fn add_make_tensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: c"_make_tensor".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            _PyCFunctionFast: make_tensor_fastcall,
+        },
+        ml_flags: ffi::METH_FASTCALL,
+        ml_doc: c"_make_tensor(cls, data, keyset, dev=None)\n--\n\nA new cls tensor around data with keyset on dev (cpu when None).".as_ptr(),
+    }));
+    // SAFETY: `def` lives forever; the module object is live.
+    let f = unsafe {
+        Bound::from_owned_ptr_or_err(
+            m.py(),
+            ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), m.name()?.as_ptr()),
+        )?
+    };
+    m.add("_make_tensor", f)
 }
 
 /// Copy every field and the key set of `src` into `dst` (both tensors): the same
@@ -529,10 +581,12 @@ pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     let cpu = CPU.get_or_try_init(py, || Py::new(py, PyDevice::parse("cpu", None)?))?;
     m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
+    DEFAULTS.get_or_init(py, || default_values(py).map(|d| d.map(Bound::unbind)));
     let probe = Bound::new(py, PyTensorBase::fresh(py))?;
     let offset = probe.get().slots.as_ptr() as usize - probe.as_ptr() as usize;
     let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
     let ty = py.get_type_bound::<PyTensorBase>();
     install_members(&ty, offset)?;
-    install_attributes(&ty, offset)
+    install_attributes(&ty, offset)?;
+    add_make_tensor(m)
 }
