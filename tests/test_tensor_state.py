@@ -256,3 +256,34 @@ def test_make_tensor_builds_a_subclass_on_a_device():
     t = _core._make_tensor(Sub, np.zeros((2, 3), np.float32), 0, meta)
     assert type(t) is Sub and t.device is meta and t.shape == (2, 3) and t.dtype is opyard.float32
     assert t.__dict__ == {} and t._grad_fn is None and t._output_nr == 0
+
+
+def test_subclass_self_cycle_is_collected():
+    class Holder(opyard.Tensor):
+        pass
+
+    t = opyard.ones(2).as_subclass(Holder)
+    t.me = t
+    t._view_fn = lambda b, t=t: t  # a cycle through a field too
+    r = weakref.ref(t)
+    del t
+    gc.collect()
+    assert r() is None
+
+
+def test_reads_and_writes_do_not_leak_references():
+    t = opyard.ones(3)
+    g = opyard.zeros(3)
+    dt, marker = t.dtype, object()
+    counts = sys.getrefcount(g), sys.getrefcount(dt), sys.getrefcount(marker)
+    for _ in range(1000):
+        t.grad = g
+        assert t.grad is g and t.dtype is dt
+        t._fw_grad = marker
+        assert (t.shape, t.ndim, t._version, t.requires_grad, t.is_leaf, t.grad_fn) == ((3,), 1, 0, False, True, None)
+        del t.grad
+        t._fw_grad = None
+        u = _core._make_tensor(opyard.Tensor, t._data, t._keyset)
+        _core._share_state(u, t)
+    del u
+    assert (sys.getrefcount(g), sys.getrefcount(dt), sys.getrefcount(marker)) == counts
