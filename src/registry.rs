@@ -18,11 +18,13 @@ use arc_swap::{ArcSwap, ArcSwapOption};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
+mod bulk;
 mod library;
 mod lock;
 mod names;
 mod state;
 
+pub use bulk::BulkKernel;
 pub use library::{LibraryInfo, LibraryKind};
 pub use names::{split_qualified, OpName};
 use state::State;

@@ -6,6 +6,7 @@
 
 mod autograd;
 mod binder;
+mod bulk;
 mod device;
 mod errors;
 mod function_protocol;
@@ -56,6 +57,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::_define, m)?)?;
     m.add_function(wrap_pyfunction!(library::_impl, m)?)?;
     m.add_function(wrap_pyfunction!(library::_fallback, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_define_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_impl_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_replace_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
     m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;

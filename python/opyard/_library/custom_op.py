@@ -15,7 +15,6 @@ Example::
 """
 
 import contextlib
-import logging
 import warnings
 
 from .. import _core
@@ -33,7 +32,11 @@ from .tagged_schema import check_define_tags
 __all__ = ["custom_op", "CustomOpDef", "register_kernel", "register_fake", "register_autograd",
            "register_vmap", "register_autocast", "OPDEFS"]
 
-log = logging.getLogger(__name__)
+
+def _log():
+    """This module's logger; ``logging`` loads on the first warning, not with ``import opyard``."""
+    import logging
+    return logging.getLogger(__name__)
 
 # Namespaces that look like the framework's own: custom ops may not be defined there.
 RESERVED_NS = frozenset({"prim", "prims", "aten", "at", "torch", "pytorch"})
@@ -168,15 +171,15 @@ class CustomOpDef:
         action = "enable" if enabled else "disable"
         originally_disabled = device_type in self._disabled_kernel
         if device_type not in self._backend_fns:
-            log.warning("Attempted to %s kernel for %s but no kernel was registered for this device type.",
-                        action, device_type)
+            _log().warning("Attempted to %s kernel for %s but no kernel was registered for this device type.",
+                           action, device_type)
         if not enabled:
             if originally_disabled:
-                log.warning("Attempted to disable kernel for %s but it was already disabled.", device_type)
+                _log().warning("Attempted to disable kernel for %s but it was already disabled.", device_type)
             else:
                 self._set_disabled(device_type, True)
         elif not originally_disabled:
-            log.warning("Attempted to enable kernel for %s but it was already enabled.", device_type)
+            _log().warning("Attempted to enable kernel for %s but it was already enabled.", device_type)
         else:
             self._set_disabled(device_type, False)
         try:
