@@ -54,6 +54,9 @@ __all__ = [
     "_set_tensor_types",
     "_share_state",
     "_slot_alias",
+    "_define_many",
+    "_impl_many",
+    "_replace_kernel",
 ]
 
 __version__: str
