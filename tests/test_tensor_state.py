@@ -287,3 +287,16 @@ def test_reads_and_writes_do_not_leak_references():
         _core._share_state(u, t)
     del u
     assert (sys.getrefcount(g), sys.getrefcount(dt), sys.getrefcount(marker)) == counts
+
+
+def test_keyset_reads_follow_writes():
+    t, u = opyard.ones(2), opyard.zeros(3)
+    assert t._keyset == u._keyset
+    raw = t._keyset
+    for bits in (raw | (1 << 40), raw | (1 << 63), 0, raw):
+        t._keyset = bits
+        assert t._keyset == bits and u._keyset == raw
+    with pytest.raises(TypeError):
+        del t._keyset
+    with pytest.raises(OverflowError):
+        t._keyset = -1

@@ -363,9 +363,27 @@ impl PyTensorBase {
     }
 }
 
-/// `_keyset`: the dispatch key set as raw bits.
+/// The int objects of recently read key sets, direct-mapped by value: a program
+/// uses a handful of key sets, and Python allocates every int above 256.
+static KEYSET_INTS: GILProtected<RefCell<[Option<(u64, PyObject)>; 32]>> =
+    GILProtected::new(RefCell::new([const { None }; 32]));
+
+/// `_keyset`: the dispatch key set as raw bits (a shared int object per value).
 fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(t.get().keys().into_py(t.py()).into_bound(t.py()))
+    let py = t.py();
+    let raw = t.get().keys();
+    let slot = (raw ^ (raw >> 5) ^ (raw >> 17) ^ (raw >> 31)) as usize % 32;
+    let cache = KEYSET_INTS.get(py);
+    if let Some((k, v)) = &cache.borrow()[slot] {
+        if *k == raw {
+            return Ok(v.clone_ref(py).into_bound(py));
+        }
+    }
+    let int = raw.into_py(py);
+    // The replaced int is dropped after the borrow ends (dropping an int runs no Python code).
+    let old = cache.borrow_mut()[slot].replace((raw, int.clone_ref(py)));
+    drop(old);
+    Ok(int.into_bound(py))
 }
 
 fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
