@@ -365,8 +365,11 @@ impl PyTensorBase {
 
 /// The int objects of recently read key sets, direct-mapped by value: a program
 /// uses a handful of key sets, and Python allocates every int above 256.
-static KEYSET_INTS: GILProtected<RefCell<[Option<(u64, PyObject)>; 32]>> =
+static KEYSET_INTS: GILProtected<RefCell<KeysetInts>> =
     GILProtected::new(RefCell::new([const { None }; 32]));
+
+/// `(key set, its int object)` entries of `KEYSET_INTS`.
+type KeysetInts = [Option<(u64, PyObject)>; 32];
 
 /// `_keyset`: the dispatch key set as raw bits (a shared int object per value).
 fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
