@@ -57,6 +57,9 @@ __all__ = [
     "RustKernel",
     "_kernel_setup",
     "_kernel_plain_type",
+    "_define_many",
+    "_impl_many",
+    "_replace_kernel",
 ]
 
 __version__: str

@@ -42,7 +42,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor::_set_tensor_types, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_grad::_set_grad_check, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_grad::_set_requires_grad_hook, m)?)?;
-    m.add_function(wrap_pyfunction!(tensor::_make_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_share_state, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_slot_alias, m)?)?;
     m.add_class::<ops::PyOpOverload>()?;

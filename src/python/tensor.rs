@@ -5,6 +5,14 @@
 //! dictionary lookup or a Python call, and its other state in object slots
 //! that Python reads and writes as struct members (Note [Tensor slots]).
 //! A plain `opyard.Tensor` therefore has no `__dict__`.
+//!
+//! Rust code reads and writes a tensor through the typed accessors of
+//! [`PyTensorBase`] (`data`/`set_data`, `device`, `base`, `grad`/`set_grad`,
+//! `grad_fn`/`set_history`/`output_nr`, `counter`/`version`/`bump_version`,
+//! `dtype`, `with_dims`, and `field`/`set_field` for the rest) and makes one
+//! with [`new_tensor`], which allocates the registered `opyard.Tensor` type
+//! directly. No accessor runs Python code except `dtype` on a dtype it has not
+//! seen yet and `counter` when it creates a counter.
 
 pub use super::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use super::ndarray::ArrayView;
@@ -34,6 +42,22 @@ pub struct PyTensorBase {
     shape: ObjSlot,
 }
 
+/// Every field's default object (`None` for an unset field), per Note [Tensor slots].
+fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELDS.len()] {
+    let none = py.None().into_bound(py);
+    let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
+    FIELDS.map(|(_, _, init)| match init {
+        Init::Null => None,
+        Init::None => Some(none.clone()),
+        Init::Cpu => Some(cpu.clone().unwrap_or_else(|| none.clone())),
+        Init::Zero => Some(0i64.into_py(py).into_bound(py)),
+        Init::False => Some(false.into_py(py).into_bound(py)),
+    })
+}
+
+/// `default_values`, made once at init (after the cpu device) for `fresh`.
+static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
+
 /// What the package registers once at import (see `_set_tensor_types`).
 struct Registered {
     tensor: Py<PyType>,
@@ -53,15 +77,13 @@ static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
 impl PyTensorBase {
     /// A tensor state with every field at its default (Note [Tensor slots]).
     pub fn fresh(py: Python<'_>) -> Self {
-        let none = py.None().into_bound(py);
-        let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
-        let slots = FIELDS.map(|(_, _, init)| match init {
-            Init::Null => ObjSlot::new(None),
-            Init::None => ObjSlot::new(Some(&none)),
-            Init::Cpu => ObjSlot::new(Some(cpu.as_ref().unwrap_or(&none))),
-            Init::Zero => ObjSlot::new(Some(&0i64.into_py(py).into_bound(py))),
-            Init::False => ObjSlot::new(Some(&false.into_py(py).into_bound(py))),
-        });
+        let slots = match DEFAULTS.get(py) {
+            // The common case: one borrowed pointer per field, copied with a new reference.
+            Some(defaults) => defaults
+                .each_ref()
+                .map(|d| ObjSlot::new(d.as_ref().map(|d| d.bind(py)))),
+            None => default_values(py).map(|d| ObjSlot::new(d.as_ref())),
+        };
         PyTensorBase {
             keyset: AtomicU64::new(0),
             slots,
@@ -92,6 +114,26 @@ impl PyTensorBase {
     #[inline]
     pub fn field_ptr(&self, field: Field) -> *mut ffi::PyObject {
         self.slots[field as usize].ptr()
+    }
+
+    /// `field` borrowed without a reference count (`None` when unset).
+    ///
+    /// # Safety
+    /// No Python code may run while the result is alive: any Python code (a
+    /// finalizer included) may replace the field and free the object.
+    #[inline]
+    pub unsafe fn field_borrowed<'a, 'py>(
+        &'a self,
+        py: Python<'py>,
+        field: Field,
+    ) -> Option<Borrowed<'a, 'py, PyAny>> {
+        Borrowed::from_ptr_or_opt(py, self.field_ptr(field))
+    }
+
+    /// Run `f` on the sizes of the storage when it is a numpy array (no Python call).
+    pub fn with_dims<R>(&self, py: Python<'_>, f: impl FnOnce(&[isize]) -> R) -> Option<R> {
+        let data = self.data(py)?;
+        ArrayView::of(&data, ndarray_type(py)).map(|a| f(a.dims()))
     }
 
     /// Store `value` in `field` (`None` leaves it unset: reads raise `AttributeError`).
@@ -321,9 +363,30 @@ impl PyTensorBase {
     }
 }
 
-/// `_keyset`: the dispatch key set as raw bits.
+/// The int objects of recently read key sets, direct-mapped by value: a program
+/// uses a handful of key sets, and Python allocates every int above 256.
+static KEYSET_INTS: GILProtected<RefCell<KeysetInts>> =
+    GILProtected::new(RefCell::new([const { None }; 32]));
+
+/// `(key set, its int object)` entries of `KEYSET_INTS`.
+type KeysetInts = [Option<(u64, PyObject)>; 32];
+
+/// `_keyset`: the dispatch key set as raw bits (a shared int object per value).
 fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(t.get().keys().into_py(t.py()).into_bound(t.py()))
+    let py = t.py();
+    let raw = t.get().keys();
+    let slot = (raw ^ (raw >> 5) ^ (raw >> 17) ^ (raw >> 31)) as usize % 32;
+    let cache = KEYSET_INTS.get(py);
+    if let Some((k, v)) = &cache.borrow()[slot] {
+        if *k == raw {
+            return Ok(v.clone_ref(py).into_bound(py));
+        }
+    }
+    let int = raw.into_py(py);
+    // The replaced int is dropped after the borrow ends (dropping an int runs no Python code).
+    let old = cache.borrow_mut()[slot].replace((raw, int.clone_ref(py)));
+    drop(old);
+    Ok(int.into_bound(py))
 }
 
 fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
@@ -445,16 +508,54 @@ pub fn _set_tensor_types(
     Ok(())
 }
 
-/// `new_tensor` for Python: a `cls` tensor around `data` with `keyset` on `dev`.
-#[pyfunction]
-#[pyo3(signature = (cls, data, keyset, dev=None))]
-pub fn _make_tensor<'py>(
-    cls: &Bound<'py, PyType>,
-    data: &Bound<'py, PyAny>,
-    keyset: u64,
-    dev: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyTensorBase>> {
-    new_tensor(cls.py(), Some(cls), data, keyset, dev)
+/// `_make_tensor(cls, data, keyset, dev=None)`: `new_tensor` for Python, the
+/// constructor of every result tensor. A raw `METH_FASTCALL` function (see
+/// Note [Raw getsets]: PyO3's wrapper and argument parsing cost as much as the
+/// allocation).
+unsafe extern "C" fn make_tensor_fastcall(
+    _module: *mut ffi::PyObject,
+    args: *mut *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+) -> *mut ffi::PyObject {
+    super::tensor_getsets::slot_call(std::ptr::null_mut(), c"_make_tensor", |py| {
+        if !(3..=4).contains(&nargs) {
+            return Err(PyTypeError::new_err(format!(
+                "_make_tensor(cls, data, keyset, dev=None) takes 3 or 4 positional arguments ({nargs} given)"
+            )));
+        }
+        // SAFETY: CPython passes `nargs` live borrowed references in `args`.
+        let arg = |i: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) };
+        let cls = arg(0);
+        let cls = cls.downcast::<PyType>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
+                super::errors::quote(&cls)
+            ))
+        })?;
+        let keyset: u64 = arg(2).extract()?;
+        let dev = (nargs == 4).then(|| arg(3));
+        new_tensor(py, Some(cls), &arg(1), keyset, dev.as_ref()).map(|t| t.into_ptr())
+    })
+}
+
+/// Add `_make_tensor` (see `make_tensor_fastcall`) to the module.
+fn add_make_tensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: c"_make_tensor".as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            _PyCFunctionFast: make_tensor_fastcall,
+        },
+        ml_flags: ffi::METH_FASTCALL,
+        ml_doc: c"_make_tensor(cls, data, keyset, dev=None)\n--\n\nA new cls tensor around data with keyset on dev (cpu when None).".as_ptr(),
+    }));
+    // SAFETY: `def` lives forever; the module object is live.
+    let f = unsafe {
+        Bound::from_owned_ptr_or_err(
+            m.py(),
+            ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), m.name()?.as_ptr()),
+        )?
+    };
+    m.add("_make_tensor", f)
 }
 
 /// Copy every field and the key set of `src` into `dst` (both tensors): the same
@@ -501,10 +602,12 @@ pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     let cpu = CPU.get_or_try_init(py, || Py::new(py, PyDevice::parse("cpu", None)?))?;
     m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
+    DEFAULTS.get_or_init(py, || default_values(py).map(|d| d.map(Bound::unbind)));
     let probe = Bound::new(py, PyTensorBase::fresh(py))?;
     let offset = probe.get().slots.as_ptr() as usize - probe.as_ptr() as usize;
     let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
     let ty = py.get_type_bound::<PyTensorBase>();
     install_members(&ty, offset)?;
-    install_attributes(&ty, offset)
+    install_attributes(&ty, offset)?;
+    add_make_tensor(m)
 }
