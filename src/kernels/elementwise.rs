@@ -130,3 +130,29 @@ pub fn float_binary_from<I: Copy, F: Float>(
         BinOp::Div => zip_with(lhs, rhs, out, |x, y| conv(x).div(y)),
     }
 }
+
+/// `out = out op rhs` in place (add, sub, mul; wrapping for integers): the
+/// in-place ops (`add_`, gradient accumulation). `rhs` must not alias `out`.
+///
+/// # Panics
+/// On `BinOp::Div` (in-place division of integers changes the dtype).
+pub fn arith_inplace<T: Arith>(op: BinOp, out: &mut [T], rhs: Operand<'_, T>) {
+    let f = match op {
+        BinOp::Add => T::add,
+        BinOp::Sub => T::sub,
+        BinOp::Mul => T::mul,
+        BinOp::Div => panic!("arith_inplace: no in-place division"),
+    };
+    match rhs {
+        Operand::Slice(b) => {
+            for (o, &y) in out.iter_mut().zip(b) {
+                *o = f(*o, y);
+            }
+        }
+        Operand::Scalar(y) => {
+            for o in out.iter_mut() {
+                *o = f(*o, y);
+            }
+        }
+    }
+}

@@ -160,3 +160,18 @@ fn integer_sum_is_int64_and_wraps() {
     assert_eq!(sum_int(&[i64::MAX, 1]), i64::MIN);
     assert_eq!(sum_int::<i64>(&[]), 0);
 }
+
+#[test]
+fn in_place_arithmetic() {
+    use super::elementwise::arith_inplace;
+    let mut x = [1.0f32, -0.0, f32::INFINITY];
+    arith_inplace(BinOp::Add, &mut x, Slice(&[2.0, 0.0, f32::NEG_INFINITY]));
+    assert_eq!(x[0], 3.0);
+    assert_eq!(x[1].to_bits(), 0.0f32.to_bits());
+    assert!(x[2].is_nan());
+    let mut i = [i32::MAX, 2];
+    arith_inplace(BinOp::Add, &mut i, Scalar(1));
+    assert_eq!(i, [i32::MIN, 3]);
+    arith_inplace(BinOp::Mul, &mut i, Slice(&[2, 2]));
+    assert_eq!(i, [0, 6]);
+}

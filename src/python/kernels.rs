@@ -16,6 +16,7 @@
 
 mod array;
 mod binary;
+mod inplace;
 mod tensor_io;
 mod unary;
 mod view;
@@ -35,6 +36,8 @@ enum Fast {
     Binary(BinOp, bool),
     Unary(Unary),
     Expand,
+    /// add_/sub_/mul_ with a tensor operand.
+    InPlace(BinOp),
 }
 
 /// The overloads that have a Rust kernel, by `name.overload`.
@@ -53,6 +56,9 @@ const FAST_OPS: &[(&str, Fast)] = &[
     ("ones_like", Fast::Unary(Unary::OnesLike)),
     ("zeros_like", Fast::Unary(Unary::ZerosLike)),
     ("expand", Fast::Expand),
+    ("add_.Tensor", Fast::InPlace(BinOp::Add)),
+    ("sub_.Tensor", Fast::InPlace(BinOp::Sub)),
+    ("mul_.Tensor", Fast::InPlace(BinOp::Mul)),
 ];
 
 /// A CPU kernel in Rust with the op's Python kernel as its fallback.
@@ -100,6 +106,7 @@ impl PyRustKernel {
             Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
             Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
             Fast::Expand => view::expand(py, args, kwargs)?,
+            Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
         };
         match done {
             Some(r) => Ok(r),

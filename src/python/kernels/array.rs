@@ -31,6 +31,13 @@ impl Dt {
         }
     }
 
+    fn itemsize(self) -> usize {
+        match self {
+            Dt::F32 | Dt::I32 => 4,
+            Dt::F64 | Dt::I64 => 8,
+        }
+    }
+
     fn from_type_num(n: c_int) -> Option<Dt> {
         [Dt::F32, Dt::F64, Dt::I32, Dt::I64]
             .into_iter()
@@ -50,6 +57,7 @@ pub struct ArrayRef<'a, 'py> {
     data: *const u8,
     dims: &'a [ffi::Py_ssize_t],
     pub len: usize,
+    writeable: bool,
 }
 
 impl<'a, 'py> ArrayRef<'a, 'py> {
@@ -95,11 +103,35 @@ impl<'a, 'py> ArrayRef<'a, 'py> {
             data: arr.data as *const u8,
             dims,
             len,
+            writeable: arr.flags & npyffi::NPY_ARRAY_WRITEABLE != 0,
         })
     }
 
     pub fn dims(&self) -> &'a [ffi::Py_ssize_t] {
         self.dims
+    }
+
+    pub fn writeable(&self) -> bool {
+        self.writeable
+    }
+
+    /// Whether the two arrays' buffers share any byte.
+    pub fn overlaps(&self, other: &ArrayRef<'_, '_>) -> bool {
+        let end = |a: &ArrayRef<'_, '_>| a.data as usize + a.len * a.dt.itemsize();
+        (self.data as usize) < end(other) && (other.data as usize) < end(self)
+    }
+
+    /// The elements as a mutable `T` slice, for an in-place kernel.
+    ///
+    /// # Safety
+    /// `T` must match `self.dt`, the array must be writeable, and no other
+    /// slice of its memory may be alive while this one is (see `overlaps`).
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn slice_mut<T>(&self) -> &'a mut [T] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        std::slice::from_raw_parts_mut(self.data as *mut T, self.len)
     }
 
     /// The elements, as `T` (which must be this array's element type).

@@ -39,7 +39,7 @@ const EXACT_INT: i64 = 1 << 53;
 
 /// A Python number operand.
 #[derive(Clone, Copy)]
-enum Num {
+pub enum Num {
     Int(i64),
     Float(f64),
 }
@@ -100,7 +100,7 @@ fn produce<T>(
 }
 
 /// `alpha` as given (`None`: absent or 1, i.e. no scaling).
-fn alpha_arg(obj: Option<Bound<'_, PyAny>>) -> Result<Option<Num>, ()> {
+pub fn alpha_arg(obj: Option<Bound<'_, PyAny>>) -> Result<Option<Num>, ()> {
     let Some(obj) = obj else { return Ok(None) };
     match Num::read(&obj).ok_or(())? {
         Num::Int(1) => Ok(None),
@@ -386,6 +386,40 @@ fn int_with_float<I: Copy + ToFloat>(
         None => return Ok(None),
     }
     .map(Some)
+}
+
+/// A Python number as an element of a tensor's own dtype, when the Python
+/// kernel would take it so without an error or a promotion: any exact
+/// number for floats, an int in range for integers (a float `alpha` with an
+/// integer tensor is an error the Python kernel raises).
+pub trait FromNum: Sized {
+    fn from_num(n: Num) -> Option<Self>;
+}
+impl FromNum for f32 {
+    fn from_num(n: Num) -> Option<Self> {
+        n.float().map(|f| f as f32)
+    }
+}
+impl FromNum for f64 {
+    fn from_num(n: Num) -> Option<Self> {
+        n.float()
+    }
+}
+impl FromNum for i32 {
+    fn from_num(n: Num) -> Option<Self> {
+        match n {
+            Num::Int(i) => i32::try_from(i).ok(),
+            Num::Float(_) => None,
+        }
+    }
+}
+impl FromNum for i64 {
+    fn from_num(n: Num) -> Option<Self> {
+        match n {
+            Num::Int(i) => Some(i),
+            Num::Float(_) => None,
+        }
+    }
 }
 
 /// Conversion of a Python float (already exact) into the result's float type.
