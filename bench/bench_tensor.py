@@ -3,7 +3,7 @@
 Each row is a median over short samples taken round-robin (plain call, opyard, numpy, torch),
 then the median of three passes over all rows; ``xplain`` is the ratio to a plain Python call
 (``def f(): pass``) measured in the same run, the machine-independent figure. The 1-element
-arithmetic, ``sum``, ``clone``, ``ones_like``, ``neg`` and ``expand`` rows run the Rust kernels
+arithmetic, ``sum``, ``clone``, ``ones_like``, ``neg``, ``expand`` and ``add_`` rows run the Rust kernels
 (``_aten/fast.py``); the 1,000,000-element rows hand the work to numpy.
 
 Targets: 1-element ``a + b`` at most half of torch's time (issue: <= 14x a plain call where
@@ -52,6 +52,12 @@ def _cases(n, torch):
             ("x.expand(4, 1) (1)", lambda: a.expand(4, 1), lambda: np.broadcast_to(na, (4, 1)),
              (lambda: ta.expand(4, 1)) if T else None),
         ]
+        # In place (gradient accumulation): separate tensors, so the other rows' inputs stay put.
+        g, acc = opyard.randn(n), opyard.zeros(n)
+        ng, nacc = g.numpy(), acc.numpy().copy()
+        tg, tacc = (torch.from_numpy(ng.copy()), torch.zeros(n)) if T else (None, None)
+        rows.append(("acc.add_(g) (1)", lambda: acc.add_(g), lambda: np.add(nacc, ng, out=nacc),
+                     (lambda: tacc.add_(tg)) if T else None))
     if n == 1000:
         rows.append((f"x.sin() ({n})", lambda: a.sin(), lambda: np.sin(na), (lambda: ta.sin()) if T else None))
     if n == 1_000_000:

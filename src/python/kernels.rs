@@ -12,7 +12,8 @@
 //! behaviour and messages. The result of the fast path is bit-identical to
 //! the Python kernel's (Note [Kernel numerics]). `expand` is the exception to
 //! "a Rust loop": it makes the same zero-stride numpy view as the Python
-//! kernel, through numpy's C API instead of `np.broadcast_to`.
+//! kernel, through numpy's C API instead of `np.broadcast_to`; `add_`, `sub_`
+//! and `mul_` update `self`'s array in place and bump its version counter.
 
 mod array;
 mod binary;
