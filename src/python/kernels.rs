@@ -18,6 +18,7 @@
 mod array;
 mod binary;
 mod inplace;
+mod scalars;
 mod tensor_io;
 mod unary;
 mod view;

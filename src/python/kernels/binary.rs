@@ -12,6 +12,7 @@
 //! the Python kernel, whose rules for them stay the only ones.
 
 use super::array::{alloc, out_slice, ArrayRef, Dt};
+use super::scalars::{alpha_arg, FromF64, Num, ToFloat};
 use super::tensor_io::{default_float_is_f64, tensor_array, wrap_result};
 use crate::kernels::elementwise::{
     arith, divide_as, float_binary, float_binary_from, scaled, BinOp, Operand,
@@ -19,7 +20,7 @@ use crate::kernels::elementwise::{
 use crate::kernels::{Arith, Float};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFloat, PyLong, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 /// Above this many elements numpy's own (SIMD) loops win and the Python kernel
 /// runs: measured crossovers (bench/bench_tensor.py, BENCHMARKS.md "Rust kernels")
@@ -34,38 +35,6 @@ fn max_len(op: BinOp) -> usize {
         MAX_FAST_LEN
     }
 }
-/// Integers up to this magnitude convert to float exactly.
-const EXACT_INT: i64 = 1 << 53;
-
-/// A Python number operand.
-#[derive(Clone, Copy)]
-pub enum Num {
-    Int(i64),
-    Float(f64),
-}
-
-impl Num {
-    /// `obj` if it is exactly an int (not a bool) that fits i64, or exactly a float.
-    fn read(obj: &Bound<'_, PyAny>) -> Option<Num> {
-        if obj.is_exact_instance_of::<PyFloat>() {
-            return obj.extract::<f64>().ok().map(Num::Float);
-        }
-        if obj.is_exact_instance_of::<PyLong>() {
-            return obj.extract::<i64>().ok().map(Num::Int);
-        }
-        None
-    }
-
-    /// As a float of the result type (`None`: an int too large to convert exactly).
-    fn float(self) -> Option<f64> {
-        match self {
-            Num::Float(f) => Some(f),
-            Num::Int(i) if (-EXACT_INT..=EXACT_INT).contains(&i) => Some(i as f64),
-            Num::Int(_) => None,
-        }
-    }
-}
-
 /// The second operand: a tensor (`scalar`: a single element broadcast) or a number.
 enum Rhs<'a, 'py> {
     Tensor(ArrayRef<'a, 'py>),
@@ -97,16 +66,6 @@ fn produce<T>(
     // SAFETY: `arr` is fresh, of dtype `dt` (the caller's `T`) with `len` elements.
     f(unsafe { out_slice::<T>(data, len) });
     wrap_result(py, arr)
-}
-
-/// `alpha` as given (`None`: absent or 1, i.e. no scaling).
-pub fn alpha_arg(obj: Option<Bound<'_, PyAny>>) -> Result<Option<Num>, ()> {
-    let Some(obj) = obj else { return Ok(None) };
-    match Num::read(&obj).ok_or(())? {
-        Num::Int(1) => Ok(None),
-        Num::Float(1.0) => Ok(None),
-        n => Ok(Some(n)),
-    }
 }
 
 /// The fast path of one binary call, or `None` to run the Python kernel.
@@ -386,75 +345,4 @@ fn int_with_float<I: Copy + ToFloat>(
         None => return Ok(None),
     }
     .map(Some)
-}
-
-/// A Python number as an element of a tensor's own dtype, when the Python
-/// kernel would take it so without an error or a promotion: any exact
-/// number for floats, an int in range for integers (a float `alpha` with an
-/// integer tensor is an error the Python kernel raises).
-pub trait FromNum: Sized {
-    fn from_num(n: Num) -> Option<Self>;
-}
-impl FromNum for f32 {
-    fn from_num(n: Num) -> Option<Self> {
-        n.float().map(|f| f as f32)
-    }
-}
-impl FromNum for f64 {
-    fn from_num(n: Num) -> Option<Self> {
-        n.float()
-    }
-}
-impl FromNum for i32 {
-    fn from_num(n: Num) -> Option<Self> {
-        match n {
-            Num::Int(i) => i32::try_from(i).ok(),
-            Num::Float(_) => None,
-        }
-    }
-}
-impl FromNum for i64 {
-    fn from_num(n: Num) -> Option<Self> {
-        match n {
-            Num::Int(i) => Some(i),
-            Num::Float(_) => None,
-        }
-    }
-}
-
-/// Conversion of a Python float (already exact) into the result's float type.
-pub trait FromF64 {
-    fn from_f64(f: f64) -> Self;
-}
-impl FromF64 for f32 {
-    fn from_f64(f: f64) -> Self {
-        f as f32
-    }
-}
-impl FromF64 for f64 {
-    fn from_f64(f: f64) -> Self {
-        f
-    }
-}
-
-/// Integer to float conversion (round to nearest, as numpy's casts).
-pub trait ToFloat: Copy {
-    fn to_f32(self) -> f32;
-    fn to_f64(self) -> f64;
-}
-impl ToFloat for i32 {
-    fn to_f32(self) -> f32 {
-        self as f32
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-}
-impl ToFloat for i64 {
-    fn to_f32(self) -> f32 {
-        self as f32
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
 }

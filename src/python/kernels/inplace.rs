@@ -6,7 +6,8 @@
 //! dtype or a float `alpha` on integers run the Python kernel.
 
 use super::array::{ArrayRef, Dt};
-use super::binary::{alpha_arg, FromNum, Num, MAX_FAST_LEN};
+use super::binary::MAX_FAST_LEN;
+use super::scalars::{alpha_arg, FromNum, Num};
 use super::tensor_io::{plain_cpu_tensor, tensor_array};
 use crate::kernels::elementwise::{arith_inplace, BinOp, Operand};
 use crate::kernels::Arith;

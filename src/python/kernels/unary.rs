@@ -90,7 +90,9 @@ unsafe fn same_shape<'py, T: Arith>(
         Unary::Neg => negate(x.slice::<T>(), out),
         Unary::Clone => out.copy_from_slice(x.slice::<T>()),
         Unary::OnesLike => out.fill(T::ONE),
-        Unary::ZerosLike | Unary::Sum => out.fill(T::ZERO),
+        Unary::ZerosLike => out.fill(T::ZERO),
+        // `sum` returns a 0-d array (its arms in `unary` never call this one).
+        Unary::Sum => unreachable!("sum has no result of its input's shape"),
     }
     Ok(arr)
 }
