@@ -35,7 +35,8 @@ fn max_len(op: BinOp) -> usize {
         MAX_FAST_LEN
     }
 }
-/// The second operand: a tensor (`scalar`: a single element broadcast) or a number.
+
+/// The second operand: a tensor or a Python number.
 enum Rhs<'a, 'py> {
     Tensor(ArrayRef<'a, 'py>),
     Number(Num),
@@ -63,7 +64,9 @@ fn produce<T>(
     f: impl FnOnce(&mut [T]),
 ) -> PyResult<PyObject> {
     let (arr, data) = alloc(py, dt, dims)?;
-    // SAFETY: `arr` is fresh, of dtype `dt` (the caller's `T`) with `len` elements.
+    // SAFETY: `arr` is fresh, of dtype `dt` (the caller's `T`) with `len`
+    // elements, seen by no one else yet; every `f` given here writes each
+    // element (the loops of `crate::kernels` assign, never read, `out`).
     f(unsafe { out_slice::<T>(data, len) });
     wrap_result(py, arr)
 }
