@@ -196,6 +196,13 @@ fn with_number(
     n: Num,
     alpha: Option<Num>,
 ) -> PyResult<Option<PyObject>> {
+    // With `alpha`, the Python kernel multiplies the two Python numbers first
+    // (`np.multiply(other, alpha)`, a float64 numpy scalar, which then promotes
+    // the sum to float64 before the cast back): not the tensor-dtype product
+    // the Rust loop would form, so such calls keep the Python kernel.
+    if alpha.is_some() {
+        return Ok(None);
+    }
     let (dims, len) = (x.dims(), x.len);
     if len > max_len(op) {
         return Ok(None);
