@@ -146,3 +146,5 @@ def _register():
 
 
 _register()
+
+from . import fast  # noqa: E402,F401  (Rust CPU kernels over the Python ones registered above)
