@@ -221,3 +221,8 @@ def on_define(hook):
 
 
 _core._defer_definitions(list(_SCHEMAS_OF), _define)
+
+# Rust CPU kernels over the Python ones, registered as each packet is defined.
+from . import fast  # noqa: E402
+
+on_define(fast.register)

@@ -240,7 +240,8 @@ class Function(_SingleLevelFunction):
                         if fn is not None:
                             edges.append((fn, a._output_nr))
                         else:
-                            acc = a._grad_accumulator()
+                            acc = a._grad_accumulator
+                            acc = acc() if acc is not None else None
                             edges.append((acc if acc is not None else grad_accumulator(a), 0))
                         needs.append(True)
                         any_grad = True

@@ -8,7 +8,7 @@ the forward call that created it, ``(None, 0)`` for inputs that do not need
 a gradient. The engine (``engine.py``) walks these edges.
 
 See Note [Tensor autograd fields]: the per-tensor state this module reads
-and writes lives in plain attributes of the tensor (``_grad_fn``,
+and writes lives in fields of the tensor's ``TensorBase`` (``_grad_fn``,
 ``_output_nr``, ``_grad_accumulator``, ``_backward_hooks``,
 ``_retains_grad``), all owned by ``opyard.autograd``.
 """
@@ -178,14 +178,14 @@ class AccumulateGrad(Node):
         if grad is None:
             return ()
         var = self.variable
-        hooks = var.__dict__.get("_backward_hooks")
+        hooks = var._backward_hooks
         if hooks:
             for hook in tuple(hooks.values()):
                 new = hook(grad)
                 if new is not None:
                     grad = new
         meta.accumulate_grad(var, grad)
-        post = var.__dict__.get("_post_accumulate_hooks")
+        post = var._post_accumulate_hooks
         if post:
             for hook in tuple(post.values()):
                 hook(var)
@@ -205,7 +205,8 @@ def gradient_edge(t):
 
 def grad_accumulator(t):
     """The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``."""
-    acc = t._grad_accumulator()
+    ref = t._grad_accumulator
+    acc = ref() if ref is not None else None
     if acc is None:
         acc = AccumulateGrad(t)
         t._grad_accumulator = weakref.ref(acc)
