@@ -7,13 +7,18 @@
 mod autograd;
 mod binder;
 mod bulk;
+mod custom_op;
 mod device;
 mod errors;
+mod fake_cache;
+mod fake_fields;
+mod fake_key;
 mod function_protocol;
 mod keys;
 mod library;
 mod ndarray;
 mod ops;
+mod packet;
 mod schema;
 pub mod tensor;
 mod tensor_getsets;
@@ -43,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor::_slot_alias, m)?)?;
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
+    m.add_class::<custom_op::PyCustomOpBase>()?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
@@ -79,6 +85,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
+    m.add_class::<fake_cache::PyFakeFallback>()?;
+    m.add_function(wrap_pyfunction!(fake_key::_fake_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(fake_key::_fake_mode_swap, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -73,7 +73,7 @@ impl<K: Clone, C> Registry<K, C> {
             check_all_undefined(st, &names, &provenance)?;
             let mut out = Vec::with_capacity(names.len());
             for (qualified, def) in names.iter().zip(defs.iter_mut()) {
-                let op = st.op_entry(qualified);
+                let op = st.op_entry(qualified, lib);
                 trash.defs.extend(op.handle.def.swap(def.take()));
                 let handle = op.handle.clone();
                 st.add_to_packet(&handle, trash);
@@ -108,7 +108,7 @@ impl<K: Clone, C> Registry<K, C> {
             for (i, (row, (qualified, key))) in rows.drain(..).zip(targets).enumerate() {
                 let id = st.fresh_id();
                 // In bounds: `kernels` has a stack for every key. See `OpState`.
-                let stack = &mut st.op_entry(&qualified).kernels[key as usize];
+                let stack = &mut st.op_entry(&qualified, lib).kernels[key as usize];
                 if let Some(prev) = stack.last() {
                     shadowed.push((i, prev.provenance.clone()));
                 }

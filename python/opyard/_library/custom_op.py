@@ -21,9 +21,8 @@ from .. import _core
 from .._op_pickle import definition_site, load as load_op, missing_op_error
 from .._ops import Tag, ops, resolve
 from .._registration import KernelLibrary, fragment
-from .._tensor import Tensor
 from ._opdefs import OPDEFS
-from .aliasing import aliasing_error as _aliasing_error, check_aliasing, check_returns_inputs
+from .aliasing import output_check_failed
 from .infer_schema import infer_schema
 from .register import (device_arg_index, device_keys, forget_fakes, has_tensor_arg, install_autocast,
                        install_fake, install_kernel, install_vmap)
@@ -76,10 +75,11 @@ def _split_custom_name(name):
     return ns, op
 
 
-class CustomOpDef:
+class CustomOpDef(_core.CustomOpBase):
     """A custom operator made by ``custom_op``: callable, with ``register_*`` methods.
 
-    Do not instantiate it directly; use :func:`opyard.library.custom_op`.
+    Do not instantiate it directly; use :func:`opyard.library.custom_op`. Calling it runs
+    the operator's call path directly (Note [Custom op call] in ``src/python/custom_op.rs``).
     """
 
     def __init__(self, namespace, name, schema, fn, tags=()):
@@ -104,6 +104,9 @@ class CustomOpDef:
         is_view = any(r.alias_info is not None and not r.alias_info.is_write for r in returns)
         self._check_alias = (not is_view and not self._is_inplace and not self._is_out
                              and any(r.real_type.startswith("Tensor") for r in returns))
+        check = ("alias" if self._check_alias else "inplace" if self._is_inplace
+                 else "out" if self._is_out else "none")
+        self._set_call_plan(self._opoverload, check, list(self._out_kwarg_names), output_check_failed)
         self._backend_fns = {}
         self._disabled_kernel = set()
         self._disabled_libs = {}  # device type -> the Library that puts the default impl back on top
@@ -116,21 +119,11 @@ class CustomOpDef:
     def __repr__(self):
         return f"<CustomOpDef({self._qualname})>"
 
-    def __call__(self, *args, **kwargs):
-        out = self._opoverload(*args, **kwargs)
-        if self._check_alias:
-            # Note [Custom op aliasing]: torch checks after every kernel call that no output
-            # is (or views) an input. Doing it here instead of around the kernel keeps the
-            # dispatcher -> kernel path free of wrappers; opcheck's test_schema checks memory
-            # sharing in depth for calls through opyard.ops.
-            for a in args:
-                if a is out or getattr(a, "_base", None) is out:
-                    _aliasing_error(self)
-            if not isinstance(out, Tensor) or out._base is not None or kwargs:
-                check_aliasing(self, args, kwargs, out)
-        elif self._is_inplace or self._is_out:
-            check_returns_inputs(self, args, kwargs, out)
-        return out
+    # Note [Custom op aliasing]: torch checks after every kernel call that no output is (or
+    # views) an input. Here a call checks after its kernel returns, in `CustomOpBase.__call__`
+    # (Rust), which keeps the dispatcher -> kernel path free of wrappers; the autograd kernel
+    # of `register_autograd` checks its forward's outputs itself, and opcheck's test_schema
+    # checks memory sharing in depth for calls through opyard.ops.
 
     @property
     def _schema(self):
@@ -220,6 +213,9 @@ class CustomOpDef:
                                f"{self}. Out variants do not support autograd.")
         install_autograd(self._lib, self._opoverload, backward, setup_context, str(self))
         self._backward_fn, self._setup_context_fn = backward, setup_context
+        # The autograd kernel checks the outputs of ops it finds in OPDEFS by packet name
+        # (`_alias_checker`); then a call that ran it needs no second check.
+        self._set_autograd_checks(OPDEFS.get(self._opoverload.name().split(".")[0]) is self)
 
     def register_vmap(self, func=None, /):
         """Register a vmap rule ``func(info, in_dims, *args, **kwargs) -> (output, out_dims)``."""
