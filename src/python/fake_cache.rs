@@ -25,17 +25,17 @@
 //! or loses a fake impl, so a verdict never outlives its reason.
 
 use super::binder::BoundCall;
-use super::fake_fields::Init;
 use super::fake_key::{current_mode, key_of, Key, KeyTypes};
 use super::keys::PyDispatchKeySet;
 use super::ops::{PyKernel, PyOpOverload, PyOperator};
 use super::tensor::PyTensorBase;
+use super::tensor_slots::Field;
 use crate::dispatch::DispatchKeySet;
 use parking_lot::Mutex;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
-use pyo3::{intern, PyTypeInfo};
+use pyo3::PyTypeInfo;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -246,26 +246,18 @@ impl PyFakeFallback {
     ) -> PyResult<Bound<'py, PyAny>> {
         let ty = self.types.fake.bind(py);
         let t = new_tensor(py, ty)?;
-        let dev = o.dev.bind(py);
-        match Init::of(ty) {
-            Some(init) => {
-                init.set_data(&t, o.data.bind(py));
-                if !init.is_default(2, dev) {
-                    t.setattr(intern!(py, "_dev"), dev)?;
-                }
-            }
-            None => {
-                t.setattr(intern!(py, "_data"), o.data.bind(py))?;
-                t.setattr(intern!(py, "_dev"), dev)?;
-            }
-        }
-        t.setattr(intern!(py, "_keyset"), o.keys.bind(py))?;
-        t.setattr(intern!(py, "fake_mode"), mode)?;
+        let keys: u64 = o.keys.extract(py)?;
+        // `ty` subclasses TensorBase (checked when the fallback was made).
+        let tb = t.downcast::<PyTensorBase>()?.get();
+        tb.set_field(Field::Data, Some(o.data.bind(py)));
+        tb.set_field(Field::Dev, Some(o.dev.bind(py)));
+        tb.set_keys(keys);
+        tb.set_field(Field::FakeMode, Some(mode));
         if let Some(s) = &o.strides {
-            t.setattr(intern!(py, "_meta_strides"), s.bind(py))?;
+            tb.set_field(Field::MetaStrides, Some(s.bind(py)));
         }
         if let Some(off) = &o.offset {
-            t.setattr(intern!(py, "_meta_offset"), off.bind(py))?;
+            tb.set_field(Field::MetaOffset, Some(off.bind(py)));
         }
         Ok(t)
     }

@@ -16,7 +16,7 @@
 
 pub use super::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use super::ndarray::ArrayView;
-use super::tensor_slots::{install_members, member_descr, Field, Init, ObjSlot, FIELDS};
+use super::tensor_slots::{Field, Init, ObjSlot, FIELDS};
 use super::version::PyVersionCounter;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
 use pyo3::ffi;
@@ -37,13 +37,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 )]
 pub struct PyTensorBase {
     keyset: AtomicU64,
-    slots: [ObjSlot; FIELDS.len()],
+    pub(super) slots: [ObjSlot; FIELDS.len()],
     /// The last `Size` built by `shape`, reused while the data's sizes match it.
-    shape: ObjSlot,
+    pub(super) shape: ObjSlot,
 }
 
 /// Every field's default object (`None` for an unset field), per Note [Tensor slots].
-fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELDS.len()] {
+pub(super) fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELDS.len()] {
     let none = py.None().into_bound(py);
     let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
     FIELDS.map(|(_, _, init)| match init {
@@ -56,20 +56,20 @@ fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELDS.len()] {
 }
 
 /// `default_values`, made once at init (after the cpu device) for `fresh`.
-static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
+pub(super) static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
 
 /// What the package registers once at import (see `_set_tensor_types`).
-struct Registered {
-    tensor: Py<PyType>,
-    size: Py<PyType>,
-    ndarray: Py<PyType>,
+pub(super) struct Registered {
+    pub(super) tensor: Py<PyType>,
+    pub(super) size: Py<PyType>,
+    pub(super) ndarray: Py<PyType>,
     /// `numpy dtype -> opyard dtype` (`_dtype.FROM_NP`).
-    from_np: Py<PyDict>,
+    pub(super) from_np: Py<PyDict>,
 }
 
-static REGISTERED: GILOnceCell<Registered> = GILOnceCell::new();
-static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
-static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
+pub(super) static REGISTERED: GILOnceCell<Registered> = GILOnceCell::new();
+pub(super) static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
+pub(super) static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
 /// `(numpy dtype, opyard dtype)` pairs already looked up, compared by identity.
 static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
     GILProtected::new(RefCell::new(Vec::new()));
@@ -243,7 +243,7 @@ impl PyTensorBase {
         dtype_of(py, &self.require_data(py)?)
     }
 
-    fn require_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(super) fn require_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.data(py).ok_or_else(|| {
             PyAttributeError::new_err("this tensor has no data yet ('_data' is unset)")
         })
@@ -280,7 +280,7 @@ pub fn new_tensor<'py>(
     Ok(unsafe { Bound::from_owned_ptr(py, obj).downcast_into_unchecked() })
 }
 
-fn registered(py: Python<'_>) -> PyResult<&Registered> {
+pub(super) fn registered(py: Python<'_>) -> PyResult<&Registered> {
     REGISTERED.get(py).ok_or_else(|| {
         PyRuntimeError::new_err(
             "opyard._core: the tensor types are not registered yet (import opyard)",
@@ -361,253 +361,4 @@ impl PyTensorBase {
         let shape = self.shape.take(py);
         drop((taken, shape));
     }
-}
-
-/// The int objects of recently read key sets, direct-mapped by value: a program
-/// uses a handful of key sets, and Python allocates every int above 256.
-static KEYSET_INTS: GILProtected<RefCell<KeysetInts>> =
-    GILProtected::new(RefCell::new([const { None }; 32]));
-
-/// `(key set, its int object)` entries of `KEYSET_INTS`.
-type KeysetInts = [Option<(u64, PyObject)>; 32];
-
-/// `_keyset`: the dispatch key set as raw bits (a shared int object per value).
-fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    let py = t.py();
-    let raw = t.get().keys();
-    let slot = (raw ^ (raw >> 5) ^ (raw >> 17) ^ (raw >> 31)) as usize % 32;
-    let cache = KEYSET_INTS.get(py);
-    if let Some((k, v)) = &cache.borrow()[slot] {
-        if *k == raw {
-            return Ok(v.clone_ref(py).into_bound(py));
-        }
-    }
-    let int = raw.into_py(py);
-    // The replaced int is dropped after the borrow ends (dropping an int runs no Python code).
-    let old = cache.borrow_mut()[slot].replace((raw, int.clone_ref(py)));
-    drop(old);
-    Ok(int.into_bound(py))
-}
-
-fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
-    let v = v.ok_or_else(|| PyTypeError::new_err("the key set of a tensor cannot be deleted"))?;
-    t.get().set_keys(v.extract()?);
-    Ok(())
-}
-
-/// `dtype`.
-fn dtype_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    t.get().dtype(t.py())
-}
-
-/// `shape`: an `opyard.Size`, reused while the sizes do not change.
-fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    let py = t.py();
-    let this = t.get();
-    let data = this.require_data(py)?;
-    let size = registered(py)?.size.bind(py);
-    let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
-        return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
-    };
-    let dims = arr.dims();
-    if let Some(cached) = this.shape.get(py) {
-        if same_sizes(&cached, dims) {
-            return Ok(cached);
-        }
-    }
-    let tuple = PyTuple::new_bound(py, dims.iter().map(|&d| d as i64));
-    let out = size.call1((tuple,))?;
-    this.shape.set(Some(&out));
-    Ok(out)
-}
-
-/// `ndim`.
-fn ndim_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    let py = t.py();
-    let data = t.get().require_data(py)?;
-    match ArrayView::of(&data, ndarray_type(py)) {
-        Some(arr) => Ok(arr.dims().len().into_py(py).into_bound(py)),
-        None => data.getattr(pyo3::intern!(py, "ndim")),
-    }
-}
-
-/// `_version`: the version of the tensor's memory (bumped by every in-place operation).
-fn version_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(t.get().version(t.py()).into_py(t.py()).into_bound(t.py()))
-}
-
-/// Install the computed attributes (Note [Raw getsets]) and `device`, a
-/// read-only member on `_dev`'s slot.
-fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<()> {
-    use super::tensor_getsets::install;
-    install(
-        ty,
-        c"_keyset",
-        c"The dispatch key set as raw bits.",
-        keyset_get,
-        Some(keyset_set),
-    )?;
-    install(ty, c"dtype", c"The tensor's dtype.", dtype_get, None)?;
-    install(
-        ty,
-        c"shape",
-        c"The tensor's sizes (an opyard.Size).",
-        shape_get,
-        None,
-    )?;
-    install(ty, c"ndim", c"The number of dimensions.", ndim_get, None)?;
-    install(
-        ty,
-        c"_version",
-        c"The version of the tensor's memory.",
-        version_get,
-        None,
-    )?;
-    super::tensor_grad::install_autograd_attributes(ty, slots_offset)?;
-    let device = member_descr(ty, c"device", slots_offset, Field::Dev, true)?;
-    ty.setattr("device", device)
-}
-
-/// Whether `cached` (a tuple of ints) spells `dims`.
-fn same_sizes(cached: &Bound<'_, PyAny>, dims: &[ffi::Py_ssize_t]) -> bool {
-    let Ok(t) = cached.downcast::<PyTuple>() else {
-        return false;
-    };
-    t.len() == dims.len()
-        && t.iter()
-            .zip(dims)
-            .all(|(v, &d)| v.extract::<isize>().is_ok_and(|v| v == d))
-}
-
-/// Register the package's types: `Tensor` (what `new_tensor` makes), `Size`,
-/// `numpy.ndarray` and `FROM_NP` (numpy dtype -> opyard dtype). Once, at import.
-#[pyfunction]
-pub fn _set_tensor_types(
-    py: Python<'_>,
-    tensor: Bound<'_, PyType>,
-    size: Bound<'_, PyType>,
-    ndarray: Bound<'_, PyType>,
-    from_np: Bound<'_, PyDict>,
-) -> PyResult<()> {
-    if !tensor.is_subclass_of::<PyTensorBase>()? {
-        return Err(PyTypeError::new_err(
-            "_set_tensor_types: tensor must subclass TensorBase",
-        ));
-    }
-    let reg = Registered {
-        tensor: tensor.unbind(),
-        size: size.unbind(),
-        ndarray: ndarray.unbind(),
-        from_np: from_np.unbind(),
-    };
-    if REGISTERED.set(py, reg).is_err() {
-        return Err(PyRuntimeError::new_err(
-            "_set_tensor_types: the tensor types are registered already",
-        ));
-    }
-    Ok(())
-}
-
-/// `_make_tensor(cls, data, keyset, dev=None)`: `new_tensor` for Python, the
-/// constructor of every result tensor. A raw `METH_FASTCALL` function (see
-/// Note [Raw getsets]: PyO3's wrapper and argument parsing cost as much as the
-/// allocation).
-unsafe extern "C" fn make_tensor_fastcall(
-    _module: *mut ffi::PyObject,
-    args: *mut *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-) -> *mut ffi::PyObject {
-    super::tensor_getsets::slot_call(std::ptr::null_mut(), c"_make_tensor", |py| {
-        if !(3..=4).contains(&nargs) {
-            return Err(PyTypeError::new_err(format!(
-                "_make_tensor(cls, data, keyset, dev=None) takes 3 or 4 positional arguments ({nargs} given)"
-            )));
-        }
-        // SAFETY: CPython passes `nargs` live borrowed references in `args`.
-        let arg = |i: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) };
-        let cls = arg(0);
-        let cls = cls.downcast::<PyType>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
-                super::errors::quote(&cls)
-            ))
-        })?;
-        let keyset: u64 = arg(2).extract()?;
-        let dev = (nargs == 4).then(|| arg(3));
-        new_tensor(py, Some(cls), &arg(1), keyset, dev.as_ref()).map(|t| t.into_ptr())
-    })
-}
-
-/// Add `_make_tensor` (see `make_tensor_fastcall`) to the module.
-fn add_make_tensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
-        ml_name: c"_make_tensor".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer {
-            _PyCFunctionFast: make_tensor_fastcall,
-        },
-        ml_flags: ffi::METH_FASTCALL,
-        ml_doc: c"_make_tensor(cls, data, keyset, dev=None)\n--\n\nA new cls tensor around data with keyset on dev (cpu when None).".as_ptr(),
-    }));
-    // SAFETY: `def` lives forever; the module object is live.
-    let f = unsafe {
-        Bound::from_owned_ptr_or_err(
-            m.py(),
-            ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), m.name()?.as_ptr()),
-        )?
-    };
-    m.add("_make_tensor", f)
-}
-
-/// Copy every field and the key set of `src` into `dst` (both tensors): the same
-/// tensor state as another object (`as_subclass`, `nn.Parameter`).
-#[pyfunction]
-pub fn _share_state(dst: &Bound<'_, PyTensorBase>, src: &Bound<'_, PyTensorBase>) {
-    let py = dst.py();
-    let (d, s) = (dst.get(), src.get());
-    for (field, _, _) in FIELDS {
-        d.set_field(field, s.field(py, field).as_ref());
-    }
-    d.shape.set(None);
-    d.set_keys(s.keys());
-}
-
-/// Expose `field` under another attribute `alias` of `cls` (e.g. `fake_mode` of
-/// `FakeTensor`, stored in `_fake_mode`): a struct member as fast as the original.
-#[pyfunction]
-pub fn _slot_alias(cls: &Bound<'_, PyType>, alias: &str, field: &str) -> PyResult<()> {
-    let py = cls.py();
-    let f = Field::by_name(field).ok_or_else(|| {
-        PyAttributeError::new_err(format!(
-            "_slot_alias: TensorBase has no field '{}'",
-            super::errors::clip(field)
-        ))
-    })?;
-    if !cls.is_subclass_of::<PyTensorBase>()? {
-        return Err(PyTypeError::new_err(
-            "_slot_alias: cls must subclass TensorBase",
-        ));
-    }
-    let name: &'static std::ffi::CStr =
-        Box::leak(std::ffi::CString::new(alias)?.into_boxed_c_str());
-    let offset = *SLOTS_OFFSET
-        .get(py)
-        .expect("members installed at module init");
-    let descr = member_descr(&py.get_type_bound::<PyTensorBase>(), name, offset, f, false)?;
-    cls.setattr(alias, descr)
-}
-
-/// Create the cpu device, measure where the slots sit in an instance and
-/// install their members on `TensorBase` (Note [Tensor slots]).
-pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    let cpu = CPU.get_or_try_init(py, || Py::new(py, PyDevice::parse("cpu", None)?))?;
-    m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
-    DEFAULTS.get_or_init(py, || default_values(py).map(|d| d.map(Bound::unbind)));
-    let probe = Bound::new(py, PyTensorBase::fresh(py))?;
-    let offset = probe.get().slots.as_ptr() as usize - probe.as_ptr() as usize;
-    let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
-    let ty = py.get_type_bound::<PyTensorBase>();
-    install_members(&ty, offset)?;
-    install_attributes(&ty, offset)?;
-    add_make_tensor(m)
 }
