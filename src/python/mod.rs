@@ -10,9 +10,11 @@ mod errors;
 mod function_protocol;
 mod keys;
 mod library;
+mod node;
 mod ops;
 mod schema;
 mod tensor;
+mod tensor_fields;
 mod tls;
 
 use pyo3::prelude::*;
@@ -60,6 +62,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
+    m.add_class::<node::PyNodeBase>()?;
+    m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -22,7 +22,7 @@ from .. import _core
 from . import _tensor_meta as meta
 from ._tensor_meta import add as _add  # See Note [Explicit overloads]
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state
-from .graph import AccumulateGrad, gradient_edge
+from .graph import SavedTensor, gradient_edge
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
@@ -244,6 +244,7 @@ def _validate(node, i, g, nxt, nr):
         f"{list(got)} but expected shape compatible with {list(expected)}")
 
 
-_core._engine_init(_add, _validate, _call_pre_hooks, _call_post_hooks, AccumulateGrad)
+_core._engine_init(_add, meta._add_, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,
+                   SavedTensor)
 
 __dir__ = public_dir(globals())

@@ -34,7 +34,6 @@ from .graph import (
     SavedTensor,
     grad_accumulator,
     gradient_edge,
-    next_sequence_nr,
 )
 
 __all__ = ["FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
@@ -106,8 +105,11 @@ class FunctionCtx:
         return getattr(self, "_released", False)
 
 
-class BackwardCFunction(FunctionCtx, Node):
-    """The ctx object is also the graph node; its class is ``<Function>Backward``."""
+class BackwardCFunction(Node, FunctionCtx):
+    """The ctx object is also the graph node; its class is ``<Function>Backward``.
+
+    ``Node`` comes first in the bases so that the node's Rust fields (``_saved``,
+    ``next_functions``, ...) take precedence over ``FunctionCtx``'s class defaults."""
 
     _forward_cls = None
     __init__ = object.__init__  # apply() sets the node fields only when it records
@@ -137,17 +139,11 @@ class BackwardCFunction(FunctionCtx, Node):
                 raise RuntimeError(f"function {self.name()} returned an invalid gradient at "
                                    f"position {i + 1}: expected Variable or None (got "
                                    f"{type(g).__name__})")
-            if g is not None and edges[i] is _NON_TENSOR:
+            if g is not None and edges[i] == _NON_TENSOR:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than None "
                                    f"at position {i + 1}, but the corresponding forward input was "
                                    f"not a Variable")
         return result
-
-    def release_variables(self):
-        self._released = True
-        if self._saved is not None:
-            for s in self._saved:
-                s.tensor = None
 
     def _released_for_ctx(self):
         return self._released
@@ -263,8 +259,7 @@ class Function(_SingleLevelFunction):
             else:
                 output = cls.forward(ctx, *args)
         if any_grad:
-            d["next_functions"] = tuple(edges)
-            d["_sequence_nr"] = next_sequence_nr()
+            ctx.next_functions = edges
             # Fast path: one tensor output, nothing saved or marked (ctx methods write
             # these names into the instance dict). See Note [Function.apply hot path].
             if (isinstance(output, _TensorBase) and "to_save" not in d and "_dirty" not in d
@@ -274,7 +269,7 @@ class Function(_SingleLevelFunction):
                         output = meta.alias(output)
                         break
                 dt = output.dtype
-                d["_out_shapes"] = (output.shape,)
+                ctx._out_shapes = (output.shape,)
                 d["_out_dtypes"] = (dt,)
                 if dt.is_floating_point:
                     output._grad_fn = ctx

@@ -1,0 +1,490 @@
+//! `NodeBase`: the Rust part of every autograd graph node.
+//!
+//! Note [Rust graph nodes]: a node's graph facts live in Rust fields, not in
+//! a per-node `__dict__`: the edges towards the forward call's inputs, the
+//! sequence number, the shapes of the forward outputs (to check and
+//! materialize gradients), the `released` flag, the saved values and the
+//! hook slots. The engine (`autograd.rs`) reads them without a Python
+//! attribute lookup, and a node costs one small GC-tracked object instead of
+//! an object, a dict and a handful of tuples and lists. The Python node
+//! kinds (`opyard.autograd.graph.Node` and its subclasses: derivative
+//! formulas, `Function`'s `<Name>Backward`, `AccumulateGrad`, ...) subclass
+//! this class and add behaviour (`apply`, `name`, hooks API); their instance
+//! dict is created only when something sets an attribute that is not a
+//! field here (e.g. a user's `ctx.constant = 3`).
+//!
+//! Python sees the fields under the names the Python graph always used:
+//! `next_functions`, `_sequence_nr`, `_out_shapes`, `_released`, `_hooked`,
+//! `_saved`, `_pre_hooks`, `_post_hooks`, `_tensor_pre_hooks`,
+//! `_retains_grad_hooks_`, `metadata_dict`.
+//!
+//! See Note [No foreign code under a lock]: setters swap a value out of the
+//! borrowed node and drop the old one after the borrow ends (a drop may run
+//! a finalizer that reads this node).
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use pyo3::{PyTraverseError, PyVisit};
+use smallvec::SmallVec;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// The sequence number of the sink of a leaf: it runs as soon as it is ready
+/// (torch uses `UINT64_MAX`; the Python side always read `2**62`).
+pub const SINK_SEQUENCE_NR: u64 = 1 << 62;
+
+/// The next sequence number (creation order of nodes, process-wide).
+#[pyfunction]
+pub fn _next_sequence_nr() -> u64 {
+    SEQUENCE.fetch_add(1, Ordering::Relaxed)
+}
+
+/// An edge towards a forward input: the node its gradient flows to (None
+/// when it needs no gradient) and the input number there. `nr == -1` marks a
+/// non-tensor argument (it may never get a gradient).
+pub struct NodeEdge {
+    pub node: Option<PyObject>,
+    pub nr: i64,
+}
+
+/// One output shape; four dimensions inline cover almost every tensor.
+pub type Shape = SmallVec<[i64; 4]>;
+
+/// The shapes of the forward outputs: native ints, or the Python tuple as
+/// given when a size is not a plain int (a `SymInt` under fake tensors).
+pub enum OutShapes {
+    Native(SmallVec<[Shape; 1]>),
+    Py(PyObject),
+}
+
+/// What nodes with hooks or metadata carry (boxed: most nodes have none).
+#[derive(Default)]
+struct Extras {
+    pre_hooks: Option<PyObject>,
+    post_hooks: Option<PyObject>,
+    tensor_pre_hooks: Option<PyObject>,
+    retains_grad_hooks: Option<PyObject>,
+    metadata: Option<PyObject>,
+}
+
+impl Extras {
+    fn slots(&self) -> [&Option<PyObject>; 5] {
+        [
+            &self.pre_hooks,
+            &self.post_hooks,
+            &self.tensor_pre_hooks,
+            &self.retains_grad_hooks,
+            &self.metadata,
+        ]
+    }
+}
+
+/// The kinds of node the engine treats specially.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Any Python node: the engine calls its `apply`.
+    Python,
+    /// A leaf's `AccumulateGrad`: `saved[0]` is the leaf tensor.
+    Sink,
+}
+
+/// Base class of every autograd graph node. See Note [Rust graph nodes].
+#[pyclass(name = "NodeBase", module = "opyard._core", subclass)]
+pub struct PyNodeBase {
+    pub next: SmallVec<[NodeEdge; 2]>,
+    pub shapes: OutShapes,
+    pub seq: u64,
+    pub released: bool,
+    pub hooked: bool,
+    pub kind: NodeKind,
+    /// The saved values (`_saved`); None until something is saved.
+    pub saved: Option<SmallVec<[PyObject; 2]>>,
+    extras: Option<Box<Extras>>,
+}
+
+fn opt_obj(py: Python<'_>, o: &Option<PyObject>) -> PyObject {
+    o.as_ref().map_or_else(|| py.None(), |o| o.clone_ref(py))
+}
+
+fn some_obj(o: PyObject, py: Python<'_>) -> Option<PyObject> {
+    (!o.is_none(py)).then_some(o)
+}
+
+/// Parses a `(node, input_nr)` pair.
+fn parse_edge(item: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
+    let (node, nr): (Bound<'_, PyAny>, i64) = item.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "next_functions: expected (node, input_nr) pairs, got {}",
+            super::errors::quote(item)
+        ))
+    })?;
+    Ok(NodeEdge {
+        node: (!node.is_none()).then(|| node.unbind()),
+        nr,
+    })
+}
+
+/// Parses the shapes of the outputs (a sequence of sequences of sizes).
+pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
+    let mut shapes = SmallVec::new();
+    for shape in obj.iter()? {
+        let shape = shape?;
+        let mut dims = Shape::new();
+        for d in shape.iter()? {
+            match d?.extract::<i64>() {
+                Ok(d) => dims.push(d),
+                Err(_) => return Ok(OutShapes::Py(obj.clone().unbind())),
+            }
+        }
+        shapes.push(dims);
+    }
+    Ok(OutShapes::Native(shapes))
+}
+
+impl PyNodeBase {
+    fn empty() -> Self {
+        PyNodeBase {
+            next: SmallVec::new(),
+            shapes: OutShapes::Native(SmallVec::new()),
+            seq: _next_sequence_nr(),
+            released: false,
+            hooked: false,
+            kind: NodeKind::Python,
+            saved: None,
+            extras: None,
+        }
+    }
+
+    /// The number of outputs of the forward call (gradient slots).
+    pub fn num_outputs(&self, py: Python<'_>) -> PyResult<usize> {
+        match &self.shapes {
+            OutShapes::Native(s) => Ok(s.len()),
+            OutShapes::Py(o) => o.bind(py).len(),
+        }
+    }
+
+    /// Whether a pre-hook slot is set (only looked at when `hooked`).
+    pub fn has_pre_hooks(&self, py: Python<'_>) -> bool {
+        let Some(x) = self.extras.as_deref().filter(|_| self.hooked) else {
+            return false;
+        };
+        [&x.tensor_pre_hooks, &x.retains_grad_hooks, &x.pre_hooks]
+            .into_iter()
+            .any(|h| h.as_ref().is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true)))
+    }
+
+    /// Whether a post-hook is registered.
+    pub fn has_post_hooks(&self, py: Python<'_>) -> bool {
+        self.hooked
+            && self.extras.as_deref().is_some_and(|x| {
+                x.post_hooks
+                    .as_ref()
+                    .is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
+            })
+    }
+
+    fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+}
+
+/// Replaces one extras slot, dropping the old value outside the borrow.
+fn set_extra(
+    slf: &Bound<'_, PyNodeBase>,
+    value: PyObject,
+    pick: fn(&mut Extras) -> &mut Option<PyObject>,
+) {
+    let value = some_obj(value, slf.py());
+    let old = {
+        let mut node = slf.borrow_mut();
+        std::mem::replace(pick(node.extras_mut()), value)
+    };
+    drop(old);
+}
+
+fn get_extra(
+    slf: &Bound<'_, PyNodeBase>,
+    pick: fn(&Extras) -> &Option<PyObject>,
+) -> PyObject {
+    let py = slf.py();
+    let node = slf.borrow();
+    node.extras
+        .as_deref()
+        .map_or_else(|| py.None(), |x| opt_obj(py, pick(x)))
+}
+
+#[pymethods]
+impl PyNodeBase {
+    /// Accepts and ignores arguments so that subclasses own `__init__`.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> Self {
+        PyNodeBase::empty()
+    }
+
+    /// `((node, input_nr), ...)`: where the gradients of the forward inputs flow.
+    #[getter]
+    fn next_functions<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::new_bound(
+            py,
+            self.next
+                .iter()
+                .map(|e| -> PyObject { (opt_obj(py, &e.node), e.nr).into_py(py) }),
+        )
+    }
+
+    #[setter]
+    fn set_next_functions(slf: &Bound<'_, Self>, edges: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut next = SmallVec::new();
+        for item in edges.iter()? {
+            next.push(parse_edge(&item?)?);
+        }
+        let old = std::mem::replace(&mut slf.borrow_mut().next, next);
+        drop(old);
+        Ok(())
+    }
+
+    /// One bool per edge: does that input need a gradient (an edge to a node)?
+    #[getter]
+    fn _edge_needs<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::new_bound(py, self.next.iter().map(|e| e.node.is_some()))
+    }
+
+    #[getter]
+    fn _sequence_nr(&self) -> u64 {
+        self.seq
+    }
+
+    #[setter(_sequence_nr)]
+    fn set_sequence_nr(&mut self, nr: u64) {
+        self.seq = nr;
+    }
+
+    /// The shapes of the forward outputs, as tuples.
+    #[getter]
+    fn _out_shapes(&self, py: Python<'_>) -> PyObject {
+        match &self.shapes {
+            OutShapes::Native(s) => PyTuple::new_bound(
+                py,
+                s.iter().map(|d| PyTuple::new_bound(py, d.iter()).into_any()),
+            )
+            .into_any()
+            .unbind(),
+            OutShapes::Py(o) => o.clone_ref(py),
+        }
+    }
+
+    #[setter(_out_shapes)]
+    fn set_out_shapes(slf: &Bound<'_, Self>, shapes: &Bound<'_, PyAny>) -> PyResult<()> {
+        let shapes = parse_shapes(shapes)?;
+        let old = std::mem::replace(&mut slf.borrow_mut().shapes, shapes);
+        drop(old);
+        Ok(())
+    }
+
+    /// Whether a backward without `retain_graph` freed this node's saved values.
+    #[getter]
+    fn _released(&self) -> bool {
+        self.released
+    }
+
+    #[setter(_released)]
+    fn set_released(&mut self, flag: bool) {
+        self.released = flag;
+    }
+
+    /// Set once any hook is attached: the engine looks at the hook slots only then.
+    #[getter]
+    fn _hooked(&self) -> bool {
+        self.hooked
+    }
+
+    #[setter(_hooked)]
+    fn set_hooked(&mut self, flag: bool) {
+        self.hooked = flag;
+    }
+
+    /// The saved values (a tuple), or None when nothing was saved.
+    #[getter]
+    fn _saved(&self, py: Python<'_>) -> PyObject {
+        match &self.saved {
+            None => py.None(),
+            Some(v) => PyTuple::new_bound(py, v.iter().map(|o| o.clone_ref(py)))
+                .into_any()
+                .unbind(),
+        }
+    }
+
+    #[setter(_saved)]
+    fn set_saved(slf: &Bound<'_, Self>, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let new = if values.is_none() {
+            None
+        } else {
+            let mut v = SmallVec::new();
+            for item in values.iter()? {
+                v.push(item?.unbind());
+            }
+            Some(v)
+        };
+        let old = std::mem::replace(&mut slf.borrow_mut().saved, new);
+        drop(old);
+        Ok(())
+    }
+
+    /// Frees the saved tensors after a backward without `retain_graph`
+    /// (see `release_saved`); subclasses with other state override it.
+    fn release_variables(slf: &Bound<'_, Self>) -> PyResult<()> {
+        release_saved(slf)
+    }
+
+    #[getter]
+    fn _pre_hooks(slf: &Bound<'_, Self>) -> PyObject {
+        get_extra(slf, |x| &x.pre_hooks)
+    }
+
+    #[setter(_pre_hooks)]
+    fn set_pre_hooks(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.pre_hooks);
+    }
+
+    #[getter]
+    fn _post_hooks(slf: &Bound<'_, Self>) -> PyObject {
+        get_extra(slf, |x| &x.post_hooks)
+    }
+
+    #[setter(_post_hooks)]
+    fn set_post_hooks(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.post_hooks);
+    }
+
+    #[getter]
+    fn _tensor_pre_hooks(slf: &Bound<'_, Self>) -> PyObject {
+        get_extra(slf, |x| &x.tensor_pre_hooks)
+    }
+
+    #[setter(_tensor_pre_hooks)]
+    fn set_tensor_pre_hooks(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.tensor_pre_hooks);
+    }
+
+    #[getter]
+    fn _retains_grad_hooks_(slf: &Bound<'_, Self>) -> PyObject {
+        get_extra(slf, |x| &x.retains_grad_hooks)
+    }
+
+    #[setter(_retains_grad_hooks_)]
+    fn set_retains_grad_hooks(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.retains_grad_hooks);
+    }
+
+    #[getter]
+    fn metadata_dict(slf: &Bound<'_, Self>) -> PyObject {
+        get_extra(slf, |x| &x.metadata)
+    }
+
+    #[setter]
+    fn set_metadata_dict(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.metadata);
+    }
+
+    /// Makes this node the sink of leaf `variable` (`AccumulateGrad`).
+    fn _init_sink(slf: &Bound<'_, Self>, variable: PyObject) {
+        let old = {
+            let mut node = slf.borrow_mut();
+            node.kind = NodeKind::Sink;
+            node.seq = SINK_SEQUENCE_NR;
+            node.saved.replace(smallvec::smallvec![variable])
+        };
+        drop(old);
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for e in &self.next {
+            if let Some(n) = &e.node {
+                visit.call(n)?;
+            }
+        }
+        if let OutShapes::Py(o) = &self.shapes {
+            visit.call(o)?;
+        }
+        for o in self.saved.iter().flatten() {
+            visit.call(o)?;
+        }
+        if let Some(x) = &self.extras {
+            for o in x.slots().into_iter().flatten() {
+                visit.call(o)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        // Drops run under this borrow: a finalizer that reads this node gets
+        // an "already borrowed" error instead of a torn node. tp_clear is the
+        // cyclic GC's, so nothing else is expected to read the node then.
+        self.next.clear();
+        self.saved = None;
+        self.extras = None;
+        if let OutShapes::Py(_) = self.shapes {
+            self.shapes = OutShapes::Native(SmallVec::new());
+        }
+    }
+}
+
+/// `isinstance(obj, NodeBase)` as a typed borrow, or a TypeError naming the object.
+pub fn as_node<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyNodeBase>> {
+    obj.downcast::<PyNodeBase>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "autograd graph: expected a node (opyard.autograd.graph.Node), got {}",
+            super::errors::type_name(obj)
+        ))
+    })
+}
+
+
+/// `SavedTensor` (installed by `engine.py`): what `release_variables` frees.
+static SAVED_TENSOR_TYPE: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
+
+/// Installs the `SavedTensor` class (the first call wins).
+pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
+    let _ = SAVED_TENSOR_TYPE.set(py, ty);
+}
+
+/// Frees what `node` saved (torch's `release_variables`): marks it released
+/// and empties every `SavedTensor` among its saved values (one list level
+/// deep, for `Tensor[]` arguments), so a later unpack raises torch's
+/// "backward through the graph a second time" message.
+pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
+    let py = node.py();
+    let items: SmallVec<[PyObject; 2]> = {
+        let mut n = node.borrow_mut();
+        n.released = true;
+        match (&n.kind, &n.saved) {
+            (NodeKind::Python, Some(v)) => v.iter().map(|o| o.clone_ref(py)).collect(),
+            _ => return Ok(()),
+        }
+    };
+    let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
+        return Ok(());
+    };
+    let ty = ty.bind(py);
+    let tensor = pyo3::intern!(py, "tensor");
+    for item in items {
+        let item = item.bind(py);
+        if item.is_instance(ty)? {
+            item.setattr(tensor, py.None())?;
+        } else if let Ok(list) = item.downcast::<pyo3::types::PyList>() {
+            for s in list.iter() {
+                if s.is_instance(ty)? {
+                    s.setattr(tensor, py.None())?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
