@@ -58,11 +58,13 @@ bench-peers: dev $(PEERS)/bin/python  ## Python-level benches beside torch (inst
 fuzz: dev  ## 1,000,000 mutated schemas through parse_schema in child processes (COUNT=n to change)
 	$(VPY) tests/fuzz/fuzz_schema.py --count $(or $(COUNT),1000000)
 
-lint:  ## rustfmt, clippy with and without `python`, ruff
+lint:  ## rustfmt, clippy with and without `python`, ruff, the `_core` stub against the built module
 	cargo fmt --check
 	cargo clippy -q --all-targets -- -D warnings
 	cargo clippy -q --features python --lib -- -D warnings
 	$(VPY) -m ruff check python tests bench || echo "ruff not installed: $(VPIP) install ruff"
+	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
+	cd python && ../$(VPY) -m mypy.stubtest opyard._core
 
 clean:  ## remove build products and the venv
 	rm -rf target $(VENV) python/opyard/*.so
