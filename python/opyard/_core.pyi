@@ -7,6 +7,7 @@ __all__ = [
     "AliasInfo",
     "Argument",
     "DispatchKeySet",
+    "NodeBase",
     "FunctionSchema",
     "OpOverload",
     "OpOverloadPacket",
@@ -32,6 +33,7 @@ __all__ = [
     "_key_names",
     "_local_keysets",
     "_new_library",
+    "_next_sequence_nr",
     "_packet",
     "_register_plain_tensor_type",
     "_register_types",
@@ -218,6 +220,7 @@ def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], valid
                  accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
 def _next_sequence_nr() -> int: ...
 
+@disjoint_base
 class NodeBase:
     next_functions: tuple[tuple[Any, int], ...]
     _sequence_nr: int

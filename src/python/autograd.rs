@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyTuple};
 
-use super::node::{as_node, release_saved, set_saved_tensor_type, NodeKind, OutShapes, PyNodeBase};
+use super::node::{as_node, release_saved, set_saved_tensor_type, NodeKind, PyNodeBase};
 use super::tensor_fields;
 use crate::autograd::engine::{run_backward, BackwardOptions, Edge, EngineError, GraphNode};
 use crate::autograd::Grad;
@@ -294,12 +294,12 @@ impl GraphNode<PyGrad> for PyNode {
             Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
             None => {
                 let node = self.base().borrow();
-                match &node.shapes {
-                    OutShapes::Native(s) => match s.get(nr) {
+                match node.shapes.py() {
+                    None => match node.shapes.native(nr) {
                         Some(expected) => same_shape(&shape, expected)?,
                         None => false,
                     },
-                    OutShapes::Py(o) => shape.eq(o.bind(py).get_item(nr)?)?,
+                    Some(o) => shape.eq(o.bind(py).get_item(nr)?)?,
                 }
             }
         };
@@ -316,9 +316,9 @@ impl PyNode {
     fn sink_variable(&self) -> Option<PyObject> {
         let py = gil();
         let node = self.base().borrow();
-        match (node.kind, &node.saved) {
-            (NodeKind::Sink, Some(v)) => v.first().map(|o| o.clone_ref(py)),
-            _ => None,
+        match node.kind {
+            NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
+            NodeKind::Python => None,
         }
     }
 }

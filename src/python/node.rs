@@ -49,14 +49,39 @@ pub struct NodeEdge {
     pub nr: i64,
 }
 
-/// One output shape; four dimensions inline cover almost every tensor.
-pub type Shape = SmallVec<[i64; 4]>;
-
 /// The shapes of the forward outputs: native ints, or the Python tuple as
 /// given when a size is not a plain int (a `SymInt` under fake tensors).
-pub enum OutShapes {
-    Native(SmallVec<[Shape; 1]>),
-    Py(PyObject),
+///
+/// Native shapes are one run of ints, each shape its rank followed by its
+/// sizes (`[1, 5]` is one output of shape `(5,)`): a unary op's output of up
+/// to three dimensions fits inline, without a heap allocation.
+#[derive(Default)]
+pub struct OutShapes {
+    enc: SmallVec<[i64; 4]>,
+    py: Option<PyObject>,
+}
+
+impl OutShapes {
+    /// The shapes kept as a Python object (when not all sizes are ints).
+    pub fn py(&self) -> Option<&PyObject> {
+        self.py.as_ref()
+    }
+
+    /// The native shapes, in output order.
+    pub fn iter(&self) -> impl Iterator<Item = &[i64]> {
+        let mut rest = &self.enc[..];
+        std::iter::from_fn(move || {
+            let (&rank, tail) = rest.split_first()?;
+            let (shape, tail) = tail.split_at((rank as usize).min(tail.len()));
+            rest = tail;
+            Some(shape)
+        })
+    }
+
+    /// The native shape of output `nr`.
+    pub fn native(&self, nr: usize) -> Option<&[i64]> {
+        self.iter().nth(nr)
+    }
 }
 
 /// What nodes with hooks or metadata carry (boxed: most nodes have none).
@@ -93,14 +118,16 @@ pub enum NodeKind {
 /// Base class of every autograd graph node. See Note [Rust graph nodes].
 #[pyclass(name = "NodeBase", module = "opyard._core", subclass)]
 pub struct PyNodeBase {
-    pub next: SmallVec<[NodeEdge; 2]>,
+    pub next: SmallVec<[NodeEdge; 1]>,
     pub shapes: OutShapes,
     pub seq: u64,
     pub released: bool,
     pub hooked: bool,
     pub kind: NodeKind,
-    /// The saved values (`_saved`); None until something is saved.
-    pub saved: Option<SmallVec<[PyObject; 2]>>,
+    /// Whether `_saved` was set (`saved` then holds the values, maybe none).
+    has_saved: bool,
+    /// The saved values (`_saved`), in the order the node kind defines.
+    pub saved: SmallVec<[PyObject; 1]>,
     extras: Option<Box<Extras>>,
 }
 
@@ -128,40 +155,47 @@ fn parse_edge(item: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
 
 /// Parses the shapes of the outputs (a sequence of sequences of sizes).
 pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
-    let mut shapes = SmallVec::new();
+    let mut enc = SmallVec::new();
     for shape in obj.iter()? {
         let shape = shape?;
-        let mut dims = Shape::new();
+        let at = enc.len();
+        enc.push(0);
         for d in shape.iter()? {
             match d?.extract::<i64>() {
-                Ok(d) => dims.push(d),
-                Err(_) => return Ok(OutShapes::Py(obj.clone().unbind())),
+                Ok(d) => enc.push(d),
+                Err(_) => {
+                    return Ok(OutShapes {
+                        enc: SmallVec::new(),
+                        py: Some(obj.clone().unbind()),
+                    })
+                }
             }
         }
-        shapes.push(dims);
+        enc[at] = (enc.len() - at - 1) as i64;
     }
-    Ok(OutShapes::Native(shapes))
+    Ok(OutShapes { enc, py: None })
 }
 
 impl PyNodeBase {
     fn empty() -> Self {
         PyNodeBase {
             next: SmallVec::new(),
-            shapes: OutShapes::Native(SmallVec::new()),
+            shapes: OutShapes::default(),
             seq: _next_sequence_nr(),
             released: false,
             hooked: false,
             kind: NodeKind::Python,
-            saved: None,
+            has_saved: false,
+            saved: SmallVec::new(),
             extras: None,
         }
     }
 
     /// The number of outputs of the forward call (gradient slots).
     pub fn num_outputs(&self, py: Python<'_>) -> PyResult<usize> {
-        match &self.shapes {
-            OutShapes::Native(s) => Ok(s.len()),
-            OutShapes::Py(o) => o.bind(py).len(),
+        match self.shapes.py() {
+            None => Ok(self.shapes.iter().count()),
+            Some(o) => o.bind(py).len(),
         }
     }
 
@@ -268,14 +302,17 @@ impl PyNodeBase {
     /// The shapes of the forward outputs, as tuples.
     #[getter]
     fn _out_shapes(&self, py: Python<'_>) -> PyObject {
-        match &self.shapes {
-            OutShapes::Native(s) => PyTuple::new_bound(
+        match self.shapes.py() {
+            None => PyTuple::new_bound(
                 py,
-                s.iter().map(|d| PyTuple::new_bound(py, d.iter()).into_any()),
+                self.shapes
+                    .iter()
+                    .map(|d| PyTuple::new_bound(py, d.iter()).into_any())
+                    .collect::<SmallVec<[_; 2]>>(),
             )
             .into_any()
             .unbind(),
-            OutShapes::Py(o) => o.clone_ref(py),
+            Some(o) => o.clone_ref(py),
         }
     }
 
@@ -312,26 +349,27 @@ impl PyNodeBase {
     /// The saved values (a tuple), or None when nothing was saved.
     #[getter]
     fn _saved(&self, py: Python<'_>) -> PyObject {
-        match &self.saved {
-            None => py.None(),
-            Some(v) => PyTuple::new_bound(py, v.iter().map(|o| o.clone_ref(py)))
-                .into_any()
-                .unbind(),
+        if !self.has_saved {
+            return py.None();
         }
+        PyTuple::new_bound(py, self.saved.iter().map(|o| o.clone_ref(py)))
+            .into_any()
+            .unbind()
     }
 
     #[setter(_saved)]
     fn set_saved(slf: &Bound<'_, Self>, values: &Bound<'_, PyAny>) -> PyResult<()> {
-        let new = if values.is_none() {
-            None
-        } else {
-            let mut v = SmallVec::new();
+        let mut new = SmallVec::new();
+        if !values.is_none() {
             for item in values.iter()? {
-                v.push(item?.unbind());
+                new.push(item?.unbind());
             }
-            Some(v)
+        }
+        let old = {
+            let mut node = slf.borrow_mut();
+            node.has_saved = !values.is_none();
+            std::mem::replace(&mut node.saved, new)
         };
-        let old = std::mem::replace(&mut slf.borrow_mut().saved, new);
         drop(old);
         Ok(())
     }
@@ -398,7 +436,8 @@ impl PyNodeBase {
             let mut node = slf.borrow_mut();
             node.kind = NodeKind::Sink;
             node.seq = SINK_SEQUENCE_NR;
-            node.saved.replace(smallvec::smallvec![variable])
+            node.has_saved = true;
+            std::mem::replace(&mut node.saved, smallvec::smallvec![variable])
         };
         drop(old);
     }
@@ -409,10 +448,10 @@ impl PyNodeBase {
                 visit.call(n)?;
             }
         }
-        if let OutShapes::Py(o) = &self.shapes {
+        if let Some(o) = self.shapes.py() {
             visit.call(o)?;
         }
-        for o in self.saved.iter().flatten() {
+        for o in &self.saved {
             visit.call(o)?;
         }
         if let Some(x) = &self.extras {
@@ -428,11 +467,9 @@ impl PyNodeBase {
         // an "already borrowed" error instead of a torn node. tp_clear is the
         // cyclic GC's, so nothing else is expected to read the node then.
         self.next.clear();
-        self.saved = None;
+        self.saved.clear();
         self.extras = None;
-        if let OutShapes::Py(_) = self.shapes {
-            self.shapes = OutShapes::Native(SmallVec::new());
-        }
+        self.shapes.py = None;
     }
 }
 
@@ -461,13 +498,13 @@ pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
 /// "backward through the graph a second time" message.
 pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let py = node.py();
-    let items: SmallVec<[PyObject; 2]> = {
+    let items: SmallVec<[PyObject; 1]> = {
         let mut n = node.borrow_mut();
         n.released = true;
-        match (&n.kind, &n.saved) {
-            (NodeKind::Python, Some(v)) => v.iter().map(|o| o.clone_ref(py)).collect(),
-            _ => return Ok(()),
+        if n.kind != NodeKind::Python || n.saved.is_empty() {
+            return Ok(());
         }
+        n.saved.iter().map(|o| o.clone_ref(py)).collect()
     };
     let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
         return Ok(());

@@ -52,7 +52,7 @@ class FunctionCtx:
 
     to_save = ()
     saved_for_forward = ()
-    _saved = None
+    _saved: "tuple | None" = None
     _dirty = ()
     _non_differentiable = ()
     materialize_grads = True

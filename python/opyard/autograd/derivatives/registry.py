@@ -71,7 +71,7 @@ class TensorMeta:
         return n
 
 
-_META_CACHE = {}
+_META_CACHE: dict = {}
 _META_CACHE_SIZE = 4096
 
 
