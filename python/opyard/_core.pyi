@@ -14,6 +14,7 @@ __all__ = [
     "SchemaError",
     "SchemaError",
     "TensorBase",
+    "_FunctionSpec",
     "_KeyGuard",
     "_SetKeysGuard",
     "__version__",
@@ -26,6 +27,8 @@ __all__ = [
     "_explain",
     "_fallback",
     "_find_op",
+    "_function_apply",
+    "_function_init",
     "_function_state",
     "_impl",
     "_is_excluded",
@@ -219,6 +222,13 @@ def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], valid
                  pre_hooks: Callable[..., Any], post_hooks: Callable[..., Any],
                  accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
 def _next_sequence_nr() -> int: ...
+def _function_init(grad_accumulator: Callable[..., Any], record_outputs: Callable[..., Any],
+                   check_dirty: Callable[..., Any], alias: Callable[..., Any]) -> None: ...
+def _function_apply(spec: _FunctionSpec, args: tuple[Any, ...]) -> Any: ...
+
+@final
+class _FunctionSpec:
+    def __new__(cls, backward_cls: Any, forward: Any, setup_context: Any = None) -> _FunctionSpec: ...
 
 @disjoint_base
 class NodeBase:
@@ -233,6 +243,13 @@ class NodeBase:
     _tensor_pre_hooks: Any
     _retains_grad_hooks_: Any
     metadata_dict: Any
+    needs_input_grad: Any
+    to_save: Any
+    _dirty: Any
+    _non_differentiable: Any
+    saved_for_forward: Any
+    _out_dtypes: Any
+    materialize_grads: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> NodeBase: ...
     @property
     def _edge_needs(self) -> tuple[bool, ...]: ...

@@ -7,6 +7,7 @@
 mod autograd;
 mod binder;
 mod errors;
+mod function;
 mod function_protocol;
 mod keys;
 mod library;
@@ -64,6 +65,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
+    m.add_class::<function::PyFunctionSpec>()?;
+    m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;
+    m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

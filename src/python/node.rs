@@ -84,24 +84,43 @@ impl OutShapes {
     }
 }
 
-/// What nodes with hooks or metadata carry (boxed: most nodes have none).
+/// What nodes with hooks or metadata carry, and the state of a `Function`'s
+/// ctx (boxed: a built-in op's node has none of it).
 #[derive(Default)]
-struct Extras {
+pub struct Extras {
     pre_hooks: Option<PyObject>,
     post_hooks: Option<PyObject>,
     tensor_pre_hooks: Option<PyObject>,
     retains_grad_hooks: Option<PyObject>,
     metadata: Option<PyObject>,
+    /// `ctx.needs_input_grad`: one bool per forward input.
+    pub needs_input_grad: Option<PyObject>,
+    /// `ctx.to_save`: what `save_for_backward` received.
+    pub to_save: Option<PyObject>,
+    /// `ctx._dirty`: what `mark_dirty` received.
+    pub dirty: Option<PyObject>,
+    /// `ctx._non_differentiable`: what `mark_non_differentiable` received.
+    pub non_differentiable: Option<PyObject>,
+    /// `ctx.saved_for_forward`: what `save_for_forward` received.
+    saved_for_forward: Option<PyObject>,
+    /// `ctx._out_dtypes`: the forward outputs' dtypes (None for non-tensors).
+    pub out_dtypes: Option<PyObject>,
 }
 
 impl Extras {
-    fn slots(&self) -> [&Option<PyObject>; 5] {
+    fn slots(&self) -> [&Option<PyObject>; 11] {
         [
             &self.pre_hooks,
             &self.post_hooks,
             &self.tensor_pre_hooks,
             &self.retains_grad_hooks,
             &self.metadata,
+            &self.needs_input_grad,
+            &self.to_save,
+            &self.dirty,
+            &self.non_differentiable,
+            &self.saved_for_forward,
+            &self.out_dtypes,
         ]
     }
 }
@@ -123,6 +142,8 @@ pub struct PyNodeBase {
     pub seq: u64,
     pub released: bool,
     pub hooked: bool,
+    /// `ctx.materialize_grads` (`set_materialize_grads`).
+    pub materialize_grads: bool,
     pub kind: NodeKind,
     /// Whether `_saved` was set (`saved` then holds the values, maybe none).
     has_saved: bool,
@@ -176,6 +197,23 @@ pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
     Ok(OutShapes { enc, py: None })
 }
 
+/// The shapes of a node with one output of shape `shape`.
+pub fn parse_one_shape(shape: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
+    let mut enc: SmallVec<[i64; 4]> = SmallVec::new();
+    enc.push(0);
+    for d in shape.iter()? {
+        match d?.extract::<i64>() {
+            Ok(d) => enc.push(d),
+            Err(_) => {
+                let one = PyTuple::new_bound(shape.py(), [shape]);
+                return parse_shapes(one.as_any());
+            }
+        }
+    }
+    enc[0] = (enc.len() - 1) as i64;
+    Ok(OutShapes { enc, py: None })
+}
+
 impl PyNodeBase {
     fn empty() -> Self {
         PyNodeBase {
@@ -184,6 +222,7 @@ impl PyNodeBase {
             seq: _next_sequence_nr(),
             released: false,
             hooked: false,
+            materialize_grads: true,
             kind: NodeKind::Python,
             has_saved: false,
             saved: SmallVec::new(),
@@ -219,8 +258,19 @@ impl PyNodeBase {
             })
     }
 
-    fn extras_mut(&mut self) -> &mut Extras {
+    /// The hook slots and ctx state, created on first use.
+    pub fn extras_mut(&mut self) -> &mut Extras {
         self.extras.get_or_insert_with(Box::default)
+    }
+
+    /// The hook slots and ctx state, if any was set.
+    pub fn extras(&self) -> Option<&Extras> {
+        self.extras.as_deref()
+    }
+
+    /// Replaces the edges (no Python code runs: the caller drops the old ones).
+    pub fn take_next(&mut self, next: SmallVec<[NodeEdge; 1]>) -> SmallVec<[NodeEdge; 1]> {
+        std::mem::replace(&mut self.next, next)
     }
 }
 
@@ -247,6 +297,19 @@ fn get_extra(
     node.extras
         .as_deref()
         .map_or_else(|| py.None(), |x| opt_obj(py, pick(x)))
+}
+
+/// A ctx field whose default is the empty tuple (as `FunctionCtx`'s class defaults).
+fn get_ctx_field(
+    slf: &Bound<'_, PyNodeBase>,
+    pick: fn(&Extras) -> &Option<PyObject>,
+) -> PyObject {
+    let py = slf.py();
+    let node = slf.borrow();
+    match node.extras.as_deref().and_then(|x| pick(x).as_ref()) {
+        Some(v) => v.clone_ref(py),
+        None => PyTuple::empty_bound(py).into_any().unbind(),
+    }
 }
 
 #[pymethods]
@@ -428,6 +491,76 @@ impl PyNodeBase {
     #[setter]
     fn set_metadata_dict(slf: &Bound<'_, Self>, v: PyObject) {
         set_extra(slf, v, |x| &mut x.metadata);
+    }
+
+    #[getter]
+    fn needs_input_grad(slf: &Bound<'_, Self>) -> PyObject {
+        get_ctx_field(slf, |x| &x.needs_input_grad)
+    }
+
+    #[setter]
+    fn set_needs_input_grad(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.needs_input_grad);
+    }
+
+    #[getter]
+    fn to_save(slf: &Bound<'_, Self>) -> PyObject {
+        get_ctx_field(slf, |x| &x.to_save)
+    }
+
+    #[setter]
+    fn set_to_save(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.to_save);
+    }
+
+    #[getter]
+    fn _dirty(slf: &Bound<'_, Self>) -> PyObject {
+        get_ctx_field(slf, |x| &x.dirty)
+    }
+
+    #[setter(_dirty)]
+    fn set_dirty(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.dirty);
+    }
+
+    #[getter]
+    fn _non_differentiable(slf: &Bound<'_, Self>) -> PyObject {
+        get_ctx_field(slf, |x| &x.non_differentiable)
+    }
+
+    #[setter(_non_differentiable)]
+    fn set_non_differentiable(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.non_differentiable);
+    }
+
+    #[getter]
+    fn saved_for_forward(slf: &Bound<'_, Self>) -> PyObject {
+        get_ctx_field(slf, |x| &x.saved_for_forward)
+    }
+
+    #[setter]
+    fn set_saved_for_forward(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.saved_for_forward);
+    }
+
+    #[getter]
+    fn _out_dtypes(slf: &Bound<'_, Self>) -> PyObject {
+        get_ctx_field(slf, |x| &x.out_dtypes)
+    }
+
+    #[setter(_out_dtypes)]
+    fn set_out_dtypes(slf: &Bound<'_, Self>, v: PyObject) {
+        set_extra(slf, v, |x| &mut x.out_dtypes);
+    }
+
+    #[getter]
+    fn materialize_grads(&self) -> bool {
+        self.materialize_grads
+    }
+
+    #[setter]
+    fn set_materialize_grads(&mut self, flag: bool) {
+        self.materialize_grads = flag;
     }
 
     /// Makes this node the sink of leaf `variable` (`AccumulateGrad`).

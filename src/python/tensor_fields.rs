@@ -59,3 +59,28 @@ pub fn dtype<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 pub fn shape<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     t.getattr(intern!(t.py(), "shape"))
 }
+
+/// `t._grad_fn`: the node that produced `t`, or None (a leaf or no history).
+pub fn grad_fn<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    t.getattr(intern!(t.py(), "_grad_fn"))
+}
+
+/// Makes `node` the producer of `t` (its output number stays as it is).
+pub fn set_grad_fn(t: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>) -> PyResult<()> {
+    t.setattr(intern!(t.py(), "_grad_fn"), node)
+}
+
+/// `t._output_nr`: which output of its `grad_fn` `t` is.
+pub fn output_nr(t: &Bound<'_, PyAny>) -> PyResult<i64> {
+    t.getattr(intern!(t.py(), "_output_nr"))?.extract()
+}
+
+/// The leaf's cached `AccumulateGrad` (a weak reference), or None.
+pub fn grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    t.getattr(intern!(t.py(), "_grad_accumulator"))?.call0()
+}
+
+/// Stores the tensor's dispatch key set.
+pub fn set_keyset(t: &Bound<'_, PyAny>, raw: u64) -> PyResult<()> {
+    t.setattr(intern!(t.py(), "_keyset"), raw)
+}

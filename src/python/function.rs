@@ -1,0 +1,253 @@
+//! `Function.apply` in Rust: one call records a custom Function's node.
+//!
+//! Note [Function.apply in Rust]: `Function.apply(*args)` (the Python
+//! classmethod, which keeps the rare cases: keyword arguments, missing
+//! defaulted inputs, forward-mode AD) calls `_function_apply(spec, args)`.
+//! Here, without a Python frame of ours: create the ctx (the node, torch's
+//! `BackwardCFunction`), collect one edge and one `needs_input_grad` flag per
+//! argument, run the user's `forward` (and `setup_context`) with the autograd
+//! keys excluded, and attach the node to the output. The common output — one
+//! tensor, nothing saved or marked — is wrapped here; anything else
+//! (tuples, `save_for_backward`, `mark_dirty`, `mark_non_differentiable`)
+//! goes to Python's `_record_outputs`, which owns those rules.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::PyTuple;
+use smallvec::SmallVec;
+
+use super::node::{parse_one_shape, NodeEdge, PyNodeBase};
+use super::tensor::PyTensorBase;
+use super::tensor_fields;
+use crate::dispatch::tls::{self, LocalKeySets};
+use crate::dispatch::{DispatchKey, DispatchKeySet};
+
+/// The Python helpers `apply` hands the rare cases to, installed by `function.py`.
+struct FunctionHooks {
+    /// `grad_accumulator(t)`: the leaf's (new) `AccumulateGrad`.
+    grad_accumulator: PyObject,
+    /// `_record_outputs(ctx, args, output)`: the general output rules.
+    record_outputs: PyObject,
+    /// `_check_dirty(ctx, args, output)`: `mark_dirty` checks without grad.
+    check_dirty: PyObject,
+    /// `alias(t)`: a new tensor on `t`'s data (an input returned as-is).
+    alias: PyObject,
+}
+
+static HOOKS: GILOnceCell<FunctionHooks> = GILOnceCell::new();
+
+/// Installs `apply`'s Python helpers (the first call wins).
+#[pyfunction]
+pub fn _function_init(
+    py: Python<'_>,
+    grad_accumulator: PyObject,
+    record_outputs: PyObject,
+    check_dirty: PyObject,
+    alias: PyObject,
+) {
+    let hooks = FunctionHooks {
+        grad_accumulator,
+        record_outputs,
+        check_dirty,
+        alias,
+    };
+    let _ = HOOKS.set(py, hooks);
+}
+
+fn hooks(py: Python<'_>) -> PyResult<&'static FunctionHooks> {
+    HOOKS.get(py).ok_or_else(|| {
+        PyRuntimeError::new_err("opyard._core._function_init was not called before apply")
+    })
+}
+
+/// What `apply` needs of one `Function` subclass, computed at class creation.
+#[pyclass(name = "_FunctionSpec", module = "opyard._core", frozen)]
+pub struct PyFunctionSpec {
+    /// The node class, `<Name>Backward`.
+    backward_cls: PyObject,
+    forward: PyObject,
+    /// `setup_context` when the class defines it (then forward takes no ctx).
+    setup_context: Option<PyObject>,
+}
+
+#[pymethods]
+impl PyFunctionSpec {
+    #[new]
+    #[pyo3(signature = (backward_cls, forward, setup_context=None))]
+    fn new(backward_cls: PyObject, forward: PyObject, setup_context: Option<PyObject>) -> Self {
+        PyFunctionSpec {
+            backward_cls,
+            forward,
+            setup_context,
+        }
+    }
+}
+
+/// The `Autograd<backend>` bits `requires_grad` looks at (Python's
+/// `_tensor_meta.AUTOGRAD_MASK`).
+const BACKENDS: [DispatchKey; 4] = [
+    DispatchKey::CPU,
+    DispatchKey::CUDA,
+    DispatchKey::PrivateUse1,
+    DispatchKey::Meta,
+];
+
+fn autograd_mask() -> u64 {
+    let mut mask = DispatchKeySet::from_key(DispatchKey::AutogradOther);
+    for b in BACKENDS {
+        if let Some(ag) = b.autograd_of() {
+            mask = mask.add(ag);
+        }
+    }
+    mask.raw()
+}
+
+/// The autograd bit a tensor of key set `ks` gets when it starts requiring
+/// grad (Python's `_tensor_meta.autograd_bit`: the last of the four backends
+/// present, else `AutogradOther`).
+fn autograd_bit(ks: u64) -> u64 {
+    let set = DispatchKeySet::from_raw(ks);
+    let mut bit = DispatchKey::AutogradOther;
+    for b in BACKENDS {
+        if set.has(b) {
+            bit = b.autograd_of().unwrap_or(DispatchKey::AutogradOther);
+        }
+    }
+    DispatchKeySet::from_key(bit).raw()
+}
+
+/// The edge a gradient for tensor `t` (which requires grad) flows into.
+fn gradient_edge(t: &Bound<'_, PyAny>, h: &FunctionHooks) -> PyResult<NodeEdge> {
+    let py = t.py();
+    let fn_ = tensor_fields::grad_fn(t)?;
+    if !fn_.is_none() {
+        let nr = tensor_fields::output_nr(t)?;
+        return Ok(NodeEdge {
+            node: Some(fn_.unbind()),
+            nr,
+        });
+    }
+    let acc = tensor_fields::grad_accumulator(t)?;
+    let acc = if acc.is_none() {
+        h.grad_accumulator.call1(py, (t,))?
+    } else {
+        acc.unbind()
+    };
+    Ok(NodeEdge {
+        node: Some(acc),
+        nr: 0,
+    })
+}
+
+/// Runs `f` with the autograd keys excluded (the no-grad guard), restoring
+/// the thread's sets afterwards, also when `f` raised.
+fn below_autograd<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    let prev = tls::get();
+    let ag = DispatchKeySet::AUTOGRAD_KEYS;
+    tls::replace(LocalKeySets {
+        included: prev.included - ag,
+        excluded: prev.excluded | ag,
+    });
+    let out = f();
+    tls::replace(prev);
+    out
+}
+
+/// `Function.apply(*args)` without keywords (See Note [Function.apply in Rust]).
+#[pyfunction]
+pub fn _function_apply(
+    py: Python<'_>,
+    spec: &Bound<'_, PyFunctionSpec>,
+    args: &Bound<'_, PyTuple>,
+) -> PyResult<PyObject> {
+    let spec = spec.get();
+    let h = hooks(py)?;
+    let ctx_obj = spec.backward_cls.bind(py).call0()?;
+    let ctx = ctx_obj.downcast::<PyNodeBase>()?;
+    let mask = autograd_mask();
+    let grad_on = !tls::get()
+        .excluded
+        .has_any(DispatchKeySet::AUTOGRAD_KEYS);
+    let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
+    let mut needs: SmallVec<[bool; 4]> = SmallVec::new();
+    for a in args.iter() {
+        let requires = grad_on
+            && a.downcast::<PyTensorBase>()
+                .is_ok_and(|t| t.get().keys() & mask != 0);
+        if requires {
+            edges.push(gradient_edge(&a, h)?);
+        } else {
+            let nr = if a.is_instance_of::<PyTensorBase>() { 0 } else { -1 };
+            edges.push(NodeEdge { node: None, nr });
+        }
+        needs.push(requires);
+    }
+    let any_grad = needs.contains(&true);
+    let needs = PyTuple::new_bound(py, needs).into_any().unbind();
+    ctx.borrow_mut().extras_mut().needs_input_grad = Some(needs);
+    let output = below_autograd(|| match &spec.setup_context {
+        Some(setup) => {
+            let out = spec.forward.call1(py, args)?;
+            setup.call1(py, (ctx, args, &out))?;
+            Ok(out)
+        }
+        None => {
+            let mut call: SmallVec<[PyObject; 4]> = SmallVec::new();
+            call.push(ctx_obj.clone().unbind());
+            call.extend(args.iter().map(|a| a.unbind()));
+            spec.forward.call1(py, PyTuple::new_bound(py, call))
+        }
+    })?;
+    if !any_grad {
+        let dirty = ctx.borrow().extras().is_some_and(|x| x.dirty.is_some());
+        if dirty {
+            h.check_dirty.call1(py, (ctx, args, &output))?;
+        }
+        return Ok(output);
+    }
+    let old = ctx.borrow_mut().take_next(edges);
+    drop(old);
+    let marked = ctx.borrow().extras().is_some_and(|x| {
+        x.to_save.is_some() || x.dirty.is_some() || x.non_differentiable.is_some()
+    });
+    let out = output.bind(py);
+    if marked || !out.is_instance_of::<PyTensorBase>() {
+        return h.record_outputs.call1(py, (ctx, args, output));
+    }
+    let out = if args.iter().any(|a| a.is(out)) {
+        h.alias.call1(py, (out,))?.into_bound(py)
+    } else {
+        out.clone()
+    };
+    record_single_output(ctx, &out)?;
+    Ok(out.unbind())
+}
+
+/// Makes `out` the only output of `ctx` (output number 0): shape and dtype
+/// for materializing its gradient, and its history when it is differentiable.
+fn record_single_output(ctx: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = ctx.py();
+    let dtype = tensor_fields::dtype(out)?;
+    let floating = dtype
+        .getattr(intern!(py, "is_floating_point"))?
+        .is_truthy()?;
+    let shape = parse_one_shape(&tensor_fields::shape(out)?)?;
+    let dtypes = PyTuple::new_bound(py, [dtype]).into_any().unbind();
+    let old = {
+        let mut node = ctx.borrow_mut();
+        node.extras_mut().out_dtypes = Some(dtypes);
+        std::mem::replace(&mut node.shapes, shape)
+    };
+    drop(old);
+    if floating {
+        tensor_fields::set_grad_fn(out, ctx.as_any())?;
+        let t = out.downcast::<PyTensorBase>()?;
+        let ks = t.get().keys();
+        if ks & autograd_mask() == 0 {
+            tensor_fields::set_keyset(out, ks | autograd_bit(ks))?;
+        }
+    }
+    Ok(())
+}
