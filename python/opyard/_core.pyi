@@ -42,6 +42,7 @@ __all__ = [
     "_register_types",
     "_rename_privateuse1_backend",
     "_run_backward",
+    "_set_forward_ad_active",
     "_set_function_state",
     "_set_key_enum",
     "_set_override_handler",
@@ -223,12 +224,20 @@ def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], valid
                  accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
 def _next_sequence_nr() -> int: ...
 def _function_init(grad_accumulator: Callable[..., Any], record_outputs: Callable[..., Any],
-                   check_dirty: Callable[..., Any], alias: Callable[..., Any]) -> None: ...
+                   check_dirty: Callable[..., Any], alias: Callable[..., Any],
+                   apply_general: Callable[..., Any]) -> None: ...
+def _set_forward_ad_active(active: bool) -> None: ...
 def _function_apply(spec: _FunctionSpec, args: tuple[Any, ...]) -> Any: ...
 
 @final
 class _FunctionSpec:
-    def __new__(cls, backward_cls: Any, forward: Any, setup_context: Any = None) -> _FunctionSpec: ...
+    def __new__(cls, cls_: Any, backward_cls: Any, forward: Any, setup_context: Any,
+                fill_defaults_below: int, qualname: str) -> _FunctionSpec: ...
+    @property
+    def __qualname__(self) -> str: ...  # type: ignore[override]
+    @property
+    def __name__(self) -> str: ...  # type: ignore[override]
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 @disjoint_base
 class NodeBase:

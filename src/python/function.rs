@@ -15,8 +15,10 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::node::{parse_one_shape, NodeEdge, PyNodeBase};
 use super::tensor::PyTensorBase;
@@ -34,6 +36,17 @@ struct FunctionHooks {
     check_dirty: PyObject,
     /// `alias(t)`: a new tensor on `t`'s data (an input returned as-is).
     alias: PyObject,
+    /// `_apply_general(cls, args, kwargs)`: keywords, defaults, forward AD.
+    apply_general: PyObject,
+}
+
+/// Whether a forward-AD level is active (process-wide, as `forward_ad._state.level`).
+static FORWARD_AD: AtomicBool = AtomicBool::new(false);
+
+/// `forward_ad` says when a dual level starts and ends.
+#[pyfunction]
+pub fn _set_forward_ad_active(active: bool) {
+    FORWARD_AD.store(active, Ordering::Relaxed);
 }
 
 static HOOKS: GILOnceCell<FunctionHooks> = GILOnceCell::new();
@@ -46,12 +59,14 @@ pub fn _function_init(
     record_outputs: PyObject,
     check_dirty: PyObject,
     alias: PyObject,
+    apply_general: PyObject,
 ) {
     let hooks = FunctionHooks {
         grad_accumulator,
         record_outputs,
         check_dirty,
         alias,
+        apply_general,
     };
     let _ = HOOKS.set(py, hooks);
 }
@@ -63,25 +78,83 @@ fn hooks(py: Python<'_>) -> PyResult<&'static FunctionHooks> {
 }
 
 /// What `apply` needs of one `Function` subclass, computed at class creation.
+/// Calling it is `cls.apply(*args, **kwargs)` without a Python frame: the
+/// Autograd kernel `register_autograd` installs is this object.
 #[pyclass(name = "_FunctionSpec", module = "opyard._core", frozen)]
 pub struct PyFunctionSpec {
+    cls: PyObject,
     /// The node class, `<Name>Backward`.
     backward_cls: PyObject,
     forward: PyObject,
     /// `setup_context` when the class defines it (then forward takes no ctx).
     setup_context: Option<PyObject>,
+    /// Calls with fewer arguments get forward's defaults (the general path).
+    fill_defaults_below: usize,
+    /// How registration listings name this callable.
+    qualname: String,
 }
 
 #[pymethods]
 impl PyFunctionSpec {
     #[new]
-    #[pyo3(signature = (backward_cls, forward, setup_context=None))]
-    fn new(backward_cls: PyObject, forward: PyObject, setup_context: Option<PyObject>) -> Self {
+    #[pyo3(signature = (cls, backward_cls, forward, setup_context, fill_defaults_below, qualname))]
+    fn new(
+        cls: PyObject,
+        backward_cls: PyObject,
+        forward: PyObject,
+        setup_context: Option<PyObject>,
+        fill_defaults_below: usize,
+        qualname: String,
+    ) -> Self {
         PyFunctionSpec {
+            cls,
             backward_cls,
             forward,
             setup_context,
+            fill_defaults_below,
+            qualname,
         }
+    }
+
+    #[getter]
+    fn __qualname__(&self) -> &str {
+        &self.qualname
+    }
+
+    #[getter]
+    fn __name__(&self) -> &str {
+        &self.qualname
+    }
+
+    /// `cls.apply(*args, **kwargs)`.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let py = slf.py();
+        let spec = slf.get();
+        let general = kwargs.is_some_and(|k| !k.is_empty())
+            || args.len() < spec.fill_defaults_below
+            || FORWARD_AD.load(Ordering::Relaxed);
+        if general {
+            let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
+            return hooks(py)?
+                .apply_general
+                .call1(py, (&spec.cls, args, kw));
+        }
+        _function_apply(py, slf, args)
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.cls)?;
+        visit.call(&self.backward_cls)?;
+        visit.call(&self.forward)?;
+        if let Some(s) = &self.setup_context {
+            visit.call(s)?;
+        }
+        Ok(())
     }
 }
 

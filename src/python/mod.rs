@@ -68,6 +68,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<function::PyFunctionSpec>()?;
     m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;
     m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;
+    m.add_function(wrap_pyfunction!(function::_set_forward_ad_active, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -206,8 +206,9 @@ class Function(_SingleLevelFunction):
         # setup_context sees every input: calls with fewer arguments get forward's defaults.
         has_defaults = any(p.default is not p.empty for p in cls._params)
         cls._fill_defaults_below = len(cls._params) if cls._setup_context_defined and has_defaults else 0
-        cls._apply_spec = _FunctionSpec(cls._backward_cls, cls.forward,
-                                        cls.setup_context if cls._setup_context_defined else None)
+        cls._apply_spec = _FunctionSpec(cls, cls._backward_cls, cls.forward,
+                                        cls.setup_context if cls._setup_context_defined else None,
+                                        cls._fill_defaults_below, f"{cls.__qualname__}.apply")
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -393,7 +394,7 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(grad_accumulator, _record_outputs, _check_dirty, meta.alias)
+_core._function_init(grad_accumulator, _record_outputs, _check_dirty, meta.alias, _apply_general)
 
 from .._exports import public_dir
 
