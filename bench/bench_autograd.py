@@ -5,8 +5,10 @@ Python call of the Function's ``forward`` (so the ``apply`` row's excess is the
 autograd overhead), and torch's equivalents when torch is importable.
 """
 
+import gc
 import os
 import sys
+import tracemalloc
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import machine, per_call_ns, try_import_torch  # noqa: E402
@@ -78,6 +80,20 @@ def torch_rows(torch):
     ]
 
 
+def bytes_per_node(n=10_000):
+    """Bytes tracemalloc attributes to a chain of ``n`` ``neg`` nodes, per node."""
+    x = opyard.ones(1, requires_grad=True)
+    y = x.neg()
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for _ in range(n):
+        y = y.neg()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / n
+
+
 def main():
     rows = opyard_rows()
     torch = try_import_torch()
@@ -89,6 +105,8 @@ def main():
         print(f"  {label:<50} {ns / 1000:>9.2f} us   {ns / base:>7.2f}x plain call")
     overhead = rows[2][1] - rows[0][1]
     print(f"  Function.apply overhead with grad (apply - plain call): {overhead / 1000:.2f} us")
+    print(f"  memory per graph node (chain of neg, tracemalloc): {bytes_per_node():.0f} bytes "
+          "(torch's nodes live on the C++ heap, which tracemalloc does not see)")
     if torch is None:
         print("  torch is not importable here: no torch rows in this run")
 
