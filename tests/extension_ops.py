@@ -88,8 +88,9 @@ def describe_state(state):
 def summary(obj):
     """A comparable description of any public opyard object (what a process sees of it)."""
     if isinstance(obj, opyard.Tensor):
-        return ("Tensor", describe(obj), {k: v for k, v in vars(obj).items() if not k.startswith("_")
-                                          and k != "grad"})
+        # a plain tensor has no __dict__; a subclass's holds its user attributes
+        return ("Tensor", describe(obj), {k: v for k, v in getattr(obj, "__dict__", {}).items()
+                                          if not k.startswith("_")})
     if isinstance(obj, opyard.nn.Module):
         out = None
         if hasattr(obj, "in_features"):

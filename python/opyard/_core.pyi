@@ -52,6 +52,14 @@ __all__ = [
     "_what_if",
     "device",
     "parse_schema",
+    "_CPU_DEVICE",
+    "_VersionCounter",
+    "_make_tensor",
+    "_set_grad_check",
+    "_set_requires_grad_hook",
+    "_set_tensor_types",
+    "_share_state",
+    "_slot_alias",
 ]
 
 __version__: str
@@ -139,10 +147,68 @@ class DispatchKeySet:
     def __iter__(self) -> Iterator[Any]: ...
     def __len__(self) -> int: ...
 
+@final
+class _VersionCounter:
+    def __init__(self) -> None: ...
+    @property
+    def value(self) -> int: ...
+    def bump(self) -> None: ...
+
 @disjoint_base
 class TensorBase:
     _keyset: int
+    # object fields (struct members; see Note [Tensor slots] in src/python/tensor_slots.rs)
+    _data: Any
+    _dev: Any
+    _base: Optional[TensorBase]
+    _grad: Optional[TensorBase]
+    _grad_fn: Any
+    _output_nr: int
+    _vc: Optional[_VersionCounter]
+    _retains_grad: bool
+    _grad_accumulator: Any
+    _backward_hooks: Optional[dict[int, Any]]
+    _post_accumulate_hooks: Optional[dict[int, Any]]
+    _fw_grad: Optional[TensorBase]
+    _view_fn: Optional[Callable[..., Any]]
+    _meta_strides: Optional[tuple[int, ...]]
+    _meta_offset: int
+    _sym_shape: Optional[tuple[Any, ...]]
+    _sym_strides: Optional[tuple[Any, ...]]
+    _fake_mode: Any
+    _fake_storage: Any
+    grad: Optional[TensorBase]
+    requires_grad: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> "TensorBase": ...
+    @property
+    def grad_fn(self) -> Any: ...
+    @property
+    def output_nr(self) -> int: ...
+    @property
+    def is_leaf(self) -> bool: ...
+    @property
+    def retains_grad(self) -> bool: ...
+    @property
+    def device(self) -> device: ...
+    @property
+    def dtype(self) -> Any: ...
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def ndim(self) -> int: ...
+    @property
+    def _version(self) -> int: ...
+    def _bump_version(self) -> None: ...
+    def _counter(self) -> _VersionCounter: ...
+
+_CPU_DEVICE: device
+
+def _set_tensor_types(tensor: type, size: type, ndarray: type, from_np: dict[Any, Any]) -> None: ...
+def _set_grad_check(check: Callable[[TensorBase, TensorBase], Any]) -> None: ...
+def _set_requires_grad_hook(set: Callable[[TensorBase, Any], Any]) -> None: ...
+def _make_tensor(cls: type, data: Any, keyset: int, dev: Optional[device] = None) -> TensorBase: ...
+def _share_state(dst: TensorBase, src: TensorBase) -> None: ...
+def _slot_alias(cls: type, alias: str, field: str) -> None: ...
 
 @final
 class device:

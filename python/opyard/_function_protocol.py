@@ -124,9 +124,10 @@ def as_subclass(self, cls):
         raise TypeError(f"as_subclass(): cls must be a subclass of opyard.Tensor, got {cls!r}")
     self._counter()  # created now, so that both objects share it
     t = _core.TensorBase.__new__(cls)
-    t._data = self._data
-    t.__dict__.update(self.__dict__)
-    t._keyset = self._keyset
+    _core._share_state(t, self)
+    d = getattr(self, "__dict__", None)
+    if d:
+        t.__dict__.update(d)
     return t
 
 

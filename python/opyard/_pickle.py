@@ -30,7 +30,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import _dtype as D
 from ._keys import DispatchKeySet
-from ._tensor import _AUTOGRAD_KEYS, CPU, META, Tensor, _make_meta, _new, device_keys
+from ._tensor import _AUTOGRAD_KEYS, CPU, META, Tensor, _make_meta, _make_tensor, _retype, device_keys
 
 __all__ = ["install"]
 
@@ -40,13 +40,11 @@ _DEEPCOPY_NON_LEAF = (
     "moment.  If you were attempting to deepcopy a module, one of its tensors is the result of an "
     "operation that requires grad: keep it detached (t.detach()) or recompute it after copying"
 )
-# Instance attributes that are opyard's own bookkeeping or autograd state, never user state.
-_NOT_STATE = frozenset({"grad", "fake_mode"})
-
-
 def _user_state(t):
-    """The public attributes a user or subclass put on ``t`` (torch pickles a tensor's ``__dict__``)."""
-    return {k: v for k, v in t.__dict__.items() if k[0] != "_" and k not in _NOT_STATE}
+    """The public attributes a user or subclass put on ``t`` (torch pickles a tensor's ``__dict__``;
+    a plain tensor has none: its own state lives in ``TensorBase``)."""
+    d = getattr(t, "__dict__", None)
+    return {k: v for k, v in d.items() if k[0] != "_"} if d else {}
 
 
 def _check_not_fake(t, what):
@@ -141,21 +139,16 @@ def reduce_tensor(t, proto=2):
 
 
 def _fresh(cls, arr, dev, keys=()):
-    t = _new(cls)
-    t._data = arr
-    if dev.type == "meta":
-        t._dev = META
-    elif dev != CPU:
-        t._dev = dev
-    t._keyset = device_keys(dev) | (DispatchKeySet(list(keys)).raw() if keys else 0)
-    return t
+    dev = META if dev.type == "meta" else CPU if dev == CPU else dev
+    return _make_tensor(cls, arr, device_keys(dev) | (DispatchKeySet(list(keys)).raw() if keys else 0), dev)
 
 
 def _finish(t, requires_grad, state):
     if requires_grad:
         t.requires_grad_(True)
     if state:
-        t.__dict__.update(state)
+        for name, value in state.items():  # a class without a ``__dict__`` refuses, as Python does
+            setattr(t, name, value)
     return t
 
 
@@ -186,7 +179,7 @@ def _rebuild_meta(cls, shape, dtype_name, strides, offset, keys, requires_grad, 
     if keys:
         t._keyset |= DispatchKeySet(list(keys)).raw()
     if cls is not Tensor:
-        t.__class__ = cls
+        t = _retype(t, cls)
     return _finish(t, requires_grad, state)
 
 

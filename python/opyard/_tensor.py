@@ -1,11 +1,17 @@
 """``opyard.Tensor``: a numpy array that lives in the dispatcher.
 
-Note [Tensor layout]: a tensor is a ``_core.TensorBase`` (whose ``_keyset``
-the dispatcher reads) plus ``_data``, a numpy array. Meta tensors hold a
-zero-stride broadcast array: shape and dtype without memory. Everything else
-(``_dev``, ``_base``, ``grad``, autograd fields) defaults on the class, so a
-result tensor costs two attribute stores. Views share their root's version
-counter (``_vc``), created on first use.
+Note [Tensor layout]: a tensor is a ``_core.TensorBase``, which holds all of
+its state: the key set the dispatcher reads (``_keyset``), ``_data`` (a numpy
+array), ``_dev``, ``_base``, the autograd fields and the version counter, each
+a struct member that reads and writes like a ``__slots__`` slot (see Note
+[Tensor slots] in ``src/python/tensor_slots.rs``). ``Tensor`` adds behaviour,
+not state: a plain tensor has no ``__dict__`` (a user's subclass gets one, as
+Python gives every subclass without ``__slots__``). Meta tensors hold a
+zero-stride broadcast array: shape and dtype without memory. ``dtype``,
+``shape``, ``ndim`` and ``device`` are answered in Rust from the array's header
+(no dictionary lookup; ``shape`` reuses its ``Size`` while the sizes do not
+change). Views share their root's version counter (``_vc``), created on first
+use.
 """
 
 import numpy as np
@@ -21,11 +27,13 @@ __all__ = ["Tensor", "Size", "is_tensor", "memory_format", "contiguous_format", 
            "layout", "strided"]
 
 _new = _core.TensorBase.__new__
+_make_tensor = _core._make_tensor
+_share_state = _core._share_state
 # ``opyard.tensor``, installed by ``_factories`` (a layer above) at import: the legacy
 # ``Tensor(data)`` constructor copies what it builds.
 _factory_tensor = None
 
-CPU = device("cpu")
+CPU = _core._CPU_DEVICE  # every tensor's default ``_dev``: ``dev is CPU`` tests are exact
 META = device("meta")
 _BACKEND_KEY = {
     "cpu": DispatchKey.CPU, "meta": DispatchKey.Meta, "cuda": DispatchKey.CUDA,
@@ -89,22 +97,14 @@ strided = layout("strided")
 
 def _make(arr, dev=None):
     """A new tensor around ``arr`` (cpu unless ``dev`` says otherwise). The fast constructor."""
-    t = _new(Tensor)
-    t._data = arr
     if dev is None or dev is CPU:
-        t._keyset = CPU_KEYS
-    else:
-        t._dev = dev
-        t._keyset = device_keys(dev)
-    return t
+        return _make_tensor(Tensor, arr, CPU_KEYS)
+    return _make_tensor(Tensor, arr, device_keys(dev), dev)
 
 
 def _make_meta(shape, dt, strides=None, offset=0):
     """A meta tensor: shape, dtype and strides (contiguous unless given), no memory."""
-    t = _new(Tensor)
-    t._data = np.broadcast_to(_ZERO[dt.np], tuple(int(s) for s in shape))
-    t._dev = META
-    t._keyset = _META_KEYS
+    t = _make_tensor(Tensor, np.broadcast_to(_ZERO[dt.np], tuple(int(s) for s in shape)), _META_KEYS, META)
     if strides is not None:
         t._meta_strides = tuple(strides)
     if offset:
@@ -121,15 +121,27 @@ for _z in _ZERO.values():
 
 def _make_view(arr, base):
     """A tensor viewing ``base``'s memory: shares its version counter and records its base."""
-    t = _new(type(base) if type(base) is not Tensor and hasattr(type(base), "_keep_subclass") else Tensor)
-    t._data = arr
-    t._keyset = base._keyset & ~_AUTOGRAD_KEYS
-    if base._dev is not CPU:
-        t._dev = base._dev
+    cls = type(base)
+    if cls is not Tensor:
+        # ``_keep_subclass``: True keeps the base's class for views; a class names the views' class.
+        keep = getattr(cls, "_keep_subclass", None)
+        cls = keep if isinstance(keep, type) else cls if keep else Tensor
+    t = _make_tensor(cls, arr, base._keyset & ~_AUTOGRAD_KEYS, base._dev)
     root = base._base if base._base is not None else base
     t._base = root
     t._vc = root._counter()
     return t
+
+
+def _retype(t, cls):
+    """A new ``cls`` object with ``t``'s state (data, version counter, autograd fields and, when
+    both have one, its ``__dict__``): what ``t.__class__ = cls`` did while every tensor had a dict."""
+    out = _new(cls)
+    _share_state(out, t)
+    d = getattr(t, "__dict__", None)
+    if d:
+        out.__dict__.update(d)
+    return out
 
 
 def contiguous_strides(shape):
@@ -174,15 +186,10 @@ def _meta_error(what):
 class Tensor(_core.TensorBase):
     """A numpy-backed tensor whose operations go through the dispatcher."""
 
-    # ``_data`` is read by every kernel: a slot is the fastest attribute. The instance dict stays
-    # for the optional fields (defaults below) and for other packages' (autograd, fake) fields.
-    __slots__ = ("_data", "__dict__", "__weakref__")
+    # All state lives in TensorBase (see Note [Tensor layout]): no instance dict, and weak
+    # references are TensorBase's own.
+    __slots__ = ()
 
-    _dev = CPU
-    _base = None
-    grad = None
-    _meta_strides = None  # meta tensors only: strides when not contiguous
-    _meta_offset = 0  # meta tensors only: storage offset of a view
     __array_priority__ = 1000
 
     def __init__(self, *args, **kwargs):
@@ -213,19 +220,7 @@ class Tensor(_core.TensorBase):
 
     as_subclass = _fp.as_subclass
 
-    # --- metadata -------------------------------------------------------
-    @property
-    def shape(self):
-        return Size(self._data.shape)
-
-    @property
-    def dtype(self):
-        return D.FROM_NP[self._data.dtype]
-
-    @property
-    def device(self):
-        return self._dev
-
+    # --- metadata (``shape``, ``dtype``, ``device``, ``ndim``: TensorBase) ----
     @property
     def is_meta(self):
         return self._dev is META or self._dev.type == "meta"
@@ -233,10 +228,6 @@ class Tensor(_core.TensorBase):
     @property
     def is_cuda(self):
         return self._dev.type == "cuda"
-
-    @property
-    def ndim(self):
-        return self._data.ndim
 
     def dim(self):
         return self._data.ndim
@@ -306,29 +297,7 @@ class Tensor(_core.TensorBase):
             return self.to(dtype)
         return f"opyard.{D.LEGACY_NAMES[self.dtype.name]}Tensor"
 
-    # --- version counter and autograd defaults -------------------------
-    def _counter(self):
-        vc = self.__dict__.get("_vc")
-        if vc is None:
-            vc = self._base._counter() if self._base is not None else [0]
-            self._vc = vc
-        return vc
-
-    @property
-    def _version(self):
-        return self._counter()[0]
-
-    def _bump_version(self):
-        self._counter()[0] += 1
-
-    @property
-    def requires_grad(self):
-        return bool(self._keyset & _AUTOGRAD_KEYS)
-
-    @property
-    def is_leaf(self):
-        return getattr(self, "_grad_fn", None) is None
-
+    # --- autograd (``requires_grad``, ``is_leaf``, ``grad``, ``grad_fn``, ``_version``: TensorBase) ---
     @property
     def data(self):
         return self.detach()
@@ -446,6 +415,7 @@ def _wrap_dim(dim, ndim):
 
 
 _fp.register_plain_tensor_type(Tensor)
+_core._set_tensor_types(Tensor, Size, np.ndarray, D.FROM_NP)
 
 
 def is_tensor(obj):

@@ -315,7 +315,8 @@ class _RoutedProperty:
         return self.getter(obj)
 
     def __set__(self, obj, value):
-        base = Tensor.__dict__.get(self.name)
+        # the first definition along Tensor's MRO: ``grad`` and the fields live in TensorBase
+        base = next((k.__dict__[self.name] for k in Tensor.__mro__ if self.name in k.__dict__), None)
         if hasattr(base, "__set__"):
             base.__set__(obj, value)
         else:

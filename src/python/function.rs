@@ -194,19 +194,16 @@ fn autograd_bit(ks: u64) -> u64 {
 /// The edge a gradient for tensor `t` (which requires grad) flows into.
 fn gradient_edge(t: &Bound<'_, PyAny>, h: &FunctionHooks) -> PyResult<NodeEdge> {
     let py = t.py();
-    let fn_ = tensor_fields::grad_fn(t)?;
-    if !fn_.is_none() {
+    if let Some(fn_) = tensor_fields::grad_fn(t)? {
         let nr = tensor_fields::output_nr(t)?;
         return Ok(NodeEdge {
             node: Some(fn_.unbind()),
             nr,
         });
     }
-    let acc = tensor_fields::grad_accumulator(t)?;
-    let acc = if acc.is_none() {
-        h.grad_accumulator.call1(py, (t,))?
-    } else {
-        acc.unbind()
+    let acc = match tensor_fields::grad_accumulator(t)? {
+        Some(acc) => acc.unbind(),
+        None => h.grad_accumulator.call1(py, (t,))?,
     };
     Ok(NodeEdge {
         node: Some(acc),
@@ -247,8 +244,8 @@ pub fn _function_apply(
     let mut needs: SmallVec<[bool; 4]> = SmallVec::new();
     for a in args.iter() {
         let requires = grad_on
-            && a.downcast::<PyTensorBase>()
-                .is_ok_and(|t| t.get().keys() & mask != 0);
+            && a.is_instance_of::<PyTensorBase>()
+            && tensor_fields::keyset(&a)? & mask != 0;
         if requires {
             edges.push(gradient_edge(&a, h)?);
         } else {
@@ -316,8 +313,7 @@ fn record_single_output(ctx: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> 
     drop(old);
     if floating {
         tensor_fields::set_grad_fn(out, ctx.as_any())?;
-        let t = out.downcast::<PyTensorBase>()?;
-        let ks = t.get().keys();
+        let ks = tensor_fields::keyset(out)?;
         if ks & autograd_mask() == 0 {
             tensor_fields::set_keyset(out, ks | autograd_bit(ks))?;
         }

@@ -6,17 +6,23 @@
 
 mod autograd;
 mod binder;
+mod device;
 mod errors;
 mod function;
 mod function_protocol;
 mod keys;
 mod library;
+mod ndarray;
 mod node;
 mod ops;
 mod schema;
-mod tensor;
+pub mod tensor;
 mod tensor_fields;
+mod tensor_getsets;
+mod tensor_grad;
+pub mod tensor_slots;
 mod tls;
+pub mod version;
 
 use pyo3::prelude::*;
 
@@ -30,6 +36,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<keys::PyDispatchKeySet>()?;
     m.add_class::<tensor::PyTensorBase>()?;
     m.add_class::<tensor::PyDevice>()?;
+    m.add_class::<version::PyVersionCounter>()?;
+    tensor::init(m)?;
+    m.add_function(wrap_pyfunction!(tensor::_set_tensor_types, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor_grad::_set_grad_check, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor_grad::_set_requires_grad_hook, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_make_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_share_state, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_slot_alias, m)?)?;
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
     m.add_class::<tls::PyKeyGuard>()?;

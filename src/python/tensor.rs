@@ -1,29 +1,282 @@
-//! `TensorBase` (the key-extraction protocol) and `device`.
+//! `TensorBase`: a tensor's state (key set, storage, device, autograd fields).
 //!
 //! Any instance of `TensorBase` — `opyard.Tensor` and its subclasses — carries
 //! its dispatch key set as one atomic u64, read by the call path without a
-//! dictionary lookup or a Python call.
+//! dictionary lookup or a Python call, and its other state in object slots
+//! that Python reads and writes as struct members (Note [Tensor slots]).
+//! A plain `opyard.Tensor` therefore has no `__dict__`.
 
-use super::errors::{clip, quote, type_name};
-use crate::dispatch::DispatchKey;
-use parking_lot::RwLock;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+pub use super::device::{_rename_privateuse1_backend, device_key, PyDevice};
+use super::ndarray::ArrayView;
+use super::tensor_slots::{install_members, member_descr, Field, Init, ObjSlot, FIELDS};
+use super::version::PyVersionCounter;
+use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyLong, PyString, PyTuple};
+use pyo3::sync::{GILOnceCell, GILProtected};
+use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::{PyTraverseError, PyVisit};
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Base class of every tensor: holds the key set the dispatcher reads.
-#[pyclass(name = "TensorBase", module = "opyard._core", subclass, frozen)]
+/// Base class of every tensor: the key set the dispatcher reads and the tensor's state.
+#[pyclass(
+    name = "TensorBase",
+    module = "opyard._core",
+    subclass,
+    frozen,
+    weakref
+)]
 pub struct PyTensorBase {
     keyset: AtomicU64,
+    slots: [ObjSlot; FIELDS.len()],
+    /// The last `Size` built by `shape`, reused while the data's sizes match it.
+    shape: ObjSlot,
 }
 
+/// What the package registers once at import (see `_set_tensor_types`).
+struct Registered {
+    tensor: Py<PyType>,
+    size: Py<PyType>,
+    ndarray: Py<PyType>,
+    /// `numpy dtype -> opyard dtype` (`_dtype.FROM_NP`).
+    from_np: Py<PyDict>,
+}
+
+static REGISTERED: GILOnceCell<Registered> = GILOnceCell::new();
+static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
+static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
+/// `(numpy dtype, opyard dtype)` pairs already looked up, compared by identity.
+static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
+    GILProtected::new(RefCell::new(Vec::new()));
+
 impl PyTensorBase {
+    /// A tensor state with every field at its default (Note [Tensor slots]).
+    pub fn fresh(py: Python<'_>) -> Self {
+        let none = py.None().into_bound(py);
+        let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
+        let slots = FIELDS.map(|(_, _, init)| match init {
+            Init::Null => ObjSlot::new(None),
+            Init::None => ObjSlot::new(Some(&none)),
+            Init::Cpu => ObjSlot::new(Some(cpu.as_ref().unwrap_or(&none))),
+            Init::Zero => ObjSlot::new(Some(&0i64.into_py(py).into_bound(py))),
+            Init::False => ObjSlot::new(Some(&false.into_py(py).into_bound(py))),
+        });
+        PyTensorBase {
+            keyset: AtomicU64::new(0),
+            slots,
+            shape: ObjSlot::new(None),
+        }
+    }
+
     /// The raw key set.
     #[inline]
     pub fn keys(&self) -> u64 {
         self.keyset.load(Ordering::Relaxed)
     }
+
+    /// Replace the raw key set.
+    #[inline]
+    pub fn set_keys(&self, raw: u64) {
+        self.keyset.store(raw, Ordering::Relaxed);
+    }
+
+    /// A new reference to `field`, `None` when it is unset (NULL).
+    #[inline]
+    pub fn field<'py>(&self, py: Python<'py>, field: Field) -> Option<Bound<'py, PyAny>> {
+        self.slots[field as usize].get(py)
+    }
+
+    /// The borrowed pointer in `field` (NULL when unset): valid only until Python
+    /// code runs, which may replace the field.
+    #[inline]
+    pub fn field_ptr(&self, field: Field) -> *mut ffi::PyObject {
+        self.slots[field as usize].ptr()
+    }
+
+    /// Store `value` in `field` (`None` leaves it unset: reads raise `AttributeError`).
+    #[inline]
+    pub fn set_field(&self, field: Field, value: Option<&Bound<'_, PyAny>>) {
+        self.slots[field as usize].set(value);
+    }
+
+    /// `field`, with an unset field and Python's `None` both read as `None`.
+    #[inline]
+    fn optional<'py>(&self, py: Python<'py>, field: Field) -> Option<Bound<'py, PyAny>> {
+        self.field(py, field).filter(|v| !v.is_none())
+    }
+
+    /// The storage array (`_data`), `None` while unset.
+    pub fn data<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.field(py, Field::Data)
+    }
+
+    /// Replace the storage array.
+    pub fn set_data(&self, array: &Bound<'_, PyAny>) {
+        self.set_field(Field::Data, Some(array));
+    }
+
+    /// The device object.
+    pub fn device<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.field(py, Field::Dev)
+    }
+
+    /// The root tensor this one views, if any.
+    pub fn base<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.optional(py, Field::Base)
+    }
+
+    /// The accumulated gradient, if any (no non-leaf warning: see the `grad` getter).
+    pub fn grad<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.optional(py, Field::Grad)
+    }
+
+    /// Store the gradient without the checks of `t.grad = g`.
+    pub fn set_grad(&self, py: Python<'_>, grad: Option<&Bound<'_, PyAny>>) {
+        self.set_field(Field::Grad, Some(grad.unwrap_or(&py.None().into_bound(py))));
+    }
+
+    /// The node that produced this tensor, `None` for a leaf.
+    pub fn grad_fn<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.optional(py, Field::GradFn)
+    }
+
+    /// Which output of `grad_fn` this tensor is.
+    pub fn output_nr(&self, py: Python<'_>) -> PyResult<i64> {
+        self.field(py, Field::OutputNr)
+            .map_or(Ok(0), |v| v.extract())
+    }
+
+    /// Make this tensor output `output_nr` of `node` (or a leaf, with `None`).
+    pub fn set_history(&self, py: Python<'_>, node: Option<&Bound<'_, PyAny>>, output_nr: i64) {
+        self.set_field(
+            Field::GradFn,
+            Some(node.unwrap_or(&py.None().into_bound(py))),
+        );
+        self.set_field(Field::OutputNr, Some(&output_nr.into_py(py).into_bound(py)));
+    }
+
+    /// Whether `retain_grad()` was called (on a non-leaf).
+    pub fn retains_grad(&self) -> bool {
+        // SAFETY: `Py_True` is a static object; comparing pointers reads nothing.
+        self.field_ptr(Field::RetainsGrad) == unsafe { ffi::Py_True() }
+    }
+
+    /// The version counter's object, created (shared with the root of a view) on first use.
+    pub fn counter<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyVersionCounter>> {
+        if let Some(vc) = self.field(py, Field::Vc) {
+            if let Ok(vc) = vc.downcast_into::<PyVersionCounter>() {
+                return Ok(vc);
+            }
+        }
+        let vc = match self.base(py).map(|b| b.downcast_into::<PyTensorBase>()) {
+            Some(Ok(root)) => root.get().counter(py)?,
+            _ => Bound::new(py, PyVersionCounter::new())?,
+        };
+        self.set_field(Field::Vc, Some(vc.as_any()));
+        Ok(vc)
+    }
+
+    /// The current version of the memory (0 before any in-place change).
+    pub fn version(&self, py: Python<'_>) -> u64 {
+        if let Some(vc) = self.field(py, Field::Vc) {
+            if let Ok(vc) = vc.downcast::<PyVersionCounter>() {
+                return vc.get().get();
+            }
+        }
+        match self.base(py).map(|b| b.downcast_into::<PyTensorBase>()) {
+            Some(Ok(root)) => root.get().version(py),
+            _ => 0,
+        }
+    }
+
+    /// Record an in-place modification of this tensor's memory.
+    pub fn bump_version(&self, py: Python<'_>) -> PyResult<()> {
+        self.counter(py)?.get().bump();
+        Ok(())
+    }
+
+    /// The opyard dtype of the storage.
+    pub fn dtype<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        dtype_of(py, &self.require_data(py)?)
+    }
+
+    fn require_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.data(py).ok_or_else(|| {
+            PyAttributeError::new_err("this tensor has no data yet ('_data' is unset)")
+        })
+    }
+}
+
+/// A new tensor of `tensor_type` (a `TensorBase` subclass, `opyard.Tensor`
+/// when `None`) around `array`, with key set `keyset`, on `device` (cpu when `None`).
+pub fn new_tensor<'py>(
+    py: Python<'py>,
+    tensor_type: Option<&Bound<'py, PyType>>,
+    array: &Bound<'py, PyAny>,
+    keyset: u64,
+    device: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTensorBase>> {
+    let reg = registered(py)?;
+    let ty = tensor_type.unwrap_or_else(|| reg.tensor.bind(py));
+    if !ty.is(reg.tensor.bind(py)) && !ty.is_subclass_of::<PyTensorBase>()? {
+        return Err(PyTypeError::new_err(format!(
+            "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
+            super::errors::quote(ty.as_any())
+        )));
+    }
+    let state = PyTensorBase::fresh(py);
+    state.set_data(array);
+    state.set_keys(keyset);
+    if let Some(d) = device.filter(|d| !d.is_none()) {
+        state.set_field(Field::Dev, Some(d));
+    }
+    // SAFETY: `ty` is `TensorBase` or a subclass of it (checked above), which is
+    // what `tp_new_impl` (PyO3's own `tp_new` body) requires of its target type.
+    let obj = unsafe { pyo3::impl_::pymethods::tp_new_impl(py, state.into(), ty.as_type_ptr())? };
+    // SAFETY: `obj` is a new reference to an instance of `ty`, a `TensorBase`.
+    Ok(unsafe { Bound::from_owned_ptr(py, obj).downcast_into_unchecked() })
+}
+
+fn registered(py: Python<'_>) -> PyResult<&Registered> {
+    REGISTERED.get(py).ok_or_else(|| {
+        PyRuntimeError::new_err(
+            "opyard._core: the tensor types are not registered yet (import opyard)",
+        )
+    })
+}
+
+pub(super) fn ndarray_type(py: Python<'_>) -> *mut ffi::PyTypeObject {
+    REGISTERED
+        .get(py)
+        .map_or(std::ptr::null_mut(), |r| r.ndarray.bind(py).as_type_ptr())
+}
+
+/// The opyard dtype of a storage array: its numpy dtype's entry in `FROM_NP`,
+/// remembered by the dtype object's identity so a hit costs one pointer scan.
+pub fn dtype_of<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let descr = match ArrayView::of(data, ndarray_type(py)) {
+        // SAFETY: the array owns its descr and is alive (`data`).
+        Some(a) => unsafe { Bound::from_borrowed_ptr(py, a.descr()) },
+        None => data.getattr(pyo3::intern!(py, "dtype"))?,
+    };
+    let hit = DTYPES
+        .get(py)
+        .borrow()
+        .iter()
+        .find(|(d, _)| d.as_ptr() == descr.as_ptr())
+        .map(|(_, t)| t.clone_ref(py));
+    if let Some(t) = hit {
+        return Ok(t.into_bound(py));
+    }
+    let found = registered(py)?.from_np.bind(py).as_any().get_item(&descr)?;
+    let mut cache = DTYPES.get(py).borrow_mut();
+    // Builtin dtypes are a few shared objects; a cap keeps odd, per-array dtype
+    // objects (e.g. byte-swapped) from growing the list.
+    if cache.len() < 64 {
+        cache.push((descr.unbind(), found.clone().unbind()));
+    }
+    Ok(found)
 }
 
 #[pymethods]
@@ -31,234 +284,227 @@ impl PyTensorBase {
     /// Accepts and ignores arguments so that subclasses own `__init__`.
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
-        PyTensorBase {
-            keyset: AtomicU64::new(0),
+    fn new(
+        py: Python<'_>,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> Self {
+        PyTensorBase::fresh(py)
+    }
+
+    /// Record an in-place modification (the counter is shared by every view of one root).
+    #[pyo3(name = "_bump_version")]
+    fn bump_version_py(&self, py: Python<'_>) -> PyResult<()> {
+        self.bump_version(py)
+    }
+
+    /// The shared version counter object (created now if it did not exist).
+    #[pyo3(name = "_counter")]
+    fn counter_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyVersionCounter>> {
+        self.counter(py)
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for slot in &self.slots {
+            visit.call(slot)?;
         }
+        visit.call(&self.shape)
     }
 
-    /// The dispatch key set as raw bits.
-    #[getter(_keyset)]
-    fn keyset_get(&self) -> u64 {
-        self.keys()
-    }
-
-    #[setter(_keyset)]
-    fn keyset_set(&self, raw: u64) {
-        self.keyset.store(raw, Ordering::Relaxed);
+    fn __clear__(&self) {
+        // SAFETY: tp_clear runs with the GIL held.
+        let py = unsafe { Python::assume_gil_acquired() };
+        // Take everything first, drop after: a dropped object's finalizer may read this tensor.
+        let taken: Vec<_> = self.slots.iter().map(|s| s.take(py)).collect();
+        let shape = self.shape.take(py);
+        drop((taken, shape));
     }
 }
 
-static PRIVATEUSE1_NAME: RwLock<Option<String>> = RwLock::new(None);
-
-/// The current name of the PrivateUse1 backend (`privateuseone` unless renamed).
-fn privateuse1_name() -> String {
-    PRIVATEUSE1_NAME
-        .read()
-        .clone()
-        .unwrap_or_else(|| "privateuseone".to_string())
+/// `_keyset`: the dispatch key set as raw bits.
+fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(t.get().keys().into_py(t.py()).into_bound(t.py()))
 }
 
-/// Rename the PrivateUse1 backend's device type (torch's `rename_privateuse1_backend`).
-#[pyfunction]
-pub fn _rename_privateuse1_backend(name: &Bound<'_, PyAny>) -> PyResult<()> {
-    let Ok(name) = name.downcast::<PyString>() else {
-        return Err(PyRuntimeError::new_err(format!(
-            "_rename_privateuse1_backend expects a str, but got {}",
-            type_name(name)
-        )));
+fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
+    let v = v.ok_or_else(|| PyTypeError::new_err("the key set of a tensor cannot be deleted"))?;
+    t.get().set_keys(v.extract()?);
+    Ok(())
+}
+
+/// `dtype`.
+fn dtype_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    t.get().dtype(t.py())
+}
+
+/// `shape`: an `opyard.Size`, reused while the sizes do not change.
+fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    let py = t.py();
+    let this = t.get();
+    let data = this.require_data(py)?;
+    let size = registered(py)?.size.bind(py);
+    let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
+        return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
     };
-    let name = name.to_str()?;
-    let known = ["cpu", "cuda", "meta", "privateuseone"];
-    if known.contains(&name)
-        || name.is_empty()
-        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
-        return Err(PyRuntimeError::new_err(format!(
-            "rename_privateuse1_backend: '{}' is not a valid new backend name (it must be a \
-             fresh identifier other than {known:?})",
-            clip(name)
-        )));
-    }
-    let mut slot = PRIVATEUSE1_NAME.write();
-    match slot.as_deref() {
-        Some(prev) if prev != name => Err(PyRuntimeError::new_err(format!(
-            "rename_privateuse1_backend: the PrivateUse1 backend is already named '{prev}' and \
-             can only be renamed once"
-        ))),
-        _ => {
-            *slot = Some(name.to_string());
-            Ok(())
+    let dims = arr.dims();
+    if let Some(cached) = this.shape.get(py) {
+        if same_sizes(&cached, dims) {
+            return Ok(cached);
         }
     }
+    let tuple = PyTuple::new_bound(py, dims.iter().map(|&d| d as i64));
+    let out = size.call1((tuple,))?;
+    this.shape.set(Some(&out));
+    Ok(out)
 }
 
-/// Backend key of a device type string.
-pub fn backend_of_type(ty: &str) -> Option<DispatchKey> {
-    match ty {
-        "cpu" => Some(DispatchKey::CPU),
-        "cuda" => Some(DispatchKey::CUDA),
-        "meta" => Some(DispatchKey::Meta),
-        "privateuseone" => Some(DispatchKey::PrivateUse1),
-        other if PRIVATEUSE1_NAME.read().as_deref() == Some(other) => {
-            Some(DispatchKey::PrivateUse1)
-        }
-        _ => None,
+/// `ndim`.
+fn ndim_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    let py = t.py();
+    let data = t.get().require_data(py)?;
+    match ArrayView::of(&data, ndarray_type(py)) {
+        Some(arr) => Ok(arr.dims().len().into_py(py).into_bound(py)),
+        None => data.getattr(pyo3::intern!(py, "ndim")),
     }
 }
 
-/// A device: type plus optional index, as `torch.device`.
-#[pyclass(name = "device", module = "opyard", frozen, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct PyDevice {
-    ty: String,
-    index: Option<i64>,
-    key: u8,
+/// `_version`: the version of the tensor's memory (bumped by every in-place operation).
+fn version_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(t.get().version(t.py()).into_py(t.py()).into_bound(t.py()))
 }
 
-impl PyDevice {
-    /// The backend key this device dispatches to.
-    pub fn key(&self) -> DispatchKey {
-        DispatchKey::from_index(self.key as usize).unwrap_or(DispatchKey::CPU)
-    }
-
-    /// Parse `type` or `type:index` (torch's device strings).
-    pub fn parse(spec: &str, index: Option<i64>) -> PyResult<Self> {
-        let (ty, idx) = match spec.split_once(':') {
-            Some((t, i)) => {
-                // torch's device strings carry a non-negative decimal index.
-                let digits = !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit());
-                let i = i.parse::<i64>().ok().filter(|_| digits).ok_or_else(|| {
-                    PyRuntimeError::new_err(format!("Invalid device string: '{}'", clip(spec)))
-                })?;
-                if index.is_some() {
-                    return Err(PyRuntimeError::new_err(format!(
-                        "type (string) must not include an index because index was passed \
-                         explicitly: {}",
-                        clip(spec)
-                    )));
-                }
-                (t, Some(i))
-            }
-            None => (spec, index),
-        };
-        let key = backend_of_type(ty).ok_or_else(|| bad_device(spec))?;
-        if idx.is_some_and(|i| i < 0) {
-            return Err(PyRuntimeError::new_err(format!(
-                "Device index must not be negative (got {} for '{}')",
-                idx.unwrap_or_default(),
-                clip(ty)
-            )));
-        }
-        let ty = if key == DispatchKey::PrivateUse1 {
-            "privateuseone"
-        } else {
-            ty
-        };
-        Ok(PyDevice {
-            ty: ty.to_string(),
-            index: idx,
-            key: key as u8,
-        })
-    }
+/// Install the computed attributes (Note [Raw getsets]) and `device`, a
+/// read-only member on `_dev`'s slot.
+fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<()> {
+    use super::tensor_getsets::install;
+    install(
+        ty,
+        c"_keyset",
+        c"The dispatch key set as raw bits.",
+        keyset_get,
+        Some(keyset_set),
+    )?;
+    install(ty, c"dtype", c"The tensor's dtype.", dtype_get, None)?;
+    install(
+        ty,
+        c"shape",
+        c"The tensor's sizes (an opyard.Size).",
+        shape_get,
+        None,
+    )?;
+    install(ty, c"ndim", c"The number of dimensions.", ndim_get, None)?;
+    install(
+        ty,
+        c"_version",
+        c"The version of the tensor's memory.",
+        version_get,
+        None,
+    )?;
+    super::tensor_grad::install_autograd_attributes(ty, slots_offset)?;
+    let device = member_descr(ty, c"device", slots_offset, Field::Dev, true)?;
+    ty.setattr("device", device)
 }
 
-fn bad_device(spec: &str) -> PyErr {
-    PyRuntimeError::new_err(format!(
-        "Expected one of cpu, cuda, meta, {} device type at start of device string: {}",
-        privateuse1_name(),
-        clip(spec)
-    ))
+/// Whether `cached` (a tuple of ints) spells `dims`.
+fn same_sizes(cached: &Bound<'_, PyAny>, dims: &[ffi::Py_ssize_t]) -> bool {
+    let Ok(t) = cached.downcast::<PyTuple>() else {
+        return false;
+    };
+    t.len() == dims.len()
+        && t.iter()
+            .zip(dims)
+            .all(|(v, &d)| v.extract::<isize>().is_ok_and(|v| v == d))
 }
 
-/// A device index argument of `device()`: an int that fits an int64.
-fn device_index(v: &Bound<'_, PyAny>, position: usize) -> PyResult<i64> {
-    if !v.is_instance_of::<PyLong>() {
-        return Err(PyTypeError::new_err(format!(
-            "device(): argument 'index' (position {position}) must be int, not {}",
-            type_name(v)
-        )));
+/// Register the package's types: `Tensor` (what `new_tensor` makes), `Size`,
+/// `numpy.ndarray` and `FROM_NP` (numpy dtype -> opyard dtype). Once, at import.
+#[pyfunction]
+pub fn _set_tensor_types(
+    py: Python<'_>,
+    tensor: Bound<'_, PyType>,
+    size: Bound<'_, PyType>,
+    ndarray: Bound<'_, PyType>,
+    from_np: Bound<'_, PyDict>,
+) -> PyResult<()> {
+    if !tensor.is_subclass_of::<PyTensorBase>()? {
+        return Err(PyTypeError::new_err(
+            "_set_tensor_types: tensor must subclass TensorBase",
+        ));
     }
-    v.extract::<i64>().map_err(|_| {
-        PyRuntimeError::new_err(format!(
-            "device(): index {} is out of range for a device index",
-            quote(v)
+    let reg = Registered {
+        tensor: tensor.unbind(),
+        size: size.unbind(),
+        ndarray: ndarray.unbind(),
+        from_np: from_np.unbind(),
+    };
+    if REGISTERED.set(py, reg).is_err() {
+        return Err(PyRuntimeError::new_err(
+            "_set_tensor_types: the tensor types are registered already",
+        ));
+    }
+    Ok(())
+}
+
+/// `new_tensor` for Python: a `cls` tensor around `data` with `keyset` on `dev`.
+#[pyfunction]
+#[pyo3(signature = (cls, data, keyset, dev=None))]
+pub fn _make_tensor<'py>(
+    cls: &Bound<'py, PyType>,
+    data: &Bound<'py, PyAny>,
+    keyset: u64,
+    dev: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTensorBase>> {
+    new_tensor(cls.py(), Some(cls), data, keyset, dev)
+}
+
+/// Copy every field and the key set of `src` into `dst` (both tensors): the same
+/// tensor state as another object (`as_subclass`, `nn.Parameter`).
+#[pyfunction]
+pub fn _share_state(dst: &Bound<'_, PyTensorBase>, src: &Bound<'_, PyTensorBase>) {
+    let py = dst.py();
+    let (d, s) = (dst.get(), src.get());
+    for (field, _, _) in FIELDS {
+        d.set_field(field, s.field(py, field).as_ref());
+    }
+    d.shape.set(None);
+    d.set_keys(s.keys());
+}
+
+/// Expose `field` under another attribute `alias` of `cls` (e.g. `fake_mode` of
+/// `FakeTensor`, stored in `_fake_mode`): a struct member as fast as the original.
+#[pyfunction]
+pub fn _slot_alias(cls: &Bound<'_, PyType>, alias: &str, field: &str) -> PyResult<()> {
+    let py = cls.py();
+    let f = Field::by_name(field).ok_or_else(|| {
+        PyAttributeError::new_err(format!(
+            "_slot_alias: TensorBase has no field '{}'",
+            super::errors::clip(field)
         ))
-    })
+    })?;
+    if !cls.is_subclass_of::<PyTensorBase>()? {
+        return Err(PyTypeError::new_err(
+            "_slot_alias: cls must subclass TensorBase",
+        ));
+    }
+    let name: &'static std::ffi::CStr =
+        Box::leak(std::ffi::CString::new(alias)?.into_boxed_c_str());
+    let offset = *SLOTS_OFFSET
+        .get(py)
+        .expect("members installed at module init");
+    let descr = member_descr(&py.get_type_bound::<PyTensorBase>(), name, offset, f, false)?;
+    cls.setattr(alias, descr)
 }
 
-/// The backend key a `Device` argument selects (`None` → CPU).
-pub fn device_key(obj: &Bound<'_, PyAny>) -> PyResult<DispatchKey> {
-    if obj.is_none() {
-        return Ok(DispatchKey::CPU);
-    }
-    if let Ok(d) = obj.downcast::<PyDevice>() {
-        return Ok(d.get().key());
-    }
-    if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(PyDevice::parse(s.to_str()?, None)?.key());
-    }
-    Err(PyTypeError::new_err(format!(
-        "expected a device (opyard.device or str), got {}",
-        type_name(obj)
-    )))
-}
-
-#[pymethods]
-impl PyDevice {
-    #[new]
-    #[pyo3(signature = (r#type, index=None))]
-    fn new(r#type: &Bound<'_, PyAny>, index: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        if let Ok(d) = r#type.downcast::<PyDevice>() {
-            return Ok(d.get().clone());
-        }
-        if r#type.is_instance_of::<PyLong>() {
-            return PyDevice::parse("cuda", Some(device_index(r#type, 1)?));
-        }
-        let Ok(s) = r#type.downcast::<PyString>() else {
-            return Err(PyTypeError::new_err(format!(
-                "device() received an invalid combination of arguments - got ({}), but expected \
-                 one of: (opyard.device device), (str type, int index = None), (int index)",
-                type_name(r#type)
-            )));
-        };
-        let index = index
-            .filter(|i| !i.is_none())
-            .map(|i| device_index(i, 2))
-            .transpose()?;
-        PyDevice::parse(s.to_str()?, index)
-    }
-
-    #[getter]
-    fn r#type(&self) -> String {
-        if self.key() == DispatchKey::PrivateUse1 {
-            privateuse1_name()
-        } else {
-            self.ty.clone()
-        }
-    }
-
-    #[getter]
-    fn index(&self) -> Option<i64> {
-        self.index
-    }
-
-    fn __str__(&self) -> String {
-        match self.index {
-            Some(i) => format!("{}:{i}", self.r#type()),
-            None => self.r#type(),
-        }
-    }
-
-    fn __repr__(&self) -> String {
-        match self.index {
-            Some(i) => format!("device(type='{}', index={i})", self.r#type()),
-            None => format!("device(type='{}')", self.r#type()),
-        }
-    }
-
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (String,))> {
-        let cls = py.get_type_bound::<PyDevice>().into_any().unbind();
-        Ok((cls, (self.__str__(),)))
-    }
+/// Create the cpu device, measure where the slots sit in an instance and
+/// install their members on `TensorBase` (Note [Tensor slots]).
+pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let cpu = CPU.get_or_try_init(py, || Py::new(py, PyDevice::parse("cpu", None)?))?;
+    m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
+    let probe = Bound::new(py, PyTensorBase::fresh(py))?;
+    let offset = probe.get().slots.as_ptr() as usize - probe.as_ptr() as usize;
+    let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
+    let ty = py.get_type_bound::<PyTensorBase>();
+    install_members(&ty, offset)?;
+    install_attributes(&ty, offset)
 }

@@ -1,42 +1,46 @@
 //! The tensor fields the autograd runtime reads and writes from Rust, in one
 //! place.
 //!
-//! Note [Tensor fields from Rust]: today a tensor's autograd state lives in
-//! its instance `__dict__` (see Note [Tensor autograd fields] in
-//! `_tensor_meta.py`): `grad`, `_backward_hooks`, `_post_accumulate_hooks`,
-//! `_base`. Every Rust read or write of those goes through the functions
-//! below (interned names, no other spelling anywhere), so moving the fields
-//! into `TensorBase` is a change to this file only.
+//! Note [Tensor fields from Rust]: a tensor's autograd state lives in
+//! `TensorBase` fields (`tensor.rs`, `tensor_slots.rs`): `grad`, `grad_fn`,
+//! `output_nr`, the leaf's `AccumulateGrad` (a weak reference), its hooks,
+//! `_base`, the key set. The autograd runtime reaches them only through the
+//! functions below, so a change of layout is a change to this file.
+//! `dtype` and `shape` are read as attributes: a subclass may override them.
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
-/// The tensor's instance dict (created empty on first access, as Python does).
-fn dict_of<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    Ok(t.getattr(intern!(t.py(), "__dict__"))?.downcast_into::<PyDict>()?)
+use super::tensor::PyTensorBase;
+use super::tensor_slots::Field;
+
+/// The Rust part of tensor `t`.
+fn base_of<'a, 'py>(t: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyTensorBase>> {
+    Ok(t.downcast::<PyTensorBase>()?)
+}
+
+fn is_set(v: Option<Bound<'_, PyAny>>) -> Option<Bound<'_, PyAny>> {
+    v.filter(|v| !v.is_none())
 }
 
 /// `t.grad` as stored (no non-leaf warning), None when unset.
 pub fn grad<'py>(t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let g = dict_of(t)?.get_item(intern!(t.py(), "grad"))?;
-    Ok(g.filter(|g| !g.is_none()))
+    Ok(is_set(base_of(t)?.get().grad(t.py())))
 }
 
 /// Stores `g` as `t.grad` (the engine already checked dtype and shape).
 pub fn set_grad(t: &Bound<'_, PyAny>, g: PyObject) -> PyResult<()> {
-    dict_of(t)?.set_item(intern!(t.py(), "grad"), g)
+    let py = t.py();
+    base_of(t)?.get().set_grad(py, Some(g.bind(py)));
+    Ok(())
 }
 
 /// Whether leaf `t` has tensor hooks or post-accumulate hooks.
 pub fn has_leaf_hooks(t: &Bound<'_, PyAny>) -> PyResult<bool> {
     let py = t.py();
-    let d = dict_of(t)?;
-    for name in [
-        intern!(py, "_backward_hooks"),
-        intern!(py, "_post_accumulate_hooks"),
-    ] {
-        if let Some(h) = d.get_item(name)? {
+    let this = base_of(t)?.get();
+    for field in [Field::BackwardHooks, Field::PostAccumulateHooks] {
+        if let Some(h) = is_set(this.field(py, field)) {
             if h.is_truthy()? {
                 return Ok(true);
             }
@@ -47,7 +51,7 @@ pub fn has_leaf_hooks(t: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// Whether `t` is a view (has a `_base`).
 pub fn is_view(t: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(!t.getattr(intern!(t.py(), "_base"))?.is_none())
+    Ok(is_set(base_of(t)?.get().base(t.py())).is_some())
 }
 
 /// The tensor's dtype object (dtypes are singletons: compare with `is`).
@@ -61,26 +65,37 @@ pub fn shape<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// `t._grad_fn`: the node that produced `t`, or None (a leaf or no history).
-pub fn grad_fn<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    t.getattr(intern!(t.py(), "_grad_fn"))
+pub fn grad_fn<'py>(t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    Ok(is_set(base_of(t)?.get().grad_fn(t.py())))
 }
 
-/// Makes `node` the producer of `t` (its output number stays as it is).
+/// Makes `node` the producer of `t` as output 0.
 pub fn set_grad_fn(t: &Bound<'_, PyAny>, node: &Bound<'_, PyAny>) -> PyResult<()> {
-    t.setattr(intern!(t.py(), "_grad_fn"), node)
+    base_of(t)?.get().set_history(t.py(), Some(node), 0);
+    Ok(())
 }
 
 /// `t._output_nr`: which output of its `grad_fn` `t` is.
 pub fn output_nr(t: &Bound<'_, PyAny>) -> PyResult<i64> {
-    t.getattr(intern!(t.py(), "_output_nr"))?.extract()
+    base_of(t)?.get().output_nr(t.py())
 }
 
-/// The leaf's cached `AccumulateGrad` (a weak reference), or None.
-pub fn grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    t.getattr(intern!(t.py(), "_grad_accumulator"))?.call0()
+/// The leaf's cached `AccumulateGrad` (held by a weak reference), if alive.
+pub fn grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = t.py();
+    match is_set(base_of(t)?.get().field(py, Field::GradAccumulator)) {
+        Some(r) => Ok(is_set(Some(r.call0()?))),
+        None => Ok(None),
+    }
+}
+
+/// The tensor's dispatch key set.
+pub fn keyset(t: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(base_of(t)?.get().keys())
 }
 
 /// Stores the tensor's dispatch key set.
 pub fn set_keyset(t: &Bound<'_, PyAny>, raw: u64) -> PyResult<()> {
-    t.setattr(intern!(t.py(), "_keyset"), raw)
+    base_of(t)?.get().set_keys(raw);
+    Ok(())
 }

@@ -193,7 +193,7 @@ def _resize(op_name, out, shape):
             f"t.resize_(0). ({op_name})", UserWarning, stacklevel=3)
     if not _has_data(out):
         out._data = np.broadcast_to(_ZERO[x.dtype], shape)
-        out.__dict__.pop("_meta_strides", None)
+        out._meta_strides = None
     else:
         out._data = np.empty(shape, dtype=x.dtype) if not hasattr(x, "get") else x.__class__(shape, x.dtype)
 
@@ -204,8 +204,8 @@ def write_out(op_name, result, out, exact=False):
         raise TypeError(f"{op_name}: argument 'out' must be Tensor, not {type(out).__name__}")
     _check(op_name, result, out, exact)
     _resize(op_name, out, result._data.shape)
-    sym = result.__dict__.get("_sym_shape")
-    if sym is not None or "_sym_shape" in out.__dict__:  # symbolic sizes travel with the shape
+    sym = result._sym_shape
+    if sym is not None or out._sym_shape is not None:  # symbolic sizes travel with the shape
         out._sym_shape = sym
     if _has_data(out):
         r = result._data

@@ -166,7 +166,7 @@ def differentiable_alias(t):
 
 def accumulate_grad(var, g):
     """Add ``g`` into ``var.grad`` (torch's AccumulateGrad rules)."""
-    cur = var.__dict__.get("grad")  # not .grad: no non-leaf warning for backward(inputs=[y])
+    cur = var._grad  # not .grad: no non-leaf warning for backward(inputs=[y])
     if g.dtype != var.dtype:  # torch's validate_outputs casts to the input's dtype
         g = ops.aten._to_copy.default(g, dtype=var.dtype)
     if _core._is_excluded(AUTOGRAD_KEYS):
@@ -204,7 +204,7 @@ _rebase_view_history = None
 
 def rebase_history(t, node, output_nr):
     """An in-place op made ``t`` output ``output_nr`` of ``node`` (views: see ``views.py``)."""
-    if getattr(t, "_base", None) is not None and "_view_fn" in t.__dict__:
+    if t._base is not None and t._view_fn is not None:
         _rebase_view_history(t, node, output_nr)
         return
     move_retains_grad(t, node, output_nr)
@@ -221,7 +221,7 @@ def short_node_name(name):
 def move_retains_grad(t, node, output_nr):
     """``t.retain_grad()`` follows ``t`` to its new ``grad_fn`` after an in-place op, so ``.grad``
     is the gradient of the new version (torch moves its retains_grad hook the same way)."""
-    if not t.__dict__.get("_retains_grad"):
+    if not t._retains_grad:
         return
     old = t._grad_fn
     if old is not None and old._retains_grad_hooks:

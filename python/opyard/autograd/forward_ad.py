@@ -69,7 +69,7 @@ def exit_dual_level(*, level=None):
         for ref in _state.tensors:
             t = ref()
             if t is not None:
-                t.__dict__.pop("_fw_grad", None)
+                t._fw_grad = None
         _state.tensors = []
         _state.guard.__exit__(None, None, None)
         _state.guard = None
@@ -103,7 +103,7 @@ def set_tangent(t, tangent):
 
 def get_tangent(t):
     """The tangent of ``t`` at the active level, or ``None``."""
-    return t.__dict__.get("_fw_grad") if meta.is_tensor(t) else None
+    return t._fw_grad if meta.is_tensor(t) else None
 
 
 def make_dual(tensor, tangent, *, level=None):
@@ -136,7 +136,7 @@ def unpack_dual(tensor, *, level=None):
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     primal = meta.differentiable_alias(tensor)
-    primal.__dict__.pop("_fw_grad", None)
+    primal._fw_grad = None
     return UnpackedDualTensor(primal, tangent)
 
 

@@ -169,14 +169,14 @@ class AccumulateGrad(Node):
         if grad is None:
             return ()
         var = self.variable
-        hooks = var.__dict__.get("_backward_hooks")
+        hooks = var._backward_hooks
         if hooks:
             for hook in tuple(hooks.values()):
                 new = hook(grad)
                 if new is not None:
                     grad = new
         meta.accumulate_grad(var, grad)
-        post = var.__dict__.get("_post_accumulate_hooks")
+        post = var._post_accumulate_hooks
         if post:
             for hook in tuple(post.values()):
                 hook(var)
@@ -196,7 +196,8 @@ def gradient_edge(t):
 
 def grad_accumulator(t):
     """The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``."""
-    acc = t._grad_accumulator()
+    ref = t._grad_accumulator
+    acc = ref() if ref is not None else None
     if acc is None:
         acc = AccumulateGrad(t)
         t._grad_accumulator = weakref.ref(acc)

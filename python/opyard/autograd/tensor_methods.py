@@ -7,22 +7,15 @@ and ``_fw_grad`` live here so the Tensor class does not depend on the
 autograd package. See Note [Tensor autograd fields] in ``_tensor_meta.py``.
 """
 
-import warnings
 import weakref
 
+from .. import _core
 from . import _tensor_meta as meta
 from .engine import backward as _backward
 from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
 
 __all__ = ["install"]
-
-
-class _Nothing:
-    pass
-
-
-_DEAD_REF = weakref.ref(_Nothing())
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -65,27 +58,12 @@ def retain_grad(self):
     if not meta.requires_grad(self):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     fn = self._grad_fn
-    if fn is None or self.__dict__.get("_retains_grad"):
+    if fn is None or self._retains_grad:
         return
     if fn._retains_grad_hooks is None:
         fn._retains_grad_hooks = {}
     fn._retains_grad_hooks[self._output_nr] = weakref.ref(self)
     self._retains_grad = True
-
-
-NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
-    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information.")
-
-
-def _get_grad(self):
-    g = self.__dict__.get("grad")
-    if g is None and self._grad_fn is not None and not self.__dict__.get("_retains_grad"):
-        warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-    return g
 
 
 # How torch's ``.grad`` setter names dtypes: the C++ element type of the gradient, the
@@ -97,12 +75,6 @@ _CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half",
 _SCALAR_TYPE = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
                 "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-
-
-def _set_grad(self, g):
-    if g is not None:
-        _check_assigned_grad(self, g)
-    self.__dict__["grad"] = g
 
 
 def _check_assigned_grad(self, g):
@@ -126,26 +98,6 @@ def _check_assigned_grad(self, g):
             f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size")
 
 
-def _del_grad(self):
-    self.__dict__.pop("grad", None)
-
-
-def _retains_grad(self):
-    return bool(self.__dict__.get("_retains_grad")) and self._grad_fn is not None
-
-
-def _grad_fn(self):
-    return self._grad_fn
-
-
-def _is_leaf(self):
-    return self._grad_fn is None
-
-
-def _requires_grad(self):
-    return meta.requires_grad(self)
-
-
 def _set_requires_grad(self, flag):
     if not isinstance(flag, bool):
         raise TypeError(f"requires_grad must be a bool, got {type(flag).__name__}")
@@ -166,26 +118,18 @@ def requires_grad_(self, requires_grad=True):
     return self
 
 
-def _output_nr(self):
-    return self._output_nr
-
-
 def install(tensor_cls):
     """Bind the autograd methods onto ``tensor_cls`` (idempotent)."""
-    tensor_cls._grad_fn = None
-    tensor_cls._output_nr = 0
-    tensor_cls._grad_accumulator = _DEAD_REF  # called: a dead weak ref returns None
+    # The fields and the attributes over them (``grad``, ``grad_fn``, ``is_leaf``,
+    # ``requires_grad``, ``retains_grad``, ``output_nr``) live in ``TensorBase`` (Note [Tensor
+    # slots]); its setters call these for torch's checks.
+    _core._set_grad_check(_check_assigned_grad)
+    _core._set_requires_grad_hook(_set_requires_grad)
     tensor_cls.backward = backward
     tensor_cls.register_hook = register_hook
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad
-    tensor_cls.retains_grad = property(_retains_grad)
-    tensor_cls.grad = property(_get_grad, _set_grad, _del_grad)
-    tensor_cls.grad_fn = property(_grad_fn)
-    tensor_cls.is_leaf = property(_is_leaf)
-    tensor_cls.requires_grad = property(_requires_grad, _set_requires_grad)
     tensor_cls.requires_grad_ = requires_grad_
-    tensor_cls.output_nr = property(_output_nr)
 
 from .._exports import public_dir
 

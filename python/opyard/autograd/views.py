@@ -28,7 +28,7 @@ __all__ = ["CopySlices", "record_view", "rebase_view_history"]
 
 def record_view(out, base_arg, replay):
     """Remember how ``out`` (a view of ``base_arg``) is rebuilt from its root base."""
-    parent = base_arg.__dict__.get("_view_fn")
+    parent = base_arg._view_fn
     out._view_fn = replay if parent is None else (lambda b: replay(parent(b)))
 
 
@@ -78,7 +78,7 @@ class AsStridedBackward0(Node):
 def rebase_view_history(view, node, output_nr):
     """``view`` (whose root base is ``view._base``) was modified in place by ``node``."""
     base = view._base
-    view_fn = view.__dict__.get("_view_fn")
+    view_fn = view._view_fn
     if view_fn is None:
         # A view the autograd kernels did not create (e.g. from numpy): treat it as a tensor.
         set_history(view, node, output_nr)

@@ -10,7 +10,7 @@ named after their source (``input0.size()[1]``; See Note [Backed symbols]).
 """
 
 from .._library._opdefs import OPDEFS
-from .._tensor import Tensor
+from .._tensor import Tensor, _retype
 from .tensor import FakeTensor, make_fake
 
 __all__ = ["fake_of", "fake_class", "NonFakeInputError", "MixedFakeModesError", "UnsupportedOperatorException",
@@ -78,7 +78,7 @@ def fake_of(mode, t, *, static_shapes, source=None, memo=True):
     fake = make_fake(shape, t._data.dtype, t._dev, mode, t.stride(), t.storage_offset())
     cls = fake_class(type(t))
     if cls is not FakeTensor:
-        fake.__class__ = cls
+        fake = _retype(fake, cls)  # a Parameter's class has a __dict__: a new object, not a swap
     if fake_base is not None:
         fake._base = fake_base
         fake._vc = fake_base._counter()

@@ -20,6 +20,7 @@ import threading
 
 import numpy as np
 
+from .. import _core
 from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
 from .._tensor import Size, Tensor, _new, contiguous_strides, device_keys, is_contiguous_strides
 from ..dispatcher import DispatchKey, DispatchKeySet
@@ -48,13 +49,13 @@ class FakeTensor(Tensor):
         (opyard.Size([2, 3]), device(type='cpu'))
     """
 
-    _keep_subclass = True  # views of a fake tensor are fake tensors (``_tensor._make_view``)
+    _keep_subclass = True  # views of a fake tensor are fake tensors (``_tensor._make_view``): see below
     # As in torch, fake tensors take no part in ``__torch_function__`` (they are plain to the
     # call path: see Note [Subclass check]).
     __torch_function__ = _disabled_torch_function_impl
-    _sym_shape = None
-    _sym_strides = None  # symbolic strides of a non-contiguous tensor with symbolic sizes, when known
-    fake_mode = None
+    # Fake state lives in TensorBase (``_sym_shape``; ``_sym_strides``: symbolic strides of a
+    # non-contiguous tensor with symbolic sizes, when known; ``fake_mode``, below).
+    __slots__ = ()
 
     @property
     def shape(self):
@@ -99,7 +100,7 @@ class FakeTensor(Tensor):
     def untyped_storage(self):
         """The fake storage this tensor views: one object per base, shared by all its views."""
         root = self._base if self._base is not None else self
-        st = root.__dict__.get("_fake_storage")
+        st = root._fake_storage
         if st is None:
             st = root._fake_storage = FakeStorage(root)
         return st
@@ -217,6 +218,9 @@ def make_fake(shape, np_dtype, dev, mode, strides=None, offset=0):
 
 
 register_plain_tensor_type(FakeTensor)
+FakeTensor._keep_subclass = FakeTensor  # a view of a fake Parameter is a plain fake tensor, as in torch
+# ``fake_mode``: the ``_fake_mode`` field of TensorBase, under its public name on fake tensors only.
+_core._slot_alias(FakeTensor, "fake_mode", "_fake_mode")
 
 from .._exports import public_dir  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 from .. import _factories
 from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
-from .._tensor import Tensor
+from .._tensor import Tensor, _retype
 from ..autograd import _tensor_meta as meta
 
 __all__ = ["Parameter"]
@@ -24,9 +24,9 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = _factories.empty(0)
-        param = data.detach()
-        param.__class__ = cls
-        return param
+        # A new object with the detached tensor's state (a Parameter has a ``__dict__``, which
+        # a plain tensor has not, so the class cannot be swapped in place).
+        return _retype(data.detach(), cls)
 
     def __init__(self, data=None, requires_grad=True):
         # Tensor.__init__ is not re-run: the data was adopted in __new__.

@@ -1,0 +1,69 @@
+//! Reading a numpy array's header without a Python call.
+//!
+//! Note [ndarray header]: numpy's C API reads an array's number of dimensions,
+//! sizes and dtype with macros (`PyArray_NDIM`, `PyArray_DIMS`,
+//! `PyArray_DESCR`) that compile to loads from `PyArrayObject_fields`; that
+//! struct's leading fields are therefore part of numpy's ABI, unchanged from
+//! numpy 1.7 through 2.x. `TensorBase` reads them to answer `dtype`, `shape`
+//! and `ndim` without attribute lookups or allocation. Only objects whose type
+//! is `numpy.ndarray` or a subclass (which share the layout) are read this
+//! way; anything else (cupy arrays) goes through Python attributes.
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use std::os::raw::{c_char, c_int};
+
+/// The leading fields of numpy's `PyArrayObject_fields`. See Note [ndarray header].
+#[repr(C)]
+struct ArrayHead {
+    ob_base: ffi::PyObject,
+    data: *mut c_char,
+    nd: c_int,
+    dimensions: *mut ffi::Py_ssize_t,
+    strides: *mut ffi::Py_ssize_t,
+    base: *mut ffi::PyObject,
+    descr: *mut ffi::PyObject,
+}
+
+/// A numpy array seen through its header; borrowed from a live array.
+pub struct ArrayView<'a> {
+    head: &'a ArrayHead,
+}
+
+impl<'a> ArrayView<'a> {
+    /// `obj` as a numpy array when its type is `ndarray_type` or a subclass of it.
+    #[inline]
+    pub fn of(obj: &'a Bound<'_, PyAny>, ndarray_type: *mut ffi::PyTypeObject) -> Option<Self> {
+        if ndarray_type.is_null() {
+            return None;
+        }
+        // SAFETY: `obj` is a live object; reading its type pointer is always valid.
+        let ty = unsafe { ffi::Py_TYPE(obj.as_ptr()) };
+        // SAFETY: both are live type objects.
+        if ty != ndarray_type && unsafe { ffi::PyType_IsSubtype(ty, ndarray_type) } == 0 {
+            return None;
+        }
+        // SAFETY: `obj` is an ndarray (or subclass instance), whose object starts
+        // with `PyArrayObject_fields` (Note [ndarray header]); it outlives `'a`.
+        Some(ArrayView {
+            head: unsafe { &*(obj.as_ptr() as *const ArrayHead) },
+        })
+    }
+
+    /// The sizes of the array's dimensions.
+    #[inline]
+    pub fn dims(&self) -> &'a [ffi::Py_ssize_t] {
+        let nd = self.head.nd.max(0) as usize;
+        if nd == 0 {
+            return &[];
+        }
+        // SAFETY: numpy keeps `nd` sizes at `dimensions` for the array's lifetime.
+        unsafe { std::slice::from_raw_parts(self.head.dimensions, nd) }
+    }
+
+    /// The array's dtype object (borrowed).
+    #[inline]
+    pub fn descr(&self) -> *mut ffi::PyObject {
+        self.head.descr
+    }
+}
