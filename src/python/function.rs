@@ -140,9 +140,7 @@ impl PyFunctionSpec {
             || FORWARD_AD.load(Ordering::Relaxed);
         if general {
             let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
-            return hooks(py)?
-                .apply_general
-                .call1(py, (&spec.cls, args, kw));
+            return hooks(py)?.apply_general.call1(py, (&spec.cls, args, kw));
         }
         _function_apply(py, slf, args)
     }
@@ -237,19 +235,20 @@ pub fn _function_apply(
     let ctx_obj = spec.backward_cls.bind(py).call0()?;
     let ctx = ctx_obj.downcast::<PyNodeBase>()?;
     let mask = autograd_mask();
-    let grad_on = !tls::get()
-        .excluded
-        .has_any(DispatchKeySet::AUTOGRAD_KEYS);
+    let grad_on = !tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS);
     let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
     let mut needs: SmallVec<[bool; 4]> = SmallVec::new();
     for a in args.iter() {
-        let requires = grad_on
-            && a.is_instance_of::<PyTensorBase>()
-            && tensor_fields::keyset(&a)? & mask != 0;
+        let requires =
+            grad_on && a.is_instance_of::<PyTensorBase>() && tensor_fields::keyset(&a)? & mask != 0;
         if requires {
             edges.push(gradient_edge(&a, h)?);
         } else {
-            let nr = if a.is_instance_of::<PyTensorBase>() { 0 } else { -1 };
+            let nr = if a.is_instance_of::<PyTensorBase>() {
+                0
+            } else {
+                -1
+            };
             edges.push(NodeEdge { node: None, nr });
         }
         needs.push(requires);

@@ -245,7 +245,10 @@ impl PyNodeBase {
         };
         [&x.tensor_pre_hooks, &x.retains_grad_hooks, &x.pre_hooks]
             .into_iter()
-            .any(|h| h.as_ref().is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true)))
+            .any(|h| {
+                h.as_ref()
+                    .is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
+            })
     }
 
     /// Whether a post-hook is registered.
@@ -288,10 +291,7 @@ fn set_extra(
     drop(old);
 }
 
-fn get_extra(
-    slf: &Bound<'_, PyNodeBase>,
-    pick: fn(&Extras) -> &Option<PyObject>,
-) -> PyObject {
+fn get_extra(slf: &Bound<'_, PyNodeBase>, pick: fn(&Extras) -> &Option<PyObject>) -> PyObject {
     let py = slf.py();
     let node = slf.borrow();
     node.extras
@@ -300,10 +300,7 @@ fn get_extra(
 }
 
 /// A ctx field whose default is the empty tuple (as `FunctionCtx`'s class defaults).
-fn get_ctx_field(
-    slf: &Bound<'_, PyNodeBase>,
-    pick: fn(&Extras) -> &Option<PyObject>,
-) -> PyObject {
+fn get_ctx_field(slf: &Bound<'_, PyNodeBase>, pick: fn(&Extras) -> &Option<PyObject>) -> PyObject {
     let py = slf.py();
     let node = slf.borrow();
     match node.extras.as_deref().and_then(|x| pick(x).as_ref()) {
@@ -317,10 +314,7 @@ impl PyNodeBase {
     /// Accepts and ignores arguments so that subclasses own `__init__`.
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
-    fn new(
-        _args: &Bound<'_, PyTuple>,
-        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
-    ) -> Self {
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> Self {
         PyNodeBase::empty()
     }
 
@@ -615,7 +609,6 @@ pub fn as_node<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, P
         ))
     })
 }
-
 
 /// `SavedTensor` (installed by `engine.py`): what `release_variables` frees.
 static SAVED_TENSOR_TYPE: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
