@@ -28,6 +28,7 @@ __all__ = [
     "_fallback",
     "_find_op",
     "_function_apply",
+    "_grad_accumulator",
     "_function_init",
     "_function_state",
     "_impl",
@@ -44,6 +45,7 @@ __all__ = [
     "_run_backward",
     "_set_forward_ad_active",
     "_set_function_state",
+    "_set_sink_type",
     "_set_key_enum",
     "_set_override_handler",
     "_set_protocol_lookup",
@@ -289,9 +291,10 @@ def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], valid
                  pre_hooks: Callable[..., Any], post_hooks: Callable[..., Any],
                  accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
 def _next_sequence_nr() -> int: ...
-def _function_init(grad_accumulator: Callable[..., Any], record_outputs: Callable[..., Any],
-                   check_dirty: Callable[..., Any], alias: Callable[..., Any],
-                   apply_general: Callable[..., Any]) -> None: ...
+def _function_init(record_outputs: Callable[..., Any], check_dirty: Callable[..., Any],
+                   alias: Callable[..., Any], apply_general: Callable[..., Any]) -> None: ...
+def _set_sink_type(cls: type) -> None: ...
+def _grad_accumulator(t: Any) -> Any: ...
 def _set_forward_ad_active(active: bool) -> None: ...
 def _function_apply(spec: _FunctionSpec, args: tuple[Any, ...]) -> Any: ...
 

@@ -28,8 +28,6 @@ use crate::dispatch::{DispatchKey, DispatchKeySet};
 
 /// The Python helpers `apply` hands the rare cases to, installed by `function.py`.
 struct FunctionHooks {
-    /// `grad_accumulator(t)`: the leaf's (new) `AccumulateGrad`.
-    grad_accumulator: PyObject,
     /// `_record_outputs(ctx, args, output)`: the general output rules.
     record_outputs: PyObject,
     /// `_check_dirty(ctx, args, output)`: `mark_dirty` checks without grad.
@@ -55,14 +53,12 @@ static HOOKS: GILOnceCell<FunctionHooks> = GILOnceCell::new();
 #[pyfunction]
 pub fn _function_init(
     py: Python<'_>,
-    grad_accumulator: PyObject,
     record_outputs: PyObject,
     check_dirty: PyObject,
     alias: PyObject,
     apply_general: PyObject,
 ) {
     let hooks = FunctionHooks {
-        grad_accumulator,
         record_outputs,
         check_dirty,
         alias,
@@ -190,8 +186,7 @@ fn autograd_bit(ks: u64) -> u64 {
 }
 
 /// The edge a gradient for tensor `t` (which requires grad) flows into.
-fn gradient_edge(t: &Bound<'_, PyAny>, h: &FunctionHooks) -> PyResult<NodeEdge> {
-    let py = t.py();
+fn gradient_edge(t: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
     if let Some(fn_) = tensor_fields::grad_fn(t)? {
         let nr = tensor_fields::output_nr(t)?;
         return Ok(NodeEdge {
@@ -199,10 +194,7 @@ fn gradient_edge(t: &Bound<'_, PyAny>, h: &FunctionHooks) -> PyResult<NodeEdge> 
             nr,
         });
     }
-    let acc = match tensor_fields::grad_accumulator(t)? {
-        Some(acc) => acc.unbind(),
-        None => h.grad_accumulator.call1(py, (t,))?,
-    };
+    let acc = super::node::_grad_accumulator(t)?.unbind();
     Ok(NodeEdge {
         node: Some(acc),
         nr: 0,
@@ -242,7 +234,7 @@ pub fn _function_apply(
         let requires =
             grad_on && a.is_instance_of::<PyTensorBase>() && tensor_fields::keyset(&a)? & mask != 0;
         if requires {
-            edges.push(gradient_edge(&a, h)?);
+            edges.push(gradient_edge(&a)?);
         } else {
             let nr = if a.is_instance_of::<PyTensorBase>() {
                 0

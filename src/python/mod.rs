@@ -79,6 +79,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
+    m.add_function(wrap_pyfunction!(node::_set_sink_type, m)?)?;
+    m.add_function(wrap_pyfunction!(node::_grad_accumulator, m)?)?;
     m.add_class::<function::PyFunctionSpec>()?;
     m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;
     m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;

@@ -651,3 +651,45 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     }
     Ok(())
 }
+
+/// `AccumulateGrad` (installed by `graph.py`): the class of a leaf's sink.
+static SINK_TYPE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
+
+/// Installs the `AccumulateGrad` class (the first call wins).
+#[pyfunction]
+pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> PyResult<()> {
+    if !cls.is_subclass_of::<PyNodeBase>()? {
+        return Err(PyTypeError::new_err(
+            "_set_sink_type expects a subclass of NodeBase",
+        ));
+    }
+    let _ = SINK_TYPE.set(py, cls.unbind());
+    Ok(())
+}
+
+/// The leaf's `AccumulateGrad`: the cached one while it is alive (the tensor
+/// holds it weakly, as torch), else a new one, cached. Made without running
+/// `AccumulateGrad.__init__` (a Python frame): `__new__`, then the sink fields.
+#[pyfunction]
+pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = t.py();
+    if let Some(acc) = super::tensor_fields::grad_accumulator(t)? {
+        return Ok(acc);
+    }
+    let ty = SINK_TYPE.get(py).ok_or_else(|| {
+        pyo3::exceptions::PyRuntimeError::new_err("opyard._core._set_sink_type was not called")
+    })?;
+    let ty = ty.bind(py);
+    let acc = ty.call_method1(pyo3::intern!(py, "__new__"), (ty,))?;
+    {
+        let node = acc.downcast::<PyNodeBase>()?;
+        let mut n = node.borrow_mut();
+        n.kind = NodeKind::Sink;
+        n.seq = SINK_SEQUENCE_NR;
+        n.has_saved = true;
+        n.saved.push(t.clone().unbind());
+    }
+    let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
+    super::tensor_fields::set_grad_accumulator(t, weak.as_any())?;
+    Ok(acc)
+}

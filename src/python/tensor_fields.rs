@@ -99,3 +99,11 @@ pub fn set_keyset(t: &Bound<'_, PyAny>, raw: u64) -> PyResult<()> {
     base_of(t)?.get().set_keys(raw);
     Ok(())
 }
+
+/// Caches the leaf's `AccumulateGrad` (a weak reference to it).
+pub fn set_grad_accumulator(t: &Bound<'_, PyAny>, weak: &Bound<'_, PyAny>) -> PyResult<()> {
+    base_of(t)?
+        .get()
+        .set_field(Field::GradAccumulator, Some(weak));
+    Ok(())
+}

@@ -394,7 +394,7 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(grad_accumulator, _record_outputs, _check_dirty, meta.alias, _apply_general)
+_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general)
 
 from .._exports import public_dir
 

@@ -183,6 +183,9 @@ class AccumulateGrad(Node):
         return ()
 
 
+_core._set_sink_type(AccumulateGrad)
+
+
 def gradient_edge(t):
     """The edge a gradient for tensor ``t`` flows into: ``(grad_fn, output_nr)``, the
     leaf's ``AccumulateGrad``, or ``(None, 0)`` when ``t`` does not require grad."""
@@ -194,14 +197,8 @@ def gradient_edge(t):
     return (None, 0)
 
 
-def grad_accumulator(t):
-    """The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``."""
-    ref = t._grad_accumulator
-    acc = ref() if ref is not None else None
-    if acc is None:
-        acc = AccumulateGrad(t)
-        t._grad_accumulator = weakref.ref(acc)
-    return acc
+# The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``, made in Rust.
+grad_accumulator = _core._grad_accumulator
 
 
 def set_history(t, node, output_nr):
