@@ -199,7 +199,7 @@ impl GraphNode<PyGrad> for PyNode {
         let node = self.base().borrow();
         match node.kind {
             NodeKind::Sink => Ok(1),
-            NodeKind::Python => node.num_outputs(gil()),
+            NodeKind::Python | NodeKind::Function => node.num_outputs(gil()),
         }
     }
     fn next_edges(&self, out: &mut Vec<Edge<Self>>) -> PyResult<()> {
@@ -266,6 +266,11 @@ impl GraphNode<PyGrad> for PyNode {
                 return Ok(Vec::new());
             }
         }
+        if self.base().borrow().kind == NodeKind::Function {
+            let grads = grads.into_iter().map(|g| g.map(|g| g.0)).collect();
+            let out = super::function::apply_node(self.base(), grads)?;
+            return Ok(out.into_iter().map(|g| g.map(PyGrad)).collect());
+        }
         let out = self
             .0
             .call_method1(py, intern!(py, "apply"), (to_list(py, grads),))?;
@@ -318,7 +323,7 @@ impl PyNode {
         let node = self.base().borrow();
         match node.kind {
             NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
-            NodeKind::Python => None,
+            NodeKind::Python | NodeKind::Function => None,
         }
     }
 }

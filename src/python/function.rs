@@ -20,7 +20,7 @@ use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::node::{parse_one_shape, NodeEdge, PyNodeBase};
+use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::tls::{self, LocalKeySets};
@@ -36,6 +36,8 @@ struct FunctionHooks {
     alias: PyObject,
     /// `_apply_general(cls, args, kwargs)`: keywords, defaults, forward AD.
     apply_general: PyObject,
+    /// `zeros(shape, dtype)`: a materialized gradient for an unused output.
+    zeros: PyObject,
 }
 
 /// Whether a forward-AD level is active (process-wide, as `forward_ad._state.level`).
@@ -57,12 +59,14 @@ pub fn _function_init(
     check_dirty: PyObject,
     alias: PyObject,
     apply_general: PyObject,
+    zeros: PyObject,
 ) {
     let hooks = FunctionHooks {
         record_outputs,
         check_dirty,
         alias,
         apply_general,
+        zeros,
     };
     let _ = HOOKS.set(py, hooks);
 }
@@ -88,12 +92,14 @@ pub struct PyFunctionSpec {
     fill_defaults_below: usize,
     /// How registration listings name this callable.
     qualname: String,
+    /// `backward` (or `vjp`), run by the engine (`apply_node`).
+    backward: PyObject,
 }
 
 #[pymethods]
 impl PyFunctionSpec {
     #[new]
-    #[pyo3(signature = (cls, backward_cls, forward, setup_context, fill_defaults_below, qualname))]
+    #[pyo3(signature = (cls, backward_cls, forward, setup_context, fill_defaults_below, qualname, backward))]
     fn new(
         cls: PyObject,
         backward_cls: PyObject,
@@ -101,6 +107,7 @@ impl PyFunctionSpec {
         setup_context: Option<PyObject>,
         fill_defaults_below: usize,
         qualname: String,
+        backward: PyObject,
     ) -> Self {
         PyFunctionSpec {
             cls,
@@ -109,6 +116,7 @@ impl PyFunctionSpec {
             setup_context,
             fill_defaults_below,
             qualname,
+            backward,
         }
     }
 
@@ -145,6 +153,7 @@ impl PyFunctionSpec {
         visit.call(&self.cls)?;
         visit.call(&self.backward_cls)?;
         visit.call(&self.forward)?;
+        visit.call(&self.backward)?;
         if let Some(s) = &self.setup_context {
             visit.call(s)?;
         }
@@ -247,7 +256,13 @@ pub fn _function_apply(
     }
     let any_grad = needs.contains(&true);
     let needs = PyTuple::new_bound(py, needs).into_any().unbind();
-    ctx.borrow_mut().extras_mut().needs_input_grad = Some(needs);
+    {
+        let mut node = ctx.borrow_mut();
+        node.kind = NodeKind::Function;
+        let x = node.extras_mut();
+        x.needs_input_grad = Some(needs);
+        x.backward = Some(spec.backward.clone_ref(py));
+    }
     let output = below_autograd(|| match &spec.setup_context {
         Some(setup) => {
             let out = spec.forward.call1(py, args)?;
@@ -310,4 +325,100 @@ fn record_single_output(ctx: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> 
         }
     }
     Ok(())
+}
+
+/// The backward of a `Function` node, run by the engine (Python's
+/// `BackwardCFunction.apply`, which direct calls of the node still use):
+/// materialize the gradients of unused outputs, call the user's backward,
+/// check what it returned (count, types, no gradient for a non-tensor input).
+pub fn apply_node(
+    node: &Bound<'_, PyNodeBase>,
+    mut grads: Vec<Option<PyObject>>,
+) -> PyResult<Vec<Option<PyObject>>> {
+    let py = node.py();
+    let h = hooks(py)?;
+    let (backward, materialize, dtypes) = {
+        let n = node.borrow();
+        let x = n.extras();
+        let backward = x.and_then(|x| x.backward.as_ref()).map(|b| b.clone_ref(py));
+        let dtypes = x
+            .and_then(|x| x.out_dtypes.as_ref())
+            .map(|d| d.clone_ref(py));
+        (backward, n.materialize_grads, dtypes)
+    };
+    let backward = backward.ok_or_else(|| {
+        PyRuntimeError::new_err("a Function node was recorded without its backward")
+    })?;
+    if materialize && grads.iter().any(Option::is_none) {
+        if let Some(dtypes) = dtypes {
+            let shapes = node.getattr(intern!(py, "_out_shapes"))?;
+            for (i, g) in grads.iter_mut().enumerate() {
+                // A non-tensor output (dtype None) has no gradient: backward gets None, as torch.
+                let dt = dtypes.bind(py).get_item(i)?;
+                if g.is_none() && !dt.is_none() {
+                    *g = Some(h.zeros.call1(py, (shapes.get_item(i)?, dt))?);
+                }
+            }
+        }
+    }
+    let mut call: SmallVec<[PyObject; 4]> = SmallVec::new();
+    call.push(node.clone().into_any().unbind());
+    call.extend(grads.into_iter().map(|g| g.unwrap_or_else(|| py.None())));
+    let result = backward.call1(py, PyTuple::new_bound(py, call))?;
+    let result = result.bind(py);
+    let mut items: Vec<Bound<'_, PyAny>> = match result.downcast::<PyTuple>() {
+        Ok(t) => t.iter().collect(),
+        Err(_) => vec![result.clone()],
+    };
+    let non_tensor: SmallVec<[bool; 4]> = node
+        .borrow()
+        .next
+        .iter()
+        .map(|e| e.node.is_none() && e.nr == -1)
+        .collect();
+    let n = non_tensor.len();
+    if items.len() != n {
+        if items.len() > n && items[n..].iter().all(|g| g.is_none()) {
+            items.truncate(n);
+        } else {
+            return Err(PyRuntimeError::new_err(format!(
+                "function {} returned an incorrect number of gradients (expected {n}, got {})",
+                node_name(node),
+                items.len()
+            )));
+        }
+    }
+    for (i, g) in items.iter().enumerate() {
+        if g.is_none() {
+            continue;
+        }
+        if !g.is_instance_of::<PyTensorBase>() {
+            // torch's text is the tail ("expected Variable or None (got int)"); the head says where.
+            return Err(PyRuntimeError::new_err(format!(
+                "function {} returned an invalid gradient at position {}: expected Variable or \
+                 None (got {})",
+                node_name(node),
+                i + 1,
+                g.get_type().name()?
+            )));
+        }
+        if non_tensor[i] {
+            return Err(PyRuntimeError::new_err(format!(
+                "function {} returned a gradient different than None at position {}, but the \
+                 corresponding forward input was not a Variable",
+                node_name(node),
+                i + 1
+            )));
+        }
+    }
+    Ok(items
+        .into_iter()
+        .map(|g| (!g.is_none()).then(|| g.unbind()))
+        .collect())
+}
+
+fn node_name(node: &Bound<'_, PyNodeBase>) -> String {
+    node.call_method0(intern!(node.py(), "name"))
+        .and_then(|n| n.extract::<String>())
+        .unwrap_or_else(|_| node.get_type().to_string())
 }

@@ -105,10 +105,12 @@ pub struct Extras {
     saved_for_forward: Option<PyObject>,
     /// `ctx._out_dtypes`: the forward outputs' dtypes (None for non-tensors).
     pub out_dtypes: Option<PyObject>,
+    /// The `Function`'s backward (`vjp`), for nodes of kind `Function`.
+    pub backward: Option<PyObject>,
 }
 
 impl Extras {
-    fn slots(&self) -> [&Option<PyObject>; 11] {
+    fn slots(&self) -> [&Option<PyObject>; 12] {
         [
             &self.pre_hooks,
             &self.post_hooks,
@@ -121,6 +123,7 @@ impl Extras {
             &self.non_differentiable,
             &self.saved_for_forward,
             &self.out_dtypes,
+            &self.backward,
         ]
     }
 }
@@ -132,6 +135,9 @@ pub enum NodeKind {
     Python,
     /// A leaf's `AccumulateGrad`: `saved[0]` is the leaf tensor.
     Sink,
+    /// A `Function`'s ctx recorded by `_function_apply`: the engine runs its
+    /// backward from Rust (`function::apply_node`).
+    Function,
 }
 
 /// Base class of every autograd graph node. See Note [Rust graph nodes].
@@ -627,7 +633,7 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let items: SmallVec<[PyObject; 1]> = {
         let mut n = node.borrow_mut();
         n.released = true;
-        if n.kind != NodeKind::Python || n.saved.is_empty() {
+        if n.kind == NodeKind::Sink || n.saved.is_empty() {
             return Ok(());
         }
         n.saved.iter().map(|o| o.clone_ref(py)).collect()

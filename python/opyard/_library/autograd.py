@@ -106,7 +106,7 @@ def install_autograd(lib, overload, backward, setup_context, display):
         # Positional tensors only: the node's inputs are exactly the passed arguments, and
         # the kernel is the Function's Rust apply itself (no Python frame before forward).
         kernel = _FunctionSpec(fn_cls, fn_cls._backward_cls, fn_cls.forward, None, 0,
-                               f"autograd<{overload.name()}>")
+                               f"autograd<{overload.name()}>", fn_cls._backward_impl)
     mine = lib.__dict__.setdefault("_opyard_autograd", set())
     if overload.name() in mine:
         # Replacing this library's own formula (torch's CustomOpDef just swaps its fields): no warning.

@@ -208,7 +208,8 @@ class Function(_SingleLevelFunction):
         cls._fill_defaults_below = len(cls._params) if cls._setup_context_defined and has_defaults else 0
         cls._apply_spec = _FunctionSpec(cls, cls._backward_cls, cls.forward,
                                         cls.setup_context if cls._setup_context_defined else None,
-                                        cls._fill_defaults_below, f"{cls.__qualname__}.apply")
+                                        cls._fill_defaults_below, f"{cls.__qualname__}.apply",
+                                        cls._backward_impl)
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -394,7 +395,7 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general)
+_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros)
 
 from .._exports import public_dir
 
