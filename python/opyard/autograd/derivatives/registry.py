@@ -83,17 +83,16 @@ def tensor_meta(t):
     (shape, dtype) instead of one per node keeps a unary node small (See Note [Rust
     graph nodes] in ``src/python/node.rs``). The cache is bounded: it is emptied
     when full, which only costs new objects."""
-    m = TensorMeta(t)
+    key = (t.shape, t.dtype)
     try:
-        key = (m.shape, m.dtype)
         cached = _META_CACHE.get(key)
-    except TypeError:  # an unhashable size (a symbolic one): keep this node's own object
-        return m
+    except TypeError:  # an unhashable size (a symbolic one): this node's own object
+        return TensorMeta(t)
     if cached is not None:
         return cached
     if len(_META_CACHE) >= _META_CACHE_SIZE:
         _META_CACHE.clear()
-    _META_CACHE[key] = m
+    m = _META_CACHE[key] = TensorMeta(t)
     return m
 
 
@@ -101,7 +100,7 @@ class _Args:
     """The saved arguments of one call, by schema name (unpacked for one backward)."""
 
     def __init__(self, values):
-        self.__dict__.update(values)
+        self.__dict__ = values
 
 
 class BuiltinNode(Node):
@@ -114,24 +113,30 @@ class BuiltinNode(Node):
 
     formula = None
     _save_names = ()
+    _unpack = ()  # positions in ``_saved`` that may hold SavedTensors (or lists of them)
     _arity = None
     _needs_list = None
 
     def apply(self, grads):
-        f = self.formula
-        values = {}
-        released = self._released
-        for name, v in zip(self._save_names, self._saved):
-            if isinstance(v, SavedTensor):
-                v = v.unpack(released)
-            elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
-                v = [s.unpack(released) for s in v]
-            values[name] = v
-        if all(g is None for g in grads):
+        saved = self._saved
+        if self._unpack:
+            saved = list(saved)
+            released = self._released
+            for i in self._unpack:
+                v = saved[i]
+                if isinstance(v, SavedTensor):
+                    saved[i] = v.unpack(released)
+                elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
+                    saved[i] = [s.unpack(released) for s in v]
+        for g in grads:
+            if g is not None:
+                break
+        else:
             return (None,) * len(self.next_functions)
+        args = _Args(dict(zip(self._save_names, saved)))
         if self._arity is None:
-            return f.backward(grads, _Args(values), self._edge_needs)
-        result = f.backward(grads, _Args(values), self._needs_list)
+            return self.formula.backward(grads, args, self._edge_needs)
+        result = self.formula.backward(grads, args, self._needs_list)
         flat = []
         for r, n in zip(result, self._arity):
             if n is None:
@@ -190,8 +195,11 @@ class _KernelSpec:
                         and not returns[0].alias_info.is_write)
         self.op = op
         save_names = tuple(n for _, n, _ in self.saves) + (("result",) if self.save_result else ())
+        unpack = tuple(k for k, (_, _, kind) in enumerate(self.saves) if kind == _SAVE)
+        if self.save_result:
+            unpack += (len(self.saves),)
         self.node_cls = type(formula.name, (BuiltinNode,), {
-            "formula": formula, "_save_names": save_names, "__module__": __name__})
+            "formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__})
         self.formula = formula
         self.op_name = op.name()
 
