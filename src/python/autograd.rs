@@ -24,7 +24,8 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyTuple};
 
-use super::node::{as_node, release_saved, set_saved_tensor_type, NodeKind, PyNodeBase};
+use super::node::{as_node, NodeKind, PyNodeBase};
+use super::record::{release_saved, set_saved_tensor_type};
 use super::tensor_fields;
 use crate::autograd::engine::{run_backward, BackwardOptions, Edge, EngineError, GraphNode};
 use crate::autograd::Grad;

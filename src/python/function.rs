@@ -20,11 +20,12 @@ use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase};
+use super::node::{NodeEdge, NodeKind, PyNodeBase};
+use super::record::{attach_output, autograd_mask};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::tls::{self, LocalKeySets};
-use crate::dispatch::{DispatchKey, DispatchKeySet};
+use crate::dispatch::DispatchKeySet;
 
 /// The Python helpers `apply` hands the rare cases to, installed by `function.py`.
 struct FunctionHooks {
@@ -161,39 +162,6 @@ impl PyFunctionSpec {
     }
 }
 
-/// The `Autograd<backend>` bits `requires_grad` looks at (Python's
-/// `_tensor_meta.AUTOGRAD_MASK`).
-const BACKENDS: [DispatchKey; 4] = [
-    DispatchKey::CPU,
-    DispatchKey::CUDA,
-    DispatchKey::PrivateUse1,
-    DispatchKey::Meta,
-];
-
-fn autograd_mask() -> u64 {
-    let mut mask = DispatchKeySet::from_key(DispatchKey::AutogradOther);
-    for b in BACKENDS {
-        if let Some(ag) = b.autograd_of() {
-            mask = mask.add(ag);
-        }
-    }
-    mask.raw()
-}
-
-/// The autograd bit a tensor of key set `ks` gets when it starts requiring
-/// grad (Python's `_tensor_meta.autograd_bit`: the last of the four backends
-/// present, else `AutogradOther`).
-fn autograd_bit(ks: u64) -> u64 {
-    let set = DispatchKeySet::from_raw(ks);
-    let mut bit = DispatchKey::AutogradOther;
-    for b in BACKENDS {
-        if set.has(b) {
-            bit = b.autograd_of().unwrap_or(DispatchKey::AutogradOther);
-        }
-    }
-    DispatchKeySet::from_key(bit).raw()
-}
-
 /// The edge a gradient for tensor `t` (which requires grad) flows into.
 fn gradient_edge(t: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
     if let Some(fn_) = tensor_fields::grad_fn(t)? {
@@ -203,7 +171,7 @@ fn gradient_edge(t: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
             nr,
         });
     }
-    let acc = super::node::_grad_accumulator(t)?.unbind();
+    let acc = super::record::_grad_accumulator(t)?.unbind();
     Ok(NodeEdge {
         node: Some(acc),
         nr: 0,
@@ -301,29 +269,14 @@ pub fn _function_apply(
     Ok(out.unbind())
 }
 
-/// Makes `out` the only output of `ctx` (output number 0): shape and dtype
-/// for materializing its gradient, and its history when it is differentiable.
+/// Makes `out` the only output of `ctx` (output number 0), with its dtype
+/// kept for materializing a missing gradient.
 fn record_single_output(ctx: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = ctx.py();
-    let dtype = tensor_fields::dtype(out)?;
-    let floating = dtype
-        .getattr(intern!(py, "is_floating_point"))?
-        .is_truthy()?;
-    let shape = parse_one_shape(&tensor_fields::shape(out)?)?;
+    let dtype = attach_output(ctx, out)?;
     let dtypes = PyTuple::new_bound(py, [dtype]).into_any().unbind();
-    let old = {
-        let mut node = ctx.borrow_mut();
-        node.extras_mut().out_dtypes = Some(dtypes);
-        std::mem::replace(&mut node.shapes, shape)
-    };
+    let old = ctx.borrow_mut().extras_mut().out_dtypes.replace(dtypes);
     drop(old);
-    if floating {
-        tensor_fields::set_grad_fn(out, ctx.as_any())?;
-        let ks = tensor_fields::keyset(out)?;
-        if ks & autograd_mask() == 0 {
-            tensor_fields::set_keyset(out, ks | autograd_bit(ks))?;
-        }
-    }
     Ok(())
 }
 

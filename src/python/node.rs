@@ -27,6 +27,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
+
+pub use super::node_shapes::{parse_one_shape, parse_shapes, OutShapes};
+use super::record::release_saved;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 static SEQUENCE: AtomicU64 = AtomicU64::new(0);
@@ -47,41 +50,6 @@ pub fn _next_sequence_nr() -> u64 {
 pub struct NodeEdge {
     pub node: Option<PyObject>,
     pub nr: i64,
-}
-
-/// The shapes of the forward outputs: native ints, or the Python tuple as
-/// given when a size is not a plain int (a `SymInt` under fake tensors).
-///
-/// Native shapes are one run of ints, each shape its rank followed by its
-/// sizes (`[1, 5]` is one output of shape `(5,)`): a unary op's output of up
-/// to three dimensions fits inline, without a heap allocation.
-#[derive(Default)]
-pub struct OutShapes {
-    enc: SmallVec<[i64; 4]>,
-    py: Option<PyObject>,
-}
-
-impl OutShapes {
-    /// The shapes kept as a Python object (when not all sizes are ints).
-    pub fn py(&self) -> Option<&PyObject> {
-        self.py.as_ref()
-    }
-
-    /// The native shapes, in output order.
-    pub fn iter(&self) -> impl Iterator<Item = &[i64]> {
-        let mut rest = &self.enc[..];
-        std::iter::from_fn(move || {
-            let (&rank, tail) = rest.split_first()?;
-            let (shape, tail) = tail.split_at((rank as usize).min(tail.len()));
-            rest = tail;
-            Some(shape)
-        })
-    }
-
-    /// The native shape of output `nr`.
-    pub fn native(&self, nr: usize) -> Option<&[i64]> {
-        self.iter().nth(nr)
-    }
 }
 
 /// What nodes with hooks or metadata carry, and the state of a `Function`'s
@@ -152,7 +120,7 @@ pub struct PyNodeBase {
     pub materialize_grads: bool,
     pub kind: NodeKind,
     /// Whether `_saved` was set (`saved` then holds the values, maybe none).
-    has_saved: bool,
+    pub has_saved: bool,
     /// The saved values (`_saved`), in the order the node kind defines.
     pub saved: SmallVec<[PyObject; 1]>,
     extras: Option<Box<Extras>>,
@@ -178,46 +146,6 @@ fn parse_edge(item: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
         node: (!node.is_none()).then(|| node.unbind()),
         nr,
     })
-}
-
-/// Parses the shapes of the outputs (a sequence of sequences of sizes).
-pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
-    let mut enc = SmallVec::new();
-    for shape in obj.iter()? {
-        let shape = shape?;
-        let at = enc.len();
-        enc.push(0);
-        for d in shape.iter()? {
-            match d?.extract::<i64>() {
-                Ok(d) => enc.push(d),
-                Err(_) => {
-                    return Ok(OutShapes {
-                        enc: SmallVec::new(),
-                        py: Some(obj.clone().unbind()),
-                    })
-                }
-            }
-        }
-        enc[at] = (enc.len() - at - 1) as i64;
-    }
-    Ok(OutShapes { enc, py: None })
-}
-
-/// The shapes of a node with one output of shape `shape`.
-pub fn parse_one_shape(shape: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
-    let mut enc: SmallVec<[i64; 4]> = SmallVec::new();
-    enc.push(0);
-    for d in shape.iter()? {
-        match d?.extract::<i64>() {
-            Ok(d) => enc.push(d),
-            Err(_) => {
-                let one = PyTuple::new_bound(shape.py(), [shape]);
-                return parse_shapes(one.as_any());
-            }
-        }
-    }
-    enc[0] = (enc.len() - 1) as i64;
-    Ok(OutShapes { enc, py: None })
 }
 
 impl PyNodeBase {
@@ -602,7 +530,7 @@ impl PyNodeBase {
         self.next.clear();
         self.saved.clear();
         self.extras = None;
-        self.shapes.py = None;
+        self.shapes.clear_py();
     }
 }
 
@@ -614,88 +542,4 @@ pub fn as_node<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, P
             super::errors::type_name(obj)
         ))
     })
-}
-
-/// `SavedTensor` (installed by `engine.py`): what `release_variables` frees.
-static SAVED_TENSOR_TYPE: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
-
-/// Installs the `SavedTensor` class (the first call wins).
-pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
-    let _ = SAVED_TENSOR_TYPE.set(py, ty);
-}
-
-/// Frees what `node` saved (torch's `release_variables`): marks it released
-/// and empties every `SavedTensor` among its saved values (one list level
-/// deep, for `Tensor[]` arguments), so a later unpack raises torch's
-/// "backward through the graph a second time" message.
-pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
-    let py = node.py();
-    let items: SmallVec<[PyObject; 1]> = {
-        let mut n = node.borrow_mut();
-        n.released = true;
-        if n.kind == NodeKind::Sink || n.saved.is_empty() {
-            return Ok(());
-        }
-        n.saved.iter().map(|o| o.clone_ref(py)).collect()
-    };
-    let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
-        return Ok(());
-    };
-    let ty = ty.bind(py);
-    let tensor = pyo3::intern!(py, "tensor");
-    for item in items {
-        let item = item.bind(py);
-        if item.is_instance(ty)? {
-            item.setattr(tensor, py.None())?;
-        } else if let Ok(list) = item.downcast::<pyo3::types::PyList>() {
-            for s in list.iter() {
-                if s.is_instance(ty)? {
-                    s.setattr(tensor, py.None())?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `AccumulateGrad` (installed by `graph.py`): the class of a leaf's sink.
-static SINK_TYPE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
-
-/// Installs the `AccumulateGrad` class (the first call wins).
-#[pyfunction]
-pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> PyResult<()> {
-    if !cls.is_subclass_of::<PyNodeBase>()? {
-        return Err(PyTypeError::new_err(
-            "_set_sink_type expects a subclass of NodeBase",
-        ));
-    }
-    let _ = SINK_TYPE.set(py, cls.unbind());
-    Ok(())
-}
-
-/// The leaf's `AccumulateGrad`: the cached one while it is alive (the tensor
-/// holds it weakly, as torch), else a new one, cached. Made without running
-/// `AccumulateGrad.__init__` (a Python frame): `__new__`, then the sink fields.
-#[pyfunction]
-pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let py = t.py();
-    if let Some(acc) = super::tensor_fields::grad_accumulator(t)? {
-        return Ok(acc);
-    }
-    let ty = SINK_TYPE.get(py).ok_or_else(|| {
-        pyo3::exceptions::PyRuntimeError::new_err("opyard._core._set_sink_type was not called")
-    })?;
-    let ty = ty.bind(py);
-    let acc = ty.call_method1(pyo3::intern!(py, "__new__"), (ty,))?;
-    {
-        let node = acc.downcast::<PyNodeBase>()?;
-        let mut n = node.borrow_mut();
-        n.kind = NodeKind::Sink;
-        n.seq = SINK_SEQUENCE_NR;
-        n.has_saved = true;
-        n.saved.push(t.clone().unbind());
-    }
-    let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
-    super::tensor_fields::set_grad_accumulator(t, weak.as_any())?;
-    Ok(acc)
 }

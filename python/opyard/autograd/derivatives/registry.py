@@ -111,6 +111,7 @@ class BuiltinNode(Node):
     argument) and ``_needs_list`` are set only for ops with ``Tensor[]`` arguments;
     otherwise ``needs`` is one bool per edge (``_edge_needs``)."""
 
+    __init__ = object.__init__  # the fields are set by the kernel that records the node
     formula = None
     _save_names = ()
     _unpack = ()  # positions in ``_saved`` that may hold SavedTensors (or lists of them)
@@ -165,6 +166,7 @@ def _binder(schema):
 _SAVE, _META, _VALUE = 0, 1, 2
 _NO_EDGE = (None, 0)
 _TensorBase = _core.TensorBase
+_record_node = _core._record_node
 _AG_MASK = meta.AUTOGRAD_MASK
 _fw_state = fwad._state
 
@@ -308,11 +310,6 @@ def _tangent_of(v):
 
 
 def _record(spec, out, values, needs, edges, arity, originals):
-    node = spec.node_cls()
-    node.next_functions = edges
-    if arity is not None:
-        node._arity = arity
-        node._needs_list = needs
     saved = []
     for i, n, kind in spec.saves:
         v = values[i] if originals is None else originals.get(i, values[i])
@@ -322,6 +319,16 @@ def _record(spec, out, values, needs, edges, arity, originals):
             saved.append(tensor_meta(v) if not isinstance(v, (list, tuple)) else [tensor_meta(t) for t in v])
         else:
             saved.append(SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v])
+    if arity is None and not spec.mutated and isinstance(out, _TensorBase):
+        # The common case in one Rust call: node, edges, saved values, output 0's history.
+        if spec.save_result:
+            saved.append(SavedTensor(out, True, spec.formula.name, 0))
+        return _record_node(spec.node_cls, edges, out, saved)
+    node = spec.node_cls()
+    node.next_functions = edges
+    if arity is not None:
+        node._arity = arity
+        node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
         if out.dtype.is_floating_point:
