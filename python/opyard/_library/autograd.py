@@ -163,14 +163,12 @@ def _make_forward(overload, setup_context, spec):
     fill = _filler(overload._schema)
     check = _alias_checker(overload)
     kw_style = spec.has_kwarg_only
-    has_meta = spec.has_meta
+    if not spec.has_meta:
+        return _plain_forward(overload, setup_context, fill, check)
 
     def forward(ctx, *inputs):
-        if has_meta:
-            call = ctx._opyard_call = inputs[-1]
-            inputs = inputs[:-1]
-        else:
-            call = _NO_CALL
+        call = ctx._opyard_call = inputs[-1]
+        inputs = inputs[:-1]
         if call.sizes is not None:
             inputs = regroup(inputs, call.sizes)
         kwargs = call.kwargs
@@ -189,6 +187,23 @@ def _make_forward(overload, setup_context, spec):
                 setup_context(ctx, full, out)
         if spec.ret_lists:
             return _flatten_outputs(out, call)
+        return out
+    return forward
+
+
+def _plain_forward(overload, setup_context, fill, check):
+    """The forward of a schema with positional arguments only and no lists (no metadata input)."""
+    if setup_context is None and check is None:
+        def forward(ctx, *inputs):
+            return overload(*inputs)
+        return forward
+
+    def forward(ctx, *inputs):
+        out = overload(*inputs)
+        if check is not None:
+            check(inputs, {}, out)
+        if setup_context is not None:
+            setup_context(ctx, fill(inputs, {})[0], out)
         return out
     return forward
 
