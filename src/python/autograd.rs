@@ -23,6 +23,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyTuple};
+use smallvec::SmallVec;
 
 use super::node::{as_node, NodeKind, PyNodeBase};
 use super::record::{release_saved, set_saved_tensor_type};
@@ -229,7 +230,10 @@ impl GraphNode<PyGrad> for PyNode {
         self.base().borrow().kind == NodeKind::Sink
     }
     fn has_pre_hooks(&self) -> bool {
-        self.base().borrow().has_pre_hooks(gil())
+        let py = gil();
+        let slots = self.base().borrow().pre_hook_slots(py);
+        // A hook container's truth test may run Python: outside the borrow.
+        slots.iter().any(|h| h.bind(py).is_truthy().unwrap_or(true))
     }
     fn pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
         let py = gil();
@@ -239,7 +243,9 @@ impl GraphNode<PyGrad> for PyNode {
         from_seq(out.bind(py))
     }
     fn has_post_hooks(&self) -> bool {
-        self.base().borrow().has_post_hooks(gil())
+        let py = gil();
+        let slot = self.base().borrow().post_hook_slot(py);
+        slot.is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
     }
     fn post_hooks(
         &self,
@@ -299,13 +305,18 @@ impl GraphNode<PyGrad> for PyNode {
         let same = match self.sink_variable() {
             Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
             None => {
-                let node = self.base().borrow();
-                match node.shapes.py() {
-                    None => match node.shapes.native(nr) {
-                        Some(expected) => same_shape(&shape, expected)?,
-                        None => false,
-                    },
-                    Some(o) => shape.eq(o.bind(py).get_item(nr)?)?,
+                // Copied out: comparing sizes may run Python (a symbolic size's
+                // `__index__`/`__eq__`), which must not happen under the borrow.
+                let (native, py_shapes) = {
+                    let node = self.base().borrow();
+                    let native: Option<SmallVec<[i64; 4]>> =
+                        node.shapes.native(nr).map(SmallVec::from_slice);
+                    (native, node.shapes.py().map(|o| o.clone_ref(py)))
+                };
+                match (py_shapes, native) {
+                    (Some(o), _) => shape.eq(o.bind(py).get_item(nr)?)?,
+                    (None, Some(expected)) => same_shape(&shape, &expected)?,
+                    (None, None) => false,
                 }
             }
         };

@@ -172,27 +172,23 @@ impl PyNodeBase {
         }
     }
 
-    /// Whether a pre-hook slot is set (only looked at when `hooked`).
-    pub fn has_pre_hooks(&self, py: Python<'_>) -> bool {
+    /// The pre-hook slots that are set (only looked at when `hooked`),
+    /// copied out so that their truthiness is tested after the borrow ends.
+    pub fn pre_hook_slots(&self, py: Python<'_>) -> SmallVec<[PyObject; 3]> {
         let Some(x) = self.extras.as_deref().filter(|_| self.hooked) else {
-            return false;
+            return SmallVec::new();
         };
         [&x.tensor_pre_hooks, &x.retains_grad_hooks, &x.pre_hooks]
             .into_iter()
-            .any(|h| {
-                h.as_ref()
-                    .is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
-            })
+            .flatten()
+            .map(|h| h.clone_ref(py))
+            .collect()
     }
 
-    /// Whether a post-hook is registered.
-    pub fn has_post_hooks(&self, py: Python<'_>) -> bool {
-        self.hooked
-            && self.extras.as_deref().is_some_and(|x| {
-                x.post_hooks
-                    .as_ref()
-                    .is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
-            })
+    /// The post-hook slot, if set (only looked at when `hooked`).
+    pub fn post_hook_slot(&self, py: Python<'_>) -> Option<PyObject> {
+        let x = self.extras.as_deref().filter(|_| self.hooked)?;
+        x.post_hooks.as_ref().map(|h| h.clone_ref(py))
     }
 
     /// The hook slots and ctx state, created on first use.
