@@ -230,3 +230,19 @@ def test_memory_per_node_of_a_chain_is_bounded():
     finally:
         tracemalloc.stop()
     assert per_node <= 200
+
+
+def test_saved_arguments_are_readable_as_torch_names_them():
+    x = t([1.0, 2.0], requires_grad=True)
+    c = t([3.0, 4.0])
+    y = x * c
+    assert y.grad_fn._saved_self is x and y.grad_fn._saved_other is c
+    z = x.exp()
+    assert z.grad_fn._saved_result is z
+    w = x.pow(2)
+    assert w.grad_fn._saved_exponent == 2
+    with pytest.raises(AttributeError, match="_saved_nothing"):
+        y.grad_fn._saved_nothing
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        z.grad_fn._saved_result

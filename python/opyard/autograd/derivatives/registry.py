@@ -112,11 +112,25 @@ class BuiltinNode(Node):
     otherwise ``needs`` is one bool per edge (``_edge_needs``)."""
 
     __init__ = object.__init__  # the fields are set by the kernel that records the node
+    _forward_cls = None  # read by in-place checks: found here, not through __getattr__
     formula = None
     _save_names = ()
     _unpack = ()  # positions in ``_saved`` that may hold SavedTensors (or lists of them)
     _arity = None
     _needs_list = None
+
+    def __getattr__(self, name):
+        """torch's ``grad_fn._saved_<arg>``: a saved argument (tensors are unpacked, so a
+        freed graph raises torch's message); arguments kept only as shape/dtype are not saved."""
+        if name.startswith("_saved_") and name[7:] in self._save_names:
+            v = self._saved[self._save_names.index(name[7:])]
+            if isinstance(v, SavedTensor):
+                return v.unpack(self._released)
+            if isinstance(v, list) and v and isinstance(v[0], SavedTensor):
+                return [s.unpack(self._released) for s in v]
+            if not isinstance(v, TensorMeta) and not (isinstance(v, list) and v and isinstance(v[0], TensorMeta)):
+                return v
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def apply(self, grads):
         saved = self._saved
