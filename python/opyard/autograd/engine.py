@@ -19,11 +19,11 @@ Example::
 import warnings
 
 from .. import _core
+from .._ops import ops
 from . import _tensor_meta as meta
 from ._tensor_meta import add as _add  # See Note [Explicit overloads]
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state
 from .graph import SavedTensor, grad_accumulator, gradient_edge
-from .._ops import ops
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase

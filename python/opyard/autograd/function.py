@@ -35,7 +35,6 @@ from .graph import (
     FREED_MESSAGE,
     Node,
     SavedTensor,
-    grad_accumulator,
     gradient_edge,
 )
 
