@@ -246,3 +246,26 @@ def test_saved_arguments_are_readable_as_torch_names_them():
     z.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         getattr(z.grad_fn, "_saved_result")  # noqa: B009
+
+
+def test_apply_through_super_in_an_apply_override_records_the_subclass():
+    class Base(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Wrapped(Base):
+        @classmethod
+        def apply(cls, *args, **kwargs):
+            return super().apply(*args, **kwargs)
+
+    x = t([1.0, 2.0], requires_grad=True)
+    y = Wrapped.apply(x)
+    assert type(y.grad_fn).__name__ == "WrappedBackward"
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+    assert Base.apply is Base._apply_spec and Base.apply.__qualname__.endswith("Base.apply")

@@ -14,6 +14,7 @@ __all__ = [
     "SchemaError",
     "SchemaError",
     "TensorBase",
+    "_ApplyDescriptor",
     "_FunctionSpec",
     "_KeyGuard",
     "_SetKeysGuard",
@@ -300,6 +301,11 @@ def _grad_accumulator(t: Any) -> Any: ...
 def _record_node(node_cls: type, edges: Any, out: Any, saved: Any) -> Any: ...
 def _set_forward_ad_active(active: bool) -> None: ...
 def _function_apply(spec: _FunctionSpec, args: tuple[Any, ...]) -> Any: ...
+
+@final
+class _ApplyDescriptor:
+    def __new__(cls) -> _ApplyDescriptor: ...
+    def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
 
 @final
 class _FunctionSpec:

@@ -1,8 +1,9 @@
 //! `Function.apply` in Rust: one call records a custom Function's node.
 //!
-//! Note [Function.apply in Rust]: `Function.apply(*args)` (the Python
-//! classmethod, which keeps the rare cases: keyword arguments, missing
-//! defaulted inputs, forward-mode AD) calls `_function_apply(spec, args)`.
+//! Note [Function.apply in Rust]: `MyFn.apply` is `MyFn._apply_spec` (a
+//! `_FunctionSpec`, through the `_ApplyDescriptor` on `Function`), and calling
+//! it runs `_function_apply(spec, args)`; the rare cases (keyword arguments,
+//! missing defaulted inputs, forward-mode AD) go to Python's `_apply_general`.
 //! Here, without a Python frame of ours: create the ctx (the node, torch's
 //! `BackwardCFunction`), collect one edge and one `needs_input_grad` flag per
 //! argument, run the user's `forward` (and `setup_context`) with the autograd
@@ -159,6 +160,45 @@ impl PyFunctionSpec {
             visit.call(s)?;
         }
         Ok(())
+    }
+}
+
+/// `Function.apply`: a descriptor whose class access returns the class's
+/// `_FunctionSpec` (itself callable as `apply`), so that `MyFn.apply(x)` runs
+/// no Python frame of ours. Through `super().apply` in a user's own `apply`
+/// classmethod it returns the spec of the class the call started from, as a
+/// classmethod would bind that class.
+#[pyclass(name = "_ApplyDescriptor", module = "opyard._core", frozen)]
+pub struct PyApplyDescriptor;
+
+#[pymethods]
+impl PyApplyDescriptor {
+    #[new]
+    fn new() -> Self {
+        PyApplyDescriptor
+    }
+
+    fn __get__<'py>(
+        &self,
+        py: Python<'py>,
+        obj: Option<&Bound<'py, PyAny>>,
+        objtype: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let cls = match (objtype, obj) {
+            (Some(t), _) if !t.is_none() => t.clone(),
+            (_, Some(o)) => o.get_type().into_any(),
+            _ => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "__get__(None, None) is invalid",
+                ))
+            }
+        };
+        cls.getattr(intern!(py, "_apply_spec")).map_err(|_| {
+            pyo3::exceptions::PyAttributeError::new_err(format!(
+                "{} has no apply: only subclasses of autograd.Function do",
+                cls
+            ))
+        })
     }
 }
 

@@ -85,6 +85,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
     m.add_class::<function::PyFunctionSpec>()?;
+    m.add_class::<function::PyApplyDescriptor>()?;
     m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;
     m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;
     m.add_function(wrap_pyfunction!(function::_set_forward_ad_active, m)?)?;

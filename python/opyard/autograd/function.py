@@ -15,7 +15,7 @@ Example (the seed's ``MulConstant``)::
 Note [Function.apply hot path]: everything that depends only on the class
 (its Backward node class, ``forward``, whether ``setup_context`` is defined)
 is computed once in ``__init_subclass__`` into ``cls._apply_spec``; ``apply``
-then is one Rust call, ``_core._function_apply`` (See Note [Function.apply in
+then is one Rust call (``MyFn.apply`` is the spec; See Note [Function.apply in
 Rust] in ``src/python/function.rs``). The ctx is the node: ``needs_input_grad``,
 ``to_save``, ``_dirty``, ``_non_differentiable``, ``materialize_grads`` are Rust
 fields of it, and its instance dict exists only once a user sets an attribute.
@@ -41,7 +41,6 @@ from .graph import (
 __all__ = ["FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
 
 _is_excluded = _core._is_excluded
-_function_apply = _core._function_apply
 _FunctionSpec = _core._FunctionSpec
 _TensorBase = _core.TensorBase
 _AUTOGRAD_KEYS = AUTOGRAD_KEYS
@@ -223,17 +222,10 @@ class Function(_SingleLevelFunction):
             "new-style autograd function with static forward method. (Example: "
             "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
-    @classmethod
-    def apply(cls, *args, **kwargs):
-        """Run ``forward`` without recording, then record one node for the whole call.
-
-        See Note [Function.apply hot path]: the common call is one Rust call
-        (``_core._function_apply``); keywords, missing defaulted inputs and
-        forward-mode AD take the general path below.
-        """
-        if kwargs or len(args) < cls._fill_defaults_below or _fw_state.level is not None:
-            return _apply_general(cls, args, kwargs)
-        return _function_apply(cls._apply_spec, args)
+    # ``MyFn.apply`` is ``MyFn._apply_spec``, a Rust callable: ``apply(*args)`` is one Rust
+    # call (See Note [Function.apply hot path]); keywords, missing defaulted inputs and
+    # forward-mode AD take ``_apply_general``.
+    apply = _core._ApplyDescriptor()
 
 
 def _apply_general(cls, args, kwargs):
