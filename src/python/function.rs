@@ -22,7 +22,7 @@ use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::node::{NodeEdge, NodeKind, PyNodeBase};
-use super::record::{attach_output, autograd_mask};
+use super::record::{attach_output, autograd_mask, saved_tensor_type};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::tls::{self, LocalKeySets};
@@ -293,11 +293,22 @@ pub fn _function_apply(
     }
     let old = ctx.borrow_mut().take_next(edges);
     drop(old);
-    let marked = ctx.borrow().extras().is_some_and(|x| {
-        x.to_save.is_some() || x.dirty.is_some() || x.non_differentiable.is_some()
-    });
+    let (marked, to_save) = {
+        let node = ctx.borrow();
+        match node.extras() {
+            Some(x) => (
+                x.dirty.is_some() || x.non_differentiable.is_some(),
+                x.to_save.as_ref().map(|t| t.clone_ref(py)),
+            ),
+            None => (false, None),
+        }
+    };
     let out = output.bind(py);
-    if marked || !out.is_instance_of::<PyTensorBase>() {
+    let saved_type = saved_tensor_type(py);
+    if marked
+        || !out.is_instance_of::<PyTensorBase>()
+        || (to_save.is_some() && saved_type.is_none())
+    {
         return h.record_outputs.call1(py, (ctx, args, output));
     }
     let out = if args.iter().any(|a| a.is(out)) {
@@ -306,14 +317,47 @@ pub fn _function_apply(
         out.clone()
     };
     record_single_output(ctx, &out)?;
+    if let (Some(to_save), Some(ty)) = (to_save, saved_type) {
+        save_tensors(ctx, to_save.bind(py), &out, ty.bind(py))?;
+    }
     Ok(out.unbind())
+}
+
+/// What `save_for_backward` received, as the node's saved values: one
+/// `SavedTensor` (with the version it has now) per entry, None included.
+/// A saved output remembers it is output 0 of this node, for torch's message
+/// when it is modified in place later.
+fn save_tensors(
+    ctx: &Bound<'_, PyNodeBase>,
+    to_save: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+    saved_type: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let mut saved: SmallVec<[PyObject; 1]> = SmallVec::new();
+    for t in to_save.iter()? {
+        let t = t?;
+        let is_out = t.is(out);
+        let name = if is_out {
+            node_name(ctx)
+        } else {
+            String::new()
+        };
+        saved.push(saved_type.call1((t, is_out, name, 0))?.unbind());
+    }
+    let old = {
+        let mut node = ctx.borrow_mut();
+        node.has_saved = true;
+        std::mem::replace(&mut node.saved, saved)
+    };
+    drop(old);
+    Ok(())
 }
 
 /// Makes `out` the only output of `ctx` (output number 0), with its dtype
 /// kept for materializing a missing gradient.
 fn record_single_output(ctx: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = ctx.py();
-    let dtype = attach_output(ctx, out)?;
+    let dtype = attach_output(ctx, out, true)?;
     let dtypes = PyTuple::new_bound(py, [dtype]).into_any().unbind();
     let old = ctx.borrow_mut().extras_mut().out_dtypes.replace(dtypes);
     drop(old);

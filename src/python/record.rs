@@ -49,6 +49,11 @@ pub fn autograd_bit(ks: u64) -> u64 {
 /// `SavedTensor` (installed by `engine.py`): what `release_variables` frees.
 static SAVED_TENSOR_TYPE: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
 
+/// The `SavedTensor` class, once `engine.py` installed it.
+pub fn saved_tensor_type(py: Python<'_>) -> Option<&PyObject> {
+    SAVED_TENSOR_TYPE.get(py)
+}
+
 /// Installs the `SavedTensor` class (the first call wins).
 pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
     let _ = SAVED_TENSOR_TYPE.set(py, ty);
@@ -131,17 +136,24 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
 }
 
 /// Makes `out` output 0 of `node`: its shape (to check and materialize its
-/// gradient) and, when it is differentiable (floating point), its history and
-/// its requires-grad bit. Returns the output's dtype.
+/// gradient) and, when it is differentiable (floating point; complex too with
+/// `complex_ok`, as `Function` outputs), its history and its requires-grad
+/// bit. Returns the output's dtype.
 pub fn attach_output<'py>(
     node: &Bound<'py, PyNodeBase>,
     out: &Bound<'py, PyAny>,
+    complex_ok: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let dtype = tensor_fields::dtype(out)?;
-    let floating = dtype
+    let mut floating = dtype
         .getattr(intern!(py, "is_floating_point"))?
         .is_truthy()?;
+    if !floating && complex_ok {
+        floating = dtype
+            .getattr(intern!(py, "is_complex"))
+            .map_or(Ok(false), |c| c.is_truthy())?;
+    }
     let shape = parse_one_shape(&tensor_fields::shape(out)?)?;
     let old = std::mem::replace(&mut node.borrow_mut().shapes, shape);
     drop(old);
@@ -191,6 +203,6 @@ pub fn _record_node<'py>(
         n.saved = values;
         n.has_saved = true;
     }
-    attach_output(node, out)?;
+    attach_output(node, out, false)?;
     Ok(obj)
 }
