@@ -30,6 +30,18 @@ class Scale(Function):
         return g
 
 
+class Saving(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.detach()
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g
+
+
 def _cpu_ns(fn, repeat=9, target_s=0.02):
     """Best CPU time per call of ``fn()`` over ``repeat`` runs (nanoseconds)."""
     number = 1
@@ -79,6 +91,7 @@ def opyard_rows():
         ("plain Python call of forward(ctx, x), no_grad", baseline),
         ("Function.apply(x), x without grad", per_call_ns(lambda: Scale.apply(xn))),
         ("Function.apply(x), x requires grad", per_call_ns(lambda: Scale.apply(x))),
+        ("... with ctx.save_for_backward(x)", per_call_ns(lambda: Saving.apply(x))),
         ("apply(x).sum().backward()", per_call_ns(lambda: Scale.apply(x).sum().backward())),
         ("2-layer MLP (32x8 -> 16 -> 4) forward+backward", per_call_ns(mlp_step)),
     ]
@@ -94,12 +107,24 @@ def torch_rows(torch):
         def backward(ctx, g):
             return g
 
+    class TSaving(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.detach()
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g
+
     x = torch.randn(4, 4, requires_grad=True)
     w1 = torch.randn(8, 16, requires_grad=True)
     w2 = torch.randn(16, 4, requires_grad=True)
     xb = torch.randn(32, 8)
     return [
         ("torch Function.apply(x), x requires grad", per_call_ns(lambda: TScale.apply(x))),
+        ("torch ... with ctx.save_for_backward(x)", per_call_ns(lambda: TSaving.apply(x))),
         ("torch apply(x).sum().backward()", per_call_ns(lambda: TScale.apply(x).sum().backward())),
         ("torch 2-layer MLP forward+backward",
          per_call_ns(lambda: _mlp(torch, xb, w1, w2).backward())),
