@@ -33,6 +33,7 @@ test: dev test-rust test-py  ## run every test: cargo test + pytest
 test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
 	cargo test -q
 	cargo test -q --examples
+	cargo test -q --features python --lib
 
 test-py: $(VPY)  ## pytest over tests/
 	$(VPY) -m pytest tests

@@ -1,4 +1,4 @@
-"""custom_op call overhead, backward through register_autograd, FakeTensorMode, registration.
+"""custom_op call overhead, backward through register_autograd, registration (fake: bench_fake.py).
 
 Medians of repeated runs in one process; torch's figures when torch is importable.
 """
@@ -45,6 +45,20 @@ def bench_opyard():
             ("custom_op(x)", per_call_ns(lambda: clone_op(x)))]
     report("custom_op call, no grad", rows, "plain call kernel(x) (x.clone())")
 
+    # The call path alone: a kernel that does no work (returns a tensor made once, which
+    # aliases no input), so the ratio is the custom op's overhead over a Python call.
+    y = opyard.randn(3)
+
+    def give(x):
+        return y
+
+    @custom_op("benchco::give", mutates_args=())
+    def give_op(x: Tensor) -> Tensor:
+        return y
+    rows = [("plain call kernel(x) (returns a made tensor)", per_call_ns(lambda: give(x))),
+            ("custom_op(x), same kernel", per_call_ns(lambda: give_op(x)))]
+    report("custom_op call overhead, trivial kernel", rows, "plain call kernel(x) (returns a made tensor)")
+
     clone_op.register_autograd(lambda ctx, g: g)
     xr = opyard.randn(3, requires_grad=True)
     rows = [("xr.clone().sum().backward() (built-in clone)", per_call_ns(lambda: xr.clone().sum().backward(), repeat=9)),
@@ -52,13 +66,7 @@ def bench_opyard():
     report("custom_op with register_autograd", rows, "xr.clone().sum().backward() (built-in clone)")
     backward_ns = rows[1][1]
 
-    clone_op.register_fake(lambda x: opyard.empty_like(x))
-    with opyard.fake.FakeTensorMode():
-        fa, fb = opyard.randn(3), opyard.randn(3)
-        rows = [("fake add (built-in, cached metadata)", per_call_ns(lambda: fa + fb)),
-                ("fake custom op (fake impl: empty_like)", per_call_ns(lambda: clone_op(fa)))]
-    report("One op under FakeTensorMode", rows, "fake add (built-in, cached metadata)")
-
+    # The FakeTensorMode rows are in bench_fake.py.
     def f(x: Tensor) -> Tensor:
         return x.clone()
     counter = itertools.count()
@@ -76,6 +84,18 @@ def bench_torch(torch):
     clone_op.register_autograd(lambda ctx, g: g)
     x = torch.randn(3)
     xr = torch.randn(3, requires_grad=True)
+    ty = torch.randn(3)
+
+    @torch.library.custom_op("benchco::give", mutates_args=())
+    def give_op(x: TT) -> TT:
+        return ty
+
+    def give(x):
+        return ty
+    rows = [("torch plain call kernel(x) (returns a made tensor)", per_call_ns(lambda: give(x))),
+            ("torch custom_op(x), same kernel", per_call_ns(lambda: give_op(x)))]
+    report("torch custom_op call overhead, trivial kernel", rows,
+           "torch plain call kernel(x) (returns a made tensor)")
     rows = [("torch plain x.clone()", per_call_ns(lambda: x.clone())),
             ("torch custom_op(x)", per_call_ns(lambda: clone_op(x))),
             ("torch op(xr).sum().backward()", per_call_ns(lambda: clone_op(xr).sum().backward(), repeat=9))]

@@ -3,7 +3,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use opyard::dispatch::table::{DispatchTable, Slot};
 use opyard::dispatch::tls;
-use opyard::registry::LibraryKind;
+use opyard::registry::{Choice, LibraryKind};
 use opyard::{parse_schema, DispatchKey, DispatchKeySet, Registry};
 use std::time::Duration;
 
@@ -58,9 +58,80 @@ fn bench_lookup(c: &mut Criterion) {
     }
 }
 
+/// `n` more operators, each with a CPU kernel, in a library of their own.
+fn add_ops(r: &Reg, n: usize) {
+    let lib = r
+        .new_library("other", LibraryKind::Fragment, None, "bench.rs:30")
+        .unwrap();
+    for i in 0..n {
+        let s = parse_schema(&format!("op{i}(Tensor x) -> Tensor")).unwrap();
+        r.define(lib, s, "bench.rs:31", |_| ()).unwrap();
+        r.impl_kernel(
+            lib,
+            &format!("op{i}"),
+            Some(DispatchKey::CPU),
+            i as u64,
+            false,
+            true,
+            "bench.rs:32",
+        )
+        .unwrap();
+    }
+}
+
+/// The call path reads one operator's table: its cost must not depend on
+/// how many other operators are registered.
+fn bench_lookup_scaling(c: &mut Criterion) {
+    let cpu = [DispatchKeySet::from_key(DispatchKey::CPU)];
+    for n in [10usize, 10_000] {
+        let (r, _lib) = registry_with_op();
+        add_ops(&r, n);
+        let op = r.find_op("bench::op").unwrap();
+        c.bench_function(&format!("dispatch/lookup_with_{n}_ops"), |b| {
+            b.iter(|| {
+                let table = op.table();
+                black_box(lookup(&table, black_box(&cpu)))
+            })
+        });
+    }
+}
+
+/// A packet call's overload lookup: load the overload list, find the
+/// signature (two tensors) in the packet's cache. See Note [Overload cache].
+fn bench_overload_cache(c: &mut Criterion) {
+    let (r, _lib) = registry_with_op();
+    let packet = r.packet("bench::op").unwrap();
+    let signature = [6u8, 6];
+    let choice = Choice {
+        index: 0,
+        strict: true,
+    };
+    packet
+        .resolved
+        .insert(packet.overloads().generation, &signature, choice);
+    c.bench_function("dispatch/overload_cache_hit", |b| {
+        b.iter(|| {
+            let list = packet.overloads();
+            black_box(packet.resolved.get(list.generation, black_box(&signature)))
+        })
+    });
+}
+
 fn bench_recompute(c: &mut Criterion) {
-    let (r, lib) = registry_with_op();
-    c.bench_function("dispatch/impl_and_destroy_cpu_kernel", |b| {
+    for n in [0usize, 10_000] {
+        let (r, _lib) = registry_with_op();
+        add_ops(&r, n);
+        let name = if n == 0 {
+            "dispatch/impl_and_destroy_cpu_kernel".to_string()
+        } else {
+            format!("dispatch/impl_and_destroy_with_{n}_ops")
+        };
+        c.bench_function(&name, |b| impl_and_destroy(b, &r));
+    }
+}
+
+fn impl_and_destroy(b: &mut criterion::Bencher<'_>, r: &Reg) {
+    {
         b.iter(|| {
             let l = r
                 .new_library("bench", LibraryKind::Impl, None, "bench.rs:9")
@@ -77,8 +148,7 @@ fn bench_recompute(c: &mut Criterion) {
             .unwrap();
             r.destroy_library(l);
         })
-    });
-    let _ = lib;
+    }
 }
 
 fn bench_register_10k(c: &mut Criterion) {
@@ -119,6 +189,6 @@ fn bench_register_10k(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
-    targets = bench_lookup, bench_recompute, bench_register_10k
+    targets = bench_lookup, bench_lookup_scaling, bench_overload_cache, bench_recompute, bench_register_10k
 }
 criterion_main!(benches);

@@ -8,7 +8,9 @@
 //! without locking and sees either the old or the new table, never a torn
 //! one. A registration recomputes only the slots it can affect
 //! (`table::affected_slots`); a fallback change recomputes that slot of every
-//! operator.
+//! operator. Destroying a library visits only the operators it touched (the
+//! state keeps them per library), so neither a call nor an `impl` + destroy
+//! costs more with more operators registered.
 
 use crate::dispatch::table::{affected_slots, DispatchTable, Registration};
 use crate::dispatch::{DispatchKey, DispatchKeySet};
@@ -18,13 +20,17 @@ use arc_swap::{ArcSwap, ArcSwapOption};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
+mod bulk;
 mod library;
 mod lock;
 mod names;
+mod resolve;
 mod state;
 
+pub use bulk::BulkKernel;
 pub use library::{LibraryInfo, LibraryKind};
 pub use names::{split_qualified, OpName};
+pub use resolve::{Choice, ResolveCache};
 use state::State;
 
 const NUM_KEYS: usize = crate::dispatch::key::NUM_KEYS;
@@ -75,8 +81,33 @@ impl<K, C> Operator<K, C> {
     }
 }
 
+/// A packet's overloads in definition order, as one published list.
+pub struct OverloadSet<K, C> {
+    /// Unique for the process: a list published later has a larger one. It
+    /// tags what was derived from this list. See Note [Overload cache].
+    pub generation: u64,
+    ops: Vec<Arc<Operator<K, C>>>,
+}
+
+impl<K, C> OverloadSet<K, C> {
+    fn new(ops: Vec<Arc<Operator<K, C>>>) -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        OverloadSet {
+            generation: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            ops,
+        }
+    }
+}
+
+impl<K, C> std::ops::Deref for OverloadSet<K, C> {
+    type Target = Vec<Arc<Operator<K, C>>>;
+    fn deref(&self) -> &Self::Target {
+        &self.ops
+    }
+}
+
 /// A packet's overloads, as published.
-pub type Overloads<K, C> = Arc<Vec<Arc<Operator<K, C>>>>;
+pub type Overloads<K, C> = Arc<OverloadSet<K, C>>;
 
 /// A lock-free snapshot of a packet's overloads.
 pub type OverloadList<K, C> = arc_swap::Guard<Overloads<K, C>>;
@@ -87,7 +118,9 @@ pub type Dump<K> = (Option<Arc<str>>, Vec<DumpRow<K>>);
 /// The overloads of `ns::name`, in definition order.
 pub struct Packet<K, C> {
     pub name: String,
-    overloads: ArcSwap<Vec<Arc<Operator<K, C>>>>,
+    overloads: ArcSwap<OverloadSet<K, C>>,
+    /// The overload each argument signature resolved to. See Note [Overload cache].
+    pub resolved: ResolveCache,
 }
 
 impl<K, C> Packet<K, C> {
@@ -222,7 +255,7 @@ impl<K: Clone, C> Registry<K, C> {
         self.locked(|st, trash| {
             st.lib(lib)?;
             st.check_undefined(&qualified, provenance)?;
-            let op = st.op_entry(&qualified);
+            let op = st.op_entry(&qualified, lib);
             trash.defs.extend(op.handle.def.swap(def.take()));
             let handle = op.handle.clone();
             st.add_to_packet(&handle, trash);
@@ -250,7 +283,7 @@ impl<K: Clone, C> Registry<K, C> {
             let key = library::impl_key(info, &name, key)?;
             let qualified = name.qualified();
             let id = st.fresh_id();
-            let op = st.op_entry(&qualified);
+            let op = st.op_entry(&qualified, lib);
             // In bounds: `kernels` has a stack for every key. See `OpState`.
             let stack = &mut op.kernels[key as usize];
             let shadowed = stack.last().map(|r| r.provenance.clone());

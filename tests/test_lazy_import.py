@@ -1,4 +1,4 @@
-"""``import opyard`` loads what an operator call can reach; ``amp``, ``func``, ``nn``, ``optim``,
+"""``import opyard`` loads what an operator call can reach; ``amp``, ``func``, ``fx``, ``nn``, ``optim``,
 ``version`` and torch's private alias modules load on first use (PEP 562), invisibly to users.
 
 Each check runs in a fresh interpreter: the test process itself has long imported everything.
@@ -12,8 +12,11 @@ import textwrap
 import pytest
 
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
-LAZY = ["amp", "func", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
+LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
         "_python_dispatcher", "_subclasses"]
+# Modules below the facade that load on first use too.
+LAZY_INNER = ["numpy.random", "opyard._library.opcheck", "opyard.fx.experimental", "ml_dtypes", "logging",
+              "hashlib", "dataclasses"]
 
 
 def run(code):
@@ -34,8 +37,27 @@ def test_import_leaves_the_lazy_modules_unloaded():
     assert out.strip() == "[]"
 
 
+def test_import_leaves_the_inner_lazy_modules_unloaded():
+    out = run("""
+        import sys, opyard
+        print(sorted(m for m in %r if m in sys.modules))
+    """ % (LAZY_INNER,))
+    assert out.strip() == "[]"
+
+
+def test_fx_loads_with_its_experimental_spellings():
+    out = run("""
+        import sys, opyard
+        fx = opyard.fx
+        print(fx.experimental.proxy_tensor.make_fx is fx.make_fx,
+              fx.experimental.symbolic_shapes.ShapeEnv is opyard.fake.ShapeEnv)
+    """)
+    assert out.split() == ["True", "True"]
+
+
 @pytest.mark.parametrize("name, module", [
     ("nn", "opyard.nn"), ("optim", "opyard.optim"), ("func", "opyard.func"), ("amp", "opyard.amp"),
+    ("fx", "opyard.fx"),
     ("vmap", "opyard.func"), ("autocast", "opyard.amp"), ("__version__", "opyard.version"),
     ("_C", "opyard._C"), ("_subclasses", "opyard._subclasses"),
 ])
@@ -156,3 +178,26 @@ def test_numpy_random_loads_on_the_first_draw():
         print(a == opyard.randn(4).tolist())
     """)
     assert out.splitlines() == ["False True (2, 3) True", "True"]
+
+
+def test_extended_dtypes_load_ml_dtypes_on_first_use():
+    out = run("""
+        import sys, opyard
+        print("ml_dtypes" in sys.modules, opyard.bfloat16.itemsize, opyard.float8_e4m3fn.is_floating_point)
+        x = opyard.ones(3, dtype=opyard.bfloat16)
+        print("ml_dtypes" in sys.modules, x.dtype, x.sin().dtype, (x + 1).tolist())
+        m = opyard.empty(2, 3, dtype=opyard.float8_e5m2, device="meta")
+        print(m.dtype, tuple(m.shape), opyard.finfo(opyard.bfloat16).eps)
+    """)
+    assert out.splitlines() == ["False 2 True", "True opyard.bfloat16 opyard.bfloat16 [2.0, 2.0, 2.0]",
+                                "opyard.float8_e5m2 (2, 3) 0.0078125"]
+
+
+def test_an_array_of_the_users_own_ml_dtypes_is_known():
+    out = run("""
+        import numpy as np, ml_dtypes, opyard
+        a = np.ones(2, dtype=ml_dtypes.bfloat16)
+        t = opyard.from_numpy(a)
+        print(t.dtype, t.sin().dtype, t.is_floating_point(), opyard.tensor(a.astype(ml_dtypes.float8_e4m3fn)).dtype)
+    """)
+    assert out.split() == ["opyard.bfloat16", "opyard.bfloat16", "True", "opyard.float8_e4m3fn"]

@@ -7,6 +7,7 @@ import types
 import pytest
 
 import opyard
+import opyard.fx.experimental  # noqa: F401  (loads on first use: imported here so that it is checked too)
 from opyard._exports import is_foreign, public_dir
 
 

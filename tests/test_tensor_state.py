@@ -240,3 +240,63 @@ def test_requires_grad_setter_keeps_torchs_checks():
         opyard.ones(2, dtype=opyard.int64).requires_grad = True
     with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
         (t * 2).requires_grad = False
+
+
+@pytest.mark.parametrize("args", [(), (opyard.Tensor,), (opyard.Tensor, np.zeros(1)), (1, 2, 3, 4, 5)])
+def test_make_tensor_checks_its_argument_count(args):
+    with pytest.raises(TypeError, match=r"_make_tensor\(cls, data, keyset, dev=None\) takes 3 or 4"):
+        _core._make_tensor(*args)
+
+
+def test_make_tensor_builds_a_subclass_on_a_device():
+    class Sub(opyard.Tensor):
+        pass
+
+    meta = opyard.device("meta")
+    t = _core._make_tensor(Sub, np.zeros((2, 3), np.float32), 0, meta)
+    assert type(t) is Sub and t.device is meta and t.shape == (2, 3) and t.dtype is opyard.float32
+    assert t.__dict__ == {} and t._grad_fn is None and t._output_nr == 0
+
+
+def test_subclass_self_cycle_is_collected():
+    class Holder(opyard.Tensor):
+        pass
+
+    t = opyard.ones(2).as_subclass(Holder)
+    t.me = t
+    t._view_fn = lambda b, t=t: t  # a cycle through a field too
+    r = weakref.ref(t)
+    del t
+    gc.collect()
+    assert r() is None
+
+
+def test_reads_and_writes_do_not_leak_references():
+    t = opyard.ones(3)
+    g = opyard.zeros(3)
+    dt, marker = t.dtype, object()
+    counts = sys.getrefcount(g), sys.getrefcount(dt), sys.getrefcount(marker)
+    for _ in range(1000):
+        t.grad = g
+        assert t.grad is g and t.dtype is dt
+        t._fw_grad = marker
+        assert (t.shape, t.ndim, t._version, t.requires_grad, t.is_leaf, t.grad_fn) == ((3,), 1, 0, False, True, None)
+        del t.grad
+        t._fw_grad = None
+        u = _core._make_tensor(opyard.Tensor, t._data, t._keyset)
+        _core._share_state(u, t)
+    del u
+    assert (sys.getrefcount(g), sys.getrefcount(dt), sys.getrefcount(marker)) == counts
+
+
+def test_keyset_reads_follow_writes():
+    t, u = opyard.ones(2), opyard.zeros(3)
+    assert t._keyset == u._keyset
+    raw = t._keyset
+    for bits in (raw | (1 << 40), raw | (1 << 63), 0, raw):
+        t._keyset = bits
+        assert t._keyset == bits and u._keyset == raw
+    with pytest.raises(TypeError):
+        del t._keyset
+    with pytest.raises(OverflowError):
+        t._keyset = -1

@@ -55,17 +55,17 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 # library: Library, custom_op, register_*, opcheck.
 from . import library
 
-# transforms and modes that plain calls reach (fake tensors, tracing, __torch_function__) load now;
-# the ones a user enters explicitly (vmap/grad, autocast) and the modules built on everything load on
-# first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need.
-from . import fake, fx, overrides, utils
+# transforms and modes that plain calls reach (fake tensors, __torch_function__, __torch_dispatch__)
+# load now; the ones a user enters explicitly (tracing, vmap/grad, autocast) and the modules built on
+# everything load on first attribute access (PEP 562), so ``import opyard`` pays only for what an op
+# call can need.
+from . import fake, overrides, utils
 from ._library import register as _register
 from .autograd.gradcheck import BATCHED_GRAD_CHECK as _BATCHED_GRAD_CHECK
 
 # torch's private names that extension code uses, from the one alias table (opyard._compat).
 from . import _compat
 
-from .fx import experimental as _fx_experimental  # noqa: F401  (attributes of eager packages)
 from .utils import _python_dispatch as _utils_python_dispatch  # noqa: F401
 
 globals().update(_compat.names_of("opyard"))
@@ -80,12 +80,16 @@ _infer_schema.FACADE = _override_listing.FACADE = _sys.modules[__name__]
 # ``{attribute: (module, name in it or None for the module itself)}``, loaded by ``__getattr__``.
 _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
-    "func": (".func", None), "vmap": (".func", "vmap"),
+    "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None),
     "nn": (".nn", None), "optim": (".optim", None),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
 }
+
+# Submodules that load with a lazy module, so that they are its attributes as in torch
+# (``opyard.fx.experimental.proxy_tensor``); they sit in the facade's layer, above the module.
+_LAZY_WITH = {".fx": (".fx.experimental",)}
 
 
 def __getattr__(name):
@@ -94,6 +98,8 @@ def __getattr__(name):
     except KeyError:
         raise AttributeError(f"module 'opyard' has no attribute '{name}'") from None
     value = _importlib.import_module(module, __name__)
+    for submodule in _LAZY_WITH.get(module, ()):
+        _importlib.import_module(submodule, __name__)
     if attr is not None:
         value = getattr(value, attr)
     globals()[name] = value  # later lookups are plain module attributes, never this function

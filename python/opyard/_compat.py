@@ -17,7 +17,9 @@ This is the facade layer: it may import any layer, and nothing below it
 imports it.
 """
 
-from . import _core, autograd, dispatcher, fake, fx, library, overrides
+import importlib as _importlib
+
+from . import _core, autograd, dispatcher, fake, library, overrides
 from ._library import legacy
 from ._library.fake_impl import get_ctx
 from ._library.register import DEVICE_KEYS
@@ -136,8 +138,25 @@ _SYMBOLIC = {
     "sym_not": sym.sym_not,
 }
 
+class _Rows(dict):
+    """The table, whose row may be a function building it: a row that names a module the facade
+    loads on first use (``opyard.fx``) is built when its private module asks for it, so that
+    ``import opyard`` does not load that module."""
+
+    def __getitem__(self, module):
+        row = super().__getitem__(module)
+        if callable(row):
+            row = row()
+            self[module] = row
+        return row
+
+
+def _fx_row():
+    return {"make_fx": _importlib.import_module("opyard.fx").make_fx}
+
+
 #: private module -> {name in that module: the public object it is}
-ALIASES = {
+ALIASES = _Rows({
     "opyard": {**_CHECKS, **_SYMBOLIC, "Tag": Tag},
     "opyard._C": {
         "Tag": Tag, "DispatchKey": DispatchKey, "DispatchKeySet": DispatchKeySet,
@@ -171,7 +190,7 @@ ALIASES = {
         "FakeTensor": fake.FakeTensor, "FakeTensorMode": fake.FakeTensorMode,
         "DynamicOutputShapeException": symbolic.DynamicOutputShapeException,
     },
-    "opyard.fx.experimental.proxy_tensor": {"make_fx": fx.make_fx},
+    "opyard.fx.experimental.proxy_tensor": _fx_row,
     "opyard.fx.experimental.symbolic_shapes": {
         "ShapeEnv": symbolic.ShapeEnv, "GuardOnDataDependentSymNode": symbolic.GuardOnDataDependentSymNode,
         "SymInt": symbolic.SymInt, "SymFloat": sym.SymFloat, "SymBool": symbolic.SymBool,
@@ -181,7 +200,7 @@ ALIASES = {
     },
     "opyard._python_dispatcher": {"PythonDispatcher": dispatcher.PythonDispatcher},
     "opyard._prims_common": {"check": _prims_check},
-}
+})
 
 
 def names_of(module_name):

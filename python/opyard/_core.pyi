@@ -1,69 +1,78 @@
 # Type stubs for the extension module opyard._core (kept in sync with src/python/).
-from typing import Any, Callable, Iterator, Optional, Sequence, Union, final
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union, final
 
 from typing_extensions import disjoint_base
 
 __all__ = [
     "AliasInfo",
     "Argument",
+    "CustomOpBase",
     "DispatchKeySet",
-    "NodeBase",
+    "FakeFallback",
     "FunctionSchema",
+    "NodeBase",
     "OpOverload",
     "OpOverloadPacket",
-    "SchemaError",
+    "RustKernel",
     "SchemaError",
     "TensorBase",
     "_ApplyDescriptor",
+    "_CPU_DEVICE",
     "_FunctionSpec",
     "_KeyGuard",
     "_SetKeysGuard",
+    "_VersionCounter",
     "__version__",
     "_check_invariants",
     "_dangling_impls",
     "_define",
+    "_define_many",
     "_destroy_library",
     "_dump",
     "_engine_init",
     "_explain",
+    "_fake_mode",
+    "_fake_mode_swap",
     "_fallback",
     "_find_op",
     "_function_apply",
-    "_grad_accumulator",
     "_function_init",
     "_function_state",
+    "_grad_accumulator",
     "_impl",
+    "_impl_many",
     "_is_excluded",
     "_is_included",
+    "_kernel_plain_type",
+    "_kernel_setup",
     "_key_names",
     "_local_keysets",
+    "_make_tensor",
     "_new_library",
     "_next_sequence_nr",
     "_packet",
+    "_record_node",
     "_register_plain_tensor_type",
     "_register_types",
-    "_record_node",
     "_rename_privateuse1_backend",
+    "_replace_kernel",
     "_run_backward",
     "_set_forward_ad_active",
     "_set_function_state",
-    "_set_sink_type",
+    "_set_grad_check",
     "_set_key_enum",
     "_set_override_handler",
     "_set_protocol_lookup",
     "_set_python_key_included",
+    "_set_requires_grad_hook",
+    "_set_sink_type",
+    "_set_tensor_types",
+    "_share_state",
+    "_slot_alias",
     "_table_entries",
     "_what_if",
     "device",
     "parse_schema",
-    "_CPU_DEVICE",
-    "_VersionCounter",
-    "_make_tensor",
-    "_set_grad_check",
-    "_set_requires_grad_hook",
-    "_set_tensor_types",
-    "_share_state",
-    "_slot_alias",
 ]
 
 __version__: str
@@ -248,12 +257,34 @@ class OpOverloadPacket:
     __qualname__: str
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
     def overloads(self) -> list[str]: ...
+    @property
+    def _cached_signatures(self) -> int: ...
+
+@disjoint_base
+class CustomOpBase:
+    def __new__(cls, *_args: Any, **_kwargs: Any) -> "CustomOpBase": ...
+    def _set_call_plan(self, op: OpOverload, check: str, out_names: list[str],
+                       on_error: Callable[[Any, str], Any]) -> None: ...
+    def _set_autograd_checks(self, on: bool) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 @final
 class _KeyGuard:
     def __new__(cls, include: Any = None, exclude: Any = None) -> "_KeyGuard": ...
     def __enter__(self) -> "_KeyGuard": ...
     def __exit__(self, *exc: Any) -> bool: ...
+
+@final
+class FakeFallback:
+    def __new__(cls, slow: Callable[..., Any], miss: Callable[..., Any], fake_type: type,
+                ndarray: type) -> "FakeFallback": ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def cache_len(self) -> int: ...
+    def cache_clear(self) -> None: ...
+    def _entries(self) -> list[list[Any]]: ...
+
+def _fake_mode() -> Any: ...
+def _fake_mode_swap(mode: Any) -> Any: ...
 
 @final
 class _SetKeysGuard:
@@ -275,8 +306,18 @@ def _impl(lib: int, op_name: str, dispatch_key: Optional[_Key], func: Callable[.
           with_keyset: bool, fallthrough: bool, allow_override: bool, provenance: str) -> Optional[str]: ...
 def _fallback(lib: int, dispatch_key: Optional[_Key], func: Callable[..., Any], *,
               with_keyset: bool, fallthrough: bool, provenance: str) -> Optional[str]: ...
+def _define_many(lib: int, schemas: Iterable[Union[str, FunctionSchema]], provenance: str) -> list[str]: ...
+def _impl_many(lib: int, rows: Iterable[tuple[str, Optional[_Key], Callable[..., Any], bool]], provenance: str,
+               fallthrough: Any) -> list[tuple[int, str]]: ...
+def _replace_kernel(op_name: str, dispatch_key: _Key, old: Callable[..., Any], new: Callable[..., Any],
+                    with_keyset: bool) -> bool: ...
 def _find_op(name: str) -> Optional[OpOverload]: ...
 def _packet(name: str) -> OpOverloadPacket: ...
+# Note [Operators defined on first use] (src/python/lazy.rs)
+def _defer_definitions(names: list[str], definer: Callable[[str], Any]) -> None: ...
+def _defined_lazily(name: str) -> None: ...
+def _is_pending(name: str) -> bool: ...
+def _pending_definitions() -> list[str]: ...
 def _dangling_impls() -> list[str]: ...
 def _check_invariants() -> None: ...
 def _dump(name: str) -> str: ...
@@ -342,5 +383,21 @@ class NodeBase:
     def _edge_needs(self) -> tuple[bool, ...]: ...
     def release_variables(self) -> None: ...
     def _init_sink(self, variable: Any) -> None: ...
+
 def _run_backward(roots: list[tuple[Any, int, Any]], inputs: Optional[list[tuple[Any, int]]],
                   retain_graph: bool, create_graph: bool, accumulate: bool) -> list[Any]: ...
+
+@final
+class RustKernel:
+    """A CPU kernel in Rust falling back to the op's Python kernel (see ``opyard._aten.fast``)."""
+    __name__: str
+    __qualname__: str
+    def __new__(cls, op: str, fallback: Callable[..., Any]) -> "RustKernel": ...
+    @staticmethod
+    def ops() -> list[str]: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    @property
+    def __wrapped__(self) -> Callable[..., Any]: ...
+
+def _kernel_plain_type(cls: type) -> None: ...
+def _kernel_setup(tensor: type, default_holder: Any, float32: Any, float64: Any, cpu: Any) -> None: ...

@@ -18,15 +18,26 @@ class dtype:
 
     __slots__ = ("name", "np", "_code", "is_floating_point", "is_complex", "is_signed", "itemsize", "_cat")
 
-    def __init__(self, name, np_dtype, code, cat):
+    def __init__(self, name, np_dtype, code, cat, itemsize=None):
         self.name = name
-        self.np = np.dtype(np_dtype)
         self._code = code
         self._cat = cat  # 0 bool, 1 integer, 2 floating, 3 complex
         self.is_floating_point = cat == 2
         self.is_complex = cat == 3
+        if np_dtype is None:  # an extended dtype: see Note [Extended dtypes on first use]
+            self.is_signed = True
+            self.itemsize = itemsize
+            return
+        self.np = np.dtype(np_dtype)
         self.is_signed = self.np.kind != "u" and cat != 0
         self.itemsize = self.np.itemsize
+
+    def __getattr__(self, name):
+        # Reached only for an unset slot: ``np`` of an extended dtype before ml_dtypes loads.
+        if name == "np" and name not in _LOADING:
+            load_extended()
+            return self.np
+        raise AttributeError(f"'opyard.dtype' object has no attribute '{name}'")
 
     def __repr__(self):
         return f"opyard.{self.name}"
@@ -56,7 +67,70 @@ int = int32  # noqa: A001 (torch.int)
 float = float32  # noqa: A001 (torch.float)
 
 ALL = (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool)
-FROM_NP = {d.np: d for d in ALL}
+
+
+# Note [Extended dtypes on first use]: bfloat16 and the float8 formats are ml_dtypes' numpy types,
+# and importing ml_dtypes costs about a tenth of ``import numpy``. Their opyard dtypes exist from
+# the start (names, codes, promotion need no numpy type); ``dtype.np`` of one of them, or a lookup
+# of a numpy dtype opyard does not know yet, imports ml_dtypes (``load_extended``), which also adds
+# them to every table keyed by numpy dtype (``by_np``). A bfloat16 numpy array can only exist once
+# ml_dtypes is imported, and it reaches opyard through ``from_np`` / ``FROM_NP``, which load it.
+_TABLES = []  # (table, make): dicts {numpy dtype: make(dtype)} kept complete by load_extended
+_LOADING = set()  # "np" while load_extended runs: __getattr__ must not recurse
+_EXTENDED = []  # the extended dtypes (filled below)
+_ml = None  # the ml_dtypes module, once loaded
+
+
+def by_np(make, table=None):
+    """``{d.np: make(d)}`` over every dtype, the extended ones included from when ml_dtypes loads.
+
+    See Note [Extended dtypes on first use]. ``table`` (a dict, or a set when ``make`` returns
+    None for dtypes to leave out) is filled and returned."""
+    table = {} if table is None else table
+    _TABLES.append((table, make))
+    _fill(table, make, [d for d in ALL if _ml is not None or d not in _EXTENDED])
+    return table
+
+
+def _fill(table, make, dtypes):
+    for d in dtypes:
+        if isinstance(table, set):
+            if make(d):
+                table.add(d.np)
+        else:
+            table[d.np] = make(d)
+
+
+def load_extended():
+    """Import ml_dtypes (once) and give the extended dtypes their numpy types; returns ml_dtypes."""
+    global _ml
+    if _ml is None:
+        import ml_dtypes
+        _LOADING.add("np")
+        try:
+            for d in _EXTENDED:
+                d.np = np.dtype(getattr(ml_dtypes, d.name))
+        finally:
+            _LOADING.discard("np")
+        _ml = ml_dtypes
+        for table, make in _TABLES:
+            _fill(table, make, _EXTENDED)
+    return _ml
+
+
+class _FromNp(dict):
+    """``FROM_NP``: a numpy dtype not known yet may be an extended one (load ml_dtypes, look again)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key):
+        if _ml is None:
+            load_extended()
+            return self[key]
+        raise KeyError(key)
+
+
+FROM_NP = by_np(lambda d: d, _FromNp())
 FROM_CODE = {d._code: d for d in ALL}
 _NAMES = {d.name: d for d in ALL}
 
@@ -69,6 +143,8 @@ def from_np(np_dtype):
     """The opyard dtype of a numpy dtype (raises for unsupported ones)."""
     d = FROM_NP.get(np_dtype)
     if d is None:
+        if _ml is None:  # perhaps an extended type (Note [Extended dtypes on first use])
+            load_extended()
         d = FROM_NP.get(np.dtype(np_dtype))
         if d is None:
             raise TypeError(f"numpy dtype {np_dtype} has no opyard equivalent; supported: "
@@ -182,13 +258,13 @@ def combine_categories(higher, lower):
 # bfloat16 and the float8 formats come from ml_dtypes (numpy has none); uint16/32/64 are numpy's.
 # Codes are torch's ScalarType numbers, so schema defaults (``ScalarType? dtype=bfloat16``) and
 # the binder's code -> dtype conversion resolve to them.
-import ml_dtypes as _ml  # noqa: E402
-
-bfloat16 = dtype("bfloat16", _ml.bfloat16, 15, 2)
-float8_e5m2 = dtype("float8_e5m2", _ml.float8_e5m2, 23, 2)
-float8_e4m3fn = dtype("float8_e4m3fn", _ml.float8_e4m3fn, 24, 2)
-float8_e5m2fnuz = dtype("float8_e5m2fnuz", _ml.float8_e5m2fnuz, 25, 2)
-float8_e4m3fnuz = dtype("float8_e4m3fnuz", _ml.float8_e4m3fnuz, 26, 2)
+# Their numpy types come with ml_dtypes, on first use: see Note [Extended dtypes on first use].
+bfloat16 = dtype("bfloat16", None, 15, 2, itemsize=2)
+float8_e5m2 = dtype("float8_e5m2", None, 23, 2, itemsize=1)
+float8_e4m3fn = dtype("float8_e4m3fn", None, 24, 2, itemsize=1)
+float8_e5m2fnuz = dtype("float8_e5m2fnuz", None, 25, 2, itemsize=1)
+float8_e4m3fnuz = dtype("float8_e4m3fnuz", None, 26, 2, itemsize=1)
+_EXTENDED.extend((bfloat16, float8_e5m2, float8_e4m3fn, float8_e5m2fnuz, float8_e4m3fnuz))
 uint16 = dtype("uint16", np.uint16, 27, 1)
 uint32 = dtype("uint32", np.uint32, 28, 1)
 uint64 = dtype("uint64", np.uint64, 29, 1)
@@ -199,7 +275,7 @@ _BIG_UNSIGNED = (uint16, uint32, uint64)
 _NO_IMPLICIT = frozenset(FLOAT8 + _BIG_UNSIGNED)
 
 ALL = ALL + (bfloat16,) + FLOAT8 + _BIG_UNSIGNED
-FROM_NP.update({d.np: d for d in ALL})
+_fill(FROM_NP, lambda d: d, _BIG_UNSIGNED)
 FROM_CODE.update({d._code: d for d in ALL})
 _NAMES.update({d.name: d for d in ALL})
 __all__ += ["bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz",
@@ -248,7 +324,7 @@ class finfo:
         if not isinstance(d, dtype) or d._cat < 2:
             raise TypeError(f"torch.finfo() requires a floating point input type. Use torch.iinfo to "
                             f"handle '{d!r}'")
-        info = _ml.finfo(d.to_real().np if d.is_complex else d.np)
+        info = load_extended().finfo(d.to_real().np if d.is_complex else d.np)
         self.bits = info.bits
         self.eps = builtins.float(info.eps)
         self.max = builtins.float(info.max)

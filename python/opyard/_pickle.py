@@ -194,7 +194,7 @@ def copy_tensor(t):
 
 def deepcopy_tensor(t, memo):
     """``copy.deepcopy(t, memo)``: leaves only; views of one base share the copied base's memory."""
-    if getattr(t, "_grad_fn", None) is not None:
+    if t._grad_fn is not None:
         raise RuntimeError(_DEEPCOPY_NON_LEAF)
     _check_not_fake(t, "deepcopy")
     base = t._base

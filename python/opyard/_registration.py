@@ -22,8 +22,9 @@ from . import _core
 from ._ops import OP_TAGS, OpOverload, ops
 from ._provenance import caller_site
 
-__all__ = ["FALLBACK_RECORDS", "KERNEL_RECORDS", "KernelLibrary", "define_op", "destroy", "fallthrough_kernel",
-           "fragment", "register_fallback", "register_kernel", "warn_override"]
+__all__ = ["FALLBACK_RECORDS", "KERNEL_RECORDS", "KernelLibrary", "define_op", "define_ops", "destroy",
+           "fallthrough_kernel", "fragment", "register_fallback", "register_kernel", "register_kernels",
+           "warn_override"]
 
 # (operator, key) pairs whose override already warned: the warning is once per pair.
 _warned_overrides = set()
@@ -32,7 +33,49 @@ _warned_overrides = set()
 # "ns::name[.overload]" (or by key, for fallbacks), newest last, each as (key, fn,
 # with_keyset, provenance). The core keeps only what the call path needs; get_kernel
 # maps a computed table entry back to its callable through these. Registration time only.
-KERNEL_RECORDS = {}
+# A bulk registration (thousands of built-in kernels, at import) queues its rows instead;
+# they are recorded, in order, before the table is next read or written.
+
+
+class _KernelRecords(dict):
+    """``KERNEL_RECORDS``: a dict whose reads (``get``) and writes (``setdefault``) first record
+    the rows queued by bulk registrations. See Note [Kernel records]."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self):
+        super().__init__()
+        self.pending = []  # (ns, rows, default key, site, the library's records list)
+
+    def _flushed(method):
+        def read(self, *args):
+            if self.pending:
+                self.flush()
+            return method(self, *args)
+        read.__name__ = method.__name__
+        return read
+
+    get = _flushed(dict.get)
+    setdefault = _flushed(dict.setdefault)
+    __getitem__ = _flushed(dict.__getitem__)
+    __contains__ = _flushed(dict.__contains__)
+    __iter__ = _flushed(dict.__iter__)
+    __len__ = _flushed(dict.__len__)
+    keys = _flushed(dict.keys)
+    values = _flushed(dict.values)
+    items = _flushed(dict.items)
+    del _flushed
+
+    def flush(self):
+        pending, self.pending = self.pending, []
+        for ns, rows, default_key, site, records in pending:
+            for name, key, fn, with_keyset in rows:
+                qualified = name if "::" in name else f"{ns}::{name}"
+                key = _key_name(key) or default_key or "CompositeImplicitAutograd"
+                _record(self, qualified.removesuffix(".default"), (key, fn, with_keyset, site), records)
+
+
+KERNEL_RECORDS = _KernelRecords()
 FALLBACK_RECORDS = {}
 
 
@@ -47,6 +90,7 @@ def _record(table, name, record, records):
 
 
 def _drop_records(records):
+    KERNEL_RECORDS.flush()  # a library's queued rows join ``records`` first
     for table, name, record in records:
         entries = table.get(name)
         if entries is not None:
@@ -111,6 +155,36 @@ def define_op(handle, schema, defined, tags):
     return qualified
 
 
+def define_ops(handle, schemas, defined, tags=()):
+    """Define every schema of ``schemas`` in library ``handle``, in order, with one core call.
+
+    All or nothing; every operator is attributed to the one caller site and gets ``tags``.
+    See Note [Bulk registration] (src/registry/bulk.rs). Returns the ``ns::name.overload`` names.
+    """
+    names = _core._define_many(handle, schemas, caller_site())
+    defined.extend(names)
+    OP_TAGS.update(dict.fromkeys(names, tuple(tags)))
+    for qualified in names:
+        ops._forget(qualified)
+    return names
+
+
+def register_kernels(handle, ns, rows, records, default_key=None):
+    """Register ``rows`` of ``(op_name, key, fn, with_keyset)`` in library ``handle`` with one core call.
+
+    Each operator's dispatch table is computed once for the batch and every row is attributed
+    to the one caller site (Note [Bulk registration], src/registry/bulk.rs). A key of None is
+    ``default_key`` (the library's), else CompositeImplicitAutograd. Overrides warn as ``impl``'s do.
+    """
+    site = caller_site()
+    rows = list(rows)  # queued (Note [Kernel records]): a copy the caller cannot change
+    shadowed = _core._impl_many(handle, rows, site, fallthrough_kernel)
+    KERNEL_RECORDS.pending.append((ns, rows, default_key, site, records))
+    for i, previous in shadowed:
+        name, key = rows[i][0], _key_name(rows[i][1]) or default_key or "CompositeImplicitAutograd"
+        warn_override(name if "::" in name else f"{ns}::{name}", key, previous, site, stacklevel=4)
+
+
 def register_kernel(handle, ns, name, key, fn, records, *, with_keyset=False, allow_override=True):
     """Register ``fn`` for ``name`` at ``key`` (None: CompositeImplicitAutograd) in library ``handle``.
 
@@ -167,6 +241,20 @@ class KernelLibrary:
         self._check_alive("define")
         define_op(self._handle, schema, self._defined, tags)
         return schema.split("(")[0].strip()
+
+    def define_many(self, schemas, *, tags=()):
+        """Define every schema of ``schemas`` with one core call; returns their ``ns::name.overload``."""
+        self._check_alive("define_many")
+        return define_ops(self._handle, schemas, self._defined, tags)
+
+    def impl_many(self, rows):
+        """Register ``rows`` of ``(op_name, dispatch_key, fn, with_keyset)`` with one core call.
+
+        The dispatch key of each row is explicit (or empty for the library's); see
+        :func:`register_kernels`.
+        """
+        self._check_alive("impl_many")
+        register_kernels(self._handle, self.ns, rows, self._records, self.dispatch_key or None)
 
     def impl(self, op_name, fn, dispatch_key="", *, with_keyset=False, allow_override=True):
         """Register ``fn`` for ``op_name`` (name, ``name.overload`` or OpOverload) at a key."""

@@ -114,9 +114,13 @@ def _make_meta(shape, dt, strides=None, offset=0):
 
 _META_KEYS = DispatchKeySet(DispatchKey.Meta).raw()
 # One read-only zero per dtype: a meta tensor's ``_data`` broadcasts it (see Note [Tensor layout]).
-_ZERO = {d.np: np.zeros((), dtype=d.np) for d in D.ALL}
-for _z in _ZERO.values():
-    _z.flags.writeable = False
+def _read_only_zero(d):
+    z = np.zeros((), dtype=d.np)
+    z.flags.writeable = False
+    return z
+
+
+_ZERO = D.by_np(_read_only_zero)
 
 
 def _make_view(arr, base):

@@ -12,7 +12,6 @@ Example::
 import re
 import sys
 import warnings
-from dataclasses import dataclass
 
 from . import _core
 from ._keys import (AUTOCAST_KEYS, AUTOGRAD_KEYS, BACKEND_KEYS, DispatchKey, DispatchKeySet,
@@ -75,18 +74,38 @@ def dump_table(op):
     return "".join(f"{key}: {kernel} [{reason}]\n" for key, kernel, reason, _ in rows)
 
 
-@dataclass(frozen=True)
 class Explanation:
-    """What one call dispatches to, and why."""
+    """What one call dispatches to, and why (read-only; compares and hashes by its fields).
 
-    op: str
-    argument_keys: object
-    call_keys: object
-    masked_keys: object
-    key: str
-    kernel: object
-    reason: str
-    provenance: str
+    A plain class rather than a frozen dataclass: ``dataclasses`` is not otherwise loaded by
+    ``import opyard``, and loading it cost more than everything else this module does.
+    """
+
+    __slots__ = ("op", "argument_keys", "call_keys", "masked_keys", "key", "kernel", "reason",
+                 "provenance")
+
+    def __init__(self, op, argument_keys, call_keys, masked_keys, key, kernel, reason, provenance):
+        for name, value in zip(self.__slots__, (op, argument_keys, call_keys, masked_keys, key, kernel,
+                                                reason, provenance)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field '{name}' of an Explanation")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"cannot delete field '{name}' of an Explanation")
+
+    def _fields(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if type(other) is Explanation else NotImplemented
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __repr__(self):
+        return "Explanation(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     def __str__(self):
         kernel = (

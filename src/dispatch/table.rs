@@ -12,7 +12,7 @@
 //! 6. the backend fallback registered for the key;
 //! 7. missing.
 
-use super::key::{DispatchKey, NUM_SLOTS};
+use super::key::{DispatchKey, NUM_RUNTIME_KEYS, NUM_SLOTS};
 use super::DispatchKeySet;
 use std::sync::Arc;
 use DispatchKey::*;
@@ -197,17 +197,47 @@ impl<K: Clone> DispatchTable<K> {
         src: &impl KernelSource<K>,
         keys: DispatchKeySet,
         undefined: bool,
-    ) -> Self {
-        let mut t = DispatchTable {
-            slots: std::array::from_fn(|i| match DispatchKey::from_index(i) {
-                Some(k) if keys.has(k) || (undefined && k == Undefined) => compute_slot(k, src),
+    ) -> Arc<Self> {
+        let mut table = Arc::<Self>::new_uninit();
+        // Built in place: a table is a few kilobytes, and building it on the
+        // stack and moving it into the `Arc` copied it twice per registration.
+        let out = Arc::get_mut(&mut table)
+            .expect("a new Arc has no other reference")
+            .as_mut_ptr();
+        let mut nonfallthrough = self.nonfallthrough;
+        for (i, old) in self.slots.iter().enumerate() {
+            // Bit `i` of a key set is the runtime key with discriminant `i`;
+            // the last slot is `Undefined` (see `bit` in keyset.rs).
+            let wanted = if i < NUM_RUNTIME_KEYS {
+                keys.raw() >> i & 1 != 0
+            } else {
+                undefined
+            };
+            let slot = match DispatchKey::from_index(i) {
+                Some(k) if wanted => {
+                    let slot = compute_slot(k, src);
+                    if k.is_runtime() {
+                        nonfallthrough = if slot.is_fallthrough() {
+                            nonfallthrough.remove(k)
+                        } else {
+                            nonfallthrough.add(k)
+                        };
+                    }
+                    slot
+                }
                 // `i < NUM_SLOTS` always names a key: runtime keys, then `Undefined`.
-                _ => self.slots[i].clone(),
-            }),
-            nonfallthrough: DispatchKeySet::FULL,
-        };
-        t.nonfallthrough = t.mask();
-        t
+                _ => old.clone(),
+            };
+            // SAFETY: `out` points at the uninitialised table in `table`, which
+            // nothing else references; `i < NUM_SLOTS` is in bounds of `slots`,
+            // and each slot is written exactly once.
+            unsafe { std::ptr::addr_of_mut!((*out).slots[i]).write(slot) };
+        }
+        // SAFETY: as above, for the last field.
+        unsafe { std::ptr::addr_of_mut!((*out).nonfallthrough).write(nonfallthrough) };
+        // SAFETY: every field was written above (a panic before this point
+        // leaks the partial table; it never exposes it).
+        unsafe { table.assume_init() }
     }
 
     /// Keys whose slot is not a fallthrough.

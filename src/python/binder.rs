@@ -9,6 +9,7 @@
 mod convert;
 mod param;
 mod plain;
+mod signature;
 
 use super::errors::{argument_error, clip, quote, type_name};
 use super::schema::default_to_py;
@@ -22,6 +23,7 @@ use plain::Gathered;
 pub use plain::{_register_plain_tensor_type, _set_protocol_lookup};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
+pub use signature::Signature;
 use std::sync::Arc;
 
 /// Register the Python classes the binder checks `ScalarType` and `SymInt` against,
@@ -48,28 +50,52 @@ pub fn _register_types(
 
 thread_local! {
     static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Why the last quiet binding failed, taken by `QuietBinding::take_failure`.
+    static FAILURE: std::cell::Cell<Option<Failure>> = const { std::cell::Cell::new(None) };
+}
+
+/// Why a binding failed: an argument of the wrong kind (count, keyword, type:
+/// the same for every call with the same signature) or a value of the right
+/// kind that the type cannot hold. See Note [Overload cache] in `registry/resolve.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    Kind,
+    Value,
 }
 
 /// While alive, binding failures skip building their messages (overload
-/// resolution tries overloads that are expected not to fit).
-pub struct QuietBinding(bool);
+/// resolution tries overloads that are expected not to fit) and record why
+/// they failed.
+pub struct QuietBinding(bool, Option<Failure>);
 
 impl QuietBinding {
     pub fn new(quiet: bool) -> Self {
-        QuietBinding(QUIET.with(|q| q.replace(quiet)))
+        QuietBinding(QUIET.with(|q| q.replace(quiet)), FAILURE.with(|f| f.take()))
+    }
+
+    /// Why the last failed binding failed (None: not by a binding check,
+    /// e.g. a conversion that raised), and forget it.
+    pub fn take_failure(&self) -> Option<Failure> {
+        FAILURE.with(std::cell::Cell::take)
     }
 }
 
 impl Drop for QuietBinding {
     fn drop(&mut self) {
         QUIET.with(|q| q.set(self.0));
+        FAILURE.with(|f| f.set(self.1));
     }
 }
 
 /// A binding error (see Note [Argument errors]); its message is only
 /// formatted when someone will read it.
 fn mismatch(py: Python<'_>, message: impl FnOnce() -> String) -> PyErr {
+    failed(py, Failure::Kind, message)
+}
+
+fn failed(py: Python<'_>, why: Failure, message: impl FnOnce() -> String) -> PyErr {
     if QUIET.with(std::cell::Cell::get) {
+        FAILURE.with(|f| f.set(Some(why)));
         argument_error(py, "arguments do not match this overload".to_string())
     } else {
         argument_error(py, message())
@@ -338,7 +364,12 @@ impl Binder {
     /// torch's binding message; a value misfit adds its "Cast error details".
     fn type_error(&self, i: usize, v: &Bound<'_, PyAny>, detail: Option<Detail>) -> PyErr {
         let p = &self.params[i];
-        mismatch(v.py(), || {
+        let why = if detail.is_some() {
+            Failure::Value
+        } else {
+            Failure::Kind
+        };
+        failed(v.py(), why, || {
             let details = detail.map_or(String::new(), |d| format!("\nCast error details: {d}"));
             format!(
                 "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}{}",

@@ -45,18 +45,7 @@ pub fn _define(
     schema: &Bound<'_, PyAny>,
     provenance: &str,
 ) -> PyResult<String> {
-    let parsed: FunctionSchema = match schema.downcast::<PyFunctionSchema>() {
-        Ok(s) => (*s.get().inner).clone(),
-        Err(_) => match schema.downcast::<PyString>() {
-            Ok(text) => parse_py_with(text, "Library.define()", false)?,
-            Err(_) => {
-                return Err(PyTypeError::new_err(format!(
-                    "Library.define(): expected the schema as a str or FunctionSchema, got {}",
-                    schema.get_type().name()?
-                )))
-            }
-        },
-    };
+    let parsed = schema_arg(schema)?;
     // Builds Python objects, so the registry runs it unlocked. See Note [No
     // foreign code under a lock] (src/registry/lock.rs).
     let op = REGISTRY
@@ -65,6 +54,29 @@ pub fn _define(
         })
         .map_err(core_err)?;
     Ok(op.name.clone())
+}
+
+/// A schema given to `define` as text or as a parsed `FunctionSchema`.
+pub(super) fn schema_arg(schema: &Bound<'_, PyAny>) -> PyResult<FunctionSchema> {
+    match schema.downcast::<PyFunctionSchema>() {
+        Ok(s) => Ok((*s.get().inner).clone()),
+        Err(_) => match schema.downcast::<PyString>() {
+            Ok(text) => parse_py_with(text, "Library.define()", false),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "Library.define(): expected the schema as a str or FunctionSchema, got {}",
+                schema.get_type().name()?
+            ))),
+        },
+    }
+}
+
+/// The registry's kernel for a Python callable.
+pub(super) fn py_kernel(func: PyObject, with_keyset: bool, is_fallback: bool) -> Arc<PyKernel> {
+    Arc::new(PyKernel {
+        func,
+        with_keyset,
+        is_fallback,
+    })
 }
 
 /// Register a kernel; returns the provenance of the kernel it shadows, if any.
@@ -82,11 +94,7 @@ pub fn _impl(
     provenance: &str,
 ) -> PyResult<Option<String>> {
     let key = extract_opt_key(dispatch_key)?;
-    let kernel = Arc::new(PyKernel {
-        func,
-        with_keyset,
-        is_fallback: false,
-    });
+    let kernel = py_kernel(func, with_keyset, false);
     let out = REGISTRY
         .impl_kernel(
             lib,
@@ -113,11 +121,7 @@ pub fn _fallback(
     provenance: &str,
 ) -> PyResult<Option<String>> {
     let key = extract_opt_key(dispatch_key)?;
-    let kernel = Arc::new(PyKernel {
-        func,
-        with_keyset,
-        is_fallback: true,
-    });
+    let kernel = py_kernel(func, with_keyset, true);
     let out = REGISTRY
         .fallback(lib, key, kernel, fallthrough, provenance)
         .map_err(core_err)?;

@@ -6,22 +6,31 @@
 
 mod autograd;
 mod binder;
+mod bulk;
+mod custom_op;
 mod device;
 mod errors;
+mod fake_cache;
+mod fake_fields;
+mod fake_key;
 mod function;
 mod function_protocol;
+mod kernels;
 mod keys;
 mod library;
 mod ndarray;
 mod node;
 mod node_shapes;
 mod ops;
+mod packet;
 mod record;
 mod schema;
 pub mod tensor;
+mod tensor_attrs;
 mod tensor_fields;
 mod tensor_getsets;
 mod tensor_grad;
+mod tensor_init;
 pub mod tensor_slots;
 mod tls;
 pub mod version;
@@ -39,16 +48,19 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyTensorBase>()?;
     m.add_class::<tensor::PyDevice>()?;
     m.add_class::<version::PyVersionCounter>()?;
-    tensor::init(m)?;
-    m.add_function(wrap_pyfunction!(tensor::_set_tensor_types, m)?)?;
+    tensor_init::init(m)?;
+    m.add_function(wrap_pyfunction!(tensor_init::_set_tensor_types, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_grad::_set_grad_check, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_grad::_set_requires_grad_hook, m)?)?;
-    m.add_function(wrap_pyfunction!(tensor::_make_tensor, m)?)?;
-    m.add_function(wrap_pyfunction!(tensor::_share_state, m)?)?;
-    m.add_function(wrap_pyfunction!(tensor::_slot_alias, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor_init::_share_state, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor_init::_slot_alias, m)?)?;
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
+    m.add_class::<custom_op::PyCustomOpBase>()?;
     m.add_class::<tls::PyKeyGuard>()?;
+    m.add_class::<kernels::PyRustKernel>()?;
+    m.add_function(wrap_pyfunction!(kernels::_kernel_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(kernels::_kernel_plain_type, m)?)?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
     m.add_function(wrap_pyfunction!(keys::_set_key_enum, m)?)?;
@@ -62,6 +74,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::_define, m)?)?;
     m.add_function(wrap_pyfunction!(library::_impl, m)?)?;
     m.add_function(wrap_pyfunction!(library::_fallback, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_define_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_impl_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::_replace_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
     m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;
@@ -91,6 +106,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function::_set_forward_ad_active, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
+    m.add_class::<fake_cache::PyFakeFallback>()?;
+    m.add_function(wrap_pyfunction!(fake_key::_fake_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(fake_key::_fake_mode_swap, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! out fallthrough keys, takes the highest key and calls that table slot's
 //! kernel. No dictionary lookup and no Python frame of ours on the way.
 
-use super::binder::{Binder, BoundCall, QuietBinding};
+use super::binder::{Binder, BoundCall};
 use super::errors;
 use super::function_protocol::{function_protocol, try_override};
 use super::keys::PyDispatchKeySet;
@@ -13,13 +13,14 @@ use super::tls;
 use crate::dispatch::table::{EntryKind, Slot};
 use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::registry::{split_qualified, Operator, Packet, Registry};
-use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::{Arc, LazyLock};
 
+pub use super::packet::PyOpOverloadPacket;
+
 /// torch prints the unnamed overload as `default`.
-fn display_overload(overload: &str) -> &str {
+pub(super) fn display_overload(overload: &str) -> &str {
     if overload.is_empty() {
         "default"
     } else {
@@ -53,7 +54,7 @@ pub struct PyOpOverload {
     pub op: Arc<PyOperator>,
 }
 
-fn undefined(op: &PyOperator) -> PyErr {
+pub(super) fn undefined(op: &PyOperator) -> PyErr {
     errors::unknown_op(format!(
         "operator {} is no longer defined: the library that defined it was destroyed",
         op.name
@@ -61,30 +62,33 @@ fn undefined(op: &PyOperator) -> PyErr {
 }
 
 /// Look up the slot for `keys` and call its kernel.
-fn dispatch(
+pub(super) fn dispatch(
     py: Python<'_>,
     op: &Arc<PyOperator>,
     op_obj: Option<&Bound<'_, PyOpOverload>>,
     call: BoundCall<'_>,
     keys: DispatchKeySet,
 ) -> PyResult<PyObject> {
-    // The table guard is released before the kernel runs (a kernel may call
-    // ops many levels deep); the kernel's own `Arc` keeps it alive should a
-    // registration replace the table meanwhile. See Note [Table publication].
-    let (kernel, masked) = {
-        let table = op.table();
-        let masked = keys & table.nonfallthrough;
-        let key = masked.highest();
-        match table.slot(key) {
-            Slot::Kernel { reg, .. } => (reg.kernel.clone(), masked),
-            Slot::Missing => return Err(errors::no_kernel(op, key)),
-            Slot::Ambiguous => return Err(errors::ambiguous_autograd_other(op)),
-        }
-    };
+    let (kernel, masked) = pick(op, keys)?;
     invoke(py, &kernel, op, op_obj, call, masked)
 }
 
-fn invoke(
+/// The kernel of the highest key of `keys` (minus fallthroughs), and that key set.
+pub(super) fn pick(op: &PyOperator, keys: DispatchKeySet) -> PyResult<(Kernel, DispatchKeySet)> {
+    // The table guard is released before the kernel runs (a kernel may call
+    // ops many levels deep); the kernel's own `Arc` keeps it alive should a
+    // registration replace the table meanwhile. See Note [Table publication].
+    let table = op.table();
+    let masked = keys & table.nonfallthrough;
+    let key = masked.highest();
+    match table.slot(key) {
+        Slot::Kernel { reg, .. } => Ok((reg.kernel.clone(), masked)),
+        Slot::Missing => Err(errors::no_kernel(op, key)),
+        Slot::Ambiguous => Err(errors::ambiguous_autograd_other(op)),
+    }
+}
+
+pub(super) fn invoke(
     py: Python<'_>,
     k: &PyKernel,
     op: &Arc<PyOperator>,
@@ -96,6 +100,12 @@ fn invoke(
     let kwargs = call.kwargs.as_ref();
     if !k.with_keyset && !k.is_fallback {
         return func.call(&call.args, kwargs).map(Bound::unbind);
+    }
+    if k.is_fallback {
+        // The Fake fallback takes the operator and key set as Rust values.
+        if let Ok(ff) = func.downcast_exact::<super::fake_cache::PyFakeFallback>() {
+            return super::fake_cache::call(ff, k, op, op_obj, call, masked);
+        }
     }
     let mut prefix: Vec<PyObject> = Vec::with_capacity(2);
     if k.with_keyset {
@@ -119,6 +129,18 @@ impl PyOpOverload {
         kwargs: Option<&Bound<'_, PyDict>>,
         keys: Option<DispatchKeySet>,
     ) -> PyResult<PyObject> {
+        Self::call_reporting(slf, args, kwargs, keys, &mut None)
+    }
+
+    /// Bind, dispatch and call; `ran_at` receives the key whose kernel ran
+    /// (left None when the function protocol answered the call).
+    pub(super) fn call_reporting(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        keys: Option<DispatchKeySet>,
+        ran_at: &mut Option<DispatchKey>,
+    ) -> PyResult<PyObject> {
         let op = &slf.get().op;
         let bound = {
             // Scoped: the definition is not needed while the kernel runs.
@@ -141,7 +163,9 @@ impl PyOpOverload {
                 tls::apply(call.keys)
             }
         };
-        dispatch(slf.py(), op, Some(slf), call, keys)
+        let (kernel, masked) = pick(op, keys)?;
+        *ran_at = Some(masked.highest());
+        invoke(slf.py(), &kernel, op, Some(slf), call, masked)
     }
 }
 
@@ -283,7 +307,10 @@ extern "C" {
 }
 
 /// `types.MethodType(func, obj)`, or `func` itself when looked up on the class.
-fn bind_method(func: &Bound<'_, PyAny>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<PyObject> {
+pub(super) fn bind_method(
+    func: &Bound<'_, PyAny>,
+    obj: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
     match obj {
         None => Ok(func.clone().unbind()),
         Some(o) if o.is_none() => Ok(func.clone().unbind()),
@@ -291,207 +318,6 @@ fn bind_method(func: &Bound<'_, PyAny>, obj: Option<&Bound<'_, PyAny>>) -> PyRes
             let ptr = PyMethod_New(func.as_ptr(), o.as_ptr());
             Ok(Bound::from_owned_ptr_or_err(func.py(), ptr)?.unbind())
         },
-    }
-}
-
-/// All overloads of `ns::name`; calling it picks one.
-#[pyclass(name = "OpOverloadPacket", module = "opyard._ops", frozen)]
-pub struct PyOpOverloadPacket {
-    pub packet: Arc<PyPacket>,
-    /// The `OpOverload` objects handed out by attribute access, so that
-    /// `packet.default is packet.default` (torch caches them the same way) and
-    /// an access allocates nothing after the first. An entry is reused only
-    /// while the registry still lists its very operator; see
-    /// Note [No foreign code under a lock]: objects are created and dropped
-    /// with this lock released.
-    overload_cache: parking_lot::Mutex<Vec<Py<PyOpOverload>>>,
-}
-
-impl PyOpOverloadPacket {
-    /// A packet object for `packet` with an empty overload cache.
-    pub fn new(packet: Arc<PyPacket>) -> Self {
-        PyOpOverloadPacket {
-            packet,
-            overload_cache: parking_lot::Mutex::new(Vec::new()),
-        }
-    }
-
-    /// The cached `OpOverload` of `op`, or a new one (then cached).
-    fn overload_object(&self, py: Python<'_>, op: &Arc<PyOperator>) -> PyResult<Py<PyOpOverload>> {
-        let hit = self
-            .overload_cache
-            .lock()
-            .iter()
-            .find(|o| Arc::ptr_eq(&o.get().op, op))
-            .map(|o| o.clone_ref(py));
-        if let Some(hit) = hit {
-            return Ok(hit);
-        }
-        let made = Py::new(py, PyOpOverload { op: op.clone() })?;
-        let stale = {
-            let mut cache = self.overload_cache.lock();
-            let stale: Vec<_> = cache
-                .iter()
-                .position(|o| o.get().op.name == op.name)
-                .map(|i| cache.swap_remove(i))
-                .into_iter()
-                .collect();
-            cache.push(made.clone_ref(py));
-            stale
-        };
-        drop(stale);
-        Ok(made)
-    }
-}
-
-#[pymethods]
-impl PyOpOverloadPacket {
-    /// Call the overload whose argument types match without conversion, else the
-    /// first (in definition order) that matches with conversion.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(
-        slf: &Bound<'_, Self>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyObject> {
-        let py = slf.py();
-        let this = slf.get();
-        let overloads = this.packet.overloads();
-        if let [op] = overloads.as_slice() {
-            let def = op.def();
-            let def = def.as_ref().ok_or_else(|| undefined(op))?;
-            let call = match def.compiled.binder.bind(args, kwargs, false) {
-                Ok(call) => call,
-                Err(e) => return try_override(slf.as_any(), args, kwargs, e),
-            };
-            if tls::wants_function_protocol(call.foreign) {
-                if let Some(out) = function_protocol(slf.as_any(), args, kwargs)? {
-                    return Ok(out);
-                }
-            }
-            let keys = tls::apply(call.keys);
-            return dispatch(py, op, None, call, keys);
-        }
-        {
-            let _quiet = QuietBinding::new(true);
-            for strict in [true, false] {
-                for op in overloads.iter() {
-                    let def = op.def();
-                    let Some(def) = def.as_ref() else { continue };
-                    match def.compiled.binder.bind(args, kwargs, strict) {
-                        Ok(call) => {
-                            drop(_quiet);
-                            if tls::wants_function_protocol(call.foreign) {
-                                if let Some(out) = function_protocol(slf.as_any(), args, kwargs)? {
-                                    return Ok(out);
-                                }
-                            }
-                            let keys = tls::apply(call.keys);
-                            return dispatch(py, op, None, call, keys);
-                        }
-                        Err(e) if !e.is_instance_of::<PyTypeError>(py) => return Err(e),
-                        Err(_) => {}
-                    }
-                }
-            }
-        }
-        // Nothing fits: bind again, loudly, to explain why for each overload.
-        let mut errors_seen = Vec::new();
-        for op in overloads.iter() {
-            if let Some(def) = op.def().as_ref() {
-                if let Err(e) = def.compiled.binder.bind(args, kwargs, false) {
-                    errors_seen.push(e.value_bound(py).to_string());
-                }
-            }
-        }
-        if overloads.is_empty() {
-            return Err(errors::unknown_op(format!(
-                "operator {} has no overloads defined",
-                this.packet.name
-            )));
-        }
-        // torch raises RuntimeError here; ArgumentError is also a TypeError, as before.
-        let err = errors::argument_error(
-            py,
-            format!(
-                "Overloaded opyard operator {} invoked from Python failed to match any schema:\n{}",
-                this.packet.name,
-                errors_seen.join("\n\n")
-            ),
-        );
-        try_override(slf.as_any(), args, kwargs, err)
-    }
-
-    fn __get__(
-        slf: &Bound<'_, Self>,
-        obj: Option<&Bound<'_, PyAny>>,
-        _ty: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyObject> {
-        bind_method(slf.as_any(), obj)
-    }
-
-    /// `packet.Tensor`, `packet.default`.
-    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverload>> {
-        let wanted = if name == "default" { "" } else { name };
-        let found = self
-            .packet
-            .overloads()
-            .iter()
-            .find(|op| split_qualified(&op.name).2 == wanted)
-            .cloned();
-        if let Some(op) = found {
-            return self.overload_object(py, &op);
-        }
-        Err(PyAttributeError::new_err(format!(
-            "The underlying op of '{}' has no overload name '{}'",
-            self.packet.name.replace("::", "."),
-            name
-        )))
-    }
-
-    /// Overload names in definition order (`default` for the unnamed one).
-    fn overloads(&self) -> Vec<String> {
-        let overloads = self.packet.overloads();
-        overloads
-            .iter()
-            .map(|op| display_overload(split_qualified(&op.name).2).to_string())
-            .collect()
-    }
-
-    #[getter]
-    fn _qualified_op_name(&self) -> String {
-        self.packet.name.clone()
-    }
-
-    #[getter]
-    fn __name__(&self) -> String {
-        split_qualified(&self.packet.name).1.to_string()
-    }
-
-    #[getter]
-    fn __qualname__(&self) -> String {
-        self.__name__()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "<OpOverloadPacket(op='{}')>",
-            self.packet.name.replace("::", ".")
-        )
-    }
-
-    fn __str__(&self) -> String {
-        self.packet.name.replace("::", ".")
-    }
-
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<PyOpOverloadPacket>()
-            .is_ok_and(|o| Arc::ptr_eq(&o.get().packet, &self.packet))
-    }
-
-    fn __hash__(&self) -> u64 {
-        Arc::as_ptr(&self.packet) as u64
     }
 }
 

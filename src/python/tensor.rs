@@ -5,10 +5,18 @@
 //! dictionary lookup or a Python call, and its other state in object slots
 //! that Python reads and writes as struct members (Note [Tensor slots]).
 //! A plain `opyard.Tensor` therefore has no `__dict__`.
+//!
+//! Rust code reads and writes a tensor through the typed accessors of
+//! [`PyTensorBase`] (`data`/`set_data`, `device`, `base`, `grad`/`set_grad`,
+//! `grad_fn`/`set_history`/`output_nr`, `counter`/`version`/`bump_version`,
+//! `dtype`, `with_dims`, and `field`/`set_field` for the rest) and makes one
+//! with [`new_tensor`], which allocates the registered `opyard.Tensor` type
+//! directly. No accessor runs Python code except `dtype` on a dtype it has not
+//! seen yet and `counter` when it creates a counter.
 
 pub use super::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use super::ndarray::ArrayView;
-use super::tensor_slots::{install_members, member_descr, Field, Init, ObjSlot, FIELDS};
+use super::tensor_slots::{Field, Init, ObjSlot, FIELDS};
 use super::version::PyVersionCounter;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
 use pyo3::ffi;
@@ -29,23 +37,39 @@ use std::sync::atomic::{AtomicU64, Ordering};
 )]
 pub struct PyTensorBase {
     keyset: AtomicU64,
-    slots: [ObjSlot; FIELDS.len()],
+    pub(super) slots: [ObjSlot; FIELDS.len()],
     /// The last `Size` built by `shape`, reused while the data's sizes match it.
-    shape: ObjSlot,
+    pub(super) shape: ObjSlot,
 }
+
+/// Every field's default object (`None` for an unset field), per Note [Tensor slots].
+pub(super) fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELDS.len()] {
+    let none = py.None().into_bound(py);
+    let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
+    FIELDS.map(|(_, _, init)| match init {
+        Init::Null => None,
+        Init::None => Some(none.clone()),
+        Init::Cpu => Some(cpu.clone().unwrap_or_else(|| none.clone())),
+        Init::Zero => Some(0i64.into_py(py).into_bound(py)),
+        Init::False => Some(false.into_py(py).into_bound(py)),
+    })
+}
+
+/// `default_values`, made once at init (after the cpu device) for `fresh`.
+pub(super) static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
 
 /// What the package registers once at import (see `_set_tensor_types`).
-struct Registered {
-    tensor: Py<PyType>,
-    size: Py<PyType>,
-    ndarray: Py<PyType>,
+pub(super) struct Registered {
+    pub(super) tensor: Py<PyType>,
+    pub(super) size: Py<PyType>,
+    pub(super) ndarray: Py<PyType>,
     /// `numpy dtype -> opyard dtype` (`_dtype.FROM_NP`).
-    from_np: Py<PyDict>,
+    pub(super) from_np: Py<PyDict>,
 }
 
-static REGISTERED: GILOnceCell<Registered> = GILOnceCell::new();
-static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
-static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
+pub(super) static REGISTERED: GILOnceCell<Registered> = GILOnceCell::new();
+pub(super) static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
+pub(super) static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
 /// `(numpy dtype, opyard dtype)` pairs already looked up, compared by identity.
 static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
     GILProtected::new(RefCell::new(Vec::new()));
@@ -53,15 +77,13 @@ static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
 impl PyTensorBase {
     /// A tensor state with every field at its default (Note [Tensor slots]).
     pub fn fresh(py: Python<'_>) -> Self {
-        let none = py.None().into_bound(py);
-        let cpu = CPU.get(py).map(|d| d.bind(py).clone().into_any());
-        let slots = FIELDS.map(|(_, _, init)| match init {
-            Init::Null => ObjSlot::new(None),
-            Init::None => ObjSlot::new(Some(&none)),
-            Init::Cpu => ObjSlot::new(Some(cpu.as_ref().unwrap_or(&none))),
-            Init::Zero => ObjSlot::new(Some(&0i64.into_py(py).into_bound(py))),
-            Init::False => ObjSlot::new(Some(&false.into_py(py).into_bound(py))),
-        });
+        let slots = match DEFAULTS.get(py) {
+            // The common case: one borrowed pointer per field, copied with a new reference.
+            Some(defaults) => defaults
+                .each_ref()
+                .map(|d| ObjSlot::new(d.as_ref().map(|d| d.bind(py)))),
+            None => default_values(py).map(|d| ObjSlot::new(d.as_ref())),
+        };
         PyTensorBase {
             keyset: AtomicU64::new(0),
             slots,
@@ -92,6 +114,26 @@ impl PyTensorBase {
     #[inline]
     pub fn field_ptr(&self, field: Field) -> *mut ffi::PyObject {
         self.slots[field as usize].ptr()
+    }
+
+    /// `field` borrowed without a reference count (`None` when unset).
+    ///
+    /// # Safety
+    /// No Python code may run while the result is alive: any Python code (a
+    /// finalizer included) may replace the field and free the object.
+    #[inline]
+    pub unsafe fn field_borrowed<'a, 'py>(
+        &'a self,
+        py: Python<'py>,
+        field: Field,
+    ) -> Option<Borrowed<'a, 'py, PyAny>> {
+        Borrowed::from_ptr_or_opt(py, self.field_ptr(field))
+    }
+
+    /// Run `f` on the sizes of the storage when it is a numpy array (no Python call).
+    pub fn with_dims<R>(&self, py: Python<'_>, f: impl FnOnce(&[isize]) -> R) -> Option<R> {
+        let data = self.data(py)?;
+        ArrayView::of(&data, ndarray_type(py)).map(|a| f(a.dims()))
     }
 
     /// Store `value` in `field` (`None` leaves it unset: reads raise `AttributeError`).
@@ -201,7 +243,7 @@ impl PyTensorBase {
         dtype_of(py, &self.require_data(py)?)
     }
 
-    fn require_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(super) fn require_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.data(py).ok_or_else(|| {
             PyAttributeError::new_err("this tensor has no data yet ('_data' is unset)")
         })
@@ -238,7 +280,7 @@ pub fn new_tensor<'py>(
     Ok(unsafe { Bound::from_owned_ptr(py, obj).downcast_into_unchecked() })
 }
 
-fn registered(py: Python<'_>) -> PyResult<&Registered> {
+pub(super) fn registered(py: Python<'_>) -> PyResult<&Registered> {
     REGISTERED.get(py).ok_or_else(|| {
         PyRuntimeError::new_err(
             "opyard._core: the tensor types are not registered yet (import opyard)",
@@ -319,192 +361,4 @@ impl PyTensorBase {
         let shape = self.shape.take(py);
         drop((taken, shape));
     }
-}
-
-/// `_keyset`: the dispatch key set as raw bits.
-fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(t.get().keys().into_py(t.py()).into_bound(t.py()))
-}
-
-fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {
-    let v = v.ok_or_else(|| PyTypeError::new_err("the key set of a tensor cannot be deleted"))?;
-    t.get().set_keys(v.extract()?);
-    Ok(())
-}
-
-/// `dtype`.
-fn dtype_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    t.get().dtype(t.py())
-}
-
-/// `shape`: an `opyard.Size`, reused while the sizes do not change.
-fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    let py = t.py();
-    let this = t.get();
-    let data = this.require_data(py)?;
-    let size = registered(py)?.size.bind(py);
-    let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
-        return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
-    };
-    let dims = arr.dims();
-    if let Some(cached) = this.shape.get(py) {
-        if same_sizes(&cached, dims) {
-            return Ok(cached);
-        }
-    }
-    let tuple = PyTuple::new_bound(py, dims.iter().map(|&d| d as i64));
-    let out = size.call1((tuple,))?;
-    this.shape.set(Some(&out));
-    Ok(out)
-}
-
-/// `ndim`.
-fn ndim_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    let py = t.py();
-    let data = t.get().require_data(py)?;
-    match ArrayView::of(&data, ndarray_type(py)) {
-        Some(arr) => Ok(arr.dims().len().into_py(py).into_bound(py)),
-        None => data.getattr(pyo3::intern!(py, "ndim")),
-    }
-}
-
-/// `_version`: the version of the tensor's memory (bumped by every in-place operation).
-fn version_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(t.get().version(t.py()).into_py(t.py()).into_bound(t.py()))
-}
-
-/// Install the computed attributes (Note [Raw getsets]) and `device`, a
-/// read-only member on `_dev`'s slot.
-fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<()> {
-    use super::tensor_getsets::install;
-    install(
-        ty,
-        c"_keyset",
-        c"The dispatch key set as raw bits.",
-        keyset_get,
-        Some(keyset_set),
-    )?;
-    install(ty, c"dtype", c"The tensor's dtype.", dtype_get, None)?;
-    install(
-        ty,
-        c"shape",
-        c"The tensor's sizes (an opyard.Size).",
-        shape_get,
-        None,
-    )?;
-    install(ty, c"ndim", c"The number of dimensions.", ndim_get, None)?;
-    install(
-        ty,
-        c"_version",
-        c"The version of the tensor's memory.",
-        version_get,
-        None,
-    )?;
-    super::tensor_grad::install_autograd_attributes(ty, slots_offset)?;
-    let device = member_descr(ty, c"device", slots_offset, Field::Dev, true)?;
-    ty.setattr("device", device)
-}
-
-/// Whether `cached` (a tuple of ints) spells `dims`.
-fn same_sizes(cached: &Bound<'_, PyAny>, dims: &[ffi::Py_ssize_t]) -> bool {
-    let Ok(t) = cached.downcast::<PyTuple>() else {
-        return false;
-    };
-    t.len() == dims.len()
-        && t.iter()
-            .zip(dims)
-            .all(|(v, &d)| v.extract::<isize>().is_ok_and(|v| v == d))
-}
-
-/// Register the package's types: `Tensor` (what `new_tensor` makes), `Size`,
-/// `numpy.ndarray` and `FROM_NP` (numpy dtype -> opyard dtype). Once, at import.
-#[pyfunction]
-pub fn _set_tensor_types(
-    py: Python<'_>,
-    tensor: Bound<'_, PyType>,
-    size: Bound<'_, PyType>,
-    ndarray: Bound<'_, PyType>,
-    from_np: Bound<'_, PyDict>,
-) -> PyResult<()> {
-    if !tensor.is_subclass_of::<PyTensorBase>()? {
-        return Err(PyTypeError::new_err(
-            "_set_tensor_types: tensor must subclass TensorBase",
-        ));
-    }
-    let reg = Registered {
-        tensor: tensor.unbind(),
-        size: size.unbind(),
-        ndarray: ndarray.unbind(),
-        from_np: from_np.unbind(),
-    };
-    if REGISTERED.set(py, reg).is_err() {
-        return Err(PyRuntimeError::new_err(
-            "_set_tensor_types: the tensor types are registered already",
-        ));
-    }
-    Ok(())
-}
-
-/// `new_tensor` for Python: a `cls` tensor around `data` with `keyset` on `dev`.
-#[pyfunction]
-#[pyo3(signature = (cls, data, keyset, dev=None))]
-pub fn _make_tensor<'py>(
-    cls: &Bound<'py, PyType>,
-    data: &Bound<'py, PyAny>,
-    keyset: u64,
-    dev: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyTensorBase>> {
-    new_tensor(cls.py(), Some(cls), data, keyset, dev)
-}
-
-/// Copy every field and the key set of `src` into `dst` (both tensors): the same
-/// tensor state as another object (`as_subclass`, `nn.Parameter`).
-#[pyfunction]
-pub fn _share_state(dst: &Bound<'_, PyTensorBase>, src: &Bound<'_, PyTensorBase>) {
-    let py = dst.py();
-    let (d, s) = (dst.get(), src.get());
-    for (field, _, _) in FIELDS {
-        d.set_field(field, s.field(py, field).as_ref());
-    }
-    d.shape.set(None);
-    d.set_keys(s.keys());
-}
-
-/// Expose `field` under another attribute `alias` of `cls` (e.g. `fake_mode` of
-/// `FakeTensor`, stored in `_fake_mode`): a struct member as fast as the original.
-#[pyfunction]
-pub fn _slot_alias(cls: &Bound<'_, PyType>, alias: &str, field: &str) -> PyResult<()> {
-    let py = cls.py();
-    let f = Field::by_name(field).ok_or_else(|| {
-        PyAttributeError::new_err(format!(
-            "_slot_alias: TensorBase has no field '{}'",
-            super::errors::clip(field)
-        ))
-    })?;
-    if !cls.is_subclass_of::<PyTensorBase>()? {
-        return Err(PyTypeError::new_err(
-            "_slot_alias: cls must subclass TensorBase",
-        ));
-    }
-    let name: &'static std::ffi::CStr =
-        Box::leak(std::ffi::CString::new(alias)?.into_boxed_c_str());
-    let offset = *SLOTS_OFFSET
-        .get(py)
-        .expect("members installed at module init");
-    let descr = member_descr(&py.get_type_bound::<PyTensorBase>(), name, offset, f, false)?;
-    cls.setattr(alias, descr)
-}
-
-/// Create the cpu device, measure where the slots sit in an instance and
-/// install their members on `TensorBase` (Note [Tensor slots]).
-pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    let cpu = CPU.get_or_try_init(py, || Py::new(py, PyDevice::parse("cpu", None)?))?;
-    m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
-    let probe = Bound::new(py, PyTensorBase::fresh(py))?;
-    let offset = probe.get().slots.as_ptr() as usize - probe.as_ptr() as usize;
-    let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
-    let ty = py.get_type_bound::<PyTensorBase>();
-    install_members(&ty, offset)?;
-    install_attributes(&ty, offset)
 }

@@ -34,7 +34,11 @@ struct Accessor {
 ///
 /// # Safety
 /// Call only from a CPython slot, which holds the GIL.
-unsafe fn slot_call<R>(err: R, name: &CStr, f: impl FnOnce(Python<'_>) -> PyResult<R>) -> R {
+pub(super) unsafe fn slot_call<R>(
+    err: R,
+    name: &CStr,
+    f: impl FnOnce(Python<'_>) -> PyResult<R>,
+) -> R {
     let py = Python::assume_gil_acquired();
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
         Ok(Ok(v)) => v,

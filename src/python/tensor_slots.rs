@@ -206,3 +206,52 @@ pub fn member_descr<'py>(
         Bound::from_owned_ptr_or_err(owner.py(), descr)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_discriminants_index_the_table() {
+        for (i, (field, _, _)) in FIELDS.iter().enumerate() {
+            assert_eq!(*field as usize, i, "{field:?} is out of slot order");
+        }
+        assert_eq!(FIELDS.len(), FIELD_COUNT);
+    }
+
+    #[test]
+    fn names_are_private_unique_and_found_again() {
+        for (field, name, _) in FIELDS {
+            let name = name.to_str().unwrap();
+            assert!(
+                name.starts_with('_'),
+                "{name}: fields are private attributes"
+            );
+            assert_eq!(Field::by_name(name), Some(field));
+            assert_eq!(field.name().to_str().unwrap(), name);
+        }
+        assert_eq!(Field::by_name("grad"), None);
+        assert_eq!(Field::by_name(""), None);
+    }
+
+    #[test]
+    fn only_data_starts_unset() {
+        let unset: Vec<_> = FIELDS
+            .iter()
+            .filter(|f| f.2 == Init::Null)
+            .map(|f| f.0)
+            .collect();
+        assert_eq!(unset, [Field::Data]);
+        assert_eq!(FIELDS[Field::Dev as usize].2, Init::Cpu);
+    }
+
+    #[test]
+    fn a_slot_is_one_pointer() {
+        // The member offsets assume slots are laid out as an array of object pointers.
+        // (No slot is made here: dropping one calls into libpython, which test binaries do not link.)
+        assert_eq!(
+            std::mem::size_of::<ObjSlot>(),
+            std::mem::size_of::<*mut ffi::PyObject>()
+        );
+    }
+}

@@ -101,13 +101,11 @@ pub(super) fn take_lib<K>(
     lib: u64,
     out: &mut Vec<Registration<K>>,
 ) -> bool {
+    // Most stacks are empty or hold other libraries' kernels: check before
+    // setting up the extraction.
     if !stack.iter().any(|r| r.lib == lib) {
         return false;
     }
-    let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(stack)
-        .into_iter()
-        .partition(|r| r.lib == lib);
-    *stack = kept;
-    out.extend(gone);
+    out.extend(stack.extract_if(.., |r| r.lib == lib));
     true
 }

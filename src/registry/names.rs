@@ -42,11 +42,17 @@ impl OpName {
 
     /// `ns::name` or `ns::name.overload`.
     pub fn qualified(&self) -> String {
-        if self.overload.is_empty() {
-            format!("{}::{}", self.ns, self.name)
-        } else {
-            format!("{}::{}.{}", self.ns, self.name, self.overload)
+        // Built by hand: `format!` costs as much as the rest of an `impl`'s name handling.
+        let mut s =
+            String::with_capacity(self.ns.len() + self.name.len() + self.overload.len() + 3);
+        s.push_str(&self.ns);
+        s.push_str("::");
+        s.push_str(&self.name);
+        if !self.overload.is_empty() {
+            s.push('.');
+            s.push_str(&self.overload);
         }
+        s
     }
 }
 

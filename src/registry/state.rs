@@ -5,12 +5,12 @@
 
 use super::library::LibraryInfo;
 use super::lock::{take_lib, Trash};
-use super::{names, Operator, Packet, NUM_KEYS};
-use crate::dispatch::table::{DispatchTable, KernelSource, Registration};
+use super::{names, Operator, OverloadSet, Packet, NUM_KEYS};
+use crate::dispatch::table::{affected_slots, DispatchTable, KernelSource, Registration};
 use crate::dispatch::{DispatchKey, DispatchKeySet, NUM_SLOTS};
 use crate::error::{Error, Result};
 use arc_swap::{ArcSwap, ArcSwapOption};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 /// Cold per-operator state: stacks of registrations per key (newest last).
@@ -27,6 +27,10 @@ pub(super) struct State<K, C> {
     /// Indexed by runtime key (`NUM_SLOTS` stacks); fallbacks exist only there.
     pub fallbacks: Vec<Vec<Registration<K>>>,
     pub libs: HashMap<u64, LibraryInfo>,
+    /// Per live library, the operators it defined or registered kernels on
+    /// (may repeat a name): destroying it visits these, not every operator,
+    /// so its cost does not grow with the number of operators.
+    lib_ops: HashMap<u64, Vec<String>>,
     pub def_namespaces: HashMap<String, u64>,
     next_id: u64,
 }
@@ -48,11 +52,12 @@ impl<K> KernelSource<K> for View<'_, K> {
 impl<K: Clone, C> State<K, C> {
     pub fn new() -> Self {
         State {
-            ops: HashMap::new(),
-            packets: HashMap::new(),
+            ops: HashMap::default(),
+            packets: HashMap::default(),
             fallbacks: vec![Vec::new(); NUM_SLOTS],
-            libs: HashMap::new(),
-            def_namespaces: HashMap::new(),
+            libs: HashMap::default(),
+            lib_ops: HashMap::default(),
+            def_namespaces: HashMap::default(),
             next_id: 1,
         }
     }
@@ -75,23 +80,37 @@ impl<K: Clone, C> State<K, C> {
         def.as_ref().map(|d| d.provenance.clone())
     }
 
-    pub fn op_entry(&mut self, qualified: &str) -> &mut OpState<K, C> {
-        let fallbacks = &self.fallbacks;
-        self.ops.entry(qualified.to_string()).or_insert_with(|| {
-            let kernels = vec![Vec::new(); NUM_KEYS];
-            let table = DispatchTable::compute(&View {
-                kernels: &kernels,
-                fallbacks,
-            });
-            OpState {
-                handle: Arc::new(Operator {
-                    name: qualified.to_string(),
-                    def: ArcSwapOption::empty(),
-                    table: ArcSwap::from_pointee(table),
-                }),
-                kernels,
-            }
-        })
+    /// The entry of `qualified`, created (undefined, no kernels) if needed;
+    /// `lib` is noted as touching it.
+    pub fn op_entry(&mut self, qualified: &str, lib: u64) -> &mut OpState<K, C> {
+        let touched = self.lib_ops.entry(lib).or_default();
+        if touched.last().is_none_or(|n| n != qualified) {
+            touched.push(qualified.to_string());
+        }
+        if !self.ops.contains_key(qualified) {
+            let op = self.new_op(qualified);
+            self.ops.insert(qualified.to_string(), op);
+        }
+        // Present: inserted just above when it was missing.
+        self.ops
+            .get_mut(qualified)
+            .expect("operator entry inserted above")
+    }
+
+    fn new_op(&self, qualified: &str) -> OpState<K, C> {
+        let kernels = vec![Vec::new(); NUM_KEYS];
+        let table = DispatchTable::compute(&View {
+            kernels: &kernels,
+            fallbacks: &self.fallbacks,
+        });
+        OpState {
+            handle: Arc::new(Operator {
+                name: qualified.to_string(),
+                def: ArcSwapOption::empty(),
+                table: ArcSwap::from_pointee(table),
+            }),
+            kernels,
+        }
     }
 
     pub fn packet(&mut self, ns_name: &str) -> Arc<Packet<K, C>> {
@@ -100,7 +119,8 @@ impl<K: Clone, C> State<K, C> {
             .or_insert_with(|| {
                 Arc::new(Packet {
                     name: ns_name.to_string(),
-                    overloads: ArcSwap::from_pointee(Vec::new()),
+                    overloads: ArcSwap::from_pointee(OverloadSet::new(Vec::new())),
+                    resolved: Default::default(),
                 })
             })
             .clone()
@@ -111,7 +131,9 @@ impl<K: Clone, C> State<K, C> {
         let mut v: Vec<_> = packet.overloads.load().iter().cloned().collect();
         v.retain(|o| !Arc::ptr_eq(o, op));
         v.push(op.clone());
-        trash.lists.push(packet.overloads.swap(Arc::new(v)));
+        trash
+            .lists
+            .push(packet.overloads.swap(Arc::new(OverloadSet::new(v))));
         // `packet` is not the last reference (the map holds one): dropping it frees nothing.
     }
 
@@ -123,15 +145,17 @@ impl<K: Clone, C> State<K, C> {
         let Some(packet) = self.packets.get(base) else {
             return;
         };
-        let v: Vec<_> = packet
-            .overloads
-            .load()
-            .iter()
-            .filter(|o| o.name != qualified || o.def.load().is_some())
-            .cloned()
-            .collect();
+        let current = packet.overloads.load();
+        let keep = |o: &&Arc<Operator<K, C>>| o.name != qualified || o.def.load().is_some();
+        if current.iter().all(|o| keep(&o)) {
+            return;
+        }
+        let v: Vec<_> = current.iter().filter(keep).cloned().collect();
+        drop(current);
         let empty = v.is_empty();
-        trash.lists.push(packet.overloads.swap(Arc::new(v)));
+        trash
+            .lists
+            .push(packet.overloads.swap(Arc::new(OverloadSet::new(v))));
         if empty && Arc::strong_count(packet) == 1 {
             trash.packets.extend(self.packets.remove(base));
         }
@@ -168,7 +192,7 @@ impl<K: Clone, C> State<K, C> {
             .table
             .load()
             .with_recomputed(&view, keys, undefined);
-        trash.tables.push(op.handle.table.swap(Arc::new(table)));
+        trash.tables.push(op.handle.table.swap(table));
     }
 
     /// Recompute some slots of every operator (a fallback changed).
@@ -181,7 +205,9 @@ impl<K: Clone, C> State<K, C> {
         }
     }
 
-    /// Remove everything `lib` registered, restoring what it shadowed.
+    /// Remove everything `lib` registered, restoring what it shadowed. Visits
+    /// only the operators `lib` touched; recomputes only the slots its
+    /// kernels could affect.
     pub fn destroy(&mut self, lib: u64, trash: &mut Trash<K, C>) {
         let Some(info) = self.libs.remove(&lib) else {
             return;
@@ -197,23 +223,31 @@ impl<K: Clone, C> State<K, C> {
                 }
             }
         }
-        let mut touched = Vec::new();
-        for (name, op) in self.ops.iter_mut() {
-            let mut changed = false;
-            for stack in op.kernels.iter_mut() {
-                changed |= take_lib(stack, lib, &mut trash.regs);
-            }
-            if op.handle.def.load().as_ref().is_some_and(|d| d.lib == lib) {
-                trash.defs.extend(op.handle.def.swap(None));
-                changed = true;
-            }
-            if changed {
-                touched.push(name.clone());
-            }
-        }
+        let mut touched = self.lib_ops.remove(&lib).unwrap_or_default();
+        touched.sort_unstable();
+        touched.dedup();
         for name in &touched {
-            self.remove_from_packet(name, trash);
-            self.refresh(name, DispatchKeySet::FULL, true, trash);
+            let Some(op) = self.ops.get_mut(name) else {
+                continue;
+            };
+            let (mut keys, mut undefined) = (DispatchKeySet::EMPTY, false);
+            for stack in op.kernels.iter_mut() {
+                let before = trash.regs.len();
+                if take_lib(stack, lib, &mut trash.regs) {
+                    for reg in &trash.regs[before..] {
+                        keys = keys | affected_slots(reg.key);
+                        undefined |= reg.key.is_alias();
+                    }
+                }
+            }
+            let undefine = op.handle.def.load().as_ref().is_some_and(|d| d.lib == lib);
+            if undefine {
+                trash.defs.extend(op.handle.def.swap(None));
+                self.remove_from_packet(name, trash);
+            }
+            if !keys.is_empty() || undefined {
+                self.refresh(name, keys, undefined, trash);
+            }
         }
         self.forget_unused(&touched, trash);
         self.refresh_all(fallback_keys, trash);
@@ -261,6 +295,12 @@ impl<K: Clone, C> State<K, C> {
                 return Err(format!(
                     "packet of {name} is out of sync (defined: {defined})"
                 ));
+            }
+            let noted = |lib: u64| self.lib_ops.get(&lib).is_some_and(|v| v.contains(name));
+            let def_lib = op.handle.def.load().as_ref().map(|d| d.lib);
+            let libs = op.kernels.iter().flatten().map(|r| r.lib).chain(def_lib);
+            if let Some(lib) = libs.into_iter().find(|&l| !noted(l)) {
+                return Err(format!("library {lib} touches {name} but does not list it"));
             }
             if !defined && op.kernels.iter().all(Vec::is_empty) {
                 return Err(format!(

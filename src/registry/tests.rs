@@ -231,4 +231,95 @@ fn threads_dispatch_while_registering() {
     r.check_invariants().unwrap();
 }
 
+#[test]
+fn destroy_touches_only_the_operators_of_its_library() {
+    let (r, lib) = setup("op(Tensor x) -> Tensor");
+    r.define(
+        lib,
+        parse_schema("other(Tensor x) -> Tensor").unwrap(),
+        "t.py:5",
+        |_| (),
+    )
+    .unwrap();
+    put(&r, lib, CPU, "base");
+    let other = r.find_op("t::other").unwrap();
+    let (table, list) = (other.table(), r.packet("t::other").unwrap().overloads());
+    let l = r
+        .new_library("t", LibraryKind::Impl, None, "w.py:1")
+        .unwrap();
+    r.impl_kernel(l, "op", Some(CPU), "over", false, true, "w.py:2")
+        .unwrap();
+    r.destroy_library(l);
+    assert!(
+        Arc::ptr_eq(&*table, &*other.table()),
+        "t::other's table was rebuilt"
+    );
+    let after = r.packet("t::other").unwrap().overloads();
+    assert_eq!(list.generation, after.generation);
+    assert_eq!(slot(&r, CPU).unwrap().0, "base");
+    r.check_invariants().unwrap();
+}
+
+#[test]
+fn the_call_path_reads_no_registry_state() {
+    // A call reads its operator's table only: it works while the registry is
+    // locked, which any global lookup would deadlock on.
+    let (r, lib) = setup("op(Tensor x) -> Tensor");
+    put(&r, lib, CPU, "k");
+    let op = r.find_op("t::op").unwrap();
+    let seen = r
+        .locked(|_, _| match op.table().slot(CPU) {
+            Slot::Kernel { reg, .. } => reg.kernel,
+            _ => "missing",
+        })
+        .unwrap();
+    assert_eq!(seen, "k");
+}
+
+#[test]
+fn overload_lists_change_generation_only_when_overloads_change() {
+    let (r, lib) = setup("op(Tensor x) -> Tensor");
+    let packet = r.packet("t::op").unwrap();
+    let first = packet.overloads().generation;
+    let choice = Choice {
+        index: 0,
+        strict: true,
+    };
+    packet.resolved.insert(first, b"T", choice);
+    put(&r, lib, CPU, "k");
+    assert_eq!(
+        packet.overloads().generation,
+        first,
+        "a kernel is no overload"
+    );
+    assert_eq!(packet.resolved.get(first, b"T"), Some(choice));
+    let more = r
+        .new_library("t", LibraryKind::Fragment, None, "m.py:1")
+        .unwrap();
+    r.define(
+        more,
+        parse_schema("op.int(Tensor x, int n) -> Tensor").unwrap(),
+        "m.py:2",
+        |_| (),
+    )
+    .unwrap();
+    let second = packet.overloads().generation;
+    assert!(second > first);
+    assert_eq!(
+        packet.resolved.get(second, b"T"),
+        None,
+        "a new overload voids the cache"
+    );
+    packet.resolved.insert(second, b"T", choice);
+    r.destroy_library(more);
+    let third = packet.overloads().generation;
+    assert!(third > second && packet.overloads().len() == 1);
+    assert_eq!(
+        packet.resolved.get(third, b"T"),
+        None,
+        "a removed overload voids it too"
+    );
+    r.check_invariants().unwrap();
+}
+
 mod lifetime;

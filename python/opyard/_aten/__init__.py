@@ -18,27 +18,28 @@ from .schemas import SCHEMAS as _BASE_SCHEMAS
 
 SCHEMAS = _BASE_SCHEMAS + extra_ops.SCHEMAS + math_ops.SCHEMAS + reduce_ops.SCHEMAS + linalg_ops.SCHEMAS + index_ops.SCHEMAS + trig_ops.SCHEMAS + out_variants.SCHEMAS
 
-__all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "return_types"]
+__all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "return_types"]
 
 # torch produces inf/nan silently; numpy warns from the frame that called the ufunc, i.e. from
 # these kernels. Scoped to this package's modules, so users' own numpy code still warns.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"opyard\._aten\.")
 
 
-def _priority(schema):
-    """Note [Overload order]: a packet tries overloads in definition order, so overloads taking
-    tensors come before their Scalar twins (torch's order): ``a + b`` binds ``add.Tensor`` at
-    once, and a tensor is never first offered to a ``Scalar`` parameter."""
-    overload = schema.split("(")[0].partition(".")[2]
+def _order(schema):
+    """Definition order: by operator name, then Note [Overload order]: a packet tries overloads
+    in definition order, so overloads taking tensors come before their Scalar twins (torch's
+    order): ``a + b`` binds ``add.Tensor`` at once, and a tensor is never first offered to a
+    ``Scalar`` parameter."""
+    name, _, overload = schema[:schema.index("(")].partition(".")
     if overload == "out" or overload.endswith("_out"):
-        return 4  # ``out=`` overloads last: a call without ``out`` never pays a failed binding for them
+        return name, 4  # ``out=`` overloads last: a call without ``out`` never pays a failed binding for them
     tensorish = "Tensor" in overload or overload in ("other", "self", "src")
-    return 2 * ("Scalar" in overload) + (not tensorish)
+    return name, 2 * ("Scalar" in overload) + (not tensorish)
 
 
 LIB = KernelLibrary("aten", "DEF")
-for _schema in sorted(SCHEMAS, key=lambda s: (s.split("(")[0].split(".")[0], _priority(s))):
-    LIB.define(_schema)
+# One core call for every definition (Note [Bulk registration], src/registry/bulk.rs).
+LIB.define_many(sorted(SCHEMAS, key=_order))
 OP_NAMES = tuple(s.split("(")[0] for s in SCHEMAS)
 tags.attach(LIB._defined)
 
@@ -119,18 +120,31 @@ def _table():
 OP_TABLE = _table()
 
 
-def _register():
+# The operators whose one kernel is CompositeImplicitAutograd (autograd records what they call).
+COMPOSITE_OPS = frozenset("aten::" + name for name, _, _, kind in OP_TABLE if kind == "composite")
+
+
+def _kernel_rows():
+    """``(name, key, kernel, with_keyset)`` for every kernel of ``OP_TABLE``."""
+    rows = []
     for name, kernel, meta_kernel, kind in OP_TABLE:
         if kind == "composite":
-            LIB.impl(name, kernel, "CompositeImplicitAutograd")
-            continue
-        if kind == "explicit":  # out= overloads: one kernel for every backend and Meta (see out_variants)
-            for key in BACKENDS + ("Meta",):
-                LIB.impl(name, kernel, key)
-            continue
-        for key in BACKENDS:
-            LIB.impl(name, kernel, key)
-        LIB.impl(name, meta_kernel, "Meta")
+            rows.append((name, "CompositeImplicitAutograd", kernel, False))
+        elif kind == "explicit":  # out= overloads: one kernel for every backend and Meta (see out_variants)
+            rows += [(name, key, kernel, False) for key in BACKENDS + ("Meta",)]
+        else:
+            rows += [(name, key, kernel, False) for key in BACKENDS]
+            rows.append((name, "Meta", meta_kernel, False))
+    return rows
+
+
+def _register():
+    """The one place the built-in kernels are registered: one core call for the whole table, which
+    computes each operator's dispatch table once (Note [Bulk registration], src/registry/bulk.rs).
+    Kernels registered later at the same keys (faster ones) override these as any ``impl`` does."""
+    LIB.impl_many(_kernel_rows())
 
 
 _register()
+
+from . import fast  # noqa: E402,F401  (Rust CPU kernels over the Python ones registered above)

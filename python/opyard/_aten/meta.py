@@ -33,7 +33,7 @@ from .factory import format_strides, like_format
 __all__ = ["pointwise", "inplace", "reduction", "view", "proxy", "like", "data_dependent", "topk", "one_hot"]
 
 _META_KEYS = _make_meta((), D.float32)._keyset
-_BUFFERS = {d.np: np.zeros(1, dtype=d.np) for d in D.ALL}
+_BUFFERS = D.by_np(lambda d: np.zeros(1, dtype=d.np))
 
 
 def _tensors(args, kwargs):

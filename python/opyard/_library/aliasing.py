@@ -1,13 +1,14 @@
-"""The checks torch runs on a custom op's outputs after its kernel.
+"""The checks torch runs on a custom op's outputs after its kernel, and their errors.
 
-See Note [Custom op aliasing] in ``custom_op.py``: they run in ``CustomOpDef.__call__``.
+See Note [Custom op aliasing] in ``custom_op.py``: a ``CustomOpDef`` call checks in Rust
+and raises through ``output_check_failed``; the autograd kernel uses ``check_aliasing``.
 """
 
 import inspect
 
 from .._tensor import Tensor
 
-__all__ = ["check_aliasing", "aliasing_error", "check_returns_inputs"]
+__all__ = ["check_aliasing", "aliasing_error", "output_check_failed"]
 
 
 def _iter_tensors(x):
@@ -48,19 +49,12 @@ def aliasing_error(op_def):
         "return y.")
 
 
-def check_returns_inputs(op_def, args, kwargs, out):
-    """torch's rule for Tag.inplace / Tag.out ops: they return the mutated inputs themselves."""
-    if op_def._is_inplace:
-        if not args or out is not args[0]:
-            raise RuntimeError(f"{op_def._name} (with implementation in {_module_of(op_def)}): An operator "
-                               "tagged with opyard.Tag.inplace must return its first argument.")
-        return
-    names = op_def._out_kwarg_names
-    if len(names) == 1:
-        ok = out is kwargs.get(names[0])
-    else:
-        ok = (isinstance(out, tuple) and len(out) == len(names)
-              and all(o is kwargs.get(n) for o, n in zip(out, names)))
-    if not ok:
+def output_check_failed(op_def, kind):
+    """Raise the error of a failed output check: ``kind`` is "alias", "inplace" or "out"."""
+    if kind == "alias":
+        aliasing_error(op_def)
+    if kind == "inplace":
         raise RuntimeError(f"{op_def._name} (with implementation in {_module_of(op_def)}): An operator "
-                           "tagged with opyard.Tag.out must return its mutable keyword-only arguments.")
+                           "tagged with opyard.Tag.inplace must return its first argument.")
+    raise RuntimeError(f"{op_def._name} (with implementation in {_module_of(op_def)}): An operator "
+                       "tagged with opyard.Tag.out must return its mutable keyword-only arguments.")

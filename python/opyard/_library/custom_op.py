@@ -15,16 +15,14 @@ Example::
 """
 
 import contextlib
-import logging
 import warnings
 
 from .. import _core
 from .._op_pickle import definition_site, load as load_op, missing_op_error
 from .._ops import Tag, ops, resolve
 from .._registration import KernelLibrary, fragment
-from .._tensor import Tensor
 from ._opdefs import OPDEFS
-from .aliasing import aliasing_error as _aliasing_error, check_aliasing, check_returns_inputs
+from .aliasing import output_check_failed
 from .infer_schema import infer_schema
 from .register import (device_arg_index, device_keys, forget_fakes, has_tensor_arg, install_autocast,
                        install_fake, install_kernel, install_vmap)
@@ -33,7 +31,11 @@ from .tagged_schema import check_define_tags
 __all__ = ["custom_op", "CustomOpDef", "register_kernel", "register_fake", "register_autograd",
            "register_vmap", "register_autocast", "OPDEFS"]
 
-log = logging.getLogger(__name__)
+
+def _log():
+    """This module's logger; ``logging`` loads on the first warning, not with ``import opyard``."""
+    import logging
+    return logging.getLogger(__name__)
 
 # Namespaces that look like the framework's own: custom ops may not be defined there.
 RESERVED_NS = frozenset({"prim", "prims", "aten", "at", "torch", "pytorch"})
@@ -73,10 +75,11 @@ def _split_custom_name(name):
     return ns, op
 
 
-class CustomOpDef:
+class CustomOpDef(_core.CustomOpBase):
     """A custom operator made by ``custom_op``: callable, with ``register_*`` methods.
 
-    Do not instantiate it directly; use :func:`opyard.library.custom_op`.
+    Do not instantiate it directly; use :func:`opyard.library.custom_op`. Calling it runs
+    the operator's call path directly (Note [Custom op call] in ``src/python/custom_op.rs``).
     """
 
     def __init__(self, namespace, name, schema, fn, tags=()):
@@ -101,6 +104,9 @@ class CustomOpDef:
         is_view = any(r.alias_info is not None and not r.alias_info.is_write for r in returns)
         self._check_alias = (not is_view and not self._is_inplace and not self._is_out
                              and any(r.real_type.startswith("Tensor") for r in returns))
+        check = ("alias" if self._check_alias else "inplace" if self._is_inplace
+                 else "out" if self._is_out else "none")
+        self._set_call_plan(self._opoverload, check, list(self._out_kwarg_names), output_check_failed)
         self._backend_fns = {}
         self._disabled_kernel = set()
         self._disabled_libs = {}  # device type -> the Library that puts the default impl back on top
@@ -113,21 +119,11 @@ class CustomOpDef:
     def __repr__(self):
         return f"<CustomOpDef({self._qualname})>"
 
-    def __call__(self, *args, **kwargs):
-        out = self._opoverload(*args, **kwargs)
-        if self._check_alias:
-            # Note [Custom op aliasing]: torch checks after every kernel call that no output
-            # is (or views) an input. Doing it here instead of around the kernel keeps the
-            # dispatcher -> kernel path free of wrappers; opcheck's test_schema checks memory
-            # sharing in depth for calls through opyard.ops.
-            for a in args:
-                if a is out or getattr(a, "_base", None) is out:
-                    _aliasing_error(self)
-            if not isinstance(out, Tensor) or out._base is not None or kwargs:
-                check_aliasing(self, args, kwargs, out)
-        elif self._is_inplace or self._is_out:
-            check_returns_inputs(self, args, kwargs, out)
-        return out
+    # Note [Custom op aliasing]: torch checks after every kernel call that no output is (or
+    # views) an input. Here a call checks after its kernel returns, in `CustomOpBase.__call__`
+    # (Rust), which keeps the dispatcher -> kernel path free of wrappers; the autograd kernel
+    # of `register_autograd` checks its forward's outputs itself, and opcheck's test_schema
+    # checks memory sharing in depth for calls through opyard.ops.
 
     @property
     def _schema(self):
@@ -168,15 +164,15 @@ class CustomOpDef:
         action = "enable" if enabled else "disable"
         originally_disabled = device_type in self._disabled_kernel
         if device_type not in self._backend_fns:
-            log.warning("Attempted to %s kernel for %s but no kernel was registered for this device type.",
-                        action, device_type)
+            _log().warning("Attempted to %s kernel for %s but no kernel was registered for this device type.",
+                           action, device_type)
         if not enabled:
             if originally_disabled:
-                log.warning("Attempted to disable kernel for %s but it was already disabled.", device_type)
+                _log().warning("Attempted to disable kernel for %s but it was already disabled.", device_type)
             else:
                 self._set_disabled(device_type, True)
         elif not originally_disabled:
-            log.warning("Attempted to enable kernel for %s but it was already enabled.", device_type)
+            _log().warning("Attempted to enable kernel for %s but it was already enabled.", device_type)
         else:
             self._set_disabled(device_type, False)
         try:
@@ -217,6 +213,9 @@ class CustomOpDef:
                                f"{self}. Out variants do not support autograd.")
         install_autograd(self._lib, self._opoverload, backward, setup_context, str(self))
         self._backward_fn, self._setup_context_fn = backward, setup_context
+        # The autograd kernel checks the outputs of ops it finds in OPDEFS by packet name
+        # (`_alias_checker`); then a call that ran it needs no second check.
+        self._set_autograd_checks(OPDEFS.get(self._opoverload.name().split(".")[0]) is self)
 
     def register_vmap(self, func=None, /):
         """Register a vmap rule ``func(info, in_dims, *args, **kwargs) -> (output, out_dims)``."""

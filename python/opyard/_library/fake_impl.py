@@ -10,7 +10,7 @@ import threading
 import warnings
 
 __all__ = ["FAKE_IMPLS", "FakeImplCtx", "get_ctx", "run_fake_impl", "run_fake_impl_on_meta", "push_fake_impl",
-           "drop_fake_impl", "fake_impl_source"]
+           "drop_fake_impl", "fake_impl_source", "on_fake_impls_change", "ctx_slot"]
 
 # "ns::op.overload" -> the newest live fake impl (what FakeTensorMode runs).
 FAKE_IMPLS = {}
@@ -18,6 +18,18 @@ FAKE_IMPLS = {}
 _STACKS = {}
 # Reentrant: a drop may run from a finalizer while this thread registers.
 _lock = threading.RLock()
+# Called with no arguments after FAKE_IMPLS changed (FakeTensorMode forgets what it cached).
+_listeners: list = []
+
+
+def on_fake_impls_change(fn):
+    """Call ``fn()`` whenever an operator gains or loses its fake impl (registration time only)."""
+    _listeners.append(fn)
+
+
+def _changed():
+    for fn in _listeners:
+        fn()
 
 # The symbolic-shape types of ``opyard.fake.symbolic`` (a layer above), installed by it at import
 # through ``set_symbolic_types``: ``new_dynamic_size`` refuses SymInt bounds and raises its exception.
@@ -46,6 +58,7 @@ def push_fake_impl(name, fn, source):
     with _lock:
         _STACKS.setdefault(name, []).append(entry)
         FAKE_IMPLS[name] = fn
+    _changed()
     return entry
 
 
@@ -59,6 +72,7 @@ def drop_fake_impl(name, entry):
         else:
             _STACKS.pop(name, None)
             FAKE_IMPLS.pop(name, None)
+    _changed()
 
 
 def fake_impl_source(name):
@@ -72,10 +86,16 @@ class _State(threading.local):
 
 
 _state = _State()
+# The thread's slot ``get_ctx()`` reads: ``ctx_slot.ctx`` is None, a context, or
+# ``(shape_env, op_name)`` (the context, made on first use). FakeTensorMode's fallback sets it
+# around a fake impl itself, to call the impl with no frame in between (run_fake_impl does the same).
+ctx_slot = _state
 
 
 class FakeImplCtx:
     """What a fake impl may ask for: data-dependent sizes (``new_dynamic_size``)."""
+
+    __slots__ = ("_op_name", "_shape_env")
 
     def __init__(self, shape_env, op_name):
         self._shape_env = shape_env
@@ -130,6 +150,8 @@ class _NoCtxOnMeta:
 def get_ctx():
     """The fake-impl context; only valid while a fake impl runs (see ``register_fake``)."""
     ctx = _state.ctx
+    if ctx.__class__ is tuple:  # (shape_env, op_name): made on first use, see run_fake_impl
+        ctx = _state.ctx = FakeImplCtx(*ctx)
     if ctx is None:
         raise RuntimeError("get_ctx() called outside of a fake impl: it is only valid inside a function "
                            "registered with opyard.library.register_fake while it runs")
@@ -148,8 +170,17 @@ def _run_with(ctx, fn, args, kwargs):
 
 
 def run_fake_impl(fn, op_name, shape_env, args, kwargs):
-    """Run the fake impl ``fn`` under FakeTensorMode: ``get_ctx()`` works inside."""
-    return _run_with(FakeImplCtx(shape_env, op_name), fn, args, kwargs)
+    """Run the fake impl ``fn`` under FakeTensorMode: ``get_ctx()`` works inside.
+
+    Called for every fake-impl op under the mode, so it is one frame around ``fn`` and the
+    context is built only if ``fn`` asks ``get_ctx()`` for it.
+    """
+    prev = _state.ctx
+    _state.ctx = (shape_env, op_name)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _state.ctx = prev
 
 
 def run_fake_impl_on_meta(fn, op_name, args, kwargs):

@@ -1,7 +1,8 @@
 """The tensor facts autograd reads and writes, in one place.
 
 Note [Tensor autograd fields]: ``opyard.Tensor`` carries its autograd state
-in plain instance attributes owned by this package: ``_grad_fn`` and
+in fields of ``_core.TensorBase`` (struct members that read and write like
+``__slots__``; see Note [Tensor slots]), used by this package: ``_grad_fn`` and
 ``_output_nr`` (history), ``_grad_accumulator`` (weak ref to the leaf's
 ``AccumulateGrad``), ``_backward_hooks`` / ``_post_accumulate_hooks``,
 ``_fw_grad`` (forward-AD tangent), and ``grad``. ``requires_grad`` is the

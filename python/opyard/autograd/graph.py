@@ -8,7 +8,7 @@ the forward call that created it, ``(None, 0)`` for inputs that do not need
 a gradient. The engine (``engine.py``) walks these edges.
 
 See Note [Tensor autograd fields]: the per-tensor state this module reads
-and writes lives in plain attributes of the tensor (``_grad_fn``,
+and writes lives in fields of the tensor's ``TensorBase`` (``_grad_fn``,
 ``_output_nr``, ``_grad_accumulator``, ``_backward_hooks``,
 ``_retains_grad``), all owned by ``opyard.autograd``.
 """

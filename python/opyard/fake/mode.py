@@ -13,46 +13,36 @@ key themselves, so operators on them reach the fallback too. The fallback
 - re-badges the results as fake tensors on the device the inputs pretend to be
   on (or the ``device`` argument), putting back symbolic sizes (Note [Unbacked
   hints]).
-Note [Fake dispatch cache]: like torch's FakeTensor cache, the metadata of a
-functional op's outputs is memoized per (op, argument metadata); a hit builds
-the outputs directly instead of running the Meta kernel.
+The metadata cache in front of it: See Note [Fake dispatch cache] (``cache.py``).
 """
 
-import threading
+import numpy as np
 
 from .. import _core, _factories
-from .._library.fake_impl import FAKE_IMPLS, run_fake_impl
+from .._library.fake_impl import FAKE_IMPLS, ctx_slot, on_fake_impls_change, run_fake_impl
 from .._library.register import set_current_fake_mode
 from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
+from .cache import CACHE, cacheable, call_key, entry_of, fake_impl_of, forget, from_entry
 from .convert import fake_of, missing_fake_impl, mixed_modes, refuse_real_input
 from .perturb import check_outputs, perturbation_of
 from .readback import hinted, readback_of, restore_scalar, restore_symbols
-from .symbolic import SymInt
 from .tensor import FAKE_BIT, FakeTensor, hinting, make_fake
 
 __all__ = ["FakeTensorMode", "current_mode", "current_shape_env", "fake_fallback"]
 
 _FAKE = DispatchKeySet(DispatchKey.Fake)
 _META_SET = DispatchKeySet(DispatchKey.Meta)
-_new = _core.TensorBase.__new__
 
 
-class _State(threading.local):
-    mode = None
-
-
-_state = _State()
-
-
-def current_mode():
-    """The innermost active ``FakeTensorMode`` of this thread (None outside)."""
-    return _state.mode
+# The thread's innermost active mode lives in the core, where the cache's fast path reads it.
+_swap_mode = _core._fake_mode_swap
+current_mode = _core._fake_mode
 
 
 def current_shape_env():
-    mode = _state.mode
+    mode = current_mode()
     return mode.shape_env if mode is not None else None
 
 
@@ -78,13 +68,12 @@ class FakeTensorMode:
     def __enter__(self):
         guard = _core._KeyGuard(include=_FAKE)
         guard.__enter__()
-        self._saved.append((guard, _state.mode))
-        _state.mode = self
+        self._saved.append((guard, _swap_mode(self)))
         return self
 
     def __exit__(self, *exc):
         guard, prev = self._saved.pop()
-        _state.mode = prev
+        _swap_mode(prev)
         guard.__exit__(*exc)
         return False
 
@@ -128,7 +117,7 @@ def _convert_real(mode, x):
 
 def _lift_fresh(t):
     """Installed in ``_factories``: a tensor ``opyard.tensor``/``as_tensor`` just made is fake under a mode."""
-    mode = _state.mode
+    mode = current_mode()
     if mode is None:
         return t
     return fake_of(mode, t, static_shapes=True, memo=False)
@@ -138,7 +127,7 @@ _factories.set_lift_fresh(_lift_fresh)
 
 
 def _mode_of(args):
-    mode = _state.mode
+    mode = current_mode()
     if mode is not None:
         return mode
     for a in args:
@@ -147,114 +136,36 @@ def _mode_of(args):
     return FakeTensorMode()
 
 
-# --- Note [Fake dispatch cache] -----------------------------------------------------------------
-_cache = {}
-_UNCACHEABLE = object()
-_functional = {}  # op -> whether its outputs may be cached (no mutation, no aliasing, no fake impl)
-
-
-def _cacheable(op):
-    hit = _functional.get(op)
-    if hit is None:
-        schema = op._schema
-        hit = (not schema.is_mutable and all(r.alias_info is None for r in schema.returns)
-               and bool(schema.returns) and op.name() not in FAKE_IMPLS)
-        _functional[op] = hit
-    return hit
-
-
-def _arg_key(a):
-    if isinstance(a, Tensor):
-        if a._sym_shape is not None if isinstance(a, FakeTensor) else False:
-            return _UNCACHEABLE
-        return (a._data.shape, a._data.dtype, a._dev, a._meta_strides, a._meta_offset, a._keyset)
-    if isinstance(a, (list, tuple)):
-        out = tuple(_arg_key(e) for e in a)
-        return _UNCACHEABLE if _UNCACHEABLE in out else (type(a), out)
-    if isinstance(a, SymInt):
-        return _UNCACHEABLE
-    return (a.__class__, a)
-
-
-def _call_key(op, args, kwargs):
-    key = [op]
-    for a in args:
-        k = _arg_key(a)
-        if k is _UNCACHEABLE:
-            return None
-        key.append(k)
-    for name, v in kwargs.items():
-        k = _arg_key(v)
-        if k is _UNCACHEABLE:
-            return None
-        key.append((name, k))
-    key = tuple(key)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
-def _entry_of(out):
-    """What the cache keeps of an output: per tensor its array (shared) and layout."""
-    if isinstance(out, FakeTensor) and out._sym_shape is None and out._base is None:
-        return (out._data, out._dev, out._meta_strides, out._meta_offset, device_keys(out._dev) | FAKE_BIT)
-    if isinstance(out, tuple) and out and all(isinstance(o, FakeTensor) for o in out):
-        entries = tuple(_entry_of(o) for o in out)
-        return None if None in entries else entries
-    return None
-
-
-def _from_entry(entry, mode):
-    if entry[0].__class__ is tuple:
-        return tuple(_from_entry(e, mode) for e in entry)
-    data, dev, strides, offset, keys = entry
-    t = _new(FakeTensor)
-    t._data = data
-    t._dev = dev
-    t._keyset = keys
-    t.fake_mode = mode
-    if strides is not None:
-        t._meta_strides = strides
-    if offset:
-        t._meta_offset = offset
-    return t
-
-
 # --- the fallback --------------------------------------------------------------------------------
-_SCALARS = frozenset((int, float, bool, str, type(None)))
+def _miss(mode, op, args):
+    """A call the core's cache keyed and has not seen: every argument is a fake tensor of ``mode``
+    (the thread's mode) or a scalar. Returns the outputs and what to cache of them (None: nothing).
 
-
-def _fast_key(op, args, mode):
-    """The cache key when every argument is a fake tensor of ``mode`` without symbols or a plain scalar."""
-    key = [op]
-    for a in args:
-        cls = a.__class__
-        if cls is FakeTensor:
-            if a._sym_shape is not None or a.fake_mode is not mode:
-                return None
-            key.append((a._data.shape, a._data.dtype, a._dev, a._meta_strides, a._meta_offset, a._keyset))
-        elif cls in _SCALARS:
-            key.append((cls, a))
-        else:
-            return None
-    return tuple(key)
+    A fake impl (never cached) is called from here, this frame the only one between it and the
+    dispatcher: the mode is already the thread's (nothing to swap), and ``get_ctx()``'s slot is
+    set here as ``run_fake_impl`` would.
+    """
+    impl, name = fake_impl_of(op)
+    if impl is not None:
+        if hinting.active:
+            return _run_fake_impl(mode, impl, name, args, {}), None
+        prev = ctx_slot.ctx
+        ctx_slot.ctx = (mode.shape_env, name)
+        try:
+            out = impl(*args)
+        finally:
+            ctx_slot.ctx = prev
+        if out.__class__ is FakeTensor and out.fake_mode is mode:
+            return out, None
+        return _fakeify_outputs(out, _device_of(args, {}), mode, None), None
+    out = _run(mode, op, args, {})
+    return out, (entry_of(out) if cacheable(op) else None)
 
 
 def fake_fallback(keyset, op, *args, **kwargs):
-    """The boxed ``Fake`` fallback (see the module docstring)."""
-    mode = _state.mode or _mode_of(args)
-    cacheable = _functional.get(op)
-    if cacheable is None:
-        cacheable = _cacheable(op)
+    """The boxed ``Fake`` fallback (see the module docstring): calls the core's cache cannot key."""
+    mode = current_mode() or _mode_of(args)
     key = None
-    if cacheable and not kwargs:
-        key = _fast_key(op, args, mode)
-        if key is not None:
-            entry = _cache.get(key)
-            if entry is not None:
-                return _from_entry(entry, mode)
     foreign = _check_inputs(mode, args, kwargs)
     if foreign is not None:
         if foreign is not _Real:
@@ -263,36 +174,26 @@ def fake_fallback(keyset, op, *args, **kwargs):
             raise refuse_real_input(op, args, kwargs)
         args = tuple(_convert_real(mode, a) for a in args)
         kwargs = {k: _convert_real(mode, v) for k, v in kwargs.items()}
-    if cacheable and key is None:
-        key = _call_key(op, args, kwargs)
+    if cacheable(op):
+        key = call_key(op, args, kwargs)
         if key is not None:
-            entry = _cache.get(key)
+            entry = CACHE.get(key)
             if entry is not None:
-                return _from_entry(entry, mode)
+                return from_entry(entry, mode)
     out = _run(mode, op, args, kwargs)
     if key is not None:
-        entry = _entry_of(out)
+        entry = entry_of(out)
         if entry is not None:
-            _cache[key] = entry
+            CACHE[key] = entry
     return out
 
 
 def _run(mode, op, args, kwargs):
     name = op.name()
-    dev = _device_of(args, kwargs)
     impl = FAKE_IMPLS.get(name)
     if impl is not None:
-        prev, prev_hinting = _state.mode, hinting.active
-        _state.mode = mode
-        if prev_hinting:
-            hinting.active = False  # a fake impl sees the symbols, even inside a Meta kernel
-        try:
-            out = run_fake_impl(impl, name, mode.shape_env, args, kwargs)
-        finally:
-            _state.mode = prev
-            if prev_hinting:
-                hinting.active = True
-        return _fakeify_outputs(out, dev, mode, None)
+        return _run_fake_impl(mode, impl, name, args, kwargs)
+    dev = _device_of(args, kwargs)
     if not _has_meta_kernel(name):
         if not op._schema.returns:
             return None  # nothing to describe: torch's trivial fake impl
@@ -307,6 +208,20 @@ def _run(mode, op, args, kwargs):
         check_outputs(lambda a, k: _run_hinted(op, a, k), out, args, kwargs, shift, rb.candidates,
                       mode.shape_env, name)
     return out
+
+
+def _run_fake_impl(mode, impl, name, args, kwargs):
+    """The op's fake impl, with ``mode`` as the thread's mode and the symbols showing."""
+    prev, prev_hinting = _swap_mode(mode), hinting.active
+    if prev_hinting:
+        hinting.active = False  # a fake impl sees the symbols, even inside a Meta kernel
+    try:
+        out = run_fake_impl(impl, name, mode.shape_env, args, kwargs)
+    finally:
+        _swap_mode(prev)
+        if prev_hinting:
+            hinting.active = True
+    return _fakeify_outputs(out, _device_of(args, kwargs), mode, None)
 
 
 def _run_hinted(op, args, kwargs):
@@ -388,7 +303,18 @@ def _device_of(args, kwargs):
 
 
 _lib = KernelLibrary("_", "IMPL")
-_lib.fallback(fake_fallback, "Fake", with_keyset=True)
+# The core keys and serves cached calls, and hands the rest to the two functions above.
+FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray)
+_lib.fallback(FAKE_FALLBACK, "Fake", with_keyset=True)
+
+
+def _forget_cached():
+    """An op gained or lost its fake impl: whether it may be cached, and what was, is stale."""
+    forget()
+    FAKE_FALLBACK.cache_clear()
+
+
+on_fake_impls_change(_forget_cached)
 
 # register_fake's Meta kernels (in _library, a layer below) run fake impls under the active mode.
 set_current_fake_mode(current_mode)

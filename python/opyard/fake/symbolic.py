@@ -17,7 +17,6 @@ ShapeEnv (``env.guards``), as torch's ``ShapeEnv.evaluate_expr`` does; the
 graph is then valid for every input that satisfies the guards.
 """
 
-import hashlib
 import itertools
 import operator
 from typing import NamedTuple
@@ -412,6 +411,8 @@ class ShapeEnv:
     def _unique_id(self, source):
         # torch 2.15 names a symbol after a hash of its first source, so names are stable
         # across runs and independent of creation order; collisions probe upwards.
+        import hashlib  # here, not at import: hashlib costs ``import opyard`` more than all its calls
+
         attempt = int(hashlib.sha256(source.encode()).hexdigest(), 16) % 100
         while attempt in self.unique_ids:
             attempt += 1

@@ -1,6 +1,6 @@
 """``nn.Parameter``: a tensor that a Module registers as a parameter when assigned."""
 
-from .. import _factories
+from .. import _core, _factories
 from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
 from .._tensor import Tensor, _retype
 from ..autograd import _tensor_meta as meta
@@ -40,3 +40,4 @@ class Parameter(Tensor):
 
 
 register_plain_tensor_type(Parameter)
+_core._kernel_plain_type(Parameter)  # the Rust CPU kernels take Parameters as plain tensors

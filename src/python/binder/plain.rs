@@ -62,7 +62,7 @@ pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
 /// True when `v`'s type is exactly one of the plain tensor types (unused
 /// slots hold 0, never a type's address).
 #[inline]
-fn is_plain(v: &Bound<'_, PyAny>) -> bool {
+pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
     let t = v.get_type_ptr() as usize;
     PLAIN[0].load(Ordering::Relaxed) == t
         || PLAIN[1..].iter().any(|p| p.load(Ordering::Relaxed) == t)

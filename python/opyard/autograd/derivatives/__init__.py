@@ -10,6 +10,7 @@ are never differentiable.
 """
 
 from ... import _core
+from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS
 from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
 from ..fallback import make_non_differentiable_kernel
@@ -76,15 +77,38 @@ def _find(name):
     return op
 
 
-def _is_composite(op):
-    """CompositeImplicitAutograd ops get no formula: autograd records what they call (torch's rule)."""
-    return "\nCompositeImplicitAutograd[alias]:" in _core._dump(op.name())
+def _on_first_call(op, formula):
+    """The Autograd kernel of ``op``, built from ``formula`` on its first call.
+
+    Note [Derivative kernels on first use]: building a formula's kernel (binding data from the
+    schema, a node class) costs tens of microseconds, and most processes differentiate a few
+    of the hundreds of built-in ops, so import registers this stand-in instead. Its first call
+    builds the real kernel and puts it in the stand-in's own registration (same key, library
+    and provenance; ``_core._replace_kernel``), so every later call reaches the real kernel
+    with no frame of ours in between. Whoever still holds the stand-in (``get_kernel``, a
+    racing thread) is forwarded to the one real kernel.
+    """
+    real = None
+
+    def kernel(keyset, *args, **kwargs):
+        nonlocal real
+        if real is None:
+            built = make_kernel(op, formula)
+            _core._replace_kernel(op.name(), "Autograd", kernel, built, True)
+            real = built
+        return real(keyset, *args, **kwargs)
+
+    return kernel
 
 
 def register():
-    """Register every derivative kernel; returns ``(library, registered, missing)``."""
+    """Register every derivative kernel; returns ``(library, registered, missing)``.
+
+    One core call registers them all (Note [Bulk registration], src/registry/bulk.rs); the
+    formula kernels are built on first use (Note [Derivative kernels on first use]).
+    """
     lib = KernelLibrary("aten", "IMPL")
-    registered, missing = [], []
+    registered, missing, kernels = [], [], []
     rows = [(name, f, name) for name, f in FORMULAS.items()]
     rows += [(alias, FORMULAS[target], target) for alias, target in INPLACE_ALIASES.items()]
     for name, formula, row in rows:
@@ -96,19 +120,20 @@ def register():
                 if target == row:
                     missing.append(name)
                 continue
-            if _is_composite(op):
-                continue
-            lib.impl(op.name(), make_kernel(op, formula), "Autograd", with_keyset=True)
+            if op.name() in _COMPOSITE_OPS:
+                continue  # autograd records what a CompositeImplicitAutograd op calls (torch's rule)
+            kernels.append((op.name(), "Autograd", _on_first_call(op, formula), True))
             registered.append(op.name())
     for name in NON_DIFFERENTIABLE:
         op = _find(name)
         if op is not None:
-            lib.impl(op.name(), make_non_differentiable_kernel(op), "Autograd", with_keyset=True)
+            kernels.append((op.name(), "Autograd", make_non_differentiable_kernel(op), True))
     op = _find("aten::detach_")
     if op is not None:
-        lib.impl(op.name(), _detach_kernel(op), "Autograd", with_keyset=True)
+        kernels.append((op.name(), "Autograd", _detach_kernel(op), True))
     for name in OUT_OPS:
         op = _find("aten::" + name)
         if op is not None:
-            lib.impl(op.name(), nn.make_out_kernel(op), "Autograd", with_keyset=True)
+            kernels.append((op.name(), "Autograd", nn.make_out_kernel(op), True))
+    lib.impl_many(kernels)
     return lib, registered, missing

@@ -1,0 +1,50 @@
+"""Rust CPU kernels for the hottest built-in ops, registered over their Python kernels.
+
+Each ``_core.RustKernel`` runs a Rust loop for the common call (plain CPU tensors
+holding contiguous float32/float64/int32/int64 arrays of one dtype, equal shapes
+or a single element or a Python number, default arguments, small enough; for
+``expand``, the same numpy view as the Python kernel's, made without a frame; for
+``add_``/``sub_``/``mul_``, the same in-place update and version bump) and
+otherwise calls the Python kernel it wraps (``__wrapped__``), which stays the
+readable definition and the behaviour of every other case: see Note [Rust
+kernels] in ``src/python/kernels.rs``. Imported by ``opyard._aten`` once the
+Python kernels are registered; the Rust kernel is registered on top at the CPU key.
+
+Example::
+
+    >>> opyard.ops.aten.add.Tensor(opyard.ones(2), opyard.ones(2))   # the Rust loop
+    tensor([2., 2.])
+"""
+
+import warnings
+
+from .. import _core
+from .. import _dtype as D
+from .._registration import KernelLibrary, _warned_overrides
+from .._tensor import CPU, Tensor
+from . import factory, pointwise, reduction, shape, unary
+
+__all__ = ["LIB", "PYTHON_KERNELS"]
+
+_core._kernel_setup(Tensor, D._Default, D.float32, D.float64, CPU)
+
+# The Python kernel each Rust kernel falls back to, by ``name.overload``.
+PYTHON_KERNELS = {name: table[name] for name in _core.RustKernel.ops()
+                  for table in (pointwise.KERNELS, unary.KERNELS, reduction.KERNELS, shape.KERNELS,
+                                factory.KERNELS) if name in table}
+
+LIB = KernelLibrary("aten", "IMPL")
+
+
+def _register():
+    # Replacing the Python kernel is the point here, not a user's accident: no override
+    # warning, and a user's own later override of these kernels still warns once.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for name, kernel in PYTHON_KERNELS.items():
+            LIB.impl(name, _core.RustKernel(name, kernel), "CPU")
+    for name in PYTHON_KERNELS:
+        _warned_overrides.discard((f"aten::{name}", "CPU"))
+
+
+_register()

@@ -1,0 +1,56 @@
+//! Full reductions: `sum` of every element.
+//!
+//! Note [Pairwise sum]: a float `sum` must equal numpy's `np.add.reduce`
+//! bit for bit (the Python kernel it replaces calls that). numpy starts from
+//! the identity `0` and adds the pairwise sum of the whole buffer: fewer than
+//! 8 elements are added in order; up to 128 go into 8 running partial sums
+//! (combined as `((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`, then the remainder in
+//! order); longer buffers are split in two at half the length rounded down to
+//! a multiple of 8 and summed recursively. The error grows as O(log n) rather
+//! than O(n), and every step below rounds exactly where numpy's does.
+
+use super::Float;
+
+/// Buffers up to this length are summed with 8 partial sums, no recursion.
+const BLOCK: usize = 128;
+
+/// numpy's pairwise sum of `x` (see Note [Pairwise sum]), without the identity.
+fn pairwise<T: Float>(x: &[T]) -> T {
+    let n = x.len();
+    if n < 8 {
+        let mut res = T::ZERO;
+        for &v in x {
+            res = res.add(v);
+        }
+        return res;
+    }
+    if n <= BLOCK {
+        let mut r = [x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]];
+        let full = n - n % 8;
+        for chunk in x[8..full].chunks_exact(8) {
+            for (acc, &v) in r.iter_mut().zip(chunk) {
+                *acc = acc.add(v);
+            }
+        }
+        let mut res = (r[0].add(r[1]).add(r[2].add(r[3]))).add(r[4].add(r[5]).add(r[6].add(r[7])));
+        for &v in &x[full..] {
+            res = res.add(v);
+        }
+        return res;
+    }
+    let half = n / 2;
+    let half = half - half % 8;
+    pairwise(&x[..half]).add(pairwise(&x[half..]))
+}
+
+/// `sum` of a float buffer, as `np.add.reduce` computes it: `0 + pairwise(x)`
+/// (so the sum of `[-0.0]` is `0.0`, as in numpy and torch).
+pub fn sum_float<T: Float>(x: &[T]) -> T {
+    T::ZERO.add(pairwise(x))
+}
+
+/// `sum` of an integer buffer in int64, wrapping on overflow (torch sums
+/// integers in int64; numpy's `dtype=int64` reduction wraps the same way).
+pub fn sum_int<I: Copy + Into<i64>>(x: &[I]) -> i64 {
+    x.iter().fold(0i64, |acc, &v| acc.wrapping_add(v.into()))
+}

@@ -1,0 +1,143 @@
+//! Rust kernels for the hottest built-in ops, registered as their CPU kernels.
+//!
+//! Note [Rust kernels]: a `RustKernel` wraps the op's Python kernel (its
+//! fallback and readable definition, `__wrapped__`). The dispatcher calls it
+//! like any kernel; it runs the Rust loop (`crate::kernels`) when the call is
+//! the common one — plain CPU tensors (`Tensor`, or a type registered with
+//! `_kernel_plain_type` such as `Parameter`), contiguous numpy arrays of
+//! float32/float64/int32/int64, one dtype, equal shapes or one side a single
+//! element or a Python number, no extra arguments, not too large — and
+//! otherwise calls the Python kernel with the same arguments, so every other
+//! case (broadcasting, promotion, meta, subclasses, errors) keeps exactly its
+//! behaviour and messages. The result of the fast path is bit-identical to
+//! the Python kernel's (Note [Kernel numerics]). `expand` is the exception to
+//! "a Rust loop": it makes the same zero-stride numpy view as the Python
+//! kernel, through numpy's C API instead of `np.broadcast_to`; `add_`, `sub_`
+//! and `mul_` update `self`'s array in place and bump its version counter.
+
+mod array;
+mod binary;
+mod inplace;
+mod scalars;
+mod tensor_io;
+mod unary;
+mod view;
+
+pub use tensor_io::{_kernel_plain_type, _kernel_setup};
+
+use crate::kernels::elementwise::BinOp;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use unary::Unary;
+
+/// Which fast path a `RustKernel` runs.
+#[derive(Clone, Copy, Debug)]
+enum Fast {
+    /// add/sub/mul/div; `true`: the `.Scalar` overload (alpha positional).
+    Binary(BinOp, bool),
+    Unary(Unary),
+    Expand,
+    /// add_/sub_/mul_ with a tensor operand.
+    InPlace(BinOp),
+}
+
+/// The overloads that have a Rust kernel, by `name.overload`.
+const FAST_OPS: &[(&str, Fast)] = &[
+    ("add.Tensor", Fast::Binary(BinOp::Add, false)),
+    ("add.Scalar", Fast::Binary(BinOp::Add, true)),
+    ("sub.Tensor", Fast::Binary(BinOp::Sub, false)),
+    ("sub.Scalar", Fast::Binary(BinOp::Sub, true)),
+    ("mul.Tensor", Fast::Binary(BinOp::Mul, false)),
+    ("mul.Scalar", Fast::Binary(BinOp::Mul, true)),
+    ("div.Tensor", Fast::Binary(BinOp::Div, false)),
+    ("div.Scalar", Fast::Binary(BinOp::Div, true)),
+    ("neg", Fast::Unary(Unary::Neg)),
+    ("sum", Fast::Unary(Unary::Sum)),
+    ("clone", Fast::Unary(Unary::Clone)),
+    ("ones_like", Fast::Unary(Unary::OnesLike)),
+    ("zeros_like", Fast::Unary(Unary::ZerosLike)),
+    ("expand", Fast::Expand),
+    ("add_.Tensor", Fast::InPlace(BinOp::Add)),
+    ("sub_.Tensor", Fast::InPlace(BinOp::Sub)),
+    ("mul_.Tensor", Fast::InPlace(BinOp::Mul)),
+];
+
+/// A CPU kernel in Rust with the op's Python kernel as its fallback.
+#[pyclass(name = "RustKernel", module = "opyard._core", frozen)]
+pub struct PyRustKernel {
+    fast: Fast,
+    name: &'static str,
+    fallback: PyObject,
+}
+
+#[pymethods]
+impl PyRustKernel {
+    /// `RustKernel("add.Tensor", add)`: the Rust kernel of an aten overload
+    /// (see `RustKernel.ops()`), falling back to `fallback`.
+    #[new]
+    fn new(op: &str, fallback: PyObject) -> PyResult<Self> {
+        let Some(&(name, fast)) = FAST_OPS.iter().find(|(n, _)| *n == op) else {
+            return Err(PyValueError::new_err(format!(
+                "RustKernel: no Rust kernel for aten::{}; the ones with one are {:?}",
+                super::errors::clip(op),
+                FAST_OPS.iter().map(|(n, _)| *n).collect::<Vec<_>>()
+            )));
+        };
+        Ok(PyRustKernel {
+            fast,
+            name,
+            fallback,
+        })
+    }
+
+    /// The `name.overload`s that have a Rust kernel.
+    #[staticmethod]
+    fn ops() -> Vec<&'static str> {
+        FAST_OPS.iter().map(|(n, _)| *n).collect()
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let done = match self.fast {
+            Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
+            Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
+            Fast::Expand => view::expand(py, args, kwargs)?,
+            Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
+        };
+        match done {
+            Some(r) => Ok(r),
+            None => self.fallback.call_bound(py, args, kwargs),
+        }
+    }
+
+    /// The Python kernel this one falls back to.
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
+        self.fallback.clone_ref(py)
+    }
+
+    /// The fallback's name, so dumps and `get_kernel` name the kernel as before.
+    #[getter]
+    fn __name__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.fallback.getattr(py, "__name__")
+    }
+
+    #[getter]
+    fn __qualname__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.fallback.getattr(py, "__qualname__")
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "<RustKernel aten::{} falling back to {}>",
+            self.name,
+            self.fallback.bind(py).repr()?
+        ))
+    }
+}
