@@ -3,7 +3,8 @@ with the cyclic GC on, and the memory one graph node holds (``tracemalloc``).
 
 Run: ``python bench/bench_engine.py``. A linear engine shows the same
 microseconds per node at every length; torch's figures come from the same
-run when torch is importable.
+run when torch is importable. CPU time (``time.process_time``), best of 3:
+other processes on a shared machine disturb it less than wall time.
 """
 
 import gc
@@ -32,11 +33,11 @@ def per_node_us(lib, n, repeat=3):
     """Best of ``repeat`` (forward µs/node, backward µs/node) for a chain of ``n`` negs."""
     best_f = best_b = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         x, loss = _chain(lib, n)
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         loss.backward()
-        t2 = time.perf_counter()
+        t2 = time.process_time()
         best_f = min(best_f, (t1 - t0) / n * 1e6)
         best_b = min(best_b, (t2 - t1) / n * 1e6)
         del x, loss
@@ -61,7 +62,7 @@ def bytes_per_node(lib, n=10_000):
 def main():
     assert gc.isenabled()
     torch = try_import_torch()
-    print(f"\nBackward engine scaling, GC on  ({machine()})")
+    print(f"\nBackward engine scaling, GC on, CPU time  ({machine()})")
     for lib, name in ((opyard, "opyard"),) + (((torch, "torch"),) if torch else ()):
         for n in LENGTHS:
             f, b = per_node_us(lib, n)

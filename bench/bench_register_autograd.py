@@ -12,7 +12,7 @@ import time
 from typing import List, Optional
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import machine  # noqa: E402
+from _harness import machine, try_import_torch  # noqa: E402
 
 import opyard  # noqa: E402
 from opyard import Tensor  # noqa: E402
@@ -61,9 +61,27 @@ def main():
         ("plain(xr).sum().backward()", cpu_us(lambda: plain(xr).sum().backward(), n=3000)),
         ("defaults(xr).sum().backward()", cpu_us(lambda: defaults(xr).sum().backward(), n=3000)),
     ]
+    torch = try_import_torch()
+    if torch is not None:
+        rows += torch_rows(torch)
     print(f"\nregister_autograd kernels, CPU time, best of 11  ({machine()})")
     for label, us in rows:
         print(f"  {label:<34} {us:>8.2f} us")
+    if torch is None:
+        print("  torch is not importable here: no torch rows in this run")
+
+
+def torch_rows(torch):
+    @torch.library.custom_op("benchrag::plain", mutates_args=())
+    def tplain(x: torch.Tensor) -> torch.Tensor:
+        return x.clone()
+    tplain.register_autograd(lambda ctx, g: g)
+    x, xr = torch.randn(3), torch.randn(3, requires_grad=True)
+    return [
+        ("torch no grad plain(x)", cpu_us(lambda: tplain(x))),
+        ("torch forward plain(xr)", cpu_us(lambda: tplain(xr))),
+        ("torch plain(xr).sum().backward()", cpu_us(lambda: tplain(xr).sum().backward(), n=3000)),
+    ]
 
 
 def cpu_us_or_error(fn, **kw):

@@ -10,12 +10,15 @@ __all__ = [
     "DispatchKeySet",
     "FakeFallback",
     "FunctionSchema",
+    "NodeBase",
     "OpOverload",
     "OpOverloadPacket",
     "RustKernel",
     "SchemaError",
     "TensorBase",
+    "_ApplyDescriptor",
     "_CPU_DEVICE",
+    "_FunctionSpec",
     "_KeyGuard",
     "_SetKeysGuard",
     "_VersionCounter",
@@ -34,7 +37,10 @@ __all__ = [
     "_fake_mode_swap",
     "_fallback",
     "_find_op",
+    "_function_apply",
+    "_function_init",
     "_function_state",
+    "_grad_accumulator",
     "_impl",
     "_impl_many",
     "_is_excluded",
@@ -46,13 +52,16 @@ __all__ = [
     "_local_keysets",
     "_make_tensor",
     "_new_library",
+    "_next_sequence_nr",
     "_packet",
     "_pending_definitions",
+    "_record_node",
     "_register_plain_tensor_type",
     "_register_types",
     "_rename_privateuse1_backend",
     "_replace_kernel",
     "_run_backward",
+    "_set_forward_ad_active",
     "_set_function_state",
     "_set_grad_check",
     "_set_key_enum",
@@ -60,6 +69,7 @@ __all__ = [
     "_set_protocol_lookup",
     "_set_python_key_included",
     "_set_requires_grad_hook",
+    "_set_sink_type",
     "_set_tensor_types",
     "_share_state",
     "_slot_alias",
@@ -324,8 +334,60 @@ def _function_state() -> int: ...
 def _set_function_state(state: int) -> int: ...
 def _set_python_key_included(on: bool) -> bool: ...
 def _explain(op: OpOverload, *args: Any, **kwargs: Any) -> tuple[int, int, int, str, Optional[tuple[str, str, str]]]: ...
-def _engine_init(add: Callable[..., Any], validate: Callable[..., Any], pre_hooks: Callable[..., Any],
-                 post_hooks: Callable[..., Any], sink_type: type) -> None: ...
+def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], validate: Callable[..., Any],
+                 pre_hooks: Callable[..., Any], post_hooks: Callable[..., Any],
+                 accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
+def _next_sequence_nr() -> int: ...
+def _function_init(record_outputs: Callable[..., Any], check_dirty: Callable[..., Any],
+                   alias: Callable[..., Any], apply_general: Callable[..., Any],
+                   zeros: Callable[..., Any]) -> None: ...
+def _set_sink_type(cls: type) -> None: ...
+def _grad_accumulator(t: Any) -> Any: ...
+def _record_node(node_cls: type, edges: Any, out: Any, saved: Any) -> Any: ...
+def _set_forward_ad_active(active: bool) -> None: ...
+def _function_apply(spec: _FunctionSpec, args: tuple[Any, ...]) -> Any: ...
+
+@final
+class _ApplyDescriptor:
+    def __new__(cls) -> _ApplyDescriptor: ...
+    def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+
+@final
+class _FunctionSpec:
+    def __new__(cls, cls_: Any, backward_cls: Any, forward: Any, setup_context: Any,
+                fill_defaults_below: int, qualname: str, backward: Any) -> _FunctionSpec: ...
+    @property
+    def __qualname__(self) -> str: ...  # type: ignore[override]
+    @property
+    def __name__(self) -> str: ...  # type: ignore[override]
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+@disjoint_base
+class NodeBase:
+    next_functions: tuple[tuple[Any, int], ...]
+    _sequence_nr: int
+    _out_shapes: tuple[Any, ...]
+    _released: bool
+    _hooked: bool
+    _saved: Optional[tuple[Any, ...]]
+    _pre_hooks: Any
+    _post_hooks: Any
+    _tensor_pre_hooks: Any
+    _retains_grad_hooks_: Any
+    metadata_dict: Any
+    needs_input_grad: Any
+    to_save: Any
+    _dirty: Any
+    _non_differentiable: Any
+    saved_for_forward: Any
+    _out_dtypes: Any
+    materialize_grads: bool
+    def __new__(cls, *_args: Any, **_kwargs: Any) -> NodeBase: ...
+    @property
+    def _edge_needs(self) -> tuple[bool, ...]: ...
+    def release_variables(self) -> None: ...
+    def _init_sink(self, variable: Any) -> None: ...
+
 def _run_backward(roots: list[tuple[Any, int, Any]], inputs: Optional[list[tuple[Any, int]]],
                   retain_graph: bool, create_graph: bool, accumulate: bool) -> list[Any]: ...
 

@@ -22,15 +22,22 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple};
+use smallvec::SmallVec;
 
+use super::node::{as_node, NodeKind, PyNodeBase};
+use super::record::{release_saved, set_saved_tensor_type};
+use super::tensor_fields;
 use crate::autograd::engine::{run_backward, BackwardOptions, Edge, EngineError, GraphNode};
 use crate::autograd::Grad;
+use crate::dispatch::{tls, DispatchKeySet};
 
 /// The Python callables the engine needs, installed once by `engine.py`.
 struct EngineHooks {
     /// `aten::add.Tensor`, to sum gradients flowing into one node input.
     add: PyObject,
+    /// `aten::add_.Tensor`, to accumulate into an existing `.grad`.
+    add_inplace: PyObject,
     /// `_validate(node, i, g, next, nr)`: a gradient whose shape differs from
     /// the input's (reduce a broadcast, or raise torch's message).
     validate: PyObject,
@@ -38,8 +45,12 @@ struct EngineHooks {
     pre_hooks: PyObject,
     /// `_call_post_hooks(node, outputs, grads)` -> outputs.
     post_hooks: PyObject,
-    /// The sink class, `AccumulateGrad`.
-    sink_type: PyObject,
+    /// `accumulate_grad(var, g)`: the general accumulation rules (dtype
+    /// casts, create_graph), for what the Rust fast path does not cover.
+    accumulate: PyObject,
+    /// `NodeBase.release_variables`: nodes whose type does not override it
+    /// are released without a Python call.
+    default_release: PyObject,
 }
 
 static HOOKS: GILOnceCell<EngineHooks> = GILOnceCell::new();
@@ -47,23 +58,34 @@ static HOOKS: GILOnceCell<EngineHooks> = GILOnceCell::new();
 /// Installs the engine's Python callables (the first call wins: the package
 /// is imported once).
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 pub fn _engine_init(
     py: Python<'_>,
     add: PyObject,
+    add_inplace: PyObject,
     validate: PyObject,
     pre_hooks: PyObject,
     post_hooks: PyObject,
-    sink_type: PyObject,
-) {
+    accumulate: PyObject,
+    saved_tensor_type: PyObject,
+) -> PyResult<()> {
+    set_saved_tensor_type(py, saved_tensor_type);
+    let default_release = py
+        .get_type_bound::<PyNodeBase>()
+        .getattr(intern!(py, "release_variables"))?
+        .unbind();
     let hooks = EngineHooks {
         add,
+        add_inplace,
         validate,
         pre_hooks,
         post_hooks,
-        sink_type,
+        accumulate,
+        default_release,
     };
     // A second install is dropped here, outside any lock.
     let _ = HOOKS.set(py, hooks);
+    Ok(())
 }
 
 fn hooks(py: Python<'_>) -> PyResult<&'static EngineHooks> {
@@ -102,12 +124,25 @@ impl Grad for PyGrad {
     }
 }
 
-/// A node of the graph: a Python `Node` object; its identity is its address.
+/// A node of the graph: a `NodeBase` object; its identity is its address.
+/// The engine reads its Rust fields (See Note [Rust graph nodes]) and calls
+/// Python only for `apply`, hooks and custom `release_variables`.
 struct PyNode(PyObject);
 
 impl Clone for PyNode {
     fn clone(&self) -> Self {
         PyNode(self.0.clone_ref(gil()))
+    }
+}
+
+impl PyNode {
+    /// The node's Rust part; nodes are checked when they enter the pass
+    /// (`edge_of`), so the downcast cannot fail afterwards.
+    fn base(&self) -> &Bound<'static, PyNodeBase> {
+        // SAFETY: `Bound<PyAny>` and `Bound<PyNodeBase>` have the same layout
+        // (a `Py` pointer and a GIL marker); every `PyNode` is built by
+        // `edge_of` or `next_edges`, which checked the object is a NodeBase.
+        unsafe { self.0.bind(gil()).downcast_unchecked::<PyNodeBase>() }
     }
 }
 
@@ -129,9 +164,22 @@ fn from_seq(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Option<PyGrad>>> {
     Ok(out)
 }
 
-fn truthy(obj: &Bound<'_, PyAny>, name: &Bound<'_, pyo3::types::PyString>) -> bool {
-    obj.getattr(name)
-        .is_ok_and(|v| v.is_truthy().unwrap_or(true))
+/// Whether `shape` (a tensor's `shape`) equals `expected`.
+fn same_shape(shape: &Bound<'_, PyAny>, expected: &[i64]) -> PyResult<bool> {
+    if let Ok(t) = shape.downcast::<PyTuple>() {
+        if t.len() != expected.len() {
+            return Ok(false);
+        }
+        for (d, e) in t.iter().zip(expected) {
+            match d.extract::<i64>() {
+                Ok(d) if d == *e => {}
+                _ => return Ok(false),
+            }
+        }
+        return Ok(true);
+    }
+    let expected = PyTuple::new_bound(shape.py(), expected.iter());
+    shape.eq(expected)
 }
 
 impl GraphNode<PyGrad> for PyNode {
@@ -141,9 +189,7 @@ impl GraphNode<PyGrad> for PyNode {
         self.0.as_ptr() as usize
     }
     fn sequence_nr(&self) -> u64 {
-        let py = gil();
-        let nr = self.0.getattr(py, intern!(py, "_sequence_nr"));
-        nr.and_then(|n| n.extract::<u64>(py)).unwrap_or(0)
+        self.base().borrow().seq
     }
     fn name(&self) -> String {
         let py = gil();
@@ -152,36 +198,42 @@ impl GraphNode<PyGrad> for PyNode {
             .unwrap_or_else(|_| self.0.bind(py).get_type().to_string())
     }
     fn num_inputs(&self) -> PyResult<usize> {
-        let py = gil();
-        self.0.bind(py).getattr(intern!(py, "_out_shapes"))?.len()
+        let node = self.base().borrow();
+        match node.kind {
+            NodeKind::Sink => Ok(1),
+            NodeKind::Python | NodeKind::Function => node.num_outputs(gil()),
+        }
     }
     fn next_edges(&self, out: &mut Vec<Edge<Self>>) -> PyResult<()> {
         let py = gil();
-        let edges = self.0.bind(py).getattr(intern!(py, "next_functions"))?;
-        for edge in edges.iter()? {
-            // Non-tensor arguments have the edge `(None, -1)`: only an edge
-            // to a node needs a valid input number.
-            let (node, nr): (Bound<'_, PyAny>, isize) = edge?.extract()?;
-            out.push(edge_of(node.unbind(), nr, py)?);
+        let node = self.base().borrow();
+        for e in &node.next {
+            let Some(next) = &e.node else {
+                out.push((None, 0));
+                continue;
+            };
+            as_node(next.bind(py))?;
+            let next = PyNode(next.clone_ref(py));
+            let Ok(nr) = usize::try_from(e.nr) else {
+                let msg = format!(
+                    "an edge to {} has the negative input number {}",
+                    next.name(),
+                    e.nr
+                );
+                return Err(EngineError(msg).into());
+            };
+            out.push((Some(next), nr));
         }
         Ok(())
     }
     fn is_sink(&self) -> bool {
-        let py = gil();
-        hooks(py).is_ok_and(|h| {
-            self.0
-                .bind(py)
-                .is_instance(h.sink_type.bind(py))
-                .unwrap_or(false)
-        })
+        self.base().borrow().kind == NodeKind::Sink
     }
     fn has_pre_hooks(&self) -> bool {
         let py = gil();
-        let node = self.0.bind(py);
-        truthy(node, intern!(py, "_hooked"))
-            && (truthy(node, intern!(py, "_tensor_pre_hooks"))
-                || truthy(node, intern!(py, "_retains_grad_hooks"))
-                || truthy(node, intern!(py, "_pre_hooks")))
+        let slots = self.base().borrow().pre_hook_slots(py);
+        // A hook container's truth test may run Python: outside the borrow.
+        slots.iter().any(|h| h.bind(py).is_truthy().unwrap_or(true))
     }
     fn pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
         let py = gil();
@@ -192,8 +244,8 @@ impl GraphNode<PyGrad> for PyNode {
     }
     fn has_post_hooks(&self) -> bool {
         let py = gil();
-        let node = self.0.bind(py);
-        truthy(node, intern!(py, "_hooked")) && truthy(node, intern!(py, "_post_hooks"))
+        let slot = self.base().borrow().post_hook_slot(py);
+        slot.is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
     }
     fn post_hooks(
         &self,
@@ -212,6 +264,20 @@ impl GraphNode<PyGrad> for PyNode {
     ) -> PyResult<Vec<Option<PyGrad>>> {
         // create_graph is the grad mode `engine.py` set around the pass.
         let py = gil();
+        if let Some(var) = self.sink_variable() {
+            let var = var.bind(py);
+            if !tensor_fields::has_leaf_hooks(var)? {
+                if let Some(Some(g)) = grads.into_iter().next() {
+                    accumulate(var, g.0)?;
+                }
+                return Ok(Vec::new());
+            }
+        }
+        if self.base().borrow().kind == NodeKind::Function {
+            let grads = grads.into_iter().map(|g| g.map(|g| g.0)).collect();
+            let out = super::function::apply_node(self.base(), grads)?;
+            return Ok(out.into_iter().map(|g| g.map(PyGrad)).collect());
+        }
         let out = self
             .0
             .call_method1(py, intern!(py, "apply"), (to_list(py, grads),))?;
@@ -219,6 +285,11 @@ impl GraphNode<PyGrad> for PyNode {
     }
     fn release(&self) -> PyResult<()> {
         let py = gil();
+        let node = self.base();
+        let method = node.get_type().getattr(intern!(py, "release_variables"))?;
+        if method.is(hooks(py)?.default_release.bind(py)) {
+            return release_saved(node);
+        }
         self.0.call_method0(py, intern!(py, "release_variables"))?;
         Ok(())
     }
@@ -230,13 +301,26 @@ impl GraphNode<PyGrad> for PyNode {
         grad: PyGrad,
     ) -> PyResult<PyGrad> {
         let py = gil();
-        let shape = grad.0.bind(py).getattr(intern!(py, "shape"))?;
-        let expected = self
-            .0
-            .bind(py)
-            .getattr(intern!(py, "_out_shapes"))?
-            .get_item(nr)?;
-        if shape.eq(expected)? {
+        let shape = tensor_fields::shape(grad.0.bind(py))?;
+        let same = match self.sink_variable() {
+            Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
+            None => {
+                // Copied out: comparing sizes may run Python (a symbolic size's
+                // `__index__`/`__eq__`), which must not happen under the borrow.
+                let (native, py_shapes) = {
+                    let node = self.base().borrow();
+                    let native: Option<SmallVec<[i64; 4]>> =
+                        node.shapes.native(nr).map(SmallVec::from_slice);
+                    (native, node.shapes.py().map(|o| o.clone_ref(py)))
+                };
+                match (py_shapes, native) {
+                    (Some(o), _) => shape.eq(o.bind(py).get_item(nr)?)?,
+                    (None, Some(expected)) => same_shape(&shape, &expected)?,
+                    (None, None) => false,
+                }
+            }
+        };
+        if same {
             return Ok(grad);
         }
         let args = (&producer.0, i, grad.0, &self.0, nr);
@@ -244,10 +328,55 @@ impl GraphNode<PyGrad> for PyNode {
     }
 }
 
+impl PyNode {
+    /// The leaf tensor when this node is an `AccumulateGrad`.
+    fn sink_variable(&self) -> Option<PyObject> {
+        let py = gil();
+        let node = self.base().borrow();
+        match node.kind {
+            NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
+            NodeKind::Python | NodeKind::Function => None,
+        }
+    }
+}
+
+/// `AccumulateGrad` without hooks: torch's accumulation rules for the plain
+/// case (same dtype, no create_graph); everything else goes to Python's
+/// `accumulate_grad`.
+fn accumulate(var: &Bound<'_, PyAny>, g: PyObject) -> PyResult<()> {
+    let py = var.py();
+    let hooks = hooks(py)?;
+    let plain = tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS)
+        && tensor_fields::dtype(g.bind(py))?.is(&tensor_fields::dtype(var)?);
+    if !plain {
+        hooks.accumulate.call1(py, (var, g))?;
+        return Ok(());
+    }
+    match tensor_fields::grad(var)? {
+        Some(cur) => {
+            hooks.add_inplace.call1(py, (cur, g))?;
+        }
+        None => {
+            // Steal the gradient when nothing else can see it (torch: use_count
+            // check): this function holds the only reference. Views (e.g. an
+            // expanded ones) are copied so that .grad owns its memory.
+            let fresh = g.get_refcnt(py) == 1 && !tensor_fields::is_view(g.bind(py))?;
+            let g = if fresh {
+                g
+            } else {
+                g.call_method0(py, intern!(py, "clone"))?
+            };
+            tensor_fields::set_grad(var, g)?;
+        }
+    }
+    Ok(())
+}
+
 fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> {
     if node.is_none(py) {
         return Ok((None, 0));
     }
+    as_node(node.bind(py))?;
     match usize::try_from(nr) {
         Ok(nr) => Ok((Some(PyNode(node)), nr)),
         Err(_) => Err(EngineError(format!(

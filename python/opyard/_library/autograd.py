@@ -21,10 +21,12 @@ gradients too.
 
 import warnings
 
+from .. import _core
 from ._autograd_grads import GradSpec, regroup, split_needs, unflatten_grads
 
 __all__ = ["install_autograd"]
 
+_FunctionSpec = _core._FunctionSpec
 _LIST_TYPES = ("Tensor[]", "Tensor?[]", "Tensor[]?", "Tensor?[]?")
 
 
@@ -97,8 +99,14 @@ def install_autograd(lib, overload, backward, setup_context, display):
     fn_cls = type(overload.__name__.split(".")[0], (Function,), {
         "forward": staticmethod(_make_forward(overload, setup_context, spec)),
         "backward": staticmethod(_make_backward(backward, spec))})
-    kernel = _make_kernel(fn_cls.apply, schema, spec)
-    kernel.__qualname__ = f"autograd<{overload.name()}>"
+    if spec.has_meta:
+        kernel = _make_kernel(fn_cls.apply, schema, spec)
+        kernel.__qualname__ = f"autograd<{overload.name()}>"
+    else:
+        # Positional tensors only: the node's inputs are exactly the passed arguments, and
+        # the kernel is the Function's Rust apply itself (no Python frame before forward).
+        kernel = _FunctionSpec(fn_cls, fn_cls._backward_cls, fn_cls.forward, None, 0,
+                               f"autograd<{overload.name()}>", fn_cls._backward_impl)
     mine = lib.__dict__.setdefault("_opyard_autograd", set())
     if overload.name() in mine:
         # Replacing this library's own formula (torch's CustomOpDef just swaps its fields): no warning.
@@ -115,11 +123,6 @@ def _make_kernel(apply, schema, spec):
     list_pos = tuple(i for i, a in enumerate(schema.arguments)
                      if not a.kwarg_only and a.real_type in _LIST_TYPES)
     kw_names = tuple(a.name for a in schema.arguments if a.kwarg_only)
-    if not spec.has_meta:
-        # Positional tensors only: the node's inputs are exactly the passed arguments.
-        def autograd_kernel(*args):
-            return apply(*args)
-        return autograd_kernel
     if not list_pos and not spec.kw_inputs and not spec.ret_lists:
         def autograd_kernel(*args, **kwargs):
             return apply(*args, _Call(kwargs))
@@ -160,14 +163,12 @@ def _make_forward(overload, setup_context, spec):
     fill = _filler(overload._schema)
     check = _alias_checker(overload)
     kw_style = spec.has_kwarg_only
-    has_meta = spec.has_meta
+    if not spec.has_meta:
+        return _plain_forward(overload, setup_context, fill, check)
 
     def forward(ctx, *inputs):
-        if has_meta:
-            call = ctx._opyard_call = inputs[-1]
-            inputs = inputs[:-1]
-        else:
-            call = _NO_CALL
+        call = ctx._opyard_call = inputs[-1]
+        inputs = inputs[:-1]
         if call.sizes is not None:
             inputs = regroup(inputs, call.sizes)
         kwargs = call.kwargs
@@ -186,6 +187,23 @@ def _make_forward(overload, setup_context, spec):
                 setup_context(ctx, full, out)
         if spec.ret_lists:
             return _flatten_outputs(out, call)
+        return out
+    return forward
+
+
+def _plain_forward(overload, setup_context, fill, check):
+    """The forward of a schema with positional arguments only and no lists (no metadata input)."""
+    if setup_context is None and check is None:
+        def forward(ctx, *inputs):
+            return overload(*inputs)
+        return forward
+
+    def forward(ctx, *inputs):
+        out = overload(*inputs)
+        if check is not None:
+            check(inputs, {}, out)
+        if setup_context is not None:
+            setup_context(ctx, fill(inputs, {})[0], out)
         return out
     return forward
 

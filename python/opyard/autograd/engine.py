@@ -19,15 +19,18 @@ Example::
 import warnings
 
 from .. import _core
+from .._ops import ops
 from . import _tensor_meta as meta
 from ._tensor_meta import add as _add  # See Note [Explicit overloads]
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state
-from .graph import AccumulateGrad, gradient_edge
+from .graph import SavedTensor, grad_accumulator, gradient_edge
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
+_AG_MASK = meta.AUTOGRAD_MASK
+_ones_like = ops.aten.ones_like.default
 
-__all__ = ["backward", "grad", "run_backward"]
+__all__ = ["backward", "backward_scalar", "grad", "run_backward"]
 
 
 def _as_tuple(x, what):
@@ -75,6 +78,20 @@ def _check_roots(outputs):
             raise TypeError(f"backward: element {i} of tensors is a {type(out).__name__}, not a Tensor")
         if not meta.requires_grad(out):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
+def backward_scalar(t, retain_graph=None):
+    """``t.backward()`` for one tensor, no gradient given, no ``inputs``, no create_graph:
+    the common ``loss.backward()``, without the general argument handling."""
+    if not (t._keyset & _AG_MASK and meta.numel(t) == 1 and meta.is_floating(t)):
+        return backward(t, None, retain_graph)  # the general path raises torch's message
+    fn = t._grad_fn
+    with _no_grad_guard():
+        root = _ones_like(t)
+        if fn is not None:
+            _core._run_backward([(fn, t._output_nr, root)], None, bool(retain_graph), False, True)
+        else:
+            _core._run_backward([(grad_accumulator(t), 0, root)], None, bool(retain_graph), False, True)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
@@ -244,6 +261,7 @@ def _validate(node, i, g, nxt, nr):
         f"{list(got)} but expected shape compatible with {list(expected)}")
 
 
-_core._engine_init(_add, _validate, _call_pre_hooks, _call_post_hooks, AccumulateGrad)
+_core._engine_init(_add, meta._add_, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,
+                   SavedTensor)
 
 __dir__ = public_dir(globals())

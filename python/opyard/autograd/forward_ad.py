@@ -51,6 +51,7 @@ def enter_dual_level():
         if _state.level is not None:
             raise RuntimeError("Nested forward mode AD is not supported at the moment")
         _state.level = 0
+        _core._set_forward_ad_active(True)  # Function kernels called from Rust take the general path
         _grad_mode.enter_forward_ad_level()
         _state.guard = _core._KeyGuard(include=AUTOGRAD_KEYS)
         _state.guard.__enter__()
@@ -74,6 +75,7 @@ def exit_dual_level(*, level=None):
         _state.guard = None
         _grad_mode.exit_forward_ad_level()
         _state.level = None
+        _core._set_forward_ad_active(False)
 
 
 class dual_level:

@@ -13,9 +13,12 @@ Example (the seed's ``MulConstant``)::
     >>> y = MulConstant.apply(opyard.ones(2, requires_grad=True), 3.0)
 
 Note [Function.apply hot path]: everything that depends only on the class
-(its Backward node class, whether ``setup_context`` or ``jvp`` is defined)
-is computed once in ``__init_subclass__``; ``apply`` then does one pass over
-the arguments, one pass over the outputs, and a thread-local grad-mode guard.
+(its Backward node class, ``forward``, whether ``setup_context`` is defined)
+is computed once in ``__init_subclass__`` into ``cls._apply_spec``; ``apply``
+then is one Rust call (``MyFn.apply`` is the spec; See Note [Function.apply in
+Rust] in ``src/python/function.rs``). The ctx is the node: ``needs_input_grad``,
+``to_save``, ``_dirty``, ``_non_differentiable``, ``materialize_grads`` are Rust
+fields of it, and its instance dict exists only once a user sets an attribute.
 """
 
 import functools
@@ -26,20 +29,19 @@ from ..dispatcher import AUTOGRAD_KEYS
 from . import _tensor_meta as meta
 from . import forward_ad as _fwad
 from ._apply_args import bind_apply_args, positional_params
-from .grad_mode import _no_grad_guard, _threads, no_grad
+from .grad_mode import _no_grad_guard, no_grad
 from .grad_mode import grad_off_in_forward_ad as _fw_off
 from .graph import (
     FREED_MESSAGE,
     Node,
     SavedTensor,
-    grad_accumulator,
     gradient_edge,
-    next_sequence_nr,
 )
 
 __all__ = ["FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
 
 _is_excluded = _core._is_excluded
+_FunctionSpec = _core._FunctionSpec
 _TensorBase = _core.TensorBase
 _AUTOGRAD_KEYS = AUTOGRAD_KEYS
 _AG_MASK = meta.AUTOGRAD_MASK
@@ -53,7 +55,7 @@ class FunctionCtx:
 
     to_save = ()
     saved_for_forward = ()
-    _saved = None
+    _saved: "tuple | None" = None
     _dirty = ()
     _non_differentiable = ()
     materialize_grads = True
@@ -106,8 +108,11 @@ class FunctionCtx:
         return getattr(self, "_released", False)
 
 
-class BackwardCFunction(FunctionCtx, Node):
-    """The ctx object is also the graph node; its class is ``<Function>Backward``."""
+class BackwardCFunction(Node, FunctionCtx):
+    """The ctx object is also the graph node; its class is ``<Function>Backward``.
+
+    ``Node`` comes first in the bases so that the node's Rust fields (``_saved``,
+    ``next_functions``, ...) take precedence over ``FunctionCtx``'s class defaults."""
 
     _forward_cls = None
     __init__ = object.__init__  # apply() sets the node fields only when it records
@@ -137,17 +142,11 @@ class BackwardCFunction(FunctionCtx, Node):
                 raise RuntimeError(f"function {self.name()} returned an invalid gradient at "
                                    f"position {i + 1}: expected Variable or None (got "
                                    f"{type(g).__name__})")
-            if g is not None and edges[i] is _NON_TENSOR:
+            if g is not None and edges[i] == _NON_TENSOR:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than None "
                                    f"at position {i + 1}, but the corresponding forward input was "
                                    f"not a Variable")
         return result
-
-    def release_variables(self):
-        self._released = True
-        if self._saved is not None:
-            for s in self._saved:
-                s.tensor = None
 
     def _released_for_ctx(self):
         return self._released
@@ -205,6 +204,10 @@ class Function(_SingleLevelFunction):
         # setup_context sees every input: calls with fewer arguments get forward's defaults.
         has_defaults = any(p.default is not p.empty for p in cls._params)
         cls._fill_defaults_below = len(cls._params) if cls._setup_context_defined and has_defaults else 0
+        cls._apply_spec = _FunctionSpec(cls, cls._backward_cls, cls.forward,
+                                        cls.setup_context if cls._setup_context_defined else None,
+                                        cls._fill_defaults_below, f"{cls.__qualname__}.apply",
+                                        cls._backward_impl)
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -219,77 +222,49 @@ class Function(_SingleLevelFunction):
             "new-style autograd function with static forward method. (Example: "
             "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
-    @classmethod
-    def apply(cls, *args, **kwargs):
-        """Run ``forward`` without recording, then record one node for the whole call.
+    # ``MyFn.apply`` is ``MyFn._apply_spec``, a Rust callable: ``apply(*args)`` is one Rust
+    # call (See Note [Function.apply hot path]); keywords, missing defaulted inputs and
+    # forward-mode AD take ``_apply_general``.
+    apply = _core._ApplyDescriptor()
 
-        See Note [Function.apply hot path]: attribute reads are inlined on purpose.
-        """
-        if kwargs or len(args) < cls._fill_defaults_below:
-            args = bind_apply_args(cls, args, kwargs)
-        ctx = cls._backward_cls()
-        d = ctx.__dict__
-        edges = []
-        needs = []
-        any_grad = False
-        if not _is_excluded(_AUTOGRAD_KEYS) and (_fw_state.level is None or not _fw_off()):
-            for a in args:
-                if isinstance(a, _TensorBase):
-                    if a._keyset & _AG_MASK:
-                        fn = a._grad_fn
-                        if fn is not None:
-                            edges.append((fn, a._output_nr))
-                        else:
-                            acc = a._grad_accumulator
-                            acc = acc() if acc is not None else None
-                            edges.append((acc if acc is not None else grad_accumulator(a), 0))
-                        needs.append(True)
-                        any_grad = True
-                        continue
-                    edges.append(_NO_EDGE)
-                else:
-                    edges.append(_NON_TENSOR)
-                needs.append(False)
+
+def _apply_general(cls, args, kwargs):
+    """``apply`` with keywords, defaults to fill in, or a forward-AD level active."""
+    if kwargs or len(args) < cls._fill_defaults_below:
+        args = bind_apply_args(cls, args, kwargs)
+    ctx = cls._backward_cls()
+    edges = []
+    needs = []
+    any_grad = False
+    if not _is_excluded(_AUTOGRAD_KEYS) and (_fw_state.level is None or not _fw_off()):
+        for a in args:
+            if isinstance(a, _TensorBase):
+                if a._keyset & _AG_MASK:
+                    edges.append(gradient_edge(a))
+                    needs.append(True)
+                    any_grad = True
+                    continue
+                edges.append(_NO_EDGE)
+            else:
+                edges.append(_NON_TENSOR)
+            needs.append(False)
+    else:
+        needs = [False] * len(args)
+    ctx.needs_input_grad = tuple(needs)
+    with _no_grad_guard():
+        if cls._setup_context_defined:
+            output = cls.forward(*args)
+            cls.setup_context(ctx, args, output)
         else:
-            needs = [False] * len(args)
-        d["needs_input_grad"] = tuple(needs)
-        try:
-            guard = _threads.guard
-        except AttributeError:
-            guard = _no_grad_guard()
-        with guard:
-            if cls._setup_context_defined:
-                output = cls.forward(*args)
-                cls.setup_context(ctx, args, output)
-            else:
-                output = cls.forward(ctx, *args)
-        if any_grad:
-            d["next_functions"] = tuple(edges)
-            d["_sequence_nr"] = next_sequence_nr()
-            # Fast path: one tensor output, nothing saved or marked (ctx methods write
-            # these names into the instance dict). See Note [Function.apply hot path].
-            if (isinstance(output, _TensorBase) and "to_save" not in d and "_dirty" not in d
-                    and "_non_differentiable" not in d):
-                for a in args:
-                    if a is output:
-                        output = meta.alias(output)
-                        break
-                dt = output.dtype
-                d["_out_shapes"] = (output.shape,)
-                d["_out_dtypes"] = (dt,)
-                if dt.is_floating_point:
-                    output._grad_fn = ctx
-                    ks = output._keyset
-                    if not ks & _AG_MASK:
-                        output._keyset = ks | meta.autograd_bit(ks)
-            else:
-                output = _record_outputs(ctx, args, output)
-        elif "_dirty" in d:
-            _check_dirty_inputs(ctx, args)
-            _check_dirty_outputs(ctx, output)
-        if _fw_state.level is not None:
-            _fwad.function_jvp(cls, ctx, args, output)
-        return output
+            output = cls.forward(ctx, *args)
+    if any_grad:
+        ctx.next_functions = edges
+        output = _record_outputs(ctx, args, output)
+    elif ctx._dirty:
+        _check_dirty(ctx, args, output)
+    if _fw_state.level is not None:
+        _fwad.function_jvp(cls, ctx, args, output)
+    return output
 
 
 def _record_outputs(ctx, args, output):
@@ -345,6 +320,11 @@ def _index(seq, x):
         if y is x:
             return i
     return 0
+
+
+def _check_dirty(ctx, args, output):
+    _check_dirty_inputs(ctx, args)
+    _check_dirty_outputs(ctx, output)
 
 
 def _check_dirty_inputs(ctx, args):
@@ -405,6 +385,8 @@ def once_differentiable(fn):
         return wrapped[0] if single else tuple(wrapped)
 
     return wrapper
+
+_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros)
 
 from .._exports import public_dir
 

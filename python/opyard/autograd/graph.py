@@ -16,6 +16,7 @@ and writes lives in fields of the tensor's ``TensorBase`` (``_grad_fn``,
 import itertools
 import weakref
 
+from .. import _core
 from . import _tensor_meta as meta
 
 __all__ = [
@@ -27,8 +28,7 @@ __all__ = [
     "SavedTensor",
 ]
 
-_sequence = itertools.count()
-next_sequence_nr = _sequence.__next__
+next_sequence_nr = _core._next_sequence_nr
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -76,32 +76,23 @@ def _add_hook(owner, attr, fn):
     return handle
 
 
-class Node:
+class Node(_core.NodeBase):
     """One backward function of the graph.
 
     Subclasses implement ``apply(grads)``: ``grads`` has one entry per output
     of the forward call (``None`` where no gradient flowed), and the result
     has one gradient (or ``None``) per edge of ``next_functions``.
-    """
 
-    # Class defaults keep construction cheap: instances only set what differs.
-    _pre_hooks = None
-    _post_hooks = None
-    _tensor_pre_hooks = None
-    _retains_grad_hooks_ = None
-    # Set once any hook is attached: the engine reads this one flag per node and
-    # looks at the four hook slots only when it is set.
-    _hooked = False
-    _out_shapes = ()
-    _released = False
-    _sequence_nr = 0
-    next_functions = ()
-    metadata_dict = None
+    The graph fields (``next_functions``, ``_sequence_nr``, ``_out_shapes``,
+    ``_released``, ``_saved``, the hook slots) are Rust fields of
+    ``_core.NodeBase`` (See Note [Rust graph nodes] in ``src/python/node.rs``);
+    a node gets an instance dict only when a subclass or a user sets another
+    attribute. The sequence number is assigned when the node is created.
+    """
 
     def __init__(self, next_functions=(), out_shapes=()):
         self.next_functions = next_functions
         self._out_shapes = out_shapes
-        self._sequence_nr = next_sequence_nr()
 
     def name(self):
         """The node's name, e.g. ``MulBackward0``."""
@@ -115,10 +106,6 @@ class Node:
 
     def apply(self, grads):
         raise NotImplementedError(f"{self.name()}.apply is not implemented")
-
-    def release_variables(self):
-        """Free saved tensors (after a backward without ``retain_graph``)."""
-        self._released = True
 
     def _sequence(self):
         return self._sequence_nr
@@ -162,10 +149,14 @@ class Node:
 class AccumulateGrad(Node):
     """Sink of a leaf tensor: adds the incoming gradient into ``variable.grad``."""
 
-    _sequence_nr = 2**62  # highest priority: accumulate as soon as ready (torch: UINT64_MAX)
-
     def __init__(self, variable):
-        self.variable = variable
+        # Highest priority: accumulate as soon as ready (torch: UINT64_MAX); the engine
+        # accumulates in Rust when the leaf has no hooks, and calls ``apply`` otherwise.
+        self._init_sink(variable)
+
+    @property
+    def variable(self):
+        return self._saved[0]
 
     @property
     def _out_shapes(self):
@@ -192,6 +183,9 @@ class AccumulateGrad(Node):
         return ()
 
 
+_core._set_sink_type(AccumulateGrad)
+
+
 def gradient_edge(t):
     """The edge a gradient for tensor ``t`` flows into: ``(grad_fn, output_nr)``, the
     leaf's ``AccumulateGrad``, or ``(None, 0)`` when ``t`` does not require grad."""
@@ -203,14 +197,8 @@ def gradient_edge(t):
     return (None, 0)
 
 
-def grad_accumulator(t):
-    """The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``."""
-    ref = t._grad_accumulator
-    acc = ref() if ref is not None else None
-    if acc is None:
-        acc = AccumulateGrad(t)
-        t._grad_accumulator = weakref.ref(acc)
-    return acc
+# The (cached, weakly held) ``AccumulateGrad`` of leaf ``t``, made in Rust.
+grad_accumulator = _core._grad_accumulator
 
 
 def set_history(t, node, output_nr):

@@ -12,6 +12,7 @@ import weakref
 from .. import _core
 from . import _tensor_meta as meta
 from .engine import backward as _backward
+from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
 
 __all__ = ["install"]
@@ -27,7 +28,10 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
         >>> x.grad
         tensor([3., 3.])
     """
-    _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+    if gradient is None and inputs is None and not create_graph:
+        _backward_scalar(self, retain_graph)
+    else:
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 def register_hook(self, hook):

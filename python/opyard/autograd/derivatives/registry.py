@@ -23,7 +23,7 @@ from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
 from ..grad_mode import _no_grad_guard
 from ..grad_mode import grad_off_in_forward_ad as _fw_off
-from ..graph import Node, SavedTensor, gradient_edge, next_sequence_nr, set_history
+from ..graph import Node, SavedTensor, gradient_edge, set_history
 from ..views import record_view
 
 __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
@@ -44,7 +44,9 @@ class Formula:
 
 
 class TensorMeta:
-    """Shape/dtype of an input tensor the formula does not need the values of."""
+    """Shape/dtype of an input tensor the formula does not need the values of.
+
+    Immutable and shared: :func:`tensor_meta` hands out one object per (shape, dtype)."""
 
     __slots__ = ("shape", "dtype")
 
@@ -69,33 +71,87 @@ class TensorMeta:
         return n
 
 
+_META_CACHE: dict = {}
+_META_CACHE_SIZE = 4096
+
+
+def tensor_meta(t):
+    """The shared :class:`TensorMeta` of ``t``'s shape and dtype.
+
+    Note [Shared tensor metadata]: a node keeps the shape and dtype of every tensor
+    argument it does not save (formulas read ``a.self.shape``); one object per
+    (shape, dtype) instead of one per node keeps a unary node small (See Note [Rust
+    graph nodes] in ``src/python/node.rs``). The cache is bounded: it is emptied
+    when full, which only costs new objects."""
+    key = (t.shape, t.dtype)
+    try:
+        cached = _META_CACHE.get(key)
+    except TypeError:  # an unhashable size (a symbolic one): this node's own object
+        return TensorMeta(t)
+    if cached is not None:
+        return cached
+    if len(_META_CACHE) >= _META_CACHE_SIZE:
+        _META_CACHE.clear()
+    m = _META_CACHE[key] = TensorMeta(t)
+    return m
+
+
 class _Args:
     """The saved arguments of one call, by schema name (unpacked for one backward)."""
 
     def __init__(self, values):
-        self.__dict__.update(values)
+        self.__dict__ = values
 
 
 class BuiltinNode(Node):
-    """A node of a built-in op; subclasses set ``formula`` and ``_arity`` (edges per diff arg)."""
+    """A node of a built-in op; subclasses set ``formula`` and ``_save_names``.
 
+    ``_saved`` holds the call's arguments in ``_save_names`` order (``SavedTensor``,
+    shared ``TensorMeta`` or plain values). ``_arity`` (edges per differentiable
+    argument) and ``_needs_list`` are set only for ops with ``Tensor[]`` arguments;
+    otherwise ``needs`` is one bool per edge (``_edge_needs``)."""
+
+    __init__ = object.__init__  # the fields are set by the kernel that records the node
+    _forward_cls = None  # read by in-place checks: found here, not through __getattr__
     formula = None
+    _save_names = ()
+    _unpack = ()  # positions in ``_saved`` that may hold SavedTensors (or lists of them)
+    _arity = None
+    _needs_list = None
+
+    def __getattr__(self, name):
+        """torch's ``grad_fn._saved_<arg>``: a saved argument (tensors are unpacked, so a
+        freed graph raises torch's message); arguments kept only as shape/dtype are not saved."""
+        if name.startswith("_saved_") and name[7:] in self._save_names:
+            v = self._saved[self._save_names.index(name[7:])]
+            if isinstance(v, SavedTensor):
+                return v.unpack(self._released)
+            if isinstance(v, list) and v and isinstance(v[0], SavedTensor):
+                return [s.unpack(self._released) for s in v]
+            if not isinstance(v, TensorMeta) and not (isinstance(v, list) and v and isinstance(v[0], TensorMeta)):
+                return v
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def apply(self, grads):
-        f = self.formula
-        values = {}
-        released = self._released
-        for name, v in self._saved.items():
-            if isinstance(v, SavedTensor):
-                v = v.unpack(released)
-            elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
-                v = [s.unpack(released) for s in v]
-            values[name] = v
-        if all(g is None for g in grads):
+        saved = self._saved
+        if self._unpack:
+            saved = list(saved)
+            released = self._released
+            for i in self._unpack:
+                v = saved[i]
+                if isinstance(v, SavedTensor):
+                    saved[i] = v.unpack(released)
+                elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
+                    saved[i] = [s.unpack(released) for s in v]
+        for g in grads:
+            if g is not None:
+                break
+        else:
             return (None,) * len(self.next_functions)
-        result = f.backward(grads, _Args(values), self._needs)
+        args = _Args(dict(zip(self._save_names, saved)))
         if self._arity is None:
-            return result
+            return self.formula.backward(grads, args, self._edge_needs)
+        result = self.formula.backward(grads, args, self._needs_list)
         flat = []
         for r, n in zip(result, self._arity):
             if n is None:
@@ -103,16 +159,6 @@ class BuiltinNode(Node):
             else:
                 flat.extend(r if r is not None else (None,) * n)
         return flat
-
-    def release_variables(self):
-        self._released = True
-        for name, v in self._saved.items():
-            if isinstance(v, SavedTensor):
-                v.tensor = None
-            elif isinstance(v, list):
-                for s in v:
-                    if isinstance(s, SavedTensor):
-                        s.tensor = None
 
 
 def _binder(schema):
@@ -134,6 +180,7 @@ def _binder(schema):
 _SAVE, _META, _VALUE = 0, 1, 2
 _NO_EDGE = (None, 0)
 _TensorBase = _core.TensorBase
+_record_node = _core._record_node
 _AG_MASK = meta.AUTOGRAD_MASK
 _fw_state = fwad._state
 
@@ -163,7 +210,12 @@ class _KernelSpec:
         self.is_view = (len(returns) == 1 and returns[0].alias_info is not None
                         and not returns[0].alias_info.is_write)
         self.op = op
-        self.node_cls = type(formula.name, (BuiltinNode,), {"formula": formula, "__module__": __name__})
+        save_names = tuple(n for _, n, _ in self.saves) + (("result",) if self.save_result else ())
+        unpack = tuple(k for k, (_, _, kind) in enumerate(self.saves) if kind == _SAVE)
+        if self.save_result:
+            unpack += (len(self.saves),)
+        self.node_cls = type(formula.name, (BuiltinNode,), {
+            "formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__})
         self.formula = formula
         self.op_name = op.name()
 
@@ -272,20 +324,25 @@ def _tangent_of(v):
 
 
 def _record(spec, out, values, needs, edges, arity, originals):
-    node = spec.node_cls()
-    node.next_functions = tuple(edges)
-    node._needs = needs
-    node._arity = arity
-    node._sequence_nr = next_sequence_nr()
-    saved = {}
+    saved = []
     for i, n, kind in spec.saves:
         v = values[i] if originals is None else originals.get(i, values[i])
         if kind == _VALUE or v is None:
-            saved[n] = v
+            saved.append(v)
         elif kind == _META:
-            saved[n] = TensorMeta(v) if not isinstance(v, (list, tuple)) else [TensorMeta(t) for t in v]
+            saved.append(tensor_meta(v) if not isinstance(v, (list, tuple)) else [tensor_meta(t) for t in v])
         else:
-            saved[n] = SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v]
+            saved.append(SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v])
+    if arity is None and not spec.mutated and isinstance(out, _TensorBase):
+        # The common case in one Rust call: node, edges, saved values, output 0's history.
+        if spec.save_result:
+            saved.append(SavedTensor(out, True, spec.formula.name, 0))
+        return _record_node(spec.node_cls, edges, out, saved)
+    node = spec.node_cls()
+    node.next_functions = edges
+    if arity is not None:
+        node._arity = arity
+        node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
         if out.dtype.is_floating_point:
@@ -294,7 +351,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
             else:
                 set_history(out, node, 0)
         if spec.save_result:
-            saved["result"] = SavedTensor(out, True, spec.formula.name, 0)
+            saved.append(SavedTensor(out, True, spec.formula.name, 0))
     else:
         _record_tuple(spec, node, out, values, saved)
     node._saved = saved
@@ -310,8 +367,8 @@ def _record_tuple(spec, node, out, values, saved):
             else:
                 set_history(o, node, i)
     if spec.save_result:
-        saved["result"] = [SavedTensor(o, True, spec.formula.name, i) if meta.is_tensor(o) else o
-                           for i, o in enumerate(out)]
+        saved.append([SavedTensor(o, True, spec.formula.name, i) if meta.is_tensor(o) else o
+                      for i, o in enumerate(out)])
 
 
 def _is_mutated(o, values, mutated):

@@ -1,0 +1,208 @@
+//! Recording into the graph from Rust: a leaf's `AccumulateGrad`, a built-in
+//! op's node, the requires-grad bit of an output, and freeing what a node
+//! saved after a backward without `retain_graph`.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+use smallvec::SmallVec;
+
+use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase, SINK_SEQUENCE_NR};
+use super::tensor::PyTensorBase;
+use super::tensor_fields;
+use crate::dispatch::{DispatchKey, DispatchKeySet};
+
+/// The `Autograd<backend>` bits `requires_grad` looks at (Python's
+/// `_tensor_meta.AUTOGRAD_MASK`).
+const BACKENDS: [DispatchKey; 4] = [
+    DispatchKey::CPU,
+    DispatchKey::CUDA,
+    DispatchKey::PrivateUse1,
+    DispatchKey::Meta,
+];
+
+pub fn autograd_mask() -> u64 {
+    let mut mask = DispatchKeySet::from_key(DispatchKey::AutogradOther);
+    for b in BACKENDS {
+        if let Some(ag) = b.autograd_of() {
+            mask = mask.add(ag);
+        }
+    }
+    mask.raw()
+}
+
+/// The autograd bit a tensor of key set `ks` gets when it starts requiring
+/// grad (Python's `_tensor_meta.autograd_bit`: the last of the four backends
+/// present, else `AutogradOther`).
+pub fn autograd_bit(ks: u64) -> u64 {
+    let set = DispatchKeySet::from_raw(ks);
+    let mut bit = DispatchKey::AutogradOther;
+    for b in BACKENDS {
+        if set.has(b) {
+            bit = b.autograd_of().unwrap_or(DispatchKey::AutogradOther);
+        }
+    }
+    DispatchKeySet::from_key(bit).raw()
+}
+
+/// `SavedTensor` (installed by `engine.py`): what `release_variables` frees.
+static SAVED_TENSOR_TYPE: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
+
+/// The `SavedTensor` class, once `engine.py` installed it.
+pub fn saved_tensor_type(py: Python<'_>) -> Option<&PyObject> {
+    SAVED_TENSOR_TYPE.get(py)
+}
+
+/// Installs the `SavedTensor` class (the first call wins).
+pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
+    let _ = SAVED_TENSOR_TYPE.set(py, ty);
+}
+
+/// Frees what `node` saved (torch's `release_variables`): marks it released
+/// and empties every `SavedTensor` among its saved values (one list level
+/// deep, for `Tensor[]` arguments), so a later unpack raises torch's
+/// "backward through the graph a second time" message.
+pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
+    let py = node.py();
+    let items: SmallVec<[PyObject; 1]> = {
+        let mut n = node.borrow_mut();
+        n.released = true;
+        if n.kind == NodeKind::Sink || n.saved.is_empty() {
+            return Ok(());
+        }
+        n.saved.iter().map(|o| o.clone_ref(py)).collect()
+    };
+    let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
+        return Ok(());
+    };
+    let ty = ty.bind(py);
+    let tensor = pyo3::intern!(py, "tensor");
+    for item in items {
+        let item = item.bind(py);
+        if item.is_instance(ty)? {
+            item.setattr(tensor, py.None())?;
+        } else if let Ok(list) = item.downcast::<pyo3::types::PyList>() {
+            for s in list.iter() {
+                if s.is_instance(ty)? {
+                    s.setattr(tensor, py.None())?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `AccumulateGrad` (installed by `graph.py`): the class of a leaf's sink.
+static SINK_TYPE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
+
+/// Installs the `AccumulateGrad` class (the first call wins).
+#[pyfunction]
+pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> PyResult<()> {
+    if !cls.is_subclass_of::<PyNodeBase>()? {
+        return Err(PyTypeError::new_err(
+            "_set_sink_type expects a subclass of NodeBase",
+        ));
+    }
+    let _ = SINK_TYPE.set(py, cls.unbind());
+    Ok(())
+}
+
+/// The leaf's `AccumulateGrad`: the cached one while it is alive (the tensor
+/// holds it weakly, as torch), else a new one, cached. Made without running
+/// `AccumulateGrad.__init__` (a Python frame): `__new__`, then the sink fields.
+#[pyfunction]
+pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = t.py();
+    if let Some(acc) = super::tensor_fields::grad_accumulator(t)? {
+        return Ok(acc);
+    }
+    let ty = SINK_TYPE.get(py).ok_or_else(|| {
+        pyo3::exceptions::PyRuntimeError::new_err("opyard._core._set_sink_type was not called")
+    })?;
+    let ty = ty.bind(py);
+    let acc = ty.call_method1(pyo3::intern!(py, "__new__"), (ty,))?;
+    {
+        let node = acc.downcast::<PyNodeBase>()?;
+        let mut n = node.borrow_mut();
+        n.kind = NodeKind::Sink;
+        n.seq = SINK_SEQUENCE_NR;
+        n.has_saved = true;
+        n.saved.push(t.clone().unbind());
+    }
+    let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
+    super::tensor_fields::set_grad_accumulator(t, weak.as_any())?;
+    Ok(acc)
+}
+
+/// Makes `out` output 0 of `node`: its shape (to check and materialize its
+/// gradient) and, when it is differentiable (floating point; complex too with
+/// `complex_ok`, as `Function` outputs), its history and its requires-grad
+/// bit. Returns the output's dtype.
+pub fn attach_output<'py>(
+    node: &Bound<'py, PyNodeBase>,
+    out: &Bound<'py, PyAny>,
+    complex_ok: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = node.py();
+    let dtype = tensor_fields::dtype(out)?;
+    let mut floating = dtype
+        .getattr(intern!(py, "is_floating_point"))?
+        .is_truthy()?;
+    if !floating && complex_ok {
+        floating = dtype
+            .getattr(intern!(py, "is_complex"))
+            .map_or(Ok(false), |c| c.is_truthy())?;
+    }
+    let shape = parse_one_shape(&tensor_fields::shape(out)?)?;
+    let old = std::mem::replace(&mut node.borrow_mut().shapes, shape);
+    drop(old);
+    if floating {
+        tensor_fields::set_grad_fn(out, node.as_any())?;
+        let ks = tensor_fields::keyset(out)?;
+        if ks & autograd_mask() == 0 {
+            tensor_fields::set_keyset(out, ks | autograd_bit(ks))?;
+        }
+    }
+    Ok(dtype)
+}
+
+/// A built-in op's node with one tensor output, the derivative kernels'
+/// common case: a `node_cls()` with `edges` (`(node, input_nr)` pairs) and
+/// `saved` (its saved values), and `out` attached as its output 0.
+#[pyfunction]
+pub fn _record_node<'py>(
+    node_cls: &Bound<'py, PyType>,
+    edges: &Bound<'py, PyAny>,
+    out: &Bound<'py, PyAny>,
+    saved: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !out.is_instance_of::<PyTensorBase>() {
+        return Err(PyTypeError::new_err(
+            "_record_node: the output is not a tensor",
+        ));
+    }
+    let obj = node_cls.call0()?;
+    let node = super::node::as_node(&obj)?;
+    let mut next: SmallVec<[NodeEdge; 1]> = SmallVec::new();
+    for e in edges.iter()? {
+        let (n, nr): (Bound<'py, PyAny>, i64) = e?.extract()?;
+        next.push(NodeEdge {
+            node: (!n.is_none()).then(|| n.unbind()),
+            nr,
+        });
+    }
+    let mut values: SmallVec<[PyObject; 1]> = SmallVec::new();
+    for v in saved.iter()? {
+        values.push(v?.unbind());
+    }
+    {
+        let mut n = node.borrow_mut();
+        // A fresh node: nothing is replaced, so nothing is dropped under the borrow.
+        n.next = next;
+        n.saved = values;
+        n.has_saved = true;
+    }
+    attach_output(node, out, false)?;
+    Ok(obj)
+}
