@@ -1,10 +1,12 @@
 """Shared timing helpers for the Python-level benchmarks: medians of repeated runs."""
 
 import datetime
+import gc
 import os
 import platform
 import statistics
 import time
+import tracemalloc
 
 
 def per_call_ns(fn, *, number=None, repeat=15, target_s=0.02):
@@ -58,3 +60,19 @@ def report(title, rows, baseline):
     print(f"\n{title}  ({machine()})")
     for label, ns in rows:
         print(f"  {label:<46} {ns:>10.1f} ns   {ns / base:>6.2f}x {baseline}")
+
+
+def bytes_per_node(lib, n=10_000):
+    """Bytes tracemalloc attributes to a chain of ``n`` ``neg`` calls on a leaf that requires
+    grad (each graph node and its output tensor), per node. ``lib`` is opyard or torch."""
+    x = lib.ones(1, requires_grad=True)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    y = x
+    for _ in range(n):
+        y = y.neg()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del y
+    return (after - before) / n

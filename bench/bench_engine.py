@@ -11,10 +11,9 @@ import gc
 import os
 import sys
 import time
-import tracemalloc
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import machine, try_import_torch  # noqa: E402
+from _harness import bytes_per_node, machine, try_import_torch  # noqa: E402
 
 import opyard  # noqa: E402
 
@@ -43,20 +42,6 @@ def per_node_us(lib, n, repeat=3):
         del x, loss
     return best_f, best_b
 
-
-def bytes_per_node(lib, n=10_000):
-    """Bytes tracemalloc attributes to the graph of a chain of ``n`` negs, per node."""
-    x = lib.ones(1, requires_grad=True)
-    gc.collect()
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    y = x
-    for _ in range(n):
-        y = y.neg()
-    after = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    del y
-    return (after - before) / n
 
 
 def main():

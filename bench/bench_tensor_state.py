@@ -18,7 +18,7 @@ import timeit
 import tracemalloc
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import machine, try_import_torch  # noqa: E402
+from _harness import bytes_per_node, machine, try_import_torch  # noqa: E402
 
 import opyard  # noqa: E402
 
@@ -80,20 +80,6 @@ def bytes_per_tensor(n=10_000):
     return (after - before - sys.getsizeof(keep)) / n
 
 
-def bytes_per_node(n=10_000):
-    """tracemalloc bytes per node of a chain of ``n`` negs (the node and its output tensor)."""
-    x = opyard.ones(1, requires_grad=True)
-    gc.collect()
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    y = x
-    for _ in range(n):
-        y = y.neg()
-    after = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    del y
-    return (after - before) / n
-
 
 def main():
     torch = try_import_torch()
@@ -112,7 +98,7 @@ def main():
             tcol = f"{'':>9} {'':>7}"
         print(f"  {label:<28} {o:>7.1f}ns {o / base:>6.1f}x {tcol}")
     print(f"  memory per tensor (x.detach(), tracemalloc): {bytes_per_tensor():7.0f} bytes")
-    print(f"  memory per graph node (neg chain, tracemalloc): {bytes_per_node():7.0f} bytes")
+    print(f"  memory per graph node (neg chain, tracemalloc): {bytes_per_node(opyard):7.0f} bytes")
     if torch is None:
         print("  torch is not importable here: no torch column in this run")
 
