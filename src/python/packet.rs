@@ -11,9 +11,9 @@ use super::ops::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
 };
 use super::tls;
-use pyo3::ffi;
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::Arc;
@@ -173,7 +173,6 @@ fn no_match(
     );
     try_override(slf.as_any(), args, kwargs, err)
 }
-
 
 impl PyOpOverloadPacket {
     /// The body of `__call__` (also the type's raw `tp_call`, see Note [Packet call slots]).
