@@ -44,6 +44,7 @@ def _cases(n, torch):
     ]
     if n == 1:
         rows += [
+            ("a.add(b) (1)", lambda: a.add(b), lambda: np.add(na, nb), (lambda: ta.add(tb)) if T else None),
             ("a + 1.0 (1)", lambda: a + 1.0, lambda: na + 1.0, (lambda: ta + 1.0) if T else None),
             ("-x (1)", lambda: -a, lambda: -na, (lambda: -ta) if T else None),
             ("x.clone() (1)", lambda: a.clone(), lambda: na.copy(), (lambda: ta.clone()) if T else None),

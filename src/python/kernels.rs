@@ -27,6 +27,7 @@ pub use tensor_io::{_kernel_plain_type, _kernel_setup};
 
 use crate::kernels::elementwise::BinOp;
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use unary::Unary;
@@ -71,6 +72,66 @@ pub struct PyRustKernel {
     fallback: PyObject,
 }
 
+impl PyRustKernel {
+    /// The body of `__call__` (also the type's raw `tp_call`, see [`install_call_slot`]).
+    fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let done = match self.fast {
+            Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
+            Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
+            Fast::Expand => view::expand(py, args, kwargs)?,
+            Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
+        };
+        match done {
+            Some(r) => Ok(r),
+            None => self.fallback.call_bound(py, args, kwargs),
+        }
+    }
+}
+
+/// The dispatcher calls a kernel with `PyObject_Call(kernel, args, kwargs)`:
+/// pointing the type's `tp_call` at [`kernel_tp_call`] skips PyO3's argument
+/// extraction (the tuple and dict are what the fast paths read anyway), the
+/// same idea as Note [Packet call slots]. `kernel.__call__(...)` reaches the same body.
+pub fn install_call_slot(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyRustKernel>();
+    // SAFETY: GIL held, type fully built; `kernel_tp_call` has `tp_call`'s
+    // signature and accepts every instance of this final type.
+    unsafe {
+        let t = ty.as_type_ptr();
+        (*t).tp_call = Some(kernel_tp_call);
+        ffi::PyType_Modified(t);
+    }
+}
+
+unsafe extern "C" fn kernel_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, kernel_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a `RustKernel`, `args` a tuple, `kwargs` NULL or a dict, all alive.
+unsafe fn kernel_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    let (slf, args) = (Borrowed::from_ptr(py, slf), Borrowed::from_ptr(py, args));
+    let kwargs = Borrowed::from_ptr_or_opt(py, kwargs);
+    let slf = slf.downcast_unchecked::<PyRustKernel>();
+    let args = args.downcast_unchecked::<PyTuple>();
+    let kwargs = kwargs.as_ref().map(|k| k.downcast_unchecked::<PyDict>());
+    slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
+}
+
 #[pymethods]
 impl PyRustKernel {
     /// `RustKernel("add.Tensor", add)`: the Rust kernel of an aten overload
@@ -104,16 +165,7 @@ impl PyRustKernel {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        let done = match self.fast {
-            Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
-            Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
-            Fast::Expand => view::expand(py, args, kwargs)?,
-            Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
-        };
-        match done {
-            Some(r) => Ok(r),
-            None => self.fallback.call_bound(py, args, kwargs),
-        }
+        self.call(py, args, kwargs)
     }
 
     /// The Python kernel this one falls back to.

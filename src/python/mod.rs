@@ -60,6 +60,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<custom_op::PyCustomOpBase>()?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<kernels::PyRustKernel>()?;
+    packet::install_call_slots(m.py());
+    kernels::install_call_slot(m.py());
     m.add_function(wrap_pyfunction!(kernels::_kernel_setup, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::_kernel_plain_type, m)?)?;
     m.add_class::<tls::PySetKeysGuard>()?;

@@ -14,6 +14,7 @@ use super::ops::{
 use super::tls;
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::Arc;
@@ -180,13 +181,9 @@ fn no_match(
     try_override(slf.as_any(), args, kwargs, err)
 }
 
-#[pymethods]
 impl PyOpOverloadPacket {
-    /// Call the overload whose argument types match without conversion, else the
-    /// first (in definition order) that matches with conversion. The choice is
-    /// cached per argument signature; see Note [Overload cache].
-    #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(
+    /// The body of `__call__` (also the type's raw `tp_call`, see Note [Packet call slots]).
+    fn call(
         slf: &Bound<'_, Self>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
@@ -245,6 +242,74 @@ impl PyOpOverloadPacket {
             }
             Resolved::NoMatch => no_match(slf, &overloads, args, kwargs),
         }
+    }
+}
+
+/// Note [Packet call slots]: `Tensor.__add__`, `Tensor.add`, ... are packets,
+/// so every `a + b` and `t.add(b)` goes through the packet type's `tp_call`.
+/// Two things make that call cheap, set on the type at module init:
+/// - `Py_TPFLAGS_METHOD_DESCRIPTOR`: a packet found on a class is called as
+///   `packet(obj, *args)` instead of first being bound by `__get__` into a
+///   new method object (`slot_nb_add`, `LOAD_METHOD` and the specialized
+///   attribute loads all honour the flag). `__get__` binds the same way, so
+///   the two calls mean the same.
+/// - `tp_call` points at [`packet_tp_call`], which hands the argument tuple
+///   and keyword dict CPython built to the body of `__call__` without PyO3's
+///   argument extraction (the tuple and dict are already what the binder
+///   takes). `packet.__call__(...)` still reaches the same body.
+pub fn install_call_slots(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyOpOverloadPacket>();
+    // SAFETY: the GIL is held and the type is fully built (no instance has
+    // been called yet at module init). `packet_tp_call` has `tp_call`'s
+    // signature and accepts every instance of this final (not subclassable)
+    // type. A method descriptor type must behave as its `__get__`-bound form
+    // when called with the instance first, which `bind_method` guarantees.
+    unsafe {
+        let t = ty.as_type_ptr();
+        (*t).tp_call = Some(packet_tp_call);
+        (*t).tp_flags |= ffi::Py_TPFLAGS_METHOD_DESCRIPTOR;
+        ffi::PyType_Modified(t);
+    }
+}
+
+/// The packet type's `tp_call`: PyO3's trampoline (GIL bookkeeping, panics
+/// become `PanicException`) around [`PyOpOverloadPacket::call`].
+unsafe extern "C" fn packet_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, packet_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a packet, `args` a tuple, `kwargs` NULL or a dict, all alive.
+unsafe fn packet_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    let (slf, args) = (Borrowed::from_ptr(py, slf), Borrowed::from_ptr(py, args));
+    let kwargs = Borrowed::from_ptr_or_opt(py, kwargs);
+    let slf = slf.downcast_unchecked::<PyOpOverloadPacket>();
+    let args = args.downcast_unchecked::<PyTuple>();
+    let kwargs = kwargs.as_ref().map(|k| k.downcast_unchecked::<PyDict>());
+    PyOpOverloadPacket::call(slf, args, kwargs).map(|o| o.into_ptr())
+}
+
+#[pymethods]
+impl PyOpOverloadPacket {
+    /// Call the overload whose argument types match without conversion, else the
+    /// first (in definition order) that matches with conversion. The choice is
+    /// cached per argument signature; see Note [Overload cache].
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        Self::call(slf, args, kwargs)
     }
 
     fn __get__(

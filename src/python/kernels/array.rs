@@ -159,12 +159,13 @@ pub fn alloc<'py>(
     dt: Dt,
     dims: &[ffi::Py_ssize_t],
 ) -> PyResult<(Bound<'py, PyAny>, *mut u8)> {
-    let mut shape = [0 as npyffi::npy_intp; MAX_DIMS];
-    shape[..dims.len()].copy_from_slice(dims);
+    debug_assert!(dims.len() <= MAX_DIMS);
     // SAFETY: the GIL is held. `PyArray_DescrFromType` returns a new reference
-    // to a builtin descr, which `PyArray_NewFromDescr` steals; `shape` holds
-    // `dims.len()` (≤ MAX_DIMS) sizes and numpy copies them. Null strides and
-    // data ask numpy for a fresh C-contiguous buffer.
+    // to a builtin descr, which `PyArray_NewFromDescr` steals; `dims` holds
+    // `dims.len()` (≤ MAX_DIMS, from an `ArrayRef`) sizes, which numpy only
+    // reads and copies (its `npy_intp` is `Py_ssize_t`; the `*mut` of the C
+    // signature is historical). Null strides and data ask numpy for a fresh
+    // C-contiguous buffer.
     unsafe {
         let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
         let descr = PY_ARRAY_API.PyArray_DescrFromType(py, dt.type_num());
@@ -176,7 +177,7 @@ pub fn alloc<'py>(
             array_type,
             descr,
             dims.len() as c_int,
-            shape.as_mut_ptr(),
+            dims.as_ptr() as *mut npyffi::npy_intp,
             std::ptr::null_mut(),
             std::ptr::null_mut(),
             0,
