@@ -34,6 +34,7 @@ mod tensor_grad;
 mod tensor_init;
 pub mod tensor_slots;
 mod tls;
+mod type_slots;
 pub mod version;
 
 use pyo3::prelude::*;

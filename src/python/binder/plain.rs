@@ -42,17 +42,8 @@ pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
             cls.qualname()?
         )));
     }
-    let ptr = cls.as_ptr() as usize;
-    for slot in &PLAIN {
-        match slot.compare_exchange(0, ptr, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => {
-                // The type object must outlive every later compare: keep one reference forever.
-                std::mem::forget(cls.clone());
-                return Ok(());
-            }
-            Err(existing) if existing == ptr => return Ok(()),
-            Err(_) => {}
-        }
+    if crate::python::type_slots::register(&PLAIN, cls) {
+        return Ok(());
     }
     Err(PyValueError::new_err(format!(
         "_register_plain_tensor_type: at most {MAX_PLAIN} plain tensor types"

@@ -51,17 +51,8 @@ pub fn _kernel_plain_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
             cls.qualname()?
         )));
     }
-    let ptr = cls.as_ptr() as usize;
-    for slot in &EXTRA {
-        match slot.compare_exchange(0, ptr, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => {
-                // The type object must outlive every later compare.
-                std::mem::forget(cls.clone());
-                return Ok(());
-            }
-            Err(existing) if existing == ptr => return Ok(()),
-            Err(_) => {}
-        }
+    if crate::python::type_slots::register(&EXTRA, cls) {
+        return Ok(());
     }
     Err(PyValueError::new_err(format!(
         "_kernel_plain_type: at most {MAX_EXTRA} types"
