@@ -223,7 +223,10 @@ def _make_backward(backward, spec):
     def _backward(ctx, *grads):
         if not has_meta:
             result = backward(ctx, *grads)
-            return unflatten_grads(spec, _NO_CALL, result, len(ctx.needs_input_grad))
+            n_actual = len(ctx.needs_input_grad)
+            if n_actual == 1 and not isinstance(result, (tuple, list)):
+                return (result,)  # what unflatten_grads returns for one gradient of one input
+            return unflatten_grads(spec, _NO_CALL, result, n_actual)
         call = ctx._opyard_call
         if call.out_sizes is not None:
             grads = regroup(grads, call.out_sizes)

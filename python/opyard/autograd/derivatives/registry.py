@@ -33,14 +33,18 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply")
 
-    def __init__(self, name, diff, backward, save=(), forward=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
         self.backward = backward
         self.forward = forward
+        # Note [Direct node apply]: a hot formula may also give ``node_apply(node, grads)``,
+        # the node's ``apply`` itself: it reads ``node._saved`` directly instead of building
+        # the by-name arguments, and must compute exactly what ``backward`` computes.
+        self.node_apply = node_apply
 
 
 class TensorMeta:
@@ -214,8 +218,10 @@ class _KernelSpec:
         unpack = tuple(k for k, (_, _, kind) in enumerate(self.saves) if kind == _SAVE)
         if self.save_result:
             unpack += (len(self.saves),)
-        self.node_cls = type(formula.name, (BuiltinNode,), {
-            "formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__})
+        body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
+        if formula.node_apply is not None:  # See Note [Direct node apply]
+            body["apply"] = formula.node_apply
+        self.node_cls = type(formula.name, (BuiltinNode,), body)
         self.formula = formula
         self.op_name = op.name()
 
