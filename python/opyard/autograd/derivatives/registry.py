@@ -185,6 +185,7 @@ _SAVE, _META, _VALUE = 0, 1, 2
 _NO_EDGE = (None, 0)
 _TensorBase = _core.TensorBase
 _record_node = _core._record_node
+_grad_accumulator = _core._grad_accumulator
 _AG_MASK = meta.AUTOGRAD_MASK
 _fw_state = fwad._state
 
@@ -275,8 +276,46 @@ def make_kernel(op, formula):
             _push_tangents(spec.formula, out, values, spec.names, tangents, originals)
         return out
 
+    if not (spec.list_diff or mutated or spec.is_view):
+        kernel = _plain_kernel(spec, kernel)
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
+    return kernel
+
+
+def _plain_kernel(spec, general):
+    """The kernel of an op with no ``Tensor[]`` differentiable argument, no mutation and no
+    view output, outside forward AD (which takes ``general``): nothing to check in place, no
+    tangents, no copy to keep, and the edges of the tensors that require grad built inline
+    (``gradient_edge`` without its requires-grad test, already made on the key set)."""
+    bind = spec.bind
+    diff_pos = spec.diff_pos
+    call = spec.op
+    # The defaults of the trailing arguments a positional-only call leaves out, by count passed.
+    defaults = [a.default_value for a in spec.op._schema.arguments]
+    tails = tuple(tuple(defaults[k:]) for k in range(len(defaults) + 1))
+    n_args = len(defaults)
+
+    def kernel(keyset, *args, **kwargs):
+        if _fw_state.level is not None:
+            return general(keyset, *args, **kwargs)
+        values = bind(args, kwargs) if kwargs or len(args) > n_args else args + tails[len(args)]
+        edges = []
+        any_grad = False
+        for p in diff_pos:
+            v = values[p]
+            if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
+                fn = v._grad_fn
+                edges.append((fn, v._output_nr) if fn is not None else (_grad_accumulator(v), 0))
+                any_grad = True
+            else:
+                edges.append(_NO_EDGE)
+        # See the general kernel: below autograd by excluding its keys.
+        with _no_grad_guard():
+            out = call(*args, **kwargs)
+        if any_grad:
+            _record(spec, out, values, None, edges, None, None)
+        return out
     return kernel
 
 
