@@ -2,10 +2,10 @@
 
 import math
 
+from ..._exports import public_dir
 from .. import _tensor_meta as meta
 from ._helpers import A, div, expand_reduced, lin, mul, normalize_dims, reduced_count, sub
 from .registry import Formula as F
-from ..._exports import public_dir
 
 
 def _sum_all(grads, a, n):
