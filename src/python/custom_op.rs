@@ -141,6 +141,31 @@ impl PyCustomOpBase {
     }
 }
 
+/// `_outputs_alias(args, kwargs, out)`: whether `out` (a tensor, or a list or
+/// tuple of them) shares storage with a tensor in `args` (a tuple or list,
+/// tensors directly inside nested lists counted) or `kwargs` (a dict or None),
+/// or one output with another. The check the autograd kernel of
+/// `register_autograd` runs on its forward's outputs, the same one the call
+/// site runs (see Note [Custom op call]), without a Python frame per tensor.
+#[pyfunction]
+#[pyo3(signature = (args, kwargs, out))]
+pub fn _outputs_alias(
+    args: &Bound<'_, PyAny>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let owned;
+    let args = match args.downcast::<PyTuple>() {
+        Ok(t) => t,
+        Err(_) => {
+            // A regrouped argument list (Tensor[] inputs): the rare case pays for a tuple.
+            owned = PyTuple::new_bound(args.py(), args.iter()?.collect::<PyResult<Vec<_>>>()?);
+            &owned
+        }
+    };
+    aliases(args, kwargs, out)
+}
+
 /// `v` if it is a tensor, else the tensors directly inside a list or tuple.
 fn tensors<'py>(
     v: &Bound<'py, PyAny>,

@@ -59,6 +59,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ops::PyOpOverload>()?;
     m.add_class::<ops::PyOpOverloadPacket>()?;
     m.add_class::<custom_op::PyCustomOpBase>()?;
+    m.add_function(wrap_pyfunction!(custom_op::_outputs_alias, m)?)?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<kernels::PyRustKernel>()?;
     packet::install_call_slots(m.py());

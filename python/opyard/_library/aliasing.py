@@ -6,32 +6,20 @@ and raises through ``output_check_failed``; the autograd kernel uses ``check_ali
 
 import inspect
 
-from .._tensor import Tensor
+from .. import _core
 
 __all__ = ["check_aliasing", "aliasing_error", "output_check_failed"]
 
 
-def _iter_tensors(x):
-    if isinstance(x, Tensor):
-        yield x
-    elif isinstance(x, (list, tuple)):
-        for e in x:
-            if isinstance(e, Tensor):
-                yield e
-
-
-def _storage(t):
-    return t._base if t._base is not None else t
+_outputs_alias = _core._outputs_alias
 
 
 def check_aliasing(op_def, args, kwargs, out):
-    """torch's ``check_aliasing_constraint``: no output shares storage with an input or another output."""
-    seen = {id(_storage(t)) for a in (*args, *kwargs.values()) for t in _iter_tensors(a)}
-    for t in _iter_tensors(out):
-        key = id(_storage(t))
-        if key in seen:
-            aliasing_error(op_def)
-        seen.add(key)
+    """torch's ``check_aliasing_constraint``: no output shares storage with an input or another
+    output (storage = a view's ``_base``, else the tensor). ``kwargs`` may be None. The walk is
+    the Rust one the ``CustomOpDef`` call site runs."""
+    if _outputs_alias(args, kwargs, out):
+        aliasing_error(op_def)
 
 
 def _module_of(op_def):

@@ -20,6 +20,7 @@ gradients too.
 """
 
 import warnings
+from functools import partial
 
 from .. import _core
 from ._autograd_grads import GradSpec, regroup, split_needs, unflatten_grads
@@ -201,7 +202,7 @@ def _plain_forward(overload, setup_context, fill, check):
     def forward(ctx, *inputs):
         out = overload(*inputs)
         if check is not None:
-            check(inputs, {}, out)
+            check(inputs, None, out)
         if setup_context is not None:
             setup_context(ctx, fill(inputs, {})[0], out)
         return out
@@ -223,7 +224,10 @@ def _make_backward(backward, spec):
     def _backward(ctx, *grads):
         if not has_meta:
             result = backward(ctx, *grads)
-            return unflatten_grads(spec, _NO_CALL, result, len(ctx.needs_input_grad))
+            n_actual = len(ctx.needs_input_grad)
+            if n_actual == 1 and not isinstance(result, (tuple, list)):
+                return (result,)  # what unflatten_grads returns for one gradient of one input
+            return unflatten_grads(spec, _NO_CALL, result, n_actual)
         call = ctx._opyard_call
         if call.out_sizes is not None:
             grads = regroup(grads, call.out_sizes)
@@ -239,10 +243,12 @@ def _make_backward(backward, spec):
 
 
 def _alias_checker(overload):
+    """``check(args, kwargs, out)``: ``aliasing.check_aliasing`` as it is now, bound to the op
+    (a ``partial``: no frame of ours before the check's own)."""
+    from . import aliasing
     from ._opdefs import OPDEFS
-    from .aliasing import check_aliasing
 
     op_def = OPDEFS.get(overload.name().split(".")[0])
     if op_def is None or not op_def._check_alias:
         return None
-    return lambda args, kwargs, out: check_aliasing(op_def, args, kwargs, out)
+    return partial(aliasing.check_aliasing, op_def)

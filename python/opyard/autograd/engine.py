@@ -29,6 +29,7 @@ from .._exports import public_dir
 _TensorBase = _core.TensorBase
 _AG_MASK = meta.AUTOGRAD_MASK
 _ones_like = ops.aten.ones_like.default
+_run = _core._run_backward
 
 __all__ = ["backward", "backward_scalar", "grad", "run_backward"]
 
@@ -83,15 +84,23 @@ def _check_roots(outputs):
 def backward_scalar(t, retain_graph=None):
     """``t.backward()`` for one tensor, no gradient given, no ``inputs``, no create_graph:
     the common ``loss.backward()``, without the general argument handling."""
-    if not (t._keyset & _AG_MASK and meta.numel(t) == 1 and meta.is_floating(t)):
+    # Anything but a floating one-element tensor takes the general path (its checks and
+    # messages). See Note [Scalar root shapes].
+    if not (t._keyset & _AG_MASK and t.dtype.is_floating_point
+            and (t.shape in _SCALAR_SHAPES or meta.numel(t) == 1)):
         return backward(t, None, retain_graph)  # the general path raises torch's message
     fn = t._grad_fn
     with _no_grad_guard():
         root = _ones_like(t)
         if fn is not None:
-            _core._run_backward([(fn, t._output_nr, root)], None, bool(retain_graph), False, True)
+            _run([(fn, t._output_nr, root)], None, bool(retain_graph), False, True)
         else:
-            _core._run_backward([(grad_accumulator(t), 0, root)], None, bool(retain_graph), False, True)
+            _run([(grad_accumulator(t), 0, root)], None, bool(retain_graph), False, True)
+
+
+# Note [Scalar root shapes]: ``loss.backward()`` is nearly always on a 0-d tensor; comparing
+# the shape with these tuples replaces the Python loop of ``numel`` on that path.
+_SCALAR_SHAPES = ((), (1,))
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
@@ -261,7 +270,8 @@ def _validate(node, i, g, nxt, nr):
         f"{list(got)} but expected shape compatible with {list(expected)}")
 
 
-_core._engine_init(_add, meta._add_, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,
+# The in-place add is the overload itself: no Python frame per accumulation.
+_core._engine_init(_add, ops.aten.add_.Tensor, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,
                    SavedTensor)
 
 __dir__ = public_dir(globals())

@@ -2,14 +2,26 @@
 
 import math
 
+from ..._exports import public_dir
 from .. import _tensor_meta as meta
 from ._helpers import A, div, expand_reduced, lin, mul, normalize_dims, reduced_count, sub
 from .registry import Formula as F
-from ..._exports import public_dir
 
 
 def _sum_all(grads, a, n):
     return (A.expand.default(grads[0], list(a.self.shape)),)
+
+
+_expand = A.expand.default
+
+
+def _sum_all_apply(node, grads):
+    """``SumBackward0.apply``: ``_sum_all`` on the node's one saved value (``self``'s shape).
+    See Note [Direct node apply]."""
+    g = grads[0]
+    if g is None:
+        return (None,)
+    return (_expand(g, list(node._saved[0].shape)),)
 
 
 def _sum_dim(grads, a, n):
@@ -128,7 +140,8 @@ def _second(a):
 
 
 FORMULAS = {
-    "aten::sum": F("SumBackward0", ("self",), _sum_all, forward=lambda t, a: A.sum.default(t[0])),
+    "aten::sum": F("SumBackward0", ("self",), _sum_all, forward=lambda t, a: A.sum.default(t[0]),
+                   node_apply=_sum_all_apply),
     "aten::sum.dim_IntList": F("SumBackward1", ("self",), _sum_dim,
                                forward=lambda t, a: A.sum.dim_IntList(t[0], a.dim, a.keepdim)),
     "aten::mean": F("MeanBackward0", ("self",), _mean_all, forward=lambda t, a: A.mean.default(t[0])),

@@ -24,7 +24,14 @@ from .. import forward_ad as fwad
 from ..grad_mode import _no_grad_guard
 from ..grad_mode import grad_off_in_forward_ad as _fw_off
 from ..graph import Node, SavedTensor, gradient_edge, set_history
-from ..views import record_view
+from ._kernel_parts import (
+    _Args,
+    clone_originals,
+    collect_lists,
+    push_tangents,
+    record_view_of,
+    tangents_of,
+)
 
 __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 
@@ -33,14 +40,18 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply")
 
-    def __init__(self, name, diff, backward, save=(), forward=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
         self.backward = backward
         self.forward = forward
+        # Note [Direct node apply]: a hot formula may also give ``node_apply(node, grads)``,
+        # the node's ``apply`` itself: it reads ``node._saved`` directly instead of building
+        # the by-name arguments, and must compute exactly what ``backward`` computes.
+        self.node_apply = node_apply
 
 
 class TensorMeta:
@@ -94,13 +105,6 @@ def tensor_meta(t):
         _META_CACHE.clear()
     m = _META_CACHE[key] = TensorMeta(t)
     return m
-
-
-class _Args:
-    """The saved arguments of one call, by schema name (unpacked for one backward)."""
-
-    def __init__(self, values):
-        self.__dict__ = values
 
 
 class BuiltinNode(Node):
@@ -181,6 +185,7 @@ _SAVE, _META, _VALUE = 0, 1, 2
 _NO_EDGE = (None, 0)
 _TensorBase = _core.TensorBase
 _record_node = _core._record_node
+_grad_accumulator = _core._grad_accumulator
 _AG_MASK = meta.AUTOGRAD_MASK
 _fw_state = fwad._state
 
@@ -214,8 +219,10 @@ class _KernelSpec:
         unpack = tuple(k for k, (_, _, kind) in enumerate(self.saves) if kind == _SAVE)
         if self.save_result:
             unpack += (len(self.saves),)
-        self.node_cls = type(formula.name, (BuiltinNode,), {
-            "formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__})
+        body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
+        if formula.node_apply is not None:  # See Note [Direct node apply]
+            body["apply"] = formula.node_apply
+        self.node_cls = type(formula.name, (BuiltinNode,), body)
         self.formula = formula
         self.op_name = op.name()
 
@@ -235,7 +242,7 @@ def make_kernel(op, formula):
     def kernel(keyset, *args, **kwargs):
         values = bind(args, kwargs)
         if spec.list_diff:
-            needs, edges, arity = _collect_lists(values, diff_pos)
+            needs, edges, arity = collect_lists(values, diff_pos)
         else:
             needs = []
             edges = []
@@ -254,8 +261,8 @@ def make_kernel(op, formula):
         else:
             for p in mutated:
                 meta.check_inplace(values[p])
-        tangents = _tangents(spec, values) if _fw_state.level is not None else None
-        originals = _clone_originals(spec, values) if spec.clone_before and (any_grad or tangents) \
+        tangents = tangents_of(spec, values) if _fw_state.level is not None else None
+        originals = clone_originals(spec, values) if spec.clone_before and (any_grad or tangents) \
             else None
         # Below autograd: with the autograd keys excluded, a plain call reaches the next
         # kernel (measured ~1.5 us cheaper than op.redispatch(keyset & after_autograd)).
@@ -264,63 +271,78 @@ def make_kernel(op, formula):
         if any_grad:
             _record(spec, out, values, needs, edges, arity, originals)
             if spec.is_view:
-                _record_view(spec, out, args, kwargs)
+                record_view_of(spec, out, args, kwargs)
         if tangents is not None:
-            _push_tangents(spec.formula, out, values, spec.names, tangents, originals)
+            push_tangents(spec.formula, out, values, spec.names, tangents, originals)
         return out
 
+    if not (spec.list_diff or mutated or spec.is_view):
+        kernel = _plain_kernel(spec, kernel)
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
     return kernel
 
 
-def _record_view(spec, out, args, kwargs):
-    """See Note in ``views.py``: how to rebuild this view from its root base."""
-    if getattr(out, "_base", None) is None:
-        return
-    op, rest = spec.op, args[1:]
-    record_view(out, args[0], lambda b: op(b, *rest, **kwargs))
+def _plain_kernel(spec, general):
+    """The kernel of an op with no ``Tensor[]`` differentiable argument, no mutation and no
+    view output, outside forward AD (which takes ``general``): nothing to check in place, no
+    tangents, no copy to keep, and the edges of the tensors that require grad built inline
+    (``gradient_edge`` without its requires-grad test, already made on the key set)."""
+    bind = spec.bind
+    diff_pos = spec.diff_pos
+    call = spec.op
+    # The defaults of the trailing arguments a positional-only call leaves out, by count passed.
+    defaults = [a.default_value for a in spec.op._schema.arguments]
+    tails = tuple(tuple(defaults[k:]) for k in range(len(defaults) + 1))
+    n_args = len(defaults)
+    # Saved values without lists (a Tensor[] argument to keep) are made here, not in _record.
+    arguments = spec.op._schema.arguments
+    inline = not any(kind != _VALUE and ("[" in str(arguments[i].type) or "List" in str(arguments[i].type))
+                     for i, _, kind in spec.saves)
+    saves = tuple((i, kind) for i, _, kind in spec.saves)
+    node_cls = spec.node_cls
+    result_name = spec.formula.name if spec.save_result else None
+
+    def kernel(keyset, *args, **kwargs):
+        if _fw_state.level is not None:
+            return general(keyset, *args, **kwargs)
+        values = bind(args, kwargs) if kwargs or len(args) > n_args else args + tails[len(args)]
+        edges = []
+        any_grad = False
+        for p in diff_pos:
+            v = values[p]
+            if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
+                fn = v._grad_fn
+                edges.append((fn, v._output_nr) if fn is not None else (_grad_accumulator(v), 0))
+                any_grad = True
+            else:
+                edges.append(_NO_EDGE)
+        # See the general kernel: below autograd by excluding its keys.
+        with _no_grad_guard():
+            out = call(*args, **kwargs)
+        if any_grad:
+            if inline and isinstance(out, _TensorBase):
+                _record_node(node_cls, edges, out, _saved_values(saves, values, out, result_name))
+            else:
+                _record(spec, out, values, None, edges, None, None)
+        return out
+    return kernel
 
 
-def _collect_lists(values, diff_pos):
-    needs, edges, arity = [], [], []
-    for p in diff_pos:
-        v = values[p]
-        if isinstance(v, (list, tuple)):
-            flags = [meta.is_tensor(t) and meta.requires_grad(t) for t in v]
-            edges.extend(gradient_edge(t) if f else _NO_EDGE for t, f in zip(v, flags))
-            arity.append(len(v))
-            needs.append(any(flags))
+def _saved_values(saves, values, out, result_name):
+    """``_record``'s saved values for one tensor output and no list arguments to save."""
+    saved = []
+    for i, kind in saves:
+        v = values[i]
+        if kind == _VALUE or v is None:
+            saved.append(v)
+        elif kind == _META:
+            saved.append(tensor_meta(v))
         else:
-            flag = v is not None and meta.requires_grad(v)
-            edges.append(gradient_edge(v) if flag else _NO_EDGE)
-            arity.append(None)
-            needs.append(flag)
-    return needs, edges, arity
-
-
-def _tangents(spec, values):
-    tangents = [_tangent_of(values[p]) for p in spec.diff_pos]
-    if all(t is None for t in tangents):
-        return None
-    if spec.formula.forward is None:
-        raise NotImplementedError(
-            f"Trying to use forward AD with {spec.op_name} that does not support it because it "
-            "has not been implemented yet.")
-    return tangents
-
-
-def _clone_originals(spec, values):
-    """In-place ops whose formula needs the input: save a copy of it before it changes."""
-    with _no_grad_guard():
-        return {p: values[p].clone() for p in spec.clone_before}
-
-
-def _tangent_of(v):
-    if isinstance(v, (list, tuple)):
-        ts = [fwad.get_tangent(t) for t in v]
-        return None if all(t is None for t in ts) else ts
-    return fwad.get_tangent(v) if v is not None else None
+            saved.append(SavedTensor(v))
+    if result_name is not None:
+        saved.append(SavedTensor(out, True, result_name, 0))
+    return saved
 
 
 def _record(spec, out, values, needs, edges, arity, originals):
@@ -376,32 +398,3 @@ def _is_mutated(o, values, mutated):
         if values[p] is o:
             return True
     return False
-
-
-def _push_tangents(formula, out, values, names, tangents, originals):
-    args = dict(zip(names, values))
-    for p, v in (originals or {}).items():
-        args[names[p]] = v
-    args["result"] = out
-    # Tangents are computed without recording, unless a tangent itself requires grad
-    # (then the jvp must be backward-differentiable, as in torch).
-    if any(meta.is_tensor(t) and meta.requires_grad(t) for t in _flat(tangents)):
-        result = formula.forward(tangents, _Args(args))
-    else:
-        with _no_grad_guard():
-            result = formula.forward(tangents, _Args(args))
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    res = result if isinstance(result, (tuple, list)) else (result,)
-    for o, t in zip(outs, res):
-        if t is not None and meta.is_tensor(o):
-            if meta.shape(t) != meta.shape(o):  # the tangent of a broadcast input: expand it, as the primal was
-                t = t.expand(*meta.shape(o))
-            fwad.set_tangent(o, t)
-
-
-def _flat(tangents):
-    for t in tangents:
-        if isinstance(t, (list, tuple)):
-            yield from t
-        else:
-            yield t
