@@ -134,3 +134,22 @@ def test_an_operator_pickled_here_loads_where_its_packet_is_pending():
         print(overload.name(), packet.overloads())
     """)
     assert out.strip() == "aten::sqrt ['default', 'out']"
+
+
+def test_fake_layer_loads_on_first_use_of_its_names():
+    out = run("""
+        import sys
+        loaded = lambda: sorted(m for m in sys.modules if m.startswith("opyard.fake"))
+        before = loaded()
+        assert "fake" in dir(opyard) and "SymInt" in dir(opyard) and "_check" in dir(opyard)
+        check, sym_int = opyard._check, opyard.SymInt
+        after_names = loaded()
+        ns = {}
+        exec("from opyard import *", ns)
+        with opyard.fake.FakeTensorMode():
+            f = opyard.ones(2, 3)
+        from opyard._subclasses.fake_tensor import FakeTensor
+        print(before, "opyard.fake.symbolic" in after_names, ns["SymInt"] is sym_int, isinstance(f, FakeTensor),
+              tuple(f.shape), check is opyard.fake.checks.check)
+    """)
+    assert out.strip().splitlines()[-1] == "[] True True True (2, 3) True"
