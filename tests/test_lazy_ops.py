@@ -153,3 +153,12 @@ def test_fake_layer_loads_on_first_use_of_its_names():
               tuple(f.shape), check is opyard.fake.checks.check)
     """)
     assert out.strip().splitlines()[-1] == "[] True True True (2, 3) True"
+
+
+def test_linalg_loads_on_first_use():
+    out = run("""
+        import sys
+        before = "opyard.linalg" in sys.modules or "opyard._aten.linalg_ops" in sys.modules
+        print(before, opyard.linalg.vector_norm(opyard.tensor([3.0, 4.0])).item(), opyard.linalg.LinAlgError.__name__)
+    """)
+    assert out.strip().splitlines()[-1] == "False 5.0 LinAlgError"

@@ -39,7 +39,6 @@ from . import dispatcher
 from . import _fallbacks  # noqa: F401  (registers the default fallthroughs)
 from . import _aten  # noqa: F401  (defines and registers the built-in operators)
 from ._aten import return_types
-from . import linalg
 from . import _pickle, _reducers  # noqa: F401  (pickling and copying: tensors, core types)
 from ._factories import *
 from ._factories import __all__ as _factory_names
@@ -81,7 +80,7 @@ _infer_schema.FACADE = _override_listing.FACADE = _sys.modules[__name__]
 _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
-    "nn": (".nn", None), "optim": (".optim", None),
+    "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
