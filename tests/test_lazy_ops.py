@@ -162,3 +162,19 @@ def test_linalg_loads_on_first_use():
         print(before, opyard.linalg.vector_norm(opyard.tensor([3.0, 4.0])).item(), opyard.linalg.LinAlgError.__name__)
     """)
     assert out.strip().splitlines()[-1] == "False 5.0 LinAlgError"
+
+
+def test_library_loads_on_first_use():
+    out = run("""
+        import sys
+        before = sorted(m for m in ("opyard.library", "opyard._library.custom_op") if m in sys.modules)
+        import opyard._custom_ops  # torch's legacy spelling first: the package's names stay functions
+        same = opyard._library.custom_op is opyard.library.custom_op and callable(opyard._library.custom_op)
+
+        @opyard.library.custom_op("lazylib::twice", mutates_args=())
+        def twice(t: opyard.Tensor) -> opyard.Tensor:
+            return t * 2
+
+        print(before, same, twice(x).tolist(), "library" in dir(opyard))
+    """)
+    assert out.strip().splitlines()[-1] == "[] True [1.0, 2.0] True"

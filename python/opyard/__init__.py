@@ -51,9 +51,6 @@ _core._register_types(dtype=dtype, dtype_from_code=_dtype.FROM_CODE.__getitem__)
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
-# library: Library, custom_op, register_*, opcheck.
-from . import library
-
 # what plain calls reach (__torch_function__, __torch_dispatch__) loads now; what a user enters
 # explicitly (fake tensors, tracing, vmap/grad, autocast) and the modules built on everything load on
 # first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
@@ -71,9 +68,10 @@ from ._ops import Tag
 
 # Lower layers that name the package itself (string annotations, the overridable-function listings)
 # receive it here instead of importing it.
-from ._library import infer_schema as _infer_schema
 from . import _override_listing
 
+# The module (``_library.infer_schema`` as an attribute is its function, which the package exports).
+_infer_schema = _sys.modules[__name__ + "._library.infer_schema"]
 _infer_schema.FACADE = _override_listing.FACADE = _sys.modules[__name__]
 
 # ``{attribute: (module, name in it or None for the module itself)}``, loaded by ``__getattr__``.
@@ -81,6 +79,7 @@ _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None),
+    "library": (".library", None),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),

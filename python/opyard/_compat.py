@@ -19,8 +19,7 @@ imports it.
 
 import importlib as _importlib
 
-from . import _core, autograd, dispatcher, library, overrides
-from ._library import legacy
+from . import _core, autograd, dispatcher, overrides
 from ._library.fake_impl import get_ctx
 from ._library.register import DEVICE_KEYS
 from ._ops import Tag, registered_keys
@@ -150,6 +149,13 @@ def _symbolic():
     }
 
 
+def _legacy():
+    # The custom-op names first, through the package (``opyard._library.custom_op`` stays the function;
+    # legacy's own import of the submodule would bind the package attribute to the module).
+    _importlib.import_module("opyard._library").custom_op  # noqa: B018
+    return _importlib.import_module("opyard._library.legacy")
+
+
 #: The names of the ``opyard`` row: the facade resolves them on first access (PEP 562).
 FACADE_NAMES = ("_check", "_check_with", "_check_is_size", "_check_index", "_check_value", "_check_type",
                 "_check_not_implemented", "_check_tensor_all", "SymInt", "SymFloat", "SymBool", "sym_int",
@@ -176,7 +182,7 @@ def _fx_row():
 #: private module -> {name in that module: the public object it is}
 ALIASES = _Rows({
     "opyard": lambda: {**_checks(), **_symbolic(), "Tag": Tag},
-    "opyard._C": {
+    "opyard._C": lambda: {
         "Tag": Tag, "DispatchKey": DispatchKey, "DispatchKeySet": DispatchKeySet,
         "parse_schema": _core.parse_schema, "FunctionSchema": _core.FunctionSchema,
         "Argument": _core.Argument, "AliasInfo": _core.AliasInfo,
@@ -185,7 +191,7 @@ ALIASES = _Rows({
         "_dispatch_has_kernel_for_dispatch_key": _dispatch_has_kernel_for_dispatch_key,
         "_dispatch_has_kernel_for_any_dispatch_key": _dispatch_has_kernel_for_any_dispatch_key,
         "_dispatch_keys": _dispatch_keys, "_dispatch_key_for_device": _dispatch_key_for_device,
-        "_dispatch_find_dangling_impls": library.find_dangling_impls,
+        "_dispatch_find_dangling_impls": _importlib.import_module("opyard.library").find_dangling_impls,
         "_ExcludeDispatchKeyGuard": _ExcludeDispatchKeyGuard, "ExcludeDispatchKeyGuard": _ExcludeDispatchKeyGuard,
         "_IncludeDispatchKeyGuard": _IncludeDispatchKeyGuard, "_ForceDispatchKeyGuard": _ForceDispatchKeyGuard,
         "_PreserveDispatchKeyGuard": _PreserveDispatchKeyGuard,
@@ -199,9 +205,9 @@ ALIASES = _Rows({
         "DisableTorchFunctionSubclass": overrides.DisableTorchFunctionSubclass,
         "DisableTorchFunction": overrides.DisableTorchFunction,
     },
-    "opyard._custom_ops": {
-        "custom_op": legacy.declare_op, "impl": legacy.impl, "impl_abstract": legacy.impl_abstract_quiet,
-        "get_ctx": get_ctx, "_destroy": legacy.destroy,
+    "opyard._custom_ops": lambda: {
+        "custom_op": _legacy().declare_op, "impl": _legacy().impl, "impl_abstract": _legacy().impl_abstract_quiet,
+        "get_ctx": get_ctx, "_destroy": _legacy().destroy,
     },
     "opyard._subclasses": lambda: {"FakeTensor": _fake().FakeTensor, "FakeTensorMode": _fake().FakeTensorMode},
     "opyard._subclasses.fake_tensor": lambda: {
