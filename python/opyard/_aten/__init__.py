@@ -4,8 +4,9 @@ Every operator is defined through ``KernelLibrary("aten", "DEF")`` with its sche
 verbatim from native_functions.yaml and gets a kernel for each numpy-backed
 backend (CPU, the PrivateUse1 test backend, CUDA through cupy's numpy
 protocols) plus a Meta kernel, or — for compositions of other operators — one
-CompositeImplicitAutograd kernel. The op table below is data: one row per
-operator (schema name, kernel, meta kernel, kind); registration is a loop.
+CompositeImplicitAutograd kernel. The op table is data: one row per operator
+(schema name, kernel, meta kernel, kind), read from ``_index.py`` (Note [Kernel
+modules on first use]); registration is a loop.
 
 Each packet (``aten::add`` with its overloads) is defined, and its kernels
 registered, on its first use (Note [Operators defined on first use],
