@@ -134,3 +134,47 @@ def test_an_operator_pickled_here_loads_where_its_packet_is_pending():
         print(overload.name(), packet.overloads())
     """)
     assert out.strip() == "aten::sqrt ['default', 'out']"
+
+
+def test_fake_layer_loads_on_first_use_of_its_names():
+    out = run("""
+        import sys
+        loaded = lambda: sorted(m for m in sys.modules if m.startswith("opyard.fake"))
+        before = loaded()
+        assert "fake" in dir(opyard) and "SymInt" in dir(opyard) and "_check" in dir(opyard)
+        check, sym_int = opyard._check, opyard.SymInt
+        after_names = loaded()
+        ns = {}
+        exec("from opyard import *", ns)
+        with opyard.fake.FakeTensorMode():
+            f = opyard.ones(2, 3)
+        from opyard._subclasses.fake_tensor import FakeTensor
+        print(before, "opyard.fake.symbolic" in after_names, ns["SymInt"] is sym_int, isinstance(f, FakeTensor),
+              tuple(f.shape), check is opyard.fake.checks.check)
+    """)
+    assert out.strip().splitlines()[-1] == "[] True True True (2, 3) True"
+
+
+def test_linalg_loads_on_first_use():
+    out = run("""
+        import sys
+        before = "opyard.linalg" in sys.modules or "opyard._aten.linalg_ops" in sys.modules
+        print(before, opyard.linalg.vector_norm(opyard.tensor([3.0, 4.0])).item(), opyard.linalg.LinAlgError.__name__)
+    """)
+    assert out.strip().splitlines()[-1] == "False 5.0 LinAlgError"
+
+
+def test_library_loads_on_first_use():
+    out = run("""
+        import sys
+        before = sorted(m for m in ("opyard.library", "opyard._library.custom_op") if m in sys.modules)
+        import opyard._custom_ops  # torch's legacy spelling first: the package's names stay functions
+        same = opyard._library.custom_op is opyard.library.custom_op and callable(opyard._library.custom_op)
+
+        @opyard.library.custom_op("lazylib::twice", mutates_args=())
+        def twice(t: opyard.Tensor) -> opyard.Tensor:
+            return t * 2
+
+        print(before, same, twice(x).tolist(), "library" in dir(opyard))
+    """)
+    assert out.strip().splitlines()[-1] == "[] True [1.0, 2.0] True"

@@ -39,7 +39,6 @@ from . import dispatcher
 from . import _fallbacks  # noqa: F401  (registers the default fallthroughs)
 from . import _aten  # noqa: F401  (defines and registers the built-in operators)
 from ._aten import return_types
-from . import linalg
 from . import _pickle, _reducers  # noqa: F401  (pickling and copying: tensors, core types)
 from ._factories import *
 from ._factories import __all__ as _factory_names
@@ -52,14 +51,11 @@ _core._register_types(dtype=dtype, dtype_from_code=_dtype.FROM_CODE.__getitem__)
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
-# library: Library, custom_op, register_*, opcheck.
-from . import library
-
-# transforms and modes that plain calls reach (fake tensors, __torch_function__, __torch_dispatch__)
-# load now; the ones a user enters explicitly (tracing, vmap/grad, autocast) and the modules built on
-# everything load on first attribute access (PEP 562), so ``import opyard`` pays only for what an op
-# call can need.
-from . import fake, overrides, utils
+# what plain calls reach (__torch_function__, __torch_dispatch__) loads now; what a user enters
+# explicitly (fake tensors, tracing, vmap/grad, autocast) and the modules built on everything load on
+# first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
+# fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
+from . import overrides, utils
 from ._library import register as _register
 from .autograd.gradcheck import BATCHED_GRAD_CHECK as _BATCHED_GRAD_CHECK
 
@@ -68,24 +64,29 @@ from . import _compat
 
 from .utils import _python_dispatch as _utils_python_dispatch  # noqa: F401
 
-globals().update(_compat.names_of("opyard"))
+from ._ops import Tag
 
 # Lower layers that name the package itself (string annotations, the overridable-function listings)
 # receive it here instead of importing it.
-from ._library import infer_schema as _infer_schema
 from . import _override_listing
 
+# The module (``_library.infer_schema`` as an attribute is its function, which the package exports).
+_infer_schema = _sys.modules[__name__ + "._library.infer_schema"]
 _infer_schema.FACADE = _override_listing.FACADE = _sys.modules[__name__]
 
 # ``{attribute: (module, name in it or None for the module itself)}``, loaded by ``__getattr__``.
 _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
-    "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None),
-    "nn": (".nn", None), "optim": (".optim", None),
+    "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
+    "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None),
+    "library": (".library", None),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
 }
+# torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
+# most live in ``opyard.fake``, which loads when one of them is first read.
+_LAZY.update(dict.fromkeys(_compat.FACADE_NAMES, ("._compat", "opyard")))
 
 # Submodules that load with a lazy module, so that they are its attributes as in torch
 # (``opyard.fx.experimental.proxy_tensor``); they sit in the facade's layer, above the module.
@@ -100,7 +101,9 @@ def __getattr__(name):
     value = _importlib.import_module(module, __name__)
     for submodule in _LAZY_WITH.get(module, ()):
         _importlib.import_module(submodule, __name__)
-    if attr is not None:
+    if module == "._compat":
+        value = value.names_of(attr)[name]
+    elif attr is not None:
         value = getattr(value, attr)
     globals()[name] = value  # later lookups are plain module attributes, never this function
     return value

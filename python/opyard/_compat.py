@@ -19,16 +19,14 @@ imports it.
 
 import importlib as _importlib
 
-from . import _core, autograd, dispatcher, fake, library, overrides
-from ._library import legacy
+from . import _core, autograd, dispatcher, overrides
 from ._library.fake_impl import get_ctx
 from ._library.register import DEVICE_KEYS
 from ._ops import Tag, registered_keys
 from .dispatcher import DispatchKey, DispatchKeySet
-from .fake import checks, sym, symbolic
 from .utils import python_dispatch
 
-__all__ = ["ALIASES", "names_of"]
+__all__ = ["ALIASES", "FACADE_NAMES", "names_of"]
 
 
 # --- adapters: torch's calling conventions over the public homes ------------------------------
@@ -122,21 +120,47 @@ def _dispatch_tls_is_dispatch_key_excluded(key):
 
 def _prims_check(b, s, exc_type=RuntimeError):
     """``torch._prims_common.check(b, s, exc_type)``: raise ``exc_type(s())`` unless ``b``."""
-    checks.check_with(exc_type, b, s)
+    _fake(".checks").check_with(exc_type, b, s)
 
 
 # --- the table ------------------------------------------------------------------------------------
 
-_CHECKS = {
-    "_check": checks.check, "_check_with": checks.check_with, "_check_is_size": checks.check_is_size,
-    "_check_index": checks.check_index, "_check_value": checks.check_value, "_check_type": checks.check_type,
-    "_check_not_implemented": checks.check_not_implemented, "_check_tensor_all": checks.check_tensor_all,
-}
-_SYMBOLIC = {
-    "SymInt": symbolic.SymInt, "SymFloat": sym.SymFloat, "SymBool": symbolic.SymBool,
-    "sym_int": sym.sym_int, "sym_float": sym.sym_float, "sym_max": sym.sym_max, "sym_min": sym.sym_min,
-    "sym_not": sym.sym_not,
-}
+# The rows naming ``opyard.fake``'s objects are functions (see ``_Rows``): the fake layer loads when
+# one of them is first read, not with ``import opyard``.
+def _fake(submodule=""):
+    return _importlib.import_module("opyard.fake" + submodule)
+
+
+def _checks():
+    checks = _fake(".checks")
+    return {
+        "_check": checks.check, "_check_with": checks.check_with, "_check_is_size": checks.check_is_size,
+        "_check_index": checks.check_index, "_check_value": checks.check_value, "_check_type": checks.check_type,
+        "_check_not_implemented": checks.check_not_implemented, "_check_tensor_all": checks.check_tensor_all,
+    }
+
+
+def _symbolic():
+    symbolic, sym = _fake(".symbolic"), _fake(".sym")
+    return {
+        "SymInt": symbolic.SymInt, "SymFloat": sym.SymFloat, "SymBool": symbolic.SymBool,
+        "sym_int": sym.sym_int, "sym_float": sym.sym_float, "sym_max": sym.sym_max, "sym_min": sym.sym_min,
+        "sym_not": sym.sym_not,
+    }
+
+
+def _legacy():
+    # The custom-op names first, through the package (``opyard._library.custom_op`` stays the function;
+    # legacy's own import of the submodule would bind the package attribute to the module).
+    _importlib.import_module("opyard._library").custom_op  # noqa: B018
+    return _importlib.import_module("opyard._library.legacy")
+
+
+#: The names of the ``opyard`` row: the facade resolves them on first access (PEP 562).
+FACADE_NAMES = ("_check", "_check_with", "_check_is_size", "_check_index", "_check_value", "_check_type",
+                "_check_not_implemented", "_check_tensor_all", "SymInt", "SymFloat", "SymBool", "sym_int",
+                "sym_float", "sym_max", "sym_min", "sym_not", "Tag")
+
 
 class _Rows(dict):
     """The table, whose row may be a function building it: a row that names a module the facade
@@ -157,8 +181,8 @@ def _fx_row():
 
 #: private module -> {name in that module: the public object it is}
 ALIASES = _Rows({
-    "opyard": {**_CHECKS, **_SYMBOLIC, "Tag": Tag},
-    "opyard._C": {
+    "opyard": lambda: {**_checks(), **_symbolic(), "Tag": Tag},
+    "opyard._C": lambda: {
         "Tag": Tag, "DispatchKey": DispatchKey, "DispatchKeySet": DispatchKeySet,
         "parse_schema": _core.parse_schema, "FunctionSchema": _core.FunctionSchema,
         "Argument": _core.Argument, "AliasInfo": _core.AliasInfo,
@@ -167,7 +191,7 @@ ALIASES = _Rows({
         "_dispatch_has_kernel_for_dispatch_key": _dispatch_has_kernel_for_dispatch_key,
         "_dispatch_has_kernel_for_any_dispatch_key": _dispatch_has_kernel_for_any_dispatch_key,
         "_dispatch_keys": _dispatch_keys, "_dispatch_key_for_device": _dispatch_key_for_device,
-        "_dispatch_find_dangling_impls": library.find_dangling_impls,
+        "_dispatch_find_dangling_impls": _importlib.import_module("opyard.library").find_dangling_impls,
         "_ExcludeDispatchKeyGuard": _ExcludeDispatchKeyGuard, "ExcludeDispatchKeyGuard": _ExcludeDispatchKeyGuard,
         "_IncludeDispatchKeyGuard": _IncludeDispatchKeyGuard, "_ForceDispatchKeyGuard": _ForceDispatchKeyGuard,
         "_PreserveDispatchKeyGuard": _PreserveDispatchKeyGuard,
@@ -181,19 +205,20 @@ ALIASES = _Rows({
         "DisableTorchFunctionSubclass": overrides.DisableTorchFunctionSubclass,
         "DisableTorchFunction": overrides.DisableTorchFunction,
     },
-    "opyard._custom_ops": {
-        "custom_op": legacy.declare_op, "impl": legacy.impl, "impl_abstract": legacy.impl_abstract_quiet,
-        "get_ctx": get_ctx, "_destroy": legacy.destroy,
+    "opyard._custom_ops": lambda: {
+        "custom_op": _legacy().declare_op, "impl": _legacy().impl, "impl_abstract": _legacy().impl_abstract_quiet,
+        "get_ctx": get_ctx, "_destroy": _legacy().destroy,
     },
-    "opyard._subclasses": {"FakeTensor": fake.FakeTensor, "FakeTensorMode": fake.FakeTensorMode},
-    "opyard._subclasses.fake_tensor": {
-        "FakeTensor": fake.FakeTensor, "FakeTensorMode": fake.FakeTensorMode,
-        "DynamicOutputShapeException": symbolic.DynamicOutputShapeException,
+    "opyard._subclasses": lambda: {"FakeTensor": _fake().FakeTensor, "FakeTensorMode": _fake().FakeTensorMode},
+    "opyard._subclasses.fake_tensor": lambda: {
+        "FakeTensor": _fake().FakeTensor, "FakeTensorMode": _fake().FakeTensorMode,
+        "DynamicOutputShapeException": _fake(".symbolic").DynamicOutputShapeException,
     },
     "opyard.fx.experimental.proxy_tensor": _fx_row,
-    "opyard.fx.experimental.symbolic_shapes": {
-        "ShapeEnv": symbolic.ShapeEnv, "GuardOnDataDependentSymNode": symbolic.GuardOnDataDependentSymNode,
-        "SymInt": symbolic.SymInt, "SymFloat": sym.SymFloat, "SymBool": symbolic.SymBool,
+    "opyard.fx.experimental.symbolic_shapes": lambda: {
+        "ShapeEnv": _fake(".symbolic").ShapeEnv,
+        "GuardOnDataDependentSymNode": _fake(".symbolic").GuardOnDataDependentSymNode,
+        **{name: _symbolic()[name] for name in ("SymInt", "SymFloat", "SymBool")},
     },
     "opyard.utils._python_dispatch": {
         name: getattr(python_dispatch, name) for name in python_dispatch.__all__

@@ -4,26 +4,34 @@ Every operator is defined through ``KernelLibrary("aten", "DEF")`` with its sche
 verbatim from native_functions.yaml and gets a kernel for each numpy-backed
 backend (CPU, the PrivateUse1 test backend, CUDA through cupy's numpy
 protocols) plus a Meta kernel, or — for compositions of other operators — one
-CompositeImplicitAutograd kernel. The op table below is data: one row per
-operator (schema name, kernel, meta kernel, kind); registration is a loop.
+CompositeImplicitAutograd kernel. The op table is data: one row per operator
+(schema name, kernel, meta kernel, kind), read from ``_index.py`` (Note [Kernel
+modules on first use]); registration is a loop.
 
 Each packet (``aten::add`` with its overloads) is defined, and its kernels
 registered, on its first use (Note [Operators defined on first use],
 src/python/lazy.rs): import hands the core the packet names and a definer.
 """
 
+import importlib
 import threading
 import warnings
 
 from .. import _core
 
 from .._registration import KernelLibrary
-from . import composite_nn, extra_ops, factory, indexing, index_ops, linalg, linalg_ops, math_ops, meta, reduce_ops, misc_ops, nn_ops, out_variants, trig_ops
-from . import pointwise
-from . import reduction, return_types, shape, sorting, tags, unary
+from . import out_variants, return_types, tags
+from ._index import ROWS as _ROWS
+from ._index import SCHEMAS as _INDEXED_SCHEMAS
 from .schemas import SCHEMAS as _BASE_SCHEMAS
 
-SCHEMAS = _BASE_SCHEMAS + extra_ops.SCHEMAS + math_ops.SCHEMAS + reduce_ops.SCHEMAS + linalg_ops.SCHEMAS + index_ops.SCHEMAS + trig_ops.SCHEMAS + out_variants.SCHEMAS
+# Note [Kernel modules on first use]: the kernel modules (pointwise, shape, linalg_ops, ...) load when
+# a packet whose kernels they hold is first defined, not with ``import opyard``. What import needs of
+# them, every operator's schema and, per operator row, the module and table holding its kernel, its
+# kind and its meta kernel's module, is read from ``_index.py``, which ``_table.py`` derives from the
+# modules themselves (``python -m opyard._aten._table`` rewrites it; tests/test_aten_index.py checks
+# it). out_variants stays eager: the derivative table reads its ``OUT_OPS`` at import.
+SCHEMAS = _BASE_SCHEMAS + _INDEXED_SCHEMAS + out_variants.SCHEMAS
 
 __all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "on_define", "return_types"]
 
@@ -62,91 +70,36 @@ tags.attach(["aten::" + n.removesuffix(".default") for n in OP_NAMES])
 
 BACKENDS = ("CPU", "PrivateUse1", "CUDA")
 
-_VIEWS = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze",
-          "squeeze.dim", "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor",
-          "chunk", "narrow", "unbind.int", "diagonal", "movedim.int", "unflatten.int", "split_with_sizes",
-          "split.sizes"} | index_ops.VIEWS
-_REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "prod.dim_int", "amax", "amin", "max", "min",
-               "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction",
-               "softmax.int", "log_softmax.int", "_softmax", "_log_softmax", "cumsum", "any", "all",
-               "any.dim", "all.dim", "sort", "argsort", "argsort.stable", "sort.stable", "kthvalue",
-               "cumprod", "count_nonzero"} | reduce_ops.REDUCTIONS
-_LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "new_empty",
-         "new_zeros", "new_ones", "new_full"}
-_DATA_DEPENDENT = {"nonzero", "allclose"} | sorting.DATA_DEPENDENT | misc_ops.DATA_DEPENDENT
-# Meta kernels written by hand (the derived strategies cannot express them).
-_OWN_META = {**misc_ops.META_KERNELS, "one_hot": meta.one_hot, **linalg_ops.META_KERNELS,
-             **index_ops.META_KERNELS}
-_META_AWARE = {"_to_copy", "numel"}  # their CPU kernel handles meta inputs itself
-_POINTWISE = (set(pointwise.KERNELS) | set(unary.KERNELS) | {"erf", "gelu", "hardtanh", "elu", "softplus",
-              "exp2", "round.decimals", "fmod.Tensor", "fmod.Scalar"} | extra_ops.POINTWISE | math_ops.POINTWISE | trig_ops.POINTWISE) - _DATA_DEPENDENT
-
-
-def _kind(name):
-    if name in factory.META_KERNELS:
-        return "factory"
-    if name in _OWN_META:
-        return "own_meta"
-    if name in _VIEWS:
-        return "view"
-    if name in _META_AWARE:
-        return "meta_aware"
-    if name.split(".")[0].endswith("_"):
-        return "inplace"
-    for kind, names in (("reduction", _REDUCTIONS), ("like", _LIKE), ("data_dependent", _DATA_DEPENDENT),
-                        ("pointwise", _POINTWISE)):
-        if name in names:
-            return kind
-    return "topk" if name == "topk" else "proxy"
-
-
-def _meta_for(name, kind, kernel):
-    if kind == "factory":
-        return factory.META_KERNELS[name]
-    if kind == "meta_aware":
-        return kernel
-    if kind == "own_meta":
-        return _OWN_META[name]
-    return getattr(meta, kind)(kernel, "aten::" + name)
-
-
-def _entries():
-    """``(name, kernel, kind)`` of every operator, kind None for a kernel of every backend (``_kind`` tells
-    which when its packet is defined, and the meta kernel is made then)."""
-    kernels = {}
-    for table in (pointwise.KERNELS, unary.KERNELS, reduction.KERNELS, shape.KERNELS, linalg.KERNELS,
-                  indexing.KERNELS, factory.KERNELS, sorting.KERNELS, nn_ops.KERNELS, misc_ops.KERNELS,
-                  extra_ops.KERNELS, math_ops.KERNELS, reduce_ops.KERNELS,
-                  linalg_ops.KERNELS, index_ops.KERNELS, trig_ops.KERNELS):
-        kernels.update(table)
-    composite = {**shape.COMPOSITE, **linalg.COMPOSITE, **composite_nn.COMPOSITE, **misc_ops.COMPOSITE,
-                 **extra_ops.COMPOSITE, **reduce_ops.COMPOSITE,
-                 **linalg_ops.COMPOSITE, **index_ops.COMPOSITE}
-    explicit = out_variants.EXPLICIT
-    missing = set(OP_NAMES) - set(kernels) - set(composite) - set(explicit)
-    if missing:
-        raise RuntimeError(f"aten: operators defined without kernels: {sorted(missing)}")
-    rows = [(name, kernel, None) for name, kernel in kernels.items()]  # kind: ``_kind`` at definition
-    rows += [(name, kernel, "composite") for name, kernel in composite.items()]
-    rows += [(name, kernel, "explicit") for name, kernel in explicit.items()]
-    return rows
-
-
-# Operator entries by packet.
+# Operator rows ``(name, module, table, kind, meta kernel's module)`` by packet (``_index.ROWS``).
 _ENTRIES_OF: dict = {}
-for _entry in _entries():
+for _entry in _ROWS:
     _ENTRIES_OF.setdefault(_packet_of(_entry[0]), []).append(_entry)
 del _entry
 
 # The operators whose one kernel is CompositeImplicitAutograd (autograd records what they call).
-COMPOSITE_OPS = frozenset("aten::" + name for entries in _ENTRIES_OF.values()
-                          for name, _, kind in entries if kind == "composite")
+COMPOSITE_OPS = frozenset("aten::" + row[0] for row in _ROWS if row[3] == "composite")
 
 
-def _op_row(name, kernel, kind):
-    """An ``OP_TABLE`` row."""
-    kind = kind or _kind(name)
-    meta_kernel = None if kind in ("composite", "explicit") else _meta_for(name, kind, kernel)
+def _module(name):
+    """The kernel module ``opyard._aten.<name>``, imported on its first use."""
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def _op_row(name, module, table, kind, meta_module):
+    """An ``OP_TABLE`` row ``(name, kernel, meta kernel, kind)`` from an index row: the meta kernel is
+    the kernel itself when it handles meta inputs, a hand-written one (``meta.one_hot`` or a module's
+    ``META_KERNELS``), or one that ``meta`` derives from the kernel by kind."""
+    kernel = getattr(_module(module), table)[name]
+    if kind in ("composite", "explicit"):
+        meta_kernel = None
+    elif kind == "meta_aware":
+        meta_kernel = kernel
+    elif meta_module == "meta":
+        meta_kernel = getattr(_module("meta"), name)
+    elif meta_module is not None:
+        meta_kernel = _module(meta_module).META_KERNELS[name]
+    else:
+        meta_kernel = getattr(_module("meta"), kind)(kernel, "aten::" + name)
     return name, kernel, meta_kernel, kind
 
 

@@ -36,7 +36,9 @@ from .. import (
 )
 from .._tensor import _PYTHON_BITS, Tensor
 from ..dispatcher import DispatchKey
-from ..fake.mode import current_mode as _current_fake_mode
+# The innermost active FakeTensorMode, read from the core where opyard.fake keeps it (importing
+# opyard.fake for it would load the fake layer with every import of opyard).
+from .._core import _fake_mode as _current_fake_mode
 from ._dispatch_checks import check_dispatch_results, check_result
 
 __all__ = [
