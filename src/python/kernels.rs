@@ -12,7 +12,8 @@
 //! behaviour and messages. The result of the fast path is bit-identical to
 //! the Python kernel's (Note [Kernel numerics]). `expand` is the exception to
 //! "a Rust loop": it makes the same zero-stride numpy view as the Python
-//! kernel, through numpy's C API instead of `np.broadcast_to`; `add_`, `sub_`
+//! kernel, through numpy's C API instead of `np.broadcast_to` (and `detach`/
+//! `alias` the view `arr[...]` is, by `PyArray_View`); `add_`, `sub_`
 //! and `mul_` update `self`'s array in place and bump its version counter.
 
 mod array;
@@ -39,6 +40,8 @@ enum Fast {
     Binary(BinOp, bool),
     Unary(Unary),
     Expand,
+    /// detach/alias: a view of the whole array.
+    Whole,
     /// add_/sub_/mul_ with a tensor operand.
     InPlace(BinOp),
 }
@@ -59,6 +62,8 @@ const FAST_OPS: &[(&str, Fast)] = &[
     ("ones_like", Fast::Unary(Unary::OnesLike)),
     ("zeros_like", Fast::Unary(Unary::ZerosLike)),
     ("expand", Fast::Expand),
+    ("detach", Fast::Whole),
+    ("alias", Fast::Whole),
     ("add_.Tensor", Fast::InPlace(BinOp::Add)),
     ("sub_.Tensor", Fast::InPlace(BinOp::Sub)),
     ("mul_.Tensor", Fast::InPlace(BinOp::Mul)),
@@ -84,6 +89,7 @@ impl PyRustKernel {
             Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
             Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
             Fast::Expand => view::expand(py, args, kwargs)?,
+            Fast::Whole => view::whole(py, args, kwargs)?,
             Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
         };
         match done {

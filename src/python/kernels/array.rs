@@ -244,6 +244,25 @@ impl<'a> Header<'a> {
     }
 }
 
+/// `src[...]` for an exact ndarray `src` (see [`Header`]): a view of all of
+/// it with its dtype, shape, strides and writeability, `src` as its base.
+pub fn whole_view<'py>(src: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = src.py();
+    // SAFETY: GIL held; `src` is an exact ndarray (the caller read its
+    // `Header`). `PyArray_View` with NULL dtype and type keeps both, takes
+    // its own reference to `src` as the view's base and returns a new
+    // reference or NULL with an exception set.
+    unsafe {
+        let view = PY_ARRAY_API.PyArray_View(
+            py,
+            src.as_ptr() as *mut npyffi::PyArrayObject,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        );
+        Bound::from_owned_ptr_or_err(py, view)
+    }
+}
+
 /// A read-only view of `src` (an exact ndarray, see [`Header`]) with shape
 /// `dims` and byte strides `strides`, keeping `src` alive as its base: what
 /// `np.broadcast_to` returns. The caller guarantees every index of the view

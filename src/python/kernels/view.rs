@@ -1,9 +1,15 @@
-//! The fast path of `expand`: a zero-stride numpy view made through numpy's
-//! C API and wrapped as a view tensor, with no Python frame. Sizes it does not
-//! take as given (a `-1` in a new leading dimension, other negatives, a size
-//! that is no Python int, a mismatch, which is an error) run the Python kernel.
+//! The view kernels' fast paths, each a numpy view made through numpy's C API
+//! and wrapped as a view tensor, with no Python frame.
+//!
+//! `expand`: a zero-stride view. Sizes it does not take as given (a `-1` in a
+//! new leading dimension, other negatives, a size that is no Python int, a
+//! mismatch, which is an error) run the Python kernel.
+//!
+//! `detach` and `alias`: a view of the whole array, what `self._data[...]`
+//! gives (numpy answers an Ellipsis index with `PyArray_View(arr, NULL, NULL)`:
+//! same dtype, shape, strides, writeability, `arr` as its base).
 
-use super::array::{strided_view, Header, MAX_DIMS};
+use super::array::{strided_view, whole_view, Header, MAX_DIMS};
 use super::tensor_io::{plain_cpu_tensor, view_root, wrap_view};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -39,6 +45,32 @@ pub fn expand(
         return Ok(None);
     };
     let view = strided_view(&data, &dims[..n], &strides[..n])?;
+    wrap_view(py, view, state.keys(), &root).map(Some)
+}
+
+/// `detach(self)` / `alias(self)` as `_make_view(self._data[...], self)`, or `None`.
+pub fn whole(
+    py: Python<'_>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<PyObject>> {
+    if args.len() != 1 || kwargs.is_some_and(|k| !k.is_empty()) {
+        return Ok(None);
+    }
+    let self_obj = args.get_item(0)?;
+    let Some(state) = plain_cpu_tensor(&self_obj) else {
+        return Ok(None);
+    };
+    let Some(data) = state.data(py) else {
+        return Ok(None);
+    };
+    if Header::read(&data).is_none() {
+        return Ok(None);
+    }
+    let Some(root) = view_root(&self_obj, state) else {
+        return Ok(None);
+    };
+    let view = whole_view(&data)?;
     wrap_view(py, view, state.keys(), &root).map(Some)
 }
 
