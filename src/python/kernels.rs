@@ -19,6 +19,7 @@ mod array;
 mod binary;
 mod inplace;
 mod scalars;
+mod strided;
 mod tensor_io;
 mod unary;
 mod view;
