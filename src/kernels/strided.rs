@@ -38,7 +38,10 @@ fn zip_strided<T: Copy>(out: &mut [T], src: &Strided<'_, T>, f: impl Fn(T, T) ->
     };
     let step = src.strides[src.dims.len() - 1];
     let outer_strides = &src.strides[..outer.len()];
-    assert!(outer.len() < 64, "strided operand of more than 64 dimensions");
+    assert!(
+        outer.len() < 64,
+        "strided operand of more than 64 dimensions"
+    );
     // An odometer over the outer dimensions; `start` is the element index of
     // the current row's first element.
     let mut index = [0usize; 64];
@@ -103,7 +106,11 @@ mod tests {
         let mut res = Vec::new();
         for &o in out {
             let at = s.offset as isize
-                + idx.iter().zip(s.strides).map(|(&i, &st)| i as isize * st).sum::<isize>();
+                + idx
+                    .iter()
+                    .zip(s.strides)
+                    .map(|(&i, &st)| i as isize * st)
+                    .sum::<isize>();
             let y = s.data[at as usize];
             let y = alpha.map_or(y, |a| y.mul(a));
             res.push(match op {
@@ -125,15 +132,29 @@ mod tests {
     fn check(dims: &[usize], strides: &[isize], offset: usize, data_len: usize) {
         let data: Vec<f64> = (0..data_len).map(|i| i as f64 * 0.37 - 1.1).collect();
         let n: usize = dims.iter().product();
-        let s = Strided { data: &data, offset, dims, strides };
-        for (op, alpha) in [(BinOp::Add, None), (BinOp::Sub, None), (BinOp::Mul, None),
-                            (BinOp::Add, Some(-0.3)), (BinOp::Sub, Some(2.5))] {
+        let s = Strided {
+            data: &data,
+            offset,
+            dims,
+            strides,
+        };
+        for (op, alpha) in [
+            (BinOp::Add, None),
+            (BinOp::Sub, None),
+            (BinOp::Mul, None),
+            (BinOp::Add, Some(-0.3)),
+            (BinOp::Sub, Some(2.5)),
+        ] {
             let start: Vec<f64> = (0..n).map(|i| i as f64 * 1.3 + 0.1).collect();
             let mut out = start.clone();
             arith_inplace_strided(op, &mut out, &s, alpha);
             let want = reference(op, &start, &s, alpha);
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&out), bits(&want), "{dims:?} {strides:?} {op:?} {alpha:?}");
+            assert_eq!(
+                bits(&out),
+                bits(&want),
+                "{dims:?} {strides:?} {op:?} {alpha:?}"
+            );
         }
     }
 
@@ -153,7 +174,12 @@ mod tests {
     #[test]
     fn integers_wrap() {
         let data = [i32::MAX];
-        let s = Strided { data: &data, offset: 0, dims: &[3], strides: &[0] };
+        let s = Strided {
+            data: &data,
+            offset: 0,
+            dims: &[3],
+            strides: &[0],
+        };
         let mut out = [1i32, 2, 3];
         arith_inplace_strided(BinOp::Add, &mut out, &s, None);
         assert_eq!(out, [i32::MIN, i32::MIN + 1, i32::MIN + 2]);
@@ -165,7 +191,12 @@ mod tests {
     #[should_panic(expected = "another element count")]
     fn count_mismatch_panics() {
         let data = [1.0f32];
-        let s = Strided { data: &data, offset: 0, dims: &[2], strides: &[0] };
+        let s = Strided {
+            data: &data,
+            offset: 0,
+            dims: &[2],
+            strides: &[0],
+        };
         arith_inplace_strided(BinOp::Add, &mut [0.0f32; 3], &s, None);
     }
 }

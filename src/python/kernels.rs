@@ -13,7 +13,8 @@
 //! the Python kernel's (Note [Kernel numerics]). `expand` is the exception to
 //! "a Rust loop": it makes the same zero-stride numpy view as the Python
 //! kernel, through numpy's C API instead of `np.broadcast_to`; `add_`, `sub_`
-//! and `mul_` update `self`'s array in place and bump its version counter.
+//! and `mul_` update `self`'s array in place and bump its version counter,
+//! reading a same-shape operand of any strides (`kernels/strided.rs`).
 
 mod array;
 mod binary;

@@ -7,10 +7,10 @@
 //! its strides. Aliasing operands, broadcasting `self`, another
 //! dtype or a float `alpha` on integers run the Python kernel.
 
+use super::super::tensor::PyTensorBase;
 use super::array::{ArrayRef, Dt};
 use super::binary::MAX_FAST_LEN;
 use super::scalars::{alpha_arg, FromNum, Num};
-use super::super::tensor::PyTensorBase;
 use super::strided::StridedRef;
 use super::tensor_io::{plain_cpu_tensor, tensor_array};
 use crate::kernels::elementwise::{arith_inplace, BinOp, Operand};
@@ -93,7 +93,10 @@ fn strided(
         return Ok(None);
     };
     let same_shape = y.dims().len() == x.dims().len()
-        && y.dims().iter().zip(x.dims()).all(|(&a, &b)| a as isize == b as isize);
+        && y.dims()
+            .iter()
+            .zip(x.dims())
+            .all(|(&a, &b)| a as isize == b as isize);
     if y.dt != x.dt || !same_shape || y.touches(x.byte_range()) {
         return Ok(None);
     }
