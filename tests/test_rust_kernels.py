@@ -479,7 +479,7 @@ def _strided_operands(dt):
         ("transposed", x, base[:12].reshape(4, 3).T),
         ("reversed", x, base[:12].reshape(3, 4)[::-1, ::-1]),
         ("every other", x, base.reshape(3, 8)[:, ::2]),
-        ("mixed signs", x, base.reshape(2, 3, 4)[1, ::-1, ::-1].T.T),
+        ("reversed rows", x, base.reshape(2, 3, 4)[1, ::-1, :]),
     ]
 
 
@@ -540,3 +540,24 @@ def test_repeated_backward_accumulates_the_expanded_gradient():
     assert first.is_contiguous() and first.numpy().flags.writeable  # a copy, not the expanded view
     y.sum().backward()
     assert y.grad is first and y.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 1, 4)])
+def test_clone_of_an_expanded_value_is_the_python_kernels_copy(dt, shape):
+    one = np.array(SPECIAL_INTS.get(dt, SPECIAL_FLOATS)[5], dt)
+    view = np.broadcast_to(one, shape)
+    got, fast_ran = run("clone", opyard.from_numpy(view))
+    want = fast.PYTHON_KERNELS["clone"](opyard.from_numpy(view))
+    assert fast_ran
+    same(got, want)
+    assert got.stride() == want.stride() and got.numpy().flags.writeable
+    assert not np.shares_memory(got.numpy(), view)
+
+
+def test_clone_of_other_strided_views_keeps_the_python_kernel():
+    for view in (np.broadcast_to(np.arange(3.0), (2, 3)), np.arange(6.0).reshape(2, 3).T):
+        got, fast_ran = run("clone", opyard.from_numpy(view))
+        want = fast.PYTHON_KERNELS["clone"](opyard.from_numpy(view))
+        assert not fast_ran and got.stride() == want.stride()  # order K: not always C order
+        same(got, want)

@@ -90,6 +90,16 @@ impl<'a, 'py> StridedRef<'a, 'py> {
         Some(out)
     }
 
+    /// Whether every element is the same one (all strides 0: a value expanded).
+    pub fn one_value(&self) -> bool {
+        self.strides[..self.nd].iter().all(|&s| s == 0)
+    }
+
+    /// The element count.
+    pub fn len(&self) -> usize {
+        self.dims().iter().product()
+    }
+
     pub fn dims(&self) -> &[usize] {
         &self.dims[..self.nd]
     }
