@@ -1,11 +1,12 @@
-"""Gradient accumulation into an existing ``.grad``: ``grad.add_(g)`` by operand layout.
+"""Gradient accumulation into ``.grad``: ``grad.add_(g)`` by operand layout, and the first copy.
 
 Run: ``python bench/bench_accumulate.py`` (beside torch: with torch importable, its figure
 from the same run). Medians (``_harness.per_call_ns``), each row also as a ratio to a plain
 Python call measured in the same run. The operands are what the backward pass hands the
 accumulation: a contiguous gradient, ``SumBackward0``'s ones expanded with zero strides, a
 transposed gradient. All three run the Rust in-place kernel (``_aten/fast.py``); before the
-kernel read strided operands, the last two ran the Python kernel.
+kernel read strided operands, the last two ran the Python kernel. The last row is the first
+gradient's copy (``.grad`` was None), the Rust ``clone`` of one value expanded.
 """
 
 import os
@@ -32,6 +33,8 @@ def _cases(lib):
         ("grad(3).add_(ones().expand(3))", lambda: add_(grad3, ones)),
         ("grad(2,3).add_(ones().expand(2,3))", lambda: add_(grad23, ones23)),
         ("grad(2,3).add_(g(3,2).t())", lambda: add_(grad23, tr)),
+        # The first gradient of a leaf: the engine copies an expanded one into a fresh .grad.
+        ("ones(()).expand(2,3).clone()", lambda: ones23.clone()),
     ]
 
 
