@@ -14,6 +14,7 @@
 
 pub mod elementwise;
 pub mod reduce;
+pub mod strided;
 
 #[cfg(test)]
 mod tests;

@@ -14,12 +14,14 @@
 //! "a Rust loop": it makes the same zero-stride numpy view as the Python
 //! kernel, through numpy's C API instead of `np.broadcast_to` (and `detach`/
 //! `alias` the view `arr[...]` is, by `PyArray_View`); `add_`, `sub_`
-//! and `mul_` update `self`'s array in place and bump its version counter.
+//! and `mul_` update `self`'s array in place and bump its version counter,
+//! reading a same-shape operand of any strides (`kernels/strided.rs`).
 
 mod array;
 mod binary;
 mod inplace;
 mod scalars;
+mod strided;
 mod tensor_io;
 mod unary;
 mod view;

@@ -4,7 +4,8 @@ Each ``_core.RustKernel`` runs a Rust loop for the common call (plain CPU tensor
 holding contiguous float32/float64/int32/int64 arrays of one dtype, equal shapes
 or a single element or a Python number, default arguments, small enough; for
 ``expand``, ``detach`` and ``alias``, the same numpy view as the Python kernel's, made without a frame; for
-``add_``/``sub_``/``mul_``, the same in-place update and version bump) and
+``add_``/``sub_``/``mul_``, the same in-place update and version bump, the operand
+read through its strides when it is a view such as an expanded gradient) and
 otherwise calls the Python kernel it wraps (``__wrapped__``), which stays the
 readable definition and the behaviour of every other case: see Note [Rust
 kernels] in ``src/python/kernels.rs``. Imported by ``opyard._aten`` once the

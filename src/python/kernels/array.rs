@@ -31,14 +31,14 @@ impl Dt {
         }
     }
 
-    fn itemsize(self) -> usize {
+    pub(super) fn itemsize(self) -> usize {
         match self {
             Dt::F32 | Dt::I32 => 4,
             Dt::F64 | Dt::I64 => 8,
         }
     }
 
-    fn from_type_num(n: c_int) -> Option<Dt> {
+    pub(super) fn from_type_num(n: c_int) -> Option<Dt> {
         [Dt::F32, Dt::F64, Dt::I32, Dt::I64]
             .into_iter()
             .find(|d| d.type_num() == n)
@@ -113,6 +113,12 @@ impl<'a, 'py> ArrayRef<'a, 'py> {
 
     pub fn writeable(&self) -> bool {
         self.writeable
+    }
+
+    /// The bytes `[start, end)` of the buffer.
+    pub fn byte_range(&self) -> (usize, usize) {
+        let start = self.data as usize;
+        (start, start + self.len * self.dt.itemsize())
     }
 
     /// Whether the two arrays' buffers share any byte.

@@ -1,14 +1,17 @@
 //! The fast path of the one-tensor kernels: `neg`, `sum` (full, no dtype),
-//! `clone`, `ones_like` and `zeros_like` (default arguments). Each returns
-//! `None` when its input is not a plain contiguous CPU tensor of a fast-path
-//! dtype (or the call passes arguments), and the Python kernel runs.
+//! `clone` (also of one value expanded), `ones_like` and `zeros_like`
+//! (default arguments). Each returns `None` when its input is not a plain
+//! contiguous CPU tensor of a fast-path dtype (or the call passes arguments),
+//! and the Python kernel runs.
 
-use super::array::{alloc, out_slice, ArrayRef, Dt};
+use super::array::{alloc, out_slice, ArrayRef, Dt, MAX_DIMS};
 use super::binary::MAX_FAST_LEN;
+use super::strided::StridedRef;
 use super::tensor_io::{tensor_array, wrap_result};
 use crate::kernels::elementwise::negate;
 use crate::kernels::reduce::{sum_float, sum_int};
 use crate::kernels::Arith;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -39,7 +42,10 @@ pub fn unary(
         return Ok(None);
     };
     let Some(x) = ArrayRef::read(&xa) else {
-        return Ok(None);
+        return match which {
+            Unary::Clone => clone_expanded_value(py, &xa),
+            _ => Ok(None),
+        };
     };
     // The pairwise sum keeps up with numpy's to ~1M elements (measured); the
     // others write a result of the input's length, see `MAX_FAST_LEN`.
@@ -65,6 +71,51 @@ pub fn unary(
         }
     };
     wrap_result(py, arr).map(Some)
+}
+
+/// `clone` of one value expanded to a shape (all strides 0, as `SumBackward0`'s
+/// gradient, which the engine copies into a fresh `.grad`): a C-contiguous
+/// array filled with it, which is what numpy's order-K copy gives for all-zero
+/// strides. Other strided inputs keep the Python kernel (order K can give
+/// another layout, e.g. Fortran order for an expanded row).
+fn clone_expanded_value(py: Python<'_>, xa: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    let Some(x) = StridedRef::read(xa) else {
+        return Ok(None);
+    };
+    if !x.one_value() || x.len() > MAX_FAST_LEN {
+        return Ok(None);
+    }
+    let mut dims: [ffi::Py_ssize_t; MAX_DIMS] = [0; MAX_DIMS];
+    for (d, &n) in dims.iter_mut().zip(x.dims()) {
+        *d = n as ffi::Py_ssize_t;
+    }
+    let dims = &dims[..x.dims().len()];
+    // SAFETY (every arm): the arm's type is `x.dt`, the array's element type.
+    let arr = unsafe {
+        match x.dt {
+            Dt::F32 => filled::<f32>(py, &x, dims)?,
+            Dt::F64 => filled::<f64>(py, &x, dims)?,
+            Dt::I32 => filled::<i32>(py, &x, dims)?,
+            Dt::I64 => filled::<i64>(py, &x, dims)?,
+        }
+    };
+    wrap_result(py, arr).map(Some)
+}
+
+/// A new C-contiguous array of shape `dims` filled with `x`'s one value.
+///
+/// # Safety
+/// `T` must be `x`'s element type.
+unsafe fn filled<'py, T: Copy>(
+    py: Python<'py>,
+    x: &StridedRef<'_, '_>,
+    dims: &[ffi::Py_ssize_t],
+) -> PyResult<Bound<'py, PyAny>> {
+    let src = x.operand::<T>();
+    let v = src.data[src.offset];
+    let (arr, data) = alloc(py, x.dt, dims)?;
+    out_slice::<T>(data, x.len()).fill(v);
+    Ok(arr)
 }
 
 /// A 0-d array holding `v`.

@@ -1,0 +1,129 @@
+//! A numpy array of any strides seen from the in-place kernels: the operand
+//! of `grad.add_(g)` is often a view (`SumBackward0`'s gradient is a ones
+//! expanded with zero strides; a transpose; a reversed slice), which
+//! `ArrayRef::read` declines. `StridedRef::read` takes it as it is and hands
+//! `crate::kernels::strided` a slice covering every byte it addresses.
+
+use super::array::{Dt, MAX_DIMS};
+use crate::kernels::strided::Strided;
+use numpy::npyffi::{self, NpyTypes, PY_ARRAY_API};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use std::marker::PhantomData;
+
+/// An aligned, native-order numpy array of a fast-path dtype with any strides
+/// that are whole elements, borrowed for one kernel call.
+pub struct StridedRef<'a, 'py> {
+    _obj: PhantomData<&'a Bound<'py, PyAny>>,
+    pub dt: Dt,
+    /// The lowest byte any element occupies, and one past the highest.
+    lo: usize,
+    hi: usize,
+    /// The first element's element index from `lo`.
+    offset: usize,
+    dims: [usize; MAX_DIMS],
+    strides: [isize; MAX_DIMS],
+    nd: usize,
+}
+
+impl<'a, 'py> StridedRef<'a, 'py> {
+    /// `obj` as a strided fast-path array, or `None` (not an exact ndarray,
+    /// misaligned, byte-swapped, another dtype, more than `MAX_DIMS`
+    /// dimensions, a stride that is not a multiple of the item size, empty).
+    pub fn read(obj: &'a Bound<'py, PyAny>) -> Option<Self> {
+        let py = obj.py();
+        let ptr = obj.as_ptr();
+        // SAFETY: GIL held; numpy's type object lives as long as numpy, and
+        // `ptr` is alive (borrowed by `obj`).
+        let array_type = unsafe { PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type) };
+        if unsafe { ffi::Py_TYPE(ptr) } != array_type {
+            return None;
+        }
+        // SAFETY: an exact ndarray is a PyArrayObject with a non-null `descr`;
+        // both outlive the borrow of `obj`.
+        let (arr, descr) = unsafe {
+            let arr = &*(ptr as *const npyffi::PyArrayObject);
+            (arr, &*arr.descr)
+        };
+        let swapped = if cfg!(target_endian = "little") {
+            b'>'
+        } else {
+            b'<'
+        };
+        if arr.flags & npyffi::NPY_ARRAY_ALIGNED == 0 || descr.byteorder as u8 == swapped {
+            return None;
+        }
+        let dt = Dt::from_type_num(descr.type_num)?;
+        let nd = usize::try_from(arr.nd).ok().filter(|&n| n <= MAX_DIMS)?;
+        let item = dt.itemsize() as isize;
+        let mut out = StridedRef {
+            _obj: PhantomData,
+            dt,
+            lo: 0,
+            hi: 0,
+            offset: 0,
+            dims: [0; MAX_DIMS],
+            strides: [0; MAX_DIMS],
+            nd,
+        };
+        // Byte offsets from the first element to the lowest and highest one.
+        let (mut below, mut above) = (0isize, 0isize);
+        for d in 0..nd {
+            // SAFETY: an ndarray's `dimensions` and `strides` hold `nd` values.
+            let (size, stride) = unsafe { (*arr.dimensions.add(d), *arr.strides.add(d)) };
+            if size == 0 || stride % item != 0 {
+                return None;
+            }
+            let reach = stride.checked_mul(size - 1)?;
+            if reach < 0 {
+                below += reach;
+            } else {
+                above += reach;
+            }
+            out.dims[d] = size as usize;
+            out.strides[d] = stride / item;
+        }
+        let first = arr.data as usize;
+        out.lo = first.checked_sub(below.unsigned_abs())?;
+        out.hi = first.checked_add(above as usize + item as usize)?;
+        out.offset = below.unsigned_abs() / item as usize;
+        Some(out)
+    }
+
+    /// Whether every element is the same one (all strides 0: a value expanded).
+    pub fn one_value(&self) -> bool {
+        self.strides[..self.nd].iter().all(|&s| s == 0)
+    }
+
+    /// The element count.
+    pub fn len(&self) -> usize {
+        self.dims().iter().product()
+    }
+
+    pub fn dims(&self) -> &[usize] {
+        &self.dims[..self.nd]
+    }
+
+    /// Whether any byte this array addresses lies in `[start, end)`.
+    pub fn touches(&self, (start, end): (usize, usize)) -> bool {
+        self.lo < end && start < self.hi
+    }
+
+    /// The elements as a `Strided` operand over `T` (this array's element type).
+    ///
+    /// # Safety
+    /// `T` must match `self.dt`; the same aliasing contract as `ArrayRef::slice`
+    /// (no writer of these bytes alive while the operand is read).
+    pub unsafe fn operand<T>(&self) -> Strided<'_, T> {
+        let len = (self.hi - self.lo) / self.dt.itemsize();
+        Strided {
+            // SAFETY: numpy guarantees every element of the view lies in its
+            // buffer, so the `len` aligned `T`s from `lo` (the lowest element)
+            // to `hi` (past the highest) are all inside it.
+            data: std::slice::from_raw_parts(self.lo as *const T, len),
+            offset: self.offset,
+            dims: &self.dims[..self.nd],
+            strides: &self.strides[..self.nd],
+        }
+    }
+}
