@@ -51,7 +51,7 @@ pub fn inplace(
         return Ok(None);
     }
     let Some(y) = ArrayRef::read(&ya) else {
-        return strided(py, op, &self_obj, &state, &x, &ya, alpha);
+        return strided(py, op, &self_obj, state, &x, &ya, alpha);
     };
     let single = y.dims() != x.dims();
     let fits = x.dt == y.dt && (!single || (y.len == 1 && y.dims().len() <= x.dims().len()));
@@ -96,7 +96,7 @@ fn strided(
         && y.dims()
             .iter()
             .zip(x.dims())
-            .all(|(&a, &b)| a as isize == b as isize);
+            .all(|(&a, &b)| a as isize == b);
     if y.dt != x.dt || !same_shape || y.touches(x.byte_range()) {
         return Ok(None);
     }
