@@ -2,32 +2,15 @@
 (``_make_view(self._data[...], self)``) for plain CPU tensors and fall back for the rest."""
 
 import numpy as np
-import pytest
-
 import opyard
+import pytest
 from opyard import _core
 from opyard._aten import fast
+from rust_kernel_probe import Recorder, run
 
 OPS = ["detach", "alias"]
 
 
-class Recorder:
-    """A fallback that records that it ran and then runs the real Python kernel."""
-
-    def __init__(self, name):
-        self.name, self.calls = name, 0
-        self.__name__ = self.__qualname__ = "recorder"
-
-    def __call__(self, *args, **kwargs):
-        self.calls += 1
-        return fast.PYTHON_KERNELS[self.name](*args, **kwargs)
-
-
-def run(name, *args, **kwargs):
-    """(result, whether the Rust path ran) of the Rust kernel of ``name``."""
-    rec = Recorder(name)
-    out = _core.RustKernel(name, rec)(*args, **kwargs)
-    return out, rec.calls == 0
 
 
 def root_of(t):

@@ -8,11 +8,11 @@ byte), and every call the fast path does not cover reaches the Python kernel unc
 import re
 
 import numpy as np
-import pytest
-
 import opyard
+import pytest
 from opyard import _core
 from opyard._aten import fast
+from rust_kernel_probe import Recorder, run
 
 A = opyard.ops.aten
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
@@ -25,23 +25,6 @@ SPECIAL_INTS = {np.int32: [0, 1, -1, 7, -7, 2**31 - 1, -2**31, 46341],
                 np.int64: [0, 1, -1, 7, -7, 2**63 - 1, -2**63, 3037000500]}
 
 
-class Recorder:
-    """A fallback that records that it ran and then runs the real Python kernel."""
-
-    def __init__(self, name):
-        self.name, self.calls = name, 0
-        self.__name__ = self.__qualname__ = "recorder"
-
-    def __call__(self, *args, **kwargs):
-        self.calls += 1
-        return fast.PYTHON_KERNELS[self.name](*args, **kwargs)
-
-
-def run(name, *args, **kwargs):
-    """(result, whether the Rust path ran) of the Rust kernel of ``name``."""
-    rec = Recorder(name)
-    out = _core.RustKernel(name, rec)(*args, **kwargs)
-    return out, rec.calls == 0
 
 
 def values(dt):
