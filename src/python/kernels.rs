@@ -107,13 +107,9 @@ impl PyRustKernel {
 /// same idea as Note [Packet call slots]. `kernel.__call__(...)` reaches the same body.
 pub fn install_call_slot(py: Python<'_>) {
     let ty = py.get_type_bound::<PyRustKernel>();
-    // SAFETY: GIL held, type fully built; `kernel_tp_call` has `tp_call`'s
-    // signature and accepts every instance of this final type.
-    unsafe {
-        let t = ty.as_type_ptr();
-        (*t).tp_call = Some(kernel_tp_call);
-        ffi::PyType_Modified(t);
-    }
+    // SAFETY: GIL held, type fully built and final; `kernel_tp_call` has
+    // `tp_call`'s signature and accepts every instance.
+    unsafe { super::call_slot::install(&ty, kernel_tp_call, false) };
 }
 
 unsafe extern "C" fn kernel_tp_call(
@@ -132,12 +128,15 @@ unsafe fn kernel_call_impl(
     args: *mut ffi::PyObject,
     kwargs: *mut ffi::PyObject,
 ) -> PyResult<*mut ffi::PyObject> {
-    let (slf, args) = (Borrowed::from_ptr(py, slf), Borrowed::from_ptr(py, args));
-    let kwargs = Borrowed::from_ptr_or_opt(py, kwargs);
-    let slf = slf.downcast_unchecked::<PyRustKernel>();
-    let args = args.downcast_unchecked::<PyTuple>();
-    let kwargs = kwargs.as_ref().map(|k| k.downcast_unchecked::<PyDict>());
-    slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
+    super::call_slot::with_args(
+        py,
+        slf,
+        args,
+        kwargs,
+        |slf: &Bound<'_, PyRustKernel>, args, kwargs| {
+            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
+        },
+    )
 }
 
 #[pymethods]

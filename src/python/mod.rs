@@ -7,6 +7,7 @@
 mod autograd;
 mod binder;
 mod bulk;
+mod call_slot;
 mod custom_op;
 mod device;
 mod errors;

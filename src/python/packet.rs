@@ -264,12 +264,7 @@ pub fn install_call_slots(py: Python<'_>) {
     // signature and accepts every instance of this final (not subclassable)
     // type. A method descriptor type must behave as its `__get__`-bound form
     // when called with the instance first, which `bind_method` guarantees.
-    unsafe {
-        let t = ty.as_type_ptr();
-        (*t).tp_call = Some(packet_tp_call);
-        (*t).tp_flags |= ffi::Py_TPFLAGS_METHOD_DESCRIPTOR;
-        ffi::PyType_Modified(t);
-    }
+    unsafe { super::call_slot::install(&ty, packet_tp_call, true) };
 }
 
 /// The packet type's `tp_call`: PyO3's trampoline (GIL bookkeeping, panics
@@ -290,12 +285,9 @@ unsafe fn packet_call_impl(
     args: *mut ffi::PyObject,
     kwargs: *mut ffi::PyObject,
 ) -> PyResult<*mut ffi::PyObject> {
-    let (slf, args) = (Borrowed::from_ptr(py, slf), Borrowed::from_ptr(py, args));
-    let kwargs = Borrowed::from_ptr_or_opt(py, kwargs);
-    let slf = slf.downcast_unchecked::<PyOpOverloadPacket>();
-    let args = args.downcast_unchecked::<PyTuple>();
-    let kwargs = kwargs.as_ref().map(|k| k.downcast_unchecked::<PyDict>());
-    PyOpOverloadPacket::call(slf, args, kwargs).map(|o| o.into_ptr())
+    super::call_slot::with_args(py, slf, args, kwargs, |slf, args, kwargs| {
+        PyOpOverloadPacket::call(slf, args, kwargs).map(|o| o.into_ptr())
+    })
 }
 
 #[pymethods]
