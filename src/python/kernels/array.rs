@@ -48,6 +48,40 @@ impl Dt {
 /// The most dimensions a fast-path array may have (numpy allows 64).
 pub const MAX_DIMS: usize = 16;
 
+/// `obj` as an exact ndarray (no subclass) of a fast-path dtype in native
+/// byte order with every bit of `flags` set and at most `MAX_DIMS`
+/// dimensions: the array struct, its dtype and its dimension count.
+pub(super) fn fast_array<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    flags: c_int,
+) -> Option<(&'a npyffi::PyArrayObject, Dt, usize)> {
+    let ptr = obj.as_ptr();
+    // SAFETY: the GIL is held (`obj`); PY_ARRAY_API imports numpy's API
+    // table once, and the type object it returns lives as long as numpy.
+    let array_type = unsafe { PY_ARRAY_API.get_type_object(obj.py(), NpyTypes::PyArray_Type) };
+    // SAFETY: `ptr` is a live object (borrowed by `obj`).
+    if unsafe { ffi::Py_TYPE(ptr) } != array_type {
+        return None;
+    }
+    // SAFETY: the exact type is ndarray, so `ptr` points to a PyArrayObject,
+    // whose `descr` is never null; both outlive the borrow of `obj`.
+    let (arr, descr) = unsafe {
+        let arr = &*(ptr as *const npyffi::PyArrayObject);
+        (arr, &*arr.descr)
+    };
+    let swapped = if cfg!(target_endian = "little") {
+        b'>'
+    } else {
+        b'<'
+    };
+    if arr.flags & flags != flags || descr.byteorder as u8 == swapped {
+        return None;
+    }
+    let dt = Dt::from_type_num(descr.type_num)?;
+    let nd = usize::try_from(arr.nd).ok().filter(|&n| n <= MAX_DIMS)?;
+    Some((arr, dt, nd))
+}
+
 /// A C-contiguous, aligned, native-order numpy array of a fast-path dtype,
 /// borrowed for the duration of one kernel call.
 pub struct ArrayRef<'a, 'py> {
@@ -64,32 +98,8 @@ impl<'a, 'py> ArrayRef<'a, 'py> {
     /// `obj` as a fast-path array, or `None` (another type, a subclass of
     /// ndarray, a strided or byte-swapped or misaligned array, another dtype).
     pub fn read(obj: &'a Bound<'py, PyAny>) -> Option<Self> {
-        let py = obj.py();
-        let ptr = obj.as_ptr();
-        // SAFETY: the GIL is held (`py`); PY_ARRAY_API imports numpy's API
-        // table once, and the type object it returns lives as long as numpy.
-        let array_type = unsafe { PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type) };
-        // SAFETY: `ptr` is a live object (borrowed by `obj`).
-        if unsafe { ffi::Py_TYPE(ptr) } != array_type {
-            return None;
-        }
-        // SAFETY: the exact type is ndarray, so `ptr` points to a PyArrayObject,
-        // whose `descr` is never null; both outlive the borrow of `obj`.
-        let (arr, descr) = unsafe {
-            let arr = &*(ptr as *const npyffi::PyArrayObject);
-            (arr, &*arr.descr)
-        };
         let wanted = npyffi::NPY_ARRAY_C_CONTIGUOUS | npyffi::NPY_ARRAY_ALIGNED;
-        let swapped = if cfg!(target_endian = "little") {
-            b'>'
-        } else {
-            b'<'
-        };
-        if arr.flags & wanted != wanted || descr.byteorder as u8 == swapped {
-            return None;
-        }
-        let dt = Dt::from_type_num(descr.type_num)?;
-        let nd = usize::try_from(arr.nd).ok().filter(|&n| n <= MAX_DIMS)?;
+        let (arr, dt, nd) = fast_array(obj, wanted)?;
         let dims: &[ffi::Py_ssize_t] = if nd == 0 {
             &[]
         } else {

@@ -4,10 +4,9 @@
 //! `ArrayRef::read` declines. `StridedRef::read` takes it as it is and hands
 //! `crate::kernels::strided` a slice covering every byte it addresses.
 
-use super::array::{Dt, MAX_DIMS};
+use super::array::{fast_array, Dt, MAX_DIMS};
 use crate::kernels::strided::Strided;
-use numpy::npyffi::{self, NpyTypes, PY_ARRAY_API};
-use pyo3::ffi;
+use numpy::npyffi;
 use pyo3::prelude::*;
 use std::marker::PhantomData;
 
@@ -31,30 +30,7 @@ impl<'a, 'py> StridedRef<'a, 'py> {
     /// misaligned, byte-swapped, another dtype, more than `MAX_DIMS`
     /// dimensions, a stride that is not a multiple of the item size, empty).
     pub fn read(obj: &'a Bound<'py, PyAny>) -> Option<Self> {
-        let py = obj.py();
-        let ptr = obj.as_ptr();
-        // SAFETY: GIL held; numpy's type object lives as long as numpy, and
-        // `ptr` is alive (borrowed by `obj`).
-        let array_type = unsafe { PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type) };
-        if unsafe { ffi::Py_TYPE(ptr) } != array_type {
-            return None;
-        }
-        // SAFETY: an exact ndarray is a PyArrayObject with a non-null `descr`;
-        // both outlive the borrow of `obj`.
-        let (arr, descr) = unsafe {
-            let arr = &*(ptr as *const npyffi::PyArrayObject);
-            (arr, &*arr.descr)
-        };
-        let swapped = if cfg!(target_endian = "little") {
-            b'>'
-        } else {
-            b'<'
-        };
-        if arr.flags & npyffi::NPY_ARRAY_ALIGNED == 0 || descr.byteorder as u8 == swapped {
-            return None;
-        }
-        let dt = Dt::from_type_num(descr.type_num)?;
-        let nd = usize::try_from(arr.nd).ok().filter(|&n| n <= MAX_DIMS)?;
+        let (arr, dt, nd) = fast_array(obj, npyffi::NPY_ARRAY_ALIGNED)?;
         let item = dt.itemsize() as isize;
         let mut out = StridedRef {
             _obj: PhantomData,
