@@ -53,6 +53,7 @@ __all__ = [
     "_make_tensor",
     "_new_library",
     "_next_sequence_nr",
+    "_operator_packet",
     "_outputs_alias",
     "_packet",
     "_pending_definitions",
@@ -67,6 +68,7 @@ __all__ = [
     "_set_grad_check",
     "_set_key_enum",
     "_set_override_handler",
+    "_set_packet_resolver",
     "_set_protocol_lookup",
     "_set_python_key_included",
     "_set_requires_grad_hook",
@@ -318,6 +320,8 @@ def _replace_kernel(op_name: str, dispatch_key: _Key, old: Callable[..., Any], n
                     with_keyset: bool) -> bool: ...
 def _find_op(name: str) -> Optional[OpOverload]: ...
 def _packet(name: str) -> OpOverloadPacket: ...
+def _set_packet_resolver(resolver: Callable[[str], OpOverloadPacket]) -> None: ...
+def _operator_packet(packet: OpOverloadPacket, other: int = 1) -> OpOverloadPacket: ...
 # Note [Operators defined on first use] (src/python/lazy.rs)
 def _defer_definitions(names: list[str], definer: Callable[[str], Any]) -> None: ...
 def _defined_lazily(name: str) -> None: ...

@@ -4,6 +4,7 @@ A packet binds like a function when stored on a class, so ``x.sin()`` and
 ``opyard.sin(x)`` are one dispatcher call with no Python frame of ours.
 """
 
+from . import _core
 from . import _dtype as D
 from ._core import device as Device
 from ._ops import ops
@@ -105,36 +106,95 @@ _METHOD_PACKETS = _PACKETS + (
 _DUNDERS = {
     "__add__": "add", "__radd__": "add", "__sub__": "sub", "__rsub__": "rsub", "__mul__": "mul",
     "__rmul__": "mul", "__truediv__": "div", "__pow__": "pow", "__matmul__": "matmul",
-    "__neg__": "neg", "__abs__": "abs", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
+    "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
     "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__iadd__": "add_", "__isub__": "sub_",
-    "__imul__": "mul_", "__itruediv__": "div_", "__invert__": "bitwise_not", "__ipow__": "pow_",
+    "__imul__": "mul_", "__itruediv__": "div_", "__ipow__": "pow_",
     "__floordiv__": "floor_divide", "__mod__": "remainder", "__imod__": "remainder_",
     "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
     "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
     "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
     "__lshift__": "bitwise_left_shift", "__rshift__": "bitwise_right_shift",
 }
+_UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not"}
+
+# Note [Operator dunders]: a binary dunder is the operator form of its packet (Note [Operator
+# protocol], src/python/operator_protocol.rs): when the other operand's type fits no overload it
+# returns NotImplemented, so Python tries the other operand's reflected method and then raises its
+# own "unsupported operand type(s)". Calling the packet itself (``opyard.add``, ``t.add``) still
+# raises ArgumentError. The reflected helpers below take the same decision through operator forms
+# (``_REFLECTED`` ones are called with the other operand first).
+_OPERATOR_FORMS = {}
+
+
+def _operator(name, other=1):
+    key = (name, other)
+    if key not in _OPERATOR_FORMS:
+        _OPERATOR_FORMS[key] = _core._operator_packet(getattr(_A, name), other)
+    return _OPERATOR_FORMS[key]
+
+
+def _binop(form, rname, a, b):
+    """``a <op> b`` as Python evaluates it, with ``form`` as ``a``'s method: the reflected method
+    of ``b``'s type runs when ``form`` returns NotImplemented (how torch's ``reciprocal(self) *
+    other`` reaches ``numpy.ndarray.__rmul__``)."""
+    out = form(a, b)
+    if out is NotImplemented and type(b) is not type(a):
+        reflected = getattr(type(b), rname, None)
+        if reflected is not None:
+            try:
+                return reflected(b, a)
+            except TypeError:  # ``"s" * t`` asks the tensor for an index: torch's wrapper catches it
+                return NotImplemented
+    return out
+
+
+def _fill_for(self, other, at_least=None):
+    """``other`` (a Python number) as a tensor shaped like ``self`` in the dtype torch promotes the
+    pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
+    fill = _operator("full_like")(self, other)
+    if fill is NotImplemented:
+        return fill
+    dt = result_type(self, other)
+    if at_least is not None:
+        dt = D.promote_types(dt, at_least)
+    return fill if fill.dtype is dt else _A.full_like(self, other, dtype=dt)
 
 
 def _rtruediv(self, other):
-    return _A.mul(_A.reciprocal(self), other) if self.is_floating_point() else \
-        _A.div(_A.full_like(self, other, dtype=D.get_default_dtype()), self)
+    if self.is_floating_point():
+        return _binop(_operator("mul"), "__rmul__", _A.reciprocal(self), other)
+    if isinstance(other, Tensor):
+        return _A.div(other, self)
+    fill = _fill_for(self, other, D.get_default_dtype())
+    return fill if fill is NotImplemented else _A.div(fill, self)
 
 
 def _rpow(self, other):
-    return _A.pow.Scalar(other, self)
+    return _operator("pow", 0)(other, self)
 
 
-def _rfloordiv(self, other):
-    return _A.floor_divide(_A.full_like(self, other), self)
+def _reflected_via_fill(name):
+    """``other <op> self`` for ops without a Scalar-first overload: ``other`` as a tensor like
+    ``self`` (a tensor ``other`` is used as it is)."""
+    op = getattr(_A, name)
+
+    def reflected(self, other):
+        if isinstance(other, Tensor):
+            return op(other, self)
+        fill = _fill_for(self, other)
+        return fill if fill is NotImplemented else op(fill, self)
+
+    return reflected
 
 
-def _rmod(self, other):
-    return _A.remainder(_A.full_like(self, other), self)
+_rfloordiv = _reflected_via_fill("floor_divide")
+_rmod = _reflected_via_fill("remainder")
+_rlshift = _reflected_via_fill("bitwise_left_shift")
+_rrshift = _reflected_via_fill("bitwise_right_shift")
 
 
 def _rmatmul(self, other):
-    return _A.matmul(other, self)
+    return _operator("matmul", 0)(other, self)
 
 
 def _pos(self):
@@ -235,10 +295,16 @@ def install():
         if name != "numel":
             setattr(Tensor, name, getattr(_A, name))
     for dunder, name in _DUNDERS.items():
+        setattr(Tensor, dunder, _operator(name))
+    for dunder, name in _UNARY_DUNDERS.items():
         setattr(Tensor, dunder, getattr(_A, name))
     Tensor.__rtruediv__ = _rtruediv
     Tensor.__rpow__ = _rpow
     Tensor.__rmatmul__ = _rmatmul
+    Tensor.__rlshift__ = _rlshift
+    Tensor.__rrshift__ = _rrshift
+    # Python 2's names, which torch keeps as aliases.
+    Tensor.__div__, Tensor.__rdiv__, Tensor.__idiv__ = Tensor.__truediv__, _rtruediv, Tensor.__itruediv__
     Tensor.__pos__ = _pos
     Tensor.__hash__ = object.__hash__
     Tensor.to = _to

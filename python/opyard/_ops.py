@@ -173,6 +173,27 @@ class _Ops:
 ops = _Ops()
 
 
+def _canonical_packet(qualified):
+    """The packet object ``ops`` holds for ``ns::name`` (cached there now if it was not): what
+    ``OpOverload.overloadpacket`` returns. See Note [Canonical packet] (src/python/packet.rs)."""
+    ns, _, name = qualified.partition("::")
+    namespace = ops.__dict__.get(ns)
+    if namespace is None:
+        namespace = _OpNamespace(ns)
+        setattr(ops, ns, namespace)
+    packet = namespace.__dict__.get(name)
+    if not isinstance(packet, OpOverloadPacket):
+        fresh = _core._packet(qualified)
+        if packet is not None:
+            return fresh  # the name is taken by the namespace's own attribute (``name``)
+        packet = fresh
+        setattr(namespace, name, packet)
+    return packet
+
+
+_core._set_packet_resolver(_canonical_packet)
+
+
 def resolve(op):
     """The :class:`OpOverload` named by ``op``: a name, an overload, a packet or a custom op."""
     if isinstance(op, OpOverload):

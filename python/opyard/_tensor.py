@@ -330,6 +330,15 @@ class Tensor(_core.TensorBase):
         arr = self._data.get() if hasattr(self._data, "get") else self._data
         return arr if dtype is None else arr.astype(dtype)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """numpy's hook for a ufunc's result when a tensor took part (``np.sin(t)``, and
+        ``t + ndarray``, which the tensor leaves to ``ndarray.__radd__``): a tensor sharing the
+        result's memory, as torch returns (a bool result as uint8, as torch does)."""
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        D.from_np(array.dtype)
+        return _make(array)
+
     def item(self):
         if self.is_meta or self._keyset & _PYTHON_BITS:
             raise _no_data_error(self, "item")

@@ -51,7 +51,7 @@ pub fn _register_types(
 thread_local! {
     static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Why the last quiet binding failed, taken by `QuietBinding::take_failure`.
-    static FAILURE: std::cell::Cell<Option<Failure>> = const { std::cell::Cell::new(None) };
+    static FAILURE: std::cell::Cell<Option<FailureAt>> = const { std::cell::Cell::new(None) };
 }
 
 /// Why a binding failed: an argument of the wrong kind (count, keyword, type:
@@ -63,10 +63,21 @@ pub enum Failure {
     Value,
 }
 
+/// Why a binding failed and which parameter it blames: `None` for a failure
+/// of the call as a whole (argument count, an unknown or repeated keyword, a
+/// missing argument). Operators use it to tell a misfit of their other
+/// operand from any other failure; see Note [Operator protocol] in
+/// `operator_protocol.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailureAt {
+    pub why: Failure,
+    pub param: Option<usize>,
+}
+
 /// While alive, binding failures skip building their messages (overload
 /// resolution tries overloads that are expected not to fit) and record why
 /// they failed.
-pub struct QuietBinding(bool, Option<Failure>);
+pub struct QuietBinding(bool, Option<FailureAt>);
 
 impl QuietBinding {
     pub fn new(quiet: bool) -> Self {
@@ -76,6 +87,11 @@ impl QuietBinding {
     /// Why the last failed binding failed (None: not by a binding check,
     /// e.g. a conversion that raised), and forget it.
     pub fn take_failure(&self) -> Option<Failure> {
+        self.take_failure_at().map(|f| f.why)
+    }
+
+    /// Like `take_failure`, with the parameter the failure blames.
+    pub fn take_failure_at(&self) -> Option<FailureAt> {
         FAILURE.with(std::cell::Cell::take)
     }
 }
@@ -90,12 +106,17 @@ impl Drop for QuietBinding {
 /// A binding error (see Note [Argument errors]); its message is only
 /// formatted when someone will read it.
 fn mismatch(py: Python<'_>, message: impl FnOnce() -> String) -> PyErr {
-    failed(py, Failure::Kind, message)
+    failed(py, Failure::Kind, None, message)
 }
 
-fn failed(py: Python<'_>, why: Failure, message: impl FnOnce() -> String) -> PyErr {
+fn failed(
+    py: Python<'_>,
+    why: Failure,
+    param: Option<usize>,
+    message: impl FnOnce() -> String,
+) -> PyErr {
     if QUIET.with(std::cell::Cell::get) {
-        FAILURE.with(|f| f.set(Some(why)));
+        FAILURE.with(|f| f.set(Some(FailureAt { why, param })));
         argument_error(py, "arguments do not match this overload".to_string())
     } else {
         argument_error(py, message())
@@ -349,7 +370,7 @@ impl Binder {
         match m {
             // torch: RuntimeError from the operator, TypeError from its
             // functional form; see Note [Argument errors].
-            Misfit::Undefined => mismatch(v.py(), || {
+            Misfit::Undefined => failed(v.py(), Failure::Kind, Some(i), || {
                 format!(
                     "{}() Expected a proper Tensor but got None (or an undefined Tensor in C++) \
                      for argument #{i} '{}'\nDeclaration: {}",
@@ -369,7 +390,7 @@ impl Binder {
         } else {
             Failure::Kind
         };
-        failed(v.py(), why, || {
+        failed(v.py(), why, Some(i), || {
             let details = detail.map_or(String::new(), |d| format!("\nCast error details: {d}"));
             format!(
                 "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}{}",

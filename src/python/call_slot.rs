@@ -1,7 +1,8 @@
 //! Raw `tp_call` slots for the classes whose call body takes the argument tuple
 //! and keyword dict exactly as CPython built them (packets, Rust kernels): see
-//! Note [Packet call slots] in `packet.rs`.
+//! Note [Packet call slots].
 
+use super::ops::PyOpOverloadPacket;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -42,4 +43,49 @@ pub unsafe fn with_args<T: PyTypeInfo, R>(
         args.downcast_unchecked::<PyTuple>(),
         kwargs,
     )
+}
+
+/// Note [Packet call slots]: `Tensor.__add__`, `Tensor.add`, ... are packets,
+/// so every `a + b` and `t.add(b)` goes through the packet type's `tp_call`.
+/// Two things make that call cheap, set on the type at module init:
+/// - `Py_TPFLAGS_METHOD_DESCRIPTOR`: a packet found on a class is called as
+///   `packet(obj, *args)` instead of first being bound by `__get__` into a
+///   new method object (`slot_nb_add`, `LOAD_METHOD` and the specialized
+///   attribute loads all honour the flag). `__get__` binds the same way, so
+///   the two calls mean the same.
+/// - `tp_call` points at [`packet_tp_call`], which hands the argument tuple
+///   and keyword dict CPython built to the body of `__call__` without PyO3's
+///   argument extraction (the tuple and dict are already what the binder
+///   takes). `packet.__call__(...)` still reaches the same body.
+pub fn install_packet_call_slots(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyOpOverloadPacket>();
+    // SAFETY: the GIL is held and the type is fully built (no instance has
+    // been called yet at module init). `packet_tp_call` has `tp_call`'s
+    // signature and accepts every instance of this final (not subclassable)
+    // type. A method descriptor type must behave as its `__get__`-bound form
+    // when called with the instance first, which `bind_method` guarantees.
+    unsafe { install(&ty, packet_tp_call, true) };
+}
+
+/// The packet type's `tp_call`: PyO3's trampoline (GIL bookkeeping, panics
+/// become `PanicException`) around [`PyOpOverloadPacket::call`].
+unsafe extern "C" fn packet_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, packet_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a packet, `args` a tuple, `kwargs` NULL or a dict, all alive.
+unsafe fn packet_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    with_args(py, slf, args, kwargs, |slf, args, kwargs| {
+        PyOpOverloadPacket::call(slf, args, kwargs).map(|o| o.into_ptr())
+    })
 }

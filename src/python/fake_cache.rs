@@ -294,7 +294,7 @@ fn overload_object(
 ) -> PyResult<Py<PyOpOverload>> {
     match op_obj {
         Some(o) => Ok(o.clone().unbind()),
-        None => Py::new(py, PyOpOverload { op: op.clone() }),
+        None => Py::new(py, PyOpOverload::new(op.clone())),
     }
 }
 

@@ -137,7 +137,7 @@ pub fn _find_op(py: Python<'_>, name: &str) -> PyResult<Option<Py<PyOpOverload>>
     ensure_defined(py, name)?;
     REGISTRY
         .find_op(name)
-        .map(|op| Py::new(py, PyOpOverload { op }))
+        .map(|op| Py::new(py, PyOpOverload::new(op)))
         .transpose()
 }
 

@@ -23,6 +23,7 @@ mod library;
 mod ndarray;
 mod node;
 mod node_shapes;
+mod operator_protocol;
 mod ops;
 mod packet;
 mod record;
@@ -63,7 +64,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(custom_op::_outputs_alias, m)?)?;
     m.add_class::<tls::PyKeyGuard>()?;
     m.add_class::<kernels::PyRustKernel>()?;
-    packet::install_call_slots(m.py());
+    call_slot::install_packet_call_slots(m.py());
     kernels::install_call_slot(m.py());
     m.add_function(wrap_pyfunction!(kernels::_kernel_setup, m)?)?;
     m.add_function(wrap_pyfunction!(kernels::_kernel_plain_type, m)?)?;
@@ -89,6 +90,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bulk::_replace_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
     m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(packet::_set_packet_resolver, m)?)?;
+    m.add_function(wrap_pyfunction!(operator_protocol::_operator_packet, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;
     m.add_function(wrap_pyfunction!(library::_check_invariants, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dump, m)?)?;

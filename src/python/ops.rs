@@ -16,7 +16,7 @@ use crate::registry::{split_qualified, Operator, Packet, Registry};
 use crate::schema::FunctionSchema;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyTuple, PyWeakrefMethods, PyWeakrefReference};
 use std::sync::{Arc, LazyLock};
 
 pub use super::packet::PyOpOverloadPacket;
@@ -80,6 +80,21 @@ pub static REGISTRY: LazyLock<Registry<Kernel, Compiled>> = LazyLock::new(Regist
 #[pyclass(name = "OpOverload", module = "opyard._ops", frozen)]
 pub struct PyOpOverload {
     pub op: Arc<PyOperator>,
+    /// `overloadpacket`: a weak reference to the namespace's packet object,
+    /// set on first access. Weak, because a packet caches its `OpOverload`s
+    /// (a strong one would make a cycle the GC cannot see). See
+    /// Note [Canonical packet] in `packet.rs`.
+    packet_ref: GILOnceCell<Py<PyWeakrefReference>>,
+}
+
+impl PyOpOverload {
+    /// An `OpOverload` object for `op`.
+    pub fn new(op: Arc<PyOperator>) -> Self {
+        PyOpOverload {
+            op,
+            packet_ref: GILOnceCell::new(),
+        }
+    }
 }
 
 pub(super) fn undefined(op: &PyOperator) -> PyErr {
@@ -142,7 +157,7 @@ pub(super) fn invoke(
     if k.is_fallback {
         match op_obj {
             Some(o) => prefix.push(o.clone().into_any().unbind()),
-            None => prefix.push(Py::new(py, PyOpOverload { op: op.clone() })?.into_any()),
+            None => prefix.push(Py::new(py, PyOpOverload::new(op.clone()))?.into_any()),
         }
     }
     prefix.extend(call.args.iter().map(Bound::unbind));
@@ -287,13 +302,21 @@ impl PyOpOverload {
         display_overload(split_qualified(&self.op.name).2).to_string()
     }
 
+    /// The packet of this overload's operator: the object `opyard.ops.<ns>.<name>`
+    /// holds, the same one on every access (no allocation after the first).
     #[getter]
-    fn overloadpacket(&self, py: Python<'_>) -> PyResult<Py<PyOpOverloadPacket>> {
+    fn overloadpacket<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(alive) = self.packet_ref.get(py).and_then(|r| r.bind(py).upgrade()) {
+            return Ok(alive);
+        }
         let (ns, name, _) = split_qualified(&self.op.name);
-        let packet = REGISTRY
-            .packet(&format!("{ns}::{name}"))
-            .map_err(errors::core_err)?;
-        Py::new(py, PyOpOverloadPacket::new(packet))
+        let packet = super::packet::canonical(py, &format!("{ns}::{name}"))?;
+        if self.packet_ref.get(py).is_none() {
+            let _ = self
+                .packet_ref
+                .set(py, PyWeakrefReference::new_bound(&packet)?.unbind());
+        }
+        Ok(packet)
     }
 
     /// True while the operator is defined.

@@ -8,14 +8,15 @@ use super::binder::{BoundCall, Failure, QuietBinding, Signature};
 use super::errors::{self, clip};
 use super::function_protocol::{function_protocol, try_override};
 use super::lazy;
+use super::operator_protocol::{self, OperatorForm};
 use super::ops::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
 };
 use super::tls;
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
-use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::Arc;
 
@@ -28,7 +29,7 @@ extern "C" {
 }
 
 /// All overloads of `ns::name`; calling it picks one.
-#[pyclass(name = "OpOverloadPacket", module = "opyard._ops", frozen)]
+#[pyclass(name = "OpOverloadPacket", module = "opyard._ops", frozen, weakref)]
 pub struct PyOpOverloadPacket {
     pub packet: Arc<PyPacket>,
     /// The `OpOverload` objects handed out by attribute access, so that
@@ -38,14 +39,32 @@ pub struct PyOpOverloadPacket {
     /// Note [No foreign code under a lock]: objects are created and dropped
     /// with this lock released.
     overload_cache: parking_lot::Mutex<Vec<Py<PyOpOverload>>>,
+    /// Set on the operator forms bound as `Tensor.__add__` etc.: a binding
+    /// failure on the other operand's type returns `NotImplemented`. See
+    /// Note [Operator protocol] in `operator_protocol.rs`.
+    pub operator: Option<OperatorForm>,
 }
 
 impl PyOpOverloadPacket {
     /// A packet object for `packet` with an empty overload cache.
     pub fn new(packet: Arc<PyPacket>) -> Self {
+        Self::with_operator(packet, None)
+    }
+
+    /// A packet object for `packet`, an operator form when `operator` is set.
+    pub fn with_operator(packet: Arc<PyPacket>, operator: Option<OperatorForm>) -> Self {
         PyOpOverloadPacket {
             packet,
             overload_cache: parking_lot::Mutex::new(Vec::new()),
+            operator,
+        }
+    }
+
+    /// What the function protocol receives as `func`: the plain packet of an operator form.
+    fn public<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
+        match &slf.get().operator {
+            Some(form) => form.plain.bind(slf.py()).clone().into_any(),
+            None => slf.clone().into_any(),
         }
     }
 
@@ -60,7 +79,7 @@ impl PyOpOverloadPacket {
         if let Some(hit) = hit {
             return Ok(hit);
         }
-        let made = Py::new(py, PyOpOverload { op: op.clone() })?;
+        let made = Py::new(py, PyOpOverload::new(op.clone()))?;
         let stale = {
             let mut cache = self.overload_cache.lock();
             let stale: Vec<_> = cache
@@ -74,6 +93,32 @@ impl PyOpOverloadPacket {
         };
         drop(stale);
         Ok(made)
+    }
+}
+
+/// Note [Canonical packet]: `opyard.ops.<ns>.<name>` caches one packet object
+/// per operator name in its namespace (`_ops.py`), until a change of the
+/// definition makes it forget it. `OpOverload.overloadpacket` returns that
+/// object (`op.overloadpacket is opyard.ops.ns.name`, as in torch), found
+/// once through the resolver `_ops.py` installs and then held weakly by the
+/// `OpOverload`.
+static PACKET_RESOLVER: GILOnceCell<PyObject> = GILOnceCell::new();
+
+/// Install `resolver(name) -> packet`, which returns the namespace's packet
+/// object of `ns::name`. See Note [Canonical packet].
+#[pyfunction]
+pub fn _set_packet_resolver(py: Python<'_>, resolver: PyObject) {
+    let _ = PACKET_RESOLVER.set(py, resolver);
+}
+
+/// The namespace's packet object of `ns::name`; see Note [Canonical packet].
+pub(super) fn canonical<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    match PACKET_RESOLVER.get(py) {
+        Some(resolver) => resolver.bind(py).call1((name,)),
+        None => {
+            let packet = super::ops::REGISTRY.packet(name).map_err(errors::core_err)?;
+            Ok(Bound::new(py, PyOpOverloadPacket::new(packet))?.into_any())
+        }
     }
 }
 
@@ -127,19 +172,20 @@ fn resolve<'py>(
 
 /// Run the function protocol if the call asks for it, else dispatch.
 fn call_bound(
-    obj: &Bound<'_, PyAny>,
+    slf: &Bound<'_, PyOpOverloadPacket>,
     op: &Arc<PyOperator>,
     call: BoundCall<'_>,
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyObject> {
     if tls::wants_function_protocol(call.foreign) {
-        if let Some(out) = function_protocol(obj, args, kwargs)? {
+        let func = PyOpOverloadPacket::public(slf);
+        if let Some(out) = function_protocol(&func, args, kwargs)? {
             return Ok(out);
         }
     }
     let keys = tls::apply(call.keys);
-    dispatch(obj.py(), op, None, call, keys)
+    dispatch(slf.py(), op, None, call, keys)
 }
 
 /// Nothing fits: bind again, loudly, to explain why for each overload.
@@ -157,33 +203,55 @@ fn no_match(
         lazy::ensure_defined(py, name)?;
         return PyOpOverloadPacket::__call__(slf, args, kwargs);
     }
-    let mut errors_seen = Vec::new();
-    for op in overloads.iter() {
-        if let Some(def) = op.def().as_ref() {
-            if let Err(e) = def.compiled.binder(args.py()).bind(args, kwargs, false) {
-                errors_seen.push(e.value_bound(py).to_string());
-            }
-        }
-    }
     if overloads.is_empty() {
         return Err(errors::unknown_op(format!(
             "operator {name} has no overloads defined"
         )));
     }
-    // torch raises RuntimeError here; ArgumentError is also a TypeError, as before.
-    let err = errors::argument_error(
-        py,
-        format!(
-            "Overloaded opyard operator {name} invoked from Python failed to match any schema:\n{}",
-            errors_seen.join("\n\n")
-        ),
-    );
-    try_override(slf.as_any(), args, kwargs, err)
+    let err = || {
+        let mut errors_seen = Vec::new();
+        for op in overloads.iter() {
+            if let Some(def) = op.def().as_ref() {
+                if let Err(e) = def.compiled.binder(py).bind(args, kwargs, false) {
+                    errors_seen.push(e.value_bound(py).to_string());
+                }
+            }
+        }
+        // torch raises RuntimeError here; ArgumentError is also a TypeError, as before.
+        errors::argument_error(
+            py,
+            format!(
+                "Overloaded opyard operator {name} invoked from Python failed to match any schema:\n{}",
+                errors_seen.join("\n\n")
+            ),
+        )
+    };
+    match &slf.get().operator {
+        Some(form) => operator_protocol::binding_failed(form, overloads, args, kwargs, err),
+        None => try_override(slf.as_any(), args, kwargs, err()),
+    }
 }
 
 impl PyOpOverloadPacket {
+    /// The only overload failed to bind with `err`.
+    #[cold]
+    fn single_failed(
+        slf: &Bound<'_, Self>,
+        overloads: &[Arc<PyOperator>],
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        err: PyErr,
+    ) -> PyResult<PyObject> {
+        match &slf.get().operator {
+            Some(form) if err.is_instance_of::<PyTypeError>(slf.py()) => {
+                operator_protocol::binding_failed(form, overloads, args, kwargs, || err)
+            }
+            _ => try_override(slf.as_any(), args, kwargs, err),
+        }
+    }
+
     /// The body of `__call__` (also the type's raw `tp_call`, see Note [Packet call slots]).
-    fn call(
+    pub(super) fn call(
         slf: &Bound<'_, Self>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
@@ -195,9 +263,9 @@ impl PyOpOverloadPacket {
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
             let call = match def.compiled.binder(args.py()).bind(args, kwargs, false) {
                 Ok(call) => call,
-                Err(e) => return try_override(slf.as_any(), args, kwargs, e),
+                Err(e) => return Self::single_failed(slf, &overloads, args, kwargs, e),
             };
-            return call_bound(slf.as_any(), op, call, args, kwargs);
+            return call_bound(slf, op, call, args, kwargs);
         }
         let signature = Signature::of(args, kwargs);
         let cache = &this.packet.resolved;
@@ -214,7 +282,7 @@ impl PyOpOverloadPacket {
                         })
                     };
                     match bound {
-                        Some(Ok(call)) => return call_bound(slf.as_any(), op, call, args, kwargs),
+                        Some(Ok(call)) => return call_bound(slf, op, call, args, kwargs),
                         Some(Err(e)) if !e.is_instance_of::<PyTypeError>(slf.py()) => {
                             return Err(e)
                         }
@@ -238,56 +306,11 @@ impl PyOpOverloadPacket {
                     };
                     cache.insert(overloads.generation, sig.bytes(), choice);
                 }
-                call_bound(slf.as_any(), &overloads[index], call, args, kwargs)
+                call_bound(slf, &overloads[index], call, args, kwargs)
             }
             Resolved::NoMatch => no_match(slf, &overloads, args, kwargs),
         }
     }
-}
-
-/// Note [Packet call slots]: `Tensor.__add__`, `Tensor.add`, ... are packets,
-/// so every `a + b` and `t.add(b)` goes through the packet type's `tp_call`.
-/// Two things make that call cheap, set on the type at module init:
-/// - `Py_TPFLAGS_METHOD_DESCRIPTOR`: a packet found on a class is called as
-///   `packet(obj, *args)` instead of first being bound by `__get__` into a
-///   new method object (`slot_nb_add`, `LOAD_METHOD` and the specialized
-///   attribute loads all honour the flag). `__get__` binds the same way, so
-///   the two calls mean the same.
-/// - `tp_call` points at [`packet_tp_call`], which hands the argument tuple
-///   and keyword dict CPython built to the body of `__call__` without PyO3's
-///   argument extraction (the tuple and dict are already what the binder
-///   takes). `packet.__call__(...)` still reaches the same body.
-pub fn install_call_slots(py: Python<'_>) {
-    let ty = py.get_type_bound::<PyOpOverloadPacket>();
-    // SAFETY: the GIL is held and the type is fully built (no instance has
-    // been called yet at module init). `packet_tp_call` has `tp_call`'s
-    // signature and accepts every instance of this final (not subclassable)
-    // type. A method descriptor type must behave as its `__get__`-bound form
-    // when called with the instance first, which `bind_method` guarantees.
-    unsafe { super::call_slot::install(&ty, packet_tp_call, true) };
-}
-
-/// The packet type's `tp_call`: PyO3's trampoline (GIL bookkeeping, panics
-/// become `PanicException`) around [`PyOpOverloadPacket::call`].
-unsafe extern "C" fn packet_tp_call(
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, packet_call_impl)
-}
-
-/// # Safety
-/// As `tp_call`: `slf` is a packet, `args` a tuple, `kwargs` NULL or a dict, all alive.
-unsafe fn packet_call_impl(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    super::call_slot::with_args(py, slf, args, kwargs, |slf, args, kwargs| {
-        PyOpOverloadPacket::call(slf, args, kwargs).map(|o| o.into_ptr())
-    })
 }
 
 #[pymethods]
