@@ -70,6 +70,16 @@ def main():
     print(f"  registration (define + impl) from Python: {per_op:.2f} us per op over {n} ops")
 
 
+class _Reflecting:
+    """An operand only its own reflected method can add to a tensor."""
+
+    def __radd__(self, other):
+        return self
+
+
+_reflecting = _Reflecting()
+
+
 def overloads(torch):
     """A packet call picks its overload per argument signature (cached), and
     ``packet.<overload>`` is a cached attribute."""
@@ -84,7 +94,11 @@ def overloads(torch):
             ("opyard ops.aten.add.Tensor(a, b)", per_call_ns(lambda: add_t(a, b))),
             ("opyard ops.aten.add(a, b) (packet)", per_call_ns(lambda: add(a, b))),
             ("opyard ops.aten.add(a, 2) (packet)", per_call_ns(lambda: add(a, 2))),
-            ("opyard ops.aten.add.Tensor (attribute)", per_call_ns(lambda: add.Tensor))]
+            ("opyard ops.aten.add.Tensor (attribute)", per_call_ns(lambda: add.Tensor)),
+            ("opyard add.Tensor.overloadpacket (cached)", per_call_ns(lambda: add_t.overloadpacket)),
+            # Operator protocol: the operand's type fits no overload, so `==` falls back to identity.
+            ("opyard a == None (NotImplemented)", per_call_ns(lambda: a == None)),  # noqa: E711
+            ("opyard a + R() (R.__radd__ answers)", per_call_ns(lambda: a + _reflecting))]
     if torch is not None:
         ta, tb = torch.ones(1), torch.ones(1)
         tadd = torch.ops.aten.add
@@ -92,7 +106,10 @@ def overloads(torch):
         rows += [("torch ops.aten.add.Tensor(a, b)", per_call_ns(lambda: tadd_t(ta, tb))),
                  ("torch ops.aten.add(a, b) (packet)", per_call_ns(lambda: tadd(ta, tb))),
                  ("torch ops.aten.add(a, 2) (packet)", per_call_ns(lambda: tadd(ta, 2))),
-                 ("torch ops.aten.add.Tensor (attribute)", per_call_ns(lambda: tadd.Tensor))]
+                 ("torch ops.aten.add.Tensor (attribute)", per_call_ns(lambda: tadd.Tensor)),
+                 ("torch add.Tensor.overloadpacket", per_call_ns(lambda: tadd_t.overloadpacket)),
+                 ("torch a == None (NotImplemented)", per_call_ns(lambda: ta == None)),  # noqa: E711
+                 ("torch a + R() (R.__radd__ answers)", per_call_ns(lambda: ta + _reflecting))]
     report("Overload resolution: 1-element add", rows, "plain Python call f(x)")
 
 
