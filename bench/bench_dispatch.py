@@ -97,7 +97,7 @@ def overloads(torch):
             ("opyard ops.aten.add.Tensor (attribute)", per_call_ns(lambda: add.Tensor)),
             ("opyard add.Tensor.overloadpacket (cached)", per_call_ns(lambda: add_t.overloadpacket)),
             # Operator protocol: the operand's type fits no overload, so `==` falls back to identity.
-            ("opyard a == None (NotImplemented)", per_call_ns(lambda: a == None)),  # noqa: E711
+            ("opyard a == None (NotImplemented)", per_call_ns(lambda: a == None)),
             ("opyard a + R() (R.__radd__ answers)", per_call_ns(lambda: a + _reflecting))]
     if torch is not None:
         ta, tb = torch.ones(1), torch.ones(1)
@@ -108,7 +108,7 @@ def overloads(torch):
                  ("torch ops.aten.add(a, 2) (packet)", per_call_ns(lambda: tadd(ta, 2))),
                  ("torch ops.aten.add.Tensor (attribute)", per_call_ns(lambda: tadd.Tensor)),
                  ("torch add.Tensor.overloadpacket", per_call_ns(lambda: tadd_t.overloadpacket)),
-                 ("torch a == None (NotImplemented)", per_call_ns(lambda: ta == None)),  # noqa: E711
+                 ("torch a == None (NotImplemented)", per_call_ns(lambda: ta == None)),
                  ("torch a + R() (R.__radd__ answers)", per_call_ns(lambda: ta + _reflecting))]
     report("Overload resolution: 1-element add", rows, "plain Python call f(x)")
 

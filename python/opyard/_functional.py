@@ -151,13 +151,14 @@ def _binop(form, rname, a, b):
 def _fill_for(self, other, at_least=None):
     """``other`` (a Python number) as a tensor shaped like ``self`` in the dtype torch promotes the
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
-    fill = _operator("full_like")(self, other)
-    if fill is NotImplemented:
-        return fill
+    if not isinstance(other, (bool, int, float, complex)):
+        fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
+        if fill is NotImplemented:
+            return fill
     dt = result_type(self, other)
     if at_least is not None:
         dt = D.promote_types(dt, at_least)
-    return fill if fill.dtype is dt else _A.full_like(self, other, dtype=dt)
+    return _A.full_like(self, other, dtype=dt)
 
 
 def _rtruediv(self, other):

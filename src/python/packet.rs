@@ -368,8 +368,13 @@ impl PyOpOverloadPacket {
             lazy::ensure_defined(slf.py(), &this.packet.name)?;
             found = find();
         }
+        // An operator form hands out its plain packet's objects: one `OpOverload` per overload.
+        let owner = match &this.operator {
+            Some(form) => form.plain.get(),
+            None => this,
+        };
         match found {
-            Some(op) => Ok(this.overload_object(slf.py(), &op)?.into_any()),
+            Some(op) => Ok(owner.overload_object(slf.py(), &op)?.into_any()),
             // Explained by `__getattr__`, which the slot calls next.
             None => Err(PyAttributeError::new_err(())),
         }
