@@ -30,7 +30,7 @@
 
 use super::binder::{Failure, FailureAt, QuietBinding};
 use super::function_protocol::{function_protocol, try_override};
-use super::ops::{PyOperator, PyOpOverloadPacket};
+use super::ops::{PyOpOverloadPacket, PyOperator};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};

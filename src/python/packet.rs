@@ -116,7 +116,9 @@ pub(super) fn canonical<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py,
     match PACKET_RESOLVER.get(py) {
         Some(resolver) => resolver.bind(py).call1((name,)),
         None => {
-            let packet = super::ops::REGISTRY.packet(name).map_err(errors::core_err)?;
+            let packet = super::ops::REGISTRY
+                .packet(name)
+                .map_err(errors::core_err)?;
             Ok(Bound::new(py, PyOpOverloadPacket::new(packet))?.into_any())
         }
     }
