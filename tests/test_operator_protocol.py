@@ -220,11 +220,25 @@ def test_reflected_helpers_with_numbers_and_tensors():
 @pytest.mark.parametrize("other,expected,dtype", [
     (2, [3.0, 4.0], "float32"), (True, [2.0, 3.0], "float32"), (2.5, [3.5, 4.5], "float32"),
     (1j, [1 + 1j, 2 + 1j], "complex64"), (np.float64(2), [3.0, 4.0], "float32"),
+    # numpy scalars bind as the Python numbers they hold, as in torch (Note [Numpy scalars])
+    (np.float32(2), [3.0, 4.0], "float32"), (np.int64(2), [3.0, 4.0], "float32"),
+    (np.bool_(True), [2.0, 3.0], "float32"), (np.complex64(1j), [1 + 1j, 2 + 1j], "complex64"),
+    (np.uint8(2), [3.0, 4.0], "float32"),
 ])
 def test_python_scalars_on_either_side(other, expected, dtype):
     t = opyard.tensor([1.0, 2.0])
-    assert (t + other).tolist() == expected and (other + t).tolist() == expected
-    assert (t + other).dtype == getattr(opyard, dtype)
+    for out in (t + other, other + t, opyard.add(t, other)):
+        assert type(out) is opyard.Tensor and out.tolist() == expected and out.dtype == getattr(opyard, dtype)
+
+
+def test_numpy_scalars_keep_the_tensors_dtype_like_python_numbers():
+    half = opyard.tensor([1.0, 2.0], dtype=opyard.float16)
+    assert (half * np.float64(2.5)).dtype == opyard.float16  # a wrapped number, as torch
+    assert (opyard.tensor([1, 2]) * np.float32(2.5)).tolist() == [2.5, 5.0]
+    assert (opyard.tensor([1.0]) > np.float32(0.5)).tolist() == [True]
+    assert (np.float32(0.5) < opyard.tensor([1.0])).tolist() == [True]
+    t = opyard.tensor([1.0, 2.0])
+    assert t.add(t, alpha=np.float32(2)).tolist() == [3.0, 6.0]
 
 
 _SEEN = []

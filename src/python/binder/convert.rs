@@ -136,10 +136,54 @@ pub(super) fn conversion(strict: bool) -> Result<(), Misfit> {
     })
 }
 
+/// numpy's scalar classes, imported on the first value that is no Python number.
+struct NumpyScalars {
+    /// `numpy.number` and `numpy.bool_`: what a Scalar takes (as torch does).
+    number: PyObject,
+    bool_: PyObject,
+    /// `numpy.integer` and `numpy.floating`: what a float takes.
+    integer: PyObject,
+    floating: PyObject,
+}
+
+static NUMPY_SCALARS: GILOnceCell<Option<NumpyScalars>> = GILOnceCell::new();
+
+/// Note [Numpy scalars]: torch binds a numpy scalar (`np.float32(2)`,
+/// `np.int64(3)`, `np.bool_(True)`) where a Scalar or a float goes, as the
+/// Python number it holds. opyard converts it the same way (`item()`), so
+/// `t * np.float32(2)` is the tensor op; without it the tensor's operator
+/// would decline and numpy's own would answer with an ndarray. Only values
+/// that are no Python number reach this check.
+fn numpy_scalar(v: &Bound<'_, PyAny>, float_only: bool) -> bool {
+    let py = v.py();
+    let classes = NUMPY_SCALARS.get_or_init(py, || {
+        let np = py.import_bound("numpy").ok()?;
+        let get = |name: &str| np.getattr(name).ok().map(Bound::unbind);
+        Some(NumpyScalars {
+            number: get("number")?,
+            bool_: get("bool_")?,
+            integer: get("integer")?,
+            floating: get("floating")?,
+        })
+    });
+    let Some(c) = classes else {
+        return false;
+    };
+    let is = |t: &PyObject| v.is_instance(t.bind(py)).unwrap_or(false);
+    if float_only {
+        is(&c.floating) || is(&c.integer)
+    } else {
+        is(&c.number) || is(&c.bool_)
+    }
+}
+
 pub(super) fn check_float(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Misfit> {
     if v.is_instance_of::<PyFloat>() {
         Ok(())
     } else if v.is_instance_of::<PyLong>() && !v.is_instance_of::<PyBool>() {
+        conversion(strict)
+    } else if numpy_scalar(v, true) {
+        // See Note [Numpy scalars].
         conversion(strict)
     } else if is_symint(v) {
         if strict {
@@ -152,8 +196,9 @@ pub(super) fn check_float(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Misf
     }
 }
 
-/// A Scalar holds an int64, a uint64 (torch's range), a double or a complex.
-pub(super) fn check_scalar(v: &Bound<'_, PyAny>) -> Result<(), Misfit> {
+/// A Scalar holds an int64, a uint64 (torch's range), a double or a complex;
+/// a numpy scalar converts to the Python number it holds (Note [Numpy scalars]).
+pub(super) fn check_scalar(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Misfit> {
     if v.is_instance_of::<PyLong>() {
         if v.is_instance_of::<PyBool>() || v.extract::<i64>().is_ok() || v.extract::<u64>().is_ok()
         {
@@ -161,9 +206,26 @@ pub(super) fn check_scalar(v: &Bound<'_, PyAny>) -> Result<(), Misfit> {
         } else {
             Err(Misfit::Value(Detail::ScalarRange))
         }
+    } else if v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyComplex>() || is_symint(v) {
+        Ok(())
+    } else if numpy_scalar(v, false) {
+        conversion(strict)
     } else {
-        fits(v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyComplex>() || is_symint(v))
+        Err(Misfit::Type)
     }
+}
+
+/// The Python number a numpy scalar holds, checked again as a Scalar (an
+/// `np.uint64` past int64 stays in range, a `np.longdouble` past a double
+/// does not fit). See Note [Numpy scalars].
+pub(super) fn numpy_scalar_item<'py>(
+    v: &Bound<'py, PyAny>,
+) -> PyResult<Result<Bound<'py, PyAny>, Detail>> {
+    let item = v.call_method0(pyo3::intern!(v.py(), "item"))?;
+    Ok(match check_scalar(&item, true) {
+        Ok(()) => Ok(item),
+        Err(_) => Err(Detail::ScalarRange),
+    })
 }
 
 pub(super) fn check_scalar_type(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Misfit> {

@@ -10,8 +10,8 @@
 
 use super::convert::{
     all_items, check_float, check_float_list, check_int_list, check_scalar, check_scalar_type,
-    conversion, dtype_of_code, fits, int_fit, tensor_list_keys, Detail, IntFit, Misfit,
-    MAX_EXPANDED_LIST,
+    conversion, dtype_of_code, fits, int_fit, numpy_scalar_item, tensor_list_keys, Detail, IntFit,
+    Misfit, MAX_EXPANDED_LIST,
 };
 use super::plain::Gathered;
 use crate::python::tensor::PyDevice;
@@ -139,7 +139,7 @@ impl Param {
             Kind::Float => check_float(v, strict),
             Kind::Bool => fits(v.is_instance_of::<PyBool>()),
             Kind::Str => fits(v.is_instance_of::<PyString>()),
-            Kind::Scalar => check_scalar(v),
+            Kind::Scalar => check_scalar(v, strict),
             Kind::ScalarType => check_scalar_type(v, strict),
             Kind::Device if v.downcast::<PyDevice>().is_ok() => Ok(()),
             // A device string becomes an `opyard.device` (and is validated) by `convert`.
@@ -179,6 +179,7 @@ impl Param {
                 Err(_) => Err(Detail::FloatRange),
             },
             Kind::ScalarType => return dtype_of_code(v),
+            Kind::Scalar => return numpy_scalar_item(v),
             Kind::Device => {
                 let dev = PyDevice::parse(v.downcast::<PyString>()?.to_str()?, None)?;
                 Ok(Bound::new(py, dev)?.into_any())
