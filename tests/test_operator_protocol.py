@@ -299,6 +299,22 @@ def test_a_subclass_with_the_protocol():
     assert (s == None) is False
 
 
+@pytest.mark.parametrize("sym,fn,rname,ifn", [b for b in BINARY if b[2] in (
+    "__rtruediv__", "__rpow__", "__rfloordiv__", "__rmod__", "__rmatmul__", "__rsub__")], ids=lambda v: str(v)[:4])
+def test_a_subclasss_python_level_reflected_operators_decline_too(sym, fn, rname, ifn):
+    class Sub(opyard.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return super().__torch_function__(func, types, args, kwargs)
+
+    s = opyard.tensor([1.0, 2.0]).as_subclass(Sub)
+    assert getattr(s, rname)(None) is NotImplemented
+    with pytest.raises(TypeError, match=_unsupported(sym, "object", "Sub")):
+        fn(object(), s)
+    if sym != "@":
+        assert type(fn(2, s)) is Sub
+
+
 def test_numpy_arrays_on_either_side():
     t, a = opyard.tensor([1.0, 2.0]), np.array([1.0, 2.0])
     # the tensor returns NotImplemented; numpy computes and hands the result back as a tensor

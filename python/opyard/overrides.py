@@ -283,15 +283,27 @@ def is_tensor_method_or_property(func):
 # --- Python-level Tensor methods and properties of subclasses --------------------------------
 
 
+# Python-level reflected operators: as torch's wrapper does, a TypeError on their way through the
+# protocol (the overrides declined, or the operand fits no overload) means NotImplemented, so that
+# Python goes on with its operator protocol (Note [Operator dunders] in ``_functional.py``).
+_REFLECTED_OPERATORS = frozenset(("__rtruediv__", "__rpow__", "__rfloordiv__", "__rmod__", "__rmatmul__"))
+
+
 def _routed_method(name, impl):
     """``impl`` (a Python-level Tensor method) going through the protocol for subclass instances."""
+    operator = name in _REFLECTED_OPERATORS
 
     def method(self, *args, **kwargs):
         if not _core._function_state() & (_fp.SUBCLASS_OFF | _fp.ALL_OFF):
             full = (self, *args)
             overloaded = _overloaded_args(_relevant(full, kwargs))
             if overloaded:
-                return _run(impl, full, kwargs, overloaded)
+                if not operator:
+                    return _run(impl, full, kwargs, overloaded)
+                try:
+                    return _run(impl, full, kwargs, overloaded)
+                except TypeError:
+                    return NotImplemented
         return impl(self, *args, **kwargs)
 
     method.__name__, method.__qualname__, method.__doc__ = name, f"Tensor.{name}", impl.__doc__
