@@ -123,7 +123,7 @@ _UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not
 # own "unsupported operand type(s)". Calling the packet itself (``opyard.add``, ``t.add``) still
 # raises ArgumentError. The reflected helpers below take the same decision through operator forms
 # (``_REFLECTED`` ones are called with the other operand first).
-_OPERATOR_FORMS = {}
+_OPERATOR_FORMS: dict = {}  # (packet name, position of the other operand) -> operator form
 
 
 def _operator(name, other=1):
