@@ -239,6 +239,11 @@ def test_numpy_scalars_keep_the_tensors_dtype_like_python_numbers():
     assert (np.float32(0.5) < opyard.tensor([1.0])).tolist() == [True]
     t = opyard.tensor([1.0, 2.0])
     assert t.add(t, alpha=np.float32(2)).tolist() == [3.0, 6.0]
+    # the reflected helpers that fill a tensor with the number
+    i = opyard.tensor([3, 4])
+    assert (np.float32(5) // t).tolist() == [5.0, 2.0] and (np.int64(5) % i).tolist() == [2, 1]
+    assert (np.int64(1) << i).tolist() == [8, 16] and (np.int64(5) % i).dtype == opyard.int64
+    assert np.allclose((np.float64(2) / i).numpy(), [2 / 3, 0.5]) and (np.float64(2) / i).dtype == opyard.float32
 
 
 _SEEN = []

@@ -4,6 +4,8 @@ A packet binds like a function when stored on a class, so ``x.sin()`` and
 ``opyard.sin(x)`` are one dispatcher call with no Python frame of ours.
 """
 
+import numpy as np
+
 from . import _core
 from . import _dtype as D
 from ._core import device as Device
@@ -122,7 +124,7 @@ _UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not
 # returns NotImplemented, so Python tries the other operand's reflected method and then raises its
 # own "unsupported operand type(s)". Calling the packet itself (``opyard.add``, ``t.add``) still
 # raises ArgumentError. The reflected helpers below take the same decision through operator forms
-# (``_REFLECTED`` ones are called with the other operand first).
+# (``_operator(name, 0)`` forms are called with the other operand first).
 _OPERATOR_FORMS: dict = {}  # (packet name, position of the other operand) -> operator form
 
 
@@ -151,6 +153,8 @@ def _binop(form, rname, a, b):
 def _fill_for(self, other, at_least=None):
     """``other`` (a Python number) as a tensor shaped like ``self`` in the dtype torch promotes the
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
+    if isinstance(other, np.generic):
+        other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/binder/convert.rs)
     if not isinstance(other, (bool, int, float, complex)):
         fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
         if fill is NotImplemented:
