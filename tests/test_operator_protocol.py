@@ -365,3 +365,22 @@ def test_overloadpacket_access_makes_no_object_and_leaks_no_reference():
     refs = sys.getrefcount(packet)
     seen = {id(op.overloadpacket) for _ in range(1000)}
     assert seen == {id(packet)} and sys.getrefcount(packet) == refs
+
+
+def test_numpy_scalars_resolve_overloads_as_uncached_calls_do():
+    # A float overload takes np.float32 but not np.complex64; the packet's overload cache must not
+    # hand np.float32 the Scalar overload cached for np.complex64 (Note [Numpy scalars]).
+    lib = Library("optest_npscalar", "DEF")
+    lib.define("pick.float(Tensor x, float v) -> str")
+    lib.define("pick.Scalar(Tensor x, Scalar v) -> str")
+    lib.impl("pick.float", lambda x, v: f"float {type(v).__name__}", "CPU")
+    lib.impl("pick.Scalar", lambda x, v: f"Scalar {type(v).__name__}", "CPU")
+    pick, t = opyard.ops.optest_npscalar.pick, opyard.tensor([1.0])
+    try:
+        assert pick(t, np.complex64(1j)) == "Scalar complex"
+        assert pick(t, np.float32(2)) == "float float"
+        assert pick(t, np.bool_(True)) == "Scalar bool"
+        assert pick(t, np.int16(3)) == "float float"
+        assert pick(t, 2.5) == "float float"
+    finally:
+        lib._destroy()

@@ -154,7 +154,7 @@ static NUMPY_SCALARS: GILOnceCell<Option<NumpyScalars>> = GILOnceCell::new();
 /// `t * np.float32(2)` is the tensor op; without it the tensor's operator
 /// would decline and numpy's own would answer with an ndarray. Only values
 /// that are no Python number reach this check.
-fn numpy_scalar(v: &Bound<'_, PyAny>, float_only: bool) -> bool {
+pub(super) fn numpy_scalar(v: &Bound<'_, PyAny>, float_only: bool) -> bool {
     let py = v.py();
     let classes = NUMPY_SCALARS.get_or_init(py, || {
         let np = py.import_bound("numpy").ok()?;

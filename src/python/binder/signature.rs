@@ -8,7 +8,7 @@
 //! add their names. No allocation: the signature lives in a fixed buffer, and
 //! a call that does not fit it is resolved without the cache.
 
-use super::convert::{DTYPE_TYPE, SYMINT_TYPE};
+use super::convert::{numpy_scalar, DTYPE_TYPE, SYMINT_TYPE};
 use super::plain::is_plain;
 use crate::python::tensor::{PyDevice, PyTensorBase};
 use pyo3::prelude::*;
@@ -32,6 +32,10 @@ const OTHER: u8 = 11;
 const SEQ: u8 = 12;
 /// A keyword: followed by the name's length, the name, then the value's code.
 const KEYWORD: u8 = 13;
+/// numpy scalars, which a float takes (integers, floats) or only a Scalar
+/// takes (complex, bool): see Note [Numpy scalars] in `convert.rs`.
+const NUMPY_REAL: u8 = 14;
+const NUMPY_SCALAR: u8 = 15;
 
 /// A call's argument signature.
 pub struct Signature {
@@ -138,6 +142,10 @@ fn code(v: &Bound<'_, PyAny>) -> u8 {
         DTYPE
     } else if is_instance(v, SYMINT_TYPE.get(py)) {
         SYMINT
+    } else if numpy_scalar(v, true) {
+        NUMPY_REAL
+    } else if numpy_scalar(v, false) {
+        NUMPY_SCALAR
     } else {
         OTHER
     }
