@@ -26,11 +26,11 @@ use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
 
 use super::node::{as_node, NodeKind, PyNodeBase};
+use super::accumulate::{accumulate, same_plain_shape};
 use super::record::{release_saved, set_saved_tensor_type};
 use super::tensor_fields;
 use crate::autograd::engine::{run_backward, BackwardOptions, Edge, EngineError, GraphNode};
 use crate::autograd::Grad;
-use crate::dispatch::{tls, DispatchKeySet};
 
 /// The Python callables the engine needs, installed once by `engine.py`.
 struct EngineHooks {
@@ -268,7 +268,8 @@ impl GraphNode<PyGrad> for PyNode {
             let var = var.bind(py);
             if !tensor_fields::has_leaf_hooks(var)? {
                 if let Some(Some(g)) = grads.into_iter().next() {
-                    accumulate(var, g.0)?;
+                    let h = hooks(py)?;
+                    accumulate(var, g.0, &h.add_inplace, &h.accumulate)?;
                 }
                 return Ok(Vec::new());
             }
@@ -286,6 +287,12 @@ impl GraphNode<PyGrad> for PyNode {
     fn release(&self) -> PyResult<()> {
         let py = gil();
         let node = self.base();
+        if super::record::sink_type(py).is_some_and(|t| node.get_type().is(t)) {
+            // `AccumulateGrad` saves nothing to free: its (default)
+            // `release_variables` only marks it released.
+            node.borrow_mut().released = true;
+            return Ok(());
+        }
         let method = node.get_type().getattr(intern!(py, "release_variables"))?;
         if method.is(hooks(py)?.default_release.bind(py)) {
             return release_saved(node);
@@ -301,8 +308,14 @@ impl GraphNode<PyGrad> for PyNode {
         grad: PyGrad,
     ) -> PyResult<PyGrad> {
         let py = gil();
+        let sink = self.sink_variable();
+        if let Some(var) = &sink {
+            if same_plain_shape(grad.0.bind(py), var.bind(py)) == Some(true) {
+                return Ok(grad);
+            }
+        }
         let shape = tensor_fields::shape(grad.0.bind(py))?;
-        let same = match self.sink_variable() {
+        let same = match sink {
             Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
             None => {
                 // Copied out: comparing sizes may run Python (a symbolic size's
@@ -340,38 +353,6 @@ impl PyNode {
     }
 }
 
-/// `AccumulateGrad` without hooks: torch's accumulation rules for the plain
-/// case (same dtype, no create_graph); everything else goes to Python's
-/// `accumulate_grad`.
-fn accumulate(var: &Bound<'_, PyAny>, g: PyObject) -> PyResult<()> {
-    let py = var.py();
-    let hooks = hooks(py)?;
-    let plain = tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS)
-        && tensor_fields::dtype(g.bind(py))?.is(&tensor_fields::dtype(var)?);
-    if !plain {
-        hooks.accumulate.call1(py, (var, g))?;
-        return Ok(());
-    }
-    match tensor_fields::grad(var)? {
-        Some(cur) => {
-            hooks.add_inplace.call1(py, (cur, g))?;
-        }
-        None => {
-            // Steal the gradient when nothing else can see it (torch: use_count
-            // check): this function holds the only reference. Views (e.g. an
-            // expanded ones) are copied so that .grad owns its memory.
-            let fresh = g.get_refcnt(py) == 1 && !tensor_fields::is_view(g.bind(py))?;
-            let g = if fresh {
-                g
-            } else {
-                g.call_method0(py, intern!(py, "clone"))?
-            };
-            tensor_fields::set_grad(var, g)?;
-        }
-    }
-    Ok(())
-}
-
 fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> {
     if node.is_none(py) {
         return Ok((None, 0));
@@ -385,6 +366,28 @@ fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> 
         ))
         .into()),
     }
+}
+
+/// Runs a `backward()` pass from one root edge `(node, nr)` with gradient
+/// `root`, accumulating into the leaves (Note [Backward entry in Rust]). The
+/// caller has set the grad mode of the pass.
+pub fn run_from_root(
+    py: Python<'_>,
+    node: Bound<'_, PyAny>,
+    nr: i64,
+    root: Bound<'_, PyAny>,
+    retain_graph: bool,
+) -> PyResult<()> {
+    hooks(py)?;
+    let nr = isize::try_from(nr).unwrap_or(-1);
+    let roots = vec![(edge_of(node.unbind(), nr, py)?, PyGrad(root.unbind()))];
+    let opts = BackwardOptions {
+        retain_graph,
+        create_graph: false,
+        accumulate: true,
+    };
+    run_backward(roots, None, opts)?;
+    Ok(())
 }
 
 /// Runs backward from `roots` (`(node, input_nr, grad)` triples) and returns

@@ -96,6 +96,11 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
 /// `AccumulateGrad` (installed by `graph.py`): the class of a leaf's sink.
 static SINK_TYPE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
 
+/// The `AccumulateGrad` class once `graph.py` installed it (`None` before).
+pub fn sink_type(py: Python<'_>) -> Option<&Bound<'_, PyType>> {
+    SINK_TYPE.get(py).map(|t| t.bind(py))
+}
+
 /// Installs the `AccumulateGrad` class (the first call wins).
 #[pyfunction]
 pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> PyResult<()> {
