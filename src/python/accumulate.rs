@@ -12,7 +12,10 @@
 use pyo3::intern;
 use pyo3::prelude::*;
 
+use pyo3::types::PyTuple;
+
 use super::ndarray::ArrayView;
+use super::ops::PyOpOverload;
 use super::tensor::{ndarray_type, PyTensorBase, REGISTERED};
 use super::tensor_fields;
 use crate::dispatch::{tls, DispatchKeySet};
@@ -52,6 +55,23 @@ fn same_plain_dtype(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bool> 
     (da == db).then_some(true)
 }
 
+/// Calls operator `op` (an `OpOverload`, through the dispatcher as from
+/// Python) with positional `args`, without the `tp_call` round trip; any
+/// other callable is called as usual.
+pub fn call_op<'py>(
+    op: &Bound<'py, PyAny>,
+    args: impl IntoPy<Py<PyTuple>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = op.py();
+    match op.downcast::<PyOpOverload>() {
+        Ok(o) => {
+            let args = args.into_py(py).into_bound(py);
+            PyOpOverload::call_reporting(o, &args, None, None, &mut None).map(|r| r.into_bound(py))
+        }
+        Err(_) => op.call1(args),
+    }
+}
+
 /// `AccumulateGrad` without hooks: torch's accumulation rules for the plain
 /// case (same dtype, no create_graph), with `add_inplace`
 /// (`aten::add_.Tensor`) into an existing `.grad`; everything else goes to
@@ -74,7 +94,7 @@ pub fn accumulate(
     }
     match tensor_fields::grad(var)? {
         Some(cur) => {
-            add_inplace.call1(py, (cur, g))?;
+            call_op(add_inplace.bind(py), (cur, g))?;
         }
         None => {
             // Steal the gradient when nothing else can see it (torch: use_count

@@ -26,10 +26,12 @@ use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
 
 use super::node::{as_node, NodeKind, PyNodeBase};
-use super::accumulate::{accumulate, same_plain_shape};
+use super::accumulate::{accumulate, call_op, same_plain_shape};
 use super::record::{release_saved, set_saved_tensor_type};
 use super::tensor_fields;
-use crate::autograd::engine::{run_backward, BackwardOptions, Edge, EngineError, GraphNode};
+use crate::autograd::engine::{
+    run_backward, BackwardOptions, Edge, EdgeBuf, EngineError, GraphNode,
+};
 use crate::autograd::Grad;
 
 /// The Python callables the engine needs, installed once by `engine.py`.
@@ -120,7 +122,8 @@ impl Grad for PyGrad {
     type Error = PyErr;
     fn add(self, other: Self) -> PyResult<Self> {
         let py = gil();
-        Ok(PyGrad(hooks(py)?.add.call1(py, (self.0, other.0))?))
+        let sum = call_op(hooks(py)?.add.bind(py), (self.0, other.0))?;
+        Ok(PyGrad(sum.unbind()))
     }
 }
 
@@ -204,7 +207,7 @@ impl GraphNode<PyGrad> for PyNode {
             NodeKind::Python | NodeKind::Function => node.num_outputs(gil()),
         }
     }
-    fn next_edges(&self, out: &mut Vec<Edge<Self>>) -> PyResult<()> {
+    fn next_edges(&self, out: &mut EdgeBuf<Self>) -> PyResult<()> {
         let py = gil();
         let node = self.base().borrow();
         for e in &node.next {
@@ -279,10 +282,8 @@ impl GraphNode<PyGrad> for PyNode {
             let out = super::function::apply_node(self.base(), grads)?;
             return Ok(out.into_iter().map(|g| g.map(PyGrad)).collect());
         }
-        let out = self
-            .0
-            .call_method1(py, intern!(py, "apply"), (to_list(py, grads),))?;
-        from_seq(out.bind(py))
+        let out = call_apply(self.0.bind(py), to_list(py, grads))?;
+        from_seq(&out)
     }
     fn release(&self) -> PyResult<()> {
         let py = gil();
@@ -350,6 +351,36 @@ impl PyNode {
             NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
             NodeKind::Python | NodeKind::Function => None,
         }
+    }
+}
+
+extern "C" {
+    /// CPython's lookup along a type's MRO (its method cache): a borrowed
+    /// reference or NULL, no error set. Not in pyo3-ffi, exported by CPython.
+    fn _PyType_Lookup(ty: *mut pyo3::ffi::PyTypeObject, name: *mut pyo3::ffi::PyObject)
+        -> *mut pyo3::ffi::PyObject;
+}
+
+/// `node.apply(grads)` of a Python node. Note [Node apply from its class]:
+/// the engine calls the `apply` its class defines, as torch's engine calls
+/// the node's C++ `apply`: when that is a plain function it is called with
+/// the node directly, which skips the bound method and, for formula nodes
+/// whose class has a `__getattr__`, CPython's slow attribute path. Anything
+/// else (a descriptor, a builtin) goes through attribute lookup.
+fn call_apply<'py>(node: &Bound<'py, PyAny>, grads: Bound<'py, PyList>) -> PyResult<Bound<'py, PyAny>> {
+    let py = node.py();
+    let name = intern!(py, "apply");
+    // SAFETY: both are live objects and the GIL is held; the result is a
+    // borrowed reference that the type keeps alive, promoted to an owned one
+    // before any Python code runs.
+    let func = unsafe {
+        let f = _PyType_Lookup(pyo3::ffi::Py_TYPE(node.as_ptr()), name.as_ptr());
+        Bound::from_borrowed_ptr_or_opt(py, f)
+    };
+    match func {
+        // SAFETY: only reads the object's type.
+        Some(f) if unsafe { pyo3::ffi::PyFunction_Check(f.as_ptr()) } != 0 => f.call1((node, grads)),
+        _ => node.call_method1(name, (grads,)),
     }
 }
 
