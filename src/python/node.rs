@@ -149,6 +149,18 @@ fn parse_edge(item: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
 }
 
 impl PyNodeBase {
+    /// The state of a leaf's `AccumulateGrad` for `variable` (what
+    /// `_init_sink` sets), for a sink made without `__new__`.
+    pub fn sink(variable: PyObject) -> Self {
+        PyNodeBase {
+            kind: NodeKind::Sink,
+            seq: SINK_SEQUENCE_NR,
+            has_saved: true,
+            saved: smallvec::smallvec![variable],
+            ..Self::empty()
+        }
+    }
+
     fn empty() -> Self {
         PyNodeBase {
             next: SmallVec::new(),

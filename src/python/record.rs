@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use smallvec::SmallVec;
 
-use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase, SINK_SEQUENCE_NR};
+use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::{DispatchKey, DispatchKeySet};
@@ -114,8 +114,14 @@ pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> Py
 }
 
 /// The leaf's `AccumulateGrad`: the cached one while it is alive (the tensor
-/// holds it weakly, as torch), else a new one, cached. Made without running
-/// `AccumulateGrad.__init__` (a Python frame): `__new__`, then the sink fields.
+/// holds it weakly, as torch), else a new one, cached.
+///
+/// Note [Sinks without __new__]: `Function.apply` and every built-in op with
+/// a leaf input ask for the leaf's sink, and a new graph needs a new one (the
+/// last one died with the last graph), so making it is on the forward path.
+/// It is allocated directly as an instance of the `AccumulateGrad` class
+/// with its Rust fields filled in (PyO3's own `tp_new` body): no attribute
+/// lookup of `__new__`, no argument tuple, no `__init__` frame, no borrow.
 #[pyfunction]
 pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let py = t.py();
@@ -125,16 +131,13 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
     let ty = SINK_TYPE.get(py).ok_or_else(|| {
         pyo3::exceptions::PyRuntimeError::new_err("opyard._core._set_sink_type was not called")
     })?;
-    let ty = ty.bind(py);
-    let acc = ty.call_method1(pyo3::intern!(py, "__new__"), (ty,))?;
-    {
-        let node = acc.downcast::<PyNodeBase>()?;
-        let mut n = node.borrow_mut();
-        n.kind = NodeKind::Sink;
-        n.seq = SINK_SEQUENCE_NR;
-        n.has_saved = true;
-        n.saved.push(t.clone().unbind());
-    }
+    let init = PyNodeBase::sink(t.clone().unbind());
+    // SAFETY: `ty` is a subclass of NodeBase (checked by `_set_sink_type`),
+    // which is what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
+    let acc = unsafe {
+        let obj = pyo3::impl_::pymethods::tp_new_impl(py, init.into(), ty.bind(py).as_type_ptr())?;
+        Bound::from_owned_ptr(py, obj)
+    };
     let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
     super::tensor_fields::set_grad_accumulator(t, weak.as_any())?;
     Ok(acc)
