@@ -158,7 +158,19 @@ fn to_list(py: Python<'_>, grads: Vec<Option<PyGrad>>) -> Bound<'_, PyList> {
     )
 }
 
+fn grad_of(item: Bound<'_, PyAny>) -> Option<PyGrad> {
+    (!item.is_none()).then(|| PyGrad(item.unbind()))
+}
+
+/// A node's or hook's gradients: a tuple or list read directly, any other
+/// sequence iterated.
 fn from_seq(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Option<PyGrad>>> {
+    if let Ok(t) = seq.downcast::<PyTuple>() {
+        return Ok(t.iter().map(grad_of).collect());
+    }
+    if let Ok(l) = seq.downcast::<PyList>() {
+        return Ok(l.iter().map(grad_of).collect());
+    }
     let mut out = Vec::with_capacity(seq.len().unwrap_or(0));
     for item in seq.iter()? {
         let item = item?;

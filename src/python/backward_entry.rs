@@ -22,6 +22,7 @@
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::ffi;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::PyType;
@@ -47,8 +48,8 @@ struct Entry {
 
 static ENTRY: GILOnceCell<Entry> = GILOnceCell::new();
 
-/// The parameters after `self`, in order.
-const PARAMS: [&str; 4] = ["gradient", "retain_graph", "create_graph", "inputs"];
+/// How many parameters follow `self` (`param_index` names them, in order).
+const PARAMS: usize = 4;
 
 const DOC: &CStr = c"backward($self, /, gradient=None, retain_graph=None, create_graph=False, inputs=None)
 --
@@ -182,8 +183,8 @@ impl<'py> Call<'py> {
     /// `Some(retain_graph)` when this call is `backward()` of the fast case
     /// (Note [Backward entry in Rust]), `None` otherwise.
     fn fast_case(&self, entry: &Entry) -> PyResult<Option<bool>> {
-        let mut given: [Option<Bound<'py, PyAny>>; 4] = Default::default();
-        if self.nargs > PARAMS.len() {
+        let mut given: [Option<Bound<'py, PyAny>>; PARAMS] = Default::default();
+        if self.nargs > PARAMS {
             return Ok(None);
         }
         for (i, v) in self.values.iter().enumerate() {
@@ -196,7 +197,7 @@ impl<'py> Call<'py> {
                     return Ok(None);
                 };
                 let name = names.get_item(i - self.nargs)?;
-                let Some(p) = PARAMS.iter().position(|p| name.eq(*p).unwrap_or(false)) else {
+                let Some(p) = param_index(self.py, &name) else {
                     return Ok(None); // an unknown keyword: Python's TypeError
                 };
                 p
@@ -239,6 +240,22 @@ impl<'py> Call<'py> {
             Bound::from_owned_ptr_or_err(self.py, out)
         }
     }
+}
+
+/// Which of `PARAMS` keyword `name` is: compared by identity with the
+/// interned names first (keywords in source code are interned), by value
+/// otherwise.
+fn param_index(py: Python<'_>, name: &Bound<'_, PyAny>) -> Option<usize> {
+    let interned = [
+        intern!(py, "gradient"),
+        intern!(py, "retain_graph"),
+        intern!(py, "create_graph"),
+        intern!(py, "inputs"),
+    ];
+    interned
+        .iter()
+        .position(|p| name.is(*p))
+        .or_else(|| interned.iter().position(|p| name.eq(*p).unwrap_or(false)))
 }
 
 fn is_false(v: &Bound<'_, PyAny>) -> bool {
