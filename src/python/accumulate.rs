@@ -22,7 +22,7 @@ use crate::dispatch::{tls, DispatchKeySet};
 
 /// Runs `f` on `t`'s array header when `t` is an exact `opyard.Tensor`
 /// holding a numpy array.
-fn with_plain_array<R>(t: &Bound<'_, PyAny>, f: impl FnOnce(ArrayView<'_>) -> R) -> Option<R> {
+pub fn with_plain_array<R>(t: &Bound<'_, PyAny>, f: impl FnOnce(ArrayView<'_>) -> R) -> Option<R> {
     let py = t.py();
     let reg = REGISTERED.get(py)?;
     if !t.get_type().is(reg.tensor.bind(py)) {

@@ -300,7 +300,7 @@ fn scalar_backward(
 }
 
 fn run_scalar(py: Python<'_>, entry: &Entry, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
-    let root = entry.ones_like.bind(py).call1((t,))?;
+    let root = super::accumulate::call_op(entry.ones_like.bind(py), (t,))?;
     // SAFETY: checked by `is_scalar_root` (an `opyard.Tensor`).
     let base = unsafe { t.downcast_unchecked::<PyTensorBase>() }.get();
     let (node, nr) = match base.grad_fn(py) {

@@ -70,13 +70,21 @@ impl<'a> ArrayView<'a> {
         unsafe { std::slice::from_raw_parts(self.head.dimensions, nd) }
     }
 
+    /// The `kind` character of the array's dtype (`b'f'` float16/32/64,
+    /// `b'c'` complex, `b'i'`/`b'u'` integers, `b'b'` bool, `b'V'` for
+    /// ml_dtypes' types, ...).
+    #[inline]
+    pub fn dtype_kind(&self) -> u8 {
+        // SAFETY: an array's `descr` is a live `PyArray_Descr`, which starts
+        // with `DescrHead` (see its comment).
+        unsafe { (*(self.head.descr as *const DescrHead)).kind as u8 }
+    }
+
     /// Whether the array's dtype is a floating-point one of numpy's own
     /// (`kind == 'f'`: float16, float32, float64).
     #[inline]
     pub fn is_float_kind(&self) -> bool {
-        // SAFETY: an array's `descr` is a live `PyArray_Descr`, which starts
-        // with `DescrHead` (see its comment).
-        unsafe { (*(self.head.descr as *const DescrHead)).kind == b'f' as c_char }
+        self.dtype_kind() == b'f'
     }
 
     /// The array's dtype object (borrowed).

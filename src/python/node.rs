@@ -28,7 +28,7 @@ use pyo3::types::PyTuple;
 use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
 
-pub use super::node_shapes::{parse_one_shape, parse_shapes, OutShapes};
+pub use super::node_shapes::{one_native_shape, parse_one_shape, parse_shapes, OutShapes};
 use super::record::release_saved;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -161,7 +161,9 @@ impl PyNodeBase {
         }
     }
 
-    fn empty() -> Self {
+    /// A node with no edges, shapes or saved values and the next sequence
+    /// number: what `NodeBase(...)` makes.
+    pub fn empty() -> Self {
         PyNodeBase {
             next: SmallVec::new(),
             shapes: OutShapes::default(),

@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use smallvec::SmallVec;
 
-use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase};
+use super::accumulate::with_plain_array;
+use super::node::{one_native_shape, parse_one_shape, NodeEdge, NodeKind, PyNodeBase};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::{DispatchKey, DispatchKeySet};
@@ -65,7 +66,7 @@ pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
 /// "backward through the graph a second time" message.
 pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let py = node.py();
-    let items: SmallVec<[PyObject; 1]> = {
+    let items: SmallVec<[PyObject; 4]> = {
         let mut n = node.borrow_mut();
         n.released = true;
         if n.kind == NodeKind::Sink || n.saved.is_empty() {
@@ -76,15 +77,21 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
         return Ok(());
     };
-    let ty = ty.bind(py);
+    let ty = ty.bind(py).downcast::<PyType>()?;
     let tensor = pyo3::intern!(py, "tensor");
+    // `SavedTensor` is a plain class (no `__instancecheck__`): the type's MRO
+    // answers `isinstance` without the generic protocol.
+    let saved = |o: &Bound<'_, PyAny>| -> PyResult<bool> {
+        // SAFETY: both are live type objects; `PyType_IsSubtype` only reads their MROs.
+        Ok(unsafe { pyo3::ffi::PyType_IsSubtype(pyo3::ffi::Py_TYPE(o.as_ptr()), ty.as_type_ptr()) } != 0)
+    };
     for item in items {
         let item = item.bind(py);
-        if item.is_instance(ty)? {
+        if saved(item)? {
             item.setattr(tensor, py.None())?;
         } else if let Ok(list) = item.downcast::<pyo3::types::PyList>() {
             for s in list.iter() {
-                if s.is_instance(ty)? {
+                if saved(&s)? {
                     s.setattr(tensor, py.None())?;
                 }
             }
@@ -154,15 +161,33 @@ pub fn attach_output<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let dtype = tensor_fields::dtype(out)?;
-    let mut floating = dtype
-        .getattr(intern!(py, "is_floating_point"))?
-        .is_truthy()?;
-    if !floating && complex_ok {
-        floating = dtype
-            .getattr(intern!(py, "is_complex"))
-            .map_or(Ok(false), |c| c.is_truthy())?;
-    }
-    let shape = parse_one_shape(&tensor_fields::shape(out)?)?;
+    // See Note [Plain tensors at the sink]: a plain tensor's kind and sizes
+    // come from its array header; numpy's own kinds answer `is_floating_point`.
+    let plain = with_plain_array(out, |a| (a.dtype_kind(), one_native_shape(a.dims())));
+    let known = match plain.as_ref().map(|(kind, _)| *kind) {
+        Some(b'f') => Some(true),
+        Some(b'c') => Some(complex_ok),
+        Some(b'i' | b'u' | b'b') => Some(false),
+        _ => None,
+    };
+    let floating = match known {
+        Some(f) => f,
+        None => {
+            let mut f = dtype
+                .getattr(intern!(py, "is_floating_point"))?
+                .is_truthy()?;
+            if !f && complex_ok {
+                f = dtype
+                    .getattr(intern!(py, "is_complex"))
+                    .map_or(Ok(false), |c| c.is_truthy())?;
+            }
+            f
+        }
+    };
+    let shape = match plain {
+        Some((_, shape)) => shape,
+        None => parse_one_shape(&tensor_fields::shape(out)?)?,
+    };
     let old = std::mem::replace(&mut node.borrow_mut().shapes, shape);
     drop(old);
     if floating {
@@ -173,6 +198,36 @@ pub fn attach_output<'py>(
         }
     }
     Ok(dtype)
+}
+
+/// A new instance of `node_cls`. Note [Formula nodes without a type call]:
+/// the classes of the built-in formulas keep NodeBase's `__new__` and
+/// `object.__init__` (their fields are set by the kernel that records them),
+/// so such a node is allocated directly with a fresh NodeBase state, what
+/// `node_cls()` would make, without CPython's type call and PyO3's argument
+/// parsing. A class with its own `__new__` or `__init__` is called.
+fn new_node<'py>(node_cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let py = node_cls.py();
+    let base = py.get_type_bound::<PyNodeBase>();
+    let ty = node_cls.as_type_ptr();
+    // SAFETY: both are live type objects; reading their slots reads nothing else.
+    let plain = unsafe {
+        // Compared as the addresses CPython stored in the slots (inherited
+        // slots hold the base's pointer itself).
+        let object_init = (*std::ptr::addr_of_mut!(pyo3::ffi::PyBaseObject_Type)).tp_init;
+        (*ty).tp_new.map(|f| f as usize) == (*base.as_type_ptr()).tp_new.map(|f| f as usize)
+            && (*ty).tp_init.map(|f| f as usize) == object_init.map(|f| f as usize)
+            && pyo3::ffi::PyType_IsSubtype(ty, base.as_type_ptr()) != 0
+    };
+    if !plain {
+        return node_cls.call0();
+    }
+    // SAFETY: `node_cls` is a subclass of NodeBase (checked above), which is
+    // what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
+    unsafe {
+        let obj = pyo3::impl_::pymethods::tp_new_impl(py, PyNodeBase::empty().into(), ty)?;
+        Ok(Bound::from_owned_ptr(py, obj))
+    }
 }
 
 /// A built-in op's node with one tensor output, the derivative kernels'
@@ -190,7 +245,7 @@ pub fn _record_node<'py>(
             "_record_node: the output is not a tensor",
         ));
     }
-    let obj = node_cls.call0()?;
+    let obj = new_node(node_cls)?;
     let node = super::node::as_node(&obj)?;
     let mut next: SmallVec<[NodeEdge; 1]> = SmallVec::new();
     for e in edges.iter()? {
