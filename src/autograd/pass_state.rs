@@ -138,8 +138,9 @@ mod tests {
     fn ready_queue_pops_highest_first_inline_and_on_the_heap() {
         for n in [3, INLINE_NODES, 5 * INLINE_NODES] {
             let mut q = ReadyQueue::default();
-            let entries: Vec<(u64, usize)> =
-                (0..n).map(|i| (((i * 7) % 5) as u64, usize::MAX - i)).collect();
+            let entries: Vec<(u64, usize)> = (0..n)
+                .map(|i| (((i * 7) % 5) as u64, usize::MAX - i))
+                .collect();
             for e in &entries {
                 q.push(*e);
             }

@@ -25,8 +25,8 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
 
-use super::node::{as_node, NodeKind, PyNodeBase};
 use super::accumulate::{accumulate, call_op, same_plain_shape};
+use super::node::{as_node, NodeKind, PyNodeBase};
 use super::record::{release_saved, set_saved_tensor_type};
 use super::tensor_fields;
 use crate::autograd::engine::{
@@ -369,8 +369,10 @@ impl PyNode {
 extern "C" {
     /// CPython's lookup along a type's MRO (its method cache): a borrowed
     /// reference or NULL, no error set. Not in pyo3-ffi, exported by CPython.
-    fn _PyType_Lookup(ty: *mut pyo3::ffi::PyTypeObject, name: *mut pyo3::ffi::PyObject)
-        -> *mut pyo3::ffi::PyObject;
+    fn _PyType_Lookup(
+        ty: *mut pyo3::ffi::PyTypeObject,
+        name: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject;
 }
 
 /// `node.apply(grads)` of a Python node. Note [Node apply from its class]:
@@ -379,7 +381,10 @@ extern "C" {
 /// the node directly, which skips the bound method and, for formula nodes
 /// whose class has a `__getattr__`, CPython's slow attribute path. Anything
 /// else (a descriptor, a builtin) goes through attribute lookup.
-fn call_apply<'py>(node: &Bound<'py, PyAny>, grads: Bound<'py, PyList>) -> PyResult<Bound<'py, PyAny>> {
+fn call_apply<'py>(
+    node: &Bound<'py, PyAny>,
+    grads: Bound<'py, PyList>,
+) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let name = intern!(py, "apply");
     // SAFETY: both are live objects and the GIL is held; the result is a
@@ -391,7 +396,9 @@ fn call_apply<'py>(node: &Bound<'py, PyAny>, grads: Bound<'py, PyList>) -> PyRes
     };
     match func {
         // SAFETY: only reads the object's type.
-        Some(f) if unsafe { pyo3::ffi::PyFunction_Check(f.as_ptr()) } != 0 => f.call1((node, grads)),
+        Some(f) if unsafe { pyo3::ffi::PyFunction_Check(f.as_ptr()) } != 0 => {
+            f.call1((node, grads))
+        }
         _ => node.call_method1(name, (grads,)),
     }
 }

@@ -51,7 +51,8 @@ static ENTRY: GILOnceCell<Entry> = GILOnceCell::new();
 /// How many parameters follow `self` (`param_index` names them, in order).
 const PARAMS: usize = 4;
 
-const DOC: &CStr = c"backward($self, /, gradient=None, retain_graph=None, create_graph=False, inputs=None)
+const DOC: &CStr =
+    c"backward($self, /, gradient=None, retain_graph=None, create_graph=False, inputs=None)
 --
 
 Accumulate the gradient of this tensor w.r.t. the graph leaves into their ``.grad``.
@@ -152,7 +153,9 @@ impl<'py> Call<'py> {
     ) -> Self {
         let nargs = ffi::PyVectorcall_NARGS(nargsf as usize) as usize;
         let kwnames = Bound::from_borrowed_ptr_or_opt(py, kwnames);
-        let nkw = kwnames.as_ref().map_or(0, |k| ffi::PyTuple_GET_SIZE(k.as_ptr()) as usize);
+        let nkw = kwnames
+            .as_ref()
+            .map_or(0, |k| ffi::PyTuple_GET_SIZE(k.as_ptr()) as usize);
         let values = if nargs + nkw == 0 {
             &[][..]
         } else {
@@ -227,7 +230,10 @@ impl<'py> Call<'py> {
         let mut argv: SmallVec<[*mut ffi::PyObject; 8]> = SmallVec::new();
         argv.push(self.slf.as_ptr());
         argv.extend_from_slice(self.values);
-        let kwnames = self.kwnames.as_ref().map_or(std::ptr::null_mut(), |k| k.as_ptr());
+        let kwnames = self
+            .kwnames
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |k| k.as_ptr());
         // SAFETY: `argv` holds `self` and the caller's values, alive for the
         // call; `kwnames` is the caller's tuple naming the trailing values.
         unsafe {

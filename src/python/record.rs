@@ -81,10 +81,13 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let tensor = pyo3::intern!(py, "tensor");
     // `SavedTensor` is a plain class (no `__instancecheck__`): the type's MRO
     // answers `isinstance` without the generic protocol.
-    let saved = |o: &Bound<'_, PyAny>| -> PyResult<bool> {
-        // SAFETY: both are live type objects; `PyType_IsSubtype` only reads their MROs.
-        Ok(unsafe { pyo3::ffi::PyType_IsSubtype(pyo3::ffi::Py_TYPE(o.as_ptr()), ty.as_type_ptr()) } != 0)
-    };
+    let saved =
+        |o: &Bound<'_, PyAny>| -> PyResult<bool> {
+            // SAFETY: both are live type objects; `PyType_IsSubtype` only reads their MROs.
+            Ok(unsafe {
+                pyo3::ffi::PyType_IsSubtype(pyo3::ffi::Py_TYPE(o.as_ptr()), ty.as_type_ptr())
+            } != 0)
+        };
     for item in items {
         let item = item.bind(py);
         if saved(item)? {
