@@ -296,13 +296,22 @@ fn scalar_backward(
     retain_graph: bool,
 ) -> PyResult<()> {
     let ag = DispatchKeySet::AUTOGRAD_KEYS;
-    let prev = tls::replace(LocalKeySets {
-        included: tls::get().included - ag,
-        excluded: tls::get().excluded | ag,
-    });
-    let result = run_scalar(py, entry, t, retain_graph);
-    tls::replace(prev);
-    result
+    let cur = tls::get();
+    let _restore = RestoreKeys(tls::replace(LocalKeySets {
+        included: cur.included - ag,
+        excluded: cur.excluded | ag,
+    }));
+    run_scalar(py, entry, t, retain_graph)
+}
+
+/// Puts back the thread's key sets when the pass ends, whether it returned,
+/// raised or panicked (as `_no_grad_guard`'s `__exit__` does).
+struct RestoreKeys(LocalKeySets);
+
+impl Drop for RestoreKeys {
+    fn drop(&mut self) {
+        tls::replace(self.0);
+    }
 }
 
 fn run_scalar(py: Python<'_>, entry: &Entry, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
