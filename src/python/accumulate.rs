@@ -35,15 +35,10 @@ pub fn with_plain_array<R>(t: &Bound<'_, PyAny>, f: impl FnOnce(ArrayView<'_>) -
     ArrayView::of(&data, ndarray_type(py)).map(f)
 }
 
-/// The sizes of a plain tensor (Note [Plain tensors at the sink]), copied.
-fn plain_dims(t: &Bound<'_, PyAny>) -> Option<smallvec::SmallVec<[isize; 4]>> {
-    with_plain_array(t, |a| smallvec::SmallVec::from_slice(a.dims()))
-}
-
 /// Whether `a` and `b` have the same sizes, when both are plain tensors
 /// (`None`: ask their `shape` attributes).
 pub fn same_plain_shape(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bool> {
-    Some(plain_dims(a)? == plain_dims(b)?)
+    with_plain_array(a, |va| with_plain_array(b, |vb| va.dims() == vb.dims()))?
 }
 
 /// Whether `a` and `b` have the same dtype object, when both are plain
