@@ -23,6 +23,7 @@ __all__ = [
     "_SetKeysGuard",
     "_VersionCounter",
     "__version__",
+    "_backward_method",
     "_check_invariants",
     "_dangling_impls",
     "_defer_definitions",
@@ -393,6 +394,8 @@ class NodeBase:
     def _edge_needs(self) -> tuple[bool, ...]: ...
     def release_variables(self) -> None: ...
     def _init_sink(self, variable: Any) -> None: ...
+
+def _backward_method(tensor: type, general: Callable[..., Any], ones_like: Any) -> Any: ...
 
 def _run_backward(roots: list[tuple[Any, int, Any]], inputs: Optional[list[tuple[Any, int]]],
                   retain_graph: bool, create_graph: bool, accumulate: bool) -> list[Any]: ...

@@ -8,14 +8,17 @@
 //! `inputs` given, only the part of the graph that leads to them runs and
 //! their incoming gradients are captured.
 
-use std::collections::hash_map::Entry;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use smallvec::SmallVec;
 
+use super::pass_state::{ReadyQueue, SlotIndex};
 use super::Grad;
 
 /// A gradient's destination: input slot `input_nr` of `node`, or nowhere.
 pub type Edge<N> = (Option<N>, usize);
+
+/// The edges of one node as `next_edges` appends them (inline for up to
+/// four: See Note [Inline pass state]).
+pub type EdgeBuf<N> = SmallVec<[Edge<N>; 4]>;
 
 /// An error the engine itself raises (not a node's), in torch's words.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +39,7 @@ pub trait GraphNode<G: Grad>: Clone {
     fn num_inputs(&self) -> Result<usize, Self::Error>;
     /// Appends the edges towards the forward call's inputs to `out`, one per
     /// gradient `apply` returns (`out` is reused across nodes: no allocation).
-    fn next_edges(&self, out: &mut Vec<Edge<Self>>) -> Result<(), Self::Error>;
+    fn next_edges(&self, out: &mut EdgeBuf<Self>) -> Result<(), Self::Error>;
     /// Whether this is a sink (a leaf's `AccumulateGrad`): with `inputs=` and
     /// accumulation it runs although nothing lies beyond it.
     fn is_sink(&self) -> bool;
@@ -92,27 +95,6 @@ pub struct BackwardOptions {
     pub accumulate: bool,
 }
 
-/// Node addresses are already well spread; SipHash would cost more than the
-/// rest of the bookkeeping per node.
-#[derive(Default)]
-struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("AddrHasher hashes usize keys only")
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_right(29);
-    }
-}
-
-type AddrMap<V> = HashMap<usize, V, BuildHasherDefault<AddrHasher>>;
-
 /// One reachable node and its bookkeeping for the pass.
 struct Slot<N, G> {
     node: N,
@@ -144,15 +126,16 @@ fn span(n: usize) -> Result<u32, EngineError> {
     })
 }
 
-/// One backward pass over the graph reachable from `roots`.
+/// One backward pass over the graph reachable from `roots`. Its containers
+/// hold a small graph inline: See Note [Inline pass state].
 struct GraphTask<N, G> {
-    slots: Vec<Slot<N, G>>,
+    slots: SmallVec<[Slot<N, G>; 4]>,
     /// Every node's edges `(slot index, input_nr)`, read from the node once,
-    /// in one vector (one allocation per pass, not per node).
-    edges: Vec<(Option<usize>, usize)>,
+    /// in one vector (no allocation per node).
+    edges: SmallVec<[(Option<usize>, usize); 8]>,
     /// `inputs=`: `(slot, input_nr, result index)` per captured gradient.
     captures: Vec<(usize, usize, usize)>,
-    index: AddrMap<usize>,
+    index: SlotIndex,
     results: Vec<Option<G>>,
     restricted: bool,
 }
@@ -168,10 +151,13 @@ pub fn run_backward<G: Grad, N: GraphNode<G>>(
     if let Some(targets) = inputs {
         task.restrict(targets, opts.accumulate);
     }
-    let mut ready = BinaryHeap::new();
+    let mut ready = ReadyQueue::default();
     for ((node, nr), g) in roots {
         let Some(node) = node else { continue };
-        let idx = task.index[&node.key()];
+        let idx = task
+            .index
+            .get(node.key())
+            .expect("discover interned every root");
         let slot = &mut task.slots[idx];
         if slot.buffer.is_none() && slot.deps == 0 {
             ready.push((slot.seq, usize::MAX - idx));
@@ -190,14 +176,14 @@ impl<G: Grad, N: GraphNode<G>> GraphTask<N, G> {
     /// several roots (duplicate roots must not count its edges twice).
     fn discover(roots: &[(Edge<N>, G)]) -> Result<Self, N::Error> {
         let mut task = GraphTask {
-            slots: Vec::new(),
-            edges: Vec::new(),
+            slots: SmallVec::new(),
+            edges: SmallVec::new(),
             captures: Vec::new(),
-            index: AddrMap::default(),
+            index: SlotIndex::default(),
             results: Vec::new(),
             restricted: false,
         };
-        let mut stack = Vec::new();
+        let mut stack: SmallVec<[usize; 8]> = SmallVec::new();
         for ((node, _), _) in roots {
             if let Some(node) = node {
                 if let Ok(idx) = task.intern(node)? {
@@ -205,7 +191,7 @@ impl<G: Grad, N: GraphNode<G>> GraphTask<N, G> {
                 }
             }
         }
-        let mut scratch = Vec::new();
+        let mut scratch = EdgeBuf::new();
         while let Some(idx) = stack.pop() {
             task.slots[idx].node.next_edges(&mut scratch)?;
             let start = task.edges.len();
@@ -232,10 +218,9 @@ impl<G: Grad, N: GraphNode<G>> GraphTask<N, G> {
     /// `Ok(index)` of a newly seen node, `Err(index)` of a known one.
     fn intern(&mut self, node: &N) -> Result<Result<usize, usize>, N::Error> {
         let idx = self.slots.len();
-        match self.index.entry(node.key()) {
-            Entry::Occupied(known) => return Ok(Err(*known.get())),
-            Entry::Vacant(new) => new.insert(idx),
-        };
+        if let Err(known) = self.index.insert_new(node.key(), idx) {
+            return Ok(Err(known));
+        }
         let num_inputs = span(node.num_inputs()?)?;
         self.slots.push(Slot {
             seq: node.sequence_nr(),
@@ -258,7 +243,7 @@ impl<G: Grad, N: GraphNode<G>> GraphTask<N, G> {
         self.results = (0..targets.len()).map(|_| None).collect();
         for (i, (node, nr)) in targets.into_iter().enumerate() {
             let Some(node) = node else { continue };
-            if let Some(&idx) = self.index.get(&node.key()) {
+            if let Some(idx) = self.index.get(node.key()) {
                 self.slots[idx].captured = true;
                 self.captures.push((idx, nr, i));
             }
@@ -315,7 +300,7 @@ impl<G: Grad, N: GraphNode<G>> GraphTask<N, G> {
         &mut self,
         idx: usize,
         opts: BackwardOptions,
-        ready: &mut BinaryHeap<(u64, usize)>,
+        ready: &mut ReadyQueue,
     ) -> Result<(), N::Error> {
         let slot = &mut self.slots[idx];
         let node = slot.node.clone();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::engine::{Edge, GraphNode};
+use super::engine::{Edge, EdgeBuf, GraphNode};
 use super::{AutogradError, Grad};
 
 /// A shared reference to a node (the graph's edges hold these).
@@ -181,7 +181,7 @@ where
     fn num_inputs(&self) -> Result<usize, AutogradError> {
         Ok(self.num_inputs)
     }
-    fn next_edges(&self, out: &mut Vec<Edge<Self>>) -> Result<(), AutogradError> {
+    fn next_edges(&self, out: &mut EdgeBuf<Self>) -> Result<(), AutogradError> {
         out.extend(self.edges.iter().cloned());
         Ok(())
     }

@@ -9,6 +9,7 @@
 
 pub mod engine;
 pub mod graph;
+mod pass_state;
 #[cfg(test)]
 mod tests;
 

@@ -25,12 +25,14 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
 
+use super::accumulate::{accumulate, call_op, same_plain_shape};
 use super::node::{as_node, NodeKind, PyNodeBase};
 use super::record::{release_saved, set_saved_tensor_type};
 use super::tensor_fields;
-use crate::autograd::engine::{run_backward, BackwardOptions, Edge, EngineError, GraphNode};
+use crate::autograd::engine::{
+    run_backward, BackwardOptions, Edge, EdgeBuf, EngineError, GraphNode,
+};
 use crate::autograd::Grad;
-use crate::dispatch::{tls, DispatchKeySet};
 
 /// The Python callables the engine needs, installed once by `engine.py`.
 struct EngineHooks {
@@ -120,7 +122,8 @@ impl Grad for PyGrad {
     type Error = PyErr;
     fn add(self, other: Self) -> PyResult<Self> {
         let py = gil();
-        Ok(PyGrad(hooks(py)?.add.call1(py, (self.0, other.0))?))
+        let sum = call_op(hooks(py)?.add.bind(py), (self.0, other.0))?;
+        Ok(PyGrad(sum.unbind()))
     }
 }
 
@@ -155,7 +158,19 @@ fn to_list(py: Python<'_>, grads: Vec<Option<PyGrad>>) -> Bound<'_, PyList> {
     )
 }
 
+fn grad_of(item: Bound<'_, PyAny>) -> Option<PyGrad> {
+    (!item.is_none()).then(|| PyGrad(item.unbind()))
+}
+
+/// A node's or hook's gradients: a tuple or list read directly, any other
+/// sequence iterated.
 fn from_seq(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Option<PyGrad>>> {
+    if let Ok(t) = seq.downcast::<PyTuple>() {
+        return Ok(t.iter().map(grad_of).collect());
+    }
+    if let Ok(l) = seq.downcast::<PyList>() {
+        return Ok(l.iter().map(grad_of).collect());
+    }
     let mut out = Vec::with_capacity(seq.len().unwrap_or(0));
     for item in seq.iter()? {
         let item = item?;
@@ -204,7 +219,7 @@ impl GraphNode<PyGrad> for PyNode {
             NodeKind::Python | NodeKind::Function => node.num_outputs(gil()),
         }
     }
-    fn next_edges(&self, out: &mut Vec<Edge<Self>>) -> PyResult<()> {
+    fn next_edges(&self, out: &mut EdgeBuf<Self>) -> PyResult<()> {
         let py = gil();
         let node = self.base().borrow();
         for e in &node.next {
@@ -268,7 +283,8 @@ impl GraphNode<PyGrad> for PyNode {
             let var = var.bind(py);
             if !tensor_fields::has_leaf_hooks(var)? {
                 if let Some(Some(g)) = grads.into_iter().next() {
-                    accumulate(var, g.0)?;
+                    let h = hooks(py)?;
+                    accumulate(var, g.0, &h.add_inplace, &h.accumulate)?;
                 }
                 return Ok(Vec::new());
             }
@@ -278,14 +294,18 @@ impl GraphNode<PyGrad> for PyNode {
             let out = super::function::apply_node(self.base(), grads)?;
             return Ok(out.into_iter().map(|g| g.map(PyGrad)).collect());
         }
-        let out = self
-            .0
-            .call_method1(py, intern!(py, "apply"), (to_list(py, grads),))?;
-        from_seq(out.bind(py))
+        let out = call_apply(self.0.bind(py), to_list(py, grads))?;
+        from_seq(&out)
     }
     fn release(&self) -> PyResult<()> {
         let py = gil();
         let node = self.base();
+        if super::record::sink_type(py).is_some_and(|t| node.get_type().is(t)) {
+            // `AccumulateGrad` saves nothing to free: its (default)
+            // `release_variables` only marks it released.
+            node.borrow_mut().released = true;
+            return Ok(());
+        }
         let method = node.get_type().getattr(intern!(py, "release_variables"))?;
         if method.is(hooks(py)?.default_release.bind(py)) {
             return release_saved(node);
@@ -301,8 +321,14 @@ impl GraphNode<PyGrad> for PyNode {
         grad: PyGrad,
     ) -> PyResult<PyGrad> {
         let py = gil();
+        let sink = self.sink_variable();
+        if let Some(var) = &sink {
+            if same_plain_shape(grad.0.bind(py), var.bind(py)) == Some(true) {
+                return Ok(grad);
+            }
+        }
         let shape = tensor_fields::shape(grad.0.bind(py))?;
-        let same = match self.sink_variable() {
+        let same = match sink {
             Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
             None => {
                 // Copied out: comparing sizes may run Python (a symbolic size's
@@ -340,36 +366,41 @@ impl PyNode {
     }
 }
 
-/// `AccumulateGrad` without hooks: torch's accumulation rules for the plain
-/// case (same dtype, no create_graph); everything else goes to Python's
-/// `accumulate_grad`.
-fn accumulate(var: &Bound<'_, PyAny>, g: PyObject) -> PyResult<()> {
-    let py = var.py();
-    let hooks = hooks(py)?;
-    let plain = tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS)
-        && tensor_fields::dtype(g.bind(py))?.is(&tensor_fields::dtype(var)?);
-    if !plain {
-        hooks.accumulate.call1(py, (var, g))?;
-        return Ok(());
-    }
-    match tensor_fields::grad(var)? {
-        Some(cur) => {
-            hooks.add_inplace.call1(py, (cur, g))?;
+extern "C" {
+    /// CPython's lookup along a type's MRO (its method cache): a borrowed
+    /// reference or NULL, no error set. Not in pyo3-ffi, exported by CPython.
+    fn _PyType_Lookup(
+        ty: *mut pyo3::ffi::PyTypeObject,
+        name: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject;
+}
+
+/// `node.apply(grads)` of a Python node. Note [Node apply from its class]:
+/// the engine calls the `apply` its class defines, as torch's engine calls
+/// the node's C++ `apply`: when that is a plain function it is called with
+/// the node directly, which skips the bound method and, for formula nodes
+/// whose class has a `__getattr__`, CPython's slow attribute path. Anything
+/// else (a descriptor, a builtin) goes through attribute lookup.
+fn call_apply<'py>(
+    node: &Bound<'py, PyAny>,
+    grads: Bound<'py, PyList>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = node.py();
+    let name = intern!(py, "apply");
+    // SAFETY: both are live objects and the GIL is held; the result is a
+    // borrowed reference that the type keeps alive, promoted to an owned one
+    // before any Python code runs.
+    let func = unsafe {
+        let f = _PyType_Lookup(pyo3::ffi::Py_TYPE(node.as_ptr()), name.as_ptr());
+        Bound::from_borrowed_ptr_or_opt(py, f)
+    };
+    match func {
+        // SAFETY: only reads the object's type.
+        Some(f) if unsafe { pyo3::ffi::PyFunction_Check(f.as_ptr()) } != 0 => {
+            f.call1((node, grads))
         }
-        None => {
-            // Steal the gradient when nothing else can see it (torch: use_count
-            // check): this function holds the only reference. Views (e.g. an
-            // expanded ones) are copied so that .grad owns its memory.
-            let fresh = g.get_refcnt(py) == 1 && !tensor_fields::is_view(g.bind(py))?;
-            let g = if fresh {
-                g
-            } else {
-                g.call_method0(py, intern!(py, "clone"))?
-            };
-            tensor_fields::set_grad(var, g)?;
-        }
+        _ => node.call_method1(name, (grads,)),
     }
-    Ok(())
 }
 
 fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> {
@@ -385,6 +416,28 @@ fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> 
         ))
         .into()),
     }
+}
+
+/// Runs a `backward()` pass from one root edge `(node, nr)` with gradient
+/// `root`, accumulating into the leaves (Note [Backward entry in Rust]). The
+/// caller has set the grad mode of the pass.
+pub fn run_from_root(
+    py: Python<'_>,
+    node: Bound<'_, PyAny>,
+    nr: i64,
+    root: Bound<'_, PyAny>,
+    retain_graph: bool,
+) -> PyResult<()> {
+    hooks(py)?;
+    let nr = isize::try_from(nr).unwrap_or(-1);
+    let roots = vec![(edge_of(node.unbind(), nr, py)?, PyGrad(root.unbind()))];
+    let opts = BackwardOptions {
+        retain_graph,
+        create_graph: false,
+        accumulate: true,
+    };
+    run_backward(roots, None, opts)?;
+    Ok(())
 }
 
 /// Runs backward from `roots` (`(node, input_nr, grad)` triples) and returns

@@ -4,7 +4,9 @@
 // fallible method; newer clippy flags each one.
 #![allow(clippy::useless_conversion)]
 
+mod accumulate;
 mod autograd;
+mod backward_entry;
 mod binder;
 mod bulk;
 mod call_slot;
@@ -119,6 +121,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function::_set_forward_ad_active, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(autograd::_run_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(backward_entry::_backward_method, m)?)?;
     m.add_class::<fake_cache::PyFakeFallback>()?;
     m.add_function(wrap_pyfunction!(fake_key::_fake_mode, m)?)?;
     m.add_function(wrap_pyfunction!(fake_key::_fake_mode_swap, m)?)?;

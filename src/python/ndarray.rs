@@ -25,6 +25,15 @@ struct ArrayHead {
     descr: *mut ffi::PyObject,
 }
 
+/// The leading fields of numpy's `PyArray_Descr` (the same in numpy 1.x and
+/// 2.x: the object header, the scalar type, then the `kind` character).
+#[repr(C)]
+struct DescrHead {
+    ob_base: ffi::PyObject,
+    typeobj: *mut ffi::PyTypeObject,
+    kind: c_char,
+}
+
 /// A numpy array seen through its header; borrowed from a live array.
 pub struct ArrayView<'a> {
     head: &'a ArrayHead,
@@ -59,6 +68,23 @@ impl<'a> ArrayView<'a> {
         }
         // SAFETY: numpy keeps `nd` sizes at `dimensions` for the array's lifetime.
         unsafe { std::slice::from_raw_parts(self.head.dimensions, nd) }
+    }
+
+    /// The `kind` character of the array's dtype (`b'f'` float16/32/64,
+    /// `b'c'` complex, `b'i'`/`b'u'` integers, `b'b'` bool, `b'V'` for
+    /// ml_dtypes' types, ...).
+    #[inline]
+    pub fn dtype_kind(&self) -> u8 {
+        // SAFETY: an array's `descr` is a live `PyArray_Descr`, which starts
+        // with `DescrHead` (see its comment).
+        unsafe { (*(self.head.descr as *const DescrHead)).kind as u8 }
+    }
+
+    /// Whether the array's dtype is a floating-point one of numpy's own
+    /// (`kind == 'f'`: float16, float32, float64).
+    #[inline]
+    pub fn is_float_kind(&self) -> bool {
+        self.dtype_kind() == b'f'
     }
 
     /// The array's dtype object (borrowed).

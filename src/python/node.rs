@@ -28,7 +28,7 @@ use pyo3::types::PyTuple;
 use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
 
-pub use super::node_shapes::{parse_one_shape, parse_shapes, OutShapes};
+pub use super::node_shapes::{one_native_shape, parse_one_shape, parse_shapes, OutShapes};
 use super::record::release_saved;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -149,7 +149,21 @@ fn parse_edge(item: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
 }
 
 impl PyNodeBase {
-    fn empty() -> Self {
+    /// The state of a leaf's `AccumulateGrad` for `variable` (what
+    /// `_init_sink` sets), for a sink made without `__new__`.
+    pub fn sink(variable: PyObject) -> Self {
+        PyNodeBase {
+            kind: NodeKind::Sink,
+            seq: SINK_SEQUENCE_NR,
+            has_saved: true,
+            saved: smallvec::smallvec![variable],
+            ..Self::empty()
+        }
+    }
+
+    /// A node with no edges, shapes or saved values and the next sequence
+    /// number: what `NodeBase(...)` makes.
+    pub fn empty() -> Self {
         PyNodeBase {
             next: SmallVec::new(),
             shapes: OutShapes::default(),

@@ -68,6 +68,14 @@ pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
     Ok(OutShapes { enc, py: None })
 }
 
+/// The shapes of a node with one output whose sizes are `dims`.
+pub fn one_native_shape(dims: &[isize]) -> OutShapes {
+    let mut enc: SmallVec<[i64; 4]> = SmallVec::with_capacity(dims.len() + 1);
+    enc.push(dims.len() as i64);
+    enc.extend(dims.iter().map(|&d| d as i64));
+    OutShapes { enc, py: None }
+}
+
 /// The shapes of a node with one output of shape `shape`.
 pub fn parse_one_shape(shape: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
     let mut enc: SmallVec<[i64; 4]> = SmallVec::new();

@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use smallvec::SmallVec;
 
-use super::node::{parse_one_shape, NodeEdge, NodeKind, PyNodeBase, SINK_SEQUENCE_NR};
+use super::accumulate::with_plain_array;
+use super::node::{one_native_shape, parse_one_shape, NodeEdge, NodeKind, PyNodeBase};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::{DispatchKey, DispatchKeySet};
@@ -65,7 +66,7 @@ pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
 /// "backward through the graph a second time" message.
 pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let py = node.py();
-    let items: SmallVec<[PyObject; 1]> = {
+    let items: SmallVec<[PyObject; 4]> = {
         let mut n = node.borrow_mut();
         n.released = true;
         if n.kind == NodeKind::Sink || n.saved.is_empty() {
@@ -76,15 +77,24 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
         return Ok(());
     };
-    let ty = ty.bind(py);
+    let ty = ty.bind(py).downcast::<PyType>()?;
     let tensor = pyo3::intern!(py, "tensor");
+    // `SavedTensor` is a plain class (no `__instancecheck__`): the type's MRO
+    // answers `isinstance` without the generic protocol.
+    let saved =
+        |o: &Bound<'_, PyAny>| -> PyResult<bool> {
+            // SAFETY: both are live type objects; `PyType_IsSubtype` only reads their MROs.
+            Ok(unsafe {
+                pyo3::ffi::PyType_IsSubtype(pyo3::ffi::Py_TYPE(o.as_ptr()), ty.as_type_ptr())
+            } != 0)
+        };
     for item in items {
         let item = item.bind(py);
-        if item.is_instance(ty)? {
+        if saved(item)? {
             item.setattr(tensor, py.None())?;
         } else if let Ok(list) = item.downcast::<pyo3::types::PyList>() {
             for s in list.iter() {
-                if s.is_instance(ty)? {
+                if saved(&s)? {
                     s.setattr(tensor, py.None())?;
                 }
             }
@@ -95,6 +105,11 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
 
 /// `AccumulateGrad` (installed by `graph.py`): the class of a leaf's sink.
 static SINK_TYPE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
+
+/// The `AccumulateGrad` class once `graph.py` installed it (`None` before).
+pub fn sink_type(py: Python<'_>) -> Option<&Bound<'_, PyType>> {
+    SINK_TYPE.get(py).map(|t| t.bind(py))
+}
 
 /// Installs the `AccumulateGrad` class (the first call wins).
 #[pyfunction]
@@ -109,8 +124,14 @@ pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> Py
 }
 
 /// The leaf's `AccumulateGrad`: the cached one while it is alive (the tensor
-/// holds it weakly, as torch), else a new one, cached. Made without running
-/// `AccumulateGrad.__init__` (a Python frame): `__new__`, then the sink fields.
+/// holds it weakly, as torch), else a new one, cached.
+///
+/// Note [Sinks without __new__]: `Function.apply` and every built-in op with
+/// a leaf input ask for the leaf's sink, and a new graph needs a new one (the
+/// last one died with the last graph), so making it is on the forward path.
+/// It is allocated directly as an instance of the `AccumulateGrad` class
+/// with its Rust fields filled in (PyO3's own `tp_new` body): no attribute
+/// lookup of `__new__`, no argument tuple, no `__init__` frame, no borrow.
 #[pyfunction]
 pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let py = t.py();
@@ -120,16 +141,13 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
     let ty = SINK_TYPE.get(py).ok_or_else(|| {
         pyo3::exceptions::PyRuntimeError::new_err("opyard._core._set_sink_type was not called")
     })?;
-    let ty = ty.bind(py);
-    let acc = ty.call_method1(pyo3::intern!(py, "__new__"), (ty,))?;
-    {
-        let node = acc.downcast::<PyNodeBase>()?;
-        let mut n = node.borrow_mut();
-        n.kind = NodeKind::Sink;
-        n.seq = SINK_SEQUENCE_NR;
-        n.has_saved = true;
-        n.saved.push(t.clone().unbind());
-    }
+    let init = PyNodeBase::sink(t.clone().unbind());
+    // SAFETY: `ty` is a subclass of NodeBase (checked by `_set_sink_type`),
+    // which is what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
+    let acc = unsafe {
+        let obj = pyo3::impl_::pymethods::tp_new_impl(py, init.into(), ty.bind(py).as_type_ptr())?;
+        Bound::from_owned_ptr(py, obj)
+    };
     let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
     super::tensor_fields::set_grad_accumulator(t, weak.as_any())?;
     Ok(acc)
@@ -146,15 +164,33 @@ pub fn attach_output<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let dtype = tensor_fields::dtype(out)?;
-    let mut floating = dtype
-        .getattr(intern!(py, "is_floating_point"))?
-        .is_truthy()?;
-    if !floating && complex_ok {
-        floating = dtype
-            .getattr(intern!(py, "is_complex"))
-            .map_or(Ok(false), |c| c.is_truthy())?;
-    }
-    let shape = parse_one_shape(&tensor_fields::shape(out)?)?;
+    // See Note [Plain tensors at the sink]: a plain tensor's kind and sizes
+    // come from its array header; numpy's own kinds answer `is_floating_point`.
+    let plain = with_plain_array(out, |a| (a.dtype_kind(), one_native_shape(a.dims())));
+    let known = match plain.as_ref().map(|(kind, _)| *kind) {
+        Some(b'f') => Some(true),
+        Some(b'c') => Some(complex_ok),
+        Some(b'i' | b'u' | b'b') => Some(false),
+        _ => None,
+    };
+    let floating = match known {
+        Some(f) => f,
+        None => {
+            let mut f = dtype
+                .getattr(intern!(py, "is_floating_point"))?
+                .is_truthy()?;
+            if !f && complex_ok {
+                f = dtype
+                    .getattr(intern!(py, "is_complex"))
+                    .map_or(Ok(false), |c| c.is_truthy())?;
+            }
+            f
+        }
+    };
+    let shape = match plain {
+        Some((_, shape)) => shape,
+        None => parse_one_shape(&tensor_fields::shape(out)?)?,
+    };
     let old = std::mem::replace(&mut node.borrow_mut().shapes, shape);
     drop(old);
     if floating {
@@ -165,6 +201,36 @@ pub fn attach_output<'py>(
         }
     }
     Ok(dtype)
+}
+
+/// A new instance of `node_cls`. Note [Formula nodes without a type call]:
+/// the classes of the built-in formulas keep NodeBase's `__new__` and
+/// `object.__init__` (their fields are set by the kernel that records them),
+/// so such a node is allocated directly with a fresh NodeBase state, what
+/// `node_cls()` would make, without CPython's type call and PyO3's argument
+/// parsing. A class with its own `__new__` or `__init__` is called.
+fn new_node<'py>(node_cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let py = node_cls.py();
+    let base = py.get_type_bound::<PyNodeBase>();
+    let ty = node_cls.as_type_ptr();
+    // SAFETY: both are live type objects; reading their slots reads nothing else.
+    let plain = unsafe {
+        // Compared as the addresses CPython stored in the slots (inherited
+        // slots hold the base's pointer itself).
+        let object_init = (*std::ptr::addr_of_mut!(pyo3::ffi::PyBaseObject_Type)).tp_init;
+        (*ty).tp_new.map(|f| f as usize) == (*base.as_type_ptr()).tp_new.map(|f| f as usize)
+            && (*ty).tp_init.map(|f| f as usize) == object_init.map(|f| f as usize)
+            && pyo3::ffi::PyType_IsSubtype(ty, base.as_type_ptr()) != 0
+    };
+    if !plain {
+        return node_cls.call0();
+    }
+    // SAFETY: `node_cls` is a subclass of NodeBase (checked above), which is
+    // what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
+    unsafe {
+        let obj = pyo3::impl_::pymethods::tp_new_impl(py, PyNodeBase::empty().into(), ty)?;
+        Ok(Bound::from_owned_ptr(py, obj))
+    }
 }
 
 /// A built-in op's node with one tensor output, the derivative kernels'
@@ -182,7 +248,7 @@ pub fn _record_node<'py>(
             "_record_node: the output is not a tensor",
         ));
     }
-    let obj = node_cls.call0()?;
+    let obj = new_node(node_cls)?;
     let node = super::node::as_node(&obj)?;
     let mut next: SmallVec<[NodeEdge; 1]> = SmallVec::new();
     for e in edges.iter()? {

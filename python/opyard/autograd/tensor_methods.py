@@ -11,6 +11,7 @@ import weakref
 
 from .. import _core
 from . import _tensor_meta as meta
+from .engine import _ones_like  # See Note [Root gradient through the dispatcher]
 from .engine import backward as _backward
 from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
@@ -20,6 +21,11 @@ __all__ = ["install"]
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulate the gradient of this tensor w.r.t. the graph leaves into their ``.grad``.
+
+    ``Tensor.backward`` is the Rust method ``_core._backward_method`` makes: it does
+    ``loss.backward()`` of a plain one-element floating tensor itself and calls this
+    function for every other call (See Note [Backward entry in Rust] in
+    ``src/python/backward_entry.rs``).
 
     Example::
 
@@ -125,7 +131,7 @@ def install(tensor_cls):
     # slots]); its setters call these for torch's checks.
     _core._set_grad_check(_check_assigned_grad)
     _core._set_requires_grad_hook(_set_requires_grad)
-    tensor_cls.backward = backward
+    tensor_cls.backward = _core._backward_method(tensor_cls, backward, _ones_like)
     tensor_cls.register_hook = register_hook
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad
