@@ -18,7 +18,10 @@ is computed once in ``__init_subclass__`` into ``cls._apply_spec``; ``apply``
 then is one Rust call (``MyFn.apply`` is the spec; See Note [Function.apply in
 Rust] in ``src/python/function.rs``). The ctx is the node: ``needs_input_grad``,
 ``to_save``, ``_dirty``, ``_non_differentiable``, ``materialize_grads`` are Rust
-fields of it, and its instance dict exists only once a user sets an attribute.
+fields of it, its ``save_for_backward``, ``mark_dirty``, ``saved_tensors``, ...
+are Rust methods of ``NodeBase`` that take precedence over ``FunctionCtx``'s
+(See Note [Ctx fields in Rust] in ``src/python/node_ctx.rs``), and its instance
+dict exists only once a user sets an attribute.
 """
 
 import functools
@@ -386,7 +389,8 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros)
+_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros,
+                     FREED_MESSAGE)
 
 from .._exports import public_dir
 
