@@ -28,6 +28,7 @@
 //! general path (forward-mode AD) and direct calls of the node.
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -194,23 +195,14 @@ impl PyFunctionSpec {
         &self.qualname
     }
 
-    /// `cls.apply(*args, **kwargs)`.
+    /// `cls.apply(*args, **kwargs)` (also the type's raw `tp_call`, see [`install_call_slot`]).
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(
         slf: &Bound<'_, Self>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        let py = slf.py();
-        let spec = slf.get();
-        let general = kwargs.is_some_and(|k| !k.is_empty())
-            || args.len() < spec.fill_defaults_below
-            || FORWARD_AD.load(Ordering::Relaxed);
-        if general {
-            let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
-            return hooks(py)?.apply_general.call1(py, (&spec.cls, args, kw));
-        }
-        _function_apply(py, slf, args)
+        call(slf, args, kwargs)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -231,6 +223,63 @@ impl PyFunctionSpec {
         }
         Ok(())
     }
+}
+
+/// The body of `apply(*args, **kwargs)`: the general path for keywords,
+/// missing defaulted inputs and forward-mode AD, else `_function_apply`.
+fn call(
+    slf: &Bound<'_, PyFunctionSpec>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyObject> {
+    let py = slf.py();
+    let spec = slf.get();
+    let general = kwargs.is_some_and(|k| !k.is_empty())
+        || args.len() < spec.fill_defaults_below
+        || FORWARD_AD.load(Ordering::Relaxed);
+    if general {
+        let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
+        return hooks(py)?.apply_general.call1(py, (&spec.cls, args, kw));
+    }
+    _function_apply(py, slf, args)
+}
+
+/// `MyFn.apply(x)` and the dispatcher's call of a `register_autograd` kernel
+/// reach `_FunctionSpec` by `PyObject_Call(spec, args, kwargs)`: pointing the
+/// type's `tp_call` at [`spec_tp_call`] skips PyO3's argument extraction (the
+/// tuple is what `_function_apply` reads), as Note [Packet call slots].
+pub fn install_call_slot(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyFunctionSpec>();
+    // SAFETY: GIL held, type fully built and final (not subclassable);
+    // `spec_tp_call` has `tp_call`'s signature and accepts every instance.
+    unsafe { super::call_slot::install(&ty, spec_tp_call, false) };
+}
+
+unsafe extern "C" fn spec_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, spec_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a `_FunctionSpec`, `args` a tuple, `kwargs` NULL or a dict, all alive.
+unsafe fn spec_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    super::call_slot::with_args(
+        py,
+        slf,
+        args,
+        kwargs,
+        |slf: &Bound<'_, PyFunctionSpec>, args, kwargs| {
+            call(slf, args, kwargs).map(|o| o.into_ptr())
+        },
+    )
 }
 
 /// `Function.apply`: a descriptor whose class access returns the class's

@@ -12,6 +12,7 @@ use std::cell::RefCell;
 
 use super::function::{hooks, PyFunctionSpec};
 use super::node::{Extras, NodeEdge, NodeKind, OutShapes, PyNodeBase};
+use super::ops::PyOpOverload;
 use super::record::{attach_output, autograd_bit, autograd_mask, saved_tensor_type};
 use super::tensor::{registered, PyTensorBase};
 use super::tensor_fields;
@@ -107,7 +108,12 @@ fn run_forward<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ctx.py();
     if let Some(op) = &spec.op {
-        let out = op.overload.bind(py).call1(args)?;
+        let overload = op.overload.bind(py);
+        let out = match overload.downcast::<PyOpOverload>() {
+            // The op's own call path, without its Python call protocol.
+            Ok(o) => PyOpOverload::call_reporting(o, args, None, None, &mut None)?.into_bound(py),
+            Err(_) => overload.call1(args)?,
+        };
         if let Some(check) = &op.check {
             if super::custom_op::_outputs_alias(args.as_any(), None, &out)? {
                 check.call1(py, (args, py.None(), &out))?;
@@ -223,7 +229,15 @@ fn save_tensors(
         } else {
             String::new()
         };
-        saved.push(saved_type.call1((t, is_out, name, 0))?.unbind());
+        // See Note [SavedTensor by slots].
+        let fast = match t.downcast::<PyTensorBase>() {
+            Ok(tb) => super::saved_fast::new_saved(saved_type, tb, is_out, &name, 0)?,
+            Err(_) => None,
+        };
+        match fast {
+            Some(s) => saved.push(s),
+            None => saved.push(saved_type.call1((t, is_out, name, 0))?.unbind()),
+        }
     }
     let old = {
         let mut node = ctx.borrow_mut();

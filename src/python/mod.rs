@@ -30,6 +30,7 @@ mod node_shapes;
 mod ops;
 mod packet;
 mod record;
+mod saved_fast;
 mod schema;
 pub mod tensor;
 mod tensor_attrs;
@@ -114,6 +115,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
     m.add_class::<function::PyFunctionSpec>()?;
+    function::install_call_slot(m.py());
     m.add_class::<function::PyApplyDescriptor>()?;
     m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;
     m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;
