@@ -195,6 +195,21 @@ impl PyFunctionSpec {
         &self.qualname
     }
 
+    /// `MyFn.apply` (See Note [apply on each class]): this spec when looked
+    /// up through its own class, else (a subclass, `super().apply`) the spec
+    /// of the class the lookup started from.
+    fn __get__<'py>(
+        slf: &Bound<'py, Self>,
+        obj: Option<&Bound<'py, PyAny>>,
+        objtype: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let cls = owner(obj, objtype)?;
+        if cls.is(slf.get().cls.bind(slf.py())) {
+            return Ok(slf.clone().into_any());
+        }
+        spec_of(&cls)
+    }
+
     /// `cls.apply(*args, **kwargs)` (also the type's raw `tp_call`, see [`install_call_slot`]).
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(
@@ -282,6 +297,12 @@ unsafe fn spec_call_impl(
     )
 }
 
+/// Note [apply on each class]: `Function.__init_subclass__` stores the new
+/// class's spec as its own `apply` (unless a class on the way defines its
+/// own `apply`), so `MyFn.apply` is one dict hit and a pointer compare in
+/// the spec's `__get__`; `Function` itself keeps `_ApplyDescriptor` for
+/// classes that define their own `apply` and call `super().apply`.
+///
 /// `Function.apply`: a descriptor whose class access returns the class's
 /// `_FunctionSpec` (itself callable as `apply`), so that `MyFn.apply(x)` runs
 /// no Python frame of ours. Through `super().apply` in a user's own `apply`
@@ -299,24 +320,31 @@ impl PyApplyDescriptor {
 
     fn __get__<'py>(
         &self,
-        py: Python<'py>,
         obj: Option<&Bound<'py, PyAny>>,
         objtype: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let cls = match (objtype, obj) {
-            (Some(t), _) if !t.is_none() => t.clone(),
-            (_, Some(o)) => o.get_type().into_any(),
-            _ => {
-                return Err(pyo3::exceptions::PyTypeError::new_err(
-                    "__get__(None, None) is invalid",
-                ))
-            }
-        };
-        cls.getattr(intern!(py, "_apply_spec")).map_err(|_| {
-            pyo3::exceptions::PyAttributeError::new_err(format!(
-                "{} has no apply: only subclasses of autograd.Function do",
-                cls
-            ))
-        })
+        spec_of(&owner(obj, objtype)?)
     }
+}
+
+/// The class a descriptor lookup started from.
+fn owner<'py>(
+    obj: Option<&Bound<'py, PyAny>>,
+    objtype: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match (objtype, obj) {
+        (Some(t), _) if !t.is_none() => Ok(t.clone()),
+        (_, Some(o)) => Ok(o.get_type().into_any()),
+        _ => Err(PyTypeError::new_err("__get__(None, None) is invalid")),
+    }
+}
+
+/// `cls._apply_spec`, or torch's kind of error for a class without one.
+fn spec_of<'py>(cls: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    cls.getattr(intern!(cls.py(), "_apply_spec")).map_err(|_| {
+        pyo3::exceptions::PyAttributeError::new_err(format!(
+            "{} has no apply: only subclasses of autograd.Function do",
+            cls
+        ))
+    })
 }

@@ -211,6 +211,8 @@ class Function(_SingleLevelFunction):
                                         cls.setup_context if cls._setup_context_defined else None,
                                         cls._fill_defaults_below, f"{cls.__qualname__}.apply",
                                         cls._backward_impl)
+        if _inherits_builtin_apply(cls):
+            cls.apply = cls._apply_spec  # See Note [apply on each class] in src/python/function.rs
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -229,6 +231,14 @@ class Function(_SingleLevelFunction):
     # call (See Note [Function.apply hot path]); keywords, missing defaulted inputs and
     # forward-mode AD take ``_apply_general``.
     apply = _core._ApplyDescriptor()
+
+
+def _inherits_builtin_apply(cls):
+    """Whether ``cls.apply`` resolves to ours (``Function``'s or a spec), not a user's own."""
+    for k in cls.__mro__:
+        if "apply" in k.__dict__:
+            return isinstance(k.__dict__["apply"], (_FunctionSpec, _core._ApplyDescriptor))
+    return False
 
 
 def _apply_general(cls, args, kwargs):
