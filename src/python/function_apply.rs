@@ -6,7 +6,7 @@ use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
@@ -220,14 +220,19 @@ fn save_tensors(
     out: &Bound<'_, PyAny>,
     saved_type: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
+    let py = ctx.py();
+    // `save_for_backward` stores a tuple; a list set from Python pays for an iterator.
+    let items: SmallVec<[Bound<'_, PyAny>; 2]> = match to_save.downcast::<PyTuple>() {
+        Ok(t) => t.iter().collect(),
+        Err(_) => to_save.iter()?.collect::<PyResult<_>>()?,
+    };
     let mut saved: SmallVec<[PyObject; 1]> = SmallVec::new();
-    for t in to_save.iter()? {
-        let t = t?;
+    for t in items {
         let is_out = t.is(out);
         let name = if is_out {
-            super::function_backward::node_name(ctx)
+            PyString::new_bound(py, &super::function_backward::node_name(ctx))
         } else {
-            String::new()
+            intern!(py, "").clone()
         };
         // See Note [SavedTensor by slots].
         let fast = match t.downcast::<PyTensorBase>() {

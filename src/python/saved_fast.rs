@@ -13,7 +13,7 @@
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::PyType;
+use pyo3::types::{PyString, PyType};
 
 use super::tensor::PyTensorBase;
 
@@ -69,7 +69,7 @@ pub fn new_saved(
     saved_type: &Bound<'_, PyAny>,
     t: &Bound<'_, PyTensorBase>,
     is_output: bool,
-    node_name: &str,
+    node_name: &Bound<'_, PyString>,
     output_nr: i64,
 ) -> PyResult<Option<PyObject>> {
     let py = saved_type.py();
@@ -80,7 +80,7 @@ pub fn new_saved(
         t.clone().into_any().unbind(),
         t.get().version(py).into_py(py),
         is_output.into_py(py),
-        node_name.into_py(py),
+        node_name.clone().into_any().unbind(),
         output_nr.into_py(py),
     ];
     let ty = l.ty.bind(py).as_type_ptr();
