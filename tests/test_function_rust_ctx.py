@@ -546,3 +546,119 @@ def test_register_autograd_node_called_directly():
     y = op(t([1.0], requires_grad=True))
     (g,) = y.grad_fn(t([1.0]))
     assert g.tolist() == [5.0]
+
+
+# --- outputs recorded natively (tuples, marked, saved outputs) -----------------------------
+
+
+def test_tuple_output_with_an_input_returned_as_is_and_a_repeated_output():
+    class F(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 2
+            return x, y, y
+
+        @staticmethod
+        def backward(ctx, gx, gy0, gy1):
+            return gx + (gy0 + gy1) * 2
+
+    x = t([1.0], requires_grad=True)
+    a, b, c = F.apply(x)
+    assert a is not x and a.grad_fn is b.grad_fn and x.grad_fn is None
+    assert b is c and b._output_nr == 2
+    assert a.grad_fn._out_shapes == ((1,), (1,), (1,))
+    assert a.grad_fn._out_dtypes == (opyard.float64,) * 3
+    (a + b).sum().backward()
+    assert x.grad.tolist() == [3.0]
+
+
+def test_saved_second_output_modified_in_place_names_its_number():
+    class F(Function):
+        @staticmethod
+        def forward(ctx, x):
+            a, b = x * 2, x * 3
+            ctx.save_for_backward(b, x)
+            return a, b
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            b, x = ctx.saved_tensors
+            return ga * 2
+
+    x = t([1.0], requires_grad=True)
+    a, b = F.apply(x)
+    saved = a.grad_fn._saved
+    assert (saved[0].is_output, saved[0].output_nr, saved[0].node_name) == (True, 1, "FBackward")
+    assert saved[1].is_output is False
+    with opyard.no_grad():
+        b.mul_(2)
+    with pytest.raises(RuntimeError, match="which is output 1 of F, is at version 1"):
+        a.sum().backward()
+
+
+def test_non_differentiable_in_a_tuple_and_a_non_tensor_lone_output():
+    class F(Function):
+        @staticmethod
+        def forward(ctx, x):
+            mask = x > 0
+            y = x * 2
+            z = x * 3
+            ctx.mark_non_differentiable(z)
+            return y, mask, z
+
+        @staticmethod
+        def backward(ctx, gy, gmask, gz):
+            assert gz.tolist() == [0.0, 0.0]
+            return gy * 2
+
+    x = t([1.0, -1.0], requires_grad=True)
+    y, mask, z = F.apply(x)
+    assert y.requires_grad and not mask.requires_grad and not z.requires_grad
+    assert y.grad_fn._out_dtypes == (opyard.float64, opyard.bool, opyard.float64)
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+    class Count(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return None
+
+    assert Count.apply(x) == 3
+
+
+def test_complex_output_is_differentiable():
+    class F(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.to(opyard.complex128) * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.real * 2
+
+    y = F.apply(t([1.0], requires_grad=True))
+    assert y.requires_grad and y.grad_fn._out_dtypes == (opyard.complex128,)
+
+
+def test_tensor_subclass_in_a_tuple_takes_the_python_rules():
+    class MyTensor(Tensor):
+        pass
+
+    class F(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return (x * 2).as_subclass(MyTensor), x * 3
+
+        @staticmethod
+        def backward(ctx, g0, g1):
+            return g0 * 2 + g1 * 3
+
+    x = t([1.0], requires_grad=True)
+    a, b = F.apply(x)
+    assert type(a) is MyTensor and a.grad_fn is b.grad_fn and b._output_nr == 1
+    (a + b).sum().backward()
+    assert x.grad.tolist() == [5.0]

@@ -3,18 +3,16 @@
 //! `function.rs`).
 
 use pyo3::ffi;
-use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::GILProtected;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::PyTuple;
 use smallvec::SmallVec;
-use std::cell::RefCell;
 
 use super::function::{hooks, PyFunctionSpec};
-use super::node::{Extras, NodeEdge, NodeKind, OutShapes, PyNodeBase};
+use super::function_outputs::record_outputs;
+use super::node::{Extras, NodeEdge, NodeKind, PyNodeBase};
 use super::ops::PyOpOverload;
-use super::record::{attach_output, autograd_bit, autograd_mask, saved_tensor_type};
-use super::tensor::{registered, PyTensorBase};
+use super::record::{autograd_mask, saved_tensor_type};
+use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::tls::{self, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
@@ -181,147 +179,33 @@ pub fn _function_apply(
         }
         return Ok(output.unbind());
     }
-    let (marked, to_save) = {
+    let (dirty, nondiff, to_save) = {
         let node = ctx.borrow();
-        match node.extras() {
-            Some(x) => (
-                x.dirty.is_some() || x.non_differentiable.is_some(),
-                x.to_save.as_ref().map(|t| t.clone_ref(py)),
-            ),
-            None => (false, None),
-        }
+        let x = node.extras();
+        let get = |pick: fn(&Extras) -> &Option<PyObject>| {
+            x.and_then(|x| pick(x).as_ref()).map(|o| o.clone_ref(py))
+        };
+        (
+            x.is_some_and(|x| x.dirty.is_some()),
+            get(|x| &x.non_differentiable),
+            get(|x| &x.to_save),
+        )
     };
     let saved_type = saved_tensor_type(py);
-    if marked
-        || !output.is_instance_of::<PyTensorBase>()
-        || (to_save.is_some() && saved_type.is_none())
-    {
-        return h.record_outputs.call1(py, (&ctx, args, output));
-    }
-    let out = if args.iter().any(|a| a.is(&output)) {
-        h.alias.call1(py, (&output,))?.into_bound(py)
-    } else {
-        output
-    };
-    record_single_output(&ctx, &out)?;
-    if let (Some(to_save), Some(ty)) = (to_save, saved_type) {
-        save_tensors(&ctx, to_save.bind(py), &out, ty.bind(py))?;
-    }
-    Ok(out.unbind())
-}
-
-/// What `save_for_backward` received, as the node's saved values: one
-/// `SavedTensor` (with the version it has now) per entry, None included.
-/// A saved output remembers it is output 0 of this node, for torch's message
-/// when it is modified in place later.
-fn save_tensors(
-    ctx: &Bound<'_, PyNodeBase>,
-    to_save: &Bound<'_, PyAny>,
-    out: &Bound<'_, PyAny>,
-    saved_type: &Bound<'_, PyAny>,
-) -> PyResult<()> {
-    let py = ctx.py();
-    // `save_for_backward` stores a tuple; a list set from Python pays for an iterator.
-    let items: SmallVec<[Bound<'_, PyAny>; 2]> = match to_save.downcast::<PyTuple>() {
-        Ok(t) => t.iter().collect(),
-        Err(_) => to_save.iter()?.collect::<PyResult<_>>()?,
-    };
-    let mut saved: SmallVec<[PyObject; 1]> = SmallVec::new();
-    for t in items {
-        let is_out = t.is(out);
-        let name = if is_out {
-            PyString::new_bound(py, &super::function_backward::node_name(ctx))
-        } else {
-            intern!(py, "").clone()
-        };
-        // See Note [SavedTensor by slots].
-        let fast = match t.downcast::<PyTensorBase>() {
-            Ok(tb) => super::saved_fast::new_saved(saved_type, tb, is_out, &name, 0)?,
-            Err(_) => None,
-        };
-        match fast {
-            Some(s) => saved.push(s),
-            None => saved.push(saved_type.call1((t, is_out, name, 0))?.unbind()),
+    if !dirty && (to_save.is_none() || saved_type.is_some()) {
+        let recorded = record_outputs(
+            &ctx,
+            args,
+            &output,
+            nondiff.as_ref().map(|n| n.bind(py)),
+            to_save.as_ref().map(|t| t.bind(py)),
+            saved_type.map(|t| t.bind(py)),
+            h.alias.bind(py),
+        )?;
+        if let Some(out) = recorded {
+            return Ok(out.unbind());
         }
     }
-    let old = {
-        let mut node = ctx.borrow_mut();
-        node.has_saved = true;
-        std::mem::replace(&mut node.saved, saved)
-    };
-    drop(old);
-    Ok(())
-}
-
-/// Whether a dtype is differentiable as a `Function` output (floating point
-/// or complex), remembered by the dtype object's identity (dtypes are a few
-/// shared objects).
-static DIFFERENTIABLE: GILProtected<RefCell<Vec<(PyObject, bool)>>> =
-    GILProtected::new(RefCell::new(Vec::new()));
-
-fn differentiable_dtype(dtype: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let py = dtype.py();
-    let hit = DIFFERENTIABLE
-        .get(py)
-        .borrow()
-        .iter()
-        .find(|(d, _)| d.as_ptr() == dtype.as_ptr())
-        .map(|&(_, f)| f);
-    if let Some(f) = hit {
-        return Ok(f);
-    }
-    let mut f = dtype
-        .getattr(intern!(py, "is_floating_point"))?
-        .is_truthy()?;
-    if !f {
-        f = dtype
-            .getattr(intern!(py, "is_complex"))
-            .map_or(Ok(false), |c| c.is_truthy())?;
-    }
-    let mut cache = DIFFERENTIABLE.get(py).borrow_mut();
-    if cache.len() < 32 {
-        cache.push((dtype.clone().unbind(), f));
-    }
-    Ok(f)
-}
-
-/// Makes `out` the only output of `ctx` (output number 0), with its dtype
-/// kept for materializing a missing gradient. A plain `opyard.Tensor` on a
-/// numpy array is read natively (its dtype and sizes are Rust state); other
-/// tensors (subclasses may override `dtype`/`shape`) through their attributes.
-fn record_single_output(ctx: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-    let py = ctx.py();
-    let native = match out.downcast::<PyTensorBase>() {
-        Ok(t) if out.get_type().is(registered(py)?.tensor.bind(py)) => {
-            let base = t.get();
-            match base.with_dims(py, OutShapes::one) {
-                Some(shape) => Some((base, shape)),
-                None => None,
-            }
-        }
-        _ => None,
-    };
-    let dtype = match native {
-        Some((base, shape)) => {
-            let dtype = base.dtype(py)?;
-            let old = std::mem::replace(&mut ctx.borrow_mut().shapes, shape);
-            drop(old);
-            if differentiable_dtype(&dtype)? {
-                base.set_history(py, Some(ctx.as_any()), 0);
-                let ks = base.keys();
-                if ks & autograd_mask() == 0 {
-                    base.set_keys(ks | autograd_bit(ks));
-                }
-            }
-            dtype
-        }
-        None => attach_output(ctx, out, true)?,
-    };
-    let old = ctx
-        .borrow_mut()
-        .extras_mut()
-        .out_dtype
-        .replace(dtype.unbind());
-    drop(old);
-    Ok(())
+    // `mark_dirty`, and outputs that are not plain tensors: the Python rules.
+    h.record_outputs.call1(py, (&ctx, args, output))
 }

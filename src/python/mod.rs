@@ -17,6 +17,7 @@ mod fake_key;
 mod function;
 mod function_apply;
 mod function_backward;
+mod function_outputs;
 mod function_protocol;
 mod kernels;
 mod keys;

@@ -94,3 +94,11 @@ impl OutShapes {
         OutShapes { enc, py: None }
     }
 }
+
+impl OutShapes {
+    /// Appends one more output of sizes `dims` (a non-tensor output has `&[]`).
+    pub fn push(&mut self, dims: &[isize]) {
+        self.enc.push(dims.len() as i64);
+        self.enc.extend(dims.iter().map(|&d| d as i64));
+    }
+}
