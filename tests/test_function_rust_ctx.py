@@ -662,3 +662,30 @@ def test_tensor_subclass_in_a_tuple_takes_the_python_rules():
     assert type(a) is MyTensor and a.grad_fn is b.grad_fn and b._output_nr == 1
     (a + b).sum().backward()
     assert x.grad.tolist() == [5.0]
+
+
+def test_saved_tensor_made_in_rust_matches_the_python_class():
+    from opyard.autograd.graph import SavedTensor
+
+    class F(Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            out = x * y
+            ctx.save_for_backward(x, None, out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x, y = t([1.0], requires_grad=True) * 1, t([2.0])
+    with opyard.no_grad():
+        x.add_(0)  # a version other than 0 is recorded as is
+    assert x._version == 1
+    out = F.apply(x, y)
+    made = out.grad_fn._saved
+    expected = (SavedTensor(x, False, "", 0), SavedTensor(None), SavedTensor(out, True, "FBackward", 0))
+    for m, e in zip(made, expected):
+        assert type(m) is SavedTensor
+        for name in SavedTensor.__slots__:
+            assert getattr(m, name) == getattr(e, name) if name != "tensor" else m.tensor is e.tensor

@@ -51,6 +51,11 @@ fn slot_offset(ty: &Bound<'_, PyType>, name: &str) -> Option<ffi::Py_ssize_t> {
 fn layout(py: Python<'_>, ty: &Bound<'_, PyAny>) -> Option<&'static Layout> {
     let layout = LAYOUT.get_or_init(py, || {
         let ty = ty.downcast::<PyType>().ok()?;
+        // Exactly these slots, in this order: a class that grew a field is called instead.
+        let slots: Vec<String> = ty.getattr("__slots__").ok()?.extract().ok()?;
+        if slots != NAMES {
+            return None;
+        }
         let mut offsets = [0; 5];
         for (o, name) in offsets.iter_mut().zip(NAMES) {
             *o = slot_offset(ty, name)?;
