@@ -23,23 +23,26 @@ struct Pending {
 
 fn pending(node: &Bound<'_, PyNodeBase>, grads: &[Option<PyObject>]) -> PyResult<Pending> {
     let py = node.py();
-    let n = node.borrow();
-    let x = n.extras();
-    let spec = x
-        .and_then(|x| x.function.as_ref())
-        .map(|s| s.clone_ref(py))
-        .ok_or_else(|| {
-            PyRuntimeError::new_err("a Function node was recorded without its backward")
-        })?;
+    let (spec, materialize, many, one) = {
+        let n = node.borrow();
+        let x = n.extras();
+        let spec = x.and_then(|x| x.function.as_ref()).map(|s| s.clone_ref(py));
+        let materialize = n.materialize_grads && grads.iter().any(Option::is_none);
+        let pick = |o: &Option<PyObject>| o.as_ref().map(|d| d.clone_ref(py));
+        let many = x.and_then(|x| pick(&x.out_dtypes));
+        let one = x.and_then(|x| pick(&x.out_dtype));
+        (spec, materialize, many, one)
+    };
+    let spec = spec.ok_or_else(|| {
+        PyRuntimeError::new_err("a Function node was recorded without its backward")
+    })?;
     let mut dtypes = SmallVec::new();
-    let materialize = n.materialize_grads && grads.iter().any(Option::is_none);
     if materialize {
-        if let Some(x) = x {
-            if let Some(d) = &x.out_dtypes {
-                dtypes.push(Some(d.clone_ref(py)));
-            } else if let Some(d) = &x.out_dtype {
-                dtypes.push(Some(PyTuple::new_bound(py, [d]).into_any().unbind()));
-            }
+        // The tuple of one dtype is made after the borrow ends (an allocation may run the GC).
+        match (many, one) {
+            (Some(d), _) => dtypes.push(Some(d)),
+            (None, Some(d)) => dtypes.push(Some(PyTuple::new_bound(py, [d]).into_any().unbind())),
+            (None, None) => {}
         }
     }
     Ok(Pending {

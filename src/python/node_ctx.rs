@@ -156,40 +156,44 @@ fn unpack(s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 }
 
 /// `ctx.needs_input_grad`: as set from Python, else (a ctx recorded by
-/// `_function_apply`) one flag per input, True where it has an edge.
+/// `_function_apply`) one flag per input, True where it has an edge. The
+/// tuple is made after the borrow ends (an allocation may run the GC).
 pub fn needs_input_grad(node: &Bound<'_, PyNodeBase>) -> PyObject {
     let py = node.py();
-    let n = node.borrow();
-    let Some(x) = n.extras() else {
-        return PyTuple::empty_bound(py).into_any().unbind();
+    let flags: SmallVec<[bool; 8]> = {
+        let n = node.borrow();
+        let Some(x) = n.extras() else {
+            return PyTuple::empty_bound(py).into_any().unbind();
+        };
+        if let Some(v) = &x.needs_input_grad {
+            return v.clone_ref(py);
+        }
+        let from_edges = n.next.len() == x.n_inputs;
+        (0..x.n_inputs)
+            .map(|i| from_edges && n.next[i].node.is_some())
+            .collect()
     };
-    if let Some(v) = &x.needs_input_grad {
-        return v.clone_ref(py);
-    }
-    let edges = &n.next;
-    let from_edges = edges.len() == x.n_inputs;
-    PyTuple::new_bound(
-        py,
-        (0..x.n_inputs).map(|i| from_edges && edges[i].node.is_some()),
-    )
-    .into_any()
-    .unbind()
+    PyTuple::new_bound(py, flags).into_any().unbind()
 }
 
 /// `ctx._out_dtypes`: as set, else `(dtype,)` of the one recorded output.
 pub fn out_dtypes(node: &Bound<'_, PyNodeBase>) -> PyObject {
     let py = node.py();
-    let n = node.borrow();
-    match n.extras() {
-        Some(Extras {
-            out_dtypes: Some(d),
-            ..
-        }) => d.clone_ref(py),
-        Some(Extras {
-            out_dtype: Some(d), ..
-        }) => PyTuple::new_bound(py, [d.clone_ref(py)])
-            .into_any()
-            .unbind(),
-        _ => PyTuple::empty_bound(py).into_any().unbind(),
+    let one = {
+        let n = node.borrow();
+        match n.extras() {
+            Some(Extras {
+                out_dtypes: Some(d),
+                ..
+            }) => return d.clone_ref(py),
+            Some(Extras {
+                out_dtype: Some(d), ..
+            }) => Some(d.clone_ref(py)),
+            _ => None,
+        }
+    };
+    match one {
+        Some(d) => PyTuple::new_bound(py, [d]).into_any().unbind(),
+        None => PyTuple::empty_bound(py).into_any().unbind(),
     }
 }
