@@ -199,7 +199,10 @@ def _make_forward(overload, setup_context, spec):
 
 
 def _plain_forward(overload, setup_context, fill, check):
-    """The forward of a schema with positional arguments only and no lists (no metadata input)."""
+    """The forward of a schema with positional arguments only and no lists (no metadata input).
+
+    The kernel runs the same steps in Rust (op mode of ``_FunctionSpec``); this wrapper serves
+    the general path (forward-mode AD) only."""
     if setup_context is None and check is None:
         def forward(ctx, *inputs):
             return overload(*inputs)

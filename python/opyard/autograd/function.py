@@ -281,7 +281,10 @@ def _apply_general(cls, args, kwargs):
 
 
 def _record_outputs(ctx, args, output):
-    """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions."""
+    """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions.
+
+    ``apply``'s Rust path records plain outputs by the same rules (See Note [Function outputs in
+    Rust] in ``src/python/function_outputs.rs``): a change here is a change there."""
     is_tuple = isinstance(output, tuple)
     outs = output if is_tuple else (output,)
     shapes = []
