@@ -228,6 +228,24 @@ def test_mark_dirty_in_place_output_gets_the_node():
     assert a.grad.tolist() == [1.0]
 
 
+def test_needs_input_grad_of_many_inputs():
+    seen = []
+
+    class Many(Function):
+        @staticmethod
+        def forward(ctx, *xs):
+            seen.append(ctx.needs_input_grad)
+            return xs[0] * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return (g,) + (None,) * 69
+
+    xs = [t([1.0], requires_grad=i % 7 == 0) for i in range(70)]
+    Many.apply(*xs)
+    assert seen[0] == tuple(i % 7 == 0 for i in range(70))
+
+
 def test_needs_input_grad_values():
     seen = []
 
@@ -246,9 +264,10 @@ def test_needs_input_grad_values():
     F.apply(x, y, 3.0, z).sum().backward()
     assert seen == [(True, False, False, True), (True, False, False, True)]
     seen.clear()
-    with opyard.no_grad():
+    with opyard.no_grad():  # no graph: all False (torch keeps the flags here)
         F.apply(x, y, 3.0, z)
-    assert seen == [(False, False, False, False)]
+        F.apply(x, y, 3.0, z=z)  # keywords: the general path
+    assert seen == [(False, False, False, False)] * 2
     seen.clear()
     F.apply(t([1.0]), y, 3.0, t([1.0]))
     assert seen == [(False, False, False, False)]

@@ -77,17 +77,26 @@ fn call_with_first<'py>(
 fn new_ctx<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyFunctionSpec>,
-    n_inputs: usize,
+    needs: &[bool],
     next: SmallVec<[NodeEdge; 1]>,
 ) -> PyResult<Bound<'py, PyNodeBase>> {
     let mut node = PyNodeBase::empty();
     node.kind = NodeKind::Function;
     node.next = next;
-    node.extras = Some(Box::new(Extras {
-        n_inputs,
+    let mut x = Extras {
+        n_inputs: needs.len(),
         function: Some(spec.clone().unbind()),
         ..Extras::default()
-    }));
+    };
+    if needs.len() <= 64 {
+        x.needs_bits = needs
+            .iter()
+            .enumerate()
+            .fold(0, |b, (i, &n)| b | (u64::from(n) << i));
+    } else {
+        x.needs_input_grad = Some(PyTuple::new_bound(py, needs).into_any().unbind());
+    }
+    node.extras = Some(Box::new(x));
     let ty = spec.get().backward_cls.bind(py);
     // SAFETY: `ty` is `NodeBase` or a subclass of it (checked when the spec
     // was made), which is what `tp_new_impl` requires of its target type.
@@ -153,24 +162,29 @@ pub fn _function_apply(
     let mask = autograd_mask();
     let grad_on = !tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS);
     let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
-    let mut any_grad = false;
-    if grad_on {
-        for a in args.iter() {
-            let tensor = a.downcast::<PyTensorBase>().ok();
-            if tensor.is_some_and(|t| t.get().keys() & mask != 0) {
-                edges.push(gradient_edge(&a)?);
-                any_grad = true;
-            } else {
-                let nr = if tensor.is_some() { 0 } else { -1 };
-                edges.push(NodeEdge { node: None, nr });
-            }
+    // `needs_input_grad`: whether each input requires grad; all False without
+    // grad mode (torch keeps the flags there; the tests pin opyard's False).
+    let mut needs: SmallVec<[bool; 8]> = SmallVec::new();
+    for a in args.iter() {
+        let tensor = a.downcast::<PyTensorBase>().ok();
+        let requires = grad_on && tensor.is_some_and(|t| t.get().keys() & mask != 0);
+        needs.push(requires);
+        if !grad_on {
+            continue;
+        }
+        if requires {
+            edges.push(gradient_edge(&a)?);
+        } else {
+            let nr = if tensor.is_some() { 0 } else { -1 };
+            edges.push(NodeEdge { node: None, nr });
         }
     }
+    let any_grad = needs.contains(&true);
     if !any_grad {
         edges.clear();
     }
-    // torch sets the edges before forward runs (they are what `needs_input_grad` reads).
-    let ctx = new_ctx(py, spec, args.len(), edges)?;
+    // torch sets the edges before forward runs.
+    let ctx = new_ctx(py, spec, &needs, edges)?;
     let output = below_autograd(|| run_forward(spec.get(), &ctx, args))?;
     if !any_grad {
         let dirty = ctx.borrow().extras().is_some_and(|x| x.dirty.is_some());

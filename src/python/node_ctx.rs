@@ -156,8 +156,9 @@ fn unpack(s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 }
 
 /// `ctx.needs_input_grad`: as set from Python, else (a ctx recorded by
-/// `_function_apply`) one flag per input, True where it has an edge. The
-/// tuple is made after the borrow ends (an allocation may run the GC).
+/// `_function_apply`) one flag per input, True where it requires grad in
+/// grad mode. The tuple is made after the borrow ends (an allocation may run
+/// the GC).
 pub fn needs_input_grad(node: &Bound<'_, PyNodeBase>) -> PyObject {
     let py = node.py();
     let flags: SmallVec<[bool; 8]> = {
@@ -168,9 +169,8 @@ pub fn needs_input_grad(node: &Bound<'_, PyNodeBase>) -> PyObject {
         if let Some(v) = &x.needs_input_grad {
             return v.clone_ref(py);
         }
-        let from_edges = n.next.len() == x.n_inputs;
-        (0..x.n_inputs)
-            .map(|i| from_edges && n.next[i].node.is_some())
+        (0..x.n_inputs.min(64))
+            .map(|i| x.needs_bits >> i & 1 == 1)
             .collect()
     };
     PyTuple::new_bound(py, flags).into_any().unbind()

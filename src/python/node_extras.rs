@@ -19,13 +19,15 @@ pub struct Extras {
     pub tensor_pre_hooks: Option<PyObject>,
     pub retains_grad_hooks: Option<PyObject>,
     pub metadata: Option<PyObject>,
-    /// `ctx.needs_input_grad` as set from Python; when unset, a ctx recorded
-    /// by `_function_apply` derives it from its edges (see `n_inputs`).
+    /// `ctx.needs_input_grad` as set from Python (or by `_function_apply`
+    /// for more than 64 inputs); when unset, a ctx recorded by
+    /// `_function_apply` builds it from `needs_bits` on first read instead
+    /// of making a tuple on every call.
     pub needs_input_grad: Option<PyObject>,
-    /// The number of forward inputs of a ctx recorded by `_function_apply`:
-    /// `needs_input_grad` is then one flag per edge (all False without edges),
-    /// built on first read instead of on every call.
+    /// The number of forward inputs of a ctx recorded by `_function_apply`.
     pub n_inputs: usize,
+    /// Bit `i`: forward input `i` requires grad (up to 64 inputs).
+    pub needs_bits: u64,
     /// `ctx.to_save`: what `save_for_backward` received.
     pub to_save: Option<PyObject>,
     /// `ctx._dirty`: what `mark_dirty` received.
