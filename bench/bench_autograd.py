@@ -42,6 +42,16 @@ class Saving(Function):
         return g
 
 
+class Pair(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.detach(), x.detach()
+
+    @staticmethod
+    def backward(ctx, g0, g1):
+        return g0
+
+
 def _cpu_ns(fn, repeat=9, target_s=0.02):
     """Best CPU time per call of ``fn()`` over ``repeat`` runs (nanoseconds)."""
     number = 1
@@ -92,6 +102,7 @@ def opyard_rows():
         ("Function.apply(x), x without grad", per_call_ns(lambda: Scale.apply(xn))),
         ("Function.apply(x), x requires grad", per_call_ns(lambda: Scale.apply(x))),
         ("... with ctx.save_for_backward(x)", per_call_ns(lambda: Saving.apply(x))),
+        ("... returning a tuple of 2 outputs", per_call_ns(lambda: Pair.apply(x))),
         ("apply(x).sum().backward()", per_call_ns(lambda: Scale.apply(x).sum().backward())),
         ("2-layer MLP (32x8 -> 16 -> 4) forward+backward", per_call_ns(mlp_step)),
     ]
@@ -118,6 +129,15 @@ def torch_rows(torch):
             (x,) = ctx.saved_tensors
             return g
 
+    class TPair(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.detach(), x.detach()
+
+        @staticmethod
+        def backward(ctx, g0, g1):
+            return g0
+
     x = torch.randn(4, 4, requires_grad=True)
     w1 = torch.randn(8, 16, requires_grad=True)
     w2 = torch.randn(16, 4, requires_grad=True)
@@ -125,6 +145,7 @@ def torch_rows(torch):
     return [
         ("torch Function.apply(x), x requires grad", per_call_ns(lambda: TScale.apply(x))),
         ("torch ... with ctx.save_for_backward(x)", per_call_ns(lambda: TSaving.apply(x))),
+        ("torch ... returning a tuple of 2 outputs", per_call_ns(lambda: TPair.apply(x))),
         ("torch apply(x).sum().backward()", per_call_ns(lambda: TScale.apply(x).sum().backward())),
         ("torch 2-layer MLP forward+backward",
          per_call_ns(lambda: _mlp(torch, xb, w1, w2).backward())),

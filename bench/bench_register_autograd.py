@@ -2,8 +2,9 @@
 
 Run: ``python bench/bench_register_autograd.py``. CPU time (``time.process_time``), best of
 11 runs, so that other processes on a shared machine disturb the figures less than
-wall time would. Rows: positional tensors only (no metadata input), trailing defaulted
-arguments (not passed), a kwarg-only argument (metadata input), a Tensor[] input.
+wall time would. Rows: positional tensors only (no metadata input), the same with a
+``setup_context`` that saves the input, trailing defaulted arguments (not passed), a
+kwarg-only argument (metadata input), a Tensor[] input.
 """
 
 import os
@@ -35,6 +36,11 @@ def main():
         return x.clone()
     plain.register_autograd(lambda ctx, g: g)
 
+    @custom_op("benchrag::withctx", mutates_args=())
+    def withctx(x: Tensor) -> Tensor:
+        return x.clone()
+    withctx.register_autograd(_saving_backward, setup_context=_save_inputs)
+
     @custom_op("benchrag::defaults", mutates_args=())
     def defaults(x: Tensor, s: float = 1.0, b: Optional[Tensor] = None, n: int = 3) -> Tensor:
         return x.clone()
@@ -55,10 +61,12 @@ def main():
     rows = [
         ("no grad plain(x)", cpu_us(lambda: plain(x))),
         ("forward plain(xr)", cpu_us(lambda: plain(xr))),
+        ("forward withctx(xr), setup_context", cpu_us(lambda: withctx(xr))),
         ("forward defaults(xr)", cpu_us(lambda: defaults(xr))),
         ("forward kwonly(xr, s=2.0)", cpu_us(lambda: kwonly(xr, s=2.0))),
         ("forward listed([xr, y])", cpu_us_or_error(lambda: listed(ys))),
         ("plain(xr).sum().backward()", cpu_us(lambda: plain(xr).sum().backward(), n=3000)),
+        ("withctx(xr).sum().backward()", cpu_us(lambda: withctx(xr).sum().backward(), n=3000)),
         ("defaults(xr).sum().backward()", cpu_us(lambda: defaults(xr).sum().backward(), n=3000)),
     ]
     torch = try_import_torch()
@@ -76,12 +84,29 @@ def torch_rows(torch):
     def tplain(x: torch.Tensor) -> torch.Tensor:
         return x.clone()
     tplain.register_autograd(lambda ctx, g: g)
+
+    @torch.library.custom_op("benchrag::withctx", mutates_args=())
+    def twithctx(x: torch.Tensor) -> torch.Tensor:
+        return x.clone()
+    twithctx.register_autograd(_saving_backward, setup_context=_save_inputs)
     x, xr = torch.randn(3), torch.randn(3, requires_grad=True)
     return [
         ("torch no grad plain(x)", cpu_us(lambda: tplain(x))),
         ("torch forward plain(xr)", cpu_us(lambda: tplain(xr))),
+        ("torch forward withctx(xr)", cpu_us(lambda: twithctx(xr))),
         ("torch plain(xr).sum().backward()", cpu_us(lambda: tplain(xr).sum().backward(), n=3000)),
+        ("torch withctx(xr).sum().backward()",
+         cpu_us(lambda: twithctx(xr).sum().backward(), n=3000)),
     ]
+
+
+def _save_inputs(ctx, inputs, output):
+    ctx.save_for_backward(*inputs)
+
+
+def _saving_backward(ctx, g):
+    (x,) = ctx.saved_tensors
+    return g
 
 
 def cpu_us_or_error(fn, **kw):

@@ -195,7 +195,14 @@ fn is_tensor(v: &Bound<'_, PyAny>) -> bool {
 
 /// What a tensor's data belongs to: its view base, else itself.
 fn storage<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let base = t.getattr(pyo3::intern!(t.py(), "_base"))?;
+    // `_base` is the Rust slot (Note [Tensor slots]): read it without an attribute lookup.
+    let base = match t.downcast::<super::tensor::PyTensorBase>() {
+        Ok(tb) => tb
+            .get()
+            .base(t.py())
+            .unwrap_or_else(|| t.py().None().into_bound(t.py())),
+        Err(_) => t.getattr(pyo3::intern!(t.py(), "_base"))?,
+    };
     Ok(if base.is_none() { t.clone() } else { base })
 }
 

@@ -28,6 +28,8 @@ use pyo3::types::PyTuple;
 use pyo3::{PyTraverseError, PyVisit};
 use smallvec::SmallVec;
 
+pub use super::node_extras::Extras;
+use super::node_extras::{get_ctx_field, get_extra, set_extra};
 pub use super::node_shapes::{one_native_shape, parse_one_shape, parse_shapes, OutShapes};
 use super::record::release_saved;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,50 +52,6 @@ pub fn _next_sequence_nr() -> u64 {
 pub struct NodeEdge {
     pub node: Option<PyObject>,
     pub nr: i64,
-}
-
-/// What nodes with hooks or metadata carry, and the state of a `Function`'s
-/// ctx (boxed: a built-in op's node has none of it).
-#[derive(Default)]
-pub struct Extras {
-    pre_hooks: Option<PyObject>,
-    post_hooks: Option<PyObject>,
-    tensor_pre_hooks: Option<PyObject>,
-    retains_grad_hooks: Option<PyObject>,
-    metadata: Option<PyObject>,
-    /// `ctx.needs_input_grad`: one bool per forward input.
-    pub needs_input_grad: Option<PyObject>,
-    /// `ctx.to_save`: what `save_for_backward` received.
-    pub to_save: Option<PyObject>,
-    /// `ctx._dirty`: what `mark_dirty` received.
-    pub dirty: Option<PyObject>,
-    /// `ctx._non_differentiable`: what `mark_non_differentiable` received.
-    pub non_differentiable: Option<PyObject>,
-    /// `ctx.saved_for_forward`: what `save_for_forward` received.
-    saved_for_forward: Option<PyObject>,
-    /// `ctx._out_dtypes`: the forward outputs' dtypes (None for non-tensors).
-    pub out_dtypes: Option<PyObject>,
-    /// The `Function`'s backward (`vjp`), for nodes of kind `Function`.
-    pub backward: Option<PyObject>,
-}
-
-impl Extras {
-    fn slots(&self) -> [&Option<PyObject>; 12] {
-        [
-            &self.pre_hooks,
-            &self.post_hooks,
-            &self.tensor_pre_hooks,
-            &self.retains_grad_hooks,
-            &self.metadata,
-            &self.needs_input_grad,
-            &self.to_save,
-            &self.dirty,
-            &self.non_differentiable,
-            &self.saved_for_forward,
-            &self.out_dtypes,
-            &self.backward,
-        ]
-    }
 }
 
 /// The kinds of node the engine treats specially.
@@ -123,15 +81,11 @@ pub struct PyNodeBase {
     pub has_saved: bool,
     /// The saved values (`_saved`), in the order the node kind defines.
     pub saved: SmallVec<[PyObject; 1]>,
-    extras: Option<Box<Extras>>,
+    pub extras: Option<Box<Extras>>,
 }
 
 fn opt_obj(py: Python<'_>, o: &Option<PyObject>) -> PyObject {
     o.as_ref().map_or_else(|| py.None(), |o| o.clone_ref(py))
-}
-
-fn some_obj(o: PyObject, py: Python<'_>) -> Option<PyObject> {
-    (!o.is_none(py)).then_some(o)
 }
 
 /// Parses a `(node, input_nr)` pair.
@@ -218,38 +172,6 @@ impl PyNodeBase {
     /// Replaces the edges (no Python code runs: the caller drops the old ones).
     pub fn take_next(&mut self, next: SmallVec<[NodeEdge; 1]>) -> SmallVec<[NodeEdge; 1]> {
         std::mem::replace(&mut self.next, next)
-    }
-}
-
-/// Replaces one extras slot, dropping the old value outside the borrow.
-fn set_extra(
-    slf: &Bound<'_, PyNodeBase>,
-    value: PyObject,
-    pick: fn(&mut Extras) -> &mut Option<PyObject>,
-) {
-    let value = some_obj(value, slf.py());
-    let old = {
-        let mut node = slf.borrow_mut();
-        std::mem::replace(pick(node.extras_mut()), value)
-    };
-    drop(old);
-}
-
-fn get_extra(slf: &Bound<'_, PyNodeBase>, pick: fn(&Extras) -> &Option<PyObject>) -> PyObject {
-    let py = slf.py();
-    let node = slf.borrow();
-    node.extras
-        .as_deref()
-        .map_or_else(|| py.None(), |x| opt_obj(py, pick(x)))
-}
-
-/// A ctx field whose default is the empty tuple (as `FunctionCtx`'s class defaults).
-fn get_ctx_field(slf: &Bound<'_, PyNodeBase>, pick: fn(&Extras) -> &Option<PyObject>) -> PyObject {
-    let py = slf.py();
-    let node = slf.borrow();
-    match node.extras.as_deref().and_then(|x| pick(x).as_ref()) {
-        Some(v) => v.clone_ref(py),
-        None => PyTuple::empty_bound(py).into_any().unbind(),
     }
 }
 
@@ -433,7 +355,7 @@ impl PyNodeBase {
 
     #[getter]
     fn needs_input_grad(slf: &Bound<'_, Self>) -> PyObject {
-        get_ctx_field(slf, |x| &x.needs_input_grad)
+        super::node_ctx::needs_input_grad(slf)
     }
 
     #[setter]
@@ -483,7 +405,7 @@ impl PyNodeBase {
 
     #[getter]
     fn _out_dtypes(slf: &Bound<'_, Self>) -> PyObject {
-        get_ctx_field(slf, |x| &x.out_dtypes)
+        super::node_ctx::out_dtypes(slf)
     }
 
     #[setter(_out_dtypes)]
@@ -496,9 +418,46 @@ impl PyNodeBase {
         self.materialize_grads
     }
 
-    #[setter]
-    fn set_materialize_grads(&mut self, flag: bool) {
+    #[setter(materialize_grads)]
+    fn set_materialize_grads_field(&mut self, flag: bool) {
         self.materialize_grads = flag;
+    }
+
+    /// `ctx.save_for_backward(*tensors)` (See Note [Ctx fields in Rust]).
+    #[pyo3(signature = (*tensors))]
+    fn save_for_backward(slf: &Bound<'_, Self>, tensors: &Bound<'_, PyTuple>) -> PyResult<()> {
+        super::node_ctx::save_for_backward(slf, tensors)
+    }
+
+    /// `ctx.save_for_forward(*tensors)`: tensors for `jvp`.
+    #[pyo3(signature = (*tensors))]
+    fn save_for_forward(slf: &Bound<'_, Self>, tensors: &Bound<'_, PyTuple>) -> PyResult<()> {
+        super::node_ctx::save_for_forward(slf, tensors)
+    }
+
+    /// `ctx.mark_dirty(*args)`: the inputs forward modified in place.
+    #[pyo3(signature = (*args))]
+    fn mark_dirty(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) {
+        super::node_ctx::mark_dirty(slf, args);
+    }
+
+    /// `ctx.mark_non_differentiable(*args)`: outputs that get no gradient.
+    #[pyo3(signature = (*args))]
+    fn mark_non_differentiable(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) {
+        super::node_ctx::mark_non_differentiable(slf, args);
+    }
+
+    /// `ctx.set_materialize_grads(value)`: with False, backward gets None
+    /// (not zeros) for the gradients of unused outputs.
+    fn set_materialize_grads(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.materialize_grads = value.is_truthy()?;
+        Ok(())
+    }
+
+    /// `ctx.saved_tensors` (See Note [Ctx fields in Rust]).
+    #[getter]
+    fn saved_tensors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        super::node_ctx::saved_tensors(slf)
     }
 
     /// Makes this node the sink of leaf `variable` (`AccumulateGrad`).
@@ -528,6 +487,9 @@ impl PyNodeBase {
         if let Some(x) = &self.extras {
             for o in x.slots().into_iter().flatten() {
                 visit.call(o)?;
+            }
+            if let Some(f) = &x.function {
+                visit.call(f)?;
             }
         }
         Ok(())

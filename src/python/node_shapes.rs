@@ -92,3 +92,21 @@ pub fn parse_one_shape(shape: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
     enc[0] = (enc.len() - 1) as i64;
     Ok(OutShapes { enc, py: None })
 }
+
+impl OutShapes {
+    /// One output of sizes `dims` (a tensor's own sizes, read natively).
+    pub fn one(dims: &[isize]) -> Self {
+        let mut enc: SmallVec<[i64; 4]> = SmallVec::with_capacity(dims.len() + 1);
+        enc.push(dims.len() as i64);
+        enc.extend(dims.iter().map(|&d| d as i64));
+        OutShapes { enc, py: None }
+    }
+}
+
+impl OutShapes {
+    /// Appends one more output of sizes `dims` (a non-tensor output has `&[]`).
+    pub fn push(&mut self, dims: &[isize]) {
+        self.enc.push(dims.len() as i64);
+        self.enc.extend(dims.iter().map(|&d| d as i64));
+    }
+}

@@ -104,10 +104,16 @@ def install_autograd(lib, overload, backward, setup_context, display):
         kernel = _make_kernel(fn_cls.apply, schema, spec)
         kernel.__qualname__ = f"autograd<{overload.name()}>"
     else:
-        # Positional tensors only: the node's inputs are exactly the passed arguments, and
-        # the kernel is the Function's Rust apply itself (no Python frame before forward).
+        # Positional arguments only: the node's inputs are exactly the passed arguments, and
+        # the kernel is the Function's Rust apply in op mode, which calls the op, the aliasing
+        # check, setup_context and backward itself (See Note [register_autograd in Rust] in
+        # src/python/function.rs). fn_cls's Python wrappers serve the general path.
+        defaults = tuple(a.default_value for a in schema.arguments if not a.kwarg_only)
         kernel = _FunctionSpec(fn_cls, fn_cls._backward_cls, fn_cls.forward, None, 0,
-                               f"autograd<{overload.name()}>", fn_cls._backward_impl)
+                               f"autograd<{overload.name()}>", backward, op=overload,
+                               op_check=_alias_checker(overload), op_setup=setup_context,
+                               op_defaults=defaults,
+                               op_unflatten=partial(unflatten_grads, spec, _NO_CALL))
     mine = lib.__dict__.setdefault("_opyard_autograd", set())
     if overload.name() in mine:
         # Replacing this library's own formula (torch's CustomOpDef just swaps its fields): no warning.
@@ -193,7 +199,10 @@ def _make_forward(overload, setup_context, spec):
 
 
 def _plain_forward(overload, setup_context, fill, check):
-    """The forward of a schema with positional arguments only and no lists (no metadata input)."""
+    """The forward of a schema with positional arguments only and no lists (no metadata input).
+
+    The kernel runs the same steps in Rust (op mode of ``_FunctionSpec``); this wrapper serves
+    the general path (forward-mode AD) only."""
     if setup_context is None and check is None:
         def forward(ctx, *inputs):
             return overload(*inputs)

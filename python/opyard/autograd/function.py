@@ -18,7 +18,10 @@ is computed once in ``__init_subclass__`` into ``cls._apply_spec``; ``apply``
 then is one Rust call (``MyFn.apply`` is the spec; See Note [Function.apply in
 Rust] in ``src/python/function.rs``). The ctx is the node: ``needs_input_grad``,
 ``to_save``, ``_dirty``, ``_non_differentiable``, ``materialize_grads`` are Rust
-fields of it, and its instance dict exists only once a user sets an attribute.
+fields of it, its ``save_for_backward``, ``mark_dirty``, ``saved_tensors``, ...
+are Rust methods of ``NodeBase`` that take precedence over ``FunctionCtx``'s
+(See Note [Ctx fields in Rust] in ``src/python/node_ctx.rs``), and its instance
+dict exists only once a user sets an attribute.
 """
 
 import functools
@@ -208,6 +211,8 @@ class Function(_SingleLevelFunction):
                                         cls.setup_context if cls._setup_context_defined else None,
                                         cls._fill_defaults_below, f"{cls.__qualname__}.apply",
                                         cls._backward_impl)
+        if _inherits_builtin_apply(cls):
+            cls.apply = cls._apply_spec  # See Note [apply on each class] in src/python/function.rs
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -226,6 +231,14 @@ class Function(_SingleLevelFunction):
     # call (See Note [Function.apply hot path]); keywords, missing defaulted inputs and
     # forward-mode AD take ``_apply_general``.
     apply = _core._ApplyDescriptor()
+
+
+def _inherits_builtin_apply(cls):
+    """Whether ``cls.apply`` resolves to ours (``Function``'s or a spec), not a user's own."""
+    for k in cls.__mro__:
+        if "apply" in k.__dict__:
+            return isinstance(k.__dict__["apply"], (_FunctionSpec, _core._ApplyDescriptor))
+    return False
 
 
 def _apply_general(cls, args, kwargs):
@@ -268,7 +281,10 @@ def _apply_general(cls, args, kwargs):
 
 
 def _record_outputs(ctx, args, output):
-    """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions."""
+    """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions.
+
+    ``apply``'s Rust path records plain outputs by the same rules (See Note [Function outputs in
+    Rust] in ``src/python/function_outputs.rs``): a change here is a change there."""
     is_tuple = isinstance(output, tuple)
     outs = output if is_tuple else (output,)
     shapes = []
@@ -386,7 +402,8 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros)
+_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros,
+                     FREED_MESSAGE)
 
 from .._exports import public_dir
 
