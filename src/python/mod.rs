@@ -4,6 +4,9 @@
 // fallible method; newer clippy flags each one.
 #![allow(clippy::useless_conversion)]
 
+mod ag_apply;
+mod ag_kernel;
+mod ag_saved;
 mod autograd;
 mod binder;
 mod bulk;
@@ -109,6 +112,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record::_set_sink_type, m)?)?;
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
+    m.add_class::<ag_kernel::PyPlainAutogradKernel>()?;
+    ag_kernel::install_call_slot(m.py());
+    m.add_class::<ag_apply::PyNodeApply>()?;
+    ag_apply::install_call_slot(m.py());
+    m.add_function(wrap_pyfunction!(ag_saved::_clear_meta_cache, m)?)?;
     m.add_class::<function::PyFunctionSpec>()?;
     m.add_class::<function::PyApplyDescriptor>()?;
     m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;

@@ -141,7 +141,7 @@ def _second(a):
 
 FORMULAS = {
     "aten::sum": F("SumBackward0", ("self",), _sum_all, forward=lambda t, a: A.sum.default(t[0]),
-                   node_apply=_sum_all_apply),
+                   node_apply=_sum_all_apply, rust_apply="sum"),
     "aten::sum.dim_IntList": F("SumBackward1", ("self",), _sum_dim,
                                forward=lambda t, a: A.sum.dim_IntList(t[0], a.dim, a.keepdim)),
     "aten::mean": F("MeanBackward0", ("self",), _mean_all, forward=lambda t, a: A.mean.default(t[0])),

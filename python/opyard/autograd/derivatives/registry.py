@@ -18,7 +18,10 @@ not saved are :class:`TensorMeta` stand-ins with shape and dtype),
 get their gradient summed back to shape by the engine (see engine._validate).
 """
 
+import sys as _sys
+
 from ... import _core
+from ..._ops import ops as _ops
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
 from ..grad_mode import _no_grad_guard
@@ -40,9 +43,9 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply")
 
-    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -52,6 +55,10 @@ class Formula:
         # the node's ``apply`` itself: it reads ``node._saved`` directly instead of building
         # the by-name arguments, and must compute exactly what ``backward`` computes.
         self.node_apply = node_apply
+        # The hottest formulas also name their Rust apply (``_core._NodeApply``, see Note
+        # [Rust node apply] in src/python/ag_apply.rs): one of ``_RUST_APPLY``'s kinds. It
+        # computes what ``backward`` computes and falls back to the Python apply.
+        self.rust_apply = rust_apply
 
 
 class TensorMeta:
@@ -222,16 +229,42 @@ class _KernelSpec:
         body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
+        if formula.rust_apply is not None:
+            body["apply"] = _rust_apply(formula, save_names, body.get("apply", BuiltinNode.apply))
         self.node_cls = type(formula.name, (BuiltinNode,), body)
         self.formula = formula
         self.op_name = op.name()
 
 
-def make_kernel(op, formula):
+# The Rust applies: kind -> (the saved names it reads, in order; the ops it calls).
+_RUST_APPLY = {
+    "sum": (("self",), lambda: (_ops.aten.expand.default,)),
+    "neg": ((), lambda: (_ops.aten.neg.default,)),
+    "clone": ((), lambda: ()),
+    "add": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar,)),
+    "sub": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar, _ops.aten.neg.default)),
+    "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "mul_scalar": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+}
+
+
+def _rust_apply(formula, save_names, fallback):
+    """The ``_NodeApply`` of ``formula.rust_apply`` for a node saving ``save_names``."""
+    reads, ops = _RUST_APPLY[formula.rust_apply]
+    if save_names[:len(reads)] != reads or (formula.rust_apply == "mul" and save_names != reads):
+        raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
+                         f"values {reads}, but the node saves {save_names}")
+    return _core._NodeApply(formula.rust_apply, fallback, ops(), SavedTensor)
+
+
+def make_kernel(op, formula, *, rust=True):
     """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
 
     The kernel is only reached while grad mode is on (no_grad excludes the
-    autograd keys) or a forward-AD level includes them.
+    autograd keys) or a forward-AD level includes them. A plain op (no ``Tensor[]``
+    differentiable argument, no mutation, no view output) gets the Rust kernel
+    (See Note [Autograd kernel in Rust] in src/python/ag_kernel.rs); ``rust=False``
+    gives its Python equivalent instead.
     """
     spec = _KernelSpec(op, formula)
     bind = spec.bind
@@ -276,11 +309,32 @@ def make_kernel(op, formula):
             push_tangents(spec.formula, out, values, spec.names, tangents, originals)
         return out
 
-    if not (spec.list_diff or mutated or spec.is_view):
-        kernel = _plain_kernel(spec, kernel)
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
-    return kernel
+    if spec.list_diff or mutated or spec.is_view:
+        return kernel
+    if rust:
+        return _rust_plain_kernel(spec, kernel)
+    plain = _plain_kernel(spec, kernel)
+    plain.__name__ = plain.__qualname__ = kernel.__name__
+    return plain
+
+
+def _rust_plain_kernel(spec, general):
+    """``_plain_kernel``'s work in one Rust object (``_core._PlainAutogradKernel``)."""
+    arguments = spec.op._schema.arguments
+    if any(kind != _VALUE and ("[" in str(arguments[i].type) or "List" in str(arguments[i].type))
+           for i, _, kind in spec.saves):
+        return _plain_kernel(spec, general)  # a Tensor[] argument to save: _record's lists
+
+    def record(out, values, edges):
+        return _record(spec, out, values, None, edges, None, None)
+
+    return _core._PlainAutogradKernel(
+        spec.op, general, record, spec.node_cls, list(spec.diff_pos),
+        [kind for _, _, kind in spec.saves], [a.default_value for a in arguments],
+        [_sys.intern(n) for n in spec.names], spec.formula.name if spec.save_result else None,
+        tensor_meta, SavedTensor, general.__name__)
 
 
 def _plain_kernel(spec, general):

@@ -125,7 +125,7 @@ FORMULAS = {
                          [ti if ti is not None else A.zeros_like.default(x) for ti, x in zip(t[0], a.tensors)],
                          a.dim)),
     "aten::clone": F("CloneBackward0", ("self",), lambda g, a, n: (g[0],),
-                     forward=lambda t, a: A.clone.default(t[0])),
+                     forward=lambda t, a: A.clone.default(t[0]), rust_apply="clone"),
     "aten::alias": F("AliasBackward0", ("self",), lambda g, a, n: (g[0],),
                      forward=lambda t, a: A.alias.default(t[0])),
     "aten::_to_copy": F("ToCopyBackward0", ("self",),

@@ -1,0 +1,311 @@
+//! `_NodeApply`: the backward of the hottest built-in formulas in Rust.
+//!
+//! Note [Rust node apply]: a node class of the derivative table may get, as
+//! its `apply`, a `_NodeApply` instead of a Python function (see Note [Direct
+//! node apply] in `derivatives/registry.py`). It computes what the Python
+//! formula computes, calling the same ops through the dispatcher, from the
+//! node's Rust fields (`saved`, `released`, the edges):
+//! - `sum` (all-reduce): `expand(g, self.shape)`;
+//! - `neg`: `-g`; `clone`: `g`;
+//! - `add.Tensor`/`sub.Tensor`: `g` and `±g * alpha` (no multiply for alpha == 1);
+//! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
+//!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
+//!   freed graph, a tensor modified in place);
+//! - `mul.Scalar`: `g * other`.
+//!
+//! With grad mode on in backward (`create_graph=True`), or anything it does
+//! not expect (a saved value that is not a plain `SavedTensor`, more than one
+//! output gradient, keywords), it calls the Python `apply` it replaces, its
+//! `__wrapped__`. Hooks, anomaly mode and `retain_graph` live in the engine
+//! around `apply` and are unchanged. Like a function on a class, it is a
+//! method descriptor: `node.apply(grads)` calls it with the node first.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use smallvec::SmallVec;
+
+use super::ag_saved::unpack;
+use super::node::PyNodeBase;
+use super::tensor::PyTensorBase;
+use crate::dispatch::{tls, DispatchKeySet};
+
+/// Which formula a `_NodeApply` computes, and the ops it calls (in order).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// `expand`.
+    SumAll,
+    /// `neg`.
+    Neg,
+    Clone,
+    /// `mul.Scalar`.
+    Add,
+    /// `mul.Scalar`, `neg`.
+    Sub,
+    /// `mul.Tensor`, `mul.Scalar`.
+    Mul,
+    /// `mul.Tensor`, `mul.Scalar`.
+    MulScalar,
+}
+
+const KINDS: &[(&str, Kind, usize)] = &[
+    ("sum", Kind::SumAll, 1),
+    ("neg", Kind::Neg, 1),
+    ("clone", Kind::Clone, 0),
+    ("add", Kind::Add, 1),
+    ("sub", Kind::Sub, 2),
+    ("mul", Kind::Mul, 2),
+    ("mul_scalar", Kind::MulScalar, 2),
+];
+
+/// A node class's `apply` in Rust. See Note [Rust node apply].
+#[pyclass(name = "_NodeApply", module = "opyard._core", frozen)]
+pub struct PyNodeApply {
+    kind: Kind,
+    fallback: PyObject,
+    ops: Vec<PyObject>,
+    saved_tensor: Py<PyType>,
+}
+
+/// `g * b`: `mul.Tensor` for a tensor `b`, else `mul.Scalar` (the formulas' `mul`).
+fn mul<'py>(ops: &[PyObject], g: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>) -> PyResult<PyObject> {
+    let op = if b.is_instance_of::<PyTensorBase>() {
+        &ops[0]
+    } else {
+        &ops[1]
+    };
+    op.call1(g.py(), (g, b))
+}
+
+impl PyNodeApply {
+    fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let grad_mode_off = tls::get()
+            .excluded
+            .has_any(DispatchKeySet::AUTOGRAD_KEYS);
+        if grad_mode_off && args.len() == 2 && kwargs.is_none_or(|k| k.is_empty()) {
+            let node = args.get_item(0)?;
+            let grads = args.get_item(1)?;
+            if let (Ok(node), Ok(grads)) = (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>()) {
+                if grads.len() == 1 {
+                    if let Some(out) = self.apply(py, node, &grads.get_item(0)?)? {
+                        return Ok(out);
+                    }
+                }
+            }
+        }
+        self.fallback.call_bound(py, args, kwargs)
+    }
+
+    /// The gradients of the inputs, or None for the Python path.
+    fn apply(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyNodeBase>,
+        g: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyObject>> {
+        let (released, saved, n_next) = {
+            let n = node.borrow();
+            let saved: SmallVec<[PyObject; 3]> = n.saved.iter().map(|o| o.clone_ref(py)).collect();
+            (n.released, saved, n.next.len())
+        };
+        let ops = &self.ops;
+        if self.kind == Kind::Mul {
+            return self.mul_tensor(py, node, g, &saved, released);
+        }
+        let none = || -> PyObject { PyTuple::new_bound(py, (0..n_next).map(|_| py.None())).into_any().unbind() };
+        if self.kind == Kind::SumAll {
+            // `_sum_all_apply`: one output, whatever the edges.
+            let Some(meta) = saved.first() else {
+                return Ok(None);
+            };
+            if g.is_none() {
+                return Ok(Some(PyTuple::new_bound(py, [py.None()]).into_any().unbind()));
+            }
+            let shape = meta.bind(py).getattr(pyo3::intern!(py, "shape"))?;
+            let size = PyList::new_bound(py, shape.iter()?.collect::<PyResult<Vec<_>>>()?);
+            let out = ops[0].call1(py, (g, size))?;
+            return Ok(Some(PyTuple::new_bound(py, [out]).into_any().unbind()));
+        }
+        if g.is_none() {
+            return Ok(Some(none()));
+        }
+        let grads: SmallVec<[PyObject; 2]> = match self.kind {
+            Kind::Neg => smallvec::smallvec![ops[0].call1(py, (g,))?],
+            Kind::Clone => smallvec::smallvec![g.clone().unbind()],
+            Kind::Add | Kind::Sub => {
+                let Some(alpha) = saved.get(2) else {
+                    return Ok(None);
+                };
+                let alpha = alpha.bind(py);
+                let scaled = if alpha.eq(1)? {
+                    g.clone().unbind()
+                } else {
+                    ops[0].call1(py, (g, alpha))?
+                };
+                let other = if self.kind == Kind::Sub {
+                    ops[1].call1(py, (scaled,))?
+                } else {
+                    scaled
+                };
+                smallvec::smallvec![g.clone().unbind(), other]
+            }
+            Kind::MulScalar => {
+                let Some(other) = saved.get(1) else {
+                    return Ok(None);
+                };
+                smallvec::smallvec![mul(ops, g, other.bind(py))?]
+            }
+            Kind::SumAll | Kind::Mul => unreachable!("handled above"),
+        };
+        Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
+    }
+
+    /// `MulBackward0`: both saved tensors unpacked (and checked) first, as `BuiltinNode.apply`.
+    fn mul_tensor(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyNodeBase>,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+    ) -> PyResult<Option<PyObject>> {
+        let [s, o] = saved else {
+            return Ok(None);
+        };
+        let ty = self.saved_tensor.bind(py);
+        let Some(this) = unpack(s.bind(py), ty, released)? else {
+            return Ok(None);
+        };
+        let Some(other) = unpack(o.bind(py), ty, released)? else {
+            return Ok(None);
+        };
+        let needs: SmallVec<[bool; 2]> = node.borrow().next.iter().map(|e| e.node.is_some()).collect();
+        if needs.len() != 2 {
+            return Ok(None);
+        }
+        let (gs, go) = if g.is_none() {
+            (py.None(), py.None())
+        } else {
+            let gs = if needs[0] { mul(&self.ops, g, &other)? } else { py.None() };
+            let go = if needs[1] { mul(&self.ops, g, &this)? } else { py.None() };
+            (gs, go)
+        };
+        Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))
+    }
+}
+
+/// Points the type's `tp_call` at the raw body, as a method descriptor
+/// (See Note [Packet call slots]).
+pub fn install_call_slot(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyNodeApply>();
+    // SAFETY: GIL held, type fully built and final; `apply_tp_call` has
+    // `tp_call`'s signature and accepts every instance; called with the node
+    // first it means what `__get__`'s bound method means (`bind_method`).
+    unsafe { super::call_slot::install(&ty, apply_tp_call, true) };
+}
+
+unsafe extern "C" fn apply_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, apply_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a `_NodeApply`, `args` a tuple, `kwargs` NULL or a dict.
+unsafe fn apply_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    super::call_slot::with_args(
+        py,
+        slf,
+        args,
+        kwargs,
+        |slf: &Bound<'_, PyNodeApply>, args, kwargs| {
+            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
+        },
+    )
+}
+
+#[pymethods]
+impl PyNodeApply {
+    /// `_NodeApply(kind, fallback, ops, saved_tensor)`: `kind` one of `_NodeApply.kinds()`,
+    /// `fallback` the Python `apply` it replaces, `ops` the overloads it calls.
+    #[new]
+    fn new(
+        kind: &str,
+        fallback: PyObject,
+        ops: Vec<PyObject>,
+        saved_tensor: Py<PyType>,
+    ) -> PyResult<Self> {
+        let Some(&(_, kind, n_ops)) = KINDS.iter().find(|(n, _, _)| *n == kind) else {
+            return Err(PyValueError::new_err(format!(
+                "_NodeApply: no Rust apply for {:?}; the kinds are {:?}",
+                super::errors::clip(kind),
+                KINDS.iter().map(|k| k.0).collect::<Vec<_>>()
+            )));
+        };
+        if ops.len() != n_ops {
+            return Err(PyValueError::new_err(format!(
+                "_NodeApply({kind:?}): expected {n_ops} op(s), got {}",
+                ops.len()
+            )));
+        }
+        Ok(PyNodeApply {
+            kind,
+            fallback,
+            ops,
+            saved_tensor,
+        })
+    }
+
+    /// The kinds that have a Rust apply.
+    #[staticmethod]
+    fn kinds() -> Vec<&'static str> {
+        KINDS.iter().map(|k| k.0).collect()
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        self.call(py, args, kwargs)
+    }
+
+    /// Bound to a node like a function on its class.
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _ty: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
+        super::ops::bind_method(slf.as_any(), obj)
+    }
+
+    /// The Python `apply` this one falls back to.
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
+        self.fallback.clone_ref(py)
+    }
+
+    #[getter]
+    fn __name__(&self) -> &'static str {
+        "apply"
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<_NodeApply {:?}>", self.kind)
+    }
+}

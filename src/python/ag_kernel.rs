@@ -1,0 +1,398 @@
+//! `_PlainAutogradKernel`: the `Autograd` kernel of a built-in op, in Rust.
+//!
+//! Note [Autograd kernel in Rust]: every built-in op with a derivative
+//! formula and no `Tensor[]` differentiable argument, no mutation and no view
+//! output (`derivatives/registry.py`'s "plain" ops: `x * 2`, `x.sum()`,
+//! `a + b`, `x.clone()`, ...) gets this kernel at its `Autograd` key. It is
+//! made once per op, when the op is first differentiated, with everything
+//! that does not change between calls: the differentiable positions, the
+//! defaults of trailing arguments, what to save of each argument (its value,
+//! its shape/dtype stand-in, or the tensor itself), the node class, whether
+//! the result is saved, and the op to run below autograd. A call
+//! 1. fills in the defaults the dispatcher left out (and keyword-only
+//!    arguments by name);
+//! 2. builds the edges of the differentiable tensors that require grad from
+//!    their `TensorBase` fields (`grad_fn`/`output_nr`, or the leaf's
+//!    cached `AccumulateGrad`);
+//! 3. runs the op with the autograd keys excluded on this thread (what
+//!    `_no_grad_guard()` does), restored on every exit;
+//! 4. records one node: the saved values (Note [Saved values from Rust]),
+//!    the edges, and the output's history (`record::attach_output`, as
+//!    `_record_node`).
+//!
+//! It takes the Python kernel it replaces, `general`, for what it does not
+//! handle: a forward-AD level is active (a process-wide flag that
+//! `forward_ad` keeps, see `function::forward_ad_active`), a keyword it
+//! cannot place, more arguments than the schema has. An output that is not
+//! one tensor is recorded by the Python `record` callable. The dispatcher
+//! calls it like a kernel with the key set first; its `tp_call` is raw (see
+//! Note [Packet call slots]) and `ops::invoke` calls it without the key-set
+//! object and argument tuple the boxed convention builds.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use smallvec::SmallVec;
+
+use super::ag_saved::SavedMakers;
+use super::keys::PyDispatchKeySet;
+use super::node::{as_node, NodeEdge};
+use super::ops::PyOpOverload;
+use super::record::{_grad_accumulator, attach_output, autograd_mask};
+use super::tensor::PyTensorBase;
+use super::tensor_fields;
+use crate::dispatch::tls::{self, LocalKeySets};
+use crate::dispatch::DispatchKeySet;
+
+/// What a node keeps of one argument (registry.py's `_SAVE`, `_META`, `_VALUE`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Save {
+    Tensor,
+    Meta,
+    Value,
+}
+
+impl Save {
+    fn from_code(code: u8) -> PyResult<Save> {
+        match code {
+            0 => Ok(Save::Tensor),
+            1 => Ok(Save::Meta),
+            2 => Ok(Save::Value),
+            _ => Err(PyValueError::new_err(format!(
+                "_PlainAutogradKernel: save kind {code} is not 0 (tensor), 1 (meta) or 2 (value)"
+            ))),
+        }
+    }
+}
+
+/// The autograd keys excluded on this thread while alive (`_no_grad_guard()`),
+/// the previous sets restored on drop, also when the op raised or panicked.
+struct BelowAutograd(LocalKeySets);
+
+impl BelowAutograd {
+    fn enter() -> Self {
+        let cur = tls::get();
+        tls::replace(LocalKeySets {
+            included: cur.included - DispatchKeySet::AUTOGRAD_KEYS,
+            excluded: cur.excluded | DispatchKeySet::AUTOGRAD_KEYS,
+        });
+        BelowAutograd(cur)
+    }
+}
+
+impl Drop for BelowAutograd {
+    fn drop(&mut self) {
+        tls::replace(self.0);
+    }
+}
+
+/// The Autograd kernel of one plain built-in op. See Note [Autograd kernel in Rust].
+#[pyclass(name = "_PlainAutogradKernel", module = "opyard._core", frozen)]
+pub struct PyPlainAutogradKernel {
+    op: Py<PyOpOverload>,
+    general: PyObject,
+    record: PyObject,
+    node_cls: Py<PyType>,
+    diff_pos: SmallVec<[usize; 2]>,
+    saves: Vec<Save>,
+    defaults: Vec<PyObject>,
+    names: Vec<Py<PyString>>,
+    result_name: Option<PyObject>,
+    makers: SavedMakers,
+    name: Py<PyString>,
+    mask: u64,
+}
+
+type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
+
+impl PyPlainAutogradKernel {
+    /// A call without the key set (`ops::invoke`); `keys` only reaches `general`.
+    pub fn call_unboxed(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        keys: DispatchKeySet,
+    ) -> PyResult<PyObject> {
+        match self.fill(py, args, kwargs)? {
+            Some(values) if !super::function::forward_ad_active() => {
+                self.run(py, args, kwargs, &values)
+            }
+            _ => {
+                let mut all: Vec<PyObject> = Vec::with_capacity(args.len() + 1);
+                all.push(Py::new(py, PyDispatchKeySet(keys))?.into_any());
+                all.extend(args.iter().map(Bound::unbind));
+                self.general.call_bound(py, PyTuple::new_bound(py, all), kwargs)
+            }
+        }
+    }
+
+    /// The boxed call: `(keyset, *args, **kwargs)`.
+    fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        if args.is_empty() {
+            return Err(PyTypeError::new_err(format!(
+                "{}: an Autograd kernel is called with the dispatch key set first",
+                self.name.bind(py)
+            )));
+        }
+        let rest = args.get_slice(1, args.len());
+        match self.fill(py, &rest, kwargs)? {
+            Some(values) if !super::function::forward_ad_active() => {
+                self.run(py, &rest, kwargs, &values)
+            }
+            _ => self.general.call_bound(py, args, kwargs),
+        }
+    }
+
+    /// The full argument list in schema order, or None for `general`.
+    fn fill<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Option<Values<'py>>> {
+        let n = args.len();
+        if n > self.defaults.len() {
+            return Ok(None);
+        }
+        let mut values: Values<'py> = args.iter().collect();
+        values.extend(self.defaults[n..].iter().map(|d| d.bind(py).clone()));
+        if let Some(kw) = kwargs {
+            for (k, v) in kw.iter() {
+                let mut at = None;
+                for (i, name) in self.names.iter().enumerate() {
+                    if name.as_ptr() == k.as_ptr() || name.bind(py).as_any().eq(&k)? {
+                        at = Some(i);
+                        break;
+                    }
+                }
+                match at {
+                    Some(i) if i >= n => values[i] = v,
+                    _ => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(values))
+    }
+
+    fn run(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        values: &Values<'_>,
+    ) -> PyResult<PyObject> {
+        let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
+        let mut any_grad = false;
+        for &p in &self.diff_pos {
+            let v = &values[p];
+            let requires = v
+                .downcast::<PyTensorBase>()
+                .is_ok_and(|t| t.get().keys() & self.mask != 0);
+            edges.push(if requires {
+                any_grad = true;
+                match tensor_fields::grad_fn(v)? {
+                    Some(f) => NodeEdge {
+                        nr: tensor_fields::output_nr(v)?,
+                        node: Some(f.unbind()),
+                    },
+                    None => NodeEdge {
+                        node: Some(_grad_accumulator(v)?.unbind()),
+                        nr: 0,
+                    },
+                }
+            } else {
+                NodeEdge { node: None, nr: 0 }
+            });
+        }
+        let out = {
+            let _below = BelowAutograd::enter();
+            PyOpOverload::call_reporting(self.op.bind(py), args, kwargs, None, &mut None)?
+        };
+        if any_grad {
+            self.record(py, out.bind(py), values, edges)?;
+        }
+        Ok(out)
+    }
+
+    /// One node for `out` (See Note [Autograd kernel in Rust], step 4).
+    fn record(
+        &self,
+        py: Python<'_>,
+        out: &Bound<'_, PyAny>,
+        values: &Values<'_>,
+        edges: SmallVec<[NodeEdge; 1]>,
+    ) -> PyResult<()> {
+        if !out.is_instance_of::<PyTensorBase>() {
+            let pairs = edges.iter().map(|e| {
+                let node = e.node.as_ref().map_or_else(|| py.None(), |n| n.clone_ref(py));
+                (node, e.nr)
+            });
+            let edges = PyList::new_bound(py, pairs.collect::<Vec<_>>());
+            let values = PyList::new_bound(py, values.iter());
+            self.record.call1(py, (out, values, edges))?;
+            return Ok(());
+        }
+        let mut saved: SmallVec<[PyObject; 1]> = SmallVec::with_capacity(self.saves.len() + 1);
+        for (v, kind) in values.iter().zip(&self.saves) {
+            saved.push(match kind {
+                _ if v.is_none() => v.clone().unbind(),
+                Save::Value => v.clone().unbind(),
+                Save::Meta => self.makers.meta(v)?.unbind(),
+                Save::Tensor => self.makers.saved(v, None)?.unbind(),
+            });
+        }
+        if let Some(name) = &self.result_name {
+            saved.push(self.makers.saved(out, Some(name.bind(py)))?.unbind());
+        }
+        let obj = self.node_cls.bind(py).call0()?;
+        let node = as_node(&obj)?;
+        {
+            let mut n = node.borrow_mut();
+            // A fresh node: nothing is replaced, so nothing is dropped under the borrow.
+            n.next = edges;
+            n.saved = saved;
+            n.has_saved = true;
+        }
+        attach_output(node, out, false)?;
+        Ok(())
+    }
+}
+
+/// Points the type's `tp_call` at the raw body (See Note [Packet call slots]).
+pub fn install_call_slot(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyPlainAutogradKernel>();
+    // SAFETY: GIL held, type fully built and final; `kernel_tp_call` has
+    // `tp_call`'s signature and accepts every instance.
+    unsafe { super::call_slot::install(&ty, kernel_tp_call, false) };
+}
+
+unsafe extern "C" fn kernel_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, kernel_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a `_PlainAutogradKernel`, `args` a tuple, `kwargs` NULL or a dict.
+unsafe fn kernel_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    super::call_slot::with_args(
+        py,
+        slf,
+        args,
+        kwargs,
+        |slf: &Bound<'_, PyPlainAutogradKernel>, args, kwargs| {
+            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
+        },
+    )
+}
+
+#[pymethods]
+impl PyPlainAutogradKernel {
+    /// Made by `derivatives/registry.py` (`_plain_kernel`) once per op: `saves` one
+    /// kind per schema argument (0 tensor, 1 meta, 2 value), `defaults` and `names`
+    /// one per argument, `result_name` the node name when the result is saved.
+    #[new]
+    #[pyo3(signature = (op, general, record, node_cls, diff_pos, saves, defaults, names,
+                        result_name, tensor_meta, saved_tensor, name))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        op: Py<PyOpOverload>,
+        general: PyObject,
+        record: PyObject,
+        node_cls: Bound<'_, PyType>,
+        diff_pos: Vec<usize>,
+        saves: Vec<u8>,
+        defaults: Vec<PyObject>,
+        names: Vec<Py<PyString>>,
+        result_name: Option<PyObject>,
+        tensor_meta: PyObject,
+        saved_tensor: Py<PyType>,
+        name: Py<PyString>,
+    ) -> PyResult<Self> {
+        let n = saves.len();
+        if defaults.len() != n || names.len() != n || diff_pos.iter().any(|&p| p >= n) {
+            return Err(PyValueError::new_err(format!(
+                "_PlainAutogradKernel({}): saves, defaults and names need one entry per \
+                 argument ({n}, {}, {}) and diff_pos positions below {n} (got {diff_pos:?})",
+                name.bind(py),
+                defaults.len(),
+                names.len()
+            )));
+        }
+        if !node_cls.is_subclass_of::<super::node::PyNodeBase>()? {
+            return Err(PyTypeError::new_err(format!(
+                "_PlainAutogradKernel({}): node_cls must subclass NodeBase",
+                name.bind(py)
+            )));
+        }
+        let saves = saves
+            .into_iter()
+            .map(Save::from_code)
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyPlainAutogradKernel {
+            op,
+            general,
+            record,
+            node_cls: node_cls.unbind(),
+            diff_pos: diff_pos.into_iter().collect(),
+            saves,
+            defaults,
+            names,
+            result_name: result_name.filter(|r| !r.is_none(py)),
+            makers: SavedMakers::new(py, tensor_meta, saved_tensor)?,
+            name,
+            mask: autograd_mask(),
+        })
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        self.call(py, args, kwargs)
+    }
+
+    /// The Python kernel this one falls back to.
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
+        self.general.clone_ref(py)
+    }
+
+    #[getter]
+    fn __name__(&self, py: Python<'_>) -> Py<PyString> {
+        self.name.clone_ref(py)
+    }
+
+    #[getter]
+    fn __qualname__(&self, py: Python<'_>) -> Py<PyString> {
+        self.name.clone_ref(py)
+    }
+
+    /// The node class this kernel records.
+    #[getter]
+    fn node_cls(&self, py: Python<'_>) -> Py<PyType> {
+        self.node_cls.clone_ref(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<_PlainAutogradKernel {}>", self.name.bind(py))
+    }
+}
