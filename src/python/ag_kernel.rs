@@ -17,8 +17,7 @@
 //! 3. runs the op with the autograd keys excluded on this thread (what
 //!    `_no_grad_guard()` does), restored on every exit;
 //! 4. records one node: the saved values (Note [Saved values from Rust]),
-//!    the edges, and the output's history (`record::attach_output`, as
-//!    `_record_node`).
+//!    the edges, and the output's history (as `_record_node`; `ag_output.rs`).
 //!
 //! It takes the Python kernel it replaces, `general`, for what it does not
 //! handle: a forward-AD level is active (a process-wide flag that
@@ -39,7 +38,7 @@ use super::ag_saved::SavedMakers;
 use super::keys::PyDispatchKeySet;
 use super::node::{as_node, NodeEdge};
 use super::ops::PyOpOverload;
-use super::record::{_grad_accumulator, attach_output, autograd_mask};
+use super::record::{_grad_accumulator, autograd_mask};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use crate::dispatch::tls::{self, LocalKeySets};
@@ -260,8 +259,7 @@ impl PyPlainAutogradKernel {
             n.saved = saved;
             n.has_saved = true;
         }
-        attach_output(node, out, false)?;
-        Ok(())
+        super::ag_output::attach(node, out)
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod ag_apply;
 mod ag_kernel;
+mod ag_output;
 mod ag_saved;
 mod autograd;
 mod binder;
