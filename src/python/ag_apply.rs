@@ -28,6 +28,7 @@ use smallvec::SmallVec;
 
 use super::ag_saved::unpack;
 use super::node::PyNodeBase;
+use super::ops::PyOpOverload;
 use super::tensor::PyTensorBase;
 use crate::dispatch::{tls, DispatchKeySet};
 
@@ -64,18 +65,28 @@ const KINDS: &[(&str, Kind, usize)] = &[
 pub struct PyNodeApply {
     kind: Kind,
     fallback: PyObject,
-    ops: Vec<PyObject>,
+    ops: Vec<Py<PyOpOverload>>,
     saved_tensor: Py<PyType>,
 }
 
+/// Calls `op` as `op(*args)` does, without the Python-level argument extraction.
+fn call<'py, const N: usize>(
+    py: Python<'py>,
+    op: &Py<PyOpOverload>,
+    args: [&Bound<'py, PyAny>; N],
+) -> PyResult<PyObject> {
+    let args = PyTuple::new_bound(py, args);
+    PyOpOverload::call_reporting(op.bind(py), &args, None, None, &mut None)
+}
+
 /// `g * b`: `mul.Tensor` for a tensor `b`, else `mul.Scalar` (the formulas' `mul`).
-fn mul<'py>(ops: &[PyObject], g: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>) -> PyResult<PyObject> {
+fn mul<'py>(ops: &[Py<PyOpOverload>], g: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>) -> PyResult<PyObject> {
     let op = if b.is_instance_of::<PyTensorBase>() {
         &ops[0]
     } else {
         &ops[1]
     };
-    op.call1(g.py(), (g, b))
+    call(g.py(), op, [g, b])
 }
 
 impl PyNodeApply {
@@ -128,15 +139,18 @@ impl PyNodeApply {
                 return Ok(Some(PyTuple::new_bound(py, [py.None()]).into_any().unbind()));
             }
             let shape = meta.bind(py).getattr(pyo3::intern!(py, "shape"))?;
-            let size = PyList::new_bound(py, shape.iter()?.collect::<PyResult<Vec<_>>>()?);
-            let out = ops[0].call1(py, (g, size))?;
+            let size = match shape.downcast::<PyTuple>() {
+                Ok(t) => PyList::new_bound(py, t.iter()),
+                Err(_) => PyList::new_bound(py, shape.iter()?.collect::<PyResult<Vec<_>>>()?),
+            };
+            let out = call(py, &ops[0], [g, size.as_any()])?;
             return Ok(Some(PyTuple::new_bound(py, [out]).into_any().unbind()));
         }
         if g.is_none() {
             return Ok(Some(none()));
         }
         let grads: SmallVec<[PyObject; 2]> = match self.kind {
-            Kind::Neg => smallvec::smallvec![ops[0].call1(py, (g,))?],
+            Kind::Neg => smallvec::smallvec![call(py, &ops[0], [g])?],
             Kind::Clone => smallvec::smallvec![g.clone().unbind()],
             Kind::Add | Kind::Sub => {
                 let Some(alpha) = saved.get(2) else {
@@ -146,10 +160,10 @@ impl PyNodeApply {
                 let scaled = if alpha.eq(1)? {
                     g.clone().unbind()
                 } else {
-                    ops[0].call1(py, (g, alpha))?
+                    call(py, &ops[0], [g, alpha])?
                 };
                 let other = if self.kind == Kind::Sub {
-                    ops[1].call1(py, (scaled,))?
+                    call(py, &ops[1], [scaled.bind(py)])?
                 } else {
                     scaled
                 };
@@ -245,14 +259,14 @@ impl PyNodeApply {
     fn new(
         kind: &str,
         fallback: PyObject,
-        ops: Vec<PyObject>,
+        ops: Vec<Py<PyOpOverload>>,
         saved_tensor: Py<PyType>,
     ) -> PyResult<Self> {
         let Some(&(_, kind, n_ops)) = KINDS.iter().find(|(n, _, _)| *n == kind) else {
             return Err(PyValueError::new_err(format!(
-                "_NodeApply: no Rust apply for {:?}; the kinds are {:?}",
+                "_NodeApply: no Rust apply for '{}'; the kinds are {}",
                 super::errors::clip(kind),
-                KINDS.iter().map(|k| k.0).collect::<Vec<_>>()
+                KINDS.iter().map(|k| k.0).collect::<Vec<_>>().join(", ")
             )));
         };
         if ops.len() != n_ops {

@@ -36,7 +36,7 @@ use smallvec::SmallVec;
 
 use super::ag_saved::SavedMakers;
 use super::keys::PyDispatchKeySet;
-use super::node::{as_node, NodeEdge};
+use super::node::{as_node, NodeEdge, PyNodeBase};
 use super::ops::PyOpOverload;
 use super::record::{_grad_accumulator, autograd_mask};
 use super::tensor::PyTensorBase;
@@ -101,6 +101,8 @@ pub struct PyPlainAutogradKernel {
     makers: SavedMakers,
     name: Py<PyString>,
     mask: u64,
+    /// `node_cls` has `NodeBase`'s `__new__` and `object.__init__`: see `new_node`.
+    direct_node: bool,
 }
 
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
@@ -250,7 +252,7 @@ impl PyPlainAutogradKernel {
         if let Some(name) = &self.result_name {
             saved.push(self.makers.saved(out, Some(name.bind(py)))?.unbind());
         }
-        let obj = self.node_cls.bind(py).call0()?;
+        let obj = self.new_node(py)?;
         let node = as_node(&obj)?;
         {
             let mut n = node.borrow_mut();
@@ -260,6 +262,28 @@ impl PyPlainAutogradKernel {
             n.has_saved = true;
         }
         super::ag_output::attach(node, out)
+    }
+}
+
+impl PyPlainAutogradKernel {
+    /// A new `node_cls()`: allocated directly when the class adds no `__new__`
+    /// or `__init__` of its own (a formula's node class), else called.
+    fn new_node<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let cls = self.node_cls.bind(py);
+        if !self.direct_node {
+            return cls.call0();
+        }
+        // SAFETY: `cls` subclasses `NodeBase` (checked in `new`), which is what
+        // `tp_new_impl` (PyO3's own `tp_new` body) requires of its target type;
+        // it returns a new reference or NULL with an exception set.
+        unsafe {
+            let obj = pyo3::impl_::pymethods::tp_new_impl(
+                py,
+                PyNodeBase::empty().into(),
+                cls.as_type_ptr(),
+            )?;
+            Ok(Bound::from_owned_ptr(py, obj))
+        }
     }
 }
 
@@ -332,12 +356,16 @@ impl PyPlainAutogradKernel {
                 names.len()
             )));
         }
-        if !node_cls.is_subclass_of::<super::node::PyNodeBase>()? {
+        if !node_cls.is_subclass_of::<PyNodeBase>()? {
             return Err(PyTypeError::new_err(format!(
                 "_PlainAutogradKernel({}): node_cls must subclass NodeBase",
                 name.bind(py)
             )));
         }
+        let base = py.get_type_bound::<PyNodeBase>();
+        let object_init = py.get_type_bound::<PyAny>().getattr("__init__")?;
+        let direct_node = node_cls.getattr("__new__")?.is(&base.getattr("__new__")?)
+            && node_cls.getattr("__init__")?.is(&object_init);
         let saves = saves
             .into_iter()
             .map(Save::from_code)
@@ -355,6 +383,7 @@ impl PyPlainAutogradKernel {
             makers: SavedMakers::new(py, tensor_meta, saved_tensor)?,
             name,
             mask: autograd_mask(),
+            direct_node,
         })
     }
 

@@ -149,7 +149,7 @@ fn parse_edge(item: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
 }
 
 impl PyNodeBase {
-    fn empty() -> Self {
+    pub fn empty() -> Self {
         PyNodeBase {
             next: SmallVec::new(),
             shapes: OutShapes::default(),
