@@ -80,7 +80,11 @@ fn call<'py, const N: usize>(
 }
 
 /// `g * b`: `mul.Tensor` for a tensor `b`, else `mul.Scalar` (the formulas' `mul`).
-fn mul<'py>(ops: &[Py<PyOpOverload>], g: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>) -> PyResult<PyObject> {
+fn mul<'py>(
+    ops: &[Py<PyOpOverload>],
+    g: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<PyObject> {
     let op = if b.is_instance_of::<PyTensorBase>() {
         &ops[0]
     } else {
@@ -96,13 +100,13 @@ impl PyNodeApply {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        let grad_mode_off = tls::get()
-            .excluded
-            .has_any(DispatchKeySet::AUTOGRAD_KEYS);
+        let grad_mode_off = tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS);
         if grad_mode_off && args.len() == 2 && kwargs.is_none_or(|k| k.is_empty()) {
             let node = args.get_item(0)?;
             let grads = args.get_item(1)?;
-            if let (Ok(node), Ok(grads)) = (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>()) {
+            if let (Ok(node), Ok(grads)) =
+                (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>())
+            {
                 if grads.len() == 1 {
                     if let Some(out) = self.apply(py, node, &grads.get_item(0)?)? {
                         return Ok(out);
@@ -129,14 +133,20 @@ impl PyNodeApply {
         if self.kind == Kind::Mul {
             return self.mul_tensor(py, node, g, &saved, released);
         }
-        let none = || -> PyObject { PyTuple::new_bound(py, (0..n_next).map(|_| py.None())).into_any().unbind() };
+        let none = || -> PyObject {
+            PyTuple::new_bound(py, (0..n_next).map(|_| py.None()))
+                .into_any()
+                .unbind()
+        };
         if self.kind == Kind::SumAll {
             // `_sum_all_apply`: one output, whatever the edges.
             let Some(meta) = saved.first() else {
                 return Ok(None);
             };
             if g.is_none() {
-                return Ok(Some(PyTuple::new_bound(py, [py.None()]).into_any().unbind()));
+                return Ok(Some(
+                    PyTuple::new_bound(py, [py.None()]).into_any().unbind(),
+                ));
             }
             let shape = meta.bind(py).getattr(pyo3::intern!(py, "shape"))?;
             let size = match shape.downcast::<PyTuple>() {
@@ -199,15 +209,28 @@ impl PyNodeApply {
         let Some(other) = unpack(o.bind(py), ty, released)? else {
             return Ok(None);
         };
-        let needs: SmallVec<[bool; 2]> = node.borrow().next.iter().map(|e| e.node.is_some()).collect();
+        let needs: SmallVec<[bool; 2]> = node
+            .borrow()
+            .next
+            .iter()
+            .map(|e| e.node.is_some())
+            .collect();
         if needs.len() != 2 {
             return Ok(None);
         }
         let (gs, go) = if g.is_none() {
             (py.None(), py.None())
         } else {
-            let gs = if needs[0] { mul(&self.ops, g, &other)? } else { py.None() };
-            let go = if needs[1] { mul(&self.ops, g, &this)? } else { py.None() };
+            let gs = if needs[0] {
+                mul(&self.ops, g, &other)?
+            } else {
+                py.None()
+            };
+            let go = if needs[1] {
+                mul(&self.ops, g, &this)?
+            } else {
+                py.None()
+            };
             (gs, go)
         };
         Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))

@@ -124,7 +124,8 @@ impl PyPlainAutogradKernel {
                 let mut all: Vec<PyObject> = Vec::with_capacity(args.len() + 1);
                 all.push(Py::new(py, PyDispatchKeySet(keys))?.into_any());
                 all.extend(args.iter().map(Bound::unbind));
-                self.general.call_bound(py, PyTuple::new_bound(py, all), kwargs)
+                self.general
+                    .call_bound(py, PyTuple::new_bound(py, all), kwargs)
             }
         }
     }
@@ -232,7 +233,10 @@ impl PyPlainAutogradKernel {
     ) -> PyResult<()> {
         if !out.is_instance_of::<PyTensorBase>() {
             let pairs = edges.iter().map(|e| {
-                let node = e.node.as_ref().map_or_else(|| py.None(), |n| n.clone_ref(py));
+                let node = e
+                    .node
+                    .as_ref()
+                    .map_or_else(|| py.None(), |n| n.clone_ref(py));
                 (node, e.nr)
             });
             let edges = PyList::new_bound(py, pairs.collect::<Vec<_>>());

@@ -53,9 +53,11 @@ impl SavedMakers {
     /// Checks `saved_tensor` once: a class with its own `__new__` is always called.
     pub fn new(py: Python<'_>, tensor_meta: PyObject, saved_tensor: Py<PyType>) -> PyResult<Self> {
         let ty = saved_tensor.bind(py);
-        let object_new = py.get_type_bound::<pyo3::types::PyAny>().getattr("__new__")?;
-        let direct = ty.getattr("__new__")?.is(&object_new)
-            && ty.hasattr(intern!(py, "__slots__"))?;
+        let object_new = py
+            .get_type_bound::<pyo3::types::PyAny>()
+            .getattr("__new__")?;
+        let direct =
+            ty.getattr("__new__")?.is(&object_new) && ty.hasattr(intern!(py, "__slots__"))?;
         Ok(SavedMakers {
             tensor_meta,
             saved_tensor,
