@@ -367,3 +367,55 @@ def test_rust_apply_rejects_a_formula_reading_other_saved_names():
     f = Formula("WeirdBackward0", ("self",), lambda g, a, n: g, rust_apply="add")
     with pytest.raises(ValueError, match="reads the saved values"):
         _rust_apply(f, ("self", "beta"), None)
+
+
+def _mul_kernel(**overrides):
+    op, f = A.mul.Tensor, formula("aten::mul.Tensor")
+    good = make_kernel(op, f)
+    args = dict(op=op, general=good.__wrapped__, record=good.__wrapped__, node_cls=good.node_cls,
+                diff_pos=[0, 1], saves=[0, 0], defaults=[None, None], names=["self", "other"],
+                result_name=None, tensor_meta=tensor_meta, saved_tensor=SavedTensor, name="k")
+    return _core._PlainAutogradKernel(**{**args, **overrides})
+
+
+def test_saved_tensor_made_in_rust_is_the_python_one():
+    a, b = _leaf([1.0, 2.0]), _leaf([3.0, 4.0])
+    with opyard.no_grad():
+        a2 = a.clone()
+        a2.add_(1)  # version 1
+    a2.requires_grad_()
+    fn = _mul_kernel()(KEYS, a2, b).grad_fn
+    ours, theirs = fn._saved[0], SavedTensor(a2)
+    fields = SavedTensor.__slots__
+    assert [getattr(ours, n) for n in fields] == [getattr(theirs, n) for n in fields]
+    assert ours.version == 1
+
+
+def test_a_changed_saved_tensor_class_is_called():
+    made = []
+
+    class LoggingSaved(SavedTensor):
+        __slots__ = ()
+
+        def __init__(self, tensor, *args):
+            made.append(tensor)
+            super().__init__(tensor, *args)
+
+    a, b = _leaf([1.0]), _leaf([2.0])
+    out = _mul_kernel(saved_tensor=LoggingSaved)(KEYS, a, b)
+    assert [type(s) for s in out.grad_fn._saved] == [LoggingSaved, LoggingSaved]
+    assert made == [a, b]
+    out.backward()  # the Rust apply of MulBackward0 reads a SavedTensor subclass through Python
+    assert (a.grad.tolist(), b.grad.tolist()) == ([2.0], [1.0])
+
+
+def test_a_node_class_with_its_own_init_is_called():
+    base = make_kernel(A.mul.Tensor, formula("aten::mul.Tensor")).node_cls
+    inits = []
+
+    class Counted(base):
+        def __init__(self):
+            inits.append(1)
+
+    out = _mul_kernel(node_cls=Counted)(KEYS, _leaf([1.0]), _leaf([2.0]))
+    assert type(out.grad_fn) is Counted and inits == [1]

@@ -27,6 +27,7 @@ use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use smallvec::SmallVec;
 
 use super::ag_saved::unpack;
+use super::ag_slots::SlotLayout;
 use super::node::PyNodeBase;
 use super::ops::PyOpOverload;
 use super::tensor::PyTensorBase;
@@ -67,6 +68,7 @@ pub struct PyNodeApply {
     fallback: PyObject,
     ops: Vec<Py<PyOpOverload>>,
     saved_tensor: Py<PyType>,
+    layout: Option<SlotLayout>,
 }
 
 /// Calls `op` as `op(*args)` does, without the Python-level argument extraction.
@@ -203,10 +205,10 @@ impl PyNodeApply {
             return Ok(None);
         };
         let ty = self.saved_tensor.bind(py);
-        let Some(this) = unpack(s.bind(py), ty, released)? else {
+        let Some(this) = unpack(s.bind(py), ty, self.layout, released)? else {
             return Ok(None);
         };
-        let Some(other) = unpack(o.bind(py), ty, released)? else {
+        let Some(other) = unpack(o.bind(py), ty, self.layout, released)? else {
             return Ok(None);
         };
         let needs: SmallVec<[bool; 2]> = node
@@ -280,6 +282,7 @@ impl PyNodeApply {
     /// `fallback` the Python `apply` it replaces, `ops` the overloads it calls.
     #[new]
     fn new(
+        py: Python<'_>,
         kind: &str,
         fallback: PyObject,
         ops: Vec<Py<PyOpOverload>>,
@@ -298,11 +301,13 @@ impl PyNodeApply {
                 ops.len()
             )));
         }
+        let layout = SlotLayout::of(saved_tensor.bind(py))?;
         Ok(PyNodeApply {
             kind,
             fallback,
             ops,
             saved_tensor,
+            layout,
         })
     }
 

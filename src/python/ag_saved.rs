@@ -23,13 +23,13 @@ use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
-use pyo3::types::PyType;
+use pyo3::types::{PyBool, PyType};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
+use super::ag_slots::{Slot, SlotLayout};
 use super::kernels::plain_cpu_tensor;
-use super::tensor::PyTensorBase;
 
 /// (sizes, address of the dtype object): the dtype is kept alive by the
 /// `TensorMeta` the entry holds, so its address cannot be reused meanwhile.
@@ -45,8 +45,8 @@ static META: GILProtected<RefCell<Option<FxHashMap<MetaKey, PyObject>>>> =
 pub struct SavedMakers {
     pub tensor_meta: PyObject,
     pub saved_tensor: Py<PyType>,
-    /// Whether `SavedTensor` can be allocated directly (no `__new__` of its own).
-    direct: bool,
+    /// `SavedTensor`'s slots when it can be allocated directly (no `__new__` of its own).
+    direct: Option<SlotLayout>,
 }
 
 impl SavedMakers {
@@ -56,8 +56,11 @@ impl SavedMakers {
         let object_new = py
             .get_type_bound::<pyo3::types::PyAny>()
             .getattr("__new__")?;
-        let direct =
-            ty.getattr("__new__")?.is(&object_new) && ty.hasattr(intern!(py, "__slots__"))?;
+        let direct = if ty.getattr("__new__")?.is(&object_new) {
+            SlotLayout::of(ty)?
+        } else {
+            None
+        };
         Ok(SavedMakers {
             tensor_meta,
             saved_tensor,
@@ -101,7 +104,7 @@ impl SavedMakers {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = v.py();
         let ty = self.saved_tensor.bind(py);
-        let Some(state) = plain_cpu_tensor(v).filter(|_| self.direct) else {
+        let (Some(state), Some(layout)) = (plain_cpu_tensor(v), self.direct) else {
             return match output {
                 None => ty.call1((v,)),
                 Some(name) => ty.call1((v, true, name, 0)),
@@ -116,14 +119,19 @@ impl SavedMakers {
             let alloc = (*t).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
             Bound::from_owned_ptr_or_err(py, alloc(t, 0))?
         };
-        obj.setattr(intern!(py, "tensor"), v)?;
-        obj.setattr(intern!(py, "version"), version)?;
-        obj.setattr(intern!(py, "is_output"), output.is_some())?;
-        match output {
-            Some(name) => obj.setattr(intern!(py, "node_name"), name)?,
-            None => obj.setattr(intern!(py, "node_name"), intern!(py, ""))?,
+        let version = version.into_py(py).into_bound(py);
+        let is_output = PyBool::new_bound(py, output.is_some());
+        let name = output.unwrap_or_else(|| intern!(py, "").as_any());
+        let zero = 0i64.into_py(py).into_bound(py);
+        // SAFETY: `obj` was just allocated as an instance of `ty`, whose layout
+        // `layout` is (See Note [SavedTensor slots]).
+        unsafe {
+            layout.init(&obj, Slot::Tensor, v);
+            layout.init(&obj, Slot::Version, &version);
+            layout.init(&obj, Slot::IsOutput, is_output.as_any());
+            layout.init(&obj, Slot::NodeName, name);
+            layout.init(&obj, Slot::OutputNr, &zero);
         }
-        obj.setattr(intern!(py, "output_nr"), 0)?;
         Ok(obj)
     }
 }
@@ -153,10 +161,12 @@ pub fn _clear_meta_cache(py: Python<'_>) {
 /// through `unpack` itself, for its exact message), anything else as is.
 ///
 /// Returns `None` when `saved` is not a `SavedTensor` of `ty` holding a
-/// plain tensor: the caller takes the Python path.
+/// plain tensor: the caller takes the Python path. `layout` is `ty`'s
+/// (Note [SavedTensor slots]), when known.
 pub fn unpack<'py>(
     saved: &Bound<'py, PyAny>,
     ty: &Bound<'py, PyType>,
+    layout: Option<SlotLayout>,
     released: bool,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = saved.py();
@@ -172,15 +182,27 @@ pub fn unpack<'py>(
     if released {
         return raise();
     }
-    let t = saved.getattr(intern!(py, "tensor"))?;
-    let Ok(state) = t.downcast::<PyTensorBase>() else {
+    let (t, version) = match layout {
+        // SAFETY: `saved` is an instance of `ty`, whose layout `layout` is; both
+        // slots are copied out before any Python code runs.
+        Some(layout) => unsafe {
+            let (Some(t), Some(v)) = (
+                layout.get(saved, Slot::Tensor),
+                layout.get(saved, Slot::Version),
+            ) else {
+                return Ok(None);
+            };
+            (t.to_owned(), v.extract::<u64>())
+        },
+        None => (
+            saved.getattr(intern!(py, "tensor"))?,
+            saved.getattr(intern!(py, "version"))?.extract::<u64>(),
+        ),
+    };
+    let (Some(state), Ok(version)) = (plain_cpu_tensor(&t), version) else {
         return Ok(None);
     };
-    if plain_cpu_tensor(&t).is_none() {
-        return Ok(None);
-    }
-    let version: u64 = saved.getattr(intern!(py, "version"))?.extract()?;
-    if state.get().version(py) != version {
+    if state.version(py) != version {
         return raise();
     }
     Ok(Some(t))

@@ -8,6 +8,7 @@ mod ag_apply;
 mod ag_kernel;
 mod ag_output;
 mod ag_saved;
+mod ag_slots;
 mod autograd;
 mod binder;
 mod bulk;
