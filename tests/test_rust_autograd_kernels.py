@@ -126,7 +126,7 @@ def test_saved_values_and_their_accessors():
     s = opyard.add(a, b, alpha=2)
     assert s.grad_fn._saved_alpha == 2
     with pytest.raises(AttributeError, match="_saved_self"):
-        s.grad_fn._saved_self  # kept only as shape/dtype
+        _ = s.grad_fn._saved_self  # kept only as shape/dtype
     assert s.grad_fn._saved[0] is tensor_meta(a)
     assert a.sum().grad_fn._saved[0].shape == (2,)
     st = m.grad_fn._saved[0]
@@ -172,7 +172,7 @@ def test_backward_twice_raises_and_retain_graph_allows_it():
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         y.backward()
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
-        y.grad_fn.next_functions[0][0]._saved_self
+        _ = y.grad_fn.next_functions[0][0]._saved_self
 
 
 @pytest.mark.parametrize("make, second", [
@@ -251,7 +251,7 @@ def test_forward_ad_takes_the_general_kernel():
     with fwAD.dual_level():
         d = fwAD.make_dual(x, opyard.tensor([1.0, 0.5]))
         y = d * 3.0 + d
-        p, t = fwAD.unpack_dual(y)
+        _, t = fwAD.unpack_dual(y)
         assert t.tolist() == [4.0, 2.0]
         assert y.grad_fn.name() == "AddBackward0"
         y.sum().backward()
@@ -282,7 +282,7 @@ def test_integer_and_non_floating_outputs():
 
 def test_tuple_outputs_are_recorded_by_python():
     x = _leaf([[1.0, 5.0], [3.0, 2.0]])
-    values, idx = x.max(dim=1)
+    values, _ = x.max(dim=1)
     assert values.grad_fn.name() == "MaxBackward0"
     values.sum().backward()
     assert x.grad.tolist() == [[0.0, 1.0], [1.0, 0.0]]
@@ -326,7 +326,7 @@ def test_rust_apply_under_grad_mode_is_the_python_formula():
     a, b = _leaf([1.0, 2.0]), _leaf([3.0, 4.0])
     node = (a * b).grad_fn
     g = opyard.tensor([1.0, 1.0], requires_grad=True)
-    ga, gb = node.apply([g])  # grad mode on: the Python apply, which records
+    ga, _ = node.apply([g])  # grad mode on: the Python apply, which records
     assert ga.grad_fn.name() == "MulBackward0"
 
 
@@ -346,9 +346,9 @@ def test_plain_kernel_constructor_errors():
     op, f = A.neg.default, formula("aten::neg")
     good = make_kernel(op, f)
     general = good.__wrapped__
-    args = dict(op=op, general=general, record=general, node_cls=good.node_cls, diff_pos=[0], saves=[1],
-                defaults=[None], names=["self"], result_name=None, tensor_meta=tensor_meta,
-                saved_tensor=SavedTensor, name="k")
+    args = {"op": op, "general": general, "record": general, "node_cls": good.node_cls, "diff_pos": [0],
+            "saves": [1], "defaults": [None], "names": ["self"], "result_name": None,
+            "tensor_meta": tensor_meta, "saved_tensor": SavedTensor, "name": "k"}
     _core._PlainAutogradKernel(**args)
     with pytest.raises(ValueError, match="save kind 7"):
         _core._PlainAutogradKernel(**{**args, "saves": [7]})
@@ -372,9 +372,9 @@ def test_rust_apply_rejects_a_formula_reading_other_saved_names():
 def _mul_kernel(**overrides):
     op, f = A.mul.Tensor, formula("aten::mul.Tensor")
     good = make_kernel(op, f)
-    args = dict(op=op, general=good.__wrapped__, record=good.__wrapped__, node_cls=good.node_cls,
-                diff_pos=[0, 1], saves=[0, 0], defaults=[None, None], names=["self", "other"],
-                result_name=None, tensor_meta=tensor_meta, saved_tensor=SavedTensor, name="k")
+    args = {"op": op, "general": good.__wrapped__, "record": good.__wrapped__, "node_cls": good.node_cls,
+            "diff_pos": [0, 1], "saves": [0, 0], "defaults": [None, None], "names": ["self", "other"],
+            "result_name": None, "tensor_meta": tensor_meta, "saved_tensor": SavedTensor, "name": "k"}
     return _core._PlainAutogradKernel(**{**args, **overrides})
 
 
