@@ -297,7 +297,8 @@ def test_an_error_in_the_op_restores_grad_mode():
 
 
 @pytest.mark.parametrize("make, kind", [
-    (lambda a, b: a.sum(), "SumAll"), (lambda a, b: -a, "Neg"), (lambda a, b: a.clone(), "Clone"),
+    (lambda a, b: a.sum(), "SumAll"), (lambda a, b: -a, "Neg"), (lambda a, b: a.clone(), "Identity"),
+    (lambda a, b: a + 2.0, "Identity"), (lambda a, b: opyard.sub(a, 2.0), "Identity"),
     (lambda a, b: opyard.add(a, b, alpha=2), "Add"), (lambda a, b: opyard.sub(a, b, alpha=2), "Sub"),
     (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "MulScalar"),
 ])
@@ -335,7 +336,8 @@ def test_node_apply_errors():
         _core._NodeApply("bogus", lambda n, g: g, [], SavedTensor)
     with pytest.raises(ValueError, match="expected 1 op"):
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
-    assert set(_core._NodeApply.kinds()) == {"sum", "neg", "clone", "add", "sub", "mul", "mul_scalar"}
+    assert set(_core._NodeApply.kinds()) == {"sum", "neg", "clone", "identity", "add", "sub", "mul",
+                                             "mul_scalar"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn
     with opyard.no_grad(), pytest.raises(TypeError):

@@ -6,7 +6,7 @@
 //! formula computes, calling the same ops through the dispatcher, from the
 //! node's Rust fields (`saved`, `released`, the edges):
 //! - `sum` (all-reduce): `expand(g, self.shape)`;
-//! - `neg`: `-g`; `clone`: `g`;
+//! - `neg`: `-g`; `clone`, `alias`, `add.Scalar`, `sub.Scalar`: `g`;
 //! - `add.Tensor`/`sub.Tensor`: `g` and `±g * alpha` (no multiply for alpha == 1);
 //! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
 //!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
@@ -40,7 +40,8 @@ enum Kind {
     SumAll,
     /// `neg`.
     Neg,
-    Clone,
+    /// The gradient itself.
+    Identity,
     /// `mul.Scalar`.
     Add,
     /// `mul.Scalar`, `neg`.
@@ -54,7 +55,8 @@ enum Kind {
 const KINDS: &[(&str, Kind, usize)] = &[
     ("sum", Kind::SumAll, 1),
     ("neg", Kind::Neg, 1),
-    ("clone", Kind::Clone, 0),
+    ("clone", Kind::Identity, 0),
+    ("identity", Kind::Identity, 0),
     ("add", Kind::Add, 1),
     ("sub", Kind::Sub, 2),
     ("mul", Kind::Mul, 2),
@@ -163,7 +165,7 @@ impl PyNodeApply {
         }
         let grads: SmallVec<[PyObject; 2]> = match self.kind {
             Kind::Neg => smallvec::smallvec![call(py, &ops[0], [g])?],
-            Kind::Clone => smallvec::smallvec![g.clone().unbind()],
+            Kind::Identity => smallvec::smallvec![g.clone().unbind()],
             Kind::Add | Kind::Sub => {
                 let Some(alpha) = saved.get(2) else {
                     return Ok(None);

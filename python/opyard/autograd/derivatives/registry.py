@@ -241,6 +241,7 @@ _RUST_APPLY = {
     "sum": (("self",), lambda: (_ops.aten.expand.default,)),
     "neg": ((), lambda: (_ops.aten.neg.default,)),
     "clone": ((), lambda: ()),
+    "identity": ((), lambda: ()),
     "add": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar,)),
     "sub": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar, _ops.aten.neg.default)),
     "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),

@@ -127,7 +127,7 @@ FORMULAS = {
     "aten::clone": F("CloneBackward0", ("self",), lambda g, a, n: (g[0],),
                      forward=lambda t, a: A.clone.default(t[0]), rust_apply="clone"),
     "aten::alias": F("AliasBackward0", ("self",), lambda g, a, n: (g[0],),
-                     forward=lambda t, a: A.alias.default(t[0])),
+                     forward=lambda t, a: A.alias.default(t[0]), rust_apply="identity"),
     "aten::_to_copy": F("ToCopyBackward0", ("self",),
                         lambda g, a, n: (A._to_copy.default(g[0], dtype=a.self.dtype),),
                         forward=lambda t, a: A._to_copy.default(t[0], dtype=a.dtype)),
