@@ -421,3 +421,32 @@ def test_a_node_class_with_its_own_init_is_called():
 
     out = _mul_kernel(node_cls=Counted)(KEYS, _leaf([1.0]), _leaf([2.0]))
     assert type(out.grad_fn) is Counted and inits == [1]
+
+
+def test_function_and_dispatch_modes_see_what_they_saw_before():
+    from opyard.overrides import TorchFunctionMode
+    from opyard.utils.python_dispatch import TorchDispatchMode
+
+    log = []
+
+    class Functions(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            log.append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    class Dispatch(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            log.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    xr = _leaf([1.0, 2.0])
+    with Functions():
+        y = (xr * 2).sum()
+    assert log == ["mul", "sum"] and y.grad_fn.name() == "SumBackward0"
+    log.clear()
+    with Dispatch():
+        y = (xr * 2).sum()
+        y.backward()
+    assert log == ["aten.mul.Scalar", "aten.sum.default", "aten.ones_like.default", "aten.expand.default",
+                   "aten.mul.Scalar"]
+    assert xr.grad.tolist() == [2.0, 2.0]

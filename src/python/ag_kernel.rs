@@ -35,13 +35,15 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use smallvec::SmallVec;
 
 use super::ag_saved::SavedMakers;
+use super::binder::BoundCall;
 use super::keys::PyDispatchKeySet;
 use super::node::{as_node, NodeEdge, PyNodeBase};
 use super::ops::PyOpOverload;
 use super::record::{_grad_accumulator, autograd_mask};
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
-use crate::dispatch::tls::{self, LocalKeySets};
+use super::tls;
+use crate::dispatch::tls::{self as key_tls, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
 
 /// What a node keeps of one argument (registry.py's `_SAVE`, `_META`, `_VALUE`).
@@ -71,8 +73,8 @@ struct BelowAutograd(LocalKeySets);
 
 impl BelowAutograd {
     fn enter() -> Self {
-        let cur = tls::get();
-        tls::replace(LocalKeySets {
+        let cur = key_tls::get();
+        key_tls::replace(LocalKeySets {
             included: cur.included - DispatchKeySet::AUTOGRAD_KEYS,
             excluded: cur.excluded | DispatchKeySet::AUTOGRAD_KEYS,
         });
@@ -82,7 +84,7 @@ impl BelowAutograd {
 
 impl Drop for BelowAutograd {
     fn drop(&mut self) {
-        tls::replace(self.0);
+        key_tls::replace(self.0);
     }
 }
 
@@ -108,17 +110,18 @@ pub struct PyPlainAutogradKernel {
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
 
 impl PyPlainAutogradKernel {
-    /// A call without the key set (`ops::invoke`); `keys` only reaches `general`.
+    /// A call without the key set (`ops::invoke`): `call` as the dispatcher bound
+    /// it, `keys` (its key set after the thread's sets) only for `general`.
     pub fn call_unboxed(
         &self,
         py: Python<'_>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
+        call: &BoundCall<'_>,
         keys: DispatchKeySet,
     ) -> PyResult<PyObject> {
+        let (args, kwargs) = (&call.args, call.kwargs.as_ref());
         match self.fill(py, args, kwargs)? {
             Some(values) if !super::function::forward_ad_active() => {
-                self.run(py, args, kwargs, &values)
+                self.run(py, args, kwargs, &values, Some((call.keys, call.foreign)))
             }
             _ => {
                 let mut all: Vec<PyObject> = Vec::with_capacity(args.len() + 1);
@@ -146,7 +149,7 @@ impl PyPlainAutogradKernel {
         let rest = args.get_slice(1, args.len());
         match self.fill(py, &rest, kwargs)? {
             Some(values) if !super::function::forward_ad_active() => {
-                self.run(py, &rest, kwargs, &values)
+                self.run(py, &rest, kwargs, &values, None)
             }
             _ => self.general.call_bound(py, args, kwargs),
         }
@@ -183,12 +186,15 @@ impl PyPlainAutogradKernel {
         Ok(Some(values))
     }
 
+    /// `bound`: the argument key set and subclass flag of the dispatcher's binding
+    /// of these very arguments, when this call comes from it.
     fn run(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
         values: &Values<'_>,
+        bound: Option<(DispatchKeySet, bool)>,
     ) -> PyResult<PyObject> {
         let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
         let mut any_grad = false;
@@ -215,7 +221,7 @@ impl PyPlainAutogradKernel {
         }
         let out = {
             let _below = BelowAutograd::enter();
-            PyOpOverload::call_reporting(self.op.bind(py), args, kwargs, None, &mut None)?
+            self.call_below(py, args, kwargs, bound)?
         };
         if any_grad {
             self.record(py, out.bind(py), values, edges)?;
@@ -270,6 +276,32 @@ impl PyPlainAutogradKernel {
 }
 
 impl PyPlainAutogradKernel {
+    /// The op called again with the autograd keys excluded: what `op(*args, **kwargs)`
+    /// does. Arguments the dispatcher bound for this call are not bound again: its
+    /// argument key set, with the thread's sets applied now, picks the kernel (the
+    /// function protocol, when it would be consulted, takes the full call).
+    fn call_below(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        bound: Option<(DispatchKeySet, bool)>,
+    ) -> PyResult<PyObject> {
+        let op = self.op.bind(py);
+        match bound {
+            Some((keys, foreign)) if !tls::wants_function_protocol(foreign) => {
+                let call = BoundCall {
+                    args: args.clone(),
+                    kwargs: kwargs.cloned(),
+                    keys,
+                    foreign,
+                };
+                super::ops::dispatch(py, &op.get().op, Some(op), call, tls::apply(keys))
+            }
+            _ => PyOpOverload::call_reporting(op, args, kwargs, None, &mut None),
+        }
+    }
+
     /// A new `node_cls()`: allocated directly when the class adds no `__new__`
     /// or `__init__` of its own (a formula's node class), else called.
     fn new_node<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

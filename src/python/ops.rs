@@ -133,7 +133,7 @@ pub(super) fn invoke(
         // A built-in op's Autograd kernel in Rust takes the call as it is, no key-set
         // object or new tuple (See Note [Autograd kernel in Rust] in `ag_kernel.rs`).
         if let Ok(ag) = func.downcast_exact::<super::ag_kernel::PyPlainAutogradKernel>() {
-            return ag.get().call_unboxed(py, &call.args, kwargs, masked);
+            return ag.get().call_unboxed(py, &call, masked);
         }
     }
     if k.is_fallback {
