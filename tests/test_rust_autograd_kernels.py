@@ -450,3 +450,14 @@ def test_function_and_dispatch_modes_see_what_they_saw_before():
     assert log == ["aten.mul.Scalar", "aten.sum.default", "aten.ones_like.default", "aten.expand.default",
                    "aten.mul.Scalar"]
     assert xr.grad.tolist() == [2.0, 2.0]
+
+
+def test_meta_cache_past_its_bound_keeps_every_shape_right():
+    _core._clear_meta_cache()
+    nodes = []
+    for n in range(1, 4200):  # more shapes than the cache holds: it is emptied once on the way
+        t = opyard.ones(n, requires_grad=True)
+        nodes.append(((t + t).grad_fn, n))
+    assert all(node._saved[0].shape == (n,) and node._saved[0].dtype == opyard.float32 for node, n in nodes)
+    d = opyard.ones(2, dtype=opyard.float64, requires_grad=True)
+    assert (d + d).grad_fn._saved[0].dtype == opyard.float64  # keyed by dtype too

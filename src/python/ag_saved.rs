@@ -85,14 +85,15 @@ impl SavedMakers {
         let made = self.tensor_meta.bind(py).call1((v,))?;
         // See Note [No foreign code under a lock]: the borrow is a RefCell's, but
         // the rule is the same: a full map is taken out and dropped after it.
-        let full = {
+        // (Another thread may have cached the same key while `tensor_meta` ran:
+        // the entry it replaces is dropped after the borrow too.)
+        let dropped = {
             let mut cell = META.get(py).borrow_mut();
             let map = cell.get_or_insert_with(FxHashMap::default);
             let full = (map.len() >= META_CACHE_SIZE).then(|| std::mem::take(map));
-            map.insert(key, made.clone().unbind());
-            full
+            (full, map.insert(key, made.clone().unbind()))
         };
-        drop(full);
+        drop(dropped);
         Ok(made)
     }
 
