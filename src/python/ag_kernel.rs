@@ -28,44 +28,24 @@
 //! Note [Packet call slots]) and `ops::invoke` calls it without the key-set
 //! object and argument tuple the boxed convention builds.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use smallvec::SmallVec;
 
+use super::ag_kernel_api::Save;
 use super::ag_saved::SavedMakers;
 use super::binder::BoundCall;
 use super::keys::PyDispatchKeySet;
 use super::node::{as_node, NodeEdge, PyNodeBase};
 use super::ops::PyOpOverload;
-use super::record::{_grad_accumulator, autograd_mask};
+use super::record::_grad_accumulator;
 use super::tensor::PyTensorBase;
 use super::tensor_fields;
 use super::tls;
 use crate::dispatch::tls::{self as key_tls, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
-
-/// What a node keeps of one argument (registry.py's `_SAVE`, `_META`, `_VALUE`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Save {
-    Tensor,
-    Meta,
-    Value,
-}
-
-impl Save {
-    fn from_code(code: u8) -> PyResult<Save> {
-        match code {
-            0 => Ok(Save::Tensor),
-            1 => Ok(Save::Meta),
-            2 => Ok(Save::Value),
-            _ => Err(PyValueError::new_err(format!(
-                "_PlainAutogradKernel: save kind {code} is not 0 (tensor), 1 (meta) or 2 (value)"
-            ))),
-        }
-    }
-}
 
 /// The autograd keys excluded on this thread while alive (`_no_grad_guard()`),
 /// the previous sets restored on drop, also when the op raised or panicked.
@@ -91,20 +71,20 @@ impl Drop for BelowAutograd {
 /// The Autograd kernel of one plain built-in op. See Note [Autograd kernel in Rust].
 #[pyclass(name = "_PlainAutogradKernel", module = "opyard._core", frozen)]
 pub struct PyPlainAutogradKernel {
-    op: Py<PyOpOverload>,
-    general: PyObject,
-    record: PyObject,
-    node_cls: Py<PyType>,
-    diff_pos: SmallVec<[usize; 2]>,
-    saves: Vec<Save>,
-    defaults: Vec<PyObject>,
-    names: Vec<Py<PyString>>,
-    result_name: Option<PyObject>,
-    makers: SavedMakers,
-    name: Py<PyString>,
-    mask: u64,
+    pub(super) op: Py<PyOpOverload>,
+    pub(super) general: PyObject,
+    pub(super) record: PyObject,
+    pub(super) node_cls: Py<PyType>,
+    pub(super) diff_pos: SmallVec<[usize; 2]>,
+    pub(super) saves: Vec<Save>,
+    pub(super) defaults: Vec<PyObject>,
+    pub(super) names: Vec<Py<PyString>>,
+    pub(super) result_name: Option<PyObject>,
+    pub(super) makers: SavedMakers,
+    pub(super) name: Py<PyString>,
+    pub(super) mask: u64,
     /// `node_cls` has `NodeBase`'s `__new__` and `object.__init__`: see `new_node`.
-    direct_node: bool,
+    pub(super) direct_node: bool,
 }
 
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
@@ -134,7 +114,7 @@ impl PyPlainAutogradKernel {
     }
 
     /// The boxed call: `(keyset, *args, **kwargs)`.
-    fn call(
+    pub(super) fn call(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
@@ -356,106 +336,4 @@ unsafe fn kernel_call_impl(
             slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
         },
     )
-}
-
-#[pymethods]
-impl PyPlainAutogradKernel {
-    /// Made by `derivatives/registry.py` (`_plain_kernel`) once per op: `saves` one
-    /// kind per schema argument (0 tensor, 1 meta, 2 value), `defaults` and `names`
-    /// one per argument, `result_name` the node name when the result is saved.
-    #[new]
-    #[pyo3(signature = (op, general, record, node_cls, diff_pos, saves, defaults, names,
-                        result_name, tensor_meta, saved_tensor, name))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        py: Python<'_>,
-        op: Py<PyOpOverload>,
-        general: PyObject,
-        record: PyObject,
-        node_cls: Bound<'_, PyType>,
-        diff_pos: Vec<usize>,
-        saves: Vec<u8>,
-        defaults: Vec<PyObject>,
-        names: Vec<Py<PyString>>,
-        result_name: Option<PyObject>,
-        tensor_meta: PyObject,
-        saved_tensor: Py<PyType>,
-        name: Py<PyString>,
-    ) -> PyResult<Self> {
-        let n = saves.len();
-        if defaults.len() != n || names.len() != n || diff_pos.iter().any(|&p| p >= n) {
-            return Err(PyValueError::new_err(format!(
-                "_PlainAutogradKernel({}): saves, defaults and names need one entry per \
-                 argument ({n}, {}, {}) and diff_pos positions below {n} (got {diff_pos:?})",
-                name.bind(py),
-                defaults.len(),
-                names.len()
-            )));
-        }
-        if !node_cls.is_subclass_of::<PyNodeBase>()? {
-            return Err(PyTypeError::new_err(format!(
-                "_PlainAutogradKernel({}): node_cls must subclass NodeBase",
-                name.bind(py)
-            )));
-        }
-        let base = py.get_type_bound::<PyNodeBase>();
-        let object_init = py.get_type_bound::<PyAny>().getattr("__init__")?;
-        let direct_node = node_cls.getattr("__new__")?.is(&base.getattr("__new__")?)
-            && node_cls.getattr("__init__")?.is(&object_init);
-        let saves = saves
-            .into_iter()
-            .map(Save::from_code)
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyPlainAutogradKernel {
-            op,
-            general,
-            record,
-            node_cls: node_cls.unbind(),
-            diff_pos: diff_pos.into_iter().collect(),
-            saves,
-            defaults,
-            names,
-            result_name: result_name.filter(|r| !r.is_none(py)),
-            makers: SavedMakers::new(py, tensor_meta, saved_tensor)?,
-            name,
-            mask: autograd_mask(),
-            direct_node,
-        })
-    }
-
-    #[pyo3(signature = (*args, **kwargs))]
-    fn __call__(
-        &self,
-        py: Python<'_>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyObject> {
-        self.call(py, args, kwargs)
-    }
-
-    /// The Python kernel this one falls back to.
-    #[getter]
-    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
-        self.general.clone_ref(py)
-    }
-
-    #[getter]
-    fn __name__(&self, py: Python<'_>) -> Py<PyString> {
-        self.name.clone_ref(py)
-    }
-
-    #[getter]
-    fn __qualname__(&self, py: Python<'_>) -> Py<PyString> {
-        self.name.clone_ref(py)
-    }
-
-    /// The node class this kernel records.
-    #[getter]
-    fn node_cls(&self, py: Python<'_>) -> Py<PyType> {
-        self.node_cls.clone_ref(py)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> String {
-        format!("<_PlainAutogradKernel {}>", self.name.bind(py))
-    }
 }

@@ -6,6 +6,7 @@
 
 mod ag_apply;
 mod ag_kernel;
+mod ag_kernel_api;
 mod ag_output;
 mod ag_saved;
 mod ag_slots;
