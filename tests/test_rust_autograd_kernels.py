@@ -365,7 +365,7 @@ def test_plain_kernel_constructor_errors():
 
 
 def test_rust_apply_rejects_a_formula_reading_other_saved_names():
-    from opyard.autograd.derivatives._rust_apply import rust_apply
+    from opyard.autograd.derivatives._kernel_parts import rust_apply
     from opyard.autograd.derivatives.registry import Formula
     f = Formula("WeirdBackward0", ("self",), lambda g, a, n: g, rust_apply="add")
     with pytest.raises(ValueError, match="reads the saved values"):

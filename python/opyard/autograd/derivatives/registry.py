@@ -27,15 +27,16 @@ from ..grad_mode import _no_grad_guard
 from ..grad_mode import grad_off_in_forward_ad as _fw_off
 from ..graph import Node, SavedTensor, gradient_edge, set_history
 from ._kernel_parts import (
+    TensorMeta,
     _Args,
     clone_originals,
     collect_lists,
     push_tangents,
     record_view_of,
     tangents_of,
+    tensor_meta,
 )
-from ._rust_apply import rust_apply as _rust_apply
-from ._shared_meta import TensorMeta, tensor_meta
+from ._kernel_parts import rust_apply as _rust_apply
 
 __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 
