@@ -42,6 +42,7 @@ CASES = [
     ("aten::exp", A.exp.default, lambda a, b: (a,), {}),
     ("aten::sum.dim_IntList", A.sum.dim_IntList, lambda a, b: (a, [0], True), {}),
     ("aten::mean", A.mean.default, lambda a, b: (a,), {}),
+    ("aten::add.Scalar", A.add.Scalar, lambda a, b: (a, 1.5), {}),
 ]
 
 
@@ -81,6 +82,7 @@ def test_rust_kernel_records_what_the_python_kernel_records(case):
 
 @pytest.mark.parametrize("op, args, expected", [
     ("sum", lambda a, b: a.sum(), lambda a, b: (np.ones(3), None)),
+    ("mean", lambda a, b: a.mean() * 3.0, lambda a, b: (np.ones(3), None)),
     ("neg", lambda a, b: -a, lambda a, b: (-np.ones(3), None)),
     ("clone", lambda a, b: a.clone(), lambda a, b: (np.ones(3), None)),
     ("mul.Scalar", lambda a, b: a * 3.0, lambda a, b: (np.full(3, 3.0), None)),
@@ -180,6 +182,7 @@ def test_backward_twice_raises_and_retain_graph_allows_it():
     (lambda x: (x * 3.0 * x).sum(), 6.0),
     (lambda x: (-(x * x)).sum(), -2.0),
     (lambda x: ((x * x).clone() + x - x).sum(), 2.0),
+    (lambda x: (x * x).mean() * 2.0, 2.0),
 ])
 def test_double_backward_records_through_the_python_formula(make, second):
     x = _leaf([3.0, -1.0], opyard.float64)
@@ -297,7 +300,7 @@ def test_an_error_in_the_op_restores_grad_mode():
 
 
 @pytest.mark.parametrize("make, kind", [
-    (lambda a, b: a.sum(), "SumAll"), (lambda a, b: -a, "Neg"), (lambda a, b: a.clone(), "Identity"),
+    (lambda a, b: a.sum(), "SumAll"), (lambda a, b: a.mean(), "MeanAll"), (lambda a, b: -a, "Neg"), (lambda a, b: a.clone(), "Identity"),
     (lambda a, b: a + 2.0, "Identity"), (lambda a, b: opyard.sub(a, 2.0), "Identity"),
     (lambda a, b: opyard.add(a, b, alpha=2), "Add"), (lambda a, b: opyard.sub(a, b, alpha=2), "Sub"),
     (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "MulScalar"),
@@ -307,7 +310,7 @@ def test_rust_apply_matches_the_python_apply(make, kind):
     node = make(a, b).grad_fn
     apply = type(node).apply
     assert repr(apply) == f"<_NodeApply {kind}>"
-    g = opyard.tensor(2.0) if kind == "SumAll" else opyard.tensor([2.0, 0.5])
+    g = opyard.tensor(2.0) if kind in ("SumAll", "MeanAll") else opyard.tensor([2.0, 0.5])
     with opyard.no_grad():
         fast, slow = node.apply([g]), apply.__wrapped__(node, [g])
         none_fast, none_slow = node.apply([None]), apply.__wrapped__(node, [None])
@@ -336,7 +339,7 @@ def test_node_apply_errors():
         _core._NodeApply("bogus", lambda n, g: g, [], SavedTensor)
     with pytest.raises(ValueError, match="expected 1 op"):
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
-    assert set(_core._NodeApply.kinds()) == {"sum", "neg", "clone", "identity", "add", "sub", "mul",
+    assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul",
                                              "mul_scalar"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn

@@ -5,7 +5,8 @@
 //! node apply] in `derivatives/registry.py`). It computes what the Python
 //! formula computes, calling the same ops through the dispatcher, from the
 //! node's Rust fields (`saved`, `released`, the edges):
-//! - `sum` (all-reduce): `expand(g, self.shape)`;
+//! - `sum` (all-reduce): `expand(g, self.shape)`; `mean` (all-reduce):
+//!   `expand(g / max(numel, 1), self.shape)`;
 //! - `neg`: `-g`; `clone`, `alias`, `add.Scalar`, `sub.Scalar`: `g`;
 //! - `add.Tensor`/`sub.Tensor`: `g` and `±g * alpha` (no multiply for alpha == 1);
 //! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
@@ -38,6 +39,8 @@ use crate::dispatch::{tls, DispatchKeySet};
 enum Kind {
     /// `expand`.
     SumAll,
+    /// `div.Scalar`, `expand`.
+    MeanAll,
     /// `neg`.
     Neg,
     /// The gradient itself.
@@ -54,6 +57,7 @@ enum Kind {
 
 const KINDS: &[(&str, Kind, usize)] = &[
     ("sum", Kind::SumAll, 1),
+    ("mean", Kind::MeanAll, 2),
     ("neg", Kind::Neg, 1),
     ("clone", Kind::Identity, 0),
     ("identity", Kind::Identity, 0),
@@ -95,6 +99,17 @@ fn mul<'py>(
         &ops[1]
     };
     call(g.py(), op, [g, b])
+}
+
+/// The sizes of a `TensorMeta` as a new list, when every size is an int (a
+/// symbolic size takes the Python formula).
+fn int_sizes<'py>(meta: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyList>>> {
+    let shape = meta.getattr(pyo3::intern!(meta.py(), "shape"))?;
+    let size = PyList::new_bound(meta.py(), shape.iter()?.collect::<PyResult<Vec<_>>>()?);
+    Ok(size
+        .iter()
+        .all(|d| d.is_exact_instance_of::<pyo3::types::PyLong>())
+        .then_some(size))
 }
 
 impl PyNodeApply {
@@ -188,6 +203,21 @@ impl PyNodeApply {
                     return Ok(None);
                 };
                 smallvec::smallvec![mul(ops, g, other.bind(py))?]
+            }
+            Kind::MeanAll => {
+                let Some(meta) = saved.first() else {
+                    return Ok(None);
+                };
+                let Some(size) = int_sizes(meta.bind(py))? else {
+                    return Ok(None);
+                };
+                let numel: i64 = size
+                    .iter()
+                    .map(|d| d.extract::<i64>())
+                    .product::<PyResult<i64>>()?;
+                let count = numel.max(1).into_py(py).into_bound(py);
+                let scaled = call(py, &ops[0], [g, &count])?;
+                smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
             Kind::SumAll | Kind::Mul => unreachable!("handled above"),
         };

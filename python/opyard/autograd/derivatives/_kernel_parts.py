@@ -158,6 +158,7 @@ def tensor_meta(t):
 # The Rust applies: kind -> (the saved names it reads, in order; the ops it calls).
 _RUST_APPLY = {
     "sum": (("self",), lambda: (_ops.aten.expand.default,)),
+    "mean": (("self",), lambda: (_ops.aten.div.Scalar, _ops.aten.expand.default)),
     "neg": ((), lambda: (_ops.aten.neg.default,)),
     "clone": ((), lambda: ()),
     "identity": ((), lambda: ()),
