@@ -303,7 +303,8 @@ def test_an_error_in_the_op_restores_grad_mode():
     (lambda a, b: a.sum(), "SumAll"), (lambda a, b: a.mean(), "MeanAll"), (lambda a, b: -a, "Neg"), (lambda a, b: a.clone(), "Identity"),
     (lambda a, b: a + 2.0, "Identity"), (lambda a, b: opyard.sub(a, 2.0), "Identity"),
     (lambda a, b: opyard.add(a, b, alpha=2), "Add"), (lambda a, b: opyard.sub(a, b, alpha=2), "Sub"),
-    (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "MulScalar"),
+    (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "ByOther"),
+    (lambda a, b: a / 4.0, "ByOther"), (lambda a, b: a.exp(), "MulResult"),
 ])
 def test_rust_apply_matches_the_python_apply(make, kind):
     a, b = _leaf([1.0, 2.0]), _leaf([3.0, -4.0])
@@ -340,7 +341,7 @@ def test_node_apply_errors():
     with pytest.raises(ValueError, match="expected 1 op"):
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
     assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul",
-                                             "mul_scalar"}
+                                             "mul_scalar", "div_scalar", "mul_result"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn
     with opyard.no_grad(), pytest.raises(TypeError):
@@ -465,3 +466,18 @@ def test_meta_cache_past_its_bound_keeps_every_shape_right():
     assert all(node._saved[0].shape == (n,) and node._saved[0].dtype == opyard.float32 for node, n in nodes)
     d = opyard.ones(2, dtype=opyard.float64, requires_grad=True)
     assert (d + d).grad_fn._saved[0].dtype == opyard.float64  # keyed by dtype too
+
+
+def test_exp_apply_checks_its_saved_result():
+    x = _leaf([0.0, 1.0], opyard.float64)
+    y = x.exp()
+    (y / 2.0).sum().backward(retain_graph=True)
+    np.testing.assert_allclose(x.grad.numpy(), np.exp([0.0, 1.0]) / 2.0)
+    with opyard.no_grad():
+        y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+    z = x.exp()
+    z.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        z.sum().backward()

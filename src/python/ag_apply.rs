@@ -12,7 +12,8 @@
 //! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
 //!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
 //!   freed graph, a tensor modified in place);
-//! - `mul.Scalar`: `g * other`.
+//! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`;
+//! - `exp`: `g * result`, after unpacking the saved result (as `mul.Tensor`).
 //!
 //! With grad mode on in backward (`create_graph=True`), or anything it does
 //! not expect (a saved value that is not a plain `SavedTensor`, more than one
@@ -51,8 +52,10 @@ enum Kind {
     Sub,
     /// `mul.Tensor`, `mul.Scalar`.
     Mul,
-    /// `mul.Tensor`, `mul.Scalar`.
-    MulScalar,
+    /// `g op other` with the saved `other`: `op.Tensor`, `op.Scalar` (mul or div).
+    ByOther,
+    /// `g * result` with the saved result: `mul.Tensor`, `mul.Scalar`.
+    MulResult,
 }
 
 const KINDS: &[(&str, Kind, usize)] = &[
@@ -64,7 +67,9 @@ const KINDS: &[(&str, Kind, usize)] = &[
     ("add", Kind::Add, 1),
     ("sub", Kind::Sub, 2),
     ("mul", Kind::Mul, 2),
-    ("mul_scalar", Kind::MulScalar, 2),
+    ("mul_scalar", Kind::ByOther, 2),
+    ("div_scalar", Kind::ByOther, 2),
+    ("mul_result", Kind::MulResult, 2),
 ];
 
 /// A node class's `apply` in Rust. See Note [Rust node apply].
@@ -152,6 +157,9 @@ impl PyNodeApply {
         if self.kind == Kind::Mul {
             return self.mul_tensor(py, node, g, &saved, released);
         }
+        if self.kind == Kind::MulResult {
+            return self.mul_result(py, g, &saved, released, n_next);
+        }
         let none = || -> PyObject {
             PyTuple::new_bound(py, (0..n_next).map(|_| py.None()))
                 .into_any()
@@ -198,7 +206,7 @@ impl PyNodeApply {
                 };
                 smallvec::smallvec![g.clone().unbind(), other]
             }
-            Kind::MulScalar => {
+            Kind::ByOther => {
                 let Some(other) = saved.get(1) else {
                     return Ok(None);
                 };
@@ -219,7 +227,32 @@ impl PyNodeApply {
                 let scaled = call(py, &ops[0], [g, &count])?;
                 smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
-            Kind::SumAll | Kind::Mul => unreachable!("handled above"),
+            Kind::SumAll | Kind::Mul | Kind::MulResult => unreachable!("handled above"),
+        };
+        Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
+    }
+
+    /// `ExpBackward0`: the saved result (the last saved value) unpacked and checked
+    /// first, as `BuiltinNode.apply`, then `g * result`.
+    fn mul_result(
+        &self,
+        py: Python<'_>,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+        n_next: usize,
+    ) -> PyResult<Option<PyObject>> {
+        let Some(last) = saved.last() else {
+            return Ok(None);
+        };
+        let ty = self.saved_tensor.bind(py);
+        let Some(result) = unpack(last.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        let grads: SmallVec<[PyObject; 1]> = if g.is_none() {
+            (0..n_next).map(|_| py.None()).collect()
+        } else {
+            smallvec::smallvec![mul(&self.ops, g, &result)?]
         };
         Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
     }

@@ -166,6 +166,8 @@ _RUST_APPLY = {
     "sub": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar, _ops.aten.neg.default)),
     "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
     "mul_scalar": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "div_scalar": (("self", "other"), lambda: (_ops.aten.div.Tensor, _ops.aten.div.Scalar)),
+    "mul_result": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
 }
 
 
@@ -173,7 +175,8 @@ def rust_apply(formula, save_names, fallback, saved_tensor):
     """The ``_NodeApply`` of ``formula.rust_apply`` for a node saving ``save_names``, falling
     back to the Python apply ``fallback``; ``saved_tensor`` is the ``SavedTensor`` class."""
     reads, ops = _RUST_APPLY[formula.rust_apply]
-    if save_names[:len(reads)] != reads or (formula.rust_apply == "mul" and save_names != reads):
+    exact = formula.rust_apply in ("mul", "mul_result")  # these read every saved value by position
+    if save_names[:len(reads)] != reads or (exact and save_names != reads):
         raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
                          f"values {reads}, but the node saves {save_names}")
     return _core._NodeApply(formula.rust_apply, fallback, ops(), saved_tensor)

@@ -14,10 +14,11 @@ def _g(fn):
     return lambda grads, a, n: fn(grads[0], a, n)
 
 
-def _unary(name, dfn, save=("self",), fw=True):
+def _unary(name, dfn, save=("self",), fw=True, rust_apply=None):
     """A unary op whose derivative is ``g * dfn(a)``."""
     forward = (lambda t, a: mul(t[0], dfn(a))) if fw else None
-    return F(name, ("self",), _g(lambda g, a, n: (mul(g, dfn(a)),)), save=save, forward=forward)
+    return F(name, ("self",), _g(lambda g, a, n: (mul(g, dfn(a)),)), save=save, forward=forward,
+             rust_apply=rust_apply)
 
 
 def _pow_tensor_scalar_grad(g, a, n):
@@ -134,7 +135,7 @@ FORMULAS = {
                                                    None if t[1] is None else
                                                    neg(div(mul(t[1], a.self), mul(a.other, a.other))))),
     "aten::div.Scalar": F("DivBackward1", ("self",), _g(lambda g, a, n: (div(g, a.other),)),
-                          forward=lambda t, a: div(t[0], a.other)),
+                          forward=lambda t, a: div(t[0], a.other), rust_apply="div_scalar"),
     "aten::neg": F("NegBackward0", ("self",), _g(lambda g, a, n: (neg(g),)),
                    forward=lambda t, a: neg(t[0]), rust_apply="neg"),
     "aten::pow.Tensor_Scalar": F("PowBackward0", ("self",), _g(_pow_tensor_scalar_grad), save=("self",),
@@ -142,7 +143,7 @@ FORMULAS = {
     "aten::pow.Tensor_Tensor": F("PowBackward1", ("self", "exponent"), _g(_pow_tensor_tensor_grad),
                                  save=("self", "exponent", "result"),
                                  forward=lambda t, a: lin(_pow_fw_self(t, a), _pow_fw_exp(t, a))),
-    "aten::exp": _unary("ExpBackward0", lambda a: a.result, save=("result",)),
+    "aten::exp": _unary("ExpBackward0", lambda a: a.result, save=("result",), rust_apply="mul_result"),
     "aten::log": F("LogBackward0", ("self",), _g(lambda g, a, n: (div(g, a.self),)), save=("self",),
                    forward=lambda t, a: div(t[0], a.self)),
     "aten::sin": _unary("SinBackward0", lambda a: A.cos.default(a.self)),
