@@ -5,6 +5,7 @@
 #![allow(clippy::useless_conversion)]
 
 mod ag_apply;
+mod ag_apply_api;
 mod ag_kernel;
 mod ag_kernel_api;
 mod ag_output;
@@ -118,7 +119,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ag_kernel::PyPlainAutogradKernel>()?;
     ag_kernel::install_call_slot(m.py());
     m.add_class::<ag_apply::PyNodeApply>()?;
-    ag_apply::install_call_slot(m.py());
+    ag_apply_api::install_call_slot(m.py());
     m.add_function(wrap_pyfunction!(ag_saved::_clear_meta_cache, m)?)?;
     m.add_class::<function::PyFunctionSpec>()?;
     m.add_class::<function::PyApplyDescriptor>()?;
