@@ -79,7 +79,9 @@ def test_hooks_run_around_the_rust_apply():
     (lambda a, b: a + 2.0, "Identity"), (lambda a, b: opyard.sub(a, 2.0), "Identity"),
     (lambda a, b: opyard.add(a, b, alpha=2), "Add"), (lambda a, b: opyard.sub(a, b, alpha=2), "Sub"),
     (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "ByOther"),
-    (lambda a, b: a / 4.0, "ByOther"), (lambda a, b: a.exp(), "MulResult"),
+    (lambda a, b: a / 4.0, "ByOther"), (lambda a, b: a.exp(), "Result(Exp)"),
+    (lambda a, b: a.tanh(), "Result(Tanh)"), (lambda a, b: a.sigmoid(), "Result(Sigmoid)"),
+    (lambda a, b: (a - 1.5).relu(), "Result(Relu)"),
 ])
 def test_rust_apply_matches_the_python_apply(make, kind):
     a, b = _leaf([1.0, 2.0]), _leaf([3.0, -4.0])
@@ -116,7 +118,8 @@ def test_node_apply_errors():
     with pytest.raises(ValueError, match="expected 1 op"):
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
     assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul",
-                                             "mul_scalar", "div_scalar", "mul_result"}
+                                             "mul_scalar", "div_scalar", "mul_result", "tanh", "sigmoid",
+                                             "relu"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn
     with opyard.no_grad(), pytest.raises(TypeError):
@@ -144,3 +147,31 @@ def test_exp_apply_checks_its_saved_result():
     z.sum().backward()
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         z.sum().backward()
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a.sum(), lambda a: a.mean(), lambda a: -a, lambda a: opyard.sub(a, a, alpha=2),
+    lambda a: a * a, lambda a: a / 3.0, lambda a: a.exp(), lambda a: a.tanh(), lambda a: a.sigmoid(),
+    lambda a: a.relu(),
+])
+def test_rust_apply_calls_the_ops_of_the_python_apply_in_order(make):
+    from opyard.utils.python_dispatch import TorchDispatchMode
+
+    class Log(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    a = _leaf([0.5, -1.0])
+    node = make(a).grad_fn
+    g = opyard.ones(()) if node.name() in ("SumBackward0", "MeanBackward0") else opyard.ones(2)
+    logs = []
+    for apply in (type(node).apply, type(node).apply.__wrapped__):
+        with opyard.no_grad(), Log() as log:
+            out = apply(node, [g])
+        logs.append((log.ops, [None if o is None else o.tolist() for o in out]))
+    assert logs[0] == logs[1]

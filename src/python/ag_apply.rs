@@ -13,7 +13,10 @@
 //!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
 //!   freed graph, a tensor modified in place);
 //! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`;
-//! - `exp`: `g * result`, after unpacking the saved result (as `mul.Tensor`).
+//! - from the saved result, unpacked (and checked) first as `mul.Tensor`'s
+//!   operands: `exp` `g * r`; `tanh` `g * (1 - r * r)`; `sigmoid`
+//!   `g * (r * (1 - r))`; `relu` `where(r <= 0, zeros_like(g), g)`, each
+//!   calling the formula's ops in its order.
 //!
 //! With grad mode on in backward (`create_graph=True`), or anything it does
 //! not expect (a saved value that is not a plain `SavedTensor`, more than one
@@ -52,8 +55,19 @@ pub(super) enum Kind {
     Mul,
     /// `g op other` with the saved `other`: `op.Tensor`, `op.Scalar` (mul or div).
     ByOther,
-    /// `g * result` with the saved result: `mul.Tensor`, `mul.Scalar`.
-    MulResult,
+    /// From the saved result: `exp` (`mul.Tensor`, `mul.Scalar`), `tanh` and
+    /// `sigmoid` (`mul.Tensor`, `rsub.Scalar`), `relu` (`where.self`, `le.Scalar`,
+    /// `zeros_like`).
+    Result(ResultFormula),
+}
+
+/// The formulas computed from the saved result of a unary op.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum ResultFormula {
+    Exp,
+    Tanh,
+    Sigmoid,
+    Relu,
 }
 
 /// Each kind's name (as `registry.py` gives it) and how many ops it calls.
@@ -68,7 +82,10 @@ pub(super) const KINDS: &[(&str, Kind, usize)] = &[
     ("mul", Kind::Mul, 2),
     ("mul_scalar", Kind::ByOther, 2),
     ("div_scalar", Kind::ByOther, 2),
-    ("mul_result", Kind::MulResult, 2),
+    ("mul_result", Kind::Result(ResultFormula::Exp), 2),
+    ("tanh", Kind::Result(ResultFormula::Tanh), 2),
+    ("sigmoid", Kind::Result(ResultFormula::Sigmoid), 2),
+    ("relu", Kind::Result(ResultFormula::Relu), 3),
 ];
 
 /// A node class's `apply` in Rust. See Note [Rust node apply].
@@ -156,8 +173,8 @@ impl PyNodeApply {
         if self.kind == Kind::Mul {
             return self.mul_tensor(py, node, g, &saved, released);
         }
-        if self.kind == Kind::MulResult {
-            return self.mul_result(py, g, &saved, released, n_next);
+        if let Kind::Result(f) = self.kind {
+            return self.by_result(py, f, g, &saved, released, n_next);
         }
         let none = || -> PyObject {
             PyTuple::new_bound(py, (0..n_next).map(|_| py.None()))
@@ -226,16 +243,17 @@ impl PyNodeApply {
                 let scaled = call(py, &ops[0], [g, &count])?;
                 smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
-            Kind::SumAll | Kind::Mul | Kind::MulResult => unreachable!("handled above"),
+            Kind::SumAll | Kind::Mul | Kind::Result(_) => unreachable!("handled above"),
         };
         Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
     }
 
     /// `ExpBackward0`: the saved result (the last saved value) unpacked and checked
     /// first, as `BuiltinNode.apply`, then `g * result`.
-    fn mul_result(
+    fn by_result(
         &self,
         py: Python<'_>,
+        formula: ResultFormula,
         g: &Bound<'_, PyAny>,
         saved: &[PyObject],
         released: bool,
@@ -248,12 +266,32 @@ impl PyNodeApply {
         let Some(result) = unpack(last.bind(py), ty, self.layout, released)? else {
             return Ok(None);
         };
-        let grads: SmallVec<[PyObject; 1]> = if g.is_none() {
-            (0..n_next).map(|_| py.None()).collect()
-        } else {
-            smallvec::smallvec![mul(&self.ops, g, &result)?]
+        if g.is_none() {
+            let none = PyTuple::new_bound(py, (0..n_next).map(|_| py.None()));
+            return Ok(Some(none.into_any().unbind()));
+        }
+        let (ops, r) = (&self.ops, &result);
+        let one = 1i64.into_py(py).into_bound(py);
+        let grad = match formula {
+            ResultFormula::Exp => mul(ops, g, r)?,
+            ResultFormula::Tanh => {
+                let rr = call(py, &ops[0], [r, r])?;
+                let d = call(py, &ops[1], [rr.bind(py), &one])?;
+                call(py, &ops[0], [g, d.bind(py)])?
+            }
+            ResultFormula::Sigmoid => {
+                let q = call(py, &ops[1], [r, &one])?;
+                let d = call(py, &ops[0], [r, q.bind(py)])?;
+                call(py, &ops[0], [g, d.bind(py)])?
+            }
+            ResultFormula::Relu => {
+                let zero = 0i64.into_py(py).into_bound(py);
+                let mask = call(py, &ops[1], [r, &zero])?;
+                let zeros = call(py, &ops[2], [g])?;
+                call(py, &ops[0], [mask.bind(py), zeros.bind(py), g])?
+            }
         };
-        Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
+        Ok(Some(PyTuple::new_bound(py, [grad]).into_any().unbind()))
     }
 
     /// `MulBackward0`: both saved tensors unpacked (and checked) first, as `BuiltinNode.apply`.

@@ -168,6 +168,10 @@ _RUST_APPLY = {
     "mul_scalar": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
     "div_scalar": (("self", "other"), lambda: (_ops.aten.div.Tensor, _ops.aten.div.Scalar)),
     "mul_result": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "tanh": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.rsub.Scalar)),
+    "sigmoid": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.rsub.Scalar)),
+    "relu": (("self", "result"), lambda: (_ops.aten.where.self, _ops.aten.le.Scalar,
+                                          _ops.aten.zeros_like.default)),
 }
 
 
@@ -175,7 +179,8 @@ def rust_apply(formula, save_names, fallback, saved_tensor):
     """The ``_NodeApply`` of ``formula.rust_apply`` for a node saving ``save_names``, falling
     back to the Python apply ``fallback``; ``saved_tensor`` is the ``SavedTensor`` class."""
     reads, ops = _RUST_APPLY[formula.rust_apply]
-    exact = formula.rust_apply in ("mul", "mul_result")  # these read every saved value by position
+    # These read every saved value by position.
+    exact = formula.rust_apply in ("mul", "mul_result", "tanh", "sigmoid", "relu")
     if save_names[:len(reads)] != reads or (exact and save_names != reads):
         raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
                          f"values {reads}, but the node saves {save_names}")
