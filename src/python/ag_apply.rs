@@ -12,6 +12,7 @@
 //! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
 //!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
 //!   freed graph, a tensor modified in place);
+//! - `mm`: `g @ mat2.t()` and `self.t() @ g`, likewise after unpacking both;
 //! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`;
 //! - from the saved result, unpacked (and checked) first as `mul.Tensor`'s
 //!   operands: `exp` `g * r`; `tanh` `g * (1 - r * r)`; `sigmoid`
@@ -53,6 +54,8 @@ pub(super) enum Kind {
     Sub,
     /// `mul.Tensor`, `mul.Scalar`.
     Mul,
+    /// `mm`, `t`.
+    Mm,
     /// `g op other` with the saved `other`: `op.Tensor`, `op.Scalar` (mul or div).
     ByOther,
     /// From the saved result: `exp` (`mul.Tensor`, `mul.Scalar`), `tanh` and
@@ -80,6 +83,7 @@ pub(super) const KINDS: &[(&str, Kind, usize)] = &[
     ("add", Kind::Add, 1),
     ("sub", Kind::Sub, 2),
     ("mul", Kind::Mul, 2),
+    ("mm", Kind::Mm, 2),
     ("mul_scalar", Kind::ByOther, 2),
     ("div_scalar", Kind::ByOther, 2),
     ("mul_result", Kind::Result(ResultFormula::Exp), 2),
@@ -170,7 +174,7 @@ impl PyNodeApply {
             (n.released, saved, n.next.len())
         };
         let ops = &self.ops;
-        if self.kind == Kind::Mul {
+        if matches!(self.kind, Kind::Mul | Kind::Mm) {
             return self.mul_tensor(py, node, g, &saved, released);
         }
         if let Kind::Result(f) = self.kind {
@@ -243,7 +247,9 @@ impl PyNodeApply {
                 let scaled = call(py, &ops[0], [g, &count])?;
                 smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
-            Kind::SumAll | Kind::Mul | Kind::Result(_) => unreachable!("handled above"),
+            Kind::SumAll | Kind::Mul | Kind::Mm | Kind::Result(_) => {
+                unreachable!("handled above")
+            }
         };
         Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
     }
@@ -294,7 +300,8 @@ impl PyNodeApply {
         Ok(Some(PyTuple::new_bound(py, [grad]).into_any().unbind()))
     }
 
-    /// `MulBackward0`: both saved tensors unpacked (and checked) first, as `BuiltinNode.apply`.
+    /// `MulBackward0`, `MmBackward0`: both saved tensors unpacked (and checked)
+    /// first, as `BuiltinNode.apply`.
     fn mul_tensor(
         &self,
         py: Python<'_>,
@@ -322,19 +329,21 @@ impl PyNodeApply {
         if needs.len() != 2 {
             return Ok(None);
         }
+        let ops = &self.ops;
+        // `_mm`: `mm(g, t(mat2))`, `mm(t(self), g)`; `mul`: `g * other`, `g * self`.
+        let grad = |i: usize| -> PyResult<PyObject> {
+            match (self.kind, i) {
+                (Kind::Mm, 0) => call(py, &ops[0], [g, call(py, &ops[1], [&other])?.bind(py)]),
+                (Kind::Mm, _) => call(py, &ops[0], [call(py, &ops[1], [&this])?.bind(py), g]),
+                (_, 0) => mul(ops, g, &other),
+                _ => mul(ops, g, &this),
+            }
+        };
         let (gs, go) = if g.is_none() {
             (py.None(), py.None())
         } else {
-            let gs = if needs[0] {
-                mul(&self.ops, g, &other)?
-            } else {
-                py.None()
-            };
-            let go = if needs[1] {
-                mul(&self.ops, g, &this)?
-            } else {
-                py.None()
-            };
+            let gs = if needs[0] { grad(0)? } else { py.None() };
+            let go = if needs[1] { grad(1)? } else { py.None() };
             (gs, go)
         };
         Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))

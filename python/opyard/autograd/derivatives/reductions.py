@@ -163,7 +163,7 @@ FORMULAS = {
     "aten::std.dim": F("StdBackward1", ("self",), lambda g, a, n: _var_grad(g, a, n, True),
                        save=("self", "result")),
     "aten::mm": F("MmBackward0", ("self", "mat2"), _mm, save=("self", "mat2"),
-                  forward=_fw_bilinear(lambda x, y: A.mm.default(x, y))),
+                  forward=_fw_bilinear(lambda x, y: A.mm.default(x, y)), rust_apply="mm"),
     "aten::bmm": F("BmmBackward0", ("self", "mat2"), _bmm, save=("self", "mat2"),
                    forward=_fw_bilinear(lambda x, y: A.bmm.default(x, y))),
     "aten::addmm": F("AddmmBackward0", ("self", "mat1", "mat2"), _addmm, save=("mat1", "mat2"),
