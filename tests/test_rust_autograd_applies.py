@@ -119,7 +119,7 @@ def test_node_apply_errors():
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
     assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul",
                                              "mul_scalar", "div_scalar", "mul_result", "tanh", "sigmoid",
-                                             "relu", "mm"}
+                                             "relu", "mm", "addmm"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn
     with opyard.no_grad(), pytest.raises(TypeError):
@@ -205,3 +205,37 @@ def test_mm_apply_matches_the_python_apply(needs):
         np.testing.assert_allclose(logs[0][1][0], g.numpy() @ w.detach().numpy().T)
     if needs[1]:
         np.testing.assert_allclose(logs[0][1][1], x.detach().numpy().T @ g.numpy())
+
+
+@pytest.mark.parametrize("needs", [(True, True, True), (False, True, False), (True, False, True)])
+@pytest.mark.parametrize("scales", [{}, {"beta": 0.5, "alpha": 2.0}])
+def test_addmm_apply_matches_the_python_apply(needs, scales):
+    from opyard.utils.python_dispatch import TorchDispatchMode
+
+    class Log(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    b = opyard.tensor([1.0, -1.0], requires_grad=needs[0])
+    x = opyard.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=needs[1])
+    w = opyard.tensor([[0.5, -1.0], [2.0, 0.0], [1.0, 1.5]], requires_grad=needs[2])
+    node = opyard.addmm(b, x, w, **scales).grad_fn
+    assert repr(type(node).apply) == "<_NodeApply Addmm>"
+    g = opyard.tensor([[1.0, -2.0], [0.5, 3.0]])
+    logs = []
+    for apply in (type(node).apply, type(node).apply.__wrapped__):
+        with opyard.no_grad(), Log() as log:
+            out = apply(node, [g])
+        logs.append((log.ops, [None if o is None else o.tolist() for o in out]))
+    assert logs[0] == logs[1]
+    alpha = scales.get("alpha", 1.0)
+    if needs[1]:
+        np.testing.assert_allclose(logs[0][1][1], g.numpy() @ w.detach().numpy().T * alpha)
+    opyard.addmm(b, x, w, **scales).sum().backward()
+    if needs[0]:
+        assert b.grad.tolist() == [2.0 * scales.get("beta", 1.0)] * 2

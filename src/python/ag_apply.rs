@@ -13,6 +13,7 @@
 //!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
 //!   freed graph, a tensor modified in place);
 //! - `mm`: `g @ mat2.t()` and `self.t() @ g`, likewise after unpacking both;
+//!   `addmm`: `g * beta`, `(g @ mat2.t()) * alpha`, `(mat1.t() @ g) * alpha`;
 //! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`;
 //! - from the saved result, unpacked (and checked) first as `mul.Tensor`'s
 //!   operands: `exp` `g * r`; `tanh` `g * (1 - r * r)`; `sigmoid`
@@ -30,7 +31,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use smallvec::SmallVec;
 
-use super::ag_saved::unpack;
 use super::ag_slots::SlotLayout;
 use super::node::PyNodeBase;
 use super::ops::PyOpOverload;
@@ -56,6 +56,8 @@ pub(super) enum Kind {
     Mul,
     /// `mm`, `t`.
     Mm,
+    /// `mm`, `t`, `mul.Scalar`.
+    Addmm,
     /// `g op other` with the saved `other`: `op.Tensor`, `op.Scalar` (mul or div).
     ByOther,
     /// From the saved result: `exp` (`mul.Tensor`, `mul.Scalar`), `tanh` and
@@ -84,6 +86,7 @@ pub(super) const KINDS: &[(&str, Kind, usize)] = &[
     ("sub", Kind::Sub, 2),
     ("mul", Kind::Mul, 2),
     ("mm", Kind::Mm, 2),
+    ("addmm", Kind::Addmm, 3),
     ("mul_scalar", Kind::ByOther, 2),
     ("div_scalar", Kind::ByOther, 2),
     ("mul_result", Kind::Result(ResultFormula::Exp), 2),
@@ -103,7 +106,7 @@ pub struct PyNodeApply {
 }
 
 /// Calls `op` as `op(*args)` does, without the Python-level argument extraction.
-fn call<'py, const N: usize>(
+pub(super) fn call<'py, const N: usize>(
     py: Python<'py>,
     op: &Py<PyOpOverload>,
     args: [&Bound<'py, PyAny>; N],
@@ -113,7 +116,7 @@ fn call<'py, const N: usize>(
 }
 
 /// `g * b`: `mul.Tensor` for a tensor `b`, else `mul.Scalar` (the formulas' `mul`).
-fn mul<'py>(
+pub(super) fn mul<'py>(
     ops: &[Py<PyOpOverload>],
     g: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
@@ -174,6 +177,9 @@ impl PyNodeApply {
             (n.released, saved, n.next.len())
         };
         let ops = &self.ops;
+        if self.kind == Kind::Addmm {
+            return self.addmm(py, node, g, &saved, released);
+        }
         if matches!(self.kind, Kind::Mul | Kind::Mm) {
             return self.mul_tensor(py, node, g, &saved, released);
         }
@@ -247,105 +253,10 @@ impl PyNodeApply {
                 let scaled = call(py, &ops[0], [g, &count])?;
                 smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
-            Kind::SumAll | Kind::Mul | Kind::Mm | Kind::Result(_) => {
+            Kind::SumAll | Kind::Mul | Kind::Mm | Kind::Addmm | Kind::Result(_) => {
                 unreachable!("handled above")
             }
         };
         Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
-    }
-
-    /// `ExpBackward0`: the saved result (the last saved value) unpacked and checked
-    /// first, as `BuiltinNode.apply`, then `g * result`.
-    fn by_result(
-        &self,
-        py: Python<'_>,
-        formula: ResultFormula,
-        g: &Bound<'_, PyAny>,
-        saved: &[PyObject],
-        released: bool,
-        n_next: usize,
-    ) -> PyResult<Option<PyObject>> {
-        let Some(last) = saved.last() else {
-            return Ok(None);
-        };
-        let ty = self.saved_tensor.bind(py);
-        let Some(result) = unpack(last.bind(py), ty, self.layout, released)? else {
-            return Ok(None);
-        };
-        if g.is_none() {
-            let none = PyTuple::new_bound(py, (0..n_next).map(|_| py.None()));
-            return Ok(Some(none.into_any().unbind()));
-        }
-        let (ops, r) = (&self.ops, &result);
-        let one = 1i64.into_py(py).into_bound(py);
-        let grad = match formula {
-            ResultFormula::Exp => mul(ops, g, r)?,
-            ResultFormula::Tanh => {
-                let rr = call(py, &ops[0], [r, r])?;
-                let d = call(py, &ops[1], [rr.bind(py), &one])?;
-                call(py, &ops[0], [g, d.bind(py)])?
-            }
-            ResultFormula::Sigmoid => {
-                let q = call(py, &ops[1], [r, &one])?;
-                let d = call(py, &ops[0], [r, q.bind(py)])?;
-                call(py, &ops[0], [g, d.bind(py)])?
-            }
-            ResultFormula::Relu => {
-                let zero = 0i64.into_py(py).into_bound(py);
-                let mask = call(py, &ops[1], [r, &zero])?;
-                let zeros = call(py, &ops[2], [g])?;
-                call(py, &ops[0], [mask.bind(py), zeros.bind(py), g])?
-            }
-        };
-        Ok(Some(PyTuple::new_bound(py, [grad]).into_any().unbind()))
-    }
-
-    /// `MulBackward0`, `MmBackward0`: both saved tensors unpacked (and checked)
-    /// first, as `BuiltinNode.apply`.
-    fn mul_tensor(
-        &self,
-        py: Python<'_>,
-        node: &Bound<'_, PyNodeBase>,
-        g: &Bound<'_, PyAny>,
-        saved: &[PyObject],
-        released: bool,
-    ) -> PyResult<Option<PyObject>> {
-        let [s, o] = saved else {
-            return Ok(None);
-        };
-        let ty = self.saved_tensor.bind(py);
-        let Some(this) = unpack(s.bind(py), ty, self.layout, released)? else {
-            return Ok(None);
-        };
-        let Some(other) = unpack(o.bind(py), ty, self.layout, released)? else {
-            return Ok(None);
-        };
-        let needs: SmallVec<[bool; 2]> = node
-            .borrow()
-            .next
-            .iter()
-            .map(|e| e.node.is_some())
-            .collect();
-        if needs.len() != 2 {
-            return Ok(None);
-        }
-        let ops = &self.ops;
-        // `_mm`: `mm(g, t(mat2))`, `mm(t(self), g)`; `mul`: `g * other`, `g * self`.
-        let grad = |i: usize| -> PyResult<PyObject> {
-            match (self.kind, i) {
-                (Kind::Mm, 0) => call(py, &ops[0], [g, call(py, &ops[1], [&other])?.bind(py)]),
-                (Kind::Mm, _) => call(py, &ops[0], [call(py, &ops[1], [&this])?.bind(py), g]),
-                (_, 0) => mul(ops, g, &other),
-                _ => mul(ops, g, &this),
-            }
-        };
-        let (gs, go) = if g.is_none() {
-            (py.None(), py.None())
-        } else {
-            let gs = if needs[0] { grad(0)? } else { py.None() };
-            let go = if needs[1] { grad(1)? } else { py.None() };
-            (gs, go)
-        };
-        Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))
     }
 }

@@ -6,6 +6,7 @@
 
 mod ag_apply;
 mod ag_apply_api;
+mod ag_apply_saved;
 mod ag_kernel;
 mod ag_kernel_api;
 mod ag_output;

@@ -166,6 +166,8 @@ _RUST_APPLY = {
     "sub": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar, _ops.aten.neg.default)),
     "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
     "mm": (("self", "mat2"), lambda: (_ops.aten.mm.default, _ops.aten.t.default)),
+    "addmm": (("self", "mat1", "mat2", "beta", "alpha"),
+              lambda: (_ops.aten.mm.default, _ops.aten.t.default, _ops.aten.mul.Scalar)),
     "mul_scalar": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
     "div_scalar": (("self", "other"), lambda: (_ops.aten.div.Tensor, _ops.aten.div.Scalar)),
     "mul_result": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
@@ -181,7 +183,7 @@ def rust_apply(formula, save_names, fallback, saved_tensor):
     back to the Python apply ``fallback``; ``saved_tensor`` is the ``SavedTensor`` class."""
     reads, ops = _RUST_APPLY[formula.rust_apply]
     # These read every saved value by position.
-    exact = formula.rust_apply in ("mul", "mm", "mul_result", "tanh", "sigmoid", "relu")
+    exact = formula.rust_apply in ("mul", "mm", "addmm", "mul_result", "tanh", "sigmoid", "relu")
     if save_names[:len(reads)] != reads or (exact and save_names != reads):
         raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
                          f"values {reads}, but the node saves {save_names}")

@@ -170,7 +170,8 @@ FORMULAS = {
                      forward=lambda t, a: lin(
                          None if t[0] is None else A.mul.Scalar(t[0], a.beta),
                          None if t[1] is None else A.mul.Scalar(A.mm.default(t[1], a.mat2), a.alpha),
-                         None if t[2] is None else A.mul.Scalar(A.mm.default(a.mat1, t[2]), a.alpha))),
+                         None if t[2] is None else A.mul.Scalar(A.mm.default(a.mat1, t[2]), a.alpha)),
+                     rust_apply="addmm"),
     "aten::mv": F("MvBackward0", ("self", "vec"), _mv, save=("self", "vec"),
                   forward=_fw_bilinear(lambda x, y: A.mv.default(x, y))),
     "aten::dot": F("DotBackward0", ("self", "tensor"), _dot, save=("self", "tensor"),
