@@ -58,7 +58,7 @@ class Formula:
         # the by-name arguments, and must compute exactly what ``backward`` computes.
         self.node_apply = node_apply
         # The hottest formulas also name their Rust apply (``_core._NodeApply``, see Note
-        # [Rust node apply] in src/python/ag_apply.rs): one of ``_RUST_APPLY``'s kinds. It
+        # [Rust node apply] in src/python/ag_apply.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
         # computes what ``backward`` computes and falls back to the Python apply.
         self.rust_apply = rust_apply
 
