@@ -8,6 +8,10 @@ arithmetic, ``sum``, ``clone``, ``ones_like``, ``neg``, ``expand`` and ``add_`` 
 
 Targets: 1-element ``a + b`` at most half of torch's time (issue: <= 14x a plain call where
 torch is 28x); 1,000,000-element ``a + b`` not slower than numpy.
+
+The autograd rows (``--autograd`` runs only them) time the same 1-element ops on leaves that
+require grad, recording through the built-in ops' Autograd kernel in Rust, and their backward;
+``xnograd`` is the ratio to the same call without grad. Target: ``xr.sum()`` with grad <= 1.0 us.
 """
 
 import gc
@@ -71,6 +75,55 @@ def _mm_case(torch):
     nm = m.numpy()
     tm = torch.from_numpy(nm.copy()) if torch else None
     return ("mm 64x64", lambda: m.mm(m), lambda: nm @ nm, (lambda: tm.mm(tm)) if torch else None)
+
+
+def _autograd_cases(torch):
+    """(label, opyard call with grad, the same call without grad, torch call or None): the
+    built-in ops' Autograd kernel (``_core._PlainAutogradKernel``) and the Rust backward applies
+    (``_core._NodeApply``) on 1-element float32 leaves that require grad."""
+    xr, a, b = (opyard.randn(1, requires_grad=True) for _ in range(3))
+    x, c, d = xr.detach(), a.detach(), b.detach()
+    T = torch is not None
+    if T:
+        txr, ta, tb = (torch.randn(1, requires_grad=True) for _ in range(3))
+    return [
+        ("xr.sum()", lambda: xr.sum(), lambda: x.sum(), (lambda: txr.sum()) if T else None),
+        ("xr * 2", lambda: xr * 2, lambda: x * 2, (lambda: txr * 2) if T else None),
+        ("xr.clone()", lambda: xr.clone(), lambda: x.clone(), (lambda: txr.clone()) if T else None),
+        ("-xr", lambda: -xr, lambda: -x, (lambda: -txr) if T else None),
+        ("a + b", lambda: a + b, lambda: c + d, (lambda: ta + tb) if T else None),
+        ("a * b", lambda: a * b, lambda: c * d, (lambda: ta * tb) if T else None),
+        ("xr.sum().backward()", lambda: xr.sum().backward(), lambda: x.sum(),
+         (lambda: txr.sum().backward()) if T else None),
+        ("(a*b).sum().backward()", lambda: (a * b).sum().backward(), lambda: (c * d).sum(),
+         (lambda: (ta * tb).sum().backward()) if T else None),
+    ]
+
+
+def autograd_main(torch=None, passes=3):
+    """The autograd rows: opyard with grad, its ratio to a plain call and to the same call
+    without grad, and torch's figure from the same run."""
+    collected = {}
+    labels = []
+    for _ in range(passes):
+        for label, ours, nograd, theirs in _autograd_cases(torch):
+            fns = [_plain, ours, nograd] + ([theirs] if theirs else [])
+            if label not in collected:
+                labels.append(label)
+            collected.setdefault(label, []).append(interleaved_ns(fns, rounds=101))
+    print(f"\nAutograd ops, 1 element, inputs require grad  ({machine()})")
+    print(f"  {'operation':<24} {'opyard':>10} {'xplain':>7} {'xnograd':>8} {'torch':>10} {'xplain':>7} "
+          f"{'vs torch':>9}")
+    rows = []
+    for label in labels:
+        p, o, n, *t = (statistics.median(col) for col in zip(*collected[label]))
+        t = t[0] if t else None
+        rows.append((label, p, o, n, t))
+        torch_cols = (f"{t / 1000:>8.2f}us {t / p:>6.1f}x {t / o:>8.2f}x" if t is not None
+                      else f"{'(absent)':>10} {'':>7} {'':>9}")
+        print(f"  {label:<24} {o / 1000:>8.2f}us {o / p:>6.1f}x {o / n:>7.2f}x {torch_cols}")
+    print("  (xnograd: the same call with no input requiring grad; vs torch: torch's time / opyard's)")
+    return rows
 
 
 def interleaved_ns(fns, rounds=301, sample_s=0.0002):
@@ -140,8 +193,12 @@ def main():
         torch_cols = (f"{t / 1000:>8.2f}us {t / p:>6.1f}x {o / t:>8.2f}x" if t is not None
                       else f"{'(absent)':>10} {'':>7} {'':>9}")
         print(f"  {label:<20} {o / 1000:>8.2f}us {o / p:>6.1f}x {n / 1000:>8.2f}us {o / n:>8.2f}x {torch_cols}")
+    autograd_main(torch)
     return rows
 
 
 if __name__ == "__main__":
-    main()
+    if "--autograd" in sys.argv:  # only the autograd rows
+        autograd_main(try_import_torch())
+    else:
+        main()

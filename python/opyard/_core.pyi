@@ -20,11 +20,14 @@ __all__ = [
     "_CPU_DEVICE",
     "_FunctionSpec",
     "_KeyGuard",
+    "_NodeApply",
+    "_PlainAutogradKernel",
     "_SetKeysGuard",
     "_VersionCounter",
     "__version__",
     "_backward_method",
     "_check_invariants",
+    "_clear_meta_cache",
     "_dangling_impls",
     "_defer_definitions",
     "_define",
@@ -422,5 +425,48 @@ class RustKernel:
     @property
     def __wrapped__(self) -> Callable[..., Any]: ...
 
+@final
+class _PlainAutogradKernel:
+    """The Autograd kernel of a plain built-in op (see ``autograd/derivatives/registry.py``)."""
+    def __new__(
+        cls,
+        op: OpOverload,
+        general: Callable[..., Any],
+        record: Callable[..., Any],
+        node_cls: type,
+        diff_pos: Sequence[int],
+        saves: Sequence[int],
+        defaults: Sequence[Any],
+        names: Sequence[str],
+        result_name: Optional[str],
+        tensor_meta: Callable[[Any], Any],
+        saved_tensor: type,
+        name: str,
+    ) -> "_PlainAutogradKernel": ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    @property
+    def __wrapped__(self) -> Callable[..., Any]: ...
+    @property
+    def __name__(self) -> str: ...
+    @property
+    def __qualname__(self) -> str: ...
+    @property
+    def node_cls(self) -> type: ...
+
+@final
+class _NodeApply:
+    """A built-in formula's node ``apply`` in Rust, falling back to the Python one."""
+    def __new__(cls, kind: str, fallback: Callable[..., Any], ops: Sequence[OpOverload],
+                saved_tensor: type) -> "_NodeApply": ...
+    @staticmethod
+    def kinds() -> list[str]: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+    @property
+    def __wrapped__(self) -> Callable[..., Any]: ...
+    @property
+    def __name__(self) -> str: ...
+
+def _clear_meta_cache() -> None: ...
 def _kernel_plain_type(cls: type) -> None: ...
 def _kernel_setup(tensor: type, default_holder: Any, float32: Any, float64: Any, cpu: Any) -> None: ...

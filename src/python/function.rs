@@ -64,6 +64,13 @@ pub fn _set_forward_ad_active(active: bool) {
     FORWARD_AD.store(active, Ordering::Relaxed);
 }
 
+/// Whether a forward-AD level is active: kernels called from Rust then take
+/// their general Python path.
+#[inline]
+pub fn forward_ad_active() -> bool {
+    FORWARD_AD.load(Ordering::Relaxed)
+}
+
 static HOOKS: GILOnceCell<FunctionHooks> = GILOnceCell::new();
 
 /// Installs `apply`'s Python helpers (the first call wins).

@@ -5,6 +5,14 @@
 #![allow(clippy::useless_conversion)]
 
 mod accumulate;
+mod ag_apply;
+mod ag_apply_api;
+mod ag_apply_saved;
+mod ag_kernel;
+mod ag_kernel_api;
+mod ag_output;
+mod ag_saved;
+mod ag_slots;
 mod autograd;
 mod backward_entry;
 mod binder;
@@ -120,6 +128,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record::_set_sink_type, m)?)?;
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
+    m.add_class::<ag_kernel::PyPlainAutogradKernel>()?;
+    ag_kernel::install_call_slot(m.py());
+    m.add_class::<ag_apply::PyNodeApply>()?;
+    ag_apply_api::install_call_slot(m.py());
+    m.add_function(wrap_pyfunction!(ag_saved::_clear_meta_cache, m)?)?;
     m.add_class::<function::PyFunctionSpec>()?;
     function::install_call_slot(m.py());
     m.add_class::<function::PyApplyDescriptor>()?;

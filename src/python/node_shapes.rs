@@ -45,6 +45,14 @@ impl OutShapes {
     }
 }
 
+/// The shapes of a node with one output of native sizes `dims`.
+pub fn one_native_shape(dims: &[isize]) -> OutShapes {
+    let mut enc: SmallVec<[i64; 4]> = SmallVec::with_capacity(dims.len() + 1);
+    enc.push(dims.len() as i64);
+    enc.extend(dims.iter().map(|&d| d as i64));
+    OutShapes { enc, py: None }
+}
+
 /// Parses the shapes of the outputs (a sequence of sequences of sizes).
 pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
     let mut enc = SmallVec::new();
@@ -66,14 +74,6 @@ pub fn parse_shapes(obj: &Bound<'_, PyAny>) -> PyResult<OutShapes> {
         enc[at] = (enc.len() - at - 1) as i64;
     }
     Ok(OutShapes { enc, py: None })
-}
-
-/// The shapes of a node with one output whose sizes are `dims`.
-pub fn one_native_shape(dims: &[isize]) -> OutShapes {
-    let mut enc: SmallVec<[i64; 4]> = SmallVec::with_capacity(dims.len() + 1);
-    enc.push(dims.len() as i64);
-    enc.extend(dims.iter().map(|&d| d as i64));
-    OutShapes { enc, py: None }
 }
 
 /// The shapes of a node with one output of shape `shape`.

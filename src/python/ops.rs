@@ -144,6 +144,13 @@ pub(super) fn invoke(
     if !k.with_keyset && !k.is_fallback {
         return func.call(&call.args, kwargs).map(Bound::unbind);
     }
+    if k.with_keyset && !k.is_fallback {
+        // A built-in op's Autograd kernel in Rust takes the call as it is, no key-set
+        // object or new tuple (See Note [Autograd kernel in Rust] in `ag_kernel.rs`).
+        if let Ok(ag) = func.downcast_exact::<super::ag_kernel::PyPlainAutogradKernel>() {
+            return ag.get().call_unboxed(py, &call, masked);
+        }
+    }
     if k.is_fallback {
         // The Fake fallback takes the operator and key set as Rust values.
         if let Ok(ff) = func.downcast_exact::<super::fake_cache::PyFakeFallback>() {

@@ -1,6 +1,10 @@
-"""Parts of the generic autograd kernel off its common path: forward-AD tangents, the
-copies an in-place op saves, ``Tensor[]`` edges and views (See ``registry.py``)."""
+"""Parts of the generic autograd kernel (See ``registry.py``): the shared shape/dtype
+stand-ins its nodes keep (``TensorMeta``), the Rust backward applies of the hottest formulas
+(``rust_apply``), and what is off its common path: forward-AD tangents, the copies an in-place
+op saves, ``Tensor[]`` edges and views."""
 
+from ... import _core
+from ..._ops import ops as _ops
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
 from ..grad_mode import _no_grad_guard
@@ -8,7 +12,7 @@ from ..graph import gradient_edge
 from ..views import record_view
 
 __all__ = ["_Args", "record_view_of", "collect_lists", "tangents_of", "clone_originals",
-           "push_tangents", "NO_EDGE"]
+           "push_tangents", "NO_EDGE", "TensorMeta", "tensor_meta", "rust_apply"]
 
 NO_EDGE = (None, 0)
 
@@ -96,3 +100,91 @@ def _flat(tangents):
             yield from t
         else:
             yield t
+
+
+class TensorMeta:
+    """Shape/dtype of an input tensor the formula does not need the values of.
+
+    Immutable and shared: :func:`tensor_meta` hands out one object per (shape, dtype)."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, t):
+        self.shape = meta.shape(t)
+        self.dtype = meta.dtype(t)
+
+    def dim(self):
+        return len(self.shape)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def size(self, d=None):
+        return self.shape if d is None else self.shape[d]
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+
+_META_CACHE: dict = {}
+_META_CACHE_SIZE = 4096
+
+
+def tensor_meta(t):
+    """The shared :class:`TensorMeta` of ``t``'s shape and dtype.
+
+    Note [Shared tensor metadata]: a node keeps the shape and dtype of every tensor
+    argument it does not save (formulas read ``a.self.shape``); one object per
+    (shape, dtype) instead of one per node keeps a unary node small (See Note [Rust
+    graph nodes] in ``src/python/node.rs``). The cache is bounded: it is emptied
+    when full, which only costs new objects."""
+    key = (t.shape, t.dtype)
+    try:
+        cached = _META_CACHE.get(key)
+    except TypeError:  # an unhashable size (a symbolic one): this node's own object
+        return TensorMeta(t)
+    if cached is not None:
+        return cached
+    if len(_META_CACHE) >= _META_CACHE_SIZE:
+        _META_CACHE.clear()
+    m = _META_CACHE[key] = TensorMeta(t)
+    return m
+
+
+# The Rust applies: kind -> (the saved names it reads, in order; the ops it calls).
+_RUST_APPLY = {
+    "sum": (("self",), lambda: (_ops.aten.expand.default,)),
+    "mean": (("self",), lambda: (_ops.aten.div.Scalar, _ops.aten.expand.default)),
+    "neg": ((), lambda: (_ops.aten.neg.default,)),
+    "clone": ((), lambda: ()),
+    "identity": ((), lambda: ()),
+    "add": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar,)),
+    "sub": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar, _ops.aten.neg.default)),
+    "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "mm": (("self", "mat2"), lambda: (_ops.aten.mm.default, _ops.aten.t.default)),
+    "addmm": (("self", "mat1", "mat2", "beta", "alpha"),
+              lambda: (_ops.aten.mm.default, _ops.aten.t.default, _ops.aten.mul.Scalar)),
+    "mul_scalar": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "div_scalar": (("self", "other"), lambda: (_ops.aten.div.Tensor, _ops.aten.div.Scalar)),
+    "mul_result": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "tanh": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.rsub.Scalar)),
+    "sigmoid": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.rsub.Scalar)),
+    "relu": (("self", "result"), lambda: (_ops.aten.where.self, _ops.aten.le.Scalar,
+                                          _ops.aten.zeros_like.default)),
+}
+
+
+def rust_apply(formula, save_names, fallback, saved_tensor):
+    """The ``_NodeApply`` of ``formula.rust_apply`` for a node saving ``save_names``, falling
+    back to the Python apply ``fallback``; ``saved_tensor`` is the ``SavedTensor`` class."""
+    reads, ops = _RUST_APPLY[formula.rust_apply]
+    # These read every saved value by position.
+    exact = formula.rust_apply in ("mul", "mm", "addmm", "mul_result", "tanh", "sigmoid", "relu")
+    if save_names[:len(reads)] != reads or (exact and save_names != reads):
+        raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
+                         f"values {reads}, but the node saves {save_names}")
+    return _core._NodeApply(formula.rust_apply, fallback, ops(), saved_tensor)

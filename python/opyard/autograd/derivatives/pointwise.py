@@ -14,10 +14,11 @@ def _g(fn):
     return lambda grads, a, n: fn(grads[0], a, n)
 
 
-def _unary(name, dfn, save=("self",), fw=True):
+def _unary(name, dfn, save=("self",), fw=True, rust_apply=None):
     """A unary op whose derivative is ``g * dfn(a)``."""
     forward = (lambda t, a: mul(t[0], dfn(a))) if fw else None
-    return F(name, ("self",), _g(lambda g, a, n: (mul(g, dfn(a)),)), save=save, forward=forward)
+    return F(name, ("self",), _g(lambda g, a, n: (mul(g, dfn(a)),)), save=save, forward=forward,
+             rust_apply=rust_apply)
 
 
 def _pow_tensor_scalar_grad(g, a, n):
@@ -101,14 +102,16 @@ def _relu_grad(g, a, n):
 FORMULAS = {
     "aten::add.Tensor": F("AddBackward0", ("self", "other"),
                           _g(lambda g, a, n: (g, scale(g, a.alpha))),
-                          forward=lambda t, a: lin(t[0], None if t[1] is None else scale(t[1], a.alpha))),
+                          forward=lambda t, a: lin(t[0], None if t[1] is None else scale(t[1], a.alpha)),
+                          rust_apply="add"),
     "aten::add.Scalar": F("AddBackward1", ("self",), _g(lambda g, a, n: (g,)),
-                          forward=lambda t, a: t[0]),
+                          forward=lambda t, a: t[0], rust_apply="identity"),
     "aten::sub.Tensor": F("SubBackward0", ("self", "other"),
                           _g(lambda g, a, n: (g, neg(scale(g, a.alpha)))),
-                          forward=lambda t, a: lin(t[0], None if t[1] is None else neg(scale(t[1], a.alpha)))),
+                          forward=lambda t, a: lin(t[0], None if t[1] is None else neg(scale(t[1], a.alpha))),
+                          rust_apply="sub"),
     "aten::sub.Scalar": F("SubBackward1", ("self",), _g(lambda g, a, n: (g,)),
-                          forward=lambda t, a: t[0]),
+                          forward=lambda t, a: t[0], rust_apply="identity"),
     "aten::rsub.Tensor": F("RsubBackward0", ("self", "other"),
                            _g(lambda g, a, n: (neg(scale(g, a.alpha)), g)),
                            forward=lambda t, a: lin(None if t[0] is None else neg(scale(t[0], a.alpha)), t[1])),
@@ -119,9 +122,10 @@ FORMULAS = {
                                               mul(g, a.self) if n[1] else None)),
                           save=("self", "other"),
                           forward=lambda t, a: lin(None if t[0] is None else mul(t[0], a.other),
-                                                   None if t[1] is None else mul(t[1], a.self))),
+                                                   None if t[1] is None else mul(t[1], a.self)),
+                          rust_apply="mul"),
     "aten::mul.Scalar": F("MulBackward1", ("self",), _g(lambda g, a, n: (mul(g, a.other),)),
-                          forward=lambda t, a: mul(t[0], a.other)),
+                          forward=lambda t, a: mul(t[0], a.other), rust_apply="mul_scalar"),
     "aten::div.Tensor": F("DivBackward0", ("self", "other"),
                           _g(lambda g, a, n: (div(g, a.other) if n[0] else None,
                                               neg(div(mul(g, a.self), mul(a.other, a.other)))
@@ -131,23 +135,23 @@ FORMULAS = {
                                                    None if t[1] is None else
                                                    neg(div(mul(t[1], a.self), mul(a.other, a.other))))),
     "aten::div.Scalar": F("DivBackward1", ("self",), _g(lambda g, a, n: (div(g, a.other),)),
-                          forward=lambda t, a: div(t[0], a.other)),
+                          forward=lambda t, a: div(t[0], a.other), rust_apply="div_scalar"),
     "aten::neg": F("NegBackward0", ("self",), _g(lambda g, a, n: (neg(g),)),
-                   forward=lambda t, a: neg(t[0])),
+                   forward=lambda t, a: neg(t[0]), rust_apply="neg"),
     "aten::pow.Tensor_Scalar": F("PowBackward0", ("self",), _g(_pow_tensor_scalar_grad), save=("self",),
                                  forward=lambda t, a: _pow_tensor_scalar_grad(t[0], a, None)[0]),
     "aten::pow.Tensor_Tensor": F("PowBackward1", ("self", "exponent"), _g(_pow_tensor_tensor_grad),
                                  save=("self", "exponent", "result"),
                                  forward=lambda t, a: lin(_pow_fw_self(t, a), _pow_fw_exp(t, a))),
-    "aten::exp": _unary("ExpBackward0", lambda a: a.result, save=("result",)),
+    "aten::exp": _unary("ExpBackward0", lambda a: a.result, save=("result",), rust_apply="mul_result"),
     "aten::log": F("LogBackward0", ("self",), _g(lambda g, a, n: (div(g, a.self),)), save=("self",),
                    forward=lambda t, a: div(t[0], a.self)),
     "aten::sin": _unary("SinBackward0", lambda a: A.cos.default(a.self)),
     "aten::cos": _unary("CosBackward0", lambda a: neg(A.sin.default(a.self))),
-    "aten::tanh": _unary("TanhBackward0", _tanh_d, save=("result",)),
-    "aten::sigmoid": _unary("SigmoidBackward0", _sigmoid_d, save=("result",)),
+    "aten::tanh": _unary("TanhBackward0", _tanh_d, save=("result",), rust_apply="tanh"),
+    "aten::sigmoid": _unary("SigmoidBackward0", _sigmoid_d, save=("result",), rust_apply="sigmoid"),
     "aten::relu": F("ReluBackward0", ("self",), _g(_relu_grad), save=("result",),
-                    forward=lambda t, a: _relu_grad(t[0], a, None)[0]),
+                    forward=lambda t, a: _relu_grad(t[0], a, None)[0], rust_apply="relu"),
     "aten::sqrt": F("SqrtBackward0", ("self",), _g(lambda g, a, n: (div(g, A.mul.Scalar(a.result, 2)),)),
                     save=("result",), forward=lambda t, a: div(t[0], A.mul.Scalar(a.result, 2))),
     "aten::rsqrt": _unary("RsqrtBackward0",

@@ -18,6 +18,8 @@ not saved are :class:`TensorMeta` stand-ins with shape and dtype),
 get their gradient summed back to shape by the engine (see engine._validate).
 """
 
+import sys as _sys
+
 from ... import _core
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
@@ -25,13 +27,16 @@ from ..grad_mode import _no_grad_guard
 from ..grad_mode import grad_off_in_forward_ad as _fw_off
 from ..graph import Node, SavedTensor, gradient_edge, set_history
 from ._kernel_parts import (
+    TensorMeta,
     _Args,
     clone_originals,
     collect_lists,
     push_tangents,
     record_view_of,
     tangents_of,
+    tensor_meta,
 )
+from ._kernel_parts import rust_apply as _rust_apply
 
 __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 
@@ -40,9 +45,9 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply")
 
-    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -52,59 +57,10 @@ class Formula:
         # the node's ``apply`` itself: it reads ``node._saved`` directly instead of building
         # the by-name arguments, and must compute exactly what ``backward`` computes.
         self.node_apply = node_apply
-
-
-class TensorMeta:
-    """Shape/dtype of an input tensor the formula does not need the values of.
-
-    Immutable and shared: :func:`tensor_meta` hands out one object per (shape, dtype)."""
-
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, t):
-        self.shape = meta.shape(t)
-        self.dtype = meta.dtype(t)
-
-    def dim(self):
-        return len(self.shape)
-
-    @property
-    def ndim(self):
-        return len(self.shape)
-
-    def size(self, d=None):
-        return self.shape if d is None else self.shape[d]
-
-    def numel(self):
-        n = 1
-        for s in self.shape:
-            n *= s
-        return n
-
-
-_META_CACHE: dict = {}
-_META_CACHE_SIZE = 4096
-
-
-def tensor_meta(t):
-    """The shared :class:`TensorMeta` of ``t``'s shape and dtype.
-
-    Note [Shared tensor metadata]: a node keeps the shape and dtype of every tensor
-    argument it does not save (formulas read ``a.self.shape``); one object per
-    (shape, dtype) instead of one per node keeps a unary node small (See Note [Rust
-    graph nodes] in ``src/python/node.rs``). The cache is bounded: it is emptied
-    when full, which only costs new objects."""
-    key = (t.shape, t.dtype)
-    try:
-        cached = _META_CACHE.get(key)
-    except TypeError:  # an unhashable size (a symbolic one): this node's own object
-        return TensorMeta(t)
-    if cached is not None:
-        return cached
-    if len(_META_CACHE) >= _META_CACHE_SIZE:
-        _META_CACHE.clear()
-    m = _META_CACHE[key] = TensorMeta(t)
-    return m
+        # The hottest formulas also name their Rust apply (``_core._NodeApply``, see Note
+        # [Rust node apply] in src/python/ag_apply.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
+        # computes what ``backward`` computes and falls back to the Python apply.
+        self.rust_apply = rust_apply
 
 
 class BuiltinNode(Node):
@@ -222,16 +178,22 @@ class _KernelSpec:
         body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
+        if formula.rust_apply is not None:
+            body["apply"] = _rust_apply(formula, save_names, body.get("apply", BuiltinNode.apply),
+                                        SavedTensor)
         self.node_cls = type(formula.name, (BuiltinNode,), body)
         self.formula = formula
         self.op_name = op.name()
 
 
-def make_kernel(op, formula):
+def make_kernel(op, formula, *, rust=True):
     """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
 
     The kernel is only reached while grad mode is on (no_grad excludes the
-    autograd keys) or a forward-AD level includes them.
+    autograd keys) or a forward-AD level includes them. A plain op (no ``Tensor[]``
+    differentiable argument, no mutation, no view output) gets the Rust kernel
+    (See Note [Autograd kernel in Rust] in src/python/ag_kernel.rs); ``rust=False``
+    gives its Python equivalent instead.
     """
     spec = _KernelSpec(op, formula)
     bind = spec.bind
@@ -276,11 +238,32 @@ def make_kernel(op, formula):
             push_tangents(spec.formula, out, values, spec.names, tangents, originals)
         return out
 
-    if not (spec.list_diff or mutated or spec.is_view):
-        kernel = _plain_kernel(spec, kernel)
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
-    return kernel
+    if spec.list_diff or mutated or spec.is_view:
+        return kernel
+    if rust:
+        return _rust_plain_kernel(spec, kernel)
+    plain = _plain_kernel(spec, kernel)
+    plain.__name__ = plain.__qualname__ = kernel.__name__
+    return plain
+
+
+def _rust_plain_kernel(spec, general):
+    """``_plain_kernel``'s work in one Rust object (``_core._PlainAutogradKernel``)."""
+    arguments = spec.op._schema.arguments
+    if any(kind != _VALUE and ("[" in str(arguments[i].type) or "List" in str(arguments[i].type))
+           for i, _, kind in spec.saves):
+        return _plain_kernel(spec, general)  # a Tensor[] argument to save: _record's lists
+
+    def record(out, values, edges):
+        return _record(spec, out, values, None, edges, None, None)
+
+    return _core._PlainAutogradKernel(
+        spec.op, general, record, spec.node_cls, list(spec.diff_pos),
+        [kind for _, _, kind in spec.saves], [a.default_value for a in arguments],
+        [_sys.intern(n) for n in spec.names], spec.formula.name if spec.save_result else None,
+        tensor_meta, SavedTensor, general.__name__)
 
 
 def _plain_kernel(spec, general):

@@ -1,0 +1,125 @@
+//! `_NodeApply`'s Python face: its constructor, its raw `tp_call` as a method
+//! descriptor, `__get__` and its attributes. See Note [Rust node apply] in
+//! `ag_apply.rs`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple, PyType};
+
+use super::ag_apply::{PyNodeApply, KINDS};
+use super::ag_slots::SlotLayout;
+use super::ops::PyOpOverload;
+
+/// Points the type's `tp_call` at the raw body, as a method descriptor
+/// (See Note [Packet call slots]).
+pub fn install_call_slot(py: Python<'_>) {
+    let ty = py.get_type_bound::<PyNodeApply>();
+    // SAFETY: GIL held, type fully built and final; `apply_tp_call` has
+    // `tp_call`'s signature and accepts every instance; called with the node
+    // first it means what `__get__`'s bound method means (`bind_method`).
+    unsafe { super::call_slot::install(&ty, apply_tp_call, true) };
+}
+
+unsafe extern "C" fn apply_tp_call(
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, apply_call_impl)
+}
+
+/// # Safety
+/// As `tp_call`: `slf` is a `_NodeApply`, `args` a tuple, `kwargs` NULL or a dict.
+unsafe fn apply_call_impl(
+    py: Python<'_>,
+    slf: *mut ffi::PyObject,
+    args: *mut ffi::PyObject,
+    kwargs: *mut ffi::PyObject,
+) -> PyResult<*mut ffi::PyObject> {
+    super::call_slot::with_args(
+        py,
+        slf,
+        args,
+        kwargs,
+        |slf: &Bound<'_, PyNodeApply>, args, kwargs| {
+            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
+        },
+    )
+}
+
+#[pymethods]
+impl PyNodeApply {
+    /// `_NodeApply(kind, fallback, ops, saved_tensor)`: `kind` one of `_NodeApply.kinds()`,
+    /// `fallback` the Python `apply` it replaces, `ops` the overloads it calls.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        kind: &str,
+        fallback: PyObject,
+        ops: Vec<Py<PyOpOverload>>,
+        saved_tensor: Py<PyType>,
+    ) -> PyResult<Self> {
+        let Some(&(_, kind, n_ops)) = KINDS.iter().find(|(n, _, _)| *n == kind) else {
+            return Err(PyValueError::new_err(format!(
+                "_NodeApply: no Rust apply for '{}'; the kinds are {}",
+                super::errors::clip(kind),
+                KINDS.iter().map(|k| k.0).collect::<Vec<_>>().join(", ")
+            )));
+        };
+        if ops.len() != n_ops {
+            return Err(PyValueError::new_err(format!(
+                "_NodeApply({kind:?}): expected {n_ops} op(s), got {}",
+                ops.len()
+            )));
+        }
+        let layout = SlotLayout::of(saved_tensor.bind(py))?;
+        Ok(PyNodeApply {
+            kind,
+            fallback,
+            ops,
+            saved_tensor,
+            layout,
+        })
+    }
+
+    /// The kinds that have a Rust apply.
+    #[staticmethod]
+    fn kinds() -> Vec<&'static str> {
+        KINDS.iter().map(|k| k.0).collect()
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        self.call(py, args, kwargs)
+    }
+
+    /// Bound to a node like a function on its class.
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _ty: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
+        super::ops::bind_method(slf.as_any(), obj)
+    }
+
+    /// The Python `apply` this one falls back to.
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
+        self.fallback.clone_ref(py)
+    }
+
+    #[getter]
+    fn __name__(&self) -> &'static str {
+        "apply"
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<_NodeApply {:?}>", self.kind)
+    }
+}

@@ -1,0 +1,172 @@
+//! The Rust applies that read saved tensors (See Note [Rust node apply] in
+//! `ag_apply.rs`): each unpacks its `SavedTensor`s first, with
+//! `SavedTensor.unpack`'s checks, as `BuiltinNode.apply` does, then calls the
+//! formula's ops in the formula's order.
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use smallvec::SmallVec;
+
+use super::ag_apply::{call, mul, Kind, PyNodeApply, ResultFormula};
+use super::ag_saved::unpack;
+use super::node::PyNodeBase;
+
+impl PyNodeApply {
+    /// `ExpBackward0`: the saved result (the last saved value) unpacked and checked
+    /// first, as `BuiltinNode.apply`, then `g * result`.
+    pub(super) fn by_result(
+        &self,
+        py: Python<'_>,
+        formula: ResultFormula,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+        n_next: usize,
+    ) -> PyResult<Option<PyObject>> {
+        let Some(last) = saved.last() else {
+            return Ok(None);
+        };
+        let ty = self.saved_tensor.bind(py);
+        let Some(result) = unpack(last.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        if g.is_none() {
+            let none = PyTuple::new_bound(py, (0..n_next).map(|_| py.None()));
+            return Ok(Some(none.into_any().unbind()));
+        }
+        let (ops, r) = (&self.ops, &result);
+        let one = 1i64.into_py(py).into_bound(py);
+        let grad = match formula {
+            ResultFormula::Exp => mul(ops, g, r)?,
+            ResultFormula::Tanh => {
+                let rr = call(py, &ops[0], [r, r])?;
+                let d = call(py, &ops[1], [rr.bind(py), &one])?;
+                call(py, &ops[0], [g, d.bind(py)])?
+            }
+            ResultFormula::Sigmoid => {
+                let q = call(py, &ops[1], [r, &one])?;
+                let d = call(py, &ops[0], [r, q.bind(py)])?;
+                call(py, &ops[0], [g, d.bind(py)])?
+            }
+            ResultFormula::Relu => {
+                let zero = 0i64.into_py(py).into_bound(py);
+                let mask = call(py, &ops[1], [r, &zero])?;
+                let zeros = call(py, &ops[2], [g])?;
+                call(py, &ops[0], [mask.bind(py), zeros.bind(py), g])?
+            }
+        };
+        Ok(Some(PyTuple::new_bound(py, [grad]).into_any().unbind()))
+    }
+
+    /// `MulBackward0`, `MmBackward0`: both saved tensors unpacked (and checked)
+    /// first, as `BuiltinNode.apply`.
+    pub(super) fn mul_tensor(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyNodeBase>,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+    ) -> PyResult<Option<PyObject>> {
+        let [s, o] = saved else {
+            return Ok(None);
+        };
+        let ty = self.saved_tensor.bind(py);
+        let Some(this) = unpack(s.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        let Some(other) = unpack(o.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        let needs: SmallVec<[bool; 2]> = node
+            .borrow()
+            .next
+            .iter()
+            .map(|e| e.node.is_some())
+            .collect();
+        if needs.len() != 2 {
+            return Ok(None);
+        }
+        let ops = &self.ops;
+        // `_mm`: `mm(g, t(mat2))`, `mm(t(self), g)`; `mul`: `g * other`, `g * self`.
+        let grad = |i: usize| -> PyResult<PyObject> {
+            match (self.kind, i) {
+                (Kind::Mm, 0) => call(py, &ops[0], [g, call(py, &ops[1], [&other])?.bind(py)]),
+                (Kind::Mm, _) => call(py, &ops[0], [call(py, &ops[1], [&this])?.bind(py), g]),
+                (_, 0) => mul(ops, g, &other),
+                _ => mul(ops, g, &this),
+            }
+        };
+        let (gs, go) = if g.is_none() {
+            (py.None(), py.None())
+        } else {
+            let gs = if needs[0] { grad(0)? } else { py.None() };
+            let go = if needs[1] { grad(1)? } else { py.None() };
+            (gs, go)
+        };
+        Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))
+    }
+
+    /// `AddmmBackward0`: `mat1` and `mat2` unpacked (and checked) first, as
+    /// `BuiltinNode.apply`, then `_addmm`'s ops in its order: `mat1`'s
+    /// gradient `mm(g, t(mat2)) * alpha`, `mat2`'s `mm(t(mat1), g) * alpha`,
+    /// `self`'s `g * beta`, each for an input that needs one.
+    pub(super) fn addmm(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyNodeBase>,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+    ) -> PyResult<Option<PyObject>> {
+        let [_, m1, m2, beta, alpha] = saved else {
+            return Ok(None);
+        };
+        let ty = self.saved_tensor.bind(py);
+        let Some(mat1) = unpack(m1.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        let Some(mat2) = unpack(m2.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        let needs: SmallVec<[bool; 3]> = node
+            .borrow()
+            .next
+            .iter()
+            .map(|e| e.node.is_some())
+            .collect();
+        if needs.len() != 3 {
+            return Ok(None);
+        }
+        if g.is_none() {
+            let none = PyTuple::new_bound(py, [py.None(), py.None(), py.None()]);
+            return Ok(Some(none.into_any().unbind()));
+        }
+        let [mm, t, scale] = &self.ops[..] else {
+            return Ok(None);
+        };
+        let (alpha, beta) = (alpha.bind(py), beta.bind(py));
+        let side = |a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>| -> PyResult<PyObject> {
+            let prod = call(py, mm, [a, b])?;
+            call(py, scale, [prod.bind(py), alpha])
+        };
+        let gm1 = if needs[1] {
+            side(g, call(py, t, [&mat2])?.bind(py))?
+        } else {
+            py.None()
+        };
+        let gm2 = if needs[2] {
+            side(call(py, t, [&mat1])?.bind(py), g)?
+        } else {
+            py.None()
+        };
+        let gs = if needs[0] {
+            call(py, scale, [g, beta])?
+        } else {
+            py.None()
+        };
+        Ok(Some(
+            PyTuple::new_bound(py, [gs, gm1, gm2]).into_any().unbind(),
+        ))
+    }
+}
