@@ -63,7 +63,8 @@ lint:  ## rustfmt, clippy with and without `python`, ruff, the `_core` stub agai
 	cargo fmt --check
 	cargo clippy -q --all-targets -- -D warnings
 	cargo clippy -q --features python --lib -- -D warnings
-	$(VPY) -m ruff check python tests bench || echo "ruff not installed: $(VPIP) install ruff"
+	$(VPY) -c "import ruff" 2>/dev/null || $(VPIP) install -q ruff
+	$(VPY) -m ruff check python tests bench
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	cd python && ../$(VPY) -m mypy.stubtest opyard._core
 

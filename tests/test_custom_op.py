@@ -23,7 +23,7 @@ def test_decorator_with_and_without_fn():
 def test_the_function_itself_is_the_kernel():
     def k(x: Tensor) -> Tensor:
         return x.clone()
-    op = custom_op("t_co::direct", k, mutates_args=())
+    custom_op("t_co::direct", k, mutates_args=())
     assert "CompositeExplicitAutograd[alias]: " in opyard.dispatcher.dump("t_co::direct")
     entries = {row[0]: row[1] for row in opyard._core._table_entries("t_co::direct")}
     assert entries["CPU"].endswith("k")

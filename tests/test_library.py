@@ -128,7 +128,7 @@ def test_destroying_def_removes_op(ns, kt):
     lib.impl("f", lambda x: "a", "CPU")
     op = getattr(opyard.ops, ns).f.default
     lib._destroy()
-    with pytest.raises(AttributeError, match=f"no attribute 'f'"):
+    with pytest.raises(AttributeError, match="no attribute 'f'"):
         getattr(opyard.ops, ns).f
     with pytest.raises(RuntimeError, match="no longer defined"):
         op(kt("CPU"))

@@ -120,7 +120,7 @@ def test_register_kernel_example_second_half_on_privateuseone():
 
 def test_register_fake_example_1_custom_linear():
     import opyard
-    import numpy as np
+    import numpy as np  # noqa: F401  (the example as written)
     from opyard import Tensor
 
     # Example 1: an operator without data-dependent output shape

@@ -56,7 +56,7 @@ def format_tensor(t):
         width = max(len(s) for s in strs)
         strs = [s.rjust(width) for s in strs]
         body = _nest(strs, data.shape, len(prefix))
-    if dt.name not in _DEFAULT_SUFFIXLESS and not (dt is D.get_default_dtype()):
+    if dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
         suffix.append(f"dtype={dt!r}")
     grad_fn = getattr(t, "_grad_fn", None)
     if grad_fn is not None:

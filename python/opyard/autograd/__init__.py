@@ -17,8 +17,8 @@ from . import forward_ad, function, grad_mode, graph, views  # noqa: F401  (view
 from .engine import backward, grad
 from .fallback import autograd_not_implemented_fallback
 from .function import Function, FunctionCtx, once_differentiable
-from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
-                        no_grad, set_grad_enabled)
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401  (in __all__
+                        is_inference_mode_enabled, no_grad, set_grad_enabled)  # via grad_mode's)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [

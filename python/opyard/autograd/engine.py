@@ -48,7 +48,7 @@ def _make_grads(outputs, grads):
     """One root gradient per output: given ones are shape-checked, missing ones are
     ones for scalar outputs."""
     if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs" if not grads else
+        raise RuntimeError("grad can be implicitly created only for scalar outputs" if not grads else
                            f"got {len(outputs)} tensors and {len(grads)} gradients")
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):

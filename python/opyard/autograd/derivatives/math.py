@@ -213,7 +213,8 @@ _where_other, _where_self = _where_scalar(True), _where_scalar(False)
 _tril = _same(lambda x, a: A.tril.default(x, a.diagonal))
 _triu = _same(lambda x, a: A.triu.default(x, a.diagonal))
 _flip = _same(lambda x, a: A.flip.default(x, a.dims))
-_zero_fw = (lambda t, a: A.zeros_like.default(a.result))
+def _zero_fw(t, a):
+    return A.zeros_like.default(a.result)
 
 def _not_implemented(name):
     """derivatives.yaml's ``not_implemented``: the node records, its backward raises torch's message."""
