@@ -15,7 +15,9 @@
 //! kernel, through numpy's C API instead of `np.broadcast_to` (and `detach`/
 //! `alias` the view `arr[...]` is, by `PyArray_View`); `add_`, `sub_`
 //! and `mul_` update `self`'s array in place and bump its version counter,
-//! reading a same-shape operand of any strides (`kernels/strided.rs`).
+//! reading a same-shape operand of any strides (`kernels/strided.rs`); the
+//! shape views (`view`, `t`, `select`, `slice`, ...) make the numpy view their
+//! Python kernel makes (Note [Shape views as numpy makes them]).
 
 mod array;
 mod binary;
@@ -25,6 +27,8 @@ mod strided;
 mod tensor_io;
 mod unary;
 mod view;
+mod view_args;
+mod view_shape;
 
 pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor};
 
@@ -34,6 +38,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use unary::Unary;
+use view_shape::ShapeView;
 
 /// Which fast path a `RustKernel` runs.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +51,8 @@ enum Fast {
     Whole,
     /// add_/sub_/mul_ with a tensor operand.
     InPlace(BinOp),
+    /// view/reshape/t/transpose/permute/unsqueeze/squeeze/select/slice/narrow.
+    Shape(ShapeView),
 }
 
 /// The overloads that have a Rust kernel, by `name.overload`.
@@ -69,6 +76,17 @@ const FAST_OPS: &[(&str, Fast)] = &[
     ("add_.Tensor", Fast::InPlace(BinOp::Add)),
     ("sub_.Tensor", Fast::InPlace(BinOp::Sub)),
     ("mul_.Tensor", Fast::InPlace(BinOp::Mul)),
+    ("view", Fast::Shape(ShapeView::View)),
+    ("reshape", Fast::Shape(ShapeView::Reshape)),
+    ("t", Fast::Shape(ShapeView::T)),
+    ("transpose.int", Fast::Shape(ShapeView::Transpose)),
+    ("permute", Fast::Shape(ShapeView::Permute)),
+    ("unsqueeze", Fast::Shape(ShapeView::Unsqueeze)),
+    ("squeeze", Fast::Shape(ShapeView::Squeeze)),
+    ("squeeze.dim", Fast::Shape(ShapeView::SqueezeDim)),
+    ("select.int", Fast::Shape(ShapeView::Select)),
+    ("slice.Tensor", Fast::Shape(ShapeView::Slice)),
+    ("narrow", Fast::Shape(ShapeView::Narrow)),
 ];
 
 /// A CPU kernel in Rust with the op's Python kernel as its fallback.
@@ -93,6 +111,7 @@ impl PyRustKernel {
             Fast::Expand => view::expand(py, args, kwargs)?,
             Fast::Whole => view::whole(py, args, kwargs)?,
             Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
+            Fast::Shape(which) => view_shape::shape_view(py, which, args, kwargs)?,
         };
         match done {
             Some(r) => Ok(r),

@@ -3,7 +3,9 @@
 Each ``_core.RustKernel`` runs a Rust loop for the common call (plain CPU tensors
 holding contiguous float32/float64/int32/int64 arrays of one dtype, equal shapes
 or a single element or a Python number, default arguments, small enough; for
-``expand``, ``detach`` and ``alias``, the same numpy view as the Python kernel's, made without a frame; for
+``expand``, ``detach``, ``alias`` and the shape views (``view``, ``reshape``, ``t``, ``transpose``,
+``permute``, ``unsqueeze``, ``squeeze``, ``select``, ``slice``, ``narrow``), the same numpy view as the
+Python kernel's, made without a frame; for
 ``add_``/``sub_``/``mul_``, the same in-place update and version bump, the operand
 read through its strides when it is a view such as an expanded gradient) and
 otherwise calls the Python kernel it wraps (``__wrapped__``), which stays the

@@ -1,0 +1,421 @@
+//! The shape views' fast paths (`view`, `reshape`, `t`, `transpose`,
+//! `permute`, `unsqueeze`, `squeeze`, `select`, `slice`, `narrow`): the numpy
+//! view the Python kernel makes, built through numpy's C API and wrapped as a
+//! view tensor, with no Python frame.
+//!
+//! Note [Shape views as numpy makes them]: a fast path must give the very
+//! array its Python kernel gives (shape, byte strides, data offset,
+//! writeability), since `stride()`, `storage_offset()` and later in-place ops
+//! read them. So each one calls the numpy function the Python kernel calls
+//! where numpy decides the strides (`PyArray_Newshape` for `view`/`reshape`/
+//! `unsqueeze`, `PyArray_Squeeze` for `squeeze()`), and otherwise builds
+//! the view from the arithmetic numpy's own indexing does: a permutation of
+//! sizes and strides (`t`, `transpose`, `permute`), a dropped axis plus an
+//! offset (`select`, `squeeze.dim`), a clipped range times the step (`slice`,
+//! `narrow`, following numpy's `get_view_from_index`). Every argument it does
+//! not take as given (a non-int, a dim or index out of range, a bad size,
+//! a 0-d input where the Python kernel special-cases it) runs the Python
+//! kernel, which raises its usual error.
+
+use super::array::{whole_view, Header, MAX_DIMS};
+use super::tensor_io::{plain_cpu_tensor, view_root, wrap_result, wrap_view};
+use super::view_args::{int_at, opt_int_at, read_ints, wrap_dim, Call};
+use numpy::npyffi::{self, NpyTypes, NPY_ORDER, PY_ARRAY_API};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::os::raw::c_int;
+
+type Dims = [ffi::Py_ssize_t; MAX_DIMS];
+
+/// Which shape view a kernel makes.
+#[derive(Clone, Copy, Debug)]
+pub enum ShapeView {
+    View,
+    Reshape,
+    T,
+    Transpose,
+    Permute,
+    Unsqueeze,
+    Squeeze,
+    SqueezeDim,
+    Select,
+    Slice,
+    Narrow,
+}
+
+/// The view `which` makes of `args[0]`, or `None` (run the Python kernel).
+pub fn shape_view(
+    py: Python<'_>,
+    which: ShapeView,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<PyObject>> {
+    if kwargs.is_some_and(|k| !k.is_empty()) || args.is_empty() {
+        return Ok(None);
+    }
+    let self_obj = args.get_item(0)?;
+    let Some(state) = plain_cpu_tensor(&self_obj) else {
+        return Ok(None);
+    };
+    let Some(data) = state.data(py) else {
+        return Ok(None);
+    };
+    let Some(head) = Header::read(&data) else {
+        return Ok(None);
+    };
+    let call = Call { args, head: &head };
+    let made = match which {
+        ShapeView::View => reshaped(&data, &call, false)?,
+        ShapeView::Reshape => reshaped(&data, &call, true)?,
+        ShapeView::Unsqueeze => unsqueeze(&data, &call)?,
+        ShapeView::Squeeze if args.len() == 1 => squeeze_all(&data)?.map(Made::View),
+        ShapeView::SqueezeDim => squeeze_dim(&data, &call)?,
+        _ => match strided(which, &call) {
+            Some(v) => Some(Made::View(sub_view(&data, &v)?)),
+            None => None,
+        },
+    };
+    match made {
+        Some(Made::View(view)) => {
+            let Some(root) = view_root(&self_obj, state) else {
+                return Ok(None);
+            };
+            wrap_view(py, view, state.keys(), &root).map(Some)
+        }
+        Some(Made::Copy(arr)) => wrap_result(py, arr).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A fast path's result: a view of the input's array, or (reshape only) a copy.
+enum Made<'py> {
+    View(Bound<'py, PyAny>),
+    Copy(Bound<'py, PyAny>),
+}
+
+/// A view as sizes, byte strides and a byte offset into the input's data.
+struct Layout {
+    n: usize,
+    dims: Dims,
+    strides: Dims,
+    offset: ffi::Py_ssize_t,
+}
+
+impl Layout {
+    fn of(head: &Header<'_>) -> Layout {
+        let (d, s) = (head.dims(), head.strides());
+        let mut l = Layout {
+            n: d.len(),
+            dims: [0; MAX_DIMS],
+            strides: [0; MAX_DIMS],
+            offset: 0,
+        };
+        l.dims[..l.n].copy_from_slice(d);
+        l.strides[..l.n].copy_from_slice(s);
+        l
+    }
+
+    /// Without axis `d` (sizes and strides of the others unchanged).
+    fn drop_axis(mut self, d: usize) -> Layout {
+        self.dims.copy_within(d + 1..self.n, d);
+        self.strides.copy_within(d + 1..self.n, d);
+        self.n -= 1;
+        self
+    }
+
+    /// Axes reordered: axis `i` of the result is axis `order[i]` of `self`.
+    fn permuted(&self, order: &[usize]) -> Layout {
+        let mut l = Layout {
+            n: order.len(),
+            dims: [0; MAX_DIMS],
+            strides: [0; MAX_DIMS],
+            offset: self.offset,
+        };
+        for (i, &a) in order.iter().enumerate() {
+            l.dims[i] = self.dims[a];
+            l.strides[i] = self.strides[a];
+        }
+        l
+    }
+}
+
+/// The layouts that are pure arithmetic on the input's (see Note [Shape views as numpy makes them]).
+fn strided(which: ShapeView, c: &Call<'_, '_>) -> Option<Layout> {
+    let whole = Layout::of(c.head);
+    let n = whole.n;
+    match which {
+        ShapeView::T if c.args.len() == 1 && n <= 2 => {
+            let order: &[usize] = if n == 2 { &[1, 0] } else { &[0, 1][..n] };
+            Some(whole.permuted(order))
+        }
+        ShapeView::Transpose if c.args.len() == 3 && n > 0 => {
+            let (a, b) = (wrap_dim(int_at(c.args, 1)?, n)?, wrap_dim(int_at(c.args, 2)?, n)?);
+            let mut order: Vec<usize> = (0..n).collect();
+            order.swap(a, b);
+            Some(whole.permuted(&order))
+        }
+        ShapeView::Permute if c.args.len() == 2 => {
+            let mut raw = [0; MAX_DIMS];
+            let k = read_ints(&c.args.get_item(1).ok()?, &mut raw)?;
+            let mut order = [0usize; MAX_DIMS];
+            let mut seen = [false; MAX_DIMS];
+            if k != n {
+                return None;
+            }
+            for i in 0..n {
+                let a = wrap_dim(raw[i], n)?;
+                if std::mem::replace(&mut seen[a], true) {
+                    return None;
+                }
+                order[i] = a;
+            }
+            Some(whole.permuted(&order[..n]))
+        }
+        ShapeView::Select if c.args.len() == 3 && n > 0 => {
+            let d = wrap_dim(int_at(c.args, 1)?, n)?;
+            let (size, index) = (whole.dims[d], int_at(c.args, 2)?);
+            if !(-size..size).contains(&index) {
+                return None;
+            }
+            let i = if index < 0 { index + size } else { index };
+            let offset = i * whole.strides[d];
+            let mut l = whole.drop_axis(d);
+            l.offset = offset;
+            Some(l)
+        }
+        ShapeView::Slice if (1..=5).contains(&c.args.len()) && n > 0 => {
+            let d = wrap_dim(opt_int_at(c.args, 1, 0)?, n)?;
+            let start = opt_none_at(c.args, 2)?;
+            let end = opt_none_at(c.args, 3)?;
+            let step = opt_int_at(c.args, 4, 1)?;
+            (step > 0).then(|| sliced(whole, d, start, end, step))
+        }
+        ShapeView::Narrow if c.args.len() == 4 && n > 0 => {
+            let d = wrap_dim(int_at(c.args, 1)?, n)?;
+            let (size, length) = (whole.dims[d], int_at(c.args, 3)?);
+            let mut start = int_at(c.args, 2)?;
+            if start < 0 {
+                start += size;
+            }
+            let ok = start >= 0 && length >= 0 && start.checked_add(length)? <= size;
+            ok.then(|| sliced(whole, d, Some(start), Some(start + length), 1))
+        }
+        _ => None,
+    }
+}
+
+/// `args[i]` as `None` (→ `Some(None)`) or an exact int; absent counts as `None`.
+fn opt_none_at(args: &Bound<'_, PyTuple>, i: usize) -> Option<Option<ffi::Py_ssize_t>> {
+    match args.get_item(i) {
+        Err(_) => Some(None),
+        Ok(v) if v.is_none() => Some(None),
+        Ok(_) => int_at(args, i).map(Some),
+    }
+}
+
+/// `x[:, ..., start:end:step]` on axis `d` as numpy's basic indexing makes
+/// it: Python's slice clipping, and an empty result pointing at the start
+/// with the axis' own stride.
+fn sliced(
+    mut l: Layout,
+    d: usize,
+    start: Option<ffi::Py_ssize_t>,
+    end: Option<ffi::Py_ssize_t>,
+    step: ffi::Py_ssize_t,
+) -> Layout {
+    let len = l.dims[d];
+    let clip = |v: ffi::Py_ssize_t| {
+        if v < 0 {
+            v.saturating_add(len).max(0)
+        } else {
+            v.min(len)
+        }
+    };
+    let (mut s, e) = (start.map_or(0, clip), end.map_or(len, clip));
+    let mut step = step;
+    let count = if e > s { (e - s - 1) / step + 1 } else { 0 };
+    if count == 0 {
+        (s, step) = (0, 1);
+    }
+    l.offset += s * l.strides[d];
+    l.dims[d] = count;
+    l.strides[d] *= step;
+    l
+}
+
+/// `view`/`reshape(self, size)`: the sizes resolved as `_shape_arg` does,
+/// then numpy's reshape; a copy is kept only for `reshape`.
+fn reshaped<'py>(
+    data: &Bound<'py, PyAny>,
+    c: &Call<'_, '_>,
+    copy_ok: bool,
+) -> PyResult<Option<Made<'py>>> {
+    if c.args.len() != 2 {
+        return Ok(None);
+    }
+    let mut size = [0; MAX_DIMS];
+    let Some(k) = read_ints(&c.args.get_item(1)?, &mut size) else {
+        return Ok(None);
+    };
+    let numel = c.head.dims().iter().try_fold(1isize, |a, &d| a.checked_mul(d));
+    let Some(size) = numel.and_then(|n| infer_size(&mut size[..k], n)) else {
+        return Ok(None);
+    };
+    let arr = newshape(data, size)?;
+    if same_data(&arr, data) {
+        Ok(Some(Made::View(arr)))
+    } else {
+        Ok(copy_ok.then_some(Made::Copy(arr)))
+    }
+}
+
+/// The `-1` of `size` inferred from `numel`, when `size` is valid for it.
+fn infer_size(size: &mut [ffi::Py_ssize_t], numel: ffi::Py_ssize_t) -> Option<&[ffi::Py_ssize_t]> {
+    let mut infer = None;
+    let mut known: ffi::Py_ssize_t = 1;
+    for (i, &s) in size.iter().enumerate() {
+        match s {
+            -1 if infer.is_none() => infer = Some(i),
+            s if s >= 0 => known = known.checked_mul(s)?,
+            _ => return None,
+        }
+    }
+    if let Some(i) = infer {
+        if known == 0 || numel % known != 0 {
+            return None;
+        }
+        size[i] = numel / known;
+    } else if known != numel {
+        return None;
+    }
+    Some(size)
+}
+
+/// `unsqueeze(self, dim)`: numpy's reshape with a 1 inserted (`np.expand_dims`).
+fn unsqueeze<'py>(data: &Bound<'py, PyAny>, c: &Call<'_, '_>) -> PyResult<Option<Made<'py>>> {
+    let dims = c.head.dims();
+    let n = dims.len();
+    let at = (c.args.len() == 2 && n < MAX_DIMS)
+        .then(|| int_at(c.args, 1))
+        .flatten()
+        .and_then(|d| wrap_dim(d, n + 1));
+    let Some(at) = at else {
+        return Ok(None);
+    };
+    let mut size = [1; MAX_DIMS];
+    size[..at].copy_from_slice(&dims[..at]);
+    size[at + 1..=n].copy_from_slice(&dims[at..]);
+    let arr = newshape(data, &size[..=n])?;
+    Ok(same_data(&arr, data).then_some(Made::View(arr)))
+}
+
+/// `squeeze(self, dim)`: the axis dropped when its size is 1, else `x[...]`.
+fn squeeze_dim<'py>(data: &Bound<'py, PyAny>, c: &Call<'_, '_>) -> PyResult<Option<Made<'py>>> {
+    let whole = Layout::of(c.head);
+    if c.args.len() != 2 {
+        return Ok(None);
+    }
+    if whole.n == 0 {
+        return whole_view(data).map(|v| Some(Made::View(v)));
+    }
+    let Some(d) = int_at(c.args, 1).and_then(|d| wrap_dim(d, whole.n)) else {
+        return Ok(None);
+    };
+    let view = if whole.dims[d] == 1 {
+        sub_view(data, &whole.drop_axis(d))?
+    } else {
+        whole_view(data)?
+    };
+    Ok(Some(Made::View(view)))
+}
+
+/// `np.squeeze(x)`: numpy's own function (it hands back `x` itself when no axis has size 1).
+fn squeeze_all<'py>(data: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = data.py();
+    // SAFETY: GIL held; `data` is an exact ndarray (its `Header` was read).
+    // `PyArray_Squeeze` returns a new reference or NULL with an exception set.
+    unsafe {
+        let r = PY_ARRAY_API.PyArray_Squeeze(py, data.as_ptr() as *mut npyffi::PyArrayObject);
+        Bound::from_owned_ptr_or_err(py, r).map(Some)
+    }
+}
+
+/// `data.reshape(size)` (C order, copying only when no view can have `size`).
+fn newshape<'py>(data: &Bound<'py, PyAny>, size: &[ffi::Py_ssize_t]) -> PyResult<Bound<'py, PyAny>> {
+    let py = data.py();
+    let mut dims = [0 as npyffi::npy_intp; MAX_DIMS];
+    dims[..size.len()].copy_from_slice(size);
+    let mut shape = npyffi::PyArray_Dims {
+        ptr: dims.as_mut_ptr(),
+        len: size.len() as c_int,
+    };
+    // SAFETY: GIL held; `data` is an exact ndarray; numpy only reads `shape`
+    // (`len` ≤ MAX_DIMS sizes, all ≥ 0 and multiplying to the array's size,
+    // see `infer_size`) and returns a new reference or NULL with an exception set.
+    unsafe {
+        let r = PY_ARRAY_API.PyArray_Newshape(
+            py,
+            data.as_ptr() as *mut npyffi::PyArrayObject,
+            &mut shape,
+            NPY_ORDER::NPY_CORDER,
+        );
+        Bound::from_owned_ptr_or_err(py, r)
+    }
+}
+
+fn data_ptr(arr: &Bound<'_, PyAny>) -> *mut std::ffi::c_char {
+    // SAFETY: only called on exact ndarrays (the input, or what numpy's
+    // reshape returned, which is an ndarray of the input's exact type).
+    unsafe { (*(arr.as_ptr() as *const npyffi::PyArrayObject)).data }
+}
+
+/// Whether numpy's reshape made a view (same first byte) rather than a copy.
+fn same_data(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
+    data_ptr(a) == data_ptr(b)
+}
+
+/// A view of `src` (an exact ndarray) with layout `l`, writeable when `src`
+/// is, `src` as its base: what numpy's basic indexing returns. Every index
+/// of the layout addresses an element of `src` (the callers derive it from
+/// `src`'s own sizes and strides by dropping, permuting or clipping axes).
+fn sub_view<'py>(src: &Bound<'py, PyAny>, l: &Layout) -> PyResult<Bound<'py, PyAny>> {
+    let py = src.py();
+    let mut shape = [0 as npyffi::npy_intp; MAX_DIMS];
+    let mut steps = [0 as npyffi::npy_intp; MAX_DIMS];
+    shape[..l.n].copy_from_slice(&l.dims[..l.n]);
+    steps[..l.n].copy_from_slice(&l.strides[..l.n]);
+    // SAFETY: GIL held; `src` is an exact ndarray, so `descr` and `data` are
+    // valid and `data + offset` is inside its buffer (or the start of an empty
+    // view, as numpy's own slicing makes). `PyArray_NewFromDescr` steals the
+    // descr reference we add, copies `shape`/`steps` and computes the
+    // contiguity and alignment flags; `PyArray_SetBaseObject` steals the
+    // reference to `src` we add, which keeps the memory alive.
+    unsafe {
+        let arr = &*(src.as_ptr() as *const npyffi::PyArrayObject);
+        let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
+        ffi::Py_INCREF(arr.descr as *mut ffi::PyObject);
+        let view = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            array_type,
+            arr.descr,
+            l.n as c_int,
+            shape.as_mut_ptr(),
+            steps.as_mut_ptr(),
+            arr.data.offset(l.offset) as *mut std::ffi::c_void,
+            arr.flags & npyffi::NPY_ARRAY_WRITEABLE,
+            std::ptr::null_mut(),
+        );
+        let view = Bound::from_owned_ptr_or_err(py, view)?;
+        ffi::Py_INCREF(src.as_ptr());
+        let rc = PY_ARRAY_API.PyArray_SetBaseObject(
+            py,
+            view.as_ptr() as *mut npyffi::PyArrayObject,
+            src.as_ptr(),
+        );
+        if rc < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(view)
+    }
+}
