@@ -24,6 +24,7 @@ __all__ = [
     "_PlainAutogradKernel",
     "_SetKeysGuard",
     "_VersionCounter",
+    "_ViewReplay",
     "__version__",
     "_backward_method",
     "_check_invariants",
@@ -442,6 +443,7 @@ class _PlainAutogradKernel:
         tensor_meta: Callable[[Any], Any],
         saved_tensor: type,
         name: str,
+        view: bool = False,
     ) -> "_PlainAutogradKernel": ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
     @property
@@ -452,6 +454,13 @@ class _PlainAutogradKernel:
     def __qualname__(self) -> str: ...
     @property
     def node_cls(self) -> type: ...
+
+@final
+class _ViewReplay:
+    """How autograd rebuilds a view from its root base (a view's ``_view_fn``)."""
+    def __call__(self, base: Any) -> Any: ...
+    def __copy__(self) -> "_ViewReplay": ...
+    def __deepcopy__(self, memo: Any) -> "_ViewReplay": ...
 
 @final
 class _NodeApply:

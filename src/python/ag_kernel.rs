@@ -1,9 +1,11 @@
 //! `_PlainAutogradKernel`: the `Autograd` kernel of a built-in op, in Rust.
 //!
 //! Note [Autograd kernel in Rust]: every built-in op with a derivative
-//! formula and no `Tensor[]` differentiable argument, no mutation and no view
-//! output (`derivatives/registry.py`'s "plain" ops: `x * 2`, `x.sum()`,
-//! `a + b`, `x.clone()`, ...) gets this kernel at its `Autograd` key. It is
+//! formula and no `Tensor[]` differentiable argument and no mutation
+//! (`derivatives/registry.py`'s "plain" ops: `x * 2`, `x.sum()`, `a + b`,
+//! `x.clone()`, and the views `x.view(-1)`, `x[0]`, `x.t()`, ...) gets this
+//! kernel at its `Autograd` key; a view op's also records how the view is
+//! replayed from its base (Note [View replay] in `view_replay.rs`). It is
 //! made once per op, when the op is first differentiated, with everything
 //! that does not change between calls: the differentiable positions, the
 //! defaults of trailing arguments, what to save of each argument (its value,
@@ -85,6 +87,9 @@ pub struct PyPlainAutogradKernel {
     pub(super) mask: u64,
     /// `node_cls` has `NodeBase`'s `__new__` and `object.__init__`: see `new_node`.
     pub(super) direct_node: bool,
+    /// The op returns a view of its first argument: record the view's replay
+    /// (Note [View replay] in `view_replay.rs`).
+    pub(super) view: bool,
 }
 
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
@@ -205,6 +210,9 @@ impl PyPlainAutogradKernel {
         };
         if any_grad {
             self.record(py, out.bind(py), values, edges)?;
+            if self.view {
+                super::view_replay::record(py, self.op.bind(py), out.bind(py), args, kwargs)?;
+            }
         }
         Ok(out)
     }

@@ -37,10 +37,11 @@ impl Save {
 impl PyPlainAutogradKernel {
     /// Made by `derivatives/registry.py` (`_plain_kernel`) once per op: `saves` one
     /// kind per schema argument (0 tensor, 1 meta, 2 value), `defaults` and `names`
-    /// one per argument, `result_name` the node name when the result is saved.
+    /// one per argument, `result_name` the node name when the result is saved,
+    /// `view` whether the op returns a view of its first argument.
     #[new]
     #[pyo3(signature = (op, general, record, node_cls, diff_pos, saves, defaults, names,
-                        result_name, tensor_meta, saved_tensor, name))]
+                        result_name, tensor_meta, saved_tensor, name, view=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -56,6 +57,7 @@ impl PyPlainAutogradKernel {
         tensor_meta: PyObject,
         saved_tensor: Py<PyType>,
         name: Py<PyString>,
+        view: bool,
     ) -> PyResult<Self> {
         let n = saves.len();
         if defaults.len() != n || names.len() != n || diff_pos.iter().any(|&p| p >= n) {
@@ -95,6 +97,7 @@ impl PyPlainAutogradKernel {
             name,
             mask: autograd_mask(),
             direct_node,
+            view,
         })
     }
 

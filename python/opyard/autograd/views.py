@@ -20,7 +20,6 @@ Example::
 """
 
 from . import _tensor_meta as meta
-from .grad_mode import _no_grad_guard
 from .graph import Node, gradient_edge, next_sequence_nr, set_history
 
 __all__ = ["CopySlices", "record_view", "rebase_view_history"]
@@ -44,14 +43,15 @@ class CopySlices(Node):
         grad = grads[0]
         if grad is None:
             return (None,) * len(self.next_functions)
-        with _no_grad_guard():
-            result = grad.clone()
-            region = self.view_fn(result)
-            res = self.fn.apply([region.clone()] + [None] * (len(self.fn._out_shapes) - 1))
-            if res[0] is not None:
-                region.copy_(res[0])
-            else:
-                region.zero_()
+        # Grad mode is what the engine set (on under create_graph): a double backward
+        # differentiates these ops, the in-place ones through a CopySlices of their own.
+        result = grad.clone()
+        region = self.view_fn(result)
+        res = self.fn.apply([region.clone()] + [None] * (len(self.fn._out_shapes) - 1))
+        if res[0] is not None:
+            region.copy_(res[0])
+        else:
+            region.zero_()
         return (result,) + tuple(res[1:])
 
     def release_variables(self):
@@ -69,9 +69,8 @@ class AsStridedBackward0(Node):
 
     def apply(self, grads):
         g = grads[0]
-        with _no_grad_guard():
-            out = meta.zeros(self.base_shape, g.dtype)
-            self.view_fn(out).copy_(g)
+        out = meta.zeros(self.base_shape, g.dtype)
+        self.view_fn(out).copy_(g)  # differentiable in g under create_graph, as in CopySlices
         return (out,)
 
 

@@ -61,9 +61,9 @@ def tangents_of(spec, values):
 
 
 def clone_originals(spec, values):
-    """In-place ops whose formula needs the input: save a copy of it before it changes."""
-    with _no_grad_guard():
-        return {p: values[p].clone() for p in spec.clone_before}
+    """In-place ops whose formula needs the input: save a copy of it before it changes. The copy
+    keeps the input's history (as torch's ``original_self``), so a double backward reaches it."""
+    return {p: values[p].clone() for p in spec.clone_before}
 
 
 def _tangent_of(v):

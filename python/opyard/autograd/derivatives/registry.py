@@ -191,7 +191,7 @@ def make_kernel(op, formula, *, rust=True):
 
     The kernel is only reached while grad mode is on (no_grad excludes the
     autograd keys) or a forward-AD level includes them. A plain op (no ``Tensor[]``
-    differentiable argument, no mutation, no view output) gets the Rust kernel
+    differentiable argument, no mutation; views included) gets the Rust kernel
     (See Note [Autograd kernel in Rust] in src/python/ag_kernel.rs); ``rust=False``
     gives its Python equivalent instead.
     """
@@ -240,7 +240,7 @@ def make_kernel(op, formula, *, rust=True):
 
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
-    if spec.list_diff or mutated or spec.is_view:
+    if spec.list_diff or mutated:
         return kernel
     if rust:
         return _rust_plain_kernel(spec, kernel)
@@ -263,14 +263,14 @@ def _rust_plain_kernel(spec, general):
         spec.op, general, record, spec.node_cls, list(spec.diff_pos),
         [kind for _, _, kind in spec.saves], [a.default_value for a in arguments],
         [_sys.intern(n) for n in spec.names], spec.formula.name if spec.save_result else None,
-        tensor_meta, SavedTensor, general.__name__)
+        tensor_meta, SavedTensor, general.__name__, view=spec.is_view)
 
 
 def _plain_kernel(spec, general):
-    """The kernel of an op with no ``Tensor[]`` differentiable argument, no mutation and no
-    view output, outside forward AD (which takes ``general``): nothing to check in place, no
-    tangents, no copy to keep, and the edges of the tensors that require grad built inline
-    (``gradient_edge`` without its requires-grad test, already made on the key set)."""
+    """The kernel of an op with no ``Tensor[]`` differentiable argument and no mutation, outside
+    forward AD (which takes ``general``): nothing to check in place, no tangents, no copy to keep,
+    and the edges of the tensors that require grad built inline (``gradient_edge`` without its
+    requires-grad test, already made on the key set); a view op records its replay."""
     bind = spec.bind
     diff_pos = spec.diff_pos
     call = spec.op
@@ -285,6 +285,7 @@ def _plain_kernel(spec, general):
     saves = tuple((i, kind) for i, _, kind in spec.saves)
     node_cls = spec.node_cls
     result_name = spec.formula.name if spec.save_result else None
+    is_view = spec.is_view
 
     def kernel(keyset, *args, **kwargs):
         if _fw_state.level is not None:
@@ -308,6 +309,8 @@ def _plain_kernel(spec, general):
                 _record_node(node_cls, edges, out, _saved_values(saves, values, out, result_name))
             else:
                 _record(spec, out, values, None, edges, None, None)
+            if is_view:
+                record_view_of(spec, out, args, kwargs)
         return out
     return kernel
 
