@@ -53,10 +53,11 @@ def _ids(case):
 def test_plain_ops_get_the_rust_kernel_and_others_keep_python():
     assert isinstance(make_kernel(A.sum.default, formula("aten::sum")), _core._PlainAutogradKernel)
     assert isinstance(make_kernel(A.mul.Tensor, formula("aten::mul.Tensor")), _core._PlainAutogradKernel)
-    # A view op takes the Rust kernel too; a mutating op the Python general kernel; the Python
-    # plain kernel on request.
+    # A view op and an in-place op on self take the Rust kernel too; a Tensor[] differentiable
+    # argument the Python general kernel; the Python plain kernel on request.
     assert isinstance(make_kernel(A.expand.default, formula("aten::expand")), _core._PlainAutogradKernel)
-    assert not isinstance(make_kernel(A.copy_.default, formula("aten::copy_")), _core._PlainAutogradKernel)
+    assert isinstance(make_kernel(A.copy_.default, formula("aten::copy_")), _core._PlainAutogradKernel)
+    assert not isinstance(make_kernel(A.cat.default, formula("aten::cat")), _core._PlainAutogradKernel)
     py = make_kernel(A.sum.default, formula("aten::sum"), rust=False)
     assert callable(py) and not isinstance(py, _core._PlainAutogradKernel)
     rust = make_kernel(A.sum.default, formula("aten::sum"))

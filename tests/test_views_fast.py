@@ -336,3 +336,64 @@ def test_views_under_no_grad_record_nothing():
     with opyard.no_grad():
         v = x.view(-1)
     assert v.grad_fn is None and not v.requires_grad and v._base is x and v._view_fn is None
+
+
+# --- in place under grad: Note [In-place ops in the Rust kernel] (src/python/ag_kernel.rs) ---
+
+
+def test_in_place_on_a_non_leaf_in_the_rust_kernel():
+    k = make_kernel(A.add_.Tensor, formula("aten::add.Tensor"))
+    assert isinstance(k, _core._PlainAutogradKernel)
+    x = opyard.arange(3.0).requires_grad_()
+    w = opyard.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = x * 2
+    old_fn, v = h.grad_fn, h._version
+    assert h.add_(w, alpha=3) is h
+    assert h._version == v + 1 and type(h.grad_fn).__name__ == "AddBackward0" and h.grad_fn is not old_fn
+    assert h.grad_fn.next_functions[0][0] is old_fn and h._output_nr == 0 and h.tolist() == [3.0, 8.0, 13.0]
+    (h * opyard.tensor([1.0, 10.0, 100.0])).sum().backward()
+    assert x.grad.tolist() == [2.0, 20.0, 200.0] and w.grad.tolist() == [3.0, 30.0, 300.0]
+
+
+def test_in_place_into_a_tensor_without_grad_takes_the_operands_history():
+    w = opyard.ones(3, requires_grad=True)
+    h = opyard.zeros(3)
+    h.mul_(2).add_(w)
+    assert h.requires_grad and type(h.grad_fn).__name__ == "AddBackward0"
+    h.sum().backward()
+    assert w.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("op", [lambda t, w: t.add_(w), lambda t, w: t.sub_(w), lambda t, w: t.mul_(w),
+                                lambda t, w: t.copy_(w), lambda t, w: t.zero_()])
+def test_in_place_on_a_leaf_that_requires_grad_is_refused(op):
+    x, w = opyard.ones(3, requires_grad=True), opyard.ones(3)
+    with pytest.raises(RuntimeError, match=re.escape(
+            "a leaf Variable that requires grad is being used in an in-place operation.")):
+        op(x, w)
+    assert x.grad_fn is None and x._version == 0
+
+
+def test_in_place_keeps_a_retained_grad_on_the_new_version():
+    x = opyard.ones(3, requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.add_(1)
+    (y * 3).sum().backward()
+    assert y.grad.tolist() == [3.0, 3.0, 3.0] and x.grad.tolist() == [6.0, 6.0, 6.0]
+
+
+def test_in_place_agrees_with_the_python_kernel_and_gradcheck():
+    def f(a, b):
+        h = a * 1.0
+        h.add_(b, alpha=2).sub_(b).mul_(a)
+        return h
+    a = opyard.randn(4, dtype=opyard.float64, requires_grad=True)
+    b = opyard.randn(4, dtype=opyard.float64, requires_grad=True)
+    assert opyard.autograd.gradcheck(f, (a, b)) and opyard.autograd.gradgradcheck(f, (a, b))
+    rust = make_kernel(A.add_.Tensor, formula("aten::add.Tensor"))
+    py = make_kernel(A.add_.Tensor, formula("aten::add.Tensor"), rust=False)
+    h1, h2 = a * 1.0, a * 1.0
+    r1, r2 = rust(None, h1, b), py(None, h2, b)
+    assert r1 is h1 and r2 is h2 and type(h1.grad_fn).__name__ == type(h2.grad_fn).__name__
+    assert h1._version == h2._version and h1.tolist() == h2.tolist()

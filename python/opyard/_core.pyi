@@ -444,6 +444,7 @@ class _PlainAutogradKernel:
         saved_tensor: type,
         name: str,
         view: bool = False,
+        inplace: bool = False,
     ) -> "_PlainAutogradKernel": ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
     @property

@@ -90,6 +90,9 @@ pub struct PyPlainAutogradKernel {
     /// The op returns a view of its first argument: record the view's replay
     /// (Note [View replay] in `view_replay.rs`).
     pub(super) view: bool,
+    /// The op modifies its first argument in place and returns it
+    /// (Note [In-place ops in the Rust kernel]).
+    pub(super) inplace: bool,
 }
 
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
@@ -105,7 +108,7 @@ impl PyPlainAutogradKernel {
     ) -> PyResult<PyObject> {
         let (args, kwargs) = (&call.args, call.kwargs.as_ref());
         match self.fill(py, args, kwargs)? {
-            Some(values) if !super::function::forward_ad_active() => {
+            Some(values) if self.takes(py, &values) => {
                 self.run(py, args, kwargs, &values, Some((call.keys, call.foreign)))
             }
             _ => {
@@ -133,9 +136,7 @@ impl PyPlainAutogradKernel {
         }
         let rest = args.get_slice(1, args.len());
         match self.fill(py, &rest, kwargs)? {
-            Some(values) if !super::function::forward_ad_active() => {
-                self.run(py, &rest, kwargs, &values, None)
-            }
+            Some(values) if self.takes(py, &values) => self.run(py, &rest, kwargs, &values, None),
             _ => self.general.call_bound(py, args, kwargs),
         }
     }
@@ -169,6 +170,36 @@ impl PyPlainAutogradKernel {
             }
         }
         Ok(Some(values))
+    }
+
+    /// Whether this kernel records the call (else `general` does): no forward-AD
+    /// level, and for an in-place op a tensor whose history is simply replaced.
+    ///
+    /// Note [In-place ops in the Rust kernel]: an op that modifies `self` in
+    /// place and returns it (`add_`, `mul_`, ...; `registry.py` hands over only
+    /// those whose formula needs no copy of `self` from before the change)
+    /// records here when `self` is not a view (no `CopySlices`, no custom
+    /// Function view check), is not a leaf that requires grad (the error
+    /// `check_inplace` raises) and does not retain its grad (whose hook moves to
+    /// the new node): then torch's `check_inplace` passes and
+    /// `rebase_history` is `set_history`, what `ag_output::attach` does. Every
+    /// other case runs `general`, which checks, raises and rebases.
+    fn takes(&self, py: Python<'_>, values: &Values<'_>) -> bool {
+        if super::function::forward_ad_active() {
+            return false;
+        }
+        if !self.inplace {
+            return true;
+        }
+        let Some(t) = values
+            .first()
+            .and_then(|v| v.downcast::<PyTensorBase>().ok())
+        else {
+            return false;
+        };
+        let t = t.get();
+        let leaf_requiring = t.grad_fn(py).is_none() && t.keys() & self.mask != 0;
+        t.base(py).is_none() && !t.retains_grad() && !leaf_requiring
     }
 
     /// `bound`: the argument key set and subclass flag of the dispatcher's binding

@@ -38,10 +38,11 @@ impl PyPlainAutogradKernel {
     /// Made by `derivatives/registry.py` (`_plain_kernel`) once per op: `saves` one
     /// kind per schema argument (0 tensor, 1 meta, 2 value), `defaults` and `names`
     /// one per argument, `result_name` the node name when the result is saved,
-    /// `view` whether the op returns a view of its first argument.
+    /// `view` whether the op returns a view of its first argument, `inplace`
+    /// whether it modifies its first argument and returns it.
     #[new]
     #[pyo3(signature = (op, general, record, node_cls, diff_pos, saves, defaults, names,
-                        result_name, tensor_meta, saved_tensor, name, view=false))]
+                        result_name, tensor_meta, saved_tensor, name, view=false, inplace=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -58,6 +59,7 @@ impl PyPlainAutogradKernel {
         saved_tensor: Py<PyType>,
         name: Py<PyString>,
         view: bool,
+        inplace: bool,
     ) -> PyResult<Self> {
         let n = saves.len();
         if defaults.len() != n || names.len() != n || diff_pos.iter().any(|&p| p >= n) {
@@ -98,6 +100,7 @@ impl PyPlainAutogradKernel {
             mask: autograd_mask(),
             direct_node,
             view,
+            inplace,
         })
     }
 

@@ -150,7 +150,10 @@ fn strided(which: ShapeView, c: &Call<'_, '_>) -> Option<Layout> {
             Some(whole.permuted(order))
         }
         ShapeView::Transpose if c.args.len() == 3 && n > 0 => {
-            let (a, b) = (wrap_dim(int_at(c.args, 1)?, n)?, wrap_dim(int_at(c.args, 2)?, n)?);
+            let (a, b) = (
+                wrap_dim(int_at(c.args, 1)?, n)?,
+                wrap_dim(int_at(c.args, 2)?, n)?,
+            );
             let mut order: Vec<usize> = (0..n).collect();
             order.swap(a, b);
             Some(whole.permuted(&order))
@@ -258,7 +261,11 @@ fn reshaped<'py>(
     let Some(k) = read_ints(&c.args.get_item(1)?, &mut size) else {
         return Ok(None);
     };
-    let numel = c.head.dims().iter().try_fold(1isize, |a, &d| a.checked_mul(d));
+    let numel = c
+        .head
+        .dims()
+        .iter()
+        .try_fold(1isize, |a, &d| a.checked_mul(d));
     let Some(size) = numel.and_then(|n| infer_size(&mut size[..k], n)) else {
         return Ok(None);
     };
@@ -342,7 +349,10 @@ fn squeeze_all<'py>(data: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAn
 }
 
 /// `data.reshape(size)` (C order, copying only when no view can have `size`).
-fn newshape<'py>(data: &Bound<'py, PyAny>, size: &[ffi::Py_ssize_t]) -> PyResult<Bound<'py, PyAny>> {
+fn newshape<'py>(
+    data: &Bound<'py, PyAny>,
+    size: &[ffi::Py_ssize_t],
+) -> PyResult<Bound<'py, PyAny>> {
     let py = data.py();
     let mut dims = [0 as npyffi::npy_intp; MAX_DIMS];
     dims[..size.len()].copy_from_slice(size);

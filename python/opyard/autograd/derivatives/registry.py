@@ -191,7 +191,7 @@ def make_kernel(op, formula, *, rust=True):
 
     The kernel is only reached while grad mode is on (no_grad excludes the
     autograd keys) or a forward-AD level includes them. A plain op (no ``Tensor[]``
-    differentiable argument, no mutation; views included) gets the Rust kernel
+    differentiable argument; a view op, or an in-place op on ``self`` with nothing to copy) gets the Rust kernel
     (See Note [Autograd kernel in Rust] in src/python/ag_kernel.rs); ``rust=False``
     gives its Python equivalent instead.
     """
@@ -240,7 +240,7 @@ def make_kernel(op, formula, *, rust=True):
 
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
-    if spec.list_diff or mutated:
+    if spec.list_diff or (mutated and not (rust and _simple_inplace(spec))):
         return kernel
     if rust:
         return _rust_plain_kernel(spec, kernel)
@@ -249,12 +249,21 @@ def make_kernel(op, formula, *, rust=True):
     return plain
 
 
+def _simple_inplace(spec):
+    """An op that modifies ``self`` in place and returns it, with nothing to copy before the change:
+    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/ag_kernel.rs)."""
+    returns = spec.op._schema.returns
+    return (spec.mutated == (0,) and not spec.clone_before and len(returns) == 1
+            and returns[0].alias_info is not None and returns[0].alias_info.is_write)
+
+
 def _rust_plain_kernel(spec, general):
     """``_plain_kernel``'s work in one Rust object (``_core._PlainAutogradKernel``)."""
     arguments = spec.op._schema.arguments
     if any(kind != _VALUE and ("[" in str(arguments[i].type) or "List" in str(arguments[i].type))
            for i, _, kind in spec.saves):
-        return _plain_kernel(spec, general)  # a Tensor[] argument to save: _record's lists
+        # A Tensor[] argument to save: _record's lists.
+        return general if spec.mutated else _plain_kernel(spec, general)
 
     def record(out, values, edges):
         return _record(spec, out, values, None, edges, None, None)
@@ -263,7 +272,8 @@ def _rust_plain_kernel(spec, general):
         spec.op, general, record, spec.node_cls, list(spec.diff_pos),
         [kind for _, _, kind in spec.saves], [a.default_value for a in arguments],
         [_sys.intern(n) for n in spec.names], spec.formula.name if spec.save_result else None,
-        tensor_meta, SavedTensor, general.__name__, view=spec.is_view)
+        tensor_meta, SavedTensor, general.__name__, view=spec.is_view,
+        inplace=bool(spec.mutated))
 
 
 def _plain_kernel(spec, general):
