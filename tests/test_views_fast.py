@@ -397,3 +397,56 @@ def test_in_place_agrees_with_the_python_kernel_and_gradcheck():
     r1, r2 = rust(None, h1, b), py(None, h2, b)
     assert r1 is h1 and r2 is h2 and type(h1.grad_fn).__name__ == type(h2.grad_fn).__name__
     assert h1._version == h2._version and h1.tolist() == h2.tolist()
+
+
+# --- indexing: ints and slices straight to select/slice (``_indexing._ints_and_slices``) ---
+
+from opyard import _indexing  # noqa: E402
+
+KEYS = [0, -1, 2, slice(None), slice(1, None), slice(None, -1), slice(None, None, 2), slice(5, 1),
+        (0, 1), (slice(None), 0), (1, slice(1, 3), -1), (slice(None, None, 3), slice(None), 2), (), (0,),
+        (slice(-100, 100),), (slice(None), slice(None), slice(None))]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+def test_int_and_slice_keys_match_the_general_path_and_numpy(key):
+    a = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    x = opyard.from_numpy(a)
+    fast_t = _indexing._ints_and_slices(x, key)
+    general, advanced = _indexing._basic_and_advanced(x, key)
+    if general is x:
+        general = opyard.ops.aten.alias(x)
+    assert fast_t is not None and not advanced
+    for got in (fast_t, x[key]):
+        want = a[key]
+        assert got._base is x and got.numpy().strides == want.strides == general.numpy().strides
+        assert _addr(got.numpy()) == _addr(want) and np.array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("key, exc, msg", [
+    (3, IndexError, "select(): index 3 out of range for tensor of size [3, 4, 5] at dimension 0"),
+    ((0, 0, 0, 0), IndexError, "too many indices for tensor of dimension 3"),
+    (slice(None, None, 0), RuntimeError, "slice step must be positive"),
+    (slice(None, None, -1), RuntimeError, "slice step must be positive"),
+    ((0, 9), IndexError, "index 9 out of range"),
+])
+def test_int_and_slice_key_errors(key, exc, msg):
+    x = opyard.from_numpy(np.zeros((3, 4, 5), np.float32))
+    with pytest.raises(exc, match=re.escape(msg)):
+        x[key]
+    with pytest.raises(IndexError, match="too many indices for tensor of dimension 0"):
+        opyard.tensor(1.0)[0]
+
+
+@pytest.mark.parametrize("key", [True, np.int64(1), (0, None), (Ellipsis, 0), [0, 1], (0, [1, 2])], ids=repr)
+def test_other_keys_take_the_general_path(key):
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = opyard.from_numpy(a)
+    assert _indexing._ints_and_slices(x, key) is None
+    assert np.array_equal(x[key].numpy(), a[key])
+
+
+def test_indexing_a_subclass_takes_the_general_path():
+    p = opyard.nn.Parameter(opyard.ones(2, 3))
+    assert _indexing._ints_and_slices(p, 0) is None
+    assert type(p[0]) is opyard.Tensor and p[0].grad_fn is not None

@@ -12,6 +12,10 @@ from ._ops import ops
 from ._tensor import Tensor
 
 _A = ops.aten
+# The overloads basic indexing calls, looked up once (the packets' own choice: one overload each).
+_SELECT = _A.select.int
+_SLICE = _A.slice.Tensor
+_ALIAS = _A.alias.default
 
 
 def _normalize(key, ndim):
@@ -66,7 +70,32 @@ def _basic_and_advanced(self, key):
     return t, advanced
 
 
+def _ints_and_slices(self, key):
+    """``self[key]`` when ``self`` is a plain ``Tensor`` and ``key`` is ints and slices (one per
+    dimension at most): the select/slice views ``_basic_and_advanced`` makes, without its
+    normalizing pass. ``None`` for any other key (the general path decides, and raises)."""
+    items = key if type(key) is tuple else (key,)
+    if type(self) is not Tensor or len(items) > self.ndim:
+        return None
+    t, dim = self, 0
+    for k in items:
+        tk = type(k)
+        if tk is int:
+            t = _SELECT(t, dim, k)
+        elif tk is slice:
+            step = k.step
+            if k.start is not None or k.stop is not None or (step is not None and step != 1):
+                t = _SLICE(t, dim, k.start, k.stop, 1 if step is None else step)
+            dim += 1
+        else:
+            return None
+    return t if t is not self else _ALIAS(self)
+
+
 def getitem(self, key):
+    t = _ints_and_slices(self, key)
+    if t is not None:
+        return t
     t, advanced = _basic_and_advanced(self, key)
     if not advanced:
         return t if t is not self else _A.alias(self)

@@ -190,10 +190,10 @@ def make_kernel(op, formula, *, rust=True):
     """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
 
     The kernel is only reached while grad mode is on (no_grad excludes the
-    autograd keys) or a forward-AD level includes them. A plain op (no ``Tensor[]``
-    differentiable argument; a view op, or an in-place op on ``self`` with nothing to copy) gets the Rust kernel
-    (See Note [Autograd kernel in Rust] in src/python/ag_kernel.rs); ``rust=False``
-    gives its Python equivalent instead.
+    autograd keys) or a forward-AD level includes them. An op with no ``Tensor[]``
+    differentiable argument (a view op too, and an in-place op on ``self`` with nothing
+    to copy first) gets the Rust kernel (See Note [Autograd kernel in Rust] in
+    src/python/ag_kernel.rs); ``rust=False`` gives the Python one instead.
     """
     spec = _KernelSpec(op, formula)
     bind = spec.bind
