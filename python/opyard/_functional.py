@@ -262,22 +262,43 @@ def _sizes(args):
     return list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
 
 
+class _Default:
+    """``aten::<name>.default``, looked up on the first call (not at import: the op is defined on
+    first use) and then read from this holder, so a sized method costs one frame."""
+
+    __slots__ = ("name", "op")
+
+    def __init__(self, name):
+        self.name, self.op = name, None
+
+    def get(self):
+        self.op = getattr(_A, self.name).default
+        return self.op
+
+
+_VIEW, _RESHAPE, _EXPAND, _PERMUTE = (_Default(n) for n in ("view", "reshape", "expand", "permute"))
+
+
 def _view(self, *shape, dtype=None):
     if dtype is not None or (len(shape) == 1 and isinstance(shape[0], D.dtype)):
         return _A.view.dtype(self, dtype if dtype is not None else shape[0])
-    return _A.view.default(self, _sizes(shape))
+    op = _VIEW.op or _VIEW.get()
+    return op(self, list(shape[0]) if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else list(shape))
 
 
 def _reshape(self, *shape):
-    return _A.reshape.default(self, _sizes(shape))
+    op = _RESHAPE.op or _RESHAPE.get()
+    return op(self, list(shape[0]) if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else list(shape))
 
 
 def _expand(self, *sizes, implicit=False):
-    return _A.expand.default(self, _sizes(sizes))
+    op = _EXPAND.op or _EXPAND.get()
+    return op(self, list(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else list(sizes))
 
 
 def _permute(self, *dims):
-    return _A.permute.default(self, _sizes(dims))
+    op = _PERMUTE.op or _PERMUTE.get()
+    return op(self, list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims))
 
 
 def _sized(op):
