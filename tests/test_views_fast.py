@@ -226,7 +226,7 @@ def test_indexing_and_methods_through_the_dispatcher():
 @pytest.mark.parametrize("fn", [
     lambda t: t.view(-1), lambda t: t.reshape(4, 3), lambda t: t.t(), lambda t: t.transpose(0, 1),
     lambda t: t.permute(1, 0), lambda t: t.unsqueeze(1), lambda t: t[None].squeeze(), lambda t: t[:, :1].squeeze(1),
-    lambda t: t[1], lambda t: t[:, 2], lambda t: t[1:, 1:3], lambda t: t.narrow(1, 1, 2),
+    lambda t: t[1], lambda t: t[:, 2], lambda t: t[1:, ::2], lambda t: t.narrow(1, 1, 2),
 ])
 def test_gradcheck(fn):
     x = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
@@ -450,3 +450,21 @@ def test_indexing_a_subclass_takes_the_general_path():
     p = opyard.nn.Parameter(opyard.ones(2, 3))
     assert _indexing._ints_and_slices(p, 0) is None
     assert type(p[0]) is opyard.Tensor and p[0].grad_fn is not None
+
+
+@pytest.mark.parametrize("fn", [lambda t: t[::2], lambda t: t[1::3], lambda t: t[:, -7:8:4], lambda t: t[::5, 1:],
+                                lambda t: t[:, ::2][1:, ::2]])
+def test_slice_with_a_step_has_a_gradient(fn):
+    x = opyard.randn(6, 9, dtype=opyard.float64, requires_grad=True)
+    assert opyard.autograd.gradcheck(lambda t: fn(t) * 2.0, (x,))
+    assert opyard.autograd.gradgradcheck(lambda t: fn(t) * fn(t), (x,))
+
+
+def test_slice_with_a_step_gradient_values():
+    x = opyard.arange(7.0, dtype=opyard.float64).requires_grad_()
+    y = x[::2]
+    (g,) = opyard.autograd.grad((y * y * opyard.arange(1.0, 5.0, dtype=opyard.float64)).sum(), x,
+                                create_graph=True)
+    (gg,) = opyard.autograd.grad(g.sum(), x)
+    assert g.tolist() == [0.0, 0.0, 8.0, 0.0, 24.0, 0.0, 48.0]  # torch's values
+    assert gg.tolist() == [2.0, 0.0, 4.0, 0.0, 6.0, 0.0, 8.0]

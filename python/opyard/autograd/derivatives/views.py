@@ -44,11 +44,22 @@ def _slice_back(grads, a, n):
     size = shape[dim]
     start = 0 if a.start is None else (a.start + size if a.start < 0 else a.start)
     end = size if a.end is None else (a.end + size if a.end < 0 else a.end)
-    start, end = max(0, min(start, size)), max(0, min(end, size))
-    if a.step != 1:
-        raise NotImplementedError(f"SliceBackward0: step {a.step} is not supported by opyard's "
-                                  "slice gradient (use step=1 or index with a tensor)")
-    return (pad_along(grads[0], dim, start, size - max(end, start), shape),)
+    start = max(0, min(start, size))
+    g = grads[0]
+    m = g.shape[dim]
+    if a.step != 1 and m > 0:
+        g = _spread(g, dim, m, a.step)
+    return (pad_along(g, dim, start, size - start - g.shape[dim], shape),)
+
+
+def _spread(g, dim, m, step):
+    """``g``'s ``m`` slices along ``dim`` placed ``step`` apart with zeros between (length
+    ``(m - 1) * step + 1``), from differentiable ops so a double backward works."""
+    sizes = list(g.shape)
+    gaps = sizes[:dim + 1] + [step - 1] + sizes[dim + 1:]
+    paired = A.cat.default([A.unsqueeze.default(g, dim + 1), A.new_zeros.default(g, gaps)], dim + 1)
+    sizes[dim] = m * step
+    return A.narrow.default(A.reshape.default(paired, sizes), dim, 0, (m - 1) * step + 1)
 
 
 def _cat_back(grads, a, n):
