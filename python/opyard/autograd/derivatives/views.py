@@ -43,7 +43,6 @@ def _slice_back(grads, a, n):
     dim = a.dim % len(shape)
     size = shape[dim]
     start = 0 if a.start is None else (a.start + size if a.start < 0 else a.start)
-    end = size if a.end is None else (a.end + size if a.end < 0 else a.end)
     start = max(0, min(start, size))
     g = grads[0]
     m = g.shape[dim]
