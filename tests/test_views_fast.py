@@ -468,3 +468,31 @@ def test_slice_with_a_step_gradient_values():
     (gg,) = opyard.autograd.grad(g.sum(), x)
     assert g.tolist() == [0.0, 0.0, 8.0, 0.0, 24.0, 0.0, 48.0]  # torch's values
     assert gg.tolist() == [2.0, 0.0, 4.0, 0.0, 6.0, 0.0, 8.0]
+
+
+# --- Tensor.view/reshape/expand/permute as ``_core._SizesMethod`` (Note [Sizes methods]) ---
+
+
+def test_sizes_methods_take_varargs_or_one_sequence():
+    x = opyard.arange(6.0)
+    assert isinstance(opyard.Tensor.__dict__["view"], _core._SizesMethod)
+    assert opyard.Tensor.view.__name__ == "view" and callable(opyard.Tensor.view.__wrapped__)
+    for got in (x.view(2, 3), x.view((2, 3)), x.view([2, 3]), x.view(opyard.Size([2, 3])), x.view(-1, 3),
+                x.reshape(2, 3), x.reshape((2, -1)), opyard.Tensor.view(x, 2, 3)):
+        assert got.shape == (2, 3) and got._base is x
+    assert x.view(6).shape == (6,) and opyard.tensor(1.0).view().shape == ()
+    m = x.view(2, 3)
+    assert m.permute(1, 0).shape == (3, 2) and m.permute((1, 0)).shape == (3, 2) and m.permute([-1, 0]).shape == (3, 2)
+    assert m[:1].expand(4, 3).shape == (4, 3) and m[:1].expand((4, -1)).shape == (4, 3)
+    assert m[:1].expand(4, 3, implicit=False).shape == (4, 3)  # a keyword: the Python method
+
+
+def test_sizes_methods_hand_other_calls_to_the_python_method():
+    x = opyard.arange(6.0)
+    assert x.view(opyard.int32).dtype == opyard.int32 and x.view(dtype=opyard.int32).dtype == opyard.int32
+    with pytest.raises(RuntimeError, match=re.escape("shape '[5]' is invalid for input of size 6")):
+        x.view(5)
+    with pytest.raises(RuntimeError, match=re.escape("view size is not compatible with input tensor's size")):
+        x.view(2, 3).t().view(-1)
+    with pytest.raises(TypeError):
+        x.view(2, 3, bogus=1)

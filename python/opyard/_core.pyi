@@ -23,6 +23,7 @@ __all__ = [
     "_NodeApply",
     "_PlainAutogradKernel",
     "_SetKeysGuard",
+    "_SizesMethod",
     "_VersionCounter",
     "_ViewReplay",
     "__version__",
@@ -455,6 +456,21 @@ class _PlainAutogradKernel:
     def __qualname__(self) -> str: ...
     @property
     def node_cls(self) -> type: ...
+
+@final
+class _SizesMethod:
+    """``Tensor.view``/``reshape``/``expand``/``permute``: sizes as varargs or one list/tuple."""
+    def __new__(cls, packet: Any, fallback: Callable[..., Any]) -> "_SizesMethod": ...
+    def __get__(self, instance: Any, owner: Any = None, /) -> Any: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    @property
+    def __wrapped__(self) -> Callable[..., Any]: ...
+    @property
+    def __name__(self) -> str: ...
+    @property
+    def __qualname__(self) -> str: ...
+    @property
+    def __doc__(self) -> Any: ...  # type: ignore[override]
 
 @final
 class _ViewReplay:

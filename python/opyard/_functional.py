@@ -342,10 +342,11 @@ def install():
     Tensor.flip = _flip
     Tensor.__rfloordiv__ = _rfloordiv
     Tensor.__rmod__ = _rmod
-    Tensor.view = _view
-    Tensor.reshape = _reshape
-    Tensor.expand = _expand
-    Tensor.permute = _permute
+    # Sizes as varargs or one list, in Rust; the Python methods decide every other call. They carry
+    # torch's names (what a ``__torch_function__`` override logs as ``func.__name__``).
+    for name, fn in (("view", _view), ("reshape", _reshape), ("expand", _expand), ("permute", _permute)):
+        fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
+        setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn))
     for name in ("new_empty", "new_zeros", "new_ones", "tile"):
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)

@@ -54,6 +54,7 @@ pub mod tensor_slots;
 mod tls;
 mod type_slots;
 pub mod version;
+mod view_method;
 mod view_replay;
 
 use pyo3::prelude::*;
@@ -131,6 +132,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
     m.add_class::<ag_kernel::PyPlainAutogradKernel>()?;
     m.add_class::<view_replay::PyViewReplay>()?;
+    m.add_class::<view_method::PySizesMethod>()?;
     ag_kernel::install_call_slot(m.py());
     m.add_class::<ag_apply::PyNodeApply>()?;
     ag_apply_api::install_call_slot(m.py());
