@@ -496,3 +496,63 @@ def test_sizes_methods_hand_other_calls_to_the_python_method():
         x.view(2, 3).t().view(-1)
     with pytest.raises(TypeError):
         x.view(2, 3, bogus=1)
+
+
+@pytest.mark.parametrize("args", [[0, None, None, 2 ** 62], [1, -2 ** 62, 2 ** 62, 3], [0, 2 ** 63 - 1],
+                                  [1, None, -2 ** 63], [1, None, None, 2 ** 63 - 1]])
+def test_extreme_slice_arguments(args):
+    x = _inputs()["contiguous"]
+    want = fast.PYTHON_KERNELS["slice.Tensor"](x, *args)
+    got, _ = run("slice.Tensor", x, *args)
+    same_as_python("slice", got, want, x)
+
+
+def _random_case(rng):
+    nd = int(rng.integers(0, 5))
+    shape = tuple(int(s) for s in rng.integers(0, 4, nd))
+    root = opyard.from_numpy(np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape))
+    x = root
+    if nd and rng.random() < 0.5:
+        x = x.permute([int(v) for v in rng.permutation(nd)])
+    if nd and rng.random() < 0.5:
+        d = int(rng.integers(0, nd))
+        x = x.narrow(d, 0, x.shape[d] // 2 + (x.shape[d] % 2)) if x.shape[d] else x
+    n = x.dim()
+
+    def dim(extra=0):
+        return int(rng.integers(-n - extra - 1, n + extra + 1))
+
+    def idx():
+        return int(rng.integers(-5, 6))
+    numel = x.numel()
+    choices = [
+        ("view", lambda: [[-1]] if rng.random() < 0.5 else [[numel, 1]]),
+        ("view", lambda: [[int(rng.integers(-1, 4)) for _ in range(int(rng.integers(0, 4)))]]),
+        ("reshape", lambda: [[-1, 1]]),
+        ("t", lambda: []), ("transpose.int", lambda: [dim(), dim()]),
+        ("permute", lambda: [[dim() for _ in range(n)]]), ("permute", lambda: [list(rng.permutation(n))]),
+        ("unsqueeze", lambda: [dim(1)]), ("squeeze", lambda: []), ("squeeze.dim", lambda: [dim()]),
+        ("select.int", lambda: [dim(), idx()]),
+        ("slice.Tensor", lambda: [dim(), rng.choice([None, idx()]), rng.choice([None, idx()]),
+                                  int(rng.integers(-1, 4))]),
+        ("narrow", lambda: [dim(), idx(), int(rng.integers(-1, 4))]),
+    ]
+    name, make = choices[int(rng.integers(0, len(choices)))]
+    args = make()
+    args = [[int(v) for v in a] if isinstance(a, list) else (None if a is None else int(a)) for a in args]
+    return name, x, args
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_calls_agree_with_the_python_kernels(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        name, x, args = _random_case(rng)
+        try:
+            want = fast.PYTHON_KERNELS[name](x, *args)
+        except Exception as e:  # noqa: BLE001  (the Rust kernel must raise the same error)
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                _core.RustKernel(name, fast.PYTHON_KERNELS[name])(x, *args)
+            continue
+        got, _ = run(name, x, *args)
+        same_as_python(f"{name}{args} of {x.shape}", got, want, x)

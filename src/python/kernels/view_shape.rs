@@ -192,7 +192,9 @@ fn strided(which: ShapeView, c: &Call<'_, '_>) -> Option<Layout> {
             let start = opt_none_at(c.args, 2)?;
             let end = opt_none_at(c.args, 3)?;
             let step = opt_int_at(c.args, 4, 1)?;
-            (step > 0).then(|| sliced(whole, d, start, end, step))
+            // A step whose byte stride overflows: numpy's C arithmetic decides (Python kernel).
+            let fits = step > 0 && whole.strides[d].checked_mul(step).is_some();
+            fits.then(|| sliced(whole, d, start, end, step))
         }
         ShapeView::Narrow if c.args.len() == 4 && n > 0 => {
             let d = wrap_dim(int_at(c.args, 1)?, n)?;
