@@ -28,6 +28,7 @@ mod tensor_io;
 mod unary;
 mod view;
 mod view_args;
+mod view_layout;
 mod view_shape;
 
 pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor};
