@@ -93,6 +93,8 @@ def _ints_and_slices(self, key):
 
 
 def getitem(self, key):
+    if type(key) is int and type(self) is Tensor and self.ndim:  # x[i], the commonest: one frame
+        return _SELECT(self, 0, key)
     t = _ints_and_slices(self, key)
     if t is not None:
         return t
