@@ -8,7 +8,8 @@ its Meta kernel from its CPU kernel:
   real strides over a one-element buffer. numpy view operations only touch
   metadata, so the probe's result carries the view's exact shape, strides and
   offset, which move onto a new meta view of the input. The probe never leaves
-  this module and its data is never read (``reshape`` does not copy on meta);
+  this module and its data is never read (``reshape`` does not copy on meta, and
+  the no-copy test of ``view``/``reshape`` runs on its metadata: ``_ProbeArray``);
 - pointwise ops run on small stand-ins (every size capped at 2, the input's
   stride order kept), which give torch's result dtype and numpy's output
   layout; the shape is the broadcast of the real shapes;
