@@ -57,16 +57,23 @@ def meta_view_dtype(self, dtype):
     return m
 
 
+def _negative(size, stride):
+    raise RuntimeError(f"as_strided: negative sizes or strides are not supported (sizes {size}, strides {stride})")
+
+
 def _strided_checks(self, size, stride, storage_offset):
     size, stride = [int(s) for s in size], [int(s) for s in stride]
     if len(size) != len(stride):
         raise RuntimeError(f"mismatch in length of strides and shape (as_strided: {len(stride)} strides "
                            f"for {len(size)} sizes)")
-    if any(s < 0 for s in size) or any(s < 0 for s in stride):
-        raise RuntimeError(f"as_strided: negative sizes or strides are not supported (sizes {size}, "
-                           f"strides {stride})")
+    if any(s < 0 for s in stride):
+        _negative(size, stride)
     root = self._base if self._base is not None else self
     offset = self.storage_offset() if storage_offset is None else int(storage_offset)
+    if offset < 0:  # numpy would index from the end, and the view would read past the buffer
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(s < 0 for s in size):
+        _negative(size, stride)
     need = offset + 1 + sum((n - 1) * st for n, st in zip(size, stride)) if all(size) else 0
     storage = root._data.size
     if need > storage:
