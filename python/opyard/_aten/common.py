@@ -139,20 +139,44 @@ def inplace_result(self, result, op_name):
     dt = D.FROM_NP[x.dtype]
     rdt = D.FROM_NP.get(result.dtype, dt) if hasattr(result, "dtype") else dt
     if rdt._cat > dt._cat:
-        raise RuntimeError(
-            f"result type {_legacy(rdt)} can't be cast to the desired output type {_legacy(dt)} "
-            f"(in {op_name})"
-        )
+        raise RuntimeError(f"result type {_legacy(rdt)} can't be cast to the desired output type {_legacy(dt)}")
     shape = np.shape(result)
     if shape != x.shape and broadcast_shape(op_name, shape, x.shape) != x.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
                            f"{list(np.broadcast_shapes(shape, x.shape))} (in {op_name})")
     if not x.flags.writeable:
-        raise RuntimeError(f"{op_name}: unsupported operation: the tensor is a read-only (expanded) "
-                           "view; clone() it first")
+        raise read_only_error(op_name, x)
     x[...] = result
     self._bump_version()
     return self
+
+
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single "
+            "memory location. Please clone() the tensor before performing the operation.")
+
+
+def read_only_error(op_name, x):
+    """The error for writing into a read-only array: torch's internal-overlap message for an
+    expanded view (a 0 stride over more than one element), else the read-only buffer's own."""
+    if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+        return RuntimeError(_OVERLAP)
+    return RuntimeError(f"{op_name}: unsupported operation: the tensor's memory is read-only; clone() it first")
+
+
+def writable_alias(x):
+    """A writable array over the same memory as the read-only view ``x`` (an expanded view of a
+    writable tensor), or None. Only for writes whose result does not depend on the order in which
+    overlapping elements are written (``fill_``): torch allows those on expanded views."""
+    root = x
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not root.flags.writeable:
+        return None
+    offset = x.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    try:
+        return np.ndarray(x.shape, x.dtype, buffer=root, offset=offset, strides=x.strides)
+    except (TypeError, ValueError):  # a root that exports no contiguous buffer
+        return None
 
 
 def _legacy(dt):
