@@ -355,3 +355,99 @@ def test_invert_operator_on_non_integers_is_a_type_error(make):
 def test_bitwise_ops_on_integers_and_bools_still_work():
     assert (~t([True, False])).tolist() == [False, True] and (~t([0, 5])).tolist() == [-1, -6]
     assert (t([True]) << 1).tolist() == [2] and (t([6]) & 3).tolist() == [2]
+
+
+# --- 4. Python ints past what a Scalar or the element type holds --------------------------------
+
+TOO_BIG = [
+    ("float + 10**30", lambda: t([1.0, 2.0]) + 10**30),
+    ("float * 2**70", lambda: t([1.0, 2.0]) * 2**70),
+    ("float + 10**400", lambda: t([1.0]) + 10**400),
+    ("int * 2**64", lambda: t([1, 2]) * 2**64),
+    ("int + (-2**63 - 1)", lambda: t([1, 2]) + (-2**63 - 1)),
+    ("opyard.full((2,), 10**30)", lambda: opyard.full((2,), 10**30)),
+    ("full float64 10**30", lambda: opyard.full((2,), 10**30, dtype=opyard.float64)),
+    ("add(1, alpha=10**30)", lambda: t([1.0]).add(1, alpha=10**30)),
+    ("float.fill_(10**30)", lambda: t([1.0]).fill_(10**30)),
+    ("int.fill_(2**64)", lambda: t([1]).fill_(2**64)),
+    ("opyard.add(float, 2**70)", lambda: opyard.add(t([1.0]), 2**70)),
+]
+
+
+@pytest.mark.parametrize("call", [c[1] for c in TOO_BIG], ids=[c[0] for c in TOO_BIG])
+def test_ints_no_scalar_holds_raise_overflow_error(call):
+    # torch: OverflowError("int too big to convert"); opyard's also names the argument and schema,
+    # and stays the ArgumentError (a TypeError and RuntimeError) it was.
+    with pytest.raises(OverflowError, match="int too big to convert") as info:
+        call()
+    assert isinstance(info.value, opyard._core.ArgumentError)
+
+
+def test_scalar_range_edges_still_fit():
+    assert (t([1.0]) + 2**63).tolist() == [2.0**63]
+    assert (t([1, 2]) + 2**63).tolist() == [-2**63 + 1, -2**63 + 2]  # wraps, as torch's does
+    assert (t([1, 2]) + (-2**63)).tolist() == [-2**63 + 1, -2**63 + 2]
+    assert (t([1], dtype=opyard.uint8) + 300).tolist() == [45]
+    assert (t([1.0], dtype=opyard.float16) + 10**10).tolist() == [float("inf")]
+
+
+def _conv(c_type):
+    return f"value cannot be converted to type {c_type} without overflow"
+
+
+FILL_OVERFLOW = [
+    ("int8 300", opyard.int8, 300, "int8_t"),
+    ("int8 -129", opyard.int8, -129, "int8_t"),
+    ("int16 2**20", opyard.int16, 2**20, "int16_t"),
+    ("int32 2**40", opyard.int32, 2**40, "int"),
+    ("int32 1e20", opyard.int32, 1e20, "int"),
+    ("int32 nan", opyard.int32, float("nan"), "int"),
+    ("int32 inf", opyard.int32, float("inf"), "int"),
+    ("int32 1+2j", opyard.int32, 1 + 2j, "int"),
+    ("int64 2**63", opyard.int64, 2**63, "int64_t"),
+    ("int64 2**64-1", opyard.int64, 2**64 - 1, "int64_t"),
+    ("uint8 256.0", opyard.uint8, 256.0, "uint8_t"),
+    ("uint8 -1.0", opyard.uint8, -1.0, "uint8_t"),
+    ("uint8 -256", opyard.uint8, -256, "uint8_t"),
+    ("float32 1e300", opyard.float32, 1e300, "float"),
+    ("float32 -3.5e38", opyard.float32, -3.5e38, "float"),
+    ("float32 1+2j", opyard.float32, 1 + 2j, "float"),
+    ("complex64 1e300j", opyard.complex64, complex(1, 1e300), "c10::complex<float>"),
+]
+
+
+@pytest.mark.parametrize("dtype, value, c_type", [c[1:] for c in FILL_OVERFLOW], ids=[c[0] for c in FILL_OVERFLOW])
+def test_full_and_fill_check_the_element_type_as_torch(dtype, value, c_type):
+    with pytest.raises(RuntimeError, match="^" + re.escape(_conv(c_type)) + "$"):
+        opyard.full((2,), value, dtype=dtype)
+    x = opyard.zeros(2, dtype=dtype)
+    with pytest.raises(RuntimeError, match="^" + re.escape(_conv(c_type)) + "$"):
+        x.fill_(value)
+    assert x.tolist() == [0, 0]
+
+
+def test_full_with_an_inferred_int64_checks_too():
+    with pytest.raises(RuntimeError, match="^" + re.escape(_conv("int64_t")) + "$"):
+        opyard.full((2,), 2**63)
+    assert opyard.full((2,), 2**63 - 1).tolist() == [2**63 - 1] * 2
+
+
+FILL_OK = [
+    ("uint8 -1 wraps", opyard.uint8, -1, [255, 255]),
+    ("uint8 -255 wraps", opyard.uint8, -255, [1, 1]),
+    ("int8 -128", opyard.int8, -128, [-128, -128]),
+    ("int32 1.5 truncates", opyard.int32, 1.5, [1, 1]),
+    ("int32 3+0j", opyard.int32, 3 + 0j, [3, 3]),
+    ("float16 1e10 is inf", opyard.float16, 1e10, [float("inf")] * 2),
+    ("bfloat16 1e300 is inf", opyard.bfloat16, 1e300, [float("inf")] * 2),
+    ("float32 inf", opyard.float32, float("inf"), [float("inf")] * 2),
+    ("float32 2**64-1", opyard.float32, 2**64 - 1, [float(np.float32(2**64 - 1))] * 2),
+    ("bool 1e300", opyard.bool, 1e300, [True, True]),
+    ("int64 True", opyard.int64, True, [1, 1]),
+]
+
+
+@pytest.mark.parametrize("dtype, value, expected", [c[1:] for c in FILL_OK], ids=[c[0] for c in FILL_OK])
+def test_full_and_fill_values_that_fit_as_torch(dtype, value, expected):
+    assert opyard.full((2,), value, dtype=dtype).tolist() == expected
+    assert opyard.zeros(2, dtype=dtype).fill_(value).tolist() == expected

@@ -1,5 +1,7 @@
 """Helpers shared by the numpy kernels: wrapping results, promotion, devices."""
 
+import math
+
 import numpy as np
 
 from .. import _dtype as D
@@ -149,6 +151,52 @@ def inplace_result(self, result, op_name):
     x[...] = result
     self._bump_version()
     return self
+
+
+# torch's C++ element type names, as its "value cannot be converted to type int64_t" messages print them.
+_C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
+            "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
+            "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+_HALF = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38}  # their largest finite values
+
+
+def checked_fill(value, dt):
+    """torch's ``checked_convert`` of a Scalar to the element type of ``dt`` (``full``, ``fill_``):
+    the value to store, or RuntimeError when ``dt`` cannot hold it. As in torch, bool takes
+    anything, half precision rounds to inf, and unsigned types take ints down to ``-max`` (wrapped)."""
+    name = _C_TYPES.get(dt.name)
+    if name is None or type(value) not in (int, float, complex):
+        if dt.name in _HALF and type(value) in (int, float) and abs(value) > _HALF[dt.name]:
+            with np.errstate(over="ignore"):  # rounds to inf, silently as in torch
+                return dt.np.type(value)
+        return value
+    if type(value) is complex:
+        if dt._cat == 3:
+            top = float(np.finfo(dt.np).max)
+            if any(math.isfinite(p) and abs(p) > top for p in (value.real, value.imag)):
+                raise _overflow(name)
+            return value
+        if value.imag != 0:
+            raise _overflow(name)
+        value = value.real
+    if dt._cat == 1:
+        info = np.iinfo(dt.np)
+        if type(value) is float:
+            if not math.isfinite(value) or not info.min <= math.trunc(value) <= info.max:
+                raise _overflow(name)
+            return value
+        if not (info.min or -info.max) <= value <= info.max:
+            raise _overflow(name)
+        return value + info.max + 1 if value < 0 and not info.min else value
+    if type(value) is float and math.isfinite(value) and abs(value) > float(np.finfo(dt.np).max):
+        raise _overflow(name)
+    return value
+
+
+def _overflow(c_type):
+    return RuntimeError(f"value cannot be converted to type {c_type} without overflow")
 
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single "

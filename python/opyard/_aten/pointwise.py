@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
-                     data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
+                     checked_fill, data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
                      writable_alias)
 
 _ndarray = np.ndarray
@@ -394,6 +394,8 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions. (aten::fill_)")
         value = value._data[()]
+    elif not (type(value) is int and 0 <= value <= 127):  # small ints fit every dtype
+        value = checked_fill(value, D.FROM_NP[self._data.dtype])
     x = self._data
     if not x.flags.writeable:
         # Every element gets one value, so an expanded view may be filled (torch allows it).
