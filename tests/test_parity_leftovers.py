@@ -451,3 +451,42 @@ FILL_OK = [
 def test_full_and_fill_values_that_fit_as_torch(dtype, value, expected):
     assert opyard.full((2,), value, dtype=dtype).tolist() == expected
     assert opyard.zeros(2, dtype=dtype).fill_(value).tolist() == expected
+
+
+# --- 5. numpy arrays as the other operand of == -------------------------------------------------
+
+ND_COMPARE = [
+    ("t == nd", lambda a, n: a == n, [True, False]),
+    ("nd == t", lambda a, n: n == a, [True, False]),
+    ("t.__eq__(nd)", lambda a, n: a.__eq__(n), [True, False]),
+    ("t == int nd", lambda a, n: a == n.astype(np.int64), [True, False]),
+    ("int t == float nd", lambda a, n: a.long() == n + 0.5 * (n > 1), [True, False]),
+]
+
+
+@pytest.mark.parametrize("compare, expected", [c[1:] for c in ND_COMPARE], ids=[c[0] for c in ND_COMPARE])
+def test_eq_with_an_ndarray_compares_elementwise(compare, expected):
+    r = compare(t([1.0, 2.0]), np.array([1.0, 3.0]))
+    assert isinstance(r, opyard.Tensor) and r.dtype == opyard.bool and r.tolist() == expected
+
+
+def test_eq_with_an_ndarray_broadcasts_and_checks_shapes_as_torch():
+    assert (t([1.0, 2.0]) == np.array([[1.0], [2.0]])).tolist() == [[True, False], [False, True]]
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(2\) must match the size of tensor b \(3\) "
+                                           r"at non-singleton dimension 0"):
+        t([1.0, 2.0]) == np.array([1.0, 2.0, 3.0])
+
+
+def test_ndarrays_of_non_numbers_and_other_operators_keep_torchs_answers():
+    x = t([1.0, 2.0])
+    # torch's `!=` with an ndarray is Python's identity fallback: True, either side.
+    assert (x != np.array([1.0, 3.0])) is True and (np.array([1.0, 3.0]) != x) is True
+    assert (x == np.array(["a", "b"])) is False
+    assert (x == np.array([1, None], dtype=object)) is False
+    assert (x == [1.0, 2.0]) is False and (x == None) is False  # noqa: E711
+    with pytest.raises(TypeError, match="'<' not supported between instances of 'Tensor' and 'numpy.ndarray'"):
+        x < np.array([1.0, 3.0])
+    with pytest.raises(TypeError):  # torch: TypeError from eq()'s argument parser
+        x.eq(np.array([1.0, 3.0]))
+    with pytest.raises(TypeError):
+        opyard.eq(x, np.array([1.0, 3.0]))
