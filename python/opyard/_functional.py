@@ -117,7 +117,7 @@ _DUNDERS = {
     "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
     "__lshift__": "bitwise_left_shift", "__rshift__": "bitwise_right_shift",
 }
-_UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs"}
+_UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not"}
 
 # Note [Operator dunders]: a binary dunder is the operator form of its packet (Note [Operator
 # protocol], src/python/operator_protocol.rs): when the other operand's type fits no overload it
@@ -204,17 +204,6 @@ def _rmatmul(self, other):
 
 def _pos(self):
     return self
-
-
-def _invert(self):
-    """``~t``: torch's operator raises TypeError for floating and complex tensors where
-    ``bitwise_not`` raises its kernel's NotImplementedError (the dtype test runs only then)."""
-    try:
-        return _A.bitwise_not(self)
-    except NotImplementedError as e:
-        if str(e).startswith('"bitwise_not_cpu"'):
-            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors") from None
-        raise
 
 
 def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
@@ -322,7 +311,6 @@ def install():
     # Python 2's names, which torch keeps as aliases.
     Tensor.__div__, Tensor.__rdiv__, Tensor.__idiv__ = Tensor.__truediv__, _rtruediv, Tensor.__itruediv__
     Tensor.__pos__ = _pos
-    Tensor.__invert__ = _invert
     Tensor.__hash__ = object.__hash__
     Tensor.to = _to
     Tensor.norm = norm

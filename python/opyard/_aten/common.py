@@ -157,8 +157,18 @@ def inplace_result(self, result, op_name):
 _C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
             "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
             "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-
-
+# Per dtype name: (C type, category, lowest, highest) the values a fill checks against (for floating
+# and complex types, the largest finite magnitude of one component), made once.
+_FILL_RANGE = {}
+for _n, _c in _C_TYPES.items():
+    if not hasattr(np, _n):
+        continue
+    if _n[0] in "iu":
+        _info = np.iinfo(getattr(np, _n))
+        _FILL_RANGE[_n] = (_c, 1, int(_info.min), int(_info.max))
+    else:
+        _top = float(np.finfo(getattr(np, _n)).max)
+        _FILL_RANGE[_n] = (_c, 3 if _n.startswith("complex") else 2, -_top, _top)
 _HALF = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38}  # their largest finite values
 
 
@@ -166,31 +176,31 @@ def checked_fill(value, dt):
     """torch's ``checked_convert`` of a Scalar to the element type of ``dt`` (``full``, ``fill_``):
     the value to store, or RuntimeError when ``dt`` cannot hold it. As in torch, bool takes
     anything, half precision rounds to inf, and unsigned types take ints down to ``-max`` (wrapped)."""
-    name = _C_TYPES.get(dt.name)
-    if name is None or type(value) not in (int, float, complex):
-        if dt.name in _HALF and type(value) in (int, float) and abs(value) > _HALF[dt.name]:
+    spec = _FILL_RANGE.get(dt.name)
+    tv = type(value)
+    if spec is None:
+        if dt.name in _HALF and tv in (int, float) and abs(value) > _HALF[dt.name]:
             with np.errstate(over="ignore"):  # rounds to inf, silently as in torch
                 return dt.np.type(value)
         return value
-    if type(value) is complex:
-        if dt._cat == 3:
-            top = float(np.finfo(dt.np).max)
-            if any(math.isfinite(p) and abs(p) > top for p in (value.real, value.imag)):
+    name, cat, lo, hi = spec
+    if tv is complex:
+        if cat == 3:
+            if any(math.isfinite(p) and abs(p) > hi for p in (value.real, value.imag)):
                 raise _overflow(name)
             return value
         if value.imag != 0:
             raise _overflow(name)
-        value = value.real
-    if dt._cat == 1:
-        info = np.iinfo(dt.np)
-        if type(value) is float:
-            if not math.isfinite(value) or not info.min <= math.trunc(value) <= info.max:
+        value, tv = value.real, float
+    if cat == 1:
+        if tv is float:
+            if not math.isfinite(value) or not lo <= math.trunc(value) <= hi:
                 raise _overflow(name)
-            return value
-        if not (info.min or -info.max) <= value <= info.max:
+        elif tv is int and not (lo or -hi) <= value <= hi:
             raise _overflow(name)
-        return value + info.max + 1 if value < 0 and not info.min else value
-    if type(value) is float and math.isfinite(value) and abs(value) > float(np.finfo(dt.np).max):
+        elif tv is int and value < 0 and not lo:
+            return value + hi + 1
+    elif tv is float and abs(value) > hi and math.isfinite(value):
         raise _overflow(name)
     return value
 

@@ -236,9 +236,16 @@ def pow_st(self, exponent):
         return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
 
 
-def _cmp(fn, name):
+def _cmp(fn, name, ordered=False):
+    """eq/ne, or with ``ordered`` lt/le/gt/ge, which complex numbers do not support (torch's
+    kernels have no complex instance); the test costs one dtype-kind read on the fast path."""
+    short = name.split("::")[1]
+
     def kernel(self, other):
         x = self._data
+        if ordered and (x.dtype.kind == "c" or (other._data.dtype.kind == "c" if isinstance(other, Tensor)
+                                                 else type(other) is complex)):
+            _not_for_complex(short, tensor_result_dtype(self, other))
         if isinstance(other, Tensor):
             y = other._data
             if x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
@@ -251,20 +258,6 @@ def _cmp(fn, name):
                 raise broadcast_error(name, self, other) from None
         return out(fn(x, other), self)
     kernel.__name__ = name.split("::")[1]
-    return kernel
-
-
-def _ordered_cmp(fn, name):
-    """lt/le/gt/ge: complex numbers have no order (torch's kernels have no complex instance)."""
-    plain = _cmp(fn, name)
-    short = name.split("::")[1]
-
-    def kernel(self, other):
-        if self._data.dtype.kind == "c" or (other._data.dtype.kind == "c" if isinstance(other, Tensor)
-                                            else type(other) is complex):
-            _not_for_complex(short, tensor_result_dtype(self, other))
-        return plain(self, other)
-    kernel.__name__ = short
     return kernel
 
 
@@ -286,9 +279,15 @@ def _bitwise(fn, name):
     return kernel
 
 
+class BitwiseNotError(NotImplementedError, TypeError):
+    """``bitwise_not`` of a floating or complex tensor. torch's kernel raises NotImplementedError,
+    its ``~`` operator a TypeError (a dtype test before dispatch); opyard's ``Tensor.__invert__``
+    is the packet itself (no Python frame on the path of ``~mask``), so this one error is both."""
+
+
 def bitwise_not(self):
     if self._data.dtype.kind not in "biu":
-        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+        raise BitwiseNotError(f"\"bitwise_not_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
     return out(np.invert(self._data), self)
 
 
@@ -394,7 +393,8 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions. (aten::fill_)")
         value = value._data[()]
-    elif not (type(value) is int and 0 <= value <= 127):  # small ints fit every dtype
+    elif not (type(value) is int and 0 <= value <= 127  # fits every dtype
+              or type(value) is float and self._data.dtype.kind == "f" and -65504.0 <= value <= 65504.0):
         value = checked_fill(value, D.FROM_NP[self._data.dtype])
     x = self._data
     if not x.flags.writeable:
@@ -438,7 +438,7 @@ KERNELS = {
 for _op, _fn in (("eq", np.equal), ("ne", np.not_equal)):
     KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _cmp(_fn, f"aten::{_op}")
 for _op, _fn in (("lt", np.less), ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)):
-    KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _ordered_cmp(_fn, f"aten::{_op}")
+    KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _cmp(_fn, f"aten::{_op}", ordered=True)
 for _op, _fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or), ("bitwise_xor", np.bitwise_xor)):
     KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _bitwise(_fn, f"aten::{_op}")
 
