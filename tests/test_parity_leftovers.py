@@ -290,6 +290,8 @@ COMPLEX_ERRORS = [
      *_not_impl("div_floor_cpu", "ComplexFloat")),
     ("div(c, c, trunc)", lambda: opyard.div(_c(), _c(), rounding_mode="trunc"),
      *_not_impl("div_trunc_cpu", "ComplexFloat")),
+    ("fmod(c, 2)", lambda: opyard.fmod(_c(), 2), *_not_impl("fmod_cpu", "ComplexFloat")),
+    ("float.fmod(c)", lambda: t([1.0, 2.0]).fmod(_c()), *_not_impl("fmod_cpu", "ComplexFloat")),
 ]
 
 

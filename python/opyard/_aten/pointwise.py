@@ -16,7 +16,7 @@ from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cas
 
 _ndarray = np.ndarray
 
-__all__ = ["KERNELS", "binary"]
+__all__ = ["KERNELS", "binary", "real_only"]
 
 _BOOL = np.dtype(np.bool_)
 
@@ -165,6 +165,17 @@ def div(self, other):
 def _not_for_complex(kernel, dt):
     """torch's dispatch-macro error: the CPU kernel has no complex instance."""
     raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{D.legacy_name(dt)}'")
+
+
+def real_only(kernel, cpu_kernel):
+    """``kernel`` for a binary op whose CPU kernel has no complex instance (``fmod``)."""
+    def checked(self, other):
+        if self._data.dtype.kind == "c" or (other._data.dtype.kind == "c" if isinstance(other, Tensor)
+                                            else type(other) is complex):
+            _not_for_complex(cpu_kernel, tensor_result_dtype(self, other))
+        return kernel(self, other)
+    checked.__name__ = kernel.__name__
+    return checked
 
 
 def _int_zero_check(y, name):
