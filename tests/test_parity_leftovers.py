@@ -193,6 +193,16 @@ def test_writes_into_a_read_only_numpy_array_still_refuse():
     assert ro.tolist() == [1.0, 1.0, 1.0]
 
 
+def test_a_read_only_view_of_a_writable_array_is_not_written_through():
+    owner = np.ones(3, np.float32)
+    view = owner[:]
+    view.flags.writeable = False
+    x = opyard.from_numpy(view)
+    with pytest.raises(RuntimeError, match="the tensor's memory is read-only"):
+        x.fill_(2)
+    assert owner.tolist() == [1.0, 1.0, 1.0]
+
+
 # --- 2. subtraction and negation with bools -----------------------------------------------------
 
 SUB_ONE = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a "

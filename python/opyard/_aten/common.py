@@ -213,10 +213,14 @@ _OVERLAP = ("unsupported operation: more than one element of the written-to tens
             "memory location. Please clone() the tensor before performing the operation.")
 
 
+def _expanded(x):
+    return any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape))
+
+
 def read_only_error(op_name, x):
     """The error for writing into a read-only array: torch's internal-overlap message for an
     expanded view (a 0 stride over more than one element), else the read-only buffer's own."""
-    if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+    if _expanded(x):
         return RuntimeError(_OVERLAP)
     return RuntimeError(f"{op_name}: unsupported operation: the tensor's memory is read-only; clone() it first")
 
@@ -224,7 +228,10 @@ def read_only_error(op_name, x):
 def writable_alias(x):
     """A writable array over the same memory as the read-only view ``x`` (an expanded view of a
     writable tensor), or None. Only for writes whose result does not depend on the order in which
-    overlapping elements are written (``fill_``): torch allows those on expanded views."""
+    overlapping elements are written (``fill_``): torch allows those on expanded views. An array
+    read-only for another reason (a read-only numpy array the user shared) stays so."""
+    if not _expanded(x):
+        return None
     root = x
     while isinstance(root.base, np.ndarray):
         root = root.base
