@@ -77,9 +77,9 @@ def _scaled(fn, name):
     return kernel
 
 
-_SUB_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. "
+_SUB_TWO_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. "
               "Use the `^` or `logical_xor()` operator instead.")
-_SUB_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. "
+_SUB_A_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. "
              "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
@@ -89,7 +89,7 @@ def _sub_bool(self, other):
     a = self._data.dtype == _BOOL
     b = other._data.dtype == _BOOL if isinstance(other, Tensor) else type(other) is bool
     if a or b:
-        raise NotImplementedError(_SUB_BOOLS if a and b else _SUB_BOOL)
+        raise NotImplementedError(_SUB_TWO_BOOLS if a and b else _SUB_A_BOOL)
 
 
 _add_scaled = _scaled(np.add, "aten::add")
