@@ -78,9 +78,9 @@ def _scaled(fn, name):
 
 
 _SUB_TWO_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. "
-              "Use the `^` or `logical_xor()` operator instead.")
+                  "Use the `^` or `logical_xor()` operator instead.")
 _SUB_A_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. "
-             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 def _sub_bool(self, other):
