@@ -26,7 +26,7 @@ mod tensor_io;
 mod unary;
 mod view;
 
-pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor};
+pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor, wrap_result};
 
 use crate::kernels::elementwise::BinOp;
 use pyo3::exceptions::PyValueError;

@@ -8,7 +8,7 @@ from numpy.lib.stride_tricks import as_strided as _np_as_strided
 from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
-from .pointwise import binary
+from .pointwise import binary, real_only
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -186,8 +186,8 @@ KERNELS = {
     "new_empty_strided": new_empty_strided, "view.dtype": view_dtype, "as_strided": as_strided, "split_with_sizes": split_with_sizes,
     "split.sizes": split_with_sizes, "aminmax": aminmax, "cumprod": cumprod,
     "round.decimals": round_decimals, "exp2": exp2, "count_nonzero": count_nonzero,
-    "masked_select": masked_select, "fmod.Tensor": binary(np.fmod, "aten::fmod"),
-    "fmod.Scalar": binary(np.fmod, "aten::fmod"),
+    "masked_select": masked_select, "fmod.Tensor": real_only(binary(np.fmod, "aten::fmod"), "fmod"),
+    "fmod.Scalar": real_only(binary(np.fmod, "aten::fmod"), "fmod"),
 }
 # new_empty_strided allocates through empty_strided on its input's device: meta inputs get meta.
 META_KERNELS = {"view.dtype": meta_view_dtype, "as_strided": meta_as_strided,
