@@ -2,7 +2,9 @@
 
 Every binary kernel starts with a fast path for the common call (two tensors
 of one dtype on one device, or a floating tensor and a Python number): numpy
-then computes exactly torch's result dtype. Everything else takes the general
+then computes exactly torch's result dtype (a half tensor with a number takes
+the general path: the number may not fit in half, and torch rounds it to inf
+silently where numpy's cast warns). Everything else takes the general
 path: torch's result type (``common.tensor_result_dtype``), the device check,
 the op's own errors. Unary math lives in ``unary.py``.
 """
@@ -41,7 +43,7 @@ def binary(fn, name, same_dtype_ok=True):
             y = other._data
             if same_dtype_ok and x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
                 return out(fn(x, y), self)
-        elif x.dtype.kind == "f" and type(other) in (int, float):
+        elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = fn(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
         return _general(fn, self, other, name)
@@ -119,7 +121,7 @@ def add(self, other, *, alpha=1):
                     t._dev = dev
                     t._keyset = device_keys(dev)
                 return t
-        elif x.dtype.kind == "f" and type(other) in (int, float):
+        elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = np.add(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
         return _general(np.add, self, other, "aten::add")
@@ -155,7 +157,7 @@ def div(self, other):
         if x.dtype is y.dtype and x.dtype.kind in "fc" and self._dev is other._dev and x.shape == y.shape:
             with np.errstate(all="ignore"):
                 return out(np.true_divide(x, y), self)
-    elif x.dtype.kind == "f" and type(other) in (int, float):
+    elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
         with np.errstate(all="ignore"):
             r = np.true_divide(x, other)
         return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
