@@ -8,12 +8,11 @@ Run: ``python bench/count_backward_instructions.py [PYTHONPATH]`` (default: this
 """
 
 import os
-import re
-import subprocess
 import sys
-import tempfile
 
-N = 20_000
+sys.path.insert(0, os.path.dirname(__file__))
+from _callgrind import main  # noqa: E402
+
 STATEMENTS = [
     "pass",
     "s.backward(retain_graph=True)",  # one SumBackward0 node and the leaf's AccumulateGrad
@@ -22,8 +21,7 @@ STATEMENTS = [
     "xr.sum()",  # the forward alone: a node and a new AccumulateGrad
     "acc(y)",  # a new AccumulateGrad of a leaf in no graph (it dies each time)
 ]
-LOOP = """
-import operator
+SETUP = """
 import opyard
 from opyard import _core
 xr = opyard.ones(3, requires_grad=True)
@@ -33,32 +31,8 @@ s = xr.sum()
 acc = _core._grad_accumulator
 xr.sum().backward()
 w.backward()
-code = compile(f"for _ in range({n}):\\n    {stmt}\\n", "<loop>", "exec")
-operator.call(exec, code)
 """
 
 
-def count(stmt, pythonpath):
-    with tempfile.TemporaryDirectory() as tmp:
-        script, out = os.path.join(tmp, "loop.py"), os.path.join(tmp, "callgrind.out")
-        with open(script, "w") as f:
-            f.write(LOOP.replace("{n}", str(N)).replace("{stmt}", stmt))
-        env = dict(os.environ, PYTHONPATH=pythonpath, PYTHONHASHSEED="0")
-        subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
-                        "--toggle-collect=_operator_call", f"--callgrind-out-file={out}", "-q",
-                        sys.executable, script], env=env, check=True, capture_output=True)
-        with open(out) as f:
-            total = int(re.search(r"^summary: (\d+)", f.read(), re.M).group(1))
-    return total / N
-
-
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    pythonpath = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "python")
-    print(f"instructions per statement (callgrind, {N:,} iterations, PYTHONPATH={pythonpath})")
-    for stmt in STATEMENTS:
-        print(f"  {stmt:<32} {count(stmt, pythonpath):9.0f}")
-
-
 if __name__ == "__main__":
-    main()
+    main(STATEMENTS, SETUP, width=32)

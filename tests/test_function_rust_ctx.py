@@ -264,10 +264,10 @@ def test_needs_input_grad_values():
     F.apply(x, y, 3.0, z).sum().backward()
     assert seen == [(True, False, False, True), (True, False, False, True)]
     seen.clear()
-    with opyard.no_grad():  # no graph: all False (torch keeps the flags here)
+    with opyard.no_grad():  # no graph, but the flags are the inputs' requires_grad (as torch's)
         F.apply(x, y, 3.0, z)
         F.apply(x, y, 3.0, z=z)  # keywords: the general path
-    assert seen == [(False, False, False, False)] * 2
+    assert seen == [(True, False, False, True)] * 2
     seen.clear()
     F.apply(t([1.0]), y, 3.0, t([1.0]))
     assert seen == [(False, False, False, False)]

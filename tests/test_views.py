@@ -60,10 +60,15 @@ def test_index_assignment_is_an_in_place_op_on_the_base():
     assert x.tolist() == [[1, 0, 0, 0], [2, -1, -1, -1], [3, 0, 0, 0]]
 
 
-def test_expanded_views_are_read_only():
-    x = opyard.zeros(3, 1).expand(3, 4)
-    with pytest.raises(RuntimeError, match="read-only \\(expanded\\) view; clone\\(\\) it first"):
-        x.fill_(1)
+def test_expanded_views_refuse_writes_that_depend_on_overlap():
+    base = opyard.zeros(3, 1)
+    x = base.expand(3, 4)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers to a single "
+                                           "memory location. Please clone\\(\\) the tensor"):
+        x.add_(1)
+    # One value for every element: torch allows it, and it writes through to the base.
+    x.fill_(1)
+    assert base.tolist() == [[1.0], [1.0], [1.0]] and x.tolist() == [[1.0] * 4] * 3
 
 
 def test_contiguity_and_strides():

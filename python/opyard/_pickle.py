@@ -152,6 +152,20 @@ def _finish(t, requires_grad, state):
     return t
 
 
+def _check_span(storage, shape, strides, offset):
+    """Every element the pickled geometry addresses lies in ``storage``: ``as_strided`` does not check,
+    and a corrupt pickle would otherwise read memory past the buffer."""
+    ok = len(shape) == len(strides) and all(n >= 0 for n in shape)
+    if ok and all(shape):
+        low = offset + sum(s * (n - 1) for s, n in zip(strides, shape) if s < 0)
+        high = offset + sum(s * (n - 1) for s, n in zip(strides, shape) if s > 0)
+        ok = 0 <= low and high < storage.size
+    if not ok:
+        raise RuntimeError(f"cannot unpickle a tensor of sizes {list(shape)[:8]}, strides {list(strides)[:8]} "
+                           f"and storage offset {offset} from {storage.size} stored elements: the pickle is "
+                           "corrupt or was written by an incompatible opyard")
+
+
 def _rebuild_tensor(cls, storage, dtype_name, shape, strides, offset, writeable, dev, keys,
                     requires_grad, state):
     dt = D._by_name(dtype_name)
@@ -163,6 +177,7 @@ def _rebuild_tensor(cls, storage, dtype_name, shape, strides, offset, writeable,
     if strides is None:
         arr = storage.reshape(shape)
     else:
+        _check_span(storage, shape, strides, offset)
         item = storage.itemsize
         arr = as_strided(storage[offset:offset + 1], shape, tuple(s * item for s in strides))
     if not writeable:

@@ -3,7 +3,6 @@
 //! `ag_apply.rs`.
 
 use pyo3::exceptions::PyValueError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
@@ -11,42 +10,11 @@ use super::ag_apply::{PyNodeApply, KINDS};
 use super::ag_slots::SlotLayout;
 use super::ops::PyOpOverload;
 
-/// Points the type's `tp_call` at the raw body, as a method descriptor
-/// (See Note [Packet call slots]).
-pub fn install_call_slot(py: Python<'_>) {
-    let ty = py.get_type_bound::<PyNodeApply>();
-    // SAFETY: GIL held, type fully built and final; `apply_tp_call` has
-    // `tp_call`'s signature and accepts every instance; called with the node
-    // first it means what `__get__`'s bound method means (`bind_method`).
-    unsafe { super::call_slot::install(&ty, apply_tp_call, true) };
-}
-
-unsafe extern "C" fn apply_tp_call(
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, apply_call_impl)
-}
-
-/// # Safety
-/// As `tp_call`: `slf` is a `_NodeApply`, `args` a tuple, `kwargs` NULL or a dict.
-unsafe fn apply_call_impl(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    super::call_slot::with_args(
-        py,
-        slf,
-        args,
-        kwargs,
-        |slf: &Bound<'_, PyNodeApply>, args, kwargs| {
-            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
-        },
-    )
-}
+super::call_slot::raw_call_slot!(
+    /// Points the type's `tp_call` at the raw body, as a method descriptor
+    /// (See Note [Packet call slots]).
+    install_call_slot, PyNodeApply, method_descriptor = true,
+    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
 
 #[pymethods]
 impl PyNodeApply {

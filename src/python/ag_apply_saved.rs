@@ -71,22 +71,12 @@ impl PyNodeApply {
         let [s, o] = saved else {
             return Ok(None);
         };
-        let ty = self.saved_tensor.bind(py);
-        let Some(this) = unpack(s.bind(py), ty, self.layout, released)? else {
+        let Some((this, other)) = self.unpack_two(py, s, o, released)? else {
             return Ok(None);
         };
-        let Some(other) = unpack(o.bind(py), ty, self.layout, released)? else {
+        let Some(needs) = needs_input::<2>(node) else {
             return Ok(None);
         };
-        let needs: SmallVec<[bool; 2]> = node
-            .borrow()
-            .next
-            .iter()
-            .map(|e| e.node.is_some())
-            .collect();
-        if needs.len() != 2 {
-            return Ok(None);
-        }
         let ops = &self.ops;
         // `_mm`: `mm(g, t(mat2))`, `mm(t(self), g)`; `mul`: `g * other`, `g * self`.
         let grad = |i: usize| -> PyResult<PyObject> {
@@ -122,22 +112,12 @@ impl PyNodeApply {
         let [_, m1, m2, beta, alpha] = saved else {
             return Ok(None);
         };
-        let ty = self.saved_tensor.bind(py);
-        let Some(mat1) = unpack(m1.bind(py), ty, self.layout, released)? else {
+        let Some((mat1, mat2)) = self.unpack_two(py, m1, m2, released)? else {
             return Ok(None);
         };
-        let Some(mat2) = unpack(m2.bind(py), ty, self.layout, released)? else {
+        let Some(needs) = needs_input::<3>(node) else {
             return Ok(None);
         };
-        let needs: SmallVec<[bool; 3]> = node
-            .borrow()
-            .next
-            .iter()
-            .map(|e| e.node.is_some())
-            .collect();
-        if needs.len() != 3 {
-            return Ok(None);
-        }
         if g.is_none() {
             let none = PyTuple::new_bound(py, [py.None(), py.None(), py.None()]);
             return Ok(Some(none.into_any().unbind()));
@@ -168,5 +148,39 @@ impl PyNodeApply {
         Ok(Some(
             PyTuple::new_bound(py, [gs, gm1, gm2]).into_any().unbind(),
         ))
+    }
+}
+
+/// Which of the node's `N` inputs need a gradient (an edge to a node), or
+/// None when the node does not have `N` edges (the Python apply handles it).
+fn needs_input<const N: usize>(node: &Bound<'_, PyNodeBase>) -> Option<SmallVec<[bool; 3]>> {
+    let needs: SmallVec<[bool; 3]> = node
+        .borrow()
+        .next
+        .iter()
+        .map(|e| e.node.is_some())
+        .collect();
+    (needs.len() == N).then_some(needs)
+}
+
+impl PyNodeApply {
+    /// Two saved tensors unpacked (and checked) in order, or None when either
+    /// is not a plain `SavedTensor` (the Python apply handles it).
+    #[allow(clippy::type_complexity)]
+    fn unpack_two<'py>(
+        &self,
+        py: Python<'py>,
+        a: &PyObject,
+        b: &PyObject,
+        released: bool,
+    ) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+        let ty = self.saved_tensor.bind(py);
+        let Some(a) = unpack(a.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        let Some(b) = unpack(b.bind(py), ty, self.layout, released)? else {
+            return Ok(None);
+        };
+        Ok(Some((a, b)))
     }
 }

@@ -31,7 +31,6 @@
 //! object and argument tuple the boxed convention builds.
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use smallvec::SmallVec;
@@ -342,37 +341,7 @@ impl PyPlainAutogradKernel {
     }
 }
 
-/// Points the type's `tp_call` at the raw body (See Note [Packet call slots]).
-pub fn install_call_slot(py: Python<'_>) {
-    let ty = py.get_type_bound::<PyPlainAutogradKernel>();
-    // SAFETY: GIL held, type fully built and final; `kernel_tp_call` has
-    // `tp_call`'s signature and accepts every instance.
-    unsafe { super::call_slot::install(&ty, kernel_tp_call, false) };
-}
-
-unsafe extern "C" fn kernel_tp_call(
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, kernel_call_impl)
-}
-
-/// # Safety
-/// As `tp_call`: `slf` is a `_PlainAutogradKernel`, `args` a tuple, `kwargs` NULL or a dict.
-unsafe fn kernel_call_impl(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    super::call_slot::with_args(
-        py,
-        slf,
-        args,
-        kwargs,
-        |slf: &Bound<'_, PyPlainAutogradKernel>, args, kwargs| {
-            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
-        },
-    )
-}
+super::call_slot::raw_call_slot!(
+    /// Points the type's `tp_call` at the raw body (See Note [Packet call slots]).
+    install_call_slot, PyPlainAutogradKernel, method_descriptor = false,
+    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));

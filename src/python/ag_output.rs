@@ -9,39 +9,21 @@
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::GILProtected;
-use std::cell::RefCell;
 
+use super::dtype_flags::DtypeFlags;
 use super::kernels::plain_cpu_tensor;
 use super::node::PyNodeBase;
 use super::node_shapes::one_native_shape;
 use super::record::{attach_output, autograd_bit, autograd_mask};
 
-/// (dtype object, is floating point) for the dtypes seen; a dtype is kept alive here.
-static FLOATING: GILProtected<RefCell<Vec<(PyObject, bool)>>> =
-    GILProtected::new(RefCell::new(Vec::new()));
+/// Whether a dtype is floating point, per dtype object.
+static FLOATING: DtypeFlags = DtypeFlags::new();
 
-/// Whether `dtype` is floating point (its `is_floating_point`), remembered by identity.
+/// Whether `dtype` is floating point (its `is_floating_point`).
 fn is_floating(dtype: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let py = dtype.py();
-    let hit = FLOATING
-        .get(py)
-        .borrow()
-        .iter()
-        .find(|(d, _)| d.as_ptr() == dtype.as_ptr())
-        .map(|&(_, f)| f);
-    if let Some(f) = hit {
-        return Ok(f);
-    }
-    let f = dtype
-        .getattr(intern!(py, "is_floating_point"))?
-        .is_truthy()?;
-    let mut seen = FLOATING.get(py).borrow_mut();
-    // A few builtin dtypes in practice; past the cap the attribute is read each time.
-    if seen.len() < 32 {
-        seen.push((dtype.clone().unbind(), f));
-    }
-    Ok(f)
+    FLOATING.get(dtype, |d| {
+        d.getattr(intern!(d.py(), "is_floating_point"))?.is_truthy()
+    })
 }
 
 /// Makes `out` output 0 of the fresh `node` (as `attach_output(node, out, false)`).

@@ -11,7 +11,7 @@ mod param;
 mod plain;
 mod signature;
 
-use super::errors::{argument_error, clip, quote, type_name};
+use super::errors::{argument_error, argument_overflow_error, clip, quote, type_name};
 use super::schema::default_to_py;
 use super::tensor::device_key;
 use crate::dispatch::{DispatchKey, DispatchKeySet};
@@ -115,11 +115,22 @@ fn failed(
     param: Option<usize>,
     message: impl FnOnce() -> String,
 ) -> PyErr {
+    failed_as(py, why, param, argument_error, message)
+}
+
+/// `failed`, with the class of the loud error made by `make`.
+fn failed_as(
+    py: Python<'_>,
+    why: Failure,
+    param: Option<usize>,
+    make: fn(Python<'_>, String) -> PyErr,
+    message: impl FnOnce() -> String,
+) -> PyErr {
     if QUIET.with(std::cell::Cell::get) {
         FAILURE.with(|f| f.set(Some(FailureAt { why, param })));
         argument_error(py, "arguments do not match this overload".to_string())
     } else {
-        argument_error(py, message())
+        make(py, message())
     }
 }
 
@@ -390,7 +401,12 @@ impl Binder {
         } else {
             Failure::Kind
         };
-        failed(v.py(), why, Some(i), || {
+        // An int too big for a Scalar or a float: torch's conversion raises OverflowError.
+        let make = match detail {
+            Some(Detail::ScalarRange | Detail::FloatRange) => argument_overflow_error,
+            _ => argument_error,
+        };
+        failed_as(v.py(), why, Some(i), make, || {
             let details = detail.map_or(String::new(), |d| format!("\nCast error details: {d}"));
             format!(
                 "{}() Expected a value of type '{}' for argument '{}' but instead found type '{}'.\nPosition: {}\nValue: {}\nDeclaration: {}{}",

@@ -45,47 +45,71 @@ pub unsafe fn with_args<T: PyTypeInfo, R>(
     )
 }
 
-/// Note [Packet call slots]: `Tensor.__add__`, `Tensor.add`, ... are packets,
-/// so every `a + b` and `t.add(b)` goes through the packet type's `tp_call`.
-/// Two things make that call cheap, set on the type at module init:
-/// - `Py_TPFLAGS_METHOD_DESCRIPTOR`: a packet found on a class is called as
-///   `packet(obj, *args)` instead of first being bound by `__get__` into a
-///   new method object (`slot_nb_add`, `LOAD_METHOD` and the specialized
-///   attribute loads all honour the flag). `__get__` binds the same way, so
-///   the two calls mean the same.
-/// - `tp_call` points at [`packet_tp_call`], which hands the argument tuple
-///   and keyword dict CPython built to the body of `__call__` without PyO3's
-///   argument extraction (the tuple and dict are already what the binder
-///   takes). `packet.__call__(...)` still reaches the same body.
-pub fn install_packet_call_slots(py: Python<'_>) {
-    let ty = py.get_type_bound::<PyOpOverloadPacket>();
-    // SAFETY: the GIL is held and the type is fully built (no instance has
-    // been called yet at module init). `packet_tp_call` has `tp_call`'s
-    // signature and accepts every instance of this final (not subclassable)
-    // type. A method descriptor type must behave as its `__get__`-bound form
-    // when called with the instance first, which `bind_method` guarantees.
-    unsafe { install(&ty, packet_tp_call, true) };
+/// Defines `$install(py)`, which points `$ty`'s `tp_call` at a raw body:
+/// PyO3's trampoline (GIL bookkeeping, panics become `PanicException`) around
+/// `$body`, which gets the instance, the argument tuple and the keyword dict
+/// exactly as CPython built them (no PyO3 argument extraction) and returns
+/// `PyResult<PyObject>`. With `method_descriptor = true` an instance found on
+/// a class is called as `f(obj, *args)` without being bound first.
+///
+/// The caller promises what [`install`] requires: `$ty` is final (not
+/// subclassable) and `$body` accepts every instance (a method descriptor also
+/// means, called with the instance first, what its `__get__`-bound form means).
+macro_rules! raw_call_slot {
+    ($(#[$doc:meta])* $install:ident, $ty:ty, method_descriptor = $md:expr,
+     |$py:ident, $slf:ident, $args:ident, $kwargs:ident| $body:expr) => {
+        $(#[$doc])*
+        pub fn $install(py: pyo3::Python<'_>) {
+            unsafe extern "C" fn tp_call(
+                slf: *mut pyo3::ffi::PyObject,
+                args: *mut pyo3::ffi::PyObject,
+                kwargs: *mut pyo3::ffi::PyObject,
+            ) -> *mut pyo3::ffi::PyObject {
+                pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, call_impl)
+            }
+            /// # Safety
+            /// As `tp_call`: `slf` is a `$ty`, `args` a tuple, `kwargs` NULL or a dict, all alive.
+            unsafe fn call_impl(
+                $py: pyo3::Python<'_>,
+                slf: *mut pyo3::ffi::PyObject,
+                args: *mut pyo3::ffi::PyObject,
+                kwargs: *mut pyo3::ffi::PyObject,
+            ) -> pyo3::PyResult<*mut pyo3::ffi::PyObject> {
+                $crate::python::call_slot::with_args(
+                    $py,
+                    slf,
+                    args,
+                    kwargs,
+                    |$slf: &pyo3::Bound<'_, $ty>, $args, $kwargs| {
+                        pyo3::PyResult::<pyo3::PyObject>::map($body, |o| o.into_ptr())
+                    },
+                )
+            }
+            let ty = py.get_type_bound::<$ty>();
+            // SAFETY: GIL held, type fully built and final; `tp_call` has
+            // `tp_call`'s signature and, by this macro's contract, accepts
+            // every instance.
+            unsafe { $crate::python::call_slot::install(&ty, tp_call, $md) };
+        }
+    };
 }
+pub(crate) use raw_call_slot;
 
-/// The packet type's `tp_call`: PyO3's trampoline (GIL bookkeeping, panics
-/// become `PanicException`) around [`PyOpOverloadPacket::call`].
-unsafe extern "C" fn packet_tp_call(
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, packet_call_impl)
-}
-
-/// # Safety
-/// As `tp_call`: `slf` is a packet, `args` a tuple, `kwargs` NULL or a dict, all alive.
-unsafe fn packet_call_impl(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    with_args(py, slf, args, kwargs, |slf, args, kwargs| {
-        PyOpOverloadPacket::call(slf, args, kwargs).map(|o| o.into_ptr())
-    })
-}
+// Note [Packet call slots]: `Tensor.__add__`, `Tensor.add`, ... are packets,
+// so every `a + b` and `t.add(b)` goes through the packet type's `tp_call`.
+// Two things make that call cheap, set on the type at module init:
+// - `Py_TPFLAGS_METHOD_DESCRIPTOR`: a packet found on a class is called as
+//   `packet(obj, *args)` instead of first being bound by `__get__` into a
+//   new method object (`slot_nb_add`, `LOAD_METHOD` and the specialized
+//   attribute loads all honour the flag). `__get__` binds the same way, so
+//   the two calls mean the same.
+// - `tp_call` points at a raw body ([`raw_call_slot`]), which hands the argument tuple
+//   and keyword dict CPython built to the body of `__call__` without PyO3's
+//   argument extraction (the tuple and dict are already what the binder
+//   takes). `packet.__call__(...)` still reaches the same body.
+raw_call_slot!(
+    install_packet_call_slots,
+    PyOpOverloadPacket,
+    method_descriptor = true,
+    |_py, slf, args, kwargs| PyOpOverloadPacket::call(slf, args, kwargs)
+);

@@ -13,7 +13,9 @@ use super::ops::PyOperator;
 use crate::dispatch::DispatchKey;
 use crate::error::Error;
 use crate::schema::SchemaError as CoreSchemaError;
-use pyo3::exceptions::{PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyNotImplementedError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyList, PySlice, PyString, PyTuple, PyType};
@@ -200,4 +202,41 @@ fn argument_error_type(py: Python<'_>) -> PyResult<&Py<PyType>> {
         PyModule::import_bound(py, "opyard._core")?.setattr("ArgumentError", &ty)?;
         Ok(ty.downcast_into::<PyType>()?.unbind())
     })
+}
+
+static ARGUMENT_OVERFLOW_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+
+/// An `ArgumentError` for a Python int no Scalar (or float) can hold: torch's
+/// argument parser accepts the int as a number and its conversion raises
+/// `OverflowError` ("int too big to convert"), so the class is also an
+/// `OverflowError` (See Note [Argument errors]).
+pub fn argument_overflow_error(py: Python<'_>, msg: String) -> PyErr {
+    let ty = ARGUMENT_OVERFLOW_ERROR.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let bases = PyTuple::new_bound(
+            py,
+            [
+                argument_error_type(py)?.bind(py).clone(),
+                py.get_type_bound::<PyOverflowError>(),
+            ],
+        );
+        // SAFETY: as in `argument_error_type`: NUL-terminated literals, a live
+        // tuple of exception classes, a null dict; the result is a new reference.
+        let ty = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                pyo3::ffi::PyErr_NewExceptionWithDoc(
+                    c"opyard._core.ArgumentOverflowError".as_ptr(),
+                    c"An int argument no Scalar or float holds (an ArgumentError and an OverflowError, as torch raises the latter).".as_ptr(),
+                    bases.as_ptr(),
+                    std::ptr::null_mut(),
+                ),
+            )?
+        };
+        PyModule::import_bound(py, "opyard._core")?.setattr("ArgumentOverflowError", &ty)?;
+        Ok(ty.downcast_into::<PyType>()?.unbind())
+    });
+    match ty {
+        Ok(ty) => PyErr::from_type_bound(ty.bind(py).clone(), msg),
+        Err(_) => PyOverflowError::new_err(msg),
+    }
 }

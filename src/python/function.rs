@@ -29,7 +29,6 @@
 //! general path (forward-mode AD) and direct calls of the node.
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
-use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -267,43 +266,13 @@ fn call(
     _function_apply(py, slf, args)
 }
 
-/// `MyFn.apply(x)` and the dispatcher's call of a `register_autograd` kernel
-/// reach `_FunctionSpec` by `PyObject_Call(spec, args, kwargs)`: pointing the
-/// type's `tp_call` at [`spec_tp_call`] skips PyO3's argument extraction (the
-/// tuple is what `_function_apply` reads), as Note [Packet call slots].
-pub fn install_call_slot(py: Python<'_>) {
-    let ty = py.get_type_bound::<PyFunctionSpec>();
-    // SAFETY: GIL held, type fully built and final (not subclassable);
-    // `spec_tp_call` has `tp_call`'s signature and accepts every instance.
-    unsafe { super::call_slot::install(&ty, spec_tp_call, false) };
-}
-
-unsafe extern "C" fn spec_tp_call(
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, spec_call_impl)
-}
-
-/// # Safety
-/// As `tp_call`: `slf` is a `_FunctionSpec`, `args` a tuple, `kwargs` NULL or a dict, all alive.
-unsafe fn spec_call_impl(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    super::call_slot::with_args(
-        py,
-        slf,
-        args,
-        kwargs,
-        |slf: &Bound<'_, PyFunctionSpec>, args, kwargs| {
-            call(slf, args, kwargs).map(|o| o.into_ptr())
-        },
-    )
-}
+super::call_slot::raw_call_slot!(
+    /// `MyFn.apply(x)` and the dispatcher's call of a `register_autograd` kernel
+    /// reach `_FunctionSpec` by `PyObject_Call(spec, args, kwargs)`: pointing the
+    /// type's `tp_call` at a raw body skips PyO3's argument extraction (the
+    /// tuple is what `_function_apply` reads), as Note [Packet call slots].
+    install_call_slot, PyFunctionSpec, method_descriptor = false,
+    |_py, slf, args, kwargs| call(slf, args, kwargs));
 
 /// Note [apply on each class]: `Function.__init_subclass__` stores the new
 /// class's spec as its own `apply` (unless a class on the way defines its

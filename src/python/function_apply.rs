@@ -162,16 +162,19 @@ pub fn _function_apply(
     let mask = autograd_mask();
     let grad_on = !tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS);
     let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
-    // `needs_input_grad`: whether each input requires grad; all False without
-    // grad mode (torch keeps the flags there; the tests pin opyard's False).
+    // `needs_input_grad`: whether each input requires grad, in grad mode or
+    // not (torch's flags are the inputs' `requires_grad`; only the graph
+    // depends on grad mode).
     let mut needs: SmallVec<[bool; 8]> = SmallVec::new();
+    let mut any_grad = false;
     for a in args.iter() {
         let tensor = a.downcast::<PyTensorBase>().ok();
-        let requires = grad_on && tensor.is_some_and(|t| t.get().keys() & mask != 0);
+        let requires = tensor.is_some_and(|t| t.get().keys() & mask != 0);
         needs.push(requires);
         if !grad_on {
             continue;
         }
+        any_grad |= requires;
         if requires {
             edges.push(gradient_edge(&a)?);
         } else {
@@ -179,7 +182,6 @@ pub fn _function_apply(
             edges.push(NodeEdge { node: None, nr });
         }
     }
-    let any_grad = needs.contains(&true);
     if !any_grad {
         edges.clear();
     }

@@ -13,45 +13,27 @@
 
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::GILProtected;
 use pyo3::types::{PyString, PyTuple};
 use smallvec::SmallVec;
-use std::cell::RefCell;
 
+use super::dtype_flags::DtypeFlags;
 use super::node::{OutShapes, PyNodeBase};
 use super::record::{attach_output, autograd_bit, autograd_mask};
 use super::tensor::{registered, PyTensorBase};
 
 /// Whether a dtype is differentiable as a `Function` output (floating point
-/// or complex), remembered by the dtype object's identity (dtypes are a few
-/// shared objects).
-static DIFFERENTIABLE: GILProtected<RefCell<Vec<(PyObject, bool)>>> =
-    GILProtected::new(RefCell::new(Vec::new()));
+/// or complex), per dtype object.
+static DIFFERENTIABLE: DtypeFlags = DtypeFlags::new();
 
 fn differentiable_dtype(dtype: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let py = dtype.py();
-    let hit = DIFFERENTIABLE
-        .get(py)
-        .borrow()
-        .iter()
-        .find(|(d, _)| d.as_ptr() == dtype.as_ptr())
-        .map(|&(_, f)| f);
-    if let Some(f) = hit {
-        return Ok(f);
-    }
-    let mut f = dtype
-        .getattr(intern!(py, "is_floating_point"))?
-        .is_truthy()?;
-    if !f {
-        f = dtype
-            .getattr(intern!(py, "is_complex"))
-            .map_or(Ok(false), |c| c.is_truthy())?;
-    }
-    let mut cache = DIFFERENTIABLE.get(py).borrow_mut();
-    if cache.len() < 32 {
-        cache.push((dtype.clone().unbind(), f));
-    }
-    Ok(f)
+    DIFFERENTIABLE.get(dtype, |d| {
+        let py = d.py();
+        if d.getattr(intern!(py, "is_floating_point"))?.is_truthy()? {
+            return Ok(true);
+        }
+        d.getattr(intern!(py, "is_complex"))
+            .map_or(Ok(false), |c| c.is_truthy())
+    })
 }
 
 /// `t` as a plain `opyard.Tensor` (not a subclass) on a numpy array, whose

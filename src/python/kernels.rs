@@ -31,11 +31,10 @@ mod view_args;
 mod view_layout;
 mod view_shape;
 
-pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor};
+pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor, wrap_result};
 
 use crate::kernels::elementwise::BinOp;
 use pyo3::exceptions::PyValueError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use unary::Unary;
@@ -121,43 +120,13 @@ impl PyRustKernel {
     }
 }
 
-/// The dispatcher calls a kernel with `PyObject_Call(kernel, args, kwargs)`:
-/// pointing the type's `tp_call` at [`kernel_tp_call`] skips PyO3's argument
-/// extraction (the tuple and dict are what the fast paths read anyway), the
-/// same idea as Note [Packet call slots]. `kernel.__call__(...)` reaches the same body.
-pub fn install_call_slot(py: Python<'_>) {
-    let ty = py.get_type_bound::<PyRustKernel>();
-    // SAFETY: GIL held, type fully built and final; `kernel_tp_call` has
-    // `tp_call`'s signature and accepts every instance.
-    unsafe { super::call_slot::install(&ty, kernel_tp_call, false) };
-}
-
-unsafe extern "C" fn kernel_tp_call(
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::ternaryfunc(slf, args, kwargs, kernel_call_impl)
-}
-
-/// # Safety
-/// As `tp_call`: `slf` is a `RustKernel`, `args` a tuple, `kwargs` NULL or a dict, all alive.
-unsafe fn kernel_call_impl(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *mut ffi::PyObject,
-    kwargs: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    super::call_slot::with_args(
-        py,
-        slf,
-        args,
-        kwargs,
-        |slf: &Bound<'_, PyRustKernel>, args, kwargs| {
-            slf.get().call(py, args, kwargs).map(|o| o.into_ptr())
-        },
-    )
-}
+super::call_slot::raw_call_slot!(
+    /// The dispatcher calls a kernel with `PyObject_Call(kernel, args, kwargs)`:
+    /// pointing the type's `tp_call` at a raw body skips PyO3's argument
+    /// extraction (the tuple and dict are what the fast paths read anyway), the
+    /// same idea as Note [Packet call slots]. `kernel.__call__(...)` reaches the same body.
+    install_call_slot, PyRustKernel, method_descriptor = false,
+    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
 
 #[pymethods]
 impl PyRustKernel {

@@ -20,6 +20,7 @@ mod bulk;
 mod call_slot;
 mod custom_op;
 mod device;
+mod dtype_flags;
 mod errors;
 mod fake_cache;
 mod fake_fields;

@@ -30,7 +30,9 @@
 
 use super::binder::{Failure, FailureAt, QuietBinding};
 use super::function_protocol::{function_protocol, try_override};
+use super::kernels::wrap_result;
 use super::ops::{PyOpOverloadPacket, PyOperator};
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -92,6 +94,9 @@ pub(super) fn binding_failed(
         return try_override(plain, args, kwargs, err());
     }
     if !takes_part(&args.get_item(form.other)?) {
+        if let Some(out) = eq_with_ndarray(form, args, kwargs)? {
+            return Ok(out);
+        }
         return Ok(py.NotImplemented());
     }
     match function_protocol(plain, args, kwargs) {
@@ -100,6 +105,40 @@ pub(super) fn binding_failed(
         Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(py.NotImplemented()),
         Err(e) => Err(e),
     }
+}
+
+/// Note [ndarray operands of ==]: torch compares a tensor with a numpy array
+/// of numbers elementwise (`t == nd` and `nd == t` give a bool tensor).
+/// Neither opyard's binder (an ndarray is no Tensor) nor numpy (it defers to
+/// the tensor's higher `__array_priority__`) would, and Python would fall
+/// back to identity: `False`. So `==` takes such an array as a CPU tensor
+/// over its memory; other dtypes (strings, objects) compare unequal as in
+/// torch. `!=` stays torch's: the identity fallback's Python `True` (pinned
+/// by the operator-protocol tests). `<`, `>`, arithmetic keep torch's
+/// behaviour too: `TypeError`, or numpy's reflected method with the result
+/// wrapped by `Tensor.__array_wrap__`.
+fn eq_with_ndarray(
+    form: &OperatorForm,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<PyObject>> {
+    let py = args.py();
+    let plain = form.plain.bind(py);
+    if plain.get().packet.name != "aten::eq" {
+        return Ok(None);
+    }
+    let other = args.get_item(form.other)?;
+    let Ok(arr) = other.downcast::<PyUntypedArray>() else {
+        return Ok(None);
+    };
+    if !matches!(arr.dtype().kind(), b'b' | b'i' | b'u' | b'f' | b'c') {
+        return Ok(None);
+    }
+    let tensor = wrap_result(py, other.clone())?;
+    let mut items: Vec<PyObject> = args.iter().map(Bound::unbind).collect();
+    items[form.other] = tensor;
+    let out = plain.call(PyTuple::new_bound(py, items), kwargs)?;
+    Ok(Some(out.unbind()))
 }
 
 extern "C" {

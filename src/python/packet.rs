@@ -212,15 +212,24 @@ fn no_match(
     }
     let err = || {
         let mut errors_seen = Vec::new();
+        let mut overflow = false;
         for op in overloads.iter() {
             if let Some(def) = op.def().as_ref() {
                 if let Err(e) = def.compiled.binder(py).bind(args, kwargs, false) {
+                    overflow |= e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py);
                     errors_seen.push(e.value_bound(py).to_string());
                 }
             }
         }
         // torch raises RuntimeError here; ArgumentError is also a TypeError, as before.
-        errors::argument_error(
+        // An int no Scalar holds would have matched torch's Scalar overload and
+        // failed its conversion with OverflowError, so the error is one too.
+        let make = if overflow {
+            errors::argument_overflow_error
+        } else {
+            errors::argument_error
+        };
+        make(
             py,
             format!(
                 "Overloaded opyard operator {name} invoked from Python failed to match any schema:\n{}",

@@ -1,5 +1,7 @@
 """Helpers shared by the numpy kernels: wrapping results, promotion, devices."""
 
+import math
+
 import numpy as np
 
 from .. import _dtype as D
@@ -139,20 +141,107 @@ def inplace_result(self, result, op_name):
     dt = D.FROM_NP[x.dtype]
     rdt = D.FROM_NP.get(result.dtype, dt) if hasattr(result, "dtype") else dt
     if rdt._cat > dt._cat:
-        raise RuntimeError(
-            f"result type {_legacy(rdt)} can't be cast to the desired output type {_legacy(dt)} "
-            f"(in {op_name})"
-        )
+        raise RuntimeError(f"result type {_legacy(rdt)} can't be cast to the desired output type {_legacy(dt)}")
     shape = np.shape(result)
     if shape != x.shape and broadcast_shape(op_name, shape, x.shape) != x.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
                            f"{list(np.broadcast_shapes(shape, x.shape))} (in {op_name})")
     if not x.flags.writeable:
-        raise RuntimeError(f"{op_name}: unsupported operation: the tensor is a read-only (expanded) "
-                           "view; clone() it first")
+        raise read_only_error(op_name, x)
     x[...] = result
     self._bump_version()
     return self
+
+
+# torch's C++ element type names, as its "value cannot be converted to type int64_t" messages print them.
+_C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
+            "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
+            "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+# Per dtype name: (C type, category, lowest, highest) the values a fill checks against (for floating
+# and complex types, the largest finite magnitude of one component), made once.
+_FILL_RANGE = {}
+for _n, _c in _C_TYPES.items():
+    if not hasattr(np, _n):
+        continue
+    if _n[0] in "iu":
+        _info = np.iinfo(getattr(np, _n))
+        _FILL_RANGE[_n] = (_c, 1, int(_info.min), int(_info.max))
+    else:
+        _top = float(np.finfo(getattr(np, _n)).max)
+        _FILL_RANGE[_n] = (_c, 3 if _n.startswith("complex") else 2, -_top, _top)
+_HALF = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38}  # their largest finite values
+
+
+def checked_fill(value, dt):
+    """torch's ``checked_convert`` of a Scalar to the element type of ``dt`` (``full``, ``fill_``):
+    the value to store, or RuntimeError when ``dt`` cannot hold it. As in torch, bool takes
+    anything, half precision rounds to inf, and unsigned types take ints down to ``-max`` (wrapped)."""
+    spec = _FILL_RANGE.get(dt.name)
+    tv = type(value)
+    if spec is None:
+        if dt.name in _HALF and tv in (int, float) and abs(value) > _HALF[dt.name]:
+            with np.errstate(over="ignore"):  # rounds to inf, silently as in torch
+                return dt.np.type(value)
+        return value
+    name, cat, lo, hi = spec
+    if tv is complex:
+        if cat == 3:
+            if any(math.isfinite(p) and abs(p) > hi for p in (value.real, value.imag)):
+                raise _overflow(name)
+            return value
+        if value.imag != 0:
+            raise _overflow(name)
+        value, tv = value.real, float
+    if cat == 1:
+        if tv is float:
+            if not math.isfinite(value) or not lo <= math.trunc(value) <= hi:
+                raise _overflow(name)
+        elif tv is int and not (lo or -hi) <= value <= hi:
+            raise _overflow(name)
+        elif tv is int and value < 0 and not lo:
+            return value + hi + 1
+    elif tv is float and abs(value) > hi and math.isfinite(value):
+        raise _overflow(name)
+    return value
+
+
+def _overflow(c_type):
+    return RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+
+
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single "
+            "memory location. Please clone() the tensor before performing the operation.")
+
+
+def _expanded(x):
+    return any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape))
+
+
+def read_only_error(op_name, x):
+    """The error for writing into a read-only array: torch's internal-overlap message for an
+    expanded view (a 0 stride over more than one element), else the read-only buffer's own."""
+    if _expanded(x):
+        return RuntimeError(_OVERLAP)
+    return RuntimeError(f"{op_name}: unsupported operation: the tensor's memory is read-only; clone() it first")
+
+
+def writable_alias(x):
+    """A writable array over the same memory as the read-only view ``x`` (an expanded view of a
+    writable tensor), or None. Only for writes whose result does not depend on the order in which
+    overlapping elements are written (``fill_``): torch allows those on expanded views. An array
+    read-only for another reason (a read-only numpy array the user shared) stays so."""
+    if not _expanded(x):
+        return None
+    root = x
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not root.flags.writeable:
+        return None
+    offset = x.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    try:
+        return np.ndarray(x.shape, x.dtype, buffer=root, offset=offset, strides=x.strides)
+    except (TypeError, ValueError):  # a root that exports no contiguous buffer
+        return None
 
 
 def _legacy(dt):

@@ -43,7 +43,7 @@ def _shift(fn, name):
     def kernel(self, other):
         dt = tensor_result_dtype(self, other)
         if dt._cat > 1:
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for '{D.legacy_name(dt)}'")
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{D.legacy_name(dt)}'")
         return _general(fn, self, other, "aten::" + name, dt)
     kernel.__name__ = name
     return kernel

@@ -7,7 +7,7 @@ from .._core import device as Device
 from .._memory_format import channels_last, channels_last_3d, check_memory_format_rank, contiguous_format
 from .._memory_format import memory_format_permutation, preserve_format
 from .._tensor import CPU, META, _make, _make_meta
-from .common import inplace_result
+from .common import checked_fill, inplace_result
 
 __all__ = ["KERNELS", "META_KERNELS", "manual_seed", "generator"]
 
@@ -130,7 +130,8 @@ def _fill_dtype(value, dtype):
 
 
 def full(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.full(_size(size), fill_value, _fill_dtype(fill_value, dtype).np), device)
+    dt = _fill_dtype(fill_value, dtype)
+    return _new(np.full(_size(size), checked_fill(fill_value, dt), dt.np), device)
 
 
 def _arange_dtype(values, dtype):

@@ -8,7 +8,8 @@ its Meta kernel from its CPU kernel:
   real strides over a one-element buffer. numpy view operations only touch
   metadata, so the probe's result carries the view's exact shape, strides and
   offset, which move onto a new meta view of the input. The probe never leaves
-  this module and its data is never read (``reshape`` does not copy on meta);
+  this module and its data is never read (``reshape`` does not copy on meta, and
+  the no-copy test of ``view``/``reshape`` runs on its metadata: ``_ProbeArray``);
 - pointwise ops run on small stand-ins (every size capped at 2, the input's
   stride order kept), which give torch's result dtype and numpy's output
   layout; the shape is the broadcast of the real shapes;
@@ -143,11 +144,54 @@ def reduction(kernel, name):
     return meta
 
 
+def _viewable(shape, strides, target):
+    """Whether ``target`` (same element count) is a view of ``shape``/``strides`` without a copy:
+    torch's ``computeStride`` test, which numpy's no-copy reshape also applies. Each run of
+    dimensions that are contiguous with each other must be split or merged exactly."""
+    if 0 in shape or not shape:
+        return True
+    view_d, chunk, tensor_n, view_n = len(target) - 1, strides[-1], 1, 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_n *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_n * chunk):
+            while view_d >= 0 and (view_n < tensor_n or target[view_d] == 1):
+                view_n *= target[view_d]
+                view_d -= 1
+            if view_n != tensor_n:
+                return False
+            if d > 0:
+                chunk, tensor_n, view_n = strides[d - 1], 1, 1
+    return view_d == -1
+
+
+class _ProbeArray(np.ndarray):
+    """The probe's array. numpy's ``shape`` setter (the CPU ``view``/``reshape`` kernels' no-copy
+    test) reshapes *with a copy* when no view exists and only then refuses: on a probe that copy
+    would read its whole extent from a one-element buffer (garbage, or a crash for large shapes).
+    Here the test comes first, on the metadata."""
+
+    __slots__ = ()
+
+    @property
+    def shape(self):
+        return np.ndarray.shape.__get__(self)
+
+    @shape.setter
+    def shape(self, target):
+        target = tuple(target)
+        item = self.itemsize
+        if not _viewable(np.ndarray.shape.__get__(self), [s // item for s in self.strides], target):
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a "
+                                 "copy with the desired shape.")
+        np.ndarray.shape.__set__(self, target)  # a view exists: numpy makes it without copying
+
+
 def _probe(t):
     """A tensor over a one-element buffer with ``t``'s shape and strides: metadata only, never read."""
     a = t._data
     item = a.itemsize
     arr = as_strided(_BUFFERS[a.dtype], a.shape, [s * item for s in t.stride()], writeable=False)
+    arr = arr.view(_ProbeArray)
     p = _new(Tensor)
     p._data = arr
     p._dev = META

@@ -8,7 +8,7 @@ from numpy.lib.stride_tricks import as_strided as _np_as_strided
 from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
-from .pointwise import binary
+from .pointwise import binary, real_only
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -57,16 +57,23 @@ def meta_view_dtype(self, dtype):
     return m
 
 
+def _negative(size, stride):
+    raise RuntimeError(f"as_strided: negative sizes or strides are not supported (sizes {size}, strides {stride})")
+
+
 def _strided_checks(self, size, stride, storage_offset):
     size, stride = [int(s) for s in size], [int(s) for s in stride]
     if len(size) != len(stride):
         raise RuntimeError(f"mismatch in length of strides and shape (as_strided: {len(stride)} strides "
                            f"for {len(size)} sizes)")
-    if any(s < 0 for s in size) or any(s < 0 for s in stride):
-        raise RuntimeError(f"as_strided: negative sizes or strides are not supported (sizes {size}, "
-                           f"strides {stride})")
+    if any(s < 0 for s in stride):
+        _negative(size, stride)
     root = self._base if self._base is not None else self
     offset = self.storage_offset() if storage_offset is None else int(storage_offset)
+    if offset < 0:  # numpy would index from the end, and the view would read past the buffer
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(s < 0 for s in size):
+        _negative(size, stride)
     need = offset + 1 + sum((n - 1) * st for n, st in zip(size, stride)) if all(size) else 0
     storage = root._data.size
     if need > storage:
@@ -179,8 +186,8 @@ KERNELS = {
     "new_empty_strided": new_empty_strided, "view.dtype": view_dtype, "as_strided": as_strided, "split_with_sizes": split_with_sizes,
     "split.sizes": split_with_sizes, "aminmax": aminmax, "cumprod": cumprod,
     "round.decimals": round_decimals, "exp2": exp2, "count_nonzero": count_nonzero,
-    "masked_select": masked_select, "fmod.Tensor": binary(np.fmod, "aten::fmod"),
-    "fmod.Scalar": binary(np.fmod, "aten::fmod"),
+    "masked_select": masked_select, "fmod.Tensor": real_only(binary(np.fmod, "aten::fmod"), "fmod"),
+    "fmod.Scalar": real_only(binary(np.fmod, "aten::fmod"), "fmod"),
 }
 # new_empty_strided allocates through empty_strided on its input's device: meta inputs get meta.
 META_KERNELS = {"view.dtype": meta_view_dtype, "as_strided": meta_as_strided,

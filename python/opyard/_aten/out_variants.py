@@ -171,7 +171,7 @@ def _check(op_name, result, out, exact):
                            f"instead ({op_name})")
     if not _can_cast(rdt, odt):
         raise RuntimeError(f"result type {D.legacy_name(rdt)} can't be cast to the desired output type "
-                           f"{D.legacy_name(odt)} ({op_name})")
+                           f"{D.legacy_name(odt)}")
 
 
 def _has_data(t):

@@ -2,7 +2,9 @@
 
 Every binary kernel starts with a fast path for the common call (two tensors
 of one dtype on one device, or a floating tensor and a Python number): numpy
-then computes exactly torch's result dtype. Everything else takes the general
+then computes exactly torch's result dtype (a half tensor with a number takes
+the general path: the number may not fit in half, and torch rounds it to inf
+silently where numpy's cast warns). Everything else takes the general
 path: torch's result type (``common.tensor_result_dtype``), the device check,
 the op's own errors. Unary math lives in ``unary.py``.
 """
@@ -11,11 +13,12 @@ import numpy as np
 
 from .. import _dtype as D
 from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
-                     data_as, device_keys, inplace_result, out, tensor_result_dtype)
+                     checked_fill, data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
+                     writable_alias)
 
 _ndarray = np.ndarray
 
-__all__ = ["KERNELS", "binary"]
+__all__ = ["KERNELS", "binary", "real_only"]
 
 _BOOL = np.dtype(np.bool_)
 
@@ -40,7 +43,7 @@ def binary(fn, name, same_dtype_ok=True):
             y = other._data
             if same_dtype_ok and x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
                 return out(fn(x, y), self)
-        elif x.dtype.kind == "f" and type(other) in (int, float):
+        elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = fn(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
         return _general(fn, self, other, name)
@@ -76,14 +79,21 @@ def _scaled(fn, name):
     return kernel
 
 
-def _no_bool(name, verb, hint):
-    def check(self, other):
-        if self._data.dtype == _BOOL and isinstance(other, Tensor) and other._data.dtype == _BOOL:
-            raise RuntimeError(f"{verb}, with two bool tensors is not supported. {hint} ({name})")
-    return check
+_SUB_TWO_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                  "Use the `^` or `logical_xor()` operator instead.")
+_SUB_A_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. "
+               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-_sub_bool = _no_bool("aten::sub", "Subtraction, the `-` operator", "Use the `^` or `logical_xor()` operator instead.")
+def _sub_bool(self, other):
+    """torch's ``sub_check``: no bool operand at all, a Python ``bool`` counting as a bool tensor
+    (torch wraps it as one; a numpy bool scalar converts to a number and passes)."""
+    a = self._data.dtype == _BOOL
+    b = other._data.dtype == _BOOL if isinstance(other, Tensor) else type(other) is bool
+    if a or b:
+        raise NotImplementedError(_SUB_TWO_BOOLS if a and b else _SUB_A_BOOL)
+
+
 _add_scaled = _scaled(np.add, "aten::add")
 _sub_scaled = _scaled(np.subtract, "aten::sub")
 _rsub_scaled = _scaled(lambda x, y: np.subtract(y, x), "aten::rsub")
@@ -111,7 +121,7 @@ def add(self, other, *, alpha=1):
                     t._dev = dev
                     t._keyset = device_keys(dev)
                 return t
-        elif x.dtype.kind == "f" and type(other) in (int, float):
+        elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = np.add(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
         return _general(np.add, self, other, "aten::add")
@@ -147,11 +157,27 @@ def div(self, other):
         if x.dtype is y.dtype and x.dtype.kind in "fc" and self._dev is other._dev and x.shape == y.shape:
             with np.errstate(all="ignore"):
                 return out(np.true_divide(x, y), self)
-    elif x.dtype.kind == "f" and type(other) in (int, float):
+    elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
         with np.errstate(all="ignore"):
             r = np.true_divide(x, other)
         return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
     return _general(np.true_divide, self, other, "aten::div", _div_dtype(self, other))
+
+
+def _not_for_complex(kernel, dt):
+    """torch's dispatch-macro error: the CPU kernel has no complex instance."""
+    raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{D.legacy_name(dt)}'")
+
+
+def real_only(kernel, cpu_kernel):
+    """``kernel`` for a binary op whose CPU kernel has no complex instance (``fmod``)."""
+    def checked(self, other):
+        if self._data.dtype.kind == "c" or (other._data.dtype.kind == "c" if isinstance(other, Tensor)
+                                            else type(other) is complex):
+            _not_for_complex(cpu_kernel, tensor_result_dtype(self, other))
+        return kernel(self, other)
+    checked.__name__ = kernel.__name__
+    return checked
 
 
 def _int_zero_check(y, name):
@@ -179,6 +205,8 @@ def div_mode(self, other, *, rounding_mode):
     dt = tensor_result_dtype(self, other)
     if dt._cat <= 1:
         _int_zero_check(data_as(other, dt), "aten::div")
+    elif dt._cat == 3:
+        _not_for_complex(f"div_{rounding_mode}", dt)
     return _general(_floor_div if rounding_mode == "floor" else _trunc_div, self, other, "aten::div", dt)
 
 
@@ -186,6 +214,8 @@ def floor_divide(self, other):
     dt = tensor_result_dtype(self, other)
     if dt._cat <= 1:
         _int_zero_check(data_as(other, dt), "aten::floor_divide")
+    elif dt._cat == 3:
+        _not_for_complex("div_floor", dt)
     return _general(_floor_div, self, other, "aten::floor_divide", dt)
 
 
@@ -193,6 +223,8 @@ def remainder(self, other):
     dt = tensor_result_dtype(self, other)
     if dt._cat <= 1:
         _int_zero_check(data_as(other, dt), "aten::remainder")
+    elif dt._cat == 3:
+        _not_for_complex("remainder", dt)
     return _general(np.remainder, self, other, "aten::remainder", dt)
 
 
@@ -217,9 +249,16 @@ def pow_st(self, exponent):
         return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
 
 
-def _cmp(fn, name):
+def _cmp(fn, name, ordered=False):
+    """eq/ne, or with ``ordered`` lt/le/gt/ge, which complex numbers do not support (torch's
+    kernels have no complex instance); the test costs one dtype-kind read on the fast path."""
+    short = name.split("::")[1]
+
     def kernel(self, other):
         x = self._data
+        if ordered and (x.dtype.kind == "c" or (other._data.dtype.kind == "c" if isinstance(other, Tensor)
+                                                 else type(other) is complex)):
+            _not_for_complex(short, tensor_result_dtype(self, other))
         if isinstance(other, Tensor):
             y = other._data
             if x.dtype is y.dtype and self._dev is other._dev and x.shape == y.shape:
@@ -247,27 +286,33 @@ def _bitwise(fn, name):
     def kernel(self, other):
         dt = tensor_result_dtype(self, other)
         if dt._cat > 1:
-            raise RuntimeError(f'"{name.split("::")[1]}_cpu" not implemented for \'{dt.name.capitalize()}\'')
+            raise NotImplementedError(f'"{name.split("::")[1]}_cpu" not implemented for \'{D.legacy_name(dt)}\'')
         return _general(fn, self, other, name, dt)
     kernel.__name__ = name.split("::")[1]
     return kernel
 
 
+class BitwiseNotError(NotImplementedError, TypeError):
+    """``bitwise_not`` of a floating or complex tensor. torch's kernel raises NotImplementedError,
+    its ``~`` operator a TypeError (a dtype test before dispatch); opyard's ``Tensor.__invert__``
+    is the packet itself (no Python frame on the path of ``~mask``), so this one error is both."""
+
+
 def bitwise_not(self):
     if self._data.dtype.kind not in "biu":
-        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{self.dtype.name.capitalize()}'")
+        raise BitwiseNotError(f"\"bitwise_not_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
     return out(np.invert(self._data), self)
 
 
 def maximum(self, other):
     if self._data.dtype.kind == "c" or (isinstance(other, Tensor) and other._data.dtype.kind == "c"):
-        raise RuntimeError("maximum not implemented for complex tensors. (aten::maximum)")
+        raise TypeError("maximum not implemented for complex tensors.")
     return _general(np.maximum, self, other, "aten::maximum")
 
 
 def minimum(self, other):
     if self._data.dtype.kind == "c" or (isinstance(other, Tensor) and other._data.dtype.kind == "c"):
-        raise RuntimeError("minimum not implemented for complex tensors. (aten::minimum)")
+        raise TypeError("minimum not implemented for complex tensors.")
     return _general(np.minimum, self, other, "aten::minimum")
 
 
@@ -286,6 +331,8 @@ def clamp(self, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None (aten::clamp)")
     check_same_device("aten::clamp", self, min, max)
     dt = tensor_result_dtype(self, *(v for v in (min, max) if v is not None))
+    if dt._cat == 3:
+        raise NotImplementedError("clamp is not supported for complex types")
     x = data_as(self, dt)
     if min is not None:
         x = np.maximum(x, data_as(min, dt))
@@ -346,7 +393,7 @@ def copy_(self, src, non_blocking=False):
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
                            f"{list(np.broadcast_shapes(x.shape, src._data.shape))} (aten::copy_)")
     if not x.flags.writeable:
-        raise RuntimeError("aten::copy_: the destination is a read-only (expanded) view; clone() it first")
+        raise read_only_error("aten::copy_", x)
     src_data = src._data.get() if hasattr(src._data, "get") and not hasattr(x, "get") else src._data
     x[...] = src_data
     self._bump_version()
@@ -359,9 +406,16 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions. (aten::fill_)")
         value = value._data[()]
-    if not self._data.flags.writeable:
-        raise RuntimeError("aten::fill_: the destination is a read-only (expanded) view; clone() it first")
-    self._data[...] = value
+    elif not (type(value) is int and 0 <= value <= 127  # fits every dtype
+              or type(value) is float and self._data.dtype.kind == "f" and -65504.0 <= value <= 65504.0):
+        value = checked_fill(value, D.FROM_NP[self._data.dtype])
+    x = self._data
+    if not x.flags.writeable:
+        # Every element gets one value, so an expanded view may be filled (torch allows it).
+        x = writable_alias(x)
+        if x is None:
+            raise read_only_error("aten::fill_", self._data)
+    x[...] = value
     self._bump_version()
     return self
 
@@ -394,9 +448,10 @@ KERNELS = {
     "logical_xor": _logical(np.logical_xor, "aten::logical_xor"),
     "bitwise_not": bitwise_not, "copy_": copy_, "fill_.Scalar": fill_, "fill_.Tensor": fill_, "zero_": zero_,
 }
-for _op, _fn in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le", np.less_equal),
-                 ("gt", np.greater), ("ge", np.greater_equal)):
+for _op, _fn in (("eq", np.equal), ("ne", np.not_equal)):
     KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _cmp(_fn, f"aten::{_op}")
+for _op, _fn in (("lt", np.less), ("le", np.less_equal), ("gt", np.greater), ("ge", np.greater_equal)):
+    KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _cmp(_fn, f"aten::{_op}", ordered=True)
 for _op, _fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or), ("bitwise_xor", np.bitwise_xor)):
     KERNELS[f"{_op}.Tensor"] = KERNELS[f"{_op}.Scalar"] = _bitwise(_fn, f"aten::{_op}")
 

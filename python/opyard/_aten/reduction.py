@@ -66,22 +66,43 @@ def _nonempty(x, name):
                            "Specify the reduction dim with the 'dim' argument.")
 
 
+def _no_complex(x, kernel):
+    """The message of torch's dispatch macro for a CPU kernel without a complex instance."""
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(D.FROM_NP[x.dtype])}'")
+
+
+def _no_complex_input(x, api):
+    """torch's check of the ops whose result is an order (argmax, max.dim, ...): a TypeError."""
+    if x.dtype.kind == "c":
+        raise TypeError(f"{api}(): does not support complex input")
+
+
+def _no_complex_sort(x, api):
+    if x.dtype.kind == "c":
+        raise TypeError(f" {api} does not support complex dtypes on CPU")
+
+
 def amax(self, dim=(), keepdim=False):
+    _no_complex(self._data, "max_values_cpu")
     _nonempty(self._data, "amax")
     return out(np.asarray(np.amax(self._data, axis=dims_arg(dim, self._data.ndim), keepdims=keepdim)), self)
 
 
 def amin(self, dim=(), keepdim=False):
+    _no_complex(self._data, "min_values_cpu")
     _nonempty(self._data, "amin")
     return out(np.asarray(np.amin(self._data, axis=dims_arg(dim, self._data.ndim), keepdims=keepdim)), self)
 
 
 def max_all(self):
+    _no_complex(self._data, "max_all")
     _nonempty(self._data, "max")
     return out(np.asarray(np.max(self._data)), self)
 
 
 def min_all(self):
+    _no_complex(self._data, "min_all")
     _nonempty(self._data, "min")
     return out(np.asarray(np.min(self._data)), self)
 
@@ -89,6 +110,7 @@ def min_all(self):
 def _with_indices(fn, argfn, rt):
     def kernel(self, dim, keepdim=False):
         x = self._data
+        _no_complex_input(x, rt.__name__)
         d = _wrap_dim(dim, x.ndim)
         if x.ndim == 0:
             return RT.make(rt, (out(x.copy(), self), out(np.asarray(0, dtype=np.int64), self)))
@@ -102,6 +124,7 @@ def _with_indices(fn, argfn, rt):
 
 def argmax(self, dim=None, keepdim=False):
     x = self._data
+    _no_complex_input(x, "argmax")
     if dim is None:
         return out(np.asarray(np.argmax(x), dtype=np.int64), self)
     return out(np.asarray(np.argmax(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), dtype=np.int64), self)
@@ -109,6 +132,7 @@ def argmax(self, dim=None, keepdim=False):
 
 def argmin(self, dim=None, keepdim=False):
     x = self._data
+    _no_complex_input(x, "argmin")
     if dim is None:
         return out(np.asarray(np.argmin(x), dtype=np.int64), self)
     return out(np.asarray(np.argmin(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), dtype=np.int64), self)
@@ -172,6 +196,7 @@ def _order(x, d, descending):
 
 def sort(self, dim=-1, descending=False):
     x = self._data
+    _no_complex_sort(x, "Sort")
     d = _wrap_dim(dim, x.ndim)
     idx = _order(x, d, descending)
     vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
@@ -180,6 +205,7 @@ def sort(self, dim=-1, descending=False):
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
     x = self._data
+    _no_complex_sort(x, "topk")
     d = _wrap_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:

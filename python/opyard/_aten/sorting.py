@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .common import Tensor, _wrap_dim, check_same_device, out
+from .reduction import _no_complex_sort
 from .return_types import kthvalue as _kthvalue_rt, make as _make_rt, sort as _sort_rt
 
 __all__ = ["KERNELS", "DATA_DEPENDENT"]
@@ -20,6 +21,7 @@ def _order(x, d, descending):
 
 def argsort(self, dim=-1, descending=False):
     x = self._data
+    _no_complex_sort(x, "Sort")
     return out(_order(x, _wrap_dim(dim, x.ndim), descending).astype(np.int64), self)
 
 
@@ -29,6 +31,7 @@ def argsort_stable(self, *, stable, dim=-1, descending=False):
 
 def sort_stable(self, *, stable=None, dim=-1, descending=False):
     x = self._data
+    _no_complex_sort(x, "Sort")
     d = _wrap_dim(dim, x.ndim)
     idx = _order(x, d, descending)
     vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()

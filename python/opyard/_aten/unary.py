@@ -51,7 +51,7 @@ def same_unary(fn, name):
 def _no_bool(name, message):
     def check(self):
         if self._data.dtype.kind == "b":
-            raise RuntimeError(f"{message} (aten::{name})")
+            raise NotImplementedError(message)
     return check
 
 

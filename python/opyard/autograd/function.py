@@ -262,7 +262,9 @@ def _apply_general(cls, args, kwargs):
                 edges.append(_NON_TENSOR)
             needs.append(False)
     else:
-        needs = [False] * len(args)
+        # Without grad mode no graph is recorded, but the flags still say which
+        # inputs require grad (torch's ``needs_input_grad`` does).
+        needs = [isinstance(a, _TensorBase) and bool(a._keyset & _AG_MASK) for a in args]
     ctx.needs_input_grad = tuple(needs)
     with _no_grad_guard():
         if cls._setup_context_defined:
