@@ -288,41 +288,64 @@ pub fn strided_view<'py>(
     dims: &[ffi::Py_ssize_t],
     strides: &[ffi::Py_ssize_t],
 ) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: the caller's guarantee above; offset 0 is `src`'s first byte.
+    unsafe { view_of(src, dims, strides, 0, false) }
+}
+
+/// A view of `src` (an exact ndarray) with shape `dims`, byte strides
+/// `strides`, starting `offset` bytes into `src`'s data, writeable only when
+/// `writeable` and `src` is; `src` is kept alive as its base.
+///
+/// # Safety
+/// `src` is an exact ndarray (the caller read its [`Header`]), and every
+/// index of the view addresses an element of `src` (`offset` inside its
+/// buffer, or the start of an empty view as numpy's own slicing makes).
+pub unsafe fn view_of<'py>(
+    src: &Bound<'py, PyAny>,
+    dims: &[ffi::Py_ssize_t],
+    strides: &[ffi::Py_ssize_t],
+    offset: isize,
+    writeable: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let py = src.py();
     let mut shape = [0 as npyffi::npy_intp; MAX_DIMS];
     let mut steps = [0 as npyffi::npy_intp; MAX_DIMS];
     shape[..dims.len()].copy_from_slice(dims);
     steps[..strides.len()].copy_from_slice(strides);
-    // SAFETY: GIL held; `src` is an exact ndarray (the caller read its
-    // `Header`), so its `descr` and `data` are valid; `PyArray_NewFromDescr`
-    // steals the descr reference we add and copies `shape`/`steps`. Flags 0
-    // make the view read-only, as `np.broadcast_to`'s. `PyArray_SetBaseObject`
-    // steals the reference to `src` we add, which keeps the memory alive.
-    unsafe {
-        let arr = &*(src.as_ptr() as *const npyffi::PyArrayObject);
-        let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
-        ffi::Py_INCREF(arr.descr as *mut ffi::PyObject);
-        let view = PY_ARRAY_API.PyArray_NewFromDescr(
-            py,
-            array_type,
-            arr.descr,
-            dims.len() as c_int,
-            shape.as_mut_ptr(),
-            steps.as_mut_ptr(),
-            arr.data as *mut std::ffi::c_void,
-            0,
-            std::ptr::null_mut(),
-        );
-        let view = Bound::from_owned_ptr_or_err(py, view)?;
-        ffi::Py_INCREF(src.as_ptr());
-        let rc = PY_ARRAY_API.PyArray_SetBaseObject(
-            py,
-            view.as_ptr() as *mut npyffi::PyArrayObject,
-            src.as_ptr(),
-        );
-        if rc < 0 {
-            return Err(PyErr::fetch(py));
-        }
-        Ok(view)
+    // SAFETY: GIL held; by the contract `descr` and `data + offset` are
+    // valid; `PyArray_NewFromDescr` steals the descr reference we add,
+    // copies `shape`/`steps` and computes the contiguity and alignment flags
+    // (flags 0 make the view read-only, as `np.broadcast_to`'s).
+    // `PyArray_SetBaseObject` steals the reference to `src` we add, which
+    // keeps the memory alive.
+    let arr = &*(src.as_ptr() as *const npyffi::PyArrayObject);
+    let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
+    ffi::Py_INCREF(arr.descr as *mut ffi::PyObject);
+    let flags = if writeable {
+        arr.flags & npyffi::NPY_ARRAY_WRITEABLE
+    } else {
+        0
+    };
+    let view = PY_ARRAY_API.PyArray_NewFromDescr(
+        py,
+        array_type,
+        arr.descr,
+        dims.len() as c_int,
+        shape.as_mut_ptr(),
+        steps.as_mut_ptr(),
+        arr.data.offset(offset) as *mut std::ffi::c_void,
+        flags,
+        std::ptr::null_mut(),
+    );
+    let view = Bound::from_owned_ptr_or_err(py, view)?;
+    ffi::Py_INCREF(src.as_ptr());
+    let rc = PY_ARRAY_API.PyArray_SetBaseObject(
+        py,
+        view.as_ptr() as *mut npyffi::PyArrayObject,
+        src.as_ptr(),
+    );
+    if rc < 0 {
+        return Err(PyErr::fetch(py));
     }
+    Ok(view)
 }

@@ -3,8 +3,8 @@
 //! basic indexing makes one (`sub_view`), and numpy's own reshape and squeeze
 //! called through its C API. See Note [Shape views as numpy makes them].
 
-use super::array::{Header, MAX_DIMS};
-use numpy::npyffi::{self, NpyTypes, NPY_ORDER, PY_ARRAY_API};
+use super::array::{view_of, Header, MAX_DIMS};
+use numpy::npyffi::{self, NPY_ORDER, PY_ARRAY_API};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use std::os::raw::c_int;
@@ -111,42 +111,7 @@ pub fn same_data(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
 /// of the layout addresses an element of `src` (the callers derive it from
 /// `src`'s own sizes and strides by dropping, permuting or clipping axes).
 pub fn sub_view<'py>(src: &Bound<'py, PyAny>, l: &Layout) -> PyResult<Bound<'py, PyAny>> {
-    let py = src.py();
-    let mut shape = [0 as npyffi::npy_intp; MAX_DIMS];
-    let mut steps = [0 as npyffi::npy_intp; MAX_DIMS];
-    shape[..l.n].copy_from_slice(&l.dims[..l.n]);
-    steps[..l.n].copy_from_slice(&l.strides[..l.n]);
-    // SAFETY: GIL held; `src` is an exact ndarray, so `descr` and `data` are
-    // valid and `data + offset` is inside its buffer (or the start of an empty
-    // view, as numpy's own slicing makes). `PyArray_NewFromDescr` steals the
-    // descr reference we add, copies `shape`/`steps` and computes the
-    // contiguity and alignment flags; `PyArray_SetBaseObject` steals the
-    // reference to `src` we add, which keeps the memory alive.
-    unsafe {
-        let arr = &*(src.as_ptr() as *const npyffi::PyArrayObject);
-        let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
-        ffi::Py_INCREF(arr.descr as *mut ffi::PyObject);
-        let view = PY_ARRAY_API.PyArray_NewFromDescr(
-            py,
-            array_type,
-            arr.descr,
-            l.n as c_int,
-            shape.as_mut_ptr(),
-            steps.as_mut_ptr(),
-            arr.data.offset(l.offset) as *mut std::ffi::c_void,
-            arr.flags & npyffi::NPY_ARRAY_WRITEABLE,
-            std::ptr::null_mut(),
-        );
-        let view = Bound::from_owned_ptr_or_err(py, view)?;
-        ffi::Py_INCREF(src.as_ptr());
-        let rc = PY_ARRAY_API.PyArray_SetBaseObject(
-            py,
-            view.as_ptr() as *mut npyffi::PyArrayObject,
-            src.as_ptr(),
-        );
-        if rc < 0 {
-            return Err(PyErr::fetch(py));
-        }
-        Ok(view)
-    }
+    // SAFETY: `src` is an exact ndarray and the layout addresses only its
+    // elements (this function's contract, above).
+    unsafe { view_of(src, &l.dims[..l.n], &l.strides[..l.n], l.offset, true) }
 }
