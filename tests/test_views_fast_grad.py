@@ -25,7 +25,7 @@ GRAD_VIEWS = [
     ("PermuteBackward0", lambda t: t.permute(1, 0)), ("UnsqueezeBackward0", lambda t: t.unsqueeze(0)),
     ("SelectBackward0", lambda t: t[1]), ("SelectBackward0", lambda t: t[:, 2]),
     ("SliceBackward0", lambda t: t[1:]), ("ExpandBackward0", lambda t: t[:1].expand(5, 4)),
-    ("NarrowBackward0", lambda t: t.narrow(1, 1, 2)),
+    ("SliceBackward0", lambda t: t.narrow(1, 1, 2)),
 ]
 
 

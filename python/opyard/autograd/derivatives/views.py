@@ -86,6 +86,13 @@ def _squeeze_back(grads, a, n):
     return (A.reshape.default(grads[0], list(a.self.shape)),)
 
 
+def _narrow_back(grads, a, n):
+    dim = a.dim % len(a.self.shape)
+    size = a.self.shape[dim]
+    start = a.start + size if a.start < 0 else a.start  # narrow counts a negative start from the end
+    return (pad_along(grads[0], dim, start, size - start - a.length, a.self.shape),)
+
+
 def _same_view(op):
     """Forward formula of a view: apply the view to the tangent with the same arguments."""
     return lambda t, a: op(t[0], a)
@@ -122,9 +129,8 @@ FORMULAS = {
                           forward=_same_view(lambda t, a: A.select.int(t, a.dim, a.index))),
     "aten::slice.Tensor": F("SliceBackward0", ("self",), _slice_back,
                             forward=_same_view(lambda t, a: A.slice.Tensor(t, a.dim, a.start, a.end, a.step))),
-    "aten::narrow": F("NarrowBackward0", ("self",),
-                      lambda g, a, n: (pad_along(g[0], a.dim % len(a.self.shape), a.start,
-                                                 a.self.shape[a.dim] - a.start - a.length, a.self.shape),),
+    # torch's narrow is a composite of slice, so its node is a SliceBackward0.
+    "aten::narrow": F("SliceBackward0", ("self",), _narrow_back,
                       forward=_same_view(lambda t, a: A.narrow.default(t, a.dim, a.start, a.length))),
     "aten::cat": F("CatBackward0", ("tensors",), _cat_back,
                    forward=lambda t, a: A.cat.default(
