@@ -262,6 +262,10 @@ class Tensor(_core.TensorBase):
         start = self._data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
         return start // self._data.itemsize
 
+    def _is_view(self):
+        """Whether this tensor views another's memory through a view op (``_base`` is set)."""
+        return self._base is not None
+
     def numel(self):
         return self._data.size
 
