@@ -45,3 +45,60 @@ def test_is_view_answers_as_torch(make, is_view, grad):
     out = make(a)
     assert out._is_view() is is_view
     assert (out._base is not None) is is_view
+
+
+# --- 3. masked_fill / index_fill check the value against the dtype, as full and fill_ do -----------
+
+_M = [True, False, True]
+
+
+def _fills(x, value):
+    idx = t([0])
+    mask = t(_M)
+    return [lambda: x.masked_fill(mask, value), lambda: x.clone().masked_fill_(mask, value),
+            lambda: x.index_fill(0, idx, value), lambda: x.clone().index_fill_(0, idx, value)]
+
+
+@pytest.mark.parametrize("dtype, value, ctype", [
+    (opyard.int64, 2**63, "int64_t"), (opyard.int64, float("inf"), "int64_t"), (opyard.int64, 1e30, "int64_t"),
+    (opyard.int8, 300, "int8_t"), (opyard.uint8, -300, "uint8_t"),
+    (opyard.float32, 1e300, "float"), (opyard.int64, t(1e30), "int64_t"), (opyard.int8, t(300), "int8_t"),
+])
+def test_fills_past_the_dtype_raise_as_torch(dtype, value, ctype):
+    x = t([1, 2, 3], dtype=dtype)
+    for fill in _fills(x, value):
+        with pytest.raises(RuntimeError, match=rf"^value cannot be converted to type {ctype} without overflow$"):
+            fill()
+    assert x.tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("dtype", [opyard.int64, opyard.float32, opyard.bool])
+@pytest.mark.parametrize("value", [1 + 2j, 3 + 0j, t(1 + 2j)])
+def test_complex_fills_of_a_real_tensor_as_torch(dtype, value):
+    x = t([1, 0], dtype=dtype)
+    for fill in (lambda: x.index_fill(0, t([0]), value), lambda: x.clone().index_fill_(0, t([0]), value)):
+        with pytest.raises(RuntimeError, match=r"^index_fill_\(\): Converting complex Scalar to non-complex type is not"):
+            fill()
+    mask = t([True, False])
+    if dtype is opyard.bool:
+        assert x.masked_fill(mask, value).tolist() == [True, False]
+    elif value == 3:
+        assert x.masked_fill(mask, value).tolist() == [3, 0]
+    else:
+        with pytest.raises(RuntimeError, match="^value cannot be converted to type (int64_t|float) without overflow$"):
+            x.masked_fill(mask, value)
+
+
+@pytest.mark.parametrize("dtype, value, masked, indexed", [
+    (opyard.int64, 2**63 - 1, [2**63 - 1, 2, 2**63 - 1], [2**63 - 1, 2, 3]),
+    (opyard.int64, -2**63, [-2**63, 2, -2**63], [-2**63, 2, 3]),
+    (opyard.uint8, -1, [255, 2, 255], [255, 2, 3]),
+    (opyard.int64, 2.7, [2, 2, 2], [2, 2, 3]),
+    (opyard.bool, 5, [True, True, True], [True, True, True]),
+    (opyard.float32, float("inf"), [float("inf"), 2.0, float("inf")], [float("inf"), 2.0, 3.0]),
+    (opyard.int64, t(2**62), [2**62, 2, 2**62], [2**62, 2, 3]),
+])
+def test_fills_in_range_as_torch(dtype, value, masked, indexed):
+    x = t([1, 2, 3], dtype=dtype)
+    results = [f().tolist() for f in _fills(x, value)]
+    assert results == [masked, masked, indexed, indexed]
