@@ -102,3 +102,41 @@ def test_fills_in_range_as_torch(dtype, value, masked, indexed):
     x = t([1, 2, 3], dtype=dtype)
     results = [f().tolist() for f in _fills(x, value)]
     assert results == [masked, masked, indexed, indexed]
+
+
+# --- 4. a numpy bool scalar is the float 1.0 or 0.0 where a Scalar goes ----------------------------
+
+_F, _I, _B = [1.0, 2.0], [1, 2], [True, False]
+
+NP_BOOL = [
+    ("float - True", lambda: t(_F) - np.True_, [0.0, 1.0], opyard.float32),
+    ("float + True", lambda: t(_F) + np.True_, [2.0, 3.0], opyard.float32),
+    ("True - float", lambda: np.True_ - t(_F), [0.0, -1.0], opyard.float32),
+    ("True + float", lambda: np.True_ + t(_F), [2.0, 3.0], opyard.float32),
+    ("int - True", lambda: t(_I) - np.True_, [0.0, 1.0], opyard.float32),
+    ("int + True", lambda: t(_I) + np.True_, [2.0, 3.0], opyard.float32),
+    ("int * False", lambda: t(_I) * np.False_, [0.0, 0.0], opyard.float32),
+    ("bool + True", lambda: t(_B) + np.True_, [2.0, 1.0], opyard.float32),
+    ("float.sub(True)", lambda: t(_F).sub(np.True_), [0.0, 1.0], opyard.float32),
+    ("float.sub_(True)", lambda: t(_F).sub_(np.True_), [0.0, 1.0], opyard.float32),
+    ("full", lambda: opyard.full((2,), np.True_), [1.0, 1.0], opyard.float32),
+    ("int.fill_(True)", lambda: t(_I).fill_(np.True_), [1, 1], opyard.int64),
+    ("bool.masked_fill", lambda: t(_B).masked_fill(t(_B), np.False_), [False, False], opyard.bool),
+    ("int == True", lambda: t(_I) == np.True_, [True, False], opyard.bool),
+]
+
+
+@pytest.mark.parametrize("fn, values, dtype", [c[1:] for c in NP_BOOL], ids=[c[0] for c in NP_BOOL])
+def test_numpy_bool_scalars_are_floats_as_torch(fn, values, dtype):
+    r = fn()
+    assert r.tolist() == values and r.dtype == dtype
+
+
+@pytest.mark.parametrize("fn, msg", [
+    (lambda: t(_B) - np.True_, "with a bool tensor is not supported"),
+    (lambda: t(_F) - True, "with a bool tensor is not supported"),
+    (lambda: t(_B) - True, "with two bool tensors is not supported"),
+])
+def test_bool_subtraction_still_refused_as_torch(fn, msg):
+    with pytest.raises(NotImplementedError, match=msg):
+        fn()

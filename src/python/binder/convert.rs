@@ -148,25 +148,35 @@ struct NumpyScalars {
 
 static NUMPY_SCALARS: GILOnceCell<Option<NumpyScalars>> = GILOnceCell::new();
 
+fn numpy_scalars(py: Python<'_>) -> Option<&NumpyScalars> {
+    NUMPY_SCALARS
+        .get_or_init(py, || {
+            let np = py.import_bound("numpy").ok()?;
+            let get = |name: &str| np.getattr(name).ok().map(Bound::unbind);
+            Some(NumpyScalars {
+                number: get("number")?,
+                bool_: get("bool_")?,
+                integer: get("integer")?,
+                floating: get("floating")?,
+            })
+        })
+        .as_ref()
+}
+
 /// Note [Numpy scalars]: torch binds a numpy scalar (`np.float32(2)`,
 /// `np.int64(3)`, `np.bool_(True)`) where a Scalar or a float goes, as the
 /// Python number it holds. opyard converts it the same way (`item()`), so
 /// `t * np.float32(2)` is the tensor op; without it the tensor's operator
 /// would decline and numpy's own would answer with an ndarray. Only values
 /// that are no Python number reach this check.
+///
+/// A numpy bool is no Python bool to torch's Scalar parser (which tests for
+/// `bool` exactly, then for an integer): it falls through to the double
+/// case, so `t - np.True_` subtracts 1.0 and `int_t + np.True_` is a float
+/// tensor. `numpy_scalar_item` converts it the same way.
 pub(super) fn numpy_scalar(v: &Bound<'_, PyAny>, float_only: bool) -> bool {
     let py = v.py();
-    let classes = NUMPY_SCALARS.get_or_init(py, || {
-        let np = py.import_bound("numpy").ok()?;
-        let get = |name: &str| np.getattr(name).ok().map(Bound::unbind);
-        Some(NumpyScalars {
-            number: get("number")?,
-            bool_: get("bool_")?,
-            integer: get("integer")?,
-            floating: get("floating")?,
-        })
-    });
-    let Some(c) = classes else {
+    let Some(c) = numpy_scalars(py) else {
         return false;
     };
     let is = |t: &PyObject| v.is_instance(t.bind(py)).unwrap_or(false);
@@ -217,11 +227,17 @@ pub(super) fn check_scalar(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Mis
 
 /// The Python number a numpy scalar holds, checked again as a Scalar (an
 /// `np.uint64` past int64 stays in range, a `np.longdouble` past a double
-/// does not fit). See Note [Numpy scalars].
+/// does not fit); a numpy bool is the float 1.0 or 0.0, as in torch. See
+/// Note [Numpy scalars].
 pub(super) fn numpy_scalar_item<'py>(
     v: &Bound<'py, PyAny>,
 ) -> PyResult<Result<Bound<'py, PyAny>, Detail>> {
-    let item = v.call_method0(pyo3::intern!(v.py(), "item"))?;
+    let py = v.py();
+    if numpy_scalars(py).is_some_and(|c| v.is_instance(c.bool_.bind(py)).unwrap_or(false)) {
+        let one = if v.is_truthy()? { 1.0 } else { 0.0 };
+        return Ok(Ok(PyFloat::new_bound(py, one).into_any()));
+    }
+    let item = v.call_method0(pyo3::intern!(py, "item"))?;
     Ok(match check_scalar(&item, true) {
         Ok(()) => Ok(item),
         Err(_) => Err(Detail::ScalarRange),
