@@ -262,3 +262,12 @@ class _Aten:
 
 
 A = _Aten()
+
+
+def checked_fill_of(value, arr):
+    """``checked_fill`` to the dtype of ``arr``, answering at once for the values every dtype holds
+    (small non-negative ints, floats a half holds for a floating array): the common fills."""
+    if (type(value) is int and 0 <= value <= 127
+            or type(value) is float and arr.dtype.kind == "f" and -65504.0 <= value <= 65504.0):
+        return value
+    return checked_fill(value, D.FROM_NP[arr.dtype])

@@ -7,9 +7,8 @@ torch too), so their gradients and Meta kernels come from the ops they call.
 
 import numpy as np
 
-from .. import _dtype as D
 from .._tensor import _make_view
-from .common import A, Tensor, _wrap_dim, check_same_device, checked_fill, inplace_result, out
+from .common import A, Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out
 
 __all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS", "VIEWS"]
 
@@ -80,7 +79,7 @@ def index_fill(self, dim, index, value):
         value = value._data.item()
     if type(value) is complex and x.dtype.kind != "c":
         raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
-    value = checked_fill(value, D.FROM_NP[x.dtype])  # a value the dtype cannot hold raises, as in torch
+    value = checked_fill_of(value, x)  # a value the dtype cannot hold raises, as in torch
     r = x.copy(order="K")  # torch's index_fill keeps the input's layout (index_copy does not)
     if not x.ndim:
         if idx.size:

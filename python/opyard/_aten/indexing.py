@@ -2,8 +2,7 @@
 
 import numpy as np
 
-from .. import _dtype as D
-from .common import Tensor, _wrap_dim, check_same_device, checked_fill, inplace_result, out
+from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out
 
 __all__ = ["KERNELS"]
 
@@ -112,7 +111,7 @@ def masked_fill(self, mask, value):
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                            f"{value._data.ndim} dimension(s).")
-    v = checked_fill(v, D.FROM_NP[self._data.dtype])  # a value the dtype cannot hold raises, as in torch
+    v = checked_fill_of(v, self._data)  # a value the dtype cannot hold raises, as in torch
     return out(np.where(mask._data, np.asarray(v).astype(self._data.dtype), self._data), self)
 
 
