@@ -169,19 +169,19 @@ for _n, _c in _C_TYPES.items():
     else:
         _top = float(np.finfo(getattr(np, _n)).max)
         _FILL_RANGE[_n] = (_c, 3 if _n.startswith("complex") else 2, -_top, _top)
-_HALF = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38}  # their largest finite values
+# bfloat16 is ml_dtypes', not numpy's: its largest finite value written out.
+_FILL_RANGE["float16"] = ("c10::Half", 2, -65504.0, 65504.0)
+_FILL_RANGE["bfloat16"] = ("c10::BFloat16", 2, -3.3895313892515355e38, 3.3895313892515355e38)
 
 
 def checked_fill(value, dt):
     """torch's ``checked_convert`` of a Scalar to the element type of ``dt`` (``full``, ``fill_``):
     the value to store, or RuntimeError when ``dt`` cannot hold it. As in torch, bool takes
-    anything, half precision rounds to inf, and unsigned types take ints down to ``-max`` (wrapped)."""
+    anything, a floating type takes inf and nan but no finite value past its largest, and
+    unsigned types take ints down to ``-max`` (wrapped)."""
     spec = _FILL_RANGE.get(dt.name)
     tv = type(value)
     if spec is None:
-        if dt.name in _HALF and tv in (int, float) and abs(value) > _HALF[dt.name]:
-            with np.errstate(over="ignore"):  # rounds to inf, silently as in torch
-                return dt.np.type(value)
         return value
     name, cat, lo, hi = spec
     if tv is complex:
@@ -200,7 +200,7 @@ def checked_fill(value, dt):
             raise _overflow(name)
         elif tv is int and value < 0 and not lo:
             return value + hi + 1
-    elif tv is float and abs(value) > hi and math.isfinite(value):
+    elif (tv is int or tv is float and math.isfinite(value)) and abs(value) > hi:
         raise _overflow(name)
     return value
 
