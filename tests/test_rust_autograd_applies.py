@@ -8,6 +8,19 @@ import opyard
 import pytest
 from opyard import _core
 from opyard.autograd.graph import SavedTensor
+from opyard.utils.python_dispatch import TorchDispatchMode
+
+
+class Log(TorchDispatchMode):
+    """Records the ops a block dispatches, in order."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
 
 
 def _leaf(values, dtype=opyard.float32):
@@ -155,17 +168,6 @@ def test_exp_apply_checks_its_saved_result():
     lambda a: a.relu(),
 ])
 def test_rust_apply_calls_the_ops_of_the_python_apply_in_order(make):
-    from opyard.utils.python_dispatch import TorchDispatchMode
-
-    class Log(TorchDispatchMode):
-        def __init__(self):
-            super().__init__()
-            self.ops = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            self.ops.append(str(func))
-            return func(*args, **(kwargs or {}))
-
     a = _leaf([0.5, -1.0])
     node = make(a).grad_fn
     g = opyard.ones(()) if node.name() in ("SumBackward0", "MeanBackward0") else opyard.ones(2)
@@ -179,17 +181,6 @@ def test_rust_apply_calls_the_ops_of_the_python_apply_in_order(make):
 
 @pytest.mark.parametrize("needs", [(True, True), (True, False), (False, True)])
 def test_mm_apply_matches_the_python_apply(needs):
-    from opyard.utils.python_dispatch import TorchDispatchMode
-
-    class Log(TorchDispatchMode):
-        def __init__(self):
-            super().__init__()
-            self.ops = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            self.ops.append(str(func))
-            return func(*args, **(kwargs or {}))
-
     x = opyard.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=needs[0])
     w = opyard.tensor([[0.5, -1.0], [2.0, 0.0], [1.0, 1.5]], requires_grad=needs[1])
     node = x.mm(w).grad_fn
@@ -210,17 +201,6 @@ def test_mm_apply_matches_the_python_apply(needs):
 @pytest.mark.parametrize("needs", [(True, True, True), (False, True, False), (True, False, True)])
 @pytest.mark.parametrize("scales", [{}, {"beta": 0.5, "alpha": 2.0}])
 def test_addmm_apply_matches_the_python_apply(needs, scales):
-    from opyard.utils.python_dispatch import TorchDispatchMode
-
-    class Log(TorchDispatchMode):
-        def __init__(self):
-            super().__init__()
-            self.ops = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            self.ops.append(str(func))
-            return func(*args, **(kwargs or {}))
-
     b = opyard.tensor([1.0, -1.0], requires_grad=needs[0])
     x = opyard.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=needs[1])
     w = opyard.tensor([[0.5, -1.0], [2.0, 0.0], [1.0, 1.5]], requires_grad=needs[2])
