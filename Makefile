@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean
+.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -51,10 +51,16 @@ PEERS := target/peers-venv
 $(PEERS)/bin/python:
 	$(PY) -m venv $(PEERS)
 	$(PEERS)/bin/python -m pip install -q --upgrade pip
-	$(PEERS)/bin/python -m pip install -q torch numpy "ml_dtypes>=0.4"
+	$(PEERS)/bin/python -m pip install -q torch numpy "ml_dtypes>=0.4" expecttest hypothesis
 
 bench-peers: dev $(PEERS)/bin/python  ## Python-level benches beside torch (installs torch into target/peers-venv; never used by tests)
 	PYTHONPATH=python $(PEERS)/bin/python bench/run_all.py
+
+conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for every OpInfo into tests/data/conformance (torch venv only)
+	$(PEERS)/bin/python tests/conformance/generate.py --out tests/data/conformance
+
+conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md and tests/conformance/ledger.json
+	cd tests && ../$(VPY) -m conformance.report --write --ledger
 
 fuzz: dev  ## 1,000,000 mutated schemas through parse_schema in child processes (COUNT=n to change)
 	$(VPY) tests/fuzz/fuzz_schema.py --count $(or $(COUNT),1000000)

@@ -1,0 +1,61 @@
+"""What the conformance numbers leave out, each with its reason: OpInfo entries outside
+opyard's scope (``EXCLUDED``) and deliberate differences from torch (``DELIBERATE``, at
+most 20 entries, each a class of cases with the reason opyard differs on purpose)."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+
+# OpInfo names outside the scope of a numpy-backed CPU package, by reason.
+EXCLUDED_REASONS = {
+    "sparse": "sparse layouts: opyard tensors are strided only",
+    "jiterator": "CUDA jiterator: runtime-compiled CUDA kernels",
+    "cuda": "no CPU kernel in torch (CUDA-only entries record no CPU samples)",
+    "quantized": "quantized tensors and fake quantization",
+    "triton": "kernels compiled by triton",
+}
+
+EXCLUDED_PATTERNS = [
+    ("to_sparse", "sparse"), ("sparse.*", "sparse"), ("*sparse*", "sparse"),
+    ("jiterator_*", "jiterator"),
+    ("*fake_quantize*", "quantized"), ("*quantize*", "quantized"),
+    ("torch.ops.aten._flash_attention_forward", "cuda"),
+    ("torch.ops.aten._efficient_attention_forward", "cuda"),
+]
+
+
+def excluded(name: str, meta: dict | None = None) -> str | None:
+    """The reason an OpInfo name is outside opyard's scope, or None."""
+    for pattern, reason in EXCLUDED_PATTERNS:
+        if fnmatch.fnmatchcase(name, pattern):
+            return reason
+    if meta is not None and not meta["dtypes"]:
+        return "cuda"
+    return None
+
+
+@dataclass(frozen=True)
+class Deliberate:
+    """Cases where opyard differs from torch on purpose: entries and case ids (globs) and
+    the outcome kinds it covers."""
+
+    entries: str
+    cases: str
+    kinds: tuple
+    reason: str
+
+    def covers(self, entry: str, case: str, kind: str) -> bool:
+        return (kind in self.kinds and fnmatch.fnmatchcase(entry, self.entries)
+                and fnmatch.fnmatchcase(case, self.cases))
+
+
+DELIBERATE: list[Deliberate] = [
+]
+
+
+def deliberate(entry: str, case: str, kind: str) -> Deliberate | None:
+    for d in DELIBERATE:
+        if d.covers(entry, case, kind):
+            return d
+    return None
