@@ -353,6 +353,22 @@ SAMPLES["cummin.out"] = _multi_out_sample(lambda m: ((m(2, 3), 1), {}), ("values
 SAMPLES["mode.values"] = _multi_out_sample(lambda m: ((m(2, 5),), {}), ("values", "indices"))
 # --- math, reductions, indexing and linear algebra with a numpy equivalent (end) ---
 
+# Normalization kernels and their compositions (inputs (N, C, L) = (3, 2, 4)).
+SAMPLES.update({
+    "native_batch_norm": lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit": lambda m: ((m(3, 2, 4), m(2), None, m(2), m(2, positive=True), True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit.no_stats": lambda m: ((m(3, 2, 4), None, m(2), True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit_no_training":
+        lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), 0.1, 1e-5), {}),
+    "_batch_norm_with_update": lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), 0.1, 1e-5), {}),
+    "_batch_norm_no_update": lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), 0.1, 1e-5), {}),
+    "batch_norm": lambda m: ((m(3, 2, 4), m(2), m(2), None, None, True, 0.1, 1e-5, False), {}),
+    "instance_norm": lambda m: ((m(3, 2, 4), m(2), m(2), None, None, True, 0.1, 1e-5, False), {}),
+    "native_group_norm": lambda m: ((m(3, 4, 5), m(4), m(4), 3, 4, 5, 2, 1e-5), {}),
+    "group_norm": lambda m: ((m(3, 4, 5), 2, m(4), m(4)), {}),
+    "native_layer_norm": lambda m: ((m(3, 4, 5), [5], m(5), m(5), 1e-5), {}),
+})
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 

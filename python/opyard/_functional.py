@@ -40,6 +40,9 @@ _PACKETS = (
     "cross", "matrix_power", "take", "take_along_dim", "tensor_split", "index_copy", "index_fill",
     "scatter_reduce", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg",
     "logit", "signbit", "fmax", "fmin", "isposinf", "isneginf",
+    # normalization (nn.functional's operators)
+    "native_batch_norm", "_native_batch_norm_legit", "_native_batch_norm_legit_no_training", "batch_norm",
+    "instance_norm", "native_group_norm", "group_norm", "native_layer_norm",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",

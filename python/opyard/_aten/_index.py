@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -146,7 +146,29 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'fmax(Tensor self, Tensor other) -> Tensor',
  'fmin(Tensor self, Tensor other) -> Tensor',
  'isposinf(Tensor self) -> Tensor',
- 'isneginf(Tensor self) -> Tensor')
+ 'isneginf(Tensor self) -> Tensor',
+ 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool '
+ 'training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
+ '_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) '
+ 'running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
+ '_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float '
+ 'eps) -> (Tensor, Tensor, Tensor)',
+ '_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor '
+ 'running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
+ '_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) '
+ 'running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)',
+ '_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, float '
+ 'momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)',
+ 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, '
+ 'float momentum, float eps, bool cudnn_enabled) -> Tensor',
+ 'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool '
+ 'use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor',
+ 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float '
+ 'eps) -> (Tensor, Tensor, Tensor)',
+ 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool '
+ 'cudnn_enabled=True) -> Tensor',
+ 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, '
+ 'Tensor, Tensor)')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -512,13 +534,20 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('deg2rad_', 'trig_ops', 'KERNELS', 'inplace', None),
  ('rad2deg_', 'trig_ops', 'KERNELS', 'inplace', None),
  ('logit_', 'trig_ops', 'KERNELS', 'inplace', None),
+ ('native_batch_norm', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('_native_batch_norm_legit', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('_native_batch_norm_legit.no_stats', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('_native_batch_norm_legit_no_training', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('_batch_norm_with_update', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('_batch_norm_no_update', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('native_group_norm', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('native_layer_norm', 'norm_ops', 'KERNELS', 'proxy', None),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
  ('contiguous', 'shape', 'COMPOSITE', 'composite', None),
  ('matmul', 'linalg', 'COMPOSITE', 'composite', None),
  ('linear', 'linalg', 'COMPOSITE', 'composite', None),
- ('layer_norm', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('rms_norm', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('dropout', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('embedding', 'composite_nn', 'COMPOSITE', 'composite', None),
@@ -554,6 +583,10 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('take_along_dim', 'index_ops', 'COMPOSITE', 'composite', None),
  ('tensor_split.sections', 'index_ops', 'COMPOSITE', 'composite', None),
  ('tensor_split.indices', 'index_ops', 'COMPOSITE', 'composite', None),
+ ('batch_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
+ ('instance_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
+ ('group_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
+ ('layer_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

@@ -65,4 +65,9 @@ BY_MODULE = {
         "aten::acos", "aten::acosh", "aten::asin", "aten::asinh", "aten::atan", "aten::atanh", "aten::cosh",
         "aten::deg2rad", "aten::fmax", "aten::fmin", "aten::logit", "aten::rad2deg", "aten::sinh",
     ),
+    "norms": (
+        "aten::_batch_norm_no_update", "aten::_batch_norm_with_update", "aten::_native_batch_norm_legit",
+        "aten::_native_batch_norm_legit.no_stats", "aten::_native_batch_norm_legit_no_training",
+        "aten::native_batch_norm", "aten::native_group_norm", "aten::native_layer_norm", "aten::repeat",
+    ),
 }

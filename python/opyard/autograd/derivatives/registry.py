@@ -45,9 +45,10 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs")
 
-    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
+                 outputs=None):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -61,6 +62,9 @@ class Formula:
         # [Rust node apply] in src/python/ag_apply.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
         # computes what ``backward`` computes and falls back to the Python apply.
         self.rust_apply = rust_apply
+        # derivatives.yaml's ``output_differentiability`` of an op with several outputs: one bool
+        # per output (None: every floating output is differentiable). The others never require grad.
+        self.outputs = outputs
 
 
 class BuiltinNode(Node):
@@ -378,7 +382,10 @@ def _record(spec, out, values, needs, edges, arity, originals):
 
 def _record_tuple(spec, node, out, values, saved):
     node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
+    differentiable = spec.formula.outputs
     for i, o in enumerate(out):
+        if differentiable is not None and not differentiable[i]:
+            continue
         if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
             if _is_mutated(o, values, spec.mutated):
                 meta.rebase_history(o, node, i)

@@ -14,7 +14,7 @@ import functools
 from ... import _core
 from ..._aten import OP_TABLE
 from ..._provenance import caller_site
-from . import dims, linalg, misc, pointwise, shape
+from . import dims, linalg, misc, norms, pointwise, shape
 from .common import aten
 from .fallback import batched_fallback
 
@@ -73,6 +73,7 @@ def _rule_table():
         "rand_like": misc.random_like_rule, "randn_like": misc.random_like_rule,
         "uniform_": misc.random_inplace_rule, "normal_": misc.random_inplace_rule,
     })
+    table.update(norms.RULES)
     table["index_put"] = misc.index_put_rule
     table["index_put_"] = functools.partial(misc.index_put_rule, inplace=True)
     return table
