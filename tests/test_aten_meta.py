@@ -369,6 +369,22 @@ SAMPLES.update({
     "native_layer_norm": lambda m: ((m(3, 4, 5), [5], m(5), m(5), 1e-5), {}),
 })
 
+# Activation kernels and their compositions.
+SAMPLES.update({
+    "celu": lambda m: ((m(2, 3), 0.5), {}), "celu_": lambda m: ((m(2, 3),), {}),
+    "selu": lambda m: ((m(2, 3),), {}), "selu_": lambda m: ((m(2, 3),), {}), "elu_": lambda m: ((m(2, 3), 2.0), {}),
+    "glu": lambda m: ((m(2, 4), 1), {}), "hardshrink": lambda m: ((m(2, 3), 0.3), {}),
+    "softshrink": lambda m: ((m(2, 3),), {}), "hardsigmoid": lambda m: ((m(2, 3),), {}),
+    "hardsigmoid_": lambda m: ((m(2, 3),), {}), "hardswish": lambda m: ((m(2, 3),), {}),
+    "hardswish_": lambda m: ((m(2, 3),), {}), "log_sigmoid": lambda m: ((m(2, 3),), {}),
+    "log_sigmoid_forward": lambda m: ((m(2, 3),), {}), "mish": lambda m: ((m(2, 3),), {}),
+    "mish_": lambda m: ((m(2, 3),), {}), "prelu": lambda m: ((m(2, 3, 4), m(3)), {}),
+    "_prelu_kernel": lambda m: ((m(2, 3, 4), m(1, 3, 1)), {}), "rrelu": lambda m: ((m(2, 3),), {}),
+    "rrelu_": lambda m: ((m(2, 3),), {}), "rrelu_with_noise": lambda m: ((m(2, 3), m(2, 3)), {}),
+    "rrelu_with_noise_": lambda m: ((m(2, 3), m(2, 3)), {}),
+    "threshold": lambda m: ((m(2, 3), 0.1, 20), {}), "threshold_": lambda m: ((m(2, 3), 0.1, 20), {}),
+})
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 

@@ -43,6 +43,8 @@ _PACKETS = (
     # normalization (nn.functional's operators)
     "native_batch_norm", "_native_batch_norm_legit", "_native_batch_norm_legit_no_training", "batch_norm",
     "instance_norm", "native_group_norm", "group_norm", "native_layer_norm",
+    # activations
+    "celu", "celu_", "selu", "selu_", "prelu", "rrelu", "rrelu_", "threshold", "threshold_", "hardshrink",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",
@@ -106,6 +108,7 @@ _METHOD_PACKETS = _PACKETS + (
     "clamp_min_", "clamp_max_", "nan_to_num_", "cumprod_", "cumsum_", "index_copy_", "index_fill_",
     "scatter_reduce_", "detach_", "unfold", "exp2_", "fmod_", "tril_", "triu_", "asin_", "acos_", "atan_",
     "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "deg2rad_", "rad2deg_", "logit_",
+    "prelu", "hardshrink",
 )
 
 _DUNDERS = {

@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -168,7 +168,35 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool '
  'cudnn_enabled=True) -> Tensor',
  'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, '
- 'Tensor, Tensor)')
+ 'Tensor, Tensor)',
+ 'celu(Tensor self, Scalar alpha=1.0) -> Tensor',
+ 'celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)',
+ 'selu(Tensor self) -> Tensor',
+ 'selu_(Tensor(a!) self) -> Tensor(a!)',
+ 'elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)',
+ 'glu(Tensor self, int dim=-1) -> Tensor',
+ 'hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor',
+ 'softshrink(Tensor self, Scalar lambd=0.5) -> Tensor',
+ 'hardsigmoid(Tensor self) -> Tensor',
+ 'hardsigmoid_(Tensor(a!) self) -> Tensor(a!)',
+ 'hardswish(Tensor self) -> Tensor',
+ 'hardswish_(Tensor(a!) self) -> Tensor(a!)',
+ 'log_sigmoid(Tensor self) -> Tensor',
+ 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)',
+ 'mish(Tensor self) -> Tensor',
+ 'mish_(Tensor(a!) self) -> Tensor(a!)',
+ 'prelu(Tensor self, Tensor weight) -> Tensor',
+ '_prelu_kernel(Tensor self, Tensor weight) -> Tensor',
+ 'rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? '
+ 'generator=None) -> Tensor',
+ 'rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? '
+ 'generator=None) -> Tensor(a!)',
+ 'rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool '
+ 'training=False, Generator? generator=None) -> Tensor',
+ 'rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool '
+ 'training=False, Generator? generator=None) -> Tensor(a!)',
+ 'threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor',
+ 'threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -542,6 +570,24 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('_batch_norm_no_update', 'norm_ops', 'KERNELS', 'proxy', None),
  ('native_group_norm', 'norm_ops', 'KERNELS', 'proxy', None),
  ('native_layer_norm', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('glu', 'activation_ops', 'KERNELS', 'proxy', None),
+ ('hardshrink', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('softshrink', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('hardsigmoid', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('hardswish', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('log_sigmoid_forward', 'activation_ops', 'KERNELS', 'proxy', None),
+ ('mish', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('_prelu_kernel', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('rrelu_with_noise', 'activation_ops', 'KERNELS', 'proxy', None),
+ ('rrelu_with_noise_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('threshold', 'activation_ops', 'KERNELS', 'pointwise', None),
+ ('celu_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('hardsigmoid_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('hardswish_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('mish_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('threshold_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('elu_', 'activation_ops', 'KERNELS', 'inplace', None),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -587,6 +633,12 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('instance_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
  ('group_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
  ('layer_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
+ ('selu', 'activation_ops', 'COMPOSITE', 'composite', None),
+ ('selu_', 'activation_ops', 'COMPOSITE', 'composite', None),
+ ('log_sigmoid', 'activation_ops', 'COMPOSITE', 'composite', None),
+ ('prelu', 'activation_ops', 'COMPOSITE', 'composite', None),
+ ('rrelu', 'activation_ops', 'COMPOSITE', 'composite', None),
+ ('rrelu_', 'activation_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

@@ -17,13 +17,13 @@ __all__ = ["KERNEL_MODULES", "COMPOSITE_MODULES", "SCHEMA_MODULES", "rows", "sch
 # Kernel modules with a ``KERNELS`` table, in merge order (a later module's kernel wins).
 KERNEL_MODULES = ("pointwise", "unary", "reduction", "shape", "linalg", "indexing", "factory", "sorting",
                   "nn_ops", "misc_ops", "extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops",
-                  "trig_ops", "norm_ops")
+                  "trig_ops", "norm_ops", "activation_ops")
 # Modules with a ``COMPOSITE`` table (CompositeImplicitAutograd kernels), in merge order.
 COMPOSITE_MODULES = ("shape", "linalg", "composite_nn", "misc_ops", "extra_ops", "reduce_ops", "linalg_ops",
-                     "index_ops", "norm_ops")
+                     "index_ops", "norm_ops", "activation_ops")
 # Modules whose ``SCHEMAS`` extend schemas.py's, in table order (out_variants' are read from it at
 # import: the derivative table imports it anyway).
-SCHEMA_MODULES = ("extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops", "trig_ops", "norm_ops")
+SCHEMA_MODULES = ("extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops", "trig_ops", "norm_ops", "activation_ops")
 
 
 def _m(name):
@@ -58,7 +58,8 @@ def _classifier():
     pointwise = (set(m("pointwise").KERNELS) | set(m("unary").KERNELS)
                  | {"erf", "gelu", "hardtanh", "elu", "softplus", "exp2", "round.decimals", "fmod.Tensor",
                     "fmod.Scalar"}
-                 | m("extra_ops").POINTWISE | m("math_ops").POINTWISE | m("trig_ops").POINTWISE) - data_dependent
+                 | m("extra_ops").POINTWISE | m("math_ops").POINTWISE | m("trig_ops").POINTWISE
+                 | m("activation_ops").POINTWISE) - data_dependent
     factory = m("factory").META_KERNELS
 
     def kind(name):

@@ -152,6 +152,8 @@ def _softmax_impl(x, dim, log):
     d = _wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return np.zeros_like(x) if log else np.ones_like(x)
+    if x.size == 0:
+        return x.copy()
     m = np.max(x, axis=d, keepdims=True)
     z = x - m
     lse = np.log(np.sum(np.exp(z), axis=d, keepdims=True))

@@ -13,14 +13,17 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
-from . import _norms
+from . import _activations, _norms
+from ._activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu,
+                           rrelu, rrelu_, selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold,
+                           threshold_)
 from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
 
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
     "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
-] + _norms.__all__
+] + _norms.__all__ + _activations.__all__
 
 _A = ops.aten
 

@@ -70,4 +70,9 @@ BY_MODULE = {
         "aten::_native_batch_norm_legit.no_stats", "aten::_native_batch_norm_legit_no_training",
         "aten::native_batch_norm", "aten::native_group_norm", "aten::native_layer_norm", "aten::repeat",
     ),
+    "activations": (
+        "aten::_prelu_kernel", "aten::celu", "aten::glu", "aten::hardshrink", "aten::hardsigmoid",
+        "aten::hardswish", "aten::log_sigmoid_forward", "aten::mish", "aten::rrelu_with_noise",
+        "aten::softshrink", "aten::threshold",
+    ),
 }

@@ -170,8 +170,17 @@ class _KernelSpec:
             (i, n, _SAVE if n in formula.save else (_META if _is_tensor_type(a.type) else _VALUE))
             for i, (n, a) in enumerate(zip(names, schema.arguments)))
         self.save_result = "result" in formula.save
-        self.clone_before = tuple(i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated)
         returns = schema.returns
+        # An in-place op's formula reads the input as it was (torch's ``original_self``): the
+        # mutated arguments it returns are copied before the call. Other mutated arguments
+        # (``rrelu_with_noise``'s noise) are saved as the op leaves them.
+        returned = set()
+        for r in returns:
+            if r.alias_info is not None:
+                returned |= set(r.alias_info.before_set)
+        self.clone_before = tuple(
+            i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated
+            and returned & set(schema.arguments[i].alias_info.before_set))
         self.is_view = (len(returns) == 1 and returns[0].alias_info is not None
                         and not returns[0].alias_info.is_write)
         self.op = op

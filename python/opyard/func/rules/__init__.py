@@ -14,7 +14,7 @@ import functools
 from ... import _core
 from ..._aten import OP_TABLE
 from ..._provenance import caller_site
-from . import dims, linalg, misc, norms, pointwise, shape
+from . import activations, dims, linalg, misc, norms, pointwise, shape
 from .common import aten
 from .fallback import batched_fallback
 
@@ -74,6 +74,7 @@ def _rule_table():
         "uniform_": misc.random_inplace_rule, "normal_": misc.random_inplace_rule,
     })
     table.update(norms.RULES)
+    table.update(activations.RULES)
     table["index_put"] = misc.index_put_rule
     table["index_put_"] = functools.partial(misc.index_put_rule, inplace=True)
     return table
