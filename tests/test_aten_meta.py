@@ -28,6 +28,11 @@ class Maker:
         return opyard.tensor(values, dtype=i64, device=self.device)
 
 
+def _unit(m, *shape):
+    """Values in (0, 1) (probabilities): the sigmoid of normal samples."""
+    return opyard.sigmoid(m(*shape))
+
+
 def _t(m):
     return m(2, 3)
 
@@ -385,7 +390,40 @@ SAMPLES.update({
     "threshold": lambda m: ((m(2, 3), 0.1, 20), {}), "threshold_": lambda m: ((m(2, 3), 0.1, 20), {}),
 })
 
-DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
+# Loss kernels and compositions (probabilities in (0, 1) where a loss needs them).
+SAMPLES.update({
+    "binary_cross_entropy": lambda m: ((_unit(m, 3, 4), _unit(m, 3, 4), m(4, positive=True), 2), {}),
+    "binary_cross_entropy_with_logits": lambda m: ((m(3, 4), _unit(m, 3, 4), None, m(4, positive=True)), {}),
+    "nll_loss_forward": lambda m: ((m(3, 4), m.idx([0, 3, 1]), None, 1, -100), {}),
+    "nll_loss2d_forward": lambda m: ((m(2, 3, 2, 2), m.idx([[[0, 1], [2, 0]], [[1, 1], [0, 2]]]), m(3), 0, -100), {}),
+    "nll_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1])), {}),
+    "nll_loss2d": lambda m: ((m(2, 3, 2, 2), m.idx([[[0, 1], [2, 0]], [[1, 1], [0, 2]]])), {}),
+    "nll_loss_nd": lambda m: ((m(2, 3, 4), m.idx([[0, 1, 2, 0], [1, 1, 0, 2]]), None, 0), {}),
+    "cross_entropy_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1]), m(4, positive=True), 1, -100, 0.1), {}),
+    "kl_div": lambda m: ((m(3, 4), _unit(m, 3, 4), 0), {}), "l1_loss": lambda m: ((m(3, 4), m(4), 2), {}),
+    "smooth_l1_loss": lambda m: ((m(3, 4), m(3, 4), 0, 0.5), {}), "huber_loss": lambda m: ((m(3, 4), m(3, 4)), {}),
+    "soft_margin_loss": lambda m: ((m(3, 4), m(3, 4), 0), {}),
+    "poisson_nll_loss": lambda m: ((m(3, 4, positive=True), m(3, 4, positive=True), False, True, 1e-8, 0), {}),
+    "hinge_embedding_loss": lambda m: ((m(3, 4), m(3, 4)), {}),
+    "margin_ranking_loss": lambda m: ((m(3), m(3), m(3), 0.5, 0), {}),
+    "cosine_embedding_loss": lambda m: ((m(3, 4), m(3, 4), m(3)), {}),
+    "multi_margin_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1]), 2, 1.0, m(4), 0), {}),
+    "multilabel_margin_loss": lambda m: ((m(2, 4), m.idx([[3, 0, -1, 1], [1, -1, 0, 0]])), {}),
+    "multilabel_margin_loss_forward": lambda m: ((m(2, 4), m.idx([[3, 0, -1, 1], [1, -1, 0, 0]]), 0), {}),
+    "triplet_margin_loss": lambda m: ((m(3, 4), m(3, 4), m(3, 4)), {"swap": True}),
+    "pairwise_distance": lambda m: ((m(3, 4), m(4)), {"keepdim": True}),
+    "_ctc_loss": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1]), {}),
+    "_ctc_loss_backward": lambda m: ((m(2), m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1], m(2), m(2, 5, 5), 0),
+                                     {}),
+    "_ctc_loss_backward.Tensor": lambda m: ((m(2), m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1]),
+                                             m(2), m(2, 5, 5), 0), {}),
+    "ctc_loss.IntList": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1]), {}),
+})
+
+DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {}),
+                  # the lengths are data: ctc's log_alpha is as wide as the longest target
+                  "_ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {}),
+                  "ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {})}
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
 

@@ -45,6 +45,9 @@ _PACKETS = (
     "instance_norm", "native_group_norm", "group_norm", "native_layer_norm",
     # activations
     "celu", "celu_", "selu", "selu_", "prelu", "rrelu", "rrelu_", "threshold", "threshold_", "hardshrink",
+    # losses
+    "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss", "hinge_embedding_loss", "margin_ranking_loss",
+    "cosine_embedding_loss", "triplet_margin_loss", "pairwise_distance", "ctc_loss",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",

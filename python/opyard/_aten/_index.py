@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -196,7 +196,49 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool '
  'training=False, Generator? generator=None) -> Tensor(a!)',
  'threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor',
- 'threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)')
+ 'threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)',
+ 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor',
+ 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int '
+ 'reduction=Mean) -> Tensor',
+ 'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor '
+ 'output, Tensor total_weight)',
+ 'nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor '
+ 'output, Tensor total_weight)',
+ 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
+ 'nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> '
+ 'Tensor',
+ 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> '
+ 'Tensor',
+ 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, '
+ 'float label_smoothing=0.0) -> Tensor',
+ 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor',
+ 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
+ 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor',
+ 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor',
+ 'soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
+ 'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor',
+ 'hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor',
+ 'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor',
+ 'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor',
+ 'multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int '
+ 'reduction=Mean) -> Tensor',
+ 'multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
+ 'multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)',
+ 'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, '
+ 'bool swap=False, int reduction=Mean) -> Tensor',
+ 'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor',
+ '_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool '
+ 'zero_infinity=False) -> (Tensor, Tensor)',
+ '_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool '
+ 'zero_infinity=False) -> (Tensor, Tensor)',
+ '_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, '
+ 'Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor',
+ '_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor '
+ 'target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor',
+ 'ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int '
+ 'reduction=Mean, bool zero_infinity=False) -> Tensor',
+ 'ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int '
+ 'reduction=Mean, bool zero_infinity=False) -> Tensor')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -588,6 +630,19 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('mish_', 'activation_ops', 'KERNELS', 'inplace', None),
  ('threshold_', 'activation_ops', 'KERNELS', 'inplace', None),
  ('elu_', 'activation_ops', 'KERNELS', 'inplace', None),
+ ('binary_cross_entropy', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('binary_cross_entropy_with_logits', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('nll_loss_forward', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('nll_loss2d_forward', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('smooth_l1_loss', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('huber_loss', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('soft_margin_loss', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('multi_margin_loss', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('multilabel_margin_loss_forward', 'loss_ops', 'KERNELS', 'proxy', None),
+ ('_ctc_loss', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops'),
+ ('_ctc_loss.Tensor', 'ctc_ops', 'KERNELS', 'data_dependent', None),
+ ('_ctc_loss_backward', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops'),
+ ('_ctc_loss_backward.Tensor', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops'),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -639,6 +694,21 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('prelu', 'activation_ops', 'COMPOSITE', 'composite', None),
  ('rrelu', 'activation_ops', 'COMPOSITE', 'composite', None),
  ('rrelu_', 'activation_ops', 'COMPOSITE', 'composite', None),
+ ('nll_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('nll_loss2d', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('nll_loss_nd', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('cross_entropy_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('kl_div', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('l1_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('poisson_nll_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('hinge_embedding_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('margin_ranking_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('cosine_embedding_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('multilabel_margin_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('pairwise_distance', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('triplet_margin_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
+ ('ctc_loss.IntList', 'ctc_ops', 'COMPOSITE', 'composite', None),
+ ('ctc_loss.Tensor', 'ctc_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

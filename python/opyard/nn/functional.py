@@ -13,17 +13,23 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
-from . import _activations, _norms
+from . import _activations, _losses, _norms
 from ._activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu,
                            rrelu, rrelu_, selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold,
                            threshold_)
+from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
+                      ctc_loss,
+                      gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss, linear_cross_entropy,
+                      margin_ranking_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss,
+                      nll_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
+                      triplet_margin_with_distance_loss)
 from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
 
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
     "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
-] + _norms.__all__ + _activations.__all__
+] + _norms.__all__ + _activations.__all__ + _losses.__all__
 
 _A = ops.aten
 

@@ -45,10 +45,10 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse")
 
     def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
-                 outputs=None):
+                 outputs=None, refuse=()):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -65,6 +65,9 @@ class Formula:
         # derivatives.yaml's ``output_differentiability`` of an op with several outputs: one bool
         # per output (None: every floating output is differentiable). The others never require grad.
         self.outputs = outputs
+        # Tensor arguments derivatives.yaml marks ``non_differentiable``: torch refuses a call where
+        # one requires grad ("is not differentiable with respect to argument ...").
+        self.refuse = tuple(refuse)
 
 
 class BuiltinNode(Node):
@@ -209,6 +212,8 @@ def make_kernel(op, formula, *, rust=True):
     src/python/ag_kernel.rs); ``rust=False`` gives the Python one instead.
     """
     spec = _KernelSpec(op, formula)
+    if formula.refuse:
+        return _refusing(spec, make_kernel(op, _without_refuse(formula), rust=rust))
     bind = spec.bind
     diff_pos = spec.diff_pos
     mutated = spec.mutated
@@ -260,6 +265,28 @@ def make_kernel(op, formula, *, rust=True):
     plain = _plain_kernel(spec, kernel)
     plain.__name__ = plain.__qualname__ = kernel.__name__
     return plain
+
+
+def _without_refuse(formula):
+    return Formula(formula.name, formula.diff, formula.backward, formula.save, formula.forward, formula.node_apply,
+                   formula.rust_apply, formula.outputs)
+
+
+def _refusing(spec, kernel):
+    """``kernel`` behind torch's check of the arguments that are not differentiable."""
+    checks = tuple((spec.names.index(n), n) for n in spec.formula.refuse)
+    base = spec.op_name.split("::")[1].split(".")[0]
+
+    def refusing(keyset, *args, **kwargs):
+        values = spec.bind(args, kwargs)
+        for i, name in checks:
+            v = values[i]
+            if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
+                raise RuntimeError(f"The function '{base}' is not differentiable with respect to argument '{name}'. "
+                                   "This input cannot have requires_grad True.")
+        return kernel(keyset, *args, **kwargs)
+    refusing.__name__ = refusing.__qualname__ = getattr(kernel, "__name__", "refusing")
+    return refusing
 
 
 def _simple_inplace(spec):
