@@ -420,6 +420,17 @@ SAMPLES.update({
     "ctc_loss.IntList": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1]), {}),
 })
 
+# Dropout (shapes and dtypes only: the draws differ between devices).
+SAMPLES.update({
+    "dropout_": lambda m: ((m(2, 3), 0.5, True), {}), "feature_dropout": lambda m: ((m(2, 3, 4), 0.5, True), {}),
+    "feature_dropout_": lambda m: ((m(2, 3, 4), 0.5, True), {}), "alpha_dropout": lambda m: ((m(2, 3), 0.5, True), {}),
+    "alpha_dropout_": lambda m: ((m(2, 3), 0.5, True), {}),
+    "feature_alpha_dropout": lambda m: ((m(2, 3, 4), 0.5, True), {}),
+    "feature_alpha_dropout_": lambda m: ((m(2, 3, 4), 0.5, True), {}),
+    "native_dropout": lambda m: ((m(2, 3), 0.5, True), {}),
+    "native_dropout_backward": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 2.0), {}),
+})
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {}),
                   # the lengths are data: ctc's log_alpha is as wide as the longest target
                   "_ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {}),

@@ -48,6 +48,9 @@ _PACKETS = (
     # losses
     "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss", "hinge_embedding_loss", "margin_ranking_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "pairwise_distance", "ctc_loss",
+    # dropout
+    "dropout_", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout",
+    "feature_alpha_dropout_", "native_dropout",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",

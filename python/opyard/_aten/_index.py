@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, dropout_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -238,7 +238,16 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int '
  'reduction=Mean, bool zero_infinity=False) -> Tensor',
  'ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int '
- 'reduction=Mean, bool zero_infinity=False) -> Tensor')
+ 'reduction=Mean, bool zero_infinity=False) -> Tensor',
+ 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
+ 'feature_dropout(Tensor input, float p, bool train) -> Tensor',
+ 'feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
+ 'alpha_dropout(Tensor input, float p, bool train) -> Tensor',
+ 'alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
+ 'feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor',
+ 'feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
+ 'native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)',
+ 'native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -643,6 +652,8 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('_ctc_loss.Tensor', 'ctc_ops', 'KERNELS', 'data_dependent', None),
  ('_ctc_loss_backward', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops'),
  ('_ctc_loss_backward.Tensor', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops'),
+ ('native_dropout', 'dropout_ops', 'KERNELS', 'proxy', None),
+ ('native_dropout_backward', 'dropout_ops', 'KERNELS', 'proxy', None),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -650,7 +661,6 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('matmul', 'linalg', 'COMPOSITE', 'composite', None),
  ('linear', 'linalg', 'COMPOSITE', 'composite', None),
  ('rms_norm', 'composite_nn', 'COMPOSITE', 'composite', None),
- ('dropout', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('embedding', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('pad', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('scaled_dot_product_attention', 'composite_nn', 'COMPOSITE', 'composite', None),
@@ -709,6 +719,14 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('triplet_margin_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
  ('ctc_loss.IntList', 'ctc_ops', 'COMPOSITE', 'composite', None),
  ('ctc_loss.Tensor', 'ctc_ops', 'COMPOSITE', 'composite', None),
+ ('dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('feature_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('feature_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('alpha_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('alpha_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('feature_alpha_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('feature_alpha_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

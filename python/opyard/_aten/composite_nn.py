@@ -1,5 +1,5 @@
 """``nn.functional`` operators composed of other operators (CompositeImplicitAutograd, as in
-torch): rms_norm, scaled_dot_product_attention, dropout, embedding, pad,
+torch): rms_norm, scaled_dot_product_attention, embedding, pad,
 logsumexp. Autograd, Meta and fake tensors follow from the ops they call."""
 
 import math
@@ -36,17 +36,6 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if weight is not None:
         y = A.mul__Tensor(y, weight)
     return A._to_copy(y, dtype=input.dtype) if y.dtype is not input.dtype else y
-
-
-def dropout(input, p, train):
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not train or p == 0:
-        return input
-    if p == 1:
-        return A.mul__Scalar(input, 0.0)
-    keep = A.lt__Scalar(A.rand_like(input), 1 - p)
-    return A.div__Scalar(A.mul__Tensor(input, keep), 1 - p)
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
@@ -135,7 +124,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = A.add__Tensor(scores, attn_mask)
     weights = A.softmax__int(scores, -1)
     if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
+        weights = A.dropout(weights, dropout_p, True)
     return A.matmul(weights, value)
 
 
@@ -149,6 +138,6 @@ def logsumexp(self, dim, keepdim=False):
 
 
 COMPOSITE = {
-    "rms_norm": rms_norm, "dropout": dropout, "embedding": embedding,
+    "rms_norm": rms_norm, "embedding": embedding,
     "pad": pad, "scaled_dot_product_attention": scaled_dot_product_attention, "logsumexp": logsumexp,
 }

@@ -12,7 +12,7 @@ from .._ops import ops
 
 __all__ = ["threshold", "threshold_", "glu", "celu", "celu_", "selu", "selu_", "rrelu", "rrelu_", "logsigmoid",
            "hardshrink", "softshrink", "tanhshrink", "softsign", "softmin", "hardsigmoid", "hardswish", "mish",
-           "prelu", "elu_"]
+           "prelu", "elu_", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
 
 _A = ops.aten
 
@@ -109,3 +109,83 @@ def mish(input, inplace=False):
 
 def prelu(input, weight):
     return _A.prelu.default(input, weight)
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout that keeps selu's self-normalizing mean and variance."""
+    _check_p(p)
+    return _A.alpha_dropout_.default(input, p, training) if inplace else _A.alpha_dropout.default(input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    _check_p(p)
+    if inplace:
+        return _A.feature_alpha_dropout_.default(input, p, training)
+    return _A.feature_alpha_dropout.default(input, p, training)
+
+
+def _feature_dropout(input, p, training, inplace):
+    return _A.feature_dropout_.default(input, p, training) if inplace else \
+        _A.feature_dropout.default(input, p, training)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, L) or (C, L) inputs."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {dim}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    if dim == 3:
+        return _feature_dropout(input, p, training, inplace)
+    return _unbatched_feature_dropout(input, p, training, inplace)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, H, W) inputs (a 3-D input is taken as (N, C, L), as in torch)."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {dim}-D input to dropout2d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+                      stacklevel=2)
+    if dim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This "
+                      "behavior will change in a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
+                      "switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) inputs."""
+    _check_p(p)
+    dim = input.dim()
+    if dim not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {dim}-D input to dropout3d, which is deprecated and will result in an "
+                      "error in a future release. To retain the behavior and silence this warning, please use dropout "
+                      "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+                      stacklevel=2)
+    if dim == 5:
+        return _feature_dropout(input, p, training, inplace)
+    return _unbatched_feature_dropout(input, p, training, inplace)
+
+
+def _unbatched_feature_dropout(input, p, training, inplace):
+    """Feature dropout of an input without its batch dimension: one is added for the call (in place,
+    the call writes through that view into ``input``, which it returns)."""
+    batched = _A.unsqueeze.default(input, 0)
+    if inplace:
+        _A.feature_dropout_.default(batched, p, training)
+        return input
+    return _A.squeeze.dim(_A.feature_dropout.default(batched, p, training), 0)

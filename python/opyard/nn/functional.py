@@ -14,9 +14,9 @@ import warnings
 
 from .._ops import ops
 from . import _activations, _losses, _norms
-from ._activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu,
-                           rrelu, rrelu_, selu, selu_, softmin, softshrink, softsign, tanhshrink, threshold,
-                           threshold_)
+from ._activations import (alpha_dropout, celu, celu_, dropout1d, dropout2d, dropout3d, elu_, feature_alpha_dropout,
+                           glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_, selu,
+                           selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
                       ctc_loss,
                       gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss, linear_cross_entropy,
@@ -115,7 +115,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 def dropout(input, p=0.5, training=True, inplace=False):
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return _inplace(input, _A.dropout.default(input, p, training), inplace and training)
+    return _A.dropout_.default(input, p, training) if inplace else _A.dropout.default(input, p, training)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,

@@ -72,8 +72,8 @@ BY_MODULE = {
     ),
     "activations": (
         "aten::_prelu_kernel", "aten::celu", "aten::glu", "aten::hardshrink", "aten::hardsigmoid",
-        "aten::hardswish", "aten::log_sigmoid_forward", "aten::mish", "aten::rrelu_with_noise",
-        "aten::softshrink", "aten::threshold",
+        "aten::hardswish", "aten::log_sigmoid_forward", "aten::mish", "aten::native_dropout",
+        "aten::native_dropout_backward", "aten::rrelu_with_noise", "aten::softshrink", "aten::threshold",
     ),
     "losses": (
         "aten::_ctc_loss", "aten::_ctc_loss.Tensor", "aten::binary_cross_entropy", "aten::binary_cross_entropy_with_logits", "aten::huber_loss",

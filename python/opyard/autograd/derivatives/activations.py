@@ -1,6 +1,6 @@
-"""Derivatives of the activation kernels (derivatives.yaml rows: celu, glu, hardshrink,
-softshrink, hardsigmoid, hardswish, log_sigmoid_forward, mish, _prelu_kernel,
-rrelu_with_noise, threshold). Each is built from differentiable ops, so ``create_graph=True``
+"""Derivatives of the activation and dropout kernels (derivatives.yaml rows: celu, glu,
+hardshrink, softshrink, hardsigmoid, hardswish, log_sigmoid_forward, mish, _prelu_kernel,
+rrelu_with_noise, threshold, native_dropout, native_dropout_backward). Each is built from differentiable ops, so ``create_graph=True``
 differentiates it again; the in-place forms (``celu_``, ``threshold_``, ...) use the same rows."""
 
 from .. import _tensor_meta as meta
@@ -109,6 +109,19 @@ def _threshold_d(a):
     return _mask(A.gt.Scalar(a.self, a.threshold), a.self)
 
 
+def _dropout_scale(a):
+    p = a.p
+    return 1.0 if a.train is False else (0.0 if p == 1 else 1.0 / (1 - p))
+
+
+def _native_dropout(grads, a, n):
+    return (A.native_dropout_backward.default(grads[0], a.result[1], _dropout_scale(a)),)
+
+
+def _native_dropout_backward(grads, a, n):
+    return (A.native_dropout_backward.default(grads[0], a.mask, a.scale),)
+
+
 FORMULAS = {
     "aten::celu": _unary("CeluBackward0", _celu_d),
     "aten::glu": F("GluBackward0", ("self",), _glu, save=("self",), forward=_glu_fw),
@@ -125,6 +138,13 @@ FORMULAS = {
                              forward=_prelu_fw),
     "aten::rrelu_with_noise": _unary("RreluWithNoiseBackward0", _rrelu_d, save=("self", "noise")),
     "aten::threshold": _unary("ThresholdBackward0", _threshold_d),
+    "aten::native_dropout": F("NativeDropoutBackward0", ("input",), _native_dropout, save=("result",),
+                              outputs=(True, False),
+                              forward=lambda t, a: (A.native_dropout_backward.default(t[0], a.result[1],
+                                                                                      _dropout_scale(a)), None)),
+    "aten::native_dropout_backward": F("NativeDropoutBackwardBackward0", ("grad_output",), _native_dropout_backward,
+                                       save=("mask",),
+                                       forward=lambda t, a: A.native_dropout_backward.default(t[0], a.mask, a.scale)),
 }
 
 __dir__ = public_dir(globals())

@@ -104,7 +104,7 @@ def install():
         op = aten(name)
         _core._impl(aten_lib, name, "Batched", factory(op), with_keyset=False, fallthrough=False,
                     allow_override=True, provenance=_SITE)
-    for name, size_index in misc.RANDOM_OPS.items():
+    for name, size_index in {**misc.RANDOM_OPS, **activations.RANDOM_OPS}.items():
         _core._impl(aten_lib, name, "VmapMode", misc.vmap_mode_kernel(aten(name), size_index), with_keyset=False,
                     fallthrough=False, allow_override=True, provenance=_SITE)
     return lib, aten_lib
