@@ -431,6 +431,22 @@ SAMPLES.update({
     "native_dropout_backward": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 2.0), {}),
 })
 
+# Distances, bilinear forms and bag embeddings.
+SAMPLES.update({
+    "cdist": lambda m: ((m(2, 3, 4), m(5, 4), 1.5), {}), "_cdist_forward": lambda m: ((m(3, 4), m(5, 4), 2.0, None), {}),
+    "_euclidean_dist": lambda m: ((m(3, 4), m(5, 4)), {}), "pdist": lambda m: ((m(4, 3),), {}),
+    "_pdist_forward": lambda m: ((m(4, 3), 1.0), {}), "cosine_similarity": lambda m: ((m(3, 4), m(4)), {"dim": -1}),
+    "bilinear": lambda m: ((m(2, 3), m(2, 4), m(5, 3, 4), m(5)), {}),
+    "_trilinear": lambda m: ((m(2, 3), m(5, 3, 4), m(2, 4), [1, 3], [0], [1, 2], [2, 3]), {}),
+    "embedding_bag": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), False, 1), {}),
+    "embedding_bag.padding_idx": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), False, 2, False, None,
+                                             False, 5), {}),
+    "_embedding_bag": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), False, 0, False, m(4)), {}),
+    "_embedding_bag_forward_only": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2, 4]), False, 1, False, None,
+                                               True), {}),
+    "embedding_renorm_": lambda m: ((m(6, 3), m.idx([1, 2, 1]), 0.5, 2.0), {}),
+})
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {}),
                   # the lengths are data: ctc's log_alpha is as wide as the longest target
                   "_ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {}),

@@ -51,11 +51,14 @@ _PACKETS = (
     # dropout
     "dropout_", "feature_dropout", "feature_dropout_", "alpha_dropout", "alpha_dropout_", "feature_alpha_dropout",
     "feature_alpha_dropout_", "native_dropout",
+    # distances, bilinear forms, bag embeddings
+    "pdist", "cosine_similarity", "bilinear", "embedding_bag", "embedding_renorm_", "_trilinear", "_euclidean_dist",
+    "_embedding_bag",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",
                             "subtract", "divide", "is_tensor", "promote_types", "result_type",
-                            "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d"]
+                            "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d", "cdist"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -82,6 +85,19 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
     return _A.einsum.default(equation, list(operands))
+
+
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` (..., P, M) and of ``x2`` (..., R, M):
+    (..., P, R). ``compute_mode`` picks the matrix-product form of the euclidean distance (faster,
+    less exact): always, never, or beyond 25 rows (torch's modes)."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _A.cdist.default(x1, x2, p, _CDIST_MODES[compute_mode])
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):

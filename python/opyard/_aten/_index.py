@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, dropout_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, dropout_ops, distance_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -247,7 +247,28 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor',
  'feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
  'native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)',
- 'native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor')
+ 'native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor',
+ 'cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor',
+ '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor',
+ '_euclidean_dist(Tensor x1, Tensor x2) -> Tensor',
+ 'pdist(Tensor self, float p=2) -> Tensor',
+ '_pdist_forward(Tensor self, float p=2) -> Tensor',
+ 'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor',
+ 'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor',
+ '_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int '
+ 'unroll_dim=1) -> Tensor',
+ 'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool '
+ 'sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)',
+ 'embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool '
+ 'sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, '
+ 'Tensor)',
+ '_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool '
+ 'sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, '
+ 'Tensor, Tensor, Tensor)',
+ '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int '
+ 'mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> '
+ '(Tensor, Tensor, Tensor, Tensor)',
+ 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -654,6 +675,13 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('_ctc_loss_backward.Tensor', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops'),
  ('native_dropout', 'dropout_ops', 'KERNELS', 'proxy', None),
  ('native_dropout_backward', 'dropout_ops', 'KERNELS', 'proxy', None),
+ ('_cdist_forward', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_euclidean_dist', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_pdist_forward', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_trilinear', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_embedding_bag', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_embedding_bag_forward_only', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('embedding_renorm_', 'distance_ops', 'KERNELS', 'inplace', None),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -727,6 +755,12 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('alpha_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
  ('feature_alpha_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
  ('feature_alpha_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
+ ('cdist', 'distance_ops', 'COMPOSITE', 'composite', None),
+ ('pdist', 'distance_ops', 'COMPOSITE', 'composite', None),
+ ('cosine_similarity', 'distance_ops', 'COMPOSITE', 'composite', None),
+ ('bilinear', 'distance_ops', 'COMPOSITE', 'composite', None),
+ ('embedding_bag', 'distance_ops', 'COMPOSITE', 'composite', None),
+ ('embedding_bag.padding_idx', 'distance_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

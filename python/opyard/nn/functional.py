@@ -13,10 +13,11 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
-from . import _activations, _losses, _norms
+from . import _activations, _distances, _losses, _norms
 from ._activations import (alpha_dropout, celu, celu_, dropout1d, dropout2d, dropout3d, elu_, feature_alpha_dropout,
                            glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_, selu,
                            selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
+from ._distances import bilinear, cosine_similarity, embedding_bag, pairwise_distance, pdist
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
                       ctc_loss,
                       gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss, linear_cross_entropy,
@@ -29,7 +30,8 @@ __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
     "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
-] + _norms.__all__ + _activations.__all__ + _losses.__all__
+] + _norms.__all__ + _activations.__all__ + _losses.__all__ + [
+    n for n in _distances.__all__ if n != "renormed"]
 
 _A = ops.aten
 
@@ -120,14 +122,14 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
-    if max_norm is not None:
-        raise NotImplementedError("embedding(max_norm=...) renormalizes the weight in place; opyard does "
-                                  "not implement it: renormalize the weight before the call")
     if padding_idx is not None:
         n = weight.shape[0]
         if not -n <= padding_idx < n:
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx = padding_idx + n if padding_idx < 0 else padding_idx
+    if max_norm is not None:  # the rows the input reads are scaled down to max_norm in place, as in torch
+        input = input.contiguous()
+        _distances.renormed(weight, input, max_norm, norm_type)
     return _A.embedding.default(weight, input, -1 if padding_idx is None else padding_idx,
                                 scale_grad_by_freq, sparse)
 

@@ -80,4 +80,8 @@ BY_MODULE = {
         "aten::multi_margin_loss", "aten::multilabel_margin_loss_forward", "aten::nll_loss2d_forward",
         "aten::nll_loss_forward", "aten::smooth_l1_loss", "aten::soft_margin_loss",
     ),
+    "distances": (
+        "aten::_cdist_forward", "aten::_embedding_bag", "aten::_euclidean_dist", "aten::_pdist_forward",
+        "aten::_trilinear",
+    ),
 }
