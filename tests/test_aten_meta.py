@@ -447,6 +447,20 @@ SAMPLES.update({
     "embedding_renorm_": lambda m: ((m(6, 3), m.idx([1, 2, 1]), 0.5, 2.0), {}),
 })
 
+# Attention and softmax internals.
+SAMPLES.update({
+    "_safe_softmax": lambda m: ((m(2, 3), 1), {"dtype": opyard.float64}),
+    "_softmax_backward_data": lambda m: ((m(2, 3), m(2, 3), 1, f32), {}),
+    "_log_softmax_backward_data": lambda m: ((m(2, 3), m(2, 3), 0, f32), {}),
+    "_scaled_dot_product_flash_attention_for_cpu": lambda m: ((m(2, 4, 3, 8), m(2, 2, 5, 8), m(2, 2, 5, 8)),
+                                                              {"is_causal": True}),
+    "_scaled_dot_product_flash_attention_for_cpu_backward":
+        lambda m: ((m(2, 1, 3, 8), m(2, 1, 3, 8), m(2, 1, 5, 8), m(2, 1, 5, 8), m(2, 1, 3, 8), m(2, 1, 3), 0.0, False),
+                   {}),
+    "scaled_dot_product_attention": lambda m: ((m(2, 3, 8), m(2, 5, 8), m(2, 5, 4)), {}),
+    "_scaled_dot_product_attention_math": lambda m: ((m(2, 3, 8), m(2, 5, 8), m(2, 5, 4)), {"is_causal": True}),
+})
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {}),
                   # the lengths are data: ctc's log_alpha is as wide as the longest target
                   "_ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {}),

@@ -54,6 +54,9 @@ _PACKETS = (
     # distances, bilinear forms, bag embeddings
     "pdist", "cosine_similarity", "bilinear", "embedding_bag", "embedding_renorm_", "_trilinear", "_euclidean_dist",
     "_embedding_bag",
+    # attention and softmax internals
+    "_safe_softmax", "_softmax_backward_data", "_log_softmax_backward_data",
+    "_scaled_dot_product_flash_attention_for_cpu",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",

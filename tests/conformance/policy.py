@@ -51,6 +51,11 @@ class Deliberate:
 
 
 DELIBERATE: list[Deliberate] = [
+    Deliberate(
+        "nn.functional.scaled_dot_product_attention", "*:[2367]", ("value", "grad_value"),
+        "the samples with dropout_p > 0: the dropped attention weights are drawn from torch's CPU generator "
+        "(mt19937 feeding MKL's Bernoulli sampler), which opyard does not reproduce; opyard draws its own "
+        "(shapes, dtypes and the kept weights' scaling agree, and the dropout-free samples agree in value)"),
 ]
 
 

@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, dropout_ops, distance_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, norm_ops, activation_ops, loss_ops, ctc_ops, dropout_ops, distance_ops, attention_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -268,7 +268,18 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int '
  'mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> '
  '(Tensor, Tensor, Tensor, Tensor)',
- 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)')
+ 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)',
+ '_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
+ '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
+ '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
+ '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool '
+ 'is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)',
+ '_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, '
+ 'Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> '
+ '(Tensor grad_query, Tensor grad_key, Tensor grad_value)',
+ '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float '
+ 'dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> '
+ '(Tensor, Tensor)')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -682,6 +693,11 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('_embedding_bag', 'distance_ops', 'KERNELS', 'proxy', None),
  ('_embedding_bag_forward_only', 'distance_ops', 'KERNELS', 'proxy', None),
  ('embedding_renorm_', 'distance_ops', 'KERNELS', 'inplace', None),
+ ('_safe_softmax', 'attention_ops', 'KERNELS', 'proxy', None),
+ ('_softmax_backward_data', 'attention_ops', 'KERNELS', 'proxy', None),
+ ('_log_softmax_backward_data', 'attention_ops', 'KERNELS', 'proxy', None),
+ ('_scaled_dot_product_flash_attention_for_cpu', 'attention_ops', 'KERNELS', 'proxy', None),
+ ('_scaled_dot_product_flash_attention_for_cpu_backward', 'attention_ops', 'KERNELS', 'proxy', None),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -691,7 +707,6 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('rms_norm', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('embedding', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('pad', 'composite_nn', 'COMPOSITE', 'composite', None),
- ('scaled_dot_product_attention', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('logsumexp', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('diff', 'misc_ops', 'COMPOSITE', 'composite', None),
  ('linalg_vector_norm', 'extra_ops', 'COMPOSITE', 'composite', None),
@@ -761,6 +776,8 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('bilinear', 'distance_ops', 'COMPOSITE', 'composite', None),
  ('embedding_bag', 'distance_ops', 'COMPOSITE', 'composite', None),
  ('embedding_bag.padding_idx', 'distance_ops', 'COMPOSITE', 'composite', None),
+ ('scaled_dot_product_attention', 'attention_ops', 'COMPOSITE', 'composite', None),
+ ('_scaled_dot_product_attention_math', 'attention_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

@@ -18,14 +18,15 @@ __all__ = ["KERNEL_MODULES", "COMPOSITE_MODULES", "SCHEMA_MODULES", "rows", "sch
 KERNEL_MODULES = ("pointwise", "unary", "reduction", "shape", "linalg", "indexing", "factory", "sorting",
                   "nn_ops", "misc_ops", "extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops",
                   "trig_ops", "norm_ops", "activation_ops", "loss_ops", "ctc_ops", "dropout_ops",
-                  "distance_ops")
+                  "distance_ops", "attention_ops")
 # Modules with a ``COMPOSITE`` table (CompositeImplicitAutograd kernels), in merge order.
 COMPOSITE_MODULES = ("shape", "linalg", "composite_nn", "misc_ops", "extra_ops", "reduce_ops", "linalg_ops",
-                     "index_ops", "norm_ops", "activation_ops", "loss_ops", "ctc_ops", "dropout_ops", "distance_ops")
+                     "index_ops", "norm_ops", "activation_ops", "loss_ops", "ctc_ops", "dropout_ops", "distance_ops",
+                     "attention_ops")
 # Modules whose ``SCHEMAS`` extend schemas.py's, in table order (out_variants' are read from it at
 # import: the derivative table imports it anyway).
 SCHEMA_MODULES = ("extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops", "trig_ops", "norm_ops",
-                  "activation_ops", "loss_ops", "ctc_ops", "dropout_ops", "distance_ops")
+                  "activation_ops", "loss_ops", "ctc_ops", "dropout_ops", "distance_ops", "attention_ops")
 
 
 def _m(name):

@@ -1,8 +1,7 @@
 """``nn.functional`` operators composed of other operators (CompositeImplicitAutograd, as in
-torch): rms_norm, scaled_dot_product_attention, embedding, pad,
+torch): rms_norm, embedding, pad,
 logsumexp. Autograd, Meta and fake tensors follow from the ops they call."""
 
-import math
 
 from .. import _dtype as D
 from .common import A
@@ -101,33 +100,6 @@ def _pad_index(mode, d, before, after, like, input):
     return A.where__self(A.gt__Scalar(r, size - 1), A.rsub__Scalar(r, 2 * (size - 1)), r)
 
 
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *,
-                                 scale=None, enable_gqa=False):
-    """The reference math: softmax(q k^T * scale + mask) v (torch's ``_scaled_dot_product_attention_math``)."""
-    L, S = query.shape[-2], key.shape[-2]
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
-                           "is_causal=True")
-    if enable_gqa and query.dim() >= 3 and query.shape[-3] != key.shape[-3]:
-        groups = query.shape[-3] // key.shape[-3]
-        key = A.repeat_interleave__self_int(key, groups, -3)
-        value = A.repeat_interleave__self_int(value, groups, -3)
-    factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = A.mul__Scalar(A.matmul(query, A.transpose__int(key, -2, -1)), factor)
-    if is_causal:
-        keep = A.tril(A.ones([L, S], dtype=D.bool, device=query.device))
-        scores = A.masked_fill__Scalar(scores, A.logical_not(keep), float("-inf"))
-    elif attn_mask is not None:
-        if attn_mask.dtype is D.bool:
-            scores = A.masked_fill__Scalar(scores, A.logical_not(attn_mask), float("-inf"))
-        else:
-            scores = A.add__Tensor(scores, attn_mask)
-    weights = A.softmax__int(scores, -1)
-    if dropout_p > 0.0:
-        weights = A.dropout(weights, dropout_p, True)
-    return A.matmul(weights, value)
-
-
 def logsumexp(self, dim, keepdim=False):
     dims = list(dim) if not isinstance(dim, int) else [dim]
     m = A.amax(self, dims, True)
@@ -139,5 +111,5 @@ def logsumexp(self, dim, keepdim=False):
 
 COMPOSITE = {
     "rms_norm": rms_norm, "embedding": embedding,
-    "pad": pad, "scaled_dot_product_attention": scaled_dot_product_attention, "logsumexp": logsumexp,
+    "pad": pad, "logsumexp": logsumexp,
 }

@@ -13,10 +13,11 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
-from . import _activations, _distances, _losses, _norms
+from . import _activations, _attention, _distances, _losses, _norms
 from ._activations import (alpha_dropout, celu, celu_, dropout1d, dropout2d, dropout3d, elu_, feature_alpha_dropout,
                            glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_, selu,
                            selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
+from ._attention import multi_head_attention_forward
 from ._distances import bilinear, cosine_similarity, embedding_bag, pairwise_distance, pdist
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
                       ctc_loss,
@@ -30,7 +31,7 @@ __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
     "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
-] + _norms.__all__ + _activations.__all__ + _losses.__all__ + [
+] + _norms.__all__ + _activations.__all__ + _losses.__all__ + _attention.__all__ + [
     n for n in _distances.__all__ if n != "renormed"]
 
 _A = ops.aten

@@ -84,4 +84,8 @@ BY_MODULE = {
         "aten::_cdist_forward", "aten::_embedding_bag", "aten::_euclidean_dist", "aten::_pdist_forward",
         "aten::_trilinear",
     ),
+    "attention": (
+        "aten::_log_softmax_backward_data", "aten::_safe_softmax",
+        "aten::_scaled_dot_product_flash_attention_for_cpu", "aten::_softmax_backward_data",
+    ),
 }
