@@ -402,6 +402,7 @@ SAMPLES.update({
     "cross_entropy_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1]), m(4, positive=True), 1, -100, 0.1), {}),
     "kl_div": lambda m: ((m(3, 4), _unit(m, 3, 4), 0), {}), "l1_loss": lambda m: ((m(3, 4), m(4), 2), {}),
     "smooth_l1_loss": lambda m: ((m(3, 4), m(3, 4), 0, 0.5), {}), "huber_loss": lambda m: ((m(3, 4), m(3, 4)), {}),
+    "mse_loss": lambda m: ((m(3, 4), m(4, dtype=opyard.float64), 0), {}),
     "soft_margin_loss": lambda m: ((m(3, 4), m(3, 4), 0), {}),
     "poisson_nll_loss": lambda m: ((m(3, 4, positive=True), m(3, 4, positive=True), False, True, 1e-8, 0), {}),
     "hinge_embedding_loss": lambda m: ((m(3, 4), m(3, 4)), {}),

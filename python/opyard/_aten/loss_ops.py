@@ -1,6 +1,6 @@
 """Loss operators as torch structures them. Kernels (numpy; ``int reduction``: 0 none, 1 mean,
 2 sum): ``binary_cross_entropy``, ``binary_cross_entropy_with_logits``, ``nll_loss_forward``,
-``nll_loss2d_forward``, ``smooth_l1_loss``, ``huber_loss``, ``soft_margin_loss``,
+``nll_loss2d_forward``, ``smooth_l1_loss``, ``mse_loss``, ``huber_loss``, ``soft_margin_loss``,
 ``multi_margin_loss``, ``multilabel_margin_loss_forward`` and ``_ctc_loss`` (``ctc_ops.py``).
 Compositions (CompositeImplicitAutograd in torch): ``cross_entropy_loss``, ``nll_loss``,
 ``nll_loss_nd``, ``nll_loss2d``, ``kl_div``, ``l1_loss``, ``poisson_nll_loss``,
@@ -33,6 +33,7 @@ SCHEMAS = (
     "kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor",
     "l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
     "smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor",
+    "mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
     "huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor",
     "soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
     "poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor",
@@ -154,6 +155,19 @@ def smooth_l1_loss(self, target, reduction=1, beta=1.0):
     z = np.abs(x - t)
     loss = z if beta == 0 else np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
     return _reduce(loss, reduction, _like(self, target, loss.shape))
+
+
+def mse_loss(self, target, reduction=1):
+    """``(self - target) ** 2`` in the promoted dtype of the two (torch's TensorIterator)."""
+    dt = D.promote_types(self.dtype, target.dtype)
+    if not dt.is_floating_point:
+        raise not_implemented("mse_cpu", dt)
+    shape = broadcast_shape("mse_loss", self._data.shape, target._data.shape)
+    x = opmath(np.broadcast_to(self._data, shape).astype(dt.np))
+    t = opmath(np.broadcast_to(target._data, shape).astype(dt.np))
+    r = _stepwise(dt.np)  # torch's kernel rounds the difference, then its square, to the dtype
+    loss = r(np.square(r(x - t)))
+    return _reduce(loss, reduction, out(np.empty(shape, dt.np), self))
 
 
 def huber_loss(self, target, reduction=1, delta=1.0):
@@ -553,7 +567,7 @@ KERNELS = {
     "binary_cross_entropy": binary_cross_entropy,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
     "nll_loss_forward": nll_loss_forward, "nll_loss2d_forward": nll_loss2d_forward,
-    "smooth_l1_loss": smooth_l1_loss, "huber_loss": huber_loss, "soft_margin_loss": soft_margin_loss,
+    "smooth_l1_loss": smooth_l1_loss, "mse_loss": mse_loss, "huber_loss": huber_loss, "soft_margin_loss": soft_margin_loss,
     "multi_margin_loss": multi_margin_loss, "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
 }
 COMPOSITE = {

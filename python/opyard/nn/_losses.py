@@ -15,7 +15,7 @@ from .._ops import ops
 from ..autograd.grad_mode import no_grad
 
 __all__ = ["cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
-           "l1_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss",
+           "l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "cosine_embedding_loss", "multi_margin_loss",
            "multilabel_margin_loss", "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "linear_cross_entropy", "ctc_loss"]
@@ -151,6 +151,19 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
             raise ValueError("Weights and input must have the same size.")
         return _weighted(_A.abs.default(_A.sub.Tensor(x, t)), weight, reduction, True)
     return _A.l1_loss.default(x, t, _enum(reduction))
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The mean (or sum, or each) of the squared differences, optionally weighted."""
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy(size_average, reduce)
+    x, t = _broadcast_tensors(input, target)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        return _weighted(_A.pow.Tensor_Scalar(_A.sub.Tensor(x, t), 2), weight, reduction, True)
+    return _A.mse_loss.default(x, t, _enum(reduction))
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):

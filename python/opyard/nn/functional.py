@@ -22,7 +22,7 @@ from ._distances import bilinear, cosine_similarity, embedding_bag, pairwise_dis
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
                       ctc_loss,
                       gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss, linear_cross_entropy,
-                      margin_ranking_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss,
+                      margin_ranking_loss, mse_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss,
                       nll_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
                       triplet_margin_with_distance_loss)
 from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
@@ -30,7 +30,7 @@ from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
-    "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
+    "pad", "scaled_dot_product_attention", "normalize",
 ] + _norms.__all__ + _activations.__all__ + _losses.__all__ + _attention.__all__ + [
     n for n in _distances.__all__ if n != "renormed"]
 
@@ -164,15 +164,6 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     result = _A.div.Tensor(input, _A.expand_as.default(_A.clamp_min.default(norm, eps), input))
     return result if out is None else out.copy_(result)
 
-
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    diff = _A.sub.Tensor(input, target)
-    sq = _A.mul.Tensor(diff, diff)
-    if reduction == "none":
-        return sq
-    return _A.mean.default(sq) if reduction == "mean" else _A.sum.default(sq)
 
 from .._exports import public_dir
 

@@ -77,7 +77,7 @@ BY_MODULE = {
     ),
     "losses": (
         "aten::_ctc_loss", "aten::_ctc_loss.Tensor", "aten::binary_cross_entropy", "aten::binary_cross_entropy_with_logits", "aten::huber_loss",
-        "aten::multi_margin_loss", "aten::multilabel_margin_loss_forward", "aten::nll_loss2d_forward",
+        "aten::mse_loss", "aten::multi_margin_loss", "aten::multilabel_margin_loss_forward", "aten::nll_loss2d_forward",
         "aten::nll_loss_forward", "aten::smooth_l1_loss", "aten::soft_margin_loss",
     ),
     "distances": (

@@ -102,11 +102,27 @@ def _smooth_l1(grads, a, n):
     return (gx if n[0] else None, A.neg.default(gx) if n[1] else None)
 
 
+def _mse(grads, a, n):
+    g = _scaled(grads[0], a.reduction, _broadcast_numel(a))
+    gx = A.mul.Tensor(A.mul.Scalar(A.sub.Tensor(a.self, a.target), 2.0), g)
+    return (gx if n[0] else None, A.neg.default(gx) if n[1] else None)
+
+
 def _huber(grads, a, n):
     g = _scaled(grads[0], a.reduction, _broadcast_numel(a))
     d = A.sub.Tensor(a.self, a.target)
     gx = A.mul.Tensor(A.clamp.default(d, -a.delta, a.delta), g)
     return (gx if n[0] else None, A.neg.default(gx) if n[1] else None)
+
+
+def _mse_fw(t, a):
+    d = A.mul.Scalar(A.sub.Tensor(a.self, a.target), 2.0)
+    parts = [A.mul.Tensor(d, t[0]) if t[0] is not None else None,
+             A.neg.default(A.mul.Tensor(d, t[1])) if t[1] is not None else None]
+    total = parts[0] if parts[1] is None else parts[1] if parts[0] is None else A.add.Tensor(*parts)
+    if a.reduction == 1:
+        return A.mean.default(total)
+    return A.sum.default(total) if a.reduction == 2 else total
 
 
 def _broadcast_numel(a):
@@ -200,6 +216,8 @@ FORMULAS = {
     "aten::nll_loss2d_forward": F("NllLoss2DBackward0", ("self",), _nll(1), save=("target", "weight", "result"),
                                   outputs=(True, False), refuse=("weight",)),
     "aten::smooth_l1_loss": F("SmoothL1LossBackward0", ("self", "target"), _smooth_l1, save=("self", "target")),
+    "aten::mse_loss": F("MseLossBackward0", ("self", "target"), _mse, save=("self", "target"),
+                        forward=lambda t, a: _mse_fw(t, a)),
     "aten::huber_loss": F("HuberLossBackward0", ("self", "target"), _huber, save=("self", "target")),
     "aten::soft_margin_loss": F("SoftMarginLossBackward0", ("self",), _soft_margin, save=("self", "target"),
                                 refuse=("target",)),
