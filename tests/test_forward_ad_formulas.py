@@ -10,6 +10,7 @@ from opyard import autograd
 from opyard.autograd import gradcheck
 from opyard.autograd.derivatives import FORMULAS
 
+from nn_formula_samples import NN_NO_FORWARD
 from test_gradcheck import COMPOSITE_SAMPLES, INPLACE_SAMPLES, SAMPLES
 
 A = opyard.ops.aten
@@ -20,6 +21,7 @@ NO_FORWARD = {
     "aten::linalg_svd": "singular-vector tangents need the full spectral formula",
     "aten::linalg_qr": "QR's tangent formula is not written",
 }
+NO_FORWARD.update(NN_NO_FORWARD)
 WITH_FORWARD = sorted(op for op in SAMPLES if op in autograd._registered_ops and op not in NO_FORWARD)
 
 

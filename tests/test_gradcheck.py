@@ -8,6 +8,8 @@ from opyard import autograd
 from opyard.autograd import GradcheckError, gradcheck, gradgradcheck
 from opyard.autograd.derivatives import FORMULAS, inplace_name
 
+from nn_formula_samples import NN_SAMPLES
+
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
 
@@ -359,6 +361,7 @@ INPLACE_SAMPLES = {
     "aten::fmod_.Scalar": (lambda a: (a * 1).fmod_(0.7), (away_from_zero(4),)),
 }
 
+SAMPLES.update(NN_SAMPLES)
 REGISTERED = sorted(op for op in SAMPLES if op in autograd._registered_ops)
 
 

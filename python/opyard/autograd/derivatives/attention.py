@@ -44,12 +44,41 @@ def _flash(grads, a, n):
     return (dq if n[0] else None, dk if n[1] else None, dv if n[2] else None)
 
 
+def _safe_softmax_jvp(t, a):
+    y = a.result
+    ty = A.mul.Tensor(t[0], y)
+    return A.sub.Tensor(ty, A.mul.Tensor(y, A.sum.dim_IntList(ty, [a.dim], True)))
+
+
+def _softmax_backward_data_jvp(t, a):
+    """dr = dy * (go - s) + y * (dgo - ds), s = sum(go * y), ds = sum(dgo * y + go * dy)."""
+    go, y, dim = a.grad_output, a.output, a.dim
+    tgo = A.zeros_like.default(go) if t[0] is None else t[0]
+    ty = A.zeros_like.default(y) if t[1] is None else t[1]
+    s = A.sum.dim_IntList(A.mul.Tensor(go, y), [dim], True)
+    ds = A.sum.dim_IntList(A.add.Tensor(A.mul.Tensor(tgo, y), A.mul.Tensor(go, ty)), [dim], True)
+    return A.add.Tensor(A.mul.Tensor(ty, A.sub.Tensor(go, s)), A.mul.Tensor(y, A.sub.Tensor(tgo, ds)))
+
+
+def _log_softmax_backward_data_jvp(t, a):
+    """dr = dgo - exp(y) * (dy * sum(go) + sum(dgo))."""
+    go, y, dim = a.grad_output, a.output, a.dim
+    tgo = A.zeros_like.default(go) if t[0] is None else t[0]
+    ty = A.zeros_like.default(y) if t[1] is None else t[1]
+    p = A.exp.default(y)
+    inner = A.add.Tensor(A.mul.Tensor(ty, A.sum.dim_IntList(go, [dim], True)), A.sum.dim_IntList(tgo, [dim], True))
+    return A.sub.Tensor(tgo, A.mul.Tensor(p, inner))
+
+
 FORMULAS = {
-    "aten::_safe_softmax": F("SafeSoftmaxBackward0", ("self",), _safe_softmax, save=("result",)),
+    "aten::_safe_softmax": F("SafeSoftmaxBackward0", ("self",), _safe_softmax, save=("result",),
+                             forward=_safe_softmax_jvp),
     "aten::_softmax_backward_data": F("SoftmaxBackwardDataBackward0", ("grad_output", "output"),
-                                      _softmax_backward_data, save=("grad_output", "output")),
+                                      _softmax_backward_data, save=("grad_output", "output"),
+                                      forward=_softmax_backward_data_jvp),
     "aten::_log_softmax_backward_data": F("LogSoftmaxBackwardDataBackward0", ("grad_output", "output"),
-                                          _log_softmax_backward_data, save=("grad_output", "output")),
+                                          _log_softmax_backward_data, save=("grad_output", "output"),
+                                          forward=_log_softmax_backward_data_jvp),
     "aten::_scaled_dot_product_flash_attention_for_cpu": F(
         "ScaledDotProductFlashAttentionForCpuBackward0", ("query", "key", "value"), _flash,
         save=("query", "key", "value", "attn_mask", "result"), outputs=(True, False)),

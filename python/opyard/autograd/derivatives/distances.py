@@ -132,11 +132,28 @@ def _bag_counts(bag, used, like):
     return A.index_add.default(A.new_zeros.default(like, [bags]), 0, bag, used)
 
 
+def _trilinear_jvp(t, a):
+    """The sum of the three products with one factor's tangent in place of the factor."""
+    op = A._trilinear.default
+    terms = []
+    if t[0] is not None:
+        terms.append(op(t[0], a.i2, a.i3, a.expand1, a.expand2, a.expand3, a.sumdim))
+    if t[1] is not None:
+        terms.append(op(a.i1, t[1], a.i3, a.expand1, a.expand2, a.expand3, a.sumdim))
+    if t[2] is not None:
+        terms.append(op(a.i1, a.i2, t[2], a.expand1, a.expand2, a.expand3, a.sumdim))
+    total = terms[0]
+    for term in terms[1:]:
+        total = A.add.Tensor(total, term)
+    return total
+
+
 FORMULAS = {
     "aten::_cdist_forward": F("CdistBackward0", ("x1", "x2"), _cdist, save=("x1", "x2", "result")),
     "aten::_euclidean_dist": F("EuclideanDistBackward0", ("x1", "x2"), _euclidean, save=("x1", "x2", "result")),
     "aten::_pdist_forward": F("PdistBackward0", ("self",), _pdist, save=("self", "result")),
-    "aten::_trilinear": F("TrilinearBackward0", ("i1", "i2", "i3"), _trilinear, save=("i1", "i2", "i3")),
+    "aten::_trilinear": F("TrilinearBackward0", ("i1", "i2", "i3"), _trilinear, save=("i1", "i2", "i3"),
+                          forward=_trilinear_jvp),
     "aten::_embedding_bag": F("EmbeddingBagBackward0", ("weight", "per_sample_weights"), _embedding_bag,
                               save=("weight", "indices", "offsets", "per_sample_weights", "result"),
                               outputs=(True, False, False, False)),

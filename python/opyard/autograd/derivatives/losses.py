@@ -115,16 +115,6 @@ def _huber(grads, a, n):
     return (gx if n[0] else None, A.neg.default(gx) if n[1] else None)
 
 
-def _mse_fw(t, a):
-    d = A.mul.Scalar(A.sub.Tensor(a.self, a.target), 2.0)
-    parts = [A.mul.Tensor(d, t[0]) if t[0] is not None else None,
-             A.neg.default(A.mul.Tensor(d, t[1])) if t[1] is not None else None]
-    total = parts[0] if parts[1] is None else parts[1] if parts[0] is None else A.add.Tensor(*parts)
-    if a.reduction == 1:
-        return A.mean.default(total)
-    return A.sum.default(total) if a.reduction == 2 else total
-
-
 def _broadcast_numel(a):
     n = 1
     for s in _broadcast(meta.shape(a.self), meta.shape(a.target)):
@@ -198,6 +188,44 @@ def _multilabel_margin(grads, a, n):
     return (A.reshape.default(gx, shape),)
 
 
+def _elementwise_jvp(backward):
+    """The tangent of an elementwise loss from its backward: the per-element derivatives (the
+    backward of a unit gradient) times the tangents, summed as the loss reduces."""
+    def forward(t, a):
+        ones = A.ones_like.default(a.result)
+        needs = [x is not None for x in t]
+        parts = backward([ones], a, needs)
+        total = None
+        for d, tan in zip(parts, t):
+            if d is not None and tan is not None:
+                term = A.mul.Tensor(d, tan)
+                total = term if total is None else A.add.Tensor(total, term)
+        if total is None:
+            return None
+        return total if a.reduction == 0 else A.sum.default(total)
+    return forward
+
+
+def _nll_jvp(t, a):
+    """``-weight[target] * tangent[target]`` (0 where ignored), reduced as the loss."""
+    x, tgt, tx = a.self, a.target, t[0]
+    shape = list(meta.shape(x))
+    cdim = 1 if len(shape) > 1 else 0
+    ignored = A.eq.Scalar(tgt, a.ignore_index)
+    safe = A.masked_fill.Scalar(tgt, ignored, 0)
+    picked = A.squeeze.dim(A.gather.default(tx, cdim, A.unsqueeze.default(safe, cdim)), cdim)
+    if a.weight is None:
+        tw = A._to_copy.default(A.logical_not.default(ignored), dtype=meta.dtype(x))
+    else:
+        tw = A.masked_fill.Scalar(A.view.default(A.index_select.default(a.weight, 0, A.reshape.default(safe, [-1])),
+                                                 list(meta.shape(tgt))), ignored, 0)
+    loss = A.neg.default(A.mul.Tensor(picked, tw))
+    if a.reduction == 0:
+        return (loss, None)
+    total = A.sum.default(loss)
+    return (A.div.Tensor(total, a.result[1]) if a.reduction == 1 else total, None)
+
+
 def _ctc(backward_op):
     def backward(grads, a, n):
         return (backward_op(grads[0], a.log_probs, a.targets, a.input_lengths, a.target_lengths, a.result[0],
@@ -207,20 +235,23 @@ def _ctc(backward_op):
 
 FORMULAS = {
     "aten::binary_cross_entropy": F("BinaryCrossEntropyBackward0", ("self", "target"), _bce,
-                                    save=("self", "target", "weight"), refuse=("weight",)),
+                                    save=("self", "target", "weight"), refuse=("weight",), forward=_elementwise_jvp(_bce)),
     "aten::binary_cross_entropy_with_logits": F(
         "BinaryCrossEntropyWithLogitsBackward0", ("self", "target"), _bce_logits,
-        save=("self", "target", "weight", "pos_weight"), refuse=("weight", "pos_weight")),
+        save=("self", "target", "weight", "pos_weight"), refuse=("weight", "pos_weight"),
+        forward=_elementwise_jvp(_bce_logits)),
     "aten::nll_loss_forward": F("NllLossBackward0", ("self",), _nll(1), save=("target", "weight", "result"),
-                                outputs=(True, False), refuse=("weight",)),
+                                outputs=(True, False), refuse=("weight",), forward=_nll_jvp),
     "aten::nll_loss2d_forward": F("NllLoss2DBackward0", ("self",), _nll(1), save=("target", "weight", "result"),
-                                  outputs=(True, False), refuse=("weight",)),
-    "aten::smooth_l1_loss": F("SmoothL1LossBackward0", ("self", "target"), _smooth_l1, save=("self", "target")),
+                                  outputs=(True, False), refuse=("weight",), forward=_nll_jvp),
+    "aten::smooth_l1_loss": F("SmoothL1LossBackward0", ("self", "target"), _smooth_l1, save=("self", "target"),
+                              forward=_elementwise_jvp(_smooth_l1)),
     "aten::mse_loss": F("MseLossBackward0", ("self", "target"), _mse, save=("self", "target"),
-                        forward=lambda t, a: _mse_fw(t, a)),
-    "aten::huber_loss": F("HuberLossBackward0", ("self", "target"), _huber, save=("self", "target")),
+                        forward=_elementwise_jvp(_mse)),
+    "aten::huber_loss": F("HuberLossBackward0", ("self", "target"), _huber, save=("self", "target"),
+                          forward=_elementwise_jvp(_huber)),
     "aten::soft_margin_loss": F("SoftMarginLossBackward0", ("self",), _soft_margin, save=("self", "target"),
-                                refuse=("target",)),
+                                refuse=("target",), forward=_elementwise_jvp(_soft_margin)),
     "aten::multi_margin_loss": F("MultiMarginLossBackward0", ("self",), _multi_margin, save=("self", "target", "weight"),
                                  refuse=("weight",)),
     "aten::_ctc_loss": F("CtcLossBackward0", ("log_probs",), _ctc(A._ctc_loss_backward.default),

@@ -45,6 +45,26 @@ def _normalized_grad(gy, xhat, rstd, dims):
     return A.mul.Tensor(rstd, A.sub.Tensor(centered, proj))
 
 
+def _normalized_jvp(xhat, rstd, tx, dims):
+    """The tangent of ``xhat = (x - mean) * rstd`` over ``dims``:
+    ``rstd * (tx - mean(tx) - xhat * mean(xhat * tx))``."""
+    return _normalized_grad(tx, xhat, rstd, dims)
+
+
+def _affine_jvp(dxhat, xhat, t_w, t_b, w, shape):
+    """``dy = dxhat * w + xhat * dw + db`` with the per-channel parameters viewed as ``shape``."""
+    dy = dxhat if w is None else A.mul.Tensor(dxhat, _view(_wide(w), shape))
+    if t_w is not None:
+        dy = A.add.Tensor(dy, A.mul.Tensor(xhat, _view(_wide(t_w), shape)))
+    if t_b is not None:
+        dy = A.add.Tensor(dy, _view(_wide(t_b), shape))
+    return dy
+
+
+def _view(t, shape):
+    return A.view.default(t, shape) if shape is not None else t
+
+
 # --- batch norm ------------------------------------------------------------------------------
 
 
@@ -76,6 +96,24 @@ def _batch_norm_backward(grads, a, n, training, running_mean=None, running_var=N
     return (gx, gw, gb)
 
 
+def _batch_norm_jvp(t, a, training, running_mean=None, running_var=None, outputs=3):
+    x = _wide(a.input)
+    nd = len(meta.shape(x))
+    channels = meta.shape(x)[1] if nd > 1 else 0
+    dims = [0] + list(range(2, nd))
+    shape = [1, channels] + [1] * (nd - 2)
+    if training:
+        xc, rstd = _stats(x, dims, a.eps)
+    else:
+        xc = A.sub.Tensor(x, A.view.default(_wide(running_mean), shape))
+        rstd = A.rsqrt.default(A.add.Scalar(A.view.default(_wide(running_var), shape), a.eps))
+    xhat = A.mul.Tensor(xc, rstd)
+    tx = A.zeros_like.default(x) if t[0] is None else _wide(t[0])
+    dxhat = _normalized_jvp(xhat, rstd, tx, dims) if training else A.mul.Tensor(tx, rstd)
+    dy = _as(_affine_jvp(dxhat, xhat, t[1], t[2], a.weight, shape), a.input)
+    return (dy,) + (None,) * (outputs - 1)
+
+
 def _native_batch_norm(grads, a, n):
     return _batch_norm_backward(grads, a, n, a.training, a.running_mean, a.running_var)
 
@@ -99,6 +137,20 @@ def _no_update(grads, a, n):
 
 _BN = ("input", "weight", "bias")
 _OUT1 = (True, False, False)
+
+
+def _bn_forward(kind):
+    def forward(t, a):
+        if kind == "native":
+            return _batch_norm_jvp(t, a, a.training, a.running_mean, a.running_var)
+        if kind == "no_stats":
+            return _batch_norm_jvp(t, a, True)
+        if kind == "no_training":
+            return _batch_norm_jvp(t, a, False, a.running_mean, a.running_var)
+        if kind == "with_update":
+            return _batch_norm_jvp(t, a, True, outputs=4)
+        return _batch_norm_jvp(t, a, a.running_mean is None, a.running_mean, a.running_var, outputs=4)
+    return forward
 
 
 # --- group norm ------------------------------------------------------------------------------
@@ -139,6 +191,24 @@ def _group_norm(grads, a, n):
     return (gx, gw, gb)
 
 
+def _group_norm_jvp(t, a):
+    """Tangents of ``(y, mean, rstd)``: ``dmean = mean(dx)``, ``drstd = -rstd^2 * mean(xhat * dx)``."""
+    x = _wide(a.input)
+    N, C, group = int(a.N), int(a.C), a.group
+    count = (C // group) * int(a.HxW)
+    xg = A.reshape.default(x, [N, group, count])
+    xc, rstd = _stats(xg, [2], a.eps)
+    xhat = A.mul.Tensor(xc, rstd)
+    tx = A.reshape.default(A.zeros_like.default(x) if t[0] is None else _wide(t[0]), [N, group, count])
+    dxhat = A.reshape.default(_normalized_jvp(xhat, rstd, tx, [2]), [N, C, int(a.HxW)])
+    dy = _affine_jvp(dxhat, A.reshape.default(xhat, [N, C, int(a.HxW)]), t[1], t[2], a.weight, [1, C, 1])
+    dy = _as(A.reshape.default(dy, list(meta.shape(a.input))), a.input)
+    dmean = A.mean.dim(tx, [2], False)
+    drstd = A.neg.default(A.mul.Tensor(A.mul.Tensor(A.squeeze.dim(rstd, 2), A.squeeze.dim(rstd, 2)),
+                                       A.mean.dim(A.mul.Tensor(xhat, tx), [2], False)))
+    return dy, _as(dmean, a.result[1]), _as(drstd, a.result[2])
+
+
 # --- layer norm ------------------------------------------------------------------------------
 
 
@@ -166,6 +236,17 @@ def _layer_norm(grads, a, n):
     return (gx, gw, gb)
 
 
+def _layer_norm_jvp(t, a):
+    x = _wide(a.input)
+    nd = len(meta.shape(x))
+    dims = list(range(nd - len(a.normalized_shape), nd))
+    xc, rstd = _stats(x, dims, a.eps)
+    xhat = A.mul.Tensor(xc, rstd)
+    tx = A.zeros_like.default(x) if t[0] is None else _wide(t[0])
+    dy = _affine_jvp(_normalized_jvp(xhat, rstd, tx, dims), xhat, t[1], t[2], a.weight, None)
+    return (_as(dy, a.input), None, None)
+
+
 # --- repeat (instance_norm repeats its parameters per example) ----------------------------------
 
 
@@ -187,22 +268,26 @@ FORMULAS = {
     "aten::repeat": F("RepeatBackward0", ("self",), _repeat,
                       forward=lambda t, a: A.repeat.default(t[0], a.repeats)),
     "aten::native_batch_norm": F("NativeBatchNormBackward0", _BN, _native_batch_norm,
-                                 save=("input", "weight", "running_mean", "running_var"), outputs=_OUT1),
+                                 save=("input", "weight", "running_mean", "running_var"), outputs=_OUT1,
+                                 forward=_bn_forward("native")),
     "aten::_native_batch_norm_legit": F("NativeBatchNormLegitBackward0", _BN, _native_batch_norm,
-                                        save=("input", "weight", "running_mean", "running_var"), outputs=_OUT1),
+                                        save=("input", "weight", "running_mean", "running_var"), outputs=_OUT1,
+                                        forward=_bn_forward("native")),
     "aten::_native_batch_norm_legit.no_stats": F("NativeBatchNormLegitBackward1", _BN, _no_stats,
-                                                 save=("input", "weight"), outputs=_OUT1),
+                                                 save=("input", "weight"), outputs=_OUT1,
+                                                 forward=_bn_forward("no_stats")),
     "aten::_native_batch_norm_legit_no_training": F(
         "NativeBatchNormLegitNoTrainingBackward0", _BN, _no_training,
-        save=("input", "weight", "running_mean", "running_var"), outputs=_OUT1),
+        save=("input", "weight", "running_mean", "running_var"), outputs=_OUT1, forward=_bn_forward("no_training")),
     "aten::_batch_norm_with_update": F("BatchNormWithUpdateBackward0", _BN, _with_update, save=("input", "weight"),
-                                       outputs=_OUT1 + (False,)),
+                                       outputs=_OUT1 + (False,), forward=_bn_forward("with_update")),
     "aten::_batch_norm_no_update": F("BatchNormNoUpdateBackward0", _BN, _no_update,
                                      save=("input", "weight", "running_mean", "running_var"),
-                                     outputs=_OUT1 + (False,)),
-    "aten::native_group_norm": F("NativeGroupNormBackward0", _BN, _group_norm, save=("input", "weight")),
+                                     outputs=_OUT1 + (False,), forward=_bn_forward("no_update")),
+    "aten::native_group_norm": F("NativeGroupNormBackward0", _BN, _group_norm, save=("input", "weight"),
+                                 forward=_group_norm_jvp),
     "aten::native_layer_norm": F("NativeLayerNormBackward0", _BN, _layer_norm, save=("input", "weight"),
-                                 outputs=_OUT1),
+                                 outputs=_OUT1, forward=_layer_norm_jvp),
 }
 
 __dir__ = public_dir(globals())
