@@ -81,8 +81,14 @@ def glu(self, dim=-1):
         return _done(a / (1 + np.exp(-b)), x, self)
 
 
+def _in_dtype(value, x):
+    """A scalar as the kernel reads it: in the tensor's dtype (torch's ``lambd.to<scalar_t>()``)."""
+    return float(np.asarray(value).astype(x.dtype))
+
+
 def hardshrink(self, lambd=0.5):
     x, w = _floating(self, "hardshrink_cpu")
+    lambd = _in_dtype(lambd, x)
     return _done(np.where((w >= -lambd) & (w <= lambd), 0, w), x, self)
 
 
@@ -98,6 +104,7 @@ def softshrink(self, lambd=0.5):
         raise not_implemented("softshrink_check", self.dtype)
     _check_lambda(lambd, self.dtype)
     x, w = _floating(self, "softshrink_cpu")
+    lambd = _in_dtype(lambd, x)
     r = np.where(w > lambd, w - lambd, np.where(w < -lambd, w + lambd, 0))
     return _done(np.where(np.isnan(w), w, r), x, self)
 

@@ -189,7 +189,15 @@ def _gqa(query, key, value, enable_gqa):
     if not enable_gqa or query.dim() < 3 or query.shape[-3] == key.shape[-3]:
         return key, value
     groups = query.shape[-3] // key.shape[-3]
-    return A.repeat_interleave__self_int(key, groups, -3), A.repeat_interleave__self_int(value, groups, -3)
+    return _repeat_heads(key, groups), _repeat_heads(value, groups)
+
+
+def _repeat_heads(t, groups):
+    """``t.repeat_interleave(groups, -3)`` as torch decomposes it: each head repeated in place."""
+    shape = list(t.shape)
+    expanded = shape[:-2] + [groups] + shape[-2:]
+    grown = A.expand(A.unsqueeze(t, -3), expanded)
+    return A.reshape(grown, shape[:-3] + [shape[-3] * groups] + shape[-2:])  # a copy: torch's clone + view
 
 
 def attention_math(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, dropout_mask=None, *,

@@ -241,12 +241,8 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     r = _reduction(reduction, size_average, reduce)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
-                           f"input1: {_size(input1)}, input2: {_size(input2)}, target: {_size(target)} ")
+                           f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
     return _A.margin_ranking_loss.default(input1, input2, target, margin, r)
-
-
-def _size(t):
-    return f"torch.Size({list(t.shape)})"
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):

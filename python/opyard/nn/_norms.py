@@ -2,6 +2,7 @@
 operator (``batch_norm``, ``instance_norm``, ``group_norm``), or, for
 ``local_response_norm``, the composition torch writes in Python."""
 
+from .. import _dtype as D
 from .._ops import ops
 
 __all__ = ["batch_norm", "instance_norm", "group_norm", "local_response_norm"]
@@ -69,6 +70,9 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          "dimensions)")
     if input.numel() == 0:
         return input
+    if dim > 3 and input.dtype in (D.float16, D.bfloat16):
+        # torch pools 4-d and larger inputs with avg_pool3d, which has no half-precision CPU kernel
+        raise NotImplementedError(f"\"avg_pool3d_out_frame\" not implemented for '{D.legacy_name(input.dtype)}'")
     sq = _A.mul.Tensor(input, input)
     shape = list(input.shape)
     # The window mean along the channels: pad (size // 2 before, (size - 1) // 2 after), then

@@ -60,10 +60,11 @@ def _hardsigmoid_d(a):
 
 
 def _hardswish_d(a):
+    """torch's: 0 up to -3 (included), x / 3 + 1 / 2 below 3, then 1."""
     x = a.self
     middle = A.add.Scalar(A.div.Scalar(x, 3.0), 0.5)
-    upper = A.where.self(A.le.Scalar(x, 3.0), middle, A.ones_like.default(x))
-    return A.where.self(A.lt.Scalar(x, -3.0), A.zeros_like.default(x), upper)
+    upper = A.where.self(A.lt.Scalar(x, 3.0), middle, A.ones_like.default(x))
+    return A.where.self(A.le.Scalar(x, -3.0), A.zeros_like.default(x), upper)
 
 
 def _log_sigmoid(grads, a, n):

@@ -77,8 +77,8 @@ def _nll(class_dim):
                                     list(meta.shape(t)))
             tw = A.masked_fill.Scalar(picked, ignored, 0)
         coeff = A.neg.default(tw)
-        if a.reduction == 1:
-            coeff = A.div.Tensor(coeff, a.result[1])
+        if a.reduction == 1:  # ignored targets stay at 0 even when every target is ignored (0 / 0)
+            coeff = A.masked_fill.Scalar(A.div.Tensor(coeff, a.result[1]), ignored, 0)
         coeff = A.mul.Tensor(coeff, g)
         index_shape = list(meta.shape(t))
         index_shape.insert(cdim, 1)
