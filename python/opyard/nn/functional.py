@@ -13,26 +13,38 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
-from . import _activations, _attention, _distances, _losses, _norms
+from . import _distances
 from ._activations import (alpha_dropout, celu, celu_, dropout1d, dropout2d, dropout3d, elu_, feature_alpha_dropout,
                            glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_, selu,
                            selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
 from ._attention import multi_head_attention_forward
 from ._distances import bilinear, cosine_similarity, embedding_bag, pairwise_distance, pdist
 from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
-                      ctc_loss,
-                      gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss, linear_cross_entropy,
-                      margin_ranking_loss, mse_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss,
-                      nll_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
-                      triplet_margin_with_distance_loss)
+                      ctc_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss,
+                      linear_cross_entropy, margin_ranking_loss, mse_loss, multi_margin_loss, multilabel_margin_loss,
+                      multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss,
+                      triplet_margin_loss, triplet_margin_with_distance_loss)
 from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
 
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
     "pad", "scaled_dot_product_attention", "normalize",
-] + _norms.__all__ + _activations.__all__ + _losses.__all__ + _attention.__all__ + [
-    n for n in _distances.__all__ if n != "renormed"]
+    # normalization
+    "batch_norm", "instance_norm", "group_norm", "local_response_norm",
+    # activations and dropout
+    "threshold", "threshold_", "glu", "celu", "celu_", "selu", "selu_", "rrelu", "rrelu_", "logsigmoid",
+    "hardshrink", "softshrink", "tanhshrink", "softsign", "softmin", "hardsigmoid", "hardswish", "mish", "prelu",
+    "elu_", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+    # losses
+    "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "l1_loss",
+    "mse_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss",
+    "margin_ranking_loss", "cosine_embedding_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+    "linear_cross_entropy", "ctc_loss",
+    # attention, distances, bag embeddings
+    "multi_head_attention_forward", "pairwise_distance", "pdist", "cosine_similarity", "bilinear", "embedding_bag",
+]
 
 _A = ops.aten
 
