@@ -224,11 +224,31 @@ fn schema_structure() {
 #[test]
 fn sized_list_defaults_and_repeated_names() {
     let refused = [
-        ("f(int[2] x=[1, 2, 3]) -> ()", "argument 'x' has 3 elements", 2),
-        ("f(float[3] y=[1.5]) -> ()", "argument 'y' has 1 elements", 2),
-        ("f(bool[2] m=[True, False, True]) -> ()", "int[2]", usize::MAX),
-        ("f(Tensor x, Tensor x) -> ()", "argument name 'x' appears twice", 12),
-        ("f(int a, *, int b, float a=1.) -> ()", "argument name 'a' appears twice", 19),
+        (
+            "f(int[2] x=[1, 2, 3]) -> ()",
+            "argument 'x' has 3 elements",
+            2,
+        ),
+        (
+            "f(float[3] y=[1.5]) -> ()",
+            "argument 'y' has 1 elements",
+            2,
+        ),
+        (
+            "f(bool[2] m=[True, False, True]) -> ()",
+            "int[2]",
+            usize::MAX,
+        ),
+        (
+            "f(Tensor x, Tensor x) -> ()",
+            "argument name 'x' appears twice",
+            12,
+        ),
+        (
+            "f(int a, *, int b, float a=1.) -> ()",
+            "argument name 'a' appears twice",
+            19,
+        ),
     ];
     for (src, needle, offset) in refused {
         match parse_schema(src) {

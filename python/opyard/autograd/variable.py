@@ -43,3 +43,8 @@ class Variable(metaclass=VariableMeta):
         if requires_grad:
             out.requires_grad_(True)
         return out
+
+
+from .._exports import public_dir  # noqa: E402
+
+__dir__ = public_dir(globals())
