@@ -87,3 +87,26 @@ def test_custom_class_types_unknown_to_define_are_refused():
     lib = Library("lib_bad_args_cls", "FRAGMENT")
     with pytest.raises(RuntimeError, match=r"Unknown custom class type foo.Bar. Please ensure it is registered"):
         lib.define("h(__torch__.torch.classes.foo.Bar x) -> Tensor")
+
+
+@pytest.mark.parametrize("kind, macro", [("FRAGMENT", "TORCH_LIBRARY_FRAGMENT"), ("DEF", "TORCH_LIBRARY")])
+def test_the_wildcard_namespace_takes_only_impl_libraries(kind, macro):
+    with pytest.raises(RuntimeError, match=rf"{macro}: cannot define {macro} with the wildcard namespace _ "
+                                           r".*Did you mean to use TORCH_LIBRARY_IMPL instead\?"):
+        Library("_", kind)
+    Library("_", "IMPL")  # the fallbacks' library
+
+
+def test_a_fallback_needs_a_key_in_torchs_words():
+    with pytest.raises(AssertionError, match="dispatch_key must not be empty for fallback"):
+        Library("_", "IMPL").fallback(lambda op, *a, **k: None)
+
+
+def test_allow_override_false_is_refused_in_torchs_words():
+    lib = Library("lib_bad_args_override", "FRAGMENT")
+    lib.define("k(Tensor x) -> Tensor")
+    lib.impl("k", lambda x: x, "CPU")
+    with pytest.raises(RuntimeError, match=r"This is not allowed since there's already a kernel registered from "
+                                           r"python overriding k's behavior for CPU dispatch key and "
+                                           r"lib_bad_args_override namespace"):
+        lib.impl("k", lambda x: x, "CPU", allow_override=False)

@@ -81,6 +81,13 @@ class Library(KernelLibrary):
             raise TypeError(f"Library(): argument 'ns' must be str (a namespace such as 'mylib'), "
                             f"not {type(ns).__name__}")
         _check_key_arg("Library()", dispatch_key)
+        if ns == "_" and kind in ("DEF", "FRAGMENT"):
+            macro = "TORCH_LIBRARY_FRAGMENT" if kind == "FRAGMENT" else "TORCH_LIBRARY"
+            raise RuntimeError(
+                f"{macro}: cannot define {macro} with the wildcard namespace _ (every "
+                "TORCH_LIBRARY_FRAGMENT defines operators for a distinct namespace!) Did you mean to use "
+                "TORCH_LIBRARY_IMPL instead? (Library(\"_\", \"IMPL\") registers fallbacks and kernels "
+                "for every namespace)")
         if ns in _RESERVED_NAMESPACES and kind in ("DEF", "FRAGMENT"):
             raise ValueError(f"{ns} is a reserved namespace. Please try creating a library with another name.")
         super().__init__(ns, kind, dispatch_key)
@@ -148,6 +155,9 @@ class Library(KernelLibrary):
         self._check_alive("fallback")
         _check_key_arg("Library.fallback()", dispatch_key)
         key = dispatch_key or self.dispatch_key or None
+        if key is None:
+            raise AssertionError("dispatch_key must not be empty for fallback (Library.fallback: name "
+                                 "the key, e.g. fallback(fn, \"CPU\"), or give the Library one)")
         _register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
 
     def _register_fake(self, op_name, fn, _stacklevel=1, *, allow_override=True):

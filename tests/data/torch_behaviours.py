@@ -202,18 +202,3 @@ x.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.tolist()))
 (x * 3).sum().backward()
 out = seen
 """)
-
-# --- saved tensors: only what a needed gradient uses ----------------------------------------
-
-snippet("no_unnecessary_save", """
-mu = T.ones(1, requires_grad=True)
-x = T.empty(1)
-loss = 0
-for i in range(3):
-    x.detach_()
-    x.copy_(mu + i)
-    ft = T.tensor([float(i)])
-    loss = loss + (x * ft).sum() + (ft * x).sum() + (x / ft.add(1)).sum()
-loss.backward()
-out = mu.grad
-""")
