@@ -1,6 +1,6 @@
 """Inventory of the aten operators with a direct numpy equivalent: for each, the forms torch
 has (functional, Tensor method, in-place variant, ``out=`` overload), a Meta kernel checked
-against CPU (``test_aten_meta``) and, for differentiable ones, a derivative formula that is
+against CPU (``test_meta_kernels``) and, for differentiable ones, a derivative formula that is
 gradchecked (``test_gradcheck``).
 
 The forms torch has come from ``tests/data/native_functions.tsv`` (in-place and ``out``
@@ -18,12 +18,12 @@ import opyard
 from opyard import _core
 from opyard.autograd.derivatives import FORMULAS, NON_DIFFERENTIABLE, OUT_OPS
 
-from test_aten_meta import DATA_DEPENDENT as META_DATA_DEPENDENT
-from test_aten_meta import SAMPLES as META_SAMPLES
-from test_gradcheck import COMPOSITE_SAMPLES, INPLACE_SAMPLES
-from test_gradcheck import SAMPLES as GRAD_SAMPLES
+from meta_samples import DATA_DEPENDENT as META_DATA_DEPENDENT
+from meta_samples import SAMPLES as META_SAMPLES
+from grad_samples import COMPOSITE_SAMPLES, INPLACE_SAMPLES
+from grad_samples import SAMPLES as GRAD_SAMPLES
 
-_ROWS = [line.split("\t") for line in (Path(__file__).parent / "data" / "native_functions.tsv")
+_ROWS = [line.split("\t") for line in (Path(__file__).parents[1] / "data" / "native_functions.tsv")
          .read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
 NATIVE = [row[0] for row in _ROWS]
 CANONICAL = {row[0].split("(")[0]: row[1] for row in _ROWS}  # str(schema) as torch prints it

@@ -6,7 +6,7 @@ import opyard
 import pytest
 from opyard import _core
 from opyard._aten import fast
-from rust_kernel_probe import Recorder, run
+from kernel_probe import Recorder, run
 
 OPS = ["detach", "alias"]
 

@@ -2,7 +2,7 @@
 version counter, keys), its fallbacks for the sizes it does not cover, and its use under autograd.
 
 Each fast path gives the Python kernel's result bit for bit (dtype, shape, every byte); a
-``RustKernel`` built around a recording fallback (``rust_kernel_probe``) tells which of the two ran.
+``RustKernel`` built around a recording fallback (``kernel_probe``) tells which of the two ran.
 """
 
 import re
@@ -12,8 +12,8 @@ import opyard
 import pytest
 from opyard import _core
 from opyard._aten import fast
-from rust_kernel_probe import Recorder, run
-from rust_kernel_values import DTYPES, same_view, tensor
+from kernel_probe import Recorder, run
+from kernel_values import DTYPES, same_view, tensor
 
 
 @pytest.mark.parametrize("shape, size", [

@@ -3,7 +3,7 @@ Python kernel unchanged, and the Rust kernels sit in the dispatcher as the Pytho
 (registration, names, overrides, errors, autograd, parameters).
 
 Each fast path gives the Python kernel's result bit for bit (dtype, shape, every byte); a
-``RustKernel`` built around a recording fallback (``rust_kernel_probe``) tells which of the two ran.
+``RustKernel`` built around a recording fallback (``kernel_probe``) tells which of the two ran.
 """
 
 import numpy as np
@@ -11,8 +11,8 @@ import opyard
 import pytest
 from opyard import _core
 from opyard._aten import fast
-from rust_kernel_probe import run
-from rust_kernel_values import same, same_view, tensor
+from kernel_probe import run
+from kernel_values import same, same_view, tensor
 
 
 class Sub(opyard.Tensor):

@@ -3,15 +3,15 @@ operands read through their strides, the fallbacks for aliasing, broadcasting an
 memory, and gradient accumulation.
 
 Each fast path gives the Python kernel's result bit for bit (dtype, shape, every byte); a
-``RustKernel`` built around a recording fallback (``rust_kernel_probe``) tells which of the two ran.
+``RustKernel`` built around a recording fallback (``kernel_probe``) tells which of the two ran.
 """
 
 import numpy as np
 import opyard
 import pytest
 from opyard._aten import fast
-from rust_kernel_probe import run
-from rust_kernel_values import DTYPES, INPLACE, same, tensor, values
+from kernel_probe import run
+from kernel_values import DTYPES, INPLACE, same, tensor, values
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")

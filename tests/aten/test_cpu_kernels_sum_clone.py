@@ -2,15 +2,15 @@
 special values, and ``clone`` of expanded and other strided views.
 
 Each fast path gives the Python kernel's result bit for bit (dtype, shape, every byte); a
-``RustKernel`` built around a recording fallback (``rust_kernel_probe``) tells which of the two ran.
+``RustKernel`` built around a recording fallback (``kernel_probe``) tells which of the two ran.
 """
 
 import numpy as np
 import opyard
 import pytest
 from opyard._aten import fast
-from rust_kernel_probe import run
-from rust_kernel_values import DTYPES, FLOATS, SPECIAL_FLOATS, SPECIAL_INTS, same, tensor
+from kernel_probe import run
+from kernel_values import DTYPES, FLOATS, SPECIAL_FLOATS, SPECIAL_INTS, same, tensor
 
 
 @pytest.mark.parametrize("dt", FLOATS)

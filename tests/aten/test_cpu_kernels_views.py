@@ -2,7 +2,7 @@
 ``unsqueeze``, ``squeeze``, ``select``, ``slice``, ``narrow``): each gives the very numpy view its
 Python kernel gives (shape, byte strides, first byte, writeability), the same base and version
 counter, and falls back to the Python kernel (same error, same message) for every call it does not
-cover. ``rust_kernel_probe`` tells which of the two ran.
+cover. ``kernel_probe`` tells which of the two ran.
 """
 
 import re
@@ -12,7 +12,7 @@ import opyard
 import pytest
 from opyard import _core
 from opyard._aten import fast
-from rust_kernel_probe import Recorder, run
+from kernel_probe import Recorder, run
 from view_checks import _addr, _inputs, same_as_python
 
 

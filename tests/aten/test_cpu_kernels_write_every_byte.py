@@ -19,8 +19,8 @@ import numpy as np
 import opyard
 import pytest
 from opyard._aten import fast
-from rust_kernel_probe import run
-from rust_kernel_values import DTYPES, same
+from kernel_probe import run
+from kernel_values import DTYPES, same
 
 # Byte patterns: 0x7f.. is a huge finite float (products overflow to inf, sums of those are nan),
 # 0xff.. is a nan / -1, 0xa5.. a large negative number of every dtype.

@@ -43,7 +43,7 @@ y = opyard.ops.aten.one_hot(opyard.tensor([0, 2]), 3)
 print(sorted({"composite_nn", "misc_ops", "sorting", "nn_ops", "trig_ops", "math_ops", "reduce_ops", "index_ops",
               "linalg"} & before), "nn_ops" in loaded(), y.tolist())
 """
-    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")}
+    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
                           check=False)
     assert done.returncode == 0, done.stderr[-2000:]

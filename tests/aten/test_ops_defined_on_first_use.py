@@ -15,7 +15,7 @@ import textwrap
 import opyard
 import pytest
 
-PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
+PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")
 
 # Run first in each child: the packets the checks touch must still be pending there.
 PRELUDE = """

@@ -12,7 +12,7 @@ import opyard
 import opyard.nn.functional as F
 import pytest
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data")
 
 
 def _load(name):

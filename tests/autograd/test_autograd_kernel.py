@@ -1,5 +1,5 @@
 """The built-in ops' Autograd kernel in Rust (``_core._PlainAutogradKernel``) against the
-Python kernel it replaced and numpy (the Rust backward applies: ``test_rust_autograd_applies.py``).
+Python kernel it replaced and numpy (the Rust backward applies: ``test_node_applies.py``).
 
 Every plain op (no ``Tensor[]`` differentiable argument, no mutation, no view output) records
 through the Rust kernel; ``make_kernel(op, formula, rust=False)`` builds the Python kernel it

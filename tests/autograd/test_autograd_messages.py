@@ -14,7 +14,7 @@ import warnings
 import opyard
 import pytest
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data")
 fwAD = opyard.autograd.forward_ad
 
 with open(os.path.join(DATA, "torch_autograd_messages.json")) as _f:

@@ -44,7 +44,7 @@ x = opyard.tensor([0.5, 1.0], requires_grad=True)
 opyard.sin(x).backward(opyard.ones(2))
 print(before, "pointwise" in loaded(), "linalg" in loaded(), x.grad.tolist())
 """
-    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")}
+    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
                           check=False)
     assert done.returncode == 0, done.stderr[-2000:]

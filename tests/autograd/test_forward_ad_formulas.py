@@ -10,7 +10,7 @@ from opyard import autograd
 from opyard.autograd import gradcheck
 from opyard.autograd.derivatives import FORMULAS
 
-from test_gradcheck import COMPOSITE_SAMPLES, INPLACE_SAMPLES, SAMPLES
+from grad_samples import COMPOSITE_SAMPLES, INPLACE_SAMPLES, SAMPLES
 
 A = opyard.ops.aten
 

@@ -1,6 +1,6 @@
 """The ``Function`` ctx as Rust code: every ctx method on a recorded node, with torch's messages
-(outputs: ``test_function_rust_outputs.py``; the ``register_autograd`` wrappers:
-``test_register_autograd_rust.py``)."""
+(outputs: ``test_function_apply_outputs.py``; the ``register_autograd`` wrappers:
+``library/test_register_autograd_wrappers.py``)."""
 
 import pytest
 

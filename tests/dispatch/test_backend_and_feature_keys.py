@@ -14,7 +14,7 @@ import opyard
 from opyard.dispatcher import DispatchKey, DispatchKeySet, PythonDispatcher
 from opyard.library import Library
 
-DATA = pathlib.Path(__file__).parent / "data" / "python_dispatcher.json"
+DATA = pathlib.Path(__file__).parents[1] / "data" / "python_dispatcher.json"
 TORCH_PD = json.loads(DATA.read_text())
 
 CIA = "CompositeImplicitAutograd"
@@ -158,7 +158,7 @@ def test_python_dispatcher_keys_and_raw_texts():
     d.register([CIA])
     raw = d.rawRegistrations()
     assert raw.startswith("name: __test__::foo\nschema: __test__::foo(Tensor x) -> Tensor\n")
-    assert "test_dispatch_keys_ext.py:" in raw.splitlines()[2]
+    assert "test_backend_and_feature_keys.py:" in raw.splitlines()[2]
     schema = "(Tensor _0) -> Tensor _0 [ boxed unboxed ]"
     assert raw.endswith(f"AutogradCPU: fn_AutogradCPU :: {schema}\n"
                         f"{CIA}[alias]: fn_{CIA} :: {schema}\n")

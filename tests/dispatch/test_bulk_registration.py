@@ -14,7 +14,7 @@ import opyard
 from opyard import _core
 from opyard._registration import KernelLibrary
 
-PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
+PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")
 SCHEMAS = ["f(Tensor x) -> Tensor", "f.two(Tensor x, Tensor y) -> Tensor", "g(Tensor x) -> Tensor"]
 
 

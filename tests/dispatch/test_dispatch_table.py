@@ -170,7 +170,7 @@ def test_fallback_with_keyset_gets_keyset_then_op(ns, kt):
 
 
 # The table engine behind PythonDispatcher, for any keys (PythonDispatcher itself accepts only
-# torch's example keys: tests/test_dispatch_keys_ext.py). Backend fallbacks are the process's own:
+# torch's example keys: dispatch/test_backend_and_feature_keys.py). Backend fallbacks are the process's own:
 # with no kernel, an autograd key gets opyard.autograd's fallback.
 @pytest.mark.parametrize("keys, rows", [
     (["CPU", CIA], {"CPU": ("fn_CPU", "kernel"), "AutogradCPU": (None, "backend fallback"),

@@ -28,8 +28,8 @@ def test_dump_lists_registrations_with_provenance(ns):
     lib = _setup(ns)  # noqa: F841 (a Library lives as long as it is referenced)
     text = dump(f"{ns}::f")
     assert text.startswith(f"name: {ns}::f\nschema: {ns}::f(Tensor x) -> str\n")
-    assert re.search(r"^CPU: registered at .*test_introspection.py:\d+ :: _setup.<locals>.f_cpu$", text, re.M)
-    assert re.search(r"^CompositeImplicitAutograd\[alias\]: registered at .*test_introspection.py:\d+", text, re.M)
+    assert re.search(r"^CPU: registered at .*test_dump_and_explain.py:\d+ :: _setup.<locals>.f_cpu$", text, re.M)
+    assert re.search(r"^CompositeImplicitAutograd\[alias\]: registered at .*test_dump_and_explain.py:\d+", text, re.M)
 
 
 def test_dump_marks_shadowed_kernels_inactive(ns):
@@ -55,7 +55,7 @@ def test_explain(ns, kt, capsys):
     lib = _setup(ns)  # noqa: F841 (a Library lives as long as it is referenced)
     e = explain(getattr(opyard.ops, ns).f, kt("CPU"))
     assert e.key == "CPU" and e.reason == "kernel" and e.kernel.endswith("f_cpu")
-    assert "test_introspection.py" in e.provenance
+    assert "test_dump_and_explain.py" in e.provenance
     out = capsys.readouterr().out
     assert "dispatch key:  CPU" in out and "argument keys: DispatchKeySet(CPU)" in out
     e = explain(f"{ns}::f", kt("Meta"))

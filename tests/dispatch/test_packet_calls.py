@@ -54,7 +54,7 @@ def test_errors_are_the_same_through_every_call_form():
     assert _error(a.add, "x") == plain
     assert _error(aten.add.__call__, a, "x") == plain
     # The operator form returns NotImplemented for an operand of the wrong type (Python then raises
-    # its own TypeError; see tests/test_operator_protocol.py); the method keeps the packet's error.
+    # its own TypeError; see tensor/test_operator_protocol.py); the method keeps the packet's error.
     assert _error(lambda: a + "x") == (TypeError, "unsupported operand type(s) for +: 'Tensor' and 'str'")
     assert _error(aten.add, a, a, bogus=1)[0] is plain[0]
 

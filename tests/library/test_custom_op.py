@@ -56,7 +56,7 @@ def test_mutates_args_required_and_checked():
 def test_bad_names_and_device_types():
     def f(x: Tensor) -> Tensor:
         return x.clone()
-    # An overload name is allowed (as torch): see test_library_parity.py.
+    # An overload name is allowed (as torch): see test_definition_rules.py.
     for bad in ("noseparator", "ns::", "::op", "ns::op.a.b", "ns::op.", "ns::a::b", "ns.x::op", "ns::1op"):
         with pytest.raises(ValueError, match="expected a name like"):
             custom_op(bad, f, mutates_args=())

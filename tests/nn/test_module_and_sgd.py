@@ -6,8 +6,7 @@ import pytest
 import opyard
 from opyard import nn
 
-
-from test_function import LinearFunction  # noqa: E402  (the seed's class, defined once)
+from seed_functions import LinearFunction  # the seed's class, defined once
 
 
 class Linear(nn.Module):

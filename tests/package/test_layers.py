@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-PACKAGE = os.path.join(os.path.dirname(__file__), os.pardir, "python", "opyard")
+PACKAGE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "python", "opyard")
 
 # Lower number = lower layer. A module's layer is that of its longest listed prefix.
 LAYERS = {
@@ -170,7 +170,7 @@ def _cycles(edges):
 
 def test_every_module_has_a_layer():
     _, _, unplaced = check(PACKAGE, LAYERS)
-    assert not unplaced, f"place these modules in tests/test_layers.py LAYERS: {unplaced}"
+    assert not unplaced, f"place these modules in tests/package/test_layers.py LAYERS: {unplaced}"
 
 
 def test_no_import_goes_up_a_layer():

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")
+PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")
 LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
         "_python_dispatcher", "_subclasses"]
 # Modules below the facade that load on first use too.

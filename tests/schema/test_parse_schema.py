@@ -7,7 +7,7 @@ import pytest
 import opyard
 from opyard import parse_schema
 
-CORPUS = os.path.join(os.path.dirname(__file__), "data", "native_functions.tsv")
+CORPUS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "native_functions.tsv")
 
 
 def _corpus():

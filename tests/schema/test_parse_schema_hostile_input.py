@@ -205,7 +205,7 @@ def test_messages_quote_at_most_a_window_of_the_input(text):
 
 
 def test_fuzz_driver_reports_nothing_on_a_short_run():
-    driver = os.path.join(os.path.dirname(__file__), "fuzz", "fuzz_schema.py")
+    driver = os.path.join(os.path.dirname(__file__), os.pardir, "fuzz", "fuzz_schema.py")
     p = subprocess.run([sys.executable, driver, "--count", "400", "--jobs", "1", "--batch", "400",
                         "--seed", "7"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -15,14 +15,14 @@ import pytest
 
 from opyard import SchemaError, parse_schema
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "torch_schema_cases.json")
+DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data", "torch_schema_cases.json")
 with open(DATA, encoding="utf-8") as _f:
     CASES = json.load(_f)["cases"]
 
 # Where opyard deliberately differs from torch, each with its reason: schema ->
 # {"opyard": "refuses" | "accepts" | "prints", "why": ..., "str": printed form}.
 # The Rust tests read the same table.
-with open(os.path.join(os.path.dirname(__file__), "data", "torch_schema_divergences.json"), encoding="utf-8") as _f:
+with open(os.path.join(os.path.dirname(__file__), os.pardir, "data", "torch_schema_divergences.json"), encoding="utf-8") as _f:
     DIVERGES = json.load(_f)
 
 # torch's cause (a regex on its message) -> a regex opyard's message must match.

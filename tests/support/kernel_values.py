@@ -1,4 +1,4 @@
-"""Values and checks shared by the Rust kernel tests (``test_rust_kernels_*.py``)."""
+"""Values and checks shared by the tests of the Rust CPU kernels (``aten/test_cpu_kernels_*.py``)."""
 
 import numpy as np
 import opyard

@@ -1,4 +1,5 @@
-"""Checks shared by the view kernel tests (``test_views_fast*.py``)."""
+"""Checks shared by the view kernel tests (``aten/test_cpu_kernels_views.py``,
+``tensor/test_indexing_ints_and_slices.py``)."""
 
 import numpy as np
 import opyard

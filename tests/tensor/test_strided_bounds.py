@@ -97,7 +97,7 @@ except RuntimeError as e:
 def test_meta_reshape_that_needs_a_copy_reads_no_memory():
     # A subprocess: before the fix numpy's shape setter copied the probe (a read of 4.8 GB from
     # a one-element buffer), which crashes the interpreter.
-    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python")}
+    env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")}
     done = subprocess.run([sys.executable, "-c", _HUGE_META_VIEWS], capture_output=True, text=True, env=env,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
