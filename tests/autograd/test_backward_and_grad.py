@@ -334,3 +334,36 @@ def test_leaf_grad_never_aliases_a_gradient_the_caller_holds():
     w.backward(g)
     w.backward(g)
     assert close(g, [1, 1]) and close(w.grad, [2, 2])
+
+
+# --- in-place ops on leaves and retain_grad --------------------------------------------------------
+
+@pytest.mark.parametrize("write, match", [
+    (lambda x: x.__setitem__(0, opyard.tensor(1.0)), "a view of a leaf Variable that requires grad"),
+    (lambda x: x.add_(1), "^a leaf Variable that requires grad is being used in an in-place operation.$"),
+    (lambda x: x[0:2].mul_(2), "a view of a leaf Variable that requires grad"),
+])
+def test_in_place_on_leaf_requiring_grad(write, match):
+    x = opyard.zeros(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=match):
+        write(x)
+    with opyard.no_grad():
+        write(x)  # allowed without grad mode
+
+
+@pytest.mark.parametrize("write, want_y_grad, want_x_grad", [
+    (lambda y: y.mul_(3), [1.0, 1.0, 1.0], [6.0, 6.0, 6.0]),
+    (lambda y: y[1:].mul_(3), None, [8.0, 72.0, 72.0]),
+])
+def test_retain_grad_follows_in_place(write, want_y_grad, want_x_grad):
+    x = opyard.ones(3, requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    write(y)
+    if want_y_grad is None:
+        (y * y).sum().backward()
+        assert y.grad.tolist() == [4.0, 12.0, 12.0]  # the gradient of the modified y
+    else:
+        y.sum().backward()
+        assert y.grad.tolist() == want_y_grad
+    assert x.grad.tolist() == want_x_grad

@@ -184,3 +184,14 @@ def test_gradients_are_summed_where_branches_meet():
     (y + y * y + x).sum().backward()
     # d/dx (2x + 4x^2 + x) = 3 + 8x
     assert values(x.grad) == [11.0, 19.0]
+
+
+# --- duplicate roots -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("through_op", [False, True])
+def test_duplicate_roots_accumulate(through_op):
+    x = opyard.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1 if through_op else x
+    g = opyard.tensor([1.0, 3.0])
+    opyard.autograd.backward([y, y], [g, g])
+    assert x.grad.tolist() == [2.0, 6.0]

@@ -131,3 +131,64 @@ def test_forward_and_backward_together():
         assert close(fwAD.unpack_dual(y).tangent, 2 * (0.5 + 1.0))
     y.backward()
     assert close(x.grad, [1.0, 2.0])
+
+
+# --- grad mode and forward AD levels ---------------------------------------------------------------
+
+def test_forward_ad_under_no_grad():
+    x = opyard.tensor([1.0, 2.0], requires_grad=True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, opyard.tensor([1.0, 1.0]))
+        with opyard.no_grad():
+            out = d.sin() * 2
+            assert not opyard.is_grad_enabled()
+            assert not out.requires_grad
+            assert opyard.allclose(fwAD.unpack_dual(out).tangent, d.detach().cos() * 2)
+            with opyard.enable_grad():
+                assert (d * 1).requires_grad
+        with opyard.set_grad_enabled(False):
+            assert fwAD.unpack_dual(d * 3).tangent.tolist() == [3.0, 3.0]
+            x.add_(0)  # grad mode is off: in place on a leaf is allowed
+        assert opyard.is_grad_enabled() and (d * 1).requires_grad
+
+
+def test_forward_ad_level_entered_under_no_grad():
+    with opyard.no_grad():
+        with fwAD.dual_level():
+            d = fwAD.make_dual(opyard.tensor([0.0, 1.0]), opyard.tensor([1.0, 1.0]))
+            assert not opyard.is_grad_enabled()
+            assert opyard.allclose(fwAD.unpack_dual(d.exp()).tangent, opyard.tensor([0.0, 1.0]).exp())
+        assert not opyard.is_grad_enabled()
+        assert not (opyard.ones(1, requires_grad=True) * 1).requires_grad
+    assert opyard.is_grad_enabled()
+
+
+def test_grad_mode_set_inside_a_forward_ad_level_outlives_it():
+    try:
+        fwAD.enter_dual_level()
+        opyard.set_grad_enabled(False)
+        d = fwAD.make_dual(opyard.ones(2), opyard.ones(2))
+        assert fwAD.unpack_dual(d * 4).tangent.tolist() == [4.0, 4.0]
+        fwAD.exit_dual_level()
+        assert not opyard.is_grad_enabled()
+        assert not (opyard.ones(1, requires_grad=True) * 1).requires_grad
+    finally:
+        opyard.set_grad_enabled(True)
+    with opyard.no_grad():
+        fwAD.enter_dual_level()
+        opyard.set_grad_enabled(True)
+        fwAD.exit_dual_level()
+        assert opyard.is_grad_enabled()
+    assert opyard.is_grad_enabled()
+
+
+def test_inference_mode_stops_tangents_and_no_grad_decorator_keeps_them():
+    @opyard.no_grad()
+    def triple(t):
+        return t * 3
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(opyard.ones(2), opyard.ones(2))
+        with opyard.inference_mode():
+            assert fwAD.unpack_dual(d * 2).tangent is None
+        assert fwAD.unpack_dual(triple(d)).tangent.tolist() == [3.0, 3.0]

@@ -8,6 +8,7 @@ from opyard.autograd import Function, gradcheck
 from opyard.autograd.function import once_differentiable
 
 from seed_functions import LinearFunction
+import opyard.autograd.forward_ad as fwAD
 
 
 def t(values, **kw):
@@ -445,3 +446,180 @@ def test_function_instantiation_is_rejected():
         fn = MulConstant()
     with pytest.raises(RuntimeError, match="Legacy autograd function with non-static forward method"):
         fn(t([1.0]), 2.0)
+
+
+# --- apply's keywords, non-tensor outputs, dirty and view outputs, gradient dtypes -----------------
+
+def test_function_non_tensor_outputs_get_none_in_backward():
+    seen = []
+
+    class Fn(opyard.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 3, "label"
+
+        @staticmethod
+        def backward(ctx, g, g_int, g_str):
+            seen.append((g_int, g_str))
+            return g * 2
+
+    x = opyard.tensor([1.0], requires_grad=True)
+    y, n, s = Fn.apply(x)
+    assert (n, s) == (3, "label")
+    y.sum().backward()
+    assert seen == [(None, None)]
+    assert x.grad.tolist() == [2.0]
+
+
+_KW_LOG = []
+_KW_SETUP_LOG = []
+
+
+class _Kw(opyard.autograd.Function):
+
+    @staticmethod
+    def forward(ctx, x, y=None, z=None):
+        return x * 2 if y is None else x * y
+
+    @staticmethod
+    def backward(ctx, g):
+        _KW_LOG.append(ctx.needs_input_grad)
+        return g * 2, g * 3, None
+
+
+class _KwSetup(opyard.autograd.Function):
+
+    @staticmethod
+    def forward(x, y=None, z=7):
+        return x * 2 if y is None else x * y
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        _KW_SETUP_LOG.append(len(inputs))
+
+    @staticmethod
+    def backward(ctx, g):
+        _KW_SETUP_LOG.append(ctx.needs_input_grad)
+        return g * 2, g * 3, None
+
+
+@pytest.mark.parametrize("fn, log", [(_Kw, _KW_LOG), (_KwSetup, _KW_SETUP_LOG)])
+def test_apply_keywords_bind_to_forward_positions(fn, log):
+    log.clear()
+    x = opyard.tensor([1.0], requires_grad=True)
+    y = opyard.tensor([1.0], requires_grad=True)
+    fn.apply(x, y=y).sum().backward()
+    assert (x.grad.tolist(), y.grad.tolist()) == ([2.0], [3.0])
+    if fn is _Kw:
+        assert log == [(True, True)]
+    else:  # setup_context sees every input, defaults filled in; needs_input_grad follows it
+        assert log == [3, (True, True, False)]
+
+
+def _kwonly_fn():
+    class KwOnly(opyard.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, *, s):
+            return x * s
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+    return KwOnly
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda x: _Kw.apply(x, z=x), r"^forward\(\) missing required argument: 'y' \(position 1\)$"),
+    (lambda x: _Kw.apply(x, w=x), r"^forward\(\) got an unexpected keyword argument 'w'$"),
+    (lambda x: _Kw.apply(x, x=x), r"^forward\(\) got multiple values for argument 'x'$"),
+    (lambda x: _Kw.apply(y=x), r"^forward\(\) missing required argument: 'x' \(position 0\)$"),
+    (lambda x: _kwonly_fn().apply(x, s=x), r"^forward\(\) got an unexpected keyword argument 's'$"),
+    (lambda x: _KwSetup.apply(x, w=x), r"^got an unexpected keyword argument 'w'$"),
+    (lambda x: _KwSetup.apply(x, x=x), r"^multiple values for argument 'x'$"),
+    (lambda x: _KwSetup.apply(y=x), r"^missing a required argument: 'x'$"),
+])
+def test_apply_keyword_mistakes(call, match):
+    with pytest.raises(TypeError, match=match):
+        call(opyard.tensor([1.0], requires_grad=True))
+
+
+def test_function_under_forward_ad_no_grad_records_nothing():
+    class Double(opyard.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2
+
+    x = opyard.tensor([1.0], requires_grad=True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, opyard.tensor([5.0]))
+        with opyard.no_grad():
+            y = Double.apply(d)
+        assert y.grad_fn is None
+        assert fwAD.unpack_dual(y).tangent.tolist() == [10.0]
+
+
+def test_function_dirty_view_input_stays_writable():
+    class AddOne(opyard.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    base = opyard.ones(4, requires_grad=True) * 1
+    view = base[1:]
+    out = AddOne.apply(view)
+    assert out is view
+    out.mul_(2)  # a dirty input, not a view made inside forward: allowed, as torch
+    base.sum().backward()
+
+
+def test_function_view_output_refused_in_place_only_with_grad():
+    class View(opyard.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = opyard.ones(3, requires_grad=True) * 1
+    y = View.apply(x)
+    with pytest.raises(RuntimeError, match=r"^Output 0 of View is a view and is being modified inplace"):
+        y.add_(1)
+    with opyard.no_grad():
+        y.add_(1)
+    y.clone().add_(1)
+
+
+def test_leaf_gradient_is_cast_to_the_leaf_dtype():
+    class Up(opyard.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.float()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g  # float32 for a float16 input: the engine casts it, as torch's validate_outputs
+
+    x = opyard.ones(2, dtype=opyard.float16, requires_grad=True)
+    Up.apply(x).sum().backward()
+    assert x.grad.dtype is opyard.float16
+    x.grad = None
+    assert x.grad is None
+    with pytest.raises(RuntimeError,
+                       match=r"^attempting to assign a gradient of size '\[3\]' to a tensor of size '\[2\]'"):
+        x.grad = opyard.ones(3, dtype=opyard.float16)

@@ -1,21 +1,12 @@
-"""The dispatch keys users name beyond CPU/CUDA/Meta, torch's key-set layout
-(``raw_repr``) and ``PythonDispatcher`` with torch's keys and texts.
-
-Expected PythonDispatcher texts are what torch 2.15 prints (tests/data/python_dispatcher.json).
-"""
-
-import json
-import pathlib
-import warnings
+"""The dispatch keys users name beyond CPU/CUDA/Meta (registration, dispatch, dump, guards,
+fallbacks at them) and torch's key-set layout (``raw_repr``); ``PythonDispatcher`` with these keys:
+``test_python_dispatcher.py``."""
 
 import pytest
 
 import opyard
-from opyard.dispatcher import DispatchKey, DispatchKeySet, PythonDispatcher
+from opyard.dispatcher import DispatchKey, DispatchKeySet
 from opyard.library import Library
-
-DATA = pathlib.Path(__file__).parents[1] / "data" / "python_dispatcher.json"
-TORCH_PD = json.loads(DATA.read_text())
 
 CIA = "CompositeImplicitAutograd"
 CEA = "CompositeExplicitAutograd"
@@ -137,64 +128,6 @@ def test_new_keys_in_sets_and_guards(name, ns, kt):
     assert DispatchKeySet(name).has(key) and repr(DispatchKeySet(key)) == f"DispatchKeySet({name})"
     with opyard.dispatcher.include(name):
         assert opyard.dispatcher.local_keysets()[0].has(key)
-
-
-# --- PythonDispatcher -------------------------------------------------------
-
-
-@pytest.mark.parametrize("case", TORCH_PD, ids=lambda c: "+".join(c["keys"]) or "none")
-def test_python_dispatcher_prints_torchs_texts(case):
-    d = PythonDispatcher()
-    d.register(case["keys"])
-    assert d.dispatchTable() == case["dispatchTable"]
-    assert d.registrations() == case["registrations"]
-
-
-def test_python_dispatcher_keys_and_raw_texts():
-    d = PythonDispatcher()
-    assert d.keys() == ["CPU", "AutogradCPU", "FPGA", "AutogradOther", "XLA", "AutogradXLA", "Lazy",
-                        "AutogradLazy", CEA, "Autograd", CIA]
-    d.register(["AutogradCPU"])
-    d.register([CIA])
-    raw = d.rawRegistrations()
-    assert raw.startswith("name: __test__::foo\nschema: __test__::foo(Tensor x) -> Tensor\n")
-    assert "test_backend_and_feature_keys.py:" in raw.splitlines()[2]
-    schema = "(Tensor _0) -> Tensor _0 [ boxed unboxed ]"
-    assert raw.endswith(f"AutogradCPU: fn_AutogradCPU :: {schema}\n"
-                        f"{CIA}[alias]: fn_{CIA} :: {schema}\n")
-    table = d.rawDispatchTable()
-    assert f"Undefined: fn_{CIA} [math kernel]\n" in table and "MAIA: fn_" in table
-    assert "AutogradCPU: fn_AutogradCPU [kernel]\n" in table
-    assert "BackendSelect: fallthrough registered at " in table
-
-
-@pytest.mark.parametrize("keys, error", [
-    (["CPU", "CPU"], r"Overridden is not allowed but found duplicates in \['CPU', 'CPU'\]\."),
-    ([CIA, CEA], "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd "
-                 "is not allowed."),
-    (["CUDA"], r"CUDA is not supported, please select a dispatch key in \['CPU', 'AutogradCPU', "),
-    (["Meta"], "Meta is not supported"),
-    (["CompositeExplicitAutogradNonFunctional"],
-     "CompositeExplicitAutogradNonFunctional is not supported"),
-    (["cpu"], "cpu is not supported"),
-])
-def test_python_dispatcher_refuses_as_torch(keys, error):
-    with pytest.raises(RuntimeError, match=error):
-        PythonDispatcher().register(keys)
-
-
-def test_python_dispatcher_registers_until_the_bad_key_and_warns_on_override():
-    d = PythonDispatcher()
-    with pytest.raises(RuntimeError, match="MPS is not supported"):
-        d.register(["XLA", "MPS"])
-    assert "XLA             fn_XLA [kernel]" in d.dispatchTable()
-    override = "(?s)Overriding a previously registered kernel.*dispatch key: XLA"
-    with pytest.warns(UserWarning, match=override):
-        d.register(["XLA"])
-    assert d.registrations().count("fn_XLA") == 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        PythonDispatcher().register(["XLA"])  # a fresh dispatcher starts empty
 
 
 def test_boxed_fallback_at_testing_only_key_runs_under_include(ns, kt):
