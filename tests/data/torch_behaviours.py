@@ -1,6 +1,6 @@
 """Snippets of torch.library / dispatcher / autograd / fake-tensor behaviour whose outcome
 torch 2.15 records (``gen_torch_behaviours.py`` -> ``torch_behaviours.json``) and opyard
-replays (``tests/test_torch_behaviours.py``).
+replays (``tests/autograd/test_torch_behaviours.py``).
 
 Each snippet runs with ``T`` bound to the module under test (``torch`` or ``opyard``) and
 ``norm`` (below); it leaves its answer in ``out`` or raises. ``CHECK[name]`` says what must

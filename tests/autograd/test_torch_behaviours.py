@@ -10,7 +10,7 @@ import pytest
 
 import opyard
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data")
 sys.path.insert(0, DATA)
 from torch_behaviours import CHECK, SNIPPETS, norm  # noqa: E402
 
