@@ -105,22 +105,32 @@ def _flash_checks(query, key, value, dropout_p, attn_mask):
         raise RuntimeError(f"{_FLASH}: Attention mask is the same data type as query")
 
 
+def _t(a):
+    """The last two dims swapped, as a contiguous array (numpy's stacked matmul is fast on those)."""
+    return np.ascontiguousarray(np.swapaxes(a, -1, -2))
+
+
 def _flash_scores(query, key, is_causal, attn_mask, scale):
-    """``(q, k, v-shaped heads broadcast, scores)`` in the compute dtype: (B, H, L, S) scores with
-    the mask added and the causal (top-left) positions at -inf; key heads are shared by groups of
+    """``(scores, factor)``: the (B, H, L, S) scores ``q k^T * scale`` in the compute dtype with the
+    mask added and the causal (top-left) positions at -inf; key heads are shared by groups of
     query heads (grouped-query attention)."""
     q, k = opmath(query._data), opmath(key._data)
     heads = q.shape[1]
     if k.shape[1] != heads:
         k = np.repeat(k, heads // k.shape[1], axis=1)
     factor = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    s = (q @ np.swapaxes(k, -1, -2)) * factor
+    s = np.matmul(np.ascontiguousarray(q), _t(k))
+    s *= factor
     if attn_mask is not None:
         s = s + opmath(attn_mask._data)
     if is_causal:
         L, S = s.shape[-2], s.shape[-1]
-        s = np.where(np.tril(np.ones((L, S), bool)), s, -np.inf)
+        s += np.where(np.tril(np.ones((L, S), bool)), 0, -np.inf).astype(s.dtype)
     return s, factor
+
+
+def _expand_heads(v, heads):
+    return np.repeat(v, heads // v.shape[1], axis=1) if v.shape[1] != heads else v
 
 
 def flash_attention_for_cpu(query, key, value, dropout_p=0.0, is_causal=False, *, attn_mask=None, scale=None):
@@ -129,17 +139,22 @@ def flash_attention_for_cpu(query, key, value, dropout_p=0.0, is_causal=False, *
     _flash_checks(query, key, value, dropout_p, attn_mask)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         s, _ = _flash_scores(query, key, is_causal, attn_mask, scale)
-        v = opmath(value._data)
-        if v.shape[1] != s.shape[1]:
-            v = np.repeat(v, s.shape[1] // v.shape[1], axis=1)
-        m = np.max(s, axis=-1, keepdims=True) if s.shape[-1] else np.full(s.shape[:-1] + (1,), -np.inf)
+        v = _expand_heads(opmath(value._data), s.shape[1])
+        m = np.max(s, axis=-1, keepdims=True) if s.shape[-1] else np.full(s.shape[:-1] + (1,), -np.inf, s.dtype)
         dead = ~np.isfinite(m)
-        m = np.where(dead, 0, m)
-        e = np.exp(s - m)
-        total = e.sum(axis=-1, keepdims=True)
-        p = np.where(dead, 0, e / np.where(dead, 1, total))
-        lse = np.where(dead, 0, np.log(np.where(dead, 1, total)) + m)[..., 0]
-        o = p @ v
+        if dead.any():
+            m[dead] = 0
+        s -= m
+        np.exp(s, out=s)  # the probabilities, unnormalized, in place
+        total = s.sum(axis=-1, keepdims=True)
+        if dead.any():
+            total[dead] = 1
+        s /= total
+        o = np.matmul(s, np.ascontiguousarray(v))
+        lse = (np.log(total) + m)[..., 0]
+        if dead.any():
+            lse[dead[..., 0]] = 0
+            o[np.broadcast_to(dead, o.shape[:-1] + (1,))[..., 0]] = 0
     dt = query._data.dtype
     lse_dt = np.float64 if dt == np.float64 else np.float32
     # torch lays the logsumexp out as (B, L, H) and returns its (B, H, L) view.
@@ -155,17 +170,20 @@ def flash_attention_for_cpu_backward(grad_out, query, key, value, out_, logsumex
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         s, factor = _flash_scores(query, key, is_causal, attn_mask, scale)
         lse = opmath(logsumexp._data).astype(s.dtype)[..., None]
-        p = np.where(np.isfinite(s), np.exp(s - lse), 0)
-        g = opmath(grad_out._data)
+        s -= lse
+        np.exp(s, out=s)  # the probabilities P (exp(-inf) = 0 where masked)
+        p = s
+        g = np.ascontiguousarray(opmath(grad_out._data))
         o = opmath(out_._data)
-        q, k, v = opmath(query._data), opmath(key._data), opmath(value._data)
+        q, k = np.ascontiguousarray(opmath(query._data)), opmath(key._data)
         groups = q.shape[1] // k.shape[1]
-        kr, vr = (np.repeat(k, groups, axis=1), np.repeat(v, groups, axis=1)) if groups > 1 else (k, v)
-        dv = np.swapaxes(p, -1, -2) @ g
-        dp = g @ np.swapaxes(vr, -1, -2)
-        ds = p * (dp - (g * o).sum(axis=-1, keepdims=True))
-        dq = (ds @ kr) * factor
-        dk = (np.swapaxes(ds, -1, -2) @ q) * factor
+        kr, vr = _expand_heads(k, q.shape[1]), _expand_heads(opmath(value._data), q.shape[1])
+        dv = np.matmul(_t(p), g)
+        dp = np.matmul(g, _t(vr))
+        dp -= (g * o).sum(axis=-1, keepdims=True)
+        dp *= p  # dS
+        dq = np.matmul(dp, np.ascontiguousarray(kr)) * factor
+        dk = np.matmul(_t(dp), q) * factor
     if groups > 1:
         shape = dk.shape
         dk = dk.reshape(shape[0], shape[1] // groups, groups, *shape[2:]).sum(axis=2)
