@@ -266,6 +266,24 @@ def distances():
     case("F.embedding_bag(i, w, o, max_norm=1.0, norm_type=1.5)", mutated=("w",), i=inp([4], "int64", values=[0, 2, 2, 4]),
          w=inp([5, 3]), o=inp([2], "int64", values=[0, 1]))
     case("F.embedding(i, w, max_norm=0.8)", mutated=("w",), i=inp([3], "int64", values=[1, 1, 3]), w=inp([4, 3]))
+    # the backward kernels: reduced precision, counts, empty bags, a sum's empty offset2bag
+    bag_idx = inp([7], "int64", values=[1, 3, 0, 3, 2, 4, 3])
+    for dt in ("float64", "float32", "bfloat16", "float16"):
+        for mode, o2b, sizes in ((0, [], [0, 0, 0]), (1, [0, 0, 0, 2, 2, 2, 2], [3, 0, 4]),
+                                 (0, [0, 0, 0, 2, 2, 2, 2], [0, 0, 0])):
+            for freq in (False, True):
+                case(f"A._embedding_bag_backward(g, i, o, b, s, m, 6, {freq}, {mode}, False, "
+                     f"{'p' if o2b and mode == 0 else 'None'}, 3)", g=inp([3, 4], dt), i=bag_idx,
+                     o=inp([3], "int64", values=[0, 3, 3]), b=inp([len(o2b)], "int64", values=o2b),
+                     s=inp([3], "int64", values=sizes), m=inp([3], "int64", values=[0, 0, 0]), p=inp([7], dt))
+        case("A._embedding_bag_dense_backward(g, i, b, s, m, 5, False, 2, None)", g=inp([3, 4], dt),
+             i=inp([5], "int64", values=[1, 3, 0, 3, 2]), b=inp([5], "int64", values=[0, 0, 0, 2, 2]),
+             s=inp([3], "int64", values=[3, 0, 2]), m=inp([3, 4], "int64", values=[[1, 3, 1, 0], [0, 0, 0, 0],
+                                                                                      [3, 2, 2, 3]]))
+        case("A._embedding_bag_per_sample_weights_backward(g, w, i, o, b, 0, 3)", g=inp([3, 4], dt),
+             w=inp([6, 4], dt), i=bag_idx, o=inp([3], "int64", values=[0, 3, 3]), b=inp([0], "int64", values=[]))
+    case("A._embedding_bag_per_sample_weights_backward(g, w, i, o, b, 1)", g=inp([3, 4]), w=inp([6, 4]), i=bag_idx,
+         o=inp([3], "int64", values=[0, 3, 3]), b=inp([0], "int64", values=[]))
     for expr in ("T.cdist(a, a[0])", "T.cdist(a, b)", "F.pdist(a[0])", "F.pdist(a, -1.0)", "F.bilinear(a, a, b)",
                  "F.embedding_bag(i, a, i)", "F.embedding_bag(i.float(), a, i)", "T.cdist(a.long(), a.long())"):
         case(expr, a=inp([3, 4]), b=inp([3, 5]), i=inp([2], "int64", values=[0, 1]))

@@ -67,10 +67,6 @@ SECOND_ORDER = {
     "pdist p=3": (lambda a: F.pdist(a, 3.0), (r(4, 2),)),
     "cosine_similarity": (lambda a, b: F.cosine_similarity(a, b), (r(3, 4), r(3, 4))),
     "bilinear": (lambda a, b, w: F.bilinear(a, b, w), (r(2, 3), r(2, 2), r(4, 3, 2))),
-    "embedding_bag mean": (lambda w: F.embedding_bag(idx([0, 2, 2, 1]), w, idx([0, 1]), mode="mean"), (r(3, 2),)),
-    "embedding_bag per-sample weights": (
-        lambda w, p: F.embedding_bag(idx([0, 2, 2, 1]), w, idx([0, 1]), mode="sum", per_sample_weights=p),
-        (r(3, 2), r(4))),
     "_safe_softmax": (lambda x: A._safe_softmax(x, 0), (r(3, 2),)),
     "_softmax_backward_data": (lambda g, y: A._softmax_backward_data(g, y, 1, f64), (r(2, 3), unit(2, 3))),
     "_log_softmax_backward_data": (lambda g, y: A._log_softmax_backward_data(g, y, 1, f64), (r(2, 3), r(2, 3))),
@@ -104,6 +100,47 @@ def test_fused_attention_gradient_matches_the_math_path():
     want = opyard.autograd.grad((math_out * g).sum(), [q, k, v])
     for a, b in zip(got, want):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_gradient_and_its_refused_second_derivative(mode):
+    # the gradient comes from _embedding_bag_backward, whose derivative torch does not implement;
+    # the per-sample weights' from _embedding_bag_per_sample_weights_backward (no derivative either)
+    indices, offsets = idx([0, 2, 2, 1, 5, 2]), idx([0, 1, 1, 4])
+    psw = r(6) if mode == "sum" else None
+    inputs = (r(6, 3),) + ((psw,) if psw is not None else ())
+
+    def fn(w, p=None):
+        return F.embedding_bag(indices, w, offsets, mode=mode, per_sample_weights=p, padding_idx=5)
+    assert gradcheck(fn, inputs)
+    out = fn(*inputs)
+    grads = opyard.autograd.grad((out * out).sum(), inputs, create_graph=True)
+    assert grads[0].grad_fn.name() == "EmbeddingBagBackwardBackward0"
+    with pytest.raises(NotImplementedError, match="the derivative for '_embedding_bag_backward' is not implemented."):
+        grads[0].sum().backward()
+    if psw is not None:
+        assert grads[1].grad_fn.name() == "NotImplemented"
+        with pytest.raises(RuntimeError, match="derivative for aten::_embedding_bag_per_sample_weights_backward is "
+                                               "not implemented"):
+            grads[1].sum().backward()
+
+
+def test_embedding_bag_dense_backward_kernel():
+    # sum with scale_grad_by_freq: each row's gradient over its index's count
+    g = opyard.tensor([[1.0, 2.0], [10.0, 20.0]], dtype=f64)
+    got = A._embedding_bag_dense_backward(g, idx([1, 1, 3, 1]), idx([0, 0, 1, 1]), idx([2, 2]), idx([0, 0]), 4,
+                                          True, 0, None)
+    np.testing.assert_allclose(got.numpy(), [[0, 0], [4, 8], [0, 0], [10, 20]])
+    # max: each bag's gradient to its maximal row per feature; an empty bag (size 0) gives nothing
+    got = A._embedding_bag_dense_backward(g, idx([1, 3]), idx([0, 0]), idx([2, 0]), idx([[1, 3], [2, 2]]), 4,
+                                          False, 2, None)
+    np.testing.assert_allclose(got.numpy(), [[0, 0], [1, 0], [0, 0], [0, 2]])
+    # the sum's offset2bag left empty by the forward is rebuilt from the offsets
+    got = A._embedding_bag_backward(g, idx([0, 2, 2]), idx([0, 1]), idx([]), idx([0, 0]), idx([0, 0]), 3,
+                                    False, 0, False, None)
+    np.testing.assert_allclose(got.numpy(), [[1, 2], [0, 0], [20, 40]])
+    with pytest.raises(RuntimeError, match="per_sample_weights only supported for mode='sum'"):
+        A._embedding_bag_per_sample_weights_backward(g, r(3, 2), idx([0, 2, 2]), idx([0, 1]), idx([0, 1, 1]), 1)
 
 
 def test_ctc_gradient_is_torchs_gradient_through_log_softmax():

@@ -6,7 +6,7 @@ import numpy as np
 
 import opyard
 
-from nn_grad_samples import NN_SAMPLES
+from nn_grad_samples import NN_NOT_IMPLEMENTED, NN_SAMPLES
 
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
@@ -263,7 +263,7 @@ for _n in ("asin", "acos", "atanh"):  # domain (-1, 1)
 for _n in ("atan", "sinh", "cosh", "asinh"):
     SAMPLES[f"aten::{_n}"] = (getattr(A, _n).default, (r(4),))
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"}
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"} | NN_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),

@@ -446,6 +446,12 @@ SAMPLES.update({
     "_embedding_bag_forward_only": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2, 4]), False, 1, False, None,
                                                True), {}),
     "embedding_renorm_": lambda m: ((m(6, 3), m.idx([1, 2, 1]), 0.5, 2.0), {}),
+    "_embedding_bag_backward": lambda m: ((m(2, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), m.idx([]), m.idx([0, 0]),
+                                           m.idx([0, 0]), 6, False, 0, False, None), {}),
+    "_embedding_bag_dense_backward": lambda m: ((m(2, 3), m.idx([1, 2, 5, 0]), m.idx([0, 0, 1, 1]), m.idx([2, 2]),
+                                                 m.idx([0, 0]), 6, False, 1, None), {}),
+    "_embedding_bag_per_sample_weights_backward": lambda m: ((m(2, 3), m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]),
+                                                              m.idx([0, 0, 1, 1]), 0), {}),
 })
 
 # Attention and softmax internals.

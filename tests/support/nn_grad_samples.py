@@ -128,8 +128,14 @@ NN_SAMPLES = {
         (r(1, 2, 3, 4), r(1, 1, 5, 4), r(1, 1, 5, 4))),
 }
 
+# derivatives.yaml's not_implemented rows (and torch's not-implemented fallback): a node whose
+# backward raises torch's message (tests/nn/test_nn_family.py)
+NN_NOT_IMPLEMENTED = {"aten::_embedding_bag_backward", "aten::_embedding_bag_dense_backward",
+                      "aten::_embedding_bag_per_sample_weights_backward"}
+
 # Rows torch has no forward-mode formula for either (its forward AD raises "not implemented").
 NN_NO_FORWARD = {
+    **{op: "torch has no derivative for it either (not_implemented)" for op in NN_NOT_IMPLEMENTED},
     "aten::_cdist_forward": "torch has no forward-mode formula for it either",
     "aten::_euclidean_dist": "torch has no forward-mode formula for it either",
     "aten::_pdist_forward": "torch has no forward-mode formula for it either",

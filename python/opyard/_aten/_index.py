@@ -269,6 +269,14 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int '
  'mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> '
  '(Tensor, Tensor, Tensor, Tensor)',
+ '_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor '
+ 'maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, '
+ 'int padding_idx=-1) -> Tensor',
+ '_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor '
+ 'maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int '
+ 'padding_idx=-1) -> Tensor',
+ '_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor '
+ 'offset2bag, int mode, int padding_idx=-1) -> Tensor',
  'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)',
  '_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
  '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
@@ -695,6 +703,9 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('_embedding_bag', 'distance_ops', 'KERNELS', 'proxy', None),
  ('_embedding_bag_forward_only', 'distance_ops', 'KERNELS', 'proxy', None),
  ('embedding_renorm_', 'distance_ops', 'KERNELS', 'inplace', None),
+ ('_embedding_bag_backward', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_embedding_bag_dense_backward', 'distance_ops', 'KERNELS', 'proxy', None),
+ ('_embedding_bag_per_sample_weights_backward', 'distance_ops', 'KERNELS', 'proxy', None),
  ('_safe_softmax', 'attention_ops', 'KERNELS', 'proxy', None),
  ('_softmax_backward_data', 'attention_ops', 'KERNELS', 'proxy', None),
  ('_log_softmax_backward_data', 'attention_ops', 'KERNELS', 'proxy', None),

@@ -1,6 +1,8 @@
 """Distances, similarities and bag embeddings as torch structures them. Kernels (numpy):
 ``_cdist_forward``, ``_euclidean_dist``, ``_pdist_forward``, ``_trilinear``, ``_embedding_bag``
-(and ``_embedding_bag_forward_only``), ``embedding_renorm_``. Compositions
+(and ``_embedding_bag_forward_only``), its backward kernels ``_embedding_bag_backward``,
+``_embedding_bag_dense_backward`` and ``_embedding_bag_per_sample_weights_backward``,
+``embedding_renorm_``. Compositions
 (CompositeImplicitAutograd): ``cdist``, ``pdist``, ``cosine_similarity``, ``bilinear``,
 ``embedding_bag``. Derivatives: ``autograd/derivatives/distances.py``."""
 
@@ -27,6 +29,9 @@ SCHEMAS = (
     "embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)",
     "_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)",
     "_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)",
+    "_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor",
+    "_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor",
+    "_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor",
     "embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)",
 )
 
@@ -232,12 +237,32 @@ def _bags(indices, offsets, include_last_offset):
     return bag, bags, pos >= end
 
 
+def _segments(ufunc, get, n, starts, counts, fill, dtype):
+    """``ufunc`` reduced, in order, over each bag's contiguous run of the ``n`` values ``get(i)``
+    (``fill`` for an empty bag): for short bags one vectorized step per position of a bag, else
+    numpy's reduceat."""
+    result = np.full((counts.size,) + get(starts[:0]).shape[1:], fill, dtype)
+    if not starts.size:
+        return result
+    sizes = counts[counts > 0]
+    longest = int(sizes.max())
+    if longest > 64:
+        result[counts > 0] = ufunc.reduceat(get(np.arange(n)), starts, axis=0)
+        return result
+    part = get(starts)
+    for k in range(1, longest):
+        live = sizes > k
+        if live.all():
+            ufunc(part, get(starts + k), out=part)
+        else:
+            part[live] = ufunc(part[live], get(starts[live] + k))
+    result[counts > 0] = part
+    return result
+
+
 def embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                          per_sample_weights=None, include_last_offset=False, padding_idx=-1):
-    if indices.dtype not in (D.int64, D.int32):
-        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                           f"Long, Int; but got torch.{D.legacy_name(indices.dtype)}Tensor instead (while checking "
-                           "arguments for embedding_bag)")
+    _index_checks(indices)
     if not weight.dtype.is_floating_point:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the following scalar types: "
                            f"Half, BFloat16, Float, Double; but got torch.{D.legacy_name(weight.dtype)}Tensor instead "
@@ -253,22 +278,31 @@ def embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq=False, mod
     bag, bags, past = _bags(idx, offsets._data.reshape(-1), include_last_offset)
     use = ~past & (idx != padding_idx) & (bag >= 0)
     acc = opmath(w)
-    rows = acc[idx]
-    if per_sample_weights is not None:
-        rows = rows * opmath(per_sample_weights._data.reshape(-1))[:, None].astype(rows.dtype)
-    counts = np.bincount(bag[use], minlength=bags)[:bags]
+    # The used positions of a bag are contiguous (offsets never decrease): one segment each.
+    where = np.nonzero(use)[0]
+    used = idx[where]
+    counts = np.bincount(bag[where], minlength=bags)[:bags]
+    starts = (np.cumsum(counts) - counts)[counts > 0]
+    if per_sample_weights is None:
+        def rows(i):
+            return np.take(acc, used[i], axis=0)
+    else:
+        psw = opmath(per_sample_weights._data.reshape(-1))[where].astype(acc.dtype)[:, None]
+
+        def rows(i):
+            return np.take(acc, used[i], axis=0) * psw[i]
     itype = indices._data.dtype
     if mode == 2:
-        result = np.full((bags, w.shape[1]), -np.inf, acc.dtype)
-        np.maximum.at(result, bag[use], rows[use])
-        result[counts == 0] = 0
-        hit = use[:, None] & (rows == result[np.clip(bag, 0, None)])
-        first = np.full((bags, w.shape[1]), idx.size, np.int64)
-        np.minimum.at(first, bag[use], np.where(hit[use], np.nonzero(use)[0][:, None], idx.size))
+        result = _segments(np.maximum, rows, used.size, starts, counts, 0, acc.dtype)
+        # the first position of each bag holding its maximum, per feature
+        best = np.repeat(result[counts > 0], counts[counts > 0], axis=0)
+
+        def first_hit(i):
+            return np.where(rows(i) == best[i], where[i][:, None], idx.size)
+        first = _segments(np.minimum, first_hit, used.size, starts, counts, idx.size, np.int64)
         max_indices = np.where(first < idx.size, idx[np.minimum(first, max(idx.size - 1, 0))] if idx.size else 0, 0)
     else:
-        result = np.zeros((bags, w.shape[1]), acc.dtype)
-        np.add.at(result, bag[use], rows[use])
+        result = _segments(np.add, rows, used.size, starts, counts, 0, acc.dtype)
         if mode == 1:
             result = result / np.maximum(counts, 1)[:, None]
     offset2bag = np.where(bag >= 0, bag, 0)
@@ -312,6 +346,114 @@ def embedding_bag_plain(weight, indices, offsets, scale_grad_by_freq=False, mode
                          include_last_offset, None)
 
 
+def _bag_of(idx, offsets, offset2bag):
+    """The bag of each index position: the forward's ``offset2bag``, or, where the forward left it
+    empty (a sum without per-sample weights or padding), torch's ``make_offset2bag`` of the offsets."""
+    o2b = offset2bag._data.reshape(-1).astype(np.int64)
+    if idx.size and not o2b.size:
+        o2b = np.searchsorted(offsets._data.reshape(-1).astype(np.int64), np.arange(idx.size), side="right") - 1
+    return o2b
+
+
+def _used(idx, o2b, bags, padding_idx):
+    """The index positions with a bag that are not padding."""
+    if o2b.size < idx.size:
+        raise IndexError("index out of range in self")
+    o2b = o2b[:idx.size]
+    return np.flatnonzero((idx != padding_idx) & (o2b >= 0) & (o2b < bags)), o2b
+
+
+def _sorted_runs(keys):
+    """``(order, sorted keys, run starts, run lengths)``: a stable sort of ``keys`` and its runs of
+    equal keys."""
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    starts = np.flatnonzero(np.concatenate([[True], sk[1:] != sk[:-1]])) if sk.size else np.zeros(0, np.int64)
+    return order, sk, starts, np.diff(np.append(starts, sk.size))
+
+
+def _scatter_rows(result, keys, rows):
+    """``result[keys[i]] += rows(i)`` for every position i, each row's terms added in position
+    order (the rows in key order, as torch's kernel walks the sorted indices)."""
+    order, sk, starts, counts = _sorted_runs(keys)
+    if starts.size:
+        result[sk[starts]] = _segments(np.add, lambda i: rows(order[i]), sk.size, starts, counts, 0, result.dtype)
+
+
+def _dense_backward(grad, idx, o2b, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode,
+                    per_sample_weights, padding_idx):
+    g = grad._data
+    dt = g.dtype
+    dim = g.shape[1]
+    result = np.zeros((num_weights, dim), dt)
+    if mode == 2:  # each bag's gradient, per feature, to the row that was maximal
+        sizes = bag_size._data.reshape(-1)
+        keep = np.flatnonzero(sizes)
+        rows = maximum_indices._data.reshape(sizes.size, -1)[keep].astype(np.int64)
+        vals = g[keep].reshape(-1, 1)
+        _scatter_rows(result.reshape(-1, 1), (rows * dim + np.arange(dim)).reshape(-1), lambda i: vals[i])
+        return result
+    if per_sample_weights is not None and mode != 0:  # torch: an internal assert
+        raise RuntimeError("embedding_bag_backward: per_sample_weights only supported for mode='sum'")
+    pos, o2b = _used(idx, o2b, g.shape[0], padding_idx)
+    keys, bags = idx[pos], o2b[pos]
+    coeff = np.ones(pos.size, np.float64)
+    if per_sample_weights is not None:
+        coeff = opmath(per_sample_weights._data.reshape(-1))[pos].astype(np.float64)
+    if scale_grad_by_freq:
+        coeff = coeff / np.bincount(idx[(idx >= 0) & (idx < num_weights)], minlength=num_weights)[keys]
+    if mode == 1:
+        sizes = bag_size._data.reshape(-1)[bags]
+        coeff = coeff / np.where(sizes != 0, sizes, 1)
+    acc = opmath(g)
+    coeff = coeff.astype(acc.dtype)[:, None]
+    _scatter_rows(result, keys, lambda i: (np.take(acc, bags[i], axis=0) * coeff[i]).astype(dt, copy=False))
+    return result
+
+
+def _index_checks(indices):
+    if indices.dtype not in (D.int64, D.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{D.legacy_name(indices.dtype)}Tensor instead (while checking "
+                           "arguments for embedding_bag)")
+
+
+def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights,
+                           scale_grad_by_freq, mode, sparse, per_sample_weights=None, padding_idx=-1):
+    """The weight's gradient of ``_embedding_bag`` (dense, also for ``sparse=True``: opyard has no
+    sparse tensors): the bags of the positions recovered from the offsets if the forward left
+    ``offset2bag`` empty, then ``_embedding_bag_dense_backward``."""
+    _index_checks(indices)
+    idx = indices._data.reshape(-1).astype(np.int64)
+    o2b = _bag_of(idx, offsets, offset2bag)
+    return out(_dense_backward(grad, idx, o2b, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode,
+                               per_sample_weights, padding_idx), grad)
+
+
+def embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices, num_weights,
+                                 scale_grad_by_freq, mode, per_sample_weights=None, padding_idx=-1):
+    """The weight's gradient: each used index position adds its bag's gradient (times its
+    per-sample weight, over its bag's size for a mean, over its index's count with
+    ``scale_grad_by_freq``) into its row, each row's terms in position order."""
+    idx = indices._data.reshape(-1).astype(np.int64)
+    return out(_dense_backward(grad, idx, offset2bag._data.reshape(-1).astype(np.int64), bag_size, maximum_indices,
+                               num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx), grad)
+
+
+def embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, offset2bag, mode, padding_idx=-1):
+    """Each used position's gradient: its bag's gradient dotted with its weight row."""
+    if mode != 0:
+        raise RuntimeError("embedding_bag_backward: per_sample_weights only supported for mode='sum'")
+    idx = indices._data.reshape(-1).astype(np.int64)
+    g = grad._data
+    pos, o2b = _used(idx, _bag_of(idx, offsets, offset2bag), g.shape[0], padding_idx)
+    acc = opmath(g)
+    result = np.zeros(idx.size, acc.dtype)
+    rows = np.take(opmath(weight._data), idx[pos], axis=0).astype(acc.dtype)
+    result[pos] = (np.take(acc, o2b[pos], axis=0) * rows).sum(axis=1)
+    return out(result.astype(g.dtype), grad)
+
+
 def embedding_renorm_(self, indices, max_norm, norm_type):
     """Rows of ``self`` listed in ``indices`` whose ``norm_type``-norm exceeds ``max_norm`` scaled
     to ``max_norm`` (``max_norm / (norm + 1e-7)``), in place."""
@@ -329,6 +471,8 @@ KERNELS = {
     "_cdist_forward": cdist_forward, "_euclidean_dist": euclidean_dist, "_pdist_forward": pdist_forward,
     "_trilinear": trilinear, "_embedding_bag": embedding_bag_kernel,
     "_embedding_bag_forward_only": embedding_bag_kernel, "embedding_renorm_": embedding_renorm_,
+    "_embedding_bag_backward": embedding_bag_backward, "_embedding_bag_dense_backward": embedding_bag_dense_backward,
+    "_embedding_bag_per_sample_weights_backward": embedding_bag_per_sample_weights_backward,
 }
 COMPOSITE = {
     "cdist": cdist, "pdist": pdist, "cosine_similarity": cosine_similarity, "bilinear": bilinear,

@@ -81,8 +81,9 @@ BY_MODULE = {
         "aten::nll_loss_forward", "aten::smooth_l1_loss", "aten::soft_margin_loss",
     ),
     "distances": (
-        "aten::_cdist_forward", "aten::_embedding_bag", "aten::_euclidean_dist", "aten::_pdist_forward",
-        "aten::_trilinear",
+        "aten::_cdist_forward", "aten::_embedding_bag", "aten::_embedding_bag_backward",
+        "aten::_embedding_bag_dense_backward", "aten::_embedding_bag_per_sample_weights_backward",
+        "aten::_euclidean_dist", "aten::_pdist_forward", "aten::_trilinear",
     ),
     "attention": (
         "aten::_log_softmax_backward_data", "aten::_safe_softmax",

@@ -1,6 +1,7 @@
 """Derivatives of the distance, bilinear and bag-embedding kernels (derivatives.yaml rows:
-_cdist_forward, _euclidean_dist, _pdist_forward, _trilinear, _embedding_bag), built from
-differentiable ops so ``create_graph=True`` works. Where a distance is 0 its gradient is 0 (the
+_cdist_forward, _euclidean_dist, _pdist_forward, _trilinear, _embedding_bag and its backward
+kernels), built from differentiable ops so ``create_graph=True`` works (the bag embedding's own
+backward kernels refuse a second derivative, as torch's). Where a distance is 0 its gradient is 0 (the
 subgradient torch picks)."""
 
 import math
@@ -82,54 +83,22 @@ def _trilinear(grads, a, n):
 
 
 def _embedding_bag(grads, a, n):
-    """Each used index position gets its bag's gradient (scaled by its per-sample weight, or by
-    1 / bag size for a mean; for a max, only the maximal row of each feature), added into the
-    weight's rows; the per-sample weights get the dot product of their row with the gradient."""
-    g, w, idx, offs = grads[0], a.weight, a.indices, a.offsets
-    count = meta.shape(idx)[0] if meta.shape(idx) else 1
-    idx = A.reshape.default(idx, [-1])
-    starts = A.slice.Tensor(offs, 0, 0, meta.shape(offs)[0] - 1) if a.include_last_offset else offs
-    pos = A.arange.default(count, dtype=meta.dtype(idx), device=idx.device)
-    bag = A.sub.Scalar(A.searchsorted.Tensor(starts, pos, right=True), 1)
-    use = A.logical_and.default(A.ne.Scalar(idx, a.padding_idx), A.ge.Scalar(bag, 0))
-    if a.include_last_offset and meta.shape(offs)[0]:
-        use = A.logical_and.default(use, A.lt.Tensor(pos, A.select.int(offs, 0, -1)))
-    bag = A.clamp_min.default(bag, 0)
-    used = A._to_copy.default(use, dtype=meta.dtype(g))
-    rows, dim = meta.shape(w)[0], meta.shape(w)[1]
-    gw = gp = None
-    if n[0]:
-        zeros = A.new_zeros.default(g, [rows, dim])
-        if a.mode == 2:
-            mi = a.result[3]
-            nonempty = A.unsqueeze.default(A.gt.Scalar(_bag_counts(bag, used, g), 0), 1)
-            cols = A.expand.default(A.unsqueeze.default(A.arange.default(dim, dtype=D.int64, device=idx.device), 0),
-                                    list(meta.shape(mi)))
-            vals = A.mul.Tensor(g, A._to_copy.default(nonempty, dtype=meta.dtype(g)))
-            gw = A.index_put.default(zeros, [A._to_copy.default(mi, dtype=D.int64), cols], vals, True)
-        else:
-            coeff = used
-            if a.per_sample_weights is not None:
-                coeff = A.mul.Tensor(coeff, A.reshape.default(a.per_sample_weights, [-1]))
-            if a.mode == 1:
-                coeff = A.div.Tensor(coeff, A.clamp_min.default(A.index_select.default(_bag_counts(bag, used, g), 0,
-                                                                                     bag), 1))
-            if a.scale_grad_by_freq:
-                freq = A.index_add.default(A.new_zeros.default(g, [rows]), 0, idx, used)
-                coeff = A.div.Tensor(coeff, A.clamp_min.default(A.index_select.default(freq, 0, idx), 1))
-            spread = A.mul.Tensor(A.index_select.default(g, 0, bag), A.unsqueeze.default(coeff, 1))
-            gw = A.index_add.default(zeros, 0, idx, spread)
-    if n[1]:
-        dots = A.sum.dim_IntList(A.mul.Tensor(A.index_select.default(g, 0, bag), A.index_select.default(w, 0, idx)),
-                                 [1], False)
-        gp = A.reshape.default(A.mul.Tensor(dots, used), list(meta.shape(a.per_sample_weights)))
+    """torch's row: the weight's gradient from ``_embedding_bag_backward``, the per-sample
+    weights' from ``_embedding_bag_per_sample_weights_backward``."""
+    g, w = grads[0], a.weight
+    gw = A._embedding_bag_backward.default(
+        g, a.indices, a.offsets, a.result[1], a.result[2], a.result[3], meta.shape(w)[0], a.scale_grad_by_freq,
+        a.mode, a.sparse, a.per_sample_weights, a.padding_idx) if n[0] else None
+    gp = A._embedding_bag_per_sample_weights_backward.default(
+        g, w, a.indices, a.offsets, a.result[1], a.mode, a.padding_idx) if n[1] else None
     return (gw, gp)
 
 
-def _bag_counts(bag, used, like):
-    """How many used index positions each bag has (as ``like``'s dtype)."""
-    bags = meta.shape(like)[0]
-    return A.index_add.default(A.new_zeros.default(like, [bags]), 0, bag, used)
+def _refused(message, error=NotImplementedError):
+    """derivatives.yaml's ``not_implemented``: the node records, its backward raises torch's message."""
+    def backward(grads, a, n):
+        raise error(message)
+    return backward
 
 
 def _trilinear_jvp(t, a):
@@ -157,6 +126,16 @@ FORMULAS = {
     "aten::_embedding_bag": F("EmbeddingBagBackward0", ("weight", "per_sample_weights"), _embedding_bag,
                               save=("weight", "indices", "offsets", "per_sample_weights", "result"),
                               outputs=(True, False, False, False)),
+    "aten::_embedding_bag_backward": F(
+        "EmbeddingBagBackwardBackward0", ("grad", "per_sample_weights"),
+        _refused("the derivative for '_embedding_bag_backward' is not implemented.")),
+    "aten::_embedding_bag_dense_backward": F(
+        "EmbeddingBagDenseBackwardBackward0", ("grad", "per_sample_weights"),
+        _refused("the derivative for '_embedding_bag_dense_backward' is not implemented.")),
+    # no derivatives.yaml row: torch's not-implemented fallback node
+    "aten::_embedding_bag_per_sample_weights_backward": F(
+        "NotImplemented", ("grad", "weight"),
+        _refused("derivative for aten::_embedding_bag_per_sample_weights_backward is not implemented", RuntimeError)),
 }
 
 __dir__ = public_dir(globals())
