@@ -53,6 +53,18 @@ def pairwise_norm(diff, p, axis=-1):
     return (a ** p).sum(axis=axis) ** (1.0 / p)
 
 
+_CHUNK = 1 << 22  # elements of one block of differences
+
+
+def _cdist_blocks(a, b, p):
+    """The (..., P, R) p-norm distances of the rows of ``a`` (..., P, M) and ``b`` (..., R, M),
+    block of rows by block of rows (each block's differences at most ``_CHUNK`` elements)."""
+    rows = max(1, _CHUNK // max(1, int(np.prod(b.shape[:-2], dtype=np.int64)) * b.shape[-2] * b.shape[-1]))
+    parts = [pairwise_norm(a[..., i:i + rows, None, :] - b[..., None, :, :], p)
+             for i in range(0, a.shape[-2], rows)]
+    return np.concatenate(parts, axis=-2)
+
+
 def _cdist_checks(x1, x2, p):
     if x1.dim() < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
@@ -100,7 +112,7 @@ def cdist_forward(x1, x2, p, compute_mode):
     elif _uses_mm(x1, x2, p, compute_mode):
         r = _euclid_mm(a.astype(np.float64), b.astype(np.float64))
     else:
-        r = pairwise_norm(a[..., :, None, :].astype(np.float64) - b[..., None, :, :], p)
+        r = _cdist_blocks(a, b, p)
     return out(np.asarray(r).astype(a.dtype), x1)
 
 
@@ -123,7 +135,9 @@ def pdist_forward(self, p=2.0):
     x = self._data
     n = x.shape[0]
     i, j = np.triu_indices(n, 1)
-    r = pairwise_norm(x[i].astype(np.float64) - x[j], p) if i.size else np.zeros(0)
+    step = max(1, _CHUNK // max(1, x.shape[1]))
+    r = np.concatenate([pairwise_norm(x[i[k:k + step]] - x[j[k:k + step]], p) for k in range(0, i.size, step)]) \
+        if i.size else np.zeros(0, x.dtype)
     return out(np.asarray(r).astype(x.dtype), self)
 
 

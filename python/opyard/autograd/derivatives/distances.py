@@ -65,13 +65,17 @@ def _pairs(rows, device):
 
 
 def _pdist(grads, a, n):
+    """Each pair's term added to its first row and taken from its second: the terms placed in an
+    (n, n) grid (each pair once, no accumulation), then summed along each side."""
     g, x = grads[0], a.self
-    rows = meta.shape(x)[0]
+    rows, cols = meta.shape(x)
     i, j = _pairs(rows, x.device)
     diff = A.sub.Tensor(A.index_select.default(x, 0, i), A.index_select.default(x, 0, j))
     part = A.mul.Tensor(norm_grad(diff, A.unsqueeze.default(a.result, -1), a.p), A.unsqueeze.default(g, -1))
-    zeros = A.zeros_like.default(x)
-    return (A.sub.Tensor(A.index_add.default(zeros, 0, i, part), A.index_add.default(zeros, 0, j, part)),)
+    flat = A.add.Tensor(A.mul.Scalar(i, rows), j)
+    grid = A.index_put_.default(A.new_zeros.default(x, [rows * rows, cols]), [flat], part, False)
+    grid = A.view.default(grid, [rows, rows, cols])
+    return (A.sub.Tensor(A.sum.dim_IntList(grid, [1], False), A.sum.dim_IntList(grid, [0], False)),)
 
 
 def _trilinear(grads, a, n):
