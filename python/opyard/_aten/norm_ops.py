@@ -175,6 +175,18 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
 # --- group norm ------------------------------------------------------------------------------
 
 
+def _row_moments(rows, eps):
+    """``(mean, 1 / sqrt(var + eps))`` of each row of the 2-d ``rows`` (biased variance, two
+    passes; NaN for empty rows)."""
+    if not rows.shape[1]:
+        nan = np.full(rows.shape[0], np.nan, rows.dtype)
+        return nan, nan
+    mean = rows.mean(axis=1)
+    d = rows - mean[:, None]
+    np.square(d, out=d)
+    return mean, 1.0 / np.sqrt(d.mean(axis=1) + eps)
+
+
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     check_floating("GroupNormKernelImpl", input)
     stats_dt = check_params(input, weight, bias)
@@ -197,14 +209,18 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     acc = opmath(np.empty(0, x.dtype)).dtype
     g = x.astype(acc, copy=False).reshape(N, group, (C // group) * HxW)
     with np.errstate(all="ignore"):
-        mean = g.mean(axis=2) if g.shape[2] else np.full((N, group), np.nan, acc)
-        var = np.square(g - mean[..., None]).mean(axis=2) if g.shape[2] else mean
-        rstd = 1.0 / np.sqrt(var + eps)
-        y = ((g - mean[..., None]) * rstd[..., None]).reshape(N, C, HxW)
+        mean, rstd = _row_moments(g.reshape(N * group, g.shape[2]), eps)
+        mean, rstd = mean.reshape(N, group), rstd.reshape(N, group)
+        # torch's ApplyScaleBias: y = x * scale + shift, scale = rstd * w, shift = b - scale * mean
+        per_c = C // group
+        scale = np.repeat(rstd, per_c, axis=1)
         if weight is not None:
-            y = y * weight._data.astype(acc).reshape(1, C, 1)
+            scale = scale * weight._data.astype(acc).reshape(1, C)
+        shift = -scale * np.repeat(mean, per_c, axis=1)
         if bias is not None:
-            y = y + bias._data.astype(acc).reshape(1, C, 1)
+            shift += bias._data.astype(acc).reshape(1, C)
+        y = g.reshape(N, C, HxW) * scale[..., None]
+        y += shift[..., None]
     y = y.reshape(x.shape).astype(x.dtype, copy=False)
     if x.ndim > 2 and not x.flags.c_contiguous and x.flags.f_contiguous is False:
         y = _like_layout(y, x)
@@ -265,17 +281,14 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     m = int(np.prod(x.shape[:axis], dtype=np.int64))
     flat = x.astype(acc, copy=False).reshape(m, int(np.prod(x.shape[axis:], dtype=np.int64)))
     with np.errstate(all="ignore"):
-        if flat.shape[1]:
-            mean = flat.mean(axis=1)
-            var = np.square(flat - mean[:, None]).mean(axis=1)
-        else:
-            mean = var = np.full(m, np.nan, acc)
-        rstd = 1.0 / np.sqrt(var + eps)
-        y = (flat - mean[:, None]) * rstd[:, None]
+        mean, rstd = _row_moments(flat, eps)
+        # torch's kernel: y = (x * rstd + (-mean * rstd)) * w + b
+        y = flat * rstd[:, None]
+        y += (-mean * rstd)[:, None]
         if weight is not None:
-            y = y * weight._data.astype(acc).reshape(1, -1)
+            y *= weight._data.astype(acc).reshape(1, -1)
         if bias is not None:
-            y = y + bias._data.astype(acc).reshape(1, -1)
+            y += bias._data.astype(acc).reshape(1, -1)
     stats_shape = tuple(lead) + (1,) * (x.ndim - axis)
     return (out(y.reshape(x.shape).astype(x.dtype, copy=False), input),
             out(mean.astype(stats_dt.np).reshape(stats_shape), input),
