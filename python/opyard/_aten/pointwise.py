@@ -465,3 +465,6 @@ for _name, _base in (("sub_.Tensor", sub), ("mul_.Tensor", mul), ("mul_.Scalar",
                      ("bitwise_or_.Tensor", KERNELS["bitwise_or.Tensor"]),
                      ("bitwise_xor_.Tensor", KERNELS["bitwise_xor.Tensor"])):
     KERNELS[_name] = _inplace(_base, "aten::" + _name)
+
+POINTWISE = set(KERNELS)
+DATA_DEPENDENT = {"allclose"}
