@@ -177,16 +177,9 @@ def exposed(names):
     return tuple(sorted(packets & functions)), tuple(sorted(packets & methods))
 
 
-def names_literal(names, indent=4, width=114):
-    """``names`` as a tuple literal, one indented, comma-separated line per ``width`` characters."""
-    lines, line = [], ""
-    for item in (f"{n!r}," for n in names):
-        if line and indent + len(line) + 1 + len(item) > width:
-            lines.append(line)
-            line = item
-        else:
-            line = f"{line} {item}" if line else item
-    body = "".join(f"{' ' * indent}{text}\n" for text in lines + ([line] if line else []))
+def names_literal(names, indent=4):
+    """``names`` as a tuple literal, one per line (a new name is a one-line change of the file)."""
+    body = "".join(f"{' ' * indent}{n!r},\n" for n in names)
     return f"(\n{body}{' ' * (indent - 4)})"
 
 
