@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
+.PHONY: help venv install wheel dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -18,11 +18,18 @@ $(VPY):
 
 venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes, pytest and dask.distributed (tests)
 
+# The long steps (compiling the Rust core, ~1.5 min from scratch) print cargo's progress.
 install: $(VPY)  ## build the wheel and install it into .venv (what `pip install .` does)
-	$(VPIP) install -q .
+	rm -rf target/install-wheel
+	$(MATURIN) build --release --out target/install-wheel
+	$(VPIP) install --force-reinstall --no-deps target/install-wheel/opyard-*.whl
+
+wheel: $(VPY)  ## build the sdist and, from it, the manylinux wheel into dist/ (`.ci/wheel_smoke` installs it)
+	rm -f dist/opyard-*
+	$(MATURIN) build --release --sdist --out dist
 
 dev: $(VPY)  ## build the extension in release mode into .venv (editable), with compiled bytecode
-	$(MATURIN) develop --release -q
+	$(MATURIN) develop --release
 	$(VPY) -m compileall -q python/opyard
 
 demo: install  ## install the package and run the main demo
