@@ -79,7 +79,8 @@ _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None),
-    "library": (".library", None),
+    "library": (".library", None), "viz": (".viz", None),
+    "install_as_torch": ("._install_as_torch", "install_as_torch"),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
@@ -140,7 +141,7 @@ __all__ = [
     "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled",
     "library",
     "amp", "autocast", "fake", "func", "fx", "overrides", "utils", "vmap",
-    "nn", "optim",
+    "nn", "optim", "viz", "install_as_torch",
     "Tag", "SymInt", "SymFloat", "SymBool", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not",
 ]
 # dtypes named like builtins (bool, int, float) stay attributes only, so that
