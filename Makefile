@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ install: $(VPY)  ## build the wheel and install it into .venv (what `pip install
 wheel: $(VPY)  ## build the sdist and, from it, the manylinux wheel into dist/ (`.ci/wheel_smoke` installs it)
 	rm -f dist/opyard-*
 	$(MATURIN) build --release --sdist --out dist
+
+pictures: dev  ## redraw the pictures README.md shows (docs/*.svg; needs Graphviz's dot)
+	$(VPY) docs/pictures.py
 
 dev: $(VPY)  ## build the extension in release mode into .venv (editable), with compiled bytecode
 	$(MATURIN) develop --release

@@ -54,7 +54,7 @@ def test_autograd_graph_nodes_saved_tensors_leaves_and_inputs_without_grad():
     assert saved == sorted([("other\n(4,) float32", "MulBackward0"), ("self\n(3, 4) float32", "MulBackward0"),
                             ("other\n(4,) float32", "MulBackward0"), ("self\n(3, 4) float32", "MulBackward0"),
                             ("self\n(3, 4) float32", "SinBackward0"),
-                            ("self\n(3, 4) float32 (metadata)", "SumBackward0")])
+                            ("self\n(3, 4) float32 (shape only)", "SumBackward0")])
     assert len(labels) == 14 and len(edges) == 13
 
 

@@ -125,7 +125,7 @@ def _saved_values(node):
             except AttributeError:  # kept as metadata only (shape, dtype): the formula needs no data
                 raw = node._saved[i]
                 if hasattr(raw, "shape") and hasattr(raw, "dtype"):
-                    out.append((name, _meta(raw) + " (metadata)"))
+                    out.append((name, _meta(raw) + " (shape only)"))
                 continue
             except RuntimeError as e:
                 out.append((name, _unavailable(e)))
