@@ -76,14 +76,23 @@ conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md 
 fuzz: dev  ## 1,000,000 mutated schemas through parse_schema in child processes (COUNT=n to change)
 	$(VPY) tests/fuzz/fuzz_schema.py --count $(or $(COUNT),1000000)
 
+TYPED := opyard/library.pyi opyard/_tensor.pyi opyard/_factories.pyi opyard/fake/__init__.pyi \
+	opyard/func/__init__.pyi opyard/viz.py opyard/_html.py
+
 lint:  ## rustfmt, clippy with and without `python`, ruff, the `_core` stub against the built module
 	cargo fmt --check
 	cargo clippy -q --all-targets -- -D warnings
 	cargo clippy -q --features python --lib -- -D warnings
 	$(VPY) -c "import ruff" 2>/dev/null || $(VPIP) install -q ruff
-	$(VPY) -m ruff check python tests bench
+	$(VPY) -m ruff check python tests bench examples docs
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	cd python && ../$(VPY) -m mypy.stubtest opyard._core
+	# The typed public API: its stubs against the modules, the stubs and annotated modules under
+	# --strict, and a user's typed example under --strict.
+	cd python && ../$(VPY) -m mypy.stubtest --mypy-config-file ../pyproject.toml \
+		--allowlist ../stubtest_allowlist.txt opyard.library opyard.fake opyard.func opyard._factories
+	cd python && ../$(VPY) -m mypy --strict --config-file ../pyproject.toml $(TYPED)
+	$(VPY) -m mypy --strict examples/typed_custom_op.py
 
 clean:  ## remove build products and the venv
 	rm -rf target $(VENV) python/opyard/*.so

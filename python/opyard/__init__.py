@@ -18,6 +18,7 @@ order below is the order of registration.
 import builtins as _builtins
 import importlib as _importlib
 import sys as _sys
+import typing as _typing
 
 # _core: schemas and the dispatcher's registry, in Rust.
 from . import _core
@@ -92,6 +93,16 @@ _LAZY.update(dict.fromkeys(_compat.FACADE_NAMES, ("._compat", "opyard")))
 # Submodules that load with a lazy module, so that they are its attributes as in torch
 # (``opyard.fx.experimental.proxy_tensor``); they sit in the facade's layer, above the module.
 _LAZY_WITH = {".fx": (".fx.experimental",)}
+
+
+# What ``__getattr__`` loads, spelled out for type checkers (``typing`` is loaded already by numpy, and
+# the block never runs).
+if _typing.TYPE_CHECKING:
+    from . import amp, fake, func, fx, library, linalg, nn, optim, version, viz
+    from ._install_as_torch import install_as_torch
+    from .amp import autocast
+    from .func import vmap
+    from .version import __version__
 
 
 def __getattr__(name):

@@ -28,9 +28,9 @@ def is_foreign(name, value, exported=()):
     return False
 
 
-def public_dir(namespace):
+def public_dir(namespace: "dict[str, object]") -> "_types.FunctionType":
     """A module-level ``__dir__`` over ``namespace`` (the module's ``globals()``) without foreign imports."""
-    def __dir__():
+    def __dir__() -> "list[str]":
         exported = namespace.get("__all__", ())
         return sorted(k for k, v in list(namespace.items()) if not is_foreign(k, v, exported))
     return __dir__

@@ -5,6 +5,11 @@ module: that module loads its table of 2,200 named entities on import, and the
 dispatcher (which ``import opyard`` loads) needs only the five characters below.
 """
 
+import typing
+
+if typing.TYPE_CHECKING:  # annotations only: nothing loads at run time
+    from collections.abc import Sequence
+
 __all__ = ["HTML", "escape", "table"]
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
@@ -23,7 +28,7 @@ _STYLE = (
 )
 
 
-def escape(value):
+def escape(value: object) -> str:
     """``str(value)`` with ``& < > " '`` replaced by their HTML entities."""
     return str(value).translate(_ESCAPES)
 
@@ -33,11 +38,12 @@ class HTML(str):
 
     __slots__ = ()
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> str:
         return str(self)
 
 
-def table(caption, header, rows, row_classes=(), *, style=True):
+def table(caption: object, header: "Sequence[object] | None", rows: "Sequence[Sequence[object]]",
+          row_classes: "Sequence[str]" = (), *, style: bool = True) -> "HTML":
     """An HTML table: ``header`` a sequence of column names (or None), ``rows`` of cell values (escaped
     here), ``row_classes`` an optional CSS class per row (``kernel``, ``fallthrough``, ``missing``,
     ``chosen``); ``style=False`` leaves out the style sheet (a second table in the same output)."""

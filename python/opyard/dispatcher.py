@@ -14,7 +14,6 @@ import sys
 import warnings
 
 from . import _core
-from ._html import table as _html_table
 from ._keys import (AUTOCAST_KEYS, AUTOGRAD_KEYS, BACKEND_KEYS, DispatchKey, DispatchKeySet,
                     after_autograd_keyset)
 from ._ops import resolve
@@ -127,6 +126,8 @@ class Explanation:
 
     def _repr_html_(self):
         """In a notebook: the explanation, then the operator's dispatch table with the chosen key marked."""
+        from ._html import table as _html_table  # notebooks only: not loaded by ``import opyard``
+
         kernel = (f"{self.kernel} [{self.reason}]" if self.kernel is not None
                   else "missing: no kernel, fallback or alias covers this key")
         summary = _html_table(
@@ -155,6 +156,8 @@ def dispatch_table_html(op, *, chosen=None):
 
 
 def _table_html(name, chosen, style=True):
+    from ._html import table as _html_table  # notebooks only: not loaded by ``import opyard``
+
     rows = _core._table_entries(name)
     classes = ["chosen" if key == chosen else
                "fallthrough" if kernel == "fallthrough" else _ROW_CLASS.get(reason, "")

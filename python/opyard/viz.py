@@ -17,10 +17,17 @@ Example::
     >>> svg = dot.render()         # needs Graphviz's `dot` on PATH
 """
 
+from __future__ import annotations
+
 import shutil
 import subprocess
+import typing
 
 from ._tensor import Tensor
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from os import PathLike
 from .dispatcher import dispatch_table_html
 
 __all__ = ["Dot", "to_dot", "dispatch_table_html"]
@@ -28,7 +35,7 @@ __all__ = ["Dot", "to_dot", "dispatch_table_html"]
 _FORMATS = {"svg": True, "dot": True, "plain": True, "json": True, "png": False, "pdf": False}
 
 
-def _quote(text):
+def _quote(text: object) -> str:
     """A DOT quoted string: backslashes and double quotes escaped, newlines as left-justified breaks."""
     text = str(text).replace("\\", "\\\\").replace('"', '\\"')
     return '"' + text.replace("\n", "\\l") + ('\\l"' if "\n" in text else '"')
@@ -44,17 +51,17 @@ class Dot:
 
     __slots__ = ("source",)
 
-    def __init__(self, source):
+    def __init__(self, source: str) -> None:
         self.source = source
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.source
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         first = self.source.split("\n", 1)[0]
         return f"<opyard.viz.Dot {first.rstrip(' {')}: {self.source.count(' -> ')} edges>"
 
-    def render(self, format="svg"):
+    def render(self, format: str = "svg") -> str | bytes:
         """The drawing in ``format`` (``"svg"`` by default; also ``"png"``, ``"pdf"``, ``"json"``,
         ``"plain"``, ``"dot"``): ``str`` for the text formats, ``bytes`` for the others."""
         if format not in _FORMATS:
@@ -70,15 +77,15 @@ class Dot:
             raise RuntimeError(f"Dot.render: dot -T{format} failed: {proc.stderr.decode(errors='replace').strip()}")
         return proc.stdout.decode() if _FORMATS[format] else proc.stdout
 
-    def save(self, path):
+    def save(self, path: str | PathLike[str]) -> str | PathLike[str]:
         """Write the graph to ``path``: DOT text for ``.dot``/``.gv``, else the format the suffix
         names (``.svg``, ``.png``, ``.pdf``). Returns ``path``."""
         suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
         if suffix in ("dot", "gv"):
             data = self.source.encode()
         elif suffix in _FORMATS:
-            data = self.render(suffix)
-            data = data.encode() if isinstance(data, str) else data
+            rendered = self.render(suffix)
+            data = rendered.encode() if isinstance(rendered, str) else rendered
         else:
             raise ValueError(f"Dot.save: cannot tell the format from {str(path)!r}; name it .dot, .gv, .svg, "
                              ".png or .pdf")
@@ -86,9 +93,9 @@ class Dot:
             f.write(data)
         return path
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, str | bytes]:
         # Notebooks: the SVG when Graphviz can draw it, and always the DOT text.
-        bundle = {"text/plain": self.source}
+        bundle: dict[str, str | bytes] = {"text/plain": self.source}
         if shutil.which("dot") is not None:
             bundle["image/svg+xml"] = self.render("svg")
         return bundle
@@ -96,20 +103,20 @@ class Dot:
 
 # --- autograd graphs --------------------------------------------------------------------------------
 
-def _meta(t):
+def _meta(t: typing.Any) -> str:
     """``(3, 4) float32``: a tensor's shape and dtype as a label line."""
     dtype = str(t.dtype).rsplit(".", 1)[-1]
     return f"{tuple(t.shape)} {dtype}"
 
 
-def _unavailable(error):
+def _unavailable(error: BaseException) -> str:
     text = str(error)
     if "freed" in text or "backward through the graph a second time" in text:
         return "freed by backward"
     return "unavailable: " + text.split(". ")[0][:80]
 
 
-def _saved_values(node):
+def _saved_values(node: typing.Any) -> list[tuple[str, str]]:
     """``[(name, label)]``: what a backward node saved for its formula.
 
     Built-in nodes name their saved arguments (``_saved_self``, as torch's); an argument kept
@@ -118,7 +125,7 @@ def _saved_values(node):
     freed them."""
     names = getattr(type(node), "_save_names", None)
     if names:
-        out = []
+        out: list[tuple[str, str]] = []
         for i, name in enumerate(names):
             try:
                 value = getattr(node, "_saved_" + name)
@@ -147,12 +154,12 @@ def _saved_values(node):
 
 
 class _Builder:
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.ids = {}
-        self.lines = []
+        self.ids: dict[tuple[object, ...], str] = {}
+        self.lines: list[str] = []
 
-    def node(self, key, label, **attrs):
+    def node(self, key: tuple[object, ...], label: str, **attrs: str) -> tuple[str, bool]:
         if key in self.ids:
             return self.ids[key], False
         node_id = f"n{len(self.ids)}"
@@ -161,25 +168,25 @@ class _Builder:
         self.lines.append(f"  {node_id} [label={_quote(label)}{extra}];")
         return node_id, True
 
-    def edge(self, a, b, **attrs):
+    def edge(self, a: str, b: str, **attrs: str) -> None:
         extra = ", ".join(f"{k}={_quote(v)}" for k, v in attrs.items())
         self.lines.append(f"  {a} -> {b}" + (f" [{extra}]" if extra else "") + ";")
 
-    def dot(self, graph_attrs):
+    def dot(self, graph_attrs: Iterable[str]) -> Dot:
         head = [f"digraph {self.name} {{", *(f"  {line};" for line in graph_attrs)]
         return Dot("\n".join(head + self.lines + ["}"]) + "\n")
 
 
-def _leaf_label(t, names):
+def _leaf_label(t: Tensor, names: dict[int, str]) -> str:
     name = names.get(id(t))
     head = f"{name}\n" if name else ""
     return f"{head}{_meta(t)}\nrequires_grad=True"
 
 
-def _autograd_dot(roots, params):
+def _autograd_dot(roots: Sequence[Tensor], params: Mapping[str, Tensor] | None) -> Dot:
     names = {id(t): n for n, t in (params or {}).items()}
     b = _Builder("autograd")
-    stack = []
+    stack: list[typing.Any] = []
     for i, root in enumerate(roots):
         label = f"output{'' if len(roots) == 1 else f' {i}'}\n{_meta(root)}"
         rid, _ = b.node(("tensor", id(root)), label, shape="box", style="filled", fillcolor="darkolivegreen1")
@@ -220,7 +227,7 @@ def _autograd_dot(roots, params):
 
 # --- traced graphs ----------------------------------------------------------------------------------
 
-def _node_refs(x, out):
+def _node_refs(x: object, out: list[typing.Any]) -> list[typing.Any]:
     if hasattr(x, "op") and hasattr(x, "name") and hasattr(x, "meta"):
         out.append(x)
     elif isinstance(x, (list, tuple)):
@@ -232,14 +239,14 @@ def _node_refs(x, out):
     return out
 
 
-def _target(node):
+def _target(node: typing.Any) -> str:
     t = node.target
     if hasattr(t, "_schema") and hasattr(t, "name"):
         return str(t)
     return getattr(t, "__name__", str(t))
 
 
-def _value_line(node):
+def _value_line(node: typing.Any) -> str:
     val = node.meta.get("val")
     if isinstance(val, Tensor):
         return "\n" + _meta(val)
@@ -248,7 +255,7 @@ def _value_line(node):
     return "" if val is None else f"\n{val}"
 
 
-_STYLES = {
+_STYLES: dict[str, dict[str, str]] = {
     "placeholder": {"shape": "box", "style": "filled", "fillcolor": "lightblue"},
     "get_attr": {"shape": "box", "style": "filled", "fillcolor": "lightyellow"},
     "call_function": {"shape": "box", "style": "filled", "fillcolor": "lightgrey"},
@@ -256,7 +263,7 @@ _STYLES = {
 }
 
 
-def _fx_dot(gm):
+def _fx_dot(gm: typing.Any) -> Dot:
     b = _Builder("graph_module")
     for node in gm.graph.nodes:
         if node.op == "call_function":
@@ -274,7 +281,8 @@ def _fx_dot(gm):
 
 # --- the entry point --------------------------------------------------------------------------------
 
-def to_dot(tensor_or_graph_module, *, params=None):
+def to_dot(tensor_or_graph_module: Tensor | Sequence[Tensor] | typing.Any, *,
+           params: Mapping[str, Tensor] | None = None) -> Dot:
     """A picture of what computed a tensor, or of a traced program, as a :class:`Dot`.
 
     ``to_dot(tensor)`` (or a list/tuple of tensors) draws the autograd graph: the output (green),

@@ -2,7 +2,7 @@
 
 import torch
 from torch import Tensor
-from torch.library import custom_op, register_fake
+from torch.library import custom_op
 
 # --- torch.library.Library (the 2.1 API): a schema, a CPU kernel, an abstract impl -----------------
 
