@@ -14,9 +14,9 @@ help:  ## list the targets
 $(VPY):
 	$(PY) -m venv $(VENV)
 	$(VPIP) install -q --upgrade pip
-	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "ml_dtypes>=0.4" "pytest>=7" "dask[distributed]" pydot
+	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "ml_dtypes>=0.4" "pytest>=7" "dask[distributed]" pydot mypy
 
-venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes and the test tools (pytest, dask.distributed, pydot)
+venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes and the test tools (pytest, dask.distributed, pydot, mypy)
 
 # The long steps (compiling the Rust core, ~1.5 min from scratch) print cargo's progress.
 install: $(VPY)  ## build the wheel and install it into .venv (what `pip install .` does)
@@ -47,6 +47,7 @@ test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
 
 test-py: $(VPY)  ## pytest over tests/
 	$(VPY) -c "import pydot" 2>/dev/null || $(VPIP) install -q pydot
+	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	$(VPY) -m pytest tests
 
 bench: bench-rust bench-py  ## criterion benches + Python-level benches
