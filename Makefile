@@ -77,6 +77,8 @@ conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md 
 fuzz: dev  ## 1,000,000 mutated schemas through parse_schema in child processes (COUNT=n to change)
 	$(VPY) tests/fuzz/fuzz_schema.py --count $(or $(COUNT),1000000)
 
+# The typed public API (lint): its stubs against the modules (stubtest), the stubs and the annotated
+# modules under --strict, and a user's typed example under --strict.
 TYPED := opyard/library.pyi opyard/_tensor.pyi opyard/_factories.pyi opyard/fake/__init__.pyi \
 	opyard/func/__init__.pyi opyard/viz.py opyard/_html.py
 
@@ -88,8 +90,6 @@ lint:  ## rustfmt, clippy with and without `python`, ruff, the `_core` stub agai
 	$(VPY) -m ruff check python tests bench examples docs
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	cd python && ../$(VPY) -m mypy.stubtest opyard._core
-	# The typed public API: its stubs against the modules, the stubs and annotated modules under
-	# --strict, and a user's typed example under --strict.
 	cd python && ../$(VPY) -m mypy.stubtest --mypy-config-file ../pyproject.toml \
 		--allowlist ../stubtest_allowlist.txt opyard.library opyard.fake opyard.func opyard._factories
 	cd python && ../$(VPY) -m mypy --strict --config-file ../pyproject.toml $(TYPED)
