@@ -1,6 +1,6 @@
 # The types of ``opyard.Tensor``'s common methods. At run time most methods are the aten operator
 # packets bound when the package loads, which a type checker cannot see; this stub names them.
-# Methods not listed here are typed ``Any`` (``__getattr__``); tests/test_typing.py checks that every
+# Methods not listed here are typed ``Any`` (``__getattr__``); tests/package/test_typing.py checks that every
 # method and property named here exists on ``opyard.Tensor`` and that the typed example checks clean.
 import builtins
 from collections.abc import Callable, Iterator, Sequence
