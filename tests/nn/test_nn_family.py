@@ -243,6 +243,19 @@ def test_reduced_precision_is_computed_in_float32_and_rounded_once():
         np.testing.assert_array_equal(got.float().numpy(), want.float().numpy())
 
 
+@pytest.mark.parametrize("reduction", ["sum", "mean"])
+def test_bfloat16_loss_reductions_accumulate_in_float32(reduction):
+    # the losses reduce with sum/mean, which torch accumulates in float32 for bfloat16 (rounded once)
+    x = (r(64, grad=False, dtype=opyard.float32) * 30).to(opyard.bfloat16)
+    y = (r(64, grad=False, dtype=opyard.float32) * 30).to(opyard.bfloat16)
+    got = F.l1_loss(x, y, reduction=reduction)
+    want = F.l1_loss(x.float(), y.float(), reduction=reduction).to(opyard.bfloat16)
+    assert got.item() == want.item()
+    rows = getattr(opyard, reduction)(x.reshape(8, 8), 1)
+    want_rows = getattr(opyard, reduction)(x.float().reshape(8, 8), 1).to(opyard.bfloat16)
+    np.testing.assert_array_equal(rows.float().numpy(), want_rows.float().numpy())
+
+
 # --- fake tensors -----------------------------------------------------------------------------
 
 
