@@ -40,6 +40,11 @@ _PACKETS = (
     "cross", "matrix_power", "take", "take_along_dim", "tensor_split", "index_copy", "index_fill",
     "scatter_reduce", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg",
     "logit", "signbit", "fmax", "fmin", "isposinf", "isneginf",
+    # convolution, pooling, resampling and channel rearrangements (torch's top-level names)
+    "convolution", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d",
+    "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle",
+    "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
 )
 
 __all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",

@@ -2,7 +2,7 @@
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 
-# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, in table order.
+# The SCHEMAS of extra_ops, math_ops, reduce_ops, linalg_ops, index_ops, trig_ops, conv_ops, pool_ops, sample_ops, in table order.
 SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -146,7 +146,159 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'fmax(Tensor self, Tensor other) -> Tensor',
  'fmin(Tensor self, Tensor other) -> Tensor',
  'isposinf(Tensor self) -> Tensor',
- 'isneginf(Tensor self) -> Tensor')
+ 'isneginf(Tensor self) -> Tensor',
+ 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool '
+ 'transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
+ 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, '
+ 'SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) '
+ '-> (Tensor, Tensor, Tensor)',
+ '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool '
+ 'transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool '
+ 'allow_tf32) -> Tensor',
+ '_convolution.deprecated(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] '
+ 'dilation, bool transposed, int[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool '
+ 'cudnn_enabled) -> Tensor',
+ '_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, '
+ 'SymInt groups) -> Tensor',
+ 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, '
+ 'SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor',
+ 'conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, '
+ 'SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor',
+ 'conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, '
+ 'SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor',
+ 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor',
+ 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> '
+ 'Tensor',
+ 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor',
+ 'pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor',
+ 'channel_shuffle(Tensor self, SymInt groups) -> Tensor',
+ 'native_channel_shuffle(Tensor self, SymInt groups) -> Tensor',
+ 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, '
+ 'bool ceil_mode=False) -> (Tensor, Tensor)',
+ 'max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool '
+ 'ceil_mode=False) -> Tensor',
+ 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool '
+ 'ceil_mode=False) -> Tensor',
+ 'max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool '
+ 'ceil_mode=False) -> Tensor',
+ 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, '
+ 'bool ceil_mode=False) -> (Tensor, Tensor)',
+ 'max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, '
+ 'bool ceil_mode=False) -> (Tensor, Tensor)',
+ 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] '
+ 'padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor',
+ 'max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] '
+ 'padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor',
+ 'avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool '
+ 'count_include_pad=True) -> Tensor',
+ 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool '
+ 'count_include_pad=True, int? divisor_override=None) -> Tensor',
+ 'avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool '
+ 'count_include_pad=True, int? divisor_override=None) -> Tensor',
+ 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool '
+ 'ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
+ 'avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool '
+ 'ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
+ 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor',
+ 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor',
+ 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
+ '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor',
+ '_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
+ '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor',
+ '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor',
+ 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)',
+ 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)',
+ 'adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)',
+ 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
+ 'adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
+ 'fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, '
+ 'Tensor)',
+ 'fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, '
+ 'Tensor)',
+ 'fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor '
+ 'indices) -> Tensor',
+ 'fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor '
+ 'indices) -> Tensor',
+ 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor',
+ 'max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor',
+ 'upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
+ 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ 'upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ 'upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ '_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
+ '_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ '_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> '
+ 'Tensor',
+ '_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ '_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ '_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ 'upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor',
+ 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+ 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+ 'upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? '
+ 'scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
+ 'Tensor',
+ 'upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ 'upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+ '_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ '_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
+ 'Tensor',
+ '_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ '_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
+ 'Tensor',
+ 'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) '
+ '-> Tensor',
+ 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, '
+ 'float? scales_w=None) -> Tensor',
+ 'upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, '
+ 'float? scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? '
+ 'scales=None) -> Tensor',
+ '_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? '
+ 'scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? '
+ 'scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, '
+ 'float? scales=None) -> Tensor',
+ 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, '
+ 'float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, '
+ 'float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, '
+ 'float? scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool '
+ 'align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool '
+ 'align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
+ 'grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
+ 'grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
+ 'grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
+ 'bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)',
+ 'grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
+ 'bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)')
 
 # (name, module, table, kind, meta kernel's module or None), in table order.
 ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
@@ -512,6 +664,64 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('deg2rad_', 'trig_ops', 'KERNELS', 'inplace', None),
  ('rad2deg_', 'trig_ops', 'KERNELS', 'inplace', None),
  ('logit_', 'trig_ops', 'KERNELS', 'inplace', None),
+ ('convolution', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('_convolution', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('convolution_backward', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('im2col', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('col2im', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('pixel_shuffle', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('pixel_unshuffle', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('channel_shuffle', 'conv_ops', 'KERNELS', 'own_meta', 'conv_ops'),
+ ('max_pool2d_with_indices', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('max_pool3d_with_indices', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('max_pool2d_with_indices_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('max_pool3d_with_indices_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('avg_pool2d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('avg_pool3d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('avg_pool2d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('avg_pool3d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('_adaptive_avg_pool2d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('_adaptive_avg_pool3d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('_adaptive_avg_pool2d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('_adaptive_avg_pool3d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('adaptive_max_pool2d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('adaptive_max_pool3d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('adaptive_max_pool2d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('adaptive_max_pool3d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('fractional_max_pool2d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('fractional_max_pool3d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('fractional_max_pool2d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('fractional_max_pool3d_backward', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('max_unpool2d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('max_unpool3d', 'pool_ops', 'KERNELS', 'own_meta', 'pool_ops'),
+ ('upsample_nearest1d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_nearest1d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_nearest2d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_nearest2d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_nearest3d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_nearest3d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_nearest_exact1d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_nearest_exact1d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_nearest_exact2d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_nearest_exact2d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_nearest_exact3d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_nearest_exact3d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_linear1d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_linear1d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_bilinear2d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_bilinear2d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_trilinear3d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_trilinear3d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_bicubic2d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('upsample_bicubic2d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_bilinear2d_aa', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_bilinear2d_aa_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_bicubic2d_aa', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('_upsample_bicubic2d_aa_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('grid_sampler_2d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('grid_sampler_2d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('grid_sampler_3d', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
+ ('grid_sampler_3d_backward', 'sample_ops', 'KERNELS', 'own_meta', 'sample_ops'),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -554,6 +764,40 @@ ROWS = (('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
  ('take_along_dim', 'index_ops', 'COMPOSITE', 'composite', None),
  ('tensor_split.sections', 'index_ops', 'COMPOSITE', 'composite', None),
  ('tensor_split.indices', 'index_ops', 'COMPOSITE', 'composite', None),
+ ('conv1d', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv2d', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv3d', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv1d.padding', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv2d.padding', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv3d.padding', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv_transpose1d', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv_transpose2d.input', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('conv_transpose3d.input', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('_convolution_mode', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('_convolution.deprecated', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('native_channel_shuffle', 'conv_ops', 'COMPOSITE', 'composite', None),
+ ('max_pool1d_with_indices', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('max_pool1d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('max_pool2d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('max_pool3d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('avg_pool1d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('adaptive_avg_pool1d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('adaptive_avg_pool2d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('adaptive_avg_pool3d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('adaptive_max_pool1d', 'pool_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_nearest1d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_nearest2d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_nearest3d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('_upsample_nearest_exact1d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('_upsample_nearest_exact2d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('_upsample_nearest_exact3d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_linear1d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_bilinear2d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_trilinear3d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_bicubic2d.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('_upsample_bilinear2d_aa.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('_upsample_bicubic2d_aa.vec', 'sample_ops', 'COMPOSITE', 'composite', None),
+ ('grid_sampler', 'sample_ops', 'COMPOSITE', 'composite', None),
  ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),

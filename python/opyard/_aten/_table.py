@@ -17,13 +17,14 @@ __all__ = ["KERNEL_MODULES", "COMPOSITE_MODULES", "SCHEMA_MODULES", "rows", "sch
 # Kernel modules with a ``KERNELS`` table, in merge order (a later module's kernel wins).
 KERNEL_MODULES = ("pointwise", "unary", "reduction", "shape", "linalg", "indexing", "factory", "sorting",
                   "nn_ops", "misc_ops", "extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops",
-                  "trig_ops")
+                  "trig_ops", "conv_ops", "pool_ops", "sample_ops")
 # Modules with a ``COMPOSITE`` table (CompositeImplicitAutograd kernels), in merge order.
 COMPOSITE_MODULES = ("shape", "linalg", "composite_nn", "misc_ops", "extra_ops", "reduce_ops", "linalg_ops",
-                     "index_ops")
+                     "index_ops", "conv_ops", "pool_ops", "sample_ops")
 # Modules whose ``SCHEMAS`` extend schemas.py's, in table order (out_variants' are read from it at
 # import: the derivative table imports it anyway).
-SCHEMA_MODULES = ("extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops", "trig_ops")
+SCHEMA_MODULES = ("extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops", "trig_ops", "conv_ops",
+                  "pool_ops", "sample_ops")
 
 
 def _m(name):
@@ -39,7 +40,7 @@ def _classifier():
     """``kind(name)`` and ``meta_source(name)`` over the kernel modules' sets."""
     m = _m
     own_meta = {}  # name -> module whose table holds the hand-written meta kernel (a later one wins)
-    for module in ("misc_ops", "meta", "linalg_ops", "index_ops"):
+    for module in ("misc_ops", "meta", "linalg_ops", "index_ops", "conv_ops", "pool_ops", "sample_ops"):
         table = {"one_hot": None} if module == "meta" else m(module).META_KERNELS
         own_meta.update(dict.fromkeys(table, module))
     views = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze",
