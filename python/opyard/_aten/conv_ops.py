@@ -195,9 +195,11 @@ def conv_array(x, w, stride, padding, dilation, groups):
     return y.reshape((n, cout) + tuple(out_sp))
 
 
-def fold_back(cols_src, wt, spatial, kernel, stride, padding, dilation, groups):
+def fold_back(cols_src, wt, spatial, kernel, stride, padding, dilation, groups, fold_dtype=None):
     """The transpose of ``conv_array`` w.r.t. its input: ``weight^T @ src`` per group, folded
-    into ``spatial``. ``cols_src`` is (N, C_src, *src_spatial); ``wt`` the weight (C_src, Cg, *K)."""
+    into ``spatial``. ``cols_src`` is (N, C_src, *src_spatial); ``wt`` the weight (C_src, Cg, *K).
+    ``fold_dtype``: the dtype the columns are rounded to and added in (torch's half kernels
+    fold in half)."""
     n, c_src = cols_src.shape[:2]
     src_sp = cols_src.shape[2:]
     g = groups
@@ -205,11 +207,13 @@ def fold_back(cols_src, wt, spatial, kernel, stride, padding, dilation, groups):
     ck = cg * W.prod(kernel)
     m = W.prod(src_sp)
     wm = wt.reshape(g, c_src // g, ck).transpose(0, 2, 1)
-    out = np.empty((n, g * cg) + tuple(spatial), dtype=np.result_type(cols_src.dtype, wt.dtype))
+    out = np.empty((n, g * cg) + tuple(spatial), dtype=fold_dtype or np.result_type(cols_src.dtype, wt.dtype))
     for b in W.chunks(n, g * ck * m * cols_src.itemsize):
         nb = cols_src[b].shape[0]
         cols = np.matmul(wm, cols_src[b].reshape(nb, g, c_src // g, m))
         cols = cols.reshape((nb, g * cg) + tuple(kernel) + tuple(src_sp))
+        if fold_dtype is not None:
+            cols = cols.astype(fold_dtype)
         out[b] = W.fold(cols, spatial, kernel, stride, padding, dilation)
     return out
 
@@ -229,6 +233,17 @@ def weight_grad_array(x, gy, kernel, stride, padding, dilation, groups):
         cols = W.unfold_columns(x[b], out_sp, kernel, stride, padding, dilation).reshape(nb, g, ck, m)
         acc += np.matmul(gy[b].reshape(nb, g, og, m), cols.transpose(0, 1, 3, 2)).sum(0)
     return acc.reshape((cout, cg) + tuple(kernel))
+
+
+def _fold_dtype(t, output_padding=(), stride=()):
+    """The dtype torch's CPU transposed convolution adds its columns in: half for half inputs,
+    and for bfloat16 ones where oneDNN does not take the call (an output padding past the
+    stride) and its slow kernel runs; None (float32, rounded once) otherwise."""
+    if t.dtype is D.float16:
+        return np.dtype(np.float16)
+    if t.dtype is D.bfloat16 and any(op >= s for op, s in zip(output_padding, stride)):
+        return t._data.dtype
+    return None
 
 
 def _compute(t, *others):
@@ -256,7 +271,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if not p.transposed:
         y = conv_array(x, w, p.stride, p.padding, p.dilation, p.groups)
     else:
-        y = fold_back(x, w, p.out_spatial, kernel, p.stride, p.padding, p.dilation, p.groups)
+        y = fold_back(x, w, p.out_spatial, kernel, p.stride, p.padding, p.dilation, p.groups,
+                      _fold_dtype(input, p.output_padding, p.stride))
     if bias is not None:
         y += _compute(bias).reshape((1, -1) + (1,) * p.dim)
     return _finish(y, input, input.dtype, fmt)
@@ -293,7 +309,7 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
     gi = gw = gb = None
     if output_mask[0]:
         if not transposed:
-            gi = fold_back(gy, w, x.shape[2:], kernel, stride, padding, dilation, groups)
+            gi = fold_back(gy, w, x.shape[2:], kernel, stride, padding, dilation, groups, _fold_dtype(input))
         else:  # an output_padding past the stride adds rows no input position reaches
             gi = conv_array(gy, w, stride, padding, dilation, groups)
             gi = gi[(Ellipsis,) + tuple(slice(0, s) for s in x.shape[2:])]

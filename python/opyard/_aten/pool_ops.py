@@ -456,10 +456,28 @@ def _adaptive_avg(n, self, output_size, meta):
     if meta:
         return _make_meta(shape, self.dtype, W.format_strides(shape, fmt))
     x = self._data
+    if n == 3 and x.dtype.itemsize == 2 and x.size:
+        return out(_adaptive_avg_lowp(x, output_size), self)
     acc = W.accumulate_dtype(x)
     mats = [_adaptive_matrix(size, o, acc) for size, o in zip(x.shape[-n:], output_size)]
     r = apply_along(x.astype(acc, copy=False), mats, n)
     return out(W.as_format(r.astype(x.dtype, copy=False), fmt), self)
+
+
+def _adaptive_avg_lowp(x, output_size):
+    """torch's 3-d adaptive average of half and bfloat16: the window summed in the input's own
+    type, element by element in (d, h, w) order, then divided."""
+    starts, lengths = [], []
+    for size, o in zip(x.shape[-3:], output_size):
+        s, e = adaptive_ranges(size, o)
+        starts.append(s)
+        lengths.append(e - s)
+    win, _ = adaptive_gather(x, 3, starts, lengths, np.zeros((), x.dtype))
+    acc = np.zeros(win.shape[:-3], dtype=x.dtype)
+    for k in np.ndindex(*win.shape[-3:]):
+        acc = acc + win[(Ellipsis,) + k]
+    count = (lengths[0].reshape(-1, 1, 1) * lengths[1].reshape(1, -1, 1) * lengths[2].reshape(1, 1, -1))
+    return (acc.astype(np.float32) / count).astype(x.dtype)
 
 
 def _adaptive_avg_pool2d(self, output_size):

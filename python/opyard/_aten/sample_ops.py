@@ -169,13 +169,18 @@ def nearest_taps(size, o, scale, exact):
     return idx[:, None], np.ones((o, 1), dtype=np.float64)
 
 
-def linear_taps(size, o, align_corners, scale, op):
+def linear_taps(size, o, align_corners, scale, op, store=None):
+    """Two taps and their weights (torch's ``compute_indices_weights_linear``); ``store`` is the
+    dtype torch keeps the weights in (half and bfloat16 inputs round them to their own type)."""
     s = _scale(size, o, align_corners, scale, op)
     i = np.arange(o).astype(op)
     src = s * i if align_corners else np.maximum(s * (i + op.type(0.5)) - op.type(0.5), op.type(0))
     i0 = src.astype(np.int64)
     i1 = i0 + (i0 < size - 1)
     l1 = np.clip(src - i0.astype(op), 0, 1).astype(op)
+    if store is not None:
+        l1 = l1.astype(store).astype(op)
+        return np.stack([i0, i1], 1), np.stack([(op.type(1) - l1).astype(store).astype(op), l1], 1)
     return np.stack([i0, i1], 1), np.stack([op.type(1) - l1, l1], 1)
 
 
@@ -230,12 +235,12 @@ def aa_taps(kind, size, o, align_corners, scale, op, antialias=True, delta=0.0, 
     return idx, w.astype(op)
 
 
-def _taps(mode, size, o, align_corners, scale, op):
+def _taps(mode, size, o, align_corners, scale, op, store=None):
     if mode in ("nearest", "nearest_exact"):
         idx, w = nearest_taps(size, o, scale, mode == "nearest_exact")
         return idx, w.astype(op)
     if mode in ("linear", "bilinear", "trilinear"):
-        return linear_taps(size, o, align_corners, scale, op)
+        return linear_taps(size, o, align_corners, scale, op, store)
     if mode == "bicubic":
         return cubic_taps(size, o, align_corners, scale, op)
     return aa_taps(mode[:-3], size, o, align_corners, scale, op)
@@ -282,7 +287,9 @@ def _upsample(mode, n, self, output_size, align_corners, scales):
         r = _uint8_resample(mode, x, n, output_size, align_corners, scales)
         return out(W.as_format(r, fmt), self)
     op = _op_dtype(x)
-    taps = [_taps(mode, size, o, align_corners, s, op) for size, o, s in zip(x.shape[2:], output_size, scales)]
+    store = x.dtype if x.dtype.itemsize == 2 and mode in ("linear", "trilinear") else None
+    taps = [_taps(mode, size, o, align_corners, s, op, store)
+            for size, o, s in zip(x.shape[2:], output_size, scales)]
     if mode in ("nearest", "nearest_exact"):
         taps = [(idx, None) for idx, _ in taps]
         r = resample_array(x, n, taps)
@@ -338,17 +345,19 @@ def _int16_weights(w):
 
 
 def _uint8_resample(mode, x, n, output_size, align_corners, scales):
-    kind = "bilinear" if mode in ("bilinear", "bilinear_aa", "linear", "trilinear") else "bicubic"
+    """torch's uint8 path: per dimension (the last first), int16 weights and a rounding shift.
+    Bilinear and the anti-aliased modes weigh with torch's ``_compute_weights_aa`` filter; bicubic
+    with the clamped 4-tap cubic of the float path."""
     antialias = mode.endswith("_aa")
+    kind = "bicubic" if mode.startswith("bicubic") else "bilinear"
     delta = 0.5 if (align_corners and not antialias) else 0.0
     r = x
-    # the last dimension first, then the others (torch's horizontal then vertical passes)
     for i in reversed(range(n)):
         size, o = x.shape[2 + i], output_size[i]
-        if size == o and not align_corners and not antialias:
-            continue
-        idx, w = aa_taps(kind, size, o, align_corners, scales[i], np.dtype(np.float64), antialias, delta,
-                         -0.5 if antialias else _CUBIC_A)
+        if kind == "bicubic" and not antialias:
+            idx, w = cubic_taps(size, o, align_corners, scales[i], np.dtype(np.float64))
+        else:
+            idx, w = aa_taps(kind, size, o, align_corners, scales[i], np.dtype(np.float64), antialias, delta)
         w16, precision = _int16_weights(w)
         axis = 2 + i
         acc = np.full(r.shape[:axis] + (o,) + r.shape[axis + 1:], (1 << (precision - 1)) if precision else 0,
@@ -555,6 +564,7 @@ def _grid_taps(input, grid, mode, padding_mode, align_corners):
 
 
 def _cubic_coeffs(t):
+    """torch's ``get_cubic_upsample_coefficients`` (in ``t``'s dtype, operation by operation)."""
     a = _CUBIC_A
     return [_cubic2(t + 1, a), _cubic1(t, a), _cubic1(1 - t, a), _cubic2(2 - t, a)]
 
@@ -593,8 +603,38 @@ def _bicubic_taps(coords, sizes, padding_mode, align_corners):
     return taps
 
 
+def _bicubic_sample(x, grid, padding_mode, align_corners):
+    """torch's 2-d bicubic sampling: four rows interpolated along x, then those along y, each
+    sum taken in order (so half and bfloat16 round where torch's do)."""
+    N, C, H, Wd = x.shape
+    flat = x.reshape(N, C, H * Wd)
+    bidx = np.arange(N).reshape(N, 1, 1)
+    ix, _ = _unnormalize(grid[..., 0], Wd, align_corners)
+    iy, _ = _unnormalize(grid[..., 1], H, align_corners)
+    x0, y0 = np.floor(ix), np.floor(iy)
+    cx, cy = _cubic_coeffs(ix - x0), _cubic_coeffs(iy - y0)
+    result = None
+    for i in range(4):
+        py, _ = _compute_coords(y0 - 1 + i, H, padding_mode, align_corners)
+        py = py.astype(np.int64)
+        row = None
+        for j in range(4):
+            px, _ = _compute_coords(x0 - 1 + j, Wd, padding_mode, align_corners)
+            px = px.astype(np.int64)
+            inb = (px >= 0) & (px < Wd) & (py >= 0) & (py < H)
+            vals = flat[bidx, :, np.clip(py, 0, H - 1) * Wd + np.clip(px, 0, Wd - 1)]  # (N, h, w, C)
+            vals = np.where(inb[..., None], vals, np.zeros((), x.dtype))
+            term = vals * cx[j][..., None]
+            row = term if row is None else row + term
+        term = row * cy[i][..., None]
+        result = term if result is None else result + term
+    return np.moveaxis(result, -1, 1)
+
+
 def grid_sample_array(x, grid, mode, padding_mode, align_corners):
     """(N, C, *out) samples of ``x`` (N, C, *in) at ``grid`` (N, *out, n)."""
+    if mode == 2:
+        return _bicubic_sample(x, grid, padding_mode, align_corners)
     n = x.ndim - 2
     N, C = x.shape[:2]
     sizes = x.shape[2:]
@@ -649,7 +689,8 @@ def _grid_nd(n):
     def kernel(input, grid, interpolation_mode, padding_mode, align_corners):
         _check_grid_nd(n, input, grid, interpolation_mode, padding_mode)
         x, gr = input._data, grid._data
-        op = _op_dtype(x)
+        # torch computes half and bfloat16 in their own type, every operation rounded: so do we
+        op = x.dtype if x.dtype.itemsize == 2 else _op_dtype(x)
         r = grid_sample_array(x.astype(op, copy=False), gr.astype(op, copy=False), interpolation_mode, padding_mode,
                               align_corners)
         return out(np.ascontiguousarray(r.astype(x.dtype, copy=False)), input)
