@@ -13,8 +13,9 @@ import functools
 
 from ... import _core
 from ..._aten import OP_TABLE
+from ..._aten import conv_ops, pool_ops, sample_ops
 from ..._provenance import caller_site
-from . import dims, linalg, misc, pointwise, shape
+from . import dims, linalg, misc, pointwise, shape, spatial
 from .common import aten
 from .fallback import batched_fallback
 
@@ -75,6 +76,30 @@ def _rule_table():
     })
     table["index_put"] = misc.index_put_rule
     table["index_put_"] = functools.partial(misc.index_put_rule, inplace=True)
+    table.update(_spatial_rules())
+    return table
+
+
+def _spatial_rules():
+    """Convolution, pooling and resampling: one call with the vmap dim folded into the batch."""
+    table = {"convolution": spatial.convolution_rule}
+    planes = {  # op -> (spatial dims, tensor arguments, takes an unbatched input)
+        "max_pool2d_with_indices": (2, (0,), True), "max_pool3d_with_indices": (3, (0,), True),
+        "avg_pool2d": (2, (0,), True), "avg_pool3d": (3, (0,), True),
+        "_adaptive_avg_pool2d": (2, (0,), True), "_adaptive_avg_pool3d": (3, (0,), True),
+        "adaptive_max_pool2d": (2, (0,), True), "adaptive_max_pool3d": (3, (0,), True),
+        "max_unpool2d": (2, (0, 1), True), "max_unpool3d": (3, (0, 1), True),
+        "im2col": (2, (0,), True), "col2im": (1, (0,), True), "pixel_shuffle": (2, (0,), True),
+        "pixel_unshuffle": (2, (0,), True), "channel_shuffle": (2, (0,), False),
+        "grid_sampler_2d": (2, (0, 1), False), "grid_sampler_3d": (3, (0, 1), False),
+    }
+    for name, (mode, n, align) in sample_ops._UPSAMPLE.items():
+        planes[name] = (n, (0,), False)
+    for name, (n, tensors, unbatched) in planes.items():
+        table[name] = functools.partial(spatial.planes_rule, n=n, tensors=tensors, unbatched=unbatched)
+    for module in (conv_ops, pool_ops, sample_ops):
+        for name, fn in module.COMPOSITE.items():
+            table[name] = spatial.decompose_rule(fn)
     return table
 
 
