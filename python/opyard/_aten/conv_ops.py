@@ -14,6 +14,8 @@ multiplies first and folds the columns back. Half and bfloat16 compute in float3
 once; integer convolutions wrap as torch's do.
 """
 
+import warnings
+
 import numpy as np
 
 from .. import _dtype as D
@@ -178,7 +180,8 @@ def _type_string(t):
 
 
 def conv_array(x, w, stride, padding, dilation, groups):
-    """A convolution (no bias): columns of the input's windows times the weight, per group."""
+    """A convolution (no bias): columns of the input's windows times the weight, one matrix
+    product per group over a whole chunk of the batch (Note [Sliding windows])."""
     n, c = x.shape[:2]
     cout, cg = w.shape[:2]
     kernel = w.shape[2:]
@@ -188,30 +191,33 @@ def conv_array(x, w, stride, padding, dilation, groups):
     og, ck = cout // g, cg * W.prod(kernel)
     m = W.prod(out_sp)
     wm = w.reshape(g, og, ck)
-    y = np.empty((n, g, og, m), dtype=np.result_type(x.dtype, w.dtype))
+    y = np.empty((n, cout, m), dtype=np.result_type(x.dtype, w.dtype))
     for b in W.chunks(n, c * W.prod(kernel) * m * x.itemsize):
-        cols = W.unfold_columns(x[b], out_sp, kernel, stride, padding, dilation)
-        np.matmul(wm, cols.reshape(cols.shape[0], g, ck, m), out=y[b])
+        nb = x[b].shape[0]
+        cols = W.batch_columns(x[b], out_sp, kernel, stride, padding, dilation).reshape(g, ck, nb * m)
+        y[b] = np.matmul(wm, cols).reshape(cout, nb, m).transpose(1, 0, 2)
     return y.reshape((n, cout) + tuple(out_sp))
 
 
-def fold_back(cols_src, wt, spatial, kernel, stride, padding, dilation, groups, fold_dtype=None):
+def fold_back(src, wt, spatial, kernel, stride, padding, dilation, groups, fold_dtype=None):
     """The transpose of ``conv_array`` w.r.t. its input: ``weight^T @ src`` per group, folded
-    into ``spatial``. ``cols_src`` is (N, C_src, *src_spatial); ``wt`` the weight (C_src, Cg, *K).
+    into ``spatial``. ``src`` is (N, C_src, *src_spatial); ``wt`` the weight (C_src, Cg, *K).
     ``fold_dtype``: the dtype the columns are rounded to and added in (torch's half kernels
     fold in half)."""
-    n, c_src = cols_src.shape[:2]
-    src_sp = cols_src.shape[2:]
+    n, c_src = src.shape[:2]
+    src_sp = src.shape[2:]
     g = groups
     cg = wt.shape[1]
     ck = cg * W.prod(kernel)
     m = W.prod(src_sp)
     wm = wt.reshape(g, c_src // g, ck).transpose(0, 2, 1)
-    out = np.empty((n, g * cg) + tuple(spatial), dtype=fold_dtype or np.result_type(cols_src.dtype, wt.dtype))
-    for b in W.chunks(n, g * ck * m * cols_src.itemsize):
-        nb = cols_src[b].shape[0]
-        cols = np.matmul(wm, cols_src[b].reshape(nb, g, c_src // g, m))
-        cols = cols.reshape((nb, g * cg) + tuple(kernel) + tuple(src_sp))
+    out = np.empty((n, g * cg) + tuple(spatial), dtype=fold_dtype or np.result_type(src.dtype, wt.dtype))
+    for b in W.chunks(n, g * ck * m * src.itemsize):
+        nb = src[b].shape[0]
+        rows = np.ascontiguousarray(src[b].reshape(nb, g, c_src // g, m).transpose(1, 2, 0, 3))
+        cols = np.matmul(wm, rows.reshape(g, c_src // g, nb * m))  # (g, ck, nb*m)
+        cols = cols.reshape((g * cg,) + tuple(kernel) + (nb,) + tuple(src_sp))
+        cols = np.moveaxis(cols, 1 + len(kernel), 0)  # (nb, C, *K, *src): a view
         if fold_dtype is not None:
             cols = cols.astype(fold_dtype)
         out[b] = W.fold(cols, spatial, kernel, stride, padding, dilation)
@@ -230,8 +236,9 @@ def weight_grad_array(x, gy, kernel, stride, padding, dilation, groups):
     acc = np.zeros((g, og, ck), dtype=np.result_type(x.dtype, gy.dtype))
     for b in W.chunks(n, c * W.prod(kernel) * m * x.itemsize):
         nb = x[b].shape[0]
-        cols = W.unfold_columns(x[b], out_sp, kernel, stride, padding, dilation).reshape(nb, g, ck, m)
-        acc += np.matmul(gy[b].reshape(nb, g, og, m), cols.transpose(0, 1, 3, 2)).sum(0)
+        cols = W.batch_columns(x[b], out_sp, kernel, stride, padding, dilation).reshape(g, ck, nb * m)
+        rows = np.ascontiguousarray(gy[b].reshape(nb, g, og, m).transpose(1, 2, 0, 3)).reshape(g, og, nb * m)
+        acc += np.matmul(rows, cols.transpose(0, 2, 1))
     return acc.reshape((cout, cg) + tuple(kernel))
 
 
@@ -418,6 +425,7 @@ def _padding_same(input, weight, bias, stride, dilation, groups):
         left.append(total // 2)
         right.append(total - total // 2)
     if left != right:
+        _warn_same_padding()
         pad_nd = [0] * (2 * dim)
         for i in range(dim):
             delta = right[i] - left[i]
@@ -429,6 +437,17 @@ def _padding_same(input, weight, bias, stride, dilation, groups):
                 left[i] = right[i]
         input = A.constant_pad_nd(input, pad_nd, 0)
     return A.convolution(input, weight, bias, stride, left, dilation, False, [0] * dim, groups)
+
+
+_WARNED = set()
+
+
+def _warn_same_padding():
+    """torch's one-time warning for an asymmetric 'same' padding."""
+    if "same" not in _WARNED:
+        _WARNED.add("same")
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                      "of the input be created", UserWarning, stacklevel=4)
 
 
 def _convolution_deprecated(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups,

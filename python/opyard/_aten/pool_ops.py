@@ -14,7 +14,6 @@ row-major order, or its last nan (torch's ``val > max || isnan(val)`` scan).
 import numpy as np
 
 from .. import _dtype as D
-from .._memory_format import channels_last
 from .._tensor import _make_meta
 from . import windows as W
 from .common import A, out
@@ -202,15 +201,17 @@ def _argmax_last(values):
 
 
 def max_pool_arrays(x, n, out_sp, kernel, stride, padding, dilation):
-    """(values, flat indices within the plane) of a max pool over the last ``n`` dims of ``x``."""
+    """(values, flat indices within the plane) of a max pool over the last ``n`` dims of ``x``:
+    the windows copied once as rows, one ``argmax`` per row (torch's scan: the first largest
+    value, or the last nan)."""
     acc = W.accumulate_dtype(x)
     xa = x.astype(acc, copy=False)
-    win = W.padded_windows(xa, out_sp, kernel, stride, padding, dilation, value=_low(acc))
-    lead = x.shape[:x.ndim - n]
-    flat = win.reshape(lead + tuple(out_sp) + (W.prod(kernel),))
+    xp = _padded(xa, n, out_sp, kernel, stride, padding, dilation, _low(acc))
+    win = W.window_view(xp, out_sp, kernel, stride, dilation)
+    flat = win.reshape(win.shape[:win.ndim - n] + (W.prod(kernel),))
     kidx = _argmax_last(flat)
-    values = np.take_along_axis(flat, kidx[..., None], -1)[..., 0]
-    # kernel offset -> input coordinate, per spatial dim
+    best = np.take_along_axis(flat, kidx[..., None], -1)[..., 0]
+    values = best
     koff = np.unravel_index(kidx, kernel)
     spatial = x.shape[x.ndim - n:]
     index = np.zeros(kidx.shape, dtype=np.int64)
@@ -227,9 +228,17 @@ def max_pool_arrays(x, n, out_sp, kernel, stride, padding, dilation):
     if not valid.all():
         first = np.zeros(kidx.shape, dtype=np.int64)
         for i in range(n):
-            first = first * spatial[i] + np.broadcast_to(firsts[i], kidx.shape[len(lead):])
+            first = first * spatial[i] + np.broadcast_to(firsts[i], kidx.shape[kidx.ndim - n:])
         index = np.where(valid, index, first)
     return values.astype(x.dtype, copy=False), index
+
+
+def _padded(x, n, out_sp, kernel, stride, padding, dilation, value):
+    """``x`` padded by ``padding`` on the left and as far as the last window reaches on the right."""
+    spatial = x.shape[x.ndim - n:]
+    after = [(o - 1) * s + d * (k - 1) + 1 - size - p if o > 0 else -size - p
+             for o, s, d, k, size, p in zip(out_sp, stride, dilation, kernel, spatial, padding)]
+    return W.pad(x, n, padding, [max(a, -size) for a, size in zip(after, spatial)], value)
 
 
 def _max_pool_with_indices(op, n, self, kernel_size, stride, padding, dilation, ceil_mode, meta):
@@ -336,8 +345,10 @@ def _avg_pool(op, n, self, kernel_size, stride, padding, ceil_mode, count_includ
         return _make_meta(shape, self.dtype, W.format_strides(shape, fmt))
     x = self._data
     acc = W.accumulate_dtype(x)
-    win = W.padded_windows(x.astype(acc, copy=False), outs, kernel, stride, padding, [1] * n)
-    total = win.sum(axis=tuple(range(win.ndim - n, win.ndim)))
+    xp = _padded(x.astype(acc, copy=False), n, outs, kernel, stride, padding, [1] * n, 0)
+    total = None
+    for _, view in W.offsets(xp, outs, kernel, stride, [1] * n):
+        total = view.copy() if total is None else np.add(total, view, out=total)
     div = _avg_divisors(x.shape[-n:], outs, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
     if acc.kind in "iu":
         div = np.asarray(div, dtype=np.int64)
@@ -808,8 +819,9 @@ def _one_int(op, name, value):
     return value
 
 
-def _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode):
-    """torch's checks of ``max_pool1d``: the 1-d pooling parameters and the output size."""
+def _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode, with_indices=True):
+    """torch's checks of ``max_pool1d``: the 1-d pooling parameters and the output size (the
+    padding checked in ``pooling_output_shape``'s words on the path that returns indices)."""
     shape = list(self.shape)
     ok = (len(shape) == 2 and shape[0] != 0 or len(shape) == 3 and shape[1] != 0) and len(shape) >= 2 and shape[-1]
     if not ok:
@@ -829,6 +841,12 @@ def _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
     if d <= 0:
         raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    if not with_indices:
+        if p < 0:
+            raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+        if p > k // 2:
+            raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} "
+                               f"and kernel_size={k}")
     o = _out_size(shape[-1], k, s, p, d, ceil_mode)
     if o <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {o}")
@@ -847,7 +865,8 @@ def max_pool1d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1,
 def max_pool1d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     kernel_size, stride = _listed(kernel_size), _listed(stride)
     padding, dilation = _listed(padding), _listed(dilation)
-    _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode)
+    # torch takes the indices path for inputs that require grad, its own kernel otherwise
+    _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode, with_indices=self.requires_grad)
     if not self.requires_grad:
         _check_dtype("max_pool1d_impl", self)
     return A.max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
@@ -897,7 +916,7 @@ def _check_adaptive_size(n, output_size):
 
 def adaptive_avg_pool2d(self, output_size):
     output_size = _check_adaptive_size(2, output_size)
-    if output_size == [1, 1]:
+    if output_size == [1, 1] and W.suggest_format(self) is None:
         return _mean_pool(self, 2)
     return A._adaptive_avg_pool2d(self, output_size)
 
@@ -910,11 +929,9 @@ def adaptive_avg_pool3d(self, output_size):
 
 
 def _mean_pool(self, n):
-    """torch's shortcut for a 1x1 output: the mean over the spatial dims, in the input's layout."""
-    y = A.mean__dim(self, list(range(-n, 0)), True)
-    if n == 2 and W.suggest_format(self) is not None:
-        y = A.contiguous(y, memory_format=channels_last)
-    return y
+    """torch's shortcut for a 1x1 output: the mean over the spatial dims. (A channels_last input
+    takes the pooling kernel instead, which lays its result out as torch's mean does.)"""
+    return A.mean__dim(self, list(range(-n, 0)), True)
 
 
 def adaptive_max_pool1d(self, output_size):

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from .._memory_format import channels_last, channels_last_3d
 from .._tensor import _make_meta
 from . import windows as W
 from .common import A, out
@@ -77,6 +78,7 @@ _MODES = {
     "bicubic_aa": (frozenset(("float32", "float64", "uint8")), "_upsample_bicubic2d_aa"),
 }
 _CUBIC_A = -0.75
+_CL = {2: channels_last, 3: channels_last_3d}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,6 +130,8 @@ def _plan(mode, n, self, output_size):
     dtypes, kernel = _MODES[mode]
     if self.dtype.name not in dtypes:
         suffix = "" if mode.endswith("aa") else f"{n}d"
+        if n >= 2 and not mode.endswith("aa") and self.is_contiguous(memory_format=_CL[n]):
+            suffix += "_channels_last"  # torch's kernel for inputs laid out so (one channel is)
         raise NotImplementedError(f"\"{kernel}{suffix}\" not implemented for '{W.legacy(self.dtype)}'")
     shape = list(self.shape[:2]) + output_size
     fmt = W.suggest_format(self) if n == 2 or mode.startswith("nearest") or mode == "trilinear" else None

@@ -18,12 +18,14 @@ from .. import _dtype as D
 from .._memory_format import channels_last, channels_last_3d, is_strides_like_format
 
 __all__ = [
-    "accumulate_dtype", "as_format", "chunks", "cpp_name", "fold", "format_of", "format_strides", "int_list",
+    "accumulate_dtype", "as_format", "batch_columns", "chunks", "cpp_name", "fold", "format_of", "format_strides", "int_list",
     "legacy", "pad", "padded_windows", "pool_out_size", "prod", "suggest_format", "unfold_columns", "window_view",
 ]
 
 # The largest column buffer (bytes) one matrix product reads: bigger batches go in chunks.
-CHUNK_BYTES = 1 << 25
+# Large products keep BLAS efficient (its threads synchronise per call), small ones bound
+# the memory a convolution holds beside its input: 128 MB is the compromise.
+CHUNK_BYTES = 1 << 27
 
 # torch's C++ element type names (``Tensor.dtype`` as a TypeMeta prints), for its messages.
 CPP_NAMES = {
@@ -105,6 +107,16 @@ def padded_windows(x, out, kernel, stride, padding, dilation, value=0):
     return window_view(xp, out, kernel, stride, dilation)
 
 
+def offsets(xp, out, kernel, stride, dilation):
+    """Every kernel offset of a window view: ``(offset, view)`` with ``view`` the ``(..., *out)``
+    elements each window reads at that offset. Reductions over windows (max, sum) walk these
+    instead of copying the windows."""
+    win = window_view(xp, out, kernel, stride, dilation)
+    n = len(out)
+    for k in np.ndindex(*kernel):
+        yield k, win[(Ellipsis,) + k] if n else win
+
+
 def unfold_columns(x, out, kernel, stride, padding, dilation):
     """``(N, C, *spatial)`` -> a contiguous ``(N, C, *kernel, *out)`` copy of its zero-padded
     windows: the columns of ``im2col``."""
@@ -112,6 +124,15 @@ def unfold_columns(x, out, kernel, stride, padding, dilation):
     n = len(out)
     lead = x.ndim - n
     order = tuple(range(lead)) + tuple(range(lead + n, lead + 2 * n)) + tuple(range(lead, lead + n))
+    return np.ascontiguousarray(w.transpose(order))
+
+
+def batch_columns(x, out, kernel, stride, padding, dilation):
+    """``(N, C, *spatial)`` -> a contiguous ``(C, *kernel, N, *out)`` copy of its zero-padded
+    windows: every image's columns side by side, for one matrix product over the batch."""
+    w = padded_windows(x, out, kernel, stride, padding, dilation)
+    n = len(out)
+    order = (1,) + tuple(range(2 + n, 2 + 2 * n)) + (0,) + tuple(range(2, 2 + n))
     return np.ascontiguousarray(w.transpose(order))
 
 
@@ -156,7 +177,23 @@ def as_format(arr, fmt):
     if fmt is None:
         return np.ascontiguousarray(arr)
     order = (0,) + tuple(range(2, arr.ndim)) + (1,)
-    return np.ascontiguousarray(arr.transpose(order)).transpose(np.argsort(order))
+    t = arr.transpose(order)
+    if t.flags.c_contiguous and t.strides == format_strides_bytes(t.shape, t.itemsize):
+        return arr
+    # numpy calls a view with size-1 dims contiguous whatever their strides: lay it out anew
+    out = np.empty(t.shape, dtype=arr.dtype)
+    out[...] = t
+    return out.transpose(np.argsort(order))
+
+
+def format_strides_bytes(shape, itemsize):
+    """C-contiguous byte strides of ``shape``, size-1 dimensions included (numpy's own leave
+    those free)."""
+    strides, acc = [], itemsize
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
 
 
 def format_strides(shape, fmt):

@@ -147,6 +147,7 @@ def _unpool_output_size(input, kernel_size, stride, padding, output_size):
     if output_size is None:
         result = default
     else:
+        given = output_size
         output_size = list(output_size)
         if len(output_size) == n + 2:
             output_size = output_size[2:]
@@ -156,8 +157,7 @@ def _unpool_output_size(input, kernel_size, stride, padding, output_size):
         for d in range(n):
             lo, hi = default[d] - stride[d], default[d] + stride[d]
             if not lo < output_size[d] < hi:
-                raise ValueError(f'invalid output_size "{tuple(output_size) if isinstance(output_size, tuple) else output_size}" '
-                                 f"(dim {d} must be between {lo} and {hi})")
+                raise ValueError(f'invalid output_size "{given}" (dim {d} must be between {lo} and {hi})')
         result = output_size
     for d in range(n):
         if result[d] < 0:
