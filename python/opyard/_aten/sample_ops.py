@@ -710,7 +710,7 @@ def _grid_nd(n):
         gx, ggrid = grid_sample_backward_arrays(g.astype(op, copy=False), x.astype(op, copy=False),
                                                 gr.astype(op, copy=False), interpolation_mode, padding_mode,
                                                 align_corners, output_mask)
-        gi = out(gx.astype(x.dtype), input) if gx is not None else None
+        gi = out(np.ascontiguousarray(gx.astype(x.dtype)), input) if gx is not None else None
         gg = out(ggrid.astype(gr.dtype), grid) if ggrid is not None else None
         return gi, gg
 

@@ -280,13 +280,13 @@ pub(super) fn check_int_list(
     n: Option<i64>,
     strict: bool,
 ) -> Result<(), Misfit> {
-    let Some(len) = seq_len(v) else {
+    if seq_len(v).is_none() {
         return match (n, int_fit(v, sym)) {
             (Some(_), IntFit::Fits) => conversion(strict),
             (Some(_), IntFit::OutOfRange) => Err(Misfit::Value(Detail::IntRange)),
             _ => Err(Misfit::Type),
         };
-    };
+    }
     let mut out_of_range = false;
     let ints = all_items(v, |x| match int_fit(x, sym) {
         IntFit::Fits => true,
