@@ -145,7 +145,7 @@ def test_defaults_the_type_cannot_hold_stay_the_schemas_choice(ns):
     assert ops.st(X) == ((X,), {})
     assert ops.p(X) == ((X,), {})
     _raises(lambda: ops.st(X, 999), TypeError, r"unsupported scalarType")
-    assert ops.p(X, []) == ((X, []), {})  # torch passes any list on to the kernel
+    assert ops.p(X, []) == ((X,), {})  # any list binds (torch's); this one is the default, so it is not passed
 
 
 # --- None for a non-optional Tensor: torch's undefined tensor -------------------------

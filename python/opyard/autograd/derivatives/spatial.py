@@ -67,6 +67,25 @@ def _convolution_backward_back(grads, a, n):
     return g_out, g_in, g_w
 
 
+def _convolution_backward_fw(t, a):
+    """derivatives.yaml's result0/1/2 of ``convolution_backward``: each output is bilinear."""
+    args = _conv_args(a)
+    tg, tx, tw = t
+    mask_in, mask_w = [True, False, False], [False, True, False]
+    gi = lin(A.convolution_backward.default(a.grad_output, a.input, tw, None, *args, mask_in)[0] if tw is not None
+             else None,
+             A.convolution_backward.default(tg, a.input, a.weight, None, *args, mask_in)[0] if tg is not None
+             else None)
+    gw = lin(A.convolution_backward.default(a.grad_output, tx, a.weight, None, *args, mask_w)[1] if tx is not None
+             else None,
+             A.convolution_backward.default(tg, a.input, a.weight, None, *args, mask_w)[1] if tg is not None
+             else None)
+    gb = None
+    if tg is not None and a.bias_sizes is not None:
+        gb = A.sum.dim_IntList(tg, [0] + list(range(2, len(tg.shape))), False)
+    return gi, gw, gb
+
+
 # --- pooling ----------------------------------------------------------------------------------
 
 def _zeros_as(g, t):
@@ -99,6 +118,15 @@ def _indices_double(n, with_self=True):
         gg = _gather_planes(g, a.indices, n) if needs[0] else None
         return (gg, _zeros_as(g, a.self) if with_self and needs[1] else None)
     return backward
+
+
+def _linear_in_grad_output(op, *names):
+    """The forward formula of a backward kernel linear in ``grad_output``: itself on the tangent."""
+    def forward(t, a):
+        if t[0] is None:
+            return None
+        return op(t[0], *[getattr(a, n) for n in names])
+    return forward
 
 
 def _avg(n, op, backward_op):
@@ -179,7 +207,11 @@ def _upsample(n, op, backward_op, align):
     def double(grads, a, needs):
         extra = (a.align_corners,) if align else ()
         return (op(grads[0], a.output_size, *extra, *scales(a)),)
-    return backward, forward, double
+
+    def double_forward(t, a):  # the backward kernel is linear in grad_output
+        extra = (a.align_corners,) if align else ()
+        return backward_op(t[0], a.output_size, a.input_size, *extra, *scales(a))
+    return backward, forward, double, double_forward
 
 
 def _grid(backward_op):
@@ -213,7 +245,8 @@ def _build():
         "aten::_convolution": F("ConvolutionBackward1", ("input", "weight", "bias"), _convolution,
                                 save=("input", "weight"), forward=_convolution_fw),
         "aten::convolution_backward": F("ConvolutionBackwardBackward0", ("grad_output", "input", "weight"),
-                                        _convolution_backward_back, save=("grad_output", "input", "weight")),
+                                        _convolution_backward_back, save=("grad_output", "input", "weight"),
+                                        forward=_convolution_backward_fw),
         "aten::im2col": F("Im2ColBackward0", ("self",), _im2col,
                           forward=lambda t, a: A.im2col.default(t[0], a.kernel_size, a.dilation, a.padding, a.stride)),
         "aten::col2im": F("Col2ImBackward0", ("self",), _col2im,
@@ -237,33 +270,39 @@ def _build():
                                                       save=("self", "result"), forward=forward)
         table[f"aten::max_pool{n}d_with_indices_backward"] = F(
             f"MaxPool{d}WithIndicesBackwardBackward0", ("grad_output", "self"), _indices_double(n),
-            save=("indices",), forward=lambda t, a, op=back_op: op(t[0], a.self, a.kernel_size, a.stride, a.padding,
-                                                                   a.dilation, a.ceil_mode, a.indices))
+            save=("self", "indices"),
+            forward=_linear_in_grad_output(back_op, "self", "kernel_size", "stride", "padding", "dilation", "ceil_mode",
+                                           "indices"))
         del fwd_op
         avg, avg_back = getattr(A, f"avg_pool{n}d").default, getattr(A, f"avg_pool{n}d_backward").default
         backward, forward, double = _avg(n, avg, avg_back)
         table[f"aten::avg_pool{n}d"] = F(f"AvgPool{d}Backward0", ("self",), backward, save=("self",), forward=forward)
-        table[f"aten::avg_pool{n}d_backward"] = F(f"AvgPool{d}BackwardBackward0", ("grad_output", "self"), double)
+        table[f"aten::avg_pool{n}d_backward"] = F(
+            f"AvgPool{d}BackwardBackward0", ("grad_output", "self"), double, save=("self",),
+            forward=_linear_in_grad_output(avg_back, "self", "kernel_size", "stride", "padding", "ceil_mode",
+                                           "count_include_pad", "divisor_override"))
         aa, aa_back = getattr(A, f"_adaptive_avg_pool{n}d").default, getattr(A, f"_adaptive_avg_pool{n}d_backward").default
         backward, forward, double = _adaptive_avg(n, aa, aa_back)
         table[f"aten::_adaptive_avg_pool{n}d"] = F(f"AdaptiveAvgPool{d}Backward0", ("self",), backward,
                                                    save=("self",), forward=forward)
         table[f"aten::_adaptive_avg_pool{n}d_backward"] = F(f"AdaptiveAvgPool{d}BackwardBackward0",
-                                                            ("grad_output", "self"), double)
+                                                            ("grad_output", "self"), double, save=("self",),
+                                                            forward=_linear_in_grad_output(aa_back, "self"))
         am_back = getattr(A, f"adaptive_max_pool{n}d_backward").default
         backward, forward = _adaptive_max(n, am_back)
         table[f"aten::adaptive_max_pool{n}d"] = F(f"AdaptiveMaxPool{d}Backward0", ("self",), backward,
                                                   save=("self", "result"), forward=forward)
-        table[f"aten::adaptive_max_pool{n}d_backward"] = F(f"AdaptiveMaxPool{d}BackwardBackward0",
-                                                           ("grad_output", "self"), _indices_double(n),
-                                                           save=("indices",))
+        table[f"aten::adaptive_max_pool{n}d_backward"] = F(
+            f"AdaptiveMaxPool{d}BackwardBackward0", ("grad_output", "self"), _indices_double(n), save=("self", "indices"),
+            forward=_linear_in_grad_output(am_back, "self", "indices"))
         fr_back = getattr(A, f"fractional_max_pool{n}d_backward").default
         backward, forward = _fractional(n, fr_back)
         table[f"aten::fractional_max_pool{n}d"] = F(f"FractionalMaxPool{d}Backward0", ("self",), backward,
                                                     save=("self", "result"), forward=forward)
-        table[f"aten::fractional_max_pool{n}d_backward"] = F(f"FractionalMaxPool{d}BackwardBackward0",
-                                                             ("grad_output", "self"), _indices_double(n),
-                                                             save=("indices",))
+        table[f"aten::fractional_max_pool{n}d_backward"] = F(
+            f"FractionalMaxPool{d}BackwardBackward0", ("grad_output", "self"), _indices_double(n),
+            save=("self", "indices"),
+            forward=_linear_in_grad_output(fr_back, "self", "kernel_size", "output_size", "indices"))
         backward, forward = _unpool(n, getattr(A, f"max_unpool{n}d").default)
         table[f"aten::max_unpool{n}d"] = F(f"MaxUnpool{d}Backward0", ("self",), backward, save=("indices",),
                                            forward=forward)
@@ -281,10 +320,10 @@ def _build():
             ("_upsample_bilinear2d_aa", "UpsampleBilinear2DAa", 2, True),
             ("_upsample_bicubic2d_aa", "UpsampleBicubic2DAa", 2, True)):
         op, back_op = getattr(A, name).default, getattr(A, name + "_backward").default
-        backward, forward, double = _upsample(n, op, back_op, align)
+        backward, forward, double, double_forward = _upsample(n, op, back_op, align)
         table["aten::" + name] = F(node + "Backward0", ("self",), backward, forward=forward)
         table["aten::" + name + "_backward"] = F(node + "BackwardBackward0", ("grad_output",), double,
-                                                 forward=lambda t, a, f=double: f((t[0],), a, (True,))[0])
+                                                 forward=double_forward)
     return table
 
 
