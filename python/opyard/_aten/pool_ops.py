@@ -201,18 +201,31 @@ def _argmax_last(values):
 
 
 def max_pool_arrays(x, n, out_sp, kernel, stride, padding, dilation):
-    """(values, flat indices within the plane) of a max pool over the last ``n`` dims of ``x``:
-    the windows copied once as rows, one ``argmax`` per row (torch's scan: the first largest
-    value, or the last nan)."""
+    """(values, flat indices within the plane) of a max pool over the last ``n`` dims of ``x``.
+
+    The windows are copied once, kernel offset first, so each offset's elements are one
+    contiguous row; a pass over the offsets keeps the running max and where it came from
+    (torch's scan: a larger value or a nan takes over, so ties keep the first)."""
     acc = W.accumulate_dtype(x)
     xa = x.astype(acc, copy=False)
     xp = _padded(xa, n, out_sp, kernel, stride, padding, dilation, _low(acc))
     win = W.window_view(xp, out_sp, kernel, stride, dilation)
-    flat = win.reshape(win.shape[:win.ndim - n] + (W.prod(kernel),))
-    kidx = _argmax_last(flat)
-    best = np.take_along_axis(flat, kidx[..., None], -1)[..., 0]
+    lead = win.ndim - 2 * n
+    order = tuple(range(win.ndim - n, win.ndim)) + tuple(range(win.ndim - n))
+    rows = np.ascontiguousarray(win.transpose(order)).reshape((W.prod(kernel),) + win.shape[:lead + n])
+    nan = acc.kind == "f" and bool(np.isnan(xa).any())
+    best = rows[0].copy()
+    kidx = np.zeros(best.shape, dtype=np.uint8 if rows.shape[0] < 256 else np.int64)
+    take = np.empty(best.shape, dtype=bool)
+    for k in range(1, rows.shape[0]):
+        v = rows[k]
+        np.greater(v, best, out=take)
+        if nan:  # a nan takes over (the running max keeps a nan: maximum propagates it)
+            take |= np.isnan(v)
+        np.maximum(best, v, out=best)
+        np.copyto(kidx, k, where=take, casting="unsafe")
     values = best
-    koff = np.unravel_index(kidx, kernel)
+    koff = np.unravel_index(kidx.astype(np.int64, copy=False), kernel)
     spatial = x.shape[x.ndim - n:]
     index = np.zeros(kidx.shape, dtype=np.int64)
     valid = np.ones(kidx.shape, dtype=bool)
