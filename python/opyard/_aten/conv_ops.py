@@ -208,6 +208,15 @@ def fold_back(src, wt, spatial, kernel, stride, padding, dilation, groups, fold_
     src_sp = src.shape[2:]
     g = groups
     cg = wt.shape[1]
+    full = [d * (k - 1) - p for d, k, p in zip(dilation, kernel, padding)]
+    if fold_dtype is None and all(s == 1 for s in stride) and all(f >= 0 for f in full) and all(
+            o + 2 * f - d * (k - 1) == size for o, f, d, k, size in zip(src_sp, full, dilation, kernel, spatial)):
+        # stride 1: the transpose is itself a convolution, with the kernel flipped and its channel
+        # roles swapped per group (one matrix product, no fold)
+        flipped = wt.reshape((g, c_src // g, cg) + tuple(kernel)).swapaxes(1, 2)
+        flipped = flipped[(Ellipsis,) + (slice(None, None, -1),) * len(kernel)]
+        flipped = np.ascontiguousarray(flipped).reshape((g * cg, c_src // g) + tuple(kernel))
+        return conv_array(src, flipped, [1] * len(kernel), full, dilation, groups)
     ck = cg * W.prod(kernel)
     m = W.prod(src_sp)
     wm = wt.reshape(g, c_src // g, ck).transpose(0, 2, 1)
