@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report nn-spatial-expect
+.PHONY: help venv install dev demo test test-rust test-py gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
 test-py: $(VPY)  ## pytest over tests/
 	$(VPY) -m pytest tests
 
+gen: $(VPY)  ## rewrite every generated index (built-in operators, derivative table, batching rules) from the modules
+	cd python && ../$(VPY) -m opyard._gen
+
 bench: bench-rust bench-py  ## criterion benches + Python-level benches
 
 bench-rust:  ## criterion benchmarks of the pure-Rust API
@@ -56,8 +59,14 @@ $(PEERS)/bin/python:
 bench-peers: dev $(PEERS)/bin/python  ## Python-level benches beside torch (installs torch into target/peers-venv; never used by tests)
 	PYTHONPATH=python $(PEERS)/bin/python bench/run_all.py
 
+torch-variants: $(PEERS)/bin/python  ## record which names torch has as functions and Tensor methods (_aten/variants.txt; torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_variants.py
+
 conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for every OpInfo into tests/data/conformance (torch venv only)
 	$(PEERS)/bin/python tests/conformance/generate.py --out tests/data/conformance
+
+behaviours-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each snippet of tests/data/torch_behaviours.py (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_behaviours.py
 
 nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py

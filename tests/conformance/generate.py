@@ -38,7 +38,6 @@ import numpy as np
 import torch
 from torch.testing._internal.common_methods_invocations import op_db
 
-import ml_dtypes  # noqa: F401  (registers bfloat16 and the float8 types with numpy)
 
 FORMAT = 3
 

@@ -4,7 +4,7 @@ and channel-rearrangement calls the OpInfo samples do not reach (anti-aliased re
 -inf windows, second derivatives of convolution, ...) and for a table of bad calls.
 
 Run with the bench venv that has torch (``make nn-spatial-expect``); the tests only read the
-npz (``tests/test_nn_spatial_torch.py``).
+npz (``tests/nn/test_spatial_torch.py``).
 
 Each case is an expression over ``T`` (torch or opyard), ``F`` (its ``nn.functional``) and
 the inputs ``a``, ``b``, ``c`` (numpy arrays stored beside it, made tensors with the stored

@@ -21,11 +21,12 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import _make_meta
 from . import windows as W
+from ._declare import OpTable
 from .common import A, out
 
-__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS"]
+__all__ = ["OPS"]
 
-SCHEMAS = (
+_SCHEMAS = (
     "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
     "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)",
     "_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor",
@@ -653,18 +654,18 @@ def native_channel_shuffle(self, groups):
     return A.reshape(A.contiguous(A.transpose__int(y, 1, 2)), list(self.shape))
 
 
-KERNELS = {
+_KERNELS = {
     "convolution": convolution, "_convolution": _convolution, "convolution_backward": convolution_backward,
     "im2col": im2col, "col2im": col2im, "pixel_shuffle": pixel_shuffle, "pixel_unshuffle": pixel_unshuffle,
     "channel_shuffle": channel_shuffle,
 }
-META_KERNELS = {
+_META_KERNELS = {
     "convolution": meta_convolution, "_convolution": meta__convolution,
     "convolution_backward": meta_convolution_backward, "im2col": meta_im2col, "col2im": meta_col2im,
     "pixel_shuffle": meta_pixel_shuffle, "pixel_unshuffle": meta_pixel_unshuffle,
     "channel_shuffle": meta_channel_shuffle,
 }
-COMPOSITE = {
+_COMPOSITE = {
     "conv1d": _conv("conv1d", 1), "conv2d": _conv("conv2d", 2), "conv3d": _conv("conv3d", 3),
     "conv1d.padding": _conv_padding("conv1d", 1), "conv2d.padding": _conv_padding("conv2d", 2),
     "conv3d.padding": _conv_padding("conv3d", 3),
@@ -674,3 +675,19 @@ COMPOSITE = {
     "_convolution_mode": _convolution_mode, "_convolution.deprecated": _convolution_deprecated,
     "native_channel_shuffle": native_channel_shuffle,
 }
+
+
+def _declare():
+    """The ``OpTable`` of this module: every schema above with its kernel (and hand-written Meta
+    kernel) or its CompositeImplicitAutograd kernel."""
+    table = OpTable()
+    for schema in _SCHEMAS:
+        name = schema[:schema.index("(")]
+        if name in _COMPOSITE:
+            table.op(schema, kind="composite")(_COMPOSITE[name])
+        else:
+            table.op(schema, meta=_META_KERNELS[name])(_KERNELS[name])
+    return table
+
+
+OPS = _declare()

@@ -16,11 +16,12 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import _make_meta
 from . import windows as W
+from ._declare import OpTable
 from .common import A, out
 
-__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS"]
+__all__ = ["OPS"]
 
-SCHEMAS = (
+_SCHEMAS = (
     "max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
     "max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor",
     "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor",
@@ -954,7 +955,7 @@ def adaptive_max_pool1d(self, output_size):
     return A.squeeze__dim(values, -2), A.squeeze__dim(index, -2)
 
 
-KERNELS = {
+_KERNELS = {
     "max_pool2d_with_indices": max_pool2d_with_indices, "max_pool3d_with_indices": max_pool3d_with_indices,
     "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
     "max_pool3d_with_indices_backward": max_pool3d_with_indices_backward,
@@ -971,7 +972,7 @@ KERNELS = {
     "fractional_max_pool3d_backward": fractional_max_pool3d_backward,
     "max_unpool2d": max_unpool2d, "max_unpool3d": max_unpool3d,
 }
-META_KERNELS = {
+_META_KERNELS = {
     "max_pool2d_with_indices": meta_max_pool2d_with_indices, "max_pool3d_with_indices": meta_max_pool3d_with_indices,
     "max_pool2d_with_indices_backward": meta_pool_backward, "max_pool3d_with_indices_backward": meta_pool_backward,
     "avg_pool2d": meta_avg_pool2d, "avg_pool3d": meta_avg_pool3d,
@@ -984,9 +985,25 @@ META_KERNELS = {
     "fractional_max_pool2d_backward": meta_pool_backward, "fractional_max_pool3d_backward": meta_pool_backward,
     "max_unpool2d": meta_max_unpool2d, "max_unpool3d": meta_max_unpool3d,
 }
-COMPOSITE = {
+_COMPOSITE = {
     "max_pool1d_with_indices": max_pool1d_with_indices, "max_pool1d": max_pool1d, "max_pool2d": max_pool2d,
     "max_pool3d": max_pool3d, "avg_pool1d": avg_pool1d, "adaptive_avg_pool1d": adaptive_avg_pool1d,
     "adaptive_avg_pool2d": adaptive_avg_pool2d, "adaptive_avg_pool3d": adaptive_avg_pool3d,
     "adaptive_max_pool1d": adaptive_max_pool1d,
 }
+
+
+def _declare():
+    """The ``OpTable`` of this module: every schema above with its kernel (and hand-written Meta
+    kernel) or its CompositeImplicitAutograd kernel."""
+    table = OpTable()
+    for schema in _SCHEMAS:
+        name = schema[:schema.index("(")]
+        if name in _COMPOSITE:
+            table.op(schema, kind="composite")(_COMPOSITE[name])
+        else:
+            table.op(schema, meta=_META_KERNELS[name])(_KERNELS[name])
+    return table
+
+
+OPS = _declare()

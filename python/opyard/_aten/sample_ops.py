@@ -19,12 +19,13 @@ import numpy as np
 from .._memory_format import channels_last, channels_last_3d
 from .._tensor import _make_meta
 from . import windows as W
+from ._declare import OpTable
 from .common import A, out
 from .pool_ops import apply_along
 
-__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS"]
+__all__ = ["OPS"]
 
-SCHEMAS = (
+_SCHEMAS = (
     "upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor",
     "upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor",
     "upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
@@ -720,16 +721,32 @@ def _grid_nd(n):
     return kernel, meta, backward, meta_backward
 
 
-KERNELS, META_KERNELS, COMPOSITE = {}, {}, {}
+_KERNELS, _META_KERNELS, _COMPOSITE = {}, {}, {}
 for _name, (_mode, _n, _align) in _UPSAMPLE.items():
     _k, _m, _b = _make(_mode, _n, _align)
     _k.__name__, _m.__name__, _b.__name__ = _name, "meta_" + _name, _name + "_backward"
-    KERNELS[_name], META_KERNELS[_name] = _k, _m
-    KERNELS[_name + "_backward"], META_KERNELS[_name + "_backward"] = _b, _meta_backward
-    COMPOSITE[_name + ".vec"] = _vec(_name, _align)
+    _KERNELS[_name], _META_KERNELS[_name] = _k, _m
+    _KERNELS[_name + "_backward"], _META_KERNELS[_name + "_backward"] = _b, _meta_backward
+    _COMPOSITE[_name + ".vec"] = _vec(_name, _align)
 for _n in (2, 3):
     _k, _m, _b, _mb = _grid_nd(_n)
-    KERNELS[f"grid_sampler_{_n}d"], META_KERNELS[f"grid_sampler_{_n}d"] = _k, _m
-    KERNELS[f"grid_sampler_{_n}d_backward"], META_KERNELS[f"grid_sampler_{_n}d_backward"] = _b, _mb
-COMPOSITE["grid_sampler"] = grid_sampler
+    _KERNELS[f"grid_sampler_{_n}d"], _META_KERNELS[f"grid_sampler_{_n}d"] = _k, _m
+    _KERNELS[f"grid_sampler_{_n}d_backward"], _META_KERNELS[f"grid_sampler_{_n}d_backward"] = _b, _mb
+_COMPOSITE["grid_sampler"] = grid_sampler
 del _name, _mode, _n, _align, _k, _m, _b, _mb
+
+
+def _declare():
+    """The ``OpTable`` of this module: every schema above with its kernel (and hand-written Meta
+    kernel) or its CompositeImplicitAutograd kernel."""
+    table = OpTable()
+    for schema in _SCHEMAS:
+        name = schema[:schema.index("(")]
+        if name in _COMPOSITE:
+            table.op(schema, kind="composite")(_COMPOSITE[name])
+        else:
+            table.op(schema, meta=_META_KERNELS[name])(_KERNELS[name])
+    return table
+
+
+OPS = _declare()

@@ -14,6 +14,20 @@ from .registry import Formula as F
 from ..._exports import public_dir
 
 
+def _lazy(name):
+    """``aten::name.default``, looked up on first call: the table is built when this module loads,
+    which may be before the operator's packet is defined (``make gen`` imports it to index it)."""
+    op = None
+
+    def call(*args, **kwargs):
+        nonlocal op
+        if op is None:
+            op = getattr(A, name).default
+        return op(*args, **kwargs)
+    call.__name__ = name
+    return call
+
+
 # --- convolution ------------------------------------------------------------------------------
 
 def _conv_args(a):
@@ -263,8 +277,7 @@ def _build():
     }
     for n in (2, 3):
         d = f"{n}D"
-        fwd_op = getattr(A, f"max_pool{n}d_with_indices").default
-        back_op = getattr(A, f"max_pool{n}d_with_indices_backward").default
+        back_op = _lazy(f"max_pool{n}d_with_indices_backward")
         backward, forward = _max_pool(n, back_op)
         table[f"aten::max_pool{n}d_with_indices"] = F(f"MaxPool{d}WithIndicesBackward0", ("self",), backward,
                                                       save=("self", "result"), forward=forward)
@@ -273,29 +286,28 @@ def _build():
             save=("self", "indices"),
             forward=_linear_in_grad_output(back_op, "self", "kernel_size", "stride", "padding", "dilation", "ceil_mode",
                                            "indices"))
-        del fwd_op
-        avg, avg_back = getattr(A, f"avg_pool{n}d").default, getattr(A, f"avg_pool{n}d_backward").default
+        avg, avg_back = _lazy(f"avg_pool{n}d"), _lazy(f"avg_pool{n}d_backward")
         backward, forward, double = _avg(n, avg, avg_back)
         table[f"aten::avg_pool{n}d"] = F(f"AvgPool{d}Backward0", ("self",), backward, save=("self",), forward=forward)
         table[f"aten::avg_pool{n}d_backward"] = F(
             f"AvgPool{d}BackwardBackward0", ("grad_output", "self"), double, save=("self",),
             forward=_linear_in_grad_output(avg_back, "self", "kernel_size", "stride", "padding", "ceil_mode",
                                            "count_include_pad", "divisor_override"))
-        aa, aa_back = getattr(A, f"_adaptive_avg_pool{n}d").default, getattr(A, f"_adaptive_avg_pool{n}d_backward").default
+        aa, aa_back = _lazy(f"_adaptive_avg_pool{n}d"), _lazy(f"_adaptive_avg_pool{n}d_backward")
         backward, forward, double = _adaptive_avg(n, aa, aa_back)
         table[f"aten::_adaptive_avg_pool{n}d"] = F(f"AdaptiveAvgPool{d}Backward0", ("self",), backward,
                                                    save=("self",), forward=forward)
         table[f"aten::_adaptive_avg_pool{n}d_backward"] = F(f"AdaptiveAvgPool{d}BackwardBackward0",
                                                             ("grad_output", "self"), double, save=("self",),
                                                             forward=_linear_in_grad_output(aa_back, "self"))
-        am_back = getattr(A, f"adaptive_max_pool{n}d_backward").default
+        am_back = _lazy(f"adaptive_max_pool{n}d_backward")
         backward, forward = _adaptive_max(n, am_back)
         table[f"aten::adaptive_max_pool{n}d"] = F(f"AdaptiveMaxPool{d}Backward0", ("self",), backward,
                                                   save=("self", "result"), forward=forward)
         table[f"aten::adaptive_max_pool{n}d_backward"] = F(
             f"AdaptiveMaxPool{d}BackwardBackward0", ("grad_output", "self"), _indices_double(n), save=("self", "indices"),
             forward=_linear_in_grad_output(am_back, "self", "indices"))
-        fr_back = getattr(A, f"fractional_max_pool{n}d_backward").default
+        fr_back = _lazy(f"fractional_max_pool{n}d_backward")
         backward, forward = _fractional(n, fr_back)
         table[f"aten::fractional_max_pool{n}d"] = F(f"FractionalMaxPool{d}Backward0", ("self",), backward,
                                                     save=("self", "result"), forward=forward)
@@ -303,10 +315,10 @@ def _build():
             f"FractionalMaxPool{d}BackwardBackward0", ("grad_output", "self"), _indices_double(n),
             save=("self", "indices"),
             forward=_linear_in_grad_output(fr_back, "self", "kernel_size", "output_size", "indices"))
-        backward, forward = _unpool(n, getattr(A, f"max_unpool{n}d").default)
+        backward, forward = _unpool(n, _lazy(f"max_unpool{n}d"))
         table[f"aten::max_unpool{n}d"] = F(f"MaxUnpool{d}Backward0", ("self",), backward, save=("indices",),
                                            forward=forward)
-        grid_back = getattr(A, f"grid_sampler_{n}d_backward").default
+        grid_back = _lazy(f"grid_sampler_{n}d_backward")
         table[f"aten::grid_sampler_{n}d"] = F(f"GridSampler{d}Backward0", ("input", "grid"), _grid(grid_back),
                                               save=("input", "grid"))
     for name, node, n, align in (
@@ -319,7 +331,7 @@ def _build():
             ("upsample_trilinear3d", "UpsampleTrilinear3D", 3, True), ("upsample_bicubic2d", "UpsampleBicubic2D", 2, True),
             ("_upsample_bilinear2d_aa", "UpsampleBilinear2DAa", 2, True),
             ("_upsample_bicubic2d_aa", "UpsampleBicubic2DAa", 2, True)):
-        op, back_op = getattr(A, name).default, getattr(A, name + "_backward").default
+        op, back_op = _lazy(name), _lazy(name + "_backward")
         backward, forward, double, double_forward = _upsample(n, op, back_op, align)
         table["aten::" + name] = F(node + "Backward0", ("self",), backward, forward=forward)
         table["aten::" + name + "_backward"] = F(node + "BackwardBackward0", ("grad_output",), double,

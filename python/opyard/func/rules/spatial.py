@@ -9,10 +9,13 @@ weight stacked along its first dimension (functorch's rule). The CompositeImplic
 ops (``conv2d``, ``max_pool2d``, ``upsample_bilinear2d.vec``, ...) decompose into these.
 """
 
+import functools
+
+from ..._aten import conv_ops, pool_ops, sample_ops
 from .common import BatchedTensor, aten, batch_size_at, level_of, materialize, wrap
 from .fallback import loop_fallback
 
-__all__ = ["convolution_rule", "decompose_rule", "planes_rule"]
+__all__ = ["RULES", "convolution_rule", "decompose_rule", "planes_rule"]
 
 _reshape = aten("reshape")
 _permute = aten("permute")
@@ -86,6 +89,32 @@ def decompose_rule(fn):
     def factory(op):
         return fn
     return factory
+
+
+def _rules():
+    table = {"convolution": convolution_rule}
+    planes = {  # op -> (spatial dims, tensor arguments, takes an unbatched input)
+        "max_pool2d_with_indices": (2, (0,), True), "max_pool3d_with_indices": (3, (0,), True),
+        "avg_pool2d": (2, (0,), True), "avg_pool3d": (3, (0,), True),
+        "_adaptive_avg_pool2d": (2, (0,), True), "_adaptive_avg_pool3d": (3, (0,), True),
+        "adaptive_max_pool2d": (2, (0,), True), "adaptive_max_pool3d": (3, (0,), True),
+        "max_unpool2d": (2, (0, 1), True), "max_unpool3d": (3, (0, 1), True),
+        "im2col": (2, (0,), True), "col2im": (1, (0,), True), "pixel_shuffle": (2, (0,), True),
+        "pixel_unshuffle": (2, (0,), True), "channel_shuffle": (2, (0,), False),
+        "grid_sampler_2d": (2, (0, 1), False), "grid_sampler_3d": (3, (0, 1), False),
+    }
+    for name, (_, n, _) in sample_ops._UPSAMPLE.items():
+        planes[name] = (n, (0,), False)
+    for name, (n, tensors, unbatched) in planes.items():
+        table[name] = functools.partial(planes_rule, n=n, tensors=tensors, unbatched=unbatched)
+    for module in (conv_ops, pool_ops, sample_ops):
+        for name, fn in module.OPS.COMPOSITE.items():
+            table[name] = decompose_rule(fn)
+    return table
+
+
+# overload name -> factory(op): the rules of this module (Note [Batching rule modules])
+RULES = _rules()
 
 
 from ..._exports import public_dir
