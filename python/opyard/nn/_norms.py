@@ -2,7 +2,6 @@
 operator (``batch_norm``, ``instance_norm``, ``group_norm``), or, for
 ``local_response_norm``, the composition torch writes in Python."""
 
-from .. import _dtype as D
 from .._ops import ops
 
 __all__ = ["batch_norm", "instance_norm", "group_norm", "local_response_norm"]
@@ -70,21 +69,18 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          "dimensions)")
     if input.numel() == 0:
         return input
-    if dim > 3 and input.dtype in (D.float16, D.bfloat16):
-        # torch pools 4-d and larger inputs with avg_pool3d, which has no half-precision CPU kernel
-        raise NotImplementedError(f"\"avg_pool3d_out_frame\" not implemented for '{D.legacy_name(input.dtype)}'")
-    sq = _A.mul.Tensor(input, input)
-    shape = list(input.shape)
-    # The window mean along the channels: pad (size // 2 before, (size - 1) // 2 after), then
-    # average ``size`` consecutive channels (torch pools a (size, 1) window with stride 1).
-    flat = _A.reshape.default(sq, [shape[0], shape[1], -1])
-    padded = _A.constant_pad_nd.default(flat, [0, 0, size // 2, (size - 1) // 2], 0)
-    windows = _A.unfold.default(padded, 1, size, 1)
-    total = _A.sum.dim_IntList(windows, [-1], False)
-    if total.dtype.is_floating_point or total.dtype.is_complex:
-        div = _A.div.Scalar(total, size)
-    else:  # integer pooling divides with truncation
-        div = _A.div.Scalar_mode(total, size, rounding_mode="trunc")
-    div = _A.reshape.default(div, shape)
+    # torch's composition: the squares averaged over a window of ``size`` channels (padded
+    # size // 2 before, (size - 1) // 2 after) by avg_pool2d (3-d input) or avg_pool3d.
+    div = _A.mul.Tensor(input, input)
+    if dim == 3:
+        div = _A.unsqueeze.default(div, 1)
+        div = _A.constant_pad_nd.default(div, [0, 0, size // 2, (size - 1) // 2], 0)
+        div = _A.squeeze.dim(_A.avg_pool2d.default(div, [size, 1], [1]), 1)
+    else:
+        shape = list(input.shape)
+        div = _A.view.default(div, [shape[0], 1, shape[1], shape[2], -1])
+        div = _A.constant_pad_nd.default(div, [0, 0, 0, 0, size // 2, (size - 1) // 2], 0)
+        div = _A.squeeze.dim(_A.avg_pool3d.default(div, [size, 1, 1], [1]), 1)
+        div = _A.view.default(div, shape)
     div = _A.pow.Tensor_Scalar(_A.add.Scalar(_A.mul.Scalar(div, alpha), k), beta)
     return _A.div.Tensor(input, div)

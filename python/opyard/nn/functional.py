@@ -25,6 +25,8 @@ from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, co
                       multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss,
                       triplet_margin_loss, triplet_margin_with_distance_loss)
 from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
+from . import _spatial
+from ._spatial import *  # noqa: F403  (convolution, pooling, resampling: torch's functions)
 
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
@@ -44,7 +46,7 @@ __all__ = [
     "linear_cross_entropy", "ctc_loss",
     # attention, distances, bag embeddings
     "multi_head_attention_forward", "pairwise_distance", "pdist", "cosine_similarity", "bilinear", "embedding_bag",
-]
+] + _spatial.__all__
 
 _A = ops.aten
 
