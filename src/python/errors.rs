@@ -8,10 +8,10 @@
 //! Every message that quotes user input quotes it through `clip` or `quote`,
 //! so a 10 MB argument yields a message of a few hundred characters.
 
-use super::library::registered_keys;
-use super::ops::PyOperator;
 use crate::dispatch::DispatchKey;
 use crate::error::Error;
+use crate::python::dispatch::library::registered_keys;
+use crate::python::dispatch::operator::PyOperator;
 use crate::schema::SchemaError as CoreSchemaError;
 use pyo3::exceptions::{
     PyNotImplementedError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
