@@ -189,3 +189,12 @@ impl PyRustKernel {
         ))
     }
 }
+
+/// Add this area's classes and functions to `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRustKernel>()?;
+    install_call_slot(m.py());
+    m.add_function(wrap_pyfunction!(_kernel_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(_kernel_plain_type, m)?)?;
+    Ok(())
+}
