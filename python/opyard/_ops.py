@@ -191,8 +191,6 @@ def _canonical_packet(qualified):
     return packet
 
 
-_core._set_packet_resolver(_canonical_packet)
-
 
 def resolve(op):
     """The :class:`OpOverload` named by ``op``: a name, an overload, a packet or a custom op."""

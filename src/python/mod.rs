@@ -9,6 +9,7 @@ mod dispatch;
 mod errors;
 mod fake;
 mod ffi;
+mod hooks;
 mod kernels_py;
 mod schema;
 mod tensor;
@@ -18,6 +19,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    hooks::register(m)?;
     schema::register(m)?;
     tensor::register(m)?;
     dispatch::register(m)?;

@@ -22,14 +22,10 @@ Example::
 import warnings
 
 from .. import _core
-from .. import _dtype as D
 from .._registration import KernelLibrary, _warned_overrides
-from .._tensor import CPU, Tensor
 from . import factory, pointwise, reduction, shape, unary
 
 __all__ = ["LIB", "PYTHON_KERNELS", "register"]
-
-_core._kernel_setup(Tensor, D._Default, D.float32, D.float64, CPU)
 
 # The Python kernel each Rust kernel falls back to, by ``name.overload``.
 PYTHON_KERNELS = {name: table[name] for name in _core.RustKernel.ops()

@@ -404,8 +404,6 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros,
-                     FREED_MESSAGE)
 
 from .._exports import public_dir
 

@@ -183,9 +183,6 @@ class AccumulateGrad(Node):
         return ()
 
 
-_core._set_sink_type(AccumulateGrad)
-
-
 def gradient_edge(t):
     """The edge a gradient for tensor ``t`` flows into: ``(grad_fn, output_nr)``, the
     leaf's ``AccumulateGrad``, or ``(None, 0)`` when ``t`` does not require grad."""

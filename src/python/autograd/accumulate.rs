@@ -17,14 +17,15 @@ use pyo3::types::PyTuple;
 use crate::dispatch::{tls, DispatchKeySet};
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::ffi::ndarray::ArrayView;
-use crate::python::tensor::base::{ndarray_type, PyTensorBase, REGISTERED};
+use crate::python::hooks::installed;
+use crate::python::tensor::base::{ndarray_type, PyTensorBase};
 use crate::python::tensor::fields as tensor_fields;
 
 /// Runs `f` on `t`'s array header when `t` is an exact `opyard.Tensor`
 /// holding a numpy array.
 pub fn with_plain_array<R>(t: &Bound<'_, PyAny>, f: impl FnOnce(ArrayView<'_>) -> R) -> Option<R> {
     let py = t.py();
-    let reg = REGISTERED.get(py)?;
+    let reg = installed(py)?;
     if !t.get_type().is(reg.tensor.bind(py)) {
         return None;
     }

@@ -20,11 +20,10 @@
 //! METH_KEYWORDS`) on `opyard.Tensor`: `t.backward(...)` calls it without a
 //! bound-method object and without PyO3's argument parsing.
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::PyType;
 use smallvec::SmallVec;
 use std::ffi::CStr;
@@ -32,21 +31,8 @@ use std::ffi::CStr;
 use crate::dispatch::tls::{self, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
 use crate::python::ffi::ndarray::ArrayView;
+use crate::python::hooks::{hooks, Hooks};
 use crate::python::tensor::base::{ndarray_type, PyTensorBase};
-
-/// What the method needs from the package, installed once.
-struct Entry {
-    /// The Python `backward(self, gradient, retain_graph, create_graph, inputs)`:
-    /// every call the fast path does not take.
-    general: PyObject,
-    /// `aten.ones_like.default`: the implicit root gradient.
-    ones_like: PyObject,
-    /// `opyard.Tensor`: the fast path serves this exact type only (a
-    /// subclass may override `dtype`, `shape`, `ones_like`...).
-    tensor: Py<PyType>,
-}
-
-static ENTRY: GILOnceCell<Entry> = GILOnceCell::new();
 
 /// How many parameters follow `self` (`param_index` names them, in order).
 const PARAMS: usize = 4;
@@ -65,29 +51,17 @@ Example::
     tensor([3., 3.])
 ";
 
-/// Makes the `backward` method descriptor of `tensor` (`opyard.Tensor`):
-/// `general` is the Python method every other call goes to, `ones_like` the
-/// root gradient's operator. The first call installs them; later calls
-/// return a new descriptor over the same ones.
+/// Makes the `backward` method descriptor of `tensor` (`opyard.Tensor`).
+/// Every call it does not serve goes to its general path, `Hooks::backward`;
+/// the root gradient is `Hooks::ones_like`.
 #[pyfunction]
-pub fn _backward_method<'py>(
-    tensor: &Bound<'py, PyType>,
-    general: PyObject,
-    ones_like: PyObject,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn _backward_method<'py>(tensor: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     let py = tensor.py();
     if !tensor.is_subclass_of::<PyTensorBase>()? {
         return Err(PyTypeError::new_err(
             "_backward_method expects opyard.Tensor (a subclass of TensorBase)",
         ));
     }
-    let entry = Entry {
-        general,
-        ones_like,
-        tensor: tensor.clone().unbind(),
-    };
-    // A second install is dropped here, outside any lock.
-    let _ = ENTRY.set(py, entry);
     let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
         ml_name: c"backward".as_ptr(),
         ml_meth: ffi::PyMethodDefPointer {
@@ -171,9 +145,7 @@ impl<'py> Call<'py> {
     }
 
     fn run(&self) -> PyResult<Bound<'py, PyAny>> {
-        let entry = ENTRY
-            .get(self.py)
-            .ok_or_else(|| PyRuntimeError::new_err("Tensor.backward is not installed yet"))?;
+        let entry = hooks(self.py)?;
         match self.fast_case(entry)? {
             Some(retain) => {
                 scalar_backward(self.py, entry, &self.slf, retain)?;
@@ -185,7 +157,7 @@ impl<'py> Call<'py> {
 
     /// `Some(retain_graph)` when this call is `backward()` of the fast case
     /// (Note [Backward entry in Rust]), `None` otherwise.
-    fn fast_case(&self, entry: &Entry) -> PyResult<Option<bool>> {
+    fn fast_case(&self, entry: &Hooks) -> PyResult<Option<bool>> {
         let mut given: [Option<Bound<'py, PyAny>>; PARAMS] = Default::default();
         if self.nargs > PARAMS {
             return Ok(None);
@@ -226,7 +198,7 @@ impl<'py> Call<'py> {
     }
 
     /// The Python method, with this call's arguments.
-    fn general(&self, entry: &Entry) -> PyResult<Bound<'py, PyAny>> {
+    fn general(&self, entry: &Hooks) -> PyResult<Bound<'py, PyAny>> {
         let mut argv: SmallVec<[*mut ffi::PyObject; 8]> = SmallVec::new();
         argv.push(self.slf.as_ptr());
         argv.extend_from_slice(self.values);
@@ -238,7 +210,7 @@ impl<'py> Call<'py> {
         // call; `kwnames` is the caller's tuple naming the trailing values.
         unsafe {
             let out = ffi::PyObject_Vectorcall(
-                entry.general.as_ptr(),
+                entry.backward.as_ptr(),
                 argv.as_ptr(),
                 self.nargs + 1,
                 kwnames,
@@ -271,7 +243,7 @@ fn is_false(v: &Bound<'_, PyAny>) -> bool {
 
 /// Whether `t` is the fast case's root: an exact `opyard.Tensor` that
 /// requires grad, with a one-element floating-point numpy array.
-fn is_scalar_root(py: Python<'_>, entry: &Entry, t: &Bound<'_, PyAny>) -> bool {
+fn is_scalar_root(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>) -> bool {
     if !t.get_type().is(entry.tensor.bind(py)) {
         return false;
     }
@@ -291,7 +263,7 @@ fn is_scalar_root(py: Python<'_>, entry: &Entry, t: &Bound<'_, PyAny>) -> bool {
 /// autograd keys excluded (Note [Backward entry in Rust]).
 fn scalar_backward(
     py: Python<'_>,
-    entry: &Entry,
+    entry: &Hooks,
     t: &Bound<'_, PyAny>,
     retain_graph: bool,
 ) -> PyResult<()> {
@@ -314,7 +286,7 @@ impl Drop for RestoreKeys {
     }
 }
 
-fn run_scalar(py: Python<'_>, entry: &Entry, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
+fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
     let root = crate::python::autograd::accumulate::call_op(entry.ones_like.bind(py), (t,))?;
     // SAFETY: checked by `is_scalar_root` (an `opyard.Tensor`).
     let base = unsafe { t.downcast_unchecked::<PyTensorBase>() }.get();

@@ -21,7 +21,6 @@
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
 
@@ -31,70 +30,9 @@ use crate::autograd::engine::{
 use crate::autograd::Grad;
 use crate::python::autograd::accumulate::{accumulate, call_op, same_plain_shape};
 use crate::python::autograd::node::{as_node, NodeKind, PyNodeBase};
-use crate::python::autograd::record::{release_saved, set_saved_tensor_type};
+use crate::python::autograd::record::release_saved;
+use crate::python::hooks::hooks;
 use crate::python::tensor::fields as tensor_fields;
-
-/// The Python callables the engine needs, installed once by `engine.py`.
-struct EngineHooks {
-    /// `aten::add.Tensor`, to sum gradients flowing into one node input.
-    add: PyObject,
-    /// `aten::add_.Tensor`, to accumulate into an existing `.grad`.
-    add_inplace: PyObject,
-    /// `_validate(node, i, g, next, nr)`: a gradient whose shape differs from
-    /// the input's (reduce a broadcast, or raise torch's message).
-    validate: PyObject,
-    /// `_call_pre_hooks(node, grads)` -> grads.
-    pre_hooks: PyObject,
-    /// `_call_post_hooks(node, outputs, grads)` -> outputs.
-    post_hooks: PyObject,
-    /// `accumulate_grad(var, g)`: the general accumulation rules (dtype
-    /// casts, create_graph), for what the Rust fast path does not cover.
-    accumulate: PyObject,
-    /// `NodeBase.release_variables`: nodes whose type does not override it
-    /// are released without a Python call.
-    default_release: PyObject,
-}
-
-static HOOKS: GILOnceCell<EngineHooks> = GILOnceCell::new();
-
-/// Installs the engine's Python callables (the first call wins: the package
-/// is imported once).
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-pub fn _engine_init(
-    py: Python<'_>,
-    add: PyObject,
-    add_inplace: PyObject,
-    validate: PyObject,
-    pre_hooks: PyObject,
-    post_hooks: PyObject,
-    accumulate: PyObject,
-    saved_tensor_type: PyObject,
-) -> PyResult<()> {
-    set_saved_tensor_type(py, saved_tensor_type);
-    let default_release = py
-        .get_type_bound::<PyNodeBase>()
-        .getattr(intern!(py, "release_variables"))?
-        .unbind();
-    let hooks = EngineHooks {
-        add,
-        add_inplace,
-        validate,
-        pre_hooks,
-        post_hooks,
-        accumulate,
-        default_release,
-    };
-    // A second install is dropped here, outside any lock.
-    let _ = HOOKS.set(py, hooks);
-    Ok(())
-}
-
-fn hooks(py: Python<'_>) -> PyResult<&'static EngineHooks> {
-    HOOKS.get(py).ok_or_else(|| {
-        PyRuntimeError::new_err("opyard._core._engine_init was not called before backward")
-    })
-}
 
 /// See Note [GIL during backward].
 fn gil() -> Python<'static> {
@@ -253,7 +191,7 @@ impl GraphNode<PyGrad> for PyNode {
     fn pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
         let py = gil();
         let out = hooks(py)?
-            .pre_hooks
+            .call_pre_hooks
             .call1(py, (&self.0, to_list(py, grads)))?;
         from_seq(out.bind(py))
     }
@@ -269,7 +207,7 @@ impl GraphNode<PyGrad> for PyNode {
     ) -> PyResult<Vec<Option<PyGrad>>> {
         let py = gil();
         let args = (&self.0, to_list(py, outputs), to_list(py, grads));
-        let out = hooks(py)?.post_hooks.call1(py, args)?;
+        let out = hooks(py)?.call_post_hooks.call1(py, args)?;
         from_seq(out.bind(py))
     }
     fn apply(
@@ -284,7 +222,7 @@ impl GraphNode<PyGrad> for PyNode {
             if !tensor_fields::has_leaf_hooks(var)? {
                 if let Some(Some(g)) = grads.into_iter().next() {
                     let h = hooks(py)?;
-                    accumulate(var, g.0, &h.add_inplace, &h.accumulate)?;
+                    accumulate(var, g.0, &h.add_, &h.accumulate_grad)?;
                 }
                 return Ok(Vec::new());
             }
@@ -350,7 +288,7 @@ impl GraphNode<PyGrad> for PyNode {
             return Ok(grad);
         }
         let args = (&producer.0, i, grad.0, &self.0, nr);
-        Ok(PyGrad(hooks(py)?.validate.call1(py, args)?))
+        Ok(PyGrad(hooks(py)?.validate_grad.call1(py, args)?))
     }
 }
 

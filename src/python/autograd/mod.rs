@@ -20,7 +20,6 @@ use pyo3::prelude::*;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
-    m.add_function(wrap_pyfunction!(record::_set_sink_type, m)?)?;
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
     m.add_class::<kernel::PyPlainAutogradKernel>()?;
@@ -32,10 +31,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<function::PyFunctionSpec>()?;
     function::install_call_slot(m.py());
     m.add_class::<function::PyApplyDescriptor>()?;
-    m.add_function(wrap_pyfunction!(function::_function_init, m)?)?;
     m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;
     m.add_function(wrap_pyfunction!(function::_set_forward_ad_active, m)?)?;
-    m.add_function(wrap_pyfunction!(engine::_engine_init, m)?)?;
     m.add_function(wrap_pyfunction!(engine::_run_backward, m)?)?;
     m.add_function(wrap_pyfunction!(backward_entry::_backward_method, m)?)?;
     Ok(())

@@ -2,6 +2,7 @@
 //! op's node, the requires-grad bit of an output, and freeing what a node
 //! saved after a backward without `retain_graph`.
 
+use crate::python::hooks::{hooks, installed};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -49,17 +50,9 @@ pub fn autograd_bit(ks: u64) -> u64 {
     DispatchKeySet::from_key(bit).raw()
 }
 
-/// `SavedTensor` (installed by `engine.py`): what `release_variables` frees.
-static SAVED_TENSOR_TYPE: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
-
-/// The `SavedTensor` class, once `engine.py` installed it.
-pub fn saved_tensor_type(py: Python<'_>) -> Option<&PyObject> {
-    SAVED_TENSOR_TYPE.get(py)
-}
-
-/// Installs the `SavedTensor` class (the first call wins).
-pub fn set_saved_tensor_type(py: Python<'_>, ty: PyObject) {
-    let _ = SAVED_TENSOR_TYPE.set(py, ty);
+/// The `SavedTensor` class (`Hooks::saved_tensor`; `None` while the package imports).
+pub fn saved_tensor_type(py: Python<'_>) -> Option<&Py<PyType>> {
+    installed(py).map(|h| &h.saved_tensor)
 }
 
 /// Frees what `node` saved (torch's `release_variables`): marks it released
@@ -76,10 +69,10 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
         }
         n.saved.iter().map(|o| o.clone_ref(py)).collect()
     };
-    let Some(ty) = SAVED_TENSOR_TYPE.get(py) else {
+    let Some(ty) = saved_tensor_type(py) else {
         return Ok(());
     };
-    let ty = ty.bind(py).downcast::<PyType>()?;
+    let ty = ty.bind(py);
     let tensor = pyo3::intern!(py, "tensor");
     // `SavedTensor` is a plain class (no `__instancecheck__`): the type's MRO
     // answers `isinstance` without the generic protocol.
@@ -105,24 +98,9 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     Ok(())
 }
 
-/// `AccumulateGrad` (installed by `graph.py`): the class of a leaf's sink.
-static SINK_TYPE: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
-
-/// The `AccumulateGrad` class once `graph.py` installed it (`None` before).
+/// The `AccumulateGrad` class (`Hooks::accumulate_grad_node`; `None` while the package imports).
 pub fn sink_type(py: Python<'_>) -> Option<&Bound<'_, PyType>> {
-    SINK_TYPE.get(py).map(|t| t.bind(py))
-}
-
-/// Installs the `AccumulateGrad` class (the first call wins).
-#[pyfunction]
-pub fn _set_sink_type(py: Python<'_>, cls: Bound<'_, pyo3::types::PyType>) -> PyResult<()> {
-    if !cls.is_subclass_of::<PyNodeBase>()? {
-        return Err(PyTypeError::new_err(
-            "_set_sink_type expects a subclass of NodeBase",
-        ));
-    }
-    let _ = SINK_TYPE.set(py, cls.unbind());
-    Ok(())
+    installed(py).map(|h| h.accumulate_grad_node.bind(py))
 }
 
 /// The leaf's `AccumulateGrad`: the cached one while it is alive (the tensor
@@ -140,11 +118,9 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
     if let Some(acc) = crate::python::tensor::fields::grad_accumulator(t)? {
         return Ok(acc);
     }
-    let ty = SINK_TYPE.get(py).ok_or_else(|| {
-        pyo3::exceptions::PyRuntimeError::new_err("opyard._core._set_sink_type was not called")
-    })?;
+    let ty = &hooks(py)?.accumulate_grad_node;
     let init = PyNodeBase::sink(t.clone().unbind());
-    // SAFETY: `ty` is a subclass of NodeBase (checked by `_set_sink_type`),
+    // SAFETY: `ty` is a subclass of NodeBase (checked by `_install_hooks`),
     // which is what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
     let acc = unsafe {
         let obj = pyo3::impl_::pymethods::tp_new_impl(py, init.into(), ty.bind(py).as_type_ptr())?;

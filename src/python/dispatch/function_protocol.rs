@@ -1,26 +1,15 @@
 //! The `__opyard_function__` protocol on the call path: the Python handler
 //! and when it is consulted.
 //!
-//! The handler (`opyard.overrides`) is asked after a binding `TypeError`
+//! The handler (`opyard.overrides`, `Hooks::function_protocol`) is asked after a binding `TypeError`
 //! (Tensor-like duck types) and, after binding, when a tensor argument is not
 //! of a plain type or a function mode is active (see Note [Subclass check]
 //! and Note [Function protocol state]).
 
+use crate::python::hooks::installed;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-
-static OVERRIDE_HANDLER: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
-
-/// Register the `__opyard_function__` protocol handler
-/// `handler(func, args, kwargs)`: it returns the overriding result, or
-/// `NotImplemented` when no override takes part. Consulted when binding fails
-/// (duck types), and after binding when a tensor argument is not of a plain
-/// type or a function mode is active (see Note [Subclass check]).
-#[pyfunction]
-pub fn _set_override_handler(py: Python<'_>, handler: PyObject) {
-    let _ = OVERRIDE_HANDLER.set(py, handler);
-}
 
 /// After a binding `TypeError`: let an argument's `__opyard_function__` /
 /// `__torch_function__` handle the call; re-raise `err` if none does.
@@ -34,7 +23,7 @@ pub fn try_override(
     if !err.is_instance_of::<PyTypeError>(py) {
         return Err(err);
     }
-    let Some(handler) = OVERRIDE_HANDLER.get(py) else {
+    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
         return Err(err);
     };
     let kwargs = match kwargs {
@@ -59,7 +48,7 @@ pub fn function_protocol(
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Option<PyObject>> {
     let py = func.py();
-    let Some(handler) = OVERRIDE_HANDLER.get(py) else {
+    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
         return Ok(None);
     };
     let kwargs = match kwargs {

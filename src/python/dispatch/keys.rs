@@ -7,10 +7,7 @@ use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::python::errors::{core_err, quote, type_name};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyList, PyLong, PyString, PyTuple};
-
-static KEY_ENUM: GILOnceCell<PyObject> = GILOnceCell::new();
 
 /// Convert a `DispatchKey` member, an int or a key name.
 pub fn extract_key(obj: &Bound<'_, PyAny>) -> PyResult<DispatchKey> {
@@ -48,10 +45,10 @@ pub fn extract_opt_key(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Dispat
     }
 }
 
-/// The Python `DispatchKey` member for a key (its index if the enum is not registered).
+/// The Python `DispatchKey` member for a key (its index before the hooks are installed).
 pub fn key_to_py(py: Python<'_>, k: DispatchKey) -> PyResult<PyObject> {
-    match KEY_ENUM.get(py) {
-        Some(cls) => cls.call1(py, (k as usize,)),
+    match crate::python::hooks::installed(py) {
+        Some(h) => h.dispatch_key.call1(py, (k as usize,)),
         None => Ok((k as usize).into_py(py)),
     }
 }
@@ -63,12 +60,6 @@ pub fn _key_names() -> Vec<&'static str> {
         .iter()
         .map(|k| k.name())
         .collect()
-}
-
-/// Register the Python `DispatchKey` enum so iteration yields its members.
-#[pyfunction]
-pub fn _set_key_enum(py: Python<'_>, cls: PyObject) {
-    let _ = KEY_ENUM.set(py, cls);
 }
 
 /// A set of runtime dispatch keys (one u64).

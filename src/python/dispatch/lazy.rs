@@ -14,7 +14,7 @@
 //! So a user's `impl` of a built-in overload lands on top of the built-in
 //! kernels, as it would had they been registered at import.
 //!
-//! The set below is only a filter that keeps the definer from running for
+//! The map below is only a filter that keeps a definer from running for
 //! names it does not own; the definer is the authority (it takes its own
 //! lock, so two threads first-touching one packet define it once, and a
 //! definer re-entered through its own registrations returns at once). A name
@@ -23,19 +23,21 @@
 //! (the functional forms and Tensor methods bind packets at import).
 
 use parking_lot::RwLock;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
-use std::collections::HashSet;
+use pyo3::sync::GILProtected;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
-/// Packet names (`ns::name`) whose definitions wait for their first use.
-static PENDING: LazyLock<RwLock<HashSet<String>>> = LazyLock::new(Default::default);
+/// Packet names (`ns::name`) whose definitions wait for their first use, each
+/// with the index of its definer in `DEFINERS`.
+static PENDING: LazyLock<RwLock<HashMap<String, usize>>> = LazyLock::new(Default::default);
 /// Whether `PENDING` may be non-empty: the common case skips the lock.
 static ANY_PENDING: AtomicBool = AtomicBool::new(false);
-/// `definer(packet_name)`, set once.
-static DEFINER: GILOnceCell<PyObject> = GILOnceCell::new();
+/// The registered definers, `definer(packet_name)` (the GIL guards them: no
+/// Rust lock is held while one is cloned or called).
+static DEFINERS: GILProtected<RefCell<Vec<PyObject>>> = GILProtected::new(RefCell::new(Vec::new()));
 
 /// `ns::name` of `ns::name[.overload]`.
 fn packet_of(qualified: &str) -> &str {
@@ -56,13 +58,11 @@ pub fn ensure_defined(py: Python<'_>, qualified: &str) -> PyResult<()> {
         return Ok(());
     }
     let packet = packet_of(qualified);
-    if !PENDING.read().contains(packet) {
-        return Ok(());
-    }
-    // Unlocked from here: the definer runs Python code.
-    let Some(definer) = DEFINER.get(py) else {
+    let Some(index) = PENDING.read().get(packet).copied() else {
         return Ok(());
     };
+    // Unlocked from here: the definer runs Python code.
+    let definer = DEFINERS.get(py).borrow()[index].clone_ref(py);
     definer.call1(py, (packet,))?;
     Ok(())
 }
@@ -84,28 +84,28 @@ pub fn ensure_defined_in(py: Python<'_>, lib: u64, name: &str) -> PyResult<()> {
 
 /// Whether the packet of `qualified` waits for its first use.
 pub fn is_pending(qualified: &str) -> bool {
-    ANY_PENDING.load(Ordering::Acquire) && PENDING.read().contains(packet_of(qualified))
+    ANY_PENDING.load(Ordering::Acquire) && PENDING.read().contains_key(packet_of(qualified))
 }
 
 /// Defer the definitions of the packets `names` (`ns::name`): the first use
 /// of one calls `definer(name)`, which defines it and then reports it with
-/// `_defined_lazily`. One definer per process.
+/// `_defined_lazily`. A registration, like `_define_many`: a library may
+/// defer its own packets (the built-in `aten` library does).
 #[pyfunction]
-pub fn _defer_definitions(py: Python<'_>, names: Vec<String>, definer: PyObject) -> PyResult<()> {
-    if let Some(current) = DEFINER.get(py) {
-        if !current.is(&definer) {
-            return Err(PyRuntimeError::new_err(
-                "_defer_definitions(): a different definer is already installed",
-            ));
+pub fn _defer_definitions(py: Python<'_>, names: Vec<String>, definer: PyObject) {
+    let index = {
+        let mut definers = DEFINERS.get(py).borrow_mut();
+        match definers.iter().position(|d| d.is(&definer)) {
+            Some(i) => i,
+            None => {
+                definers.push(definer);
+                definers.len() - 1
+            }
         }
-    } else {
-        // Cannot fail: the GIL is held and the cell was just seen empty.
-        let _ = DEFINER.set(py, definer);
-    }
+    };
     let mut pending = PENDING.write();
-    pending.extend(names);
+    pending.extend(names.into_iter().map(|n| (n, index)));
     ANY_PENDING.store(!pending.is_empty(), Ordering::Release);
-    Ok(())
 }
 
 /// The definer reports `name` (`ns::name`) defined: lookups stop calling it.
@@ -125,7 +125,7 @@ pub fn _is_pending(name: &str) -> bool {
 /// Packets still to be defined, sorted.
 #[pyfunction]
 pub fn _pending_definitions() -> Vec<String> {
-    let mut names: Vec<String> = PENDING.read().iter().cloned().collect();
+    let mut names: Vec<String> = PENDING.read().keys().cloned().collect();
     names.sort();
     names
 }

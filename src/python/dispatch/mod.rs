@@ -33,8 +33,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lazy::_defined_lazily, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_is_pending, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_pending_definitions, m)?)?;
-    m.add_function(wrap_pyfunction!(keys::_set_key_enum, m)?)?;
-    m.add_function(wrap_pyfunction!(binder::_register_types, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_local_keysets, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_is_excluded, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_is_included, m)?)?;
@@ -48,7 +46,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bulk::_replace_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
     m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
-    m.add_function(wrap_pyfunction!(packet::_set_packet_resolver, m)?)?;
     m.add_function(wrap_pyfunction!(operator_protocol::_operator_packet, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;
     m.add_function(wrap_pyfunction!(library::_check_invariants, m)?)?;
@@ -56,12 +53,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::_table_entries, m)?)?;
     m.add_function(wrap_pyfunction!(library::_what_if, m)?)?;
     m.add_function(wrap_pyfunction!(library::_explain, m)?)?;
-    m.add_function(wrap_pyfunction!(
-        function_protocol::_set_override_handler,
-        m
-    )?)?;
     m.add_function(wrap_pyfunction!(binder::_register_plain_tensor_type, m)?)?;
-    m.add_function(wrap_pyfunction!(binder::_set_protocol_lookup, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;

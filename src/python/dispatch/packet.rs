@@ -16,7 +16,6 @@ use crate::python::errors::{self, clip};
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::Arc;
 
@@ -96,25 +95,17 @@ impl PyOpOverloadPacket {
     }
 }
 
-/// Note [Canonical packet]: `opyard.ops.<ns>.<name>` caches one packet object
-/// per operator name in its namespace (`_ops.py`), until a change of the
-/// definition makes it forget it. `OpOverload.overloadpacket` returns that
-/// object (`op.overloadpacket is opyard.ops.ns.name`, as in torch), found
-/// once through the resolver `_ops.py` installs and then held weakly by the
-/// `OpOverload`.
-static PACKET_RESOLVER: GILOnceCell<PyObject> = GILOnceCell::new();
-
-/// Install `resolver(name) -> packet`, which returns the namespace's packet
-/// object of `ns::name`. See Note [Canonical packet].
-#[pyfunction]
-pub fn _set_packet_resolver(py: Python<'_>, resolver: PyObject) {
-    let _ = PACKET_RESOLVER.set(py, resolver);
-}
+// Note [Canonical packet]: `opyard.ops.<ns>.<name>` caches one packet object
+// per operator name in its namespace (`_ops.py`), until a change of the
+// definition makes it forget it. `OpOverload.overloadpacket` returns that
+// object (`op.overloadpacket is opyard.ops.ns.name`, as in torch), found
+// once through `_ops.py`'s resolver (`Hooks::packet_of`) and then held
+// weakly by the `OpOverload`.
 
 /// The namespace's packet object of `ns::name`; see Note [Canonical packet].
 pub(crate) fn canonical<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    match PACKET_RESOLVER.get(py) {
-        Some(resolver) => resolver.bind(py).call1((name,)),
+    match crate::python::hooks::installed(py) {
+        Some(h) => h.packet_of.bind(py).call1((name,)),
         None => {
             let packet = crate::python::dispatch::operator::REGISTRY
                 .packet(name)

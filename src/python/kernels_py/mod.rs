@@ -4,7 +4,7 @@
 //! fallback and readable definition, `__wrapped__`). The dispatcher calls it
 //! like any kernel; it runs the Rust loop (`crate::kernels`) when the call is
 //! the common one — plain CPU tensors (`Tensor`, or a type registered with
-//! `_kernel_plain_type` such as `Parameter`), contiguous numpy arrays of
+//! `_register_plain_tensor_type(cls, kernels=True)` such as `Parameter`), contiguous numpy arrays of
 //! float32/float64/int32/int64, one dtype, equal shapes or one side a single
 //! element or a Python number, no extra arguments, not too large — and
 //! otherwise calls the Python kernel with the same arguments, so every other
@@ -31,7 +31,7 @@ mod view_args;
 mod view_layout;
 mod view_shape;
 
-pub use tensor_io::{_kernel_plain_type, _kernel_setup, plain_cpu_tensor, wrap_result};
+pub use tensor_io::{plain_cpu_tensor, register_kernel_plain_type, wrap_result};
 
 use crate::kernels::elementwise::BinOp;
 use pyo3::exceptions::PyValueError;
@@ -194,7 +194,5 @@ impl PyRustKernel {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     install_call_slot(m.py());
-    m.add_function(wrap_pyfunction!(_kernel_setup, m)?)?;
-    m.add_function(wrap_pyfunction!(_kernel_plain_type, m)?)?;
     Ok(())
 }

@@ -4,33 +4,19 @@
 //!
 //! Note [Kernel tensor access]: a tensor's state lives in its `TensorBase`
 //! (the numpy array, the device, the key set), read here through TensorBase's
-//! Rust accessors; results are made by `tensor::new_tensor`. `_kernel_setup`
-//! (called once by `opyard._aten.fast`) hands over what `_core` cannot import
-//! from the layers above it: the `Tensor` class and the default-dtype holder.
+//! Rust accessors; results are made by `tensor::new_tensor`. What `_core`
+//! cannot import from the layers above it (the `Tensor` class, the
+//! default-dtype holder) comes from the switchboard (`Hooks`).
 
 use crate::dispatch::{DispatchKey, DispatchKeySet};
-use crate::python::tensor::base::{new_tensor, PyTensorBase};
+use crate::python::hooks::{installed, Hooks};
+use crate::python::tensor::base::{new_tensor, PyDevice, PyTensorBase, CPU as CPU_DEVICE};
 use crate::python::tensor::slots::Field;
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyString, PyType};
+use pyo3::types::PyType;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct KernelTypes {
-    /// `opyard.Tensor`: the only type the fast path accepts and builds.
-    tensor: Py<PyType>,
-    /// The class whose `value` is the default floating dtype, and `float64`.
-    default_holder: PyObject,
-    float64: PyObject,
-    float32: PyObject,
-    /// The `cpu` device every tensor starts on (`_tensor.CPU`).
-    cpu: PyObject,
-    value_name: Py<PyString>,
-}
-
-static TYPES: GILOnceCell<KernelTypes> = GILOnceCell::new();
 
 /// Room for the subclasses the kernels take as plain tensors (`Parameter`).
 const MAX_EXTRA: usize = 4;
@@ -40,14 +26,13 @@ static EXTRA: [AtomicUsize; MAX_EXTRA] = [const { AtomicUsize::new(0) }; MAX_EXT
 /// Let the Rust kernels take instances of `cls`, a `Tensor` subclass that adds
 /// no state the kernels would drop (torch's `Parameter`), as plain tensors:
 /// their results are plain `Tensor`s, as the Python kernels' are.
-#[pyfunction]
-pub fn _kernel_plain_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
+pub fn register_kernel_plain_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
     let keeps = cls
         .getattr("_keep_subclass")
         .is_ok_and(|k| k.is_truthy().unwrap_or(true));
     if !cls.is_subclass_of::<PyTensorBase>()? || keeps {
         return Err(PyValueError::new_err(format!(
-            "_kernel_plain_type: {} is not a Tensor subclass whose ops return plain Tensors",
+            "_register_plain_tensor_type: {} is not a Tensor subclass whose ops return plain Tensors",
             cls.qualname()?
         )));
     }
@@ -55,44 +40,20 @@ pub fn _kernel_plain_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
         return Ok(());
     }
     Err(PyValueError::new_err(format!(
-        "_kernel_plain_type: at most {MAX_EXTRA} types"
+        "_register_plain_tensor_type: at most {MAX_EXTRA} types"
     )))
 }
 
-fn is_kernel_type(t: &KernelTypes, ty: *mut ffi::PyTypeObject) -> bool {
+fn is_kernel_type(t: &Hooks, ty: *mut ffi::PyTypeObject) -> bool {
     ty == t.tensor.as_ptr() as *mut ffi::PyTypeObject
         || EXTRA
             .iter()
             .any(|s| s.load(Ordering::Acquire) == ty as usize)
 }
 
-/// Hand the Rust kernels the classes they need (see Note [Kernel tensor access]).
-/// Idempotent: the first call wins.
-#[pyfunction]
-pub fn _kernel_setup(
-    py: Python<'_>,
-    tensor: Bound<'_, PyType>,
-    default_holder: PyObject,
-    float32: PyObject,
-    float64: PyObject,
-    cpu: PyObject,
-) -> PyResult<()> {
-    let _ = TYPES.set(
-        py,
-        KernelTypes {
-            tensor: tensor.unbind(),
-            default_holder,
-            float64,
-            float32,
-            cpu,
-            value_name: PyString::intern_bound(py, "value").unbind(),
-        },
-    );
-    Ok(())
-}
-
-fn types(py: Python<'_>) -> Option<&KernelTypes> {
-    TYPES.get(py)
+/// The hooks and the cpu device (`_tensor.CPU`), `None` while the package imports.
+fn types(py: Python<'_>) -> Option<(&Hooks, &Py<PyDevice>)> {
+    Some((installed(py)?, CPU_DEVICE.get(py)?))
 }
 
 /// Keys a fast-path tensor may carry besides CPU: only the autograd ones
@@ -101,18 +62,18 @@ const ALLOWED: u64 = DispatchKeySet::AUTOGRAD_KEYS.raw();
 const CPU: u64 = DispatchKeySet::from_key(DispatchKey::CPU).raw();
 
 /// The state of a plain CPU `opyard.Tensor` (exact type, or one registered
-/// by `_kernel_plain_type`: other subclasses fall back) on the default `cpu`
+/// by `_register_plain_tensor_type(cls, kernels=True)`: other subclasses fall back) on the default `cpu`
 /// device object (a `cpu:0` device, which the Python kernels carry over to
 /// their results, falls back too).
 pub fn plain_cpu_tensor<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a PyTensorBase> {
-    let t = types(obj.py())?;
+    let (t, cpu) = types(obj.py())?;
     // SAFETY: `obj` is a live object (GIL held).
     if !is_kernel_type(t, unsafe { ffi::Py_TYPE(obj.as_ptr()) }) {
         return None;
     }
     // SAFETY: every accepted type subclasses `TensorBase` (checked at registration).
     let base = unsafe { obj.downcast_unchecked::<PyTensorBase>() }.get();
-    let on_cpu = base.keys() & !ALLOWED == CPU && base.field_ptr(Field::Dev) == t.cpu.as_ptr();
+    let on_cpu = base.keys() & !ALLOWED == CPU && base.field_ptr(Field::Dev) == cpu.as_ptr();
     on_cpu.then_some(base)
 }
 
@@ -155,11 +116,11 @@ pub fn wrap_view(
 /// The default floating dtype as a fast-path dtype: `Some(true)` for
 /// float64, `Some(false)` for float32, `None` for another (half, bfloat16).
 pub fn default_float_is_f64(py: Python<'_>) -> Option<bool> {
-    let t = types(py)?;
+    let t = installed(py)?;
     let d = t
-        .default_holder
+        .default_dtype
         .bind(py)
-        .getattr(t.value_name.bind(py))
+        .getattr(pyo3::intern!(py, "value"))
         .ok()?;
     if d.is(&t.float64) {
         Some(true)

@@ -3,7 +3,8 @@
 //! member on `_dev`'s slot); the autograd ones are in tensor_grad.rs.
 
 use crate::python::ffi::ndarray::ArrayView;
-use crate::python::tensor::base::{ndarray_type, registered, PyTensorBase};
+use crate::python::hooks::hooks;
+use crate::python::tensor::base::{ndarray_type, PyTensorBase};
 use crate::python::tensor::slots::{member_descr, Field};
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
@@ -54,7 +55,7 @@ fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
     let py = t.py();
     let this = t.get();
     let data = this.require_data(py)?;
-    let size = registered(py)?.size.bind(py);
+    let size = hooks(py)?.size.bind(py);
     let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
         return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
     };

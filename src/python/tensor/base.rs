@@ -15,10 +15,11 @@
 //! seen yet and `counter` when it creates a counter.
 
 use crate::python::ffi::ndarray::ArrayView;
+use crate::python::hooks::{hooks, installed};
 pub use crate::python::tensor::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use crate::python::tensor::slots::{Field, Init, ObjSlot, FIELDS};
 use crate::python::tensor::version::PyVersionCounter;
-use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::{GILOnceCell, GILProtected};
@@ -58,16 +59,6 @@ pub(crate) fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELD
 /// `default_values`, made once at init (after the cpu device) for `fresh`.
 pub(crate) static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
 
-/// What the package registers once at import (see `_set_tensor_types`).
-pub(crate) struct Registered {
-    pub(crate) tensor: Py<PyType>,
-    pub(crate) size: Py<PyType>,
-    pub(crate) ndarray: Py<PyType>,
-    /// `numpy dtype -> opyard dtype` (`_dtype.FROM_NP`).
-    pub(crate) from_np: Py<PyDict>,
-}
-
-pub(crate) static REGISTERED: GILOnceCell<Registered> = GILOnceCell::new();
 pub(crate) static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
 pub(crate) static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
 /// `(numpy dtype, opyard dtype)` pairs already looked up, compared by identity.
@@ -259,7 +250,7 @@ pub fn new_tensor<'py>(
     keyset: u64,
     device: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTensorBase>> {
-    let reg = registered(py)?;
+    let reg = hooks(py)?;
     let ty = tensor_type.unwrap_or_else(|| reg.tensor.bind(py));
     if !ty.is(reg.tensor.bind(py)) && !ty.is_subclass_of::<PyTensorBase>()? {
         return Err(PyTypeError::new_err(format!(
@@ -280,18 +271,9 @@ pub fn new_tensor<'py>(
     Ok(unsafe { Bound::from_owned_ptr(py, obj).downcast_into_unchecked() })
 }
 
-pub(crate) fn registered(py: Python<'_>) -> PyResult<&Registered> {
-    REGISTERED.get(py).ok_or_else(|| {
-        PyRuntimeError::new_err(
-            "opyard._core: the tensor types are not registered yet (import opyard)",
-        )
-    })
-}
-
+/// `numpy.ndarray` (null while the hooks are not installed).
 pub(crate) fn ndarray_type(py: Python<'_>) -> *mut ffi::PyTypeObject {
-    REGISTERED
-        .get(py)
-        .map_or(std::ptr::null_mut(), |r| r.ndarray.bind(py).as_type_ptr())
+    installed(py).map_or(std::ptr::null_mut(), |r| r.ndarray.bind(py).as_type_ptr())
 }
 
 /// The opyard dtype of a storage array: its numpy dtype's entry in `FROM_NP`,
@@ -311,7 +293,11 @@ pub fn dtype_of<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Boun
     if let Some(t) = hit {
         return Ok(t.into_bound(py));
     }
-    let found = registered(py)?.from_np.bind(py).as_any().get_item(&descr)?;
+    let found = hooks(py)?
+        .dtype_of_numpy
+        .bind(py)
+        .as_any()
+        .get_item(&descr)?;
     let mut cache = DTYPES.get(py).borrow_mut();
     // Builtin dtypes are a few shared objects; a cap keeps odd, per-array dtype
     // objects (e.g. byte-swapped) from growing the list.

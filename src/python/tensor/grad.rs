@@ -4,20 +4,13 @@
 
 use crate::dispatch::DispatchKeySet;
 use crate::python::ffi::ndarray::ArrayView;
+use crate::python::hooks::installed;
 use crate::python::tensor::base::{dtype_of, ndarray_type, PyTensorBase};
 use crate::python::tensor::device::PyDevice;
 use crate::python::tensor::slots::{member_descr, Field};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
-use pyo3::sync::GILProtected;
 use pyo3::types::{PyBool, PyType};
-use std::cell::RefCell;
-
-/// Raises torch's message for a gradient that does not match its tensor.
-/// Sets `requires_grad` (see `_set_requires_grad_hook`).
-static REQUIRES_GRAD_SET: GILProtected<RefCell<Option<PyObject>>> =
-    GILProtected::new(RefCell::new(None));
-static GRAD_CHECK: GILProtected<RefCell<Option<PyObject>>> = GILProtected::new(RefCell::new(None));
 
 /// torch's warning for reading `.grad` of a non-leaf that does not retain it.
 const NON_LEAF_GRAD_WARNING: &str = "The .grad attribute of a Tensor that is not a \
@@ -62,12 +55,7 @@ fn grad_set<'py>(
     if !grad_matches(py, this, gt.get())? {
         // torch's messages name C++ and ScalarType dtypes: the autograd package
         // formats them (and raises); it may also accept what the quick test refused.
-        let check = GRAD_CHECK
-            .get(py)
-            .borrow()
-            .as_ref()
-            .map(|c| c.clone_ref(py));
-        let Some(check) = check else {
+        let Some(check) = installed(py).map(|h| &h.check_grad) else {
             return Err(PyRuntimeError::new_err(
                 "attempting to assign a gradient whose dtype, device or size differs from the tensor's",
             ));
@@ -91,12 +79,7 @@ fn requires_grad_set<'py>(
 ) -> PyResult<()> {
     let py = t.py();
     let v = v.ok_or_else(|| PyTypeError::new_err("requires_grad of a tensor cannot be deleted"))?;
-    let hook = REQUIRES_GRAD_SET
-        .get(py)
-        .borrow()
-        .as_ref()
-        .map(|c| c.clone_ref(py));
-    let hook = hook.ok_or_else(|| {
+    let hook = installed(py).map(|h| &h.set_requires_grad).ok_or_else(|| {
         PyRuntimeError::new_err("requires_grad cannot be set before opyard.autograd is imported")
     })?;
     hook.call1(py, (t, v))?;
@@ -154,13 +137,6 @@ pub fn install_autograd_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) 
     Ok(())
 }
 
-/// Install `set(tensor, flag)`, which `t.requires_grad = flag` calls (torch's checks live
-/// with the autograd package, which also updates the key set).
-#[pyfunction]
-pub fn _set_requires_grad_hook(py: Python<'_>, set: PyObject) {
-    *REQUIRES_GRAD_SET.get(py).borrow_mut() = Some(set);
-}
-
 /// The quick test of `t.grad = g`: same dtype object, device type and sizes.
 fn grad_matches(py: Python<'_>, t: &PyTensorBase, g: &PyTensorBase) -> PyResult<bool> {
     let (Some(td), Some(gd)) = (t.data(py), g.data(py)) else {
@@ -182,11 +158,4 @@ fn grad_matches(py: Python<'_>, t: &PyTensorBase, g: &PyTensorBase) -> PyResult<
             (Some(a), Some(b)) => a.dims() == b.dims(),
             _ => false,
         })
-}
-
-/// Install `check(tensor, grad)`, called by `t.grad = g` when the quick test
-/// (dtype, device type, sizes) fails: it raises torch's message or returns to accept.
-#[pyfunction]
-pub fn _set_grad_check(py: Python<'_>, check: PyObject) {
-    *GRAD_CHECK.get(py).borrow_mut() = Some(check);
 }

@@ -1,46 +1,17 @@
 //! Setting `TensorBase` up: the module-init work (cpu device, slot offsets,
-//! members and attributes) and the functions the package calls at import or
-//! to build tensors (`_set_tensor_types`, `_make_tensor`, `_share_state`, `_slot_alias`).
+//! members and attributes) and the functions the package calls to build
+//! tensors (`_make_tensor`, `_share_state`, `_slot_alias`).
 
 use crate::python::tensor::attrs::install_attributes;
 use crate::python::tensor::base::{
-    default_values, new_tensor, PyTensorBase, Registered, CPU, DEFAULTS, REGISTERED, SLOTS_OFFSET,
+    default_values, new_tensor, PyTensorBase, CPU, DEFAULTS, SLOTS_OFFSET,
 };
 use crate::python::tensor::device::PyDevice;
 use crate::python::tensor::slots::{install_members, member_descr, Field, FIELDS};
-use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyType};
-
-/// Register the package's types: `Tensor` (what `new_tensor` makes), `Size`,
-/// `numpy.ndarray` and `FROM_NP` (numpy dtype -> opyard dtype). Once, at import.
-#[pyfunction]
-pub fn _set_tensor_types(
-    py: Python<'_>,
-    tensor: Bound<'_, PyType>,
-    size: Bound<'_, PyType>,
-    ndarray: Bound<'_, PyType>,
-    from_np: Bound<'_, PyDict>,
-) -> PyResult<()> {
-    if !tensor.is_subclass_of::<PyTensorBase>()? {
-        return Err(PyTypeError::new_err(
-            "_set_tensor_types: tensor must subclass TensorBase",
-        ));
-    }
-    let reg = Registered {
-        tensor: tensor.unbind(),
-        size: size.unbind(),
-        ndarray: ndarray.unbind(),
-        from_np: from_np.unbind(),
-    };
-    if REGISTERED.set(py, reg).is_err() {
-        return Err(PyRuntimeError::new_err(
-            "_set_tensor_types: the tensor types are registered already",
-        ));
-    }
-    Ok(())
-}
+use pyo3::types::PyType;
 
 /// `_make_tensor(cls, data, keyset, dev=None)`: `new_tensor` for Python, the
 /// constructor of every result tensor. A raw `METH_FASTCALL` function (see

@@ -22,9 +22,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<base::PyDevice>()?;
     m.add_class::<version::PyVersionCounter>()?;
     init::init(m)?;
-    m.add_function(wrap_pyfunction!(init::_set_tensor_types, m)?)?;
-    m.add_function(wrap_pyfunction!(grad::_set_grad_check, m)?)?;
-    m.add_function(wrap_pyfunction!(grad::_set_requires_grad_hook, m)?)?;
     m.add_function(wrap_pyfunction!(init::_share_state, m)?)?;
     m.add_function(wrap_pyfunction!(init::_slot_alias, m)?)?;
     m.add_function(wrap_pyfunction!(base::_rename_privateuse1_backend, m)?)?;

@@ -10,10 +10,11 @@ use smallvec::SmallVec;
 use crate::dispatch::tls::{self, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
 use crate::python::autograd::function::outputs::record_outputs;
-use crate::python::autograd::function::{hooks, PyFunctionSpec};
+use crate::python::autograd::function::PyFunctionSpec;
 use crate::python::autograd::node::{Extras, NodeEdge, NodeKind, PyNodeBase};
 use crate::python::autograd::record::{autograd_mask, saved_tensor_type};
 use crate::python::dispatch::operator::PyOpOverload;
+use crate::python::hooks::hooks;
 use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::fields as tensor_fields;
 
@@ -215,7 +216,7 @@ pub fn _function_apply(
             &output,
             nondiff.as_ref().map(|n| n.bind(py)),
             to_save.as_ref().map(|t| t.bind(py)),
-            saved_type.map(|t| t.bind(py)),
+            saved_type.map(|t| t.bind(py).as_any()),
             h.alias.bind(py),
         )?;
         if let Some(out) = recorded {

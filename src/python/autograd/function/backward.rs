@@ -9,8 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
 
-use crate::python::autograd::function::{hooks, PyFunctionSpec};
+use crate::python::autograd::function::PyFunctionSpec;
 use crate::python::autograd::node::PyNodeBase;
+use crate::python::hooks::hooks;
 use crate::python::tensor::base::PyTensorBase;
 
 /// What the engine needs of the node before calling backward.

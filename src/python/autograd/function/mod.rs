@@ -32,10 +32,10 @@ pub mod apply;
 pub mod backward;
 pub mod outputs;
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use crate::python::hooks::hooks;
+use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::{PyTraverseError, PyVisit};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,20 +43,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub use crate::python::autograd::function::apply::_function_apply;
 pub use crate::python::autograd::function::backward::apply_node;
 use crate::python::autograd::node::PyNodeBase;
-
-/// The Python helpers `apply` hands the rare cases to, installed by `function.py`.
-pub struct FunctionHooks {
-    /// `_record_outputs(ctx, args, output)`: the general output rules.
-    pub record_outputs: PyObject,
-    /// `_check_dirty(ctx, args, output)`: `mark_dirty` checks without grad.
-    pub check_dirty: PyObject,
-    /// `alias(t)`: a new tensor on `t`'s data (an input returned as-is).
-    pub alias: PyObject,
-    /// `_apply_general(cls, args, kwargs)`: keywords, defaults, forward AD.
-    pub apply_general: PyObject,
-    /// `zeros(shape, dtype)`: a materialized gradient for an unused output.
-    pub zeros: PyObject,
-}
 
 /// Whether a forward-AD level is active (process-wide, as `forward_ad._state.level`).
 static FORWARD_AD: AtomicBool = AtomicBool::new(false);
@@ -72,36 +58,6 @@ pub fn _set_forward_ad_active(active: bool) {
 #[inline]
 pub fn forward_ad_active() -> bool {
     FORWARD_AD.load(Ordering::Relaxed)
-}
-
-static HOOKS: GILOnceCell<FunctionHooks> = GILOnceCell::new();
-
-/// Installs `apply`'s Python helpers (the first call wins).
-#[pyfunction]
-pub fn _function_init(
-    py: Python<'_>,
-    record_outputs: PyObject,
-    check_dirty: PyObject,
-    alias: PyObject,
-    apply_general: PyObject,
-    zeros: PyObject,
-    freed_message: String,
-) {
-    let _ = crate::python::autograd::node::ctx::FREED_MESSAGE.set(py, freed_message);
-    let hooks = FunctionHooks {
-        record_outputs,
-        check_dirty,
-        alias,
-        apply_general,
-        zeros,
-    };
-    let _ = HOOKS.set(py, hooks);
-}
-
-pub fn hooks(py: Python<'_>) -> PyResult<&'static FunctionHooks> {
-    HOOKS.get(py).ok_or_else(|| {
-        PyRuntimeError::new_err("opyard._core._function_init was not called before apply")
-    })
 }
 
 /// What `apply` needs of one `Function` subclass, computed at class creation.

@@ -18,7 +18,7 @@ use smallvec::SmallVec;
 
 use crate::python::autograd::node::{OutShapes, PyNodeBase};
 use crate::python::autograd::record::{attach_output, autograd_bit, autograd_mask};
-use crate::python::tensor::base::{registered, PyTensorBase};
+use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::dtype_flags::DtypeFlags;
 
 /// Whether a dtype is differentiable as a `Function` output (floating point
@@ -45,7 +45,10 @@ fn plain_tensor<'a, 'py>(
     let Ok(tb) = t.downcast::<PyTensorBase>() else {
         return Ok(None);
     };
-    if !t.get_type().is(registered(py)?.tensor.bind(py)) {
+    if !t
+        .get_type()
+        .is(crate::python::hooks::hooks(py)?.tensor.bind(py))
+    {
         return Ok(None);
     }
     Ok(tb.get().with_dims(py, |_| ()).map(|_| tb))

@@ -82,14 +82,12 @@ pub fn mark_non_differentiable(node: &Bound<'_, PyNodeBase>, args: &Bound<'_, Py
     store(node, args, |x| &mut x.non_differentiable);
 }
 
-/// The text of torch's "backward through the graph a second time" error,
-/// installed by `function.py` (graph.py's `FREED_MESSAGE`).
-pub static FREED_MESSAGE: pyo3::sync::GILOnceCell<String> = pyo3::sync::GILOnceCell::new();
-
+/// torch's "backward through the graph a second time" error (`Hooks::freed_message`).
 fn freed_error(py: Python<'_>) -> PyErr {
-    let msg = FREED_MESSAGE
-        .get(py)
-        .map_or("Trying to backward through the graph a second time", |m| m);
+    let msg = crate::python::hooks::installed(py)
+        .map_or("Trying to backward through the graph a second time", |h| {
+            &h.freed_message
+        });
     PyRuntimeError::new_err(msg.to_string())
 }
 

@@ -7,15 +7,12 @@
 //! copies of itself in every case.
 
 use super::plain::Gathered;
+use crate::python::hooks::{installed, symint_type};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyLong, PyTuple};
 use std::fmt;
-
-pub(super) static DTYPE_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
-pub(super) static SYMINT_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
-pub(super) static DTYPE_FROM_CODE: GILOnceCell<PyObject> = GILOnceCell::new();
 
 /// The longest list a single int is expanded to for `int[N]`: list sizes are
 /// dimension counts in practice, and a larger N would allocate without bound.
@@ -91,10 +88,14 @@ pub(super) fn int_fit(v: &Bound<'_, PyAny>, sym: bool) -> IntFit {
     }
 }
 
-fn is_symint(v: &Bound<'_, PyAny>) -> bool {
-    SYMINT_TYPE
-        .get(v.py())
-        .is_some_and(|t| v.is_instance(t.bind(v.py())).unwrap_or(false))
+/// Whether `v` is an `opyard.fake.SymInt` (false while `opyard.fake` is not loaded).
+pub(super) fn is_symint(v: &Bound<'_, PyAny>) -> bool {
+    symint_type(v.py()).is_some_and(|t| v.is_instance(t).unwrap_or(false))
+}
+
+/// Whether `v` is an `opyard.dtype` (false while the hooks are not installed).
+pub(super) fn is_dtype(v: &Bound<'_, PyAny>) -> bool {
+    installed(v.py()).is_some_and(|h| v.is_instance(h.dtype.bind(v.py())).unwrap_or(false))
 }
 
 /// The number of items of a list or tuple (`None` for anything else).
@@ -246,14 +247,10 @@ pub(super) fn numpy_scalar_item<'py>(
 
 pub(super) fn check_scalar_type(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Misfit> {
     let py = v.py();
-    match DTYPE_TYPE.get(py) {
-        Some(t) if v.is_instance(t.bind(py)).unwrap_or(false) => Ok(()),
+    match installed(py) {
+        Some(h) if v.is_instance(h.dtype.bind(py)).unwrap_or(false) => Ok(()),
         // A ScalarType code (how schema defaults store dtypes) converts to its dtype.
-        Some(_)
-            if v.is_instance_of::<PyLong>()
-                && !v.is_instance_of::<PyBool>()
-                && DTYPE_FROM_CODE.get(py).is_some() =>
-        {
+        Some(_) if v.is_instance_of::<PyLong>() && !v.is_instance_of::<PyBool>() => {
             conversion(strict)
         }
         Some(_) => Err(Misfit::Type),
@@ -266,10 +263,10 @@ pub(super) fn dtype_of_code<'py>(
     v: &Bound<'py, PyAny>,
 ) -> PyResult<Result<Bound<'py, PyAny>, Detail>> {
     let py = v.py();
-    let Some(f) = DTYPE_FROM_CODE.get(py) else {
+    let Some(h) = installed(py) else {
         return Ok(Ok(v.clone()));
     };
-    match f.bind(py).call1((v,)) {
+    match h.dtype_from_code.bind(py).call1((v,)) {
         Ok(d) => Ok(Ok(d)),
         Err(e) if e.is_instance_of::<PyKeyError>(py) => Ok(Err(Detail::ScalarTypeCode)),
         Err(e) => Err(e),

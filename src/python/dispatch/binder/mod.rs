@@ -16,37 +16,15 @@ use crate::python::errors::{argument_error, argument_overflow_error, clip, quote
 use crate::python::schema::default_to_py;
 use crate::python::tensor::base::device_key;
 use crate::schema::FunctionSchema;
-use convert::{Detail, Misfit, DTYPE_FROM_CODE, DTYPE_TYPE, SYMINT_TYPE};
+use convert::{Detail, Misfit};
 pub use param::Param;
 use param::{compile_param, Kind};
+pub use plain::_register_plain_tensor_type;
 use plain::Gathered;
-pub use plain::{_register_plain_tensor_type, _set_protocol_lookup};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 pub use signature::Signature;
 use std::sync::Arc;
-
-/// Register the Python classes the binder checks `ScalarType` and `SymInt` against,
-/// and the function turning a ScalarType code (a schema default such as `long` = 4)
-/// into a dtype.
-#[pyfunction]
-#[pyo3(signature = (*, dtype=None, symint=None, dtype_from_code=None))]
-pub fn _register_types(
-    py: Python<'_>,
-    dtype: Option<PyObject>,
-    symint: Option<PyObject>,
-    dtype_from_code: Option<PyObject>,
-) {
-    if let Some(d) = dtype {
-        let _ = DTYPE_TYPE.set(py, d);
-    }
-    if let Some(f) = dtype_from_code {
-        let _ = DTYPE_FROM_CODE.set(py, f);
-    }
-    if let Some(s) = symint {
-        let _ = SYMINT_TYPE.set(py, s);
-    }
-}
 
 thread_local! {
     static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };

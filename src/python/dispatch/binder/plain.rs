@@ -21,7 +21,7 @@ use crate::dispatch::DispatchKeySet;
 use crate::python::tensor::base::PyTensorBase;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::sync::{GILOnceCell, GILProtected};
+use pyo3::sync::GILProtected;
 use pyo3::types::PyType;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,13 +34,19 @@ static PLAIN: [AtomicUsize; MAX_PLAIN] = [const { AtomicUsize::new(0) }; MAX_PLA
 
 /// Treat `cls` (a `TensorBase` subclass) as a plain tensor type: its instances
 /// never trigger the protocol. The first registered type is compared first.
+/// With `kernels`, the Rust kernels also take its instances as plain tensors
+/// (a subclass that adds no state they would drop: torch's `Parameter`).
 #[pyfunction]
-pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
+#[pyo3(signature = (cls, *, kernels = false))]
+pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>, kernels: bool) -> PyResult<()> {
     if !cls.is_subclass_of::<PyTensorBase>()? {
         return Err(PyValueError::new_err(format!(
             "_register_plain_tensor_type: {} is not a Tensor type",
             cls.qualname()?
         )));
+    }
+    if kernels {
+        crate::python::kernels_py::register_kernel_plain_type(cls)?;
     }
     if crate::python::dispatch::type_slots::register(&PLAIN, cls) {
         return Ok(());
@@ -59,10 +65,6 @@ pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
         || PLAIN[1..].iter().any(|p| p.load(Ordering::Relaxed) == t)
 }
 
-/// `lookup(cls)`: the protocol method of tensor type `cls`, or None when its
-/// protocol is disabled. See Note [Disabled protocol types].
-static PROTOCOL_LOOKUP: GILOnceCell<PyObject> = GILOnceCell::new();
-
 /// Bound on the per-type cache; past it the oldest entry goes. Programs use a
 /// handful of tensor subclasses, and a miss only costs the Python call.
 const MAX_CACHED_TYPES: usize = 64;
@@ -71,14 +73,6 @@ const MAX_CACHED_TYPES: usize = 64;
 /// seen. See Note [Disabled protocol types].
 static TYPE_CACHE: GILProtected<RefCell<Vec<(usize, u32, bool)>>> =
     GILProtected::new(RefCell::new(Vec::new()));
-
-/// Register `lookup(cls)`, which returns the `__opyard_function__` of tensor
-/// type `cls` or None when it is disabled (`_disabled_torch_function_impl`).
-/// Without it every non-plain type takes part in the protocol.
-#[pyfunction]
-pub fn _set_protocol_lookup(py: Python<'_>, lookup: PyObject) {
-    let _ = PROTOCOL_LOOKUP.set(py, lookup);
-}
 
 /// The type's version tag, or None while it has no valid one.
 fn version_tag(ty: &Bound<'_, PyType>) -> Option<u32> {
@@ -103,7 +97,7 @@ fn protocol_disabled(v: &Bound<'_, PyAny>) -> bool {
             return disabled;
         }
     }
-    let Some(lookup) = PROTOCOL_LOOKUP.get(py) else {
+    let Some(lookup) = crate::python::hooks::installed(py).map(|h| &h.protocol_of) else {
         return false;
     };
     // Any failure leaves the type in the protocol: the handler then reports it.

@@ -8,7 +8,7 @@
 //! add their names. No allocation: the signature lives in a fixed buffer, and
 //! a call that does not fit it is resolved without the cache.
 
-use super::convert::{numpy_scalar, DTYPE_TYPE, SYMINT_TYPE};
+use super::convert::{is_dtype, is_symint, numpy_scalar};
 use super::plain::is_plain;
 use crate::python::tensor::base::{PyDevice, PyTensorBase};
 use pyo3::prelude::*;
@@ -119,7 +119,6 @@ fn elements<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> u16 {
 /// for a plain tensor; no tensor is also a number or a string), then the
 /// binder's order: `bool` before `int` (a bool is an int to Python, not to a schema).
 fn code(v: &Bound<'_, PyAny>) -> u8 {
-    let py = v.py();
     if is_plain(v) {
         TENSOR
     } else if v.is_none() {
@@ -138,19 +137,17 @@ fn code(v: &Bound<'_, PyAny>) -> u8 {
         COMPLEX
     } else if v.downcast::<PyDevice>().is_ok() {
         DEVICE
-    } else if is_instance(v, DTYPE_TYPE.get(py)) {
+    } else if is_dtype(v) {
         DTYPE
-    } else if is_instance(v, SYMINT_TYPE.get(py)) {
-        SYMINT
     } else if numpy_scalar(v, true) {
         NUMPY_REAL
     } else if numpy_scalar(v, false) {
         NUMPY_SCALAR
+    } else if is_symint(v) {
+        // Last: asking whether `opyard.fake` defined `SymInt` yet may cost a
+        // Python call, and no SymInt is a numpy scalar.
+        SYMINT
     } else {
         OTHER
     }
-}
-
-fn is_instance(v: &Bound<'_, PyAny>, ty: Option<&PyObject>) -> bool {
-    ty.is_some_and(|t| v.is_instance(t.bind(v.py())).unwrap_or(false))
 }
