@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
+.PHONY: help venv install dev demo test test-rust test-py test-general bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -37,6 +37,9 @@ test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
 
 test-py: $(VPY)  ## pytest over tests/
 	$(VPY) -m pytest tests
+
+test-general: dev  ## pytest over tests/ with every Rust fast path off (OPYARD_FASTPATH=0: the Python general paths)
+	OPYARD_FASTPATH=0 $(VPY) -m pytest tests
 
 bench: bench-rust bench-py  ## criterion benches + Python-level benches
 

@@ -35,7 +35,9 @@ def test_grad_views_record_node_base_and_replay(name, fn):
     y = fn(x)
     assert type(y.grad_fn).__name__ == name and y.requires_grad and not y.is_leaf
     assert y._base is x and y._version == x._version
-    assert isinstance(y._view_fn, _core._ViewReplay)
+    # The Rust autograd kernel records a ``_ViewReplay``; the general kernel (OPYARD_FASTPATH=0) a
+    # Python replay of the same view.
+    assert isinstance(y._view_fn, _core._ViewReplay) if _core.FAST_PATHS else callable(y._view_fn)
     other = opyard.randn(3, 4)
     with opyard.no_grad():
         replayed = y._view_fn(other)

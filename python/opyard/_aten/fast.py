@@ -38,7 +38,10 @@ LIB = KernelLibrary("aten", "IMPL")
 def register(names):
     """Register the Rust kernels of the overloads ``names`` (``aten::add.Tensor``), just defined with
     their Python kernels: ``opyard._aten`` runs this as each packet is defined (Note [Operators
-    defined on first use], src/python/lazy.rs)."""
+    defined on first use], src/python/dispatch/lazy.rs). With the fast paths off (``OPYARD_FASTPATH=0``)
+    the Python kernels stay: See Note [Fast paths and general paths] in src/python/hooks.rs."""
+    if not _core.FAST_PATHS:
+        return
     mine = [name for name in (q.partition("::")[2] for q in names) if name in PYTHON_KERNELS]
     # Replacing the Python kernel is the point here, not a user's accident: no override
     # warning, and a user's own later override of these kernels still warns once.

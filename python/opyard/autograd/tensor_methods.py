@@ -128,7 +128,13 @@ def install(tensor_cls):
     # The fields and the attributes over them (``grad``, ``grad_fn``, ``is_leaf``,
     # ``requires_grad``, ``retains_grad``, ``output_nr``) live in ``TensorBase`` (Note [Tensor
     # slots]); its setters call these for torch's checks.
-    tensor_cls.backward = _core._backward_method(tensor_cls)
+    # The Rust method serves ``loss.backward()`` and calls ``backward`` for the rest (Note [Fast paths
+    # and general paths] in src/python/hooks.rs: with them off, ``backward`` is the method).
+    if _core.FAST_PATHS:
+        tensor_cls.backward = _core._backward_method(tensor_cls)
+    else:
+        backward.__qualname__ = "Tensor.backward"  # torch's name, as the Rust method's
+        tensor_cls.backward = backward
     tensor_cls.register_hook = register_hook
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad

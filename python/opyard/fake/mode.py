@@ -300,16 +300,18 @@ def _device_of(args, kwargs):
 
 
 _lib = KernelLibrary("_", "IMPL")
-# The core keys and serves cached calls, and hands the rest to the two functions above.
-FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray)
-_lib.fallback(FAKE_FALLBACK, "Fake", with_keyset=True)
+# The core keys and serves cached calls, and hands the rest to the two functions above; with the fast
+# paths off, ``fake_fallback`` serves every call (Note [Fast paths and general paths], hooks.rs).
+FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray) if _core.FAST_PATHS else None
+_lib.fallback(FAKE_FALLBACK or fake_fallback, "Fake", with_keyset=True)
 
 
 def _forget_cached():
     """``Hooks.fake_impls_changed``: an op gained or lost its fake impl, so whether it may be cached,
     and what was, is stale."""
     forget()
-    FAKE_FALLBACK.cache_clear()
+    if FAKE_FALLBACK is not None:
+        FAKE_FALLBACK.cache_clear()
 
 
 from .._exports import public_dir

@@ -31,7 +31,7 @@ use crate::autograd::Grad;
 use crate::python::autograd::accumulate::{accumulate, call_op, same_plain_shape};
 use crate::python::autograd::node::{as_node, NodeKind, PyNodeBase};
 use crate::python::autograd::record::release_saved;
-use crate::python::hooks::hooks;
+use crate::python::hooks::{fast_paths, hooks};
 use crate::python::tensor::fields as tensor_fields;
 
 /// See Note [GIL during backward].
@@ -217,6 +217,12 @@ impl GraphNode<PyGrad> for PyNode {
     ) -> PyResult<Vec<Option<PyGrad>>> {
         // create_graph is the grad mode `engine.py` set around the pass.
         let py = gil();
+        // With the fast paths off, every node runs its Python `apply` (See Note
+        // [Fast paths and general paths] in hooks.rs).
+        if !fast_paths() {
+            let out = call_apply(self.0.bind(py), to_list(py, grads))?;
+            return from_seq(&out);
+        }
         if let Some(var) = self.sink_variable() {
             let var = var.bind(py);
             if !tensor_fields::has_leaf_hooks(var)? {

@@ -166,7 +166,9 @@ def register():
                 continue
             if qualified in _COMPOSITE_OPS:
                 continue  # autograd records what a CompositeImplicitAutograd op calls (torch's rule)
-            add(qualified, lambda op, f=formula_name: _on_first_call(op, lambda: make_kernel(op, formula(f))))
+            # With OPYARD_FASTPATH=0, the general kernel (Note [Fast paths and general paths], hooks.rs).
+            add(qualified, lambda op, f=formula_name: _on_first_call(
+                op, lambda: make_kernel(op, formula(f), general=not _core.FAST_PATHS)))
             registered.append(qualified)
     for name in NON_DIFFERENTIABLE:
         add(name, make_non_differentiable_kernel)

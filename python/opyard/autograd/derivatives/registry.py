@@ -153,7 +153,7 @@ def _is_tensor_type(t):
 class _KernelSpec:
     """Everything about one (op, formula) pair that does not change between calls."""
 
-    def __init__(self, op, formula):
+    def __init__(self, op, formula, rust_apply=True):
         schema = op._schema
         self.names, self.bind = _binder(schema)
         names = self.names
@@ -178,7 +178,7 @@ class _KernelSpec:
         body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
-        if formula.rust_apply is not None:
+        if formula.rust_apply is not None and rust_apply:
             body["apply"] = _rust_apply(formula, save_names, body.get("apply", BuiltinNode.apply),
                                         SavedTensor)
         self.node_cls = type(formula.name, (BuiltinNode,), body)
@@ -186,16 +186,18 @@ class _KernelSpec:
         self.op_name = op.name()
 
 
-def make_kernel(op, formula, *, rust=True):
+def make_kernel(op, formula, *, rust=True, general=False):
     """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
 
     The kernel is only reached while grad mode is on (no_grad excludes the
     autograd keys) or a forward-AD level includes them. An op with no ``Tensor[]``
     differentiable argument (a view op too, and an in-place op on ``self`` with nothing
     to copy first) gets the Rust kernel (See Note [Autograd kernel in Rust] in
-    src/python/ag_kernel.rs); ``rust=False`` gives the Python one instead.
+    src/python/autograd/kernel/mod.rs); ``rust=False`` gives the Python one instead. ``general=True``
+    gives the general kernel, with the formula's Python apply on its node (what ``OPYARD_FASTPATH=0``
+    registers: See Note [Fast paths and general paths] in src/python/hooks.rs).
     """
-    spec = _KernelSpec(op, formula)
+    spec = _KernelSpec(op, formula, rust_apply=not general)
     bind = spec.bind
     diff_pos = spec.diff_pos
     mutated = spec.mutated
@@ -240,6 +242,8 @@ def make_kernel(op, formula, *, rust=True):
 
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
+    if general:
+        return kernel
     if spec.list_diff or (mutated and not (rust and _simple_inplace(spec))):
         return kernel
     if rust:
@@ -351,7 +355,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
             saved.append(tensor_meta(v) if not isinstance(v, (list, tuple)) else [tensor_meta(t) for t in v])
         else:
             saved.append(SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v])
-    if arity is None and not spec.mutated and isinstance(out, _TensorBase):
+    if arity is None and not spec.mutated and isinstance(out, _TensorBase) and _core.FAST_PATHS:
         # The common case in one Rust call: node, edges, saved values, output 0's history.
         if spec.save_result:
             saved.append(SavedTensor(out, True, spec.formula.name, 0))
