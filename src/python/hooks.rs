@@ -51,6 +51,10 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::python::autograd::node::PyNodeBase;
+use crate::python::ffi::type_slots::SubclassOf;
+use crate::python::tensor::base::PyTensorBase;
+
 /// Declares [`Hooks`] (one public field per hook, readable from Python) and
 /// its construction from `_install_hooks`' keyword arguments, by name; the
 /// `derived` fields are computed once at install from what the core owns.
@@ -81,7 +85,7 @@ macro_rules! hooks {
 hooks! {
     // --- the tensor layer (`_tensor`, `_dtype`) ---
     /// `opyard.Tensor`: what the core makes, and the one type the fast paths serve.
-    tensor: Py<PyType>,
+    tensor: SubclassOf<PyTensorBase>,
     /// `opyard.Size`: a tensor's `shape`.
     size: Py<PyType>,
     /// `numpy.ndarray`: a tensor's storage (its header is read in `ffi/ndarray.rs`).
@@ -131,7 +135,7 @@ hooks! {
     /// (raises torch's message, or returns to accept).
     check_grad: PyObject,
     /// `AccumulateGrad` (`graph.py`): the class of a leaf's sink node.
-    accumulate_grad_node: Py<PyType>,
+    accumulate_grad_node: SubclassOf<PyNodeBase>,
     /// `SavedTensor` (`graph.py`): what `release_variables` empties.
     saved_tensor: Py<PyType>,
     /// `aten::add.Tensor`, summing the gradients that meet at one input.
@@ -257,24 +261,6 @@ fn _install_hooks(py: Python<'_>, hooks: Option<Bound<'_, PyDict>>) -> PyResult<
             "_install_hooks() got an unexpected hook {name} (the hooks are: {})",
             Hooks::NAMES.join(", ")
         )));
-    }
-    if !made
-        .tensor
-        .bind(py)
-        .is_subclass_of::<crate::python::tensor::base::PyTensorBase>()?
-    {
-        return Err(PyTypeError::new_err(
-            "_install_hooks(): hook 'tensor' must subclass TensorBase",
-        ));
-    }
-    if !made
-        .accumulate_grad_node
-        .bind(py)
-        .is_subclass_of::<crate::python::autograd::node::PyNodeBase>()?
-    {
-        return Err(PyTypeError::new_err(
-            "_install_hooks(): hook 'accumulate_grad_node' must subclass NodeBase",
-        ));
     }
     // Cannot fail: the GIL is held and the cell was just seen empty.
     let _ = HOOKS.set(py, Py::new(py, made)?);

@@ -18,22 +18,15 @@ use crate::dispatch::{tls, DispatchKeySet};
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::installed;
-use crate::python::tensor::base::{ndarray_type, PyTensorBase};
+
 use crate::python::tensor::fields as tensor_fields;
 
 /// Runs `f` on `t`'s array header when `t` is an exact `opyard.Tensor`
 /// holding a numpy array.
 pub fn with_plain_array<R>(t: &Bound<'_, PyAny>, f: impl FnOnce(ArrayView<'_>) -> R) -> Option<R> {
     let py = t.py();
-    let reg = installed(py)?;
-    if !t.get_type().is(reg.tensor.bind(py)) {
-        return None;
-    }
-    // SAFETY: `t`'s type is `opyard.Tensor`, a TensorBase subclass.
-    let data = unsafe { t.downcast_unchecked::<PyTensorBase>() }
-        .get()
-        .data(py)?;
-    ArrayView::of(&data, ndarray_type(py)).map(f)
+    let data = installed(py)?.tensor.downcast_exact(t)?.get().data(py)?;
+    ArrayView::of(&data).map(f)
 }
 
 /// Whether `a` and `b` have the same sizes, when both are plain tensors
@@ -46,9 +39,8 @@ pub fn same_plain_shape(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bo
 /// tensors whose arrays share one numpy dtype object (`None`: compare
 /// their `dtype` attributes; equal numpy dtypes may be distinct objects).
 fn same_plain_dtype(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bool> {
-    let da = with_plain_array(a, |v| v.descr())?;
-    let db = with_plain_array(b, |v| v.descr())?;
-    (da == db).then_some(true)
+    let same = with_plain_array(a, |va| with_plain_array(b, |vb| va.same_descr(&vb)))??;
+    same.then_some(true)
 }
 
 /// Calls operator `op` (an `OpOverload`, through the dispatcher as from

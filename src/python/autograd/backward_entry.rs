@@ -21,18 +21,17 @@
 //! bound-method object and without PyO3's argument parsing.
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyType;
-use smallvec::SmallVec;
+use pyo3::types::{PyBool, PyType};
 use std::ffi::CStr;
 
 use crate::dispatch::tls::{self, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
+use crate::python::ffi::fastcall::{fastcall_with_keywords, method_descriptor, FastCall};
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::{hooks, Hooks};
-use crate::python::tensor::base::{ndarray_type, PyTensorBase};
+use crate::python::tensor::base::PyTensorBase;
 
 /// How many parameters follow `self` (`param_index` names them, in order).
 const PARAMS: usize = 4;
@@ -56,167 +55,75 @@ Example::
 /// the root gradient is `Hooks::ones_like`.
 #[pyfunction]
 pub fn _backward_method<'py>(tensor: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    let py = tensor.py();
     if !tensor.is_subclass_of::<PyTensorBase>()? {
         return Err(PyTypeError::new_err(
             "_backward_method expects opyard.Tensor (a subclass of TensorBase)",
         ));
     }
-    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
-        ml_name: c"backward".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer {
-            _PyCFunctionFastWithKeywords: backward_method,
-        },
-        ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-        ml_doc: DOC.as_ptr(),
-    }));
-    // SAFETY: `tensor` is a live type (a TensorBase subclass, so every instance
-    // the descriptor accepts is a TensorBase) and `def` lives forever.
-    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyDescr_NewMethod(tensor.as_type_ptr(), def)) }
+    method_descriptor(tensor, c"backward", DOC, backward_method)
 }
 
-/// The call as CPython makes it: `slf` then `nargs` positional arguments,
-/// then one value per name in `kwnames`. PyO3's trampoline (not a bare
-/// slot wrapper): it tells PyO3 the GIL is held, so the references this call
-/// drops are released at once, not deferred to PyO3's pool (a deferred
-/// release would leave the engine's gradients with an extra reference, and
-/// `.grad` a copy instead of the stolen gradient).
-unsafe extern "C" fn backward_method(
-    slf: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargsf: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    pyo3::impl_::trampoline::fastcall_with_keywords(slf, args, nargsf, kwnames, backward_body)
+fastcall_with_keywords!(
+    /// The call as CPython makes it (`self`, then positional values, then one
+    /// value per keyword name), behind PyO3's trampoline rather than a bare
+    /// slot wrapper: it tells PyO3 the GIL is held, so the references this
+    /// call drops are released at once, not deferred to PyO3's pool (a
+    /// deferred release would leave the engine's gradients with an extra
+    /// reference, and `.grad` a copy instead of the stolen gradient).
+    backward_method,
+    |call| run(&call)
+);
+
+fn run<'py>(call: &FastCall<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    let entry = hooks(call.py)?;
+    match fast_case(call, entry)? {
+        Some(retain) => {
+            scalar_backward(call.py, entry, &call.slf, retain)?;
+            Ok(call.py.None().into_bound(call.py))
+        }
+        // The general path, with this call's arguments.
+        None => call.forward_with_self(entry.backward.bind(call.py)),
+    }
 }
 
-unsafe fn backward_body(
-    py: Python<'_>,
-    slf: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargsf: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> PyResult<*mut ffi::PyObject> {
-    // SAFETY: CPython passes `nargs` positional values and one per keyword
-    // name after them, all alive for the call; the method descriptor checked
-    // that `slf` is an `opyard.Tensor`.
-    let call = unsafe { Call::new(py, slf, args, nargsf, kwnames) };
-    call.run().map(Bound::into_ptr)
-}
-
-/// One call's raw arguments.
-struct Call<'py> {
-    py: Python<'py>,
-    slf: Bound<'py, PyAny>,
-    /// Positional values then keyword values (borrowed from the caller).
-    values: &'py [*mut ffi::PyObject],
-    nargs: usize,
-    kwnames: Option<Bound<'py, PyAny>>,
-}
-
-impl<'py> Call<'py> {
-    /// # Safety
-    /// As `backward_method`'s arguments: `args` holds `nargs` values plus one
-    /// per name of `kwnames` (NULL or a tuple of str), alive during the call.
-    unsafe fn new(
-        py: Python<'py>,
-        slf: *mut ffi::PyObject,
-        args: *const *mut ffi::PyObject,
-        nargsf: ffi::Py_ssize_t,
-        kwnames: *mut ffi::PyObject,
-    ) -> Self {
-        let nargs = ffi::PyVectorcall_NARGS(nargsf as usize) as usize;
-        let kwnames = Bound::from_borrowed_ptr_or_opt(py, kwnames);
-        let nkw = kwnames
-            .as_ref()
-            .map_or(0, |k| ffi::PyTuple_GET_SIZE(k.as_ptr()) as usize);
-        let values = if nargs + nkw == 0 {
-            &[][..]
+/// `Some(retain_graph)` when this call is `backward()` of the fast case
+/// (Note [Backward entry in Rust]), `None` otherwise.
+fn fast_case<'py>(call: &FastCall<'_, 'py>, entry: &Hooks) -> PyResult<Option<bool>> {
+    let py = call.py;
+    let mut given: [Option<Bound<'py, PyAny>>; PARAMS] = Default::default();
+    if call.nargs > PARAMS {
+        return Ok(None);
+    }
+    for (i, v) in call.values.iter().enumerate() {
+        let slot = if i < call.nargs {
+            i
         } else {
-            std::slice::from_raw_parts(args, nargs + nkw)
-        };
-        Call {
-            py,
-            slf: Bound::from_borrowed_ptr(py, slf),
-            values,
-            nargs,
-            kwnames,
-        }
-    }
-
-    fn run(&self) -> PyResult<Bound<'py, PyAny>> {
-        let entry = hooks(self.py)?;
-        match self.fast_case(entry)? {
-            Some(retain) => {
-                scalar_backward(self.py, entry, &self.slf, retain)?;
-                Ok(self.py.None().into_bound(self.py))
-            }
-            None => self.general(entry),
-        }
-    }
-
-    /// `Some(retain_graph)` when this call is `backward()` of the fast case
-    /// (Note [Backward entry in Rust]), `None` otherwise.
-    fn fast_case(&self, entry: &Hooks) -> PyResult<Option<bool>> {
-        let mut given: [Option<Bound<'py, PyAny>>; PARAMS] = Default::default();
-        if self.nargs > PARAMS {
-            return Ok(None);
-        }
-        for (i, v) in self.values.iter().enumerate() {
-            // SAFETY: every value is a live object for the call (see `Call::new`).
-            let v = unsafe { Bound::from_borrowed_ptr(self.py, *v) };
-            let slot = if i < self.nargs {
-                i
-            } else {
-                let Some(names) = &self.kwnames else {
-                    return Ok(None);
-                };
-                let name = names.get_item(i - self.nargs)?;
-                let Some(p) = param_index(self.py, &name) else {
-                    return Ok(None); // an unknown keyword: Python's TypeError
-                };
-                p
+            let Some(names) = &call.kwnames else {
+                return Ok(None);
             };
-            if given[slot].replace(v).is_some() {
-                return Ok(None); // given twice: Python's TypeError
-            }
-        }
-        let [gradient, retain_graph, create_graph, inputs] = given;
-        let none_or_false =
-            |v: &Option<Bound<'py, PyAny>>| v.as_ref().is_none_or(|v| v.is_none() || is_false(v));
-        if gradient.as_ref().is_some_and(|g| !g.is_none())
-            || inputs.as_ref().is_some_and(|i| !i.is_none())
-            || !none_or_false(&create_graph)
-            || !is_scalar_root(self.py, entry, &self.slf)
-        {
-            return Ok(None);
-        }
-        match retain_graph {
-            None => Ok(Some(false)),
-            Some(r) => Ok(Some(r.is_truthy()?)),
+            let name = names.get_item(i - call.nargs)?;
+            let Some(p) = param_index(py, &name) else {
+                return Ok(None); // an unknown keyword: Python's TypeError
+            };
+            p
+        };
+        if given[slot].replace((**v).clone()).is_some() {
+            return Ok(None); // given twice: Python's TypeError
         }
     }
-
-    /// The Python method, with this call's arguments.
-    fn general(&self, entry: &Hooks) -> PyResult<Bound<'py, PyAny>> {
-        let mut argv: SmallVec<[*mut ffi::PyObject; 8]> = SmallVec::new();
-        argv.push(self.slf.as_ptr());
-        argv.extend_from_slice(self.values);
-        let kwnames = self
-            .kwnames
-            .as_ref()
-            .map_or(std::ptr::null_mut(), |k| k.as_ptr());
-        // SAFETY: `argv` holds `self` and the caller's values, alive for the
-        // call; `kwnames` is the caller's tuple naming the trailing values.
-        unsafe {
-            let out = ffi::PyObject_Vectorcall(
-                entry.backward.as_ptr(),
-                argv.as_ptr(),
-                self.nargs + 1,
-                kwnames,
-            );
-            Bound::from_owned_ptr_or_err(self.py, out)
-        }
+    let [gradient, retain_graph, create_graph, inputs] = given;
+    let none_or_false =
+        |v: &Option<Bound<'py, PyAny>>| v.as_ref().is_none_or(|v| v.is_none() || is_false(v));
+    if gradient.as_ref().is_some_and(|g| !g.is_none())
+        || inputs.as_ref().is_some_and(|i| !i.is_none())
+        || !none_or_false(&create_graph)
+        || !is_scalar_root(py, entry, &call.slf)
+    {
+        return Ok(None);
+    }
+    match retain_graph {
+        None => Ok(Some(false)),
+        Some(r) => Ok(Some(r.is_truthy()?)),
     }
 }
 
@@ -237,25 +144,23 @@ fn param_index(py: Python<'_>, name: &Bound<'_, PyAny>) -> Option<usize> {
 }
 
 fn is_false(v: &Bound<'_, PyAny>) -> bool {
-    // SAFETY: `Py_False` is a static object; comparing pointers reads nothing.
-    v.as_ptr() == unsafe { ffi::Py_False() }
+    v.downcast_exact::<PyBool>().is_ok_and(|b| !b.is_true())
 }
 
 /// Whether `t` is the fast case's root: an exact `opyard.Tensor` that
 /// requires grad, with a one-element floating-point numpy array.
 fn is_scalar_root(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>) -> bool {
-    if !t.get_type().is(entry.tensor.bind(py)) {
+    let Some(base) = entry.tensor.downcast_exact(t) else {
         return false;
-    }
-    // SAFETY: `t`'s type is `opyard.Tensor`, a TensorBase subclass (checked at install).
-    let base = unsafe { t.downcast_unchecked::<PyTensorBase>() }.get();
+    };
+    let base = base.get();
     if base.keys() & crate::python::autograd::record::autograd_mask() == 0 {
         return false;
     }
     let Some(data) = base.data(py) else {
         return false;
     };
-    ArrayView::of(&data, ndarray_type(py))
+    ArrayView::of(&data)
         .is_some_and(|a| a.dims().iter().product::<isize>() == 1 && a.is_float_kind())
 }
 
@@ -288,8 +193,7 @@ impl Drop for RestoreKeys {
 
 fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
     let root = crate::python::autograd::accumulate::call_op(entry.ones_like.bind(py), (t,))?;
-    // SAFETY: checked by `is_scalar_root` (an `opyard.Tensor`).
-    let base = unsafe { t.downcast_unchecked::<PyTensorBase>() }.get();
+    let base = t.downcast::<PyTensorBase>()?.get();
     let (node, nr) = match base.grad_fn(py) {
         Some(f) => (f, base.output_nr(py)?),
         None => (crate::python::autograd::record::_grad_accumulator(t)?, 0),

@@ -31,14 +31,14 @@ use crate::autograd::Grad;
 use crate::python::autograd::accumulate::{accumulate, call_op, same_plain_shape};
 use crate::python::autograd::node::{as_node, NodeKind, PyNodeBase};
 use crate::python::autograd::record::release_saved;
+use crate::python::ffi::object::{is_python_function, lookup_on_type};
 use crate::python::hooks::{fast_paths, hooks};
 use crate::python::tensor::fields as tensor_fields;
 
-/// See Note [GIL during backward].
-fn gil() -> Python<'static> {
-    // SAFETY: only reached from inside `_run_backward`, which holds the GIL
-    // throughout and does not hand these wrappers to other threads.
-    unsafe { Python::assume_gil_acquired() }
+/// See Note [GIL during backward]: the pass holds the GIL, so this only
+/// counts PyO3's guard (a few thread-local increments).
+fn gil<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
+    Python::with_gil(f)
 }
 
 impl From<EngineError> for PyErr {
@@ -52,38 +52,36 @@ struct PyGrad(PyObject);
 
 impl Clone for PyGrad {
     fn clone(&self) -> Self {
-        PyGrad(self.0.clone_ref(gil()))
+        gil(|py| PyGrad(self.0.clone_ref(py)))
     }
 }
 
 impl Grad for PyGrad {
     type Error = PyErr;
     fn add(self, other: Self) -> PyResult<Self> {
-        let py = gil();
-        let sum = call_op(hooks(py)?.add.bind(py), (self.0, other.0))?;
-        Ok(PyGrad(sum.unbind()))
+        gil(|py| {
+            let sum = call_op(hooks(py)?.add.bind(py), (self.0, other.0))?;
+            Ok(PyGrad(sum.unbind()))
+        })
     }
 }
 
 /// A node of the graph: a `NodeBase` object; its identity is its address.
 /// The engine reads its Rust fields (See Note [Rust graph nodes]) and calls
 /// Python only for `apply`, hooks and custom `release_variables`.
-struct PyNode(PyObject);
+/// Nodes are checked when they enter the pass (`edge_of`, `next_edges`).
+struct PyNode(Py<PyNodeBase>);
 
 impl Clone for PyNode {
     fn clone(&self) -> Self {
-        PyNode(self.0.clone_ref(gil()))
+        gil(|py| PyNode(self.0.clone_ref(py)))
     }
 }
 
 impl PyNode {
-    /// The node's Rust part; nodes are checked when they enter the pass
-    /// (`edge_of`), so the downcast cannot fail afterwards.
-    fn base(&self) -> &Bound<'static, PyNodeBase> {
-        // SAFETY: `Bound<PyAny>` and `Bound<PyNodeBase>` have the same layout
-        // (a `Py` pointer and a GIL marker); every `PyNode` is built by
-        // `edge_of` or `next_edges`, which checked the object is a NodeBase.
-        unsafe { self.0.bind(gil()).downcast_unchecked::<PyNodeBase>() }
+    /// The node's Rust part.
+    fn base<'a, 'py>(&'a self, py: Python<'py>) -> &'a Bound<'py, PyNodeBase> {
+        self.0.bind(py)
     }
 }
 
@@ -142,31 +140,93 @@ impl GraphNode<PyGrad> for PyNode {
         self.0.as_ptr() as usize
     }
     fn sequence_nr(&self) -> u64 {
-        self.base().borrow().seq
+        gil(|py| self.base(py).borrow().seq)
     }
     fn name(&self) -> String {
-        let py = gil();
-        let name = self.0.call_method0(py, intern!(py, "name"));
-        name.and_then(|n| n.extract::<String>(py))
-            .unwrap_or_else(|_| self.0.bind(py).get_type().to_string())
+        gil(|py| {
+            let name = self.0.call_method0(py, intern!(py, "name"));
+            name.and_then(|n| n.extract::<String>(py))
+                .unwrap_or_else(|_| self.0.bind(py).get_type().to_string())
+        })
     }
     fn num_inputs(&self) -> PyResult<usize> {
-        let node = self.base().borrow();
-        match node.kind {
-            NodeKind::Sink => Ok(1),
-            NodeKind::Python | NodeKind::Function => node.num_outputs(gil()),
-        }
+        gil(|py| {
+            let node = self.base(py).borrow();
+            match node.kind {
+                NodeKind::Sink => Ok(1),
+                NodeKind::Python | NodeKind::Function => node.num_outputs(py),
+            }
+        })
     }
     fn next_edges(&self, out: &mut EdgeBuf<Self>) -> PyResult<()> {
-        let py = gil();
-        let node = self.base().borrow();
+        gil(|py| self.next_edges_in(py, out))
+    }
+    fn is_sink(&self) -> bool {
+        gil(|py| self.base(py).borrow().kind == NodeKind::Sink)
+    }
+    fn has_pre_hooks(&self) -> bool {
+        gil(|py| {
+            let slots = self.base(py).borrow().pre_hook_slots(py);
+            // A hook container's truth test may run Python: outside the borrow.
+            slots.iter().any(|h| h.bind(py).is_truthy().unwrap_or(true))
+        })
+    }
+    fn pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
+        gil(|py| {
+            let out = hooks(py)?
+                .call_pre_hooks
+                .call1(py, (&self.0, to_list(py, grads)))?;
+            from_seq(out.bind(py))
+        })
+    }
+    fn has_post_hooks(&self) -> bool {
+        gil(|py| {
+            let slot = self.base(py).borrow().post_hook_slot(py);
+            slot.is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
+        })
+    }
+    fn post_hooks(
+        &self,
+        outputs: Vec<Option<PyGrad>>,
+        grads: Vec<Option<PyGrad>>,
+    ) -> PyResult<Vec<Option<PyGrad>>> {
+        gil(|py| {
+            let args = (&self.0, to_list(py, outputs), to_list(py, grads));
+            let out = hooks(py)?.call_post_hooks.call1(py, args)?;
+            from_seq(out.bind(py))
+        })
+    }
+    fn apply(
+        &self,
+        grads: Vec<Option<PyGrad>>,
+        _create_graph: bool,
+    ) -> PyResult<Vec<Option<PyGrad>>> {
+        // create_graph is the grad mode `engine.py` set around the pass.
+        gil(|py| self.apply_in(py, grads))
+    }
+    fn release(&self) -> PyResult<()> {
+        gil(|py| self.release_in(py))
+    }
+    fn check_incoming(
+        &self,
+        producer: &Self,
+        i: usize,
+        nr: usize,
+        grad: PyGrad,
+    ) -> PyResult<PyGrad> {
+        gil(|py| self.check_incoming_in(py, producer, i, nr, grad))
+    }
+}
+
+impl PyNode {
+    fn next_edges_in(&self, py: Python<'_>, out: &mut EdgeBuf<Self>) -> PyResult<()> {
+        let node = self.base(py).borrow();
         for e in &node.next {
             let Some(next) = &e.node else {
                 out.push((None, 0));
                 continue;
             };
-            as_node(next.bind(py))?;
-            let next = PyNode(next.clone_ref(py));
+            let next = PyNode(as_node(next.bind(py))?.clone().unbind());
             let Ok(nr) = usize::try_from(e.nr) else {
                 let msg = format!(
                     "an edge to {} has the negative input number {}",
@@ -179,51 +239,18 @@ impl GraphNode<PyGrad> for PyNode {
         }
         Ok(())
     }
-    fn is_sink(&self) -> bool {
-        self.base().borrow().kind == NodeKind::Sink
-    }
-    fn has_pre_hooks(&self) -> bool {
-        let py = gil();
-        let slots = self.base().borrow().pre_hook_slots(py);
-        // A hook container's truth test may run Python: outside the borrow.
-        slots.iter().any(|h| h.bind(py).is_truthy().unwrap_or(true))
-    }
-    fn pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
-        let py = gil();
-        let out = hooks(py)?
-            .call_pre_hooks
-            .call1(py, (&self.0, to_list(py, grads)))?;
-        from_seq(out.bind(py))
-    }
-    fn has_post_hooks(&self) -> bool {
-        let py = gil();
-        let slot = self.base().borrow().post_hook_slot(py);
-        slot.is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
-    }
-    fn post_hooks(
+    fn apply_in(
         &self,
-        outputs: Vec<Option<PyGrad>>,
+        py: Python<'_>,
         grads: Vec<Option<PyGrad>>,
     ) -> PyResult<Vec<Option<PyGrad>>> {
-        let py = gil();
-        let args = (&self.0, to_list(py, outputs), to_list(py, grads));
-        let out = hooks(py)?.call_post_hooks.call1(py, args)?;
-        from_seq(out.bind(py))
-    }
-    fn apply(
-        &self,
-        grads: Vec<Option<PyGrad>>,
-        _create_graph: bool,
-    ) -> PyResult<Vec<Option<PyGrad>>> {
-        // create_graph is the grad mode `engine.py` set around the pass.
-        let py = gil();
         // With the fast paths off, every node runs its Python `apply` (See Note
         // [Fast paths and general paths] in hooks.rs).
         if !fast_paths() {
             let out = call_apply(self.0.bind(py), to_list(py, grads))?;
             return from_seq(&out);
         }
-        if let Some(var) = self.sink_variable() {
+        if let Some(var) = self.sink_variable(py) {
             let var = var.bind(py);
             if !tensor_fields::has_leaf_hooks(var)? {
                 if let Some(Some(g)) = grads.into_iter().next() {
@@ -233,17 +260,16 @@ impl GraphNode<PyGrad> for PyNode {
                 return Ok(Vec::new());
             }
         }
-        if self.base().borrow().kind == NodeKind::Function {
+        if self.base(py).borrow().kind == NodeKind::Function {
             let grads = grads.into_iter().map(|g| g.map(|g| g.0)).collect();
-            let out = crate::python::autograd::function::apply_node(self.base(), grads)?;
+            let out = crate::python::autograd::function::apply_node(self.base(py), grads)?;
             return Ok(out.into_iter().map(|g| g.map(PyGrad)).collect());
         }
         let out = call_apply(self.0.bind(py), to_list(py, grads))?;
         from_seq(&out)
     }
-    fn release(&self) -> PyResult<()> {
-        let py = gil();
-        let node = self.base();
+    fn release_in(&self, py: Python<'_>) -> PyResult<()> {
+        let node = self.base(py);
         if crate::python::autograd::record::sink_type(py).is_some_and(|t| node.get_type().is(t)) {
             // `AccumulateGrad` saves nothing to free: its (default)
             // `release_variables` only marks it released.
@@ -257,15 +283,15 @@ impl GraphNode<PyGrad> for PyNode {
         self.0.call_method0(py, intern!(py, "release_variables"))?;
         Ok(())
     }
-    fn check_incoming(
+    fn check_incoming_in(
         &self,
+        py: Python<'_>,
         producer: &Self,
         i: usize,
         nr: usize,
         grad: PyGrad,
     ) -> PyResult<PyGrad> {
-        let py = gil();
-        let sink = self.sink_variable();
+        let sink = self.sink_variable(py);
         if let Some(var) = &sink {
             if same_plain_shape(grad.0.bind(py), var.bind(py)) == Some(true) {
                 return Ok(grad);
@@ -278,7 +304,7 @@ impl GraphNode<PyGrad> for PyNode {
                 // Copied out: comparing sizes may run Python (a symbolic size's
                 // `__index__`/`__eq__`), which must not happen under the borrow.
                 let (native, py_shapes) = {
-                    let node = self.base().borrow();
+                    let node = self.base(py).borrow();
                     let native: Option<SmallVec<[i64; 4]>> =
                         node.shapes.native(nr).map(SmallVec::from_slice);
                     (native, node.shapes.py().map(|o| o.clone_ref(py)))
@@ -296,27 +322,14 @@ impl GraphNode<PyGrad> for PyNode {
         let args = (&producer.0, i, grad.0, &self.0, nr);
         Ok(PyGrad(hooks(py)?.validate_grad.call1(py, args)?))
     }
-}
-
-impl PyNode {
     /// The leaf tensor when this node is an `AccumulateGrad`.
-    fn sink_variable(&self) -> Option<PyObject> {
-        let py = gil();
-        let node = self.base().borrow();
+    fn sink_variable(&self, py: Python<'_>) -> Option<PyObject> {
+        let node = self.base(py).borrow();
         match node.kind {
             NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
             NodeKind::Python | NodeKind::Function => None,
         }
     }
-}
-
-extern "C" {
-    /// CPython's lookup along a type's MRO (its method cache): a borrowed
-    /// reference or NULL, no error set. Not in pyo3-ffi, exported by CPython.
-    fn _PyType_Lookup(
-        ty: *mut pyo3::ffi::PyTypeObject,
-        name: *mut pyo3::ffi::PyObject,
-    ) -> *mut pyo3::ffi::PyObject;
 }
 
 /// `node.apply(grads)` of a Python node. Note [Node apply from its class]:
@@ -331,18 +344,8 @@ fn call_apply<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let name = intern!(py, "apply");
-    // SAFETY: both are live objects and the GIL is held; the result is a
-    // borrowed reference that the type keeps alive, promoted to an owned one
-    // before any Python code runs.
-    let func = unsafe {
-        let f = _PyType_Lookup(pyo3::ffi::Py_TYPE(node.as_ptr()), name.as_ptr());
-        Bound::from_borrowed_ptr_or_opt(py, f)
-    };
-    match func {
-        // SAFETY: only reads the object's type.
-        Some(f) if unsafe { pyo3::ffi::PyFunction_Check(f.as_ptr()) } != 0 => {
-            f.call1((node, grads))
-        }
+    match lookup_on_type(node, name) {
+        Some(f) if is_python_function(&f) => f.call1((node, grads)),
         _ => node.call_method1(name, (grads,)),
     }
 }
@@ -351,12 +354,12 @@ fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> 
     if node.is_none(py) {
         return Ok((None, 0));
     }
-    as_node(node.bind(py))?;
+    let node = PyNode(as_node(node.bind(py))?.clone().unbind());
     match usize::try_from(nr) {
-        Ok(nr) => Ok((Some(PyNode(node)), nr)),
+        Ok(nr) => Ok((Some(node), nr)),
         Err(_) => Err(EngineError(format!(
             "an edge to {} has the negative input number {nr}",
-            PyNode(node).name()
+            node.name()
         ))
         .into()),
     }

@@ -2,6 +2,7 @@
 //! op's node, the requires-grad bit of an output, and freeing what a node
 //! saved after a backward without `retain_graph`.
 
+use crate::python::ffi::object::{has_plain_new_and_init, is_instance_of_type, new_instance};
 use crate::python::hooks::{hooks, installed};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -76,13 +77,7 @@ pub fn release_saved(node: &Bound<'_, PyNodeBase>) -> PyResult<()> {
     let tensor = pyo3::intern!(py, "tensor");
     // `SavedTensor` is a plain class (no `__instancecheck__`): the type's MRO
     // answers `isinstance` without the generic protocol.
-    let saved =
-        |o: &Bound<'_, PyAny>| -> PyResult<bool> {
-            // SAFETY: both are live type objects; `PyType_IsSubtype` only reads their MROs.
-            Ok(unsafe {
-                pyo3::ffi::PyType_IsSubtype(pyo3::ffi::Py_TYPE(o.as_ptr()), ty.as_type_ptr())
-            } != 0)
-        };
+    let saved = |o: &Bound<'_, PyAny>| -> PyResult<bool> { Ok(is_instance_of_type(o, ty)) };
     for item in items {
         let item = item.bind(py);
         if saved(item)? {
@@ -118,14 +113,11 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
     if let Some(acc) = crate::python::tensor::fields::grad_accumulator(t)? {
         return Ok(acc);
     }
-    let ty = &hooks(py)?.accumulate_grad_node;
     let init = PyNodeBase::sink(t.clone().unbind());
-    // SAFETY: `ty` is a subclass of NodeBase (checked by `_install_hooks`),
-    // which is what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
-    let acc = unsafe {
-        let obj = pyo3::impl_::pymethods::tp_new_impl(py, init.into(), ty.bind(py).as_type_ptr())?;
-        Bound::from_owned_ptr(py, obj)
-    };
+    let acc = hooks(py)?
+        .accumulate_grad_node
+        .new_instance(py, init)?
+        .into_any();
     let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
     crate::python::tensor::fields::set_grad_accumulator(t, weak.as_any())?;
     Ok(acc)
@@ -190,25 +182,11 @@ pub fn attach_output<'py>(
 fn new_node<'py>(node_cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     let py = node_cls.py();
     let base = py.get_type_bound::<PyNodeBase>();
-    let ty = node_cls.as_type_ptr();
-    // SAFETY: both are live type objects; reading their slots reads nothing else.
-    let plain = unsafe {
-        // Compared as the addresses CPython stored in the slots (inherited
-        // slots hold the base's pointer itself).
-        let object_init = (*std::ptr::addr_of_mut!(pyo3::ffi::PyBaseObject_Type)).tp_init;
-        (*ty).tp_new.map(|f| f as usize) == (*base.as_type_ptr()).tp_new.map(|f| f as usize)
-            && (*ty).tp_init.map(|f| f as usize) == object_init.map(|f| f as usize)
-            && pyo3::ffi::PyType_IsSubtype(ty, base.as_type_ptr()) != 0
-    };
-    if !plain {
+    // Only a subclass of NodeBase inherits its `tp_new`: `new_instance` checks.
+    if !has_plain_new_and_init(node_cls, &base) {
         return node_cls.call0();
     }
-    // SAFETY: `node_cls` is a subclass of NodeBase (checked above), which is
-    // what `tp_new_impl` (PyO3's `tp_new` body) requires of its type.
-    unsafe {
-        let obj = pyo3::impl_::pymethods::tp_new_impl(py, PyNodeBase::empty().into(), ty)?;
-        Ok(Bound::from_owned_ptr(py, obj))
-    }
+    Ok(new_instance(py, PyNodeBase::empty(), node_cls)?.into_any())
 }
 
 /// A built-in op's node with one tensor output, the derivative kernels'

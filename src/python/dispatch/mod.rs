@@ -14,7 +14,6 @@ pub mod operator;
 pub mod operator_protocol;
 pub mod packet;
 pub mod tls;
-pub mod type_slots;
 
 use pyo3::prelude::*;
 

@@ -358,14 +358,6 @@ impl PyOpOverload {
     }
 }
 
-extern "C" {
-    // CPython's bound-method constructor (not wrapped by pyo3-ffi 0.22).
-    fn PyMethod_New(
-        func: *mut pyo3::ffi::PyObject,
-        obj: *mut pyo3::ffi::PyObject,
-    ) -> *mut pyo3::ffi::PyObject;
-}
-
 /// `types.MethodType(func, obj)`, or `func` itself when looked up on the class.
 pub(crate) fn bind_method(
     func: &Bound<'_, PyAny>,
@@ -374,10 +366,7 @@ pub(crate) fn bind_method(
     match obj {
         None => Ok(func.clone().unbind()),
         Some(o) if o.is_none() => Ok(func.clone().unbind()),
-        Some(o) => unsafe {
-            let ptr = PyMethod_New(func.as_ptr(), o.as_ptr());
-            Ok(Bound::from_owned_ptr_or_err(func.py(), ptr)?.unbind())
-        },
+        Some(o) => Ok(crate::python::ffi::object::bound_method(func, o)?.unbind()),
     }
 }
 

@@ -34,9 +34,9 @@ use crate::python::dispatch::operator::{PyOpOverloadPacket, PyOperator};
 use crate::python::kernels_py::wrap_result;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use pyo3::{ffi, intern};
 use std::sync::Arc;
 
 /// What makes a packet object an operator form; see Note [Operator protocol].
@@ -141,11 +141,6 @@ fn eq_with_ndarray(
     Ok(Some(out.unbind()))
 }
 
-extern "C" {
-    // An attribute found through the type's MRO, without raising (not wrapped by pyo3-ffi 0.22).
-    fn _PyType_Lookup(ty: *mut ffi::PyTypeObject, name: *mut ffi::PyObject) -> *mut ffi::PyObject;
-}
-
 /// Whether `other`'s type has a function protocol method: torch binds such an
 /// object where a tensor goes and runs the protocol; any other object fails to
 /// bind, and torch's operator returns `NotImplemented` without asking the
@@ -157,9 +152,7 @@ fn takes_part(other: &Bound<'_, PyAny>) -> bool {
         intern!(py, "__torch_function__"),
     ]
     .iter()
-    // SAFETY: the type and the interned name are live; `_PyType_Lookup`
-    // returns a borrowed reference or null and never sets an exception.
-    .any(|name| unsafe { !_PyType_Lookup(other.get_type_ptr(), name.as_ptr()).is_null() })
+    .any(|name| crate::python::ffi::object::lookup_on_type(other, name).is_some())
 }
 
 /// Whether every overload that took the arguments before `other` failed on

@@ -13,19 +13,12 @@ use crate::python::dispatch::operator::{
 use crate::python::dispatch::operator_protocol::{self, OperatorForm};
 use crate::python::dispatch::tls;
 use crate::python::errors::{self, clip};
+use crate::python::ffi::object::{generic_getattr, lookup_on_type};
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use std::sync::Arc;
-
-extern "C" {
-    // An attribute found through the type's MRO, without raising (not wrapped by pyo3-ffi 0.22).
-    fn _PyType_Lookup(
-        ty: *mut pyo3::ffi::PyTypeObject,
-        name: *mut pyo3::ffi::PyObject,
-    ) -> *mut pyo3::ffi::PyObject;
-}
 
 /// All overloads of `ns::name`; calling it picks one.
 #[pyclass(name = "OpOverloadPacket", module = "opyard._ops", frozen, weakref)]
@@ -343,16 +336,8 @@ impl PyOpOverloadPacket {
     /// spares an overload access the `AttributeError` the generic lookup
     /// would build before a `__getattr__` ran.
     fn __getattribute__(slf: &Bound<'_, Self>, name: &Bound<'_, PyString>) -> PyResult<PyObject> {
-        // SAFETY: the type and the name are live objects; `_PyType_Lookup`
-        // returns a borrowed reference or null and never sets an exception.
-        let on_type = unsafe { !_PyType_Lookup(slf.get_type_ptr(), name.as_ptr()).is_null() };
-        if on_type {
-            // SAFETY: both pointers are live; the result is a new reference or
-            // null with an exception set, which `from_owned_ptr_or_err` takes.
-            return unsafe {
-                let ptr = pyo3::ffi::PyObject_GenericGetAttr(slf.as_ptr(), name.as_ptr());
-                Ok(Bound::from_owned_ptr_or_err(slf.py(), ptr)?.unbind())
-            };
+        if lookup_on_type(slf.as_any(), name).is_some() {
+            return Ok(generic_getattr(slf.as_any(), name)?.unbind());
         }
         let this = slf.get();
         let name = name.to_str()?;

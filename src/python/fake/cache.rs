@@ -29,6 +29,7 @@ use crate::python::dispatch::binder::BoundCall;
 use crate::python::dispatch::keys::PyDispatchKeySet;
 use crate::python::dispatch::operator::{PyKernel, PyOpOverload, PyOperator};
 use crate::python::fake::key::{current_mode, key_of, Key, KeyTypes};
+use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::slots::Field;
 use parking_lot::Mutex;
@@ -83,23 +84,23 @@ pub struct PyFakeFallback {
 impl PyFakeFallback {
     #[new]
     fn new(
-        py: Python<'_>,
+        _py: Python<'_>,
         slow: PyObject,
         miss: PyObject,
         fake_type: Bound<'_, PyType>,
         ndarray: Bound<'_, PyType>,
     ) -> PyResult<Self> {
-        if !fake_type.is_subclass(&PyTensorBase::type_object_bound(py))? {
+        let name = fake_type.name()?.to_string();
+        let Ok(fake) = SubclassOf::<PyTensorBase>::new(fake_type) else {
             return Err(PyTypeError::new_err(format!(
-                "FakeFallback: the fake tensor type must subclass TensorBase, got {}",
-                fake_type.name()?
+                "FakeFallback: the fake tensor type must subclass TensorBase, got {name}"
             )));
-        }
+        };
         Ok(PyFakeFallback {
             slow,
             miss,
             types: KeyTypes {
-                fake: fake_type.unbind(),
+                fake,
                 ndarray: ndarray.unbind(),
             },
             cache: Mutex::new(FxHashMap::default()),
@@ -244,10 +245,8 @@ impl PyFakeFallback {
         o: &OutTensor,
         mode: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let ty = self.types.fake.bind(py);
-        let t = new_tensor(py, ty)?;
+        let t = new_tensor(py, self.types.fake.bind(py))?;
         let keys: u64 = o.keys.extract(py)?;
-        // `ty` subclasses TensorBase (checked when the fallback was made).
         let tb = t.downcast::<PyTensorBase>()?.get();
         tb.set_field(Field::Data, Some(o.data.bind(py)));
         tb.set_field(Field::Dev, Some(o.dev.bind(py)));
@@ -300,17 +299,7 @@ fn overload_object(
 
 /// A bare instance of `ty` (a TensorBase subclass), as `TensorBase.__new__(ty)`.
 fn new_tensor<'py>(py: Python<'py>, ty: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    let base = PyTensorBase::type_object_raw(py);
-    let empty = PyTuple::empty_bound(py);
-    // SAFETY: `base` is TensorBase's type object, whose `tp_new` (pyo3's) is
-    // always set; it accepts any `subtype` of TensorBase (checked when the
-    // fallback was made) with an args tuple and no kwargs, and returns a new
-    // reference or NULL with an exception set.
-    unsafe {
-        let new = (*base).tp_new.expect("TensorBase has tp_new");
-        let obj = new(ty.as_type_ptr(), empty.as_ptr(), std::ptr::null_mut());
-        Bound::from_owned_ptr_or_err(py, obj)
-    }
+    crate::python::ffi::object::new_by_base(ty, &PyTensorBase::type_object_bound(py))
 }
 
 /// `entry` as `miss` returns it: None, `(data, dev, strides, offset, keys)`,

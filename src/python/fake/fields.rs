@@ -2,39 +2,36 @@
 //!
 //! Note [Reading fake tensor fields]: a key reads six fields per tensor
 //! (`_fake_mode`, `_sym_shape`, `_dev`, `_meta_strides`, `_meta_offset` and
-//! `_data`). They are struct fields of `TensorBase` (see `tensor_slots.rs`),
-//! so a read is a pointer load: no attribute lookup, no dict, no Python code.
+//! `_data`). They are struct fields of `TensorBase` (see `tensor/slots.rs`),
+//! so a read is a pointer load and an incref: no attribute lookup, no dict,
+//! no Python code.
 
-use pyo3::ffi;
 use pyo3::prelude::*;
 
 use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::slots::Field;
 
-/// The fields a key reads, in `Fields::named` order.
-const NAMED: [Field; 5] = [
-    Field::FakeMode,
-    Field::SymShape,
-    Field::Dev,
-    Field::MetaStrides,
-    Field::MetaOffset,
-];
-
-/// Borrowed pointers to a fake tensor's fields (NULL: unset).
-#[derive(Clone, Copy)]
-pub struct Fields {
-    /// `_fake_mode`, `_sym_shape`, `_dev`, `_meta_strides`, `_meta_offset`.
-    pub named: [*mut ffi::PyObject; 5],
-    /// `_data`.
-    pub data: *mut ffi::PyObject,
+/// A fake tensor's fields (`None`: unset) and its key set.
+pub struct Fields<'py> {
+    pub fake_mode: Option<Bound<'py, PyAny>>,
+    pub sym_shape: Option<Bound<'py, PyAny>>,
+    pub dev: Option<Bound<'py, PyAny>>,
+    pub meta_strides: Option<Bound<'py, PyAny>>,
+    pub meta_offset: Option<Bound<'py, PyAny>>,
+    pub data: Option<Bound<'py, PyAny>>,
+    pub keys: u64,
 }
 
-/// `t`'s fields, or None when `t` is not a tensor. The pointers are borrowed
-/// from `t`, valid while `t` is alive and no Python code runs.
-pub fn read(t: &Bound<'_, PyAny>) -> Option<Fields> {
-    let tb = t.downcast::<PyTensorBase>().ok()?.get();
-    Some(Fields {
-        named: NAMED.map(|f| tb.field_ptr(f)),
-        data: tb.field_ptr(Field::Data),
-    })
+/// `t`'s fields.
+pub fn read<'py>(t: &Bound<'py, PyTensorBase>) -> Fields<'py> {
+    let (py, tb) = (t.py(), t.get());
+    Fields {
+        fake_mode: tb.field(py, Field::FakeMode),
+        sym_shape: tb.field(py, Field::SymShape),
+        dev: tb.field(py, Field::Dev),
+        meta_strides: tb.field(py, Field::MetaStrides),
+        meta_offset: tb.field(py, Field::MetaOffset),
+        data: tb.field(py, Field::Data),
+        keys: tb.keys(),
+    }
 }

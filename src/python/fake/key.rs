@@ -7,11 +7,12 @@
 
 use crate::python::dispatch::operator::PyOperator;
 use crate::python::fake::fields as fake_fields;
+use crate::python::ffi::ndarray::ArrayView;
+use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::tensor::base::{PyDevice, PyTensorBase};
 use parking_lot::RwLock;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple, PyType};
-use pyo3::{ffi, PyTypeInfo};
+use pyo3::types::{PyBool, PyFloat, PyList, PyLong, PyTuple, PyType};
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -102,14 +103,12 @@ fn remember(addr: usize, id: u64) {
     let _ = SEEN.try_with(|s| s[(addr >> 4) & 15].set((addr, id)));
 }
 
-/// # Safety
-/// `dt` is a live object.
-unsafe fn dtype_id(py: Python<'_>, dt: *mut ffi::PyObject) -> Option<u64> {
-    let addr = dt as usize;
+fn dtype_id(dt: &Bound<'_, PyAny>) -> Option<u64> {
+    let addr = dt.as_ptr() as usize;
     if let Some(id) = seen(addr) {
         return Some(id);
     }
-    let id = intern_dtype(&Bound::from_borrowed_ptr(py, dt))?;
+    let id = intern_dtype(dt)?;
     remember(addr, id);
     Some(id)
 }
@@ -131,15 +130,12 @@ fn intern_dtype(dt: &Bound<'_, PyAny>) -> Option<u64> {
     Some(table.len() as u64 - 1)
 }
 
-/// # Safety
-/// `dev` is a live object of exact type `device`.
-unsafe fn device_id(py: Python<'_>, dev: *mut ffi::PyObject) -> Option<u64> {
-    let addr = dev as usize;
+fn device_id(dev: &Bound<'_, PyDevice>) -> Option<u64> {
+    let addr = dev.as_ptr() as usize;
     if let Some(id) = seen(addr) {
         return Some(id);
     }
-    let dev = Bound::from_borrowed_ptr(py, dev);
-    let (id, kept) = intern_device(dev.downcast_unchecked::<PyDevice>())?;
+    let (id, kept) = intern_device(dev)?;
     if kept {
         remember(addr, id);
     }
@@ -173,7 +169,7 @@ fn intern_device(dev: &Bound<'_, PyDevice>) -> Option<(u64, bool)> {
 /// The two types a key reads directly: fake tensors (exact type) and their
 /// `_data` arrays (exact `numpy.ndarray`).
 pub struct KeyTypes {
-    pub fake: Py<PyType>,
+    pub fake: SubclassOf<PyTensorBase>,
     pub ndarray: Py<PyType>,
 }
 
@@ -193,10 +189,9 @@ pub fn key_of(
     let words = &mut key.words;
     words.clear();
     words.push(Arc::as_ptr(op) as usize as u64);
-    let fake = types.fake.bind(py).as_type_ptr();
     for a in args.iter() {
-        if a.get_type_ptr() == fake {
-            push_tensor(py, words, &a, mode, types)?;
+        if let Some(t) = types.fake.downcast_exact(&a) {
+            push_tensor(py, words, t, mode, types)?;
         } else {
             push_value(words, &a)?;
         }
@@ -204,94 +199,54 @@ pub fn key_of(
     Some(key)
 }
 
-/// numpy's public array struct (`PyArrayObject_fields`, the same in numpy 1
-/// and 2), as far as a key reads it.
-#[repr(C)]
-struct ArrayFields {
-    ob_base: ffi::PyObject,
-    data: *mut std::os::raw::c_char,
-    nd: std::os::raw::c_int,
-    dimensions: *const ffi::Py_ssize_t,
-    strides: *const ffi::Py_ssize_t,
-    base: *mut ffi::PyObject,
-    descr: *mut ffi::PyObject,
-}
-
 fn push_tensor(
     py: Python<'_>,
     words: &mut Vec<u64>,
-    t: &Bound<'_, PyAny>,
+    t: &Bound<'_, PyTensorBase>,
     mode: &Bound<'_, PyAny>,
     types: &KeyTypes,
 ) -> Option<()> {
-    let f = fake_fields::read(t)?;
-    let [fake_mode, sym_shape, dev, strides, offset] = f.named;
-    // SAFETY: the field pointers are borrowed from `t` (alive) and its class,
-    // and nothing below runs Python code (interning only increfs). `f.data`
-    // is checked to be exactly a numpy.ndarray before its struct is read;
-    // `dimensions` has `nd` entries.
-    unsafe {
-        if fake_mode != mode.as_ptr() || sym_shape != ffi::Py_None() {
-            return None;
-        }
-        // `t`'s exact type is the fake tensor type, checked to subclass
-        // TensorBase when the fallback was made.
-        let keys = t.downcast_unchecked::<PyTensorBase>().get().keys();
-        let data = f.data;
-        if data.is_null() || ffi::Py_TYPE(data) != types.ndarray.bind(py).as_type_ptr() {
-            return None;
-        }
-        let a = &*(data as *const ArrayFields);
-        let dims: &[ffi::Py_ssize_t] = if a.nd > 0 {
-            std::slice::from_raw_parts(a.dimensions, a.nd as usize)
-        } else {
-            &[]
-        };
-        let dtype = dtype_id(py, a.descr)?;
-        if dev.is_null() || ffi::Py_TYPE(dev) != PyDevice::type_object_raw(py) {
-            return None;
-        }
-        let dev = device_id(py, dev)?;
-        words.extend([TENSOR, keys, dtype << 32 | dev, dims.len() as u64]);
-        words.extend(dims.iter().map(|&d| d as u64));
-        if strides.is_null() || offset.is_null() {
-            return None;
-        }
-        if strides == ffi::Py_None() {
-            words.push(CONTIGUOUS);
-        } else {
-            let strides = Bound::from_borrowed_ptr(py, strides);
-            push_ints(words, strides.downcast_exact::<PyTuple>().ok()?.as_slice())?;
-        }
-        words.push(int_of(&Bound::from_borrowed_ptr(py, offset))?);
+    let f = fake_fields::read(t);
+    if !f.fake_mode.is_some_and(|m| m.is(mode)) || !f.sym_shape.is_some_and(|s| s.is_none()) {
+        return None;
     }
+    let data = f.data.filter(|d| d.get_type().is(types.ndarray.bind(py)))?;
+    let array = ArrayView::of(&data)?;
+    let dims = array.dims();
+    let dtype = dtype_id(&array.descr(py))?;
+    let dev = f.dev?;
+    let dev = device_id(dev.downcast_exact::<PyDevice>().ok()?)?;
+    words.extend([TENSOR, f.keys, dtype << 32 | dev, dims.len() as u64]);
+    words.extend(dims.iter().map(|&d| d as u64));
+    let (strides, offset) = (f.meta_strides?, f.meta_offset?);
+    if strides.is_none() {
+        words.push(CONTIGUOUS);
+    } else {
+        push_ints(words, strides.downcast_exact::<PyTuple>().ok()?.as_slice())?;
+    }
+    words.push(int_of(&offset)?);
     Some(())
 }
 
 fn push_value(words: &mut Vec<u64>, a: &Bound<'_, PyAny>) -> Option<()> {
-    // SAFETY (all raw reads below): `a` is a live object; each accessor is
-    // used only after an exact type check for its type.
-    unsafe {
-        let ty = ffi::Py_TYPE(a.as_ptr());
-        if a.is_none() {
-            words.push(NONE);
-        } else if ty == std::ptr::addr_of_mut!(ffi::PyBool_Type) {
-            words.extend([BOOL, (a.as_ptr() == ffi::Py_True()) as u64]);
-        } else if ty == std::ptr::addr_of_mut!(ffi::PyLong_Type) {
-            words.extend([INT, int_of(a)?]);
-        } else if ty == std::ptr::addr_of_mut!(ffi::PyFloat_Type) {
-            words.extend([FLOAT, ffi::PyFloat_AS_DOUBLE(a.as_ptr()).to_bits()]);
-        } else if let Ok(l) = a.downcast_exact::<PyList>() {
-            words.extend([LIST, l.len() as u64]);
-            for item in l.iter() {
-                words.push(int_of(&item)?);
-            }
-        } else if let Ok(t) = a.downcast_exact::<PyTuple>() {
-            words.push(TUPLE);
-            push_ints(words, t.as_slice())?;
-        } else {
-            return None;
+    if a.is_none() {
+        words.push(NONE);
+    } else if let Ok(b) = a.downcast_exact::<PyBool>() {
+        words.extend([BOOL, b.is_true() as u64]);
+    } else if a.is_exact_instance_of::<PyLong>() {
+        words.extend([INT, int_of(a)?]);
+    } else if let Ok(x) = a.downcast_exact::<PyFloat>() {
+        words.extend([FLOAT, x.value().to_bits()]);
+    } else if let Ok(l) = a.downcast_exact::<PyList>() {
+        words.extend([LIST, l.len() as u64]);
+        for item in l.iter() {
+            words.push(int_of(&item)?);
         }
+    } else if let Ok(t) = a.downcast_exact::<PyTuple>() {
+        words.push(TUPLE);
+        push_ints(words, t.as_slice())?;
+    } else {
+        return None;
     }
     Some(())
 }
@@ -307,15 +262,5 @@ fn push_ints(words: &mut Vec<u64>, items: &[Bound<'_, PyAny>]) -> Option<()> {
 
 /// An exact `int` that fits in 64 bits, as its bits.
 fn int_of(a: &Bound<'_, PyAny>) -> Option<u64> {
-    // SAFETY: `a` is live; `PyLong_AsLongLongAndOverflow` is called only on
-    // an exact int, which it reads without raising (overflow is reported
-    // through the flag).
-    unsafe {
-        if ffi::Py_TYPE(a.as_ptr()) != std::ptr::addr_of_mut!(ffi::PyLong_Type) {
-            return None;
-        }
-        let mut overflow = 0;
-        let v = ffi::PyLong_AsLongLongAndOverflow(a.as_ptr(), &mut overflow);
-        (overflow == 0).then_some(v as u64)
-    }
+    crate::python::ffi::object::exact_int_bits(a)
 }

@@ -40,16 +40,16 @@ pub struct ArrayView<'a> {
 }
 
 impl<'a> ArrayView<'a> {
-    /// `obj` as a numpy array when its type is `ndarray_type` or a subclass of it.
+    /// `obj` as a numpy array when its type is `numpy.ndarray` or a subclass
+    /// of it (`None` also while the hooks, which name the type, are not installed).
     #[inline]
-    pub fn of(obj: &'a Bound<'_, PyAny>, ndarray_type: *mut ffi::PyTypeObject) -> Option<Self> {
-        if ndarray_type.is_null() {
-            return None;
-        }
-        // SAFETY: `obj` is a live object; reading its type pointer is always valid.
-        let ty = unsafe { ffi::Py_TYPE(obj.as_ptr()) };
-        // SAFETY: both are live type objects.
-        if ty != ndarray_type && unsafe { ffi::PyType_IsSubtype(ty, ndarray_type) } == 0 {
+    pub fn of(obj: &'a Bound<'_, PyAny>) -> Option<Self> {
+        let ndarray = crate::python::hooks::installed(obj.py())?
+            .ndarray
+            .bind(obj.py());
+        if obj.get_type_ptr() != ndarray.as_type_ptr()
+            && !super::object::is_instance_of_type(obj, ndarray)
+        {
             return None;
         }
         // SAFETY: `obj` is an ndarray (or subclass instance), whose object starts
@@ -61,7 +61,7 @@ impl<'a> ArrayView<'a> {
 
     /// The sizes of the array's dimensions.
     #[inline]
-    pub fn dims(&self) -> &'a [ffi::Py_ssize_t] {
+    pub fn dims(&self) -> &'a [isize] {
         let nd = self.head.nd.max(0) as usize;
         if nd == 0 {
             return &[];
@@ -87,9 +87,17 @@ impl<'a> ArrayView<'a> {
         self.dtype_kind() == b'f'
     }
 
-    /// The array's dtype object (borrowed).
+    /// The array's dtype object.
     #[inline]
-    pub fn descr(&self) -> *mut ffi::PyObject {
-        self.head.descr
+    pub fn descr<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        // SAFETY: an array's `descr` is a live object the array owns;
+        // `from_borrowed_ptr` takes a new reference to it.
+        unsafe { Bound::from_borrowed_ptr(py, self.head.descr) }
+    }
+
+    /// Whether the two arrays have the same dtype object.
+    #[inline]
+    pub fn same_descr(&self, other: &ArrayView<'_>) -> bool {
+        self.head.descr == other.head.descr
     }
 }

@@ -11,14 +11,13 @@
 //! 2**53 meeting a float, ints outside an int32 tensor's range, and bools take
 //! the Python kernel, whose rules for them stay the only ones.
 
-use super::array::{alloc, out_slice, ArrayRef, Dt};
 use super::scalars::{alpha_arg, FromF64, Num, ToFloat};
 use super::tensor_io::{default_float_is_f64, tensor_array, wrap_result};
 use crate::kernels::elementwise::{
     arith, divide_as, float_binary, float_binary_from, scaled, BinOp, Operand,
 };
 use crate::kernels::{Arith, Float};
-use pyo3::ffi;
+use crate::python::ffi::numpy::{alloc, ArrayRef, Dt, Elem};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -42,11 +41,9 @@ enum Rhs<'a, 'py> {
     Number(Num),
 }
 
-/// One tensor operand as a loop operand: its slice, or its one element.
-///
-/// # Safety
-/// `T` must be `a`'s element type.
-unsafe fn operand<'a, T: Copy>(a: &ArrayRef<'a, '_>, single: bool) -> Operand<'a, T> {
+/// One tensor operand as a loop operand: its slice, or its one element
+/// (`T` is `a`'s element type).
+fn operand<'a, T: Elem>(a: &ArrayRef<'a, '_>, single: bool) -> Operand<'a, T> {
     let s = a.slice::<T>();
     if single {
         Operand::Scalar(s[0])
@@ -55,20 +52,14 @@ unsafe fn operand<'a, T: Copy>(a: &ArrayRef<'a, '_>, single: bool) -> Operand<'a
     }
 }
 
-/// Allocate a `dt` result of shape `dims`, fill it with `f`, wrap it as a tensor.
-fn produce<T>(
+/// Allocate a result of `T`s of shape `dims`, fill it with `f` (which writes
+/// every element), wrap it as a tensor.
+fn produce<T: Elem>(
     py: Python<'_>,
-    dt: Dt,
-    dims: &[ffi::Py_ssize_t],
-    len: usize,
+    dims: &[isize],
     f: impl FnOnce(&mut [T]),
 ) -> PyResult<PyObject> {
-    let (arr, data) = alloc(py, dt, dims)?;
-    // SAFETY: `arr` is fresh, of dtype `dt` (the caller's `T`) with `len`
-    // elements, seen by no one else yet; every `f` given here writes each
-    // element (the loops of `crate::kernels` assign, never read, `out`).
-    f(unsafe { out_slice::<T>(data, len) });
-    wrap_result(py, arr)
+    wrap_result(py, alloc::<T>(py, dims, f)?)
 }
 
 /// The fast path of one binary call, or `None` to run the Python kernel.
@@ -141,50 +132,11 @@ fn tensors(
     if len > max_len(op) {
         return Ok(None);
     }
-    // SAFETY (every `operand` below): the dtype arm matches `x.dt == y.dt`.
-    unsafe {
-        match x.dt {
-            Dt::F32 => float_op::<f32>(
-                py,
-                op,
-                Dt::F32,
-                dims,
-                len,
-                operand(x, xs),
-                operand(y, ys),
-                alpha,
-            ),
-            Dt::F64 => float_op::<f64>(
-                py,
-                op,
-                Dt::F64,
-                dims,
-                len,
-                operand(x, xs),
-                operand(y, ys),
-                alpha,
-            ),
-            Dt::I32 => int_op::<i32>(
-                py,
-                op,
-                Dt::I32,
-                dims,
-                len,
-                operand(x, xs),
-                operand(y, ys),
-                alpha,
-            ),
-            Dt::I64 => int_op::<i64>(
-                py,
-                op,
-                Dt::I64,
-                dims,
-                len,
-                operand(x, xs),
-                operand(y, ys),
-                alpha,
-            ),
-        }
+    match x.dt {
+        Dt::F32 => float_op::<f32>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+        Dt::F64 => float_op::<f64>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+        Dt::I32 => int_op::<i32>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+        Dt::I64 => int_op::<i64>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
     }
 }
 
@@ -210,72 +162,40 @@ fn with_number(
     let Some(f) = n.float() else {
         return Ok(None);
     };
-    // SAFETY (every `operand` below): the dtype arm matches `x.dt`.
-    unsafe {
-        match (x.dt, n) {
-            (Dt::F32, _) => float_op::<f32>(
-                py,
-                op,
-                Dt::F32,
-                dims,
-                len,
-                operand(x, false),
-                Operand::Scalar(f as f32),
-                alpha,
-            ),
-            (Dt::F64, _) => float_op::<f64>(
-                py,
-                op,
-                Dt::F64,
-                dims,
-                len,
-                operand(x, false),
-                Operand::Scalar(f),
-                alpha,
-            ),
-            (Dt::I32, Num::Int(i)) => match i32::try_from(i) {
-                Ok(v) => int_op::<i32>(
-                    py,
-                    op,
-                    Dt::I32,
-                    dims,
-                    len,
-                    operand(x, false),
-                    Operand::Scalar(v),
-                    alpha,
-                ),
-                Err(_) => Ok(None),
-            },
-            (Dt::I64, Num::Int(i)) => int_op::<i64>(
-                py,
-                op,
-                Dt::I64,
-                dims,
-                len,
-                operand(x, false),
-                Operand::Scalar(i),
-                alpha,
-            ),
-            // An integer tensor with a Python float: the default float dtype.
-            (Dt::I32, Num::Float(_)) if alpha.is_none() => {
-                int_with_float::<i32>(py, op, dims, len, operand(x, false), f)
-            }
-            (Dt::I64, Num::Float(_)) if alpha.is_none() => {
-                int_with_float::<i64>(py, op, dims, len, operand(x, false), f)
-            }
-            _ => Ok(None),
+    match (x.dt, n) {
+        (Dt::F32, _) => float_op::<f32>(
+            py,
+            op,
+            dims,
+            operand(x, false),
+            Operand::Scalar(f as f32),
+            alpha,
+        ),
+        (Dt::F64, _) => float_op::<f64>(py, op, dims, operand(x, false), Operand::Scalar(f), alpha),
+        (Dt::I32, Num::Int(i)) => match i32::try_from(i) {
+            Ok(v) => int_op::<i32>(py, op, dims, operand(x, false), Operand::Scalar(v), alpha),
+            Err(_) => Ok(None),
+        },
+        (Dt::I64, Num::Int(i)) => {
+            int_op::<i64>(py, op, dims, operand(x, false), Operand::Scalar(i), alpha)
         }
+        // An integer tensor with a Python float: the default float dtype.
+        (Dt::I32, Num::Float(_)) if alpha.is_none() => {
+            int_with_float::<i32>(py, op, dims, operand(x, false), f)
+        }
+        (Dt::I64, Num::Float(_)) if alpha.is_none() => {
+            int_with_float::<i64>(py, op, dims, operand(x, false), f)
+        }
+        _ => Ok(None),
     }
 }
 
 /// A float result of the operands' own dtype.
 #[allow(clippy::too_many_arguments)]
-fn float_op<T: Float + FromF64>(
+fn float_op<T: Float + FromF64 + Elem>(
     py: Python<'_>,
     op: BinOp,
-    dt: Dt,
-    dims: &[ffi::Py_ssize_t],
-    len: usize,
+    dims: &[isize],
     lhs: Operand<'_, T>,
     rhs: Operand<'_, T>,
     alpha: Option<Num>,
@@ -287,7 +207,7 @@ fn float_op<T: Float + FromF64>(
             None => return Ok(None),
         },
     };
-    produce::<T>(py, dt, dims, len, |out| match alpha {
+    produce::<T>(py, dims, |out| match alpha {
         None => float_binary(op, lhs, rhs, out),
         Some(a) => scaled(op == BinOp::Sub, lhs, rhs, a, out),
     })
@@ -296,26 +216,20 @@ fn float_op<T: Float + FromF64>(
 
 /// An integer result (add/sub/mul) or, for `div`, the default float dtype.
 #[allow(clippy::too_many_arguments)]
-fn int_op<I: Arith + ToFloat + TryFrom<i64>>(
+fn int_op<I: Arith + ToFloat + TryFrom<i64> + Elem>(
     py: Python<'_>,
     op: BinOp,
-    dt: Dt,
-    dims: &[ffi::Py_ssize_t],
-    len: usize,
+    dims: &[isize],
     lhs: Operand<'_, I>,
     rhs: Operand<'_, I>,
     alpha: Option<Num>,
 ) -> PyResult<Option<PyObject>> {
     if op == BinOp::Div {
         return match default_float_is_f64(py) {
-            Some(true) => produce::<f64>(py, Dt::F64, dims, len, |o| {
-                divide_as(lhs, rhs, o, I::to_f64)
-            })
-            .map(Some),
-            Some(false) => produce::<f32>(py, Dt::F32, dims, len, |o| {
-                divide_as(lhs, rhs, o, I::to_f32)
-            })
-            .map(Some),
+            Some(true) => produce::<f64>(py, dims, |o| divide_as(lhs, rhs, o, I::to_f64)).map(Some),
+            Some(false) => {
+                produce::<f32>(py, dims, |o| divide_as(lhs, rhs, o, I::to_f32)).map(Some)
+            }
             None => Ok(None),
         };
     }
@@ -328,7 +242,7 @@ fn int_op<I: Arith + ToFloat + TryFrom<i64>>(
         // A float alpha with integer tensors is an error: the Python kernel raises it.
         Some(Num::Float(_)) => return Ok(None),
     };
-    produce::<I>(py, dt, dims, len, |out| match alpha {
+    produce::<I>(py, dims, |out| match alpha {
         None => arith(op, lhs, rhs, out),
         Some(a) => scaled(op == BinOp::Sub, lhs, rhs, a, out),
     })
@@ -336,20 +250,19 @@ fn int_op<I: Arith + ToFloat + TryFrom<i64>>(
 }
 
 /// An integer tensor op a Python float: both in the default float dtype.
-fn int_with_float<I: Copy + ToFloat>(
+fn int_with_float<I: Elem + ToFloat>(
     py: Python<'_>,
     op: BinOp,
-    dims: &[ffi::Py_ssize_t],
-    len: usize,
+    dims: &[isize],
     lhs: Operand<'_, I>,
     f: f64,
 ) -> PyResult<Option<PyObject>> {
     let rhs32 = Operand::Scalar(f as f32);
     match default_float_is_f64(py) {
-        Some(true) => produce::<f64>(py, Dt::F64, dims, len, |o| {
+        Some(true) => produce::<f64>(py, dims, |o| {
             float_binary_from(op, lhs, Operand::Scalar(f), o, I::to_f64)
         }),
-        Some(false) => produce::<f32>(py, Dt::F32, dims, len, |o| {
+        Some(false) => produce::<f32>(py, dims, |o| {
             float_binary_from(op, lhs, rhs32, o, I::to_f32)
         }),
         None => return Ok(None),

@@ -7,14 +7,14 @@
 //! its strides. Aliasing operands, broadcasting `self`, another
 //! dtype or a float `alpha` on integers run the Python kernel.
 
-use super::array::{ArrayRef, Dt};
 use super::binary::MAX_FAST_LEN;
 use super::scalars::{alpha_arg, FromNum, Num};
-use super::strided::StridedRef;
 use super::tensor_io::{plain_cpu_tensor, tensor_array};
 use crate::kernels::elementwise::{arith_inplace, BinOp, Operand};
 use crate::kernels::strided::arith_inplace_strided;
 use crate::kernels::Arith;
+use crate::python::ffi::numpy::{ArrayRef, Dt, Elem};
+use crate::python::ffi::numpy_strided::StridedRef;
 use crate::python::tensor::base::PyTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -58,16 +58,12 @@ pub fn inplace(
     if !fits || x.overlaps(&y) {
         return Ok(None);
     }
-    // SAFETY (every arm): the arm's type is `x.dt == y.dt`; `x` is writeable
-    // and shares no memory with `y` (checked above), and no other code runs
-    // while the GIL is held here.
-    let done = unsafe {
-        match x.dt {
-            Dt::F32 => update::<f32>(op, &x, &y, single, alpha),
-            Dt::F64 => update::<f64>(op, &x, &y, single, alpha),
-            Dt::I32 => update::<i32>(op, &x, &y, single, alpha),
-            Dt::I64 => update::<i64>(op, &x, &y, single, alpha),
-        }
+    // Each arm's type is `x.dt == y.dt`; `update` checks writeability and overlap.
+    let done = match x.dt {
+        Dt::F32 => update::<f32>(op, &x, &y, single, alpha),
+        Dt::F64 => update::<f64>(op, &x, &y, single, alpha),
+        Dt::I32 => update::<i32>(op, &x, &y, single, alpha),
+        Dt::I64 => update::<i64>(op, &x, &y, single, alpha),
     };
     if !done {
         return Ok(None);
@@ -100,16 +96,12 @@ fn strided(
     if y.dt != x.dt || !same_shape || y.touches(x.byte_range()) {
         return Ok(None);
     }
-    // SAFETY (every arm): the arm's type is `x.dt == y.dt`; `x` is writeable
-    // and no byte `y` addresses lies in `x`'s buffer (checked above); the GIL
-    // is held and no other code runs meanwhile.
-    let done = unsafe {
-        match x.dt {
-            Dt::F32 => update_strided::<f32>(op, x, &y, alpha),
-            Dt::F64 => update_strided::<f64>(op, x, &y, alpha),
-            Dt::I32 => update_strided::<i32>(op, x, &y, alpha),
-            Dt::I64 => update_strided::<i64>(op, x, &y, alpha),
-        }
+    // Each arm's type is `x.dt == y.dt`; `update_strided` checks writeability and overlap.
+    let done = match x.dt {
+        Dt::F32 => update_strided::<f32>(op, x, &y, alpha),
+        Dt::F64 => update_strided::<f64>(op, x, &y, alpha),
+        Dt::I32 => update_strided::<i32>(op, x, &y, alpha),
+        Dt::I64 => update_strided::<i64>(op, x, &y, alpha),
     };
     if !done {
         return Ok(None);
@@ -119,11 +111,8 @@ fn strided(
 }
 
 /// Update `x` in place from strided `y`; `false` (nothing written) when
-/// `alpha` does not fit `T`.
-///
-/// # Safety
-/// As for `ArrayRef::slice_mut` on `x` and `StridedRef::operand` on `y`.
-unsafe fn update_strided<T: Arith + FromNum>(
+/// `alpha` does not fit `T`, `x` is read-only or `y` reaches `x`'s memory.
+fn update_strided<T: Arith + FromNum + Elem>(
     op: BinOp,
     x: &ArrayRef<'_, '_>,
     y: &StridedRef<'_, '_>,
@@ -136,15 +125,13 @@ unsafe fn update_strided<T: Arith + FromNum>(
             None => return false,
         },
     };
-    arith_inplace_strided(op, x.slice_mut::<T>(), &y.operand::<T>(), alpha);
-    true
+    x.update_strided::<T, _>(y, |out, ys| arith_inplace_strided(op, out, ys, alpha))
+        .is_some()
 }
 
-/// Update `x` in place; `false` (nothing written) when `alpha` does not fit `T`.
-///
-/// # Safety
-/// As for `ArrayRef::slice_mut` on `x` and `ArrayRef::slice` on `y`.
-unsafe fn update<T: Arith + FromNum>(
+/// Update `x` in place; `false` (nothing written) when `alpha` does not fit
+/// `T`, `x` is read-only or shares memory with `y`.
+fn update<T: Arith + FromNum + Elem>(
     op: BinOp,
     x: &ArrayRef<'_, '_>,
     y: &ArrayRef<'_, '_>,
@@ -158,9 +145,7 @@ unsafe fn update<T: Arith + FromNum>(
             None => return false,
         },
     };
-    let ys = y.slice::<T>();
-    let out = x.slice_mut::<T>();
-    match (alpha, single) {
+    x.update::<T, _>(y, |out, ys| match (alpha, single) {
         (None, true) => arith_inplace(op, out, Operand::Scalar(ys[0])),
         (None, false) => arith_inplace(op, out, Operand::Slice(ys)),
         // `x ± alpha * y`: the product rounded (or wrapped) in `T` first, as the
@@ -175,6 +160,6 @@ unsafe fn update<T: Arith + FromNum>(
                 };
             }
         }
-    }
-    true
+    })
+    .is_some()
 }

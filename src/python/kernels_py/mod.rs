@@ -19,11 +19,9 @@
 //! shape views (`view`, `t`, `select`, `slice`, ...) make the numpy view their
 //! Python kernel makes (Note [Shape views as numpy makes them]).
 
-mod array;
 mod binary;
 mod inplace;
 mod scalars;
-mod strided;
 mod tensor_io;
 mod unary;
 mod view;

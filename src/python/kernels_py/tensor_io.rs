@@ -9,19 +9,17 @@
 //! default-dtype holder) comes from the switchboard (`Hooks`).
 
 use crate::dispatch::{DispatchKey, DispatchKeySet};
+use crate::python::ffi::type_slots::TypeSlots;
 use crate::python::hooks::{installed, Hooks};
 use crate::python::tensor::base::{new_tensor, PyDevice, PyTensorBase, CPU as CPU_DEVICE};
 use crate::python::tensor::slots::Field;
 use pyo3::exceptions::PyValueError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Room for the subclasses the kernels take as plain tensors (`Parameter`).
 const MAX_EXTRA: usize = 4;
-/// Their type pointers (0: free), each kept alive forever by a leaked reference.
-static EXTRA: [AtomicUsize; MAX_EXTRA] = [const { AtomicUsize::new(0) }; MAX_EXTRA];
+static EXTRA: TypeSlots<PyTensorBase, MAX_EXTRA> = TypeSlots::new();
 
 /// Let the Rust kernels take instances of `cls`, a `Tensor` subclass that adds
 /// no state the kernels would drop (torch's `Parameter`), as plain tensors:
@@ -30,25 +28,20 @@ pub fn register_kernel_plain_type(cls: &Bound<'_, PyType>) -> PyResult<()> {
     let keeps = cls
         .getattr("_keep_subclass")
         .is_ok_and(|k| k.is_truthy().unwrap_or(true));
-    if !cls.is_subclass_of::<PyTensorBase>()? || keeps {
+    if !crate::python::ffi::object::is_subtype(cls, &cls.py().get_type_bound::<PyTensorBase>())
+        || keeps
+    {
         return Err(PyValueError::new_err(format!(
             "_register_plain_tensor_type: {} is not a Tensor subclass whose ops return plain Tensors",
             cls.qualname()?
         )));
     }
-    if crate::python::dispatch::type_slots::register(&EXTRA, cls) {
+    if EXTRA.register(cls)? {
         return Ok(());
     }
     Err(PyValueError::new_err(format!(
         "_register_plain_tensor_type: at most {MAX_EXTRA} types"
     )))
-}
-
-fn is_kernel_type(t: &Hooks, ty: *mut ffi::PyTypeObject) -> bool {
-    ty == t.tensor.as_ptr() as *mut ffi::PyTypeObject
-        || EXTRA
-            .iter()
-            .any(|s| s.load(Ordering::Acquire) == ty as usize)
 }
 
 /// The hooks and the cpu device (`_tensor.CPU`), `None` while the package imports.
@@ -67,13 +60,13 @@ const CPU: u64 = DispatchKeySet::from_key(DispatchKey::CPU).raw();
 /// their results, falls back too).
 pub fn plain_cpu_tensor<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a PyTensorBase> {
     let (t, cpu) = types(obj.py())?;
-    // SAFETY: `obj` is a live object (GIL held).
-    if !is_kernel_type(t, unsafe { ffi::Py_TYPE(obj.as_ptr()) }) {
-        return None;
-    }
-    // SAFETY: every accepted type subclasses `TensorBase` (checked at registration).
-    let base = unsafe { obj.downcast_unchecked::<PyTensorBase>() }.get();
-    let on_cpu = base.keys() & !ALLOWED == CPU && base.field_ptr(Field::Dev) == cpu.as_ptr();
+    let base = t
+        .tensor
+        .downcast_exact(obj)
+        .or_else(|| EXTRA.downcast(obj))?
+        .get();
+    let on_cpu =
+        base.keys() & !ALLOWED == CPU && base.field_is(Field::Dev, cpu.bind(obj.py()).as_any());
     on_cpu.then_some(base)
 }
 

@@ -4,14 +4,13 @@
 //! contiguous CPU tensor of a fast-path dtype (or the call passes arguments),
 //! and the Python kernel runs.
 
-use super::array::{alloc, out_slice, ArrayRef, Dt, MAX_DIMS};
 use super::binary::MAX_FAST_LEN;
-use super::strided::StridedRef;
 use super::tensor_io::{tensor_array, wrap_result};
 use crate::kernels::elementwise::negate;
 use crate::kernels::reduce::{sum_float, sum_int};
 use crate::kernels::Arith;
-use pyo3::ffi;
+use crate::python::ffi::numpy::{alloc, ArrayRef, Dt, Elem, MAX_DIMS};
+use crate::python::ffi::numpy_strided::StridedRef;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -57,18 +56,15 @@ pub fn unary(
     if x.len > limit {
         return Ok(None);
     }
-    // SAFETY (every `slice` below): the dtype arm matches `x.dt`.
-    let arr = unsafe {
-        match (which, x.dt) {
-            (Unary::Sum, Dt::F32) => scalar(py, Dt::F32, sum_float(x.slice::<f32>()))?,
-            (Unary::Sum, Dt::F64) => scalar(py, Dt::F64, sum_float(x.slice::<f64>()))?,
-            (Unary::Sum, Dt::I32) => scalar(py, Dt::I64, sum_int(x.slice::<i32>()))?,
-            (Unary::Sum, Dt::I64) => scalar(py, Dt::I64, sum_int(x.slice::<i64>()))?,
-            (_, Dt::F32) => same_shape::<f32>(py, which, &x)?,
-            (_, Dt::F64) => same_shape::<f64>(py, which, &x)?,
-            (_, Dt::I32) => same_shape::<i32>(py, which, &x)?,
-            (_, Dt::I64) => same_shape::<i64>(py, which, &x)?,
-        }
+    let arr = match (which, x.dt) {
+        (Unary::Sum, Dt::F32) => scalar(py, sum_float(x.slice::<f32>()))?,
+        (Unary::Sum, Dt::F64) => scalar(py, sum_float(x.slice::<f64>()))?,
+        (Unary::Sum, Dt::I32) => scalar::<i64>(py, sum_int(x.slice::<i32>()))?,
+        (Unary::Sum, Dt::I64) => scalar::<i64>(py, sum_int(x.slice::<i64>()))?,
+        (_, Dt::F32) => same_shape::<f32>(py, which, &x)?,
+        (_, Dt::F64) => same_shape::<f64>(py, which, &x)?,
+        (_, Dt::I32) => same_shape::<i32>(py, which, &x)?,
+        (_, Dt::I64) => same_shape::<i64>(py, which, &x)?,
     };
     wrap_result(py, arr).map(Some)
 }
@@ -85,65 +81,50 @@ fn clone_expanded_value(py: Python<'_>, xa: &Bound<'_, PyAny>) -> PyResult<Optio
     if !x.one_value() || x.len() > MAX_FAST_LEN {
         return Ok(None);
     }
-    let mut dims: [ffi::Py_ssize_t; MAX_DIMS] = [0; MAX_DIMS];
+    let mut dims: [isize; MAX_DIMS] = [0; MAX_DIMS];
     for (d, &n) in dims.iter_mut().zip(x.dims()) {
-        *d = n as ffi::Py_ssize_t;
+        *d = n as isize;
     }
     let dims = &dims[..x.dims().len()];
-    // SAFETY (every arm): the arm's type is `x.dt`, the array's element type.
-    let arr = unsafe {
-        match x.dt {
-            Dt::F32 => filled::<f32>(py, &x, dims)?,
-            Dt::F64 => filled::<f64>(py, &x, dims)?,
-            Dt::I32 => filled::<i32>(py, &x, dims)?,
-            Dt::I64 => filled::<i64>(py, &x, dims)?,
-        }
+    let arr = match x.dt {
+        Dt::F32 => filled::<f32>(py, &x, dims)?,
+        Dt::F64 => filled::<f64>(py, &x, dims)?,
+        Dt::I32 => filled::<i32>(py, &x, dims)?,
+        Dt::I64 => filled::<i64>(py, &x, dims)?,
     };
     wrap_result(py, arr).map(Some)
 }
 
-/// A new C-contiguous array of shape `dims` filled with `x`'s one value.
-///
-/// # Safety
-/// `T` must be `x`'s element type.
-unsafe fn filled<'py, T: Copy>(
+/// A new C-contiguous array of shape `dims` filled with `x`'s one value
+/// (`T` is `x`'s element type).
+fn filled<'py, T: Elem>(
     py: Python<'py>,
     x: &StridedRef<'_, '_>,
-    dims: &[ffi::Py_ssize_t],
+    dims: &[isize],
 ) -> PyResult<Bound<'py, PyAny>> {
     let src = x.operand::<T>();
     let v = src.data[src.offset];
-    let (arr, data) = alloc(py, x.dt, dims)?;
-    out_slice::<T>(data, x.len()).fill(v);
-    Ok(arr)
+    alloc::<T>(py, dims, |out| out.fill(v))
 }
 
 /// A 0-d array holding `v`.
-fn scalar<'py, T>(py: Python<'py>, dt: Dt, v: T) -> PyResult<Bound<'py, PyAny>> {
-    let (arr, data) = alloc(py, dt, &[])?;
-    // SAFETY: a fresh 0-d array of `dt` (whose element type is `T`) holds one element.
-    unsafe { out_slice::<T>(data, 1)[0] = v };
-    Ok(arr)
+fn scalar<T: Elem>(py: Python<'_>, v: T) -> PyResult<Bound<'_, PyAny>> {
+    alloc::<T>(py, &[], |out| out[0] = v)
 }
 
-/// A new array of `x`'s shape and dtype: `-x`, a copy, ones or zeros.
-///
-/// # Safety
-/// `T` must be `x`'s element type.
-unsafe fn same_shape<'py, T: Arith>(
+/// A new array of `x`'s shape and dtype (`T`): `-x`, a copy, ones or zeros.
+fn same_shape<'py, T: Arith + Elem>(
     py: Python<'py>,
     which: Unary,
     x: &ArrayRef<'_, 'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (arr, data) = alloc(py, x.dt, x.dims())?;
-    let out = out_slice::<T>(data, x.len);
-    match which {
-        Unary::Neg => negate(x.slice::<T>(), out),
-        Unary::Clone => out.copy_from_slice(x.slice::<T>()),
+    let src = x.slice::<T>();
+    alloc::<T>(py, x.dims(), |out| match which {
+        Unary::Neg => negate(src, out),
+        Unary::Clone => out.copy_from_slice(src),
         Unary::OnesLike => out.fill(T::ONE),
         Unary::ZerosLike => out.fill(T::ZERO),
         // `sum` returns a 0-d array (its arms in `unary` never call this one).
         Unary::Sum => unreachable!("sum has no result of its input's shape"),
-    }
-    Ok(arr)
+    })
 }

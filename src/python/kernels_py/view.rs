@@ -9,9 +9,8 @@
 //! gives (numpy answers an Ellipsis index with `PyArray_View(arr, NULL, NULL)`:
 //! same dtype, shape, strides, writeability, `arr` as its base).
 
-use super::array::{strided_view, whole_view, Header, MAX_DIMS};
 use super::tensor_io::{plain_cpu_tensor, view_root, wrap_view};
-use pyo3::ffi;
+use crate::python::ffi::numpy::{strided_view, whole_view, Header, MAX_DIMS};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyLong, PyTuple};
 
@@ -34,7 +33,7 @@ pub fn expand(
     let Some(head) = Header::read(&data) else {
         return Ok(None);
     };
-    let mut size = [0 as ffi::Py_ssize_t; MAX_DIMS];
+    let mut size = [0isize; MAX_DIMS];
     let Some(n) = read_sizes(&args.get_item(1)?, &mut size) else {
         return Ok(None);
     };
@@ -75,7 +74,7 @@ pub fn whole(
 }
 
 /// The sizes of a list or tuple of exact Python ints into `out` (`None`: any other).
-fn read_sizes(obj: &Bound<'_, PyAny>, out: &mut [ffi::Py_ssize_t; MAX_DIMS]) -> Option<usize> {
+fn read_sizes(obj: &Bound<'_, PyAny>, out: &mut [isize; MAX_DIMS]) -> Option<usize> {
     let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.downcast::<PyList>() {
         l.iter().collect()
     } else if let Ok(t) = obj.downcast::<PyTuple>() {
@@ -99,10 +98,10 @@ fn read_sizes(obj: &Bound<'_, PyAny>, out: &mut [ffi::Py_ssize_t; MAX_DIMS]) -> 
 /// numpy agree it does: new dimensions in front (stride 0), each existing
 /// size kept (`-1` or itself, same stride) or 1 broadcast to any size (stride 0).
 fn broadcast(
-    dims: &[ffi::Py_ssize_t],
-    strides: &[ffi::Py_ssize_t],
-    size: &[ffi::Py_ssize_t],
-) -> Option<([ffi::Py_ssize_t; MAX_DIMS], [ffi::Py_ssize_t; MAX_DIMS])> {
+    dims: &[isize],
+    strides: &[isize],
+    size: &[isize],
+) -> Option<([isize; MAX_DIMS], [isize; MAX_DIMS])> {
     let lead = size.len().checked_sub(dims.len())?;
     let (mut out_dims, mut out_strides) = ([0; MAX_DIMS], [0; MAX_DIMS]);
     for (i, &s) in size.iter().enumerate() {

@@ -2,8 +2,7 @@
 //! bool, a numpy integer, a `SymInt` or anything else runs the Python
 //! kernel, which converts or rejects it with its own message).
 
-use super::array::{Header, MAX_DIMS};
-use pyo3::ffi;
+use crate::python::ffi::numpy::{Header, MAX_DIMS};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyLong, PyTuple};
 
@@ -14,7 +13,7 @@ pub struct Call<'a, 'py> {
 }
 
 /// `v` as an exact Python int that fits a `Py_ssize_t`.
-fn exact_int(v: &Bound<'_, PyAny>) -> Option<ffi::Py_ssize_t> {
+fn exact_int(v: &Bound<'_, PyAny>) -> Option<isize> {
     if !v.is_exact_instance_of::<PyLong>() {
         return None;
     }
@@ -22,16 +21,12 @@ fn exact_int(v: &Bound<'_, PyAny>) -> Option<ffi::Py_ssize_t> {
 }
 
 /// `args[i]` as an exact int (`None`: absent or anything else).
-pub fn int_at(args: &Bound<'_, PyTuple>, i: usize) -> Option<ffi::Py_ssize_t> {
+pub fn int_at(args: &Bound<'_, PyTuple>, i: usize) -> Option<isize> {
     exact_int(&args.get_item(i).ok()?)
 }
 
 /// `args[i]` as an exact int, `default` when the binder left it out.
-pub fn opt_int_at(
-    args: &Bound<'_, PyTuple>,
-    i: usize,
-    default: ffi::Py_ssize_t,
-) -> Option<ffi::Py_ssize_t> {
+pub fn opt_int_at(args: &Bound<'_, PyTuple>, i: usize, default: isize) -> Option<isize> {
     if i >= args.len() {
         return Some(default);
     }
@@ -39,7 +34,7 @@ pub fn opt_int_at(
 }
 
 /// The exact ints of a list or tuple into `out` (`None`: any other, or more than `MAX_DIMS`).
-pub fn read_ints(obj: &Bound<'_, PyAny>, out: &mut [ffi::Py_ssize_t; MAX_DIMS]) -> Option<usize> {
+pub fn read_ints(obj: &Bound<'_, PyAny>, out: &mut [isize; MAX_DIMS]) -> Option<usize> {
     let mut fill = |it: &mut dyn Iterator<Item = Bound<'_, PyAny>>, n: usize| {
         if n > MAX_DIMS {
             return None;
@@ -60,8 +55,8 @@ pub fn read_ints(obj: &Bound<'_, PyAny>, out: &mut [ffi::Py_ssize_t; MAX_DIMS]) 
 
 /// `dim` wrapped into `0..n` (`n` ≥ 1) as `_wrap_dim` does; `None` when out
 /// of range (the Python kernel raises "Dimension out of range").
-pub fn wrap_dim(dim: ffi::Py_ssize_t, n: usize) -> Option<usize> {
-    let n = n as ffi::Py_ssize_t;
+pub fn wrap_dim(dim: isize, n: usize) -> Option<usize> {
+    let n = n as isize;
     if n == 0 || !(-n..n).contains(&dim) {
         return None;
     }

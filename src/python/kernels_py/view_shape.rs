@@ -17,11 +17,10 @@
 //! a 0-d input where the Python kernel special-cases it) runs the Python
 //! kernel, which raises its usual error.
 
-use super::array::{whole_view, Header, MAX_DIMS};
 use super::tensor_io::{plain_cpu_tensor, view_root, wrap_result, wrap_view};
 use super::view_args::{int_at, opt_int_at, read_ints, wrap_dim, Call};
 use super::view_layout::{newshape, same_data, squeeze_all, sub_view, Layout};
-use pyo3::ffi;
+use crate::python::ffi::numpy::{whole_view, Header, MAX_DIMS};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -162,7 +161,7 @@ fn strided(which: ShapeView, c: &Call<'_, '_>) -> Option<Layout> {
 }
 
 /// `args[i]` as `None` (→ `Some(None)`) or an exact int; absent counts as `None`.
-fn opt_none_at(args: &Bound<'_, PyTuple>, i: usize) -> Option<Option<ffi::Py_ssize_t>> {
+fn opt_none_at(args: &Bound<'_, PyTuple>, i: usize) -> Option<Option<isize>> {
     match args.get_item(i) {
         Err(_) => Some(None),
         Ok(v) if v.is_none() => Some(None),
@@ -176,12 +175,12 @@ fn opt_none_at(args: &Bound<'_, PyTuple>, i: usize) -> Option<Option<ffi::Py_ssi
 fn sliced(
     mut l: Layout,
     d: usize,
-    start: Option<ffi::Py_ssize_t>,
-    end: Option<ffi::Py_ssize_t>,
-    step: ffi::Py_ssize_t,
+    start: Option<isize>,
+    end: Option<isize>,
+    step: isize,
 ) -> Layout {
     let len = l.dims[d];
-    let clip = |v: ffi::Py_ssize_t| {
+    let clip = |v: isize| {
         if v < 0 {
             v.saturating_add(len).max(0)
         } else {
@@ -231,9 +230,9 @@ fn reshaped<'py>(
 }
 
 /// The `-1` of `size` inferred from `numel`, when `size` is valid for it.
-fn infer_size(size: &mut [ffi::Py_ssize_t], numel: ffi::Py_ssize_t) -> Option<&[ffi::Py_ssize_t]> {
+fn infer_size(size: &mut [isize], numel: isize) -> Option<&[isize]> {
     let mut infer = None;
-    let mut known: ffi::Py_ssize_t = 1;
+    let mut known: isize = 1;
     for (i, &s) in size.iter().enumerate() {
         match s {
             -1 if infer.is_none() => infer = Some(i),

@@ -4,10 +4,9 @@
 
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::hooks;
-use crate::python::tensor::base::{ndarray_type, PyTensorBase};
-use crate::python::tensor::slots::{member_descr, Field};
+use crate::python::tensor::base::PyTensorBase;
+use crate::python::tensor::slots::{member_descr, Field, SlotsOffset};
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
 use pyo3::types::{PyTuple, PyType};
@@ -56,7 +55,7 @@ fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
     let this = t.get();
     let data = this.require_data(py)?;
     let size = hooks(py)?.size.bind(py);
-    let Some(arr) = ArrayView::of(&data, ndarray_type(py)) else {
+    let Some(arr) = ArrayView::of(&data) else {
         return size.call1((data.getattr(pyo3::intern!(py, "shape"))?,));
     };
     let dims = arr.dims();
@@ -75,7 +74,7 @@ fn shape_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
 fn ndim_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
     let py = t.py();
     let data = t.get().require_data(py)?;
-    match ArrayView::of(&data, ndarray_type(py)) {
+    match ArrayView::of(&data) {
         Some(arr) => Ok(arr.dims().len().into_py(py).into_bound(py)),
         None => data.getattr(pyo3::intern!(py, "ndim")),
     }
@@ -88,8 +87,11 @@ fn version_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>>
 
 /// Install the computed attributes (Note [Raw getsets]) and `device`, a
 /// read-only member on `_dev`'s slot.
-pub(crate) fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<()> {
-    use crate::python::tensor::getsets::install;
+pub(crate) fn install_attributes(
+    ty: &Bound<'_, PyType>,
+    slots_offset: SlotsOffset,
+) -> PyResult<()> {
+    use crate::python::ffi::getset::install;
     install(
         ty,
         c"_keyset",
@@ -114,12 +116,12 @@ pub(crate) fn install_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) ->
         None,
     )?;
     crate::python::tensor::grad::install_autograd_attributes(ty, slots_offset)?;
-    let device = member_descr(ty, c"device", slots_offset, Field::Dev, true)?;
+    let device = member_descr(ty, c"device", slots_offset, Field::Dev as usize, true)?;
     ty.setattr("device", device)
 }
 
 /// Whether `cached` (a tuple of ints) spells `dims`.
-fn same_sizes(cached: &Bound<'_, PyAny>, dims: &[ffi::Py_ssize_t]) -> bool {
+fn same_sizes(cached: &Bound<'_, PyAny>, dims: &[isize]) -> bool {
     let Ok(t) = cached.downcast::<PyTuple>() else {
         return false;
     };

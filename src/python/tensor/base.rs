@@ -15,12 +15,12 @@
 //! seen yet and `counter` when it creates a counter.
 
 use crate::python::ffi::ndarray::ArrayView;
-use crate::python::hooks::{hooks, installed};
+use crate::python::ffi::object::{is_subtype, new_instance};
+use crate::python::hooks::hooks;
 pub use crate::python::tensor::device::{_rename_privateuse1_backend, device_key, PyDevice};
-use crate::python::tensor::slots::{Field, Init, ObjSlot, FIELDS};
+use crate::python::tensor::slots::{Field, Init, ObjSlot, SlotsOffset, FIELDS};
 use crate::python::tensor::version::PyVersionCounter;
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::{GILOnceCell, GILProtected};
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -60,7 +60,7 @@ pub(crate) fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELD
 pub(crate) static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
 
 pub(crate) static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
-pub(crate) static SLOTS_OFFSET: GILOnceCell<usize> = GILOnceCell::new();
+pub(crate) static SLOTS_OFFSET: GILOnceCell<SlotsOffset> = GILOnceCell::new();
 /// `(numpy dtype, opyard dtype)` pairs already looked up, compared by identity.
 static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
     GILProtected::new(RefCell::new(Vec::new()));
@@ -100,31 +100,16 @@ impl PyTensorBase {
         self.slots[field as usize].get(py)
     }
 
-    /// The borrowed pointer in `field` (NULL when unset): valid only until Python
-    /// code runs, which may replace the field.
+    /// Whether `field` holds exactly `obj` (no reference taken, nothing read).
     #[inline]
-    pub fn field_ptr(&self, field: Field) -> *mut ffi::PyObject {
-        self.slots[field as usize].ptr()
-    }
-
-    /// `field` borrowed without a reference count (`None` when unset).
-    ///
-    /// # Safety
-    /// No Python code may run while the result is alive: any Python code (a
-    /// finalizer included) may replace the field and free the object.
-    #[inline]
-    pub unsafe fn field_borrowed<'a, 'py>(
-        &'a self,
-        py: Python<'py>,
-        field: Field,
-    ) -> Option<Borrowed<'a, 'py, PyAny>> {
-        Borrowed::from_ptr_or_opt(py, self.field_ptr(field))
+    pub fn field_is(&self, field: Field, obj: &Bound<'_, PyAny>) -> bool {
+        self.slots[field as usize].address() == obj.as_ptr() as usize
     }
 
     /// Run `f` on the sizes of the storage when it is a numpy array (no Python call).
     pub fn with_dims<R>(&self, py: Python<'_>, f: impl FnOnce(&[isize]) -> R) -> Option<R> {
         let data = self.data(py)?;
-        ArrayView::of(&data, ndarray_type(py)).map(|a| f(a.dims()))
+        ArrayView::of(&data).map(|a| f(a.dims()))
     }
 
     /// Store `value` in `field` (`None` leaves it unset: reads raise `AttributeError`).
@@ -191,8 +176,9 @@ impl PyTensorBase {
 
     /// Whether `retain_grad()` was called (on a non-leaf).
     pub fn retains_grad(&self) -> bool {
-        // SAFETY: `Py_True` is a static object; comparing pointers reads nothing.
-        self.field_ptr(Field::RetainsGrad) == unsafe { ffi::Py_True() }
+        crate::python::ffi::object::is_true_address(
+            self.slots[Field::RetainsGrad as usize].address(),
+        )
     }
 
     /// The version counter's object, created (shared with the root of a view) on first use.
@@ -252,7 +238,8 @@ pub fn new_tensor<'py>(
 ) -> PyResult<Bound<'py, PyTensorBase>> {
     let reg = hooks(py)?;
     let ty = tensor_type.unwrap_or_else(|| reg.tensor.bind(py));
-    if !ty.is(reg.tensor.bind(py)) && !ty.is_subclass_of::<PyTensorBase>()? {
+    let exact = ty.is(reg.tensor.bind(py));
+    if !exact && !is_subtype(ty, &py.get_type_bound::<PyTensorBase>()) {
         return Err(PyTypeError::new_err(format!(
             "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
             crate::python::errors::quote(ty.as_any())
@@ -264,24 +251,17 @@ pub fn new_tensor<'py>(
     if let Some(d) = device.filter(|d| !d.is_none()) {
         state.set_field(Field::Dev, Some(d));
     }
-    // SAFETY: `ty` is `TensorBase` or a subclass of it (checked above), which is
-    // what `tp_new_impl` (PyO3's own `tp_new` body) requires of its target type.
-    let obj = unsafe { pyo3::impl_::pymethods::tp_new_impl(py, state.into(), ty.as_type_ptr())? };
-    // SAFETY: `obj` is a new reference to an instance of `ty`, a `TensorBase`.
-    Ok(unsafe { Bound::from_owned_ptr(py, obj).downcast_into_unchecked() })
-}
-
-/// `numpy.ndarray` (null while the hooks are not installed).
-pub(crate) fn ndarray_type(py: Python<'_>) -> *mut ffi::PyTypeObject {
-    installed(py).map_or(std::ptr::null_mut(), |r| r.ndarray.bind(py).as_type_ptr())
+    if exact {
+        return reg.tensor.new_instance(py, state);
+    }
+    new_instance(py, state, ty)
 }
 
 /// The opyard dtype of a storage array: its numpy dtype's entry in `FROM_NP`,
 /// remembered by the dtype object's identity so a hit costs one pointer scan.
 pub fn dtype_of<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let descr = match ArrayView::of(data, ndarray_type(py)) {
-        // SAFETY: the array owns its descr and is alive (`data`).
-        Some(a) => unsafe { Bound::from_borrowed_ptr(py, a.descr()) },
+    let descr = match ArrayView::of(data) {
+        Some(a) => a.descr(py),
         None => data.getattr(pyo3::intern!(py, "dtype"))?,
     };
     let hit = DTYPES
@@ -340,11 +320,11 @@ impl PyTensorBase {
     }
 
     fn __clear__(&self) {
-        // SAFETY: tp_clear runs with the GIL held.
-        let py = unsafe { Python::assume_gil_acquired() };
-        // Take everything first, drop after: a dropped object's finalizer may read this tensor.
-        let taken: Vec<_> = self.slots.iter().map(|s| s.take(py)).collect();
-        let shape = self.shape.take(py);
-        drop((taken, shape));
+        Python::with_gil(|py| {
+            // Take everything first, drop after: a dropped object's finalizer may read this tensor.
+            let taken: Vec<_> = self.slots.iter().map(|s| s.take(py)).collect();
+            let shape = self.shape.take(py);
+            drop((taken, shape));
+        });
     }
 }

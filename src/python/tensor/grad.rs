@@ -5,9 +5,9 @@
 use crate::dispatch::DispatchKeySet;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::{fast_paths, installed};
-use crate::python::tensor::base::{dtype_of, ndarray_type, PyTensorBase};
+use crate::python::tensor::base::{dtype_of, PyTensorBase};
 use crate::python::tensor::device::PyDevice;
-use crate::python::tensor::slots::{member_descr, Field};
+use crate::python::tensor::slots::{member_descr, Field, SlotsOffset};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyType};
@@ -100,8 +100,11 @@ fn retains_grad_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, Py
 }
 
 /// Install the autograd attributes on `ty` (the TensorBase type).
-pub fn install_autograd_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) -> PyResult<()> {
-    use crate::python::tensor::getsets::install;
+pub fn install_autograd_attributes(
+    ty: &Bound<'_, PyType>,
+    slots_offset: SlotsOffset,
+) -> PyResult<()> {
+    use crate::python::ffi::getset::install;
     install(
         ty,
         c"grad",
@@ -131,7 +134,7 @@ pub fn install_autograd_attributes(ty: &Bound<'_, PyType>, slots_offset: usize) 
         None,
     )?;
     for (name, field) in [(c"grad_fn", Field::GradFn), (c"output_nr", Field::OutputNr)] {
-        let descr = member_descr(ty, name, slots_offset, field, true)?;
+        let descr = member_descr(ty, name, slots_offset, field as usize, true)?;
         ty.setattr(name.to_str().expect("ascii name"), descr)?;
     }
     Ok(())
@@ -152,9 +155,8 @@ fn grad_matches(py: Python<'_>, t: &PyTensorBase, g: &PyTensorBase) -> PyResult<
         },
         _ => false,
     };
-    let nd = ndarray_type(py);
     Ok(same_device
-        && match (ArrayView::of(&td, nd), ArrayView::of(&gd, nd)) {
+        && match (ArrayView::of(&td), ArrayView::of(&gd)) {
             (Some(a), Some(b)) => a.dims() == b.dims(),
             _ => false,
         })

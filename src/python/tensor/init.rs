@@ -2,65 +2,54 @@
 //! members and attributes) and the functions the package calls to build
 //! tensors (`_make_tensor`, `_share_state`, `_slot_alias`).
 
+use crate::python::ffi::fastcall::{add_function, fastcall_with_keywords, FastCall};
 use crate::python::tensor::attrs::install_attributes;
 use crate::python::tensor::base::{
     default_values, new_tensor, PyTensorBase, CPU, DEFAULTS, SLOTS_OFFSET,
 };
 use crate::python::tensor::device::PyDevice;
-use crate::python::tensor::slots::{install_members, member_descr, Field, FIELDS};
+use crate::python::tensor::slots::{install_members, member_descr, Field, SlotsOffset, FIELDS};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
-/// `_make_tensor(cls, data, keyset, dev=None)`: `new_tensor` for Python, the
-/// constructor of every result tensor. A raw `METH_FASTCALL` function (see
-/// Note [Raw getsets]: PyO3's wrapper and argument parsing cost as much as the
-/// allocation).
-unsafe extern "C" fn make_tensor_fastcall(
-    _module: *mut ffi::PyObject,
-    args: *mut *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-) -> *mut ffi::PyObject {
-    crate::python::tensor::getsets::slot_call(std::ptr::null_mut(), c"_make_tensor", |py| {
-        if !(3..=4).contains(&nargs) {
-            return Err(PyTypeError::new_err(format!(
-                "_make_tensor(cls, data, keyset, dev=None) takes 3 or 4 positional arguments ({nargs} given)"
-            )));
-        }
-        // SAFETY: CPython passes `nargs` live borrowed references in `args`.
-        let arg = |i: usize| unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) };
-        let cls = arg(0);
-        let cls = cls.downcast::<PyType>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
-                crate::python::errors::quote(&cls)
-            ))
-        })?;
-        let keyset: u64 = arg(2).extract()?;
-        let dev = (nargs == 4).then(|| arg(3));
-        new_tensor(py, Some(cls), &arg(1), keyset, dev.as_ref()).map(|t| t.into_ptr())
-    })
+fastcall_with_keywords!(
+    /// `_make_tensor(cls, data, keyset, dev=None)`: `new_tensor` for Python, the
+    /// constructor of every result tensor. A raw `METH_FASTCALL` function (see
+    /// Note [Raw getsets]: PyO3's argument parsing costs as much as the allocation).
+    make_tensor_fastcall,
+    |call| make_tensor(&call)
+);
+
+fn make_tensor<'py>(call: &FastCall<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    let (py, nargs) = (call.py, call.nargs);
+    if call.kwnames.is_some() || !(3..=4).contains(&nargs) {
+        return Err(PyTypeError::new_err(format!(
+            "_make_tensor(cls, data, keyset, dev=None) takes 3 or 4 positional arguments ({} given)",
+            call.values.len()
+        )));
+    }
+    let arg = |i: usize| (*call.values[i]).clone();
+    let cls = arg(0);
+    let cls = cls.downcast::<PyType>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "_make_tensor: cls must be a subclass of opyard.Tensor, got {}",
+            crate::python::errors::quote(&cls)
+        ))
+    })?;
+    let keyset: u64 = arg(2).extract()?;
+    let dev = (nargs == 4).then(|| arg(3));
+    Ok(new_tensor(py, Some(cls), &arg(1), keyset, dev.as_ref())?.into_any())
 }
 
 /// Add `_make_tensor` (see `make_tensor_fastcall`) to the module.
 fn add_make_tensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
-        ml_name: c"_make_tensor".as_ptr(),
-        ml_meth: ffi::PyMethodDefPointer {
-            _PyCFunctionFast: make_tensor_fastcall,
-        },
-        ml_flags: ffi::METH_FASTCALL,
-        ml_doc: c"_make_tensor(cls, data, keyset, dev=None)\n--\n\nA new cls tensor around data with keyset on dev (cpu when None).".as_ptr(),
-    }));
-    // SAFETY: `def` lives forever; the module object is live.
-    let f = unsafe {
-        Bound::from_owned_ptr_or_err(
-            m.py(),
-            ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), m.name()?.as_ptr()),
-        )?
-    };
-    m.add("_make_tensor", f)
+    add_function(
+        m,
+        c"_make_tensor",
+        c"_make_tensor(cls, data, keyset, dev=None)\n--\n\nA new cls tensor around data with keyset on dev (cpu when None).",
+        make_tensor_fastcall,
+    )
 }
 
 /// Copy every field and the key set of `src` into `dst` (both tensors): the same
@@ -97,7 +86,13 @@ pub fn _slot_alias(cls: &Bound<'_, PyType>, alias: &str, field: &str) -> PyResul
     let offset = *SLOTS_OFFSET
         .get(py)
         .expect("members installed at module init");
-    let descr = member_descr(&py.get_type_bound::<PyTensorBase>(), name, offset, f, false)?;
+    let descr = member_descr(
+        &py.get_type_bound::<PyTensorBase>(),
+        name,
+        offset,
+        f as usize,
+        false,
+    )?;
     cls.setattr(alias, descr)
 }
 
@@ -109,7 +104,8 @@ pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
     DEFAULTS.get_or_init(py, || default_values(py).map(|d| d.map(Bound::unbind)));
     let probe = Bound::new(py, PyTensorBase::fresh(py))?;
-    let offset = probe.get().slots.as_ptr() as usize - probe.as_ptr() as usize;
+    let offset = SlotsOffset::measure(&probe, &probe.get().slots)
+        .ok_or_else(|| PyTypeError::new_err("TensorBase: the slots lie outside the instance"))?;
     let offset = *SLOTS_OFFSET.get_or_init(py, || offset);
     let ty = py.get_type_bound::<PyTensorBase>();
     install_members(&ty, offset)?;

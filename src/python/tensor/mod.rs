@@ -7,7 +7,6 @@ pub mod base;
 pub mod device;
 pub mod dtype_flags;
 pub mod fields;
-pub mod getsets;
 pub mod grad;
 pub mod init;
 pub mod slots;

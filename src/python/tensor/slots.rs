@@ -18,85 +18,9 @@
 //! cyclic GC cleared it, or after `del t.<field>`; Rust readers treat NULL as
 //! "absent".
 
-use pyo3::ffi;
+pub use crate::python::ffi::members::{member_descr, ObjSlot, SlotsOffset};
 use pyo3::prelude::*;
-use pyo3::AsPyPointer;
-use std::cell::UnsafeCell;
 use std::ffi::CStr;
-use std::ptr;
-
-/// One owned (or NULL) object pointer, written in place by CPython's member code.
-#[repr(transparent)]
-pub struct ObjSlot(UnsafeCell<*mut ffi::PyObject>);
-
-// SAFETY: every read and write of the pointer happens with the GIL held (see
-// Note [Tensor slots]); the GIL serializes them, as it does for `__slots__`.
-unsafe impl Sync for ObjSlot {}
-// SAFETY: as above; the pointee is a Python object, owned through the GIL.
-unsafe impl Send for ObjSlot {}
-
-impl ObjSlot {
-    /// A slot owning a new reference to `obj` (NULL for `None`).
-    pub fn new(obj: Option<&Bound<'_, PyAny>>) -> Self {
-        ObjSlot(UnsafeCell::new(
-            obj.map_or(ptr::null_mut(), |o| o.clone().into_ptr()),
-        ))
-    }
-
-    /// The raw pointer (borrowed, possibly NULL).
-    #[inline]
-    pub fn ptr(&self) -> *mut ffi::PyObject {
-        // SAFETY: see `impl Sync`: reads happen under the GIL.
-        unsafe { *self.0.get() }
-    }
-
-    /// A new reference to the object, `None` when the slot is empty.
-    #[inline]
-    pub fn get<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        // SAFETY: the slot owns a reference to a live object (or is NULL);
-        // `from_borrowed_ptr_or_opt` takes a new one.
-        unsafe { Bound::from_borrowed_ptr_or_opt(py, self.ptr()) }
-    }
-
-    /// Store `value` (a new reference is taken); the old object is released last,
-    /// once the slot already holds the new one (its finalizer may run Python code).
-    #[inline]
-    pub fn set(&self, value: Option<&Bound<'_, PyAny>>) {
-        let new = value.map_or(ptr::null_mut(), |v| v.clone().into_ptr());
-        // SAFETY: under the GIL (we hold a `Bound` or are in a GIL-holding slot).
-        let old = unsafe { ptr::replace(self.0.get(), new) };
-        // SAFETY: `old` was owned by the slot.
-        unsafe { ffi::Py_XDECREF(old) };
-    }
-
-    /// Empty the slot, returning what it owned (dropped by the caller, outside any borrow).
-    pub fn take(&self, py: Python<'_>) -> Option<PyObject> {
-        // SAFETY: under the GIL (`py`); ownership moves to the returned `Py`.
-        unsafe {
-            let old = ptr::replace(self.0.get(), ptr::null_mut());
-            PyObject::from_owned_ptr_or_opt(py, old)
-        }
-    }
-}
-
-// SAFETY: `as_ptr` returns the borrowed pointer the slot owns (or NULL), which is
-// what `PyVisit::call` needs during `tp_traverse`.
-unsafe impl AsPyPointer for ObjSlot {
-    fn as_ptr(&self) -> *mut ffi::PyObject {
-        self.ptr()
-    }
-}
-
-impl Drop for ObjSlot {
-    fn drop(&mut self) {
-        let p = *self.0.get_mut();
-        if !p.is_null() {
-            // SAFETY: a slot is dropped only from `tp_dealloc` of its tensor (or
-            // while building one under the GIL), so the GIL is held; the slot owns `p`.
-            unsafe { ffi::Py_DECREF(p) };
-        }
-    }
-}
 
 /// What a field holds in a new tensor.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -167,44 +91,16 @@ impl Field {
 }
 
 /// Install one writable `Py_T_OBJECT_EX` member per field on `owner` (the
-/// `TensorBase` type) and return the descriptors' count. `slots_offset` is the
-/// byte offset of the first slot from the start of the object.
+/// `TensorBase` type), reading the slots at `offset` (Note [Tensor slots]).
 pub fn install_members(
     owner: &Bound<'_, pyo3::types::PyType>,
-    slots_offset: usize,
+    offset: SlotsOffset,
 ) -> PyResult<()> {
     for (field, name, _) in FIELDS {
-        let descr = member_descr(owner, name, slots_offset, field, false)?;
+        let descr = member_descr(owner, name, offset, field as usize, false)?;
         owner.setattr(name.to_str().expect("ascii field name"), descr)?;
     }
     Ok(())
-}
-
-/// A member descriptor of `owner` reading (and unless `readonly`, writing) `field`, named `name`.
-pub fn member_descr<'py>(
-    owner: &Bound<'py, pyo3::types::PyType>,
-    name: &'static CStr,
-    slots_offset: usize,
-    field: Field,
-    readonly: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let offset = slots_offset + field as usize * std::mem::size_of::<ObjSlot>();
-    // The descriptor keeps a pointer to its definition: one leaked `PyMemberDef`
-    // per descriptor, made a bounded number of times (at init, and per alias).
-    let def: &'static mut ffi::PyMemberDef = Box::leak(Box::new(ffi::PyMemberDef {
-        name: name.as_ptr(),
-        type_code: ffi::Py_T_OBJECT_EX,
-        offset: offset as ffi::Py_ssize_t,
-        flags: if readonly { ffi::Py_READONLY } else { 0 },
-        doc: ptr::null(),
-    }));
-    // SAFETY: `owner` is a live type object; `def` lives forever and describes
-    // an object-pointer field at `offset` in every instance of `owner` (see
-    // `slots_offset` in tensor.rs, measured on an instance).
-    unsafe {
-        let descr = ffi::PyDescr_NewMember(owner.as_ptr().cast(), def);
-        Bound::from_owned_ptr_or_err(owner.py(), descr)
-    }
 }
 
 #[cfg(test)]
@@ -251,7 +147,7 @@ mod tests {
         // (No slot is made here: dropping one calls into libpython, which test binaries do not link.)
         assert_eq!(
             std::mem::size_of::<ObjSlot>(),
-            std::mem::size_of::<*mut ffi::PyObject>()
+            std::mem::size_of::<*mut std::ffi::c_void>()
         );
     }
 }

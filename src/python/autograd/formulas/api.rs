@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
 use crate::python::autograd::formulas::{PyNodeApply, KINDS};
-use crate::python::autograd::saved::slots::SlotLayout;
+use crate::python::autograd::saved::slots::layout_of;
 use crate::python::dispatch::operator::PyOpOverload;
 
 crate::python::ffi::call_slot::raw_call_slot!(
@@ -41,7 +41,7 @@ impl PyNodeApply {
                 ops.len()
             )));
         }
-        let layout = SlotLayout::of(saved_tensor.bind(py))?;
+        let layout = layout_of(saved_tensor.bind(py))?;
         Ok(PyNodeApply {
             kind,
             fallback,

@@ -27,7 +27,7 @@ impl PyNodeApply {
             return Ok(None);
         };
         let ty = self.saved_tensor.bind(py);
-        let Some(result) = unpack(last.bind(py), ty, self.layout, released)? else {
+        let Some(result) = unpack(last.bind(py), ty, self.layout.as_ref(), released)? else {
             return Ok(None);
         };
         if g.is_none() {
@@ -175,10 +175,10 @@ impl PyNodeApply {
         released: bool,
     ) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
         let ty = self.saved_tensor.bind(py);
-        let Some(a) = unpack(a.bind(py), ty, self.layout, released)? else {
+        let Some(a) = unpack(a.bind(py), ty, self.layout.as_ref(), released)? else {
             return Ok(None);
         };
-        let Some(b) = unpack(b.bind(py), ty, self.layout, released)? else {
+        let Some(b) = unpack(b.bind(py), ty, self.layout.as_ref(), released)? else {
             return Ok(None);
         };
         Ok(Some((a, b)))

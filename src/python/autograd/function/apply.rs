@@ -2,7 +2,7 @@
 //! and the output's recording (See Note [Function.apply in Rust] in
 //! `function.rs`).
 
-use pyo3::ffi;
+use crate::python::ffi::object::vectorcall;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use smallvec::SmallVec;
@@ -54,22 +54,10 @@ fn call_with_first<'py>(
     first: &Bound<'py, PyAny>,
     rest: &Bound<'py, PyTuple>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = callable.py();
-    let mut argv: SmallVec<[*mut ffi::PyObject; 6]> = SmallVec::with_capacity(rest.len() + 1);
-    argv.push(first.as_ptr());
-    argv.extend(rest.iter_borrowed().map(|a| a.as_ptr()));
-    // SAFETY: every pointer in `argv` is borrowed from `first` or `rest`, which
-    // outlive the call; vectorcall borrows its arguments and returns a new
-    // reference or NULL with an exception set.
-    unsafe {
-        let out = ffi::PyObject_Vectorcall(
-            callable.as_ptr(),
-            argv.as_ptr(),
-            argv.len(),
-            std::ptr::null_mut(),
-        );
-        Bound::from_owned_ptr_or_err(py, out)
-    }
+    let mut argv: SmallVec<[Borrowed<'_, 'py, PyAny>; 6]> = SmallVec::with_capacity(rest.len() + 1);
+    argv.push(first.as_borrowed());
+    argv.extend(rest.iter_borrowed());
+    vectorcall(callable, &argv)
 }
 
 /// The ctx node of one call: a `<Name>Backward` with its fields set at
@@ -98,12 +86,7 @@ fn new_ctx<'py>(
         x.needs_input_grad = Some(PyTuple::new_bound(py, needs).into_any().unbind());
     }
     node.extras = Some(Box::new(x));
-    let ty = spec.get().backward_cls.bind(py);
-    // SAFETY: `ty` is `NodeBase` or a subclass of it (checked when the spec
-    // was made), which is what `tp_new_impl` requires of its target type.
-    let obj = unsafe { pyo3::impl_::pymethods::tp_new_impl(py, node.into(), ty.as_type_ptr())? };
-    // SAFETY: `obj` is a new reference to an instance of `ty`, a `NodeBase`.
-    Ok(unsafe { Bound::from_owned_ptr(py, obj).downcast_into_unchecked() })
+    spec.get().backward_cls.new_instance(py, node)
 }
 
 /// Runs the forward (below autograd): the user's `forward(ctx, *args)`, or

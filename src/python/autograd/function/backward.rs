@@ -2,8 +2,8 @@
 //! [Function.apply in Rust] in `function.rs`): materialize the gradients of
 //! unused outputs, call the user's backward, check what it returned.
 
+use crate::python::ffi::object::vectorcall;
 use pyo3::exceptions::PyRuntimeError;
-use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -80,21 +80,15 @@ fn call_backward<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let none = py.None();
-    let mut argv: SmallVec<[*mut ffi::PyObject; 4]> = SmallVec::with_capacity(grads.len() + 1);
-    argv.push(node.as_ptr());
-    argv.extend(grads.iter().map(|g| g.as_ref().unwrap_or(&none).as_ptr()));
-    // SAFETY: the pointers are borrowed from `node`, `grads` and `none`, all
-    // alive for the whole call; vectorcall borrows its arguments and returns a
-    // new reference or NULL with an exception set.
-    unsafe {
-        let out = ffi::PyObject_Vectorcall(
-            backward.as_ptr(),
-            argv.as_ptr(),
-            argv.len(),
-            std::ptr::null_mut(),
-        );
-        Bound::from_owned_ptr_or_err(py, out)
-    }
+    let mut argv: SmallVec<[Borrowed<'_, 'py, PyAny>; 4]> =
+        SmallVec::with_capacity(grads.len() + 1);
+    argv.push(node.as_any().as_borrowed());
+    argv.extend(
+        grads
+            .iter()
+            .map(|g| g.as_ref().unwrap_or(&none).bind_borrowed(py)),
+    );
+    vectorcall(backward, &argv)
 }
 
 /// A `register_autograd` backward's result as one gradient per input (See

@@ -32,6 +32,7 @@ pub mod apply;
 pub mod backward;
 pub mod outputs;
 
+use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::hooks::hooks;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -67,7 +68,7 @@ pub fn forward_ad_active() -> bool {
 pub struct PyFunctionSpec {
     cls: PyObject,
     /// The node class, `<Name>Backward` (a subclass of `NodeBase`).
-    pub backward_cls: Py<PyType>,
+    pub backward_cls: SubclassOf<PyNodeBase>,
     pub forward: PyObject,
     /// `setup_context` when the class defines it (then forward takes no ctx).
     pub setup_context: Option<PyObject>,
@@ -119,12 +120,12 @@ impl PyFunctionSpec {
         op_defaults: Option<Py<PyTuple>>,
         op_unflatten: Option<PyObject>,
     ) -> PyResult<Self> {
-        if !backward_cls.is_subclass_of::<PyNodeBase>()? {
-            return Err(PyTypeError::new_err(format!(
+        let backward_cls = SubclassOf::<PyNodeBase>::new(backward_cls.clone()).map_err(|_| {
+            PyTypeError::new_err(format!(
                 "_FunctionSpec: backward_cls must be a subclass of NodeBase, got {}",
                 crate::python::errors::quote(backward_cls.as_any())
-            )));
-        }
+            ))
+        })?;
         let op = match (op, op_defaults, op_unflatten) {
             (None, _, _) => None,
             (Some(overload), Some(defaults), Some(unflatten)) => Some(OpCall {
@@ -142,7 +143,7 @@ impl PyFunctionSpec {
         };
         Ok(PyFunctionSpec {
             cls,
-            backward_cls: backward_cls.clone().unbind(),
+            backward_cls,
             forward,
             setup_context,
             fill_defaults_below,
@@ -189,7 +190,7 @@ impl PyFunctionSpec {
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.cls)?;
-        visit.call(&self.backward_cls)?;
+        visit.call(self.backward_cls.as_py())?;
         visit.call(&self.forward)?;
         visit.call(&self.backward)?;
         if let Some(s) = &self.setup_context {

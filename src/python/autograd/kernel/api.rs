@@ -2,6 +2,7 @@
 //! `derivatives/registry.py` hands over once per op, checked here) and its
 //! attributes. See Note [Autograd kernel in Rust] in `ag_kernel.rs`.
 
+use crate::python::ffi::type_slots::SubclassOf;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
@@ -71,12 +72,12 @@ impl PyPlainAutogradKernel {
                 names.len()
             )));
         }
-        if !node_cls.is_subclass_of::<PyNodeBase>()? {
+        let Ok(node_type) = SubclassOf::<PyNodeBase>::new(node_cls.clone()) else {
             return Err(PyTypeError::new_err(format!(
                 "_PlainAutogradKernel({}): node_cls must subclass NodeBase",
                 name.bind(py)
             )));
-        }
+        };
         let base = py.get_type_bound::<PyNodeBase>();
         let object_init = py.get_type_bound::<PyAny>().getattr("__init__")?;
         let direct_node = node_cls.getattr("__new__")?.is(&base.getattr("__new__")?)
@@ -89,7 +90,7 @@ impl PyPlainAutogradKernel {
             op,
             general,
             record,
-            node_cls: node_cls.unbind(),
+            node_cls: node_type,
             diff_pos: diff_pos.into_iter().collect(),
             saves,
             defaults,
@@ -133,7 +134,7 @@ impl PyPlainAutogradKernel {
     /// The node class this kernel records.
     #[getter]
     fn node_cls(&self, py: Python<'_>) -> Py<PyType> {
-        self.node_cls.clone_ref(py)
+        self.node_cls.as_py().clone_ref(py)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

@@ -35,7 +35,7 @@ pub mod output;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use smallvec::SmallVec;
 
 use crate::dispatch::tls::{self as key_tls, LocalKeySets};
@@ -78,7 +78,7 @@ pub struct PyPlainAutogradKernel {
     pub(crate) op: Py<PyOpOverload>,
     pub(crate) general: PyObject,
     pub(crate) record: PyObject,
-    pub(crate) node_cls: Py<PyType>,
+    pub(crate) node_cls: crate::python::ffi::type_slots::SubclassOf<PyNodeBase>,
     pub(crate) diff_pos: SmallVec<[usize; 2]>,
     pub(crate) saves: Vec<Save>,
     pub(crate) defaults: Vec<PyObject>,
@@ -338,21 +338,13 @@ impl PyPlainAutogradKernel {
     /// A new `node_cls()`: allocated directly when the class adds no `__new__`
     /// or `__init__` of its own (a formula's node class), else called.
     fn new_node<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let cls = self.node_cls.bind(py);
         if !self.direct_node {
-            return cls.call0();
+            return self.node_cls.bind(py).call0();
         }
-        // SAFETY: `cls` subclasses `NodeBase` (checked in `new`), which is what
-        // `tp_new_impl` (PyO3's own `tp_new` body) requires of its target type;
-        // it returns a new reference or NULL with an exception set.
-        unsafe {
-            let obj = pyo3::impl_::pymethods::tp_new_impl(
-                py,
-                PyNodeBase::empty().into(),
-                cls.as_type_ptr(),
-            )?;
-            Ok(Bound::from_owned_ptr(py, obj))
-        }
+        Ok(self
+            .node_cls
+            .new_instance(py, PyNodeBase::empty())?
+            .into_any())
     }
 }
 

@@ -22,7 +22,6 @@ pub mod construct;
 pub mod slots;
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
@@ -31,7 +30,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
-use crate::python::autograd::saved::slots::{Slot, SlotLayout};
+use crate::python::autograd::saved::slots::{layout_of, SlotLayout, TENSOR, VERSION};
 use crate::python::kernels_py::plain_cpu_tensor;
 
 /// (sizes, address of the dtype object): the dtype is kept alive by the
@@ -60,7 +59,7 @@ impl SavedMakers {
             .get_type_bound::<pyo3::types::PyAny>()
             .getattr("__new__")?;
         let direct = if ty.getattr("__new__")?.is(&object_new) {
-            SlotLayout::of(ty)?
+            layout_of(ty)?
         } else {
             None
         };
@@ -108,35 +107,18 @@ impl SavedMakers {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = v.py();
         let ty = self.saved_tensor.bind(py);
-        let (Some(state), Some(layout)) = (plain_cpu_tensor(v), self.direct) else {
+        let (Some(state), Some(layout)) = (plain_cpu_tensor(v), self.direct.as_ref()) else {
             return match output {
                 None => ty.call1((v,)),
                 Some(name) => ty.call1((v, true, name, 0)),
             };
         };
-        let version = state.version(py);
-        // SAFETY: `ty` is a live type object; `tp_alloc` is set on every type
-        // that is ready (`PyType_GenericAlloc` unless overridden) and returns a
-        // new reference or NULL with an exception set.
-        let obj = unsafe {
-            let t = ty.as_type_ptr();
-            let alloc = (*t).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
-            Bound::from_owned_ptr_or_err(py, alloc(t, 0))?
-        };
-        let version = version.into_py(py).into_bound(py);
+        let version = state.version(py).into_py(py).into_bound(py);
         let is_output = PyBool::new_bound(py, output.is_some());
         let name = output.unwrap_or_else(|| intern!(py, "").as_any());
         let zero = 0i64.into_py(py).into_bound(py);
-        // SAFETY: `obj` was just allocated as an instance of `ty`, whose layout
-        // `layout` is (See Note [SavedTensor slots]).
-        unsafe {
-            layout.init(&obj, Slot::Tensor, v);
-            layout.init(&obj, Slot::Version, &version);
-            layout.init(&obj, Slot::IsOutput, is_output.as_any());
-            layout.init(&obj, Slot::NodeName, name);
-            layout.init(&obj, Slot::OutputNr, &zero);
-        }
-        Ok(obj)
+        // See Note [SavedTensor slots].
+        layout.new_instance(py, [v, &version, is_output.as_any(), name, &zero])
     }
 }
 
@@ -170,7 +152,7 @@ pub fn _clear_meta_cache(py: Python<'_>) {
 pub fn unpack<'py>(
     saved: &Bound<'py, PyAny>,
     ty: &Bound<'py, PyType>,
-    layout: Option<SlotLayout>,
+    layout: Option<&SlotLayout>,
     released: bool,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = saved.py();
@@ -187,17 +169,12 @@ pub fn unpack<'py>(
         return raise();
     }
     let (t, version) = match layout {
-        // SAFETY: `saved` is an instance of `ty`, whose layout `layout` is; both
-        // slots are copied out before any Python code runs.
-        Some(layout) => unsafe {
-            let (Some(t), Some(v)) = (
-                layout.get(saved, Slot::Tensor),
-                layout.get(saved, Slot::Version),
-            ) else {
+        Some(layout) => {
+            let (Some(t), Some(v)) = (layout.get(saved, TENSOR), layout.get(saved, VERSION)) else {
                 return Ok(None);
             };
-            (t.to_owned(), v.extract::<u64>())
-        },
+            (t, v.extract::<u64>())
+        }
         None => (
             saved.getattr(intern!(py, "tensor"))?,
             saved.getattr(intern!(py, "version"))?.extract::<u64>(),

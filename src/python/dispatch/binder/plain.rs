@@ -18,19 +18,20 @@
 //! reused. A type without a valid tag is asked every time.
 
 use crate::dispatch::DispatchKeySet;
+use crate::python::ffi::object::version_tag;
+use crate::python::ffi::type_slots::TypeSlots;
 use crate::python::tensor::base::PyTensorBase;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
 use pyo3::types::PyType;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Room for `Tensor`, `Parameter` and the package's internal subclasses
 /// whose protocol is disabled (`FakeTensor`).
 const MAX_PLAIN: usize = 6;
 
-static PLAIN: [AtomicUsize; MAX_PLAIN] = [const { AtomicUsize::new(0) }; MAX_PLAIN];
+static PLAIN: TypeSlots<PyTensorBase, MAX_PLAIN> = TypeSlots::new();
 
 /// Treat `cls` (a `TensorBase` subclass) as a plain tensor type: its instances
 /// never trigger the protocol. The first registered type is compared first.
@@ -39,7 +40,7 @@ static PLAIN: [AtomicUsize; MAX_PLAIN] = [const { AtomicUsize::new(0) }; MAX_PLA
 #[pyfunction]
 #[pyo3(signature = (cls, *, kernels = false))]
 pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>, kernels: bool) -> PyResult<()> {
-    if !cls.is_subclass_of::<PyTensorBase>()? {
+    if !crate::python::ffi::object::is_subtype(cls, &py_tensor_base(cls.py())) {
         return Err(PyValueError::new_err(format!(
             "_register_plain_tensor_type: {} is not a Tensor type",
             cls.qualname()?
@@ -48,7 +49,7 @@ pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>, kernels: bool) -> Py
     if kernels {
         crate::python::kernels_py::register_kernel_plain_type(cls)?;
     }
-    if crate::python::dispatch::type_slots::register(&PLAIN, cls) {
+    if PLAIN.register(cls)? {
         return Ok(());
     }
     Err(PyValueError::new_err(format!(
@@ -56,13 +57,14 @@ pub fn _register_plain_tensor_type(cls: &Bound<'_, PyType>, kernels: bool) -> Py
     )))
 }
 
-/// True when `v`'s type is exactly one of the plain tensor types (unused
-/// slots hold 0, never a type's address).
+fn py_tensor_base(py: Python<'_>) -> Bound<'_, PyType> {
+    py.get_type_bound::<PyTensorBase>()
+}
+
+/// True when `v`'s type is exactly one of the plain tensor types.
 #[inline]
 pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
-    let t = v.get_type_ptr() as usize;
-    PLAIN[0].load(Ordering::Relaxed) == t
-        || PLAIN[1..].iter().any(|p| p.load(Ordering::Relaxed) == t)
+    PLAIN.holds(v)
 }
 
 /// Bound on the per-type cache; past it the oldest entry goes. Programs use a
@@ -73,16 +75,6 @@ const MAX_CACHED_TYPES: usize = 64;
 /// seen. See Note [Disabled protocol types].
 static TYPE_CACHE: GILProtected<RefCell<Vec<(usize, u32, bool)>>> =
     GILProtected::new(RefCell::new(Vec::new()));
-
-/// The type's version tag, or None while it has no valid one.
-fn version_tag(ty: &Bound<'_, PyType>) -> Option<u32> {
-    // SAFETY: `ty` is a live type object; these fields are plain reads under the GIL.
-    let (flags, tag) = unsafe {
-        let raw = ty.as_type_ptr();
-        ((*raw).tp_flags, (*raw).tp_version_tag)
-    };
-    (flags & pyo3::ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0 && tag != 0).then_some(tag)
-}
 
 /// Whether instances of `v`'s (non-plain tensor) type skip the function
 /// protocol because it is disabled. See Note [Disabled protocol types].
@@ -131,10 +123,8 @@ impl Gathered {
     /// needs no subtype walk: registration checked it is a `TensorBase`.
     #[inline]
     pub(super) fn tensor(&mut self, v: &Bound<'_, PyAny>) -> bool {
-        let t = if is_plain(v) {
-            // SAFETY: only `TensorBase` subclasses are registered as plain
-            // (`_register_plain_tensor_type` checks), and `v`'s type is one of them.
-            unsafe { v.downcast_unchecked::<PyTensorBase>() }
+        let t = if let Some(t) = PLAIN.downcast(v) {
+            t
         } else if let Ok(t) = v.downcast::<PyTensorBase>() {
             // Once a call is foreign, later arguments need not be asked.
             self.foreign = self.foreign || !protocol_disabled(v);

@@ -4,7 +4,7 @@
 //! `ArrayRef::read` declines. `StridedRef::read` takes it as it is and hands
 //! `crate::kernels::strided` a slice covering every byte it addresses.
 
-use super::array::{fast_array, Dt, MAX_DIMS};
+use super::numpy::{fast_array, Dt, Elem, MAX_DIMS};
 use crate::kernels::strided::Strided;
 use numpy::npyffi;
 use pyo3::prelude::*;
@@ -85,18 +85,18 @@ impl<'a, 'py> StridedRef<'a, 'py> {
         self.lo < end && start < self.hi
     }
 
-    /// The elements as a `Strided` operand over `T` (this array's element type).
-    ///
-    /// # Safety
-    /// `T` must match `self.dt`; the same aliasing contract as `ArrayRef::slice`
-    /// (no writer of these bytes alive while the operand is read).
-    pub unsafe fn operand<T>(&self) -> Strided<'_, T> {
+    /// The elements as a `Strided` operand over `T`. Panics when `T` is not
+    /// this array's element type (a bug of the caller's dtype arm). See Note
+    /// [Array memory from Rust] in `numpy.rs`.
+    pub fn operand<T: Elem>(&self) -> Strided<'_, T> {
+        assert_eq!(T::DT, self.dt, "a {:?} array read as {:?}", self.dt, T::DT);
         let len = (self.hi - self.lo) / self.dt.itemsize();
         Strided {
             // SAFETY: numpy guarantees every element of the view lies in its
-            // buffer, so the `len` aligned `T`s from `lo` (the lowest element)
-            // to `hi` (past the highest) are all inside it.
-            data: std::slice::from_raw_parts(self.lo as *const T, len),
+            // buffer, so the `len` aligned `T`s (its dtype, just checked) from
+            // `lo` (the lowest element) to `hi` (past the highest) are all
+            // inside it; see Note [Array memory from Rust].
+            data: unsafe { std::slice::from_raw_parts(self.lo as *const T, len) },
             offset: self.offset,
             dims: &self.dims[..self.nd],
             strides: &self.strides[..self.nd],

@@ -34,12 +34,9 @@ struct Accessor {
 ///
 /// # Safety
 /// Call only from a CPython slot, which holds the GIL.
-pub(crate) unsafe fn slot_call<R>(
-    err: R,
-    name: &CStr,
-    f: impl FnOnce(Python<'_>) -> PyResult<R>,
-) -> R {
-    let py = Python::assume_gil_acquired();
+unsafe fn slot_call<R>(err: R, name: &CStr, f: impl FnOnce(Python<'_>) -> PyResult<R>) -> R {
+    // SAFETY: a CPython slot runs with the GIL held (the caller's contract).
+    let py = unsafe { Python::assume_gil_acquired() };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
@@ -56,12 +53,16 @@ pub(crate) unsafe fn slot_call<R>(
 
 unsafe extern "C" fn get_slot(slf: *mut ffi::PyObject, closure: *mut c_void) -> *mut ffi::PyObject {
     // SAFETY: `closure` is the leaked `Accessor` this getset was made with.
-    let acc = &*(closure as *const Accessor);
-    slot_call(std::ptr::null_mut(), acc.name, |py| {
-        // SAFETY: the getset descriptor checked that `slf` is a TensorBase.
-        let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
-        (acc.get)(&t).map(Bound::into_ptr)
-    })
+    let acc = unsafe { &*(closure as *const Accessor) };
+    // SAFETY: CPython calls a getter with the GIL held.
+    unsafe {
+        slot_call(std::ptr::null_mut(), acc.name, |py| {
+            // SAFETY: the getset descriptor of a TensorBase type (`install`
+            // checks) checked that `slf` is an instance of it.
+            let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
+            (acc.get)(&t).map(Bound::into_ptr)
+        })
+    }
 }
 
 unsafe extern "C" fn set_slot(
@@ -70,14 +71,17 @@ unsafe extern "C" fn set_slot(
     closure: *mut c_void,
 ) -> c_int {
     // SAFETY: as in `get_slot`; a getset with a setter has `set` filled in.
-    let acc = &*(closure as *const Accessor);
-    slot_call(-1, acc.name, |py| {
-        // SAFETY: as in `get_slot`; `value` is NULL for `del t.<name>`.
-        let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
-        let v = Bound::from_borrowed_ptr_or_opt(py, value);
-        let set = acc.set.expect("set_slot is installed only with a setter");
-        set(&t, v.as_ref()).map(|()| 0)
-    })
+    let acc = unsafe { &*(closure as *const Accessor) };
+    // SAFETY: CPython calls a setter with the GIL held.
+    unsafe {
+        slot_call(-1, acc.name, |py| {
+            // SAFETY: as in `get_slot`; `value` is NULL for `del t.<name>`.
+            let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
+            let v = Bound::from_borrowed_ptr_or_opt(py, value);
+            let set = acc.set.expect("set_slot is installed only with a setter");
+            set(&t, v.as_ref()).map(|()| 0)
+        })
+    }
 }
 
 /// Install getset `name` on `ty` (the TensorBase type). Without `set`, CPython
@@ -89,6 +93,11 @@ pub fn install(
     get: Getter,
     set: Option<Setter>,
 ) -> PyResult<()> {
+    if !super::object::is_subtype(ty, &ty.py().get_type_bound::<PyTensorBase>()) {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "getset: not a TensorBase type",
+        ));
+    }
     // One leaked definition per attribute, made once at module init.
     let acc: &'static Accessor = Box::leak(Box::new(Accessor { name, get, set }));
     let def: &'static mut ffi::PyGetSetDef = Box::leak(Box::new(ffi::PyGetSetDef {
@@ -98,7 +107,7 @@ pub fn install(
         doc: doc.as_ptr(),
         closure: acc as *const Accessor as *mut c_void,
     }));
-    // SAFETY: `ty` is the live TensorBase type and `def` lives forever.
+    // SAFETY: `ty` is a live TensorBase type (checked above) and `def` lives forever.
     let descr = unsafe {
         Bound::from_owned_ptr_or_err(ty.py(), ffi::PyDescr_NewGetSet(ty.as_type_ptr(), def))?
     };
