@@ -20,30 +20,31 @@
 //! use (`fake`, `func`, `amp`) are small functions in `_hooks.py` that load
 //! the layer, or answer for it while it is not loaded.
 //!
-//! Note [Fast paths and general paths]: every Rust fast path below has one
-//! Python general path with the same meaning, and the suite passes with
-//! either (`OPYARD_FASTPATH=0` in the environment turns every fast path off
-//! when `_core` is imported; `make test-general` runs the suite that way).
-//! A fast path hands the calls it does not serve to its general path, so
-//! the general path is also its fallback:
+//! Note [Fast paths and general paths]: every Rust fast path has one Python
+//! general path with the same meaning, and the suite passes with either:
+//! `OPYARD_FASTPATH=0` in the environment turns every fast path off when
+//! `_core` is imported (`_core.FAST_PATHS`; `make test-general` runs the
+//! suite that way). A fast path hands the calls it does not serve to its
+//! general path, so the general path is also its fallback. The general
+//! paths that are per op (a kernel, a formula) are held by the fast path's
+//! object; the process-wide ones are fields of [`Hooks`].
 //!
-//! | fast path (Rust) | general path (Python) |
-//! | --- | --- |
-//! | `RustKernel`: the CPU kernels of the hottest aten ops (`kernels_py/`) | the op's numpy kernel in `_aten/` (`RustKernel.python`) |
-//! | `_PlainAutogradKernel`: a built-in op's Autograd kernel (`autograd/kernel/`) | `derivatives/registry.py`'s Python kernel of the op |
-//! | `_NodeApply`: the backward of the hottest formulas (`autograd/formulas/`) | the node's formula in `derivatives/*.py` |
-//! | `Function.apply` (`autograd/function/apply.rs`) | [`Hooks::apply_general`] |
-//! | recording a `Function`'s outputs (`autograd/function/outputs.rs`) | [`Hooks::record_outputs`] |
-//! | a `Function` node's backward (`autograd/function/backward.rs`) | the ctx node's Python `apply` (`function.py`) |
-//! | `register_autograd`'s wrappers (`_FunctionSpec` in op mode) | `_library/autograd.py`'s `_plain_forward` / `_make_backward` |
-//! | `Tensor.backward` (`autograd/backward_entry.rs`) | [`Hooks::backward`] |
-//! | accumulating into a leaf's `.grad` (`autograd/accumulate.rs`) | [`Hooks::accumulate_grad`] |
-//! | the `Fake` fallback's metadata cache (`fake/cache.rs`) | `fake/mode.py`'s `fake_fallback` |
-//! | making a `SavedTensor` by its slots (`autograd/saved/construct.rs`) | `SavedTensor(...)` (`graph.py`) |
-//! | `Tensor.view`/`reshape`/`expand`/`permute` (`tensor/view_method.rs`) | `_functional.py`'s sized method |
-//!
-//! The general paths that are per op (a kernel, a formula) are held by the
-//! fast path's object; the process-wide ones are fields below.
+//! | fast path (Rust) | general path (Python) | with `OPYARD_FASTPATH=0` |
+//! | --- | --- | --- |
+//! | `RustKernel`: CPU kernels of the hottest aten ops (`kernels_py/`) | the op's numpy kernel in `_aten/` | `_aten/fast.py` registers none |
+//! | `_PlainAutogradKernel`: a built-in op's Autograd kernel (`autograd/kernel/`) | the general kernel of `derivatives/registry.py` | `make_kernel(general=True)` |
+//! | recording a built-in op's node in one call (`autograd/record.rs`) | the rest of `registry._record` | `_record` builds the node in Python |
+//! | `_NodeApply`: the backward of the hottest formulas (`autograd/formulas/`) | the node's formula in `derivatives/*.py` | the node classes keep their Python `apply` |
+//! | `Function.apply` (`autograd/function/apply.rs`, `outputs.rs`) | [`Hooks::apply_general`], [`Hooks::record_outputs`] | `Function.apply` is `_apply_general` |
+//! | the ctx methods of a `Function`'s node (`autograd/node/ctx.rs`) | `FunctionCtx`'s (`function.py`) | `BackwardCFunction` takes `FunctionCtx`'s |
+//! | a `Function` node's backward (`autograd/function/backward.rs`) | `BackwardCFunction.apply` | the engine calls the node's `apply` |
+//! | `register_autograd`'s wrappers (`_FunctionSpec` in op mode) | `_library/autograd.py`'s `_plain_forward` / `_make_backward` | the kernel calls the Function's `apply` |
+//! | `Tensor.backward` (`autograd/backward_entry.rs`) | [`Hooks::backward`] | `Tensor.backward` is the Python method |
+//! | accumulating into a leaf's `.grad` (`autograd/accumulate.rs`) | `AccumulateGrad.apply` ([`Hooks::accumulate_grad`]) | the engine calls the node's `apply` |
+//! | `t.grad = g`'s quick test (`tensor/grad.rs`) | [`Hooks::check_grad`] | every assignment is checked in Python |
+//! | the `Fake` fallback's metadata cache (`fake/cache.rs`) | `fake/mode.py`'s `fake_fallback` | `fake_fallback` is the fallback |
+//! | `Tensor.view`/`reshape`/`expand`/`permute` (`tensor/view_method.rs`) | `_functional.py`'s sized methods | the Python methods are installed |
+//! | a `SavedTensor` made by its slots (`autograd/saved/construct.rs`) | `SavedTensor(...)` | (reached only from `Function.apply`'s fast path) |
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;

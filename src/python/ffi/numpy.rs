@@ -524,3 +524,22 @@ pub fn same_data(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::reach;
+
+    #[test]
+    fn reach_spans_every_element_from_the_first() {
+        // A 2x3 float32 C array: the last element starts 20 bytes after the first.
+        assert_eq!(reach(&[2, 3], &[12, 4]), Some((0, 20)));
+        // Reversed rows: the lowest element starts 12 bytes before the first.
+        assert_eq!(reach(&[2, 3], &[-12, 4]), Some((-12, 8)));
+        // Broadcast dimensions reach nothing further.
+        assert_eq!(reach(&[5, 3], &[0, 4]), Some((0, 8)));
+        assert_eq!(reach(&[], &[]), Some((0, 0)));
+        // Empty views reach nothing; overflowing strides are refused.
+        assert_eq!(reach(&[0, 3], &[12, 4]), None);
+        assert_eq!(reach(&[3], &[isize::MAX]), None);
+    }
+}
