@@ -4,7 +4,7 @@ Note [Tensor layout]: a tensor is a ``_core.TensorBase``, which holds all of
 its state: the key set the dispatcher reads (``_keyset``), ``_data`` (a numpy
 array), ``_dev``, ``_base``, the autograd fields and the version counter, each
 a struct member that reads and writes like a ``__slots__`` slot (see Note
-[Tensor slots] in ``src/python/tensor_slots.rs``). ``Tensor`` adds behaviour,
+[Tensor slots] in ``src/python/tensor/slots.rs``). ``Tensor`` adds behaviour,
 not state: a plain tensor has no ``__dict__`` (a user's subclass gets one, as
 Python gives every subclass without ``__slots__``). Meta tensors hold a
 zero-stride broadcast array: shape and dtype without memory. ``dtype``,

@@ -2,7 +2,7 @@
 //!
 //! `elementwise` holds add/sub/mul/div (tensor-tensor and tensor-scalar, with
 //! `alpha`), negation and fill; `reduce` holds the full `sum`. No pyo3 here:
-//! `src/python/kernels.rs` reads numpy buffers into slices, calls these and
+//! `src/python/kernels_py/mod.rs` reads numpy buffers into slices, calls these and
 //! wraps the result, so `cargo test` checks the numerics without Python.
 //!
 //! Note [Kernel numerics]: every loop computes exactly what numpy's ufunc (the

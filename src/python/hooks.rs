@@ -152,7 +152,7 @@ hooks! {
     call_pre_hooks: PyObject,
     /// `call_post_hooks(node, outputs, grads) -> outputs`: a node's hooks.
     call_post_hooks: PyObject,
-    /// General path of `accumulate.rs`: `accumulate_grad(var, g)`.
+    /// General path of `autograd/accumulate.rs`: `accumulate_grad(var, g)`.
     accumulate_grad: PyObject,
     /// General path of `Tensor.backward`: `backward(self, gradient,
     /// retain_graph, create_graph, inputs)` (`tensor_methods.py`).

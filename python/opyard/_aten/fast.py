@@ -10,7 +10,7 @@ Python kernel's, made without a frame; for
 read through its strides when it is a view such as an expanded gradient) and
 otherwise calls the Python kernel it wraps (``__wrapped__``), which stays the
 readable definition and the behaviour of every other case: see Note [Rust
-kernels] in ``src/python/kernels.rs``. Imported by ``opyard._aten`` once the
+kernels] in ``src/python/kernels_py/mod.rs``. Imported by ``opyard._aten`` once the
 Python kernels are registered; the Rust kernel is registered on top at the CPU key.
 
 Example::

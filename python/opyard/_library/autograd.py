@@ -115,7 +115,7 @@ def install_autograd(lib, overload, backward, setup_context, display):
         # Positional arguments only: the node's inputs are exactly the passed arguments, and
         # the kernel is the Function's Rust apply in op mode, which calls the op, the aliasing
         # check, setup_context and backward itself (See Note [register_autograd in Rust] in
-        # src/python/function.rs). fn_cls's Python wrappers serve the general path.
+        # src/python/autograd/function/mod.rs). fn_cls's Python wrappers serve the general path.
         defaults = tuple(a.default_value for a in schema.arguments if not a.kwarg_only)
         kernel = _FunctionSpec(fn_cls, fn_cls._backward_cls, fn_cls.forward, None, 0,
                                f"autograd<{overload.name()}>", backward, op=overload,

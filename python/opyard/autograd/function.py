@@ -16,11 +16,11 @@ Note [Function.apply hot path]: everything that depends only on the class
 (its Backward node class, ``forward``, whether ``setup_context`` is defined)
 is computed once in ``__init_subclass__`` into ``cls._apply_spec``; ``apply``
 then is one Rust call (``MyFn.apply`` is the spec; See Note [Function.apply in
-Rust] in ``src/python/function.rs``). The ctx is the node: ``needs_input_grad``,
+Rust] in ``src/python/autograd/function/mod.rs``). The ctx is the node: ``needs_input_grad``,
 ``to_save``, ``_dirty``, ``_non_differentiable``, ``materialize_grads`` are Rust
 fields of it, its ``save_for_backward``, ``mark_dirty``, ``saved_tensors``, ...
 are Rust methods of ``NodeBase`` that take precedence over ``FunctionCtx``'s
-(See Note [Ctx fields in Rust] in ``src/python/node_ctx.rs``), and its instance
+(See Note [Ctx fields in Rust] in ``src/python/autograd/node/ctx.rs``), and its instance
 dict exists only once a user sets an attribute.
 """
 
@@ -304,7 +304,7 @@ def _record_outputs(ctx, args, output):
     """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions.
 
     ``apply``'s Rust path records plain outputs by the same rules (See Note [Function outputs in
-    Rust] in ``src/python/function_outputs.rs``): a change here is a change there."""
+    Rust] in ``src/python/autograd/function/outputs.rs``): a change here is a change there."""
     is_tuple = isinstance(output, tuple)
     outs = output if is_tuple else (output,)
     shapes = []

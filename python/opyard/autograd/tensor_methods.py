@@ -24,7 +24,7 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     ``Tensor.backward`` is the Rust method ``_core._backward_method`` makes: it does
     ``loss.backward()`` of a plain one-element floating tensor itself and calls this
     function for every other call (See Note [Backward entry in Rust] in
-    ``src/python/backward_entry.rs``).
+    ``src/python/autograd/backward_entry.rs``).
 
     Example::
 

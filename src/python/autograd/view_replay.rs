@@ -1,6 +1,6 @@
 //! `_ViewReplay`: how autograd rebuilds a differentiable view from its root
 //! base (a tensor's `_view_fn`), recorded by the Rust Autograd kernel of a
-//! view op (`ag_kernel.rs`) with no Python frame.
+//! view op (`autograd/kernel/mod.rs`) with no Python frame.
 //!
 //! Note [View replay]: `autograd/views.py` needs, for an in-place op on a
 //! view, a function that makes the same view of another tensor of the

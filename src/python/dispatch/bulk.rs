@@ -28,7 +28,7 @@ pub fn _define_many(
         ensure_defined_in(py, lib, &schema.name)?;
     }
     // The binder compiles on the first call (Note [Binder on first call],
-    // src/python/ops.rs): defining builds no Python object.
+    // src/python/dispatch/operator.rs): defining builds no Python object.
     let ops = REGISTRY
         .define_many(lib, parsed, provenance, Compiled::new)
         .map_err(core_err)?;

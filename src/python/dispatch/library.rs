@@ -51,7 +51,7 @@ pub fn _define(
     // A new overload of a built-in packet comes after the built-in ones.
     ensure_defined_in(py, lib, &parsed.name)?;
     // The binder compiles on the first call (Note [Binder on first call],
-    // src/python/ops.rs): defining builds no Python object.
+    // src/python/dispatch/operator.rs): defining builds no Python object.
     let op = REGISTRY
         .define(lib, parsed, provenance, Compiled::new)
         .map_err(core_err)?;

@@ -1,6 +1,6 @@
 //! `OpOverload` and `OpOverloadPacket`: the call path.
 //!
-//! A call binds its arguments (binder.rs), gathers the key set from the
+//! A call binds its arguments (dispatch/binder/mod.rs), gathers the key set from the
 //! dispatchable arguments, applies the thread's include/exclude sets, masks
 //! out fallthrough keys, takes the highest key and calls that table slot's
 //! kernel. No dictionary lookup and no Python frame of ours on the way.
@@ -83,7 +83,7 @@ pub struct PyOpOverload {
     /// `overloadpacket`: a weak reference to the namespace's packet object,
     /// set on first access. Weak, because a packet caches its `OpOverload`s
     /// (a strong one would make a cycle the GC cannot see). See
-    /// Note [Canonical packet] in `packet.rs`.
+    /// Note [Canonical packet] in `dispatch/packet.rs`.
     packet_ref: GILOnceCell<Py<PyWeakrefReference>>,
 }
 
@@ -146,7 +146,7 @@ pub(crate) fn invoke(
     }
     if k.with_keyset && !k.is_fallback {
         // A built-in op's Autograd kernel in Rust takes the call as it is, no key-set
-        // object or new tuple (See Note [Autograd kernel in Rust] in `ag_kernel.rs`).
+        // object or new tuple (See Note [Autograd kernel in Rust] in `autograd/kernel/mod.rs`).
         if let Ok(ag) =
             func.downcast_exact::<crate::python::autograd::kernel::PyPlainAutogradKernel>()
         {

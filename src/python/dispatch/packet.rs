@@ -33,7 +33,7 @@ pub struct PyOpOverloadPacket {
     overload_cache: parking_lot::Mutex<Vec<Py<PyOpOverload>>>,
     /// Set on the operator forms bound as `Tensor.__add__` etc.: a binding
     /// failure on the other operand's type returns `NotImplemented`. See
-    /// Note [Operator protocol] in `operator_protocol.rs`.
+    /// Note [Operator protocol] in `dispatch/operator_protocol.rs`.
     pub operator: Option<OperatorForm>,
 }
 

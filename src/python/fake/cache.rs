@@ -12,7 +12,7 @@
 //!   be reused by another operator while the entry lives);
 //! - per fake tensor: key set, interned dtype and device ids, sizes, strides
 //!   (or "contiguous"), storage offset (read as in Note [Reading fake tensor
-//!   fields], fake_fields.rs);
+//!   fields], fake/fields.rs);
 //! - per scalar: its type tag and bits (`1`, `1.0` and `True` differ, as
 //!   torch's cache keys them).
 //!

@@ -1,6 +1,6 @@
 //! Call keys of the fake cache and the thread's `FakeTensorMode`.
 //!
-//! See Note [Fake dispatch cache in Rust] (fake_cache.rs) for what a key
+//! See Note [Fake dispatch cache in Rust] (fake/cache.rs) for what a key
 //! holds. Dtypes and devices enter a key as small interned ids: the tables
 //! below keep each interned object alive, so an address seen in a key always
 //! means the same object.

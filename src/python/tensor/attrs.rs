@@ -1,6 +1,6 @@
 //! `TensorBase`'s computed attributes: `_keyset`, `dtype`, `shape`, `ndim`,
 //! `_version` (raw getsets, Note [Raw getsets]) and `device` (a read-only
-//! member on `_dev`'s slot); the autograd ones are in tensor_grad.rs.
+//! member on `_dev`'s slot); the autograd ones are in tensor/grad.rs.
 
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::hooks;

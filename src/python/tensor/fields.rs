@@ -2,7 +2,7 @@
 //! place.
 //!
 //! Note [Tensor fields from Rust]: a tensor's autograd state lives in
-//! `TensorBase` fields (`tensor.rs`, `tensor_slots.rs`): `grad`, `grad_fn`,
+//! `TensorBase` fields (`tensor/base.rs`, `tensor/slots.rs`): `grad`, `grad_fn`,
 //! `output_nr`, the leaf's `AccumulateGrad` (a weak reference), its hooks,
 //! `_base`, the key set. The autograd runtime reaches them only through the
 //! functions below, so a change of layout is a change to this file.

@@ -136,7 +136,7 @@ def register():
     """Register every derivative kernel; returns ``(library, registered, missing)``.
 
     The built-in packets are defined on first use (Note [Operators defined on first use],
-    src/python/lazy.rs): this plans each overload's Autograd kernel by name, and the rows of a
+    src/python/dispatch/lazy.rs): this plans each overload's Autograd kernel by name, and the rows of a
     packet are registered by one core call once it is defined (Note [Bulk registration],
     src/registry/bulk.rs). The formula kernels are built on first call (Note [Derivative kernels
     on first use]).

@@ -58,7 +58,7 @@ class Formula:
         # the by-name arguments, and must compute exactly what ``backward`` computes.
         self.node_apply = node_apply
         # The hottest formulas also name their Rust apply (``_core._NodeApply``, see Note
-        # [Rust node apply] in src/python/ag_apply.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
+        # [Rust node apply] in src/python/autograd/formulas/mod.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
         # computes what ``backward`` computes and falls back to the Python apply.
         self.rust_apply = rust_apply
 
@@ -255,7 +255,7 @@ def make_kernel(op, formula, *, rust=True, general=False):
 
 def _simple_inplace(spec):
     """An op that modifies ``self`` in place and returns it, with nothing to copy before the change:
-    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/ag_kernel.rs)."""
+    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/autograd/kernel/mod.rs)."""
     returns = spec.op._schema.returns
     return (spec.mutated == (0,) and not spec.clone_before and len(returns) == 1
             and returns[0].alias_info is not None and returns[0].alias_info.is_write)

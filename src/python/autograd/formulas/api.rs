@@ -1,6 +1,6 @@
 //! `_NodeApply`'s Python face: its constructor, its raw `tp_call` as a method
 //! descriptor, `__get__` and its attributes. See Note [Rust node apply] in
-//! `ag_apply.rs`.
+//! `autograd/formulas/mod.rs`.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

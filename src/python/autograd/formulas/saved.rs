@@ -1,5 +1,5 @@
 //! The Rust applies that read saved tensors (See Note [Rust node apply] in
-//! `ag_apply.rs`): each unpacks its `SavedTensor`s first, with
+//! `autograd/formulas/mod.rs`): each unpacks its `SavedTensor`s first, with
 //! `SavedTensor.unpack`'s checks, as `BuiltinNode.apply` does, then calls the
 //! formula's ops in the formula's order.
 

@@ -1,6 +1,6 @@
 //! `Function.apply(*args)` without keywords: the ctx node, the forward call
 //! and the output's recording (See Note [Function.apply in Rust] in
-//! `function.rs`).
+//! `autograd/function/mod.rs`).
 
 use crate::python::ffi::object::vectorcall;
 use pyo3::prelude::*;

@@ -1,5 +1,5 @@
 //! The backward of a `Function` node, run by the engine (See Note
-//! [Function.apply in Rust] in `function.rs`): materialize the gradients of
+//! [Function.apply in Rust] in `autograd/function/mod.rs`): materialize the gradients of
 //! unused outputs, call the user's backward, check what it returned.
 
 use crate::python::ffi::object::vectorcall;

@@ -5,15 +5,15 @@
 //! class]), and calling it runs `_function_apply(spec, args)`; the rare cases
 //! (keyword arguments, missing defaulted inputs, forward-mode AD) go to
 //! Python's `_apply_general`. Here, without a Python frame of ours
-//! (`function_apply.rs`): collect one edge per argument, allocate the ctx
+//! (`autograd/function/apply.rs`): collect one edge per argument, allocate the ctx
 //! (the node, torch's `BackwardCFunction`) with its fields set in one go,
 //! run the user's `forward` (and `setup_context`) with the autograd keys
-//! excluded, and record the outputs on the node (`function_outputs.rs`, See
+//! excluded, and record the outputs on the node (`autograd/function/outputs.rs`, See
 //! Note [Function outputs in Rust]); `mark_dirty` and outputs that are not
 //! plain tensors go to Python's `_record_outputs`, which owns those rules.
 //! The ctx methods are Rust methods of the node (See Note [Ctx fields in
-//! Rust] in `node_ctx.rs`). The engine runs the backward from Rust
-//! (`function_backward.rs`).
+//! Rust] in `autograd/node/ctx.rs`). The engine runs the backward from Rust
+//! (`autograd/function/backward.rs`).
 //!
 //! Note [register_autograd in Rust]: the Autograd kernel `register_autograd`
 //! installs for a schema with positional arguments only is a `_FunctionSpec`

@@ -1,5 +1,5 @@
 //! Recording a `Function`'s outputs on its ctx node (See Note [Function.apply
-//! in Rust] in `function.rs`): shapes, dtypes, history, and the saved tensors.
+//! in Rust] in `autograd/function/mod.rs`): shapes, dtypes, history, and the saved tensors.
 //!
 //! Note [Function outputs in Rust]: the rules are those of Python's
 //! `_record_outputs` (`function.py`), which still serves `mark_dirty` and

@@ -1,6 +1,6 @@
 //! `_PlainAutogradKernel`'s Python face: its constructor (what
 //! `derivatives/registry.py` hands over once per op, checked here) and its
-//! attributes. See Note [Autograd kernel in Rust] in `ag_kernel.rs`.
+//! attributes. See Note [Autograd kernel in Rust] in `autograd/kernel/mod.rs`.
 
 use crate::python::ffi::type_slots::SubclassOf;
 use pyo3::exceptions::{PyTypeError, PyValueError};

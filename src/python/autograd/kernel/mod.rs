@@ -5,7 +5,7 @@
 //! (`derivatives/registry.py`'s "plain" ops: `x * 2`, `x.sum()`, `a + b`,
 //! `x.clone()`, and the views `x.view(-1)`, `x[0]`, `x.t()`, ...) gets this
 //! kernel at its `Autograd` key; a view op's also records how the view is
-//! replayed from its base (Note [View replay] in `view_replay.rs`). It is
+//! replayed from its base (Note [View replay] in `autograd/view_replay.rs`). It is
 //! made once per op, when the op is first differentiated, with everything
 //! that does not change between calls: the differentiable positions, the
 //! defaults of trailing arguments, what to save of each argument (its value,
@@ -19,7 +19,7 @@
 //! 3. runs the op with the autograd keys excluded on this thread (what
 //!    `_no_grad_guard()` does), restored on every exit;
 //! 4. records one node: the saved values (Note [Saved values from Rust]),
-//!    the edges, and the output's history (as `_record_node`; `ag_output.rs`).
+//!    the edges, and the output's history (as `_record_node`; `autograd/kernel/output.rs`).
 //!
 //! It takes the Python kernel it replaces, `general`, for what it does not
 //! handle: a forward-AD level is active (a process-wide flag that
@@ -90,7 +90,7 @@ pub struct PyPlainAutogradKernel {
     /// `node_cls` has `NodeBase`'s `__new__` and `object.__init__`: see `new_node`.
     pub(crate) direct_node: bool,
     /// The op returns a view of its first argument: record the view's replay
-    /// (Note [View replay] in `view_replay.rs`).
+    /// (Note [View replay] in `autograd/view_replay.rs`).
     pub(crate) view: bool,
     /// The op modifies its first argument in place and returns it
     /// (Note [In-place ops in the Rust kernel]).

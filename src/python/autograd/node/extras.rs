@@ -1,5 +1,5 @@
 //! What a node carries besides its graph facts (See Note [Rust graph nodes]
-//! in `node.rs`): hook slots and metadata, and the state of a `Function`'s
+//! in `autograd/node/mod.rs`): hook slots and metadata, and the state of a `Function`'s
 //! ctx. Boxed in the node: a built-in op's node has none of it.
 //!
 //! See Note [No foreign code under a lock]: setters swap a value out of the

@@ -4,7 +4,7 @@
 //! a per-node `__dict__`: the edges towards the forward call's inputs, the
 //! sequence number, the shapes of the forward outputs (to check and
 //! materialize gradients), the `released` flag, the saved values and the
-//! hook slots. The engine (`autograd.rs`) reads them without a Python
+//! hook slots. The engine (`autograd/engine.rs`) reads them without a Python
 //! attribute lookup, and a node costs one small GC-tracked object instead of
 //! an object, a dict and a handful of tuples and lists. The Python node
 //! kinds (`opyard.autograd.graph.Node` and its subclasses: derivative

@@ -1,5 +1,5 @@
 //! The output shapes a graph node keeps (See Note [Rust graph nodes] in
-//! `node.rs`): to check incoming gradients and materialize missing ones.
+//! `autograd/node/mod.rs`): to check incoming gradients and materialize missing ones.
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;

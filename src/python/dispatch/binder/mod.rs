@@ -45,7 +45,7 @@ pub enum Failure {
 /// of the call as a whole (argument count, an unknown or repeated keyword, a
 /// missing argument). Operators use it to tell a misfit of their other
 /// operand from any other failure; see Note [Operator protocol] in
-/// `operator_protocol.rs`.
+/// `dispatch/operator_protocol.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FailureAt {
     pub why: Failure,
