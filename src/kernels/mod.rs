@@ -1,7 +1,9 @@
 //! The loops of opyard's hottest built-in kernels, on plain slices.
 //!
 //! `elementwise` holds add/sub/mul/div (tensor-tensor and tensor-scalar, with
-//! `alpha`), negation and fill; `reduce` holds the full `sum`. No pyo3 here:
+//! `alpha`), negation and fill; `reduce` holds the full `sum`; `fused` the
+//! single-pass composites (softmax, the norms, gelu, silu) on `vmath`'s
+//! vectorisable functions and `parallel`'s intra-op pool. No pyo3 here:
 //! `src/python/kernels_py/mod.rs` reads numpy buffers into slices, calls these and
 //! wraps the result, so `cargo test` checks the numerics without Python.
 //!
@@ -13,9 +15,14 @@
 //! numpy's pairwise summation (so results are bit-identical, not just close).
 
 pub mod elementwise;
+pub mod fused;
+pub mod parallel;
 pub mod reduce;
 pub mod strided;
+pub mod vmath;
 
+#[cfg(test)]
+mod fused_tests;
 #[cfg(test)]
 mod tests;
 

@@ -95,6 +95,8 @@ pub struct PyPlainAutogradKernel {
     /// The op modifies its first argument in place and returns it
     /// (Note [In-place ops in the Rust kernel]).
     pub(crate) inplace: bool,
+    /// The op's result test (Note [Checked results]) for the call below autograd.
+    pub(crate) quick: crate::python::dispatch::binder::Quick,
 }
 
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
@@ -322,6 +324,7 @@ impl PyPlainAutogradKernel {
                     kwargs: kwargs.cloned(),
                     keys,
                     foreign,
+                    quick: self.quick,
                 };
                 crate::python::dispatch::operator::dispatch(
                     py,

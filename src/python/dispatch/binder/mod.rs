@@ -9,6 +9,7 @@
 mod convert;
 mod param;
 mod plain;
+mod returns;
 mod signature;
 
 use crate::dispatch::{DispatchKey, DispatchKeySet};
@@ -23,6 +24,7 @@ pub use plain::_register_plain_tensor_type;
 use plain::Gathered;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
+pub use returns::{Quick, Returns};
 pub use signature::Signature;
 use std::sync::Arc;
 
@@ -120,6 +122,9 @@ pub struct Binder {
     /// `ns::op`, as error messages name it.
     pub op_name: String,
     pub schema: Arc<FunctionSchema>,
+    /// What its kernels must return. See Note [Checked results].
+    pub returns: Returns,
+    quick: Quick,
 }
 
 /// Arguments ready for the kernel, with the key set gathered from them.
@@ -129,6 +134,8 @@ pub struct BoundCall<'py> {
     pub keys: DispatchKeySet,
     /// A tensor argument is not of a plain tensor type. See Note [Subclass check].
     pub foreign: bool,
+    /// The call path's test of the kernel's result. See Note [Checked results].
+    pub quick: Quick,
 }
 
 impl Binder {
@@ -154,6 +161,8 @@ impl Binder {
             device_arg,
             op_name: schema.name.clone(),
             schema: schema.clone(),
+            returns: Returns::of(schema),
+            quick: Returns::of(schema).quick(),
         }
     }
 
@@ -219,6 +228,7 @@ impl Binder {
             kwargs: None,
             keys,
             foreign: gathered.foreign,
+            quick: self.quick,
         }))
     }
 
@@ -279,6 +289,7 @@ impl Binder {
             kwargs,
             keys,
             foreign: gathered.foreign,
+            quick: self.quick,
         })
     }
 

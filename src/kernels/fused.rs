@@ -1,0 +1,482 @@
+//! Single-pass kernels for the composites torch fuses: `softmax`/`log_softmax`
+//! along a dim, `layer_norm`, `rms_norm`, `gelu` and `silu`, and their backward.
+//!
+//! Note [Fused layout]: a tensor reduced along one dim is seen as `(outer, n,
+//! inner)` contiguous: `n` the reduced dim, `inner` the product of the dims after
+//! it. With `inner == 1` each of the `outer` rows is `n` consecutive elements;
+//! otherwise the reduction runs along a stride of `inner`, vectorised across the
+//! `inner` lanes. The norms reduce over the trailing `cols` elements of each row.
+//! Rows run on the intra-op pool when large (Note [Intra-op threads]); results do
+//! not depend on the number of threads (each row is computed by one thread, in a
+//! fixed order). Sums run in 8 lanes (so they vectorise) in the element type for
+//! softmax, as torch's float kernels do, and in `f64` for the norms' statistics.
+
+use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2};
+use multiversion::multiversion;
+
+use super::vmath::Real;
+
+const LANES: usize = 8;
+
+#[inline(always)]
+fn lane_max<T: Real>(x: &[T]) -> T {
+    let mut m = [T::NEG_INFINITY; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for i in 0..LANES {
+            m[i] = m[i].max(c[i]);
+        }
+    }
+    let mut r = chunks
+        .remainder()
+        .iter()
+        .fold(T::NEG_INFINITY, |a, &v| a.max(v));
+    for v in m {
+        r = r.max(v);
+    }
+    r
+}
+
+/// Writes `e^(x - m)` into `out` and returns its sum.
+#[inline(always)]
+fn exp_shifted<T: Real>(x: &[T], m: T, out: &mut [T]) -> T {
+    let mut s = [T::ZERO; LANES];
+    let mut xc = x.chunks_exact(LANES);
+    let mut oc = out.chunks_exact_mut(LANES);
+    for (c, o) in (&mut xc).zip(&mut oc) {
+        for i in 0..LANES {
+            let e = c[i].sub(m).exp();
+            o[i] = e;
+            s[i] = s[i].add(e);
+        }
+    }
+    let mut r = T::ZERO;
+    for (&v, o) in xc.remainder().iter().zip(oc.into_remainder()) {
+        let e = v.sub(m).exp();
+        *o = e;
+        r = r.add(e);
+    }
+    let pairs = [
+        s[0].add(s[1]),
+        s[2].add(s[3]),
+        s[4].add(s[5]),
+        s[6].add(s[7]),
+    ];
+    pairs[0].add(pairs[1]).add(pairs[2].add(pairs[3])).add(r)
+}
+
+#[inline(always)]
+fn softmax_row<T: Real>(x: &[T], out: &mut [T], log: bool) {
+    let m = lane_max(x);
+    let s = exp_shifted(x, m, out);
+    if log {
+        let shift = m.add(s.ln());
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = v.sub(shift);
+        }
+    } else {
+        let inv = T::ONE.div(s);
+        for o in out.iter_mut() {
+            *o = o.mul(inv);
+        }
+    }
+}
+
+/// Softmax of one `(n, inner)` block along `n`, vectorised across `inner`.
+#[inline(always)]
+fn softmax_strided<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log: bool) {
+    let mut m = vec![T::NEG_INFINITY; inner];
+    for row in x.chunks_exact(inner) {
+        for (a, &v) in m.iter_mut().zip(row) {
+            *a = a.max(v);
+        }
+    }
+    let mut s = vec![T::ZERO; inner];
+    for (row, orow) in x.chunks_exact(inner).zip(out.chunks_exact_mut(inner)) {
+        for i in 0..inner {
+            let e = row[i].sub(m[i]).exp();
+            orow[i] = e;
+            s[i] = s[i].add(e);
+        }
+    }
+    if log {
+        let shift: Vec<T> = m.iter().zip(&s).map(|(&a, &b)| a.add(b.ln())).collect();
+        for (row, orow) in x.chunks_exact(inner).zip(out.chunks_exact_mut(inner)) {
+            for i in 0..inner {
+                orow[i] = row[i].sub(shift[i]);
+            }
+        }
+    } else {
+        let inv: Vec<T> = s.iter().map(|&v| T::ONE.div(v)).collect();
+        for orow in out.chunks_exact_mut(inner) {
+            for i in 0..inner {
+                orow[i] = orow[i].mul(inv[i]);
+            }
+        }
+    }
+    debug_assert_eq!(x.len(), n * inner);
+}
+
+/// `softmax` (or `log_softmax`) of `x` along the dim of length `n` with `inner`
+/// elements after it (Note [Fused layout]); `out` has `x`'s length.
+pub fn softmax<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log: bool) {
+    assert_eq!(x.len(), out.len());
+    if n == 0 || x.is_empty() {
+        return;
+    }
+    let block = n * inner;
+    for_row_blocks(x, block, out, block, |_, xs, os| {
+        softmax_blocks(xs, n, inner, os, log)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn softmax_blocks<T: Real>(xs: &[T], n: usize, inner: usize, os: &mut [T], log: bool) {
+    let block = n * inner;
+    for (xb, ob) in xs.chunks_exact(block).zip(os.chunks_exact_mut(block)) {
+        if inner == 1 {
+            softmax_row(xb, ob, log);
+        } else {
+            softmax_strided(xb, n, inner, ob, log);
+        }
+    }
+}
+
+/// The gradient of `softmax` (`log == false`: `y * (g - sum(g * y))`) or of
+/// `log_softmax` (`g - e^y * sum(g)`) along `n`, given the forward result `y`.
+pub fn softmax_backward<T: Real>(
+    g: &[T],
+    y: &[T],
+    n: usize,
+    inner: usize,
+    out: &mut [T],
+    log: bool,
+) {
+    assert!(g.len() == y.len() && y.len() == out.len());
+    if n == 0 || g.is_empty() {
+        return;
+    }
+    let block = n * inner;
+    for_row_blocks(g, block, out, block, |first, gs, os| {
+        softmax_backward_blocks(
+            gs,
+            &y[first * block..first * block + gs.len()],
+            n,
+            inner,
+            os,
+            log,
+        )
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn softmax_backward_blocks<T: Real>(
+    gs: &[T],
+    ys: &[T],
+    n: usize,
+    inner: usize,
+    os: &mut [T],
+    log: bool,
+) {
+    let block = n * inner;
+    {
+        for ((gb, yb), ob) in gs
+            .chunks_exact(block)
+            .zip(ys.chunks_exact(block))
+            .zip(os.chunks_exact_mut(block))
+        {
+            let mut sums = vec![T::ZERO; inner];
+            for (grow, yrow) in gb.chunks_exact(inner).zip(yb.chunks_exact(inner)) {
+                for i in 0..inner {
+                    let term = if log { grow[i] } else { grow[i].mul(yrow[i]) };
+                    sums[i] = sums[i].add(term);
+                }
+            }
+            for ((grow, yrow), orow) in gb
+                .chunks_exact(inner)
+                .zip(yb.chunks_exact(inner))
+                .zip(ob.chunks_exact_mut(inner))
+            {
+                for i in 0..inner {
+                    orow[i] = if log {
+                        grow[i].sub(yrow[i].exp().mul(sums[i]))
+                    } else {
+                        yrow[i].mul(grow[i].sub(sums[i]))
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// The `f64` sum of `f(i, x[i])` over a row in 8 lanes (independent accumulators
+/// that the compiler vectorises; a single running sum would be a serial chain).
+#[inline(always)]
+fn lane_sum_f64<T: Real>(x: &[T], f: impl Fn(usize, T) -> f64) -> f64 {
+    let mut acc = [0.0f64; LANES];
+    let full = x.len() - x.len() % LANES;
+    for (c, chunk) in x[..full].chunks_exact(LANES).enumerate() {
+        for i in 0..LANES {
+            acc[i] += f(c * LANES + i, chunk[i]);
+        }
+    }
+    let mut r = 0.0;
+    for (i, &v) in x[full..].iter().enumerate() {
+        r += f(full + i, v);
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + r
+}
+
+/// `(mean, 1 / sqrt(var + eps))` of a row, accumulated in `f64` (two passes over
+/// a row that sits in cache); `center == false` gives rms_norm's `(0, rstd)`.
+#[inline(always)]
+fn row_stats<T: Real>(row: &[T], eps: f64, center: bool) -> (f64, f64) {
+    let n = row.len() as f64;
+    let mean = if center {
+        lane_sum_f64(row, |_, v| v.to_f64()) / n
+    } else {
+        0.0
+    };
+    let var = lane_sum_f64(row, |_, v| {
+        let d = v.to_f64() - mean;
+        d * d
+    }) / n;
+    (mean, 1.0 / (var + eps).sqrt())
+}
+
+/// `layer_norm` over the trailing `cols` of each row (`center == true`) or
+/// `rms_norm` (`center == false`): `out = (x - mean) * rstd * w + b`; the per-row
+/// `mean` and `rstd` are written to `stats` as pairs (torch's saved statistics).
+#[allow(clippy::too_many_arguments)]
+pub fn norm<T: Real>(
+    x: &[T],
+    cols: usize,
+    w: Option<&[T]>,
+    b: Option<&[T]>,
+    eps: f64,
+    center: bool,
+    out: &mut [T],
+    stats: &mut [T],
+) {
+    assert_eq!(x.len(), out.len());
+    if cols == 0 || x.is_empty() {
+        return;
+    }
+    assert_eq!(stats.len(), 2 * (x.len() / cols));
+    for_row_blocks2(x, cols, out, stats, 2, |xs, os, ss| {
+        norm_rows(xs, cols, w, b, eps, center, os, ss)
+    });
+}
+
+#[allow(clippy::too_many_arguments)]
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn norm_rows<T: Real>(
+    xs: &[T],
+    cols: usize,
+    w: Option<&[T]>,
+    b: Option<&[T]>,
+    eps: f64,
+    center: bool,
+    os: &mut [T],
+    ss: &mut [T],
+) {
+    {
+        for ((row, orow), s) in xs
+            .chunks_exact(cols)
+            .zip(os.chunks_exact_mut(cols))
+            .zip(ss.chunks_exact_mut(2))
+        {
+            let (mean, rstd) = row_stats(row, eps, center);
+            s[0] = T::from_f64(mean);
+            s[1] = T::from_f64(rstd);
+            // The row is in cache now: normalise in the element type, as torch does.
+            let (mean, rstd) = (s[0], s[1]);
+            for j in 0..cols {
+                let mut v = row[j].sub(mean).mul(rstd);
+                if let Some(w) = w {
+                    v = v.mul(w[j]);
+                }
+                if let Some(b) = b {
+                    v = v.add(b[j]);
+                }
+                orow[j] = v;
+            }
+        }
+    }
+}
+
+/// The input gradient of `norm` given the saved `stats`: with `xhat = (x - mean) *
+/// rstd` and `d = g * w`, `dx = rstd * (d - mean(d) - xhat * mean(d * xhat))`
+/// (layer_norm; rms_norm drops the `mean(d)` term).
+#[allow(clippy::too_many_arguments)]
+pub fn norm_backward_input<T: Real>(
+    g: &[T],
+    x: &[T],
+    stats: &[T],
+    w: Option<&[T]>,
+    cols: usize,
+    center: bool,
+    dx: &mut [T],
+) {
+    if cols == 0 || x.is_empty() {
+        return;
+    }
+    for_row_blocks(g, cols, dx, cols, |first, gs, os| {
+        let xs = &x[first * cols..first * cols + gs.len()];
+        for (r, ((grow, xrow), orow)) in gs
+            .chunks_exact(cols)
+            .zip(xs.chunks_exact(cols))
+            .zip(os.chunks_exact_mut(cols))
+            .enumerate()
+        {
+            let (mean, rstd) = (
+                stats[2 * (first + r)].to_f64(),
+                stats[2 * (first + r) + 1].to_f64(),
+            );
+            let wv = |j: usize| w.map_or(1.0, |w| w[j].to_f64());
+            let sd = lane_sum_f64(grow, |j, gv| gv.to_f64() * wv(j));
+            let sdx = lane_sum_f64(grow, |j, gv| {
+                gv.to_f64() * wv(j) * (xrow[j].to_f64() - mean) * rstd
+            });
+            let n = cols as f64;
+            let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+            for j in 0..cols {
+                let d = grow[j].to_f64() * wv(j);
+                let xhat = (xrow[j].to_f64() - mean) * rstd;
+                orow[j] = T::from_f64(rstd * (d - md - xhat * mdx));
+            }
+        }
+    });
+}
+
+/// The weight and bias gradients of `norm`: `dw[j] = sum_rows g * xhat`,
+/// `db[j] = sum_rows g`, accumulated in `f64` over rows in order.
+pub fn norm_backward_params<T: Real>(
+    g: &[T],
+    x: &[T],
+    stats: &[T],
+    cols: usize,
+    dw: Option<&mut [T]>,
+    db: Option<&mut [T]>,
+) {
+    let mut acc_w = vec![0.0f64; cols];
+    let mut acc_b = vec![0.0f64; cols];
+    if cols > 0 {
+        for (r, (grow, xrow)) in g.chunks_exact(cols).zip(x.chunks_exact(cols)).enumerate() {
+            let (mean, rstd) = (stats[2 * r].to_f64(), stats[2 * r + 1].to_f64());
+            for j in 0..cols {
+                let gv = grow[j].to_f64();
+                acc_w[j] += gv * (xrow[j].to_f64() - mean) * rstd;
+                acc_b[j] += gv;
+            }
+        }
+    }
+    if let Some(dw) = dw {
+        for (o, v) in dw.iter_mut().zip(acc_w) {
+            *o = T::from_f64(v);
+        }
+    }
+    if let Some(db) = db {
+        for (o, v) in db.iter_mut().zip(acc_b) {
+            *o = T::from_f64(v);
+        }
+    }
+}
+
+/// `gelu(x)`: `x * Φ(x)` with the exact normal CDF, or torch's `approximate="tanh"`.
+pub fn gelu<T: Real>(x: &[T], out: &mut [T], tanh_approx: bool) {
+    for_chunks(out, |start, os| {
+        gelu_chunk(&x[start..start + os.len()], os, tanh_approx)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn gelu_chunk<T: Real>(xs: &[T], os: &mut [T], tanh_approx: bool) {
+    let (half, rsqrt2) = (
+        T::from_f64(0.5),
+        T::from_f64(std::f64::consts::FRAC_1_SQRT_2),
+    );
+    let (k, c) = (
+        T::from_f64((2.0 / std::f64::consts::PI).sqrt()),
+        T::from_f64(0.044715),
+    );
+    for (o, &v) in os.iter_mut().zip(xs) {
+        let inner = if tanh_approx {
+            k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh()
+        } else {
+            v.mul(rsqrt2).erf()
+        };
+        *o = half.mul(v).mul(T::ONE.add(inner));
+    }
+}
+
+/// The gradient of `gelu` at `x` times `g`.
+pub fn gelu_backward<T: Real>(g: &[T], x: &[T], out: &mut [T], tanh_approx: bool) {
+    for_chunks(out, |start, os| {
+        let end = start + os.len();
+        gelu_backward_chunk(&g[start..end], &x[start..end], os, tanh_approx)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: bool) {
+    let (half, rsqrt2) = (
+        T::from_f64(0.5),
+        T::from_f64(std::f64::consts::FRAC_1_SQRT_2),
+    );
+    let pdf_k =
+        T::from_f64(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2);
+    let (k, c) = (
+        T::from_f64((2.0 / std::f64::consts::PI).sqrt()),
+        T::from_f64(0.044715),
+    );
+    let c3 = T::from_f64(3.0 * 0.044715);
+    for ((o, &gv), &v) in os.iter_mut().zip(gs).zip(xs) {
+        let d = if tanh_approx {
+            let t = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh();
+            let dt = T::ONE
+                .sub(t.mul(t))
+                .mul(k)
+                .mul(T::ONE.add(c3.mul(v).mul(v)));
+            half.mul(T::ONE.add(t)).add(half.mul(v).mul(dt))
+        } else {
+            let cdf = half.mul(T::ONE.add(v.mul(rsqrt2).erf()));
+            let pdf = pdf_k.mul(T::ZERO.sub(half.mul(v).mul(v)).exp());
+            cdf.add(v.mul(pdf))
+        };
+        *o = gv.mul(d);
+    }
+}
+
+#[inline(always)]
+fn sigmoid<T: Real>(v: T) -> T {
+    T::ONE.div(T::ONE.add(T::ZERO.sub(v).exp()))
+}
+
+/// `silu(x) = x * sigmoid(x)`.
+pub fn silu<T: Real>(x: &[T], out: &mut [T]) {
+    for_chunks(out, |start, os| silu_chunk(&x[start..start + os.len()], os));
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn silu_chunk<T: Real>(xs: &[T], os: &mut [T]) {
+    for (o, &v) in os.iter_mut().zip(xs) {
+        *o = v.mul(sigmoid(v));
+    }
+}
+
+/// The gradient of `silu` at `x` times `g`: `g * s * (1 + x * (1 - s))`.
+pub fn silu_backward<T: Real>(g: &[T], x: &[T], out: &mut [T]) {
+    for_chunks(out, |start, os| {
+        let end = start + os.len();
+        silu_backward_chunk(&g[start..end], &x[start..end], os)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn silu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T]) {
+    for ((o, &gv), &v) in os.iter_mut().zip(gs).zip(xs) {
+        let s = sigmoid(v);
+        *o = gv.mul(s).mul(T::ONE.add(v.mul(T::ONE.sub(s))));
+    }
+}
