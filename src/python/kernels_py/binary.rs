@@ -11,7 +11,7 @@
 //! 2**53 meeting a float, ints outside an int32 tensor's range, and bools take
 //! the Python kernel, whose rules for them stay the only ones.
 
-use super::scalars::{alpha_arg, FromF64, Num, ToFloat};
+use super::scalars::{alpha_arg, alpha_fits, FromF64, Num, ToFloat};
 use super::tensor_io::{default_float_is_f64, tensor_array, wrap_result};
 use crate::kernels::elementwise::{
     arith, divide_as, float_binary, float_binary_from, scaled, BinOp, Operand,
@@ -235,10 +235,12 @@ fn int_op<I: Arith + ToFloat + TryFrom<i64> + Elem>(
     }
     let alpha = match alpha {
         None => None,
-        Some(Num::Int(a)) => match I::try_from(a) {
+        // `sub` is `add` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(a)) if alpha_fits::<I>(op, a) => match I::try_from(a) {
             Ok(a) => Some(a),
             Err(_) => return Ok(None),
         },
+        Some(Num::Int(_)) => return Ok(None),
         // A float alpha with integer tensors is an error: the Python kernel raises it.
         Some(Num::Float(_)) => return Ok(None),
     };

@@ -8,7 +8,7 @@
 //! dtype or a float `alpha` on integers run the Python kernel.
 
 use super::binary::MAX_FAST_LEN;
-use super::scalars::{alpha_arg, FromNum, Num};
+use super::scalars::{alpha_arg, alpha_fits, FromNum, Num};
 use super::tensor_io::{plain_cpu_tensor, tensor_array};
 use crate::kernels::elementwise::{arith_inplace, BinOp, Operand};
 use crate::kernels::strided::arith_inplace_strided;
@@ -120,6 +120,13 @@ fn update_strided<T: Arith + FromNum + Elem>(
 ) -> bool {
     let alpha = match alpha {
         None => None,
+        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(i))
+            if !alpha_fits::<i64>(op, i)
+                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
+        {
+            return false
+        }
         Some(a) => match T::from_num(a) {
             Some(a) => Some(a),
             None => return false,
@@ -140,6 +147,13 @@ fn update<T: Arith + FromNum + Elem>(
 ) -> bool {
     let alpha = match alpha {
         None => None,
+        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(i))
+            if !alpha_fits::<i64>(op, i)
+                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
+        {
+            return false
+        }
         Some(a) => match T::from_num(a) {
             Some(a) => Some(a),
             None => return false,

@@ -117,3 +117,12 @@ impl ToFloat for i64 {
         self as f64
     }
 }
+
+/// Whether an int `alpha` of `op` can be taken in `T` as torch takes it:
+/// `sub` is `add` with `-alpha`, so `-alpha` must fit too (int32's
+/// `-2**31` and int64's `-2**63` do not: the Python kernel then raises
+/// torch's overflow error).
+pub fn alpha_fits<T: TryFrom<i64>>(op: crate::kernels::elementwise::BinOp, a: i64) -> bool {
+    op != crate::kernels::elementwise::BinOp::Sub
+        || a.checked_neg().is_some_and(|n| T::try_from(n).is_ok())
+}
