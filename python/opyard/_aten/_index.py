@@ -104,6 +104,7 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)',
  'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)',
  'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)',
+ 'logaddexp2(Tensor self, Tensor other) -> Tensor',
  'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
  'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
  'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)',
@@ -150,7 +151,7 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'isneginf(Tensor self) -> Tensor')
 
 # (out= schema, functional overload, exact dtype?) declared beside their functional operators.
-OUT = ()
+OUT = (('logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', 'logaddexp2', False),)
 
 # (name, module, kernel table, kind, meta kernel's module.table or None), in index order.
 ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
@@ -277,6 +278,7 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('fmod_.Tensor', 'math_ops', 'KERNELS', 'inplace', None),
  ('tril_', 'math_ops', 'KERNELS', 'inplace', None),
  ('triu_', 'math_ops', 'KERNELS', 'inplace', None),
+ ('logaddexp2', 'math_ops', 'OPS.KERNELS', 'pointwise', None),
  ('new_empty_strided', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
  ('view.dtype', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
  ('as_strided', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
@@ -689,7 +691,8 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('topk.values', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('linalg_qr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('linalg_svd.U', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None))
+ ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('logaddexp2.out', 'out_variants', 'EXPLICIT', 'explicit', None))
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
@@ -832,6 +835,7 @@ FUNCTIONS = (
     'log_',
     'log_softmax',
     'logaddexp',
+    'logaddexp2',
     'logical_and',
     'logical_not',
     'logical_or',
@@ -1094,6 +1098,7 @@ METHODS = (
     'log_',
     'log_softmax',
     'logaddexp',
+    'logaddexp2',
     'logical_and',
     'logical_not',
     'logical_or',
