@@ -15,7 +15,12 @@ arguments a test passed.
 
 import numpy as np
 
-from ..._tensor import Tensor
+from .._library._opdefs import OPDEFS
+from .._library.fake_impl import FAKE_IMPLS
+from .._library.register import _has_kernel
+from .._tensor import Tensor
+from ..dispatcher import DispatchKeySet
+from ..fake import FakeTensorMode
 
 __all__ = ["schema_check", "autograd_registration_check", "fake_check", "flat_tensors", "is_custom_op",
            "has_kernel"]
@@ -34,14 +39,10 @@ def flat_tensors(x):
 
 
 def is_custom_op(op):
-    from .._opdefs import OPDEFS
-
     return op.name().split(".")[0] in OPDEFS
 
 
 def has_kernel(op, key):
-    from ..register import _has_kernel
-
     return _has_kernel(op.name(), key)
 
 
@@ -133,8 +134,6 @@ def autograd_registration_check(op, args, kwargs):
     output that is not an input then requires grad, the kernel did autograd itself, which
     belongs at an Autograd key.
     """
-    from ...dispatcher import DispatchKeySet
-
     tensors = list(flat_tensors(args)) + list(flat_tensors(kwargs))
     if not any(t.requires_grad for t in tensors):
         raise RuntimeError("autograd_registration_check: no inputs have requires_grad=True so we are unable to "
@@ -203,9 +202,6 @@ def _fakeify(mode, x):
 
 
 def _fake_run(op, args, kwargs):
-    from ...fake import FakeTensorMode
-    from ..fake_impl import FAKE_IMPLS
-
     if is_custom_op(op) and op.name() not in FAKE_IMPLS and not has_kernel(op, "Meta"):
         name = op.name().split(".")[0]
         raise RuntimeError(
