@@ -89,6 +89,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kernels::_kernel_plain_type, m)?)?;
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
+    m.add_function(wrap_pyfunction!(keys::_backend_table, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_defer_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_defined_lazily, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_is_pending, m)?)?;

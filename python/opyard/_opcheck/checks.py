@@ -15,6 +15,7 @@ arguments a test passed.
 
 import numpy as np
 
+from .._keys import AUTOGRAD_OF_BACKEND, BACKEND_OF_DEVICE
 from .._library._opdefs import OPDEFS
 from .._library.fake_impl import FAKE_IMPLS
 from .._library.register import _has_kernel
@@ -123,8 +124,8 @@ def schema_check(op, args, kwargs):
 
 # --- test_autograd_registration ---------------------------------------------------------------
 
-_AUTOGRAD_KEY = {"cpu": "AutogradCPU", "cuda": "AutogradCUDA", "xpu": "AutogradXPU"}
-_BACKEND_KEY = {"cpu": "CPU", "cuda": "CUDA", "xpu": "XPU"}
+# The device types torch's check supports; their keys come from the core's device table.
+_CHECKED_DEVICES = ("cpu", "cuda", "xpu")
 
 
 def autograd_registration_check(op, args, kwargs):
@@ -139,15 +140,16 @@ def autograd_registration_check(op, args, kwargs):
         raise RuntimeError("autograd_registration_check: no inputs have requires_grad=True so we are unable to "
                            "actually perform this test. Please pass inputs that do require grad.")
     devices = {t.device.type for t in tensors}
-    if not devices <= {"cpu", "cuda", "xpu"}:
+    if not devices <= set(_CHECKED_DEVICES):
         raise NotImplementedError(
             f"autograd_registration_check: NYI devices other than CPU/CUDA/XPU, got {devices}")
     device = "cuda" if "cuda" in devices else "cpu" if "cpu" in devices else "xpu"
     if is_custom_op(op):
         return  # custom_op always has an autograd kernel (it raises at backward without a formula)
-    if any(has_kernel(op, key) for key in (_AUTOGRAD_KEY[device], "Autograd", "CompositeImplicitAutograd")):
+    backend = BACKEND_OF_DEVICE[device]
+    if any(has_kernel(op, key) for key in (AUTOGRAD_OF_BACKEND[backend].name, "Autograd", "CompositeImplicitAutograd")):
         return
-    outs = op.redispatch(DispatchKeySet(_BACKEND_KEY[device]), *args, **kwargs)
+    outs = op.redispatch(DispatchKeySet(backend), *args, **kwargs)
     inputs = {id(t) for t in tensors}
     if any(o.requires_grad and id(o) not in inputs for o in flat_tensors(outs)):
         raise AssertionError(
