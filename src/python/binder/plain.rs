@@ -80,6 +80,11 @@ pub fn _set_protocol_lookup(py: Python<'_>, lookup: PyObject) {
     let _ = PROTOCOL_LOOKUP.set(py, lookup);
 }
 
+/// Whether the interpreter marks valid version tags with
+/// `Py_TPFLAGS_VALID_VERSION_TAG` (up to 3.12; 3.13 no longer sets the flag and
+/// a tag is valid when it is not 0, which a modification resets it to).
+static TAG_FLAG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
 /// The type's version tag, or None while it has no valid one.
 fn version_tag(ty: &Bound<'_, PyType>) -> Option<u32> {
     // SAFETY: `ty` is a live type object; these fields are plain reads under the GIL.
@@ -87,7 +92,8 @@ fn version_tag(ty: &Bound<'_, PyType>) -> Option<u32> {
         let raw = ty.as_type_ptr();
         ((*raw).tp_flags, (*raw).tp_version_tag)
     };
-    (flags & pyo3::ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0 && tag != 0).then_some(tag)
+    let flagged = *TAG_FLAG.get_or_init(|| ty.py().version_info() < (3, 13));
+    (tag != 0 && (!flagged || flags & pyo3::ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0)).then_some(tag)
 }
 
 /// Whether instances of `v`'s (non-plain tensor) type skip the function
