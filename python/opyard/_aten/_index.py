@@ -4,7 +4,45 @@ live, and the packets torch has as functions and methods (Note [Kernel modules o
 ``_aten/__init__.py``; ``_aten/_table.py`` derives it)."""
 
 # The SCHEMAS of the declaring modules, in module order.
-SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
+SCHEMAS = ('convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool '
+ 'transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
+ 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, '
+ 'SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) '
+ '-> (Tensor, Tensor, Tensor)',
+ '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool '
+ 'transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool '
+ 'allow_tf32) -> Tensor',
+ '_convolution.deprecated(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] '
+ 'dilation, bool transposed, int[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool '
+ 'cudnn_enabled) -> Tensor',
+ '_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, '
+ 'SymInt groups) -> Tensor',
+ 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] '
+ 'dilation=1, SymInt groups=1) -> Tensor',
+ 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, '
+ 'SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor',
+ 'conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, '
+ 'SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor',
+ 'conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, '
+ 'SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor',
+ 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor',
+ 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> '
+ 'Tensor',
+ 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor',
+ 'pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor',
+ 'channel_shuffle(Tensor self, SymInt groups) -> Tensor',
+ 'native_channel_shuffle(Tensor self, SymInt groups) -> Tensor',
+ 'bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
  'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
@@ -105,6 +143,54 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)',
  'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)',
  'logaddexp2(Tensor self, Tensor other) -> Tensor',
+ 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, '
+ 'bool ceil_mode=False) -> (Tensor, Tensor)',
+ 'max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool '
+ 'ceil_mode=False) -> Tensor',
+ 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool '
+ 'ceil_mode=False) -> Tensor',
+ 'max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool '
+ 'ceil_mode=False) -> Tensor',
+ 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, '
+ 'bool ceil_mode=False) -> (Tensor, Tensor)',
+ 'max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, '
+ 'bool ceil_mode=False) -> (Tensor, Tensor)',
+ 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] '
+ 'padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor',
+ 'max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] '
+ 'padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor',
+ 'avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool '
+ 'count_include_pad=True) -> Tensor',
+ 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool '
+ 'count_include_pad=True, int? divisor_override=None) -> Tensor',
+ 'avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool '
+ 'count_include_pad=True, int? divisor_override=None) -> Tensor',
+ 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool '
+ 'ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
+ 'avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool '
+ 'ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
+ 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor',
+ 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor',
+ 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
+ '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor',
+ '_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
+ '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor',
+ '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor',
+ 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)',
+ 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)',
+ 'adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)',
+ 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
+ 'adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
+ 'fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, '
+ 'Tensor)',
+ 'fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, '
+ 'Tensor)',
+ 'fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor '
+ 'indices) -> Tensor',
+ 'fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor '
+ 'indices) -> Tensor',
+ 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor',
+ 'max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor',
  'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
  'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
  'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)',
@@ -122,6 +208,72 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)',
  'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)',
  'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)',
+ 'upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
+ 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ 'upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ 'upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ '_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
+ '_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ '_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> '
+ 'Tensor',
+ '_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ '_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ '_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+ 'upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor',
+ 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+ 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+ 'upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? '
+ 'scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
+ 'Tensor',
+ 'upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ 'upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+ '_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ '_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
+ 'Tensor',
+ '_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
+ 'scales_w=None) -> Tensor',
+ '_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
+ 'Tensor',
+ 'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) '
+ '-> Tensor',
+ 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, '
+ 'float? scales_w=None) -> Tensor',
+ 'upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, '
+ 'float? scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? '
+ 'scales=None) -> Tensor',
+ '_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? '
+ 'scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? '
+ 'scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, '
+ 'float? scales=None) -> Tensor',
+ 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, '
+ 'float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, '
+ 'float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, '
+ 'float? scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool '
+ 'align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
+ '_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool '
+ 'align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
+ 'grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
+ 'grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
+ 'grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
+ 'grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
+ 'bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)',
+ 'grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
+ 'bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)',
  'asin(Tensor self) -> Tensor',
  'acos(Tensor self) -> Tensor',
  'atan(Tensor self) -> Tensor',
@@ -154,7 +306,15 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
 OUT = (('logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', 'logaddexp2', False),)
 
 # (name, module, kernel table, kind, meta kernel's module.table or None), in index order.
-ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
+ROWS = (('convolution', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('convolution_backward', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('_convolution', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('im2col', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('col2im', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('pixel_shuffle', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('pixel_unshuffle', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('channel_shuffle', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
+ ('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
  ('bitwise_left_shift.Tensor_Scalar', 'extra_ops', 'KERNELS', 'pointwise', None),
  ('bitwise_right_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
  ('bitwise_right_shift.Tensor_Scalar', 'extra_ops', 'KERNELS', 'pointwise', None),
@@ -374,6 +534,28 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('bitwise_and_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
  ('bitwise_or_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
  ('bitwise_xor_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
+ ('max_pool2d_with_indices', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('max_pool3d_with_indices', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('max_pool2d_with_indices_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('max_pool3d_with_indices_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('avg_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('avg_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('avg_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('avg_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('_adaptive_avg_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('_adaptive_avg_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('_adaptive_avg_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('_adaptive_avg_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('adaptive_max_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('adaptive_max_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('adaptive_max_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('adaptive_max_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('fractional_max_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('fractional_max_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('fractional_max_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('fractional_max_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('max_unpool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
+ ('max_unpool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
  ('nansum', 'reduce_ops', 'KERNELS', 'reduction', None),
  ('nanmean', 'reduce_ops', 'KERNELS', 'reduction', None),
  ('cummax', 'reduce_ops', 'KERNELS', 'reduction', None),
@@ -410,6 +592,34 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('any.dim', 'reduction', 'KERNELS', 'reduction', None),
  ('all', 'reduction', 'KERNELS', 'reduction', None),
  ('all.dim', 'reduction', 'KERNELS', 'reduction', None),
+ ('upsample_nearest1d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_nearest2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_nearest3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_nearest_exact1d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_nearest_exact2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_nearest_exact3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_linear1d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_bilinear2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_trilinear3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_bicubic2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_bilinear2d_aa', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_bicubic2d_aa', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_nearest1d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_nearest2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_nearest3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_nearest_exact1d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_nearest_exact2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_nearest_exact3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_linear1d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_bilinear2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_trilinear3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('upsample_bicubic2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_bilinear2d_aa_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('_upsample_bicubic2d_aa_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('grid_sampler_2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('grid_sampler_3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('grid_sampler_2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
+ ('grid_sampler_3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
  ('narrow', 'shape', 'KERNELS', 'view', None),
  ('unbind.int', 'shape', 'KERNELS', 'view', None),
  ('diagonal', 'shape', 'KERNELS', 'view', None),
@@ -525,6 +735,18 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('pad', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('scaled_dot_product_attention', 'composite_nn', 'COMPOSITE', 'composite', None),
  ('logsumexp', 'composite_nn', 'COMPOSITE', 'composite', None),
+ ('_convolution.deprecated', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('_convolution_mode', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv1d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv2d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv3d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv1d.padding', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv2d.padding', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv3d.padding', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv_transpose1d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv_transpose2d.input', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('conv_transpose3d.input', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('native_channel_shuffle', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
  ('linalg_vector_norm', 'extra_ops', 'COMPOSITE', 'composite', None),
  ('norm.Scalar', 'extra_ops', 'COMPOSITE', 'composite', None),
  ('norm.ScalarOpt_dim', 'extra_ops', 'COMPOSITE', 'composite', None),
@@ -550,12 +772,34 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('matrix_power', 'linalg_ops', 'COMPOSITE', 'composite', None),
  ('linalg_matrix_power', 'linalg_ops', 'COMPOSITE', 'composite', None),
  ('diff', 'misc_ops', 'COMPOSITE', 'composite', None),
+ ('max_pool1d_with_indices', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('max_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('max_pool2d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('max_pool3d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('avg_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('adaptive_avg_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('adaptive_avg_pool2d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('adaptive_avg_pool3d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('adaptive_max_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
  ('var_mean.correction', 'reduce_ops', 'COMPOSITE', 'composite', None),
  ('var_mean.dim', 'reduce_ops', 'COMPOSITE', 'composite', None),
  ('var_mean', 'reduce_ops', 'COMPOSITE', 'composite', None),
  ('std_mean.correction', 'reduce_ops', 'COMPOSITE', 'composite', None),
  ('std_mean.dim', 'reduce_ops', 'COMPOSITE', 'composite', None),
  ('std_mean', 'reduce_ops', 'COMPOSITE', 'composite', None),
+ ('upsample_nearest1d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('upsample_nearest2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('upsample_nearest3d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('_upsample_nearest_exact1d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('_upsample_nearest_exact2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('_upsample_nearest_exact3d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('upsample_linear1d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('upsample_bilinear2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('upsample_trilinear3d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('upsample_bicubic2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('_upsample_bilinear2d_aa.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('_upsample_bicubic2d_aa.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
+ ('grid_sampler', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
  ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
  ('view_as', 'shape', 'COMPOSITE', 'composite', None),
  ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
@@ -696,6 +940,10 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
+    '_adaptive_avg_pool2d',
+    '_adaptive_avg_pool3d',
+    '_convolution',
+    '_convolution_mode',
     '_log_softmax',
     '_softmax',
     'abs',
@@ -704,6 +952,8 @@ FUNCTIONS = (
     'acos_',
     'acosh',
     'acosh_',
+    'adaptive_avg_pool1d',
+    'adaptive_max_pool1d',
     'add',
     'addcdiv',
     'addcmul',
@@ -729,6 +979,7 @@ FUNCTIONS = (
     'atan_',
     'atanh',
     'atanh_',
+    'avg_pool1d',
     'baddbmm',
     'bitwise_and',
     'bitwise_left_shift',
@@ -741,6 +992,7 @@ FUNCTIONS = (
     'cat',
     'ceil',
     'ceil_',
+    'channel_shuffle',
     'cholesky',
     'chunk',
     'clamp',
@@ -751,6 +1003,13 @@ FUNCTIONS = (
     'clamp_min_',
     'clone',
     'constant_pad_nd',
+    'conv1d',
+    'conv2d',
+    'conv3d',
+    'conv_transpose1d',
+    'conv_transpose2d',
+    'conv_transpose3d',
+    'convolution',
     'copysign',
     'cos',
     'cos_',
@@ -802,6 +1061,9 @@ FUNCTIONS = (
     'full_like',
     'gather',
     'ge',
+    'grid_sampler',
+    'grid_sampler_2d',
+    'grid_sampler_3d',
     'gt',
     'heaviside',
     'hypot',
@@ -849,6 +1111,10 @@ FUNCTIONS = (
     'matmul',
     'matrix_power',
     'max',
+    'max_pool1d',
+    'max_pool1d_with_indices',
+    'max_pool2d',
+    'max_pool3d',
     'maximum',
     'mean',
     'median',
@@ -864,6 +1130,7 @@ FUNCTIONS = (
     'nanmean',
     'nansum',
     'narrow',
+    'native_channel_shuffle',
     'ne',
     'neg',
     'neg_',
@@ -874,6 +1141,8 @@ FUNCTIONS = (
     'ones_like',
     'outer',
     'permute',
+    'pixel_shuffle',
+    'pixel_unshuffle',
     'pow',
     'prod',
     'rad2deg',
