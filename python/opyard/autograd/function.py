@@ -249,7 +249,7 @@ def _apply_general(cls, args, kwargs):
     edges = []
     needs = []
     any_grad = False
-    if not _is_excluded(_AUTOGRAD_KEYS) and (_fw_state.level is None or not _fw_off()):
+    if not _is_excluded(_AUTOGRAD_KEYS) and not _fw_off():
         for a in args:
             if isinstance(a, _TensorBase):
                 if a._keyset & _AG_MASK:

@@ -16,9 +16,9 @@ from . import batched_grad_check, rules  # noqa: F401  (install the Batched kern
 from .batched import BatchedTensor
 from .custom import VmapInfo
 from .functional_call import functional_call
-from .forward import hessian, jacfwd, jvp
+from .forward import hessian, jacfwd, jvp, linearize
 from .transforms import grad, grad_and_value, jacrev, vjp
 from .vmap import vmap
 
 __all__ = ["BatchedTensor", "VmapInfo", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
-           "jacrev", "jvp", "vjp", "vmap"]
+           "jacrev", "jvp", "linearize", "vjp", "vmap"]

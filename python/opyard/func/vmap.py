@@ -14,7 +14,7 @@ import functools
 from .._ops import resolve
 from .._tensor import Tensor
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
-from .batched import BatchedTensor, _state, move_dim, pop_layer, push_layer, wrap
+from .batched import BatchedTensor, _stack, _state, move_dim, pop_layer, push_layer, wrap
 
 __all__ = ["vmap"]
 
@@ -75,7 +75,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                             return value if out_dims == 0 else move_dim(value, 0, out_dims)
                         return _outputs(func, out, out_dims, level, size)
                 finally:
-                    ls = _state.layers
+                    ls = _stack.levels
                     if ls[-1] is layer:  # pop_layer's common case, inlined
                         ls.pop()
                     else:
@@ -151,7 +151,7 @@ def _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs):
     level = layer.level
     try:
         with _state.vmap_mode:
-            if len(flat) == len(args):  # no containers among the inputs: skip the unflatten
+            if len(flat) == len(args) and all(f is a for f, a in zip(flat, args)):  # no containers: no unflatten
                 batched = [x if d is None else wrap(x if d == 0 else move_dim(x, d, 0), level)
                            for x, d in zip(flat, dims)]
             else:

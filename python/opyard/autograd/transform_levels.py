@@ -1,0 +1,151 @@
+"""The stack of function-transform levels of this thread (functorch's interpreter stack).
+
+Note [Transform levels]: every call of a transform of ``opyard.func`` (``vmap``,
+``grad``/``vjp``/``jacrev``, ``jvp``/``jacfwd``) pushes one *level* on this
+thread's stack for the duration of the call, and pops it on the way out,
+exceptions included. A level is a small record: its kind, its number (unique in
+the process and increasing, so the innermost active level has the largest
+number and a tensor tagged with a finished level is never mistaken for one of a
+later call) and what its kind needs:
+
+- ``vmap`` (``func.batched.VmapLevel``): batch size and randomness. Its tensors
+  are ``BatchedTensor`` wrappers tagged with the level; an operator meets them at
+  the ``Batched`` key, whose rule unwraps the innermost level among the arguments
+  and calls the operator again on the physical tensors, which reaches the next
+  level out (Note [Batched tensor layout]).
+- ``jvp`` (``JvpLevel``): a forward-AD level of the same number in
+  ``forward_ad``: tangents live on the physical tensors, one per level, and an
+  operator's autograd kernel pushes them level by level (Note [Forward AD
+  levels]).
+- ``grad`` (``GradLevel``): the grad mode outside the call (restored for what
+  the transform hands back), the differentiated leaves and the inputs it was
+  given (for torch's in-place checks), and the sequence number that tells graph
+  nodes recorded inside the call from those recorded before.
+
+The two autodiff kinds do not wrap tensors: they run on the one autograd tape
+of physical tensors (the Rust engine, at full speed), which is also what gives
+torch's semantics for ``no_grad`` and ``detach`` inside a transform (they act
+on every level, as torch's do). A reverse level makes fresh leaves of its inputs
+(aliases of them when an outer level differentiates them, so gradients flow
+out) and takes ``autograd.grad`` of the outputs with respect to those leaves,
+building a graph only when something outside the call is differentiated (Note
+[Reverse levels] in ``func/transforms.py``). Levels interleave freely: each
+kind keys its state by the level number, and an operator consults each kind's
+state in level order.
+
+The stack lives here, below ``opyard.func``, because the autograd layer asks
+it questions (``requires_grad_`` and ``retain_grad`` refuse inside a transform,
+``Function.apply`` takes its transform path). A Rust version keeps the same
+records: (kind, number, per-kind state), the batched tensor pointing at its level
+by number.
+"""
+
+import itertools
+import threading
+
+__all__ = ["GRAD", "JVP", "VMAP", "GradLevel", "JvpLevel", "TransformLevel", "active", "innermost",
+           "levels", "new_number", "pop", "push"]
+
+VMAP = "vmap"
+GRAD = "grad"
+JVP = "jvp"
+
+
+class TransformLevel:
+    """One active transform call. Subclasses set ``kind`` and their own fields."""
+
+    __slots__ = ("level",)
+    kind = None
+
+
+class _AutodiffLevel(TransformLevel):
+    """What both autodiff kinds keep: ``mark``, the sequence number of the first graph node recorded
+    in the call, and ``dead``, the ids of the leaves of the reverse levels that ran and ended inside
+    it (their graph is the call's own, not something outside it)."""
+
+    __slots__ = ("dead", "mark")
+
+    def finish(self):
+        """The call ends: its leaves become dead leaves of the enclosing autodiff level."""
+        for outer in reversed(_tls.levels):
+            if outer.kind is not VMAP:
+                outer.dead.update(self.dead)
+                outer.dead.update(id(leaf) for leaf in getattr(self, "leaves", ()))
+                return
+
+
+class GradLevel(_AutodiffLevel):
+    """A reverse-mode transform call (``grad``, ``vjp``, ``jacrev``): see the Note above."""
+
+    __slots__ = ("prev_grad", "leaves", "inputs")
+    kind = GRAD
+
+    def __init__(self, level, prev_grad, mark):
+        self.level = level
+        self.prev_grad = prev_grad
+        self.mark = mark
+        self.dead = set()
+        self.leaves = []
+        self.inputs = []
+
+
+class JvpLevel(_AutodiffLevel):
+    """A forward-mode transform call (``jvp``, ``jacfwd``): its forward-AD level has its number."""
+
+    __slots__ = ("inputs",)
+    kind = JVP
+
+    def __init__(self, level, mark):
+        self.level = level
+        self.mark = mark
+        self.dead = set()
+        self.inputs = []
+
+
+class _Stack(threading.local):
+    def __init__(self):
+        self.levels = []
+
+
+_tls = _Stack()
+_numbers = itertools.count(1)
+
+
+def new_number():
+    """A fresh level number (process-wide, increasing)."""
+    return next(_numbers)
+
+
+def levels():
+    """This thread's active levels, outermost first (the list itself: read, do not modify)."""
+    return _tls.levels
+
+
+def active():
+    """True while a transform of ``opyard.func`` runs on this thread."""
+    return bool(_tls.levels)
+
+
+def push(level):
+    _tls.levels.append(level)
+    return level
+
+
+def pop(level):
+    ls = _tls.levels
+    if ls and ls[-1] is level:
+        ls.pop()
+    elif level in ls:  # an exception unwound inner levels out of order: drop everything from ``level`` in
+        del ls[ls.index(level):]
+
+
+def innermost(kind):
+    """The innermost active level of ``kind``, or None."""
+    for level in reversed(_tls.levels):
+        if level.kind is kind:
+            return level
+    return None
+
+from .._exports import public_dir
+
+__dir__ = public_dir(globals())
