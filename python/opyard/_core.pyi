@@ -59,6 +59,7 @@ __all__ = [
     "_make_tensor",
     "_new_library",
     "_next_sequence_nr",
+    "_graph_reaches",
     "_operator_packet",
     "_outputs_alias",
     "_packet",
@@ -349,6 +350,7 @@ def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], valid
                  pre_hooks: Callable[..., Any], post_hooks: Callable[..., Any],
                  accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
 def _next_sequence_nr() -> int: ...
+def _graph_reaches(roots: list[Any], mark: int, own: list[Any]) -> bool: ...
 def _function_init(record_outputs: Callable[..., Any], check_dirty: Callable[..., Any],
                    alias: Callable[..., Any], apply_general: Callable[..., Any],
                    zeros: Callable[..., Any], freed_message: str) -> None: ...

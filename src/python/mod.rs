@@ -128,6 +128,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
+    m.add_function(wrap_pyfunction!(node::_graph_reaches, m)?)?;
     m.add_function(wrap_pyfunction!(record::_set_sink_type, m)?)?;
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;

@@ -60,8 +60,8 @@ class TransformLevel:
 
 class _AutodiffLevel(TransformLevel):
     """What both autodiff kinds keep: ``mark``, the sequence number of the first graph node recorded
-    in the call, and ``dead``, the ids of the leaves of the reverse levels that ran and ended inside
-    it (their graph is the call's own, not something outside it)."""
+    in the call, and ``dead``, the leaves of the reverse levels that ran and ended inside it (their
+    graph is the call's own, not something outside it)."""
 
     __slots__ = ("dead", "mark")
 
@@ -69,8 +69,8 @@ class _AutodiffLevel(TransformLevel):
         """The call ends: its leaves become dead leaves of the enclosing autodiff level."""
         for outer in reversed(_tls.levels):
             if outer.kind is not VMAP:
-                outer.dead.update(self.dead)
-                outer.dead.update(id(leaf) for leaf in getattr(self, "leaves", ()))
+                outer.dead.extend(self.dead)
+                outer.dead.extend(getattr(self, "leaves", ()))
                 return
 
 
@@ -84,7 +84,7 @@ class GradLevel(_AutodiffLevel):
         self.level = level
         self.prev_grad = prev_grad
         self.mark = mark
-        self.dead = set()
+        self.dead = []
         self.leaves = []
         self.inputs = []
 
@@ -98,7 +98,7 @@ class JvpLevel(_AutodiffLevel):
     def __init__(self, level, mark):
         self.level = level
         self.mark = mark
-        self.dead = set()
+        self.dead = []
         self.inputs = []
 
 

@@ -33,12 +33,13 @@ takes ``autograd.grad`` of the outputs with respect to those leaves:
 
 import functools
 
+from .. import _core
 from .._tensor import Tensor
 from ..autograd import _tensor_meta as meta
 from ..autograd import forward_ad as fwAD
 from ..autograd import grad as _autograd_grad
 from ..autograd import transform_levels as levels
-from ..autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad
+from ..autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad
 from ..autograd.graph import next_sequence_nr
 from ..utils._pytree import tree_flatten, tree_unflatten, treespec_pprint
 from ._checks import check_non_empty_tensor_outputs, error_if_complex, slice_argnums
@@ -47,6 +48,7 @@ from .rules.common import aten
 
 __all__ = ["grad", "grad_and_value", "jacrev", "vjp"]
 
+_graph_reaches = _core._graph_reaches
 _expand = aten("expand")
 _alias = aten("alias")
 _ones_like = aten("ones_like")
@@ -105,36 +107,19 @@ def _plain_of(t):
 def reaches_outside(roots, lv, leaves=()):
     """Whether the graph behind ``roots`` (tensors) reaches a node recorded before the call of level
     ``lv`` started or a leaf that is not one of the call's (``leaves``, or the dead leaves of the
-    reverse calls that ran inside it): see Note [Reverse levels]."""
-    own = {id(leaf) for leaf in leaves}
-    own.update(lv.dead)
-    mark = lv.mark
-    stack = []
+    reverse calls that ran inside it): see Note [Reverse levels]. The walk is ``_core._graph_reaches``."""
+    own = list(leaves)
+    own.extend(lv.dead)
+    fns = []
     for r in roots:
         if isinstance(r, Tensor):
             p = _plain_of(r)
             fn = p._grad_fn
             if fn is not None:
-                stack.append(fn)
-            elif p.requires_grad and id(p) not in own:
+                fns.append(fn)
+            elif p.requires_grad and not any(p is leaf for leaf in own):
                 return True
-    seen = set()
-    while stack:
-        fn = stack.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        var = getattr(fn, "variable", None)
-        if var is not None:  # an AccumulateGrad
-            if id(var) not in own:
-                return True
-            continue
-        if fn._sequence_nr < mark:
-            return True
-        for nxt, _ in fn.next_functions:
-            if nxt is not None:
-                stack.append(nxt)
-    return False
+    return bool(fns) and _graph_reaches(fns, lv.mark, own)
 
 
 def keep_if_outside(t, lv, leaves=()):
@@ -147,6 +132,8 @@ def keep_if_outside(t, lv, leaves=()):
 class _Reverse:
     """One reverse transform call: its level on the stack, its leaves and its backward passes."""
 
+    __slots__ = ("lv", "outer", "prev", "undo", "vmaps")
+
     def __init__(self):
         self.prev = is_grad_enabled()
         self.lv = levels.GradLevel(levels.new_number(), self.prev, next_sequence_nr())
@@ -155,13 +142,18 @@ class _Reverse:
 
     def __enter__(self):
         levels.push(self.lv)
-        self._modes = [inference_mode(False), enable_grad()]
-        for m in self._modes:
-            m.__enter__()
+        undo = self.undo = []
+        # See Note [Reverse levels]: grad mode on (and inference mode off) inside, whatever outside.
+        if is_inference_mode_enabled():
+            undo.append(inference_mode(False))
+            undo[-1].__enter__()
+        if not self.prev:
+            undo.append(enable_grad())
+            undo[-1].__enter__()
         return self
 
     def __exit__(self, *exc):
-        for m in reversed(self._modes):
+        for m in reversed(self.undo):
             m.__exit__(*exc)
         levels.pop(self.lv)
         self.lv.finish()
