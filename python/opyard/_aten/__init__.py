@@ -29,7 +29,7 @@ from .schemas import SCHEMAS as _BASE_SCHEMAS
 # a packet whose kernels they hold is first defined, not with ``import opyard``. What import needs of
 # them, every operator's schema and, per operator row, the module and table holding its kernel, its
 # kind and its meta kernel's module, is read from ``_index.py``, which ``_table.py`` derives from the
-# modules themselves (``python -m opyard._aten._table`` rewrites it; tests/test_aten_index.py checks
+# modules themselves (``python -m opyard._aten._table`` rewrites it; tests/aten/test_kernel_index.py checks
 # it). out_variants stays eager: the derivative table reads its ``OUT_OPS`` at import.
 SCHEMAS = _BASE_SCHEMAS + _INDEXED_SCHEMAS + out_variants.SCHEMAS
 

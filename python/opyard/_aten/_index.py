@@ -1,4 +1,4 @@
-"""Written by ``python -m opyard._aten._table`` (do not edit; ``tests/test_aten_index.py`` checks it):
+"""Written by ``python -m opyard._aten._table`` (do not edit; ``tests/aten/test_kernel_index.py`` checks it):
 the built-in operators' extra schemas and, per operator row, where its kernels live
 (Note [Kernel modules on first use], ``_aten/__init__.py``)."""
 

@@ -4,7 +4,7 @@
 names, for every operator row, the module and table holding its kernel, its kind and where its meta
 kernel lives (Note [Kernel modules on first use], ``_aten/__init__.py``). This module is the
 derivation that index records: it imports every kernel module and classifies each operator as the
-table always did. ``tests/test_aten_index.py`` checks that the index says what this derives;
+table always did. ``tests/aten/test_kernel_index.py`` checks that the index says what this derives;
 ``python -m opyard._aten._table`` rewrites the index after a kernel module changes.
 """
 
@@ -116,7 +116,7 @@ def op_names():
 def index_source():
     """The text of ``_index.py`` for the kernel modules as they are."""
     return (
-        '"""Written by ``python -m opyard._aten._table`` (do not edit; ``tests/test_aten_index.py`` checks it):\n'
+        '"""Written by ``python -m opyard._aten._table`` (do not edit; ``tests/aten/test_kernel_index.py`` checks it):\n'
         "the built-in operators' extra schemas and, per operator row, where its kernels live\n"
         '(Note [Kernel modules on first use], ``_aten/__init__.py``)."""\n\n'
         f"# The SCHEMAS of {', '.join(SCHEMA_MODULES)}, in table order.\n"

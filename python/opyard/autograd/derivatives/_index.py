@@ -1,6 +1,6 @@
 """Which module of the derivative table holds each formula: the table loads a module when an
 operator with a formula in it is first differentiated (Note [Formula modules on first use],
-``__init__.py``). ``tests/test_derivative_index.py`` checks it against the modules and prints the
+``__init__.py``). ``tests/autograd/test_derivative_index.py`` checks it against the modules and prints the
 table to paste here when a row is added or moved."""
 
 # module -> the overload names of its FORMULAS, sorted (a name in two modules is the later one's)
