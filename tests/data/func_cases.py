@@ -1,6 +1,6 @@
 """Snippets of ``torch.func`` / ``torch.autograd.functional`` use, run with ``T`` bound to torch (by
 ``gen_torch_func_cases.py``, which records what each one returns or raises) and to opyard (by
-``tests/test_func_torch_cases.py``, which compares).
+``tests/func/test_torch_cases.py``, which compares).
 
 Each snippet sets ``out``; the names of ``PRELUDE`` are defined first (fixed values: no random
 numbers, so both libraries see the same inputs). ``F`` is ``T.func``, ``AF`` is

@@ -199,11 +199,11 @@ def tangent_at(t, level):
         if tangent is not None:
             return tangent
     base = t._base
-    if base is not None and t._view_fn is not None:
+    if base is not None:
         grads = base._fw_grad
         if grads is not None:
             base_tangent = grads.get(level)
-            if base_tangent is not None:
+            if base_tangent is not None and meta.view_fn_of(t) is not None:
                 with hidden(level):
                     tangent = t._view_fn(base_tangent)
                 _store(t, level, tangent)
@@ -231,7 +231,7 @@ def set_inplace_tangent(t, tangent, level):
     current = tangent_at(t, level)
     if current is None:
         base = t._base
-        if base is not None and t._view_fn is not None:
+        if base is not None and meta.view_fn_of(t) is not None:
             with hidden(level):
                 base_tangent = meta.zeros_like(base) if tangent.dtype == base.dtype else \
                     meta.zeros(meta.shape(base), tangent.dtype)
@@ -260,7 +260,7 @@ def make_dual(tensor, tangent, *, level=None):
                         f"{type(tensor).__name__} and {type(tangent).__name__}")
     if not meta.is_floating(tensor):
         raise ValueError(f"Expected primal to be floating point or complex, but got: "
-                         f"{meta.dtype_name(tensor)}")
+                         f"{meta.dtype(tensor)}")
     if not meta.is_floating(tangent):
         raise ValueError(f"Expected tangent to be floating point or complex, but got: "
                          f"{meta.dtype(tangent)}")

@@ -173,6 +173,12 @@ class _Reverse:
                 leaf = _alias(plain)
         else:
             leaf = _detach(plain)
+        # The leaf is a tensor of its own (torch's wrapper of the level): it shares the input's memory
+        # and version counter, but is no view of it, so an in-place change of it or of a view of it
+        # is checked against the leaf and never rewrites the history of the caller's tensor.
+        leaf._vc = leaf._counter()
+        leaf._base = None
+        leaf._view_fn = None
         if not leaf.requires_grad:
             meta.set_requires_grad_bit(leaf, True)
         self.lv.leaves.append(leaf)
@@ -228,8 +234,12 @@ class _Reverse:
                                  create_graph=create, allow_unused=True)
         else:
             got = [None] * len(flat)
-        return [from_plain(_lead(to_plain(g if g is not None else _zeros_like(leaf), extra), range(ne, ne + na), na),
-                           everything) for g, leaf in zip(got, flat)]
+        # A gradient has its input's dtype (torch's engine casts what flows into an input).
+        got = [_zeros_like(leaf) if g is None else g if g.dtype == leaf.dtype else g.to(leaf.dtype)
+               for g, leaf in zip(got, flat)]
+        if not everything:
+            return got
+        return [from_plain(_lead(to_plain(g, extra), range(ne, ne + na), na), everything) for g in got]
 
 
 def _diff_args(call, args, argnums):

@@ -105,10 +105,12 @@ def _push_level(spec, outs, values, args, tangents, level):
             result = spec.formula.forward(tangents, args)
     res = result if isinstance(result, (tuple, list)) else (result,)
     mutated = spec.mutated
-    for i, (o, t) in enumerate(zip(outs, res)):
-        if t is not None and meta.is_tensor(o):
+    for o, t in zip(outs, res):
+        if t is not None and meta.is_tensor(o) and meta.is_differentiable_dtype(o):
             if meta.shape(t) != meta.shape(o):  # the tangent of a broadcast input: expand it, as the primal was
                 t = t.expand(*meta.shape(o))
+            if t.dtype != o.dtype:  # a tangent has its primal's dtype (torch casts what formulas give)
+                t = t.to(o.dtype)
             if mutated and any(values[p] is o for p in mutated):
                 fwad.set_inplace_tangent(o, t, level)
             else:

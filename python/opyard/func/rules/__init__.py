@@ -49,7 +49,7 @@ def _rule_table():
         "where.self": lambda op: pointwise.pointwise_rule(op, skip=(0,)),
         "where.ScalarOther": lambda op: pointwise.pointwise_rule(op, skip=(0,)),
         "where.ScalarSelf": lambda op: pointwise.pointwise_rule(op, skip=(0,)),
-        "view": shape.size_rule, "reshape": shape.size_rule, "expand": shape.expand_rule, "t": shape.t_rule,
+        "as_strided": shape.as_strided_rule, "view": shape.size_rule, "reshape": shape.size_rule, "expand": shape.expand_rule, "t": shape.t_rule,
         "squeeze": shape.squeeze_all_rule, "cat": shape.cat_rule, "stack": shape.stack_rule,
         "repeat": shape.repeat_rule, "flatten.using_ints": shape.flatten_rule,
         "view_as": lambda op: shape.as_rule(op, "view"), "expand_as": lambda op: shape.as_rule(op, "expand"),

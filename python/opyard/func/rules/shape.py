@@ -5,6 +5,7 @@ from .common import BatchedTensor, aten, materialize, pad_to, shift_dim, wrap, w
 
 __all__ = [
     "as_rule",
+    "as_strided_rule",
     "cat_rule",
     "expand_rule",
     "flatten_rule",
@@ -122,4 +123,17 @@ def flatten_rule(op):
         if s > e:
             raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         return wrap(op(value, s, e), self._level)
+    return rule
+
+
+def as_strided_rule(op):
+    """``as_strided(x, size, stride, offset)``: each example reads its own memory as if it started where
+    the batch does (torch's semantics: example ``i`` gets ``offset + i * batch_stride``), a view of the
+    same base."""
+    def rule(self, size, stride, storage_offset=None):
+        value = self._value
+        offset = value.storage_offset() if storage_offset is None else storage_offset
+        return wrap(op(value, (value.shape[0],) + tuple(size), (value.stride(0),) + tuple(stride), offset),
+                    self._level)
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
     return rule

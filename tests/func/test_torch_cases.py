@@ -15,7 +15,7 @@ import numpy as np
 import opyard
 import pytest
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data")
 sys.path.insert(0, DATA)
 from func_cases import CASES, run, serialize  # noqa: E402
 
