@@ -60,6 +60,7 @@ __all__ = [
     "_new_library",
     "_next_sequence_nr",
     "_graph_reaches",
+    "_next_birth",
     "_operator_packet",
     "_outputs_alias",
     "_packet",
@@ -196,7 +197,7 @@ class TensorBase:
     _grad_accumulator: Any
     _backward_hooks: Optional[dict[int, Any]]
     _post_accumulate_hooks: Optional[dict[int, Any]]
-    _fw_grad: Optional[TensorBase]
+    _fw_grad: Optional[dict[int, TensorBase]]
     _view_fn: Optional[Callable[..., Any]]
     _meta_strides: Optional[tuple[int, ...]]
     _meta_offset: int
@@ -225,6 +226,8 @@ class TensorBase:
     def ndim(self) -> int: ...
     @property
     def _version(self) -> int: ...
+    @property
+    def _birth(self) -> int: ...
     def _bump_version(self) -> None: ...
     def _counter(self) -> _VersionCounter: ...
 
@@ -351,6 +354,7 @@ def _engine_init(add: Callable[..., Any], add_inplace: Callable[..., Any], valid
                  accumulate: Callable[..., Any], saved_tensor_type: type) -> None: ...
 def _next_sequence_nr() -> int: ...
 def _graph_reaches(roots: list[Any], mark: int, own: list[Any]) -> bool: ...
+def _next_birth() -> int: ...
 def _function_init(record_outputs: Callable[..., Any], check_dirty: Callable[..., Any],
                    alias: Callable[..., Any], apply_general: Callable[..., Any],
                    zeros: Callable[..., Any], freed_message: str) -> None: ...

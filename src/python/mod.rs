@@ -129,6 +129,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
     m.add_function(wrap_pyfunction!(node::_graph_reaches, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_next_birth, m)?)?;
     m.add_function(wrap_pyfunction!(record::_set_sink_type, m)?)?;
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;

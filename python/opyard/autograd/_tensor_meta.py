@@ -151,7 +151,7 @@ def from_numpy(arr, like=None, requires_grad=False):
     t = (_factories.tensor(np.array(arr), dtype=like.dtype) if like is not None
          else _factories.tensor(np.array(arr)))
     if requires_grad:
-        t.requires_grad_(True)
+        t.requires_grad = True
     return t
 
 

@@ -11,12 +11,13 @@ import weakref
 
 from .. import _core
 from . import _tensor_meta as meta
+from . import transform_levels as _transforms
 from .engine import _ones_like  # See Note [Root gradient through the dispatcher]
 from .engine import backward as _backward
 from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
 
-__all__ = ["install"]
+__all__ = ["IN_TRANSFORM", "install"]
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -63,6 +64,11 @@ def retain_grad(self):
     """Populate ``.grad`` of this non-leaf tensor during backward (a no-op on leaves)."""
     if not meta.requires_grad(self):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if _transforms.active():
+        raise RuntimeError("You are attempting to call Tensor.retain_grad() inside of a function being transformed "
+                           "by a functorch transform. This is unsupported, please attempt to use the functorch "
+                           "transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call retain_grad() outside of a "
+                           "function being transformed instead.")
     fn = self._grad_fn
     if fn is None or self._retains_grad:
         return
@@ -118,8 +124,16 @@ def _set_requires_grad(self, flag):
     meta.set_requires_grad_bit(self, flag)
 
 
+IN_TRANSFORM = ("You are attempting to call Tensor.requires_grad_() (or perhaps using torch.autograd.functional.* "
+                "APIs) inside of a function being transformed by a functorch transform. This is unsupported, please "
+                "attempt to use the functorch transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call "
+                "requires_grad_() outside of a function being transformed instead.")
+
+
 def requires_grad_(self, requires_grad=True):
     """Set ``requires_grad`` in place (leaves only) and return ``self``."""
+    if _transforms.active():
+        raise RuntimeError(IN_TRANSFORM)
     _set_requires_grad(self, requires_grad)
     return self
 

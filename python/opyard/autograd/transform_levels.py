@@ -44,7 +44,7 @@ import itertools
 import threading
 
 __all__ = ["GRAD", "JVP", "VMAP", "GradLevel", "JvpLevel", "TransformLevel", "active", "innermost",
-           "levels", "new_number", "pop", "push"]
+           "innermost_autodiff", "levels", "new_number", "pop", "push"]
 
 VMAP = "vmap"
 GRAD = "grad"
@@ -60,10 +60,15 @@ class TransformLevel:
 
 class _AutodiffLevel(TransformLevel):
     """What both autodiff kinds keep: ``mark``, the sequence number of the first graph node recorded
-    in the call, and ``dead``, the leaves of the reverse levels that ran and ended inside it (their
-    graph is the call's own, not something outside it)."""
+    in the call; ``dead``, the leaves of the reverse levels that ran and ended inside it (their
+    graph is the call's own, not something outside it); ``birth``, the count of tensors made when
+    the call began, and ``inputs``, the storage roots of what it was given (a tensor it may modify
+    in place is one of those or was made inside it: ``func/inplace.py``)."""
 
-    __slots__ = ("dead", "mark")
+    __slots__ = ("birth", "dead", "inputs", "mark")
+
+    def add_inputs(self, roots):
+        self.inputs.extend(roots)
 
     def finish(self):
         """The call ends: its leaves become dead leaves of the enclosing autodiff level."""
@@ -77,13 +82,14 @@ class _AutodiffLevel(TransformLevel):
 class GradLevel(_AutodiffLevel):
     """A reverse-mode transform call (``grad``, ``vjp``, ``jacrev``): see the Note above."""
 
-    __slots__ = ("prev_grad", "leaves", "inputs")
+    __slots__ = ("prev_grad", "leaves")
     kind = GRAD
 
-    def __init__(self, level, prev_grad, mark):
+    def __init__(self, level, prev_grad, mark, birth):
         self.level = level
         self.prev_grad = prev_grad
         self.mark = mark
+        self.birth = birth
         self.dead = []
         self.leaves = []
         self.inputs = []
@@ -92,12 +98,13 @@ class GradLevel(_AutodiffLevel):
 class JvpLevel(_AutodiffLevel):
     """A forward-mode transform call (``jvp``, ``jacfwd``): its forward-AD level has its number."""
 
-    __slots__ = ("inputs",)
+    __slots__ = ()
     kind = JVP
 
-    def __init__(self, level, mark):
+    def __init__(self, level, mark, birth):
         self.level = level
         self.mark = mark
+        self.birth = birth
         self.dead = []
         self.inputs = []
 
@@ -137,6 +144,14 @@ def pop(level):
         ls.pop()
     elif level in ls:  # an exception unwound inner levels out of order: drop everything from ``level`` in
         del ls[ls.index(level):]
+
+
+def innermost_autodiff():
+    """The innermost active ``grad`` or ``jvp`` level, or None."""
+    for level in reversed(_tls.levels):
+        if level.kind is not VMAP:
+            return level
+    return None
 
 
 def innermost(kind):

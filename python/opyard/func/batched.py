@@ -26,6 +26,7 @@ from .._function_protocol import _disabled_torch_function_impl, register_plain_t
 from .._ops import resolve
 from .._tensor import CPU, Tensor
 from ..autograd import transform_levels as _levels
+from ..autograd.tensor_methods import IN_TRANSFORM
 from ..autograd.transform_levels import VMAP, TransformLevel
 from ..dispatcher import DispatchKey, DispatchKeySet
 
@@ -97,10 +98,15 @@ class BatchedTensor(Tensor):
     def requires_grad(self):
         return self._value.requires_grad
 
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        # torch sets the flag on its batched wrapper, which vmap drops on the way out: the physical
+        # tensor (the caller's) is left alone, and so is it here.
+        if not isinstance(flag, bool):
+            raise TypeError(f"requires_grad must be a bool, got {type(flag).__name__}")
+
     def requires_grad_(self, requires_grad=True):
-        self._value.requires_grad_(requires_grad)
-        self._keyset = self._value._keyset | BATCHED_BIT
-        return self
+        raise RuntimeError(IN_TRANSFORM)  # a batched tensor exists only inside vmap
 
 
 register_plain_tensor_type(BatchedTensor)

@@ -17,6 +17,7 @@ formula records when its inputs require grad).
 
 import functools
 
+from .. import _core
 from .._tensor import Tensor
 from ..autograd import forward_ad as fwAD
 from ..autograd import transform_levels as levels
@@ -25,6 +26,7 @@ from ..autograd.graph import next_sequence_nr
 from ..utils._pytree import tree_flatten, tree_unflatten
 from ._checks import check_non_empty_tensor_outputs, error_if_complex, replace_args, slice_argnums, tensors_only
 from .batched import BatchedTensor, layer_of, layers, wrap
+from .inplace import ADINPLACE, input_roots
 from .rules.common import aten
 from .transforms import from_plain, jacrev, keep_if_outside, standard_basis, to_plain
 
@@ -67,7 +69,7 @@ class _Forward:
     """One forward transform call: its level on the stack and its forward-AD level."""
 
     def __init__(self):
-        self.lv = levels.JvpLevel(levels.new_number(), next_sequence_nr())
+        self.lv = levels.JvpLevel(levels.new_number(), next_sequence_nr(), _core._next_birth())
         self.vmaps = layers()
 
     def __enter__(self):
@@ -75,9 +77,12 @@ class _Forward:
         levels.push(self.lv)
         self._inference = inference_mode(False)
         self._inference.__enter__()
+        self._inplace = _core._KeyGuard(include=ADINPLACE)  # See Note [Captured tensors]
+        self._inplace.__enter__()
         return self
 
     def __exit__(self, *exc):
+        self._inplace.__exit__(*exc)
         self._inference.__exit__(*exc)
         levels.pop(self.lv)
         fwAD.pop_level(self.lv.level)
@@ -141,6 +146,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
     tensors_only(flat_primals, _JVP, "primals")
     tensors_only(flat_tangents, _JVP, "tangents")
     with _Forward() as call:
+        call.lv.add_inputs(input_roots(tree_flatten(primals)[0]))
         duals = tree_unflatten([call.dual(p, t) for p, t in zip(flat_primals, flat_tangents)], primals_spec)
         if argnums is not None:
             duals = replace_args(primals, duals, argnums)

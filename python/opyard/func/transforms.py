@@ -44,11 +44,14 @@ from ..autograd.graph import next_sequence_nr
 from ..utils._pytree import tree_flatten, tree_unflatten, treespec_pprint
 from ._checks import check_non_empty_tensor_outputs, error_if_complex, slice_argnums
 from .batched import BatchedTensor, layers, wrap
+from .inplace import ADINPLACE, input_roots
 from .rules.common import aten
 
 __all__ = ["grad", "grad_and_value", "jacrev", "vjp"]
 
 _graph_reaches = _core._graph_reaches
+_next_birth = _core._next_birth
+_KeyGuard = _core._KeyGuard
 _expand = aten("expand")
 _alias = aten("alias")
 _ones_like = aten("ones_like")
@@ -136,13 +139,14 @@ class _Reverse:
 
     def __init__(self):
         self.prev = is_grad_enabled()
-        self.lv = levels.GradLevel(levels.new_number(), self.prev, next_sequence_nr())
+        self.lv = levels.GradLevel(levels.new_number(), self.prev, next_sequence_nr(), _next_birth())
         self.vmaps = layers()
         self.outer = False
 
     def __enter__(self):
         levels.push(self.lv)
-        undo = self.undo = []
+        undo = self.undo = [_KeyGuard(include=ADINPLACE)]  # See Note [Captured tensors]
+        undo[0].__enter__()
         # See Note [Reverse levels]: grad mode on (and inference mode off) inside, whatever outside.
         if is_inference_mode_enabled():
             undo.append(inference_mode(False))
@@ -257,6 +261,7 @@ def _diff_args(call, args, argnums):
 
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
     with _Reverse() as call:
+        call.lv.add_inputs(input_roots(tree_flatten((args, kwargs))[0]))
         new_args, spec = _diff_args(call, args, argnums)
         output = func(*new_args, **kwargs)
         aux = None
@@ -321,6 +326,7 @@ def vjp(func, *primals, has_aux=False):
 def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
     """``vjp`` differentiating only ``primals[argnums]`` (``jacrev``); messages as ``vjp``'s."""
     with _Reverse() as call:
+        call.lv.add_inputs(input_roots(tree_flatten(primals)[0]))
         if argnums is None:
             new, spec = call.differentiable_tree(primals)
         else:

@@ -1,0 +1,96 @@
+"""In-place operations inside ``grad``/``vjp``/``jvp`` calls: torch's refusal to mutate a captured tensor.
+
+Note [Captured tensors]: a function under an autodiff transform may modify in
+place what it was given (differentiated or not, and views of those) and what
+it made, but not a tensor it captured from outside the call: torch refuses
+("... would mutate a captured Tensor"), since the change would leak the
+transform's values into a tensor of the caller. While an autodiff level is
+active its call includes ``ADInplaceOrView`` on the thread; every in-place
+aten operator (``op_(Tensor(a!) self, ...) -> Tensor(a!)``) has a kernel there
+that checks ``self``'s storage root: made inside the innermost autodiff call
+(its ``_birth`` is not below the call's count, Note [Transform levels]) or one
+of the call's inputs (their physical tensors' roots). Every other operator
+falls through that key, so the check costs nothing else; batched tensors reach
+it through their batching rules, on their physical tensors.
+"""
+
+from .. import _core
+from .._aten import OP_TABLE
+from .._provenance import caller_site
+from .._tensor import Tensor
+from ..autograd import transform_levels as levels
+from ..dispatcher import DispatchKey, DispatchKeySet
+from .batched import BatchedTensor
+from .rules.common import aten
+
+__all__ = ["ADINPLACE", "input_roots", "install"]
+
+ADINPLACE = DispatchKeySet(DispatchKey.ADInplaceOrView)
+_SITE = caller_site()
+
+
+def _root(t):
+    while t.__class__ is BatchedTensor:
+        t = t._value
+    base = t._base
+    return base if base is not None else t
+
+
+def input_roots(flat):
+    """The storage roots of the tensors among ``flat`` (a transform's inputs, batched ones unwrapped)."""
+    return [_root(x) for x in flat if isinstance(x, Tensor)]
+
+
+def _check(lv, t, name):
+    root = _root(t)
+    if root._birth >= lv.birth:
+        return
+    for r in lv.inputs:
+        if r is root:
+            return
+    raise RuntimeError(f"During a grad (vjp, jvp, grad, etc) transform, the function provided attempted to call "
+                       f"in-place operation ({name}) that would mutate a captured Tensor. This is not supported; "
+                       "please rewrite the function being transformed to explicitly accept the mutated Tensor(s) "
+                       "as inputs.")
+
+
+def _is_inplace(schema):
+    """torch's ``isInplaceOp``: writes its first argument and returns it, aliasing nothing else."""
+    args, rets = schema.arguments, schema.returns
+    if not args or len(rets) != 1:
+        return False
+    first = args[0].alias_info
+    if first is None or not first.is_write:
+        return False
+    if any(a.alias_info is not None for a in args[1:]):
+        return False
+    return rets[0].alias_info is not None and rets[0].alias_info.is_write
+
+
+def _kernel(op):
+    name = op.name()
+
+    def kernel(keyset, self, *args, **kwargs):
+        lv = levels.innermost_autodiff()
+        if lv is not None and isinstance(self, Tensor):
+            _check(lv, self, name)
+        return op.redispatch(keyset - ADINPLACE, self, *args, **kwargs)
+    kernel.__qualname__ = f"captured_check<{name}>"
+    return kernel
+
+
+def install():
+    lib = _core._new_library("aten", "IMPL", None, _SITE)
+    for name, *_ in OP_TABLE:
+        op = aten(name)
+        if _is_inplace(op._schema):
+            _core._impl(lib, name, "ADInplaceOrView", _kernel(op), with_keyset=True, fallthrough=False,
+                        allow_override=True, provenance=_SITE)
+    return lib
+
+
+_LIB = install()
+
+from .._exports import public_dir
+
+__dir__ = public_dir(globals())
