@@ -2,6 +2,7 @@
 //! and the output's recording (See Note [Function.apply in Rust] in
 //! `function.rs`).
 
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -151,6 +152,38 @@ fn run_forward<'py>(
     }
 }
 
+/// torch refuses to save for backward an input that `forward` returned as-is
+/// when the Function has `setup_context` (the same text as `function.py`).
+fn check_saved_inputs(
+    py: Python<'_>,
+    ctx: &Bound<'_, PyNodeBase>,
+    args: &Bound<'_, PyTuple>,
+    output: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let to_save = ctx
+        .borrow()
+        .extras()
+        .and_then(|x| x.to_save.as_ref().map(|o| o.clone_ref(py)));
+    let Some(to_save) = to_save else {
+        return Ok(());
+    };
+    let outs: SmallVec<[Bound<'_, PyAny>; 2]> = match output.downcast::<PyTuple>() {
+        Ok(t) => t.iter().collect(),
+        Err(_) => smallvec::smallvec![output.clone()],
+    };
+    for saved in to_save.bind(py).iter()? {
+        let saved = saved?;
+        if !saved.is_none() && args.iter().any(|a| a.is(&saved)) && outs.iter().any(|o| o.is(&saved)) {
+            return Err(PyRuntimeError::new_err(
+                "An input that has been returned as-is as output is being saved for backward. This is \
+                 not supported if you override setup_context. You should return and save a view of the \
+                 input instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself.",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `Function.apply(*args)` without keywords (See Note [Function.apply in Rust]).
 #[pyfunction]
 pub fn _function_apply(
@@ -188,6 +221,9 @@ pub fn _function_apply(
     // torch sets the edges before forward runs.
     let ctx = new_ctx(py, spec, &needs, edges)?;
     let output = below_autograd(|| run_forward(spec.get(), &ctx, args))?;
+    if grad_on && spec.get().setup_context.is_some() {
+        check_saved_inputs(py, &ctx, args, &output)?;
+    }
     if !any_grad {
         let dirty = ctx.borrow().extras().is_some_and(|x| x.dirty.is_some());
         if dirty {

@@ -57,10 +57,15 @@ def test_jvp_is_forward_mode():
     """A Function with a ``jvp`` and no usable ``backward`` differentiates under ``jvp``/``jacfwd``
     only if they push tangents forward."""
     class Cube(Function):
+        generate_vmap_rule = True  # jacfwd vmaps it
+
         @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_forward(x)
+        def forward(x):
             return x ** 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_forward(inputs[0])
 
         @staticmethod
         def backward(ctx, g):

@@ -309,6 +309,26 @@ def _attach(o, t, level):
         _store(o, level, t)
 
 
+class _JvpCtx:
+    """The ctx ``jvp`` sees: ``saved_tensors`` are what ``save_for_forward`` saved (torch's), the rest
+    is the Function's ctx."""
+
+    __slots__ = ("_ctx",)
+
+    def __init__(self, ctx):
+        object.__setattr__(self, "_ctx", ctx)
+
+    @property
+    def saved_tensors(self):
+        return tuple(self._ctx.saved_for_forward or ())
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._ctx, name, value)
+
+
 def function_jvp(cls, ctx, args, output):
     """Run ``cls.jvp`` for an ``autograd.Function`` call with tangent inputs, once per visible level
     that has one (outermost first, Note [Forward AD levels])."""
@@ -324,7 +344,7 @@ def _function_jvp_at(cls, ctx, args, output, tangents, level):
     if ctx.materialize_grads:
         tangents = [meta.zeros_like(a) if t is None and meta.is_tensor(a) else t
                     for a, t in zip(args, tangents)]
-    out_tangents = cls.jvp(ctx, *tangents)
+    out_tangents = cls.jvp(_JvpCtx(ctx), *tangents)
     outs = output if isinstance(output, tuple) else (output,)
     if not isinstance(out_tangents, tuple):
         out_tangents = (out_tangents,)

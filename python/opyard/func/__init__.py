@@ -12,7 +12,8 @@ have batching rules (``opyard.func.rules``) and custom ops their
 ``register_vmap`` rule; anything else runs per example (torch's slow fallback).
 """
 
-from . import batched_grad_check, rules  # noqa: F401  (install the Batched kernels, the gradcheck hook)
+from . import batched_grad_check, function, inplace, rules  # noqa: F401  (install the Batched kernels, the
+# gradcheck hook, Function's rules under transforms and the captured-tensor check)
 from .batched import BatchedTensor
 from .custom import VmapInfo
 from .functional_call import functional_call
