@@ -22,6 +22,44 @@ pub fn _set_override_handler(py: Python<'_>, handler: PyObject) {
     let _ = OVERRIDE_HANDLER.set(py, handler);
 }
 
+static NUMBER_OPERANDS: pyo3::sync::GILOnceCell<PyObject> = pyo3::sync::GILOnceCell::new();
+
+/// Register `retry(packet, args, kwargs)`: the result of a packet call no
+/// overload bound, with Python numbers where torch's few operators take them
+/// as tensors (`opyard.add(2.5, t)`), or `NotImplemented`. Asked after the
+/// protocol handler declined, only for packets called as functions or methods.
+#[pyfunction]
+pub fn _set_number_operands(py: Python<'_>, retry: PyObject) {
+    let _ = NUMBER_OPERANDS.set(py, retry);
+}
+
+/// `try_override`, then (a `TypeError` still standing) the number-operand retry.
+pub fn try_override_or_numbers(
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    err: PyErr,
+) -> PyResult<PyObject> {
+    let py = func.py();
+    let err = match try_override(func, args, kwargs, err) {
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => e,
+        other => return other,
+    };
+    let Some(retry) = NUMBER_OPERANDS.get(py) else {
+        return Err(err);
+    };
+    let kwargs = match kwargs {
+        Some(k) => k.clone(),
+        None => PyDict::new_bound(py),
+    };
+    let out = retry.bind(py).call1((func, args, kwargs))?;
+    if out.is(&py.NotImplemented()) {
+        Err(err)
+    } else {
+        Ok(out.unbind())
+    }
+}
+
 /// After a binding `TypeError`: let an argument's `__opyard_function__` /
 /// `__torch_function__` handle the call; re-raise `err` if none does.
 pub fn try_override(

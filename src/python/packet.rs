@@ -6,7 +6,7 @@
 
 use super::binder::{BoundCall, Failure, QuietBinding, Signature};
 use super::errors::{self, clip};
-use super::function_protocol::{function_protocol, try_override};
+use super::function_protocol::{function_protocol, try_override_or_numbers};
 use super::lazy;
 use super::operator_protocol::{self, OperatorForm};
 use super::ops::{
@@ -239,7 +239,7 @@ fn no_match(
     };
     match &slf.get().operator {
         Some(form) => operator_protocol::binding_failed(form, overloads, args, kwargs, err),
-        None => try_override(slf.as_any(), args, kwargs, err()),
+        None => try_override_or_numbers(slf.as_any(), args, kwargs, err()),
     }
 }
 
@@ -257,7 +257,7 @@ impl PyOpOverloadPacket {
             Some(form) if err.is_instance_of::<PyTypeError>(slf.py()) => {
                 operator_protocol::binding_failed(form, overloads, args, kwargs, || err)
             }
-            _ => try_override(slf.as_any(), args, kwargs, err),
+            _ => try_override_or_numbers(slf.as_any(), args, kwargs, err),
         }
     }
 

@@ -179,3 +179,6 @@ _core._defer_definitions(list(_SCHEMAS_OF), _define)
 from . import fast  # noqa: E402
 
 on_define(fast.register)
+
+# A number where a few operators take a Tensor (``opyard.add(2.5, t)``), as torch's argument parser.
+from . import number_operands  # noqa: E402,F401

@@ -11,6 +11,7 @@ import weakref
 
 from .. import _core
 from . import _tensor_meta as meta
+from . import forward_ad
 from . import transform_levels as _transforms
 from .engine import _ones_like  # See Note [Root gradient through the dispatcher]
 from .engine import backward as _backward
@@ -138,6 +139,56 @@ def requires_grad_(self, requires_grad=True):
     return self
 
 
+# --- in-place view operations ------------------------------------------------------------------
+def _inplace_view(self, make):
+    """``self`` becomes ``make(self)``, a view of its own memory made by the matching view op: its
+    metadata, history (the view op's node) and tangents, as torch's in-place view ops (``squeeze_``,
+    ``unsqueeze_``, ``transpose_``, ``t_``) leave the tensor; the version counter is bumped."""
+    if self._grad_fn is None and meta.requires_grad(self):
+        meta.check_inplace(self)  # a leaf that requires grad: torch's message
+    out = make(self)
+    adopt = getattr(type(self), "_adopt_view", None)
+    if adopt is not None:
+        adopt(self, out)
+    else:
+        for field in _VIEW_FIELDS:
+            setattr(self, field, getattr(out, field))
+        if self._base is not None:  # a view stays a view of its root: the new replay from it
+            self._view_fn = out._view_fn
+        if meta.requires_grad(out):
+            self._grad_fn = out._grad_fn
+            self._output_nr = out._output_nr
+    if out._fw_grad is not None:
+        for level, tangent in out._fw_grad.items():
+            forward_ad.set_tangent(self, tangent, level)
+    self._bump_version()
+    return self
+
+
+# What a view's state is beyond its memory: the array and the metadata of meta and fake tensors.
+_VIEW_FIELDS = ("_data", "_meta_strides", "_meta_offset", "_sym_shape", "_sym_strides")
+
+
+def squeeze_(self, dim=None):
+    """``squeeze`` in place: ``self`` without (the given) size-1 dims."""
+    return _inplace_view(self, lambda t: t.squeeze() if dim is None else t.squeeze(dim))
+
+
+def unsqueeze_(self, dim):
+    """``unsqueeze`` in place: a size-1 dim inserted at ``dim``."""
+    return _inplace_view(self, lambda t: t.unsqueeze(dim))
+
+
+def transpose_(self, dim0, dim1):
+    """``transpose`` in place."""
+    return _inplace_view(self, lambda t: t.transpose(dim0, dim1))
+
+
+def t_(self):
+    """``t`` in place (tensors of at most 2 dims)."""
+    return _inplace_view(self, lambda t: t.t())
+
+
 def install(tensor_cls):
     """Bind the autograd methods onto ``tensor_cls`` (idempotent)."""
     # The fields and the attributes over them (``grad``, ``grad_fn``, ``is_leaf``,
@@ -150,6 +201,8 @@ def install(tensor_cls):
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad
     tensor_cls.requires_grad_ = requires_grad_
+    for fn in (squeeze_, unsqueeze_, transpose_, t_):
+        setattr(tensor_cls, fn.__name__, fn)
 
 from .._exports import public_dir
 

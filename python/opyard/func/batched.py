@@ -94,6 +94,21 @@ class BatchedTensor(Tensor):
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(n))
 
+    def _adopt_view(self, out):
+        """An in-place view op (``squeeze_``...): this batched tensor becomes ``out``, the view the
+        out-of-place op made (its rule ran on the physical tensor)."""
+        self._value = out._value
+        self._data = out._data
+        self._keyset = out._keyset
+
+    @property
+    def data(self):
+        raise RuntimeError("accessing `data` under vmap transform is not allowed")
+
+    @data.setter
+    def data(self, other):
+        raise RuntimeError("mutating directly with `.data` under vmap transform is not allowed.")
+
     @property
     def requires_grad(self):
         return self._value.requires_grad

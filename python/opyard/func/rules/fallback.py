@@ -31,10 +31,29 @@ def _written(op):
     return [(i, a.name) for i, a in enumerate(schema.arguments) if a.alias_info is not None and a.alias_info.is_write]
 
 
+def _is_inplace(schema):
+    """torch's ``isInplaceOp``: writes its first argument and returns it, aliasing nothing else."""
+    args, rets = schema.arguments, schema.returns
+    if not args or len(rets) != 1 or args[0].alias_info is None or not args[0].alias_info.is_write:
+        return False
+    if any(a.alias_info is not None for a in args[1:]):
+        return False
+    return rets[0].alias_info is not None and rets[0].alias_info.is_write
+
+
+def _aliases(schema):
+    return any(a.alias_info is not None for a in (*schema.arguments, *schema.returns))
+
+
 def loop_fallback(op, *args, **kwargs):
     """Run ``op`` per example of the innermost level among the arguments and stack the results."""
     level = level_of(args + tuple(kwargs.values()))
     name = op.name()
+    schema = op._schema
+    if name.startswith("aten::") and not _is_inplace(schema) and _aliases(schema):
+        # torch's fallback: a per-example loop cannot write an out= tensor or return views of the batch.
+        raise RuntimeError(f"Batching rule not implemented for {name}; the fallback path doesn't work on out= or "
+                           "view ops.")
     if name not in _warned:
         _warned.add(name)
         warnings.warn(f"There is a performance drop because we have not yet implemented the batching rule for "
