@@ -153,12 +153,15 @@ fn run_forward<'py>(
 }
 
 /// torch refuses to save for backward an input that `forward` returned as-is
-/// when the Function has `setup_context` (the same text as `function.py`).
+/// when the Function has `setup_context` (the same text as `function.py`),
+/// except (as torch) under grad mode off for an input that requires grad.
 fn check_saved_inputs(
     py: Python<'_>,
     ctx: &Bound<'_, PyNodeBase>,
     args: &Bound<'_, PyTuple>,
     output: &Bound<'_, PyAny>,
+    grad_on: bool,
+    mask: u64,
 ) -> PyResult<()> {
     let to_save = ctx
         .borrow()
@@ -173,7 +176,14 @@ fn check_saved_inputs(
     };
     for saved in to_save.bind(py).iter()? {
         let saved = saved?;
-        if !saved.is_none() && args.iter().any(|a| a.is(&saved)) && outs.iter().any(|o| o.is(&saved)) {
+        let requires = saved
+            .downcast::<PyTensorBase>()
+            .is_ok_and(|t| t.get().keys() & mask != 0);
+        if !saved.is_none()
+            && (grad_on || !requires)
+            && args.iter().any(|a| a.is(&saved))
+            && outs.iter().any(|o| o.is(&saved))
+        {
             return Err(PyRuntimeError::new_err(
                 "An input that has been returned as-is as output is being saved for backward. This is \
                  not supported if you override setup_context. You should return and save a view of the \
@@ -221,8 +231,8 @@ pub fn _function_apply(
     // torch sets the edges before forward runs.
     let ctx = new_ctx(py, spec, &needs, edges)?;
     let output = below_autograd(|| run_forward(spec.get(), &ctx, args))?;
-    if grad_on && spec.get().setup_context.is_some() {
-        check_saved_inputs(py, &ctx, args, &output)?;
+    if spec.get().setup_context.is_some() {
+        check_saved_inputs(py, &ctx, args, &output, grad_on, mask)?;
     }
     if !any_grad {
         let dirty = ctx.borrow().extras().is_some_and(|x| x.dirty.is_some());

@@ -105,6 +105,12 @@ impl PyTensorBase {
         }
     }
 
+    /// This tensor's place in the creation order of tensors (see [`BIRTHS`]).
+    #[inline]
+    pub fn birth(&self) -> u64 {
+        self.birth
+    }
+
     /// The raw key set.
     #[inline]
     pub fn keys(&self) -> u64 {

@@ -26,6 +26,48 @@ def quad(x):
     return (x ** 4).sum()
 def mix(x, y):
     return (x.sin() * y.cos()).sum()
+class Sin(T.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x.sin()
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+        ctx.save_for_forward(inputs[0])
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x.cos()
+    @staticmethod
+    def jvp(ctx, t):
+        x, = ctx.saved_tensors
+        return t * x.cos()
+class SinGen(Sin):
+    generate_vmap_rule = True
+class SinRule(Sin):
+    @staticmethod
+    def vmap(info, in_dims, x):
+        return SinRule.apply(x), in_dims[0]
+class CtxStyle(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+class MulSum(T.autograd.Function):
+    generate_vmap_rule = True
+    @staticmethod
+    def forward(x, w):
+        return (x * w).sum(), x * 2
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*inputs)
+    @staticmethod
+    def backward(ctx, g, g2):
+        x, w = ctx.saved_tensors
+        return g * w + g2 * 2, g * x
+X23 = x23.clone()
 """
 
 CASES = {
@@ -251,6 +293,230 @@ CASES = {
     "linearize_bad_shape": "o, fn = F.linearize(T.sin, x3)\nout = fn(T.ones(2, dtype=f64))",
     "linearize_bad_dtype": "o, fn = F.linearize(T.sin, x3)\nout = fn(T.ones(3))",
     "linearize_bad_structure": "o, fn = F.linearize(T.sin, x3)\nout = fn(y3, y3)",
+
+    # --- in-place rules inside autodiff transforms -------------------------------------------------
+    "captured_add_": "c = ones3.clone()\nout = F.grad(lambda a: (c.add_(a), (a * a).sum())[1])(x3)",
+    "captured_add_constant": "c = ones3.clone()\nout = F.grad(lambda a: (c.add_(ones3), a.sum())[1])(x3)",
+    "captured_copy_": "c = ones3.clone()\nout = F.grad(lambda a: (c.copy_(a), a.sum())[1])(x3)",
+    "captured_zero_": "c = ones3.clone()\nout = F.grad(lambda a: (c.zero_(), a.sum())[1])(x3)",
+    "captured_setitem_number": "c = ones3.clone()\nout = F.grad(lambda a: (c.__setitem__(0, 1.0), a.sum())[1])(x3)",
+    "captured_view_mul_": "c = ones3.clone()\nout = F.grad(lambda a: (c[:2].mul_(a[:2]), a.sum())[1])(x3)",
+    "captured_under_jvp": "c = ones3.clone()\nout = F.jvp(lambda a: (c.mul_(a), a)[1], (x3,), (y3,))",
+    "captured_under_vmap_of_grad": (
+        "c = ones3.clone()\nout = F.vmap(F.grad(lambda a: (c.add_(a), (a * a).sum())[1]))(x23)"),
+    "captured_from_outer_grad": (
+        "def f(a):\n    z = T.zeros(3, dtype=f64)\n    def g(w):\n        z.add_(w)\n        return (z * w).sum()\n"
+        "    return F.grad(g)(a).sum()\nout = F.grad(f)(x3)"),
+    "inplace_on_fresh_tensor": "out = F.grad(lambda a: T.zeros(3, dtype=f64).add_(a).mul(a).sum())(x3)",
+    "inplace_on_undifferentiated_input": "out = F.grad(lambda a, w: (w.mul_(a), (a * w).sum())[1])(x3, ones3.clone())",
+    "inplace_on_view_of_undifferentiated_input": (
+        "out = F.grad(lambda a, w: (w[:2].mul_(a[:2]), (a * w).sum())[1])(x3, ones3.clone())"),
+    "inplace_vmap_grad_undifferentiated_batched": (
+        "out = F.vmap(F.grad(lambda a, w: (w.mul_(a), (a * w).sum())[1]))(x23, T.ones(2, 3, dtype=f64))"),
+    "inplace_view_of_differentiated_leaf": "out = F.grad(lambda a: a[:2].mul_(2).sum())(x3)",
+    "setitem_into_fresh_under_jacrev": (
+        "def f(a):\n    out = T.zeros(3, dtype=f64)\n    out[1:] = a[:2] ** 2\n    return out\nout = F.jacrev(f)(x3)"),
+    "setitem_into_fresh_under_jacfwd": (
+        "def f(a):\n    out = T.zeros(3, dtype=f64)\n    out[1:] = a[:2] ** 2\n    return out\nout = F.jacfwd(f)(x3)"),
+    "setitem_plain_autograd": (
+        "a = x3.clone().requires_grad_()\nw = T.zeros(3, dtype=f64)\nw[:2] = a[:2]\n"
+        "out = (w.requires_grad, T.autograd.grad((w * w).sum(), a))"),
+    "view_inplace_plain_autograd": (
+        "a = x3.clone().requires_grad_()\nw = T.zeros(3, dtype=f64)\nw[1:].add_(a[:2] * 3)\n"
+        "out = (w.requires_grad, T.autograd.grad(w.sum(), a))"),
+    "requires_grad__inside_grad": "out = F.grad(lambda a: a.requires_grad_().sum())(x3)",
+    "requires_grad__inside_vmap": "out = F.vmap(lambda a: a.requires_grad_())(x23)",
+    "requires_grad__inside_jvp": "out = F.jvp(lambda a: a.requires_grad_(), (x3,), (y3,))",
+    "requires_grad__on_new_tensor_inside_grad": (
+        "out = F.grad(lambda a: (T.zeros(3, dtype=f64).requires_grad_() * a).sum())(x3)"),
+    "requires_grad_setter_inside_grad": (
+        "def f(a):\n    z = T.zeros(3, dtype=f64)\n    z.requires_grad = False\n    return (z + a).sum()\n"
+        "out = F.grad(f)(x3)"),
+    "tensor_factory_requires_grad_inside_grad": (
+        "out = F.grad(lambda a: (T.tensor([1.0, 2.0, 3.0], dtype=f64, requires_grad=True) * a).sum())(x3)"),
+    "retain_grad_inside_grad": "out = F.grad(lambda a: (a * 2).retain_grad())(x3)",
+    "retain_grad_inside_vmap_no_grad": "out = F.vmap(lambda a: (a.retain_grad(), a)[1])(x23)",
+    "autograd_functional_inside_grad": "out = F.grad(lambda a: AF.jacobian(T.sin, a).sum())(x3)",
+
+    # --- autograd.Function under transforms -------------------------------------------------------
+    "function_without_setup_context_under_grad": "out = F.grad(lambda a: CtxStyle.apply(a).sum())(x3)",
+    "function_without_setup_context_under_vmap": "out = F.vmap(CtxStyle.apply)(x23)",
+    "function_without_setup_context_plain": "out = CtxStyle.apply(x3.clone().requires_grad_()).sum()",
+    "function_grad": "out = F.grad(lambda a: Sin.apply(a).sum())(x3)",
+    "function_grad_node_name": (
+        "names = []\ndef f(a):\n    y = Sin.apply(a)\n    names.append(type(y.grad_fn).__name__)\n    return y.sum()\n"
+        "F.grad(f)(x3)\nout = names"),
+    "function_plain_node_name": "out = type(Sin.apply(x3.clone().requires_grad_()).grad_fn).__name__",
+    "function_jvp": "out = F.jvp(Sin.apply, (x3,), (y3,))",
+    "function_jvp_without_jvp": (
+        "class NoJvp(T.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x * 2\n"
+        "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        return g\nout = F.jvp(NoJvp.apply, (x3,), (y3,))"),
+    "function_jvp_reads_save_for_forward_only": (
+        "class Only(Sin):\n    @staticmethod\n    def setup_context(ctx, inputs, output):\n"
+        "        ctx.save_for_backward(inputs[0])\nout = F.jvp(Only.apply, (x3,), (y3,))"),
+    "function_vmap_without_rule": "out = F.vmap(Sin.apply)(x23)",
+    "function_vmap_unbatched_without_rule": "out = F.vmap(lambda r: Sin.apply(x3) * r)(x23)",
+    "function_vmap_generated": "out = F.vmap(SinGen.apply)(x23)",
+    "function_vmap_rule": "out = F.vmap(SinRule.apply)(x23)",
+    "function_vmap_rule_unbatched_argument": "out = F.vmap(lambda r: SinRule.apply(x3) * r)(x23)",
+    "function_vmap_both_rules": (
+        "class Both(SinRule):\n    generate_vmap_rule = True\nout = F.vmap(Both.apply)(x23)"),
+    "function_vmap_rule_not_a_pair": (
+        "class Bad(Sin):\n    @staticmethod\n    def vmap(info, in_dims, x):\n        return x.sin()\n"
+        "out = F.vmap(Bad.apply)(x23)"),
+    "function_vmap_rule_three_returns": (
+        "class Bad(Sin):\n    @staticmethod\n    def vmap(info, in_dims, x):\n        return x.sin(), 0, 0\n"
+        "out = F.vmap(Bad.apply)(x23)"),
+    "function_vmap_rule_bad_out_dims": (
+        "class Bad(Sin):\n    @staticmethod\n    def vmap(info, in_dims, x):\n        return x.sin(), (0, 0)\n"
+        "out = F.vmap(Bad.apply)(x23)"),
+    "function_vmap_rule_returns_input": (
+        "class Ident(Sin):\n    @staticmethod\n    def vmap(info, in_dims, x):\n        return x, in_dims[0]\n"
+        "out = F.vmap(lambda r: Ident.apply(r) is r)(x23)"),
+    "function_vmap_rule_info": (
+        "seen = []\nclass Rec(Sin):\n    @staticmethod\n    def vmap(info, in_dims, x):\n"
+        "        seen.append((info.batch_size, info.randomness, in_dims))\n        return x.sin(), 0\n"
+        "F.vmap(Rec.apply, randomness='same')(x23)\nout = seen"),
+    "function_vmap_of_grad_generated": "out = F.vmap(F.grad(lambda a: SinGen.apply(a).sum()))(x23)",
+    "function_vmap_of_grad_rule": "out = F.vmap(F.grad(lambda a: SinRule.apply(a).sum()))(x23)",
+    "function_grad_of_vmap_generated": "out = F.grad(lambda a: F.vmap(SinGen.apply)(a).sum())(x23)",
+    "function_vmap_of_jacrev_generated": "out = F.vmap(F.jacrev(SinGen.apply))(x23)",
+    "function_vmap_of_jvp_generated": "out = F.vmap(lambda a, t: F.jvp(SinGen.apply, (a,), (t,)))(x23, x23 * 2)",
+    "function_jacfwd_generated": "out = F.jacfwd(SinGen.apply)(x3)",
+    "function_two_inputs_two_outputs_vmap_grad": (
+        "out = F.vmap(F.grad(lambda a, w: MulSum.apply(a, w)[0] + MulSum.apply(a, w)[1].sum(), argnums=(0, 1)),"
+        " in_dims=(0, None))(x23, y3)"),
+    "function_returns_saved_input": (
+        "class R(T.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x\n"
+        "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.save_for_backward(inputs[0])\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        return g\nout = R.apply(x3)"),
+    "function_returns_saved_input_no_grad": (
+        "class R(T.autograd.Function):\n    @staticmethod\n    def forward(x):\n        return x\n"
+        "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.save_for_backward(inputs[0])\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        return g\nwith T.no_grad():\n    out = R.apply(x3)"),
+    "function_keyword_only_under_grad": (
+        "class K(T.autograd.Function):\n    @staticmethod\n    def forward(x, *, scale=2.0):\n        return x * scale\n"
+        "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+        "out = F.grad(lambda a: K.apply(a, scale=3.0).sum())(x3)"),
+    "function_keyword_only_plain": (
+        "class K(T.autograd.Function):\n    @staticmethod\n    def forward(x, *, scale=2.0):\n        return x * scale\n"
+        "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        pass\n"
+        "    @staticmethod\n    def backward(ctx, g):\n        return g\nout = K.apply(x3, scale=3.0)"),
+
+    # --- autograd.functional ----------------------------------------------------------------------
+    "af_jacobian": "out = AF.jacobian(lambda a: a.exp().sum(1), x23)",
+    "af_jacobian_tuple": "out = AF.jacobian(lambda a, b: (a * b, (a + b).sum()), (x3, y3))",
+    "af_jacobian_create_graph": (
+        "x = x3.clone().requires_grad_()\nj = AF.jacobian(lambda a: a ** 3, x, create_graph=True)\n"
+        "out = (j, j.requires_grad, T.autograd.grad(j.sum(), x))"),
+    "af_jacobian_vectorize": "out = AF.jacobian(lambda a, b: (a * b, (a + b).sum()), (x3, y3), vectorize=True)",
+    "af_jacobian_forward_mode": (
+        "out = AF.jacobian(lambda a, b: (a * b, (a + b).sum()), (x3, y3), vectorize=True, strategy='forward-mode')"),
+    "af_jacobian_forward_mode_not_vectorized": "out = AF.jacobian(T.sin, x3, strategy='forward-mode')",
+    "af_jacobian_forward_mode_create_graph": (
+        "out = AF.jacobian(T.sin, x3, strategy='forward-mode', vectorize=True, create_graph=True)"),
+    "af_jacobian_bad_strategy": "out = AF.jacobian(T.sin, x3, strategy='sideways')",
+    "af_jacobian_strict_independent": "out = AF.jacobian(lambda a, b: a * 2, (x3, y3), strict=True)",
+    "af_jacobian_strict_vectorize": "out = AF.jacobian(T.sin, x3, strict=True, vectorize=True)",
+    "af_jacobian_independent": "out = AF.jacobian(lambda a, b: a * 2, (x3, y3))",
+    "af_jacobian_bad_input": "out = AF.jacobian(T.sin, [x3])",
+    "af_jacobian_bad_input_tuple": "out = AF.jacobian(T.sin, (x3, 3))",
+    "af_jacobian_bad_output": "out = AF.jacobian(lambda a: 3, x3)",
+    "af_hessian": "out = AF.hessian(quad, x3)",
+    "af_hessian_tuple": "out = AF.hessian(lambda a, b: (a * a * b).sum(), (x3, y3))",
+    "af_hessian_vectorize": "out = AF.hessian(quad, x3, vectorize=True)",
+    "af_hessian_forward_over_reverse": "out = AF.hessian(quad, x3, vectorize=True, outer_jacobian_strategy='forward-mode')",
+    "af_hessian_not_scalar": "out = AF.hessian(lambda a: a * a, x3)",
+    "af_hessian_strict_linear": "out = AF.hessian(lambda a: a.sum(), x3, strict=True)",
+    "af_vjp": "out = AF.vjp(lambda a: a.exp().sum(1), x23, T.ones(2, dtype=f64))",
+    "af_vjp_create_graph": (
+        "x = x3.clone().requires_grad_()\no, v = AF.vjp(lambda a: a ** 3, x, ones3, create_graph=True)\n"
+        "out = (o, v, T.autograd.grad(v.sum(), x))"),
+    "af_vjp_no_v": "out = AF.vjp(lambda a: a.sum(), x3)",
+    "af_vjp_no_v_many": "out = AF.vjp(lambda a: a * 2, x3)",
+    "af_vjp_bad_v_size": "out = AF.vjp(lambda a: a * 2, x3, T.ones(2, dtype=f64))",
+    "af_vjp_bad_v_len": "out = AF.vjp(lambda a: (a, a), x3, (ones3,))",
+    "af_vjp_strict": "out = AF.vjp(lambda a, b: a * 2, (x3, y3), ones3, strict=True)",
+    "af_vjp_strict_output": "out = AF.vjp(lambda a: ones3, x3, ones3, strict=True)",
+    "af_jvp": "out = AF.jvp(lambda a: a.exp().sum(1), x23, T.ones(2, 3, dtype=f64))",
+    "af_jvp_tuple": "out = AF.jvp(lambda a, b: (a * b, a.sum()), (x3, y3), (ones3, y3))",
+    "af_jvp_strict_independent": "out = AF.jvp(lambda a: ones3 * 2, x3, ones3, strict=True)",
+    "af_jvp_no_v": "out = AF.jvp(lambda a: a * 2, s)",
+    "af_hvp": "out = AF.hvp(quad, x3, y3)",
+    "af_vhp": "out = AF.vhp(quad, x3, y3)",
+    "af_hvp_tuple": "out = AF.hvp(lambda a, b: (a * a * b).sum(), (x3, y3), (ones3, y3))",
+    "af_hvp_not_scalar": "out = AF.hvp(lambda a: a * a, x3, y3)",
+    "af_vhp_tuple_output": "out = AF.vhp(lambda a: ((a * a).sum(),), x3, y3)",
+    "af_hvp_create_graph": (
+        "x = x3.clone().requires_grad_()\no, h = AF.hvp(quad, x, ones3, create_graph=True)\n"
+        "out = (h, T.autograd.grad(h.sum(), x))"),
+    "af_under_no_grad": "with T.no_grad():\n    out = AF.jacobian(T.sin, x3)",
+
+    # --- vmap surface -----------------------------------------------------------------------------
+    "is_nested": "out = (T.ones(2).is_nested, F.vmap(lambda r: T.tensor(r.is_nested))(x23))",
+    "vmap_add_number_tensor": "out = F.vmap(lambda r: T.add(2.5, r, alpha=2))(x23)",
+    "vmap_sub_number_tensor": "out = F.vmap(lambda r: T.sub(2, r))(x23)",
+    "vmap_mul_div_number_tensor": "out = F.vmap(lambda r: (T.mul(2, r), T.div(1, r)))(x23)",
+    "add_number_tensor": "out = (T.add(2.5, x3), T.add(2, T.tensor([1, 2])), T.add(2, 3), T.mul(1.5, T.tensor(2)))",
+    "add_number_int32_zero_dim": "out = T.add(2, T.tensor(3, dtype=T.int32))",
+    "copy_number": "out = T.zeros(3).copy_(2.5)",
+    "vmap_chunk_writes_through": (
+        "x = X23.clone()\nF.vmap(lambda r: r.chunk(3)[0].mul_(10))(x)\nout = x"),
+    "vmap_view_writes_through": "x = X23.clone()\nF.vmap(lambda r: r[:2].mul_(10))(x)\nout = x",
+    "vmap_contiguous_is_self": "out = F.vmap(lambda r: T.tensor(r.contiguous() is r))(x23)",
+    "vmap_contiguous_of_transposed": "out = F.vmap(lambda r: r.t().contiguous())(T.arange(24.).reshape(2, 3, 4))",
+    "vmap_as_strided": "out = F.vmap(lambda r: (r.as_strided((2,), (1,)), r.as_strided((2,), (1,), 1)))(x23)",
+    "vmap_as_strided_writes_through": (
+        "x = X23.clone()\nF.vmap(lambda r: r.as_strided((2,), (1,)).mul_(10))(x)\nout = x"),
+    "vmap_squeeze_": "out = F.vmap(lambda r: r.unsqueeze(0).clone().squeeze_(0))(x23)",
+    "vmap_squeeze__all": "out = F.vmap(lambda r: r.unsqueeze(1).clone().squeeze_())(x23)",
+    "vmap_unsqueeze_": "out = F.vmap(lambda r: r.clone().unsqueeze_(0))(x23)",
+    "vmap_transpose_": "out = F.vmap(lambda r: r.clone().transpose_(0, 1))(T.arange(12.).reshape(2, 2, 3))",
+    "squeeze__plain": (
+        "x = T.ones(2, 1)\nv = x._version\nx.squeeze_()\ny = (T.ones(2, 1, dtype=f64, requires_grad=True) * x3[:1])\n"
+        "y.unsqueeze_(0)\nout = (x.shape == (2,), x._version - v, y.shape == (1, 2, 1), y.grad_fn is not None)"),
+    "squeeze__leaf": "out = T.ones(2, 1, requires_grad=True).squeeze_()",
+    "vmap_clone_contiguous_format": "out = F.vmap(lambda r: r.clone(memory_format=T.contiguous_format))(x23)",
+    "vmap_clone_channels_last": "out = F.vmap(lambda r: r.clone(memory_format=T.channels_last))(T.ones(2, 1, 2, 2, 2))",
+    "vmap_clone_channels_last_3d": (
+        "out = F.vmap(lambda r: r.clone(memory_format=T.channels_last_3d))(T.ones(2, 1, 2, 2, 2, 2))"),
+    "vmap_data": "out = F.vmap(lambda r: r.data)(x23)",
+    "vmap_data_set": "out = F.vmap(lambda r: setattr(r, 'data', ones3))(x23)",
+    "vmap_out": "out = F.vmap(lambda r: T.sin(r, out=T.empty(3, dtype=f64)))(x23)",
+    "vmap_out_batched": "out = F.vmap(lambda r, o: T.sin(r, out=o))(x23, T.empty(2, 3, dtype=f64))",
+    "vmap_item": "out = F.vmap(lambda r: r.sum().item())(x23)",
+
+    # --- autocast API ----------------------------------------------------------------------------
+    "autocast_dtypes": (
+        "out = [T.get_autocast_dtype(d) for d in ('cpu', 'cuda', 'xpu', 'hpu', 'mps', 'cuda:0')]"),
+    "autocast_enabled": (
+        "with T.autocast('cpu'):\n    inside = (T.is_autocast_enabled('cpu'), T.is_autocast_enabled(), "
+        "T.is_autocast_enabled('cuda'), T.get_autocast_dtype('cpu'))\nout = (inside, T.is_autocast_enabled('cpu'))"),
+    "autocast_set_dtype": (
+        "prev = T.get_autocast_dtype('cpu')\nT.set_autocast_dtype('cpu', T.float16)\n"
+        "with T.autocast('cpu'):\n    y = T.ones(2, 2) @ T.ones(2, 2)\nnow = T.get_autocast_dtype('cpu')\n"
+        "T.set_autocast_dtype('cpu', prev)\nout = (now, y.dtype, T.get_autocast_dtype('cpu'))"),
+    "autocast_set_enabled": (
+        "T.set_autocast_enabled('cpu', True)\na = T.is_autocast_enabled('cpu')\n"
+        "T.set_autocast_enabled('cpu', False)\nout = (a, T.is_autocast_enabled('cpu'))"),
+    "autocast_other_device_state": (
+        "T.set_autocast_enabled('xpu', True)\nT.set_autocast_dtype('xpu', T.bfloat16)\n"
+        "out = (T.is_autocast_enabled('xpu'), T.get_autocast_dtype('xpu'))\nT.set_autocast_enabled('xpu', False)\n"
+        "T.set_autocast_dtype('xpu', T.float16)"),
+    "autocast_unknown_device_get": "out = T.get_autocast_dtype('foo')",
+    "autocast_unknown_device_enabled": "out = T.is_autocast_enabled('foo')",
+    "autocast_unknown_device_set": "out = T.set_autocast_dtype('foo', T.float16)",
+    "autocast_unknown_device_context": "out = T.autocast('foo')",
+    "autocast_unsupported_device_context": "out = T.autocast('meta')",
+    "autocast_meta_enabled": "out = T.is_autocast_enabled('meta')",
+    "autocast_meta_dtype": "out = T.get_autocast_dtype('meta')",
+    "autocast_device_not_str": "out = T.get_autocast_dtype(1)",
+    "autocast_missing_device": "out = T.get_autocast_dtype()",
+    "autocast_enabled_not_bool": "out = T.set_autocast_enabled('cpu', 1)",
+    "autocast_dtype_not_dtype": "out = T.set_autocast_dtype('cpu', 'half')",
+    "autocast_two_arguments": "out = T.is_autocast_enabled('cpu', 'cuda')",
 }
 
 

@@ -297,8 +297,12 @@ class autocast:
     """
 
     def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        if not isinstance(device_type, str):
+            raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")  # noqa: TRY004
+        # torch reads the device type's dtype before it checks the type has autocast.
+        fast = get_autocast_dtype(device_type) if dtype is None else None
         self.device = device_type_of(device_type, "autocast")
-        self.fast_dtype = get_autocast_dtype(self.device) if dtype is None else _check_dtype(dtype, "autocast()")
+        self.fast_dtype = fast if dtype is None else _check_dtype(dtype, "autocast()")
         self._cache_enabled = STATE.cache_enabled if cache_enabled is None else bool(cache_enabled)
         self._enabled = bool(enabled) and _supported(self.device, self.fast_dtype)
         self._saved = []  # a stack, so one instance may be re-entered (a decorated recursive function)

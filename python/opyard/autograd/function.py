@@ -310,8 +310,8 @@ def apply_plain(cls, args, backward_cls):
             cls.setup_context(ctx, args, output)
         else:
             output = cls.forward(ctx, *args)
-    if cls._setup_context_defined and ctx.to_save and not _is_excluded(_AUTOGRAD_KEYS) and not _fw_off():
-        _check_saved_inputs(ctx.to_save, args, output)
+    if cls._setup_context_defined and ctx.to_save:
+        _check_saved_inputs(ctx.to_save, args, output, not _is_excluded(_AUTOGRAD_KEYS) and not _fw_off())
     if any_grad:
         ctx.next_functions = edges
         output = _record_outputs(ctx, args, output)
@@ -322,11 +322,12 @@ def apply_plain(cls, args, backward_cls):
     return output
 
 
-def _check_saved_inputs(to_save, args, output):
-    """torch refuses to save an input that ``forward`` returned as-is when ``setup_context`` is used."""
+def _check_saved_inputs(to_save, args, output, grad_on):
+    """torch refuses to save an input that ``forward`` returned as-is when ``setup_context`` is used
+    (except, as torch, with grad mode off for an input that requires grad)."""
     outs = output if isinstance(output, tuple) else (output,)
     for t in to_save:
-        if t is not None and _contains(args, t) and _contains(outs, t):
+        if t is not None and (grad_on or not meta.requires_grad(t)) and _contains(args, t) and _contains(outs, t):
             raise RuntimeError(_SAVED_INPUT_OUTPUT)
 
 

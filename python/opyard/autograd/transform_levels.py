@@ -56,6 +56,9 @@ class TransformLevel:
 
     __slots__ = ("level",)
     kind = None
+    # A vmap of ``autograd.functional(vectorize=True)`` (torch's legacy ``_vmap``): not a transform
+    # of ``opyard.func`` for the rules of ``active()`` (requires_grad_, Function).
+    legacy = False
 
 
 class _AutodiffLevel(TransformLevel):
@@ -130,7 +133,10 @@ def levels():
 
 def active():
     """True while a transform of ``opyard.func`` runs on this thread."""
-    return bool(_tls.levels)
+    for level in _tls.levels:
+        if not level.legacy:
+            return True
+    return False
 
 
 def push(level):

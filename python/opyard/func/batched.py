@@ -33,6 +33,7 @@ from ..dispatcher import DispatchKey, DispatchKeySet
 __all__ = [
     "BATCHED_BIT",
     "BatchedTensor",
+    "LegacyVmapLevel",
     "VmapLevel",
     "current_layer",
     "is_batched",
@@ -61,7 +62,8 @@ class BatchedTensor(Tensor):
     def item(self):
         raise RuntimeError(
             "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
-            ".item() on a Tensor, please try to rewrite what you're doing with other operations.")
+            ".item() on a Tensor, please try to rewrite what you're doing with other operations. If error is "
+            "occurring somewhere inside opyard internals, please file a bug report.")
 
     def __bool__(self):
         raise RuntimeError(
@@ -121,7 +123,12 @@ class BatchedTensor(Tensor):
             raise TypeError(f"requires_grad must be a bool, got {type(flag).__name__}")
 
     def requires_grad_(self, requires_grad=True):
-        raise RuntimeError(IN_TRANSFORM)  # a batched tensor exists only inside vmap
+        if _levels.active():
+            raise RuntimeError(IN_TRANSFORM)
+        # Inside autograd.functional's vectorized pass only (torch's legacy vmap): the physical tensor.
+        self._value.requires_grad_(requires_grad)
+        self._keyset = self._value._keyset | BATCHED_BIT
+        return self
 
 
 register_plain_tensor_type(BatchedTensor)
@@ -176,6 +183,14 @@ class VmapLevel(TransformLevel):
         self.name = name
 
 
+class LegacyVmapLevel(VmapLevel):
+    """The vmap ``autograd.functional`` vectorizes with (torch's legacy ``_vmap``): batching as any
+    vmap, but not a transform for ``requires_grad_`` and ``Function``'s rules."""
+
+    __slots__ = ()
+    legacy = True
+
+
 Layer = VmapLevel
 _VMAP_MODE = DispatchKeySet(DispatchKey.VmapMode)
 
@@ -222,9 +237,9 @@ _new_level = _levels.new_number
 _new_layer = object.__new__
 
 
-def push_layer(batch_size, randomness, name):
+def push_layer(batch_size, randomness, name, cls=VmapLevel):
     ls = _stack.levels
-    layer = _new_layer(VmapLevel)  # no __init__ frame: vmap pays this on every call
+    layer = _new_layer(cls)  # no __init__ frame: vmap pays this on every call
     layer.info = None
     layer.level = _new_level()
     layer.batch_size = batch_size

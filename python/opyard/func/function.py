@@ -140,7 +140,8 @@ def _checked_rule(cls, info, kwargs, in_dims, *args):
     base = ("Expected the vmap staticmethod to have two returns, an output and out_dims with pytree structure "
             "compatible with the output. ")
     if not isinstance(result, tuple):
-        raise RuntimeError(base + f"Got a {type(result)} instead")
+        kind = "<class 'opyard.Tensor'>" if isinstance(result, Tensor) else str(type(result))
+        raise RuntimeError(base + f"Got a {kind} instead")
     if len(result) != 2:
         raise RuntimeError(base + f"Got {len(result)} returns instead")
     output, out_dims = result

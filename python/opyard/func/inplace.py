@@ -20,10 +20,10 @@ from .._provenance import caller_site
 from .._tensor import Tensor
 from ..autograd import transform_levels as levels
 from ..dispatcher import DispatchKey, DispatchKeySet
+from .._ops import resolve
 from .batched import BatchedTensor
-from .rules.common import aten
 
-__all__ = ["ADINPLACE", "input_roots", "install"]
+__all__ = ["ADINPLACE", "check_before_vmap", "input_roots", "install"]
 
 ADINPLACE = DispatchKeySet(DispatchKey.ADInplaceOrView)
 _SITE = caller_site()
@@ -54,6 +54,14 @@ def _check(lv, t, name):
                        "as inputs.")
 
 
+def check_before_vmap(self, level, name):
+    """An in-place op's batching rule is about to refuse (``self`` not batched at ``level``): torch
+    meets an autodiff call running inside that vmap first, whose captured-tensor check then speaks."""
+    lv = levels.innermost_autodiff()
+    if lv is not None and lv.level > level and isinstance(self, Tensor):
+        _check(lv, self, name)
+
+
 def _is_inplace(schema):
     """torch's ``isInplaceOp``: writes its first argument and returns it, aliasing nothing else."""
     args, rets = schema.arguments, schema.returns
@@ -82,7 +90,7 @@ def _kernel(op):
 def install():
     lib = _core._new_library("aten", "IMPL", None, _SITE)
     for name, *_ in OP_TABLE:
-        op = aten(name)
+        op = resolve("aten::" + name)
         if _is_inplace(op._schema):
             _core._impl(lib, name, "ADInplaceOrView", _kernel(op), with_keyset=True, fallthrough=False,
                         allow_override=True, provenance=_SITE)

@@ -110,7 +110,8 @@ def _plain_of(t):
 def reaches_outside(roots, lv, leaves=()):
     """Whether the graph behind ``roots`` (tensors) reaches a node recorded before the call of level
     ``lv`` started or a leaf that is not one of the call's (``leaves``, or the dead leaves of the
-    reverse calls that ran inside it): see Note [Reverse levels]. The walk is ``_core._graph_reaches``."""
+    reverse calls that ran inside it) and was made before the call: see Note [Reverse levels]. The walk
+    is ``_core._graph_reaches``."""
     own = list(leaves)
     own.extend(lv.dead)
     fns = []
@@ -120,9 +121,9 @@ def reaches_outside(roots, lv, leaves=()):
             fn = p._grad_fn
             if fn is not None:
                 fns.append(fn)
-            elif p.requires_grad and not any(p is leaf for leaf in own):
+            elif p.requires_grad and p._birth < lv.birth and not any(p is leaf for leaf in own):
                 return True
-    return bool(fns) and _graph_reaches(fns, lv.mark, own)
+    return bool(fns) and _graph_reaches(fns, lv.mark, own, lv.birth)
 
 
 def keep_if_outside(t, lv, leaves=()):

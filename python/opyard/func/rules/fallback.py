@@ -9,6 +9,7 @@ mutation is real) and must mutate a batched tensor, not an unbatched one.
 import warnings
 
 from ..batched import BatchedTensor, wrap
+from ..inplace import check_before_vmap
 from .common import Tensor, aten, batch_size_at, level_of
 
 __all__ = ["batched_fallback", "loop_fallback"]
@@ -63,6 +64,7 @@ def loop_fallback(op, *args, **kwargs):
     for i, arg in written:
         value = args[i] if i < len(args) else kwargs.get(arg)
         if value is not None and not (value.__class__ is BatchedTensor and value._level == level):
+            check_before_vmap(value, level, name)
             raise RuntimeError(
                 f"vmap: {name}(self, *extra_args) is not possible because the tensor `{arg}` it writes to is not "
                 "vmapped over while another argument is. Please try to use out-of-place operators instead "
