@@ -81,8 +81,8 @@ pub fn forward_ad_active() -> bool {
 /// under transforms.
 #[inline]
 fn transform_active() -> bool {
-    const MARKS: DispatchKeySet = DispatchKeySet::from_key(DispatchKey::VmapMode)
-        .add(DispatchKey::ADInplaceOrView);
+    const MARKS: DispatchKeySet =
+        DispatchKeySet::from_key(DispatchKey::VmapMode).add(DispatchKey::ADInplaceOrView);
     tls::get().included.has_any(MARKS)
 }
 

@@ -555,7 +555,11 @@ pub fn _graph_reaches(
         if node.seq < mark {
             return Ok(true);
         }
-        stack.extend(node.next.iter().filter_map(|e| e.node.as_ref().map(|n| n.clone_ref(py))));
+        stack.extend(
+            node.next
+                .iter()
+                .filter_map(|e| e.node.as_ref().map(|n| n.clone_ref(py))),
+        );
     }
     Ok(false)
 }
