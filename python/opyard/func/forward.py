@@ -26,7 +26,7 @@ from ..autograd.graph import next_sequence_nr
 from ..utils._pytree import tree_flatten, tree_unflatten
 from ._checks import check_non_empty_tensor_outputs, error_if_complex, replace_args, slice_argnums, tensors_only
 from .batched import BatchedTensor, layer_of, layers, wrap
-from .inplace import ADINPLACE, input_roots
+from .inplace import inplace_guard, input_roots
 from .rules.common import aten
 from .transforms import from_plain, jacrev, keep_if_outside, standard_basis, to_plain
 
@@ -77,7 +77,7 @@ class _Forward:
         levels.push(self.lv)
         self._inference = inference_mode(False)
         self._inference.__enter__()
-        self._inplace = _core._KeyGuard(include=ADINPLACE)  # See Note [Captured tensors]
+        self._inplace = inplace_guard()  # See Note [Captured tensors]
         self._inplace.__enter__()
         return self
 
@@ -146,7 +146,7 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
     tensors_only(flat_primals, _JVP, "primals")
     tensors_only(flat_tangents, _JVP, "tangents")
     with _Forward() as call:
-        call.lv.add_inputs(input_roots(tree_flatten(primals)[0]))
+        call.lv.add_inputs(input_roots(primals))
         duals = tree_unflatten([call.dual(p, t) for p, t in zip(flat_primals, flat_tangents)], primals_spec)
         if argnums is not None:
             duals = replace_args(primals, duals, argnums)

@@ -14,6 +14,8 @@ falls through that key, so the check costs nothing else; batched tensors reach
 it through their batching rules, on their physical tensors.
 """
 
+import threading
+
 from .. import _core
 from .._aten import OP_TABLE
 from .._provenance import caller_site
@@ -21,12 +23,27 @@ from .._tensor import Tensor
 from ..autograd import transform_levels as levels
 from ..dispatcher import DispatchKey, DispatchKeySet
 from .._ops import resolve
+from ..utils._pytree import tree_flatten
 from .batched import BatchedTensor
 
-__all__ = ["ADINPLACE", "check_before_vmap", "input_roots", "install"]
+__all__ = ["ADINPLACE", "check_before_vmap", "inplace_guard", "input_roots", "install"]
 
 ADINPLACE = DispatchKeySet(DispatchKey.ADInplaceOrView)
 _SITE = caller_site()
+
+
+class _Guards(threading.local):
+    def __init__(self):
+        # Reused: a guard keeps a stack of what it replaced, so nested calls may enter it again.
+        self.inplace = _core._KeyGuard(include=ADINPLACE)
+
+
+_guards = _Guards()
+
+
+def inplace_guard():
+    """This thread's guard including ``ADInplaceOrView`` for an autodiff call (Note [Captured tensors])."""
+    return _guards.inplace
 
 
 def _root(t):
@@ -36,9 +53,21 @@ def _root(t):
     return base if base is not None else t
 
 
-def input_roots(flat):
-    """The storage roots of the tensors among ``flat`` (a transform's inputs, batched ones unwrapped)."""
-    return [_root(x) for x in flat if isinstance(x, Tensor)]
+def input_roots(args, kwargs=None):
+    """The storage roots of the tensors in ``args`` and ``kwargs`` (a transform's inputs, in any
+    structure, batched ones unwrapped)."""
+    out = []
+    for a in args:
+        if isinstance(a, Tensor):
+            out.append(_root(a))
+        elif a.__class__ in _CONTAINERS or isinstance(a, (tuple, list, dict)):
+            out.extend(_root(x) for x in tree_flatten(a)[0] if isinstance(x, Tensor))
+    if kwargs:
+        out.extend(input_roots(kwargs.values()))
+    return out
+
+
+_CONTAINERS = (tuple, list, dict)
 
 
 def _check(lv, t, name):

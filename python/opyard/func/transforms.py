@@ -41,17 +41,16 @@ from ..autograd import grad as _autograd_grad
 from ..autograd import transform_levels as levels
 from ..autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad
 from ..autograd.graph import next_sequence_nr
-from ..utils._pytree import tree_flatten, tree_unflatten, treespec_pprint
+from ..utils._pytree import LEAF, tree_flatten, tree_unflatten, treespec_pprint
 from ._checks import check_non_empty_tensor_outputs, error_if_complex, slice_argnums
 from .batched import BatchedTensor, layers, wrap
-from .inplace import ADINPLACE, input_roots
+from .inplace import inplace_guard, input_roots
 from .rules.common import aten
 
 __all__ = ["grad", "grad_and_value", "jacrev", "vjp"]
 
 _graph_reaches = _core._graph_reaches
 _next_birth = _core._next_birth
-_KeyGuard = _core._KeyGuard
 _expand = aten("expand")
 _alias = aten("alias")
 _ones_like = aten("ones_like")
@@ -146,7 +145,7 @@ class _Reverse:
 
     def __enter__(self):
         levels.push(self.lv)
-        undo = self.undo = [_KeyGuard(include=ADINPLACE)]  # See Note [Captured tensors]
+        undo = self.undo = [inplace_guard()]  # See Note [Captured tensors]
         undo[0].__enter__()
         # See Note [Reverse levels]: grad mode on (and inference mode off) inside, whatever outside.
         if is_inference_mode_enabled():
@@ -190,6 +189,8 @@ class _Reverse:
         return from_plain(leaf, self.vmaps)
 
     def differentiable_tree(self, tree):
+        if isinstance(tree, Tensor):  # the common argument: no structure to walk
+            return self.differentiable(tree), LEAF
         flat, spec = tree_flatten(tree)
         return tree_unflatten([self.differentiable(x) for x in flat], spec), spec
 
@@ -214,15 +215,16 @@ class _Reverse:
                 raise RuntimeError(f"Expected tensors, got unsupported type {type(a)}")
         return tree_unflatten([self.result(a) for a in flat], spec)
 
-    def grads(self, outputs, cotangents, create, retain_graph=True):
+    def grads(self, outputs, cotangents, create, retain_graph=True, inside=False):
         """Gradients (logical, one per leaf) of sum(outputs * cotangents); ``cotangents=None``: ones.
 
         Cotangents may be batched at vmap levels entered after this call (``jacrev`` maps its
         vjp over a basis): those levels stay batched through the backward pass (its ops run their
-        batching rules), outermost under the call's own plain batch dims.
+        batching rules), outermost under the call's own plain batch dims. ``inside``: called while the
+        call's level is the innermost one (no such levels).
         """
         active = self.vmaps
-        everything = layers()
+        everything = layers() if not inside else active
         extra = everything[len(active):]
         na, ne = len(active), len(extra)
         flat = self.lv.leaves
@@ -262,7 +264,7 @@ def _diff_args(call, args, argnums):
 
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
     with _Reverse() as call:
-        call.lv.add_inputs(input_roots(tree_flatten((args, kwargs))[0]))
+        call.lv.add_inputs(input_roots(args, kwargs))
         new_args, spec = _diff_args(call, args, argnums)
         output = func(*new_args, **kwargs)
         aux = None
@@ -277,7 +279,7 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
             raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                                f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
         outer = call.decide([output])
-        grads = call.grads([output], None, outer, retain_graph=outer)
+        grads = call.grads([output], None, outer, retain_graph=outer, inside=True)
         grads = tree_unflatten(grads, spec)
         output = call.result(output)
         if has_aux:
@@ -327,7 +329,7 @@ def vjp(func, *primals, has_aux=False):
 def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
     """``vjp`` differentiating only ``primals[argnums]`` (``jacrev``); messages as ``vjp``'s."""
     with _Reverse() as call:
-        call.lv.add_inputs(input_roots(tree_flatten(primals)[0]))
+        call.lv.add_inputs(input_roots(primals))
         if argnums is None:
             new, spec = call.differentiable_tree(primals)
         else:
