@@ -35,9 +35,20 @@ state in level order.
 
 The stack lives here, below ``opyard.func``, because the autograd layer asks
 it questions (``requires_grad_`` and ``retain_grad`` refuse inside a transform,
-``Function.apply`` takes its transform path). A Rust version keeps the same
-records: (kind, number, per-kind state), the batched tensor pointing at its level
-by number.
+``Function.apply`` takes its transform path). The hot paths never read it:
+a vmap call pushes and pops its record and enters the thread's ``VmapMode``
+guard, an autodiff call its ``ADInplaceOrView`` one, and the Rust side reads
+only those thread-local keys (``Function.apply``'s general path, the
+captured-tensor check of in-place operators, Note [Captured tensors]).
+
+Moving the batched tensor into Rust keeps this shape: the stack becomes a
+thread-local vector of the same records (kind, number, per-kind state: batch
+size and randomness; grad mode, sequence and creation marks, leaves, inputs;
+forward level), a batched tensor keeps its level number and physical tensor,
+a batching rule unwraps the largest number among its arguments and redispatches
+(the number is all it needs of the record: ``layer_of`` for the batch size), and
+the Python transforms push and pop through two calls. Nothing else reads the
+records' Python objects.
 """
 
 import itertools
