@@ -19,6 +19,8 @@ NO_FORWARD = {
     "aten::heaviside": "torch has no derivative for it either (a NotImplemented node)",
     "aten::linalg_svd": "singular-vector tangents need the full spectral formula",
     "aten::linalg_qr": "QR's tangent formula is not written",
+    "aten::grid_sampler_2d": "the grid tangent (torch's grid_sampler_2d_jvp) is not written",
+    "aten::grid_sampler_3d": "the grid tangent (torch's grid_sampler_3d_jvp) is not written",
 }
 WITH_FORWARD = sorted(op for op in SAMPLES if op in autograd._registered_ops and op not in NO_FORWARD)
 

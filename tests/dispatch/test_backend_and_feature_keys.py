@@ -139,7 +139,7 @@ def test_boxed_fallback_at_testing_only_key_runs_under_include(ns, kt):
         with opyard.dispatcher.exclude("TESTING_ONLY_GenericMode"):
             return op.redispatch(keyset.remove("TESTING_ONLY_GenericMode"), *args, **kwargs)
 
-    g = Library("_", "FRAGMENT")
+    g = Library("_", "IMPL")
     g.fallback(fallback, "TESTING_ONLY_GenericMode", with_keyset=True)
     try:
         op = getattr(opyard.ops, ns).op

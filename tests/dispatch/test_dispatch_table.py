@@ -158,7 +158,7 @@ def test_fallback_with_keyset_gets_keyset_then_op(ns, kt):
         got["keyset"], got["op"] = keyset, op
         return op.redispatch(keyset.remove(DispatchKey.Tracer), x)
 
-    g = Library("_", "FRAGMENT")
+    g = Library("_", "IMPL")
     g.fallback(fallback, "Tracer", with_keyset=True)
     try:
         with opyard.dispatcher.include("Tracer"):

@@ -353,5 +353,105 @@ SAMPLES["cummin.out"] = _multi_out_sample(lambda m: ((m(2, 3), 1), {}), ("values
 SAMPLES["mode.values"] = _multi_out_sample(lambda m: ((m(2, 5),), {}), ("values", "indices"))
 # --- math, reductions, indexing and linear algebra with a numpy equivalent (end) ---
 
+# --- convolution, pooling, resampling, unfold and channel shuffles ---
+CL, CL3 = opyard.channels_last, opyard.channels_last_3d
+f64 = opyard.float64
+
+
+def _cl(t):
+    return t.contiguous(memory_format=CL if t.dim() == 4 else CL3)
+
+
+def _pool_idx(m, *shape):
+    """Valid max-pool indices for a (2, 2) input plane pooled 2x2 from (4, 4)."""
+    base = np.array([[0, 2], [9, 15]])
+    return m.idx(np.broadcast_to(base, shape).tolist())
+
+
+SAMPLES.update({
+    "convolution": lambda m: ((m(2, 4, 7, 6), m(6, 2, 3, 3), m(6), [2, 1], [1, 0], [1, 2], False, [0, 0], 2), {}),
+    "_convolution": lambda m: ((_cl(m(2, 4, 7, 6)), m(4, 3, 3, 3), None, [1, 1], [1, 1], [1, 1], True, [0, 0], 1,
+                                False, False, True, True), {}),
+    "convolution_backward": lambda m: ((m(2, 6, 4, 2), m(2, 4, 7, 6), m(6, 2, 3, 3), [6], [2, 1], [1, 0], [1, 2],
+                                        False, [0, 0], 2, [True, True, True]), {}),
+    "conv1d": lambda m: ((m(3, 9), m(2, 3, 3)), {"stride": [2]}),
+    "conv2d": lambda m: ((m(1, 2, 5, 5), m(4, 2, 3, 3), m(4)), {"padding": [1, 1]}),
+    "conv3d": lambda m: ((m(1, 2, 3, 4, 5), m(2, 2, 2, 2, 2)), {}),
+    "conv1d.padding": lambda m: ((m(1, 3, 9), m(2, 3, 4)), {"padding": "same"}),
+    "conv2d.padding": lambda m: ((m(1, 2, 5, 5), m(4, 2, 3, 3)), {"padding": "valid"}),
+    "conv3d.padding": lambda m: ((m(1, 2, 3, 4, 5), m(2, 2, 3, 3, 3)), {"padding": "same"}),
+    "conv_transpose1d": lambda m: ((m(1, 2, 5), m(2, 3, 3)), {"stride": [2]}),
+    "conv_transpose2d.input": lambda m: ((_cl(m(1, 2, 4, 5)), m(2, 3, 3, 3), m(3)), {"stride": [2, 2]}),
+    "conv_transpose3d.input": lambda m: ((m(1, 2, 3, 4, 3), m(2, 1, 2, 2, 2)), {"groups": 2}),
+    "_convolution_mode": lambda m: ((m(1, 2, 5, 5), m(4, 2, 2, 2), None, [1, 1], "same", [1, 1], 1), {}),
+    "_convolution.deprecated": lambda m: ((m(1, 2, 5, 5), m(4, 2, 2, 2), None, [1, 1], [0, 0], [1, 1], False, [0, 0],
+                                           1, False, False, True), {}),
+    "im2col": lambda m: ((m(2, 3, 5, 6), [2, 3], [1, 1], [1, 0], [2, 1]), {}),
+    "col2im": lambda m: ((m(2, 12, 20), [5, 6], [2, 2], [1, 1], [0, 0], [1, 1]), {}),
+    "pixel_shuffle": lambda m: ((m(2, 8, 3, 2), 2), {}), "pixel_unshuffle": lambda m: ((m(2, 2, 4, 6), 2), {}),
+    "channel_shuffle": lambda m: ((_cl(m(2, 6, 3, 2)), 3), {}),
+    "native_channel_shuffle": lambda m: ((m(2, 6, 3), 2), {}),
+    "max_pool1d_with_indices": lambda m: ((m(2, 3, 9), [3], [2], [1]), {}),
+    "max_pool1d": lambda m: ((m(2, 3, 9), [3]), {}),
+    "max_pool2d": lambda m: ((m(2, 3, 7, 6), [3, 2], [2, 1], [1, 1], [1, 2], True), {}),
+    "max_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 2, 2]), {}),
+    "max_pool2d_with_indices": lambda m: ((_cl(m(2, 3, 7, 6)), [3, 2], [2, 1], [1, 1]), {}),
+    "max_pool3d_with_indices": lambda m: ((_cl(m(1, 2, 5, 6, 4)), [2, 2, 2], [], [1, 1, 0], [1, 1, 1], True), {}),
+    "max_pool2d_with_indices_backward": lambda m: ((m(1, 2, 2, 2), m(1, 2, 4, 4), [2, 2], [2, 2], [0, 0], [1, 1],
+                                                    False, _pool_idx(m, 1, 2, 2, 2)), {}),
+    "max_pool3d_with_indices_backward": lambda m: ((m(1, 2, 1, 2, 2), m(1, 2, 1, 4, 4), [1, 2, 2], [1, 2, 2],
+                                                    [0, 0, 0], [1, 1, 1], False, _pool_idx(m, 1, 2, 1, 2, 2)), {}),
+    "avg_pool1d": lambda m: ((m(2, 3, 9), [3], [2], [1], True), {}),
+    "avg_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [3, 2], [2, 1], [1, 1], True, False, None), {}),
+    "avg_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 2, 2], [1, 2, 2], [1, 0, 1], False, True, 3), {}),
+    "avg_pool2d_backward": lambda m: ((m(1, 2, 3, 3), m(1, 2, 5, 6), [2, 2], [2, 2], [0, 0], True, True, None), {}),
+    "avg_pool3d_backward": lambda m: ((m(1, 2, 2, 3, 3), m(1, 2, 4, 5, 6), [2, 2, 2], [2, 2, 2], [0, 0, 0], True,
+                                       True, None), {}),
+    "adaptive_avg_pool1d": lambda m: ((m(2, 3, 9), [4]), {}),
+    "adaptive_avg_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [1, 1]), {}),
+    "adaptive_avg_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 3, 3]), {}),
+    "_adaptive_avg_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [4, 3]), {}),
+    "_adaptive_avg_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 3, 3]), {}),
+    "_adaptive_avg_pool2d_backward": lambda m: ((m(2, 3, 4, 3), m(2, 3, 7, 6)), {}),
+    "_adaptive_avg_pool3d_backward": lambda m: ((m(1, 2, 2, 3, 3), m(1, 2, 5, 6, 4)), {}),
+    "adaptive_max_pool1d": lambda m: ((m(2, 3, 9), [4]), {}),
+    "adaptive_max_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [4, 3]), {}),
+    "adaptive_max_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 3, 3]), {}),
+    "adaptive_max_pool2d_backward": lambda m: ((m(1, 2, 2, 2), m(1, 2, 4, 4), _pool_idx(m, 1, 2, 2, 2)), {}),
+    "adaptive_max_pool3d_backward": lambda m: ((m(1, 2, 1, 2, 2), m(1, 2, 1, 4, 4), _pool_idx(m, 1, 2, 1, 2, 2)), {}),
+    "fractional_max_pool2d": lambda m: ((m(2, 3, 7, 6), [2, 2], [3, 4], m(2, 3, 2, positive=True) * 0.3), {}),
+    "fractional_max_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 2, 2], [3, 3, 2], m(1, 2, 3, positive=True) * 0.3), {}),
+    "fractional_max_pool2d_backward": lambda m: ((m(1, 2, 2, 2), m(1, 2, 4, 4), [2, 2], [2, 2],
+                                                  _pool_idx(m, 1, 2, 2, 2)), {}),
+    "fractional_max_pool3d_backward": lambda m: ((m(1, 2, 1, 2, 2), m(1, 2, 1, 4, 4), [1, 2, 2], [1, 2, 2],
+                                                  _pool_idx(m, 1, 2, 1, 2, 2)), {}),
+    "max_unpool2d": lambda m: ((_cl(m(1, 2, 2, 2)), _cl(_pool_idx(m, 1, 2, 2, 2)), [4, 4]), {}),
+    "max_unpool3d": lambda m: ((m(1, 2, 1, 2, 2), _pool_idx(m, 1, 2, 1, 2, 2), [1, 4, 4], [1, 2, 2], [0, 0, 0]), {}),
+    "grid_sampler": lambda m: ((m(2, 3, 5, 6), m(2, 4, 3, 2)), {"interpolation_mode": 0, "padding_mode": 1,
+                                                                "align_corners": False}),
+    "grid_sampler_2d": lambda m: ((m(2, 3, 5, 6), m(2, 4, 3, 2), 2, 2, True), {}),
+    "grid_sampler_3d": lambda m: ((m(1, 2, 3, 5, 4), m(1, 2, 3, 2, 3), 1, 0, False), {}),
+    "grid_sampler_2d_backward": lambda m: ((m(2, 3, 4, 3), m(2, 3, 5, 6), m(2, 4, 3, 2), 0, 0, False,
+                                            [True, True]), {}),
+    "grid_sampler_3d_backward": lambda m: ((m(1, 2, 2, 3, 2), m(1, 2, 3, 5, 4), m(1, 2, 3, 2, 3), 0, 0, False,
+                                            [True, False]), {}),
+})
+_UPSAMPLE_SAMPLES = {  # name -> (input shape, output size, takes align_corners)
+    "upsample_nearest1d": ((2, 3, 5), [7], False), "upsample_nearest2d": ((2, 3, 5, 4), [7, 3], False),
+    "upsample_nearest3d": ((1, 2, 3, 4, 5), [4, 3, 7], False), "_upsample_nearest_exact1d": ((2, 3, 5), [7], False),
+    "_upsample_nearest_exact2d": ((2, 3, 5, 4), [7, 3], False),
+    "_upsample_nearest_exact3d": ((1, 2, 3, 4, 5), [4, 3, 7], False),
+    "upsample_linear1d": ((2, 3, 5), [7], True), "upsample_bilinear2d": ((2, 3, 5, 4), [7, 3], True),
+    "upsample_trilinear3d": ((1, 2, 3, 4, 5), [4, 3, 7], True), "upsample_bicubic2d": ((2, 3, 5, 4), [7, 3], True),
+    "_upsample_bilinear2d_aa": ((2, 3, 5, 4), [2, 3], True), "_upsample_bicubic2d_aa": ((2, 3, 5, 4), [2, 3], True),
+}
+for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
+    _extra = (False,) if _align else ()
+    _layout = _cl if len(_shape) == 4 else (lambda t: t)
+    SAMPLES[_name] = (lambda m, s=_shape, o=_size, e=_extra, lay=_layout: ((lay(m(*s)), o) + e, {}))
+    SAMPLES[_name + ".vec"] = (lambda m, s=_shape, o=_size, e=_extra: ((m(*s), None) + e + ([1.5] * len(o),), {}))
+    SAMPLES[_name + "_backward"] = (lambda m, s=_shape, o=_size, e=_extra: (
+        (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)

@@ -42,7 +42,8 @@ from .graph import (
     gradient_edge,
 )
 
-__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "TRANSFORM_APPLY", "apply_plain", "once_differentiable"]
+__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "InplaceFunction", "TRANSFORM_APPLY", "apply_plain",
+           "once_differentiable"]
 
 _is_excluded = _core._is_excluded
 _FunctionSpec = _core._FunctionSpec
@@ -261,6 +262,14 @@ def _inherits_builtin_apply(cls):
         if "apply" in k.__dict__:
             return isinstance(k.__dict__["apply"], (_FunctionSpec, _core._ApplyDescriptor))
     return False
+
+
+class InplaceFunction(Function):
+    """A ``Function`` whose instances carry an ``inplace`` flag (torch's legacy base class)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
 
 
 # Installed by ``opyard.func`` at import (a higher layer): ``apply(cls, args, kwargs)`` under transforms.

@@ -4,6 +4,7 @@ leads it), ``cat``/``stack`` take lists whose unbatched members are expanded to 
 from .common import BatchedTensor, aten, materialize, pad_to, shift_dim, wrap, wrap_dim
 
 __all__ = [
+    "RULES",
     "as_rule",
     "as_strided_rule",
     "clone_rule",
@@ -170,3 +171,12 @@ def contiguous_rule(op):
         return wrap(op(self._value, memory_format=memory_format), self._level)
     rule.__qualname__ = f"batch_rule<{op.name()}>"
     return rule
+
+
+# The batching rules of this module, by overload name (``rules/__init__`` installs them).
+RULES = {
+    "view": size_rule, "reshape": size_rule, "expand": expand_rule, "t": t_rule, "squeeze": squeeze_all_rule,
+    "cat": cat_rule, "stack": stack_rule, "repeat": repeat_rule, "flatten.using_ints": flatten_rule,
+    "view_as": lambda op: as_rule(op, "view"), "expand_as": lambda op: as_rule(op, "expand"),
+    "as_strided": as_strided_rule, "clone": clone_rule, "contiguous": contiguous_rule,
+}
