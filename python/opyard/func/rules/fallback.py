@@ -42,10 +42,6 @@ def _is_inplace(schema):
     return rets[0].alias_info is not None and rets[0].alias_info.is_write
 
 
-def _aliases(schema):
-    return any(a.alias_info is not None for a in (*schema.arguments, *schema.returns))
-
-
 ISSUES_URL = "https://github.com/opyard/opyard/issues"
 
 
@@ -65,8 +61,9 @@ def loop_fallback(op, *args, **kwargs):
     level = level_of(args + tuple(kwargs.values()))
     name = op.name()
     schema = op._schema
-    if name.startswith("aten::") and not _is_inplace(schema) and _aliases(schema):
-        # torch's fallback: a per-example loop cannot write an out= tensor or return views of the batch.
+    if name.startswith("aten::") and not _is_inplace(schema) and schema.is_mutable:
+        # torch's fallback: a per-example loop cannot write an out= tensor (a view op without a rule
+        # loops here, its results stacked: torch has rules for those).
         raise RuntimeError(f"Batching rule not implemented for {name}; the fallback path doesn't work on out= or "
                            "view ops.")
     if name not in _warned:

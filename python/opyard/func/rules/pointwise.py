@@ -130,5 +130,5 @@ RULES = {
     "where.self": lambda op: pointwise_rule(op, skip=(0,)),
     "where.ScalarOther": lambda op: pointwise_rule(op, skip=(0,)),
     "where.ScalarSelf": lambda op: pointwise_rule(op, skip=(0,)),
-    "alias": unary_rule, "detach": unary_rule, "clone": unary_rule, "contiguous": unary_rule, "_to_copy": unary_rule,
+    "alias": unary_rule, "detach": unary_rule, "_to_copy": unary_rule,
 }
