@@ -181,6 +181,12 @@ def unsqueeze_(self, dim):
 
 def transpose_(self, dim0, dim1):
     """``transpose`` in place."""
+    if self.dim() == 0:  # a 0-dim tensor transposes its (one) dim with itself: nothing moves
+        for d in (dim0, dim1):
+            if d not in (-1, 0):
+                raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {d})")
+        self._bump_version()
+        return self
     return _inplace_view(self, lambda t: t.transpose(dim0, dim1))
 
 
