@@ -22,7 +22,8 @@ from .. import _core
 from .._ops import ops
 from . import _tensor_meta as meta
 from ._tensor_meta import add as _add  # See Note [Explicit overloads]
-from .grad_mode import _current_state, _grad_state, _in_forward_ad, _no_grad_guard, _set_state, no_grad
+from .forward_ad import _state as _fw_state
+from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state, no_grad
 from .graph import SavedTensor, grad_accumulator, gradient_edge
 from .._exports import public_dir
 
@@ -185,7 +186,7 @@ def run_backward(outputs, root_grads, keep_graph, create_graph, inputs=None, acc
     if not create_graph:
         # Under forward AD the pass still pushes tangents (forward over reverse): grad mode off
         # then is ``no_grad``'s flag, not the exclusion of the autograd keys.
-        with _no_grad_guard() if not _in_forward_ad() else no_grad():
+        with _no_grad_guard() if not _fw_state.levels else no_grad():
             results = _core._run_backward(roots, targets, keep_graph, False, accumulate)
     else:
         prev = _current_state()

@@ -59,7 +59,10 @@ def input_roots(args, kwargs=None):
     out = []
     for a in args:
         if isinstance(a, Tensor):
-            out.append(_root(a))
+            while a.__class__ is BatchedTensor:
+                a = a._value
+            base = a._base
+            out.append(base if base is not None else a)
         elif a.__class__ in _CONTAINERS or isinstance(a, (tuple, list, dict)):
             out.extend(_root(x) for x in tree_flatten(a)[0] if isinstance(x, Tensor))
     if kwargs:

@@ -44,12 +44,15 @@ from ..autograd.graph import next_sequence_nr
 from ..utils._pytree import LEAF, tree_flatten, tree_unflatten, treespec_pprint
 from ._checks import check_non_empty_tensor_outputs, error_if_complex, slice_argnums
 from .batched import BatchedTensor, layers, wrap
-from .inplace import inplace_guard, input_roots
+from .inplace import _guards, input_roots
 from .rules.common import aten
 
 __all__ = ["grad", "grad_and_value", "jacrev", "vjp"]
 
 _graph_reaches = _core._graph_reaches
+_new_level = object.__new__
+_new_number = levels.new_number
+_tls = levels._tls
 _next_birth = _core._next_birth
 _expand = aten("expand")
 _alias = aten("alias")
@@ -138,15 +141,23 @@ class _Reverse:
     __slots__ = ("lv", "outer", "prev", "undo", "vmaps")
 
     def __init__(self):
-        self.prev = is_grad_enabled()
-        self.lv = levels.GradLevel(levels.new_number(), self.prev, next_sequence_nr(), _next_birth())
-        self.vmaps = layers()
+        self.prev = prev = is_grad_enabled()
+        lv = self.lv = _new_level(levels.GradLevel)  # the fields set here: no __init__ frame per call
+        lv.level = _new_number()
+        lv.prev_grad = prev
+        lv.mark = next_sequence_nr()
+        lv.birth = _next_birth()
+        lv.dead = []
+        lv.leaves = []
+        lv.inputs = []
+        self.vmaps = layers() if _tls.levels else []
         self.outer = False
 
     def __enter__(self):
-        levels.push(self.lv)
-        undo = self.undo = [inplace_guard()]  # See Note [Captured tensors]
-        undo[0].__enter__()
+        _tls.levels.append(self.lv)
+        guard = _guards.inplace  # See Note [Captured tensors]
+        undo = self.undo = [guard]
+        guard.__enter__()
         # See Note [Reverse levels]: grad mode on (and inference mode off) inside, whatever outside.
         if is_inference_mode_enabled():
             undo.append(inference_mode(False))
@@ -251,6 +262,10 @@ class _Reverse:
 
 def _diff_args(call, args, argnums):
     """``(new args, differentiated structure spec)`` with the selected arguments made leaves."""
+    if argnums.__class__ is int and 0 <= argnums < len(args):  # the common call, checks passed already
+        new = list(args)
+        new[argnums], spec = call.differentiable_tree(args[argnums])
+        return new, spec
     diff = slice_argnums(args, argnums, as_tuple=False)
     new_diff, spec = call.differentiable_tree(diff)
     new = list(args)
