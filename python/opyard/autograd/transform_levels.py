@@ -54,7 +54,7 @@ records' Python objects.
 import itertools
 import threading
 
-__all__ = ["GRAD", "JVP", "VMAP", "GradLevel", "JvpLevel", "TransformLevel", "active", "innermost",
+__all__ = ["GRAD", "JVP", "NUMBERS", "VMAP", "GradLevel", "JvpLevel", "TransformLevel", "active", "innermost",
            "innermost_autodiff", "levels", "new_number", "pop", "push"]
 
 VMAP = "vmap"
@@ -129,12 +129,13 @@ class _Stack(threading.local):
 
 
 _tls = _Stack()
-_numbers = itertools.count(1)
+# The level numbers (process-wide, increasing); ``next(NUMBERS)`` is a fresh one.
+NUMBERS = itertools.count(1)
 
 
 def new_number():
     """A fresh level number (process-wide, increasing)."""
-    return next(_numbers)
+    return next(NUMBERS)
 
 
 def levels():

@@ -233,7 +233,7 @@ def layer_of(level):
 # Levels are unique per transform call, not depths: a batched tensor that escaped an earlier vmap
 # is never taken for a batch of the current one (rules then fail loudly: see ``layer_of``). They
 # increase with nesting, so the innermost active level is always the largest.
-_new_level = _levels.new_number
+_level_numbers = _levels.NUMBERS  # ``next()`` of it inline: vmap pays a level on every call
 _new_layer = object.__new__
 
 
@@ -241,7 +241,7 @@ def push_layer(batch_size, randomness, name, cls=VmapLevel):
     ls = _stack.levels
     layer = _new_layer(cls)  # no __init__ frame: vmap pays this on every call
     layer.info = None
-    layer.level = _new_level()
+    layer.level = next(_level_numbers)
     layer.batch_size = batch_size
     layer.randomness = randomness
     layer.name = name

@@ -51,7 +51,7 @@ __all__ = ["grad", "grad_and_value", "jacrev", "vjp"]
 
 _graph_reaches = _core._graph_reaches
 _new_level = object.__new__
-_new_number = levels.new_number
+_numbers = levels.NUMBERS
 _tls = levels._tls
 _next_birth = _core._next_birth
 _expand = aten("expand")
@@ -143,7 +143,7 @@ class _Reverse:
     def __init__(self):
         self.prev = prev = is_grad_enabled()
         lv = self.lv = _new_level(levels.GradLevel)  # the fields set here: no __init__ frame per call
-        lv.level = _new_number()
+        lv.level = next(_numbers)
         lv.prev_grad = prev
         lv.mark = next_sequence_nr()
         lv.birth = _next_birth()
