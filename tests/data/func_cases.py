@@ -488,6 +488,16 @@ CASES = {
     "vmap_out_batched": "out = F.vmap(lambda r, o: T.sin(r, out=o))(x23, T.empty(2, 3, dtype=f64))",
     "vmap_item": "out = F.vmap(lambda r: r.sum().item())(x23)",
 
+    # --- tracing transforms ---------------------------------------------------------------------
+    "make_fx_of_grad": (
+        "mf = __import__(T.__name__ + \".fx.experimental.proxy_tensor\", fromlist=[\"make_fx\"]).make_fx\nout = mf(F.grad(lambda a: (a.sin() * a).sum()))(x3)(y3)"),
+    "make_fx_of_vmap_of_grad": (
+        "mf = __import__(T.__name__ + \".fx.experimental.proxy_tensor\", fromlist=[\"make_fx\"]).make_fx\ng = mf(F.vmap(F.grad(lambda a: (a.sin() * a).sum())))(x23)\n"
+        "out = g(x23 * 2)"),
+    "make_fx_of_jacfwd": "mf = __import__(T.__name__ + \".fx.experimental.proxy_tensor\", fromlist=[\"make_fx\"]).make_fx\nout = mf(F.jacfwd(T.sin))(x3)(y3)",
+    "make_fx_of_vjp_fn": (
+        "mf = __import__(T.__name__ + \".fx.experimental.proxy_tensor\", fromlist=[\"make_fx\"]).make_fx\no, fn = F.vjp(T.sin, x3)\nout = mf(fn)(ones3)"),
+
     # --- autocast API ----------------------------------------------------------------------------
     "autocast_dtypes": (
         "out = [T.get_autocast_dtype(d) for d in ('cpu', 'cuda', 'xpu', 'hpu', 'mps', 'cuda:0')]"),

@@ -10,11 +10,13 @@ from .. import forward_ad as fwad
 from ..grad_mode import no_grad
 from ..graph import gradient_edge
 from ..views import record_view
+from ...dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = ["_Args", "record_view_of", "collect_lists", "tangents_of", "clone_originals",
            "push_tangents", "NO_EDGE", "TensorMeta", "tensor_meta", "rust_apply"]
 
 NO_EDGE = (None, 0)
+_TRACER = DispatchKeySet(DispatchKey.Tracer)
 
 
 class _Args:
@@ -88,9 +90,18 @@ def push_tangents(spec, out, values, per_level, originals):
     args["result"] = out
     args = _Args(args)
     outs = out if isinstance(out, (tuple, list)) else (out,)
-    for level, tangents in per_level:
-        with fwad.hidden(level):
-            _push_level(spec, outs, values, args, tangents, level)
+    # Under make_fx the tracer records this op and runs it with ``Tracer`` excluded; the tangent
+    # formulas are the traced function's own computation (torch traces them): visible again.
+    retrace = _core._KeyGuard(include=_TRACER) if _core._is_excluded(_TRACER) else None
+    if retrace is not None:
+        retrace.__enter__()
+    try:
+        for level, tangents in per_level:
+            with fwad.hidden(level):
+                _push_level(spec, outs, values, args, tangents, level)
+    finally:
+        if retrace is not None:
+            retrace.__exit__(None, None, None)
 
 
 def _push_level(spec, outs, values, args, tangents, level):
