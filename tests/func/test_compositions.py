@@ -216,3 +216,28 @@ def test_each_thread_has_its_own_stack():
     t.join(5)
     assert seen["before"] == []
     assert tuple(seen["after"]) == (3, 1)
+
+
+def test_birth_counts_tensors_in_creation_order():
+    from opyard import _core
+
+    mark = _core._next_birth()
+    a = O.ones(2)
+    b = a * 2
+    assert mark <= a._birth < b._birth < _core._next_birth()
+
+
+def test_graph_reaches_tells_the_calls_own_graph_from_what_was_there():
+    from opyard import _core
+    from opyard.autograd.graph import next_sequence_nr
+
+    outside = O.ones(3, dtype=F64).requires_grad_()
+    before = (outside * 2).sum()  # a node recorded before the "call"
+    mark, birth = next_sequence_nr(), _core._next_birth()
+    leaf = O.ones(3, dtype=F64).requires_grad_()
+    made = O.ones(3, dtype=F64).requires_grad_()  # made inside: not outside either
+    own = (leaf.sin() * made).sum()
+    assert not _core._graph_reaches([own.grad_fn], mark, [leaf], birth)
+    assert _core._graph_reaches([(own * outside).sum().grad_fn], mark, [leaf], birth)
+    assert _core._graph_reaches([(own + before).grad_fn], mark, [leaf], birth)
+    assert _core._graph_reaches([own.grad_fn], mark, [], birth + 10 ** 9)  # leaf then counts as outside
