@@ -10,7 +10,7 @@ modules on first use]); registration is a loop.
 
 Each packet (``aten::add`` with its overloads) is defined, and its kernels
 registered, on its first use (Note [Operators defined on first use],
-src/python/lazy.rs): import hands the core the packet names and a definer.
+src/python/dispatch/lazy.rs): import hands the core the packet names and a definer.
 """
 
 import importlib
@@ -186,5 +186,3 @@ from . import fast  # noqa: E402
 
 on_define(fast.register)
 
-# A number where a few operators take a Tensor (``opyard.add(2.5, t)``), as torch's argument parser.
-from . import number_operands  # noqa: E402,F401

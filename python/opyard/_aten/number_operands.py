@@ -3,12 +3,13 @@
 
 The call path binds arguments against the schemas without conversions of this kind (the common call
 pays nothing for them); when no overload binds and no ``__torch_function__`` override takes the call,
-the packet asks :func:`retry` (installed with ``_core._set_number_operands``) before it raises. A number becomes a 0-dim tensor of the dtype torch's result would have (a number taking
+the packet asks :func:`retry` (``Hooks.number_operands``, src/python/hooks.rs) before it raises. A
+number becomes a 0-dim tensor of the dtype torch's result would have (a number taking
 part as torch's "wrapped number": it does not raise the tensors' dtype within its category), so the
 operator's own promotion gives torch's dtype and the value is converted once, as torch converts it.
 """
 
-from .. import _core, _factories
+from .. import _factories
 from .._ops import ops
 from .._tensor import Tensor
 from .common import tensor_result_dtype
@@ -60,5 +61,3 @@ def retry(func, args, kwargs):
     new = [_factories.tensor(a, dtype=dtype, device=device) if type(a) in _NUMBERS else a for a in args[:2]]
     return func(*new, *args[2:], **kwargs)
 
-
-_core._set_number_operands(retry)

@@ -289,23 +289,22 @@ def unpack_dual(tensor, *, level=None):
     return UnpackedDualTensor(primal, tangent)
 
 
-# Installed by ``opyard.func`` at import (a higher layer): ``Function.apply`` runs above the
-# ``Batched`` key, so its inputs and outputs may be batched tensors, whose tangents live on their
-# physical tensors. ``get(t, level)`` returns the tangent of batched ``t`` re-wrapped (or None),
-# ``set(t, tangent, level)`` attaches a batched tangent to the physical tensor of batched ``t``.
-BATCHED_TANGENTS = {"get": None, "set": None}
+# ``Function.apply`` runs above the ``Batched`` key, so its inputs and outputs may be batched
+# tensors, whose tangents live on their physical tensors: ``opyard.func`` (a higher layer) reads and
+# attaches them (``Hooks.batched_tangent(t, level)``, ``Hooks.set_batched_tangent(t, tangent,
+# level)``; ``NotImplemented`` for a tensor that is not batched).
 
 
 def _tangent_of(a, level):
-    if meta.is_tensor(a) and BATCHED_TANGENTS["get"] is not None:
-        got = BATCHED_TANGENTS["get"](a, level)
+    if meta.is_tensor(a):
+        got = _core._hooks().batched_tangent(a, level)
         if got is not NotImplemented:
             return got
     return tangent_at(a, level) if meta.is_tensor(a) else None
 
 
 def _attach(o, t, level):
-    if BATCHED_TANGENTS["set"] is None or BATCHED_TANGENTS["set"](o, t, level) is NotImplemented:
+    if _core._hooks().set_batched_tangent(o, t, level) is NotImplemented:
         _store(o, level, t)
 
 

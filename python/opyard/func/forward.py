@@ -55,9 +55,6 @@ def _set_batched_tangent(t, tangent, level):
     return None
 
 
-fwAD.BATCHED_TANGENTS["get"] = _batched_tangent
-fwAD.BATCHED_TANGENTS["set"] = _set_batched_tangent
-
 _zeros_like = aten("zeros_like")
 _reshape = aten("reshape")
 _movedim = aten("movedim.int")
