@@ -123,8 +123,9 @@ def matmul(self, other):
     batch = np.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
     n, k = x.shape[-2], x.shape[-1]
     k2, m = y.shape[-2], y.shape[-1]
-    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [-1, n, k])
-    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [-1, k2, m])
+    size = int(np.prod(batch, dtype=np.int64))  # not -1: an empty batch makes that ambiguous
+    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [size, n, k])
+    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [size, k2, m])
     r = A.reshape(A.bmm(xb, yb), list(batch) + [n, m])
     if a == 1:
         r = A.squeeze__dim(r, -2)

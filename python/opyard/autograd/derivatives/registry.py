@@ -45,10 +45,13 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs")
 
-    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None, outputs=None):
         self.name = name
+        # derivatives.yaml's ``output_differentiability``: one bool per output of a multi-output op
+        # (None: every floating or complex output is differentiable).
+        self.outputs = None if outputs is None else tuple(outputs)
         self.diff = tuple(diff)
         self.save = tuple(save)
         self.backward = backward
@@ -363,7 +366,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
-        if out.dtype.is_floating_point:
+        if meta.is_differentiable_dtype(out):
             if spec.mutated and _is_mutated(out, values, spec.mutated):
                 meta.rebase_history(out, node, 0)
             else:
@@ -378,8 +381,9 @@ def _record(spec, out, values, needs, edges, arity, originals):
 
 def _record_tuple(spec, node, out, values, saved):
     node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
+    differentiable = spec.formula.outputs
     for i, o in enumerate(out):
-        if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
+        if meta.is_tensor(o) and meta.is_differentiable_dtype(o) and (differentiable is None or differentiable[i]):
             if _is_mutated(o, values, spec.mutated):
                 meta.rebase_history(o, node, i)
             else:
