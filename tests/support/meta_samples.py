@@ -453,5 +453,9 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
     SAMPLES[_name + "_backward"] = (lambda m, s=_shape, o=_size, e=_extra: (
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
+from meta_samples_linalg import SAMPLES as _LINALG_SAMPLES  # noqa: E402
+
+SAMPLES.update(_LINALG_SAMPLES)
+
 DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)

@@ -18,10 +18,11 @@ from .. import _dtype as D
 from . import lapack
 from . import return_types as RT
 from ._declare import OpTable
-from .common import INEXACT, check_same_device, out
+from .common import INEXACT, META, check_same_device, out
 from .linalg_ops import LinAlgError, _fortran, _solve_shapes
+from .linalg_ops import meta_result as M
 
-__all__ = ["OPS", "raise_info", "square", "matrix"]
+__all__ = ["OPS", "raise_info", "square", "matrix", "batch"]
 
 OPS = OpTable()
 
@@ -67,8 +68,17 @@ def raise_info(info, message, batch_dims, error=LinAlgError):
     raise error(f"{api}: (Batch element {first}): {rest}" if batch_dims else text)
 
 
-def _int32(a):
-    return np.asarray(a, dtype=np.int32)
+def batch(*arrays):
+    """The broadcast batch shape (all dims but the last two) of ``arrays``."""
+    return tuple(np.broadcast_shapes(*(a.shape[:-2] for a in arrays)))
+
+
+_INT32 = D.int32
+
+# Note [Meta-aware linear algebra]: these kernels run the argument checks torch's do, then return
+# meta tensors when their input is one (kind "meta_aware"): the shapes, dtypes and layouts of the
+# results (batched column-major matrices, as ``_fortran`` lays them out), without a factorization
+# of stand-in data.
 
 
 # --- Cholesky ---------------------------------------------------------------------------------
@@ -110,10 +120,13 @@ def _chol_message(api):
                       f"(the leading minor of order {k} is not positive-definite).")
 
 
-@OPS.op("linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)")
+@OPS.op("linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)",
+        kind="meta_aware")
 def linalg_cholesky_ex(self, *, upper=False, check_errors=False):
     x = square("linalg.cholesky", self)
     _lapack_dtype("linalg.cholesky", self, "cholesky_cpu")
+    if self._dev is META:
+        return RT.make(RT.linalg_cholesky_ex, (M(x.shape, self.dtype, "F"), M(x.shape[:-2], _INT32)))
     low, info = _cholesky(x)
     if check_errors:
         raise_info(info, _chol_message("linalg.cholesky_ex"), x.ndim > 2)
@@ -146,10 +159,14 @@ def _lu_message(api):
 
 
 @OPS.op("linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> "
-        "(Tensor LU, Tensor pivots, Tensor info)")
+        "(Tensor LU, Tensor pivots, Tensor info)", kind="meta_aware")
 def linalg_lu_factor_ex(A, *, pivot=True, check_errors=False):
     x = _lu_checks("torch.lu_factor", A)
     _no_pivot("linalg.lu_factor", pivot)
+    if A._dev is META:
+        k = min(x.shape[-2:])
+        return RT.make(RT.linalg_lu_factor_ex, (M(x.shape, A.dtype, "F"), M(x.shape[:-2] + (k,), _INT32),
+                                                M(x.shape[:-2], _INT32)))
     lu, piv, info = lapack.getrf(x)
     if check_errors:
         raise_info(info, _lu_message("torch.linalg.lu_factor_ex"), x.ndim > 2, RuntimeError)
@@ -178,17 +195,22 @@ def _unpack(lu, piv, unpack_data=True, unpack_pivots=True):
     return p, low, up
 
 
-@OPS.op("linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)")
+@OPS.op("linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)", kind="meta_aware")
 def linalg_lu(A, *, pivot=True):
     x = _lu_checks("linalg.lu", A)
     _no_pivot("linalg.lu_factor", pivot)
+    if A._dev is META:
+        b, (m, n) = x.shape[:-2], x.shape[-2:]
+        k = min(m, n)
+        return RT.make(RT.linalg_lu, (M(b + (m, m), A.dtype, "F"), M(b + (m, k), A.dtype, "F"),
+                                      M(b + (k, n), A.dtype, "F")))
     lu, piv, _ = lapack.getrf(x)
     p, low, up = _unpack(lu, piv)
     return RT.make(RT.linalg_lu, (out(_fortran(p), A), out(_fortran(low), A), out(_fortran(up), A)))
 
 
 @OPS.op("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> "
-        "(Tensor P, Tensor L, Tensor U)")
+        "(Tensor P, Tensor L, Tensor U)", kind="meta_aware")
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     check_same_device("aten::lu_unpack", LU_data, LU_pivots)
     lu, piv = LU_data._data, LU_pivots._data
@@ -203,6 +225,12 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     if unpack_pivots and piv.shape != lu.shape[:-2] + (k,):
         raise RuntimeError(f"torch.lu_unpack: LU_pivots must have shape {list(lu.shape[:-2] + (k,))}, but got "
                            f"{list(piv.shape)}")
+    if LU_data._dev is META:
+        b, (m, n) = lu.shape[:-2], lu.shape[-2:]
+        dt = LU_data.dtype
+        return RT.make(RT.lu_unpack, (M(b + (m, m) if unpack_pivots else (0,), dt, "F"),
+                                      M(b + (m, k) if unpack_data else (0,), dt, "F"),
+                                      M(b + (k, n) if unpack_data else (0,), dt, "F")))
     p, low, up = _unpack(lu, piv, unpack_data, unpack_pivots)
     return RT.make(RT.lu_unpack, (out(_fortran(p), LU_data), out(_fortran(low), LU_data), out(_fortran(up), LU_data)))
 
@@ -218,7 +246,8 @@ def _matrix_rhs(api, x, b, left):
                            f"({x.shape[-2]}x{n} and {rows}x{cols})")
 
 
-@OPS.op("linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor")
+@OPS.op("linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor",
+        kind="meta_aware")
 def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     check_same_device("aten::linalg_lu_solve", LU, pivots, B)
     lu = square("linalg.lu_solve", LU, "LU")
@@ -230,6 +259,8 @@ def linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     piv = pivots._data
     if piv.dtype != np.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type Int")
+    if B._dev is META:
+        return M(batch(lu, b) + b.shape[-2:], B.dtype, "F")
     if left:
         r = lapack.getrs(lu, piv, b, adjoint)
     else:  # X A = B <=> A^H X^H = B^H (X A^H = B <=> A X^H = B^H)
@@ -245,9 +276,11 @@ def _inv_message(api):
                       "input matrix is singular.")
 
 
-@OPS.op("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)")
+@OPS.op("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", kind="meta_aware")
 def linalg_inv_ex(A, *, check_errors=False):
     x = square("linalg.inv", A, low_precision=False)
+    if A._dev is META:
+        return RT.make(RT.linalg_inv_ex, (M(x.shape, A.dtype, "F"), M(x.shape[:-2], _INT32)))
     n = x.shape[-1]
     try:
         r, info = np.linalg.inv(x), np.zeros(x.shape[:-2], np.int32)
@@ -260,7 +293,7 @@ def linalg_inv_ex(A, *, check_errors=False):
 
 
 @OPS.op("_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> "
-        "(Tensor result, Tensor LU, Tensor pivots, Tensor info)")
+        "(Tensor result, Tensor LU, Tensor pivots, Tensor info)", kind="meta_aware")
 def _linalg_solve_ex(A, B, *, left=True, check_errors=False):
     check_same_device("aten::_linalg_solve_ex", A, B)
     a = square("linalg.solve", A)
@@ -269,6 +302,9 @@ def _linalg_solve_ex(A, B, *, left=True, check_errors=False):
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
                            f"{D.legacy_name(A.dtype)} and B of type {D.legacy_name(B.dtype)} instead")
     vector, shape = _solve_shapes(a.shape, b.shape, left)
+    if A._dev is META:
+        return (M(shape, A.dtype, "F" if left else "C"), M(a.shape, A.dtype, "F"), M(a.shape[:-1], _INT32),
+                M(a.shape[:-2], _INT32))
     lu, piv, info = lapack.getrf(a)
     rhs = b[..., None] if vector else b
     if not left:  # X A = B <=> A^T X^T = B^T
@@ -316,18 +352,24 @@ def _det_from_lu(lu, piv):
     return sign, logabs, det
 
 
-@OPS.op("_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)")
+@OPS.op("_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)", kind="meta_aware")
 def _linalg_det(A):
     x = square("linalg.det", A)
     _lapack_dtype("linalg.det", A, "lu_cpu")
+    if A._dev is META:
+        return M(x.shape[:-2], A.dtype), M(x.shape, A.dtype, "F"), M(x.shape[:-1], _INT32)
     lu, piv, _ = lapack.getrf(x)
     _, _, det = _det_from_lu(lu, piv)
     return out(np.asarray(det, x.dtype), A), out(_fortran(lu), A), out(piv, A)
 
 
-@OPS.op("_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)")
+@OPS.op("_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)", kind="meta_aware")
 def _linalg_slogdet(A):
     x = square("linalg.slogdet", A, low_precision=False)
+    if A._dev is META:
+        real = D.FROM_NP[x.real.dtype]
+        return (M(x.shape[:-2], A.dtype), M(x.shape[:-2], real), M(x.shape, A.dtype, "F"),
+                M(x.shape[:-1], _INT32))
     lu, piv, _ = lapack.getrf(x)
     sign, logabs, _ = _det_from_lu(lu, piv)
     return (out(np.asarray(sign, x.dtype), A), out(np.asarray(logabs, x.real.dtype), A), out(_fortran(lu), A),
@@ -346,7 +388,7 @@ def _tri_dtype(A, B):
 
 
 @OPS.op("linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> "
-        "Tensor")
+        "Tensor", kind="meta_aware")
 def linalg_solve_triangular(self, B, *, upper, left=True, unitriangular=False):
     check_same_device("aten::linalg_solve_triangular", self, B)
     a, b = self._data, B._data
@@ -358,8 +400,10 @@ def linalg_solve_triangular(self, B, *, upper, left=True, unitriangular=False):
         raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
     _matrix_rhs("linalg.solve_triangular", a, b, left)
-    dt = _tri_dtype(self, B).np
-    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    dt = _tri_dtype(self, B)
+    if B._dev is META:
+        return M(batch(a, b) + b.shape[-2:], dt, "F")
+    a, b = a.astype(dt.np, copy=False), b.astype(dt.np, copy=False)
     if left:
         r = lapack.trsm(a, b, upper, unitriangular)
     else:  # X A = B <=> A^T X^T = B^T, and A^T's triangle is the other one
@@ -368,7 +412,7 @@ def linalg_solve_triangular(self, B, *, upper, left=True, unitriangular=False):
 
 
 @OPS.op("triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> "
-        "(Tensor solution, Tensor cloned_coefficient)")
+        "(Tensor solution, Tensor cloned_coefficient)", kind="meta_aware")
 def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
     check_same_device("aten::triangular_solve", self, A)
     b, a = self._data, A._data
@@ -385,14 +429,17 @@ def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {D.legacy_name(self.dtype)} "
                            f"and A of type {D.legacy_name(A.dtype)} instead.")
     _tri_dtype(self, A)
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    coeff = np.broadcast_to(a, batch + a.shape[-2:])
+    common = batch(a, b)
+    if A._dev is META:
+        return RT.make(RT.triangular_solve, (M(common + b.shape[-2:], A.dtype, "F"),
+                                             M(common + a.shape[-2:], A.dtype, "F")))
+    coeff = np.broadcast_to(a, common + a.shape[-2:])
     eff = np.swapaxes(coeff, -1, -2) if transpose else coeff
     r = lapack.trsm(eff, b, upper != bool(transpose), unitriangular)
     return RT.make(RT.triangular_solve, (out(_fortran(r), self), out(_fortran(coeff.copy()), self)))
 
 
-@OPS.op("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor")
+@OPS.op("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor", kind="meta_aware")
 def cholesky_solve(self, input2, upper=False):
     """``X`` with ``A X = B`` for ``A = L L^H`` (``U^H U`` when ``upper``) given its factor ``input2``."""
     check_same_device("aten::cholesky_solve", self, input2)
@@ -408,17 +455,21 @@ def cholesky_solve(self, input2, upper=False):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {D.legacy_name(self.dtype)} "
                            f"and A of type {D.legacy_name(input2.dtype)} instead.")
     _lapack_dtype("cholesky_solve", self, "cholesky_solve_cpu")
+    if self._dev is META:
+        return M(batch(b, f) + b.shape[-2:], self.dtype, "F")
     low = np.conj(np.swapaxes(f, -1, -2)) if upper else f
     y = lapack.trsm(low, b, upper=False)
     r = lapack.trsm(np.conj(np.swapaxes(low, -1, -2)), y, upper=True)
     return out(_fortran(r), self)
 
 
-@OPS.op("cholesky_inverse(Tensor self, bool upper=False) -> Tensor")
+@OPS.op("cholesky_inverse(Tensor self, bool upper=False) -> Tensor", kind="meta_aware")
 def cholesky_inverse(self, upper=False):
     """``(L L^H)^-1`` (``(U^H U)^-1`` when ``upper``) from the Cholesky factor ``self``."""
     f = square("cholesky_inverse", self)
     _lapack_dtype("cholesky_inverse", self, "cholesky_inverse_out_cpu")
+    if self._dev is META:
+        return M(f.shape, self.dtype, "F")
     n = f.shape[-1]
     up = np.triu(f) if upper else np.conj(np.swapaxes(np.tril(f), -1, -2))  # A = U^H U
     diag = lapack.stack(np.diagonal(up, axis1=-2, axis2=-1), 1)
@@ -435,10 +486,13 @@ def cholesky_inverse(self, upper=False):
 
 
 @OPS.op("linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> "
-        "(Tensor LD, Tensor pivots, Tensor info)")
+        "(Tensor LD, Tensor pivots, Tensor info)", kind="meta_aware")
 def linalg_ldl_factor_ex(self, *, hermitian=False, check_errors=False):
     x = square("torch.linalg.ldl_factor_ex", self)
     _lapack_dtype("torch.linalg.ldl_factor_ex", self, "ldl_factor_kernel_cpu")
+    if self._dev is META:
+        return RT.make(RT.linalg_ldl_factor_ex, (M(x.shape, self.dtype, "F"), M(x.shape[:-1], _INT32),
+                                                 M(x.shape[:-2], _INT32)))
     ld, piv, info = lapack.sytrf(x, hermitian)
     if check_errors:
         raise_info(info, lambda k: (
@@ -447,7 +501,7 @@ def linalg_ldl_factor_ex(self, *, hermitian=False, check_errors=False):
     return RT.make(RT.linalg_ldl_factor_ex, (out(_fortran(ld), self), out(piv, self), out(info, self)))
 
 
-@OPS.op("linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor")
+@OPS.op("linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor", kind="meta_aware")
 def linalg_ldl_solve(LD, pivots, B, *, hermitian=False):
     check_same_device("aten::linalg_ldl_solve", LD, pivots, B)
     ld = square("torch.linalg.ldl_solve", LD, "LD")
@@ -463,4 +517,6 @@ def linalg_ldl_solve(LD, pivots, B, *, hermitian=False):
     if ld.dtype != b.dtype:
         raise RuntimeError(f"torch.linalg.ldl_solve: Expected LD and B to have the same dtype, but found LD of type "
                            f"{D.legacy_name(LD.dtype)} and B of type {D.legacy_name(B.dtype)} instead")
+    if B._dev is META:
+        return M(batch(ld, b) + b.shape[-2:], B.dtype, "F")
     return out(_fortran(lapack.sytrs(ld, pivots._data, b, hermitian)), B)

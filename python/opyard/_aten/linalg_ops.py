@@ -15,7 +15,7 @@ from .._tensor import _make_meta
 from . import return_types as RT
 from .common import INEXACT, A, _wrap_dim, broadcast_shape, check_same_device, out
 
-__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS", "LinAlgError"]
+__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS", "LinAlgError", "meta_result"]
 
 SCHEMAS = (
     "trace(Tensor self) -> Tensor",
@@ -153,6 +153,17 @@ def _meta_batch(shape_fn, dtype_fn=lambda t: t.dtype):
         return tuple(_make_meta(shape, dtype_fn(self), _f_strides(shape) if layout == "F" else None)
                      for shape, layout in r)
     return meta
+
+
+def meta_result(shape, dtype, layout="C"):
+    """A meta tensor laid out as a CPU kernel's numpy result: batched column-major (``"F"``, as
+    ``_fortran`` makes) or row-major; all strides 0 for a shape without elements, as numpy's."""
+    shape = tuple(int(s) for s in shape)
+    if 0 in shape:
+        strides = (0,) * len(shape)
+    else:
+        strides = _f_strides(shape) if layout == "F" else None
+    return _make_meta(shape, dtype, strides)
 
 
 def _f_strides(shape):

@@ -16,9 +16,10 @@ from .. import _dtype as D
 from . import lapack
 from . import return_types as RT
 from ._declare import OpTable
-from .common import INEXACT, check_same_device, out
-from .linalg_factor import matrix, square
+from .common import INEXACT, META, check_same_device, out
+from .linalg_factor import batch, matrix, square
 from .linalg_ops import _fortran
+from .linalg_ops import meta_result as M
 
 __all__ = ["OPS", "pinv_array"]
 
@@ -39,12 +40,24 @@ def _empty(dt):
     return np.zeros((0,), dt)
 
 
-@OPS.op('_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)')
+def _dt(x):
+    """The opyard dtype of a numpy dtype."""
+    return D.FROM_NP[np.dtype(x)]
+
+
+# Meta inputs get the results' metadata after the checks: Note [Meta-aware linear algebra]
+# (linalg_factor.py).
+
+
+@OPS.op('_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)',
+        kind="meta_aware")
 def _linalg_eigh(A, UPLO="L", compute_v=True):
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     square("linalg.eigh", A)
     x = _kernel_dtype(A, "linalg_eigh_cpu")
+    if A._dev is META:
+        return M(x.shape[:-1], _dt(x.real.dtype)), M(x.shape if compute_v else (0,), A.dtype, "F")
     if x.size == 0:
         w, v = np.zeros(x.shape[:-1], x.real.dtype), np.zeros(x.shape, x.dtype)
     elif compute_v:
@@ -63,10 +76,12 @@ def _eig_checks(api, A):
     return _kernel_dtype(A, "linalg_eig_out_cpu")
 
 
-@OPS.op("linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)")
+@OPS.op("linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)", kind="meta_aware")
 def linalg_eig(self):
     x = _eig_checks("linalg.eig", self)
     c = _COMPLEX_OF[x.dtype]
+    if self._dev is META:
+        return RT.make(RT.linalg_eig, (M(x.shape[:-1], _dt(c)), M(x.shape, _dt(c), "F")))
     if x.size == 0:
         w, v = np.zeros(x.shape[:-1], c), np.zeros(x.shape, c)
     else:
@@ -74,10 +89,12 @@ def linalg_eig(self):
     return RT.make(RT.linalg_eig, (out(w.astype(c, copy=False), self), out(_fortran(v.astype(c, copy=False)), self)))
 
 
-@OPS.op("_linalg_eigvals(Tensor self) -> Tensor")
+@OPS.op("_linalg_eigvals(Tensor self) -> Tensor", kind="meta_aware")
 def _linalg_eigvals(self):
     x = _eig_checks("linalg.eigvals", self)
     c = _COMPLEX_OF[x.dtype]
+    if self._dev is META:
+        return M(x.shape[:-1], _dt(c))
     w = np.zeros(x.shape[:-1], c) if x.size == 0 else np.linalg.eigvals(x)
     return out(w.astype(c, copy=False), self)
 
@@ -103,13 +120,21 @@ def _svd(x, full_matrices, compute_uv):
 
 
 @OPS.op("_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> "
-        "(Tensor U, Tensor S, Tensor Vh)")
+        "(Tensor U, Tensor S, Tensor Vh)", kind="meta_aware")
 def _linalg_svd(A, full_matrices=False, compute_uv=True, *, driver=None):
     matrix("linalg.svd", A)
     x = _kernel_dtype(A, "linalg_svd_cpu")
     if driver is not None:
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER "
                            "backend.")
+    if A._dev is META:
+        b, (m, n) = x.shape[:-2], x.shape[-2:]
+        k = min(m, n)
+        S = M(b + (k,), _dt(x.real.dtype))
+        if not compute_uv:
+            return M((0,), A.dtype), S, M((0,), A.dtype)
+        return (M(b + (m, m if full_matrices else k), A.dtype, "F"), S,
+                M(b + (n if full_matrices else k, n), A.dtype, "F"))
     u, s, vh = _svd(x, full_matrices, compute_uv)
     s = out(s.astype(x.real.dtype, copy=False), A)
     if not compute_uv:
@@ -121,7 +146,7 @@ def _mh(a):
     return np.conj(np.swapaxes(a, -1, -2))
 
 
-@OPS.op("linalg_polar(Tensor A) -> (Tensor U, Tensor H)")
+@OPS.op("linalg_polar(Tensor A) -> (Tensor U, Tensor H)", kind="meta_aware")
 def linalg_polar(A):
     """``A = U H`` with ``U`` of orthonormal columns and ``H`` positive semi-definite (``m >= n``),
     through the reduced SVD ``A = W S V^H``: ``U = W V^H``, ``H = V S V^H``."""
@@ -130,6 +155,9 @@ def linalg_polar(A):
         raise RuntimeError(f"linalg.polar: input must have at least as many rows as columns, but got {x.shape[-2]} by "
                            f"{x.shape[-1]} matrices")
     _kernel_dtype(A, "linalg_svd_cpu")
+    if A._dev is META:
+        n = x.shape[-1]
+        return RT.make(RT.linalg_polar, (M(x.shape, A.dtype, "F"), M(x.shape[:-2] + (n, n), A.dtype, "F")))
     w, s, vh = _svd(x, False, True)
     u = w @ vh
     h = (_mh(vh) * s[..., None, :].astype(x.dtype)) @ vh
@@ -137,11 +165,13 @@ def linalg_polar(A):
                                      out(_fortran(h.astype(x.dtype, copy=False)), A)))
 
 
-@OPS.op("linalg_matrix_sqrth(Tensor self) -> Tensor")
+@OPS.op("linalg_matrix_sqrth(Tensor self) -> Tensor", kind="meta_aware")
 def linalg_matrix_sqrth(self):
     """The principal square root of a symmetric (Hermitian) positive-definite matrix from the
     eigendecomposition of its lower triangle: ``V sqrt(max(w, 0)) V^H``."""
     x = square("linalg.matrix_sqrth", self, low_precision=False)
+    if self._dev is META:
+        return M(x.shape, self.dtype, "F")
     if x.size == 0:
         return out(np.zeros(x.shape, x.dtype), self)
     w, v = np.linalg.eigh(x)
@@ -149,10 +179,12 @@ def linalg_matrix_sqrth(self):
     return out(_fortran(r.astype(x.dtype, copy=False)), self)
 
 
-@OPS.op("linalg_matrix_exp(Tensor self) -> Tensor")
+@OPS.op("linalg_matrix_exp(Tensor self) -> Tensor", kind="meta_aware")
 def linalg_matrix_exp(self):
     """``exp(A)`` (Note [Matrix exponential]); half precision is computed in float32 and rounded once."""
     x = square("linalg.matrix_exp", self)
+    if self._dev is META:
+        return M(x.shape, self.dtype)
     work = x.astype(np.float32) if x.dtype.itemsize == 2 and x.dtype.kind != "c" else x
     r = lapack.expm(work)
     return out(np.ascontiguousarray(r).astype(x.dtype, copy=False), self)
@@ -213,14 +245,16 @@ def atol_rtol(x, atol, rtol, api):
 
 
 @OPS.op("linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> "
-        "Tensor")
+        "Tensor", kind="meta_aware")
 def linalg_pinv_atol_rtol_tensor(self, *, atol=None, rtol=None, hermitian=False):
     x = self._data
     if x.dtype not in (np.float32, np.float64, np.complex64, np.complex128) or x.ndim < 2:
         raise RuntimeError(f"linalg.pinv({D.legacy_name(self.dtype)}{{{list(x.shape)}}}): expected a tensor with 2 or "
                            "more dimensions of float, double, cfloat or cdouble types")
     check_same_device("aten::linalg_pinv", self, atol, rtol)
-    a, r = atol_rtol(x, atol, rtol, "torch.linalg.pinv")
+    a, r = atol_rtol(x, atol, rtol, "torch.linalg.pinv") if self._dev is not META else (None, None)
+    if self._dev is META:
+        return M(x.shape[:-2] + (x.shape[-1], x.shape[-2]), self.dtype)
     res = pinv_array(x, a, r, hermitian)
     return out(np.ascontiguousarray(res).astype(x.dtype, copy=False), self)
 
@@ -250,7 +284,7 @@ def _lstsq_checks(self, b, driver):
 
 
 @OPS.op("linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> "
-        "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)")
+        "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)", kind="meta_aware")
 def linalg_lstsq(self, b, rcond=None, *, driver=None):
     """The minimum-norm least-squares solution (through the SVD: every driver's answer for a matrix
     of full rank), and what the driver reports: the rank (``gelsy``, ``gelsd``, ``gelss``), the
@@ -266,6 +300,12 @@ def linalg_lstsq(self, b, rcond=None, *, driver=None):
     rhs = np.broadcast_to(rhs, batch + rhs.shape[-2:])
     k = rhs.shape[-1]
     real = x.real.dtype
+    if self._dev is META:  # residuals and rank depend on the data: torch's meta shapes them as the driver does
+        sol = M(batch + ((n,) if vector else (n, k)), self.dtype, "F")
+        resid_shape = batch + (() if vector else (k,)) if m > n and driver != "gelsy" else (0,)
+        return RT.make(RT.linalg_lstsq, (sol, M(resid_shape, _dt(real)), M(batch if driver != "gels" else (0,),
+                                                                            D.int64),
+                                         M(batch + (min(m, n),) if driver in ("gelsd", "gelss") else (0,), _dt(real))))
     rc = _eps(real) * max(m, n) if rcond is None or rcond < 0 else rcond
     if min(m, n) == 0:
         s = np.zeros(batch + (0,), real)
@@ -297,7 +337,7 @@ def linalg_lstsq(self, b, rcond=None, *, driver=None):
 # --- Householder QR -------------------------------------------------------------------------------
 
 
-@OPS.op("geqrf(Tensor self) -> (Tensor a, Tensor tau)")
+@OPS.op("geqrf(Tensor self) -> (Tensor a, Tensor tau)", kind="meta_aware")
 def geqrf(self):
     """LAPACK's ``geqrf``: ``R`` on and above the diagonal, the Householder vectors below it, and
     their scales ``tau``."""
@@ -307,11 +347,13 @@ def geqrf(self):
     _kernel_dtype(self, "geqrf_cpu")
     m, n = x.shape[-2], x.shape[-1]
     k = min(m, n)
+    if self._dev is META:
+        return RT.make(RT.geqrf, (M(x.shape, self.dtype, "F"), M(x.shape[:-2] + (k,), self.dtype)))
     if x.size == 0:
         return RT.make(RT.geqrf, (out(_fortran(np.zeros(x.shape, x.dtype)), self),
                                   out(np.zeros(x.shape[:-2] + (k,), x.dtype), self)))
     h, tau = np.linalg.qr(x, mode="raw")
-    return RT.make(RT.geqrf, (out(np.swapaxes(h, -1, -2).astype(x.dtype, copy=False), self),
+    return RT.make(RT.geqrf, (out(_fortran(np.swapaxes(h, -1, -2).astype(x.dtype, copy=False)), self),
                               out(tau.astype(x.dtype, copy=False), self)))
 
 
@@ -322,7 +364,7 @@ def _householder_checks(api, a, tau):
         raise RuntimeError(f"{api}: tau must have at least 1 dimension.")
 
 
-@OPS.op("linalg_householder_product(Tensor input, Tensor tau) -> Tensor")
+@OPS.op("linalg_householder_product(Tensor input, Tensor tau) -> Tensor", kind="meta_aware")
 def linalg_householder_product(input, tau):
     check_same_device("aten::linalg_householder_product", input, tau)
     a, t = input._data, tau._data
@@ -339,10 +381,13 @@ def linalg_householder_product(input, tau):
         raise RuntimeError(f"{api}: tau dtype {D.legacy_name(tau.dtype)} does not match input dtype "
                            f"{D.legacy_name(input.dtype)}")
     _kernel_dtype(input, "orgqr_cpu")
+    if input._dev is META:
+        return M(a.shape, input.dtype, "F")
     return out(_fortran(lapack.orgqr(a, t)), input)
 
 
-@OPS.op("ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor")
+@OPS.op("ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor",
+        kind="meta_aware")
 def ormqr(self, input2, input3, left=True, transpose=False):
     """``op(Q) C`` (``left``) or ``C op(Q)`` for ``Q`` given by ``geqrf``'s ``(self, input2)``."""
     check_same_device("aten::ormqr", self, input2, input3)
@@ -359,4 +404,6 @@ def ormqr(self, input2, input3, left=True, transpose=False):
         raise RuntimeError(f"torch.ormqr: Expected input and other to have the same dtype, but got input with dtype "
                            f"{D.legacy_name(self.dtype)} and other with dtype {D.legacy_name(input3.dtype)}")
     _kernel_dtype(self, "ormqr_cpu")
+    if self._dev is META:
+        return M(c.shape, input3.dtype, "F")
     return out(_fortran(lapack.ormqr(a, t, c, left, transpose)), self)

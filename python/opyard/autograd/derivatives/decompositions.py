@@ -7,6 +7,7 @@ Eigen- and singular vectors are defined up to a phase; a loss that depends on it
 and the formulas refuse it for complex inputs, as torch's do.
 """
 
+from ... import _dtype as _D
 from ._helpers import A, add, mul, sub
 from .factorizations import mh, real_if
 from .registry import Formula as F
@@ -295,20 +296,159 @@ def _lstsq(grads, a, n):
     return (gA if n[0] else None, gB if n[1] else None)
 
 
+opyard_bool = _D.bool
+
+
+def _zero_diagonal(x):
+    """``x`` with its diagonal set to 0 (``where``: a nan there does not leak)."""
+    n = x.shape[-1]
+    eye = A._to_copy.default(_eye(n, x), dtype=opyard_bool)
+    return A.where.self(eye, A.zeros_like.default(x), x)
+
+
+def eig_jvp(dA, L, V, hermitian):
+    """torch's ``linalg_eig_jvp``: dL = diag(dP), dV = V (dP / E off the diagonal) (projected for
+    eig), dP = V^-1 dA V."""
+    dAc = A._to_copy.default(dA, dtype=V.dtype)
+    dP = A.matmul.default(A.matmul.default(mh(V), dAc), V) if hermitian else \
+        A.linalg_solve.default(V, A.matmul.default(dAc, V))
+    d = _diagonal(dP)
+    dL = A.real.default(d) if hermitian and d.dtype.is_complex else d
+    E = sub(A.unsqueeze.default(L, -2), A.unsqueeze.default(L, -1))
+    dX = A.matmul.default(V, _zero_diagonal(A.div.Tensor(dP, A._to_copy.default(E, dtype=dP.dtype))))
+    if hermitian:
+        return dL, dX
+    re = A.real.default(_diagonal(A.matmul.default(mh(V), dX)))
+    return dL, sub(dX, mul(V, A.unsqueeze.default(A._to_copy.default(re, dtype=V.dtype), -2)))
+
+
+def _eigh_fw(t, a):
+    w, V = a.result
+    dL, dV = eig_jvp(t[0], w, V, True)
+    return (A._to_copy.default(dL, dtype=w.dtype), dV)
+
+
+def _eig_fw(t, a):
+    L, V = a.result
+    return eig_jvp(t[0], L, V, False)
+
+
+def _svd_fw(t, a):
+    """torch's ``linalg_svd_jvp``."""
+    U_, S, Vh_ = a.result
+    if not a.compute_uv:
+        raise NotImplementedError("linalg.svd: forward AD needs the singular vectors (compute_uv=True)")
+    dA = t[0]
+    m, ncols, k = dA.shape[-2], dA.shape[-1], S.shape[-1]
+    U = A.narrow.default(U_, -1, 0, k) if a.full_matrices else U_
+    Vh = A.narrow.default(Vh_, -2, 0, k) if a.full_matrices else Vh_
+    V = mh(Vh)
+    dAc = A._to_copy.default(dA, dtype=U.dtype)
+    dP = A.matmul.default(mh(U), A.matmul.default(dAc, V))
+    d = _diagonal(dP)
+    dS = A.real.default(d) if d.dtype.is_complex else d
+    dP = sub(dP, _diag_embed(A._to_copy.default(dS, dtype=dP.dtype)))
+    S2 = mul(S, S)
+    E = A._to_copy.default(_fill_diagonal(sub(A.unsqueeze.default(S2, -2), A.unsqueeze.default(S2, -1)), 1),
+                           dtype=U.dtype)
+    Sc = A._to_copy.default(S, dtype=U.dtype)
+
+    def sym(x):
+        return add(x, mh(x))
+
+    dUaux = A.div.Tensor(sym(mul(dP, A.unsqueeze.default(Sc, -2))), E)
+    dVhaux = A.div.Tensor(sym(mul(dP, A.unsqueeze.default(A.neg.default(Sc), -1))), E)
+    if U.dtype.is_complex:
+        diag2S = _diag_embed(A.div.Tensor(_diagonal(dP), mul(Sc, 2)))
+        dUaux, dVhaux = add(dUaux, diag2S), add(dVhaux, diag2S)
+    dU = A.matmul.default(U, dUaux)
+    if m > ncols:
+        dAVSinv = A.matmul.default(dAc, A.div.Tensor(V, A.unsqueeze.default(Sc, -2)))
+        dU = sub(add(dU, dAVSinv), A.matmul.default(U, A.matmul.default(mh(U), dAVSinv)))
+        if a.full_matrices:
+            shape = list(dU.shape)
+            shape[-1] = m - ncols
+            dU = A.cat.default([dU, A.new_zeros.default(dU, shape)], -1)
+    dVh = A.matmul.default(dVhaux, Vh)
+    if m < ncols:
+        UHdASinv = A.matmul.default(A.div.Tensor(mh(U), A.unsqueeze.default(Sc, -1)), dAc)
+        dVh = sub(add(dVh, UHdASinv), A.matmul.default(A.matmul.default(UHdASinv, V), Vh))
+        if a.full_matrices:
+            shape = list(dVh.shape)
+            shape[-2] = ncols - m
+            dVh = A.cat.default([dVh, A.new_zeros.default(dVh, shape)], -2)
+    return (dU, dS, dVh)
+
+
+def _matrix_sqrth_fw(t, a):
+    """The Sylvester equation ``X dX + dX X = dA`` in X's eigenbasis."""
+    w, V = A.linalg_eigh.default(a.result)
+    G = A.matmul.default(mh(V), A.matmul.default(A._to_copy.default(t[0], dtype=V.dtype), V))
+    denom = add(A.unsqueeze.default(w, -2), A.unsqueeze.default(w, -1))
+    return A.matmul.default(V, A.matmul.default(A.div.Tensor(G, A._to_copy.default(denom, dtype=G.dtype)), mh(V)))
+
+
+def pinv_jvp(A_, pinvA, dA):
+    """torch's ``pinv_jvp``."""
+    m, ncols = A_.shape[-2], A_.shape[-1]
+    mm = A.matmul.default
+    dAh, pinvAh = mh(dA), mh(pinvA)
+    if m <= ncols:
+        K = mm(pinvAh, dAh)
+        return add(mm(pinvA, sub(sub(K, mh(K)), mm(K, mm(A_, pinvA)))), mm(sub(dAh, mm(pinvA, mm(A_, dAh))),
+                                                                            mm(pinvAh, pinvA)))
+    K = mm(pinvA, dA)
+    Kh = mh(K)
+    return add(mm(sub(sub(Kh, K), mm(mm(pinvA, A_), Kh)), pinvA), mm(mm(pinvA, pinvAh),
+                                                                      sub(dAh, mm(mm(dAh, A_), pinvA))))
+
+
+def _lstsq_fw(t, a):
+    """X = pinv(A) B: dX = dpinv B + pinv dB; the residuals' tangent 2 Re sum((A X - B) conj(dA X - dB))
+    (X's own change drops out at the optimum)."""
+    dA, dB = t
+    A_, B, X = a.self, a.b, a.result[0]
+    vector = len(B.shape) == len(A_.shape) - 1
+    B_ = A.unsqueeze.default(B, -1) if vector else B
+    X_ = A.unsqueeze.default(X, -1) if vector else X
+    pinvA = A.linalg_pinv.atol_rtol_tensor(A_)
+    dX = None
+    if dA is not None:
+        dX = A.matmul.default(pinv_jvp(A_, pinvA, dA), B_)
+    if dB is not None:
+        dB_ = A.unsqueeze.default(dB, -1) if vector else dB
+        term = A.matmul.default(pinvA, dB_)
+        dX = term if dX is None else add(dX, term)
+    resid = a.result[1]
+    dR = None
+    if resid.numel():
+        R = sub(A.matmul.default(A_, X_), B_)
+        inner = None if dA is None else A.matmul.default(dA, X_)
+        if dB is not None:
+            dB_ = A.unsqueeze.default(dB, -1) if vector else dB
+            inner = A.neg.default(dB_) if inner is None else sub(inner, dB_)
+        prod = mul(R, A.conj.default(inner))
+        prod = A.real.default(prod) if prod.dtype.is_complex else prod
+        dR = mul(A.sum.dim_IntList(prod, [-2], False), 2)
+        dR = A.squeeze.dim(dR, -1) if vector else dR
+    return (A.squeeze.dim(dX, -1) if vector else dX, dR, None, None)
+
+
 FORMULAS = {
-    "aten::_linalg_eigh": F("LinalgEighBackward0", ("A",), _eigh, save=("result",)),
-    "aten::linalg_eig": F("LinalgEigBackward0", ("self",), _eig, save=("self", "result")),
-    "aten::_linalg_svd": F("LinalgSvdBackward0", ("A",), _svd, save=("result",)),
+    "aten::_linalg_eigh": F("LinalgEighBackward0", ("A",), _eigh, save=("result",), forward=_eigh_fw),
+    "aten::linalg_eig": F("LinalgEigBackward0", ("self",), _eig, save=("self", "result"), forward=_eig_fw),
+    "aten::_linalg_svd": F("LinalgSvdBackward0", ("A",), _svd, save=("result",), forward=_svd_fw),
     "aten::linalg_qr": F("LinalgQrBackward0", ("A",), _qr, save=("result",)),
     "aten::linalg_polar": F("LinalgPolarBackward0", ("A",), _polar, save=("A",)),
-    "aten::linalg_matrix_sqrth": F("LinalgMatrixSqrthBackward0", ("self",), _matrix_sqrth, save=("result",)),
+    "aten::linalg_matrix_sqrth": F("LinalgMatrixSqrthBackward0", ("self",), _matrix_sqrth, save=("result",),
+                                   forward=_matrix_sqrth_fw),
     "aten::linalg_matrix_exp": F("LinalgMatrixExpBackward0", ("self",),
                                  lambda g, a, n: (_matrix_exp_differential(a.self, g[0], True),), save=("self",),
                                  forward=lambda t, a: _matrix_exp_differential(a.self, t[0], False)),
-    "aten::linalg_pinv.atol_rtol_tensor": F("LinalgPinvBackward0", ("self",), _pinv,
-                                            save=("self", "result")),
+    "aten::linalg_pinv.atol_rtol_tensor": F("LinalgPinvBackward0", ("self",), _pinv, save=("self", "result"),
+                                            forward=lambda t, a: pinv_jvp(a.self, a.result, t[0])),
     "aten::linalg_lstsq": F("LinalgLstsqBackward0", ("self", "b"), _lstsq, save=("self", "b", "result"),
-                            outputs=(True, True, False, False)),
+                            outputs=(True, True, False, False), forward=_lstsq_fw),
 }
 
 __dir__ = public_dir(globals())

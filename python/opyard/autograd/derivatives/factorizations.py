@@ -456,6 +456,90 @@ def _ormqr(grads, a, n):
     return (g_inp if n[0] else None, g_tau if n[1] else None, gx)
 
 
+def _lu_jvp(dA, P, L, U, pivot):
+    """torch's ``linalg_lu_jvp``: ``(dL, dU)`` of ``A = P L U`` along ``dA``."""
+    m, ncols = dA.shape[-2], dA.shape[-1]
+    k = min(m, ncols)
+    PdA = A.matmul.default(mt(P), dA) if pivot else dA
+    L1 = A.narrow.default(A.narrow.default(L, -2, 0, k), -1, 0, k)
+    U1 = A.narrow.default(A.narrow.default(U, -2, 0, k), -1, 0, k)
+    dK = _solve_tri(L1, A.narrow.default(A.narrow.default(PdA, -2, 0, k), -1, 0, k), upper=False, unit=True)
+    dK = _solve_tri(U1, dK, upper=True, left=False)
+    dL1 = A.matmul.default(L1, A.tril.default(dK, -1))
+    dU1 = A.matmul.default(A.triu.default(dK), U1)
+    if m == ncols:
+        return dL1, dU1
+    if m < ncols:
+        dU2 = sub(_solve_tri(L1, A.narrow.default(PdA, -1, k, ncols - k), upper=False, unit=True),
+                  A.matmul.default(A.tril.default(dK, -1), A.narrow.default(U, -1, k, ncols - k)))
+        return dL1, A.cat.default([dU1, dU2], -1)
+    dL2 = sub(_solve_tri(U1, A.narrow.default(PdA, -2, k, m - k), upper=True, left=False),
+              A.matmul.default(A.narrow.default(L, -2, k, m - k), A.triu.default(dK)))
+    return A.cat.default([dL1, dL2], -2), dU1
+
+
+def _lu_factor_ex_fw(t, a):
+    LU, pivots = a.result[0], a.result[1]
+    P, L, U = A.lu_unpack.default(LU, pivots, True, a.pivot)
+    dL, dU = _lu_jvp(t[0], P, L, U, a.pivot)
+    m, ncols = LU.shape[-2], LU.shape[-1]
+    if m >= ncols:  # LU stores dL (strictly lower) and dU (upper) in one matrix
+        top = add(A.narrow.default(dL, -2, 0, ncols), dU)
+        return (A.cat.default([top, A.narrow.default(dL, -2, ncols, m - ncols)], -2) if m > ncols else top,
+                None, None)
+    left = add(A.narrow.default(dU, -1, 0, m), dL)
+    return (A.cat.default([left, A.narrow.default(dU, -1, m, ncols - m)], -1), None, None)
+
+
+def _lu_fw(t, a):
+    P, L, U = a.result
+    dL, dU = _lu_jvp(t[0], P, L, U, a.pivot)
+    return (None, dL, dU)
+
+
+def _lu_unpack_fw(t, a):
+    dLU = t[0]
+    m, ncols = dLU.shape[-2], dLU.shape[-1]
+    k = min(m, ncols)
+    return (None, A.tril.default(A.narrow.default(dLU, -1, 0, k), -1), A.triu.default(A.narrow.default(dLU, -2, 0, k)))
+
+
+def _cholesky_solve_fw(t, a):
+    """torch's ``cholesky_solve_jvp``: dX = A^-1 (dB - dA X), dA = dU^H U + U^H dU (or the lower form)."""
+    dB, dU = t
+    X, U = a.result, a.input2
+    rhs = dB
+    if dU is not None:
+        dK = A.matmul.default(mh(dU), U) if a.upper else A.matmul.default(dU, mh(U))
+        dAX = A.matmul.default(add(dK, mh(dK)), X)
+        rhs = A.neg.default(dAX) if rhs is None else sub(rhs, dAX)
+    return A.cholesky_solve.default(rhs, U, a.upper)
+
+
+def _cholesky_inverse_fw(t, a):
+    """X = (C C^H)^-1 with C the lower factor: dX = -X (dC C^H + C dC^H) X over C's triangle.
+    (torch 2.15's ``cholesky_inverse_jvp`` multiplies ``X dC X C^H``, which finite differences
+    do not confirm; this is the derivative.)"""
+    F_, dF, X = a.self, t[0], a.result
+    CF = mh(F_) if a.upper else F_
+    dCF = A.tril.default(mh(dF)) if a.upper else A.tril.default(dF)
+    part = A.neg.default(A.matmul.default(A.matmul.default(A.matmul.default(X, dCF), mh(CF)), X))
+    return add(part, mh(part))
+
+
+def _triangular_solve_fw(t, a):
+    """dX = op(A)^-1 (dB - op(dA) X) over A's triangle; the cloned coefficient's tangent is dA's."""
+    dB, dA = t
+    X = a.result[0]
+    rhs = dB
+    if dA is not None:
+        tri = A.triu.default(dA, int(a.unitriangular)) if a.upper else A.tril.default(dA, -int(a.unitriangular))
+        contrib = A.matmul.default(mt(tri) if a.transpose else tri, X)
+        rhs = A.neg.default(contrib) if rhs is None else sub(rhs, contrib)
+    dX = A.triangular_solve.default(rhs, a.A, a.upper, a.transpose, a.unitriangular)[0]
+    return (dX, None if dA is None else A.expand.default(dA, list(a.result[1].shape)))
+
+
 def _geqrf(grads, a, n):
     raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
@@ -472,18 +556,21 @@ FORMULAS = {
     "aten::_linalg_slogdet": F("LinalgSlogdetBackward0", ("A",), _slogdet, save=("A", "result"), forward=_slogdet_fw,
                                outputs=(True, True, False, False)),
     "aten::linalg_lu_factor_ex": F("LinalgLuFactorExBackward0", ("A",), _lu_factor_ex, save=("result",),
-                                   outputs=(True, False, False)),
-    "aten::linalg_lu": F("LinalgLuBackward0", ("A",), _lu, save=("result",), outputs=(False, True, True)),
-    "aten::lu_unpack": F("LuUnpackBackward0", ("LU_data", "LU_pivots"), _lu_unpack, outputs=(False, True, True)),
+                                   outputs=(True, False, False), forward=_lu_factor_ex_fw),
+    "aten::linalg_lu": F("LinalgLuBackward0", ("A",), _lu, save=("result",), outputs=(False, True, True),
+                         forward=_lu_fw),
+    "aten::lu_unpack": F("LuUnpackBackward0", ("LU_data", "LU_pivots"), _lu_unpack, outputs=(False, True, True),
+                         forward=_lu_unpack_fw),
     "aten::linalg_lu_solve": F("LinalgLuSolveBackward0", ("LU", "pivots", "B"), _lu_solve,
                                save=("LU", "pivots", "result")),
     "aten::linalg_solve_triangular": F("LinalgSolveTriangularBackward0", ("self", "B"), _solve_triangular,
                                        save=("self", "result"), forward=_solve_triangular_fw),
     "aten::triangular_solve": F("TriangularSolveBackward0", ("self", "A"), _triangular_solve,
-                                save=("A", "result")),
+                                save=("A", "result"), forward=_triangular_solve_fw),
     "aten::cholesky_solve": F("CholeskySolveBackward0", ("self", "input2"), _cholesky_solve,
-                              save=("input2", "result")),
-    "aten::cholesky_inverse": F("CholeskyInverseBackward0", ("self",), _cholesky_inverse, save=("self", "result")),
+                              save=("input2", "result"), forward=_cholesky_solve_fw),
+    "aten::cholesky_inverse": F("CholeskyInverseBackward0", ("self",), _cholesky_inverse, save=("self", "result"),
+                                forward=_cholesky_inverse_fw),
     "aten::linalg_householder_product": F("LinalgHouseholderProductBackward0", ("input", "tau"),
                                           _householder_product, save=("input", "tau")),
     "aten::ormqr": F("OrmqrBackward0", ("self", "input2", "input3"), _ormqr, save=("self", "input2", "input3")),

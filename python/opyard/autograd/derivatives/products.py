@@ -55,11 +55,34 @@ def _addbmm(grads, a, n):
     return (gself, g1, g2)
 
 
+def _scale_t(t, s):
+    return None if t is None else (t if s == 1 else A.mul.Scalar(t, s))
+
+
+def _addr_fw(t, a):
+    prod = lin(None if t[1] is None else A.outer.default(t[1], a.vec2),
+               None if t[2] is None else A.outer.default(a.vec1, t[2]))
+    return lin(_scale_t(t[0], a.beta), _scale_t(prod, a.alpha))
+
+
+def _addmv_fw(t, a):
+    prod = lin(None if t[1] is None else A.mv.default(t[1], a.vec), None if t[2] is None else A.mv.default(a.mat, t[2]))
+    return lin(_scale_t(t[0], a.beta), _scale_t(prod, a.alpha))
+
+
+def _addbmm_fw(t, a):
+    def total(x, y):
+        return A.sum.dim_IntList(A.bmm.default(x, y), [0], False)
+    prod = lin(None if t[1] is None else total(t[1], a.batch2), None if t[2] is None else total(a.batch1, t[2]))
+    return lin(_scale_t(t[0], a.beta), _scale_t(prod, a.alpha))
+
+
 FORMULAS = {
     "aten::vdot": F("VdotBackward0", ("self", "other"), _vdot, save=("self", "other"), forward=_vdot_fw),
-    "aten::addr": F("AddrBackward0", ("self", "vec1", "vec2"), _addr, save=("vec1", "vec2")),
-    "aten::addmv": F("AddmvBackward0", ("self", "mat", "vec"), _addmv, save=("mat", "vec")),
-    "aten::addbmm": F("AddbmmBackward0", ("self", "batch1", "batch2"), _addbmm, save=("batch1", "batch2")),
+    "aten::addr": F("AddrBackward0", ("self", "vec1", "vec2"), _addr, save=("vec1", "vec2"), forward=_addr_fw),
+    "aten::addmv": F("AddmvBackward0", ("self", "mat", "vec"), _addmv, save=("mat", "vec"), forward=_addmv_fw),
+    "aten::addbmm": F("AddbmmBackward0", ("self", "batch1", "batch2"), _addbmm, save=("batch1", "batch2"),
+                      forward=_addbmm_fw),
     "aten::unfold_backward": F("UnfoldBackwardBackward0", ("grad_in",),
                                lambda g, a, n: (A.unfold.default(g[0], a.dim, a.size, a.step),),
                                forward=lambda t, a: A.unfold_backward.default(t[0], a.input_sizes, a.dim, a.size,
