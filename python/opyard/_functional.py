@@ -32,13 +32,13 @@ _KEPT_FUNCTIONS = ("gelu", "hardtanh", "linear", "one_hot", "scaled_dot_product_
 _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "embedding", "gelu", "hardtanh", "isin",
                  "layer_norm", "linear", "one_hot", "rms_norm", "rsub", "scaled_dot_product_attention",
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "tensordot", "stft", "istft"}
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft"}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank"]
+    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -131,6 +131,19 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
                             return_complex)
 
 
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` (..., P, M) and of ``x2`` (..., R, M):
+    (..., P, R). ``compute_mode`` picks the matrix-product form of the euclidean distance (faster,
+    less exact): always, never, or beyond 25 rows (torch's modes; torch's Python-level function)."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _A.cdist.default(x1, x2, p, _CDIST_MODES[compute_mode])
+
+
 def result_type(a, b):
     from ._aten.common import tensor_result_dtype
 
@@ -154,7 +167,7 @@ _DUNDERS = {
 _UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not"}
 
 # Note [Operator dunders]: a binary dunder is the operator form of its packet (Note [Operator
-# protocol], src/python/operator_protocol.rs): when the other operand's type fits no overload it
+# protocol], src/python/dispatch/operator_protocol.rs): when the other operand's type fits no overload it
 # returns NotImplemented, so Python tries the other operand's reflected method and then raises its
 # own "unsupported operand type(s)". Calling the packet itself (``opyard.add``, ``t.add``) still
 # raises ArgumentError. The reflected helpers below take the same decision through operator forms
@@ -188,7 +201,7 @@ def _fill_for(self, other, at_least=None):
     """``other`` (a Python number) as a tensor shaped like ``self`` in the dtype torch promotes the
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
     if isinstance(other, np.generic):
-        other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/binder/convert.rs)
+        other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/dispatch/binder/convert.rs)
     if not isinstance(other, (bool, int, float, complex)):
         fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
         if fill is NotImplemented:
@@ -413,7 +426,7 @@ def install():
     # torch's names (what a ``__torch_function__`` override logs as ``func.__name__``).
     for name, fn in (("view", _view), ("reshape", _reshape), ("expand", _expand), ("permute", _permute)):
         fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
-        setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn))
+        setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn) if _core.FAST_PATHS else fn)
     for name in ("new_empty", "new_zeros", "new_ones", "tile"):
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)

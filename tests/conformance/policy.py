@@ -68,11 +68,22 @@ class Deliberate:
 
 DELIBERATE: list[Deliberate] = [
     Deliberate(
+        "nn.functional.scaled_dot_product_attention", "*:[2367]", ("value", "grad_value"),
+        "the samples with dropout_p > 0: the dropped attention weights are drawn from torch's CPU generator "
+        "(mt19937 feeding MKL's Bernoulli sampler), which opyard does not reproduce; opyard draws its own "
+        "(shapes, dtypes and the kept weights' scaling agree, and the dropout-free samples agree in value)"),
+    Deliberate(
         "nn.functional.grid_sample", "fwd:bfloat16:1[2-7]", ("value",),  # samples 12-17: mode="bicubic"
         "bicubic sampling in bfloat16: torch's CPU kernel rounds its cubic coefficients to bfloat16 in an order "
         "of its vectorised code that its result does not reveal (on a constant image its result is off by up "
         "to 3%, its own float32 result is not); opyard computes bfloat16 operation by operation in the scalar "
         "kernel's order, which agrees with torch for the bilinear and nearest modes and for half"),
+    Deliberate(
+        "matrix_exp", "fwd:*float16:*", ("value",),
+        "half and bfloat16: torch 2.15's CPU kernel returns wrong values for every matrix past a norm of about "
+        "1e-9 (exp([[0.5, 0.1], [0.2, 0.3]]) in float16 gives -2.1e4 on the diagonal, its float32 result 1.66; "
+        "the recorded samples give nan); opyard computes in float32 and rounds once, which agrees with torch's "
+        "float32 result rounded"),
 ]
 
 

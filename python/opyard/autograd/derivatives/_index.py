@@ -4,6 +4,27 @@ differentiable (Note [Formula modules on first use], ``__init__.py``; ``_derive.
 
 # module -> the overload names of its FORMULAS, sorted
 BY_MODULE = {
+    'activations': (
+        'aten::_prelu_kernel',
+        'aten::celu',
+        'aten::glu',
+        'aten::hardshrink',
+        'aten::hardsigmoid',
+        'aten::hardswish',
+        'aten::log_sigmoid_forward',
+        'aten::mish',
+        'aten::native_dropout',
+        'aten::native_dropout_backward',
+        'aten::rrelu_with_noise',
+        'aten::softshrink',
+        'aten::threshold',
+    ),
+    'attention': (
+        'aten::_log_softmax_backward_data',
+        'aten::_safe_softmax',
+        'aten::_scaled_dot_product_flash_attention_for_cpu',
+        'aten::_softmax_backward_data',
+    ),
     'decompositions': (
         'aten::_linalg_eigh',
         'aten::_linalg_svd',
@@ -14,6 +35,16 @@ BY_MODULE = {
         'aten::linalg_pinv.atol_rtol_tensor',
         'aten::linalg_polar',
         'aten::linalg_qr',
+    ),
+    'distances': (
+        'aten::_cdist_forward',
+        'aten::_embedding_bag',
+        'aten::_embedding_bag_backward',
+        'aten::_embedding_bag_dense_backward',
+        'aten::_embedding_bag_per_sample_weights_backward',
+        'aten::_euclidean_dist',
+        'aten::_pdist_forward',
+        'aten::_trilinear',
     ),
     'factorizations': (
         'aten::_linalg_det',
@@ -74,6 +105,20 @@ BY_MODULE = {
         'aten::trace',
         'aten::unfold',
     ),
+    'losses': (
+        'aten::_ctc_loss',
+        'aten::_ctc_loss.Tensor',
+        'aten::binary_cross_entropy',
+        'aten::binary_cross_entropy_with_logits',
+        'aten::huber_loss',
+        'aten::mse_loss',
+        'aten::multi_margin_loss',
+        'aten::multilabel_margin_loss_forward',
+        'aten::nll_loss2d_forward',
+        'aten::nll_loss_forward',
+        'aten::smooth_l1_loss',
+        'aten::soft_margin_loss',
+    ),
     'math': (
         'aten::atan2',
         'aten::clamp.Tensor',
@@ -126,7 +171,15 @@ BY_MODULE = {
         'aten::topk',
     ),
     'norms': (
-        'aten::linalg_vector_norm',
+        'aten::_batch_norm_no_update',
+        'aten::_batch_norm_with_update',
+        'aten::_native_batch_norm_legit',
+        'aten::_native_batch_norm_legit.no_stats',
+        'aten::_native_batch_norm_legit_no_training',
+        'aten::native_batch_norm',
+        'aten::native_group_norm',
+        'aten::native_layer_norm',
+        'aten::repeat',
     ),
     'pointwise': (
         'aten::abs',
@@ -289,6 +342,9 @@ BY_MODULE = {
         'aten::logit',
         'aten::rad2deg',
         'aten::sinh',
+    ),
+    'vector_norms': (
+        'aten::linalg_vector_norm',
     ),
     'views': (
         'aten::_reshape_alias',

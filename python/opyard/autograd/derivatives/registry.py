@@ -45,13 +45,11 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse")
 
-    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None, outputs=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
+                 outputs=None, refuse=()):
         self.name = name
-        # derivatives.yaml's ``output_differentiability``: one bool per output of a multi-output op
-        # (None: every floating or complex output is differentiable).
-        self.outputs = None if outputs is None else tuple(outputs)
         self.diff = tuple(diff)
         self.save = tuple(save)
         self.backward = backward
@@ -61,9 +59,15 @@ class Formula:
         # the by-name arguments, and must compute exactly what ``backward`` computes.
         self.node_apply = node_apply
         # The hottest formulas also name their Rust apply (``_core._NodeApply``, see Note
-        # [Rust node apply] in src/python/ag_apply.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
+        # [Rust node apply] in src/python/autograd/formulas/mod.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
         # computes what ``backward`` computes and falls back to the Python apply.
         self.rust_apply = rust_apply
+        # derivatives.yaml's ``output_differentiability`` of an op with several outputs: one bool
+        # per output (None: every floating output is differentiable). The others never require grad.
+        self.outputs = outputs
+        # Tensor arguments derivatives.yaml marks ``non_differentiable``: torch refuses a call where
+        # one requires grad ("is not differentiable with respect to argument ...").
+        self.refuse = tuple(refuse)
 
 
 class BuiltinNode(Node):
@@ -156,7 +160,7 @@ def _is_tensor_type(t):
 class _KernelSpec:
     """Everything about one (op, formula) pair that does not change between calls."""
 
-    def __init__(self, op, formula):
+    def __init__(self, op, formula, rust_apply=True):
         schema = op._schema
         self.names, self.bind = _binder(schema)
         names = self.names
@@ -169,8 +173,17 @@ class _KernelSpec:
             (i, n, _SAVE if n in formula.save else (_META if _is_tensor_type(a.type) else _VALUE))
             for i, (n, a) in enumerate(zip(names, schema.arguments)))
         self.save_result = "result" in formula.save
-        self.clone_before = tuple(i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated)
         returns = schema.returns
+        # An in-place op's formula reads the input as it was (torch's ``original_self``): the
+        # mutated arguments it returns are copied before the call. Other mutated arguments
+        # (``rrelu_with_noise``'s noise) are saved as the op leaves them.
+        returned = set()
+        for r in returns:
+            if r.alias_info is not None:
+                returned |= set(r.alias_info.before_set)
+        self.clone_before = tuple(
+            i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated
+            and returned & set(schema.arguments[i].alias_info.before_set))
         self.is_view = (len(returns) == 1 and returns[0].alias_info is not None
                         and not returns[0].alias_info.is_write)
         self.op = op
@@ -181,7 +194,7 @@ class _KernelSpec:
         body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
-        if formula.rust_apply is not None:
+        if formula.rust_apply is not None and rust_apply:
             body["apply"] = _rust_apply(formula, save_names, body.get("apply", BuiltinNode.apply),
                                         SavedTensor)
         self.node_cls = type(formula.name, (BuiltinNode,), body)
@@ -189,16 +202,20 @@ class _KernelSpec:
         self.op_name = op.name()
 
 
-def make_kernel(op, formula, *, rust=True):
+def make_kernel(op, formula, *, rust=True, general=False):
     """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
 
     The kernel is only reached while grad mode is on (no_grad excludes the
     autograd keys) or a forward-AD level includes them. An op with no ``Tensor[]``
     differentiable argument (a view op too, and an in-place op on ``self`` with nothing
     to copy first) gets the Rust kernel (See Note [Autograd kernel in Rust] in
-    src/python/ag_kernel.rs); ``rust=False`` gives the Python one instead.
+    src/python/autograd/kernel/mod.rs); ``rust=False`` gives the Python one instead. ``general=True``
+    gives the general kernel, with the formula's Python apply on its node (what ``OPYARD_FASTPATH=0``
+    registers: See Note [Fast paths and general paths] in src/python/hooks.rs).
     """
-    spec = _KernelSpec(op, formula)
+    spec = _KernelSpec(op, formula, rust_apply=not general)
+    if formula.refuse:
+        return _refusing(spec, make_kernel(op, _without_refuse(formula), rust=rust, general=general))
     bind = spec.bind
     diff_pos = spec.diff_pos
     mutated = spec.mutated
@@ -243,6 +260,8 @@ def make_kernel(op, formula, *, rust=True):
 
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
+    if general:
+        return kernel
     if spec.list_diff or (mutated and not (rust and _simple_inplace(spec))):
         return kernel
     if rust:
@@ -252,9 +271,31 @@ def make_kernel(op, formula, *, rust=True):
     return plain
 
 
+def _without_refuse(formula):
+    return Formula(formula.name, formula.diff, formula.backward, formula.save, formula.forward, formula.node_apply,
+                   formula.rust_apply, formula.outputs)
+
+
+def _refusing(spec, kernel):
+    """``kernel`` behind torch's check of the arguments that are not differentiable."""
+    checks = tuple((spec.names.index(n), n) for n in spec.formula.refuse)
+    base = spec.op_name.split("::")[1].split(".")[0]
+
+    def refusing(keyset, *args, **kwargs):
+        values = spec.bind(args, kwargs)
+        for i, name in checks:
+            v = values[i]
+            if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
+                raise RuntimeError(f"The function '{base}' is not differentiable with respect to argument '{name}'. "
+                                   "This input cannot have requires_grad True.")
+        return kernel(keyset, *args, **kwargs)
+    refusing.__name__ = refusing.__qualname__ = getattr(kernel, "__name__", "refusing")
+    return refusing
+
+
 def _simple_inplace(spec):
     """An op that modifies ``self`` in place and returns it, with nothing to copy before the change:
-    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/ag_kernel.rs)."""
+    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/autograd/kernel/mod.rs)."""
     returns = spec.op._schema.returns
     return (spec.mutated == (0,) and not spec.clone_before and len(returns) == 1
             and returns[0].alias_info is not None and returns[0].alias_info.is_write)
@@ -354,7 +395,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
             saved.append(tensor_meta(v) if not isinstance(v, (list, tuple)) else [tensor_meta(t) for t in v])
         else:
             saved.append(SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v])
-    if arity is None and not spec.mutated and isinstance(out, _TensorBase):
+    if arity is None and not spec.mutated and isinstance(out, _TensorBase) and _core.FAST_PATHS:
         # The common case in one Rust call: node, edges, saved values, output 0's history.
         if spec.save_result:
             saved.append(SavedTensor(out, True, spec.formula.name, 0))
@@ -383,7 +424,9 @@ def _record_tuple(spec, node, out, values, saved):
     node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
     differentiable = spec.formula.outputs
     for i, o in enumerate(out):
-        if meta.is_tensor(o) and meta.is_differentiable_dtype(o) and (differentiable is None or differentiable[i]):
+        if differentiable is not None and not differentiable[i]:
+            continue
+        if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
             if _is_mutated(o, values, spec.mutated):
                 meta.rebase_history(o, node, i)
             else:
