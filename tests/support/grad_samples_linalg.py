@@ -50,7 +50,7 @@ def _svd_value(x):
 
 def _eig_value(x):
     w, v = A.linalg_eig.default(x)
-    return _real(w) + _real(v * v.conj()).sum()
+    return _real(w) + (_real(v) ** 2).sum()  # |v|^2 through real views: phase-invariant
 
 
 def _polar_value(x):
@@ -108,6 +108,8 @@ SAMPLES = {
     "aten::vdot": (lambda a, b: A.vdot.default(a, b), (r(4), r(4))),
     "aten::addr": (lambda s, a, b: A.addr.default(s, a, b, beta=0.5, alpha=2), (r(2, 3), r(2), r(3))),
     "aten::addmv": (lambda s, m, v: A.addmv.default(s, m, v, beta=2, alpha=0.5), (r(2), r(2, 3), r(3))),
+    "aten::baddbmm": (lambda s, a, b: A.baddbmm.default(s, a, b, beta=0.5, alpha=2), (r(3, 1), r(2, 3, 5),
+                                                                                       r(2, 5, 4))),
     "aten::addbmm": (lambda s, a, b: A.addbmm.default(s, a, b, alpha=2), (r(2, 4), r(3, 2, 5), r(3, 5, 4))),
     "aten::linalg_vector_norm": (lambda a: A.linalg_vector_norm.default(a, 3, [1]), (r(2, 3),)),
     "aten::linalg_cholesky_ex": (lambda a: A.linalg_cholesky_ex.default(_spd(a))[0], (r(2, 3, 3),)),

@@ -88,19 +88,7 @@ def mv(self, vec):
     return out(_in_dtype(self._data @ vec._data, self._data), self)
 
 
-def einsum(equation, tensors, *, path=None):
-    if not tensors:
-        raise RuntimeError("einsum(): must provide at least one operand")
-    check_same_device("aten::einsum", *tensors)
-    dt = tensor_result_dtype(*tensors)
-    try:
-        r = np.einsum(equation, *(data_as(t, dt) for t in tensors))
-    except ValueError as e:
-        raise RuntimeError(f"einsum(): {e} (equation {equation!r})") from None
-    return out(np.asarray(r), tensors[0])
-
-
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer, "mv": mv, "einsum": einsum}
+KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer, "mv": mv}
 
 
 def matmul(self, other):

@@ -1,6 +1,7 @@
 """Products beyond ``mm``/``bmm``/``dot``: ``vdot`` (the first vector conjugated), the BLAS-style
 updates ``addr`` (``beta * self + alpha * outer(vec1, vec2)``), ``addmv`` (``... + alpha * mat @
-vec``) and ``addbmm`` (``... + alpha * sum_b batch1[b] @ batch2[b]``), and the
+vec``), ``addbmm`` (``... + alpha * sum_b batch1[b] @ batch2[b]``) and ``baddbmm`` (``... + alpha *
+batch1[b] @ batch2[b]`` per batch), and the
 CompositeImplicitAutograd ``tensordot`` (permute, reshape, one ``mm``) and ``inner`` (over
 ``tensordot``), as torch composes them.
 
@@ -57,9 +58,7 @@ def _expand_to(api, self, shape):
     have = tuple(self._data.shape)
     n = len(shape)
     if len(have) > n:
-        raise RuntimeError(f"The expanded size of the tensor ({shape[0] if shape else 1}) must match the existing "
-                           f"size ({have[0]}) at non-singleton dimension 0.  Target sizes: {list(shape)}.  Tensor "
-                           f"sizes: {list(have)}")
+        A.expand(self, list(shape))  # expand's own message: more dims than sizes
     for i in range(1, len(have) + 1):
         if have[-i] != shape[-i] and have[-i] != 1:
             raise RuntimeError(f"The expanded size of the tensor ({shape[-i]}) must match the existing size "
@@ -178,6 +177,46 @@ def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
     prod = np.einsum("bij,bjk->ik", b1.astype(work, copy=False), b2.astype(work, copy=False), optimize=True) \
         if b1.size and b2.size else np.zeros(shape, work)
     return out(_update(self._data, prod, beta, alpha, dt, shape, work), self)
+
+
+@OPS.op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+        inplace="baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> "
+                "Tensor(a!)",
+        out="baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> "
+            "Tensor(a!)", exact=True)
+def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * self + alpha * batch1 @ batch2`` per batch, with torch's checks in torch's order
+    (dtypes, ``self`` expanded to the result, the batches' dims) and BLAS's zero rules; half
+    precision accumulates in float32 and rounds once, integers truncate ``alpha`` and ``beta``."""
+    check_same_device("aten::baddbmm", self, batch1, batch2)
+    s, b1, b2 = self._data, batch1._data, batch2._data
+    if not (s.dtype == b1.dtype == b2.dtype):
+        raise RuntimeError(f"Input dtypes must be the same, got: input {D.legacy_name(self.dtype)}, batch1: "
+                           f"{D.legacy_name(batch1.dtype)}, batch2: {D.legacy_name(batch2.dtype)}")
+    dt = self.dtype
+    if dt is D.bool:
+        raise NotImplementedError("\"baddbmm\" not implemented for 'Bool'")
+    shape = (_size(b1, 0), _size(b1, 1), _size(b2, 2))
+    _expand_to("baddbmm", self, shape)
+    if b1.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b2.shape[:2] != (b1.shape[0], b1.shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{b1.shape[0]}, "
+                           f"{b1.shape[2]}] but got: [{b2.shape[0]}, {b2.shape[1]}].")
+    work = _work(dt)
+    prod = np.matmul(b1.astype(work, copy=False), b2.astype(work, copy=False)) if b1.size and b2.size else \
+        np.zeros(shape, work)
+    return out(_update(s, prod, _scalar(beta, dt, "beta"), _scalar(alpha, dt, "alpha"), dt, shape, work), self)
+
+
+def _size(x, d):
+    """``x.size(d)`` with torch's message for a dim ``x`` does not have."""
+    if d >= x.ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
+                         f"{max(x.ndim, 1) - 1}], but got {d})")
+    return x.shape[d]
 
 
 def _product(x, y, work):

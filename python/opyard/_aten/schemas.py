@@ -75,7 +75,6 @@ SCHEMAS = (
     'div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)',
     'dot(Tensor self, Tensor tensor) -> Tensor',
     'dropout(Tensor input, float p, bool train) -> Tensor',
-    'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
     'elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor',
     'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
     'empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',

@@ -220,6 +220,7 @@ BY_MODULE = {
         'aten::addbmm',
         'aten::addmv',
         'aten::addr',
+        'aten::baddbmm',
         'aten::unfold_backward',
         'aten::vdot',
     ),

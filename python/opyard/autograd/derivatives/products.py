@@ -1,4 +1,4 @@
-"""Derivatives of ``vdot`` and of the BLAS-style updates ``addr``, ``addmv``, ``addbmm`` (torch's
+"""Derivatives of ``vdot`` and of the BLAS-style updates ``addr``, ``addmv``, ``addbmm``, ``baddbmm`` (torch's
 formulas: ``self`` gets ``beta * grad``, the factors the product's gradients times ``alpha``,
 conjugated for complex tensors), and of ``unfold_backward`` (an ``unfold`` of the gradient)."""
 
@@ -55,6 +55,14 @@ def _addbmm(grads, a, n):
     return (gself, g1, g2)
 
 
+def _baddbmm(grads, a, n):
+    g = grads[0]
+    gself = _scaled(g, a.beta) if n[0] else None
+    g1 = _scaled(A.bmm.default(g, mh(a.batch2)), a.alpha) if n[1] else None
+    g2 = _scaled(A.bmm.default(mh(a.batch1), g), a.alpha) if n[2] else None
+    return (gself, g1, g2)
+
+
 def _scale_t(t, s):
     return None if t is None else (t if s == 1 else A.mul.Scalar(t, s))
 
@@ -67,6 +75,12 @@ def _addr_fw(t, a):
 
 def _addmv_fw(t, a):
     prod = lin(None if t[1] is None else A.mv.default(t[1], a.vec), None if t[2] is None else A.mv.default(a.mat, t[2]))
+    return lin(_scale_t(t[0], a.beta), _scale_t(prod, a.alpha))
+
+
+def _baddbmm_fw(t, a):
+    prod = lin(None if t[1] is None else A.bmm.default(t[1], a.batch2),
+               None if t[2] is None else A.bmm.default(a.batch1, t[2]))
     return lin(_scale_t(t[0], a.beta), _scale_t(prod, a.alpha))
 
 
@@ -83,6 +97,8 @@ FORMULAS = {
     "aten::addmv": F("AddmvBackward0", ("self", "mat", "vec"), _addmv, save=("mat", "vec"), forward=_addmv_fw),
     "aten::addbmm": F("AddbmmBackward0", ("self", "batch1", "batch2"), _addbmm, save=("batch1", "batch2"),
                       forward=_addbmm_fw),
+    "aten::baddbmm": F("BaddbmmBackward0", ("self", "batch1", "batch2"), _baddbmm, save=("batch1", "batch2"),
+                       forward=_baddbmm_fw),
     "aten::unfold_backward": F("UnfoldBackwardBackward0", ("grad_in",),
                                lambda g, a, n: (A.unfold.default(g[0], a.dim, a.size, a.step),),
                                forward=lambda t, a: A.unfold_backward.default(t[0], a.input_sizes, a.dim, a.size,
