@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .common import A, check_same_device, data_as, out, tensor_result_dtype
+from .common import A, check_same_device, data_as, inplace_result, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -59,6 +59,10 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     return out(np.asarray(r).astype(dt.np, copy=False), mat1)
 
 
+def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    return inplace_result(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha)._data, "aten::addmm_")
+
+
 def dot(self, tensor):
     check_same_device("aten::dot", self, tensor)
     if self._data.ndim != 1 or tensor._data.ndim != 1:
@@ -88,7 +92,7 @@ def mv(self, vec):
     return out(_in_dtype(self._data @ vec._data, self._data), self)
 
 
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer, "mv": mv}
+KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "addmm_": addmm_, "dot": dot, "outer": outer, "mv": mv}
 
 
 def matmul(self, other):

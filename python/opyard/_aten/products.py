@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype as D
 from ._declare import OpTable
 from .common import A, check_same_device, out, tensor_result_dtype
+from .windows import CPP_NAMES
 
 __all__ = ["OPS"]
 
@@ -191,8 +192,8 @@ def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
     check_same_device("aten::baddbmm", self, batch1, batch2)
     s, b1, b2 = self._data, batch1._data, batch2._data
     if not (s.dtype == b1.dtype == b2.dtype):
-        raise RuntimeError(f"Input dtypes must be the same, got: input {D.legacy_name(self.dtype)}, batch1: "
-                           f"{D.legacy_name(batch1.dtype)}, batch2: {D.legacy_name(batch2.dtype)}")
+        raise RuntimeError(f"Input dtypes must be the same, got: input {CPP_NAMES[self.dtype.name]}, batch1: "
+                           f"{CPP_NAMES[batch1.dtype.name]}, batch2: {CPP_NAMES[batch2.dtype.name]}")
     dt = self.dtype
     if dt is D.bool:
         raise NotImplementedError("\"baddbmm\" not implemented for 'Bool'")

@@ -269,7 +269,10 @@ def unbind(self, dim=0):
 
 def diagonal(self, offset=0, dim1=0, dim2=1):
     n = self._data.ndim
-    d = np.diagonal(self._data, offset, _wrap_dim(dim1, n), _wrap_dim(dim2, n))
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    d = np.diagonal(self._data, offset, d1, d2)
     if self._data.flags.writeable:
         d.flags.writeable = True  # numpy hands out a read-only diagonal; torch's is writable
     return _make_view(d, self)

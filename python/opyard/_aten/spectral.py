@@ -183,7 +183,7 @@ def _c2c(name, x, n, dim, norm, forward):
 
 def _r2c(name, x, n, dim, norm, forward, onesided):
     if x.is_complex():
-        raise RuntimeError(f"{name} expects a real input tensor, but got {D.legacy_name(x.dtype)}")
+        raise TypeError(f"{name} expects a real input tensor, but got {D.legacy_name(x.dtype)}")
     x = _promote(x, False)
     d = _wrap(dim, x.dim())
     size = _points(x.shape[d] if n is None else n)
@@ -290,7 +290,7 @@ def _fftn(self, s, dim, norm, forward):
 
 def _rfftn(name, self, s, dim, norm):
     if self.is_complex():
-        raise RuntimeError(f"{name} expects a real-valued input tensor, but got {D.legacy_name(self.dtype)}")
+        raise TypeError(f"{name} expects a real-valued input tensor, but got {D.legacy_name(self.dtype)}")
     sizes, dims = _shape_and_dims(self, s, dim)
     if not sizes:
         raise RuntimeError(f"{name} must transform at least one axis")
@@ -314,6 +314,8 @@ def _hfftn(name, self, s, dim, norm):
 
 
 def _ihfftn(name, self, s, dim, norm):
+    if self.is_complex():
+        raise TypeError(f"Only supports floating-point dtypes, but found: {D.legacy_name(self.dtype)}")
     sizes, dims = _shape_and_dims(self, s, dim)
     if not sizes:
         raise RuntimeError(f"{name} must transform at least one axis")
