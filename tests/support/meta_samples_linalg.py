@@ -90,6 +90,7 @@ SAMPLES = {
     "addmv": lambda m: ((m(2), m(2, 3), m(3)), {}), "addmv_": lambda m: ((m(2), m(2, 3), m(3)), {"beta": 0}),
     "addmv.out": _out(lambda m: ((m(2), m(2, 3), m(3)), {})),
     "addbmm": lambda m: ((m(2, 4), m(3, 2, 5), m(3, 5, 4)), {}),
+    "addmm_": lambda m: ((m(2, 4), m(2, 3), m(3, 4)), {"alpha": 2}),
     "baddbmm_": lambda m: ((m(3, 2, 4), m(3, 2, 5), m(3, 5, 4)), {"beta": 0.5}),
     "baddbmm.out": _out(lambda m: ((m(4), m(3, 2, 5), m(3, 5, 4)), {})),
     "addbmm_": lambda m: ((m(2, 4), m(3, 2, 5), m(3, 5, 4)), {"alpha": 2}),
