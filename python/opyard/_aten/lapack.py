@@ -1,7 +1,7 @@
 """The LAPACK routines torch's linear-algebra kernels call that ``numpy.linalg`` does not expose,
 written over numpy arrays with LAPACK's conventions, on batches of matrices (``(*, m, n)``).
 
-- ``getrf``: LU with partial pivoting (``dgetf2``'s choices: the first entry of largest
+- ``getrf``: blocked LU with partial pivoting (``dgetf2``'s choices within a panel: the first entry of largest
   ``|re| + |im|`` of the column, LAPACK's ``i?amax``; a zero column is left unpivoted and counted
   in ``info``), pivots 1-based as LAPACK returns them; ``getrs`` solves with it.
 - ``trsm``: triangular solves (``numpy.linalg.solve`` on the triangle when its diagonal has no
@@ -47,24 +47,45 @@ def getrf(a):
     rows = np.arange(b)
     piv = np.empty((b, k), np.int32)
     info = np.zeros(b, np.int32)
-    for j in range(k):
-        p = j + np.argmax(abs1(lu[:, j:, j]), axis=1) if b else np.zeros(0, np.intp)
-        piv[:, j] = p + 1
-        pivot = lu[rows, p, j]
-        zero = pivot == 0
-        info[(info == 0) & zero] = j + 1
-        swap = (p != j) & ~zero
-        if swap.any():
-            r = rows[swap]
-            top = lu[r, j].copy()
-            lu[r, j] = lu[r, p[swap]]
-            lu[r, p[swap]] = top
-        if j + 1 < m:
-            scale = np.where(zero, 1, lu[:, j, j])
-            lu[:, j + 1:, j] /= scale[:, None]
-            if j + 1 < n:
-                lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
+    # Blocked as LAPACK's ``getrf``: a panel of ``_PANEL`` columns is factored column by column
+    # (rank-1 updates of the panel only), then the rows to its right get ``U12 = L11^-1 A12`` and
+    # the trailing matrix one product ``A22 -= L21 U12`` (the bulk of the work in one matmul).
+    for j0 in range(0, k, _PANEL):
+        j1 = min(j0 + _PANEL, k)
+        # the panel transposed (its columns contiguous): pt[:, c, r] is lu[:, r, j0 + c]
+        pt = np.ascontiguousarray(np.swapaxes(lu[:, :, j0:j1], -1, -2))
+        for j in range(j0, j1):
+            c = j - j0
+            p = j + np.argmax(abs1(pt[:, c, j:]), axis=1) if b else np.zeros(0, np.intp)
+            piv[:, j] = p + 1
+            pivot = pt[rows, c, p]
+            zero = pivot == 0
+            info[(info == 0) & zero] = j + 1
+            swap = (p != j) & ~zero
+            if swap.any():  # whole rows: the panel's in pt, the others' in lu
+                r, q = rows[swap], p[swap]
+                top = lu[r, j].copy()
+                lu[r, j] = lu[r, q]
+                lu[r, q] = top
+                top = pt[r, :, j].copy()
+                pt[r, :, j] = pt[r, :, q]
+                pt[r, :, q] = top
+            if j + 1 < m:
+                scale = np.where(zero, 1, pt[:, c, j])
+                pt[:, c, j + 1:] /= scale[:, None]
+                if j + 1 < j1:
+                    pt[:, c + 1:, j + 1:] -= pt[:, c + 1:, j, None] * pt[:, c, None, j + 1:]
+        lu[:, :, j0:j1] = np.swapaxes(pt, -1, -2)
+        if j1 < n:
+            unit = np.tril(lu[:, j0:j1, j0:j1], -1) + np.eye(j1 - j0, dtype=lu.dtype)
+            if b:
+                lu[:, j0:j1, j1:] = np.linalg.solve(unit, lu[:, j0:j1, j1:])
+            if j1 < m:
+                lu[:, j1:, j1:] -= lu[:, j1:, j0:j1] @ lu[:, j0:j1, j1:]
     return lu.reshape(shape), piv.reshape(shape[:-2] + (k,)), info.reshape(shape[:-2])
+
+
+_PANEL = 32
 
 
 def permutation(pivots, m):
