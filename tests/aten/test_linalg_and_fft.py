@@ -192,6 +192,33 @@ def test_baddbmm_values_and_zero_rules():
     np.testing.assert_allclose(y.numpy(), s + b1 @ b2, rtol=1e-12)
 
 
+def test_addmm_follows_blas_zero_rules():
+    nan = opyard.full((2, 2), float("nan"))
+    assert opyard.addmm(nan, opyard.ones(2, 3), opyard.ones(3, 2), beta=0).tolist() == [[3.0, 3.0], [3.0, 3.0]]
+    m = opyard.ones(2, 3)
+    m[0, 0] = float("nan")
+    assert opyard.addmm(opyard.ones(2, 2), m, opyard.ones(3, 2), alpha=0).tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    i = opyard.ones(2, 2, dtype=opyard.int64)
+    assert opyard.addmm(i, i, i, beta=1.7, alpha=2.9).tolist() == [[5, 5], [5, 5]]
+    x = opyard.zeros(2, 2)
+    assert x.addmm_(opyard.ones(2, 3), opyard.ones(3, 2)) is x and x.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+ADDMM_ERRORS = [
+    ((2, 2), (2, 3), (4, 2), None, r"addmm: mat1 and mat2 shapes cannot be multiplied \(2x3 and 4x2\)"),
+    ((2, 2), (3,), (3, 2), None, r"addmm: self must be a matrix, got 1-D tensor"),
+    ((2, 2), (2, 3), (3,), None, r"addmm: mat2 must be a matrix, got 1-D tensor"),
+    ((2, 2), (2, 3), (3, 2), opyard.float64, r"self and mat2 must have the same dtype, but got Float and Double"),
+    ((4, 4), (2, 3), (3, 2), None, r"The expanded size of the tensor \(2\) must match the existing size \(4\)"),
+]
+
+
+@pytest.mark.parametrize("s, m1, m2, m2_dtype, match", ADDMM_ERRORS)
+def test_addmm_errors_are_torchs(s, m1, m2, m2_dtype, match):
+    with pytest.raises(RuntimeError, match=match):
+        opyard.addmm(opyard.ones(*s), opyard.ones(*m1), opyard.ones(*m2, dtype=m2_dtype))
+
+
 def test_baddbmm_rounds_half_precision_once():
     b1 = rng.standard_normal((2, 3, 5)).astype(np.float32)
     b2 = rng.standard_normal((2, 5, 4)).astype(np.float32)

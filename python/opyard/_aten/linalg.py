@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .common import A, check_same_device, data_as, inplace_result, out, tensor_result_dtype
+from .common import A, check_same_device, data_as, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -51,18 +51,6 @@ def bmm(self, mat2):
     return out(_in_dtype(np.matmul(self._data, mat2._data), self._data), self)
 
 
-def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    check_same_device("aten::addmm", self, mat1, mat2)
-    prod = mm(mat1, mat2)._data
-    dt = tensor_result_dtype(self, mat1)
-    r = (prod if alpha == 1 else alpha * prod) + (data_as(self, dt) if beta == 1 else beta * data_as(self, dt))
-    return out(np.asarray(r).astype(dt.np, copy=False), mat1)
-
-
-def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-    return inplace_result(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha)._data, "aten::addmm_")
-
-
 def dot(self, tensor):
     check_same_device("aten::dot", self, tensor)
     if self._data.ndim != 1 or tensor._data.ndim != 1:
@@ -92,7 +80,7 @@ def mv(self, vec):
     return out(_in_dtype(self._data @ vec._data, self._data), self)
 
 
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "addmm_": addmm_, "dot": dot, "outer": outer, "mv": mv}
+KERNELS = {"mm": mm, "bmm": bmm, "dot": dot, "outer": outer, "mv": mv}
 
 
 def matmul(self, other):

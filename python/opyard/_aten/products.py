@@ -180,6 +180,37 @@ def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
     return out(_update(self._data, prod, beta, alpha, dt, shape, work), self)
 
 
+@OPS.op("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+        inplace="addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)")
+def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+    """``beta * self + alpha * mat1 @ mat2`` with torch's checks in torch's order (dtypes, the
+    matrices, their shapes, then ``self`` expanded to the result) and BLAS's zero rules: ``beta ==
+    0`` ignores ``self`` and ``alpha == 0`` the product, nans included."""
+    check_same_device("aten::addmm", self, mat1, mat2)
+    s, m1, m2 = self._data, mat1._data, mat2._data
+    if s.dtype != m2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {D.legacy_name(self.dtype)} and "
+                           f"{D.legacy_name(mat2.dtype)}")
+    if m1.dtype != m2.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {D.legacy_name(mat1.dtype)} and "
+                           f"{D.legacy_name(mat2.dtype)}")
+    if m1.ndim != 2:  # torch's message names mat1 "self" here
+        raise RuntimeError(f"addmm: self must be a matrix, got {m1.ndim}-D tensor")
+    if m2.ndim != 2:
+        raise RuntimeError(f"addmm: mat2 must be a matrix, got {m2.ndim}-D tensor")
+    if m1.shape[1] != m2.shape[0]:
+        raise RuntimeError(f"addmm: mat1 and mat2 shapes cannot be multiplied ({m1.shape[0]}x{m1.shape[1]} and "
+                           f"{m2.shape[0]}x{m2.shape[1]})")
+    shape = (m1.shape[0], m2.shape[1])
+    _expand_to("addmm", self, shape)
+    dt = self.dtype
+    if dt is D.bool:
+        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
+    work = _work(dt)
+    prod = _product(m1, m2, work)
+    return out(_update(s, prod, _scalar(beta, dt, "beta"), _scalar(alpha, dt, "alpha"), dt, shape, work), self)
+
+
 @OPS.op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
         inplace="baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> "
                 "Tensor(a!)",
