@@ -345,7 +345,6 @@ def sytrs(ld, pivots, b, hermitian):
     """``X`` with ``A X = B`` for ``A`` factored by ``sytrf`` (``?sytrs``/``zhetrs``, lower)."""
     ld, b = _broadcast_batch(ld, b)
     pivots = np.broadcast_to(pivots, ld.shape[:-1])
-    n = ld.shape[-1]
     dt = np.result_type(ld.dtype, b.dtype)
     x = stack(np.array(b, dtype=dt, copy=True))
     a3 = stack(ld)

@@ -17,7 +17,7 @@ from . import lapack
 from . import return_types as RT
 from ._declare import OpTable
 from .common import INEXACT, META, check_same_device, out
-from .linalg_factor import batch, matrix, square
+from .linalg_factor import matrix, square
 from .linalg_ops import _fortran
 from .linalg_ops import meta_result as M
 

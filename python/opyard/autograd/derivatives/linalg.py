@@ -7,7 +7,7 @@ Matrix formulas are written for batches: ``mT`` is the transpose of the last two
 import numpy as np
 
 from ... import _factories
-from ._helpers import A, lin, mul, sub
+from ._helpers import A, lin, mul
 from .registry import Formula as F
 from ..._exports import public_dir
 
