@@ -574,6 +574,10 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
     SAMPLES[_name + "_backward"] = (lambda m, s=_shape, o=_size, e=_extra: (
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
+from meta_samples_linalg import SAMPLES as _LINALG_SAMPLES  # noqa: E402
+
+SAMPLES.update(_LINALG_SAMPLES)
+
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
 # Joining, splitting, broadcasting, diagonal, rotation, *_copy and *_scatter operators.

@@ -407,7 +407,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
-        if out.dtype.is_floating_point:
+        if meta.is_differentiable_dtype(out):
             if spec.mutated and _is_mutated(out, values, spec.mutated):
                 meta.rebase_history(out, node, 0)
             else:
