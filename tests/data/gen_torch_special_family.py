@@ -53,8 +53,11 @@ UNARY = {
 for _n in range(6):
     UNARY[f"T.polygamma({_n}, x)"] = POINTS
     UNARY[f"S.polygamma({_n}, x)"] = SMALL
+# mvlgamma is finite above (p - 1) / 2: the points above it, at it and below it.
+_MVL = [0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.9, 7.5, 10.0, 30.0, 100.0, 1e5, 1e10, 0.0, -0.5, -2.0, INF, -INF, NAN]
 for _p in range(1, 6):
-    UNARY[f"T.mvlgamma(x.abs() + {(_p + 1) / 2}, {_p})"] = POINTS[:34]
+    UNARY[f"T.mvlgamma(x, {_p})"] = _MVL
+UNARY["T.frexp(x)"] = POINTS
 
 # The dtypes each function is asked about: which it takes (result dtype) and which it refuses.
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "bfloat16",

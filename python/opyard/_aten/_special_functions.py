@@ -25,7 +25,7 @@ import numpy as np
 
 __all__ = [
     "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "igamma", "igammac",
-    "log_ndtr", "polygamma", "polynomial", "scipy_special", "spherical_bessel_j0", "trigamma", "xlog1py", "zeta",
+    "lgamma", "log_ndtr", "polygamma", "polynomial", "scipy_special", "spherical_bessel_j0", "trigamma", "xlog1py", "zeta",
     "POLYNOMIALS",
 ]
 
@@ -545,12 +545,18 @@ def igammac(a, x):
 # ---------------------------------------------------------------------------------------------
 # The normal distribution and the entropy terms
 
+def lgamma(x):
+    """``log|Gamma(x)|`` (scipy's gammaln; +inf at -inf, as C's lgamma and torch)."""
+    r = scipy_special("aten::lgamma").gammaln(x)
+    return np.where(x == -np.inf, x.dtype.type(np.inf), r)
+
+
 def log_ndtr(x):
     """``log(ndtr(x))``: ``log(erfcx(-t) / 2) - t**2`` below -1, ``log1p(-erfc(t) / 2)`` above, with
     ``t = x / sqrt(2)``."""
     sp = scipy_special("aten::special_log_ndtr")
     T = x.dtype.type
-    t = x * T(1.0 / math.sqrt(2.0))
+    t = x * T(math.sqrt(0.5))  # M_SQRT1_2
     low = x < T(-1.0)
     return np.where(low, np.log(sp.erfcx(-t) / T(2.0)) - t * t, np.log1p(-sp.erfc(t) / T(2.0)))
 

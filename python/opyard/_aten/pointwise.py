@@ -370,9 +370,43 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(np.all(isclose(self, other, rtol, atol, equal_nan)._data))
 
 
+# torch's C++ names of the dtypes its lerp messages print.
+_C_DTYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+                  "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
+
+
+def lerp_checks(self, end, weight, kernel_name):
+    """torch's lerp checks: ``end`` (and a tensor ``weight``) of ``self``'s dtype, a floating or
+    complex dtype (``kernel_name`` refuses the others), on one device."""
+    check_same_device("aten::lerp", self, end, weight)
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, Tensor) and other._data.dtype != self._data.dtype:
+            raise RuntimeError(f"expected dtype {_C_DTYPE_NAMES.get(self.dtype.name, self.dtype.name)} for "
+                               f"`{name}` but got dtype {_C_DTYPE_NAMES.get(other.dtype.name, other.dtype.name)}")
+    if self.dtype._cat < 2:
+        raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{D.legacy_name(self.dtype)}'")
+
+
+def lerp_values(x, e, w, dtype):
+    """torch's lerp of arrays (``w`` an array or a number) in its compute type (float32 for half and
+    bfloat16), rounded once to ``dtype``: ``x + w (e - x)`` for ``|w| < 0.5``, else
+    ``e - (e - x)(1 - w)`` (exact at both ends)."""
+    work = np.float32 if dtype.itemsize == 2 and dtype.kind in "fV" else dtype
+    x, e = x.astype(work, copy=False), e.astype(work, copy=False)
+    w = np.asarray(w, dtype=work) if not isinstance(w, np.ndarray) else w.astype(work, copy=False)
+    diff = e - x
+    return np.asarray(np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))).astype(dtype, copy=False)
+
+
 def lerp(self, end, weight):
-    check_same_device("aten::lerp", self, end)
-    return out(cast(np.asarray(self._data + weight * (end._data - self._data)), self.dtype), self)
+    lerp_checks(self, end, None, "lerp_kernel_scalar")
+    weight = checked_fill(weight, D.FROM_NP[self._data.dtype])
+    x, e = self._data, end._data
+    try:
+        np.broadcast_shapes(x.shape, e.shape)
+    except ValueError:
+        raise broadcast_error("aten::lerp", self, end) from None
+    return out(lerp_values(x, e, weight, x.dtype), self)
 
 
 # In-place variants: the functional kernel, then torch's cast rule and a version bump.

@@ -8,7 +8,7 @@ sequence, ``return_types.max((values, indices))``, so code that rebuilds a resul
 
 from operator import itemgetter
 
-__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "make"]
+__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "frexp", "make"]
 
 # Kernels build results with ``make(cls, (values, indices))``: tuple's own constructor, no Python
 # frame (the checking ``__new__`` below is for users and for code rebuilding a result).
@@ -51,3 +51,4 @@ cummax = _make("cummax", ("values", "indices"))
 cummin = _make("cummin", ("values", "indices"))
 median = _make("median", ("values", "indices"))
 mode = _make("mode", ("values", "indices"))
+frexp = _make("frexp", ("mantissa", "exponent"))

@@ -114,7 +114,7 @@ def _out(name, args="Tensor self"):
 # (operator, argument name, array function, torch's CPU kernel name, takes half/bfloat16, in-place?)
 _UNARY = (
     ("digamma", "self", SF.digamma, "digamma", True, True),
-    ("lgamma", "self", _scipy("gammaln", "aten::lgamma"), "lgamma_vml_cpu", True, True),
+    ("lgamma", "self", SF.lgamma, "lgamma_vml_cpu", True, True),
     ("erfc", "self", _scipy("erfc", "aten::erfc"), "erfc_vml_cpu", True, True),
     ("erfinv", "self", _scipy("erfinv", "aten::erfinv"), "erfinv_vml_cpu", True, True),
     ("i0", "self", _scipy("i0", "aten::i0"), "i0_vml_cpu", True, True),
@@ -194,10 +194,9 @@ def mvlgamma(self, p):
     if dt._cat == 3:
         _refuse("arange_cpu", dt)
     work = _compute_dtype(dt, "lgamma_vml_cpu", True)
-    gammaln = SF.scipy_special("aten::mvlgamma").gammaln
     offsets = np.arange(-p / 2 + 0.5, 0.5, 0.5, dtype=work)
     with np.errstate(all="ignore"):
-        r = gammaln(x.astype(work, copy=False)[..., None] + offsets).sum(-1) \
+        r = SF.lgamma(x.astype(work, copy=False)[..., None] + offsets).sum(-1) \
             + work.type(p * (p - 1) * math.log(math.pi) / 4)
     return out(np.asarray(r).astype(dt.np, copy=False), self)
 
