@@ -225,8 +225,9 @@ def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 
 def _caster(dt):
-    def cast(self):
-        return _to(self, dt)
+    """``Tensor.float()`` and its kin: ``to(dt)``, with torch's keyword-only ``memory_format``."""
+    def cast(self, *, memory_format=None):
+        return _to(self, dt, memory_format=memory_format)
     return cast
 
 
@@ -345,7 +346,8 @@ def install():
     Tensor.mT = property(_mT)
     for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),
                      ("long", D.int64), ("int", D.int32), ("short", D.int16), ("bool", D.bool),
-                     ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16)):
+                     ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16),
+                     ("cfloat", D.complex64), ("cdouble", D.complex128)):
         setattr(Tensor, name, _caster(dt))
     from ._indexing import getitem, setitem
 

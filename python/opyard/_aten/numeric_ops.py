@@ -56,14 +56,13 @@ def _integer_binary(fn, name):
 def _gcd(x, y):
     """torch's Euclid in the integer dtype: ``|x|`` and ``|y|`` (which wrap for the most negative
     value: gcd(6, -128) of int8 is -2), then ``x, y = y % x, x`` (C's remainder) until ``x == 0``."""
-    a, b = np.abs(x), np.abs(y)  # copies, in the dtype: the most negative value stays negative
+    a, b = np.array(np.abs(x)), np.array(np.abs(y))  # arrays (0-d too) in the dtype: the most negative value stays negative
     active = a != 0
     while active.any():
-        i = np.nonzero(active)
-        c = a[i]
-        a[i] = np.fmod(b[i], c)
-        b[i] = c
-        active[i] = a[i] != 0
+        c = a[active]
+        a[active] = np.fmod(b[active], c)
+        b[active] = c
+        active &= a != 0
     return b
 
 
@@ -233,3 +232,11 @@ OPS.op("float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ki
     _float_power_inplace("float_power_.Scalar", float_power_tensor_scalar))
 OPS.op("float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", kind="composite")(
     _float_power_inplace("float_power_.Tensor", float_power_tensor_tensor))
+
+
+@OPS.op("positive(Tensor(a) self) -> Tensor(a)", kind="composite")
+def positive(self):
+    """``+x``: the tensor itself (torch refuses a bool tensor, as its ``+`` operator)."""
+    if self.dtype is D.bool:
+        raise NotImplementedError("The `+` operator, on a bool tensor is not supported.")
+    return self

@@ -25,6 +25,10 @@ BY_MODULE = {
         'aten::_scaled_dot_product_flash_attention_for_cpu',
         'aten::_softmax_backward_data',
     ),
+    'complex_build': (
+        'aten::complex',
+        'aten::polar',
+    ),
     'decompositions': (
         'aten::linalg_qr',
         'aten::linalg_svd',
