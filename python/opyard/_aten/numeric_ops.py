@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype as D
 from . import return_types as RT
 from ._declare import OpTable
-from .common import (A, INEXACT, Tensor, broadcast_error, check_same_device, data_as, inplace_result, out,
+from .common import (A, INEXACT, Tensor, _make_meta, broadcast_error, check_same_device, data_as, inplace_result, out,
                      tensor_result_dtype)
 
 __all__ = ["OPS"]
@@ -133,7 +133,14 @@ def ldexp_(self, other):
     return inplace_result(self, ldexp(self, other)._data, "aten::ldexp_")
 
 
-@OPS.op("frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)", kind="pointwise")
+def _frexp_meta(self):
+    if self.dtype._cat != 2:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    shape, strides = tuple(self.shape), self.stride()
+    return RT.make(RT.frexp, (_make_meta(shape, self.dtype, strides), _make_meta(shape, D.int32, strides)))
+
+
+@OPS.op("frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)", meta=_frexp_meta)
 def frexp(self):
     """``self = mantissa * 2**exponent`` with ``0.5 <= |mantissa| < 1`` (0, inf and nan: themselves and
     exponent 0); the exponent is int32."""
