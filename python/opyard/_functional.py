@@ -251,6 +251,26 @@ def _mT(self):
     return _A.transpose(self, -2, -1)
 
 
+def _real(self):
+    return _A.real(self)
+
+
+def _set_real(self, value):
+    """``t.real = v``: ``v`` copied into the real parts (``t`` itself when it is real)."""
+    part = _A.real(self)
+    part.copy_(value) if isinstance(value, Tensor) else part.fill_(value)
+
+
+def _imag(self):
+    return _A.imag(self)
+
+
+def _set_imag(self, value):
+    """``t.imag = v``: ``v`` copied into the imaginary parts (a real tensor has none: torch's error)."""
+    part = _A.imag(self)
+    part.copy_(value) if isinstance(value, Tensor) else part.fill_(value)
+
+
 def _sizes(args):
     return list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
 
@@ -344,6 +364,8 @@ def install():
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)
+    Tensor.real = property(_real, _set_real)
+    Tensor.imag = property(_imag, _set_imag)
     for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),
                      ("long", D.int64), ("int", D.int32), ("short", D.int16), ("bool", D.bool),
                      ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16),

@@ -300,6 +300,14 @@ class Tensor(_core.TensorBase):
     def is_complex(self):
         return self._data.dtype.kind == "c"
 
+    def is_conj(self):
+        """Whether the conjugate bit is set: opyard conjugates eagerly (``conj`` computes), never."""
+        return False
+
+    def is_neg(self):
+        """Whether the negative bit is set: opyard has none, never."""
+        return False
+
     def type(self, dtype=None):
         if dtype is not None:
             return self.to(dtype)

@@ -29,6 +29,14 @@ BY_MODULE = {
         'aten::complex',
         'aten::polar',
     ),
+    'complex_views': (
+        'aten::_conj',
+        'aten::_conj_physical',
+        'aten::angle',
+        'aten::conj_physical_',
+        'aten::view_as_complex',
+        'aten::view_as_real',
+    ),
     'decompositions': (
         'aten::linalg_qr',
         'aten::linalg_svd',
