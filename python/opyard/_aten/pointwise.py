@@ -237,11 +237,23 @@ def remainder(self, other):
     return _general(np.remainder, self, other, "aten::remainder", dt)
 
 
+def _complex_power(x, y):
+    """torch's CPU complex power of two tensors, ``exp(y log(x))`` (its vectorized kernel): a zero base
+    gives ``exp(y * (-inf + 0j))``, so ``0 ** 0`` is nan and ``0 ** -1`` is ``inf + nan j`` (numpy's
+    ``power`` gives 1 and ``inf + 0j``)."""
+    with np.errstate(all="ignore"):
+        return np.exp(np.multiply(y, np.log(x)))
+
+
+def _power(x, y):
+    return _complex_power(x, y) if np.result_type(x, y).kind == "c" else np.power(x, y)
+
+
 def pow_tt(self, exponent):
     dt = tensor_result_dtype(self, exponent)
     if dt._cat <= 1 and np.any(data_as(exponent, dt) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
-    return _general(np.power, self, exponent, "aten::pow", dt)
+    return _general(_complex_power if dt._cat == 3 else np.power, self, exponent, "aten::pow", dt)
 
 
 def pow_ts(self, exponent):
@@ -255,7 +267,7 @@ def pow_ts(self, exponent):
 def pow_st(self, exponent):
     dt = tensor_result_dtype(exponent, self)
     with np.errstate(all="ignore"):
-        return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
+        return out(cast(np.asarray(_power(self, data_as(exponent, dt))), dt), exponent)
 
 
 def _cmp(fn, name, ordered=False):
