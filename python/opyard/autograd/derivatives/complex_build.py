@@ -29,9 +29,20 @@ def _polar(grads, a, n):
     return gabs, gangle
 
 
+def _polar_fw(t, a):
+    """``t_abs e^(i angle) + i result t_angle``."""
+    terms = []
+    if t[0] is not None:
+        terms.append(mul(A.polar.default(A.ones_like.default(a.abs), a.angle), t[0]))
+    if t[1] is not None:
+        terms.append(mul(A.mul.Scalar(a.result, 1j), t[1]))
+    r = terms[0] if len(terms) == 1 else A.add.Tensor(terms[0], terms[1])
+    return fit(r, a.result)
+
+
 FORMULAS = {
-    "aten::complex": F("ComplexBackward0", ("real", "imag"), _complex, forward=_complex_fw),
-    "aten::polar": F("PolarBackward0", ("abs", "angle"), _polar, save=("result",)),
+    "aten::complex": F("ComplexBackward0", ("real", "imag"), _complex, forward=_complex_fw, complex=True),
+    "aten::polar": F("PolarBackward0", ("abs", "angle"), _polar, save=("result",), forward=_polar_fw, complex=True),
 }
 
 

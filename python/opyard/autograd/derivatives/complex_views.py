@@ -50,12 +50,12 @@ FORMULAS = {
     "aten::view_as_real": F("ViewAsRealBackward0", ("self",), _view_as_real,
                             forward=lambda t, a: A.view_as_real.default(t[0])),
     "aten::view_as_complex": F("ViewAsComplexBackward0", ("self",), _view_as_complex,
-                               forward=lambda t, a: A.view_as_complex.default(A.contiguous.default(t[0]))),
-    "aten::_conj": F("ConjBackward0", ("self",), _conj, forward=lambda t, a: A._conj.default(t[0])),
+                               forward=lambda t, a: A.view_as_complex.default(A.contiguous.default(t[0])), complex=True),
+    "aten::_conj": F("ConjBackward0", ("self",), _conj, forward=lambda t, a: A._conj.default(t[0]), complex=True),
     "aten::_conj_physical": F("ConjPhysicalBackward0", ("self",), _conj_physical,
-                              forward=lambda t, a: A._conj_physical.default(t[0])),
+                              forward=lambda t, a: A._conj_physical.default(t[0]), complex=True),
     "aten::conj_physical_": F("ConjPhysicalBackward1", ("self",), _conj_physical,
-                              forward=lambda t, a: A.conj_physical.default(t[0])),
+                              forward=lambda t, a: A.conj_physical.default(t[0]), complex=True),
     "aten::angle": F("AngleBackward0", ("self",), _angle, save=("self",), forward=_angle_fw),
 }
 

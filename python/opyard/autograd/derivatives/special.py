@@ -151,6 +151,21 @@ def _zeta_other_scalar(grads, a, n):
     _not_implemented("zeta")
 
 
+def _zeta_fw(t, a):
+    """The tangent through ``other`` (torch has none through ``self``: not implemented)."""
+    if t[0] is not None:
+        _not_implemented("zeta")
+    return fit(mul(mul(t[1], neg(a.self)), A.special_zeta.default(A.add.Scalar(a.self, 1.0), a.other)), a.result)
+
+
+def _zeta_self_scalar_fw(t, a):
+    return fit(mul(mul(t[0], -a.self), A.special_zeta.self_scalar(a.self + 1.0, a.other)), a.result)
+
+
+def _zeta_other_scalar_fw(t, a):
+    _not_implemented("zeta")
+
+
 def _mvlgamma_d(a):
     """``sum_j digamma(x - j / 2)`` over torch's offsets ``-p/2 + 1/2, ..., 0``."""
     x = a.self
@@ -206,9 +221,12 @@ FORMULAS = {
                                            forward=lambda t, a: div(mul(t[0], a.self), A.add.Scalar(a.other, 1))),
     "aten::special_xlog1py.other_scalar": F("SpecialXlog1PyBackward2", ("self",), _xlog1py, save=("self",),
                                             forward=_xlog1py_fw),
-    "aten::special_zeta": F("SpecialZetaBackward0", ("self", "other"), _zeta_other, save=("self", "other")),
-    "aten::special_zeta.self_scalar": F("SpecialZetaBackward1", ("other",), _zeta_self_scalar, save=("other",)),
-    "aten::special_zeta.other_scalar": F("SpecialZetaBackward2", ("self",), _zeta_other_scalar),
+    "aten::special_zeta": F("SpecialZetaBackward0", ("self", "other"), _zeta_other, save=("self", "other"),
+                               forward=_zeta_fw),
+    "aten::special_zeta.self_scalar": F("SpecialZetaBackward1", ("other",), _zeta_self_scalar, save=("other",),
+                                           forward=_zeta_self_scalar_fw),
+    "aten::special_zeta.other_scalar": F("SpecialZetaBackward2", ("self",), _zeta_other_scalar,
+                                            forward=_zeta_other_scalar_fw),
 }
 
 # torch's outputs of these never require grad (derivatives.yaml: ``non_differentiable``).
