@@ -574,3 +574,9 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
+
+# The special functions, the number-representation ops, the complex parts and logspace.
+from special_meta_samples import SPECIAL_META_SAMPLES  # noqa: E402
+
+for _name, _sample in SPECIAL_META_SAMPLES.items():
+    SAMPLES.setdefault(_name, _sample)

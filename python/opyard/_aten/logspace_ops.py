@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype as D
 from ._declare import OpTable
-from .common import Tensor, _make_meta
+from .common import A, Tensor, _make_meta
 from .factory import _new
 
 __all__ = ["OPS"]
@@ -97,10 +97,26 @@ def _meta(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None,
     return _make_meta((int(steps),), dtype if dtype is not None else D.get_default_dtype())
 
 
+def _out_kernel(overload):
+    """``logspace(..., out=)``: the values computed in ``out``'s dtype on ``out``'s device (torch's
+    out= form takes both from ``out``), then written into it."""
+    functional = "logspace" + overload.replace(".", "__")
+    name = f"aten::logspace.{overload[1:] + '_' if overload else ''}out"
+
+    def kernel(start, end, steps, base=10.0, *, out):
+        # out_variants reads the generated index, which lists this module's operators: imported here.
+        from .out_variants import write_out
+
+        result = getattr(A, functional)(start, end, steps, base, dtype=out.dtype, device=out.device)
+        return write_out(name, result, out)
+    kernel.__name__ = name.split("::")[1].replace(".", "_")
+    return kernel
+
+
 _OPTIONS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None"
 for _overload, _args in (("", "Scalar start, Scalar end"), (".Tensor_Tensor", "Tensor start, Tensor end"),
                          (".Tensor_Scalar", "Tensor start, Scalar end"), (".Scalar_Tensor", "Scalar start, Tensor end")):
     OPS.op(f"logspace{_overload}({_args}, int steps, float base=10.0, {_OPTIONS}) -> Tensor", kind="factory",
-           meta=_meta,
-           out=f"logspace.{_overload[1:] + '_' if _overload else ''}out({_args}, int steps, float base=10.0, *, "
-               "Tensor(a!) out) -> Tensor(a!)")(logspace)
+           meta=_meta)(logspace)
+    OPS.op(f"logspace.{_overload[1:] + '_' if _overload else ''}out({_args}, int steps, float base=10.0, *, "
+           "Tensor(a!) out) -> Tensor(a!)", kind="composite")(_out_kernel(_overload))
