@@ -375,14 +375,18 @@ def _digamma_positive(x):
     """digamma of positive (or nan) ``x``: shifted up to 10 by the recurrence, then ``log(x) - 1/(2x)``
     and the asymptotic series (exactly ``psi(10)`` at 10)."""
     T = x.dtype.type
-    x = x.copy()
     result = np.zeros_like(x)
     below = x < T(10.0)
+    # At most ten steps for positive x: whole-array passes, each element stepping while below 10
+    # (the same operations in the same order as torch's loop; an element at or above 10 subtracts
+    # 0 / x and adds 0, a nan stays nan). Unmasked ufuncs: numpy's where= path is slower.
+    x = x.copy()
+    step = np.empty_like(x)
     while below.any():
-        i = np.flatnonzero(below)
-        result[i] -= T(1.0) / x[i]
-        x[i] += T(1.0)
-        below[i] = x[i] < T(10.0)
+        np.divide(below, x, out=step)
+        np.subtract(result, step, out=result)
+        np.add(x, below, out=x)
+        np.less(x, T(10.0), out=below)
     z = T(1.0) / (x * x)
     y = np.where(x < T(1.0e17), z * _horner(z, _PSI_ASYMPTOTIC), T(0.0))
     return np.where(x == T(10.0), result + T(_PSI_10), result + np.log(x) - T(0.5) / x - y)
