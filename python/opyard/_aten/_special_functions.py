@@ -444,23 +444,25 @@ def zeta(x, q):
     i = np.flatnonzero(todo)
     xs, a = x.reshape(-1)[i], q.reshape(-1)[i].copy()
     s = a ** -xs
-    b = np.zeros_like(s)
     res = np.full(i.shape, np.nan)
-    looping = np.ones(i.shape, bool)
+    # The elements still summing, compacted only when some stop (in the first nine steps, rarely):
+    # each step is whole-array arithmetic on them.
+    at = np.arange(i.size)
     steps = 0
-    while looping.any():
-        j = np.flatnonzero(looping)
+    while at.size:
         steps += 1
-        a[j] += 1.0
-        b[j] = a[j] ** -xs[j]
-        s[j] += b[j]
-        done = (-_MACHEP * s[j] < b[j]) & (b[j] < _MACHEP * s[j])
-        res[j[done]] = s[j[done]]
-        still = ~done & ((steps < 9) | (a[j] <= 9.0))
-        looping[j] = still
-        tail_from = j[~done & ~still]
-        if tail_from.size:
-            res[tail_from] = _zeta_tail(xs[tail_from], a[tail_from], b[tail_from], s[tail_from])
+        a = a + 1.0
+        b = a ** -xs
+        s = s + b
+        done = (-_MACHEP * s < b) & (b < _MACHEP * s)
+        still = ~done & ((steps < 9) | (a <= 9.0))
+        if still.all():
+            continue
+        res[at[done]] = s[done]
+        tail = ~done & ~still
+        if tail.any():
+            res[at[tail]] = _zeta_tail(xs[tail], a[tail], b[tail], s[tail])
+        at, a, xs, s = at[still], a[still], xs[still], s[still]
     out.reshape(-1)[i] = res
     return out.astype(dtype, copy=False)
 
