@@ -331,7 +331,7 @@ def _airy_series(x):
     active = np.ones(x.shape, bool)
     while active.any():
         i = np.flatnonzero(active)
-        mi, ni, zi = m[i] * z[i], n[i] * z[i], z[i]
+        mi, ni = m[i] * z[i], n[i] * z[i]
         k1 = k + T(1.0)
         mi = mi / k1
         k2 = k1 + T(1.0)

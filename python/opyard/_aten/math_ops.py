@@ -27,7 +27,6 @@ from .pointwise import KERNELS as _PW
 from .pointwise import _general, lerp_checks, lerp_values, real_only
 from .shape import KERNELS as _SHAPE
 from .unary import KERNELS as _UNARY
-from .unary import float_unary
 
 __all__ = ["KERNELS", "POINTWISE", "SCHEMAS"]
 
