@@ -37,6 +37,9 @@ __all__ = list(_PACKETS) + [
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
     "cdist"]
 
+# Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
+_NUMBERS = (bool, int, float, complex)
+
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
 
@@ -147,7 +150,7 @@ def _fill_for(self, other, at_least=None):
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
     if isinstance(other, np.generic):
         other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/dispatch/binder/convert.rs)
-    if not isinstance(other, (bool, int, float, complex)):
+    if not isinstance(other, _NUMBERS):
         fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
         if fill is NotImplemented:
             return fill
