@@ -197,3 +197,4 @@ def test_complex_results_of_real_only_formulas_do_not_require_grad():
     assert not y.requires_grad
     with pytest.raises(RuntimeError, match="does not require grad"):
         opyard.view_as_real(y).sum().backward()
+
