@@ -1,6 +1,6 @@
 """Pointwise arithmetic on the number representation: gcd and lcm of integers, ldexp and frexp
 (scaling by and splitting off a power of two), nextafter (the adjacent representable value),
-logaddexp2 and float_power (``pow`` in double precision).
+float_power (``pow`` in double precision).
 
 numpy has each of these as a ufunc; the kernels add torch's dtype rules (which inputs each CPU
 kernel takes, the promoted result dtype) and torch's values where they differ from numpy's (an
@@ -153,7 +153,7 @@ def frexp(self):
 
 
 # ---------------------------------------------------------------------------------------------
-# nextafter / logaddexp2: floating dtypes only (integral and bool inputs are refused, not promoted)
+# nextafter: floating dtypes only (integral and bool inputs are refused, not promoted)
 
 
 def _floating_binary(fn, name):
@@ -168,23 +168,10 @@ def _floating_binary(fn, name):
     return kernel
 
 
-def _logaddexp2(x, y):
-    """``log2(2**x + 2**y)`` as torch computes it: ``x`` where both are the same infinity, else
-    ``max + log1p(2**-|x - y|) / ln 2`` (in float32 for half and bfloat16)."""
-    work = np.dtype(np.float32) if x.dtype.itemsize == 2 else x.dtype
-    a, b = x.astype(work, copy=False), y.astype(work, copy=False)
-    m = np.maximum(a, b)
-    r = m + np.log1p(np.exp2(-np.abs(a - b))) / work.type(np.log(2.0))
-    return np.where(np.isinf(a) & (a == b), a, r)
-
-
 OPS.op("nextafter(Tensor self, Tensor other) -> Tensor", kind="pointwise",
        inplace="nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)",
        out="nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")(
     _floating_binary(np.nextafter, "nextafter"))
-OPS.op("logaddexp2(Tensor self, Tensor other) -> Tensor", kind="pointwise",
-       out="logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")(
-    _floating_binary(_logaddexp2, "logaddexp2"))
 
 
 # ---------------------------------------------------------------------------------------------

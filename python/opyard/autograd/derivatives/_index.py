@@ -127,6 +127,7 @@ BY_MODULE = {
         'aten::log10',
         'aten::log2',
         'aten::logaddexp',
+        'aten::logaddexp2',
         'aten::remainder.Scalar',
         'aten::remainder.Tensor',
         'aten::sgn',
@@ -176,7 +177,6 @@ BY_MODULE = {
     'numeric': (
         'aten::frexp.Tensor',
         'aten::ldexp.Tensor',
-        'aten::logaddexp2',
         'aten::nextafter',
     ),
     'pointwise': (

@@ -1,5 +1,5 @@
 """Derivatives (reverse and forward) of the arithmetic on the number representation
-(``_aten/numeric_ops.py``): ldexp, frexp, nextafter and logaddexp2 (derivatives.yaml's rows);
+(``_aten/numeric_ops.py``): ldexp, frexp and nextafter (derivatives.yaml's rows);
 gcd and lcm take integers only, and float_power is composed of ``pow``."""
 
 import math
@@ -42,24 +42,6 @@ def _nextafter(grads, a, n):
     return (_nextafter_self(g, a) if n[0] else None, A.zeros_like.default(a.other) if n[1] else None)
 
 
-def _logaddexp2_weights(a):
-    """d/dself = 1 / (1 + 2**(other - self)), d/dother = 1 / (1 + 2**(self - other))."""
-    ws = A.reciprocal.default(A.add.Scalar(A.exp2.default(A.sub.Tensor(a.other, a.self)), 1))
-    wo = A.reciprocal.default(A.add.Scalar(A.exp2.default(A.sub.Tensor(a.self, a.other)), 1))
-    return ws, wo
-
-
-def _logaddexp2(grads, a, n):
-    ws, wo = _logaddexp2_weights(a)
-    g = grads[0]
-    return (mul(g, ws) if n[0] else None, mul(g, wo) if n[1] else None)
-
-
-def _logaddexp2_fw(t, a):
-    ws, wo = _logaddexp2_weights(a)
-    return fit(lin(None if t[0] is None else mul(t[0], ws), None if t[1] is None else mul(t[1], wo)), a.result)
-
-
 FORMULAS = {
     "aten::ldexp.Tensor": F("LdexpBackward0", ("self", "other"), _ldexp, save=("other", "result"),
                             forward=_ldexp_fw),
@@ -68,8 +50,6 @@ FORMULAS = {
     "aten::nextafter": F("NextafterBackward0", ("self", "other"), _nextafter, save=("self", "other"),
                          forward=lambda t, a: fit(_nextafter_self(fit(t[0], a.result), a) if t[0] is not None
                                                   else A.zeros_like.default(a.result), a.result)),
-    "aten::logaddexp2": F("Logaddexp2Backward0", ("self", "other"), _logaddexp2, save=("self", "other"),
-                          forward=_logaddexp2_fw),
 }
 NON_DIFFERENTIABLE = ("aten::gcd", "aten::lcm")
 
