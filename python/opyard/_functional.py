@@ -42,6 +42,9 @@ __all__ = list(_PACKETS) + [
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
     "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", *_VARARGS]
 
+# Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
+_NUMBERS = (bool, int, float, complex)
+
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
 
@@ -279,7 +282,7 @@ def _fill_for(self, other, at_least=None):
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
     if isinstance(other, np.generic):
         other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/dispatch/binder/convert.rs)
-    if not isinstance(other, (bool, int, float, complex)):
+    if not isinstance(other, _NUMBERS):
         fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
         if fill is NotImplemented:
             return fill
@@ -357,8 +360,9 @@ def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 
 def _caster(dt):
-    def cast(self):
-        return _to(self, dt)
+    """``Tensor.float()`` and its kin: ``to(dt)``, with torch's keyword-only ``memory_format``."""
+    def cast(self, *, memory_format=None):
+        return _to(self, dt, memory_format=memory_format)
     return cast
 
 
@@ -401,15 +405,20 @@ def _real(self):
     return _A.real(self)
 
 
+def _set_real(self, value):
+    """``t.real = v``: ``v`` copied into the real parts (``t`` itself when it is real)."""
+    part = _A.real(self)
+    part.copy_(value) if isinstance(value, Tensor) else part.fill_(value)
+
+
 def _imag(self):
     return _A.imag(self)
 
 
-def _set_part(getter):
-    """``x.real = v`` / ``x.imag = v``: ``v`` copied into that part of ``x``."""
-    def setter(self, value):
-        getter(self).copy_(value)
-    return setter
+def _set_imag(self, value):
+    """``t.imag = v``: ``v`` copied into the imaginary parts (a real tensor has none: torch's error)."""
+    part = _A.imag(self)
+    part.copy_(value) if isinstance(value, Tensor) else part.fill_(value)
 
 
 def _sizes(args):
@@ -510,11 +519,12 @@ def install():
     Tensor.mT = property(_mT)
     Tensor.mH = property(_mH)
     Tensor.H = property(_H)
-    Tensor.real = property(_real, _set_part(_real))
-    Tensor.imag = property(_imag, _set_part(_imag))
+    Tensor.real = property(_real, _set_real)
+    Tensor.imag = property(_imag, _set_imag)
     for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),
                      ("long", D.int64), ("int", D.int32), ("short", D.int16), ("bool", D.bool),
-                     ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16)):
+                     ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16),
+                     ("cfloat", D.complex64), ("cdouble", D.complex128)):
         setattr(Tensor, name, _caster(dt))
     from ._indexing import getitem, setitem
 

@@ -7,6 +7,7 @@ import numpy as np
 import opyard
 
 from nn_grad_samples import NN_NOT_IMPLEMENTED, NN_SAMPLES
+from special_grad_samples import SPECIAL_INPLACE_SAMPLES, SPECIAL_NOT_IMPLEMENTED, SPECIAL_SAMPLES
 
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
@@ -339,7 +340,7 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
         (r(*(_shape[:2] + tuple(_size))),))
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf"} | NN_NOT_IMPLEMENTED
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),
@@ -389,3 +390,6 @@ INPLACE_SAMPLES = {
 SAMPLES.update(NN_SAMPLES)
 # Added after the tables above, so that their samples draw the same random values.
 SAMPLES["aten::logaddexp2"] = (lambda a, b: A.logaddexp2.default(a, b), (r(2, 3), r(3)))
+# The special functions, the number-representation ops and the complex parts.
+SAMPLES.update(SPECIAL_SAMPLES)
+INPLACE_SAMPLES.update(SPECIAL_INPLACE_SAMPLES)

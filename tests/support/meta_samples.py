@@ -618,3 +618,9 @@ SAMPLES.update({
 })
 for _name in ("hstack", "vstack", "dstack", "column_stack", "diag"):
     SAMPLES[_name + ".out"] = _out_sample(_name + ".out", SAMPLES[_name])
+
+# The special functions, the number-representation ops, the complex parts and logspace.
+from special_meta_samples import SPECIAL_META_SAMPLES  # noqa: E402
+
+for _name, _sample in SPECIAL_META_SAMPLES.items():
+    SAMPLES.setdefault(_name, _sample)

@@ -12,7 +12,7 @@ __all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummi
            "linalg_cholesky_ex", "linalg_eig", "linalg_eigh", "linalg_inv_ex", "linalg_ldl_factor",
            "linalg_ldl_factor_ex", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",
            "linalg_polar", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd", "slogdet", "svd",
-           "lu_unpack", "geqrf", "triangular_solve"]
+           "lu_unpack", "geqrf", "triangular_solve", "frexp"]
 
 # Kernels build results with ``make(cls, (values, indices))``: tuple's own constructor, no Python
 # frame (the checking ``__new__`` below is for users and for code rebuilding a result).
@@ -77,3 +77,4 @@ svd = _make("svd", ("U", "S", "V"))
 lu_unpack = _make("lu_unpack", ("P", "L", "U"))
 geqrf = _make("geqrf", ("a", "tau"))
 triangular_solve = _make("triangular_solve", ("solution", "cloned_coefficient"))
+frexp = _make("frexp", ("mantissa", "exponent"))

@@ -124,12 +124,13 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
 }
 
 /// Makes `out` output 0 of `node`: its shape (to check and materialize its
-/// gradient) and, when it is differentiable (floating point or complex, as
-/// torch's `isDifferentiableType`), its history and its requires-grad bit.
-/// Returns the output's dtype.
+/// gradient) and, when it is differentiable (floating point; complex too with
+/// `complex_ok`, as `Function` outputs), its history and its requires-grad
+/// bit. Returns the output's dtype.
 pub fn attach_output<'py>(
     node: &Bound<'py, PyNodeBase>,
     out: &Bound<'py, PyAny>,
+    complex_ok: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let dtype = tensor_fields::dtype(out)?;
@@ -137,7 +138,8 @@ pub fn attach_output<'py>(
     // come from its array header; numpy's own kinds answer `is_floating_point`.
     let plain = with_plain_array(out, |a| (a.dtype_kind(), one_native_shape(a.dims())));
     let known = match plain.as_ref().map(|(kind, _)| *kind) {
-        Some(b'f' | b'c') => Some(true),
+        Some(b'f') => Some(true),
+        Some(b'c') => Some(complex_ok),
         Some(b'i' | b'u' | b'b') => Some(false),
         _ => None,
     };
@@ -147,7 +149,7 @@ pub fn attach_output<'py>(
             let mut f = dtype
                 .getattr(intern!(py, "is_floating_point"))?
                 .is_truthy()?;
-            if !f {
+            if !f && complex_ok {
                 f = dtype
                     .getattr(intern!(py, "is_complex"))
                     .map_or(Ok(false), |c| c.is_truthy())?;
@@ -189,13 +191,16 @@ fn new_node<'py>(node_cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
 
 /// A built-in op's node with one tensor output, the derivative kernels'
 /// common case: a `node_cls()` with `edges` (`(node, input_nr)` pairs) and
-/// `saved` (its saved values), and `out` attached as its output 0.
+/// `saved` (its saved values), and `out` attached as its output 0 (a complex
+/// one with `complex`: Note [Complex outputs] in `autograd/kernel/output.rs`).
 #[pyfunction]
+#[pyo3(signature = (node_cls, edges, out, saved, complex=false))]
 pub fn _record_node<'py>(
     node_cls: &Bound<'py, PyType>,
     edges: &Bound<'py, PyAny>,
     out: &Bound<'py, PyAny>,
     saved: &Bound<'py, PyAny>,
+    complex: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     if !out.is_instance_of::<PyTensorBase>() {
         return Err(PyTypeError::new_err(
@@ -223,6 +228,6 @@ pub fn _record_node<'py>(
         n.saved = values;
         n.has_saved = true;
     }
-    attach_output(node, out)?;
+    attach_output(node, out, complex)?;
     Ok(obj)
 }

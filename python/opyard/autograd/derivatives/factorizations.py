@@ -576,6 +576,10 @@ FORMULAS = {
     "aten::ormqr": F("OrmqrBackward0", ("self", "input2", "input3"), _ormqr, save=("self", "input2", "input3")),
     "aten::geqrf": F("GeqrfBackward0", ("self",), _geqrf),
 }
+# These formulas compute the conjugate Wirtinger derivative for complex inputs (torch's convention):
+# complex results of these operators are differentiable (Note [Complex outputs]).
+for _formula in FORMULAS.values():
+    _formula.complex = True
 
 
 __dir__ = public_dir(globals())

@@ -57,17 +57,12 @@ FORMULAS = {
     "aten::_fft_r2c": F("FftR2CBackward0", ("self",), _r2c, forward=_r2c_fw),
     "aten::_fft_c2r": F("FftC2RBackward0", ("self",), _c2r,
                         forward=lambda t, a: A._fft_c2r.default(t[0], a.dim, a.normalization, a.last_dim_size)),
-    "aten::_conj": F("ConjBackward0", ("self",), lambda g, a, n: (A.conj.default(g[0]),),
-                     forward=lambda t, a: A.conj.default(t[0])),
-    "aten::_conj_physical": F("ConjPhysicalBackward0", ("self",), lambda g, a, n: (A.conj_physical.default(g[0]),),
-                              forward=lambda t, a: A.conj_physical.default(t[0])),
-    "aten::view_as_real": F("ViewAsRealBackward0", ("self",),
-                            lambda g, a, n: (A.view_as_complex.default(A.contiguous.default(g[0])),),
-                            forward=lambda t, a: A.view_as_real.default(t[0])),
-    "aten::view_as_complex": F("ViewAsComplexBackward0", ("self",),
-                               lambda g, a, n: (A.view_as_real.default(A.contiguous.default(g[0])),),
-                               forward=lambda t, a: A.view_as_complex.default(t[0])),
+    # the complex parts and conjugation: complex_views.py
 }
+# These formulas compute the conjugate Wirtinger derivative for complex inputs (torch's convention):
+# complex results of these operators are differentiable (Note [Complex outputs]).
+for _formula in FORMULAS.values():
+    _formula.complex = True
 
 
 __dir__ = public_dir(globals())

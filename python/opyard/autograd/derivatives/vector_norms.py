@@ -92,6 +92,10 @@ FORMULAS = {
     "aten::linalg_vector_norm": F("LinalgVectorNormBackward0", ("self",), _vector_norm, save=("self", "result"),
                                   forward=_vector_norm_fw),
 }
+# These formulas compute the conjugate Wirtinger derivative for complex inputs (torch's convention):
+# complex results of these operators are differentiable (Note [Complex outputs]).
+for _formula in FORMULAS.values():
+    _formula.complex = True
 
 
 __dir__ = public_dir(globals())

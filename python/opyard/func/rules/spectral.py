@@ -30,5 +30,5 @@ def transform_rule(op):
 RULES = {
     **{name: decompose_rule(fn) for module in (spectral, complex_ops) for name, fn in module.OPS.COMPOSITE.items()},
     "_fft_c2c": transform_rule, "_fft_r2c": transform_rule, "_fft_c2r": transform_rule,
-    "_conj": unary_rule, "_conj_physical": unary_rule, "view_as_real": unary_rule, "view_as_complex": unary_rule,
+    "_conj": unary_rule, "_conj_physical": unary_rule,  # view_as_real/complex: rules/special.py
 }

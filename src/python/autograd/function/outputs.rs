@@ -109,7 +109,7 @@ pub fn record_outputs<'py>(
             }
             // A lone tensor that is not plain: through its attributes.
             let out = aliased(args, o, alias)?;
-            let dtype = attach_output(ctx, &out)?;
+            let dtype = attach_output(ctx, &out, true)?;
             finish(ctx, Dtypes::One(dtype.unbind()), None)?;
             save(ctx, to_save, saved_type, std::slice::from_ref(&out))?;
             return Ok(Some(out));
