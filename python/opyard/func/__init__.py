@@ -20,9 +20,6 @@ from .functional_call import functional_call
 from .forward import hessian, jacfwd, jvp, linearize
 from .transforms import grad, grad_and_value, jacrev, vjp
 from .vmap import legacy_vmap, vmap
-from ..autograd import functional as _functional
-
-_functional.VMAP["vmap"] = legacy_vmap  # autograd.functional's vectorize=True (a lower layer)
 
 __all__ = ["BatchedTensor", "VmapInfo", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
            "jacrev", "jvp", "linearize", "vjp", "vmap"]

@@ -374,7 +374,6 @@ def _vmapify(cls, in_dims, batch_size, randomness, rule=None):
     return generated
 
 
-_function.TRANSFORM_APPLY["apply"] = function_apply
 
 from .._exports import public_dir
 
