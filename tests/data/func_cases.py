@@ -498,6 +498,187 @@ CASES = {
     "make_fx_of_vjp_fn": (
         "mf = __import__(T.__name__ + \".fx.experimental.proxy_tensor\", fromlist=[\"make_fx\"]).make_fx\no, fn = F.vjp(T.sin, x3)\nout = mf(fn)(ones3)"),
 
+    # --- vmap: in_dims/out_dims over pytrees, chunk_size, randomness, nesting and torch's checks -------
+    'vmap_in_dims_dict': "out = F.vmap(lambda d: d['a'] * d['b'], in_dims=({'a': 0, 'b': None},))({'a': x23, 'b': x3})",
+    'vmap_in_dims_namedtuple': 'out = F.vmap(lambda p: p.a * p.b, in_dims=(Pair(0, None),))(Pair(x23, x3))',
+    'vmap_out_dims_tuple': 'out = F.vmap(lambda r: (r * 2, r.sum()), out_dims=(1, 0))(x23)',
+    'vmap_out_dims_none_nontensor': 'out = F.vmap(lambda r: (r * 2, 3), out_dims=(0, None))(x23)',
+    'vmap_out_dims_none_tensor': 'out = F.vmap(lambda r: (r * 2, x3), out_dims=(0, None))(x23)',
+    'vmap_out_dims_none_batched': 'out = F.vmap(lambda r: r * 2, out_dims=None)(x23)',
+    'vmap_namedtuple_out': 'out = F.vmap(lambda r: Pair(r, r * 2))(x23)',
+    'vmap_dict_out': "out = F.vmap(lambda r: {'s': r.sin(), 'l': [r.cos()]})(x23)",
+    'vmap_chunk_1': 'out = F.vmap(T.sin, chunk_size=1)(x23)',
+    'vmap_chunk_0': 'out = F.vmap(T.sin, chunk_size=0)(x23)',
+    'vmap_chunk_neg': 'out = F.vmap(T.sin, chunk_size=-1)(x23)',
+    'vmap_in_dims_neg': 'out = F.vmap(lambda c: c * 2, in_dims=-1)(x23)',
+    'vmap_out_dims_neg': 'out = F.vmap(lambda r: r[:, None] * w32[:, :1].T, out_dims=-1)(x23)',
+    'vmap_kwargs_unbatched': 'out = F.vmap(lambda r, scale=1.0: r * scale)(x23, scale=s)',
+    'vmap_nested': 'out = F.vmap(F.vmap(T.sin))(x23)',
+    'vmap_nested_dims': 'out = F.vmap(F.vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(x3, y3)',
+    'vmap_in_dims_wrong_len': 'out = F.vmap(lambda a, b: a * b, in_dims=(0,))(x23, x23)',
+    'vmap_batch_mismatch': 'out = F.vmap(lambda a, b: a * b)(x23, T.ones(3, 3, dtype=f64))',
+    'vmap_no_tensor': 'out = F.vmap(lambda a: a)(3.0)',
+    'vmap_all_none': 'out = F.vmap(lambda a: a, in_dims=None)(x23)',
+    'vmap_in_dim_out_of_range': 'out = F.vmap(lambda a: a, in_dims=2)(x23)',
+    'vmap_out_dim_out_of_range': 'out = F.vmap(lambda a: a, out_dims=3)(x23)',
+    'vmap_returns_non_tensor': 'out = F.vmap(lambda a: 3.0)(x23)',
+    'vmap_returns_none': 'out = F.vmap(lambda a: None)(x23)',
+    'vmap_in_dims_float': 'out = F.vmap(lambda a: a, in_dims=0.5)(x23)',
+    'vmap_in_dims_list': 'out = F.vmap(lambda a, b: a + b, in_dims=[0, None])(x23, x3)',
+    'vmap_out_dims_wrong_len': 'out = F.vmap(lambda a: (a, a), out_dims=(0, 0, 0))(x23)',
+    'vmap_bad_randomness': "out = F.vmap(T.sin, randomness='foo')(x23)",
+    'vmap_random_error': 'out = F.vmap(lambda r: T.rand_like(r))(x23)',
+    'vmap_random_same_shape': "o = F.vmap(lambda r: T.rand_like(r), randomness='same')(x23)\nout = (o.shape, bool((o[0] == o[1]).all()))",
+    'vmap_random_different_shape': (
+        "o = F.vmap(lambda r: T.rand_like(r), randomness='different')(x23)\n"
+        'out = (o.shape, bool((o[0] == o[1]).all()))'),
+    'vmap_not_callable': 'out = F.vmap(3)',
+    'vmap_zero_batch': 'out = F.vmap(T.sin)(T.ones(0, 3))',
+    'vmap_scalar_input_batch': 'out = F.vmap(lambda a: a)(s)',
+
+    # --- compositions in more orders; pytree inputs and outputs of every transform; their checks -------
+    'vmap_of_jacrev': 'out = F.vmap(F.jacrev(T.sin))(x23)',
+    'vmap_of_vjp': 'out = F.vmap(lambda p, c: F.vjp(T.sin, p)[1](c))(x23, x23)',
+    'vmap_of_linearize': 'out = F.vmap(lambda p: F.linearize(T.sin, p)[1](p))(x23)',
+    'vmap_of_grad_and_value': 'out = F.vmap(F.grad_and_value(lambda a: (a ** 3).sum()))(x23)',
+    'vmap_of_jvp_has_aux': 'out = F.vmap(lambda p: F.jvp(lambda a: (a.sin(), a.cos()), (p,), (p,), has_aux=True))(x23)',
+    'vmap_of_vmap_of_grad': 'out = F.vmap(F.vmap(F.grad(lambda a: a.sin())))(x23)',
+    'grad_of_vmap_of_grad': 'out = F.grad(lambda a: F.vmap(F.grad(lambda b: b.sin() * b))(a).sum())(x3)',
+    'hessian_two_args': 'out = F.hessian(mix, argnums=(0, 1))(x3, y3)',
+    'hessian_of_hessian': 'out = F.hessian(lambda a: F.hessian(quad)(a).sum())(x3)',
+    'hessian_argnum_out_of_range': 'out = F.hessian(quad, argnums=3)(x3)',
+    'hessian_dict_input': "out = F.hessian(lambda d: (d['a'] ** 3 * d['b']).sum())({'a': x3, 'b': y3})",
+    'jacfwd_dict_output': "out = F.jacfwd(lambda a: {'s': a.sin(), 'c': [a.cos()]})(x3)",
+    'jacfwd_namedtuple_output': 'out = F.jacfwd(lambda a: Pair(a.sin(), a.cos()))(x3)',
+    'jacrev_namedtuple_output': 'out = F.jacrev(lambda a: Pair(a.sin(), a.cos()))(x3)',
+    'jacrev_namedtuple_input': 'out = F.jacrev(lambda p: p.a * p.b)(Pair(x3, y3))',
+    'jacfwd_dict_input': "out = F.jacfwd(lambda d: d['a'] * d['b'])({'a': x3, 'b': y3})",
+    'jacrev_empty_output': 'out = F.jacrev(lambda a: ())(x3)',
+    'jacfwd_empty_output': 'out = F.jacfwd(lambda a: ())(x3)',
+    'jacrev_none_output': 'out = F.jacrev(lambda a: None)(x3)',
+    'jacfwd_non_tensor_output': 'out = F.jacfwd(lambda a: 3.0)(x3)',
+    'jacrev_non_tensor_output': 'out = F.jacrev(lambda a: (a, 3.0))(x3)',
+    'jacrev_non_tensor_input': 'out = F.jacrev(lambda a: a)(3.0)',
+    'jacfwd_non_tensor_input': 'out = F.jacfwd(lambda a: a)(3.0)',
+    'jacrev_aux_non_tensor': 'out = F.jacrev(lambda a: (a, 3), has_aux=True)(x3)',
+    'jacfwd_aux_non_tensor': 'out = F.jacfwd(lambda a: (a, 3), has_aux=True)(x3)',
+    'jacrev_aux_not_pair': 'out = F.jacrev(lambda a: a, has_aux=True)(x3)',
+    'jacfwd_aux_not_pair': 'out = F.jacfwd(lambda a: a, has_aux=True)(x3)',
+    'jacrev_argnums_empty': 'out = F.jacrev(mix, argnums=())(x3, y3)',
+    'jacfwd_argnums_float': 'out = F.jacfwd(mix, argnums=1.0)(x3, y3)',
+    'jacfwd_argnum_out_of_range': 'out = F.jacfwd(mix, argnums=5)(x3, y3)',
+    'jacrev_chunk_neg': 'out = F.jacrev(T.sin, chunk_size=-1)(x3)',
+    'jacrev_chunk_tuple_output': 'out = F.jacrev(lambda a: (a.sin(), a[:2].cos()), chunk_size=2)(x3)',
+    'jacrev_chunk_argnums': 'out = F.jacrev(lambda a, b: a * b, argnums=(0, 1), chunk_size=1)(x3, y3)',
+    'jvp_of_jacrev': 'out = F.jvp(F.jacrev(T.sin), (x3,), (y3,))',
+    'jacrev_of_jvp': 'out = F.jacrev(lambda a: F.jvp(T.sin, (a,), (a,))[1])(x3)',
+    'linearize_dict': (
+        "o, fn = F.linearize(lambda d: d['a'].sin() * d['b'], {'a': x3, 'b': y3})\n"
+        "out = (o, fn({'a': ones3, 'b': x3}))"),
+    'linearize_tuple_output': 'o, fn = F.linearize(lambda a: (a.sin(), a.cos()), x3)\nout = (o, fn(y3))',
+    'linearize_fn_twice': 'o, fn = F.linearize(T.exp, x3)\nout = (fn(y3), fn(ones3))',
+    'grad_and_value_argnums_tuple': 'out = F.grad_and_value(mix, argnums=(0, 1))(x3, y3)',
+    'grad_and_value_argnums_bad': 'out = F.grad_and_value(mix, argnums=5)(x3, y3)',
+    'vjp_dict_primal': "o, fn = F.vjp(lambda d: d['a'] * d['b'], {'a': x3, 'b': y3})\nout = (o, fn(ones3))",
+    'vjp_namedtuple_output': 'o, fn = F.vjp(lambda a: Pair(a.sin(), a.cos()), x3)\nout = (o, fn(Pair(ones3, y3)))',
+    'vjp_namedtuple_primal': 'o, fn = F.vjp(lambda p: p.a * p.b, Pair(x3, y3))\nout = fn(ones3)',
+    'vjp_list_output': 'o, fn = F.vjp(lambda a: [a.sin(), a.cos()], x3)\nout = (o, fn([ones3, y3]))',
+    'vjp_fn_tuple_for_list': 'o, fn = F.vjp(lambda a: [a.sin(), a.cos()], x3)\nout = fn((ones3, y3))',
+    'vjp_no_primals': 'out = F.vjp(lambda: T.ones(2))',
+    'jvp_namedtuple_primal': 'out = F.jvp(lambda p: p.a * p.b, (Pair(x3, y3),), (Pair(ones3, ones3),))',
+    'jvp_has_aux_dict': "out = F.jvp(lambda a: (a.sin(), {'k': a.cos()}), (x3,), (y3,), has_aux=True)",
+    'jvp_tangent_dtype_mismatch_strict': 'out = F.jvp(T.sin, (x3,), (T.ones(3),), strict=True)',
+    'jvp_primal_not_tuple_tensor': 'out = F.jvp(T.sin, x3, (y3,))',
+    'jvp_tangents_not_tuple': 'out = F.jvp(T.sin, (x3,), y3)',
+    'jvp_len_mismatch': 'out = F.jvp(mix, (x3, y3), (y3,))',
+    'grad_nested_tuple_argnums': 'out = F.grad(mix, argnums=((0,), 1))(x3, y3)',
+    'grad_bool_argnums': 'out = F.grad(mix, argnums=True)(x3, y3)',
+    'grad_output_two_elems': 'out = F.grad(lambda a: a[:2])(x3)',
+    'grad_output_one_elem_1d': 'out = F.grad(lambda a: a[:1])(x3)',
+    'grad_output_complex': 'out = F.grad(lambda a: (a * 1j).sum())(x3)',
+    'grad_float32_input': 'out = F.grad(lambda a: (a * a).sum())(x3.float())',
+    'grad_float16_input': 'out = F.grad(lambda a: (a * a).sum())(x3.half())',
+    'grad_of_grad_argnums': 'out = F.grad(F.grad(mix, argnums=1), argnums=0)(s, s)',
+    'jacrev_of_grad_and_value': 'out = F.jacrev(F.grad_and_value(lambda a: (a ** 3).sum()), has_aux=False)(x3)',
+    'jacrev_of_grad_has_aux': 'out = F.jacrev(F.grad(lambda a: ((a ** 3).sum(), a * 2), has_aux=True), has_aux=True)(x3)',
+    'functional_call_grad': (
+        'm = T.nn.Linear(3, 2).double()\n'
+        "p = {'weight': T.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], dtype=f64), 'bias': T.tensor([0.1, -0.1], dtype=f64)}\n"
+        'out = F.grad(lambda p: F.functional_call(m, p, (x3,)).pow(2).sum())(p)'),
+    'functional_call_vmap_grad': (
+        'm = T.nn.Linear(3, 2).double()\n'
+        "p = {'weight': T.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], dtype=f64), 'bias': T.tensor([0.1, -0.1], dtype=f64)}\n"
+        'out = F.vmap(F.grad(lambda p, x: F.functional_call(m, p, (x,)).pow(2).sum()), in_dims=(None, 0))(p, x23)'),
+    'functional_call_jacrev': (
+        'm = T.nn.Linear(3, 2).double()\n'
+        "p = {'weight': T.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], dtype=f64), 'bias': T.tensor([0.1, -0.1], dtype=f64)}\n"
+        'out = F.jacrev(lambda p: F.functional_call(m, p, (x3,)))(p)'),
+
+    # --- autograd.functional: more options and checks --------------------------------------------------
+    'af_jacobian_tuple_out_vectorize': 'out = AF.jacobian(lambda a, b: (a * b, a.sin()), (x3, y3), vectorize=True)',
+    'af_jacobian_forward_tuple': "out = AF.jacobian(lambda a, b: (a * b, a.sin()), (x3, y3), vectorize=True, strategy='forward-mode')",
+    'af_hessian_vectorize_tuple': 'out = AF.hessian(mix, (x3, y3), vectorize=True)',
+    'af_hessian_forward_not_vectorized': "out = AF.hessian(quad, x3, outer_jacobian_strategy='forward-mode')",
+    'af_hessian_create_graph': 'x = x3.clone().requires_grad_()\nh = AF.hessian(quad, x, create_graph=True)\nout = (h, h.requires_grad)',
+    'af_hvp_strict': 'out = AF.hvp(lambda a: (a * 2).sum(), x3, ones3, strict=True)',
+    'af_vhp_create_graph': (
+        'x = x3.clone().requires_grad_()\n'
+        'o, v = AF.vhp(quad, x, ones3, create_graph=True)\n'
+        'out = (o, v, v.requires_grad)'),
+    'af_jvp_create_graph': (
+        'x = x3.clone().requires_grad_()\n'
+        'o, t = AF.jvp(lambda a: a ** 3, x, ones3, create_graph=True)\n'
+        'out = (o, t, t.requires_grad)'),
+    'af_vjp_non_tensor_output': 'out = AF.vjp(lambda a: 3.0, x3)',
+    'af_jacobian_int_input': 'out = AF.jacobian(lambda a: a * 2, T.tensor([1, 2]))',
+    'af_jacobian_scalar': 'out = AF.jacobian(lambda a: a.sin(), s)',
+    'af_hvp_no_v': 'out = AF.hvp(quad, x3)',
+    'af_hvp_v_bad_shape': 'out = AF.hvp(quad, x3, T.ones(2, dtype=f64))',
+    'af_jacobian_strict_forward': "out = AF.jacobian(lambda a: a, x3, strict=True, vectorize=True, strategy='forward-mode')",
+    'af_jacobian_forward_create_graph': "out = AF.jacobian(lambda a: a, x3, create_graph=True, vectorize=True, strategy='forward-mode')",
+
+    # --- autograd.Function under more transforms -------------------------------------------------------
+    'function_hessian': 'out = F.hessian(lambda a: Sin.apply(a).sum())(x3)',
+    'function_jacrev_generated_vmap': 'out = F.jacrev(SinGen.apply)(x3)',
+    'function_vmap_rule_in_dims_none': 'out = F.vmap(SinRule.apply, in_dims=(None,))(x3)',
+    'function_vmap_jvp_rule': 'out = F.vmap(lambda p: F.jvp(SinRule.apply, (p,), (p,)))(x23)',
+    'function_once_ctx_style_vmap': 'out = F.vmap(CtxStyle.apply)(x23)',
+    'function_ctx_style_jvp': 'out = F.jvp(CtxStyle.apply, (x3,), (y3,))',
+    'function_setup_no_jvp_jacfwd': 'out = F.jacfwd(MulSum.apply)(x3, y3)',
+    'function_mulsum_vmap': 'out = F.vmap(MulSum.apply)(x23, x23)',
+    'function_mulsum_vmap_grad': 'out = F.vmap(F.grad(lambda a, b: MulSum.apply(a, b)[0]))(x23, x23)',
+
+    # --- vmap surface: views that write through, numbers, clone, data access ---------------------------
+    'vmap_split_views': 'b = x23.clone()\nF.vmap(lambda r: r.split(2)[0].mul_(2))(b)\nout = b',
+    'vmap_unbind_views': 'b = T.ones(2, 2, 3, dtype=f64)\nF.vmap(lambda r: r.unbind(0)[1].add_(1))(b)\nout = b',
+    'vmap_narrow_views': 'b = x23.clone()\nF.vmap(lambda r: r.narrow(0, 1, 1).mul_(3))(b)\nout = b',
+    'vmap_diagonal_views': 'b = T.zeros(2, 3, 3, dtype=f64)\nF.vmap(lambda r: r.diagonal().fill_(1))(b)\nout = b',
+    'vmap_select_views': 'b = x23.clone()\nF.vmap(lambda r: r[1].zero_())(b)\nout = b',
+    'vmap_is_contiguous': 'out = F.vmap(lambda r: T.tensor(r.is_contiguous()))(x23)',
+    'vmap_t_ok': 'out = F.vmap(lambda r: r[None].t())(x23)',
+    'vmap_number_rsub': 'out = F.vmap(lambda r: 2.5 - r)(x23)',
+    'vmap_true_divide_number': 'out = F.vmap(lambda r: T.true_divide(2, r))(x23)',
+    'vmap_clone_preserve': 'out = F.vmap(lambda r: r.clone(memory_format=T.preserve_format))(x23)',
+    'vmap_clone_channels_last_bad_rank': 'out = F.vmap(lambda r: r.clone(memory_format=T.channels_last))(x23)',
+    'vmap_inplace_unbatched_into_batched': 'out = F.vmap(lambda r: x3.clone().add_(r))(x23)',
+    'vmap_inplace_batched_into_unbatched': 'c = x3.clone()\nout = F.vmap(lambda r: c.add_(r))(x23)',
+    'vmap_tolist': 'out = F.vmap(lambda r: r.tolist())(x23)',
+    'vmap_bool': 'out = F.vmap(lambda r: r if r.sum() > 0 else -r)(x23)',
+    'vmap_numpy': 'out = F.vmap(lambda r: r.numpy())(x23)',
+    'vmap_requires_grad_attr': 'out = F.vmap(lambda r: T.tensor(r.requires_grad))(x23)',
+    'vmap_shape_dim': 'out = F.vmap(lambda r: T.tensor([r.dim(), r.numel(), r.shape[0]]))(x23)',
+
+    # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
+    'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
+    'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',
+    'vjp_complex_output': 'o, fn = F.vjp(lambda a: a * (2 + 1j), x3)\nout = fn(T.ones(3, dtype=T.complex128) * 1j)',
+    'vmap_of_grad_complex_input': 'out = F.vmap(F.grad(lambda a: (a * a).abs().sum()))((x3 * (1 + 1j))[None])',
+    'af_jacobian_complex_input': 'out = AF.jacobian(lambda a: a * a, x3 * (1 + 1j))',
+    'af_vjp_complex_output': 'out = AF.vjp(lambda a: a * (2 + 1j), x3, T.ones(3, dtype=T.complex128))',
+    'jvp_complex_primal': 'out = F.jvp(lambda a: a * a, (x3 * (1 + 1j),), (x3 * (1 + 1j),))',
+    'jvp_real_to_complex': 'out = F.jvp(lambda a: a * (1 + 1j), (x3,), (x3,))',
+    'linearize_complex': 'o, fn = F.linearize(lambda a: a * a, x3 * (1 + 1j))\nout = fn(x3 * (1 + 1j))',
+
     # --- autocast API ----------------------------------------------------------------------------
     "autocast_dtypes": (
         "out = [T.get_autocast_dtype(d) for d in ('cpu', 'cuda', 'xpu', 'hpu', 'mps', 'cuda:0')]"),
@@ -541,16 +722,22 @@ def run(code, T):
     return env.get("out"), None
 
 
+def _pairs(values):
+    """Complex numbers (nested in lists) as ``[real, imag]`` pairs."""
+    if isinstance(values, list):
+        return [_pairs(v) for v in values]
+    return [values.real, values.imag]
+
+
 def serialize(value, T):
     """``value`` as JSON data: tensors with dtype, shape, values and requires_grad; containers by kind."""
     if isinstance(value, T.Tensor):
         dtype = str(value.dtype).split(".")[-1]
         data = value.detach()
-        if data.is_complex():
-            data = T.stack([data.real, data.imag], -1)
         if dtype in ("bfloat16", "float16"):
             data = data.to(T.float32)
-        return {"tensor": data.tolist(), "dtype": dtype, "shape": list(value.shape),
+        values = _pairs(data.tolist()) if data.is_complex() else data.tolist()
+        return {"tensor": values, "dtype": dtype, "shape": list(value.shape),
                 "requires_grad": bool(value.requires_grad)}
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         return {"namedtuple": type(value).__name__, "items": [serialize(v, T) for v in value]}

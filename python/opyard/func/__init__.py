@@ -19,7 +19,7 @@ from .custom import VmapInfo
 from .functional_call import functional_call
 from .forward import hessian, jacfwd, jvp, linearize
 from .transforms import grad, grad_and_value, jacrev, vjp
-from .vmap import legacy_vmap, vmap
+from .vmap import vmap
 
 __all__ = ["BatchedTensor", "VmapInfo", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
            "jacrev", "jvp", "linearize", "vjp", "vmap"]

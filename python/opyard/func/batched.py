@@ -72,9 +72,8 @@ class BatchedTensor(Tensor):
             "(for example with opyard.where).")
 
     def _no_data(self, what):
-        raise RuntimeError(
-            f"vmap: Tensor.{what}() reads the data of one example, which a batched tensor does not have on "
-            "its own; compute with tensor operations instead, or return the tensor from the vmapped function")
+        # torch's text (its batched tensor has no storage of its own) for every read of the data.
+        raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
 
     def numpy(self, force=False):
         self._no_data("numpy")

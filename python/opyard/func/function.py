@@ -25,7 +25,6 @@ set, see ``transform_active`` in ``src/python/function.rs``) comes here:
 import functools
 
 from .._tensor import Tensor
-from ..autograd import function as _function
 from ..autograd import transform_levels as levels
 from ..autograd.function import Function, apply_plain
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten

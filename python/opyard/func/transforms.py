@@ -181,6 +181,9 @@ class _Reverse:
         plain = to_plain(x, self.vmaps)
         if not meta.is_floating(plain):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if plain.dtype.is_complex:
+            raise meta.complex_reverse_error("opyard.func (grad, vjp, jacrev, hessian)", "input", len(self.lv.leaves),
+                                             plain)
         if plain.requires_grad:
             leaf = _alias(plain)
         elif fwAD._state.level is not None:
@@ -293,6 +296,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         if output.dim() != 0:
             raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                                f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+        if output.dtype.is_complex:  # torch's implicit root gradient refuses it
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {output.dtype}")
         outer = call.decide([output])
         grads = call.grads([output], None, outer, retain_graph=outer, inside=True)
         grads = tree_unflatten(grads, spec)
@@ -341,8 +346,9 @@ def vjp(func, *primals, has_aux=False):
     return _vjp_with_argnums(func, *primals, has_aux=has_aux)
 
 
-def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
-    """``vjp`` differentiating only ``primals[argnums]`` (``jacrev``); messages as ``vjp``'s."""
+def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False, complex_outputs=False):
+    """``vjp`` differentiating only ``primals[argnums]`` (``jacrev``); messages as ``vjp``'s.
+    ``complex_outputs``: the caller refuses complex outputs with its own message."""
     with _Reverse() as call:
         call.lv.add_inputs(input_roots(primals))
         if argnums is None:
@@ -358,10 +364,12 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
             out, aux = out
         flat_out, out_spec = tree_flatten(out)
         check_non_empty_tensor_outputs(flat_out, "vjp(f, *primals)")
-        for o in flat_out:
+        for i, o in enumerate(flat_out):
             if not (o.dtype.is_floating_point or o.dtype.is_complex):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
+            if o.dtype.is_complex and not complex_outputs:
+                raise meta.complex_reverse_error("opyard.func.vjp", "output", i, o)
         outside = reaches_outside(flat_out, call.lv, call.lv.leaves)
         call.outer = call.prev and outside
         results = tree_unflatten([call.result(o) for o in flat_out], out_spec)
@@ -426,7 +434,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     @functools.wraps(func)
     def wrapper(*args):
         error_if_complex("jacrev", args, is_input=True)
-        got = _vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
+        got = _vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux, complex_outputs=True)
         output, vjp_fn, aux = got if has_aux else (got + (None,))
         flat_output, output_spec = tree_flatten(output)
         error_if_complex("jacrev", flat_output, is_input=False)

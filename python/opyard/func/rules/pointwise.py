@@ -103,13 +103,13 @@ def inplace_rule(op):
 
     def rule(self, *args, **kwargs):
         level = self._level if self.__class__ is BatchedTensor else 0
-        for i, a in enumerate(args):
+        for a in args:
             if a.__class__ is BatchedTensor and a._level > level:
                 check_before_vmap(self, a._level, op.name())
-                arg = op._schema.arguments[i + 1].name
+                # torch's text names the operand `other` whatever the schema calls it.
                 raise RuntimeError(
-                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `{arg}` in "
-                    f"extra_args that has more elements than `self`. This happened due to `{arg}` being vmapped "
+                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
+                    f"extra_args that has more elements than `self`. This happened due to `other` being vmapped "
                     f"over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
                     f"instead of {name}.")
         rank = self._data.ndim
