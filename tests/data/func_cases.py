@@ -668,6 +668,68 @@ CASES = {
     'vmap_requires_grad_attr': 'out = F.vmap(lambda r: T.tensor(r.requires_grad))(x23)',
     'vmap_shape_dim': 'out = F.vmap(lambda r: T.tensor([r.dim(), r.numel(), r.shape[0]]))(x23)',
 
+    # --- signatures: out_dims pytrees, in_dims checks, keywords, varargs; transforms of vmap and vmap of transforms ---
+    'vmap_out_dims_dict': "out = F.vmap(lambda a: {'x': a, 'y': a.sum()}, out_dims={'x': 1, 'y': 0})(x23)",
+    'vmap_out_dims_dict_chunked': "out = F.vmap(lambda a: {'x': a, 'y': a.sum()}, out_dims={'x': 1, 'y': 0}, chunk_size=1)(x23)",
+    'vmap_out_dims_float': 'out = F.vmap(lambda a: a, out_dims=1.5)(x23)',
+    'vmap_out_dims_nested_str': "out = F.vmap(lambda a: (a, a), out_dims=(0, 'a'))(x23)",
+    'vmap_in_dims_inner_str': "out = F.vmap(lambda a: a, in_dims=('a',))(x23)",
+    'vmap_in_dims_bool': 'out = F.vmap(lambda a: a * 2, in_dims=(True,))(x23)',
+    'vmap_kwonly_unbatched': 'out = F.vmap(lambda a, *, b: a * b)(x23, b=x3)',
+    'vmap_varargs': 'out = F.vmap(lambda *a: a[0] * a[1], in_dims=(0, None))(x23, x3)',
+    'vmap_list_output': 'out = F.vmap(lambda a: [a, a * 2])(x23)',
+    'vmap_random_same_chunked': (
+        "o = F.vmap(lambda a: a * 0 + T.rand(()), randomness='same', chunk_size=1)(x23)\n"
+        'out = (o.shape, bool((o == o[0, 0]).all()))'),
+    'jacrev_kwargs': 'out = F.jacrev(lambda a, k=1.0: a * k)(x3, k=2.0)',
+    'jacfwd_kwargs': 'out = F.jacfwd(lambda a, k=1.0: a * k)(x3, k=2.0)',
+    'hessian_kwargs': 'out = F.hessian(lambda a, k=1.0: (a ** 3 * k).sum())(x3, k=2.0)',
+    'grad_kwonly': 'out = F.grad(lambda a, *, k: (a * k).sum())(x3, k=x3)',
+    'jacrev_has_aux_chunk_1': 'out = F.jacrev(lambda a: (a.sin(), a.cos()), has_aux=True, chunk_size=1)(x3)',
+    'vmap_of_vjp_fn': 'out = F.vmap(F.vjp(T.sin, x3)[1])(T.eye(3, dtype=f64))',
+    'vmap_of_linearize_fn': 'out = F.vmap(F.linearize(T.sin, x3)[1])(T.eye(3, dtype=f64))',
+    'grad_of_vjp_fn': 'out = F.grad(lambda a: F.vjp(T.sin, a)[1](ones3)[0].sum())(x3)',
+    'jvp_of_vmap': 'out = F.jvp(F.vmap(T.sin), (x23,), (x23,))',
+    'linearize_of_vmap': 'out = F.linearize(F.vmap(T.sin), x23)[1](x23)',
+    'vjp_of_vmap': 'out = F.vjp(F.vmap(T.sin), x23)[1](x23)',
+    'hessian_of_vmap': 'out = F.hessian(lambda a: F.vmap(T.sin)(a[None]).sum())(x3)',
+    'vmap_of_grad_has_aux': 'out = F.vmap(F.grad(lambda a: ((a ** 2).sum(), a * 3), has_aux=True))(x23)',
+    'vmap_of_jacrev_argnums': 'out = F.vmap(F.jacrev(lambda a, b: a * b, argnums=(0, 1)))(x23, x23)',
+    'vmap_of_jacfwd_has_aux': 'out = F.vmap(F.jacfwd(lambda a: (a.sin(), a.cos()), has_aux=True))(x23)',
+    'vmap_of_hessian_argnums': 'out = F.vmap(F.hessian(lambda a, b: (a * b * b).sum(), argnums=1))(x23, x23)',
+    'vmap_chunked_of_grad': 'out = F.vmap(F.grad(lambda a: (a ** 3).sum()), chunk_size=1)(x23)',
+    'transform_names': (
+        'def named(a):\n'
+        '    return a.sin().sum()\n'
+        'out = [t(named).__name__ for t in (F.grad, F.grad_and_value, F.vmap, F.jacrev, F.jacfwd, F.hessian)]'),
+
+    # --- stack_module_state (ensembling with vmap) and debug_unwrap ------------------------------------
+    'stack_module_state_ensemble': (
+        'ms = [T.nn.Linear(3, 2).double() for _ in range(3)]\n'
+        'with T.no_grad():\n'
+        '    for i, m in enumerate(ms):\n'
+        '        m.weight.copy_(w32.T * (i + 1))\n'
+        '        m.bias.fill_(0.1 * i)\n'
+        'p, b = F.stack_module_state(ms)\n'
+        'y = F.vmap(lambda p, x: F.functional_call(ms[0], p, (x,)), in_dims=(0, None))(p, x23)\n'
+        'out = (p, b, [p[k].is_leaf for k in p], y, F.grad(lambda p: F.vmap(lambda q: F.functional_call(ms[0], q, (x23,)))(p).sum())(p))'),
+    'stack_module_state_no_grad_params': (
+        'ms = [T.nn.Linear(3, 2).double().requires_grad_(False) for _ in range(2)]\n'
+        'p, b = F.stack_module_state(ms)\n'
+        'out = [(k, v.shape, v.requires_grad) for k, v in p.items()]'),
+    'stack_module_state_empty': 'out = F.stack_module_state([])',
+    'stack_module_state_mixed_mode': 'ms = [T.nn.Linear(3, 2), T.nn.Linear(3, 2).eval()]\nout = F.stack_module_state(ms)',
+    'stack_module_state_mixed_class': 'out = F.stack_module_state([T.nn.Linear(3, 2), T.nn.Identity()])',
+    'stack_module_state_mixed_requires_grad': (
+        'ms = [T.nn.Linear(3, 2), T.nn.Linear(3, 2)]\n'
+        'ms[1].bias.requires_grad_(False)\n'
+        'out = F.stack_module_state(ms)'),
+    'debug_unwrap_shapes': (
+        'seen = []\n'
+        'F.vmap(F.vmap(lambda r: seen.append((F.debug_unwrap(r).shape, F.debug_unwrap(r, recurse=False).shape)) or r))(T.ones(2, 3, 4))\n'
+        'out = seen'),
+    'debug_unwrap_plain': 'out = F.debug_unwrap(x3) is x3',
+
     # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
     'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
     'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',

@@ -30,7 +30,7 @@ from ..autograd.tensor_methods import IN_TRANSFORM
 from ..autograd.transform_levels import VMAP, TransformLevel
 from ..dispatcher import DispatchKey, DispatchKeySet
 
-__all__ = [
+__all__ = ["debug_unwrap", 
     "BATCHED_BIT",
     "BatchedTensor",
     "LegacyVmapLevel",
@@ -250,6 +250,19 @@ def push_layer(batch_size, randomness, name, cls=VmapLevel):
 
 def pop_layer(layer):
     _levels.pop(layer)
+
+
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor a ``vmap`` batched tensor wraps (its physical tensor, the batch dim included; all levels
+    with ``recurse``), ``tensor`` itself when it is not batched (torch.func's). Grad transforms add no
+    wrapper here (their leaves are tensors of their own), so they have nothing to unwrap.
+
+    For debugging only: using the result inside the transformed function is undefined, as in torch."""
+    while tensor.__class__ is BatchedTensor:
+        tensor = tensor._value
+        if not recurse:
+            break
+    return tensor
 
 from .._exports import public_dir
 
