@@ -730,6 +730,177 @@ CASES = {
         'out = seen'),
     'debug_unwrap_plain': 'out = F.debug_unwrap(x3) is x3',
 
+    # --- autograd.Function under transforms: mark_dirty, non-differentiable outputs, needs_input_grad, once_differentiable, vmap rule outputs ---
+    'function_mark_dirty_under_grad': (
+        'class MulInplace(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x.mul_(2)\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        ctx.mark_dirty(inputs[0])\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g):\n'
+        '        return g * 2\n'
+        'out = F.grad(lambda a: MulInplace.apply(a.clone()).sum())(x3)'),
+    'function_mark_dirty_under_vmap': (
+        'class MulInplace(T.autograd.Function):\n'
+        '    generate_vmap_rule = True\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x.mul_(2)\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        ctx.mark_dirty(inputs[0])\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g):\n'
+        '        return g * 2\n'
+        'out = F.vmap(lambda a: MulInplace.apply(a.clone()))(x23)'),
+    'function_non_differentiable_output_under_grad': (
+        'class Two(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * 2, (x > 1).double()\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        ctx.mark_non_differentiable(output[1])\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g, g2):\n'
+        '        return g * 2\n'
+        'out = F.grad(lambda a: (Two.apply(a)[0] * Two.apply(a)[1]).sum())(x3)'),
+    'function_needs_input_grad_under_grad': (
+        'seen = []\n'
+        'class Mul(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x, y):\n'
+        '        return x * y\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        ctx.save_for_backward(*inputs)\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g):\n'
+        '        seen.append(ctx.needs_input_grad)\n'
+        '        x, y = ctx.saved_tensors\n'
+        '        return g * y, g * x\n'
+        'g = F.grad(lambda a, b: Mul.apply(a, b).sum())(x3, y3)\n'
+        'out = (g, seen)'),
+    'function_once_differentiable_double_grad': (
+        'class Sq(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * x\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        ctx.save_for_backward(inputs[0])\n'
+        '    @staticmethod\n'
+        '    @T.autograd.function.once_differentiable\n'
+        '    def backward(ctx, g):\n'
+        '        x, = ctx.saved_tensors\n'
+        '        return 2 * g * x\n'
+        'out = F.grad(F.grad(lambda a: Sq.apply(a)))(s)'),
+    'function_materialize_grads_under_grad': (
+        'class Two(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * 2, x * 3\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        pass\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g1, g2):\n'
+        '        return g1 * 2 + g2 * 3\n'
+        'out = F.grad(lambda a: Two.apply(a)[0].sum())(x3)'),
+    'function_vmap_rule_out_dims_tuple': (
+        'class Pairf(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * 2, x.sum()\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        pass\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g1, g2):\n'
+        '        return g1 * 2 + g2\n'
+        '    @staticmethod\n'
+        '    def vmap(info, in_dims, x):\n'
+        '        d = in_dims[0]\n'
+        '        return (x * 2, x.sum(d)), (d, 0)\n'
+        'out = F.vmap(Pairf.apply)(x23)'),
+    'function_vmap_rule_info_randomness': (
+        'seen = []\n'
+        'class Id(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * 1\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        pass\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g):\n'
+        '        return g\n'
+        '    @staticmethod\n'
+        '    def vmap(info, in_dims, x):\n'
+        '        seen.append((info.batch_size, info.randomness))\n'
+        '        return x * 1, in_dims[0]\n'
+        "F.vmap(Id.apply, randomness='different')(x23)\n"
+        "F.vmap(Id.apply, in_dims=1, randomness='same')(x23)\n"
+        'out = seen'),
+    'function_jacrev_of_vmap_rule': 'out = F.jacrev(lambda a: F.vmap(SinRule.apply)(a[None])[0])(x3)',
+    'function_jvp_under_vmap_no_jvp': 'out = F.vmap(lambda p: F.jvp(MulSum.apply, (p, p), (p, p)))(x23)',
+    'function_grad_non_tensor_arg': (
+        'class Scale(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x, k):\n'
+        '        return x * k\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        ctx.k = inputs[1]\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g):\n'
+        '        return g * ctx.k, None\n'
+        '    @staticmethod\n'
+        '    def vmap(info, in_dims, x, k):\n'
+        '        return Scale.apply(x, k), in_dims[0]\n'
+        'out = (F.grad(lambda a: Scale.apply(a, 3.0).sum())(x3), F.vmap(Scale.apply, in_dims=(0, None))(x23, 2.0))'),
+    'function_backward_returns_wrong_count_under_grad': (
+        'class Bad(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * 2\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        pass\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g):\n'
+        '        return g, g\n'
+        'out = F.grad(lambda a: Bad.apply(a).sum())(x3)'),
+    'function_vmap_rule_wrong_out_dims_len': (
+        'class Bad(T.autograd.Function):\n'
+        '    @staticmethod\n'
+        '    def forward(x):\n'
+        '        return x * 2, x * 3\n'
+        '    @staticmethod\n'
+        '    def setup_context(ctx, inputs, output):\n'
+        '        pass\n'
+        '    @staticmethod\n'
+        '    def backward(ctx, g1, g2):\n'
+        '        return g1\n'
+        '    @staticmethod\n'
+        '    def vmap(info, in_dims, x):\n'
+        '        return (x * 2, x * 3), (0,)\n'
+        'out = F.vmap(Bad.apply)(x23)'),
+
+    # --- autograd.functional under outer graphs and inside transforms ----------------------------------
+    'af_jacobian_create_graph_outer_grad': (
+        'x = x3.clone().requires_grad_()\n'
+        'j = AF.jacobian(lambda a: a ** 3, x, create_graph=True)\n'
+        'out = (j, T.autograd.grad(j.sum(), x))'),
+    'af_hvp_vectorize_ignored': 'out = AF.hvp(quad, x3, ones3)',
+    'af_vjp_tuple_inputs_v_none_scalar': 'out = AF.vjp(lambda a, b: (a * b).sum(), (x3, y3))',
+    'af_jvp_v_tuple': 'out = AF.jvp(lambda a, b: a * b, (x3, y3), (ones3, ones3))',
+    'af_jacobian_inside_vmap': 'out = F.vmap(lambda r: AF.jacobian(T.sin, r))(x23)',
+    'af_hessian_outer_jacobian_forward_tuple': "out = AF.hessian(mix, (x3, y3), vectorize=True, outer_jacobian_strategy='forward-mode')",
+
     # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
     'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
     'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',
