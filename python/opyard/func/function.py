@@ -269,6 +269,12 @@ class _SavingCtx(_WrappedCtx):
         self._inner.save_for_forward(*phys)
         object.__setattr__(self, "fw_bdims", dims)
 
+    def mark_dirty(self, *tensors):
+        # torch's generated rule marks the batched tensors, which are never among the physical outputs of
+        # the Vmapped Function, so its output check always fails: the same refusal, without the input warning.
+        raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                           "The inputs that are modified inplace must all be outputs of the Function.")
+
 
 class _SavedCtx(_WrappedCtx):
     """The ctx ``backward``/``jvp`` see under the generated vmap: ``saved_tensors`` are the batched ones."""
