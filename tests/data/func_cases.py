@@ -901,6 +901,47 @@ CASES = {
     'af_jacobian_inside_vmap': 'out = F.vmap(lambda r: AF.jacobian(T.sin, r))(x23)',
     'af_hessian_outer_jacobian_forward_tuple': "out = AF.hessian(mix, (x3, y3), vectorize=True, outer_jacobian_strategy='forward-mode')",
 
+    # --- forward AD with in-place ops: tangents of their own, reverse over forward through in-place changes ---
+    'fwad_inplace_result_tangent_own': (
+        'p = x3.clone()\n'
+        't = ones3.clone()\n'
+        'with fwAD.dual_level():\n'
+        '    d = fwAD.make_dual(p, t)\n'
+        '    y = d + 0\n'
+        '    y.mul_(2)\n'
+        '    z = d * 1\n'
+        '    z.add_(5)\n'
+        '    out = (fwAD.unpack_dual(y).tangent, fwAD.unpack_dual(z).tangent, fwAD.unpack_dual(d).tangent, t)'),
+    'fwad_inplace_alias_result_shares_tangent': (
+        'p = x3.clone()\n'
+        't = ones3.clone()\n'
+        'with fwAD.dual_level():\n'
+        '    d = fwAD.make_dual(p, t)\n'
+        '    w = d.to(f64)\n'
+        '    w.mul_(3)\n'
+        '    out = (fwAD.unpack_dual(d).tangent, t)'),
+    'fwad_over_reverse_inplace_clone': (
+        'x = x3.clone().requires_grad_()\n'
+        'with fwAD.dual_level():\n'
+        '    d = fwAD.make_dual(x, y3)\n'
+        '    y = d.clone()\n'
+        '    y.mul_(d)\n'
+        '    t = fwAD.unpack_dual(y).tangent\n'
+        'out = T.autograd.grad(t.sum(), x)'),
+    'fwad_over_reverse_inplace_add': (
+        'x = x3.clone().requires_grad_()\n'
+        'with fwAD.dual_level():\n'
+        '    d = fwAD.make_dual(x, y3)\n'
+        '    y = d + 0\n'
+        '    y.mul_(d)\n'
+        '    t = fwAD.unpack_dual(y).tangent\n'
+        'out = T.autograd.grad(t.sum(), x)'),
+    'grad_of_jvp_inplace_clone': 'out = F.grad(lambda a: F.jvp(lambda b: b.clone().mul_(b), (a,), (y3,))[1].sum())(x3)',
+    'vjp_of_jacfwd_inplace_clone': 'out = F.vjp(lambda a: F.jacfwd(lambda b: b.clone().mul_(b))(a).sum(-1), x3)[1](y3)',
+    'grad_of_vmap_of_jvp_inplace_clone': 'out = F.grad(lambda a: F.vmap(lambda t: F.jvp(lambda b: b.clone().mul_(b).add_(1).log(), (a,), (t,))[1])(T.eye(3, dtype=f64)).sum())(x3)',
+    'hessian_of_inplace_chain': 'out = F.hessian(lambda a: a.clone().mul_(a).add_(1).log().sum())(x3)',
+    'jacfwd_of_hessian_inplace': 'out = F.jacfwd(lambda a: F.hessian(lambda b: b.clone().mul_(b).add_(1).log().sum())(a).sum(0))(x3)',
+
     # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
     'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
     'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',
