@@ -237,6 +237,7 @@ def view_fn_of(t):
         return None
     sizes, strides, offset = tuple(t.shape), t.stride(), t.storage_offset()
     fn = t._view_fn = lambda b: ops.aten.as_strided.default(b, sizes, strides, offset)
+    fn.row_major = True  # replays only on a row-major buffer (forward_ad.tangent_at makes one)
     return fn
 
 

@@ -19,6 +19,7 @@ Example::
     >>> y[1:3].mul_(5)        # y's grad_fn becomes CopySlices
 """
 
+from .._memory_format import contiguous_format
 from . import _tensor_meta as meta
 from .graph import Node, gradient_edge, next_sequence_nr, set_history
 
@@ -45,7 +46,9 @@ class CopySlices(Node):
             return (None,) * len(self.next_functions)
         # Grad mode is what the engine set (on under create_graph): a double backward
         # differentiates these ops, the in-place ones through a CopySlices of their own.
-        result = grad.clone()
+        # Row-major, as the base a view without a replay of its own was taken from (``view_fn_of``:
+        # its geometry in the base's memory is the replay); torch lays the result out as the base.
+        result = grad.clone(memory_format=contiguous_format)
         region = self.view_fn(result)
         res = self.fn.apply([region.clone()] + [None] * (len(self.fn._out_shapes) - 1))
         if res[0] is not None:
