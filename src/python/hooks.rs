@@ -197,6 +197,10 @@ hooks! {
     /// `legacy_vmap(func)`: the vmap `autograd.functional`'s
     /// `vectorize=True` maps with (`func`; read by `autograd.functional`).
     legacy_vmap: PyObject,
+    /// `batched_autograd_grad(grad, outputs, inputs, grad_outputs, options)`:
+    /// `autograd.grad` inside `vmap` on batched tensors, differentiated on
+    /// their physical tensors (`func`; read by `autograd.engine`).
+    batched_autograd_grad: PyObject,
 
     // --- torch.library (`_library`) ---
     /// `autocast_kernel(overload, device_type, cast_inputs, api) -> (kernel, key)`

@@ -942,6 +942,41 @@ CASES = {
     'hessian_of_inplace_chain': 'out = F.hessian(lambda a: a.clone().mul_(a).add_(1).log().sum())(x3)',
     'jacfwd_of_hessian_inplace': 'out = F.jacfwd(lambda a: F.hessian(lambda b: b.clone().mul_(b).add_(1).log().sum())(a).sum(0))(x3)',
 
+    # --- found by composing transforms at random: autograd inside vmap, in-place views, generated rules -----
+    'vmap_of_grad_of_af_jacobian_create_graph': 'out = F.vmap(F.grad(lambda a: AF.jacobian(lambda b: b ** 3, a, create_graph=True).sum()))(x23)',
+    'vmap_of_grad_of_af_vjp_create_graph': 'out = F.vmap(F.grad(lambda a: AF.vjp(lambda b: b ** 3, a, a, create_graph=True)[1].sum()))(x23)',
+    'vmap_of_vjp_of_af_jacobian': (
+        'g = lambda a: a * a.amax() - a.max() / (a.abs() + 1)\n'
+        'out = F.vmap(lambda q: F.vjp(lambda a: AF.jacobian(g, a, create_graph=True).sum(-1), q)[1](q.sin())[0])(x23)'),
+    'autograd_grad_inside_vmap_of_grad': 'out = F.vmap(F.grad(lambda a: T.autograd.grad((a ** 3).sum(), a, create_graph=True)[0].sum()))(x23)',
+    'vmap_of_grad_t__then_mul_': (
+        'def tr(a):\n'
+        '    b = a.reshape(3, 1).clone()\n'
+        '    b.t_().mul_(a.reshape(1, 3))\n'
+        '    return b.reshape(-1)\n'
+        'out = F.vmap(F.grad(lambda a: tr(a).sum()))(x23)'),
+    'vmap_unsqueeze__of_leaf_requiring_grad': 'x = x23.clone().requires_grad_()\nout = F.vmap(lambda r: r.unsqueeze_(0))(x)',
+    'grad_of_jacfwd_setitem': (
+        'def st(a):\n'
+        '    b = a.clone()\n'
+        '    b[0:2] = a[1:] ** 2\n'
+        '    return b\n'
+        'out = F.grad(lambda a: F.jacfwd(st)(a).sum())(x3)'),
+    'vmap_of_grad_of_jacfwd_setitem': (
+        'def st(a):\n'
+        '    b = a.clone()\n'
+        '    b[0:2] = a[1:] ** 2\n'
+        '    return b\n'
+        'out = F.vmap(F.grad(lambda a: F.jacfwd(st)(a).sum()))(x23)'),
+    'jacrev_of_jacfwd_setitem_chunked': (
+        'def st(a):\n'
+        '    b = a.clone()\n'
+        '    b[0:2] = a[1:] ** 2\n'
+        '    return b\n'
+        'out = F.jacrev(lambda a: F.jacfwd(st)(a).sum(-1), chunk_size=2)(x3)'),
+    'function_generated_rule_in_dims_1_under_vmap_of_vjp': 'out = F.vmap(lambda q: F.vjp(lambda a: F.vmap(lambda r: SinGen.apply(r) * r, in_dims=1)(T.stack([a, a * 3], 1))[1], q)[1](q)[0])(x23)',
+    'clone_of_expanded_strides': 'out = [T.ones(3).expand(2, 3).clone().stride(), x23.t().clone().stride(), T.ones(4, 6)[:, ::2].clone().stride()]',
+
     # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
     'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
     'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',

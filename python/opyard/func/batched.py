@@ -95,6 +95,13 @@ class BatchedTensor(Tensor):
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(n))
 
+    def _physical(self):
+        """The plain tensor under every level of batching (where autograd records)."""
+        t = self._value
+        while t.__class__ is BatchedTensor:
+            t = t._value
+        return t
+
     def _adopt_view(self, out):
         """An in-place view op (``squeeze_``...): this batched tensor becomes ``out``, the view the
         out-of-place op made (its rule ran on the physical tensor)."""

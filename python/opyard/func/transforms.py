@@ -128,6 +128,38 @@ def reaches_outside(roots, lv, leaves=()):
     return bool(fns) and _graph_reaches(fns, lv.mark, own, lv.birth)
 
 
+def batched_autograd_grad(grad, outputs, inputs, grad_outputs, options):
+    """``autograd.grad`` called inside ``vmap`` on batched tensors (``Hooks.batched_autograd_grad``): the
+    graph is recorded on the physical tensors, so those are differentiated, the batch dims of every
+    active level leading, and the gradients wrapped back. An output's implicit gradient is ones per
+    example. An input must be batched at every active level: the gradient of a tensor shared by the
+    examples would be one per example, which its physical tensor cannot hold."""
+    active = layers()
+    ins = []
+    for i, x in enumerate(inputs):
+        p = x
+        for layer in reversed(active):
+            if p.__class__ is not BatchedTensor or p._level != layer.level:
+                raise RuntimeError(
+                    f"autograd.grad inside vmap: input {i} is not batched at every vmap level around the call, "
+                    "so its gradient (one per example) has no tensor to flow into; pass it into the vmapped "
+                    "function as a batched argument (in_dims), or differentiate with opyard.func.grad/vjp")
+            p = p._value
+        ins.append(p)
+    outs = [to_plain(o, active) for o in outputs]
+    gos = []
+    for o, p, g in zip(outputs, outs, grad_outputs):
+        if g is None and isinstance(o, Tensor) and o.requires_grad and o.numel() == 1:
+            if not o.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {o.dtype}")
+            g = _ones_like(p)
+        elif isinstance(g, Tensor):
+            g = to_plain(g, active)
+        gos.append(g)
+    got = grad(outs, ins, gos, **options)
+    return [None if g is None else from_plain(g, active) for g in got]
+
+
 def keep_if_outside(t, lv, leaves=()):
     """``t`` with its history when that reaches outside the call of ``lv``, else plain."""
     if isinstance(t, Tensor) and t.requires_grad and not reaches_outside([t], lv, leaves):
