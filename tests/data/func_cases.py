@@ -1020,6 +1020,106 @@ CASES = {
 }
 
 
+# Transforms composed in chains of one to three over small functions (pointwise, reductions, in-place
+# changes of intermediates and of their views, autograd.Functions), the chain under an outer vmap: each
+# wrapper turns a function of a vector into another. Chains where torch itself fails are left out.
+_BODIES = {
+    'cumsum': 'a.cumsum(0) * a.sigmoid()',
+    'exp_sum_bcast': 'a.exp() / (1 + a * a).sum()',
+    'expand_sum': 'a.unsqueeze(0).expand(4, 3).mul(T.arange(4.0, dtype=a.dtype)[:, None]).sum(0)',
+    'func_mulsum': 'MulSum.apply(a, a.cos())[1] * MulSum.apply(a, a)[0]',
+    'func_sin': 'SinGen.apply(a) * a',
+    'index_cat': 'T.cat([a[:1] * 3, a[1:].sqrt()]) * a.flip(0)',
+    'inplace_mid': 'a.clone().mul_(a).add_(1).log()',
+    'matmul': '(a.reshape(-1, 1) @ a.reshape(1, -1)).tanh().sum(0)',
+    'max_amax': 'a * a.amax() - a.max() / (a.abs() + 1)',
+    'norm': 'a / a.norm()',
+    'pow_div': '(a ** 3) / (a.exp() + 2)',
+    'setitem': '(lambda b: (b.__setitem__(slice(0, 2), a[1:] ** 2), b)[1])(a.clone())',
+    'sin_mul': 'a.sin() * a',
+    'softmax': 'a.softmax(-1) * a',
+    'stack_unbind': 'T.stack([u * (i + 1) for i, u in enumerate(a.unbind(0))]).exp()',
+    'transpose_inplace': '(lambda b: (b.t_().mul_(a.reshape(1, 3)), b.reshape(-1)[:3])[1])(a.reshape(3, 1).clone())',
+    'view_chain': '(lambda b: (b.view(3, 1).t()[0, :2].add_(a[:2]), b)[1])(a.exp())',
+    'view_inplace': '(lambda b: (b[1:].mul_(2), b)[1])(a * 1).cos()',
+    'where_abs': 'T.where(a > 0.8, a ** 2, a.abs() + 1)',
+}
+_WRAPPERS = {
+    'af_jacobian': 'lambda f: (lambda a: AF.jacobian(f, a, create_graph=True).sum(-1))',
+    'grad_and_value': 'lambda f: (lambda a: (lambda gv: gv[0] * gv[1])(F.grad_and_value(lambda b: f(b).sum())(a)))',
+    'grad_of_sum': 'lambda f: (lambda a: F.grad(lambda b: f(b).sum())(a))',
+    'hessian_diag': 'lambda f: (lambda a: F.hessian(lambda b: f(b).sum())(a).sum(0))',
+    'hessian_rowsum': 'lambda f: (lambda a: F.hessian(lambda b: f(b).sum())(a).sum(0))',
+    'jacfwd_rowsum': 'lambda f: (lambda a: F.jacfwd(f)(a).sum(-1))',
+    'jacrev_chunk': 'lambda f: (lambda a: F.jacrev(f, chunk_size=2)(a).sum(0))',
+    'jacrev_diag': 'lambda f: (lambda a: F.jacrev(f)(a).diagonal(0, -2, -1) if F.jacrev(f)(a).dim() == 2 else F.jacrev(f)(a).sum(-1))',
+    'jacrev_rowsum': 'lambda f: (lambda a: F.jacrev(f)(a).sum(-1))',
+    'jvp_aux': 'lambda f: (lambda a: (lambda r: r[1] + r[2])(F.jvp(lambda b: (f(b), b.sin()), (a,), (a,), has_aux=True)))',
+    'jvp_tan': 'lambda f: (lambda a: F.jvp(f, (a,), (a.cos(),))[1])',
+    'vjp_ct': 'lambda f: (lambda a: F.vjp(f, a)[1](a.sin())[0])',
+    'vmap_chunk': 'lambda f: (lambda a: F.vmap(f, chunk_size=1)(T.stack([a, a * 2]))[1])',
+    'vmap_in1': 'lambda f: (lambda a: F.vmap(f, in_dims=1)(T.stack([a, a * 3], 1))[1])',
+    'vmap_outdim': 'lambda f: (lambda a: F.vmap(f, out_dims=1)(T.stack([a, a.cos()]))[:, 1])',
+    'vmap_rows': 'lambda f: (lambda a: F.vmap(f)(a.reshape(1, -1)).reshape(-1))',
+}
+_CHAINS = (
+    ('sin_mul', 'vmap_chunk'), ('sin_mul', 'jacrev_diag'), ('sin_mul', 'vjp_ct+hessian_diag'),
+    ('sin_mul', 'vmap_rows+jvp_tan+hessian_diag'), ('sin_mul', 'grad_of_sum+vjp_ct+grad_of_sum'),
+    ('sin_mul', 'jacfwd_rowsum+vjp_ct+hessian_diag'), ('exp_sum_bcast', 'grad_of_sum'), ('exp_sum_bcast', 'vjp_ct'),
+    ('exp_sum_bcast', 'jacfwd_rowsum'), ('exp_sum_bcast', 'jacfwd_rowsum+vmap_rows'),
+    ('exp_sum_bcast', 'vmap_chunk+vmap_rows+jvp_tan'), ('exp_sum_bcast', 'hessian_diag+vjp_ct+jacrev_diag'),
+    ('matmul', 'hessian_diag'), ('matmul', 'jacrev_diag'), ('matmul', 'jacfwd_rowsum'),
+    ('matmul', 'vmap_chunk+jacrev_diag'), ('matmul', 'jvp_tan+vmap_rows'),
+    ('matmul', 'jacfwd_rowsum+jvp_tan+jvp_tan'), ('matmul', 'jvp_tan+grad_of_sum+hessian_diag'),
+    ('inplace_mid', 'vmap_rows'), ('inplace_mid', 'hessian_diag'), ('inplace_mid', 'jacfwd_rowsum+vjp_ct'),
+    ('inplace_mid', 'hessian_diag+vjp_ct'), ('inplace_mid', 'jacfwd_rowsum+hessian_diag'),
+    ('inplace_mid', 'vmap_rows+hessian_diag+jvp_tan'), ('inplace_mid', 'jacfwd_rowsum+vmap_chunk+vmap_rows'),
+    ('view_inplace', 'jvp_tan'), ('view_inplace', 'vjp_ct'), ('view_inplace', 'grad_of_sum'),
+    ('view_inplace', 'jvp_tan+grad_of_sum'), ('view_inplace', 'jacrev_diag+vjp_ct'),
+    ('view_inplace', 'jacfwd_rowsum+grad_of_sum+grad_of_sum'), ('view_inplace', 'vmap_chunk+hessian_diag+vjp_ct'),
+    ('index_cat', 'hessian_diag'), ('index_cat', 'jvp_tan'), ('index_cat', 'vmap_chunk+vjp_ct'),
+    ('index_cat', 'vmap_rows+jacfwd_rowsum'), ('index_cat', 'vmap_rows+jvp_tan+jvp_tan'),
+    ('index_cat', 'jacrev_diag+vjp_ct+jacfwd_rowsum'), ('where_abs', 'jvp_tan'), ('where_abs', 'vmap_rows'),
+    ('where_abs', 'grad_of_sum'), ('where_abs', 'vmap_rows+vmap_chunk'), ('where_abs', 'jacrev_diag+jacfwd_rowsum'),
+    ('where_abs', 'grad_of_sum+jvp_tan'), ('where_abs', 'jacrev_diag+hessian_diag+jacfwd_rowsum'),
+    ('where_abs', 'jacrev_diag+jacfwd_rowsum+jvp_tan'), ('where_abs', 'jacfwd_rowsum+vmap_chunk+jacfwd_rowsum'),
+    ('softmax', 'vmap_rows'), ('softmax', 'jacfwd_rowsum'), ('softmax', 'jacrev_diag'),
+    ('softmax', 'jacrev_diag+jvp_tan'), ('softmax', 'grad_of_sum+jacfwd_rowsum'),
+    ('softmax', 'jacrev_diag+jacrev_diag+hessian_diag'), ('softmax', 'vmap_chunk+jacfwd_rowsum+vjp_ct'),
+    ('softmax', 'jacfwd_rowsum+jvp_tan+jacfwd_rowsum'), ('cumsum', 'vjp_ct'), ('cumsum', 'vmap_rows'),
+    ('cumsum', 'vmap_chunk'), ('cumsum', 'grad_of_sum+jacrev_diag'), ('cumsum', 'jacrev_diag+jacfwd_rowsum'),
+    ('cumsum', 'vmap_chunk+jvp_tan+vjp_ct'), ('cumsum', 'jvp_tan+jacrev_diag+grad_of_sum'), ('norm', 'grad_of_sum'),
+    ('norm', 'vmap_rows'), ('norm', 'hessian_diag'), ('norm', 'vjp_ct+jacfwd_rowsum'),
+    ('norm', 'vmap_rows+vmap_chunk+vjp_ct'), ('sin_mul', 'jvp_tan'), ('sin_mul', 'jacfwd_rowsum+jvp_aux'),
+    ('sin_mul', 'vmap_outdim+jacrev_rowsum'), ('sin_mul', 'jacrev_chunk+vmap_rows+jacrev_chunk'),
+    ('sin_mul', 'jvp_tan+vmap_in1+jacrev_rowsum'), ('inplace_mid', 'grad_of_sum+jacrev_rowsum'),
+    ('inplace_mid', 'jacrev_chunk+jvp_aux'), ('inplace_mid', 'jvp_aux+jacrev_chunk+grad_of_sum'),
+    ('inplace_mid', 'jacrev_chunk+vmap_rows+jvp_aux'), ('view_inplace', 'jacrev_rowsum'),
+    ('view_inplace', 'vmap_in1+jacrev_chunk'), ('view_inplace', 'grad_of_sum+vmap_outdim'),
+    ('view_inplace', 'vmap_outdim+vmap_in1+jacrev_rowsum'), ('view_inplace', 'vmap_in1+vmap_in1+jvp_aux'),
+    ('view_chain', 'vmap_rows+jacfwd_rowsum'), ('setitem', 'grad_and_value'), ('setitem', 'vmap_rows+vmap_outdim'),
+    ('setitem', 'jacfwd_rowsum+jacrev_chunk'), ('setitem', 'vmap_in1+vmap_in1+vmap_outdim'),
+    ('setitem', 'grad_of_sum+jvp_tan+jacrev_chunk'), ('expand_sum', 'vmap_rows'),
+    ('expand_sum', 'hessian_rowsum+jacrev_chunk'), ('expand_sum', 'vmap_in1+jacrev_rowsum'),
+    ('expand_sum', 'vmap_in1+grad_of_sum+vjp_ct'), ('expand_sum', 'vmap_outdim+vmap_rows+jvp_aux'),
+    ('func_sin', 'jvp_tan+vjp_ct'), ('func_sin', 'vmap_in1+vjp_ct'),
+    ('func_sin', 'jvp_tan+grad_and_value+grad_of_sum'), ('func_mulsum', 'grad_of_sum+jacrev_chunk'),
+    ('func_mulsum', 'vmap_in1+grad_and_value'), ('stack_unbind', 'vmap_in1'),
+    ('stack_unbind', 'jacrev_chunk+jacrev_chunk'), ('stack_unbind', 'vmap_rows+jvp_aux'),
+    ('stack_unbind', 'jacfwd_rowsum+vjp_ct+jvp_aux'), ('transpose_inplace', 'jacrev_rowsum'),
+    ('transpose_inplace', 'vmap_outdim+jacrev_chunk'), ('transpose_inplace', 'jvp_tan+hessian_rowsum+jvp_tan'),
+    ('max_amax', 'vmap_in1'), ('max_amax', 'vjp_ct+vmap_in1'), ('max_amax', 'af_jacobian+vjp_ct'),
+    ('max_amax', 'jacrev_chunk+jacrev_chunk+grad_and_value'), ('max_amax', 'vjp_ct+hessian_rowsum+vmap_outdim'),
+    ('pow_div', 'jacrev_chunk'), ('pow_div', 'jacrev_rowsum+hessian_rowsum'),
+    ('pow_div', 'hessian_rowsum+grad_and_value'), ('pow_div', 'vmap_outdim+vmap_in1+vmap_outdim'),
+    ('pow_div', 'vjp_ct+grad_and_value+hessian_rowsum'),
+)
+for _body, _chain in _CHAINS:
+    CASES[f"composed|{_body}|{_chain}"] = (f"f = lambda a: {_BODIES[_body]}\n"
+                                           + "".join(f"f = ({_WRAPPERS[w]})(f)\n" for w in _chain.split("+"))
+                                           + "out = F.vmap(f)(T.stack([x3, x3 * 0.5 + 0.3]))")
+
+
 def run(code, T):
     """``(out, error)`` of one snippet with ``T`` bound to a library; ``error`` is (type, text)."""
     env = {"T": T}

@@ -52,6 +52,12 @@ class CopySlices(Node):
         region = self.view_fn(result)
         res = self.fn.apply([region.clone()] + [None] * (len(self.fn._out_shapes) - 1))
         if res[0] is not None:
+            if getattr(res[0], "_level", None) != getattr(result, "_level", None):
+                # Under vmap the view's gradient may vary over examples the base's does not (its
+                # saved tensors are batched): the base's gradient takes that batching first (adding
+                # an exact zero per example), so the write into its view is an ordinary batched one.
+                result = result + meta.zeros_like(res[0]).sum()
+                region = self.view_fn(result)
             region.copy_(res[0])
         else:
             region.zero_()
@@ -73,6 +79,8 @@ class AsStridedBackward0(Node):
     def apply(self, grads):
         g = grads[0]
         out = meta.zeros(self.base_shape, g.dtype)
+        if getattr(g, "_level", None) is not None:  # batched under vmap: so is the base's gradient
+            out = out + meta.zeros_like(g).sum()
         self.view_fn(out).copy_(g)  # differentiable in g under create_graph, as in CopySlices
         return (out,)
 
