@@ -977,6 +977,19 @@ CASES = {
     'function_generated_rule_in_dims_1_under_vmap_of_vjp': 'out = F.vmap(lambda q: F.vjp(lambda a: F.vmap(lambda r: SinGen.apply(r) * r, in_dims=1)(T.stack([a, a * 3], 1))[1], q)[1](q)[0])(x23)',
     'clone_of_expanded_strides': 'out = [T.ones(3).expand(2, 3).clone().stride(), x23.t().clone().stride(), T.ones(4, 6)[:, ::2].clone().stride()]',
 
+    # --- vmap of in-place ops that take a dim or an index (their out-of-place form, written back) ----------
+    'vmap_index_add_': 'out = F.vmap(lambda r, s: r.clone().index_add_(0, T.tensor([0, 2]), s))(x23, x23[:, :2] * 3)',
+    'vmap_index_add__unbatched_source': 'out = F.vmap(lambda r: r.clone().index_add_(0, T.tensor([0, 2]), y3[:2], alpha=2))(x23)',
+    'vmap_index_add__into_unbatched': 'c = x3.clone()\nout = F.vmap(lambda s: c.index_add_(0, T.tensor([0, 2]), s))(x23[:, :2])',
+    'vmap_scatter_add_': 'out = F.vmap(lambda r: r.clone().scatter_add_(0, T.tensor([2, 0, 2]), r * 2))(x23)',
+    'vmap_cumsum_': 'out = F.vmap(lambda r: r.clone().cumsum_(0))(x23)',
+    'vmap_cumprod_dim': 'out = F.vmap(lambda r: r.clone().reshape(3, 1).cumprod_(0))(x23)',
+    'vmap_index_copy_': 'out = F.vmap(lambda r: r.clone().index_copy_(0, T.tensor([1]), r[:1] * 5))(x23)',
+    'vmap_index_fill_': 'out = F.vmap(lambda r: r.clone().index_fill_(0, T.tensor([0, 2]), -1.0))(x23)',
+    'vmap_scatter_reduce_': "out = F.vmap(lambda r: r.clone().scatter_reduce_(0, T.tensor([0, 0, 1]), r, 'amax'))(x23)",
+    'jacrev_of_index_add_': 'out = F.vmap(F.jacrev(lambda a: (lambda b: b.index_add_(0, T.tensor([0, 2]), a[:2] * a[1:]))(a.clone())))(x23)',
+    'grad_of_vmap_cumsum_': 'out = F.grad(lambda a: F.vmap(lambda r: r.clone().cumsum_(0) ** 2)(a).sum())(x23)',
+
     # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
     'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
     'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',

@@ -63,7 +63,7 @@ for _name in ("grad_complex_input", "vjp_complex_input", "vjp_complex_output", "
 def _normalize(text):
     """torch's names read ``opyard.`` here; object addresses are dropped."""
     text = re.sub(r"(?<![\w/#.])torch\.", "opyard.", text)
-    text = text.replace("PyTorch internals", "opyard internals")
+    text = text.replace("PyTorch internals", "opyard internals").replace("PyTorch framework", "opyard framework")
     return re.sub(r"0x[0-9a-f]+", "0x?", text)
 
 
