@@ -29,6 +29,7 @@ from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
 _BATCHED = DispatchKeySet(DispatchKey.Batched).raw()
+_VMAP_MODE = DispatchKeySet(DispatchKey.VmapMode)  # included on the thread while a vmap runs
 _AG_MASK = meta.AUTOGRAD_MASK
 _ones_like = ops.aten.ones_like.default  # See Note [Root gradient through the dispatcher]
 _run = _core._run_backward
@@ -151,7 +152,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs, "grad") or (None,) * len(outs)
-    if any(t._keyset & _BATCHED for t in outs + ins if meta.is_tensor(t)):
+    if _core._is_included(_VMAP_MODE) and any(t._keyset & _BATCHED for t in outs + ins if meta.is_tensor(t)):
         # Inside ``vmap``: the graph is recorded on the physical tensors (``opyard.func``, a higher
         # layer: ``Hooks.batched_autograd_grad`` differentiates those and wraps the results back).
         result = _core._hooks().batched_autograd_grad(
