@@ -203,6 +203,7 @@ class TensorBase:
     _sym_strides: Optional[tuple[Any, ...]]
     _fake_mode: Any
     _fake_storage: Any
+    _python_meta: int
     grad: Optional[TensorBase]
     requires_grad: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> "TensorBase": ...

@@ -208,17 +208,23 @@ class Tensor(_core.TensorBase):
                 self._dev = src._dev
 
     # --- the two protocols (see opyard.overrides, opyard.utils.python_dispatch) ---
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        """Run ``func`` with subclass overrides off and return Tensors as ``cls`` (torch's default).
-
-        Subclasses that override the protocol call ``super().__torch_function__(func, types,
-        args, kwargs)`` to get this behaviour (calling ``func`` directly would recurse).
-        """
-        return _fp.tensor_torch_function(cls, func, types, args, kwargs)
+    # Both spellings of each protocol are one classmethod object, so a subclass's
+    # ``super().__opyard_function__(...)`` and ``super().__torch_function__(...)`` reach the same
+    # default; ``Tensor.__init_subclass__`` gives a subclass's own method both names as well.
+    #: Run ``func`` with subclass overrides off and return Tensors as ``cls`` (torch's default):
+    #: subclasses that override the protocol call ``super().__torch_function__(func, types, args,
+    #: kwargs)`` for it (calling ``func`` directly would recurse).
+    __torch_function__ = __opyard_function__ = classmethod(_fp.tensor_torch_function)
+    #: Run ``func`` below the ``Python`` key (torch's ``_disabled_torch_dispatch_impl``): what
+    #: ``super().__torch_dispatch__(func, types, args, kwargs)`` does in a subclass. A class that
+    #: inherits it takes no part in the dispatch protocol.
+    __torch_dispatch__ = __opyard_dispatch__ = classmethod(_fp.tensor_torch_dispatch)
+    #: Whether instances carry the ``Python`` key (set per subclass by ``__init_subclass__``).
+    _opyard_python_key = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        _fp.normalize_spellings(cls)
         if _subclass_hook is not None:
             _subclass_hook(cls)
 

@@ -34,6 +34,8 @@ from .. import (
     _core,
     _wrapper_subclass,  # noqa: F401  (installs Tensor._make_wrapper_subclass)
 )
+from .. import _function_protocol as _fp
+from .._function_protocol import _disabled_torch_dispatch_impl
 from .._tensor import _PYTHON_BITS, Tensor
 from ..dispatcher import DispatchKey
 # The innermost active FakeTensorMode, read from the core where opyard.fake keeps it (importing
@@ -134,23 +136,7 @@ class TorchDispatchMode:
         return False
 
 
-def _disabled_torch_dispatch_impl(func, types, args=(), kwargs=None):
-    """Set as ``__torch_dispatch__`` to opt a class out of the protocol."""
-    return NotImplemented
-
-
-def _dispatch_impl(obj):
-    """The protocol method of ``obj`` (either spelling, nearest in the MRO), or None."""
-    for klass in type(obj).__mro__ if not isinstance(obj, type) else obj.__mro__:
-        d = klass.__dict__
-        for name in ("__opyard_dispatch__", "__torch_dispatch__"):
-            if name in d:
-                impl = getattr(obj, name)
-                if impl is _disabled_torch_dispatch_impl or \
-                        getattr(impl, "__func__", None) is _disabled_torch_dispatch_impl:
-                    return None
-                return impl
-    return None
+_dispatch_impl = _fp.dispatch_impl
 
 
 def is_traceable_wrapper_subclass(t):
