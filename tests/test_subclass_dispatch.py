@@ -179,23 +179,49 @@ class Bad(opyard.Tensor):
         return cls.returns
 
 
-@pytest.mark.parametrize("value, shown", [
-    (3, "int"), (None, "NoneType"), ((opyard.ones(1), opyard.ones(1)), r"tuple of \(Tensor, Tensor\)"),
+@pytest.mark.parametrize("value, exc, match", [
+    (3, RuntimeError, r"^Unable to cast 3 to Tensor: Bad.__torch_dispatch__ returned it for aten.sin.default"),
+    ("arf", RuntimeError, r"^Unable to cast arf to Tensor"),
+    ([opyard.ones(1)], RuntimeError, r"^Unable to cast \[tensor\(\[1.\]\)\] to Tensor"),
 ])
-def test_wrong_result_type_names_op_and_subclass(value, shown):
+def test_wrong_result_type_names_op_and_subclass(value, exc, match):
+    # torch's conversion of the returned object: "Unable to cast <value> to Tensor"
     Bad.returns = value
     t = opyard.Tensor._make_wrapper_subclass(Bad, (1,))
-    with pytest.raises(RuntimeError, match=rf"Bad.__torch_dispatch__ returned {shown} for "
-                                           r"aten.sin.default, whose schema returns Tensor"):
+    with pytest.raises(exc, match=match):
         t.sin()
 
 
-def test_wrong_tuple_length_for_a_multi_return_op():
-    Bad.returns = (opyard.ones(1),)
+def test_none_for_a_tensor_result_is_returned_as_none():
+    # torch reads None as an undefined tensor: the call returns None, no error
+    Bad.returns = None
+    assert opyard.Tensor._make_wrapper_subclass(Bad, (1,)).sin() is None
+
+
+@pytest.mark.parametrize("value, exc, match", [
+    ((opyard.ones(1),), RuntimeError,
+     r"^Expected Bad.__torch_dispatch__ to return 2 values for aten.sort.default, but it returned 1$"),
+    (opyard.ones(1), TypeError, r"^Object of type 'Tensor' is not an instance of 'sequence'"),
+    ((opyard.ones(1), "x"), RuntimeError, r"^Unable to cast x to Tensor"),
+])
+def test_wrong_results_for_a_multi_return_op(value, exc, match):
+    Bad.returns = value
     t = opyard.Tensor._make_wrapper_subclass(Bad, (3,))
-    with pytest.raises(RuntimeError, match=r"Bad.__torch_dispatch__ returned tuple of \(Tensor\) for "
-                                           r"aten.sort.default, whose schema returns \(Tensor, Tensor\)"):
+    with pytest.raises(exc, match=match):
         aten.sort.default(t)
+
+
+def test_none_inside_a_multi_return_result_is_kept():
+    Bad.returns = (opyard.ones(1), None)
+    assert aten.sort.default(opyard.Tensor._make_wrapper_subclass(Bad, (3,)))[1] is None
+
+
+@pytest.mark.parametrize("value", [None, opyard.ones(1), [opyard.ones(1), None]])
+def test_tensor_list_results_must_be_lists_of_tensors(value):
+    Bad.returns = value
+    t = opyard.Tensor._make_wrapper_subclass(Bad, (2,))
+    with pytest.raises(RuntimeError, match=r"^Unable to cast Python instance of type .* to Tensor\[\]"):
+        aten.split.Tensor(t, 1)
 
 
 def test_not_implemented_from_every_subclass():
@@ -205,8 +231,10 @@ def test_not_implemented_from_every_subclass():
             return NotImplemented
 
     t = opyard.Tensor._make_wrapper_subclass(Refuses, (1,))
-    with pytest.raises(TypeError, match=r"Multiple dispatch failed for 'aten.neg.default'; all "
-                                        r"__torch_dispatch__ handlers returned NotImplemented: \[Refuses\]"):
+    with pytest.raises(TypeError, match=r"^Multiple dispatch failed for 'opyard._ops.aten.neg.default'; all "
+                                        r"__torch_dispatch__ handlers returned NotImplemented:\n\n  - tensor "
+                                        r"subclass <class '.*Refuses'>\n\nFor more information, try re-running "
+                                        r"with TORCH_LOGS=not_implemented$"):
         t.neg()
 
 

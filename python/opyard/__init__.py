@@ -63,6 +63,7 @@ from .autograd.gradcheck import BATCHED_GRAD_CHECK as _BATCHED_GRAD_CHECK
 from . import _compat
 
 from .utils import _python_dispatch as _utils_python_dispatch  # noqa: F401
+from .utils import _mode_utils as _utils_mode_utils  # noqa: F401
 
 from ._ops import Tag
 

@@ -221,7 +221,7 @@ def _op_name(op):
 # --- custom op exports (begin) ---
 from ._library import (  # noqa: E402
     CustomOpDef, get_ctx, infer_schema, register_autocast, register_autograd, register_fake, register_kernel,
-    register_vmap, custom_op,
+    register_vmap, register_torch_dispatch, custom_op,
 )
 from ._library.register import DEVICE_KEYS as _DEVICE_KEYS, device_keys, install_fake  # noqa: E402
 from ._library import kernel_lookup as _kernel_lookup  # noqa: E402
@@ -232,7 +232,7 @@ _kernel_lookup.RECORDS = (KERNEL_RECORDS, FALLBACK_RECORDS)
 
 __all__ += ["CustomOpDef", "OpCheckError", "custom_op", "generate_opcheck_tests", "get_ctx", "infer_schema",
             "opcheck", "register_autocast", "register_autograd", "register_fake", "register_kernel", "register_vmap",
-            "impl_abstract"]
+            "register_torch_dispatch", "impl_abstract"]
 # --- custom op exports (end) ---
 
 

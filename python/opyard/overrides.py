@@ -24,6 +24,7 @@ Note [Subclass check]).
 """
 
 import contextlib
+import functools
 import threading
 
 from . import _core, _tensor
@@ -33,6 +34,7 @@ from ._function_protocol import (
     DisableTorchFunctionSubclass,
     _disabled_torch_function_impl,
 )
+from . import _override_listing
 from ._ops import OpOverloadPacket
 from ._override_listing import (
     PROPERTY_GETTERS,
@@ -43,6 +45,7 @@ from ._override_listing import (
     get_testing_overrides,
 )
 from ._tensor import Tensor
+from .utils.python_dispatch import enable_reentrant_dispatch
 
 __all__ = [
     "get_overridable_functions", "get_testing_overrides", "get_ignored_functions",
@@ -51,7 +54,8 @@ __all__ = [
     "has_opyard_function_unary", "has_opyard_function_variadic",
     "TorchFunctionMode", "DisableTorchFunctionSubclass", "DisableTorchFunction",
     "_disabled_torch_function_impl", "_get_current_function_mode", "_pop_mode_temporarily",
-    "_get_current_function_mode_stack", "is_tensor_method_or_property",
+    "_get_current_function_mode_stack", "is_tensor_method_or_property", "BaseTorchFunctionMode",
+    "enable_reentrant_dispatch", "wrap_torch_function", "_enable_torch_function", "resolve_name",
 ]
 
 
@@ -184,6 +188,82 @@ class TorchFunctionMode:
         return cls(*args, **kwargs)
 
 
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode that runs every function as it is (a base to override selectively)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+@contextlib.contextmanager
+def _enable_torch_function():
+    """Inside, the protocol is on again (undoing ``DisableTorchFunction`` and
+    ``DisableTorchFunctionSubclass`` for the block)."""
+    state = _core._function_state()
+    _core._set_function_state(state & ~(_fp.SUBCLASS_OFF | _fp.ALL_OFF))
+    try:
+        yield
+    finally:
+        now = _core._function_state()
+        _core._set_function_state((now & _fp.MODE) | (state & (_fp.SUBCLASS_OFF | _fp.ALL_OFF)))
+
+
+class _EnableTorchFunction:
+    """torch's ``_C._EnableTorchFunction()``: the protocol is on while this object lives; the
+    previous state comes back when it is deleted (or at the end of a ``with`` block)."""
+
+    def __init__(self):
+        self._saved = _core._function_state()
+        _core._set_function_state(self._saved & ~(_fp.SUBCLASS_OFF | _fp.ALL_OFF))
+
+    def _restore(self):
+        saved, self._saved = self._saved, None
+        if saved is not None:
+            now = _core._function_state()
+            _core._set_function_state((now & _fp.MODE) | (saved & (_fp.SUBCLASS_OFF | _fp.ALL_OFF)))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._restore()
+        return False
+
+    def __del__(self):
+        self._restore()
+
+
+def _is_torch_function_all_disabled():
+    """Whether ``DisableTorchFunction`` is in effect on this thread."""
+    return bool(_core._function_state() & _fp.ALL_OFF)
+
+
+def _len_torch_function_stack():
+    return len(_modes.modes)
+
+
+def _get_function_stack_at(i):
+    return _modes.modes[i]
+
+
+def wrap_torch_function(dispatcher):
+    """Decorator: make a Python function take part in the protocol; ``dispatcher(*args, **kwargs)``
+    returns the arguments to look for overrides in (torch's helper)::
+
+        @wrap_torch_function(lambda a, b=None: (a, b))
+        def f(a, b=None): ...
+    """
+    def inner(func):
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            relevant = dispatcher(*args, **kwargs)
+            if has_torch_function(relevant):
+                return handle_torch_function(wrapped, relevant, *args, **kwargs)
+            return func(*args, **kwargs)
+        return wrapped
+    return inner
+
+
 # --- the handler ---------------------------------------------------------------------------
 
 
@@ -211,12 +291,18 @@ def _recursion_hint(err, who, func):
 
 
 def _mode_impl(mode):
-    """The mode's protocol method: either spelling, the one defined nearest in its MRO."""
+    """The mode's protocol method: either spelling, the one defined nearest in its MRO; a
+    classmethod is refused, as torch refuses it."""
+    impl = mode.__torch_function__
     for klass in type(mode).__mro__:
-        for name in ("__opyard_function__", "__torch_function__"):
-            if name in klass.__dict__:
-                return getattr(mode, name)
-    return mode.__torch_function__
+        name = _fp.spelling(klass, "__opyard_function__", "__torch_function__")
+        if name is not None:
+            impl = getattr(mode, name)
+            break
+    if getattr(impl, "__self__", None) is type(mode):
+        raise RuntimeError("Defining your mode's `__torch_function__` as a classmethod is not supported, please "
+                           "make it a plain method")
+    return impl
 
 
 def _call_override(impl, who, func, types, args, kwargs):
@@ -273,6 +359,28 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
 handle_opyard_function = handle_torch_function
 has_opyard_function_unary = has_torch_function_unary
 has_opyard_function_variadic = has_torch_function_variadic
+
+
+def resolve_name(f):
+    """The name that evaluates to ``f`` in a namespace where ``opyard`` is imported (torch's
+    ``resolve_name``), e.g. ``"opyard.add"``, ``"opyard.Tensor.add"``,
+    ``"opyard.Tensor.grad.__get__"``; None for an object that is not a listed function."""
+    for name, getter in PROPERTY_GETTERS.items():
+        if f is getter:
+            return f"opyard.Tensor.{name}.__get__"
+    name = getattr(f, "__name__", None)
+    if isinstance(f, OpOverloadPacket) and getattr(_override_listing.FACADE, name, None) is f:
+        return f"opyard.{name}"
+    for klass in Tensor.__mro__:
+        for attr, value in klass.__dict__.items():
+            if value is f:
+                return f"opyard.Tensor.{attr}"
+    if name is None:
+        return None
+    module = getattr(f, "__module__", None)
+    if isinstance(module, str) and module.startswith("opyard") and not isinstance(f, OpOverloadPacket):
+        return f"{module}.{getattr(f, '__qualname__', name)}"
+    return f"opyard.{name.split('.')[0]}"
 
 
 def is_tensor_method_or_property(func):

@@ -37,16 +37,21 @@ from .. import (
 from .. import _function_protocol as _fp
 from .._function_protocol import _disabled_torch_dispatch_impl
 from .._tensor import _PYTHON_BITS, Tensor
-from ..dispatcher import DispatchKey
+from .._metadata_dispatch import display_name
+from .._torch_dispatch_rules import RULES as _RULES
+from ..dispatcher import DispatchKey, DispatchKeySet
+from ._aliasing import record_views, return_and_correct_aliasing
 # The innermost active FakeTensorMode, read from the core where opyard.fake keeps it (importing
 # opyard.fake for it would load the fake layer with every import of opyard).
 from .._core import _fake_mode as _current_fake_mode
 from ._dispatch_checks import check_dispatch_results, check_result
 
 __all__ = [
-    "TorchDispatchMode", "_get_current_dispatch_mode", "_get_current_dispatch_mode_stack",
+    "TorchDispatchMode", "BaseTorchDispatchMode", "_get_current_dispatch_mode", "_get_current_dispatch_mode_stack",
     "_push_mode", "_pop_mode", "_pop_mode_temporarily", "_len_torch_dispatch_stack",
-    "_disabled_torch_dispatch_impl", "is_traceable_wrapper_subclass", "check_dispatch_results",
+    "_disabled_torch_dispatch_impl", "is_traceable_wrapper_subclass", "is_traceable_wrapper_subclass_type",
+    "check_dispatch_results", "is_in_torch_dispatch_mode", "transform_subclass", "return_and_correct_aliasing",
+    "no_dispatch", "all_same_mode", "enable_reentrant_dispatch",
 ]
 
 
@@ -135,6 +140,17 @@ class TorchDispatchMode:
     def is_infra_mode(cls):
         return False
 
+    @classmethod
+    def ignore_compile_internals(cls):
+        return cls.is_infra_mode()
+
+
+class BaseTorchDispatchMode(TorchDispatchMode):
+    """A mode that runs every operator as it is (a base to override selectively)."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
 
 _dispatch_impl = _fp.dispatch_impl
 
@@ -144,6 +160,57 @@ def is_traceable_wrapper_subclass(t):
     (``__tensor_flatten__``/``__tensor_unflatten__``)."""
     return isinstance(t, Tensor) and type(t) is not Tensor and \
         hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
+
+
+def is_traceable_wrapper_subclass_type(t):
+    """``is_traceable_wrapper_subclass`` for a class."""
+    return isinstance(t, type) and issubclass(t, Tensor) and t is not Tensor and \
+        hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
+
+
+def transform_subclass(t, callback, outer_size=None, outer_stride=None):
+    """A new instance of ``t``'s traceable wrapper class whose inner tensors are
+    ``callback(attr, getattr(t, attr))`` (torch's helper): flattened by ``__tensor_flatten__``,
+    rebuilt by ``__tensor_unflatten__`` with ``t``'s size and stride (or the ones given)."""
+    outer_size = t.size() if outer_size is None else outer_size
+    outer_stride = t.stride() if outer_stride is None else outer_stride
+    attrs, ctx = t.__tensor_flatten__()
+    inner = {attr: callback(attr, getattr(t, attr)) for attr in attrs}
+    sub = type(t).__tensor_unflatten__(inner, ctx, outer_size, outer_stride)
+    if tuple(sub.shape) != tuple(outer_size):
+        raise AssertionError(f"Expected return value from {type(t)}__tensor_unflatten__() to have shape equal to "
+                             f"{outer_size}, but got: {sub.shape}")
+    if tuple(sub.stride()) != tuple(outer_stride):
+        raise AssertionError(f"Expected return value from {type(t)}__tensor_unflatten__() to have stride equal to "
+                             f"{outer_stride}, but got: {sub.stride()}")
+    return sub
+
+
+def is_in_torch_dispatch_mode(include_infra_modes=True):
+    """Whether a dispatch mode is active on this thread (a ``FakeTensorMode`` counts); with
+    ``include_infra_modes=False``, only modes whose ``is_infra_mode()`` is False count."""
+    modes = _stack.modes
+    if include_infra_modes:
+        return bool(modes) or _current_fake_mode() is not None
+    return any(not m.is_infra_mode() for m in modes) or _current_fake_mode() is not None
+
+
+def all_same_mode(modes):
+    """True when every element of ``modes`` equals the first (torch's ``_mode_utils.all_same_mode``)."""
+    return all(mode == modes[0] for mode in modes)
+
+
+_NO_DISPATCH = DispatchKeySet([DispatchKey.Python, DispatchKey.PythonTLSSnapshot])
+
+
+def no_dispatch():
+    """Context manager: operators in the block skip the ``Python`` key, so neither dispatch modes
+    nor ``__torch_dispatch__`` subclasses see them (torch's ``_DisableTorchDispatch``)::
+
+        with no_dispatch():
+            return func(*args, **kwargs)   # the kernels, on a _make_subclass tensor's own data
+    """
+    return _core._KeyGuard(exclude=_NO_DISPATCH)
 
 
 def _subclass_args(args, kwargs):
@@ -182,44 +249,100 @@ def _call(impl, who, func, types, args, kwargs):
         raise new from None
 
 
+def _mode_impl(mode):
+    """The mode's handler (either spelling); a classmethod is refused, as torch refuses it."""
+    impl = _dispatch_impl(mode) or mode.__torch_dispatch__
+    if getattr(impl, "__self__", None) is type(mode):
+        raise RuntimeError("Defining your mode's `__torch_dispatch__` as a classmethod is not supported, "
+                           "please make it a plain method")
+    return impl
+
+
+# Note [Handlers run below Python]: torch runs a mode's or a subclass's ``__torch_dispatch__``
+# with every key above ``Python`` excluded (autograd, autocast, tracing, vmap): the operator has
+# been through those already, and calls the handler makes on the tensors it unwraps start below
+# them (no second graph, no second trace). ``enable_reentrant_dispatch()`` gives a handler the
+# thread's sets as they were when the operator reached this key, so its calls run from the top.
+_ABOVE_PYTHON = DispatchKeySet([k for k in DispatchKey if DispatchKey.Python < k <= DispatchKey.PythonDispatcher])
+
+
+class _Snapshots(threading.local):
+    def __init__(self):
+        self.sets = []
+
+
+_snapshots = _Snapshots()
+
+
+@contextlib.contextmanager
+def enable_reentrant_dispatch():
+    """Inside ``__torch_dispatch__``: operators called in the block run from the top of the
+    dispatcher (autograd included), with the thread's key sets as they were when the operator
+    being handled reached the ``Python`` key. See Note [Handlers run below Python]."""
+    sets = _snapshots.sets
+    if not sets:
+        yield
+        return
+    with _core._SetKeysGuard(*sets[-1]):
+        yield
+
+
+def _not_implemented(op, declined):
+    lines = "".join(f"\n  - {what}" for what in declined)
+    return TypeError(
+        f"Multiple dispatch failed for '{display_name(op)}'; all __torch_dispatch__ handlers returned "
+        f"NotImplemented:\n{lines}\n\nFor more information, try re-running with TORCH_LOGS=not_implemented")
+
+
 def _python_key_fallback(keyset, op, *args, **kwargs):
-    """The ``Python`` key's fallback: the innermost mode, else the wrapper subclasses."""
+    """The ``Python`` key's fallback: the innermost mode, else the subclasses that define
+    ``__torch_dispatch__``, each run below the keys above ``Python`` (Note [Handlers run below
+    Python])."""
     if op._decomposes_below_python(keyset):
         # A CompositeImplicitAutograd op: decompose first, so its parts come back here (torch's
         # order, where the decomposition sits in the autograd slot above this key).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)
     subclass_args, types = _subclass_args(args, kwargs)
-    if _stack.modes:
-        with _pop_mode_temporarily() as mode:
-            who = f"{type(mode).__name__}.__torch_dispatch__"
-            result = _call(_dispatch_impl(mode) or mode.__torch_dispatch__, who, op, types, args, kwargs)
-        if result is not NotImplemented:
-            return check_result(op, result, who, args, kwargs)
-    missing = []
-    for a in subclass_args:
-        impl = _dispatch_impl(a)
-        if impl is None:
-            missing.append(type(a).__name__)
-            continue
-        who = f"{type(a).__name__}.__torch_dispatch__"
-        result = _call(impl, who, op, types, args, kwargs)
-        if result is not NotImplemented:
-            return check_result(op, result, who, args, kwargs)
-    if not subclass_args and not _stack.modes:
-        # The key came from the thread's sets alone (a guard): nothing here takes part.
+    handlers = [(a, impl) for a in subclass_args if (impl := _dispatch_impl(a)) is not None]
+    if not handlers and not _stack.modes:
+        # The key came from the thread's sets, or from a tensor whose class has no handler:
+        # nothing here takes part (torch's default, ``Tensor.__torch_dispatch__``).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)
-    if missing and len(missing) == len(subclass_args):
-        raise TypeError(
-            f"{missing[0]} has no __torch_dispatch__ (or __opyard_dispatch__), so {op} cannot run on "
-            "it: a tensor made by Tensor._make_wrapper_subclass holds no data, and its class must "
-            "define __torch_dispatch__(cls, func, types, args=(), kwargs=None) as a classmethod"
-        )
-    names = ", ".join(t.__name__ for t in types) or "no tensor subclass"
-    raise TypeError(
-        f"Multiple dispatch failed for '{op}'; all __torch_dispatch__ handlers returned "
-        f"NotImplemented: [{names}]. Define __torch_dispatch__ for this operator (return "
-        "NotImplemented only to let another class handle it)"
-    )
+    types = tuple(type(a) for a, _ in handlers)
+    declined = []
+    snapshots = _snapshots.sets
+    snapshots.append(_core._local_keysets())
+    try:
+        with _core._KeyGuard(exclude=_ABOVE_PYTHON):
+            if _stack.modes:
+                mode = _pop_mode()
+                try:
+                    who = f"{type(mode).__name__}.__torch_dispatch__"
+                    rule = _RULES.get((op, type(mode))) if _RULES else None
+                    if rule is not None:
+                        result = rule(mode, op, types, args, kwargs)
+                    else:
+                        result = _call(_mode_impl(mode), who, op, types, args, kwargs)
+                finally:
+                    _push_mode(mode)
+                if result is not NotImplemented:
+                    return check_result(op, result, who, args, kwargs)
+                declined.append(f"mode object {mode!r}")
+            for a, impl in handlers:
+                who = f"{type(a).__name__}.__torch_dispatch__"
+                rule = _RULES.get((op, type(a))) if _RULES else None
+                if rule is not None:
+                    result = rule(type(a), op, types, args, kwargs)
+                else:
+                    result = _call(impl, who, op, types, args, kwargs)
+                if result is not NotImplemented:
+                    result = check_result(op, result, who, args, kwargs)
+                    record_views(op, args, kwargs, result)
+                    return result
+                declined.append(f"tensor subclass {type(a)!r}")
+    finally:
+        snapshots.pop()
+    raise _not_implemented(op, declined)
 
 
 # Registered through the core (this layer sits below the user-facing ``library``); the handle
