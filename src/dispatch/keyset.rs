@@ -64,6 +64,7 @@ impl DispatchKeySet {
         AutogradMAIA,
         AutogradPrivateUse1,
         AutogradMeta,
+        AutogradNestedTensor,
     ]));
     /// The autocast keys.
     pub const AUTOCAST_KEYS: Self = Self(bits(&[AutocastCPU, AutocastCUDA]));
