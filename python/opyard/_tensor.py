@@ -197,15 +197,11 @@ class Tensor(_core.TensorBase):
     __array_priority__ = 1000
 
     def __init__(self, *args, **kwargs):
-        # ``Tensor([1, 2])`` / ``SubTensor([0])``: the legacy constructor copies data.
-        if args or kwargs:
-            if hasattr(self, "_data"):
-                return  # made whole by a ``__new__`` (a wrapper subclass): nothing to copy
-            src = _factory_tensor(*args, **kwargs)
-            self._data = src._data
-            self._keyset = src._keyset
-            if src._dev is not CPU:
-                self._dev = src._dev
+        # torch's legacy constructor (``Tensor([1, 2])``, ``SubTensor(2, 3)``, ``SubTensor(t)``):
+        # see ``_legacy_init``. An object already made whole by a ``__new__`` (a wrapper or
+        # ``_make_subclass`` tensor) ignores the arguments, as torch does.
+        if not hasattr(self, "_data"):
+            _legacy_init(self, args, kwargs)
 
     # --- the two protocols (see opyard.overrides, opyard.utils.python_dispatch) ---
     # Both spellings of each protocol are one classmethod object, so a subclass's
@@ -417,6 +413,47 @@ class Tensor(_core.TensorBase):
 
     # Pickling and copying (``__reduce_ex__``, ``__copy__``, ``__deepcopy__``) are bound by
     # ``_pickle.install``: see Note [Tensor pickling] there.
+
+
+def _legacy_init(self, args, kwargs):
+    """torch's ``Tensor(...)`` / ``Subclass(...)``: no argument, an empty tensor; ints or a
+    ``Size``, an uninitialized tensor of those sizes; a tensor, a view of it (``_base``, shared
+    data and version counter); other data, a copy in the default dtype. ``device=`` as torch."""
+    device_arg = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got unexpected keyword "
+                        f"argument '{next(iter(kwargs))}'")
+    if len(args) == 1 and isinstance(args[0], _core.TensorBase):
+        if device_arg is not None:
+            raise TypeError("new(): a tensor argument takes no device (use .to(device))")
+        raw = _fp.raw_subclass_tensor(args[0], "alias", type(self))
+        _share_state(self, raw)
+        self._keyset = raw._keyset | _PYTHON_BITS if _fp.has_torch_dispatch(type(self)) else \
+            raw._keyset & ~_PYTHON_BITS
+        return
+    if any(isinstance(a, _core.TensorBase) for a in args):
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)})")
+    dt = D.get_default_dtype()
+    sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args or (0,)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in sizes):
+        src = _make(np.empty(tuple(sizes), dt.np))
+        if device_arg is not None:
+            src = src.to(device_arg)
+    else:
+        data = args[0]
+        if len(args) > 1:
+            raise TypeError(f"new() received an invalid combination of arguments - got "
+                            f"({', '.join(type(a).__name__ for a in args)})")
+        if isinstance(data, str):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if not isinstance(data, (list, tuple, np.ndarray)) and not hasattr(data, "__len__"):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        src = _factory_tensor(data, dtype=dt, device=device_arg)
+    self._data = src._data
+    self._keyset = src._keyset | _PYTHON_BITS if _fp.has_torch_dispatch(type(self)) else src._keyset
+    if src._dev is not CPU:
+        self._dev = src._dev
 
 
 _PYTHON_BITS = DispatchKeySet(DispatchKey.Python).raw()

@@ -26,6 +26,7 @@ Note [Subclass check]).
 import contextlib
 import functools
 import threading
+import warnings
 
 from . import _core, _tensor
 from . import _function_protocol as _fp
@@ -62,22 +63,50 @@ __all__ = [
 # --- which arguments take part ---------------------------------------------------------------
 
 
-def _overloaded_args(values):
-    """One argument per distinct type taking part, subclasses before their bases (torch's order)."""
+def _overloaded_args(values, nested=False):
+    """One argument per distinct type taking part, subclasses before their bases (torch's order);
+    lists and tuples are looked into (all the way down when ``nested``, as torch's indexing)."""
     args, types = [], []
+
+    def visit(a, depth):
+        if isinstance(a, (list, tuple)):
+            if depth == 0 or nested:
+                for e in a:
+                    visit(e, depth + 1)
+            return
+        t = type(a)
+        if t in types or isinstance(a, type) or _fp.is_plain_type(t) or _fp.protocol_impl(t) is None:
+            return
+        index = len(args)
+        for i, seen in enumerate(types):
+            if issubclass(t, seen):
+                index = i
+                break
+        args.insert(index, a)
+        types.insert(index, t)
+
     for v in values:
-        for a in (v if isinstance(v, (list, tuple)) else (v,)):
-            t = type(a)
-            if t in types or isinstance(a, type) or _fp.is_plain_type(t) or _fp.protocol_impl(t) is None:
-                continue
-            index = len(args)
-            for i, seen in enumerate(types):
-                if issubclass(t, seen):
-                    index = i
-                    break
-            args.insert(index, a)
-            types.insert(index, t)
+        visit(v, 0)
     return args
+
+
+_PLAIN_METHOD_WARNING = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error "
+                         "in future, please define it as a classmethod.")
+
+
+def _impl_of(arg):
+    """``arg``'s protocol method bound as Python binds it to ``arg`` (a classmethod to its class, a
+    plain method to the instance itself: torch looks the method up on the argument); torch's
+    deprecation warning for the plain method."""
+    t = type(arg)
+    for klass in t.__mro__:
+        name = _fp.spelling(klass, "__opyard_function__", "__torch_function__")
+        if name is not None:
+            impl = getattr(arg, name)
+            if getattr(impl, "__self__", None) is arg and isinstance(arg, type) is False:
+                warnings.warn(_PLAIN_METHOD_WARNING, UserWarning, stacklevel=4)
+            return impl
+    return _fp.protocol_impl(t)
 
 
 def _relevant(args, kwargs):
@@ -322,8 +351,7 @@ def _run(func, args, kwargs, overloaded):
             return result
     for a in overloaded:
         t = type(a)
-        result = _call_override(_fp.protocol_impl(t), t.__name__ + ".__torch_function__", func, types,
-                                args, kwargs)
+        result = _call_override(_impl_of(a), t.__name__ + ".__torch_function__", func, types, args, kwargs)
         if result is not NotImplemented:
             return result
     names = ", ".join(t.__name__ for t in types)
@@ -335,12 +363,19 @@ def _run(func, args, kwargs, overloaded):
     raise TypeError(msg)
 
 
-def _dispatch_protocol(func, args, kwargs):
-    """Called by the Rust call path: the override's result, or NotImplemented to run ``func``."""
+def _dispatch_protocol(func, args, kwargs, relevant=None):
+    """Called by the Rust call path: the override's result, or NotImplemented to run ``func``.
+    ``relevant`` (from ``_core._handle_function_protocol``): where to look for overrides instead
+    of the arguments, nested lists and tuples included."""
     state = _core._function_state()
     if state & _fp.ALL_OFF:
         return NotImplemented
-    overloaded = [] if state & _fp.SUBCLASS_OFF else _overloaded_args(_relevant(args, kwargs))
+    if state & _fp.SUBCLASS_OFF:
+        overloaded = []
+    elif relevant is None:
+        overloaded = _overloaded_args(_relevant(args, kwargs))
+    else:
+        overloaded = _overloaded_args(relevant, nested=True)
     if not overloaded and not state & _fp.MODE:
         return NotImplemented
     return _run(func, tuple(args), dict(kwargs), overloaded)
@@ -385,7 +420,13 @@ def resolve_name(f):
 
 def is_tensor_method_or_property(func):
     """True for Tensor methods and property getters the protocol routes."""
-    return func in PROPERTY_GETTERS.values() or getattr(func, "__qualname__", "").startswith("Tensor.")
+    if func in PROPERTY_GETTERS.values() or getattr(func, "__qualname__", "").startswith("Tensor."):
+        return True
+    # A method defined elsewhere (the autograd layer's ``requires_grad_``); an operator packet is
+    # ``opyard.add`` as well as ``Tensor.add``: the function, as before.
+    if isinstance(func, OpOverloadPacket):
+        return False
+    return any(value is func for klass in Tensor.__mro__ for value in klass.__dict__.values())
 
 
 # --- Python-level Tensor methods and properties of subclasses --------------------------------
@@ -445,6 +486,12 @@ class _RoutedProperty:
 
 def _property_getter(name):
     def __get__(obj):
+        # Called directly (torch's ``Tensor.grad.__get__(t)``), it takes part in the protocol as
+        # reading the attribute does; through ``_RoutedProperty`` the protocol is off by now.
+        if not _fp.is_plain_type(type(obj)) and not _core._function_state() & (_fp.SUBCLASS_OFF | _fp.ALL_OFF):
+            overloaded = _overloaded_args((obj,))
+            if overloaded:
+                return _run(__get__, (obj,), {}, overloaded)
         base = None
         for klass in Tensor.__mro__:
             if name in klass.__dict__:
@@ -493,6 +540,7 @@ def _name_routed_methods():
             impl.__name__, impl.__qualname__ = name, f"Tensor.{name}"
 
 
+_name_routed_methods()  # torch's names from the start: listings and overrides key on these functions
 _tensor.set_subclass_hook(_install_routing)
 _core._set_override_handler(_dispatch_protocol)
 

@@ -121,6 +121,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         function_protocol::_set_override_handler,
         m
     )?)?;
+    m.add_function(wrap_pyfunction!(
+        function_protocol::_handle_function_protocol,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(binder::_register_plain_tensor_type, m)?)?;
     m.add_function(wrap_pyfunction!(binder::_set_protocol_lookup, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_function_state, m)?)?;
