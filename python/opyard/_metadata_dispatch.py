@@ -26,6 +26,7 @@ so plain tensors and other subclasses keep their accessors untouched.
 
 from . import _core
 from . import _dtype as D  # noqa: F401  (dtypes load before the operators below are defined)
+from ._ops import Tag, ops
 from ._registration import KernelLibrary
 from ._tensor import Size, Tensor, is_contiguous_strides, strided
 
@@ -84,6 +85,13 @@ def _dim_of(self, dim):
     return dim + n if dim < 0 else dim
 
 
+def _scalar(self):
+    data = self._data
+    if data.size != 1:
+        raise RuntimeError(f"a Tensor with {data.size} elements cannot be converted to Scalar")
+    return data.reshape(()).item()
+
+
 def _non_overlapping_and_dense(self):
     shape, strides = _stored_sizes(self), _stored_strides(self)
     dims = sorted((st, sz) for sz, st in zip(shape, strides) if sz != 1)
@@ -118,6 +126,8 @@ _ATEN = {
         ("is_strides_like_format", _strides_like),
     "is_non_overlapping_and_dense(Tensor self) -> bool":
         ("is_non_overlapping_and_dense", _non_overlapping_and_dense),
+    # ``Tensor.item()`` of a ``__torch_dispatch__`` tensor asks its handler through this one.
+    "_local_scalar_dense(Tensor self) -> Scalar": ("_local_scalar_dense", lambda self: _scalar(self)),
 }
 _PRIM = {
     "device(Tensor a) -> Device": ("device", lambda a: a._dev),
@@ -125,17 +135,44 @@ _PRIM = {
 }
 
 
-def _define(ns, table):
+def _set_source(self, source):
+    """``self.set_(source)``: ``self`` takes ``source``'s memory, sizes and strides (torch's
+    ``set_.source_Tensor``), so each sees the other's writes."""
+    self._data = source._data
+    self._meta_strides = source._meta_strides
+    self._meta_offset = source._meta_offset
+    return self
+
+
+def _set_empty(self):
+    """``self.set_()``: ``self`` becomes an empty tensor of its dtype and device."""
+    self._data = self._data[(slice(0, 0),) * 0].reshape(-1)[:0]
+    self._meta_strides = None if self._meta_strides is None else (1,)
+    self._meta_offset = 0
+    return self
+
+
+# ``set_`` is a metadata change as well (torch tags it ``inplace_view``): a ``__torch_dispatch__``
+# subclass sees it (``x.set_(y)`` on a ``_make_subclass`` tensor).
+_ATEN_SET = {
+    "set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!)": ("set_.source_Tensor", _set_source),
+    "set_(Tensor(a!) self) -> Tensor(a!)": ("set_", _set_empty),
+}
+
+
+def _define(ns, table, tags=()):
     lib = KernelLibrary(ns, "FRAGMENT")
     for schema, (name, kernel) in table.items():
         if _core._find_op(f"{ns}::{name}") is None:
-            lib.define(schema)
+            lib.define(schema, tags=tags)
             lib.impl_many([(name, "CompositeExplicitAutograd", kernel, False)])
     return lib
 
 
 # Kept for the life of the module: destroying them would undefine the operators.
-_LIBS = (_define("aten", _ATEN), _define("prim", _PRIM))
+_LIBS = (_define("aten", _ATEN), _define("prim", _PRIM),
+         _define("aten", _ATEN_SET, tags=(Tag.inplace, Tag.inplace_view)))
+Tensor.set_ = ops.aten.set_
 
 
 def _op(name):

@@ -19,10 +19,9 @@ import numpy as np
 from . import _core
 from . import _dtype as D
 from . import _function_protocol as _fp
-from ._core import device
 from ._keys import DispatchKey, DispatchKeySet
 
-__all__ = ["Tensor", "Size", "is_tensor", "memory_format", "contiguous_format", "preserve_format",
+__all__ = ["Tensor", "Size", "is_tensor", "device", "memory_format", "contiguous_format", "preserve_format",
            "channels_last", "channels_last_3d",
            "layout", "strided"]
 
@@ -34,7 +33,7 @@ _share_state = _core._share_state
 _factory_tensor = None
 
 CPU = _core._CPU_DEVICE  # every tensor's default ``_dev``: ``dev is CPU`` tests are exact
-META = device("meta")
+META = _core.device("meta")
 _BACKEND_KEY = {
     "cpu": DispatchKey.CPU, "meta": DispatchKey.Meta, "cuda": DispatchKey.CUDA,
     "privateuseone": DispatchKey.PrivateUse1,
@@ -172,6 +171,11 @@ def is_contiguous_strides(shape, strides):
 
 def _no_data_error(t, what):
     if t._keyset & _PYTHON_BITS:
+        # torch's texts for a tensor whose operators go to ``__torch_dispatch__``
+        if what == "tolist":
+            return RuntimeError(f".tolist() is not supported for tensor subclasses, got {type(t).__name__}")
+        if what == "numpy":
+            return RuntimeError(".numpy() is not supported for tensor subclasses.")
         return RuntimeError(
             f"{type(t).__name__}.{what}: this tensor was made by Tensor._make_wrapper_subclass and "
             f"holds no data of its own; read the tensors it wraps (in {type(t).__name__}."
@@ -310,7 +314,14 @@ class Tensor(_core.TensorBase):
     # --- autograd (``requires_grad``, ``is_leaf``, ``grad``, ``grad_fn``, ``_version``: TensorBase) ---
     @property
     def data(self):
-        return self.detach()
+        """The same data without autograd history (torch's ``variable_data``): not a view, with a
+        version counter of its own, so in-place changes through it stay invisible to autograd's
+        checks. A ``__torch_dispatch__`` subclass sees it as ``aten.detach``."""
+        out = self.detach()
+        out._base = None
+        out._view_fn = None
+        out._vc = None  # a fresh counter on first use
+        return out
 
     @data.setter
     def data(self, other):
@@ -346,7 +357,10 @@ class Tensor(_core.TensorBase):
         return _make(array)
 
     def item(self):
-        if self.is_meta or self._keyset & _PYTHON_BITS:
+        if self._keyset & _PYTHON_BITS:
+            # torch's ``aten._local_scalar_dense``, which the ``__torch_dispatch__`` handler answers
+            return _core._find_op("aten::_local_scalar_dense")(self)
+        if self.is_meta:
             raise _no_data_error(self, "item")
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
@@ -397,13 +411,16 @@ class Tensor(_core.TensorBase):
     def __dlpack_device__(self):
         return self._data.__dlpack_device__()
 
-    def __repr__(self):
-        if self._keyset & _PYTHON_BITS:
+    def __repr__(self, *, tensor_contents=None):
+        """torch's ``repr``; ``tensor_contents`` replaces the values, which is how a wrapper
+        subclass prints the tensor it holds: ``super().__repr__(tensor_contents=f"{self.elem}")``
+        gives ``LoggingTensor(tensor([1.]))``."""
+        if tensor_contents is None and self._keyset & _PYTHON_BITS and self._meta_strides is not None:
             return (f"{type(self).__name__}(size={list(self._data.shape)}, dtype={self.dtype}, "
                     f"device='{self._dev}')")
         from ._format import format_tensor
 
-        text = format_tensor(self)
+        text = format_tensor(self, tensor_contents)
         cls = type(self)
         if cls is not Tensor and not _fp.is_plain_type(cls) and text.startswith("tensor("):
             # torch names the subclass and indents continuation lines to match
@@ -454,6 +471,47 @@ def _legacy_init(self, args, kwargs):
     self._keyset = src._keyset | _PYTHON_BITS if _fp.has_torch_dispatch(type(self)) else src._keyset
     if src._dev is not CPU:
         self._dev = src._dev
+
+
+class _DeviceMeta(type):
+    """``opyard.device``'s type: a call makes a ``_core.device`` (the object every tensor
+    reports), after asking an active ``TorchFunctionMode`` (torch lets a mode override device
+    construction: ``func`` is ``opyard.device``); ``isinstance`` accepts every device."""
+
+    def __call__(cls, *args, **kwargs):
+        if _core._function_state() & _fp.MODE and not _core._function_state() & _fp.ALL_OFF:
+            out = _core._handle_function_protocol(cls, (), args, kwargs)
+            if out is not NotImplemented:
+                return out
+        if "device" in kwargs:  # torch's ``device(device=...)`` spelling of the one argument
+            kwargs["type"] = kwargs.pop("device")
+        return _core.device(*args, **kwargs)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, _core.device)
+
+    def __subclasscheck__(cls, sub):
+        return isinstance(sub, type) and issubclass(sub, _core.device)
+
+
+class device(metaclass=_DeviceMeta):
+    """A device: a type (``"cpu"``, ``"cuda"``, ``"meta"``, the PrivateUse1 backend's name) and an
+    optional index, as ``torch.device``: ``opyard.device("cuda", 0)``, ``opyard.device("cpu")``.
+    Instances are ``_core.device`` objects (``type``, ``index``, comparable and hashable)."""
+
+    __slots__ = ()
+
+
+device.__module__ = "opyard"
+
+
+def _device_reduce(self):
+    return device, (self.type, self.index)
+
+
+# Pickled by value through the public name: ``_core.device`` is ``opyard.device`` by name, and
+# pickle looks the class up by that name.
+_core.device.__reduce__ = _device_reduce
 
 
 _PYTHON_BITS = DispatchKeySet(DispatchKey.Python).raw()

@@ -34,7 +34,7 @@ class AliasInfo:
     argument; ``write_aliases``: per return, the alias set name of the argument it mutates and
     returns (None when no return is a mutable alias); ``inplace_view``: tagged ``inplace_view``."""
 
-    __slots__ = ("views", "write_aliases", "inplace_view", "arg_names", "alias_args", "shares_only")
+    __slots__ = ("views", "write_aliases", "inplace_view", "arg_names", "alias_args", "shares_only", "mutated")
 
     def __init__(self, op):
         schema = op._schema
@@ -59,6 +59,7 @@ class AliasInfo:
             for name in aliases(a):
                 self.alias_args.setdefault(name, []).append(i)
         self.shares_only = op.name().split(".")[0] in _NOT_VIEWS
+        self.mutated = tuple(i for i, a in enumerate(args) if write(a))
 
 
 _INFO = {}
@@ -89,11 +90,23 @@ def _as_view(inp, out, shares_only):
         out._base = inp._base if inp._base is not None else inp
 
 
+def _is_wrapper(t):
+    """A tensor made by ``_make_wrapper_subclass``: no data of its own, so no kernel touches it."""
+    return isinstance(t, Tensor) and bool(t._keyset & _PYTHON_BITS) and t._meta_strides is not None
+
+
 def record_views(op, args, kwargs, result):
-    """For the fallback: make the handler's outputs of a view op views of their input (see the
-    module docs). Only tensors with the ``Python`` key are touched: a plain result came from a
-    kernel, which recorded its view itself."""
+    """For the fallback, what torch's ``ADInplaceOrView`` key does around the handler: a wrapper
+    argument an in-place op mutates gets its version bumped (kernels bump the tensors they
+    write; a wrapper reaches none), and the handler's outputs of a view op become views of their
+    input (see the module docs). A plain result came from a kernel, which recorded its view."""
     info = alias_info(op)
+    for i in info.mutated:
+        if i < len(args) or (kwargs and info.arg_names[i] in kwargs):
+            arg = _arg(op, info, args, kwargs, i)
+            for t in (arg if isinstance(arg, (list, tuple)) else (arg,)):
+                if _is_wrapper(t):
+                    t._bump_version()
     if not info.views:
         return
     outs = result if isinstance(result, (tuple, list)) and len(op._schema.returns) != 1 else (result,)
