@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report
+.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report protocol-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -58,6 +58,9 @@ bench-peers: dev $(PEERS)/bin/python  ## Python-level benches beside torch (inst
 
 conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for every OpInfo into tests/data/conformance (torch venv only)
 	$(PEERS)/bin/python tests/conformance/generate.py --out tests/data/conformance
+
+protocol-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the subclass/dispatch protocol tests into tests/data (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_protocol_answers.py
 
 conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md and tests/conformance/ledger.json
 	cd tests && ../$(VPY) -m conformance.report --write --ledger

@@ -161,14 +161,21 @@ def test_make_wrapper_subclass_errors(call, exc, match):
         call()
 
 
-@pytest.mark.parametrize("read", [
-    lambda t: t.numpy(), lambda t: t.item(), lambda t: t.tolist(), lambda t: t.__array__(),
+@pytest.mark.parametrize("read, match", [
+    (lambda t: t.numpy(), r"^\.numpy\(\) is not supported for tensor subclasses\.$"),
+    (lambda t: t.tolist(), r"^\.tolist\(\) is not supported for tensor subclasses, got TwoTensor$"),
+    (lambda t: t.__array__(), r"TwoTensor\.__array__: this tensor was made by Tensor._make_wrapper_subclass and "
+                              r"holds no data"),
 ])
-def test_wrapper_has_no_data_of_its_own(read):
+def test_wrapper_has_no_data_of_its_own(read, match):
     t = opyard.Tensor._make_wrapper_subclass(TwoTensor, (1,))
-    with pytest.raises(RuntimeError, match=r"TwoTensor\.\w+: this tensor was made by "
-                                           r"Tensor._make_wrapper_subclass and holds no data"):
+    with pytest.raises(RuntimeError, match=match):
         read(t)
+
+
+def test_item_of_a_wrapper_asks_its_handler():
+    t = two([2.5], [4.0])
+    assert t.item() == 2.5 and TwoTensor.funcs == [aten._local_scalar_dense.default]
 
 
 class Bad(opyard.Tensor):

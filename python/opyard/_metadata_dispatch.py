@@ -231,7 +231,8 @@ def _make_accessors():
     def size(prev, self, dim=None):
         if dim is None:
             return _sizes(self)
-        return _sizes(self)[_wrap(self, dim, _dim(self))]
+        d = _wrap(self, dim, _dim(self))  # torch asks ``dim`` first, then the sizes
+        return _sizes(self)[d]
 
     def stride(prev, self, dim=None):
         st = _strides(self)
@@ -265,7 +266,7 @@ def _make_accessors():
 
     def get_device(prev, self):
         dev = device(prev, self)
-        return -1 if dev.type == "cpu" else (dev.index or 0)
+        return -1 if dev.type in ("cpu", "meta") else (dev.index or 0)
 
     methods = {
         "size": (SIZES, size), "stride": (STRIDES, stride), "is_contiguous": (STRIDES, is_contiguous),

@@ -298,6 +298,8 @@ def _inside(view, base):
 
 def install(tensor_cls):
     """Bind pickling and copying onto ``tensor_cls`` (``opyard.Tensor``; subclasses inherit them)."""
+    # torch's names: what a ``__torch_function__`` override sees as ``func.__name__``
+    deepcopy_tensor.__name__, deepcopy_tensor.__qualname__ = "__deepcopy__", "Tensor.__deepcopy__"
     tensor_cls.__reduce_ex__ = reduce_tensor
     tensor_cls.__copy__ = copy_tensor
     tensor_cls.__deepcopy__ = deepcopy_tensor

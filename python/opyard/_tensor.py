@@ -169,6 +169,12 @@ def is_contiguous_strides(shape, strides):
     return True
 
 
+def _on_meta(t):
+    """Whether ``t`` is on the meta device, read from its field (a subclass may answer ``is_meta``
+    through ``__torch_dispatch__``)."""
+    return t._dev is META or t._dev.type == "meta"
+
+
 def _no_data_error(t, what):
     if t._keyset & _PYTHON_BITS:
         # torch's texts for a tensor whose operators go to ``__torch_dispatch__``
@@ -239,6 +245,15 @@ class Tensor(_core.TensorBase):
     def is_cuda(self):
         return self._dev.type == "cuda"
 
+    @property
+    def is_cpu(self):
+        return self._dev is CPU or self._dev.type == "cpu"
+
+    def get_device(self):
+        """The device index (torch's: -1 for cpu and meta tensors)."""
+        dev = self._dev
+        return -1 if dev.type in ("cpu", "meta") else (dev.index or 0)
+
     def dim(self):
         return self._data.ndim
 
@@ -252,7 +267,7 @@ class Tensor(_core.TensorBase):
     def stride(self, dim=None):
         if self._meta_strides is not None:
             st = self._meta_strides
-        elif self.is_meta:
+        elif _on_meta(self):
             st = contiguous_strides(self._data.shape)
         else:
             item = self._data.itemsize
@@ -260,7 +275,7 @@ class Tensor(_core.TensorBase):
         return st if dim is None else st[_wrap_dim(dim, len(st))]
 
     def storage_offset(self):
-        if self.is_meta or self._meta_strides is not None:
+        if _on_meta(self) or self._meta_strides is not None:
             return self._meta_offset
         if self._base is None:
             return 0
@@ -294,9 +309,9 @@ class Tensor(_core.TensorBase):
 
     def is_contiguous(self, memory_format=None):
         if memory_format is not None and memory_format.name.startswith("channels_last"):
-            return is_memory_format_strides(self._data.shape, self.stride(), memory_format)
-        if self.is_meta or self._meta_strides is not None:
-            return is_contiguous_strides(self._data.shape, self.stride())
+            return is_memory_format_strides(self._data.shape, Tensor.stride(self), memory_format)
+        if _on_meta(self) or self._meta_strides is not None:
+            return is_contiguous_strides(self._data.shape, Tensor.stride(self))
         return self._data.flags.c_contiguous
 
     def is_floating_point(self):
