@@ -141,6 +141,7 @@ def _set_source(self, source):
     self._data = source._data
     self._meta_strides = source._meta_strides
     self._meta_offset = source._meta_offset
+    self._bump_version()
     return self
 
 
@@ -149,6 +150,7 @@ def _set_empty(self):
     self._data = self._data[(slice(0, 0),) * 0].reshape(-1)[:0]
     self._meta_strides = None if self._meta_strides is None else (1,)
     self._meta_offset = 0
+    self._bump_version()
     return self
 
 

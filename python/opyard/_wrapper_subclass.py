@@ -131,6 +131,8 @@ def make_subclass(cls, data, require_grad=False, *, dispatch_sizes_strides_polic
     _check_cls(cls, "_make_subclass")
     if not isinstance(data, _core.TensorBase):
         raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, not {type(data).__name__}")
+    if require_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     t = _fp.take_over(cls, _fp.raw_subclass_tensor(data, "detach", cls))
     t._base = None  # torch's detach shares the version counter but makes no view
     t._view_fn = None
