@@ -38,6 +38,7 @@ __all__ = [
     "_destroy_library",
     "_dump",
     "_engine_init",
+    "_exclude_above_python",
     "_explain",
     "_fake_mode",
     "_fake_mode_swap",
@@ -69,6 +70,7 @@ __all__ = [
     "_register_types",
     "_rename_privateuse1_backend",
     "_replace_kernel",
+    "_restore_keysets",
     "_run_backward",
     "_set_forward_ad_active",
     "_set_function_state",
@@ -341,6 +343,8 @@ def _dump(name: str) -> str: ...
 def _table_entries(name: str) -> list[tuple[str, str, str, str]]: ...
 def _what_if(keys: list[Any]) -> list[tuple[str, str, str]]: ...
 def _set_override_handler(handler: Callable[..., Any]) -> None: ...
+def _exclude_above_python() -> tuple[int, int]: ...
+def _restore_keysets(included: int, excluded: int) -> None: ...
 def _handle_function_protocol(
     func: Any, relevant: Any, args: tuple[Any, ...], kwargs: Optional[dict[str, Any]] = None
 ) -> Any: ...

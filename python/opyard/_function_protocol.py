@@ -256,9 +256,9 @@ def dispatch_impl(obj):
     the spelling defined nearest in its MRO, bound as Python binds it), or None when it is
     ``Tensor``'s default or ``_disabled_torch_dispatch_impl`` (torch's ``check_has_torch_dispatch``)."""
     for klass in obj.__mro__ if isinstance(obj, type) else type(obj).__mro__:
-        name = spelling(klass, "__opyard_dispatch__", "__torch_dispatch__")
-        if name is not None:
-            impl = getattr(obj, name)
+        d = klass.__dict__
+        if "__torch_dispatch__" in d or "__opyard_dispatch__" in d:
+            impl = getattr(obj, spelling(klass, "__opyard_dispatch__", "__torch_dispatch__"))
             return None if getattr(impl, "__func__", impl) in _DISABLED_DISPATCH else impl
     return None
 

@@ -69,9 +69,10 @@ def _check_cls(cls, where):
 def make_wrapper(cls, size, strides, storage_offset, dtype, dev, requires_grad, extra_keys=None):
     """See ``Tensor._make_wrapper_subclass``: metadata like a meta tensor, keys ``Python`` +
     the backend's (+ its autograd key when it requires grad, + ``extra_keys``)."""
-    _check_cls(cls, "_make_wrapper_subclass")
-    if not _fp.has_torch_dispatch(cls):
-        raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
+    if not (isinstance(cls, type) and issubclass(cls, Tensor) and cls._opyard_python_key):
+        _check_cls(cls, "_make_wrapper_subclass")
+        if not _fp.has_torch_dispatch(cls):  # set on the class after it was made
+            raise TypeError(f"{cls.__name__} must define __torch_dispatch__")
     dt = D.get_default_dtype() if dtype is None else dtype
     if not isinstance(dt, D.dtype):
         raise TypeError(f"_make_wrapper_subclass(): argument 'dtype' must be opyard.dtype, not {type(dt).__name__}")
@@ -110,6 +111,8 @@ def make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_f
     to the tensor's set. ``memory_format``, ``layout``, ``pin_memory`` and ``storage_size`` are
     accepted as torch's: a wrapper holds no memory to lay out."""
     t = make_wrapper(cls, size, strides, storage_offset, dtype, device, requires_grad, _extra_dispatch_keys)
+    if dispatch_sizes_strides_policy is None and not dispatch_device and not dispatch_layout:
+        return t
     return set_policy(t, dispatch_sizes_strides_policy, dispatch_device, dispatch_layout)
 
 

@@ -67,27 +67,29 @@ def _overloaded_args(values, nested=False):
     """One argument per distinct type taking part, subclasses before their bases (torch's order);
     lists and tuples are looked into (all the way down when ``nested``, as torch's indexing)."""
     args, types = [], []
-
-    def visit(a, depth):
-        if isinstance(a, (list, tuple)):
-            if depth == 0 or nested:
-                for e in a:
-                    visit(e, depth + 1)
-            return
-        t = type(a)
-        if t in types or isinstance(a, type) or _fp.is_plain_type(t) or _fp.protocol_impl(t) is None:
-            return
-        index = len(args)
-        for i, seen in enumerate(types):
-            if issubclass(t, seen):
-                index = i
-                break
-        args.insert(index, a)
-        types.insert(index, t)
-
     for v in values:
-        visit(v, 0)
+        for a in (v if isinstance(v, (list, tuple)) else (v,)):
+            if nested and isinstance(a, (list, tuple)):
+                for b in _overloaded_args(a, nested=True):
+                    if type(b) not in types:
+                        _insert(args, types, b)
+                continue
+            t = type(a)
+            if t in types or isinstance(a, type) or _fp.is_plain_type(t) or _fp.protocol_impl(t) is None:
+                continue
+            _insert(args, types, a)
     return args
+
+
+def _insert(args, types, a):
+    t = type(a)
+    index = len(args)
+    for i, seen in enumerate(types):
+        if issubclass(t, seen):
+            index = i
+            break
+    args.insert(index, a)
+    types.insert(index, t)
 
 
 _PLAIN_METHOD_WARNING = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error "
@@ -99,6 +101,9 @@ def _impl_of(arg):
     plain method to the instance itself: torch looks the method up on the argument); torch's
     deprecation warning for the plain method."""
     t = type(arg)
+    impl = _fp.protocol_impl(t)
+    if getattr(impl, "__self__", None) is t:  # the common classmethod, already bound
+        return impl
     for klass in t.__mro__:
         name = _fp.spelling(klass, "__opyard_function__", "__torch_function__")
         if name is not None:

@@ -90,5 +90,8 @@ pub fn _handle_function_protocol(
         Some(k) => k.clone(),
         None => PyDict::new_bound(py),
     };
-    Ok(handler.bind(py).call1((func, args, kwargs, relevant))?.unbind())
+    Ok(handler
+        .bind(py)
+        .call1((func, args, kwargs, relevant))?
+        .unbind())
 }

@@ -130,6 +130,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_exclude_above_python, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_restore_keysets, m)?)?;
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
     m.add_function(wrap_pyfunction!(record::_set_sink_type, m)?)?;

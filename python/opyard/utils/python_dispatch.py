@@ -213,8 +213,9 @@ def no_dispatch():
     return _core._KeyGuard(exclude=_NO_DISPATCH)
 
 
-def _subclass_args(args, kwargs):
-    """One argument per distinct wrapper-subclass type, subclasses before their bases."""
+def _subclass_handlers(args, kwargs):
+    """``([(argument, its handler)], types)``: one argument per distinct class carrying the
+    ``Python`` key with a ``__torch_dispatch__`` of its own, subclasses before their bases."""
     found, types = [], []
     values = (*args, *kwargs.values()) if kwargs else args
     for v in values:
@@ -224,12 +225,15 @@ def _subclass_args(args, kwargs):
             t = type(a)
             if t in types:
                 continue
+            impl = _dispatch_impl(a)
+            if impl is None:
+                continue
             index = len(found)
             for i, seen in enumerate(types):
                 if issubclass(t, seen):
                     index = i
                     break
-            found.insert(index, a)
+            found.insert(index, (a, impl))
             types.insert(index, t)
     return found, tuple(types)
 
@@ -263,9 +267,6 @@ def _mode_impl(mode):
 # been through those already, and calls the handler makes on the tensors it unwraps start below
 # them (no second graph, no second trace). ``enable_reentrant_dispatch()`` gives a handler the
 # thread's sets as they were when the operator reached this key, so its calls run from the top.
-_ABOVE_PYTHON = DispatchKeySet([k for k in DispatchKey if DispatchKey.Python < k <= DispatchKey.PythonDispatcher])
-
-
 class _Snapshots(threading.local):
     def __init__(self):
         self.sets = []
@@ -283,7 +284,8 @@ def enable_reentrant_dispatch():
     if not sets:
         yield
         return
-    with _core._SetKeysGuard(*sets[-1]):
+    included, excluded = sets[-1]
+    with _core._SetKeysGuard(DispatchKeySet.from_raw(included), DispatchKeySet.from_raw(excluded)):
         yield
 
 
@@ -302,46 +304,45 @@ def _python_key_fallback(keyset, op, *args, **kwargs):
         # A CompositeImplicitAutograd op: decompose first, so its parts come back here (torch's
         # order, where the decomposition sits in the autograd slot above this key).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)
-    subclass_args, types = _subclass_args(args, kwargs)
-    handlers = [(a, impl) for a in subclass_args if (impl := _dispatch_impl(a)) is not None]
+    handlers, types = _subclass_handlers(args, kwargs)
     if not handlers and not _stack.modes:
         # The key came from the thread's sets, or from a tensor whose class has no handler:
         # nothing here takes part (torch's default, ``Tensor.__torch_dispatch__``).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)
-    types = tuple(type(a) for a, _ in handlers)
     declined = []
+    saved = _core._exclude_above_python()
     snapshots = _snapshots.sets
-    snapshots.append(_core._local_keysets())
+    snapshots.append(saved)
     try:
-        with _core._KeyGuard(exclude=_ABOVE_PYTHON):
-            if _stack.modes:
-                mode = _pop_mode()
-                try:
-                    who = f"{type(mode).__name__}.__torch_dispatch__"
-                    rule = _RULES.get((op, type(mode))) if _RULES else None
-                    if rule is not None:
-                        result = rule(mode, op, types, args, kwargs)
-                    else:
-                        result = _call(_mode_impl(mode), who, op, types, args, kwargs)
-                finally:
-                    _push_mode(mode)
-                if result is not NotImplemented:
-                    return check_result(op, result, who, args, kwargs)
-                declined.append(f"mode object {mode!r}")
-            for a, impl in handlers:
-                who = f"{type(a).__name__}.__torch_dispatch__"
-                rule = _RULES.get((op, type(a))) if _RULES else None
+        if _stack.modes:
+            mode = _pop_mode()
+            try:
+                who = f"{type(mode).__name__}.__torch_dispatch__"
+                rule = _RULES.get((op, type(mode))) if _RULES else None
                 if rule is not None:
-                    result = rule(type(a), op, types, args, kwargs)
+                    result = rule(mode, op, types, args, kwargs)
                 else:
-                    result = _call(impl, who, op, types, args, kwargs)
-                if result is not NotImplemented:
-                    result = check_result(op, result, who, args, kwargs)
-                    record_views(op, args, kwargs, result)
-                    return result
-                declined.append(f"tensor subclass {type(a)!r}")
+                    result = _call(_mode_impl(mode), who, op, types, args, kwargs)
+            finally:
+                _push_mode(mode)
+            if result is not NotImplemented:
+                return check_result(op, result, who, args, kwargs)
+            declined.append(f"mode object {mode!r}")
+        for a, impl in handlers:
+            who = f"{type(a).__name__}.__torch_dispatch__"
+            rule = _RULES.get((op, type(a))) if _RULES else None
+            if rule is not None:
+                result = rule(type(a), op, types, args, kwargs)
+            else:
+                result = _call(impl, who, op, types, args, kwargs)
+            if result is not NotImplemented:
+                result = check_result(op, result, who, args, kwargs)
+                record_views(op, args, kwargs, result)
+                return result
+            declined.append(f"tensor subclass {type(a)!r}")
     finally:
         snapshots.pop()
+        _core._restore_keysets(*saved)
     raise _not_implemented(op, declined)
 
 
