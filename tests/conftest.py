@@ -1,9 +1,15 @@
 import itertools
+import os
+import sys
 
 import pytest
 
 from opyard import _core
 from opyard.dispatcher import DispatchKey, DispatchKeySet
+
+# Modules the tests of several areas share (sample tables, kernel probes, the seed's classes) live
+# in tests/support/; test files import them by name.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 
 _counter = itertools.count()
 

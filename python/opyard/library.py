@@ -14,6 +14,7 @@ import warnings
 
 from . import _core
 from ._core import FunctionSchema
+from ._keys import DispatchKey
 from ._ops import OP_TAGS, OpOverload, Tag, resolve  # noqa: F401  (Tag: opyard.library.Tag stays)
 from ._registration import _warned_overrides  # noqa: F401  (the once-per-(op, key) record)
 from ._registration import KernelLibrary, fallthrough_kernel
@@ -36,6 +37,33 @@ _ALIAS_ANALYSIS = ("", "FROM_SCHEMA", "CONSERVATIVE")
 # The TorchScript interpreter's namespace: no library may define operators there.
 _RESERVED_NAMESPACES = ("prim",)
 _op_tags = OP_TAGS
+_KINDS = ("DEF", "IMPL", "FRAGMENT")
+
+
+_CLASS_PREFIX = "__torch__.torch.classes."
+
+
+def _check_custom_classes(schema):
+    """torch's refusal of a custom class type in an operator definition: opyard registers no
+    TorchScript classes, so every ``__torch__.torch.classes.ns.Cls`` is unknown."""
+    parsed = schema if isinstance(schema, FunctionSchema) else _core.parse_schema(schema, False)
+    for a in (*parsed.arguments, *parsed.returns):
+        text = str(a.type)
+        at = text.find(_CLASS_PREFIX)
+        if at >= 0:
+            name = text[at + len(_CLASS_PREFIX):].rstrip("]")
+            raise RuntimeError(f"Unknown custom class type {name}. Please ensure it is registered. "
+                               f"(Library.define of {str(schema)[:100]!r}: opyard has no TorchScript "
+                               "classes; pass the object as an opaque argument some other way)")
+
+
+def _check_key_arg(api, key):
+    """A dispatch key is given by name (``"CPU"``) or as a ``DispatchKey`` member; a bare int
+    (torch refuses it too) or any other object is refused before it reaches the registry."""
+    if isinstance(key, (str, DispatchKey)):
+        return
+    raise TypeError(f"{api}: argument 'dispatch_key' must be a key name such as 'CPU' or a "
+                    f"DispatchKey member, not {type(key).__name__} ({key!r})")
 
 
 class Library(KernelLibrary):
@@ -47,6 +75,19 @@ class Library(KernelLibrary):
     """
 
     def __init__(self, ns, kind, dispatch_key=""):
+        if not isinstance(kind, str) or kind not in _KINDS:
+            raise ValueError(f"Unsupported kind: {kind}. Expected one of 'DEF', 'IMPL', 'FRAGMENT'")
+        if not isinstance(ns, str):
+            raise TypeError(f"Library(): argument 'ns' must be str (a namespace such as 'mylib'), "
+                            f"not {type(ns).__name__}")
+        _check_key_arg("Library()", dispatch_key)
+        if ns == "_" and kind in ("DEF", "FRAGMENT"):
+            macro = "TORCH_LIBRARY_FRAGMENT" if kind == "FRAGMENT" else "TORCH_LIBRARY"
+            raise RuntimeError(
+                f"{macro}: cannot define {macro} with the wildcard namespace _ (every "
+                "TORCH_LIBRARY_FRAGMENT defines operators for a distinct namespace!) Did you mean to use "
+                "TORCH_LIBRARY_IMPL instead? (Library(\"_\", \"IMPL\") registers fallbacks and kernels "
+                "for every namespace)")
         if ns in _RESERVED_NAMESPACES and kind in ("DEF", "FRAGMENT"):
             raise ValueError(f"{ns} is a reserved namespace. Please try creating a library with another name.")
         super().__init__(ns, kind, dispatch_key)
@@ -75,6 +116,8 @@ class Library(KernelLibrary):
                             f"'myop(Tensor x) -> Tensor' (or a FunctionSchema), got "
                             f"{type(schema).__name__}")
         tags = check_define_tags(schema, tags)
+        if "__torch__" in str(schema):
+            _check_custom_classes(schema)
         _define_op(self._handle, schema, self._defined, tags)
         text = schema if isinstance(schema, str) else str(schema)
         return text.split("(")[0].strip()
@@ -90,6 +133,7 @@ class Library(KernelLibrary):
             raise TypeError(f"Input function is required to be a callable but found type {type(fn)} "
                             f"(Library.impl of {str(op_name)[:100]!r})")
         self._check_alive("impl")
+        _check_key_arg("Library.impl()", dispatch_key)
         name = op_name.name() if isinstance(op_name, OpOverload) else op_name
         if not isinstance(name, str):
             raise TypeError(f"impl should be passed either a name or an OpOverload object as the first "
@@ -109,7 +153,11 @@ class Library(KernelLibrary):
         if not callable(fn):
             raise TypeError(f"Library.fallback: expected a callable, got {fn!r}")
         self._check_alive("fallback")
+        _check_key_arg("Library.fallback()", dispatch_key)
         key = dispatch_key or self.dispatch_key or None
+        if key is None:
+            raise AssertionError("dispatch_key must not be empty for fallback (Library.fallback: name "
+                                 "the key, e.g. fallback(fn, \"CPU\"), or give the Library one)")
         _register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
 
     def _register_fake(self, op_name, fn, _stacklevel=1, *, allow_override=True):

@@ -92,6 +92,8 @@ pub struct PyPlainAutogradKernel {
     /// The op modifies its first argument in place and returns it
     /// (Note [In-place ops in the Rust kernel]).
     pub(super) inplace: bool,
+    /// The op's result test (Note [Checked results]) for the call below autograd.
+    pub(super) quick: super::binder::Quick,
 }
 
 type Values<'py> = SmallVec<[Bound<'py, PyAny>; 4]>;
@@ -313,6 +315,7 @@ impl PyPlainAutogradKernel {
                     kwargs: kwargs.cloned(),
                     keys,
                     foreign,
+                    quick: self.quick,
                 };
                 super::ops::dispatch(py, &op.get().op, Some(op), call, tls::apply(keys))
             }

@@ -85,7 +85,12 @@ impl PyPlainAutogradKernel {
             .into_iter()
             .map(Save::from_code)
             .collect::<PyResult<Vec<_>>>()?;
+        let quick = match op.get().op.def().as_ref() {
+            Some(def) => def.compiled.binder(py).returns.quick(),
+            None => super::binder::Quick::Other,
+        };
         Ok(PyPlainAutogradKernel {
+            quick,
             op,
             general,
             record,

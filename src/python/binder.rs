@@ -9,6 +9,7 @@
 mod convert;
 mod param;
 mod plain;
+mod returns;
 mod signature;
 
 use super::errors::{argument_error, argument_overflow_error, clip, quote, type_name};
@@ -23,6 +24,7 @@ use plain::Gathered;
 pub use plain::{_register_plain_tensor_type, _set_protocol_lookup};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
+pub use returns::{Quick, Returns};
 pub use signature::Signature;
 use std::sync::Arc;
 
@@ -142,6 +144,9 @@ pub struct Binder {
     /// `ns::op`, as error messages name it.
     pub op_name: String,
     pub schema: Arc<FunctionSchema>,
+    /// What its kernels must return. See Note [Checked results].
+    pub returns: Returns,
+    quick: Quick,
 }
 
 /// Arguments ready for the kernel, with the key set gathered from them.
@@ -151,6 +156,8 @@ pub struct BoundCall<'py> {
     pub keys: DispatchKeySet,
     /// A tensor argument is not of a plain tensor type. See Note [Subclass check].
     pub foreign: bool,
+    /// The call path's test of the kernel's result. See Note [Checked results].
+    pub quick: Quick,
 }
 
 impl Binder {
@@ -176,6 +183,8 @@ impl Binder {
             device_arg,
             op_name: schema.name.clone(),
             schema: schema.clone(),
+            returns: Returns::of(schema),
+            quick: Returns::of(schema).quick(),
         }
     }
 
@@ -241,6 +250,7 @@ impl Binder {
             kwargs: None,
             keys,
             foreign: gathered.foreign,
+            quick: self.quick,
         }))
     }
 
@@ -301,6 +311,7 @@ impl Binder {
             kwargs,
             keys,
             foreign: gathered.foreign,
+            quick: self.quick,
         })
     }
 

@@ -139,6 +139,42 @@ pub(super) fn invoke(
     call: BoundCall<'_>,
     masked: DispatchKeySet,
 ) -> PyResult<PyObject> {
+    let quick = call.quick;
+    let out = call_kernel(py, k, op, op_obj, call, masked)?;
+    // See Note [Checked results] (binder/returns.rs): one type test here.
+    if quick.passes(out.bind(py)) {
+        return Ok(out);
+    }
+    checked_result(py, op, out, masked)
+}
+
+/// A result the quick test did not pass, checked against the whole schema.
+#[cold]
+fn checked_result(
+    py: Python<'_>,
+    op: &Arc<PyOperator>,
+    out: PyObject,
+    masked: DispatchKeySet,
+) -> PyResult<PyObject> {
+    let def = op.def();
+    let Some(def) = def.as_ref() else {
+        return Ok(out);
+    };
+    let binder = def.compiled.binder(py);
+    let who = || format!("{:?} kernel", masked.highest());
+    binder
+        .returns
+        .check(py, out, &op.name, &who, &binder.schema)
+}
+
+fn call_kernel(
+    py: Python<'_>,
+    k: &PyKernel,
+    op: &Arc<PyOperator>,
+    op_obj: Option<&Bound<'_, PyOpOverload>>,
+    call: BoundCall<'_>,
+    masked: DispatchKeySet,
+) -> PyResult<PyObject> {
     let func = k.func.bind(py);
     let kwargs = call.kwargs.as_ref();
     if !k.with_keyset && !k.is_fallback {

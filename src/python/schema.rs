@@ -4,12 +4,12 @@
 use super::errors::SchemaError;
 use crate::schema::{AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
 use pyo3::prelude::*;
-use pyo3::types::{PyComplex, PyList, PySet, PyString};
+use pyo3::types::{PyComplex, PyList, PySet};
 use std::sync::Arc;
 
 mod text;
 
-pub use text::{parse_py, parse_py_with};
+pub use text::{parse_obj, parse_py_with};
 
 /// A parsed schema. `str()` is torch's canonical form.
 #[pyclass(name = "FunctionSchema", module = "opyard._core", frozen)]
@@ -34,8 +34,8 @@ fn args_to_py(py: Python<'_>, args: &[Argument]) -> PyResult<Vec<Py<PyArgument>>
 impl PyFunctionSchema {
     /// `FunctionSchema(s)` is `parse_schema(s)`.
     #[new]
-    fn new(schema: &Bound<'_, PyString>) -> PyResult<Self> {
-        parse_py(schema, "FunctionSchema()").map(|s| Self::from_arc(Arc::new(s)))
+    fn new(schema: &Bound<'_, PyAny>) -> PyResult<Self> {
+        parse_obj(schema, "FunctionSchema()", true).map(|s| Self::from_arc(Arc::new(s)))
     }
 
     /// `"ns::op"` (without the overload).
@@ -360,11 +360,8 @@ impl PyAliasInfo {
 /// `allow_typevars=False`, which refuses it as an unknown type.
 #[pyfunction]
 #[pyo3(signature = (schema, allow_typevars = true))]
-pub fn parse_schema(
-    schema: &Bound<'_, PyString>,
-    allow_typevars: bool,
-) -> PyResult<PyFunctionSchema> {
-    parse_py_with(schema, "parse_schema()", allow_typevars)
+pub fn parse_schema(schema: &Bound<'_, PyAny>, allow_typevars: bool) -> PyResult<PyFunctionSchema> {
+    parse_obj(schema, "parse_schema()", allow_typevars)
         .map(|s| PyFunctionSchema::from_arc(Arc::new(s)))
 }
 

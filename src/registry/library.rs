@@ -132,10 +132,14 @@ pub fn impl_key(
 }
 
 pub fn override_refused(qualified: &str, key: DispatchKey, prev: &str) -> Error {
+    // torch's sentence first (code matches it), then where and what to do.
+    let (ns, name) = qualified.split_once("::").unwrap_or(("", qualified));
+    let name = name.split('.').next().unwrap_or(name);
     Error::Registration(format!(
-        "Library.impl: a kernel for {qualified} at the {key} dispatch key is already \
-         registered (at {prev}) and allow_override=False; pass allow_override=True to \
-         override it, or destroy the library that registered it"
+        "This is not allowed since there's already a kernel registered from python overriding \
+         {name}'s behavior for {key} dispatch key and {ns} namespace. (Library.impl of \
+         {qualified}: the kernel at {key} registered at {prev}, and allow_override=False; pass \
+         allow_override=True to override it, or destroy the library that registered it)"
     ))
 }
 

@@ -261,6 +261,7 @@ impl<'a> Parser<'a> {
         let mut args = Vec::new();
         let (mut kwarg_only, mut vararg) = (false, false);
         let mut first_default = None;
+        let mut starts = Vec::new(); // where each argument begins, for the repeated-name error
         if self.eat(Kind::RParen) {
             return Ok((args, false));
         }
@@ -280,13 +281,16 @@ impl<'a> Parser<'a> {
                 self.argument(kwarg_only, false, &mut args)?;
                 if let Some(arg) = args.last() {
                     self.check_default_order(arg, at, &mut first_default)?;
+                    self.check_sized_default(arg, at)?;
                 }
+                starts.push(at);
             }
             if self.eat(Kind::RParen) {
                 break;
             }
             self.expect(Kind::Comma, "',' between arguments (or ')' to close them)")?;
         }
+        self.check_unique_names(&args, &starts)?;
         if let (true, Some(at)) = (vararg, first_default) {
             return self.err(
                 at,
@@ -427,6 +431,34 @@ impl<'a> Parser<'a> {
                 format!(
                     "expected a list size (a non-negative integer) or ']' but found {}",
                     self.describe(t)
+                ),
+            ),
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// Refuse an argument named like an earlier one: torch accepts `f(Tensor x, Tensor x)`, but no
+    /// call can pass both by keyword and a kernel's parameters cannot repeat a name (a deliberate
+    /// difference, listed in tests/data/torch_schema_divergences.json). Sorting keeps it
+    /// O(n log n) for schemas of any size; the error points at the second occurrence.
+    fn check_unique_names(&self, args: &[Argument], starts: &[usize]) -> PResult<()> {
+        let mut names: Vec<(&str, usize)> = args.iter().map(|a| a.name.as_str()).zip(0..).collect();
+        names.sort_unstable();
+        let repeated = names
+            .windows(2)
+            .filter_map(|w| match w {
+                [(a, _), (b, i)] if a == b => Some((*b, *i)),
+                _ => None,
+            })
+            .min_by_key(|&(_, i)| i);
+        match repeated {
+            None => Ok(()),
+            Some((name, i)) => self.err(
+                starts.get(i).copied().unwrap_or(0),
+                format!(
+                    "argument name '{}' appears twice; every argument needs its own name",
+                    clip(name)
                 ),
             ),
         }

@@ -218,3 +218,55 @@ fn schema_structure() {
     let v = parse_schema("f(int a, ...) -> ...").unwrap();
     assert!(v.is_vararg && v.is_varret && v.returns.is_empty());
 }
+
+/// Schema bugs torch accepts and opyard refuses, naming the argument (Note [Sized list
+/// defaults] and `check_unique_names`); the spellings torch's own schemas use stay accepted.
+#[test]
+fn sized_list_defaults_and_repeated_names() {
+    let refused = [
+        (
+            "f(int[2] x=[1, 2, 3]) -> ()",
+            "argument 'x' has 3 elements",
+            2,
+        ),
+        (
+            "f(float[3] y=[1.5]) -> ()",
+            "argument 'y' has 1 elements",
+            2,
+        ),
+        (
+            "f(bool[2] m=[True, False, True]) -> ()",
+            "int[2]",
+            usize::MAX,
+        ),
+        (
+            "f(Tensor x, Tensor x) -> ()",
+            "argument name 'x' appears twice",
+            12,
+        ),
+        (
+            "f(int a, *, int b, float a=1.) -> ()",
+            "argument name 'a' appears twice",
+            19,
+        ),
+    ];
+    for (src, needle, offset) in refused {
+        match parse_schema(src) {
+            Ok(s) => panic!("{src}: accepted as {s}"),
+            Err(e) if needle == "int[2]" => assert!(e.message.contains("bool[2]"), "{}", e.message),
+            Err(e) => {
+                assert!(e.message.contains(needle), "{src}: {}", e.message);
+                assert_eq!(e.offset, offset, "{src}");
+            }
+        }
+    }
+    for ok in [
+        "f(int[2] x=[1, 2]) -> ()",
+        "f(int[2] x=1) -> ()",
+        "f(int[2] stride=[]) -> ()",
+        "f(int[1] dim=[-2, -1]) -> ()",
+        "f(Tensor x) -> (Tensor x, Tensor x)",
+    ] {
+        printed(ok);
+    }
+}

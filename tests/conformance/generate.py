@@ -38,7 +38,6 @@ import numpy as np
 import torch
 from torch.testing._internal.common_methods_invocations import op_db
 
-import ml_dtypes
 
 FORMAT = 3
 

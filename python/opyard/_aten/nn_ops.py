@@ -119,3 +119,5 @@ KERNELS = {
     "erf": erf, "gelu": gelu, "hardtanh": hardtanh, "elu": elu, "softplus": softplus,
     "constant_pad_nd": constant_pad_nd, "one_hot": one_hot,
 }
+
+POINTWISE = {"erf", "gelu", "hardtanh", "elu", "softplus"}

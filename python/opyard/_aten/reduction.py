@@ -233,3 +233,8 @@ KERNELS = {
 }
 KERNELS["any"], KERNELS["any.dim"] = _any_all(np.any, "any")
 KERNELS["all"], KERNELS["all.dim"] = _any_all(np.all, "all")
+
+REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "prod.dim_int", "amax", "amin", "max", "min",
+              "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction", "softmax.int",
+              "log_softmax.int", "_softmax", "_log_softmax", "cumsum", "any", "all", "any.dim", "all.dim", "sort"}
+KINDS = {"topk": "topk"}

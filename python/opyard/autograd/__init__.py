@@ -16,7 +16,9 @@ Example::
 from . import forward_ad, function, grad_mode, graph, views  # noqa: F401  (views installs its hook in _tensor_meta)
 from .engine import backward, grad
 from .fallback import autograd_not_implemented_fallback
-from .function import Function, FunctionCtx, once_differentiable
+from .function import Function, FunctionCtx, InplaceFunction, once_differentiable  # noqa: F401
+from .graph import increment_version  # noqa: F401  (torch.autograd.graph's; reached from here too)
+from .variable import Variable
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401  (in __all__
                         is_inference_mode_enabled, no_grad, set_grad_enabled)  # via grad_mode's)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -24,6 +26,7 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 __all__ = [
     "Function",
     "FunctionCtx",
+    "Variable",
     "function",
     "once_differentiable",
     "backward",

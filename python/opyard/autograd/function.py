@@ -41,7 +41,7 @@ from .graph import (
     gradient_edge,
 )
 
-__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "once_differentiable"]
+__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "InplaceFunction", "once_differentiable"]
 
 _is_excluded = _core._is_excluded
 _FunctionSpec = _core._FunctionSpec
@@ -239,6 +239,14 @@ def _inherits_builtin_apply(cls):
         if "apply" in k.__dict__:
             return isinstance(k.__dict__["apply"], (_FunctionSpec, _core._ApplyDescriptor))
     return False
+
+
+class InplaceFunction(Function):
+    """A ``Function`` whose instances carry an ``inplace`` flag (torch's legacy base class)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
 
 
 def _apply_general(cls, args, kwargs):

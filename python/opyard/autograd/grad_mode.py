@@ -18,7 +18,9 @@ Example::
 
 import functools
 import inspect
+import sys
 import threading
+import warnings
 
 from .. import _core
 from ..dispatcher import AUTOGRAD_KEYS, DispatchKey, DispatchKeySet
@@ -137,8 +139,17 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            raise TypeError(f"{type(self).__name__} cannot decorate a class ({func.__name__}); "
-                            "decorate its methods instead")
+            # torch's deprecated behaviour: the class becomes a function constructing it in the
+            # mode (its methods do not run in it).
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You should "
+                "only decorate functions or methods. To preserve the current behavior of class "
+                "decoration, you can directly decorate the `__init__` method and nothing else.",
+                FutureWarning, stacklevel=2)
+            cls = func
+
+            def func(*args, **kwargs):
+                return cls(*args, **kwargs)
         if inspect.isgeneratorfunction(func):
             return self._wrap_generator(func)
 
@@ -157,9 +168,20 @@ class _DecoratorContextManager:
                 with self.clone():
                     response = gen.send(None)
                 while True:
-                    request = yield response
-                    with self.clone():
-                        response = gen.send(request)
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        # The caller closes us: the generator's cleanup runs in the mode too.
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException:
+                        # Thrown at us: the generator handles it in the mode (torch's rule).
+                        with self.clone():
+                            response = gen.throw(*sys.exc_info())
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
             except StopIteration as e:
                 return e.value
 

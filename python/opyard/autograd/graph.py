@@ -26,6 +26,7 @@ __all__ = [
     "gradient_edge",
     "set_history",
     "SavedTensor",
+    "increment_version",
 ]
 
 next_sequence_nr = _core._next_sequence_nr
@@ -179,7 +180,9 @@ class AccumulateGrad(Node):
         post = var._post_accumulate_hooks
         if post:
             for hook in tuple(post.values()):
-                hook(var)
+                returned = hook(var)
+                if returned is not None:  # torch's check: the hook mutates .grad, returns None
+                    raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
         return ()
 
 
@@ -257,3 +260,25 @@ def modified_message(t, expected, producer):
 from .._exports import public_dir
 
 __dir__ = public_dir(globals())
+
+
+def increment_version(tensor):
+    """Record an in-place change autograd cannot see (a kernel writing through ``data_ptr``).
+
+    Takes a tensor or an iterable of tensors; saved tensors of that memory then fail the
+    version check on backward, as after any in-place op. Example::
+
+        >>> increment_version(t)  # t._version goes up by one
+    """
+    if isinstance(tensor, _core.TensorBase):
+        tensor._bump_version()
+        return
+    try:
+        tensors = tuple(tensor)
+    except TypeError:
+        tensors = None
+    if tensors is None or not all(isinstance(t, _core.TensorBase) for t in tensors):
+        raise RuntimeError(f"increment_version expect a Iterable[Tensor] as input (got "
+                           f"{type(tensor).__name__})")
+    for t in tensors:
+        t._bump_version()

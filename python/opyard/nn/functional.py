@@ -13,12 +13,14 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
+from . import _spatial
+from ._spatial import *  # noqa: F403  (convolution, pooling, resampling: torch's functions)
 
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
     "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
-]
+] + _spatial.__all__
 
 _A = ops.aten
 

@@ -2,16 +2,40 @@
 
 use crate::python::errors::schema_err;
 use crate::schema::{parse_schema_with, FunctionSchema, SchemaError as CoreSchemaError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::borrow::Cow;
 
-/// Parse a Python `str` as a schema; `api` names the caller in messages.
-pub fn parse_py(schema: &Bound<'_, PyString>, api: &str) -> PyResult<FunctionSchema> {
-    parse_py_with(schema, api, true)
+/// Parse the schema argument of a Python API that takes any object: a `str`,
+/// or `bytes` holding UTF-8 (torch's binding decodes them too); anything else
+/// is a `TypeError` naming `api` and the argument.
+pub fn parse_obj(
+    schema: &Bound<'_, PyAny>,
+    api: &str,
+    allow_typevars: bool,
+) -> PyResult<FunctionSchema> {
+    if let Ok(text) = schema.downcast::<PyString>() {
+        return parse_py_with(text, api, allow_typevars);
+    }
+    if let Ok(bytes) = schema.downcast::<PyBytes>() {
+        let text = std::str::from_utf8(bytes.as_bytes()).map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{api}: argument 'schema' holds bytes that are not UTF-8 text ({e}); pass the \
+                 schema as a str"
+            ))
+        })?;
+        return parse_schema_with(text, allow_typevars).map_err(|e| schema_err(&e));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{api}: argument 'schema' must be str (a schema such as 'ns::op(Tensor x) -> Tensor'), \
+         not {}",
+        schema.get_type().name()?
+    )))
 }
 
-/// `parse_py`, choosing whether unknown lowercase names are type variables.
+/// Parse a Python `str` as a schema; `api` names the caller in messages, `allow_typevars`
+/// chooses whether unknown lowercase names are type variables.
 pub fn parse_py_with(
     schema: &Bound<'_, PyString>,
     api: &str,

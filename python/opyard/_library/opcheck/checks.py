@@ -210,7 +210,7 @@ def _fake_run(op, args, kwargs):
         name = op.name().split(".")[0]
         raise RuntimeError(
             f"There was no fake impl registered for <CustomOpDef({name})>. This is necessary for "
-            "torch.compile/export/fx tracing to work. Please use "
+            "fake tensors and opyard.fx.make_fx tracing to work. Please use "
             f"`{name.split('::')[1]}.register_fake` to add an fake impl.")
     mode = FakeTensorMode()
     with mode:

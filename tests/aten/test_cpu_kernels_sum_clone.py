@@ -1,0 +1,53 @@
+"""The Rust CPU kernels of ``sum`` and ``clone`` (``_aten/fast.py``): numpy's pairwise float sum,
+special values, and ``clone`` of expanded and other strided views.
+
+Each fast path gives the Python kernel's result bit for bit (dtype, shape, every byte); a
+``RustKernel`` built around a recording fallback (``kernel_probe``) tells which of the two ran.
+"""
+
+import numpy as np
+import opyard
+import pytest
+from opyard._aten import fast
+from kernel_probe import run
+from kernel_values import DTYPES, FLOATS, SPECIAL_FLOATS, SPECIAL_INTS, same, tensor
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 1000, 4097, 100_000, 1_000_003])
+def test_float_sum_is_numpys_pairwise_sum(dt, n):
+    x = (np.random.default_rng(n).standard_normal(n) * 10.0 ** np.random.default_rng(n).uniform(-4, 4, n)).astype(dt)
+    got, fast_ran = run("sum", tensor(x))
+    assert fast_ran == (n <= 1 << 18)  # longer ones go to numpy's own reduction
+    assert got.numpy().tobytes() == np.add.reduce(x).tobytes()
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_sum_special_values():
+    for vals in ([-0.0], [-0.0, -0.0], [np.inf, -np.inf], [np.nan, 1.0], [3.4e38] * 4):
+        for dt in FLOATS:
+            x = tensor(np.array(vals, dt))
+            same(run("sum", x)[0], fast.PYTHON_KERNELS["sum"](x))
+    big = tensor(np.array([2**31 - 1] * 3, np.int32))
+    assert run("sum", big)[0].numpy().dtype == np.int64 and run("sum", big)[0].item() == 3 * (2**31 - 1)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 1, 4)])
+def test_clone_of_an_expanded_value_is_the_python_kernels_copy(dt, shape):
+    one = np.array(SPECIAL_INTS.get(dt, SPECIAL_FLOATS)[5], dt)
+    view = np.broadcast_to(one, shape)
+    got, fast_ran = run("clone", opyard.from_numpy(view))
+    want = fast.PYTHON_KERNELS["clone"](opyard.from_numpy(view))
+    assert fast_ran
+    same(got, want)
+    assert got.stride() == want.stride() and got.numpy().flags.writeable
+    assert not np.shares_memory(got.numpy(), view)
+
+
+def test_clone_of_other_strided_views_keeps_the_python_kernel():
+    for view in (np.broadcast_to(np.arange(3.0), (2, 3)), np.arange(6.0).reshape(2, 3).T):
+        got, fast_ran = run("clone", opyard.from_numpy(view))
+        want = fast.PYTHON_KERNELS["clone"](opyard.from_numpy(view))
+        assert not fast_ran and got.stride() == want.stride()  # order K: not always C order
+        same(got, want)

@@ -1,0 +1,180 @@
+"""The built-in ``aten`` packets are defined on their first use (Note [Operators defined on first
+use], src/python/lazy.rs), invisibly: every way of reaching an operator by name defines it first,
+a user's kernel registered before the first use still wins, and two threads define a packet once.
+
+Each check runs in a fresh interpreter, where ``aten::sin`` & co. are still pending (the test
+process itself has long defined them).
+"""
+
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import opyard
+import pytest
+
+PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")
+
+# Run first in each child: the packets the checks touch must still be pending there.
+PRELUDE = """
+import opyard
+from opyard import _core
+PACKETS = ("aten::sin", "aten::cos", "aten::tanh", "aten::exp", "aten::sqrt", "aten::neg")
+assert all(_core._is_pending(p) for p in PACKETS), [p for p in PACKETS if not _core._is_pending(p)]
+x = opyard.tensor([0.5, 1.0])
+"""
+
+
+def run(code):
+    """Run the prelude and ``code`` in a fresh interpreter; return its stdout."""
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(PYTHON_DIR)}
+    done = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_import_defines_few_packets():
+    out = run("""
+        from opyard import _aten
+        print(len(_core._pending_definitions()), len(_aten._SCHEMAS_OF))
+    """)
+    pending, total = map(int, out.split())
+    assert pending >= total * 0.9, (pending, total)
+
+
+def test_a_call_defines_the_packet_with_its_kernels_and_derivative():
+    out = run("""
+        y = opyard.sin(x)
+        assert not _core._is_pending("aten::sin")
+        t = x.clone().requires_grad_()
+        t.cos().sum().backward()
+        print((y.tolist(), t.grad.tolist(), sorted(opyard.ops.aten.sin.overloads())))
+    """)
+    import math
+    values, grad, overloads = eval(out)
+    assert values == pytest.approx([math.sin(0.5), math.sin(1.0)])
+    assert grad == pytest.approx([-math.sin(0.5), -math.sin(1.0)])
+    assert overloads == ["default", "out"]
+
+
+def test_lookups_by_name_see_pending_packets():
+    out = run("""
+        assert hasattr(opyard.ops.aten, "tanh") and not hasattr(opyard.ops.aten, "no_such_op")
+        assert opyard._C._dispatch_has_kernel_for_dispatch_key("aten::exp", "CPU")
+        assert "Meta: registered at" in opyard.dispatcher.dump("aten::sqrt")
+        assert "Autograd" in opyard.dispatcher.dump("aten::sqrt")
+        assert _core._find_op("aten::neg") is not None
+        assert opyard.ops.aten.cos.default.name() == "aten::cos"
+        print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
+def test_user_kernel_registered_before_first_use_wins():
+    out = run("""
+        lib = opyard.library.Library("aten", "IMPL")
+        lib.impl("sin", lambda self: self * 0 + 7, "CPU")
+        print(opyard.sin(x).tolist(), opyard.ops.aten.sin.default(x).tolist())
+    """)
+    assert out.strip() == "[7.0, 7.0] [7.0, 7.0]"
+
+
+def test_fragment_overload_of_a_pending_packet_comes_after_the_built_ins():
+    out = run("""
+        lib = opyard.library.Library("aten", "FRAGMENT")
+        lib.define("tanh.twice(Tensor self, int k) -> Tensor")
+        print(opyard.ops.aten.tanh.overloads())
+        try:
+            lib.define("exp(Tensor self) -> Tensor")
+        except RuntimeError as e:
+            print("refused:", "exp" in str(e))
+    """)
+    first, second = out.strip().split("\n")
+    assert eval(first)[-1] == "twice" and "default" in eval(first)
+    assert second == "refused: True"
+
+
+def test_two_threads_first_touching_one_packet():
+    out = run("""
+        import threading
+        results, errors = [], []
+        barrier = threading.Barrier(4)
+        def touch():
+            try:
+                barrier.wait()
+                results.append(opyard.exp(x).tolist())
+            except BaseException as e:
+                errors.append(repr(e))
+        threads = [threading.Thread(target=touch) for _ in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print(errors, len({str(r) for r in results}), len(results), opyard.ops.aten.exp.overloads())
+    """)
+    assert out.strip() == "[] 1 4 ['default', 'out']"
+
+
+def test_fake_and_meta_kernels_on_first_use():
+    out = run("""
+        from opyard.fake import FakeTensorMode
+        with FakeTensorMode():
+            f = opyard.empty(2, 3)
+            print(tuple(opyard.tanh(f).shape), tuple(opyard.neg(opyard.empty(4, device="meta")).shape))
+    """)
+    assert out.strip() == "(2, 3) (4,)"
+
+
+def test_an_operator_pickled_here_loads_where_its_packet_is_pending():
+    blob = pickle.dumps((opyard.ops.aten.sqrt.default, opyard.ops.aten.sqrt))
+    out = run(f"""
+        import pickle
+        overload, packet = pickle.loads({blob!r})
+        print(overload.name(), packet.overloads())
+    """)
+    assert out.strip() == "aten::sqrt ['default', 'out']"
+
+
+def test_fake_layer_loads_on_first_use_of_its_names():
+    out = run("""
+        import sys
+        loaded = lambda: sorted(m for m in sys.modules if m.startswith("opyard.fake"))
+        before = loaded()
+        assert "fake" in dir(opyard) and "SymInt" in dir(opyard) and "_check" in dir(opyard)
+        check, sym_int = opyard._check, opyard.SymInt
+        after_names = loaded()
+        ns = {}
+        exec("from opyard import *", ns)
+        with opyard.fake.FakeTensorMode():
+            f = opyard.ones(2, 3)
+        from opyard._subclasses.fake_tensor import FakeTensor
+        print(before, "opyard.fake.symbolic" in after_names, ns["SymInt"] is sym_int, isinstance(f, FakeTensor),
+              tuple(f.shape), check is opyard.fake.checks.check)
+    """)
+    assert out.strip().splitlines()[-1] == "[] True True True (2, 3) True"
+
+
+def test_linalg_loads_on_first_use():
+    out = run("""
+        import sys
+        before = "opyard.linalg" in sys.modules or "opyard._aten.linalg_ops" in sys.modules
+        print(before, opyard.linalg.vector_norm(opyard.tensor([3.0, 4.0])).item(), opyard.linalg.LinAlgError.__name__)
+    """)
+    assert out.strip().splitlines()[-1] == "False 5.0 LinAlgError"
+
+
+def test_library_loads_on_first_use():
+    out = run("""
+        import sys
+        before = sorted(m for m in ("opyard.library", "opyard._library.custom_op") if m in sys.modules)
+        import opyard._custom_ops  # torch's legacy spelling first: the package's names stay functions
+        same = opyard._library.custom_op is opyard.library.custom_op and callable(opyard._library.custom_op)
+
+        @opyard.library.custom_op("lazylib::twice", mutates_args=())
+        def twice(t: opyard.Tensor) -> opyard.Tensor:
+            return t * 2
+
+        print(before, same, twice(x).tolist(), "library" in dir(opyard))
+    """)
+    assert out.strip().splitlines()[-1] == "[] True [1.0, 2.0] True"

@@ -1,0 +1,457 @@
+"""Samples of every built-in operator for its Meta kernel: per overload name, ``m -> (args, kwargs)``
+where ``m`` makes tensors on the device under test. ``test_meta_kernels`` runs each on CPU and Meta
+and compares; ``test_coverage`` counts them in the inventory."""
+
+import numpy as np
+
+import opyard
+
+A = opyard.ops.aten
+f32, i64, b8 = opyard.float32, opyard.int64, opyard.bool
+
+
+class Maker:
+    """Builds the same inputs on one device: random data on cpu, no data on meta."""
+
+    def __init__(self, device):
+        self.device = device
+        self.rng = np.random.default_rng(0)
+
+    def __call__(self, *shape, dtype=f32, positive=False):
+        data = self.rng.standard_normal(shape)
+        if positive:
+            data = np.abs(data) + 0.5
+        return opyard.tensor(data, dtype=dtype, device=self.device) if dtype is not b8 else \
+            opyard.tensor(data > 0, device=self.device)
+
+    def idx(self, values):
+        return opyard.tensor(values, dtype=i64, device=self.device)
+
+
+def _t(m):
+    return m(2, 3)
+
+
+# name -> m -> (args, kwargs). Factories take the device from the maker.
+SAMPLES = {
+    "add.Tensor": lambda m: ((m(2, 3), m(3)), {"alpha": 2}), "add.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "sub.Tensor": lambda m: ((m(2, 3), m(2, 1)), {}), "sub.Scalar": lambda m: ((m(2, 3), 1.5), {}),
+    "rsub.Tensor": lambda m: ((m(2, 3), m(3)), {}), "rsub.Scalar": lambda m: ((m(2, 3), 1), {}),
+    "mul.Tensor": lambda m: ((m(2, 3), m(2, 3, dtype=i64)), {}), "mul.Scalar": lambda m: ((m(2, 3), 3), {}),
+    "div.Tensor": lambda m: ((m(2, 3, dtype=i64), m(3, positive=True, dtype=i64)), {}),
+    "div.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "div.Tensor_mode": lambda m: ((m(2, 3), m(3, positive=True)), {"rounding_mode": "floor"}),
+    "div.Scalar_mode": lambda m: ((m(2, 3), 2), {"rounding_mode": "trunc"}),
+    "floor_divide": lambda m: ((m(2, 3), m(3, positive=True)), {}),
+    "floor_divide.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "remainder.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}),
+    "remainder.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "pow.Tensor_Tensor": lambda m: ((m(2, 3, positive=True), m(3)), {}),
+    "pow.Tensor_Scalar": lambda m: ((m(2, 3), 2), {}), "pow.Scalar": lambda m: ((2, m(2, 3)), {}),
+    "lerp.Scalar": lambda m: ((m(2, 3), m(2, 3), 0.5), {}),
+    "where.self": lambda m: ((m(2, 3, dtype=b8), m(2, 3), m(3)), {}),
+    "where.ScalarOther": lambda m: ((m(2, 3, dtype=b8), m(2, 3), 0.0), {}),
+    "where.ScalarSelf": lambda m: ((m(2, 3, dtype=b8), 1, m(2, 3)), {}),
+    "clamp": lambda m: ((m(2, 3), -0.5, 0.5), {}), "clamp.Tensor": lambda m: ((m(2, 3), m(3)), {}),
+    "clamp_min": lambda m: ((m(2, 3), 0), {}), "clamp_max": lambda m: ((m(2, 3), 0), {}),
+    "isclose": lambda m: ((m(2, 3), m(2, 3)), {}), "bitwise_not": lambda m: ((m(2, 3, dtype=b8),), {}),
+    "copy_": lambda m: ((m(2, 3), m(3)), {}), "fill_.Scalar": lambda m: ((m(2, 3), 1), {}),
+    "fill_.Tensor": lambda m: ((m(2, 3), m()), {}), "zero_": lambda m: ((m(2, 3),), {}),
+    "sum": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "sum.dim_IntList": lambda m: ((m(2, 3, 4), [0, 2], True), {}),
+    "mean": lambda m: ((m(2, 3),), {}), "mean.dim": lambda m: ((m(2, 3, 4), [1]), {}),
+    "prod": lambda m: ((m(2, 3, dtype=i64),), {}), "prod.dim_int": lambda m: ((m(2, 3, 4), 1, True), {}), "amax": lambda m: ((m(2, 3, 4), [0, 1]), {}),
+    "amin": lambda m: ((m(2, 3, 4), [2], True), {}), "max": lambda m: ((m(2, 3),), {}), "min": lambda m: ((m(2, 3),), {}),
+    "max.dim": lambda m: ((m(2, 3, 4), 1), {}), "min.dim": lambda m: ((m(2, 3, 4), -1, True), {}),
+    "max.other": lambda m: ((m(2, 3), m(3)), {}), "maximum": lambda m: ((m(2, 3), m(3, dtype=i64)), {}),
+    "minimum": lambda m: ((m(2, 1), m(3)), {}), "min.other": lambda m: ((m(2, 3), m(3)), {}),
+    "argmax": lambda m: ((m(2, 3), 1), {}), "argmin": lambda m: ((m(2, 3),), {}),
+    "var.correction": lambda m: ((m(2, 3), [1]), {"correction": 0}), "std.correction": lambda m: ((m(2, 3),), {}),
+    "softmax.int": lambda m: ((m(2, 3), 1), {}), "log_softmax.int": lambda m: ((m(2, 3), 0, opyard.float64), {}),
+    "_softmax": lambda m: ((m(2, 3), 1, False), {}), "_log_softmax": lambda m: ((m(2, 3), 1, False), {}),
+    "cumsum": lambda m: ((m(2, 3, dtype=i64), 1), {}), "any": lambda m: ((m(2, 3, dtype=b8),), {}),
+    "all": lambda m: ((m(2, 3),), {}), "any.dim": lambda m: ((m(2, 3), 1), {}), "all.dim": lambda m: ((m(2, 3), 0, True), {}),
+    "sort": lambda m: ((m(2, 3), 1, True), {}), "topk": lambda m: ((m(2, 5), 3), {}),
+    "mm": lambda m: ((m(2, 3), m(3, 4)), {}), "bmm": lambda m: ((m(5, 2, 3), m(5, 3, 4)), {}),
+    "addmm": lambda m: ((m(4), m(2, 3), m(3, 4)), {"beta": 0.5}), "dot": lambda m: ((m(3), m(3)), {}),
+    "outer": lambda m: ((m(3), m(4)), {}), "mv": lambda m: ((m(2, 3), m(3)), {}),
+    "einsum": lambda m: (("ij,jk->ki", [m(2, 3), m(3, 4)]), {}),
+    "matmul": lambda m: ((m(5, 2, 3), m(3, 4)), {}), "linear": lambda m: ((m(2, 3), m(4, 3), m(4)), {}),
+    "view": lambda m: ((m(2, 3), [3, 2]), {}), "reshape": lambda m: ((m(2, 3).t(), [6]), {}),
+    "t": lambda m: ((m(2, 3),), {}), "transpose.int": lambda m: ((m(2, 3, 4), 0, 2), {}),
+    "permute": lambda m: ((m(2, 3, 4), [2, 0, 1]), {}), "expand": lambda m: ((m(3, 1), [2, 3, 4]), {}),
+    "expand_as": lambda m: ((m(3, 1), m(3, 4)), {}), "view_as": lambda m: ((m(2, 3), m(6)), {}),
+    "unsqueeze": lambda m: ((m(2, 3), 1), {}), "squeeze": lambda m: ((m(2, 1, 3, 1),), {}),
+    "squeeze.dim": lambda m: ((m(2, 1, 3), 1), {}), "squeeze.dims": lambda m: ((m(1, 2, 1), [0, 2]), {}),
+    "select.int": lambda m: ((m(2, 3, 4), 1, 2), {}), "slice.Tensor": lambda m: ((m(5, 3), 0, 1, 5, 2), {}),
+    "narrow": lambda m: ((m(5, 3), 1, 1, 2), {}), "unbind.int": lambda m: ((m(2, 3), 1), {}),
+    "diagonal": lambda m: ((m(3, 4), 1), {}), "movedim.int": lambda m: ((m(2, 3, 4), 0, -1), {}),
+    "unflatten.int": lambda m: ((m(2, 6), 1, [2, 3]), {}), "flatten.using_ints": lambda m: ((m(2, 3, 4), 1), {}),
+    "alias": lambda m: ((m(2, 3),), {}), "detach": lambda m: ((m(2, 3),), {}),
+    "clone": lambda m: ((m(2, 3).t(),), {}), "contiguous": lambda m: ((m(2, 3).t(),), {}),
+    "cat": lambda m: (([m(2, 3), m(1, 3, dtype=i64)], 0), {}), "stack": lambda m: (([m(2, 3), m(2, 3)], 1), {}),
+    "split.Tensor": lambda m: ((m(5, 2), 2), {}), "chunk": lambda m: ((m(5, 2), 2), {}),
+    "flip": lambda m: ((m(2, 3), [0]), {}), "repeat": lambda m: ((m(2, 3), [2, 1, 2]), {}),
+    "triu": lambda m: ((m(3, 3), 1), {}), "tril": lambda m: ((m(3, 3),), {}),
+    "index.Tensor": lambda m: ((m(4, 5), [m.idx([0, 2]), None]), {}),
+    "index_put": lambda m: ((m(4, 5), [m.idx([0, 2])], m(5)), {}),
+    "index_put_": lambda m: ((m(4, 5), [m.idx([0, 2])], m(5)), {}),
+    "index_select": lambda m: ((m(4, 5), 1, m.idx([0, 4])), {}),
+    "gather": lambda m: ((m(2, 3), 1, m.idx([[0, 0], [1, 2]])), {}),
+    "scatter.src": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "scatter.value": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), 1.0), {}),
+    "scatter_.src": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "scatter_.value": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), 1.0), {}),
+    "scatter_add": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "masked_fill.Scalar": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 0.0), {}),
+    "masked_fill.Tensor": lambda m: ((m(2, 3), m(3, dtype=b8), m()), {}),
+    "masked_fill_.Scalar": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 0.0), {}),
+    "masked_fill_.Tensor": lambda m: ((m(2, 3), m(2, 3, dtype=b8), m()), {}),
+    "_to_copy": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "numel": lambda m: ((m(2, 3),), {}),
+    "uniform_": lambda m: ((m(2, 3), -1.0, 1.0), {}), "normal_": lambda m: ((m(2, 3),), {}),
+    "zeros": lambda m: (([2, 3],), {"device": m.device}), "ones": lambda m: (([2],), {"dtype": i64, "device": m.device}),
+    "empty.memory_format": lambda m: (([2, 3],), {"device": m.device}),
+    "empty_strided": lambda m: (([2, 3], [3, 1]), {"device": m.device}),
+    "full": lambda m: (([2, 3], 7), {"device": m.device}), "arange": lambda m: ((5,), {"device": m.device}),
+    "arange.start": lambda m: ((1, 4.5), {"device": m.device}),
+    "arange.start_step": lambda m: ((0, 10, 3), {"device": m.device}),
+    "eye": lambda m: ((3,), {"device": m.device}), "eye.m": lambda m: ((2, 4), {"device": m.device}),
+    "linspace": lambda m: ((0, 1, 5), {"device": m.device}), "rand": lambda m: (([2, 3],), {"device": m.device}),
+    "randn": lambda m: (([2, 3],), {"device": m.device}), "randint": lambda m: ((5, [2, 3]), {"dtype": i64, "device": m.device}),
+    "zeros_like": lambda m: ((m(2, 3),), {"dtype": i64}), "ones_like": lambda m: ((m(2, 3),), {}),
+    "empty_like": lambda m: ((m(2, 3),), {}), "full_like": lambda m: ((m(2, 3), 2), {}),
+    "rand_like": lambda m: ((m(2, 3),), {}), "randn_like": lambda m: ((m(2, 3),), {}),
+    "new_empty": lambda m: ((m(2, 3), [4]), {}), "new_zeros": lambda m: ((m(2, 3), [4]), {"dtype": i64}),
+    "new_ones": lambda m: ((m(2, 3), [1, 2]), {}), "new_full": lambda m: ((m(2, 3), [2], 5), {}),
+    "logical_and": lambda m: ((m(2, 3, dtype=b8), m(3, dtype=b8)), {}),
+    "logical_or": lambda m: ((m(2, 3), m(2, 3)), {}), "logical_xor": lambda m: ((m(2, 3), m(3)), {}),
+}
+UNARY_FLOAT = ["abs", "neg", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh",
+               "sqrt", "rsqrt", "sigmoid", "reciprocal", "relu", "silu", "leaky_relu", "sign", "square",
+               "floor", "ceil", "round", "trunc", "isnan", "isinf", "isfinite", "logical_not"]
+for _n in UNARY_FLOAT:
+    SAMPLES[_n] = lambda m: ((m(2, 3, positive=True),), {})
+for _n in ("abs_", "neg_", "exp_", "log_", "sin_", "cos_", "tanh_", "sqrt_", "sigmoid_", "relu_", "sign_",
+           "expm1_", "clamp_"):
+    SAMPLES[_n] = (lambda m: ((m(2, 3, positive=True), 0.1)), {}) if _n == "clamp_" else \
+        (lambda m: ((m(2, 3, positive=True),), {}))
+SAMPLES["clamp_"] = lambda m: ((m(2, 3), 0.1), {})
+for _op in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor"):
+    _int = _op.startswith("bitwise")
+    SAMPLES[f"{_op}.Tensor"] = (lambda m, i=_int: ((m(2, 3, dtype=i64 if i else f32), m(3, dtype=i64 if i else f32)), {}))
+    SAMPLES[f"{_op}.Scalar"] = (lambda m, i=_int: ((m(2, 3, dtype=i64 if i else f32), 1), {}))
+for _n in ("add_.Tensor", "sub_.Tensor", "mul_.Tensor", "div_.Tensor", "pow_.Tensor", "remainder_.Tensor",
+           "add_.Scalar", "sub_.Scalar", "mul_.Scalar", "div_.Scalar", "pow_.Scalar", "div_.Tensor_mode"):
+    _scalar = _n.endswith("Scalar")
+    SAMPLES[_n] = (lambda m, s=_scalar, n=_n: ((m(2, 3, positive=True), 2 if s else m(3, positive=True)),
+                                              {"rounding_mode": "floor"} if n.endswith("mode") else {}))
+for _n in ("bitwise_and_.Tensor", "bitwise_or_.Tensor", "bitwise_xor_.Tensor"):
+    SAMPLES[_n] = lambda m: ((m(2, 3, dtype=i64), m(3, dtype=i64)), {})
+
+# --- operators real extension code calls (begin) ---
+SAMPLES.update({
+    "view.dtype": lambda m: ((m(2, 4), opyard.uint8), {}), "as_strided": lambda m: ((m(4, 5), [2, 2], [5, 1], 1), {}),
+    "split_with_sizes": lambda m: ((m(6, 2), [1, 2, 3]), {}), "split.sizes": lambda m: ((m(2, 5), [2, 3], 1), {}),
+    "argsort": lambda m: ((m(2, 3), 1, True), {}), "argsort.stable": lambda m: ((m(2, 3),), {"stable": True}),
+    "sort.stable": lambda m: ((m(2, 3),), {"stable": True, "dim": 0}), "kthvalue": lambda m: ((m(2, 5), 2), {}),
+    "bucketize.Tensor": lambda m: ((m(2, 3), m.idx([-1, 0, 1])), {"right": True}),
+    "bucketize.Scalar": lambda m: ((0.5, m.idx([-1, 0, 1])), {"out_int32": True}),
+    "searchsorted.Tensor": lambda m: ((m.idx([-1, 0, 1]), m(2, 3)), {}),
+    "searchsorted.Scalar": lambda m: ((m.idx([-1, 0, 1]), 0), {"side": "right"}),
+    "repeat_interleave.self_int": lambda m: ((m(2, 3), 2, 1), {}),
+    "gelu": lambda m: ((m(2, 3),), {"approximate": "tanh"}), "erf": lambda m: ((m(2, 3),), {}),
+    "hardtanh": lambda m: ((m(2, 3), -0.5, 0.5), {}), "elu": lambda m: ((m(2, 3),), {}),
+    "softplus": lambda m: ((m(2, 3), 2), {}), "constant_pad_nd": lambda m: ((m(2, 3), [1, -1, 0, 2], 1.5), {}),
+    "one_hot": lambda m: ((m.idx([0, 2]), 4), {}),
+    "layer_norm": lambda m: ((m(2, 3), [3], m(3), m(3)), {}), "rms_norm": lambda m: ((m(2, 3), [3], m(3)), {}),
+    "dropout": lambda m: ((m(2, 3), 0.5, False), {}), "embedding": lambda m: ((m(5, 3), m.idx([[0, 4], [1, 1]])), {}),
+    "pad": lambda m: ((m(2, 3), [1, 2], "reflect"), {}),
+    "scaled_dot_product_attention": lambda m: ((m(2, 4, 3), m(2, 5, 3), m(2, 5, 2)), {"is_causal": True}),
+    "logsumexp": lambda m: ((m(2, 3), [1]), {}), "round.decimals": lambda m: ((m(2, 3),), {"decimals": 2}),
+    "cumprod": lambda m: ((m(2, 3), 1), {}), "aminmax": lambda m: ((m(2, 3),), {"dim": 1}),
+    "exp2": lambda m: ((m(2, 3, dtype=i64),), {}), "count_nonzero": lambda m: ((m(2, 3), 0), {}),
+    "fmod.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}), "fmod.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "diff": lambda m: ((m(2, 4),), {"prepend": m(2, 1)}),
+    "new_empty_strided": lambda m: ((m(2, 3), [2, 2], [1, 2]), {}),
+    "bitwise_left_shift.Tensor": lambda m: ((m(2, 3, dtype=i64), m(3, dtype=i64)), {}),
+    "bitwise_left_shift.Tensor_Scalar": lambda m: ((m(2, 3, dtype=i64), 2), {}),
+    "bitwise_right_shift.Tensor": lambda m: ((m(2, 3, dtype=i64), m(1, dtype=i64)), {}),
+    "bitwise_right_shift.Tensor_Scalar": lambda m: ((m(2, 3, dtype=i64), 1), {}),
+    "index_add": lambda m: ((m(4, 3), 0, m.idx([0, 0, 2]), m(3, 3)), {"alpha": 2}),
+    "index_add_": lambda m: ((m(4, 3), 1, m.idx([2, 0]), m(4, 2)), {}),
+    "scatter_add_": lambda m: ((m(2, 3), 1, m.idx([[0], [2]]), m(2, 1)), {}),
+    "roll": lambda m: ((m(2, 3), [1, -1], [0, 1]), {}), "nan_to_num": lambda m: ((m(2, 3),), {"nan": 0.0}),
+    "isin.Tensor_Tensor": lambda m: ((m(2, 3, dtype=i64), m(4, dtype=i64)), {"invert": True}),
+    "norm.Scalar": lambda m: ((m(2, 3), 3), {}), "norm.ScalarOpt_dim": lambda m: ((m(2, 3), None, [1], True), {}),
+    "linalg_vector_norm": lambda m: ((m(2, 3), float("inf"), [0]), {}),
+    "var.dim": lambda m: ((m(2, 3), [1], False), {}), "std.dim": lambda m: ((m(2, 3), None, True, True), {}),
+    "var": lambda m: ((m(2, 3),), {}), "std": lambda m: ((m(2, 3), False), {}),
+    "addcmul": lambda m: ((m(2, 3), m(3), m(2, 1)), {"value": 0.5}),
+    "addcdiv": lambda m: ((m(2, 3), m(3), m(2, 1, positive=True)), {}),
+    "baddbmm": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5, "alpha": 2}),
+    "tile": lambda m: ((m(2, 3), [2]), {}),
+})
+DATA_DEPENDENT_EXT = {
+    "argwhere": lambda m: ((m(2, 3),), {}), "masked_select": lambda m: ((m(2, 3), m(3, dtype=b8)), {}),
+    "repeat_interleave.Tensor": lambda m: ((m.idx([1, 2]),), {}),
+    "repeat_interleave.self_Tensor": lambda m: ((m(2, 3), m.idx([1, 2])), {"dim": 0}),
+}
+
+
+def _out_sample(name, functional_sample):
+    def sample(m):
+        args, kwargs = functional_sample(m)
+        dtype = opyard.bool if name.startswith(("eq.", "lt.")) else \
+            i64 if name.startswith(("argmax", "argmin", "argsort")) else f32
+        return args, {**kwargs, "out": opyard.empty(0, dtype=dtype, device=m.device)}
+    return sample
+
+
+_OUT_OF = {
+    "mm.out": "mm", "bmm.out": "bmm", "addmm.out": "addmm", "matmul.out": "matmul", "add.out": "add.Tensor",
+    "sub.out": "sub.Tensor", "mul.out": "sub.Tensor", "div.out": "div.Tensor_mode", "maximum.out": "max.other",
+    "minimum.out": "min.other", "pow.Tensor_Scalar_out": "pow.Tensor_Scalar", "clamp.out": "clamp",
+    "where.self_out": "where.self", "eq.Tensor_out": "eq.Tensor", "lt.Tensor_out": "lt.Tensor",
+    "sum.IntList_out": "sum.dim_IntList", "mean.out": "mean.dim", "amax.out": "amax", "argmax.out": "argmax",
+    "cumsum.out": "sum.dim_IntList", "softmax.int_out": "softmax.int", "cat.out": "stack", "stack.out": "stack",
+}
+for _name, _src in _OUT_OF.items():
+    SAMPLES[_name] = _out_sample(_name, SAMPLES[_src])
+SAMPLES["div.out"] = _out_sample("div.out", lambda m: ((m(2, 3), m(3, positive=True)), {}))
+SAMPLES["cumsum.out"] = _out_sample("cumsum.out", lambda m: ((m(2, 3), 1), {}))
+for _n in ("exp", "neg", "abs", "sqrt", "rsqrt", "sigmoid", "tanh", "floor", "round"):
+    SAMPLES[f"{_n}.out"] = _out_sample(f"{_n}.out", SAMPLES[_n])
+# --- operators real extension code calls (end) ---
+
+# --- math, reductions, indexing and linear algebra with a numpy equivalent (begin) ---
+def _spd(m):
+    if m.device != "cpu":
+        return m(3, 3)
+    a = m(3, 3)
+    return a @ a.mT + opyard.eye(3) * 3
+
+
+SAMPLES.update({
+    "atan2": lambda m: ((m(2, 3), m(3)), {}), "atan2_": lambda m: ((m(2, 3), m(3)), {}),
+    "hypot": lambda m: ((m(2, 3), m(2, 1)), {}), "hypot_": lambda m: ((m(2, 3), m(3)), {}),
+    "logaddexp": lambda m: ((m(2, 3), m(3)), {}),
+    "copysign.Tensor": lambda m: ((m(2, 3, dtype=i64), m(3)), {}), "copysign.Scalar": lambda m: ((m(2, 3), -1), {}),
+    "copysign_.Tensor": lambda m: ((m(2, 3), m(3)), {}), "copysign_.Scalar": lambda m: ((m(2, 3), -1.0), {}),
+    "heaviside": lambda m: ((m(2, 3), m(3)), {}), "heaviside_": lambda m: ((m(2, 3), m(3)), {}),
+    "sinc": lambda m: ((m(2, 3, dtype=i64),), {}), "sinc_": lambda m: ((m(2, 3),), {}),
+    "xlogy.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}),
+    "xlogy.Scalar_Self": lambda m: ((2, m(2, 3, positive=True)), {}),
+    "xlogy.Scalar_Other": lambda m: ((m(2, 3), 3), {}), "xlogy_.Tensor": lambda m: ((m(2, 3), m(3)), {}),
+    "xlogy_.Scalar_Other": lambda m: ((m(2, 3), 2.0), {}),
+    "frac": lambda m: ((m(2, 3),), {}), "frac_": lambda m: ((m(2, 3),), {}),
+    "sgn": lambda m: ((m(2, 3, dtype=i64),), {}), "sgn_": lambda m: ((m(2, 3),), {}),
+    "lerp.Tensor": lambda m: ((m(2, 3), m(3), m(2, 1)), {}), "lerp_.Scalar": lambda m: ((m(2, 3), m(3), 0.3), {}),
+    "lerp_.Tensor": lambda m: ((m(2, 3), m(3), m(3)), {}),
+    "clamp_min_": lambda m: ((m(2, 3), 0), {}), "clamp_max_": lambda m: ((m(2, 3), 0), {}),
+    "nan_to_num_": lambda m: ((m(2, 3),), {"posinf": 1.0}),
+    "nansum": lambda m: ((m(2, 3, 4), [0, 2], True), {}), "nanmean": lambda m: ((m(2, 3), 1), {}),
+    "cummax": lambda m: ((m(2, 3), 1), {}), "cummin": lambda m: ((m(2, 3, dtype=i64), 0), {}),
+    "median": lambda m: ((m(2, 3),), {}), "median.dim": lambda m: ((m(2, 5), 1, True), {}),
+    "mode": lambda m: ((m(2, 5, dtype=i64),), {}),
+    "var_mean.correction": lambda m: ((m(2, 3), [1]), {"correction": 0}),
+    "var_mean.dim": lambda m: ((m(2, 3), [0], True, True), {}), "var_mean": lambda m: ((m(2, 3),), {}),
+    "std_mean.correction": lambda m: ((m(2, 3),), {}), "std_mean.dim": lambda m: ((m(2, 3), [1]), {}),
+    "std_mean": lambda m: ((m(2, 3), False), {}),
+    "cumprod_": lambda m: ((m(2, 3), 1), {}), "cumsum_": lambda m: ((m(2, 3), 0), {}),
+    "trace": lambda m: ((m(3, 4, dtype=i64),), {}), "linalg_det": lambda m: ((m(2, 3, 3),), {}),
+    "det": lambda m: ((m(3, 3),), {}), "linalg_inv": lambda m: ((m(2, 3, 3),), {}),
+    "inverse": lambda m: ((m(3, 3),), {}), "linalg_solve": lambda m: ((m(3, 3), m(3, 2)), {}),
+    "linalg_cholesky": lambda m: ((_spd(m),), {"upper": True}), "cholesky": lambda m: ((_spd(m),), {}),
+    "linalg_qr": lambda m: ((m(4, 3),), {}), "linalg_svd": lambda m: ((m(2, 4, 3), False), {}),
+    "linalg_eigh": lambda m: ((m(3, 3),), {}), "linalg_cross": lambda m: ((m(2, 3), m(1, 3)), {}),
+    "cross": lambda m: ((m(3, 2), m(3, 2)), {}), "kron": lambda m: ((m(2, 3), m(2)), {}),
+    "matrix_power": lambda m: ((m(3, 3), 3), {}), "linalg_matrix_power": lambda m: ((m(2, 3, 3), 2), {}),
+    "index_copy": lambda m: ((m(4, 3), 0, m.idx([3, 1]), m(2, 3)), {}),
+    "index_copy_": lambda m: ((m(4, 3), 1, m.idx([2]), m(4, 1)), {}),
+    "index_fill.int_Scalar": lambda m: ((m(4, 3), 0, m.idx([3, 1]), 2.0), {}),
+    "index_fill.int_Tensor": lambda m: ((m(4, 3), 1, m.idx([0]), m()), {}),
+    "index_fill_.int_Scalar": lambda m: ((m(4, 3), 0, m.idx([3, 1]), 2.0), {}),
+    "index_fill_.int_Tensor": lambda m: ((m(4, 3), 1, m.idx([0]), m()), {}),
+    "scatter_reduce.two": lambda m: ((m(3, 2), 0, m.idx([[0, 1], [0, 2]]), m(2, 2), "amax"), {}),
+    "scatter_reduce_.two": lambda m: ((m(3, 2), 0, m.idx([[0, 1], [0, 2]]), m(2, 2), "mean"),
+                                      {"include_self": False}),
+    "take": lambda m: ((m(2, 3), m.idx([[0, 5], [1, 1]])), {}),
+    "take_along_dim": lambda m: ((m(2, 3), m.idx([[0], [2]]), 1), {}),
+    "unfold": lambda m: ((m(2, 5), 1, 2, 2), {}),
+    "tensor_split.sections": lambda m: ((m(7, 2), 3), {}),
+    "tensor_split.indices": lambda m: ((m(2, 7), [1, 5], 1), {}), "detach_": lambda m: ((m(2, 3),), {}),
+})
+for _n in ("trunc_", "floor_", "ceil_", "round_", "reciprocal_", "rsqrt_", "square_", "log2_", "log10_", "log1p_",
+           "tan_", "erf_"):
+    SAMPLES[_n] = lambda m: ((m(2, 3, positive=True),), {})
+_OUT_MORE = {
+    "sgn.out": "sgn", "copysign.out": "copysign.Tensor", "ceil.out": "ceil", "clamp_max.out": "clamp_max",
+    "clamp_min.out": "clamp_min", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
+    "index_copy.out": "index_copy", "kron.out": "kron", "nan_to_num.out": "nan_to_num", "log.out": "log",
+    "logaddexp.out": "logaddexp", "xlogy.OutTensor": "xlogy.Tensor", "logsumexp.out": "logsumexp",
+    "matrix_power.out": "matrix_power", "nanmean.out": "nanmean", "sin.out": "sin", "sinc.out": "sinc",
+    "nansum.out": "nansum", "prod.int_out": "prod.dim_int", "trunc.out": "trunc", "heaviside.out": "heaviside",
+    "scatter_reduce.two_out": "scatter_reduce.two", "cross.out": "cross", "triu.out": "triu", "tril.out": "tril",
+    "take.out": "take", "take_along_dim.out": "take_along_dim", "index_select.out": "index_select",
+    "gather.out": "gather", "sign.out": "sign", "atan2.out": "atan2", "lerp.Scalar_out": "lerp.Scalar",
+    "lerp.Tensor_out": "lerp.Tensor", "hypot.out": "hypot", "linalg_cholesky.out": "linalg_cholesky",
+    "linalg_cross.out": "linalg_cross", "linalg_det.out": "linalg_det", "linalg_inv.out": "linalg_inv",
+    "outer.out": "outer", "linalg_solve.out": "linalg_solve",
+}
+for _name, _src in _OUT_MORE.items():
+    SAMPLES[_name] = _out_sample(_name, SAMPLES[_src])
+SAMPLES.update({
+    "exp2_": lambda m: ((m(2, 3),), {}), "fmod_.Scalar": lambda m: ((m(2, 3), 1.5), {}),
+    "fmod_.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}), "tril_": lambda m: ((m(3, 3), 1), {}),
+    "triu_": lambda m: ((m(3, 3),), {}),
+})
+_OUT_MORE2 = {
+    "argmin.out": "argmin", "erf.out": "erf", "exp2.out": "exp2", "expm1.out": "expm1", "log10.out": "log10",
+    "log1p.out": "log1p", "log2.out": "log2", "amin.out": "amin", "reciprocal.out": "reciprocal",
+    "square.out": "square", "std.correction_out": "std.correction", "tan.out": "tan",
+    "var.correction_out": "var.correction", "norm.out": "norm.ScalarOpt_dim", "scatter.src_out": "scatter.src",
+    "scatter.value_out": "scatter.value", "scatter_add.out": "scatter_add", "cholesky.out": "cholesky",
+    "fmod.Scalar_out": "fmod.Scalar", "fmod.Tensor_out": "fmod.Tensor", "remainder.Tensor_out": "remainder.Tensor",
+    "max.out": "max.other", "min.out": "min.other", "max.unary_out": "max", "min.unary_out": "min",
+    "argsort.stable_out": "argsort.stable", "inverse.out": "inverse", "linalg_vector_norm.out": "linalg_vector_norm",
+    "linalg_matrix_power.out": "linalg_matrix_power",
+}
+for _name, _src in _OUT_MORE2.items():
+    SAMPLES[_name] = _out_sample(_name, SAMPLES[_src])
+
+
+def _multi_out_sample(functional_sample, names, index_names=("indices", "max_values", "min_indices")):
+    def sample(m):
+        args, kwargs = functional_sample(m)
+        outs = {n: opyard.empty(0, dtype=i64 if n in index_names else f32, device=m.device) for n in names}
+        return args, {**kwargs, **outs}
+    return sample
+
+
+for _name, _src, _names in (
+        ("cummax.out", "cummax", ("values", "indices")), ("kthvalue.values", "kthvalue", ("values", "indices")),
+        ("aminmax.out", "aminmax", ("min", "max")), ("max.dim_max", "max.dim", ("max", "max_values")),
+        ("min.dim_min", "min.dim", ("min", "min_indices")), ("median.dim_values", "median.dim", ("values", "indices")),
+        ("sort.values", "sort", ("values", "indices")), ("topk.values", "topk", ("values", "indices")),
+        ("linalg_qr.out", "linalg_qr", ("Q", "R")), ("linalg_eigh.eigvals", "linalg_eigh", ("eigvals", "eigvecs"))):
+    SAMPLES[_name] = _multi_out_sample(SAMPLES[_src], _names)
+for _n in ("asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg"):
+    SAMPLES[_n] = SAMPLES[_n + "_"] = lambda m: ((m(2, 3),), {})
+    SAMPLES[_n + ".out"] = _out_sample(_n + ".out", SAMPLES[_n])
+SAMPLES.update({
+    "logit": lambda m: ((m(2, 3, dtype=i64),), {"eps": 0.1}), "logit_": lambda m: ((m(2, 3),), {}),
+    "signbit": lambda m: ((m(2, 3, dtype=i64),), {}), "fmax": lambda m: ((m(2, 3), m(3, dtype=i64)), {}),
+    "fmin": lambda m: ((m(2, 1), m(3)), {}), "isposinf": lambda m: ((m(2, 3),), {}),
+    "isneginf": lambda m: ((m(2, 3, dtype=i64),), {}),
+})
+SAMPLES["logit.out"] = _out_sample("logit.out", SAMPLES["logit"])
+SAMPLES["fmax.out"] = _out_sample("fmax.out", SAMPLES["fmax"])
+SAMPLES["fmin.out"] = _out_sample("fmin.out", SAMPLES["fmin"])
+for _n in ("signbit", "isposinf", "isneginf"):
+    SAMPLES[_n + ".out"] = (lambda m, n=_n: (SAMPLES[n](m)[0], {"out": opyard.empty(0, dtype=b8, device=m.device)}))
+SAMPLES["linalg_svd.U"] = _multi_out_sample(SAMPLES["linalg_svd"], ("U", "S", "Vh"))
+SAMPLES["cummin.out"] = _multi_out_sample(lambda m: ((m(2, 3), 1), {}), ("values", "indices"))
+SAMPLES["mode.values"] = _multi_out_sample(lambda m: ((m(2, 5),), {}), ("values", "indices"))
+# --- math, reductions, indexing and linear algebra with a numpy equivalent (end) ---
+
+# --- convolution, pooling, resampling, unfold and channel shuffles ---
+CL, CL3 = opyard.channels_last, opyard.channels_last_3d
+f64 = opyard.float64
+
+
+def _cl(t):
+    return t.contiguous(memory_format=CL if t.dim() == 4 else CL3)
+
+
+def _pool_idx(m, *shape):
+    """Valid max-pool indices for a (2, 2) input plane pooled 2x2 from (4, 4)."""
+    base = np.array([[0, 2], [9, 15]])
+    return m.idx(np.broadcast_to(base, shape).tolist())
+
+
+SAMPLES.update({
+    "convolution": lambda m: ((m(2, 4, 7, 6), m(6, 2, 3, 3), m(6), [2, 1], [1, 0], [1, 2], False, [0, 0], 2), {}),
+    "_convolution": lambda m: ((_cl(m(2, 4, 7, 6)), m(4, 3, 3, 3), None, [1, 1], [1, 1], [1, 1], True, [0, 0], 1,
+                                False, False, True, True), {}),
+    "convolution_backward": lambda m: ((m(2, 6, 4, 2), m(2, 4, 7, 6), m(6, 2, 3, 3), [6], [2, 1], [1, 0], [1, 2],
+                                        False, [0, 0], 2, [True, True, True]), {}),
+    "conv1d": lambda m: ((m(3, 9), m(2, 3, 3)), {"stride": [2]}),
+    "conv2d": lambda m: ((m(1, 2, 5, 5), m(4, 2, 3, 3), m(4)), {"padding": [1, 1]}),
+    "conv3d": lambda m: ((m(1, 2, 3, 4, 5), m(2, 2, 2, 2, 2)), {}),
+    "conv1d.padding": lambda m: ((m(1, 3, 9), m(2, 3, 4)), {"padding": "same"}),
+    "conv2d.padding": lambda m: ((m(1, 2, 5, 5), m(4, 2, 3, 3)), {"padding": "valid"}),
+    "conv3d.padding": lambda m: ((m(1, 2, 3, 4, 5), m(2, 2, 3, 3, 3)), {"padding": "same"}),
+    "conv_transpose1d": lambda m: ((m(1, 2, 5), m(2, 3, 3)), {"stride": [2]}),
+    "conv_transpose2d.input": lambda m: ((_cl(m(1, 2, 4, 5)), m(2, 3, 3, 3), m(3)), {"stride": [2, 2]}),
+    "conv_transpose3d.input": lambda m: ((m(1, 2, 3, 4, 3), m(2, 1, 2, 2, 2)), {"groups": 2}),
+    "_convolution_mode": lambda m: ((m(1, 2, 5, 5), m(4, 2, 2, 2), None, [1, 1], "same", [1, 1], 1), {}),
+    "_convolution.deprecated": lambda m: ((m(1, 2, 5, 5), m(4, 2, 2, 2), None, [1, 1], [0, 0], [1, 1], False, [0, 0],
+                                           1, False, False, True), {}),
+    "im2col": lambda m: ((m(2, 3, 5, 6), [2, 3], [1, 1], [1, 0], [2, 1]), {}),
+    "col2im": lambda m: ((m(2, 12, 20), [5, 6], [2, 2], [1, 1], [0, 0], [1, 1]), {}),
+    "pixel_shuffle": lambda m: ((m(2, 8, 3, 2), 2), {}), "pixel_unshuffle": lambda m: ((m(2, 2, 4, 6), 2), {}),
+    "channel_shuffle": lambda m: ((_cl(m(2, 6, 3, 2)), 3), {}),
+    "native_channel_shuffle": lambda m: ((m(2, 6, 3), 2), {}),
+    "max_pool1d_with_indices": lambda m: ((m(2, 3, 9), [3], [2], [1]), {}),
+    "max_pool1d": lambda m: ((m(2, 3, 9), [3]), {}),
+    "max_pool2d": lambda m: ((m(2, 3, 7, 6), [3, 2], [2, 1], [1, 1], [1, 2], True), {}),
+    "max_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 2, 2]), {}),
+    "max_pool2d_with_indices": lambda m: ((_cl(m(2, 3, 7, 6)), [3, 2], [2, 1], [1, 1]), {}),
+    "max_pool3d_with_indices": lambda m: ((_cl(m(1, 2, 5, 6, 4)), [2, 2, 2], [], [1, 1, 0], [1, 1, 1], True), {}),
+    "max_pool2d_with_indices_backward": lambda m: ((m(1, 2, 2, 2), m(1, 2, 4, 4), [2, 2], [2, 2], [0, 0], [1, 1],
+                                                    False, _pool_idx(m, 1, 2, 2, 2)), {}),
+    "max_pool3d_with_indices_backward": lambda m: ((m(1, 2, 1, 2, 2), m(1, 2, 1, 4, 4), [1, 2, 2], [1, 2, 2],
+                                                    [0, 0, 0], [1, 1, 1], False, _pool_idx(m, 1, 2, 1, 2, 2)), {}),
+    "avg_pool1d": lambda m: ((m(2, 3, 9), [3], [2], [1], True), {}),
+    "avg_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [3, 2], [2, 1], [1, 1], True, False, None), {}),
+    "avg_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 2, 2], [1, 2, 2], [1, 0, 1], False, True, 3), {}),
+    "avg_pool2d_backward": lambda m: ((m(1, 2, 3, 3), m(1, 2, 5, 6), [2, 2], [2, 2], [0, 0], True, True, None), {}),
+    "avg_pool3d_backward": lambda m: ((m(1, 2, 2, 3, 3), m(1, 2, 4, 5, 6), [2, 2, 2], [2, 2, 2], [0, 0, 0], True,
+                                       True, None), {}),
+    "adaptive_avg_pool1d": lambda m: ((m(2, 3, 9), [4]), {}),
+    "adaptive_avg_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [1, 1]), {}),
+    "adaptive_avg_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 3, 3]), {}),
+    "_adaptive_avg_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [4, 3]), {}),
+    "_adaptive_avg_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 3, 3]), {}),
+    "_adaptive_avg_pool2d_backward": lambda m: ((m(2, 3, 4, 3), m(2, 3, 7, 6)), {}),
+    "_adaptive_avg_pool3d_backward": lambda m: ((m(1, 2, 2, 3, 3), m(1, 2, 5, 6, 4)), {}),
+    "adaptive_max_pool1d": lambda m: ((m(2, 3, 9), [4]), {}),
+    "adaptive_max_pool2d": lambda m: ((_cl(m(2, 3, 7, 6)), [4, 3]), {}),
+    "adaptive_max_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 3, 3]), {}),
+    "adaptive_max_pool2d_backward": lambda m: ((m(1, 2, 2, 2), m(1, 2, 4, 4), _pool_idx(m, 1, 2, 2, 2)), {}),
+    "adaptive_max_pool3d_backward": lambda m: ((m(1, 2, 1, 2, 2), m(1, 2, 1, 4, 4), _pool_idx(m, 1, 2, 1, 2, 2)), {}),
+    "fractional_max_pool2d": lambda m: ((m(2, 3, 7, 6), [2, 2], [3, 4], m(2, 3, 2, positive=True) * 0.3), {}),
+    "fractional_max_pool3d": lambda m: ((m(1, 2, 5, 6, 4), [2, 2, 2], [3, 3, 2], m(1, 2, 3, positive=True) * 0.3), {}),
+    "fractional_max_pool2d_backward": lambda m: ((m(1, 2, 2, 2), m(1, 2, 4, 4), [2, 2], [2, 2],
+                                                  _pool_idx(m, 1, 2, 2, 2)), {}),
+    "fractional_max_pool3d_backward": lambda m: ((m(1, 2, 1, 2, 2), m(1, 2, 1, 4, 4), [1, 2, 2], [1, 2, 2],
+                                                  _pool_idx(m, 1, 2, 1, 2, 2)), {}),
+    "max_unpool2d": lambda m: ((_cl(m(1, 2, 2, 2)), _cl(_pool_idx(m, 1, 2, 2, 2)), [4, 4]), {}),
+    "max_unpool3d": lambda m: ((m(1, 2, 1, 2, 2), _pool_idx(m, 1, 2, 1, 2, 2), [1, 4, 4], [1, 2, 2], [0, 0, 0]), {}),
+    "grid_sampler": lambda m: ((m(2, 3, 5, 6), m(2, 4, 3, 2)), {"interpolation_mode": 0, "padding_mode": 1,
+                                                                "align_corners": False}),
+    "grid_sampler_2d": lambda m: ((m(2, 3, 5, 6), m(2, 4, 3, 2), 2, 2, True), {}),
+    "grid_sampler_3d": lambda m: ((m(1, 2, 3, 5, 4), m(1, 2, 3, 2, 3), 1, 0, False), {}),
+    "grid_sampler_2d_backward": lambda m: ((m(2, 3, 4, 3), m(2, 3, 5, 6), m(2, 4, 3, 2), 0, 0, False,
+                                            [True, True]), {}),
+    "grid_sampler_3d_backward": lambda m: ((m(1, 2, 2, 3, 2), m(1, 2, 3, 5, 4), m(1, 2, 3, 2, 3), 0, 0, False,
+                                            [True, False]), {}),
+})
+_UPSAMPLE_SAMPLES = {  # name -> (input shape, output size, takes align_corners)
+    "upsample_nearest1d": ((2, 3, 5), [7], False), "upsample_nearest2d": ((2, 3, 5, 4), [7, 3], False),
+    "upsample_nearest3d": ((1, 2, 3, 4, 5), [4, 3, 7], False), "_upsample_nearest_exact1d": ((2, 3, 5), [7], False),
+    "_upsample_nearest_exact2d": ((2, 3, 5, 4), [7, 3], False),
+    "_upsample_nearest_exact3d": ((1, 2, 3, 4, 5), [4, 3, 7], False),
+    "upsample_linear1d": ((2, 3, 5), [7], True), "upsample_bilinear2d": ((2, 3, 5, 4), [7, 3], True),
+    "upsample_trilinear3d": ((1, 2, 3, 4, 5), [4, 3, 7], True), "upsample_bicubic2d": ((2, 3, 5, 4), [7, 3], True),
+    "_upsample_bilinear2d_aa": ((2, 3, 5, 4), [2, 3], True), "_upsample_bicubic2d_aa": ((2, 3, 5, 4), [2, 3], True),
+}
+for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
+    _extra = (False,) if _align else ()
+    _layout = _cl if len(_shape) == 4 else (lambda t: t)
+    SAMPLES[_name] = (lambda m, s=_shape, o=_size, e=_extra, lay=_layout: ((lay(m(*s)), o) + e, {}))
+    SAMPLES[_name + ".vec"] = (lambda m, s=_shape, o=_size, e=_extra: ((m(*s), None) + e + ([1.5] * len(o),), {}))
+    SAMPLES[_name + "_backward"] = (lambda m, s=_shape, o=_size, e=_extra: (
+        (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
+
+DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
+DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
