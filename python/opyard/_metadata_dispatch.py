@@ -30,7 +30,7 @@ from ._ops import Tag, ops
 from ._registration import KernelLibrary
 from ._tensor import Size, Tensor, is_contiguous_strides, strided
 
-__all__ = ["SIZES", "STRIDES", "DEVICE", "LAYOUT", "policy_bits", "set_policy", "display_name"]
+__all__ = ["SIZES", "STRIDES", "DEVICE", "LAYOUT", "policy_bits", "set_policy", "display_name", "NONE_ANSWERS"]
 
 SIZES, STRIDES, DEVICE, LAYOUT = 1, 2, 4, 8
 
@@ -190,6 +190,22 @@ _DEVICE, _LAYOUT = _op("prim::device"), _op("prim::layout")
 _DISPLAY = {op: "opyard.ops." + op.name().replace("::", ".").split(".")[0] + "." + op.name().split("::")[1].split(".")[0]
             for op in (_SYM_SIZE, _SYM_STRIDE, _SYM_NUMEL, _SYM_OFFSET, _DIM, _IS_CONTIGUOUS,
                        _IS_CONTIGUOUS_FORMAT, _DEVICE, _LAYOUT)}
+
+
+def _must_answer(what, expected):
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"{what} returned invalid type NoneType, expected {expected}")
+    return refuse
+
+
+#: operator -> what a handler's ``None`` means for it (the Python key's fallback reads this): the
+#: metadata the tensor was made with, as torch's defaults, or torch's error where an answer is due.
+NONE_ANSWERS = {
+    _SYM_SIZE: _stored_sizes, _SYM_STRIDE: _stored_strides, _SYM_NUMEL: lambda self: _stored_sizes(self).numel(),
+    _SYM_OFFSET: lambda self: Tensor.storage_offset(self), _IS_CONTIGUOUS: _stored_contiguous,
+    _IS_CONTIGUOUS_FORMAT: _stored_contiguous, _DIM: _must_answer("dim", "int"),
+    _DEVICE: _must_answer("device", "Device"), _LAYOUT: _must_answer("layout", "Layout"),
+}
 
 
 def display_name(op):

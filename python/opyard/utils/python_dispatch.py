@@ -37,7 +37,7 @@ from .. import (
 from .. import _function_protocol as _fp
 from .._function_protocol import _disabled_torch_dispatch_impl
 from .._tensor import _PYTHON_BITS, Tensor
-from .._metadata_dispatch import display_name
+from .._metadata_dispatch import NONE_ANSWERS, display_name
 from .._torch_dispatch_rules import RULES as _RULES
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ._aliasing import record_views, return_and_correct_aliasing
@@ -326,6 +326,8 @@ def _python_key_fallback(keyset, op, *args, **kwargs):
             finally:
                 _push_mode(mode)
             if result is not NotImplemented:
+                if result is None and op in NONE_ANSWERS:
+                    return NONE_ANSWERS[op](*args, **(kwargs or {}))
                 return check_result(op, result, who, args, kwargs)
             declined.append(f"mode object {mode!r}")
         for a, impl in handlers:
@@ -336,6 +338,8 @@ def _python_key_fallback(keyset, op, *args, **kwargs):
             else:
                 result = _call(impl, who, op, types, args, kwargs)
             if result is not NotImplemented:
+                if result is None and op in NONE_ANSWERS:  # a metadata query: torch's default
+                    return NONE_ANSWERS[op](*args, **(kwargs or {}))
                 result = check_result(op, result, who, args, kwargs)
                 record_views(op, args, kwargs, result)
                 return result
