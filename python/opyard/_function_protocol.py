@@ -19,7 +19,7 @@ __all__ = [
     "register_plain_tensor_type", "is_plain_type", "protocol_impl", "convert_result",
     "tensor_torch_function", "as_subclass", "MODE", "SUBCLASS_OFF", "ALL_OFF",
     "_disabled_torch_dispatch_impl", "tensor_torch_dispatch", "dispatch_impl", "has_torch_dispatch",
-    "normalize_spellings", "PYTHON_BITS", "raw_subclass_tensor", "take_over",
+    "normalize_spellings", "PYTHON_BITS", "raw_subclass_tensor", "take_over", "spelling",
 ]
 
 MODE, SUBCLASS_OFF, ALL_OFF = 1, 2, 4

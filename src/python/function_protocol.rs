@@ -76,6 +76,7 @@ pub fn function_protocol(
 /// takes part (torch's `handle_torch_function` for functions the binder does
 /// not see).
 #[pyfunction]
+#[pyo3(signature = (func, relevant, args, kwargs=None))]
 pub fn _handle_function_protocol(
     py: Python<'_>,
     func: &Bound<'_, PyAny>,
