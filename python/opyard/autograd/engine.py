@@ -60,7 +60,11 @@ def _overridable(*groups):
 
 
 def _sequence(x):
-    return (x,) if _is_tensor_like(x) else tuple(x)
+    """``x`` as torch's ``grad``/``backward`` normalize it for the protocol; anything else is left to
+    the argument checks after it (their messages)."""
+    if x is None:
+        return ()
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,)
 
 
 def _make_grads(outputs, grads):
