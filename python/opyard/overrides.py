@@ -28,7 +28,7 @@ import functools
 import threading
 import warnings
 
-from . import _core, _tensor
+from . import _core
 from . import _function_protocol as _fp
 from ._function_protocol import (
     DisableTorchFunction,
@@ -409,7 +409,7 @@ def resolve_name(f):
         if f is getter:
             return f"opyard.Tensor.{name}.__get__"
     name = getattr(f, "__name__", None)
-    if isinstance(f, OpOverloadPacket) and getattr(_override_listing.FACADE, name, None) is f:
+    if isinstance(f, OpOverloadPacket) and getattr(_override_listing._facade(), name, None) is f:
         return f"opyard.{name}"
     for klass in Tensor.__mro__:
         for attr, value in klass.__dict__.items():
@@ -489,33 +489,6 @@ class _RoutedProperty:
             obj.__dict__[self.name] = value
 
 
-def _property_getter(name):
-    def __get__(obj):
-        # Called directly (torch's ``Tensor.grad.__get__(t)``), it takes part in the protocol as
-        # reading the attribute does; through ``_RoutedProperty`` the protocol is off by now.
-        if not _fp.is_plain_type(type(obj)) and not _core._function_state() & (_fp.SUBCLASS_OFF | _fp.ALL_OFF):
-            overloaded = _overloaded_args((obj,))
-            if overloaded:
-                return _run(__get__, (obj,), {}, overloaded)
-        base = None
-        for klass in Tensor.__mro__:
-            if name in klass.__dict__:
-                base = klass.__dict__[name]
-                break
-        if hasattr(base, "__get__") and not isinstance(base, (staticmethod, classmethod)):
-            return base.__get__(obj, type(obj))
-        return obj.__dict__.get(name, base)
-
-    __get__.__qualname__ = f"Tensor.{name}.__get__"
-    return __get__
-
-
-for _name in ROUTED_PROPERTIES:
-    PROPERTY_GETTERS[_name] = _property_getter(_name)
-# ``.grad`` and ``._base`` are returned as they are (torch's default no-wrap functions).
-_fp.NO_WRAP.update((PROPERTY_GETTERS["grad"], PROPERTY_GETTERS["_base"]))
-
-
 def _install_routing(cls):
     """Route a new subclass's inherited Python-level methods and properties (the operator
     methods are packets, which the Rust call path checks already)."""
@@ -546,8 +519,6 @@ def _name_routed_methods():
 
 
 _name_routed_methods()  # torch's names from the start: listings and overrides key on these functions
-_tensor.set_subclass_hook(_install_routing)
-_core._set_override_handler(_dispatch_protocol)
 
 from ._exports import public_dir  # noqa: E402
 
