@@ -283,10 +283,26 @@ def tensor_torch_dispatch(cls, func, types, args=(), kwargs=None):
 _DISABLED_DISPATCH = (_disabled_torch_dispatch_impl, tensor_torch_dispatch)
 
 
+_BOUND = type(_disabled_torch_dispatch_impl.__get__(0))  # a bound method
+
+
 def dispatch_impl(obj):
     """The ``__torch_dispatch__`` (or ``__opyard_dispatch__``) of ``obj`` (a class or an instance,
     the spelling defined nearest in its MRO, bound as Python binds it), or None when it is
     ``Tensor``'s default or ``_disabled_torch_dispatch_impl`` (torch's ``check_has_torch_dispatch``)."""
+    t = obj.__class__
+    if t.__class__ is not type or not issubclass(t, _TENSOR[0]):
+        return _dispatch_impl_walk(obj)
+    # A tensor (the Python key's fallback asks this per operator): the common handler, one
+    # classmethod under both spellings (``normalize_spellings``), is read through the type
+    # (CPython's attribute cache) without walking the MRO.
+    ours = t.__opyard_dispatch__
+    if ours.__class__ is _BOUND and ours.__self__ is t and t.__torch_dispatch__.__func__ is ours.__func__:
+        return None if ours.__func__ in _DISABLED_DISPATCH else ours
+    return _dispatch_impl_walk(obj)
+
+
+def _dispatch_impl_walk(obj):
     for klass in obj.__mro__ if isinstance(obj, type) else type(obj).__mro__:
         d = klass.__dict__
         if "__torch_dispatch__" in d or "__opyard_dispatch__" in d:

@@ -77,7 +77,11 @@ def _overloaded_args(values, nested=False):
             t = type(a)
             if t in types or isinstance(a, type) or _fp.is_plain_type(t) or _fp.protocol_impl(t) is None:
                 continue
-            _insert(args, types, a)
+            if not types:  # the first one (``_insert``, inlined: this runs for every call)
+                args.append(a)
+                types.append(t)
+            else:
+                _insert(args, types, a)
     return args
 
 
@@ -91,6 +95,8 @@ def _insert(args, types, a):
     args.insert(index, a)
     types.insert(index, t)
 
+
+_BOUND = type(_insert.__get__(0))  # a bound method: how a classmethod handler is read
 
 _PLAIN_METHOD_WARNING = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error "
                          "in future, please define it as a classmethod.")
@@ -339,26 +345,28 @@ def _mode_impl(mode):
     return impl
 
 
-def _call_override(impl, who, func, types, args, kwargs):
-    try:
-        return impl(func, types, args, kwargs)
-    except RecursionError as e:
-        raise _recursion_hint(e, who, func) from None
-
-
 def _run(func, args, kwargs, overloaded):
     types = tuple(type(a) for a in overloaded)
-    if _core._function_state() & _fp.MODE:
-        with _pop_mode_temporarily() as mode:
-            result = _call_override(_mode_impl(mode), type(mode).__name__ + ".__torch_function__",
-                                    func, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
-    for a in overloaded:
-        t = type(a)
-        result = _call_override(_impl_of(a), t.__name__ + ".__torch_function__", func, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
+    owner = None  # whose override runs, named only in a RecursionError's message
+    try:
+        if _core._function_state() & _fp.MODE:
+            with _pop_mode_temporarily() as mode:
+                owner = type(mode)
+                result = _mode_impl(mode)(func, types, args, kwargs)
+            if result is not NotImplemented:
+                return result
+        for a in overloaded:
+            owner = t = type(a)
+            impl = _fp.protocol_impl(t)
+            if impl.__class__ is not _BOUND or impl.__self__ is not t:  # not the common classmethod
+                impl = _impl_of(a)
+            result = impl(func, types, args, kwargs)
+            if result is not NotImplemented:
+                return result
+    except RecursionError as e:
+        if owner is None:
+            raise
+        raise _recursion_hint(e, owner.__name__ + ".__torch_function__", func) from None
     names = ", ".join(t.__name__ for t in types)
     msg = f"no implementation found for '{_public_name(func)}' on types that implement " \
           f"__opyard_function__: [{names}]"

@@ -19,7 +19,7 @@ from .._ops import Tag
 from .._tensor import _PYTHON_BITS, Tensor, _make_meta
 from ..dispatcher import DispatchKey, DispatchKeySet
 
-__all__ = ["alias_info", "record_views", "return_and_correct_aliasing"]
+__all__ = ["alias_info", "record_views", "return_and_correct_aliasing", "QUIET"]
 
 _PYTHON = DispatchKeySet([DispatchKey.Python, DispatchKey.PythonTLSSnapshot])
 # Operators whose output shares the input's version counter but is not a view of it (torch's
@@ -63,6 +63,9 @@ class AliasInfo:
 
 
 _INFO = {}
+#: Operators whose handler results need no recording: no argument is mutated, no return aliases
+#: one (the fallback skips ``record_views`` for them without a call).
+QUIET = set()
 
 
 def alias_info(op):
@@ -70,6 +73,8 @@ def alias_info(op):
     info = _INFO.get(op)
     if info is None:
         info = _INFO[op] = AliasInfo(op)
+        if not info.mutated and not info.views:
+            QUIET.add(op)
     return info
 
 

@@ -20,7 +20,7 @@ from .._tensor import Tensor, _make_meta
 from .._ops import Tag
 from ..dispatcher import DispatchKey, DispatchKeySet
 
-__all__ = ["check_result", "check_dispatch_results"]
+__all__ = ["check_result", "check_dispatch_results", "handler_name"]
 
 _META = DispatchKeySet(DispatchKey.Meta)
 _DATA_DEPENDENT = (Tag.data_dependent_output, Tag.dynamic_output_shape)
@@ -37,10 +37,15 @@ _expected = {}  # OpOverload -> tuple of return kinds ("Tensor", "Tensor?", "Ten
 _KIND_NAMES = {"Optional[Tensor]": "Tensor?", "List[Tensor]": "Tensor[]", "List[Optional[Tensor]]": "Tensor?[]"}
 
 
+_ONE_TENSOR = ("Tensor",)
+
+
 def _kinds(op):
     kinds = _expected.get(op)
     if kinds is None:
-        kinds = _expected[op] = tuple(_KIND_NAMES.get(str(r.type), str(r.type)) for r in op._schema.returns)
+        kinds = tuple(_KIND_NAMES.get(str(r.type), str(r.type)) for r in op._schema.returns)
+        # one object for the common schema, which ``check_result`` recognises by identity
+        kinds = _expected[op] = _ONE_TENSOR if kinds == _ONE_TENSOR else kinds
     return kinds
 
 
@@ -69,10 +74,22 @@ def _describe(value):
     return type(value).__name__
 
 
+def handler_name(owner):
+    """How the messages name the handler of ``owner``: a subclass, a mode, or a name already."""
+    if isinstance(owner, str):
+        return owner
+    cls = owner if isinstance(owner, type) else type(owner)
+    return f"{cls.__name__}.__torch_dispatch__"
+
+
 def check_result(op, result, who, args=(), kwargs=None):
     """``result`` if it converts to ``op``'s returns as torch converts it (None stands for an
-    undefined tensor), else torch's error naming ``op`` and ``who``."""
-    kinds = _kinds(op)
+    undefined tensor), else torch's error naming ``op`` and ``who`` (the handler's name, or its
+    subclass or mode: see ``handler_name``)."""
+    kinds = _expected.get(op) or _kinds(op)
+    if kinds is _ONE_TENSOR and isinstance(result, Tensor) and not _metadata_checks[0]:
+        return result  # the common answer, checked without a call
+    who = handler_name(who)
     if len(kinds) == 1:
         _check(kinds[0], result, who, op)
     elif kinds:

@@ -40,11 +40,12 @@ from .._tensor import _PYTHON_BITS, Tensor
 from .._metadata_dispatch import NONE_ANSWERS, display_name
 from .._torch_dispatch_rules import RULES as _RULES
 from ..dispatcher import DispatchKey, DispatchKeySet
+from ._aliasing import QUIET as _QUIET
 from ._aliasing import record_views, return_and_correct_aliasing
 # The innermost active FakeTensorMode, read from the core where opyard.fake keeps it (importing
 # opyard.fake for it would load the fake layer with every import of opyard).
 from .._core import _fake_mode as _current_fake_mode
-from ._dispatch_checks import check_dispatch_results, check_result
+from ._dispatch_checks import check_dispatch_results, check_result, handler_name
 
 __all__ = [
     "TorchDispatchMode", "BaseTorchDispatchMode", "_get_current_dispatch_mode", "_get_current_dispatch_mode_stack",
@@ -238,19 +239,18 @@ def _subclass_handlers(args, kwargs):
     return found, tuple(types)
 
 
-def _call(impl, who, func, types, args, kwargs):
-    try:
-        return impl(func, types, args, kwargs)
-    except RecursionError as e:
-        if getattr(e, "_opyard_explained", False):
-            raise
-        new = RecursionError(
-            f"maximum recursion depth exceeded in {who} for {func}: it called func again on its own "
-            "wrapper tensors, which reach the Python key (and this method) again forever. Unwrap "
-            "the tensors it holds and call func on those, then wrap the results"
-        )
-        new._opyard_explained = True
-        raise new from None
+def _explain_recursion(e, who, func):
+    """A handler's ``RecursionError``, with what it most likely means (once, at the innermost
+    handler)."""
+    if getattr(e, "_opyard_explained", False):
+        return e
+    new = RecursionError(
+        f"maximum recursion depth exceeded in {who} for {func}: it called func again on its own "
+        "wrapper tensors, which reach the Python key (and this method) again forever. Unwrap "
+        "the tensors it holds and call func on those, then wrap the results"
+    )
+    new._opyard_explained = True
+    return new
 
 
 def _mode_impl(mode):
@@ -313,37 +313,43 @@ def _python_key_fallback(keyset, op, *args, **kwargs):
     saved = _core._exclude_above_python()
     snapshots = _snapshots.sets
     snapshots.append(saved)
+    owner = None  # whose handler runs: for the messages, which are written only when needed
     try:
         if _stack.modes:
-            mode = _pop_mode()
+            owner = mode = _pop_mode()
             try:
-                who = f"{type(mode).__name__}.__torch_dispatch__"
                 rule = _RULES.get((op, type(mode))) if _RULES else None
                 if rule is not None:
                     result = rule(mode, op, types, args, kwargs)
                 else:
-                    result = _call(_mode_impl(mode), who, op, types, args, kwargs)
+                    result = _mode_impl(mode)(op, types, args, kwargs)
             finally:
                 _push_mode(mode)
             if result is not NotImplemented:
                 if result is None and op in NONE_ANSWERS:
                     return NONE_ANSWERS[op](*args, **(kwargs or {}))
-                return check_result(op, result, who, args, kwargs)
+                return check_result(op, result, mode, args, kwargs)
             declined.append(f"mode object {mode!r}")
         for a, impl in handlers:
-            who = f"{type(a).__name__}.__torch_dispatch__"
-            rule = _RULES.get((op, type(a))) if _RULES else None
+            owner = cls = type(a)
+            rule = _RULES.get((op, cls)) if _RULES else None
             if rule is not None:
-                result = rule(type(a), op, types, args, kwargs)
+                result = rule(cls, op, types, args, kwargs)
             else:
-                result = _call(impl, who, op, types, args, kwargs)
+                result = impl(op, types, args, kwargs)
             if result is not NotImplemented:
                 if result is None and op in NONE_ANSWERS:  # a metadata query: torch's default
                     return NONE_ANSWERS[op](*args, **(kwargs or {}))
-                result = check_result(op, result, who, args, kwargs)
-                record_views(op, args, kwargs, result)
+                result = check_result(op, result, cls, args, kwargs)
+                if op not in _QUIET:
+                    record_views(op, args, kwargs, result)
                 return result
-            declined.append(f"tensor subclass {type(a)!r}")
+            declined.append(f"tensor subclass {cls!r}")
+    except RecursionError as e:
+        explained = e if owner is None else _explain_recursion(e, handler_name(owner), op)
+        if explained is e:
+            raise
+        raise explained from None
     finally:
         snapshots.pop()
         _core._restore_keysets(*saved)
