@@ -14,7 +14,9 @@ Sections:
   ``ctx.needs_input_grad`` for several schemas and calls;
 - ``subclass_construction``: views, leaves and history of ``_make_subclass``, ``as_subclass`` and
   the legacy ``Subclass(tensor)`` constructor;
-- ``errors``: exception types and messages of the protocol's misuses.
+- ``errors``: exception types and messages of the protocol's misuses;
+- ``vmap_rule_levels``: what a ``register_vmap`` rule is told (batch size, which arguments are
+  batched, their logical shapes) at each level of nested vmaps.
 """
 
 import json
@@ -232,6 +234,52 @@ def errors():
     return {name: outcome(fn) for name, fn in cases.items()}
 
 
+# --- what a register_vmap rule is told at each level of nested vmaps -----------------------------
+
+#: name -> the call, as source evaluated with ``vmap``, ``g`` (a custom op ``g(x, y)`` whose rule
+#: records what it is told) and inputs ``a`` (2, 5), ``b`` (3, 5), ``c`` (2, 3, 5).
+VMAP_LEVEL_CASES = {
+    "outer_a_inner_b": "vmap(lambda aa: vmap(lambda bb: g(aa, bb))(b))(a)",
+    "outer_b_inner_a": "vmap(lambda bb: vmap(lambda aa: g(aa, bb))(a))(b)",
+    "both_levels_one_tensor": "vmap(vmap(lambda t: g(t, t)))(c)",
+    "inner_only_batched": "vmap(lambda aa: vmap(lambda t: g(t, b[0]))(c[0]))(a)",
+    "outer_in_dims_1": "vmap(lambda bb: vmap(lambda aa: g(aa, bb))(a), in_dims=1)(b.T)",
+    "inner_in_dims_1": "vmap(lambda aa: vmap(lambda bb: g(aa, bb), in_dims=1)(b.T))(a)",
+    "three_levels": "vmap(lambda cc: vmap(lambda aa: vmap(lambda bb: g(aa + cc[0, 0], bb))(b))(a))(c)",
+}
+
+
+def vmap_rule_levels():
+    """Per case, the rule's calls in order: batch size, ``in_dims``, and each argument's shape with
+    its batch dim removed (the logical shape at that level; where the batch dim sits physically
+    is the library's choice, ``in_dims`` says where)."""
+    seen = []
+
+    @torch.library.custom_op("protocol_vmap_levels::g", mutates_args=())
+    def g(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return x * y
+
+    def rule(info, in_dims, x, y):
+        logical = [list(t.shape[:d]) + list(t.shape[d + 1:]) if d is not None else list(t.shape)
+                   for t, d in zip((x, y), in_dims)]
+        seen.append({"batch_size": info.batch_size, "batched": [d is not None for d in in_dims],
+                     "logical_shapes": logical})
+        xs = x.movedim(in_dims[0], 0) if in_dims[0] is not None else x.expand(info.batch_size, *x.shape)
+        ys = y.movedim(in_dims[1], 0) if in_dims[1] is not None else y.expand(info.batch_size, *y.shape)
+        return g(xs, ys), 0
+
+    g.register_vmap(rule)
+    torch.manual_seed(0)
+    env = {"vmap": torch.vmap, "g": g, "a": torch.randn(2, 5), "b": torch.randn(3, 5),
+           "c": torch.randn(2, 3, 5)}
+    out = {}
+    for name, call in VMAP_LEVEL_CASES.items():
+        seen.clear()
+        result = eval(call, env)
+        out[name] = {"call": call, "calls": list(seen), "shape": list(result.shape)}
+    return out
+
+
 def main():
     answers = {
         "torch": torch.__version__,
@@ -239,6 +287,7 @@ def main():
         "needs_input_grad": needs_input_grad(),
         "subclass_construction": subclass_construction(),
         "errors": errors(),
+        "vmap_rule_levels": vmap_rule_levels(),
     }
     with open(OUT, "w") as f:
         json.dump(answers, f, indent=1, sort_keys=True)
