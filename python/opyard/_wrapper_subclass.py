@@ -16,14 +16,11 @@ from . import _function_protocol as _fp
 from ._core import device
 from ._metadata_dispatch import set_policy
 from ._tensor import _PYTHON_BITS, _ZERO, CPU, Tensor, _new, contiguous_strides, device_keys
+from ._keys import AUTOGRAD_OF_BACKEND, BACKEND_OF_DEVICE
 from .dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = ["make_wrapper", "make_wrapper_subclass", "make_subclass"]
 
-_AUTOGRAD_OF_BACKEND = {
-    "cpu": DispatchKey.AutogradCPU, "cuda": DispatchKey.AutogradCUDA, "meta": DispatchKey.AutogradMeta,
-    "privateuseone": DispatchKey.AutogradPrivateUse1,
-}
 
 
 # (numpy dtype, size, strides) -> (zero-stride array, strides): wrappers are made per operator
@@ -84,8 +81,8 @@ def make_wrapper(cls, size, strides, storage_offset, dtype, dev, requires_grad, 
     if requires_grad:
         if not (dt.is_floating_point or dt.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-        ag = _AUTOGRAD_OF_BACKEND.get(dev.type, DispatchKey.AutogradPrivateUse1)
-        keys |= DispatchKeySet(ag).raw()
+        backend = BACKEND_OF_DEVICE.get(dev.type, DispatchKey.PrivateUse1)
+        keys |= DispatchKeySet(AUTOGRAD_OF_BACKEND[backend]).raw()
     if extra_keys is not None:
         keys |= DispatchKeySet(extra_keys).raw()
     t._keyset = keys

@@ -62,3 +62,29 @@ def test_kwarg_only_setup_context_is_called_by_keyword(ns):
     assert seen["kw"] == {"scale": 3.0} and isinstance(seen["out"], opyard.Tensor)
     assert x.grad.tolist() == [3.0, 3.0]
     lib._destroy()
+
+
+def test_needs_input_grad_under_func_grad_is_the_same_as_under_backward(ns):
+    # torch 2.15 refuses register_autograd ops under its function transforms; opyard runs them
+    # (the general apply path), and the rule must read the same there.
+    @opyard.library.custom_op(f"{ns}::scaled", mutates_args=())
+    def scaled(x: opyard.Tensor, scale: float) -> opyard.Tensor:
+        return x * scale
+
+    seen = []
+
+    def setup_context(ctx, inputs, output):
+        seen.append(("setup", tuple(ctx.needs_input_grad)))
+        ctx.scale = inputs[1]
+
+    def backward(ctx, grad):
+        seen.append(("backward", tuple(ctx.needs_input_grad)))
+        return grad * ctx.scale, None
+
+    scaled.register_autograd(backward, setup_context=setup_context)
+    x = opyard.ones(2, requires_grad=True)
+    scaled(x, 3.0).sum().backward()
+    by_backward = list(seen)
+    seen.clear()
+    assert opyard.func.grad(lambda t: scaled(t, 3.0).sum())(opyard.ones(2)).tolist() == [3.0, 3.0]
+    assert seen == by_backward == [("setup", (True, False, False)), ("backward", (True, False))]

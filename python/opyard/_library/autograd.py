@@ -99,7 +99,7 @@ def install_autograd(lib, overload, backward, setup_context, display):
     spec = GradSpec(schema, str(overload))
     fn_cls = type(overload.__name__.split(".")[0], (Function,), {
         "forward": staticmethod(_make_forward(overload, setup_context, spec)),
-        "backward": staticmethod(_make_backward(backward, spec))})
+        "backward": staticmethod(_make_backward(backward, spec)), "_op_autograd": True})
     if spec.has_meta:
         kernel = _make_kernel(fn_cls.apply, schema, spec)
         kernel.__qualname__ = f"autograd<{overload.name()}>"
@@ -233,14 +233,15 @@ def _plain_forward(overload, setup_context, fill, check):
 def _with_metadata_needs(ctx, extra, setup_context, *args, **kwargs):
     """Run ``setup_context`` with ``ctx.needs_input_grad`` as torch's node has it there: the node's
     inputs and ``extra`` trailing ``False`` for metadata inputs torch's node has and ours has not
-    (See Note [needs_input_grad in setup_context] in ``src/python/function_apply.rs``)."""
+    (See Note [needs_input_grad in setup_context] in ``src/python/autograd/function/apply.rs``)."""
     if not extra:
         return setup_context(ctx, *args, **kwargs)
-    ctx.needs_input_grad = (*ctx.needs_input_grad, *(False,) * extra)
+    own = ctx.needs_input_grad
+    ctx.needs_input_grad = (*own, *(False,) * extra)
     try:
         return setup_context(ctx, *args, **kwargs)
     finally:
-        ctx.needs_input_grad = None  # back to the node's own
+        ctx.needs_input_grad = own  # back to the node's own (the general apply sets it explicitly)
 
 
 def _flatten_outputs(out, call):
