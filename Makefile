@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect protocol-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -83,6 +83,9 @@ torch-variants: $(PEERS)/bin/python  ## record which names torch has as function
 
 conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for every OpInfo into tests/data/conformance (torch venv only)
 	$(PEERS)/bin/python tests/conformance/generate.py --out tests/data/conformance
+
+protocol-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the subclass/dispatch protocol tests into tests/data (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_protocol_answers.py
 
 behaviours-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each snippet of tests/data/torch_behaviours.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_behaviours.py

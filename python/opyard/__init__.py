@@ -21,7 +21,7 @@ import typing as _typing
 
 # _core: schemas and the dispatcher's registry, in Rust.
 from . import _core
-from ._core import AliasInfo, Argument, FunctionSchema, SchemaError, device, parse_schema
+from ._core import AliasInfo, Argument, FunctionSchema, SchemaError, parse_schema
 
 # tensor: dtypes, Tensor, devices.
 from . import _dtype
@@ -30,7 +30,7 @@ from ._dtype import (
     float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float16, float32, float64, get_default_dtype, half,
     iinfo, int, int8, int16, int32, int64, long, set_default_dtype, short, uint8, uint16, uint32, uint64,
 )
-from ._tensor import Size, Tensor, contiguous_format, layout, memory_format, preserve_format, strided
+from ._tensor import Size, Tensor, contiguous_format, device, layout, memory_format, preserve_format, strided
 from . import cuda
 
 # built-in ops: the dispatcher's Python side, default fallthroughs, the aten library, factories.
@@ -59,6 +59,7 @@ from . import overrides, utils
 from . import _compat
 
 from .utils import _python_dispatch as _utils_python_dispatch  # noqa: F401
+from .utils import _mode_utils as _utils_mode_utils  # noqa: F401
 
 from ._ops import Tag
 

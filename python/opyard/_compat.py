@@ -23,6 +23,7 @@ from . import _core, autograd, dispatcher, overrides
 from ._library.fake_impl import get_ctx
 from ._library.register import DEVICE_KEYS
 from ._ops import Tag, registered_keys
+from ._tensor import _PYTHON_BITS, Tensor
 from .dispatcher import DispatchKey, DispatchKeySet
 from .utils import python_dispatch
 
@@ -118,6 +119,19 @@ def _dispatch_tls_is_dispatch_key_excluded(key):
     return _core._local_keysets()[1].has(key)
 
 
+def _get_dispatch_stack_at(i):
+    """The dispatch mode at position ``i`` of this thread's stack (0 is the outermost)."""
+    return python_dispatch._get_current_dispatch_mode_stack()[i]
+
+
+def _dispatch_is_tensor_subclass_like(tensor):
+    """Whether ``tensor`` is a Tensor subclass instance that takes part in a protocol (torch's
+    ``isTensorSubclassLike``: a ``__torch_dispatch__`` subclass, or one that keeps its
+    ``__torch_function__``); False for a plain tensor."""
+    t = type(tensor)
+    return t is not Tensor and (bool(tensor._keyset & _PYTHON_BITS) or overrides.is_tensor_like(tensor))
+
+
 def _prims_check(b, s, exc_type=RuntimeError):
     """``torch._prims_common.check(b, s, exc_type)``: raise ``exc_type(s())`` unless ``b``."""
     _fake(".checks").check_with(exc_type, b, s)
@@ -204,6 +218,15 @@ ALIASES = _Rows({
         "_disabled_torch_function_impl": overrides._disabled_torch_function_impl,
         "DisableTorchFunctionSubclass": overrides.DisableTorchFunctionSubclass,
         "DisableTorchFunction": overrides.DisableTorchFunction,
+        "_EnableTorchFunction": overrides._EnableTorchFunction,
+        "_is_torch_function_all_disabled": overrides._is_torch_function_all_disabled,
+        "_len_torch_function_stack": overrides._len_torch_function_stack,
+        "_get_function_stack_at": overrides._get_function_stack_at,
+        "_disabled_torch_dispatch_impl": python_dispatch._disabled_torch_dispatch_impl,
+        "_DisableTorchDispatch": python_dispatch.no_dispatch,
+        "_len_torch_dispatch_stack": python_dispatch._len_torch_dispatch_stack,
+        "_get_dispatch_stack_at": _get_dispatch_stack_at,
+        "_dispatch_isTensorSubclassLike": _dispatch_is_tensor_subclass_like,
     },
     "opyard._custom_ops": lambda: {
         "custom_op": _legacy().declare_op, "impl": _legacy().impl, "impl_abstract": _legacy().impl_abstract_quiet,
@@ -222,6 +245,9 @@ ALIASES = _Rows({
     },
     "opyard.utils._python_dispatch": {
         name: getattr(python_dispatch, name) for name in python_dispatch.__all__
+    },
+    "opyard.utils._mode_utils": {
+        "no_dispatch": python_dispatch.no_dispatch, "all_same_mode": python_dispatch.all_same_mode,
     },
     "opyard._python_dispatcher": {"PythonDispatcher": dispatcher.PythonDispatcher},
     "opyard._prims_common": {"check": _prims_check},

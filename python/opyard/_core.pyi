@@ -40,6 +40,7 @@ __all__ = [
     "_defined_lazily",
     "_destroy_library",
     "_dump",
+    "_exclude_above_python",
     "_explain",
     "_fake_mode",
     "_fake_mode_swap",
@@ -48,6 +49,7 @@ __all__ = [
     "_function_apply",
     "_function_state",
     "_grad_accumulator",
+    "_handle_function_protocol",
     "_hooks",
     "_install_hooks",
     "_impl",
@@ -70,6 +72,7 @@ __all__ = [
     "_register_plain_tensor_type",
     "_rename_privateuse1_backend",
     "_replace_kernel",
+    "_restore_keysets",
     "_run_backward",
     "_set_forward_ad_active",
     "_set_function_state",
@@ -197,6 +200,7 @@ class TensorBase:
     _sym_strides: Optional[tuple[Any, ...]]
     _fake_mode: Any
     _fake_storage: Any
+    _python_meta: int
     grad: Optional[TensorBase]
     requires_grad: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> "TensorBase": ...
@@ -329,6 +333,11 @@ def _check_invariants() -> None: ...
 def _dump(name: str) -> str: ...
 def _table_entries(name: str) -> list[tuple[str, str, str, str]]: ...
 def _what_if(keys: list[Any]) -> list[tuple[str, str, str]]: ...
+def _exclude_above_python() -> tuple[int, int]: ...
+def _restore_keysets(included: int, excluded: int) -> None: ...
+def _handle_function_protocol(
+    func: Any, relevant: Any, args: tuple[Any, ...], kwargs: Optional[dict[str, Any]] = None
+) -> Any: ...
 def _register_plain_tensor_type(cls: type, *, kernels: bool = False) -> None: ...
 def _function_state() -> int: ...
 def _set_function_state(state: int) -> int: ...

@@ -36,14 +36,19 @@ def _nest(strs, shape, indent):
     return "[" + sep.join(rows) + "]"
 
 
-def format_tensor(t):
-    """``tensor(...)`` with torch's suffixes (device, dtype, grad)."""
+def format_tensor(t, contents=None):
+    """``tensor(...)`` with torch's suffixes (device, dtype, grad); ``contents`` (a subclass's
+    ``tensor_contents``) stands in for the values."""
     prefix = "tensor("
     suffix = []
     dt = t.dtype
     if t._dev.type != "cpu":
         suffix.append(f"device='{t._dev}'")
-    if t.is_meta or getattr(t, "_is_fake", False):
+    if contents is not None:
+        body = contents
+        if t.is_meta:
+            suffix.append(f"size={tuple(t.shape)}")
+    elif t.is_meta or getattr(t, "_is_fake", False):
         body = "..."
         suffix.append(f"size={tuple(t.shape)}")
     elif t._data.size == 0:

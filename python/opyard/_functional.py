@@ -528,8 +528,9 @@ def install():
         setattr(Tensor, name, _caster(dt))
     from ._indexing import getitem, setitem
 
-    Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
+    for name, fn in (("__getitem__", getitem), ("__setitem__", setitem)):
+        fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
+        setattr(Tensor, name, fn)
 
 
 install()

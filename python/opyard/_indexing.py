@@ -8,6 +8,8 @@ it in place, so the base's version counter moves.
 
 import numpy as np
 
+from . import _core
+from . import _function_protocol as _fp
 from ._ops import ops
 from ._tensor import Tensor
 
@@ -92,12 +94,32 @@ def _ints_and_slices(self, key):
     return t if t is not self else _ALIAS(self)
 
 
+# Index elements that never take part in the function protocol (checked before anything else).
+_SIMPLE = frozenset((int, slice, type(None), type(Ellipsis), bool, Tensor))
+
+
+def _takes_part(value):
+    """Whether ``value`` (an index or an assigned value; lists and tuples looked into at any depth)
+    holds an object whose type has the function protocol: torch runs ``Tensor.__getitem__`` /
+    ``Tensor.__setitem__`` through it then."""
+    t = type(value)
+    if t in _SIMPLE:
+        return False
+    if t is tuple or t is list:
+        return any(_takes_part(v) for v in value)
+    return not isinstance(value, type) and not _fp.is_plain_type(t) and _fp.protocol_impl(t) is not None
+
+
 def getitem(self, key):
     if type(key) is int and type(self) is Tensor and self.ndim:  # x[i], the commonest: one frame
         return _SELECT(self, 0, key)
     t = _ints_and_slices(self, key)
     if t is not None:
         return t
+    if _takes_part(key):
+        out = _core._handle_function_protocol(getitem, (self, key), (self, key))
+        if out is not NotImplemented:
+            return out
     t, advanced = _basic_and_advanced(self, key)
     if not advanced:
         return t if t is not self else _A.alias(self)
@@ -108,6 +130,10 @@ def getitem(self, key):
 
 
 def setitem(self, key, value):
+    if _takes_part(key) or (type(value) is not Tensor and _takes_part(value)):
+        out = _core._handle_function_protocol(setitem, (self, key, value), (self, key, value))
+        if out is not NotImplemented:
+            return
     t, advanced = _basic_and_advanced(self, key)
     if not advanced and isinstance(value, (bool, int, float, complex)):
         _A.fill_(t if t is not self else self, value)  # a number into a basic view: fill_, as torch

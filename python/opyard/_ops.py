@@ -24,6 +24,23 @@ __all__ = ["OpOverload", "OpOverloadPacket", "Tag", "ops"]
 OpOverload = _core.OpOverload
 OpOverloadPacket = _core.OpOverloadPacket
 
+
+class _NamespaceModule(str):
+    """An operator's ``__module__``: ``opyard._ops.<namespace>``, as torch's ``torch._ops.aten``
+    (logging code prints ``f"{func.__module__}.{func.__name__}"``); read on the class, the class's
+    own module. A ``str`` subclass, so that the type's ``__module__`` is still a string."""
+
+    __slots__ = ()
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        name = obj._qualified_op_name if type(obj) is OpOverloadPacket else obj.name()
+        return f"{self}.{name.partition('::')[0]}"
+
+
+OpOverload.__module__ = OpOverloadPacket.__module__ = _NamespaceModule("opyard._ops")
+
 Tag = enum.Enum("Tag", [(n, i) for i, n in enumerate((
     "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
     "generated", "inplace", "inplace_view", "maybe_aliasing_or_mutating", "needs_contiguous_strides",

@@ -24,13 +24,17 @@ Example::
 """
 
 import copy
+import copyreg
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from . import _core
 from . import _dtype as D
+from . import _function_protocol as _fp
 from ._keys import DispatchKeySet
-from ._tensor import _AUTOGRAD_KEYS, CPU, META, Tensor, _make_meta, _make_tensor, _retype, device_keys
+from ._tensor import (_AUTOGRAD_KEYS, _AUTOGRAD_SET, _PYTHON_BITS, CPU, META, Tensor, _make_meta, _make_tensor,
+                      _retype, device_keys)
 
 __all__ = ["install"]
 
@@ -207,10 +211,36 @@ def copy_tensor(t):
     return _finish(out, t.requires_grad, _user_state(t))
 
 
+_WRAPPER_CLONE = (
+    "The default implementation of __deepcopy__() for wrapper subclasses only works for subclass types that "
+    "implement clone() and for which cloning returns another instance of the same subclass. You should either "
+    "properly implement clone() for your subclass or override __deepcopy__() if it is intended behavior for "
+    "clone() to return an instance of a different type.")
+_SUBCLASS_NEW_EMPTY = (
+    "The default implementation of __deepcopy__() for non-wrapper subclasses only works for subclass types that "
+    "implement new_empty() and for which that function returns another instance of the same subclass. You "
+    "should either properly implement new_empty() for your subclass or override __deepcopy__() if it is "
+    "intended behavior for new_empty() to return an instance of a different type.")
+
+
 def deepcopy_tensor(t, memo):
-    """``copy.deepcopy(t, memo)``: leaves only; views of one base share the copied base's memory."""
+    """``copy.deepcopy(t, memo)``: leaves only; views of one base share the copied base's memory.
+
+    A subclass goes through ``__torch_function__`` first (``func`` is ``Tensor.__deepcopy__``); a
+    ``__torch_dispatch__`` wrapper is copied by its own ``clone()``, another subclass by its own
+    ``new_empty()`` (each must return the same class, torch's messages otherwise); its slots and
+    ``__dict__`` are deep-copied after."""
+    cls = type(t)
+    if cls is not Tensor and not _fp.is_plain_type(cls) and _fp.protocol_impl(cls) is not None:
+        out = _core._handle_function_protocol(deepcopy_tensor, (t,), (t, memo))
+        if out is not NotImplemented:
+            return out
     if t._grad_fn is not None:
         raise RuntimeError(_DEEPCOPY_NON_LEAF)
+    if id(t) in memo:
+        return memo[id(t)]
+    if cls is not Tensor and not _fp.is_plain_type(cls):
+        return _deepcopy_subclass(t, cls, memo)
     _check_not_fake(t, "deepcopy")
     base = t._base
     if base is not None and not t.is_meta and _inside(t._data, base._data):
@@ -230,6 +260,32 @@ def deepcopy_tensor(t, memo):
     return out
 
 
+def _deepcopy_subclass(t, cls, memo):
+    with _core._KeyGuard(exclude=_AUTOGRAD_SET):  # torch's no_grad
+        if t._keyset & _PYTHON_BITS and _fp.has_torch_dispatch(cls):
+            out = t.clone()
+            if type(out) is not cls:
+                raise RuntimeError(_WRAPPER_CLONE)
+        else:
+            out = t.new_empty([])
+            if type(out) is not cls:
+                raise RuntimeError(_SUBCLASS_NEW_EMPTY)
+            fn, args = _parts(t)
+            _core._share_state(out, fn(*copy.deepcopy(args, memo), False, None))
+    if t.requires_grad:
+        out.requires_grad_(True)
+    if t.grad is not None:
+        out.grad = copy.deepcopy(t.grad, memo)
+    for slot in copyreg._slotnames(cls):
+        if hasattr(t, slot):
+            setattr(out, slot, copy.deepcopy(getattr(t, slot), memo))
+    d = getattr(t, "__dict__", None)
+    if d is not None:
+        out.__dict__ = copy.deepcopy(d, memo)
+    memo[id(t)] = out
+    return out
+
+
 def _inside(view, base):
     """Whether every byte ``view`` addresses lies in the memory ``base`` covers (so its copy can too)."""
     if not isinstance(view, np.ndarray) or not isinstance(base, np.ndarray) or view.size == 0:
@@ -242,6 +298,8 @@ def _inside(view, base):
 
 def install(tensor_cls):
     """Bind pickling and copying onto ``tensor_cls`` (``opyard.Tensor``; subclasses inherit them)."""
+    # torch's names: what a ``__torch_function__`` override sees as ``func.__name__``
+    deepcopy_tensor.__name__, deepcopy_tensor.__qualname__ = "__deepcopy__", "Tensor.__deepcopy__"
     tensor_cls.__reduce_ex__ = reduce_tensor
     tensor_cls.__copy__ = copy_tensor
     tensor_cls.__deepcopy__ = deepcopy_tensor

@@ -19,10 +19,9 @@ import numpy as np
 from . import _core
 from . import _dtype as D
 from . import _function_protocol as _fp
-from ._core import device
 from ._keys import BACKEND_OF_DEVICE, DispatchKey, DispatchKeySet
 
-__all__ = ["Tensor", "Size", "is_tensor", "memory_format", "contiguous_format", "preserve_format",
+__all__ = ["Tensor", "Size", "is_tensor", "device", "memory_format", "contiguous_format", "preserve_format",
            "channels_last", "channels_last_3d",
            "layout", "strided"]
 
@@ -31,7 +30,7 @@ _make_tensor = _core._make_tensor
 _share_state = _core._share_state
 
 CPU = _core._CPU_DEVICE  # every tensor's default ``_dev``: ``dev is CPU`` tests are exact
-META = device("meta")
+META = _core.device("meta")
 CPU_KEYS = DispatchKeySet(DispatchKey.CPU).raw()
 _AUTOGRAD_SET = DispatchKeySet(DispatchKey.Autograd)
 _AUTOGRAD_KEYS = _AUTOGRAD_SET.raw()
@@ -163,8 +162,19 @@ def is_contiguous_strides(shape, strides):
     return True
 
 
+def _on_meta(t):
+    """Whether ``t`` is on the meta device, read from its field (a subclass may answer ``is_meta``
+    through ``__torch_dispatch__``)."""
+    return t._dev is META or t._dev.type == "meta"
+
+
 def _no_data_error(t, what):
     if t._keyset & _PYTHON_BITS:
+        # torch's texts for a tensor whose operators go to ``__torch_dispatch__``
+        if what == "tolist":
+            return RuntimeError(f".tolist() is not supported for tensor subclasses, got {type(t).__name__}")
+        if what == "numpy":
+            return RuntimeError(".numpy() is not supported for tensor subclasses.")
         return RuntimeError(
             f"{type(t).__name__}.{what}: this tensor was made by Tensor._make_wrapper_subclass and "
             f"holds no data of its own; read the tensors it wraps (in {type(t).__name__}."
@@ -190,28 +200,30 @@ class Tensor(_core.TensorBase):
     __array_priority__ = 1000
 
     def __init__(self, *args, **kwargs):
-        # ``Tensor([1, 2])`` / ``SubTensor([0])``: the legacy constructor copies data.
-        if args or kwargs:
-            if hasattr(self, "_data"):
-                return  # made whole by a ``__new__`` (a wrapper subclass): nothing to copy
-            src = _core._hooks().tensor_from_data(*args, **kwargs)  # ``opyard.tensor``
-            self._data = src._data
-            self._keyset = src._keyset
-            if src._dev is not CPU:
-                self._dev = src._dev
+        # torch's legacy constructor (``Tensor([1, 2])``, ``SubTensor(2, 3)``, ``SubTensor(t)``):
+        # see ``_legacy_init``. An object already made whole by a ``__new__`` (a wrapper or
+        # ``_make_subclass`` tensor) ignores the arguments, as torch does.
+        if not hasattr(self, "_data"):
+            _legacy_init(self, args, kwargs)
 
     # --- the two protocols (see opyard.overrides, opyard.utils.python_dispatch) ---
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        """Run ``func`` with subclass overrides off and return Tensors as ``cls`` (torch's default).
-
-        Subclasses that override the protocol call ``super().__torch_function__(func, types,
-        args, kwargs)`` to get this behaviour (calling ``func`` directly would recurse).
-        """
-        return _fp.tensor_torch_function(cls, func, types, args, kwargs)
+    # Both spellings of each protocol are one classmethod object, so a subclass's
+    # ``super().__opyard_function__(...)`` and ``super().__torch_function__(...)`` reach the same
+    # default; ``Tensor.__init_subclass__`` gives a subclass's own method both names as well.
+    #: Run ``func`` with subclass overrides off and return Tensors as ``cls`` (torch's default):
+    #: subclasses that override the protocol call ``super().__torch_function__(func, types, args,
+    #: kwargs)`` for it (calling ``func`` directly would recurse).
+    __torch_function__ = __opyard_function__ = classmethod(_fp.tensor_torch_function)
+    #: Run ``func`` below the ``Python`` key (torch's ``_disabled_torch_dispatch_impl``): what
+    #: ``super().__torch_dispatch__(func, types, args, kwargs)`` does in a subclass. A class that
+    #: inherits it takes no part in the dispatch protocol.
+    __torch_dispatch__ = __opyard_dispatch__ = classmethod(_fp.tensor_torch_dispatch)
+    #: Whether instances carry the ``Python`` key (set per subclass by ``__init_subclass__``).
+    _opyard_python_key = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        _fp.normalize_spellings(cls)
         # ``opyard.overrides`` routes the subclass's Python-level methods through the protocol;
         # the package's own subclasses made while it imports need none.
         hooks = _core._hooks(None)
@@ -229,6 +241,15 @@ class Tensor(_core.TensorBase):
     def is_cuda(self):
         return self._dev.type == "cuda"
 
+    @property
+    def is_cpu(self):
+        return self._dev is CPU or self._dev.type == "cpu"
+
+    def get_device(self):
+        """The device index (torch's: -1 for cpu and meta tensors)."""
+        dev = self._dev
+        return -1 if dev.type in ("cpu", "meta") else (dev.index or 0)
+
     def dim(self):
         return self._data.ndim
 
@@ -242,7 +263,7 @@ class Tensor(_core.TensorBase):
     def stride(self, dim=None):
         if self._meta_strides is not None:
             st = self._meta_strides
-        elif self.is_meta:
+        elif _on_meta(self):
             st = contiguous_strides(self._data.shape)
         else:
             item = self._data.itemsize
@@ -250,7 +271,7 @@ class Tensor(_core.TensorBase):
         return st if dim is None else st[_wrap_dim(dim, len(st))]
 
     def storage_offset(self):
-        if self.is_meta or self._meta_strides is not None:
+        if _on_meta(self) or self._meta_strides is not None:
             return self._meta_offset
         if self._base is None:
             return 0
@@ -284,9 +305,9 @@ class Tensor(_core.TensorBase):
 
     def is_contiguous(self, memory_format=None):
         if memory_format is not None and memory_format.name.startswith("channels_last"):
-            return is_memory_format_strides(self._data.shape, self.stride(), memory_format)
-        if self.is_meta or self._meta_strides is not None:
-            return is_contiguous_strides(self._data.shape, self.stride())
+            return is_memory_format_strides(self._data.shape, Tensor.stride(self), memory_format)
+        if _on_meta(self) or self._meta_strides is not None:
+            return is_contiguous_strides(self._data.shape, Tensor.stride(self))
         return self._data.flags.c_contiguous
 
     def is_floating_point(self):
@@ -317,7 +338,14 @@ class Tensor(_core.TensorBase):
     # --- autograd (``requires_grad``, ``is_leaf``, ``grad``, ``grad_fn``, ``_version``: TensorBase) ---
     @property
     def data(self):
-        return self.detach()
+        """The same data without autograd history (torch's ``variable_data``): not a view, with a
+        version counter of its own, so in-place changes through it stay invisible to autograd's
+        checks. A ``__torch_dispatch__`` subclass sees it as ``aten.detach``."""
+        out = self.detach()
+        out._base = None
+        out._view_fn = None
+        out._vc = None  # a fresh counter on first use
+        return out
 
     @data.setter
     def data(self, other):
@@ -353,7 +381,10 @@ class Tensor(_core.TensorBase):
         return _make(array)
 
     def item(self):
-        if self.is_meta or self._keyset & _PYTHON_BITS:
+        if self._keyset & _PYTHON_BITS:
+            # torch's ``aten._local_scalar_dense``, which the ``__torch_dispatch__`` handler answers
+            return _core._find_op("aten::_local_scalar_dense")(self)
+        if self.is_meta:
             raise _no_data_error(self, "item")
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
@@ -404,13 +435,16 @@ class Tensor(_core.TensorBase):
     def __dlpack_device__(self):
         return self._data.__dlpack_device__()
 
-    def __repr__(self):
-        if self._keyset & _PYTHON_BITS:
+    def __repr__(self, *, tensor_contents=None):
+        """torch's ``repr``; ``tensor_contents`` replaces the values, which is how a wrapper
+        subclass prints the tensor it holds: ``super().__repr__(tensor_contents=f"{self.elem}")``
+        gives ``LoggingTensor(tensor([1.]))``."""
+        if tensor_contents is None and self._keyset & _PYTHON_BITS and self._meta_strides is not None:
             return (f"{type(self).__name__}(size={list(self._data.shape)}, dtype={self.dtype}, "
                     f"device='{self._dev}')")
         from ._format import format_tensor
 
-        text = format_tensor(self)
+        text = format_tensor(self, tensor_contents)
         cls = type(self)
         if cls is not Tensor and not _fp.is_plain_type(cls) and text.startswith("tensor("):
             # torch names the subclass and indents continuation lines to match
@@ -420,6 +454,88 @@ class Tensor(_core.TensorBase):
 
     # Pickling and copying (``__reduce_ex__``, ``__copy__``, ``__deepcopy__``) are bound by
     # ``_pickle.install``: see Note [Tensor pickling] there.
+
+
+def _legacy_init(self, args, kwargs):
+    """torch's ``Tensor(...)`` / ``Subclass(...)``: no argument, an empty tensor; ints or a
+    ``Size``, an uninitialized tensor of those sizes; a tensor, a view of it (``_base``, shared
+    data and version counter); other data, a copy in the default dtype. ``device=`` as torch."""
+    device_arg = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got unexpected keyword "
+                        f"argument '{next(iter(kwargs))}'")
+    if len(args) == 1 and isinstance(args[0], _core.TensorBase):
+        if device_arg is not None:
+            raise TypeError("new(): a tensor argument takes no device (use .to(device))")
+        raw = _fp.raw_subclass_tensor(args[0], "alias", type(self))
+        _share_state(self, raw)
+        self._keyset = raw._keyset | _PYTHON_BITS if _fp.has_torch_dispatch(type(self)) else \
+            raw._keyset & ~_PYTHON_BITS
+        return
+    if any(isinstance(a, _core.TensorBase) for a in args):
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)})")
+    dt = D.get_default_dtype()
+    sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args or (0,)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in sizes):
+        src = _make(np.empty(tuple(sizes), dt.np))
+        if device_arg is not None:
+            src = src.to(device_arg)
+    else:
+        data = args[0]
+        if len(args) > 1:
+            raise TypeError(f"new() received an invalid combination of arguments - got "
+                            f"({', '.join(type(a).__name__ for a in args)})")
+        if isinstance(data, str):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if not isinstance(data, (list, tuple, np.ndarray)) and not hasattr(data, "__len__"):
+            raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+        src = _core._hooks().tensor_from_data(data, dtype=dt, device=device_arg)  # ``opyard.tensor``
+    self._data = src._data
+    self._keyset = src._keyset | _PYTHON_BITS if _fp.has_torch_dispatch(type(self)) else src._keyset
+    if src._dev is not CPU:
+        self._dev = src._dev
+
+
+class _DeviceMeta(type):
+    """``opyard.device``'s type: a call makes a ``_core.device`` (the object every tensor
+    reports), after asking an active ``TorchFunctionMode`` (torch lets a mode override device
+    construction: ``func`` is ``opyard.device``); ``isinstance`` accepts every device."""
+
+    def __call__(cls, *args, **kwargs):
+        if _core._function_state() & _fp.MODE and not _core._function_state() & _fp.ALL_OFF:
+            out = _core._handle_function_protocol(cls, (), args, kwargs)
+            if out is not NotImplemented:
+                return out
+        if "device" in kwargs:  # torch's ``device(device=...)`` spelling of the one argument
+            kwargs["type"] = kwargs.pop("device")
+        return _core.device(*args, **kwargs)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, _core.device)
+
+    def __subclasscheck__(cls, sub):
+        return isinstance(sub, type) and issubclass(sub, _core.device)
+
+
+class device(metaclass=_DeviceMeta):
+    """A device: a type (``"cpu"``, ``"cuda"``, ``"meta"``, the PrivateUse1 backend's name) and an
+    optional index, as ``torch.device``: ``opyard.device("cuda", 0)``, ``opyard.device("cpu")``.
+    Instances are ``_core.device`` objects (``type``, ``index``, comparable and hashable)."""
+
+    __slots__ = ()
+
+
+device.__module__ = "opyard"
+
+
+def _device_reduce(self):
+    return device, (self.type, self.index)
+
+
+# Pickled by value through the public name: ``_core.device`` is ``opyard.device`` by name, and
+# pickle looks the class up by that name.
+_core.device.__reduce__ = _device_reduce
 
 
 _PYTHON_BITS = DispatchKeySet(DispatchKey.Python).raw()

@@ -269,7 +269,7 @@ def _op_name(op):
 # --- custom op exports (begin) ---
 from ._library import (  # noqa: E402
     CustomOpDef, get_ctx, infer_schema, register_autocast, register_autograd, register_fake, register_kernel,
-    register_vmap, custom_op,
+    register_vmap, register_torch_dispatch, custom_op,
 )
 from ._library.register import DEVICE_KEYS as _DEVICE_KEYS, device_keys, install_fake  # noqa: E402
 from ._library.tagged_schema import check_define_tags  # noqa: E402
@@ -277,7 +277,7 @@ from ._library.kernel_lookup import get_kernel  # noqa: E402
 
 __all__ += ["CustomOpDef", "OpCheckError", "custom_op", "generate_opcheck_tests", "get_ctx", "infer_schema",
             "opcheck", "register_autocast", "register_autograd", "register_fake", "register_kernel", "register_vmap",
-            "impl_abstract"]
+            "register_torch_dispatch", "impl_abstract"]
 # --- custom op exports (end) ---
 
 

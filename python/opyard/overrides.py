@@ -24,7 +24,9 @@ Note [Subclass check]).
 """
 
 import contextlib
+import functools
 import threading
+import warnings
 
 from . import _core
 from . import _function_protocol as _fp
@@ -33,6 +35,7 @@ from ._function_protocol import (
     DisableTorchFunctionSubclass,
     _disabled_torch_function_impl,
 )
+from . import _override_listing
 from ._ops import OpOverloadPacket
 from ._override_listing import (
     PROPERTY_GETTERS,
@@ -43,6 +46,7 @@ from ._override_listing import (
     get_testing_overrides,
 )
 from ._tensor import Tensor
+from .utils.python_dispatch import enable_reentrant_dispatch
 
 __all__ = [
     "get_overridable_functions", "get_testing_overrides", "get_ignored_functions",
@@ -51,29 +55,69 @@ __all__ = [
     "has_opyard_function_unary", "has_opyard_function_variadic",
     "TorchFunctionMode", "DisableTorchFunctionSubclass", "DisableTorchFunction",
     "_disabled_torch_function_impl", "_get_current_function_mode", "_pop_mode_temporarily",
-    "_get_current_function_mode_stack", "is_tensor_method_or_property",
+    "_get_current_function_mode_stack", "is_tensor_method_or_property", "BaseTorchFunctionMode",
+    "enable_reentrant_dispatch", "wrap_torch_function", "_enable_torch_function", "resolve_name",
 ]
 
 
 # --- which arguments take part ---------------------------------------------------------------
 
 
-def _overloaded_args(values):
-    """One argument per distinct type taking part, subclasses before their bases (torch's order)."""
+def _overloaded_args(values, nested=False):
+    """One argument per distinct type taking part, subclasses before their bases (torch's order);
+    lists and tuples are looked into (all the way down when ``nested``, as torch's indexing)."""
     args, types = [], []
     for v in values:
         for a in (v if isinstance(v, (list, tuple)) else (v,)):
+            if nested and isinstance(a, (list, tuple)):
+                for b in _overloaded_args(a, nested=True):
+                    if type(b) not in types:
+                        _insert(args, types, b)
+                continue
             t = type(a)
             if t in types or isinstance(a, type) or _fp.is_plain_type(t) or _fp.protocol_impl(t) is None:
                 continue
-            index = len(args)
-            for i, seen in enumerate(types):
-                if issubclass(t, seen):
-                    index = i
-                    break
-            args.insert(index, a)
-            types.insert(index, t)
+            if not types:  # the first one (``_insert``, inlined: this runs for every call)
+                args.append(a)
+                types.append(t)
+            else:
+                _insert(args, types, a)
     return args
+
+
+def _insert(args, types, a):
+    t = type(a)
+    index = len(args)
+    for i, seen in enumerate(types):
+        if issubclass(t, seen):
+            index = i
+            break
+    args.insert(index, a)
+    types.insert(index, t)
+
+
+_BOUND = type(_insert.__get__(0))  # a bound method: how a classmethod handler is read
+
+_PLAIN_METHOD_WARNING = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error "
+                         "in future, please define it as a classmethod.")
+
+
+def _impl_of(arg):
+    """``arg``'s protocol method bound as Python binds it to ``arg`` (a classmethod to its class, a
+    plain method to the instance itself: torch looks the method up on the argument); torch's
+    deprecation warning for the plain method."""
+    t = type(arg)
+    impl = _fp.protocol_impl(t)
+    if getattr(impl, "__self__", None) is t:  # the common classmethod, already bound
+        return impl
+    for klass in t.__mro__:
+        name = _fp.spelling(klass, "__opyard_function__", "__torch_function__")
+        if name is not None:
+            impl = getattr(arg, name)
+            if getattr(impl, "__self__", None) is arg and isinstance(arg, type) is False:
+                warnings.warn(_PLAIN_METHOD_WARNING, UserWarning, stacklevel=4)
+            return impl
+    return _fp.protocol_impl(t)
 
 
 def _relevant(args, kwargs):
@@ -184,6 +228,82 @@ class TorchFunctionMode:
         return cls(*args, **kwargs)
 
 
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode that runs every function as it is (a base to override selectively)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+@contextlib.contextmanager
+def _enable_torch_function():
+    """Inside, the protocol is on again (undoing ``DisableTorchFunction`` and
+    ``DisableTorchFunctionSubclass`` for the block)."""
+    state = _core._function_state()
+    _core._set_function_state(state & ~(_fp.SUBCLASS_OFF | _fp.ALL_OFF))
+    try:
+        yield
+    finally:
+        now = _core._function_state()
+        _core._set_function_state((now & _fp.MODE) | (state & (_fp.SUBCLASS_OFF | _fp.ALL_OFF)))
+
+
+class _EnableTorchFunction:
+    """torch's ``_C._EnableTorchFunction()``: the protocol is on while this object lives; the
+    previous state comes back when it is deleted (or at the end of a ``with`` block)."""
+
+    def __init__(self):
+        self._saved = _core._function_state()
+        _core._set_function_state(self._saved & ~(_fp.SUBCLASS_OFF | _fp.ALL_OFF))
+
+    def _restore(self):
+        saved, self._saved = self._saved, None
+        if saved is not None:
+            now = _core._function_state()
+            _core._set_function_state((now & _fp.MODE) | (saved & (_fp.SUBCLASS_OFF | _fp.ALL_OFF)))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._restore()
+        return False
+
+    def __del__(self):
+        self._restore()
+
+
+def _is_torch_function_all_disabled():
+    """Whether ``DisableTorchFunction`` is in effect on this thread."""
+    return bool(_core._function_state() & _fp.ALL_OFF)
+
+
+def _len_torch_function_stack():
+    return len(_modes.modes)
+
+
+def _get_function_stack_at(i):
+    return _modes.modes[i]
+
+
+def wrap_torch_function(dispatcher):
+    """Decorator: make a Python function take part in the protocol; ``dispatcher(*args, **kwargs)``
+    returns the arguments to look for overrides in (torch's helper)::
+
+        @wrap_torch_function(lambda a, b=None: (a, b))
+        def f(a, b=None): ...
+    """
+    def inner(func):
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            relevant = dispatcher(*args, **kwargs)
+            if has_torch_function(relevant):
+                return handle_torch_function(wrapped, relevant, *args, **kwargs)
+            return func(*args, **kwargs)
+        return wrapped
+    return inner
+
+
 # --- the handler ---------------------------------------------------------------------------
 
 
@@ -211,35 +331,42 @@ def _recursion_hint(err, who, func):
 
 
 def _mode_impl(mode):
-    """The mode's protocol method: either spelling, the one defined nearest in its MRO."""
+    """The mode's protocol method: either spelling, the one defined nearest in its MRO; a
+    classmethod is refused, as torch refuses it."""
+    impl = mode.__torch_function__
     for klass in type(mode).__mro__:
-        for name in ("__opyard_function__", "__torch_function__"):
-            if name in klass.__dict__:
-                return getattr(mode, name)
-    return mode.__torch_function__
-
-
-def _call_override(impl, who, func, types, args, kwargs):
-    try:
-        return impl(func, types, args, kwargs)
-    except RecursionError as e:
-        raise _recursion_hint(e, who, func) from None
+        name = _fp.spelling(klass, "__opyard_function__", "__torch_function__")
+        if name is not None:
+            impl = getattr(mode, name)
+            break
+    if getattr(impl, "__self__", None) is type(mode):
+        raise RuntimeError("Defining your mode's `__torch_function__` as a classmethod is not supported, please "
+                           "make it a plain method")
+    return impl
 
 
 def _run(func, args, kwargs, overloaded):
     types = tuple(type(a) for a in overloaded)
-    if _core._function_state() & _fp.MODE:
-        with _pop_mode_temporarily() as mode:
-            result = _call_override(_mode_impl(mode), type(mode).__name__ + ".__torch_function__",
-                                    func, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
-    for a in overloaded:
-        t = type(a)
-        result = _call_override(_fp.protocol_impl(t), t.__name__ + ".__torch_function__", func, types,
-                                args, kwargs)
-        if result is not NotImplemented:
-            return result
+    owner = None  # whose override runs, named only in a RecursionError's message
+    try:
+        if _core._function_state() & _fp.MODE:
+            with _pop_mode_temporarily() as mode:
+                owner = type(mode)
+                result = _mode_impl(mode)(func, types, args, kwargs)
+            if result is not NotImplemented:
+                return result
+        for a in overloaded:
+            owner = t = type(a)
+            impl = _fp.protocol_impl(t)
+            if impl.__class__ is not _BOUND or impl.__self__ is not t:  # not the common classmethod
+                impl = _impl_of(a)
+            result = impl(func, types, args, kwargs)
+            if result is not NotImplemented:
+                return result
+    except RecursionError as e:
+        if owner is None:
+            raise
+        raise _recursion_hint(e, owner.__name__ + ".__torch_function__", func) from None
     names = ", ".join(t.__name__ for t in types)
     msg = f"no implementation found for '{_public_name(func)}' on types that implement " \
           f"__opyard_function__: [{names}]"
@@ -249,12 +376,19 @@ def _run(func, args, kwargs, overloaded):
     raise TypeError(msg)
 
 
-def _dispatch_protocol(func, args, kwargs):
-    """Called by the Rust call path: the override's result, or NotImplemented to run ``func``."""
+def _dispatch_protocol(func, args, kwargs, relevant=None):
+    """Called by the Rust call path: the override's result, or NotImplemented to run ``func``.
+    ``relevant`` (from ``_core._handle_function_protocol``): where to look for overrides instead
+    of the arguments, nested lists and tuples included."""
     state = _core._function_state()
     if state & _fp.ALL_OFF:
         return NotImplemented
-    overloaded = [] if state & _fp.SUBCLASS_OFF else _overloaded_args(_relevant(args, kwargs))
+    if state & _fp.SUBCLASS_OFF:
+        overloaded = []
+    elif relevant is None:
+        overloaded = _overloaded_args(_relevant(args, kwargs))
+    else:
+        overloaded = _overloaded_args(relevant, nested=True)
     if not overloaded and not state & _fp.MODE:
         return NotImplemented
     return _run(func, tuple(args), dict(kwargs), overloaded)
@@ -275,9 +409,37 @@ has_opyard_function_unary = has_torch_function_unary
 has_opyard_function_variadic = has_torch_function_variadic
 
 
+def resolve_name(f):
+    """The name that evaluates to ``f`` in a namespace where ``opyard`` is imported (torch's
+    ``resolve_name``), e.g. ``"opyard.add"``, ``"opyard.Tensor.add"``,
+    ``"opyard.Tensor.grad.__get__"``; None for an object that is not a listed function."""
+    for name, getter in PROPERTY_GETTERS.items():
+        if f is getter:
+            return f"opyard.Tensor.{name}.__get__"
+    name = getattr(f, "__name__", None)
+    if isinstance(f, OpOverloadPacket) and getattr(_override_listing._facade(), name, None) is f:
+        return f"opyard.{name}"
+    for klass in Tensor.__mro__:
+        for attr, value in klass.__dict__.items():
+            if value is f:
+                return f"opyard.Tensor.{attr}"
+    if name is None:
+        return None
+    module = getattr(f, "__module__", None)
+    if isinstance(module, str) and module.startswith("opyard") and not isinstance(f, OpOverloadPacket):
+        return f"{module}.{getattr(f, '__qualname__', name)}"
+    return f"opyard.{name.split('.')[0]}"
+
+
 def is_tensor_method_or_property(func):
     """True for Tensor methods and property getters the protocol routes."""
-    return func in PROPERTY_GETTERS.values() or getattr(func, "__qualname__", "").startswith("Tensor.")
+    if func in PROPERTY_GETTERS.values() or getattr(func, "__qualname__", "").startswith("Tensor."):
+        return True
+    # A method defined elsewhere (the autograd layer's ``requires_grad_``); an operator packet is
+    # ``opyard.add`` as well as ``Tensor.add``: the function, as before.
+    if isinstance(func, OpOverloadPacket):
+        return False
+    return any(value is func for klass in Tensor.__mro__ for value in klass.__dict__.values())
 
 
 # --- Python-level Tensor methods and properties of subclasses --------------------------------
@@ -364,6 +526,7 @@ def _name_routed_methods():
             impl.__name__, impl.__qualname__ = name, f"Tensor.{name}"
 
 
+_name_routed_methods()  # torch's names from the start: listings and overrides key on these functions
 
 from ._exports import public_dir  # noqa: E402
 

@@ -50,6 +50,8 @@ dispatch_keys! {
     Meta,
     /// A backend without its own autograd key: `AutogradOther` serves it.
     FPGA,
+    /// torch's nested-tensor functionality (a key users set on wrapper subclasses).
+    NestedTensor,
     BackendSelect,
     Fake,
     Python,
@@ -69,6 +71,8 @@ dispatch_keys! {
     AutogradMAIA,
     AutogradPrivateUse1,
     AutogradMeta,
+    /// The autograd key of nested tensors (in the `Autograd` alias, as in torch).
+    AutogradNestedTensor,
     Tracer,
     AutocastCPU,
     AutocastCUDA,
@@ -141,9 +145,9 @@ impl DispatchKey {
         )
     }
 
-    /// An `Autograd<backend>` key or `AutogradOther`.
+    /// An `Autograd<backend>` key, `AutogradOther` or `AutogradNestedTensor`.
     pub const fn is_autograd(self) -> bool {
-        (self as u8) >= (AutogradOther as u8) && (self as u8) <= (AutogradMeta as u8)
+        (self as u8) >= (AutogradOther as u8) && (self as u8) <= (AutogradNestedTensor as u8)
     }
 
     /// The autograd key serving a backend (FPGA's is `AutogradOther`, as in torch).
@@ -222,7 +226,7 @@ mod tests {
         assert!(Autograd.is_alias() && !Undefined.is_alias() && !Undefined.is_runtime());
         assert_eq!(CPU.autograd_of(), Some(AutogradCPU));
         assert_eq!(AutogradMeta.backend_of_autograd(), Some(Meta));
-        assert_eq!(NUM_RUNTIME_KEYS, 39);
+        assert_eq!(NUM_RUNTIME_KEYS, 41);
     }
 
     /// Every backend's autograd key maps back to it; only FPGA shares AutogradOther.
@@ -241,7 +245,7 @@ mod tests {
             );
         }
         let autograd: Vec<_> = ALL_KEYS.into_iter().filter(|k| k.is_autograd()).collect();
-        assert_eq!(autograd.len(), 11);
+        assert_eq!(autograd.len(), 12);
         assert!(!Tracer.is_autograd() && !ADInplaceOrView.is_autograd());
     }
 
@@ -260,6 +264,7 @@ mod tests {
             PrivateUse1,
             Meta,
             FPGA,
+            NestedTensor,
             BackendSelect,
             Python,
             Functionalize,
@@ -271,6 +276,7 @@ mod tests {
             AutogradCPU,
             AutogradXLA,
             AutogradMeta,
+            AutogradNestedTensor,
             Tracer,
             AutocastCPU,
             AutocastCUDA,

@@ -34,6 +34,7 @@ const fn torch_bits(k: DispatchKey) -> (u8, Option<u8>) {
         PrivateUse1 => (DENSE, Some(12)),
         Meta => (DENSE, Some(15)),
         FPGA => (2, None),
+        NestedTensor => (10, None),
         BackendSelect => (11, None),
         Fake => (12, None),
         Python => (13, None),
@@ -43,6 +44,7 @@ const fn torch_bits(k: DispatchKey) -> (u8, Option<u8>) {
         ZeroTensor => (18, None),
         ADInplaceOrView => (19, None),
         AutogradOther => (20, None),
+        AutogradNestedTensor => (22, None),
         Tracer => (23, None),
         AutocastCPU => (24, None),
         AutocastCUDA => (32, None),
@@ -112,6 +114,8 @@ mod tests {
             (Tracer, 274877906944),
             (AutocastCUDA, 140737488355328),
             (TESTING_ONLY_GenericMode, 576460752303423488),
+            (NestedTensor, 33554432),
+            (AutogradNestedTensor, 137438953472),
         ] {
             assert_eq!(DispatchKeySet::from_key(k).raw_repr(), raw, "{k}");
         }

@@ -119,8 +119,11 @@ hooks! {
     /// `packet_of(name)`: the namespace's packet object of `ns::name`
     /// (See Note [Canonical packet]).
     packet_of: PyObject,
-    /// `function_protocol(func, args, kwargs)`: the `__torch_function__`
-    /// protocol (`opyard.overrides`); `NotImplemented` when no override answers.
+    /// `function_protocol(func, args, kwargs, relevant=None)`: the
+    /// `__torch_function__` protocol (`opyard.overrides`); `NotImplemented`
+    /// when no override answers. `relevant` (from `_handle_function_protocol`
+    /// and Python-level functions) is where to look for overrides instead of
+    /// the arguments.
     function_protocol: PyObject,
     /// `protocol_of(cls)`: the protocol method of tensor type `cls`, or None
     /// when it is disabled (See Note [Disabled protocol types]).

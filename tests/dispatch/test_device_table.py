@@ -47,8 +47,16 @@ def test_the_highest_backend_picks_the_autograd_key():
     assert _tensor_meta.autograd_bit(keyset) == DispatchKeySet(DispatchKey.AutogradXLA).raw()
 
 
+class _Wrapper(opyard.Tensor):
+    @classmethod
+    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+
 def test_a_wrapper_on_meta_that_requires_grad_has_autograd_meta():
-    w = opyard.Tensor._make_wrapper_subclass(opyard.Tensor, (2,), dtype=opyard.float32, device="meta",
+    # A wrapper's class defines __torch_dispatch__ (torch refuses Tensor itself: "Tensor must define
+    # __torch_dispatch__").
+    w = opyard.Tensor._make_wrapper_subclass(_Wrapper, (2,), dtype=opyard.float32, device="meta",
                                              requires_grad=True)
     assert DispatchKeySet.from_raw(w._keyset).has(DispatchKey.AutogradMeta)
 

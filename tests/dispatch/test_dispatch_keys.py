@@ -3,11 +3,11 @@ import pytest
 from opyard.dispatcher import DispatchKey, DispatchKeySet
 
 RUNTIME_ORDER = [
-    "CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "PrivateUse1", "Meta", "FPGA",
+    "CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "PrivateUse1", "Meta", "FPGA", "NestedTensor",
     "BackendSelect", "Fake", "Python", "Functionalize", "Conjugate", "Negative", "ZeroTensor",
     "ADInplaceOrView", "AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA", "AutogradMPS",
     "AutogradXPU", "AutogradHPU", "AutogradLazy", "AutogradMAIA", "AutogradPrivateUse1",
-    "AutogradMeta", "Tracer", "AutocastCPU", "AutocastCUDA", "Batched", "VmapMode",
+    "AutogradMeta", "AutogradNestedTensor", "Tracer", "AutocastCPU", "AutocastCUDA", "Batched", "VmapMode",
     "PythonTLSSnapshot", "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode", "PythonDispatcher",
 ]
 
@@ -50,7 +50,7 @@ def test_alias_expands():
     ks = DispatchKeySet(DispatchKey.Autograd)
     assert set(k.name for k in ks) == {"AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA",
                                        "AutogradMPS", "AutogradXPU", "AutogradHPU", "AutogradLazy",
-                                       "AutogradMAIA", "AutogradPrivateUse1", "AutogradMeta"}
+                                       "AutogradMAIA", "AutogradPrivateUse1", "AutogradMeta", "AutogradNestedTensor"}
     cea = DispatchKeySet(DispatchKey.CompositeExplicitAutograd)
     assert [k.name for k in cea] == ["CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA",
                                      "PrivateUse1", "Meta", "FPGA"]

@@ -298,8 +298,7 @@ def test_get_ctx_in_a_fake_impl_reached_through_the_core():
         a, b = nonzeroish(x), nonzeroish(x)
     assert seen == [True, True]
     assert str(a.shape[0]) != str(b.shape[0])  # fresh unbacked sizes: never cached
-    with pytest.raises(RuntimeError, match="outside of a fake impl"):
-        opyard.library.get_ctx()
+    assert opyard.library.get_ctx() is None  # outside a fake impl, as torch's
     with FakeTensorMode(), pytest.raises(Exception, match="ShapeEnv"):
         nonzeroish(opyard.randn(3))
 

@@ -213,9 +213,8 @@ def test_get_ctx_works_in_every_register_fake_form(ctx_ops):
         assert tuple(op(opyard.tensor([0.0, 1.0, 2.0])).shape) == (2,)  # the real kernel outside
 
 
-def test_get_ctx_outside_a_fake_impl_raises():
-    with pytest.raises(RuntimeError, match=r"get_ctx\(\) called outside of a fake impl"):
-        opyard.library.get_ctx()
+def test_get_ctx_outside_a_fake_impl_is_none():
+    assert opyard.library.get_ctx() is None  # torch's answer outside a fake impl
 
 
 # --- fake tensors of two modes -----------------------------------------------------------------

@@ -25,6 +25,7 @@ LAYERS = {
     "_ops": 2, "_op_pickle": 2, "dispatcher": 2, "_registration": 2, "_aten": 2, "_factories": 2,
     "_functional": 2, "_indexing": 2, "_fallbacks": 2, "linalg": 2, "fft": 2, "_lowrank": 2, "_wrapper_subclass": 2,
     "special": 2, "signal": 2,
+    "_metadata_dispatch": 2, "_torch_dispatch_rules": 2,
     "autograd": 3,
     "_library": 4,
     "fake": 5, "fx": 5, "func": 5, "amp": 5, "overrides": 5, "_override_listing": 5, "utils": 5,
@@ -33,7 +34,7 @@ LAYERS = {
     "__init__": 7, "__main__": 7, "_gen": 7, "_hooks": 7, "_C": 7, "_compat": 7, "_custom_ops": 7,
     "_prims_common": 7,
     "_python_dispatcher": 7, "_subclasses": 7, "version": 7, "fx.experimental": 7,
-    "utils._python_dispatch": 7, "_install_as_torch": 7,
+    "utils._python_dispatch": 7, "utils._mode_utils": 7, "_install_as_torch": 7,
 }
 
 

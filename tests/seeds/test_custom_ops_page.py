@@ -189,6 +189,5 @@ def test_register_fake_example_2_custom_nonzero(capsys):
     assert trace(x2).tolist() == [[0], [2]]
 
 
-def test_get_ctx_outside_a_fake_impl_raises():
-    with pytest.raises(RuntimeError, match=r"get_ctx\(\) called outside of a fake impl"):
-        opyard.library.get_ctx()
+def test_get_ctx_outside_a_fake_impl_is_none():
+    assert opyard.library.get_ctx() is None  # torch's answer outside a fake impl

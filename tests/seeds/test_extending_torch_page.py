@@ -177,6 +177,47 @@ def test_logging_tensor_logs_functions_methods_and_operators(caplog):
     assert z.item() == 10.0
 
 
+class OpyardLoggingTensor(torch.Tensor):
+    """The notes' LoggingTensor in the contract's own spelling (``__opyard_function__`` and
+    ``super().__opyard_function__``), which is the same classmethod object on ``Tensor``."""
+
+    @classmethod
+    def __opyard_function__(cls, func, types, args=(), kwargs=None):
+        if func is not torch.Tensor.__repr__:
+            logging.info(f"func: {func.__name__}, args: {args!r}, kwargs: {kwargs!r}")
+        if kwargs is None:
+            kwargs = {}
+        return super().__opyard_function__(func, types, args, kwargs)
+
+
+@pytest.mark.parametrize("cls", [LoggingTensor, OpyardLoggingTensor])
+def test_logging_tensor_in_either_spelling(cls, caplog):
+    caplog.set_level(logging.INFO)
+    x = cls([1.0, 2.0])
+    y = torch.add(x, 1)
+    z = (y * 2).sum()
+    first = x[0]
+    names = [r.getMessage().split(",")[0] for r in caplog.records]
+    assert names == ["func: add", "func: mul", "func: sum", "func: __getitem__"]
+    assert type(y) is cls and type(z) is cls and type(first) is cls
+    assert z.item() == 10.0
+    assert cls.__dict__["__opyard_function__"] is cls.__dict__["__torch_function__"]
+
+
+def test_metadata_tensor_in_the_contracts_spelling():
+    class OpyardMetadataTensor(MetadataTensor):
+        @classmethod
+        def __opyard_function__(cls, func, types, args=(), kwargs=None):
+            out = MetadataTensor.__torch_function__.__func__(cls, func, types, args, kwargs)
+            return OpyardMetadataTensor(out._t, metadata=out._metadata)
+
+    metadata = {'owner': 'Ministry of Silly Walks'}
+    m = OpyardMetadataTensor([[1, 2], [3, 4]], metadata=metadata)
+    added = torch.add(torch.tensor([[1, 2], [1, 2]]), m)
+    assert type(added) is OpyardMetadataTensor and added._metadata is metadata
+    assert added._t.tolist() == [[2, 4], [4, 6]]
+
+
 # --- MetadataTensor: a wrapper that is not a Tensor ------------------------------------------
 
 

@@ -10,11 +10,11 @@ from .fake_impl import get_ctx
 from .infer_schema import infer_schema
 
 __all__ = ["CustomOpDef", "custom_op", "register_autocast", "register_autograd", "register_fake",
-           "register_kernel", "register_vmap", "get_ctx", "infer_schema"]
+           "register_kernel", "register_vmap", "register_torch_dispatch", "get_ctx", "infer_schema"]
 
 # ``custom_op`` and its module load on first use (PEP 562): the facade imports this package for its
 # registration helpers (``register``), and ``import opyard`` need not pay for the custom-op layer.
-_FROM_CUSTOM_OP = frozenset(__all__[:7])
+_FROM_CUSTOM_OP = frozenset(__all__[:8])
 
 
 def __getattr__(name):

@@ -178,6 +178,7 @@ def _make_forward(overload, setup_context, spec):
     fill = _filler(overload._schema)
     check = _alias_checker(overload)
     kw_style = spec.has_kwarg_only
+    extra_meta = 1 if spec.has_lists or spec.ret_lists else 0
     if not spec.has_meta:
         return _plain_forward(overload, setup_context, fill, check)
 
@@ -196,10 +197,13 @@ def _make_forward(overload, setup_context, spec):
             check(inputs, kwargs, out)
         if setup_context is not None:
             full, full_kw = fill(inputs, kwargs)
-            if kw_style:
-                setup_context(ctx, full, full_kw, out)
+            # torch's node for a schema with lists has a second metadata input (its tensor-list
+            # support) where ours has one.
+            if kw_style:  # torch passes these by keyword
+                _with_metadata_needs(ctx, extra_meta, setup_context, inputs=full, keyword_only_inputs=full_kw,
+                                     output=out)
             else:
-                setup_context(ctx, full, out)
+                _with_metadata_needs(ctx, extra_meta, setup_context, full, out)
         if spec.ret_lists:
             return _flatten_outputs(out, call)
         return out
@@ -221,9 +225,23 @@ def _plain_forward(overload, setup_context, fill, check):
         if check is not None:
             check(inputs, None, out)
         if setup_context is not None:
-            setup_context(ctx, fill(inputs, {})[0], out)
+            _with_metadata_needs(ctx, 1, setup_context, fill(inputs, {})[0], out)
         return out
     return forward
+
+
+def _with_metadata_needs(ctx, extra, setup_context, *args, **kwargs):
+    """Run ``setup_context`` with ``ctx.needs_input_grad`` as torch's node has it there: the node's
+    inputs and ``extra`` trailing ``False`` for metadata inputs torch's node has and ours has not
+    (See Note [needs_input_grad in setup_context] in ``src/python/autograd/function/apply.rs``)."""
+    if not extra:
+        return setup_context(ctx, *args, **kwargs)
+    own = ctx.needs_input_grad
+    ctx.needs_input_grad = (*own, *(False,) * extra)
+    try:
+        return setup_context(ctx, *args, **kwargs)
+    finally:
+        ctx.needs_input_grad = own  # back to the node's own (the general apply sets it explicitly)
 
 
 def _flatten_outputs(out, call):

@@ -21,6 +21,7 @@ from .. import _core
 from .._op_pickle import definition_site, load as load_op, missing_op_error
 from .._ops import Tag, ops, resolve
 from .._registration import KernelLibrary, fragment
+from .._torch_dispatch_rules import register_rule
 from ._opdefs import OPDEFS
 from .aliasing import output_check_failed
 from .infer_schema import infer_schema
@@ -29,7 +30,7 @@ from .register import (device_arg_index, device_keys, forget_fakes, has_tensor_a
 from .tagged_schema import check_define_tags
 
 __all__ = ["custom_op", "CustomOpDef", "register_kernel", "register_fake", "register_autograd",
-           "register_vmap", "register_autocast", "OPDEFS"]
+           "register_vmap", "register_autocast", "register_torch_dispatch", "OPDEFS"]
 
 
 def _log():
@@ -229,6 +230,14 @@ class CustomOpDef(_core.CustomOpBase):
         """Inside ``autocast(device_type)``, cast floating tensor inputs to ``cast_inputs``."""
         install_autocast(self._lib, self._opoverload, device_type, cast_inputs)
 
+    def register_torch_dispatch(self, torch_dispatch_class, fn=None, /):
+        """What runs for this operator instead of ``torch_dispatch_class.__torch_dispatch__``: see
+        :func:`opyard.library.register_torch_dispatch`."""
+        def inner(fn):
+            self._lib._registration_handles.append(register_rule(self._opoverload, torch_dispatch_class, fn))
+            return fn
+        return inner(fn) if fn is not None else inner
+
     def __reduce__(self):
         # By qualified name, resolved where it is unpickled (see Note [Operator pickling]).
         return load_op, (_custom_op_named, self._qualname, *definition_site(self._qualname))
@@ -379,3 +388,25 @@ def register_vmap(op, func=None, /, *, lib=None):
 def register_autocast(op, device_type, cast_inputs, /, *, lib=None):
     """Inside ``autocast(device_type)``, cast ``op``'s floating tensor inputs to ``cast_inputs``."""
     install_autocast(_lib_for(op, lib), resolve(op), device_type, cast_inputs)
+
+
+def register_torch_dispatch(op, torch_dispatch_class, func=None, /, *, lib=None):
+    """Register what ``op`` runs when it reaches ``torch_dispatch_class`` (a ``TorchDispatchMode``
+    class, or a Tensor subclass with ``__torch_dispatch__``) in place of its ``__torch_dispatch__``:
+    ``func(mode, func, types, args, kwargs)`` for a mode, ``func(cls, func, types, args, kwargs)``
+    for a subclass (torch's ``torch.library.register_torch_dispatch``)::
+
+        @opyard.library.register_torch_dispatch("mylib::foo", MyMode)
+        def _(mode, func, types, args, kwargs):
+            x, = args
+            return x + 1
+
+    The rule is for exactly that class (not its subclasses) and lives as long as ``lib`` (default:
+    the custom op's own library, or one kept for the process)."""
+    def inner(fn):
+        d = _def_of(op)
+        if d is not None and lib is None:
+            return d.register_torch_dispatch(torch_dispatch_class, fn)
+        _lib_for(op, lib)._registration_handles.append(register_rule(resolve(op), torch_dispatch_class, fn))
+        return fn
+    return inner(func) if func is not None else inner

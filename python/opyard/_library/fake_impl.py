@@ -136,13 +136,13 @@ class _NoCtxOnMeta:
 
 
 def get_ctx():
-    """The fake-impl context; only valid while a fake impl runs (see ``register_fake``)."""
+    """The fake-impl context while a fake impl runs (see ``register_fake``); None elsewhere, as
+    torch's (a fake impl run on meta tensors gets torch's error instead)."""
     ctx = _state.ctx
     if ctx.__class__ is tuple:  # (shape_env, op_name): made on first use, see run_fake_impl
         ctx = _state.ctx = FakeImplCtx(*ctx)
     if ctx is None:
-        raise RuntimeError("get_ctx() called outside of a fake impl: it is only valid inside a function "
-                           "registered with opyard.library.register_fake while it runs")
+        return None
     if isinstance(ctx, _NoCtxOnMeta):
         raise RuntimeError(ctx.message)
     return ctx

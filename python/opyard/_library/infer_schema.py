@@ -39,6 +39,7 @@ def _bases():
             (_SCALAR, "Scalar", True, False, False),
             (_dtype.dtype, "ScalarType", False, False, False),
             (_core.device, "Device", False, False, False),
+            (_tensor.device, "Device", False, False, False),  # opyard.device, the public spelling
         ]
     return _BASES
 
@@ -293,7 +294,7 @@ def _resolved_hints(fn, error_fn):
     raw = getattr(fn, "__annotations__", {})
     if not any(isinstance(v, str) for v in raw.values()):
         return dict(raw)
-    namespace = {"Tensor": _tensor.Tensor, "device": _core.device, "dtype": _dtype.dtype,
+    namespace = {"Tensor": _tensor.Tensor, "device": _tensor.device, "dtype": _dtype.dtype,
                  "Optional": typing.Optional, "List": typing.List, "Sequence": typing.Sequence,
                  "Union": typing.Union, "Number": numbers.Number,
                  # string annotations may spell ``opyard.Tensor`` (``Hooks.facade``: never imported here)

@@ -108,6 +108,8 @@ def _prioritize(current, t, device_type):
     nxt = t.dtype
     if current is _f32 or nxt is _f32:
         return _f32
+    if current is nxt:
+        return current  # float16 with float16 (or bfloat16 with bfloat16) stays that dtype
     device = device_type or t.device.type
     lower = STATE.dtype[INDEX[device]]
     if current is lower and nxt is lower:

@@ -19,6 +19,7 @@ Example::
 import warnings
 
 from .. import _core
+from .. import _function_protocol as _fp
 from .._ops import ops
 from ..dispatcher import DispatchKey, DispatchKeySet
 from . import _tensor_meta as meta
@@ -45,6 +46,28 @@ def _as_tuple(x, what):
     if isinstance(x, (tuple, list)):
         return tuple(x)
     raise TypeError(f"{what}: expected a Tensor or a sequence of Tensors, got {type(x).__name__}")
+
+
+def _is_tensor_like(x):
+    return meta.is_tensor(x) or _fp.protocol_impl(type(x)) is not None
+
+
+def _overridable(*groups):
+    """torch's ``overridable_args`` of ``backward``/``grad``: the Tensor-likes given (plain tensors
+    included, as torch lists them), and whether the function protocol is to be asked: one of them
+    takes part in it, or a function mode is active."""
+    relevant = tuple(t for g in groups for t in g if _is_tensor_like(t))
+    asked = _core._function_state() & _fp.MODE or any(
+        not _fp.is_plain_type(type(t)) and _fp.protocol_impl(type(t)) is not None for t in relevant)
+    return relevant, asked
+
+
+def _sequence(x):
+    """``x`` as torch's ``grad``/``backward`` normalize it for the protocol; anything else is left to
+    the argument checks after it (their messages)."""
+    if x is None:
+        return ()
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,)
 
 
 def _make_grads(outputs, grads):
@@ -114,7 +137,29 @@ _SCALAR_SHAPES = ((), (1,))
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulate d(tensors)/d(leaves) into the leaves' ``.grad`` (or only ``inputs``')."""
+    """Accumulate d(tensors)/d(leaves) into the leaves' ``.grad`` (or only ``inputs``').
+
+    Tensor-likes and function modes take part in the ``__torch_function__`` protocol (torch's
+    ``overridable_args``: the tensors and the inputs)."""
+    if not meta.is_tensor(tensors) or inputs is not None:
+        seq = _sequence(tensors) if tensors is not None else ()
+        ins = () if inputs is None else _sequence(inputs)
+        relevant, asked = _overridable(seq, ins)
+        if asked:
+            out = _core._handle_function_protocol(
+                backward, relevant, (seq,), {"grad_tensors": grad_tensors, "retain_graph": retain_graph,
+                                             "create_graph": create_graph,
+                                             "inputs": ins if inputs is not None else None})
+            if out is not NotImplemented:
+                return out
+    elif _core._function_state() & _fp.MODE or not _fp.is_plain_type(type(tensors)):
+        relevant, asked = _overridable((tensors,))
+        if asked:
+            out = _core._handle_function_protocol(
+                backward, relevant, ((tensors,),), {"grad_tensors": grad_tensors, "retain_graph": retain_graph,
+                                                    "create_graph": create_graph, "inputs": None})
+            if out is not NotImplemented:
+                return out
     outputs = _as_tuple(tensors, "backward")
     grads = _as_tuple(grad_tensors, "backward") or (None,) * len(outputs)
     if inputs is not None:
@@ -146,6 +191,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     elif materialize_grads and not allow_unused:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
                          "but got: allow_unused=False.")
+    if not (meta.is_tensor(outputs) and meta.is_tensor(inputs) and _fp.is_plain_type(type(outputs))
+            and _fp.is_plain_type(type(inputs)) and not _core._function_state() & _fp.MODE):
+        outs_seq, ins_seq = _sequence(outputs), _sequence(inputs)
+        relevant, asked = _overridable(outs_seq, ins_seq)
+        if asked:
+            out = _core._handle_function_protocol(
+                grad, relevant, (outs_seq, ins_seq),
+                {"grad_outputs": grad_outputs, "retain_graph": retain_graph, "create_graph": create_graph,
+                 "only_inputs": only_inputs, "allow_unused": allow_unused, "is_grads_batched": is_grads_batched,
+                 "materialize_grads": materialize_grads})
+            if out is not NotImplemented:
+                return out
     single = meta.is_tensor(inputs)
     outs = _as_tuple(outputs, "grad")
     ins = _as_tuple(inputs, "grad")

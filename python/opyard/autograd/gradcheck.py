@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .. import _core
+from .. import _function_protocol as _fp
 from . import _tensor_meta as meta
 from . import forward_ad as fwAD
 from .engine import grad as autograd_grad
@@ -38,8 +39,19 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
+def _is_tensor_like(x):
+    """A tensor, or an object taking part in the function protocol (torch's ``is_tensor_like``):
+    gradcheck reads such an object through its attributes and ``opyard`` functions, which its
+    ``__torch_function__`` answers."""
+    return meta.is_tensor(x) or _fp.protocol_impl(type(x)) is not None
+
+
+def _requires_grad(x):
+    return meta.requires_grad(x) if meta.is_tensor(x) else bool(x.requires_grad)
+
+
 def _diff_inputs(inputs):
-    return [i for i, x in enumerate(inputs) if meta.is_tensor(x) and meta.requires_grad(x)]
+    return [i for i, x in enumerate(inputs) if _is_tensor_like(x) and _requires_grad(x)]
 
 
 def _outputs(func, inputs):
@@ -47,7 +59,7 @@ def _outputs(func, inputs):
 
 
 def _tensor_outputs(outs):
-    return [o for o in outs if meta.is_tensor(o) and meta.is_floating(o)]
+    return [o for o in outs if _is_tensor_like(o) and meta.is_floating(o)]
 
 
 def get_numerical_jacobian(func, inputs, eps=1e-3):
@@ -82,7 +94,7 @@ def get_analytical_jacobian(inputs, outputs):
     outs = _tensor_outputs(_as_tuple(outputs))
     jac = [[np.zeros((meta.numel(x), meta.numel(o))) for o in outs] for x in diff]
     for k, o in enumerate(outs):
-        if not meta.requires_grad(o):
+        if not _requires_grad(o):
             continue
         n = meta.numel(o)
         for m in range(n):
@@ -139,7 +151,7 @@ def _fast_check(func, inputs, eps, atol, rtol, raise_exception):
         for k, o in enumerate(outs):
             numerical = float(np.sum((ends[0][k] - ends[1][k]) / (2 * eps) * vs[k]))
             analytical = 0.0
-            if meta.requires_grad(o):
+            if _requires_grad(o):
                 v = meta.from_numpy(vs[k].astype(meta.to_numpy(o).dtype), like=o)
                 g = autograd_grad(o, inputs[i], v, retain_graph=True, allow_unused=True)[0]
                 if g is not None:
@@ -252,14 +264,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         grad_outputs = tuple(
             meta.from_numpy(rng.standard_normal(meta.shape(o)).astype(meta.to_numpy(o).dtype),
                             like=o, requires_grad=True)
-            for o in outs if meta.requires_grad(o))
+            for o in outs if _requires_grad(o))
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
     diff = _diff_inputs(inputs)
 
     def vjp(*args):
         ins, gos = args[:n_in], args[n_in:]
-        outs = [o for o in _tensor_outputs(_outputs(func, ins)) if meta.requires_grad(o)]
+        outs = [o for o in _tensor_outputs(_outputs(func, ins)) if _requires_grad(o)]
         grads = autograd_grad(outs, [ins[i] for i in diff], gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 

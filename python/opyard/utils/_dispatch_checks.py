@@ -20,7 +20,7 @@ from .._tensor import Tensor, _make_meta
 from .._ops import Tag
 from ..dispatcher import DispatchKey, DispatchKeySet
 
-__all__ = ["check_result", "check_dispatch_results"]
+__all__ = ["check_result", "check_dispatch_results", "handler_name"]
 
 _META = DispatchKeySet(DispatchKey.Meta)
 _DATA_DEPENDENT = (Tag.data_dependent_output, Tag.dynamic_output_shape)
@@ -33,21 +33,38 @@ _MAX_CACHED = 4096
 _expected = {}  # OpOverload -> tuple of return kinds ("Tensor", "Tensor?", "Tensor[]", other)
 
 
+# Types as the schema prints them -> as written in a schema (what the messages show).
+_KIND_NAMES = {"Optional[Tensor]": "Tensor?", "List[Tensor]": "Tensor[]", "List[Optional[Tensor]]": "Tensor?[]"}
+
+
+_ONE_TENSOR = ("Tensor",)
+
+
 def _kinds(op):
     kinds = _expected.get(op)
     if kinds is None:
-        kinds = _expected[op] = tuple(str(r.type) for r in op._schema.returns)
+        kinds = tuple(_KIND_NAMES.get(str(r.type), str(r.type)) for r in op._schema.returns)
+        # one object for the common schema, which ``check_result`` recognises by identity
+        kinds = _expected[op] = _ONE_TENSOR if kinds == _ONE_TENSOR else kinds
     return kinds
 
 
-def _fits(kind, value):
-    if kind == "Tensor":
-        return isinstance(value, Tensor)
-    if kind == "Tensor?":
-        return value is None or isinstance(value, Tensor)
-    if kind == "Tensor[]":
-        return isinstance(value, (list, tuple)) and all(isinstance(v, Tensor) for v in value)
-    return True
+def _cast_error(value, kind, who, op):
+    return RuntimeError(f"Unable to cast {value} to {kind}: {who} returned it for {op}, whose schema returns "
+                        f"{kind} there")
+
+
+def _check(kind, value, who, op):
+    """torch's conversion of one returned value: a Tensor or None (an undefined tensor) where the
+    schema returns a Tensor, a list or tuple of Tensors for ``Tensor[]``; other kinds pass."""
+    if kind in ("Tensor", "Tensor?"):
+        if value is not None and not isinstance(value, Tensor):
+            raise _cast_error(value, "Tensor", who, op)
+    elif kind in ("Tensor[]", "Tensor?[]"):
+        if not isinstance(value, (list, tuple)) or \
+                not all(isinstance(v, Tensor) or (v is None and kind == "Tensor?[]") for v in value):
+            raise RuntimeError(f"Unable to cast Python instance of type {type(value)} to {kind}: {who} returned "
+                               f"{_describe(value)} for {op}")
 
 
 def _describe(value):
@@ -57,26 +74,36 @@ def _describe(value):
     return type(value).__name__
 
 
+def handler_name(owner):
+    """How the messages name the handler of ``owner``: a subclass, a mode, or a name already."""
+    if isinstance(owner, str):
+        return owner
+    cls = owner if isinstance(owner, type) else type(owner)
+    return f"{cls.__name__}.__torch_dispatch__"
+
+
 def check_result(op, result, who, args=(), kwargs=None):
-    """``result`` if it fits ``op``'s returns, else a ``RuntimeError`` naming ``op`` and ``who``."""
-    kinds = _kinds(op)
+    """``result`` if it converts to ``op``'s returns as torch converts it (None stands for an
+    undefined tensor), else torch's error naming ``op`` and ``who`` (the handler's name, or its
+    subclass or mode: see ``handler_name``)."""
+    kinds = _expected.get(op) or _kinds(op)
+    if kinds is _ONE_TENSOR and isinstance(result, Tensor) and not _metadata_checks[0]:
+        return result  # the common answer, checked without a call
+    who = handler_name(who)
     if len(kinds) == 1:
-        ok = _fits(kinds[0], result)
-    elif not kinds:
-        ok = True  # torch ignores what an op returning nothing gets back
-    else:
-        ok = isinstance(result, (tuple, list)) and len(result) == len(kinds) and \
-            all(_fits(k, v) for k, v in zip(kinds, result))
-    if ok:
-        if _metadata_checks[0] and kinds:
-            _check_metadata(op, result, who, len(kinds) == 1, args, kwargs)
-        return result
-    expected = kinds[0] if len(kinds) == 1 else f"({', '.join(kinds)})"
-    raise RuntimeError(
-        f"{who} returned {_describe(result)} for {op}, whose schema returns {expected}: "
-        f"return {'a Tensor' if expected == 'Tensor' else 'values of those types'} (for a wrapper "
-        "subclass, wrap the results of func on the unwrapped tensors)"
-    )
+        _check(kinds[0], result, who, op)
+    elif kinds:
+        if not isinstance(result, (tuple, list)):
+            raise TypeError(f"Object of type '{type(result).__name__}' is not an instance of 'sequence': {who} "
+                            f"returned it for {op}, whose schema returns ({', '.join(kinds)})")
+        if len(result) != len(kinds):
+            raise RuntimeError(f"Expected {who} to return {len(kinds)} values for {op}, but it returned "
+                               f"{len(result)}")
+        for kind, value in zip(kinds, result):
+            _check(kind, value, who, op)
+    if _metadata_checks[0] and kinds:
+        _check_metadata(op, result, who, len(kinds) == 1, args, kwargs)
+    return result
 
 
 def check_dispatch_results(enabled=True):

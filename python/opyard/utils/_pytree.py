@@ -18,8 +18,8 @@ Example::
 
 from collections import OrderedDict as _OrderedDict
 
-__all__ = ["LEAF", "TreeSpec", "broadcast_prefix", "describe", "tree_flatten", "tree_leaves", "tree_map",
-           "tree_unflatten", "treespec_pprint"]
+__all__ = ["LEAF", "TreeSpec", "broadcast_prefix", "describe", "tree_flatten", "tree_leaves", "tree_unflatten",
+           "tree_map", "tree_map_only", "arg_tree_leaves", "treespec_pprint"]
 
 
 class TreeSpec:
@@ -97,12 +97,6 @@ def _flatten(x, leaves):
     return TreeSpec(cls, context, [_flatten(c, leaves) for c in children])
 
 
-def tree_map(fn, tree):
-    """``tree`` with every leaf replaced by ``fn(leaf)``."""
-    leaves, spec = tree_flatten(tree)
-    return tree_unflatten([fn(x) for x in leaves], spec)
-
-
 def tree_unflatten(leaves, spec):
     """The structure ``spec`` describes, filled with ``leaves`` in order."""
     it = iter(leaves)
@@ -157,3 +151,38 @@ def describe(spec):
     if spec.context is not None:
         return f"{spec.type.__name__} with keys {list(spec.context)[:10]}"
     return f"{spec.type.__name__} of {len(spec.children)}"
+
+
+def tree_map(func, tree, *rests):
+    """``tree`` with each leaf ``x`` replaced by ``func(x, *corresponding leaves of rests)``
+    (torch's ``tree_map``; ``rests`` must have ``tree``'s structure)."""
+    leaves, spec = tree_flatten(tree)
+    others = []
+    for rest in rests:
+        rest_leaves, rest_spec = tree_flatten(rest)
+        if rest_spec != spec:
+            raise ValueError(f"tree_map: expected every tree to have the structure of the first "
+                             f"({describe(spec)}), got {describe(rest_spec)}")
+        others.append(rest_leaves)
+    return tree_unflatten([func(*xs) for xs in zip(leaves, *others)], spec)
+
+
+def _matcher(type_or_types_or_pred):
+    if isinstance(type_or_types_or_pred, (type, tuple)):
+        return lambda x: isinstance(x, type_or_types_or_pred)
+    if callable(type_or_types_or_pred):
+        return type_or_types_or_pred
+    raise TypeError(f"tree_map_only: expected a type, a tuple of types or a predicate, got "
+                    f"{type_or_types_or_pred!r}")
+
+
+def tree_map_only(type_or_types_or_pred, func, tree):
+    """``tree_map`` applied only to the leaves that are instances of the type(s) (or satisfy the
+    predicate); other leaves are kept as they are."""
+    match = _matcher(type_or_types_or_pred)
+    return tree_map(lambda x: func(x) if match(x) else x, tree)
+
+
+def arg_tree_leaves(*args, **kwargs):
+    """The leaves of ``args`` then of ``kwargs``' values (torch's helper)."""
+    return tree_leaves(args) + tree_leaves(list(kwargs.values()))

@@ -86,3 +86,30 @@ pub fn function_protocol(
     let out = handler.bind(py).call1((func, args, kwargs))?;
     Ok((!out.is(&py.NotImplemented())).then(|| out.unbind()))
 }
+
+/// Run the protocol for `func(*args, **kwargs)`, a Python-level function
+/// (indexing, ...), looking for overrides in `relevant` (nested lists and
+/// tuples included): the override's result, or `NotImplemented` when nothing
+/// takes part (torch's `handle_torch_function` for functions the binder does
+/// not see).
+#[pyfunction]
+#[pyo3(signature = (func, relevant, args, kwargs=None))]
+pub fn _handle_function_protocol(
+    py: Python<'_>,
+    func: &Bound<'_, PyAny>,
+    relevant: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyObject> {
+    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
+        return Ok(py.NotImplemented());
+    };
+    let kwargs = match kwargs {
+        Some(k) => k.clone(),
+        None => PyDict::new_bound(py),
+    };
+    Ok(handler
+        .bind(py)
+        .call1((func, args, kwargs, relevant))?
+        .unbind())
+}

@@ -57,5 +57,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tls::_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_function_state, m)?)?;
     m.add_function(wrap_pyfunction!(tls::_set_python_key_included, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_exclude_above_python, m)?)?;
+    m.add_function(wrap_pyfunction!(tls::_restore_keysets, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        function_protocol::_handle_function_protocol,
+        m
+    )?)?;
     Ok(())
 }

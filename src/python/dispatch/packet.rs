@@ -166,8 +166,16 @@ fn call_bound(
 ) -> PyResult<PyObject> {
     if tls::wants_function_protocol(call.foreign) {
         let func = PyOpOverloadPacket::public(slf);
-        if let Some(out) = function_protocol(&func, args, kwargs)? {
-            return Ok(out);
+        match function_protocol(&func, args, kwargs) {
+            Ok(Some(out)) => return Ok(out),
+            Ok(None) => {}
+            // An operator form (`Tensor.__pow__`) answers NotImplemented when every override
+            // declined, so that Python tries the other operand's reflected method, as torch's
+            // wrapped dunders do. See Note [Operator protocol].
+            Err(e) if slf.get().operator.is_some() && e.is_instance_of::<PyTypeError>(slf.py()) => {
+                return Ok(slf.py().NotImplemented())
+            }
+            Err(e) => return Err(e),
         }
     }
     let keys = tls::apply(call.keys);

@@ -190,6 +190,38 @@ pub fn _set_python_key_included(on: bool) -> bool {
     was
 }
 
+/// The keys above `Python`: what a `__torch_dispatch__` handler runs without.
+/// See Note [Handlers run below Python] in `opyard/utils/python_dispatch.py`.
+const ABOVE_PYTHON: DispatchKeySet = DispatchKeySet::from_raw(
+    DispatchKeySet::FULL.raw()
+        & !DispatchKeySet::after(crate::dispatch::DispatchKey::Python)
+            .add(crate::dispatch::DispatchKey::Python)
+            .raw(),
+);
+
+/// Exclude every key above `Python` on this thread (a `__torch_dispatch__`
+/// handler is about to run) and return the sets it replaced, as raw bits for
+/// `_restore_keysets` (and `enable_reentrant_dispatch`).
+#[pyfunction]
+pub fn _exclude_above_python() -> (u64, u64) {
+    let cur = tls::get();
+    tls::replace(LocalKeySets {
+        included: cur.included - ABOVE_PYTHON,
+        excluded: cur.excluded | ABOVE_PYTHON,
+    });
+    (cur.included.raw(), cur.excluded.raw())
+}
+
+/// Set this thread's included and excluded sets from raw bits (what
+/// `_exclude_above_python` returned).
+#[pyfunction]
+pub fn _restore_keysets(included: u64, excluded: u64) {
+    tls::replace(LocalKeySets {
+        included: DispatchKeySet::from_raw(included),
+        excluded: DispatchKeySet::from_raw(excluded),
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

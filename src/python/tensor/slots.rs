@@ -73,6 +73,7 @@ fields! {
     SymStrides = c"_sym_strides", None, "Symbolic strides of a fake tensor, or None.";
     FakeMode = c"_fake_mode", None, "The `FakeTensorMode` a fake tensor belongs to, or None.";
     FakeStorage = c"_fake_storage", None, "The fake storage of a fake root tensor, or None.";
+    PythonMeta = c"_python_meta", Zero, "Which metadata queries the class's `__torch_dispatch__` answers (bits: sizes, strides, device, layout; 0 for none).";
 }
 
 impl Field {

@@ -122,7 +122,7 @@ fn run_forward<'py>(
             } else {
                 args.clone()
             };
-            setup.call1(py, (ctx, full, &out))?;
+            call_setup_context(ctx, setup, full, &out)?;
         }
         return Ok(out);
     }
@@ -134,6 +134,34 @@ fn run_forward<'py>(
         }
         None => call_with_first(spec.forward.bind(py), ctx.as_any(), args),
     }
+}
+
+/// `setup_context(ctx, inputs, output)` of a `register_autograd` formula. Note
+/// [needs_input_grad in setup_context]: torch's node for a custom op has one more
+/// input than the passed arguments (its trailing metadata), and `setup_context`
+/// runs while that node is the ctx, so there `needs_input_grad` ends with a
+/// `False` for it; `backward` sees the passed arguments only. The Python path
+/// (`opyard._library.autograd`) does the same for the nodes it builds.
+fn call_setup_context(
+    ctx: &Bound<'_, PyNodeBase>,
+    setup: &PyObject,
+    inputs: Bound<'_, PyTuple>,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let py = ctx.py();
+    let own = crate::python::autograd::node::ctx::needs_input_grad(ctx);
+    let own = own.bind(py).downcast::<PyTuple>()?.clone();
+    let items: SmallVec<[Bound<'_, PyAny>; 8]> = own
+        .iter()
+        .chain([false.into_py(py).into_bound(py)])
+        .collect();
+    let with_meta = PyTuple::new_bound(py, items);
+    crate::python::autograd::node::extras::set_extra(ctx, with_meta.into_any().unbind(), |x| {
+        &mut x.needs_input_grad
+    });
+    let result = setup.call1(py, (ctx, inputs, out));
+    crate::python::autograd::node::extras::set_extra(ctx, py.None(), |x| &mut x.needs_input_grad);
+    result.map(drop)
 }
 
 /// torch refuses to save for backward an input that `forward` returned as-is
