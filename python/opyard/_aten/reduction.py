@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
@@ -49,9 +50,18 @@ def _mean_acc(x, dtype):
     return np.float32 if x.dtype in (D.float16.np, D.bfloat16.np) else None
 
 
+# Above this many elements a float32/float64 ``sum``/``mean`` of a contiguous array runs the blocked
+# sum on the intra-op pool (Note [Blocked sum] in src/kernels/reduce.rs); below it numpy's, bit for bit.
+_BLOCKED_SUM_MIN = 1 << 18
+
+
 def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
+    if dtype is None and x.size > _BLOCKED_SUM_MIN:
+        s = _core._blocked_sum(x)
+        if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
+            return out(np.true_divide(s, x.size, dtype=s.dtype), self)
     return out(np.asarray(np.mean(x, dtype=_mean_acc(x, dtype))).astype(np_dtype(dtype) or x.dtype), self)
 
 
@@ -166,6 +176,9 @@ def _softmax_impl(x, dim, log):
         return np.zeros_like(x) if log else np.ones_like(x)
     if x.size == 0:
         return x.copy()
+    fused = _core._fused_softmax(x, d, log)  # one pass in Rust (float32/float64, contiguous)
+    if fused is not None:
+        return fused
     m = np.max(x, axis=d, keepdims=True)
     z = x - m
     lse = np.log(np.sum(np.exp(z), axis=d, keepdims=True))
