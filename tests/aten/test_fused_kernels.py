@@ -260,3 +260,15 @@ def test_get_and_set_num_threads_as_torch(threads):
             opyard.set_num_threads(bad)
     assert opyard.get_num_threads() == 1
     assert "set_num_threads" in opyard.__all__ and "get_num_threads" in opyard.__all__
+
+
+def test_large_bfloat16_sum_and_mean_accumulate_in_float32():
+    x = opyard.from_numpy((np.random.default_rng(6).random(1_000_003) + 0.5).astype(np.float32)).to(opyard.bfloat16)
+    wide = x.to(opyard.float32).numpy().astype(np.float64)
+    s, m = x.sum(), x.mean()
+    assert s.dtype == m.dtype == opyard.bfloat16
+    # float32 accumulation: only the final rounding to bfloat16 (8 bits) is visible
+    assert abs(s.to(opyard.float64).item() - wide.sum()) <= 2 ** -8 * wide.sum()
+    assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -8 * wide.mean()
+    # a float32 running sum of a million values near 1 would drift well past that; a bfloat16 one stalls at 256
+    assert s.to(opyard.float64).item() > 1e6 * 0.9

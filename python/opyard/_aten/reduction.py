@@ -10,6 +10,11 @@ from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
 __all__ = ["KERNELS"]
 
 
+# Above this many elements a float32/float64 ``sum``/``mean`` of a contiguous array runs the blocked
+# sum on the intra-op pool (Note [Blocked sum] in src/kernels/reduce.rs); below it numpy's, bit for bit.
+_BLOCKED_SUM_MIN = 1 << 18
+
+
 def _acc_dtype(x, dtype):
     if dtype is not None:
         return dtype.np
@@ -21,8 +26,20 @@ def sum_all(self, *, dtype=None):
     if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
         return out(np.add.reduce(x, axis=None), self)
     if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
+        s = _blocked_sum_wide(x)
+        if s is not None:
+            return out(s.astype(x.dtype), self)
         return out(np.asarray(np.add.reduce(x, axis=None, dtype=np.float32)).astype(x.dtype), self)
     return out(np.add.reduce(x, axis=None, dtype=_acc_dtype(x, dtype)), self)
+
+
+def _blocked_sum_wide(x):
+    """The float32 blocked sum of a large contiguous bfloat16 array (widened exactly: a bfloat16
+    is the high half of a float32's bits), or ``None``."""
+    if x.size <= _BLOCKED_SUM_MIN or not x.flags.c_contiguous:
+        return None
+    wide = (x.reshape(-1).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return _core._blocked_sum(wide)
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
@@ -50,18 +67,13 @@ def _mean_acc(x, dtype):
     return np.float32 if x.dtype in (D.float16.np, D.bfloat16.np) else None
 
 
-# Above this many elements a float32/float64 ``sum``/``mean`` of a contiguous array runs the blocked
-# sum on the intra-op pool (Note [Blocked sum] in src/kernels/reduce.rs); below it numpy's, bit for bit.
-_BLOCKED_SUM_MIN = 1 << 18
-
-
 def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
     if dtype is None and x.size > _BLOCKED_SUM_MIN:
-        s = _core._blocked_sum(x)
+        s = _blocked_sum_wide(x) if x.dtype == D.bfloat16.np else _core._blocked_sum(x)
         if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
-            return out(np.true_divide(s, x.size, dtype=s.dtype), self)
+            return out(np.true_divide(s, x.size, dtype=s.dtype).astype(x.dtype, copy=False), self)
     return out(np.asarray(np.mean(x, dtype=_mean_acc(x, dtype))).astype(np_dtype(dtype) or x.dtype), self)
 
 
@@ -221,10 +233,36 @@ def _order(x, d, descending):
     return np.argsort(x, axis=d, kind="stable")
 
 
+# From this many elements along the dim, ``sort`` first tries numpy's SIMD quicksort (see ``_distinct_order``).
+_QUICK_SORT_MIN = 1 << 12
+
+
+def _distinct_order(x, d, descending):
+    """``(indices, values)`` from numpy's unstable SIMD sort when every slice along ``d`` holds
+    distinct non-nan values — the one case where any sort gives the stable sort's indices — else
+    ``None`` (ties, a nan, or a dtype that sort does not vectorise)."""
+    if x.dtype.kind not in "fiu" or x.dtype.itemsize < 4 or x.shape[d] < _QUICK_SORT_MIN:
+        return None
+    idx = np.argsort(x, axis=d).astype(np.int64, copy=False)
+    vals = np.take_along_axis(x, idx, d)
+    last = np.take(vals, -1, axis=d)
+    lo, hi = [slice(None)] * x.ndim, [slice(None)] * x.ndim
+    lo[d], hi[d] = slice(None, -1), slice(1, None)
+    if (x.dtype.kind == "f" and np.isnan(last).any()) or not np.not_equal(vals[tuple(hi)], vals[tuple(lo)]).all():
+        return None  # nan sorts last; equal neighbours are a tie (also -0.0 beside 0.0, inf beside inf)
+    if descending:
+        idx, vals = np.flip(idx, d), np.flip(vals, d)
+    return idx, vals
+
+
 def sort(self, dim=-1, descending=False):
     x = self._data
     _no_complex_sort(x, "Sort")
     d = _wrap_dim(dim, x.ndim)
+    quick = _distinct_order(x, d, descending) if x.ndim else None
+    if quick is not None:
+        idx, vals = quick
+        return RT.make(RT.sort, (out(np.ascontiguousarray(vals), self), out(np.ascontiguousarray(idx), self)))
     idx = _order(x, d, descending)
     vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
     return RT.make(RT.sort, (out(vals, self), out(idx.astype(np.int64), self)))
