@@ -72,6 +72,18 @@ pub fn sum_float_blocked<T: Float + Send + Sync>(x: &[T]) -> T {
     T::ZERO.add(pairwise(&partial))
 }
 
+/// `sum` of a large bfloat16 buffer (the raw `u16` bits) in `f32`, blocked as
+/// `sum_float_blocked`: each value widened exactly (a bfloat16 is the high half of
+/// an `f32`'s bits) and summed pairwise in `f32`, torch's accumulation type.
+pub fn sum_bf16_blocked(bits: &[u16]) -> f32 {
+    let widen = |b: &[u16]| -> f32 {
+        let wide: Vec<f32> = b.iter().map(|&h| f32::from_bits((h as u32) << 16)).collect();
+        pairwise(&wide)
+    };
+    let partial = map_blocks(bits, SUM_BLOCK, widen);
+    0.0f32 + pairwise(&partial)
+}
+
 /// `sum` of an integer buffer in int64, wrapping on overflow (torch sums
 /// integers in int64; numpy's `dtype=int64` reduction wraps the same way).
 pub fn sum_int<I: Copy + Into<i64>>(x: &[I]) -> i64 {

@@ -1,5 +1,5 @@
 use super::elementwise::{arith, divide, divide_as, float_binary, negate, scaled, BinOp, Operand};
-use super::reduce::{sum_float, sum_float_blocked, sum_int, SUM_BLOCK};
+use super::reduce::{sum_bf16_blocked, sum_float, sum_float_blocked, sum_int, SUM_BLOCK};
 
 use Operand::{Scalar, Slice};
 
@@ -182,6 +182,17 @@ fn blocked_sum_is_pairwise_close_and_thread_independent() {
     // Small buffers are numpy's pairwise sum exactly.
     assert_eq!(sum_float_blocked(&x[..1000]).to_bits(), sum_float(&x[..1000]).to_bits());
     assert!(sum_float_blocked(&[f64::NAN; 300_000]).is_nan());
+}
+
+#[test]
+fn bfloat16_sum_widens_exactly() {
+    // 1.5 is 0x3FC0 in bfloat16; -2.0 is 0xC000.
+    let mut bits = vec![0x3FC0u16; 3 * SUM_BLOCK + 5];
+    bits[7] = 0xC000;
+    let want = 1.5f64 * (bits.len() - 1) as f64 - 2.0;
+    assert_eq!(sum_bf16_blocked(&bits) as f64, want);
+    let x: Vec<f32> = bits.iter().map(|&h| f32::from_bits((h as u32) << 16)).collect();
+    assert_eq!(sum_bf16_blocked(&bits).to_bits(), sum_float_blocked(&x).to_bits());
 }
 
 #[test]

@@ -34,12 +34,11 @@ def sum_all(self, *, dtype=None):
 
 
 def _blocked_sum_wide(x):
-    """The float32 blocked sum of a large contiguous bfloat16 array (widened exactly: a bfloat16
-    is the high half of a float32's bits), or ``None``."""
+    """The float32 blocked sum of a large contiguous bfloat16 array (widened exactly in Rust: a
+    bfloat16 is the high half of a float32's bits), or ``None``."""
     if x.size <= _BLOCKED_SUM_MIN or not x.flags.c_contiguous:
         return None
-    wide = (x.reshape(-1).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-    return _core._blocked_sum(wide)
+    return _core._blocked_sum_bf16(x.reshape(-1).view(np.uint16))
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
@@ -233,33 +232,40 @@ def _order(x, d, descending):
     return np.argsort(x, axis=d, kind="stable")
 
 
-# From this many elements along the dim, ``sort`` first tries numpy's SIMD quicksort (see ``_distinct_order``).
-_QUICK_SORT_MIN = 1 << 12
+# From this many elements along the dim, ``sort`` of 32-bit data sorts packed keys (see ``_packed_order``).
+_PACKED_SORT_MIN = 1 << 12
 
 
-def _distinct_order(x, d, descending):
-    """``(indices, values)`` from numpy's unstable SIMD sort when every slice along ``d`` holds
-    distinct non-nan values — the one case where any sort gives the stable sort's indices — else
-    ``None`` (ties, a nan, or a dtype that sort does not vectorise)."""
-    if x.dtype.kind not in "fiu" or x.dtype.itemsize < 4 or x.shape[d] < _QUICK_SORT_MIN:
+def _packed_order(x, d, descending):
+    """``(indices, values)`` of the stable sort of 32-bit data along ``d``, from numpy's SIMD sort of
+    uint64 keys: the value's bits made order-preserving as an unsigned integer in the high half, the
+    position in the low half, so equal values stay in position order (the stable sort's ties;
+    descending inverts the value half only). float: -0.0 counts as 0.0 and every nan as the largest
+    value, as numpy's order has them. ``None`` for other data."""
+    n = x.shape[d]
+    if x.dtype.kind not in "fi" or x.dtype.itemsize != 4 or not _PACKED_SORT_MIN <= n < 1 << 32:
         return None
-    idx = np.argsort(x, axis=d).astype(np.int64, copy=False)
-    vals = np.take_along_axis(x, idx, d)
-    last = np.take(vals, -1, axis=d)
-    lo, hi = [slice(None)] * x.ndim, [slice(None)] * x.ndim
-    lo[d], hi[d] = slice(None, -1), slice(1, None)
-    if (x.dtype.kind == "f" and np.isnan(last).any()) or not np.not_equal(vals[tuple(hi)], vals[tuple(lo)]).all():
-        return None  # nan sorts last; equal neighbours are a tie (also -0.0 beside 0.0, inf beside inf)
+    rows = np.moveaxis(x, d, -1)
+    if x.dtype.kind == "f":
+        v = rows + np.float32(0.0)  # -0.0 + 0.0 is 0.0
+        bits = v.view(np.uint32)
+        key = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31))
+        key[np.isnan(v)] = np.uint32(0xFFFFFFFF)
+    else:
+        key = rows.view(np.uint32) ^ np.uint32(1 << 31)
     if descending:
-        idx, vals = np.flip(idx, d), np.flip(vals, d)
-    return idx, vals
+        key = ~key
+    packed = (key.astype(np.uint64) << np.uint64(32)) | np.arange(n, dtype=np.uint64)
+    packed.sort(axis=-1)
+    idx = np.moveaxis((packed & np.uint64(0xFFFFFFFF)).astype(np.int64), -1, d)
+    return idx, np.take_along_axis(x, idx, d)
 
 
 def sort(self, dim=-1, descending=False):
     x = self._data
     _no_complex_sort(x, "Sort")
     d = _wrap_dim(dim, x.ndim)
-    quick = _distinct_order(x, d, descending) if x.ndim else None
+    quick = _packed_order(x, d, descending) if x.ndim else None
     if quick is not None:
         idx, vals = quick
         return RT.make(RT.sort, (out(np.ascontiguousarray(vals), self), out(np.ascontiguousarray(idx), self)))

@@ -1,5 +1,6 @@
-"""``sort`` of long slices: numpy's SIMD quicksort where every slice holds distinct values, else the
-stable sort; the indices are the stable sort's either way (torch's CPU sort keeps ties in order)."""
+"""``sort`` of long slices of 32-bit data through numpy's SIMD sort of packed (value, position) keys:
+the indices are the stable sort's (ties in position order, -0.0 equal to 0.0, nans last ascending and
+first descending) along every dim, as with the general path."""
 
 import numpy as np
 import opyard
@@ -35,6 +36,10 @@ def _cases():
     one_nan = distinct.astype(np.float64)
     one_nan[17] = np.nan
     yield "one nan f64", one_nan
+    heavy = rng.integers(-50, 50, 9000).astype(np.float32)
+    heavy[::7], heavy[::11], heavy[::13] = -0.0, np.nan, np.inf
+    yield "many ties, zeros, nans, infs", heavy
+    yield "many ties i32", rng.integers(-50, 50, (2, 9000)).astype(np.int32)
     yield "short", distinct[:100]
 
 
