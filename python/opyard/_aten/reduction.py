@@ -24,6 +24,10 @@ def _acc_dtype(x, dtype):
 def sum_all(self, *, dtype=None):
     x = self._data
     if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
+        if x.size > _BLOCKED_SUM_MIN:  # as the Rust kernel: by blocks on the intra-op pool
+            s = _core._blocked_sum(x)
+            if s is not None:
+                return out(s, self)
         return out(np.add.reduce(x, axis=None), self)
     if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
         s = _blocked_sum_wide(x)
