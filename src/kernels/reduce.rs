@@ -73,14 +73,23 @@ pub fn sum_float_blocked<T: Float + Send + Sync>(x: &[T]) -> T {
 }
 
 /// `sum` of a large bfloat16 buffer (the raw `u16` bits) in `f32`, blocked as
-/// `sum_float_blocked`: each value widened exactly (a bfloat16 is the high half of
-/// an `f32`'s bits) and summed pairwise in `f32`, torch's accumulation type.
+/// `sum_float_blocked`: each run of `BLOCK` values is widened exactly (a bfloat16 is
+/// the high half of an `f32`'s bits) into a buffer on the stack and summed with
+/// numpy's 8-lane loop, and the run sums are added pairwise, all in `f32`, torch's
+/// accumulation type (pairwise error bound; no heap buffer per block).
 pub fn sum_bf16_blocked(bits: &[u16]) -> f32 {
-    let widen = |b: &[u16]| -> f32 {
-        let wide: Vec<f32> = b.iter().map(|&h| f32::from_bits((h as u32) << 16)).collect();
-        pairwise(&wide)
+    let block_sum = |b: &[u16]| -> f32 {
+        let mut runs = Vec::with_capacity(b.len().div_ceil(BLOCK));
+        let mut wide = [0.0f32; BLOCK];
+        for run in b.chunks(BLOCK) {
+            for (w, &h) in wide.iter_mut().zip(run) {
+                *w = f32::from_bits((h as u32) << 16);
+            }
+            runs.push(pairwise(&wide[..run.len()]));
+        }
+        pairwise(&runs)
     };
-    let partial = map_blocks(bits, SUM_BLOCK, widen);
+    let partial = map_blocks(bits, SUM_BLOCK, block_sum);
     0.0f32 + pairwise(&partial)
 }
 

@@ -176,11 +176,17 @@ fn blocked_sum_is_pairwise_close_and_thread_independent() {
     assert!(got.iter().all(|&b| b == got[0]), "{got:?}");
     let v = f32::from_bits(got[0]) as f64;
     // Pairwise: a few ulp of the result, where a running f32 sum is off by far more.
-    assert!((v - exact).abs() / exact < 4.0 * f32::EPSILON as f64, "{v} vs {exact}");
+    assert!(
+        (v - exact).abs() / exact < 4.0 * f32::EPSILON as f64,
+        "{v} vs {exact}"
+    );
     let running = x.iter().fold(0.0f32, |a, &v| a + v) as f64;
     assert!((running - exact).abs() > (v - exact).abs());
     // Small buffers are numpy's pairwise sum exactly.
-    assert_eq!(sum_float_blocked(&x[..1000]).to_bits(), sum_float(&x[..1000]).to_bits());
+    assert_eq!(
+        sum_float_blocked(&x[..1000]).to_bits(),
+        sum_float(&x[..1000]).to_bits()
+    );
     assert!(sum_float_blocked(&[f64::NAN; 300_000]).is_nan());
 }
 
@@ -191,8 +197,26 @@ fn bfloat16_sum_widens_exactly() {
     bits[7] = 0xC000;
     let want = 1.5f64 * (bits.len() - 1) as f64 - 2.0;
     assert_eq!(sum_bf16_blocked(&bits) as f64, want);
-    let x: Vec<f32> = bits.iter().map(|&h| f32::from_bits((h as u32) << 16)).collect();
-    assert_eq!(sum_bf16_blocked(&bits).to_bits(), sum_float_blocked(&x).to_bits());
+    // As accurate as a float32 pairwise sum of the widened values.
+    let mut seed = 7u64;
+    let vals: Vec<u16> = (0..2 * SUM_BLOCK + 999)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            0x3F80 | ((seed >> 57) as u16) // 1.0 to 1.99 in bfloat16
+        })
+        .collect();
+    let x: Vec<f32> = vals
+        .iter()
+        .map(|&h| f32::from_bits((h as u32) << 16))
+        .collect();
+    let exact: f64 = x.iter().map(|&v| v as f64).sum();
+    let got = sum_bf16_blocked(&vals) as f64;
+    assert!(
+        (got - exact).abs() / exact < 4.0 * f32::EPSILON as f64,
+        "{got} vs {exact}"
+    );
 }
 
 #[test]
