@@ -35,7 +35,7 @@ impl FusedElem for f64 {}
 /// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
 fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
     let a = x.downcast::<PyArrayDyn<T>>().ok()?;
-    let aligned = (a.data() as usize) % std::mem::align_of::<T>() == 0;
+    let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
     if !(a.is_c_contiguous() && aligned) {
         return None;
     }
