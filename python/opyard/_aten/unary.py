@@ -110,11 +110,11 @@ def relu(self):
 
 def silu(self):
     x = _floating(self._data)
-    if x.flags.c_contiguous:  # one pass in Rust; float16/bfloat16 computed in float32, rounded once
-        fused = _core._fused_silu(x.astype(np.float32) if x.dtype.itemsize < 4 and x.dtype.kind != "c" else x)
-        if fused is not None:
-            return out(fused.astype(x.dtype, copy=False), self)
-    return out(x * _sigmoid(x), self)
+    w = x.astype(np.float32) if x.dtype.itemsize < 4 and x.dtype.kind != "c" else x  # float16/bfloat16 in float32
+    r = _core._fused_silu(w) if w.flags.c_contiguous else None  # one pass in Rust
+    if r is None:
+        r = w * _sigmoid(w)
+    return out(r.astype(x.dtype, copy=False), self)
 
 
 def leaky_relu(self, negative_slope=0.01):
