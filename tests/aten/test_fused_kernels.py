@@ -274,3 +274,32 @@ def test_large_bfloat16_sum_and_mean_accumulate_in_float32():
     assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -8 * wide.mean()
     # a float32 running sum of a million values near 1 would drift well past that; a bfloat16 one stalls at 256
     assert s.to(opyard.float64).item() > 1e6 * 0.9
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_gradients_through_gelu_backward(approximate):
+    x = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
+    y = F.gelu(x, approximate=approximate)
+    assert type(y.grad_fn).__name__ == "GeluBackward0"
+    assert gradcheck(lambda t: F.gelu(t, approximate=approximate), (x,))
+    assert gradgradcheck(lambda t: F.gelu(t, approximate=approximate), (x,))
+    g = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
+    assert gradcheck(lambda g, t: opyard.ops.aten.gelu_backward(g, t, approximate=approximate), (g, x))
+    assert gradgradcheck(lambda g, t: opyard.ops.aten.gelu_backward(g, t, approximate=approximate), (g, x))
+
+
+def test_silu_gradients_and_silu_backward():
+    x = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
+    assert type(F.silu(x).grad_fn).__name__ == "SiluBackward0"
+    assert gradcheck(F.silu, (x,))
+    assert gradgradcheck(F.silu, (x,))  # create_graph composes the gradient, as torch does
+    g, xs = _data((5, 7), np.float64), _data((5, 7), np.float64, seed=1)
+    got = opyard.ops.aten.silu_backward(opyard.from_numpy(g), opyard.from_numpy(xs)).numpy()
+    s = 1 / (1 + np.exp(-xs))
+    np.testing.assert_allclose(got, g * s * (1 + xs * (1 - s)), rtol=1e-14)
+    with pytest.raises(NotImplementedError, match="\"silu_backward_cpu\" not implemented for 'Long'"):
+        opyard.ops.aten.silu_backward(opyard.ones(3, dtype=opyard.int64), opyard.ones(3, dtype=opyard.int64))
+    with pytest.raises(NotImplementedError, match="\"GeluBackwardKernelImpl\" not implemented for 'Long'"):
+        opyard.ops.aten.gelu_backward(opyard.ones(3, dtype=opyard.int64), opyard.ones(3, dtype=opyard.int64))
+    with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
+        opyard.ops.aten.gelu_backward(opyard.ones(3), opyard.ones(3), approximate="bad")
