@@ -6,7 +6,7 @@ elementwise rows, the bytes each call moves as a fraction of this machine's copy
 (a numpy copy of 64 MB), so rows bound by memory bandwidth show as such. The last line is the
 geometric mean of opyard ÷ torch.
 
-    python bench/bench_throughput.py [--filter softmax] [--quick]
+    python bench/bench_throughput.py [--filter 'softmax|sum f32'] [--quick] [--threads 1]
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -172,8 +173,10 @@ def _mlp_step(L):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--filter", default="")
+    p.add_argument("--filter", default="", help="a regular expression the row labels must match")
     p.add_argument("--quick", action="store_true", help="fewer runs per row")
+    p.add_argument("--threads", type=int, default=0,
+                   help="intra-op threads of both libraries (default: each library's own default)")
     args = p.parse_args(argv)
     budget = 0.3 if args.quick else 1.0
     try:
@@ -183,6 +186,10 @@ def main(argv=None):
     libs = [Lib(opyard, "opyard")]
     if torch is not None:
         libs.append(Lib(torch, "torch"))
+    if args.threads:
+        for lib in libs:
+            if hasattr(lib.m, "set_num_threads"):
+                lib.m.set_num_threads(args.threads)
     bw = copy_bandwidth_gbs()
     threads = f", torch {torch.__version__} at {torch.get_num_threads()} threads" if torch else ""
     opy_threads = opyard.get_num_threads() if hasattr(opyard, "get_num_threads") else 1
@@ -191,7 +198,7 @@ def main(argv=None):
     ratios = []
     table = {lib.name: rows(lib) for lib in libs}
     for k, (label, nbytes, _) in enumerate(table["opyard"]):
-        if args.filter not in label:
+        if not re.search(args.filter, label):
             continue
         res = {}
         for lib in libs:

@@ -22,6 +22,8 @@ import typing as _typing
 # _core: schemas and the dispatcher's registry, in Rust.
 from . import _core
 from ._core import AliasInfo, Argument, FunctionSchema, SchemaError, parse_schema
+# The intra-op thread pool of the large kernels (torch's functions of the same names).
+from ._core import get_num_threads, set_num_threads
 
 # tensor: dtypes, Tensor, devices.
 from . import _dtype
@@ -126,6 +128,7 @@ def __dir__():
 __all__ = [
     "__version__", "version",
     "AliasInfo", "Argument", "FunctionSchema", "SchemaError", "device", "parse_schema",
+    "get_num_threads", "set_num_threads",
     "Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype", "memory_format",
     "contiguous_format", "preserve_format", "layout", "strided", "cuda",
     "ops", "dispatcher", "return_types", "linalg", "fft", "special", "signal",

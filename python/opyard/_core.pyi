@@ -31,6 +31,8 @@ __all__ = [
     "__version__",
     "_backend_table",
     "_backward_method",
+    "_blocked_sum",
+    "_blocked_sum_bf16",
     "_check_invariants",
     "_clear_meta_cache",
     "_dangling_impls",
@@ -48,6 +50,14 @@ __all__ = [
     "_find_op",
     "_function_apply",
     "_function_state",
+    "_fused_gelu",
+    "_fused_gelu_backward",
+    "_fused_norm",
+    "_fused_norm_backward",
+    "_fused_silu",
+    "_fused_silu_backward",
+    "_fused_softmax",
+    "_fused_softmax_backward",
     "_grad_accumulator",
     "_handle_function_protocol",
     "_hooks",
@@ -82,7 +92,9 @@ __all__ = [
     "_table_entries",
     "_what_if",
     "device",
+    "get_num_threads",
     "parse_schema",
+    "set_num_threads",
 ]
 
 __version__: str
@@ -419,6 +431,23 @@ class RustKernel:
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
     @property
     def __wrapped__(self) -> Callable[..., Any]: ...
+
+# The fused kernels on numpy arrays: the result, or None where they do not apply (src/python/kernels_py/fused.rs).
+def _fused_softmax(x: Any, dim: int, log: bool) -> Any: ...
+def _fused_softmax_backward(g: Any, y: Any, dim: int, log: bool) -> Any: ...
+def _fused_norm(x: Any, cols: int, weight: Any, bias: Any, eps: float, center: bool) -> Any: ...
+def _fused_norm_backward(g: Any, x: Any, stats: Any, weight: Any, cols: int, center: bool,
+                         mask: tuple[bool, bool, bool]) -> Any: ...
+def _fused_gelu(x: Any, tanh: bool) -> Any: ...
+def _fused_gelu_backward(g: Any, x: Any, tanh: bool) -> Any: ...
+def _fused_silu(x: Any) -> Any: ...
+def _fused_silu_backward(g: Any, x: Any) -> Any: ...
+def _blocked_sum(x: Any) -> Any: ...
+def _blocked_sum_bf16(bits: Any) -> Any: ...
+def set_num_threads(n: int) -> None:
+    """Sets the number of threads used for intraop parallelism on CPU."""
+def get_num_threads() -> int:
+    """Returns the number of threads used for parallelizing CPU operations."""
 
 @final
 class _PlainAutogradKernel:

@@ -9,7 +9,8 @@
 //! Rows run on the intra-op pool when large (Note [Intra-op threads]); results do
 //! not depend on the number of threads (each row is computed by one thread, in a
 //! fixed order). Sums run in 8 lanes (so they vectorise) in the element type for
-//! softmax, as torch's float kernels do, and in `f64` for the norms' statistics.
+//! softmax, as torch's float kernels do, and in `f64` for the norms' statistics
+//! (see `row_stats`).
 
 use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2};
 use multiversion::multiversion;
@@ -37,25 +38,29 @@ fn lane_max<T: Real>(x: &[T]) -> T {
     r
 }
 
-/// Writes `e^(x - m)` into `out` and returns its sum.
+/// Writes `e^(x - m)` into `out` and returns its sum. The exponentials are one plain
+/// loop and the sum a second pass in 8 lanes over `out` (in L1 by then): the loop
+/// vectorizer turns the first into SIMD `exp`, which it does not do for the same
+/// work spread over the lanes of a fixed-size chunk.
 #[inline(always)]
 fn exp_shifted<T: Real>(x: &[T], m: T, out: &mut [T]) -> T {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = v.sub(m).exp();
+    }
+    lane_sum(out)
+}
+
+/// The sum of `x` in 8 lanes, combined pairwise, then the remainder in order.
+#[inline(always)]
+fn lane_sum<T: Real>(x: &[T]) -> T {
     let mut s = [T::ZERO; LANES];
-    let mut xc = x.chunks_exact(LANES);
-    let mut oc = out.chunks_exact_mut(LANES);
-    for (c, o) in (&mut xc).zip(&mut oc) {
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
         for i in 0..LANES {
-            let e = c[i].sub(m).exp();
-            o[i] = e;
-            s[i] = s[i].add(e);
+            s[i] = s[i].add(c[i]);
         }
     }
-    let mut r = T::ZERO;
-    for (&v, o) in xc.remainder().iter().zip(oc.into_remainder()) {
-        let e = v.sub(m).exp();
-        *o = e;
-        r = r.add(e);
-    }
+    let r = chunks.remainder().iter().fold(T::ZERO, |a, &v| a.add(v));
     let pairs = [
         s[0].add(s[1]),
         s[2].add(s[3]),
@@ -227,11 +232,43 @@ fn lane_sum_f64<T: Real>(x: &[T], f: impl Fn(usize, T) -> f64) -> f64 {
     ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + r
 }
 
-/// `(mean, 1 / sqrt(var + eps))` of a row, accumulated in `f64` (two passes over
-/// a row that sits in cache); `center == false` gives rms_norm's `(0, rstd)`.
+/// The `f64` sums of `x` and of its squares in 8 lanes each (one pass).
+#[inline(always)]
+fn lane_sum_sq_f64<T: Real>(x: &[T]) -> (f64, f64) {
+    let mut s = [0.0f64; LANES];
+    let mut q = [0.0f64; LANES];
+    let mut chunks = x.chunks_exact(LANES);
+    for c in &mut chunks {
+        for i in 0..LANES {
+            let v = c[i].to_f64();
+            s[i] += v;
+            q[i] += v * v;
+        }
+    }
+    let (mut rs, mut rq) = (0.0, 0.0);
+    for &v in chunks.remainder() {
+        let v = v.to_f64();
+        rs += v;
+        rq += v * v;
+    }
+    let comb = |a: [f64; LANES]| ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+    (comb(s) + rs, comb(q) + rq)
+}
+
+/// `(mean, 1 / sqrt(var + eps))` of a row, accumulated in `f64`; `center == false`
+/// gives rms_norm's `(0, rstd)`. A `f32` row takes one pass (`E[x²] - mean²`: the
+/// squares of `f32` values are exact in `f64` and the cancellation costs ~2^-29 of the
+/// variance relative to `mean²`, far below `f32`'s resolution); a `f64` row two
+/// passes (the mean, then the squared deviations), as `f64` has no wider type.
 #[inline(always)]
 fn row_stats<T: Real>(row: &[T], eps: f64, center: bool) -> (f64, f64) {
     let n = row.len() as f64;
+    if std::mem::size_of::<T>() == 4 {
+        let (s, q) = lane_sum_sq_f64(row);
+        let mean = if center { s / n } else { 0.0 };
+        let var = (q / n - mean * mean).max(0.0);
+        return (mean, 1.0 / (var + eps).sqrt());
+    }
     let mean = if center {
         lane_sum_f64(row, |_, v| v.to_f64()) / n
     } else {
@@ -291,15 +328,29 @@ fn norm_rows<T: Real>(
             s[1] = T::from_f64(rstd);
             // The row is in cache now: normalise in the element type, as torch does.
             let (mean, rstd) = (s[0], s[1]);
-            for j in 0..cols {
-                let mut v = row[j].sub(mean).mul(rstd);
-                if let Some(w) = w {
-                    v = v.mul(w[j]);
+            // One loop per affine case, so each is a plain loop the vectorizer takes.
+            let it = orow.iter_mut().zip(row);
+            match (w, b) {
+                (Some(w), Some(b)) => {
+                    for (((o, &v), &wj), &bj) in it.zip(w).zip(b) {
+                        *o = v.sub(mean).mul(rstd).mul(wj).add(bj);
+                    }
                 }
-                if let Some(b) = b {
-                    v = v.add(b[j]);
+                (Some(w), None) => {
+                    for ((o, &v), &wj) in it.zip(w) {
+                        *o = v.sub(mean).mul(rstd).mul(wj);
+                    }
                 }
-                orow[j] = v;
+                (None, Some(b)) => {
+                    for ((o, &v), &bj) in it.zip(b) {
+                        *o = v.sub(mean).mul(rstd).add(bj);
+                    }
+                }
+                (None, None) => {
+                    for (o, &v) in it {
+                        *o = v.sub(mean).mul(rstd);
+                    }
+                }
             }
         }
     }

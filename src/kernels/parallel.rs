@@ -145,6 +145,29 @@ pub fn for_chunks<U: Send, F: Fn(usize, &mut [U]) + Sync>(out: &mut [U], f: F) {
     });
 }
 
+/// `f(block)` for each consecutive `block`-element piece of `x` (the last may be
+/// shorter), in order; on the pool when `x` is large. The pieces do not depend
+/// on the number of threads, so a reduction combining the results in order gives
+/// the same value whatever `num_threads()` is.
+pub fn map_blocks<T, R, F>(x: &[T], block: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&[T]) -> R + Sync,
+{
+    let block = block.max(1);
+    let threads = num_threads();
+    let pool = if threads > 1 && x.len() >= 2 * GRAIN && x.len() > block {
+        pool()
+    } else {
+        None
+    };
+    match pool {
+        Some(pool) => pool.install(|| x.par_chunks(block).map(&f).collect()),
+        None => x.chunks(block).map(f).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +189,15 @@ mod tests {
         }
         set_num_threads(1);
         assert_eq!(num_threads(), 1);
+    }
+
+    #[test]
+    fn map_blocks_keeps_the_order_of_the_blocks() {
+        let x: Vec<u32> = (0..200_000).collect();
+        for threads in [1, 2, 3] {
+            set_num_threads(threads);
+            let firsts = map_blocks(&x, 70_000, |b| b[0]);
+            assert_eq!(firsts, vec![0, 70_000, 140_000]);
+        }
     }
 }

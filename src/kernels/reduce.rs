@@ -8,8 +8,22 @@
 //! order); longer buffers are split in two at half the length rounded down to
 //! a multiple of 8 and summed recursively. The error grows as O(log n) rather
 //! than O(n), and every step below rounds exactly where numpy's does.
+//!
+//! Note [Blocked sum]: a large buffer (`sum_float_blocked`) is cut into blocks of
+//! `SUM_BLOCK` elements, each summed pairwise (on the intra-op pool, Note
+//! [Intra-op threads]), and the block sums are added pairwise in order. The
+//! accumulation stays in the element type (float32 for float32, as torch's CPU
+//! kernel does) with the pairwise error bound; the blocks are fixed, so the value
+//! does not depend on the number of threads. It equals numpy's value up to the
+//! rounding of a different pairing, not bit for bit: the Python kernel, whose
+//! result numpy computes, is what smaller buffers keep.
 
+use super::parallel::map_blocks;
 use super::Float;
+
+/// Elements per block of `sum_float_blocked` (a multiple of 8; 256 KiB of float32,
+/// which stays in a core's L2 while it is summed).
+pub const SUM_BLOCK: usize = 1 << 16;
 
 /// Buffers up to this length are summed with 8 partial sums, no recursion.
 const BLOCK: usize = 128;
@@ -47,6 +61,36 @@ fn pairwise<T: Float>(x: &[T]) -> T {
 /// (so the sum of `[-0.0]` is `0.0`, as in numpy and torch).
 pub fn sum_float<T: Float>(x: &[T]) -> T {
     T::ZERO.add(pairwise(x))
+}
+
+/// `sum` of a large float buffer by blocks, on the pool (see Note [Blocked sum]).
+pub fn sum_float_blocked<T: Float + Send + Sync>(x: &[T]) -> T {
+    if x.len() <= SUM_BLOCK {
+        return sum_float(x);
+    }
+    let partial = map_blocks(x, SUM_BLOCK, |b| pairwise(b));
+    T::ZERO.add(pairwise(&partial))
+}
+
+/// `sum` of a large bfloat16 buffer (the raw `u16` bits) in `f32`, blocked as
+/// `sum_float_blocked`: each run of `BLOCK` values is widened exactly (a bfloat16 is
+/// the high half of an `f32`'s bits) into a buffer on the stack and summed with
+/// numpy's 8-lane loop, and the run sums are added pairwise, all in `f32`, torch's
+/// accumulation type (pairwise error bound; no heap buffer per block).
+pub fn sum_bf16_blocked(bits: &[u16]) -> f32 {
+    let block_sum = |b: &[u16]| -> f32 {
+        let mut runs = Vec::with_capacity(b.len().div_ceil(BLOCK));
+        let mut wide = [0.0f32; BLOCK];
+        for run in b.chunks(BLOCK) {
+            for (w, &h) in wide.iter_mut().zip(run) {
+                *w = f32::from_bits((h as u32) << 16);
+            }
+            runs.push(pairwise(&wide[..run.len()]));
+        }
+        pairwise(&runs)
+    };
+    let partial = map_blocks(bits, SUM_BLOCK, block_sum);
+    0.0f32 + pairwise(&partial)
 }
 
 /// `sum` of an integer buffer in int64, wrapping on overflow (torch sums

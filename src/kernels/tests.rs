@@ -1,5 +1,5 @@
 use super::elementwise::{arith, divide, divide_as, float_binary, negate, scaled, BinOp, Operand};
-use super::reduce::{sum_float, sum_int};
+use super::reduce::{sum_bf16_blocked, sum_float, sum_float_blocked, sum_int, SUM_BLOCK};
 
 use Operand::{Scalar, Slice};
 
@@ -152,6 +152,71 @@ fn pairwise_sum_beats_sequential_rounding() {
     assert_eq!(sequential, 16_777_216.0);
     // Only the partial sum holding 2^24 loses its ones (1 in 8 of them).
     assert!(sum_float(&x) >= 16_777_216.0 + 800.0, "{}", sum_float(&x));
+}
+
+#[test]
+fn blocked_sum_is_pairwise_close_and_thread_independent() {
+    use super::parallel::set_num_threads;
+    let n = 5 * SUM_BLOCK + 12_345;
+    let mut seed = 99u64;
+    let x: Vec<f32> = (0..n)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 40) as f32 / (1u64 << 24) as f32) + 0.25
+        })
+        .collect();
+    let exact: f64 = x.iter().map(|&v| v as f64).sum();
+    let mut got = Vec::new();
+    for threads in [1, 2, 4] {
+        set_num_threads(threads);
+        got.push(sum_float_blocked(&x).to_bits());
+    }
+    assert!(got.iter().all(|&b| b == got[0]), "{got:?}");
+    let v = f32::from_bits(got[0]) as f64;
+    // Pairwise: a few ulp of the result, where a running f32 sum is off by far more.
+    assert!(
+        (v - exact).abs() / exact < 4.0 * f32::EPSILON as f64,
+        "{v} vs {exact}"
+    );
+    let running = x.iter().fold(0.0f32, |a, &v| a + v) as f64;
+    assert!((running - exact).abs() > (v - exact).abs());
+    // Small buffers are numpy's pairwise sum exactly.
+    assert_eq!(
+        sum_float_blocked(&x[..1000]).to_bits(),
+        sum_float(&x[..1000]).to_bits()
+    );
+    assert!(sum_float_blocked(&[f64::NAN; 300_000]).is_nan());
+}
+
+#[test]
+fn bfloat16_sum_widens_exactly() {
+    // 1.5 is 0x3FC0 in bfloat16; -2.0 is 0xC000.
+    let mut bits = vec![0x3FC0u16; 3 * SUM_BLOCK + 5];
+    bits[7] = 0xC000;
+    let want = 1.5f64 * (bits.len() - 1) as f64 - 2.0;
+    assert_eq!(sum_bf16_blocked(&bits) as f64, want);
+    // As accurate as a float32 pairwise sum of the widened values.
+    let mut seed = 7u64;
+    let vals: Vec<u16> = (0..2 * SUM_BLOCK + 999)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            0x3F80 | ((seed >> 57) as u16) // 1.0 to 1.99 in bfloat16
+        })
+        .collect();
+    let x: Vec<f32> = vals
+        .iter()
+        .map(|&h| f32::from_bits((h as u32) << 16))
+        .collect();
+    let exact: f64 = x.iter().map(|&v| v as f64).sum();
+    let got = sum_bf16_blocked(&vals) as f64;
+    assert!(
+        (got - exact).abs() / exact < 4.0 * f32::EPSILON as f64,
+        "{got} vs {exact}"
+    );
 }
 
 #[test]

@@ -137,6 +137,8 @@ SAMPLES = {
 # --- activations, padding and splits (begin) ---
 SAMPLES.update({
     "aten::gelu": (lambda a: A.gelu.default(a), (r(2, 3),)),
+    "aten::gelu_backward": (lambda g, a: A.gelu_backward.default(g, a, approximate="tanh"), (r(2, 3), r(2, 3))),
+    "aten::silu": (lambda a: A.silu.default(a), (r(2, 3),)),
     "aten::erf": (lambda a: A.erf.default(a), (r(4),)),
     "aten::exp2": (lambda a: A.exp2.default(a), (r(4),)),
     "aten::hardtanh": (lambda a: A.hardtanh.default(a, -0.5, 0.5), (away_from_zero(6),)),

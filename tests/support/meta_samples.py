@@ -164,6 +164,8 @@ SAMPLES.update({
     "searchsorted.Scalar": lambda m: ((m.idx([-1, 0, 1]), 0), {"side": "right"}),
     "repeat_interleave.self_int": lambda m: ((m(2, 3), 2, 1), {}),
     "gelu": lambda m: ((m(2, 3),), {"approximate": "tanh"}), "erf": lambda m: ((m(2, 3),), {}),
+    "gelu_backward": lambda m: ((m(2, 3), m(3)), {"approximate": "tanh"}),
+    "silu_backward": lambda m: ((m(1, 3), m(2, 3)), {}),
     "hardtanh": lambda m: ((m(2, 3), -0.5, 0.5), {}), "elu": lambda m: ((m(2, 3),), {}),
     "softplus": lambda m: ((m(2, 3), 2), {}), "constant_pad_nd": lambda m: ((m(2, 3), [1, -1, 0, 2], 1.5), {}),
     "one_hot": lambda m: ((m.idx([0, 2]), 4), {}),

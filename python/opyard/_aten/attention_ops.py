@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .common import A, _wrap_dim, out
 from .nn_common import opmath
@@ -60,6 +61,14 @@ def _backward_dtypes(grad_output, output):
                            f"{D.legacy_name(output.dtype)}")
 
 
+def _fused_backward(g, y, axis, log):
+    """The one-pass Rust kernel (float32/float64); a gradient that is a broadcast view (``sum``'s
+    backward) is made contiguous first. ``None`` where it does not apply."""
+    if g.size == 0 or g.dtype != y.dtype or g.dtype.kind != "f" or g.dtype.itemsize < 4:
+        return None
+    return _core._fused_softmax_backward(np.ascontiguousarray(g), np.ascontiguousarray(y), axis, log)
+
+
 def softmax_backward_data(grad_output, output, dim, input_dtype):
     """``output * (grad - sum(grad * output, dim))``."""
     _backward_dtypes(grad_output, output)
@@ -67,8 +76,10 @@ def softmax_backward_data(grad_output, output, dim, input_dtype):
     if g.ndim == 0:
         return out(np.zeros_like(grad_output._data), grad_output)
     axis = _wrap_dim(dim, g.ndim)
-    r = y * (g - (g * y).sum(axis=axis, keepdims=True))
-    return out(r.astype(grad_output._data.dtype), grad_output)
+    r = _fused_backward(g, y, axis, False)
+    if r is None:
+        r = y * (g - (g * y).sum(axis=axis, keepdims=True))
+    return out(r.astype(grad_output._data.dtype, copy=False), grad_output)
 
 
 def log_softmax_backward_data(grad_output, output, dim, input_dtype):
@@ -78,8 +89,10 @@ def log_softmax_backward_data(grad_output, output, dim, input_dtype):
     if g.ndim == 0:
         return out(np.zeros_like(grad_output._data), grad_output)
     axis = _wrap_dim(dim, g.ndim)
-    r = g - np.exp(y) * g.sum(axis=axis, keepdims=True)
-    return out(r.astype(grad_output._data.dtype), grad_output)
+    r = _fused_backward(g, y, axis, True)
+    if r is None:
+        r = g - np.exp(y) * g.sum(axis=axis, keepdims=True)
+    return out(r.astype(grad_output._data.dtype, copy=False), grad_output)
 
 
 # --- fused attention --------------------------------------------------------------------------

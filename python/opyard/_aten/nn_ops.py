@@ -5,10 +5,16 @@ import math
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .common import INEXACT, out
 
-__all__ = ["KERNELS", "erf_array"]
+__all__ = ["KERNELS", "SCHEMAS", "erf_array"]
+
+SCHEMAS = (
+    "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor",
+    "silu_backward(Tensor grad_output, Tensor self) -> Tensor",
+)
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
@@ -45,12 +51,66 @@ def gelu(self, *, approximate="none"):
                            f"'{approximate}')")
     x = _float_input(self, "GeluKernelImpl")
     w = _wide(x)
+    fused = _core._fused_gelu(w, approximate == "tanh") if w.flags.c_contiguous else None
+    if fused is not None:  # one pass in Rust (float32/float64)
+        return out(fused.astype(x.dtype, copy=False), self)
     if approximate == "tanh":
         inner = math.sqrt(2.0 / math.pi) * (w + 0.044715 * w ** 3)
         r = 0.5 * w * (1.0 + np.tanh(inner))
     else:
         r = 0.5 * w * (1.0 + erf_array(w / math.sqrt(2.0)))
     return out(np.asarray(r).astype(x.dtype, copy=False), self)
+
+
+def _backward_inputs(grad_output, self, kernel_name):
+    """``(g, x, dtype)``: both operands in their common compute dtype (float32 for float16/bfloat16)
+    and the result dtype, or torch's "not implemented" error for integral inputs."""
+    g, x = grad_output._data, self._data
+    dt = np.result_type(g, x)
+    if dt not in INEXACT:
+        raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{D.legacy_name(D.FROM_NP[dt])}'")
+    wide = _wide(np.empty(0, dt)).dtype
+    return g.astype(wide, copy=False), x.astype(wide, copy=False), dt
+
+
+def _fused_pair(g, x):
+    """``(g, x)`` for a fused Rust backward kernel (same shape, C-contiguous), or ``None``."""
+    if g.shape != x.shape or not x.flags.c_contiguous:
+        return None
+    return np.ascontiguousarray(g), x  # sum's gradient is a broadcast view: one copy
+
+
+def gelu_backward(grad_output, self, *, approximate="none"):
+    """``grad_output * gelu'(self)`` (torch's ``GeluBackwardKernelImpl``)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    g, x, dt = _backward_inputs(grad_output, self, "GeluBackwardKernelImpl")
+    pair = _fused_pair(g, x)
+    fused = _core._fused_gelu_backward(*pair, approximate == "tanh") if pair is not None else None
+    if fused is not None:  # one pass in Rust (float32/float64)
+        return out(fused.astype(dt, copy=False), grad_output)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if approximate == "tanh":
+            k = math.sqrt(2.0 / math.pi)
+            t = np.tanh(k * (x + 0.044715 * x ** 3))
+            d = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * x * x)
+        else:
+            d = 0.5 * (1.0 + erf_array(x / math.sqrt(2.0))) + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+        r = g * d
+    return out(np.asarray(r).astype(dt, copy=False), grad_output)
+
+
+def silu_backward(grad_output, self):
+    """``grad_output * s * (1 + self * (1 - s))`` with ``s = sigmoid(self)`` (torch's ``silu_backward_cpu``)."""
+    g, x, dt = _backward_inputs(grad_output, self, "silu_backward_cpu")
+    pair = _fused_pair(g, x)
+    fused = _core._fused_silu_backward(*pair) if pair is not None else None
+    if fused is not None:
+        return out(fused.astype(dt, copy=False), grad_output)
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = np.reciprocal(np.exp(-x) + 1)
+        r = g * s * (1 + x * (1 - s))
+    return out(np.asarray(r).astype(dt, copy=False), grad_output)
 
 
 def hardtanh(self, min_val=-1, max_val=1):
@@ -118,8 +178,8 @@ def one_hot(self, num_classes=-1):
 
 
 KERNELS = {
-    "erf": erf, "gelu": gelu, "hardtanh": hardtanh, "elu": elu, "softplus": softplus,
-    "constant_pad_nd": constant_pad_nd, "one_hot": one_hot,
+    "erf": erf, "gelu": gelu, "gelu_backward": gelu_backward, "silu_backward": silu_backward, "hardtanh": hardtanh,
+    "elu": elu, "softplus": softplus, "constant_pad_nd": constant_pad_nd, "one_hot": one_hot,
 }
 
-POINTWISE = {"erf", "gelu", "hardtanh", "elu", "softplus"}
+POINTWISE = {"erf", "gelu", "gelu_backward", "silu_backward", "hardtanh", "elu", "softplus"}

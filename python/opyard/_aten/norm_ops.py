@@ -7,6 +7,7 @@ for float16/bfloat16 data), and the compositions ``batch_norm``, ``instance_norm
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .common import A, out
 from .nn_common import check_floating, check_params, opmath
@@ -271,6 +272,13 @@ def layer_norm_checks(input, normalized_shape, weight, bias):
     return len(shape) - len(normalized)
 
 
+def _fused_layer_norm(flat, cols, weight, bias, eps, acc):
+    """``(y, stats)`` of the Rust kernel over the rows of ``flat`` (float32/float64), or ``None``."""
+    w = None if weight is None else np.ascontiguousarray(weight._data, dtype=acc).reshape(-1)
+    b = None if bias is None else np.ascontiguousarray(bias._data, dtype=acc).reshape(-1)
+    return _core._fused_norm(np.ascontiguousarray(flat), cols, w, b, float(eps), True)
+
+
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     axis = layer_norm_checks(input, normalized_shape, weight, bias)
     check_floating("LayerNormKernelImpl", input)
@@ -279,7 +287,15 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     acc = opmath(np.empty(0, x.dtype)).dtype
     lead = x.shape[:axis]
     m = int(np.prod(x.shape[:axis], dtype=np.int64))
-    flat = x.astype(acc, copy=False).reshape(m, int(np.prod(x.shape[axis:], dtype=np.int64)))
+    cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+    flat = x.astype(acc, copy=False).reshape(m, cols)
+    stats_shape = tuple(lead) + (1,) * (x.ndim - axis)
+    fused = _fused_layer_norm(flat, cols, weight, bias, eps, acc) if m and cols else None
+    if fused is not None:  # one pass per row in Rust (statistics in float64)
+        y, stats = fused
+        return (out(y.reshape(x.shape).astype(x.dtype, copy=False), input),
+                out(stats[:, 0].astype(stats_dt.np).reshape(stats_shape), input),
+                out(stats[:, 1].astype(stats_dt.np).reshape(stats_shape), input))
     with np.errstate(all="ignore"):
         mean, rstd = _row_moments(flat, eps)
         # torch's kernel: y = (x * rstd + (-mean * rstd)) * w + b
@@ -289,7 +305,6 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
             y *= weight._data.astype(acc).reshape(1, -1)
         if bias is not None:
             y += bias._data.astype(acc).reshape(1, -1)
-    stats_shape = tuple(lead) + (1,) * (x.ndim - axis)
     return (out(y.reshape(x.shape).astype(x.dtype, copy=False), input),
             out(mean.astype(stats_dt.np).reshape(stats_shape), input),
             out(rstd.astype(stats_dt.np).reshape(stats_shape), input))

@@ -2,11 +2,17 @@
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
 
 __all__ = ["KERNELS"]
+
+
+# Above this many elements a float32/float64 ``sum``/``mean`` of a contiguous array runs the blocked
+# sum on the intra-op pool (Note [Blocked sum] in src/kernels/reduce.rs); below it numpy's, bit for bit.
+_BLOCKED_SUM_MIN = 1 << 18
 
 
 def _acc_dtype(x, dtype):
@@ -18,10 +24,25 @@ def _acc_dtype(x, dtype):
 def sum_all(self, *, dtype=None):
     x = self._data
     if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
+        if x.size > _BLOCKED_SUM_MIN:  # as the Rust kernel: by blocks on the intra-op pool
+            s = _core._blocked_sum(x)
+            if s is not None:
+                return out(s, self)
         return out(np.add.reduce(x, axis=None), self)
     if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
+        s = _blocked_sum_wide(x)
+        if s is not None:
+            return out(s.astype(x.dtype), self)
         return out(np.asarray(np.add.reduce(x, axis=None, dtype=np.float32)).astype(x.dtype), self)
     return out(np.add.reduce(x, axis=None, dtype=_acc_dtype(x, dtype)), self)
+
+
+def _blocked_sum_wide(x):
+    """The float32 blocked sum of a large contiguous bfloat16 array (widened exactly in Rust: a
+    bfloat16 is the high half of a float32's bits), or ``None``."""
+    if x.size <= _BLOCKED_SUM_MIN or not x.flags.c_contiguous:
+        return None
+    return _core._blocked_sum_bf16(x.reshape(-1).view(np.uint16))
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
@@ -52,6 +73,10 @@ def _mean_acc(x, dtype):
 def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
+    if dtype is None and x.size > _BLOCKED_SUM_MIN:
+        s = _blocked_sum_wide(x) if x.dtype == D.bfloat16.np else _core._blocked_sum(x)
+        if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
+            return out(np.true_divide(s, x.size, dtype=s.dtype).astype(x.dtype, copy=False), self)
     return out(np.asarray(np.mean(x, dtype=_mean_acc(x, dtype))).astype(np_dtype(dtype) or x.dtype), self)
 
 
@@ -166,6 +191,9 @@ def _softmax_impl(x, dim, log):
         return np.zeros_like(x) if log else np.ones_like(x)
     if x.size == 0:
         return x.copy()
+    fused = _core._fused_softmax(x, d, log)  # one pass in Rust (float32/float64, contiguous)
+    if fused is not None:
+        return fused
     m = np.max(x, axis=d, keepdims=True)
     z = x - m
     lse = np.log(np.sum(np.exp(z), axis=d, keepdims=True))
@@ -208,10 +236,43 @@ def _order(x, d, descending):
     return np.argsort(x, axis=d, kind="stable")
 
 
+# From this many elements along the dim, ``sort`` of 32-bit data sorts packed keys (see ``_packed_order``).
+_PACKED_SORT_MIN = 1 << 12
+
+
+def _packed_order(x, d, descending):
+    """``(indices, values)`` of the stable sort of 32-bit data along ``d``, from numpy's SIMD sort of
+    uint64 keys: the value's bits made order-preserving as an unsigned integer in the high half, the
+    position in the low half, so equal values stay in position order (the stable sort's ties;
+    descending inverts the value half only). float: -0.0 counts as 0.0 and every nan as the largest
+    value, as numpy's order has them. ``None`` for other data."""
+    n = x.shape[d]
+    if x.dtype.kind not in "fi" or x.dtype.itemsize != 4 or not _PACKED_SORT_MIN <= n < 1 << 32:
+        return None
+    rows = np.moveaxis(x, d, -1)
+    if x.dtype.kind == "f":
+        v = rows + np.float32(0.0)  # -0.0 + 0.0 is 0.0
+        bits = v.view(np.uint32)
+        key = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31))
+        key[np.isnan(v)] = np.uint32(0xFFFFFFFF)
+    else:
+        key = rows.view(np.uint32) ^ np.uint32(1 << 31)
+    if descending:
+        key = ~key
+    packed = (key.astype(np.uint64) << np.uint64(32)) | np.arange(n, dtype=np.uint64)
+    packed.sort(axis=-1)
+    idx = np.moveaxis((packed & np.uint64(0xFFFFFFFF)).astype(np.int64), -1, d)
+    return idx, np.take_along_axis(x, idx, d)
+
+
 def sort(self, dim=-1, descending=False):
     x = self._data
     _no_complex_sort(x, "Sort")
     d = _wrap_dim(dim, x.ndim)
+    quick = _packed_order(x, d, descending) if x.ndim else None
+    if quick is not None:
+        idx, vals = quick
+        return RT.make(RT.sort, (out(np.ascontiguousarray(vals), self), out(np.ascontiguousarray(idx), self)))
     idx = _order(x, d, descending)
     vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
     return RT.make(RT.sort, (out(vals, self), out(idx.astype(np.int64), self)))

@@ -7,6 +7,7 @@ keep the dtype (and refuse bool where torch does).
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .common import INEXACT, inplace_result, out
 
@@ -109,7 +110,11 @@ def relu(self):
 
 def silu(self):
     x = _floating(self._data)
-    return out(x * _sigmoid(x), self)
+    w = x.astype(np.float32) if x.dtype.itemsize < 4 and x.dtype.kind != "c" else x  # float16/bfloat16 in float32
+    r = _core._fused_silu(w) if w.flags.c_contiguous else None  # one pass in Rust
+    if r is None:
+        r = w * _sigmoid(w)
+    return out(r.astype(x.dtype, copy=False), self)
 
 
 def leaky_relu(self, negative_slope=0.01):

@@ -20,6 +20,7 @@
 //! Python kernel makes (Note [Shape views as numpy makes them]).
 
 mod binary;
+mod fused;
 mod inplace;
 mod scalars;
 mod tensor_io;
@@ -191,6 +192,7 @@ impl PyRustKernel {
 /// Add this area's classes and functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
+    fused::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }

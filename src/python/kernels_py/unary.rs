@@ -1,4 +1,5 @@
-//! The fast path of the one-tensor kernels: `neg`, `sum` (full, no dtype),
+//! The fast path of the one-tensor kernels: `neg`, `sum` (full, no dtype;
+//! blocked on the intra-op pool above `MAX_FAST_SUM_LEN` elements),
 //! `clone` (also of one value expanded), `ones_like` and `zeros_like`
 //! (default arguments). Each returns `None` when its input is not a plain
 //! contiguous CPU tensor of a fast-path dtype (or the call passes arguments),
@@ -7,7 +8,7 @@
 use super::binary::MAX_FAST_LEN;
 use super::tensor_io::{tensor_array, wrap_result};
 use crate::kernels::elementwise::negate;
-use crate::kernels::reduce::{sum_float, sum_int};
+use crate::kernels::reduce::{sum_float, sum_float_blocked, sum_int};
 use crate::kernels::Arith;
 use crate::python::ffi::numpy::{alloc, ArrayRef, Dt, Elem, MAX_DIMS};
 use crate::python::ffi::numpy_strided::StridedRef;
@@ -54,7 +55,20 @@ pub fn unary(
         MAX_FAST_LEN
     };
     if x.len > limit {
-        return Ok(None);
+        // Large float sums: blocked, on the intra-op pool, with the GIL released
+        // (Note [Blocked sum]); other large inputs keep the Python kernel.
+        let arr = match (which, x.dt) {
+            (Unary::Sum, Dt::F32) => {
+                let xs = x.slice::<f32>();
+                scalar(py, py.allow_threads(|| sum_float_blocked(xs)))?
+            }
+            (Unary::Sum, Dt::F64) => {
+                let xs = x.slice::<f64>();
+                scalar(py, py.allow_threads(|| sum_float_blocked(xs)))?
+            }
+            _ => return Ok(None),
+        };
+        return wrap_result(py, arr).map(Some);
     }
     let arr = match (which, x.dt) {
         (Unary::Sum, Dt::F32) => scalar(py, sum_float(x.slice::<f32>()))?,

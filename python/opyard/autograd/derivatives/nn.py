@@ -7,6 +7,7 @@ import math
 from ... import _core
 from ...dispatcher import AUTOGRAD_KEYS, after_autograd_keyset
 from .. import _tensor_meta as meta
+from ..grad_mode import is_grad_enabled
 from ._helpers import A, mul
 from .indexing import _pieces_back, _zero_grad
 from .reductions import _max_dim
@@ -29,6 +30,58 @@ def _gelu_d(a):
     cdf = A.mul.Scalar(A.add.Scalar(A.erf.default(A.mul.Scalar(x, 1 / math.sqrt(2.0))), 1.0), 0.5)
     pdf = A.mul.Scalar(A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), 1 / math.sqrt(2 * math.pi))
     return A.add.Tensor(cdf, A.mul.Tensor(x, pdf))
+
+
+def _gelu_dd(x, approximate):
+    """gelu'' at ``x``: ``φ(x) (2 - x²)``; for ``tanh``, with ``u = k (x + c x³)`` and ``t = tanh u``,
+    ``(1 - t²) (u' + x (u'' - 2 t u'²) / 2)``."""
+    if approximate == "tanh":
+        k, c = _SQRT_2_OVER_PI, 0.044715
+        t = A.tanh.default(A.mul.Scalar(A.add.Tensor(x, A.mul.Scalar(A.pow.Tensor_Scalar(x, 3), c)), k))
+        du = A.mul.Scalar(A.add.Scalar(A.mul.Scalar(A.mul.Tensor(x, x), 3 * c), 1.0), k)
+        ddu = A.mul.Scalar(x, 6 * k * c)
+        inner = A.sub.Tensor(ddu, A.mul.Scalar(A.mul.Tensor(t, A.mul.Tensor(du, du)), 2.0))
+        return A.mul.Tensor(A.rsub.Scalar(A.mul.Tensor(t, t), 1.0),
+                            A.add.Tensor(du, A.mul.Scalar(A.mul.Tensor(x, inner), 0.5)))
+    pdf = A.mul.Scalar(A.exp.default(A.mul.Scalar(A.mul.Tensor(x, x), -0.5)), 1 / math.sqrt(2 * math.pi))
+    return A.mul.Tensor(pdf, A.rsub.Scalar(A.mul.Tensor(x, x), 2.0))
+
+
+def _gelu_back(grads, a, n):
+    # torch's GeluBackward0: the fused gelu_backward kernel (itself differentiable).
+    return (A.gelu_backward.default(grads[0], a.self, approximate=a.approximate),)
+
+
+def _gelu_backward_back(grads, a, n):
+    """GeluBackwardBackward0: ``gelu_backward(grad, self)`` for ``grad_output``;
+    ``grad * grad_output * gelu''(self)`` for ``self``."""
+    g = grads[0]
+    gg = A.gelu_backward.default(g, a.self, approximate=a.approximate) if n[0] else None
+    gx = mul(mul(g, a.grad_output), _gelu_dd(a.self, a.approximate)) if n[1] else None
+    return (gg, gx)
+
+
+def _gelu_backward_jvp(t, a):
+    r = None
+    if t[0] is not None:
+        r = A.gelu_backward.default(t[0], a.self, approximate=a.approximate)
+    if t[1] is not None:
+        dx = mul(mul(t[1], a.grad_output), _gelu_dd(a.self, a.approximate))
+        r = dx if r is None else A.add.Tensor(r, dx)
+    return r
+
+
+def _silu_d(x):
+    s = A.sigmoid.default(x)
+    return A.mul.Tensor(s, A.add.Scalar(A.mul.Tensor(x, A.rsub.Scalar(s, 1.0)), 1.0))
+
+
+def _silu_back(grads, a, n):
+    """SiluBackward0 as torch's: the fused ``silu_backward`` kernel, or with grad mode on
+    (``create_graph=True``) its composition, which is differentiable (``silu_backward`` is not)."""
+    if is_grad_enabled():
+        return (mul(grads[0], _silu_d(a.self)),)
+    return (A.silu_backward.default(grads[0], a.self),)
 
 
 def _erf_d(a):
@@ -97,7 +150,12 @@ def _sizes_arg(a):
 
 
 FORMULAS = {
-    "aten::gelu": _unary("GeluBackward0", _gelu_d),
+    "aten::gelu": F("GeluBackward0", ("self",), _gelu_back, save=("self",),
+                    forward=lambda t, a: mul(t[0], _gelu_d(a))),
+    "aten::gelu_backward": F("GeluBackwardBackward0", ("grad_output", "self"), _gelu_backward_back,
+                             save=("grad_output", "self"), forward=_gelu_backward_jvp),
+    "aten::silu": F("SiluBackward0", ("self",), _silu_back, save=("self",),
+                    forward=lambda t, a: mul(t[0], _silu_d(a.self))),
     "aten::erf": _unary("ErfBackward0", _erf_d),
     "aten::exp2": _unary("Exp2Backward0", lambda a: A.mul.Scalar(a.result, math.log(2.0)), save=("result",)),
     "aten::hardtanh": _unary("HardtanhBackward0", _hardtanh_d),

@@ -63,13 +63,12 @@ def _max_dim(grads, a, n):
 
 
 def _softmax(grads, a, n):
-    g, y = grads[0], a.result
-    return (mul(y, sub(g, A.sum.dim_IntList(mul(g, y), [a.dim], True))),)
+    # torch's SoftmaxBackward0: one fused kernel, itself differentiable (create_graph=True works).
+    return (A._softmax_backward_data.default(grads[0], a.result, a.dim, meta.dtype(a.self)),)
 
 
 def _log_softmax(grads, a, n):
-    g, y = grads[0], a.result
-    return (sub(g, mul(A.exp.default(y), A.sum.dim_IntList(g, [a.dim], True))),)
+    return (A._log_softmax_backward_data.default(grads[0], a.result, a.dim, meta.dtype(a.self)),)
 
 
 def _var_grad(grads, a, n, std=False):

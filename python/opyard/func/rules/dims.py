@@ -9,7 +9,7 @@ every dim of a logical tensor become reductions over dims ``1..ndim``.
 
 import functools
 
-from .common import aten, filled, shift_dim, wrap, wrap_all
+from .common import BatchedTensor, aten, filled, level_of, materialize, shift_dim, wrap, wrap_all
 
 __all__ = ["ALL_DIMS", "DIM_SPECS", "RULES", "all_dims_rule", "dim_rule"]
 
@@ -141,6 +141,24 @@ def arg_reduce_rule(op):
     return rule
 
 
+def softmax_backward_rule(op):
+    """``_softmax_backward_data`` / ``_log_softmax_backward_data``: both tensors as physical
+    batches at the innermost level (an unbatched one expanded), the dim shifted past the batch."""
+    def physical(x, level):
+        return x._value if x.__class__ is BatchedTensor and x._level == level else materialize(x, level)
+
+    def rule(grad_output, output, dim, input_dtype):
+        level = level_of((grad_output, output))
+        ndim = grad_output._data.ndim if grad_output.__class__ is BatchedTensor else grad_output.dim()
+        g, y = physical(grad_output, level), physical(output, level)
+        if ndim == 0:
+            shift_dim(dim, 0, op.name())
+            return wrap(op(g.unsqueeze(1), y.unsqueeze(1), 1, input_dtype).reshape(g.shape), level)
+        return wrap(op(g, y, shift_dim(dim, ndim, op.name()), input_dtype), level)
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
+    return rule
+
+
 # The batching rules of this module, by overload name (``rules/__init__`` installs them).
 RULES = {name: functools.partial(dim_rule, spec=spec) for name, spec in DIM_SPECS.items()}
 RULES.update({name: functools.partial(all_dims_rule, target=target) for name, target in ALL_DIMS.items()})
@@ -148,6 +166,7 @@ RULES.update({
     "prod": lambda op: flat_rule(op, "prod.dim_int"),
     "any": lambda op: flat_rule(op, "any.dim"), "all": lambda op: flat_rule(op, "all.dim"),
     "argmax": arg_reduce_rule, "argmin": arg_reduce_rule,
+    "_softmax_backward_data": softmax_backward_rule, "_log_softmax_backward_data": softmax_backward_rule,
 })
 
 from ..._exports import public_dir

@@ -1,0 +1,460 @@
+//! The fused single-pass kernels (`crate::kernels::fused`) and the blocked `sum`
+//! as `_core` functions the Python kernels call, and the intra-op thread count
+//! (`opyard.set_num_threads` / `get_num_threads`).
+//!
+//! Note [Fused kernels from Python]: each `_fused_*` function takes numpy arrays
+//! and returns its result array(s), or `None` when it does not take the inputs —
+//! not C-contiguous, not aligned, not all float32 or all float64 (the Python
+//! kernel casts float16/bfloat16 to float32 first, as torch computes them), a
+//! borrowed array, or the fast paths off (`OPYARD_FASTPATH=0`) — and the Python
+//! kernel then computes with numpy as before. Arguments are checked by the Python
+//! kernel (dims wrapped, shapes matched) before the call; what this layer checks
+//! again is only what memory safety needs (lengths). The kernel runs with the GIL
+//! released (`py.allow_threads`): it reads and writes only the slices it was
+//! given and never calls into Python. Arrays go through the numpy crate's safe
+//! API (typed downcast, borrow-checked slices, `zeros_bound` for results).
+
+use crate::kernels::fused;
+use crate::kernels::parallel;
+use crate::kernels::reduce::{sum_bf16_blocked, sum_float_blocked};
+use crate::kernels::vmath::Real;
+use crate::python::hooks::fast_paths;
+use numpy::{
+    Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBool;
+
+/// The element types of the fused kernels.
+trait FusedElem: Real + Element + crate::kernels::Float + Send + Sync {}
+impl FusedElem for f32 {}
+impl FusedElem for f64 {}
+
+/// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
+fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
+    let a = x.downcast::<PyArrayDyn<T>>().ok()?;
+    let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
+    if !(a.is_c_contiguous() && aligned) {
+        return None;
+    }
+    a.try_readonly().ok()
+}
+
+/// `x` (optional) as `T`'s array of exactly `len` elements; `Err(())` when given but unreadable.
+fn optional<'py, T: Element>(
+    x: Option<&Bound<'py, PyAny>>,
+    len: usize,
+) -> Result<Option<PyReadonlyArrayDyn<'py, T>>, ()> {
+    match x {
+        None => Ok(None),
+        Some(x) if x.is_none() => Ok(None),
+        Some(x) => match contiguous::<T>(x) {
+            Some(a) if a.len() == len => Ok(Some(a)),
+            _ => Err(()),
+        },
+    }
+}
+
+/// A new zeroed C-contiguous array of `T` with `shape`.
+fn zeros<'py, T: Element>(py: Python<'py>, shape: &[usize]) -> Bound<'py, PyArrayDyn<T>> {
+    PyArrayDyn::<T>::zeros_bound(py, shape, false)
+}
+
+/// Runs `$body` with `$t` bound to `f32` or `f64`, the element type of `$x`; `None` otherwise.
+macro_rules! by_dtype {
+    ($x:expr, $t:ident => $body:expr) => {{
+        if !fast_paths() {
+            return Ok(None);
+        }
+        if $x.downcast::<PyArrayDyn<f32>>().is_ok() {
+            type $t = f32;
+            $body
+        } else if $x.downcast::<PyArrayDyn<f64>>().is_ok() {
+            type $t = f64;
+            $body
+        } else {
+            Ok(None)
+        }
+    }};
+}
+
+/// `(n, inner)` of `shape` reduced along `dim` (Note [Fused layout]).
+fn along(shape: &[usize], dim: usize) -> PyResult<(usize, usize)> {
+    if dim >= shape.len() {
+        return Err(PyRuntimeError::new_err(format!(
+            "_fused_softmax: dim {dim} out of range for {} dimensions",
+            shape.len()
+        )));
+    }
+    Ok((shape[dim], shape[dim + 1..].iter().product()))
+}
+
+fn softmax_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    dim: usize,
+    log: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let (n, inner) = along(xr.shape(), dim)?;
+    let out = zeros::<T>(py, xr.shape());
+    {
+        let xs = xr.as_slice()?;
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| fused::softmax(xs, n, inner, os, log));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `softmax` (`log=False`) or `log_softmax` of `x` along `dim` (already wrapped),
+/// or `None` (Note [Fused kernels from Python]).
+#[pyfunction]
+fn _fused_softmax(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    log: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => softmax_as::<T>(py, x, dim, log))
+}
+
+fn softmax_backward_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    g: &Bound<'py, PyAny>,
+    y: &Bound<'py, PyAny>,
+    dim: usize,
+    log: bool,
+) -> PyResult<Option<PyObject>> {
+    let (Some(gr), Some(yr)) = (contiguous::<T>(g), contiguous::<T>(y)) else {
+        return Ok(None);
+    };
+    if gr.shape() != yr.shape() {
+        return Ok(None);
+    }
+    let (n, inner) = along(gr.shape(), dim)?;
+    let out = zeros::<T>(py, gr.shape());
+    {
+        let (gs, ys) = (gr.as_slice()?, yr.as_slice()?);
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| fused::softmax_backward(gs, ys, n, inner, os, log));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// The gradient of `softmax`/`log_softmax` along `dim` from the gradient `g` of
+/// its result `y` (same shape and dtype), or `None`.
+#[pyfunction]
+fn _fused_softmax_backward(
+    py: Python<'_>,
+    g: &Bound<'_, PyAny>,
+    y: &Bound<'_, PyAny>,
+    dim: usize,
+    log: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(g, T => softmax_backward_as::<T>(py, g, y, dim, log))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn norm_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    cols: usize,
+    weight: Option<&Bound<'py, PyAny>>,
+    bias: Option<&Bound<'py, PyAny>>,
+    eps: f64,
+    center: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let (Ok(wr), Ok(br)) = (optional::<T>(weight, cols), optional::<T>(bias, cols)) else {
+        return Ok(None);
+    };
+    if cols == 0 || xr.len() % cols != 0 {
+        return Ok(None);
+    }
+    let rows = xr.len() / cols;
+    let out = zeros::<T>(py, xr.shape());
+    let stats = PyArray2::<T>::zeros_bound(py, [rows, 2], false);
+    {
+        let xs = xr.as_slice()?;
+        let ws = wr.as_ref().map(|a| a.as_slice()).transpose()?;
+        let bs = br.as_ref().map(|a| a.as_slice()).transpose()?;
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        let mut sw = stats.readwrite();
+        let ss = sw.as_slice_mut()?;
+        py.allow_threads(|| fused::norm(xs, cols, ws, bs, eps, center, os, ss));
+    }
+    Ok(Some((out.into_any(), stats.into_any()).into_py(py)))
+}
+
+/// `layer_norm` (`center=True`) or `rms_norm` over the trailing `cols` elements of
+/// each row of `x`, with optional `weight`/`bias` of `cols` elements: `(y, stats)`,
+/// `stats` of shape `(rows, 2)` holding each row's `(mean, rstd)`; or `None`.
+#[pyfunction]
+#[pyo3(signature = (x, cols, weight, bias, eps, center))]
+fn _fused_norm(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    cols: usize,
+    weight: Option<&Bound<'_, PyAny>>,
+    bias: Option<&Bound<'_, PyAny>>,
+    eps: f64,
+    center: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => norm_as::<T>(py, x, cols, weight, bias, eps, center))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn norm_backward_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    g: &Bound<'py, PyAny>,
+    x: &Bound<'py, PyAny>,
+    stats: &Bound<'py, PyAny>,
+    weight: Option<&Bound<'py, PyAny>>,
+    cols: usize,
+    center: bool,
+    mask: [bool; 3],
+) -> PyResult<Option<PyObject>> {
+    let (Some(gr), Some(xr), Some(sr)) = (
+        contiguous::<T>(g),
+        contiguous::<T>(x),
+        contiguous::<T>(stats),
+    ) else {
+        return Ok(None);
+    };
+    let Ok(wr) = optional::<T>(weight, cols) else {
+        return Ok(None);
+    };
+    if cols == 0 || gr.shape() != xr.shape() || xr.len() % cols != 0 {
+        return Ok(None);
+    }
+    if sr.len() != 2 * (xr.len() / cols) {
+        return Ok(None);
+    }
+    let dx = mask[0].then(|| zeros::<T>(py, xr.shape()));
+    let dw = mask[1].then(|| PyArray1::<T>::zeros_bound(py, cols, false));
+    let db = mask[2].then(|| PyArray1::<T>::zeros_bound(py, cols, false));
+    {
+        let (gs, xs, ss) = (gr.as_slice()?, xr.as_slice()?, sr.as_slice()?);
+        let ws = wr.as_ref().map(|a| a.as_slice()).transpose()?;
+        let mut dxw = dx.as_ref().map(|a| a.readwrite());
+        let mut dww = dw.as_ref().map(|a| a.readwrite());
+        let mut dbw = db.as_ref().map(|a| a.readwrite());
+        let dxs = dxw.as_mut().map(|a| a.as_slice_mut()).transpose()?;
+        let dws = dww.as_mut().map(|a| a.as_slice_mut()).transpose()?;
+        let dbs = dbw.as_mut().map(|a| a.as_slice_mut()).transpose()?;
+        py.allow_threads(|| {
+            if let Some(dxs) = dxs {
+                fused::norm_backward_input(gs, xs, ss, ws, cols, center, dxs);
+            }
+            if dws.is_some() || dbs.is_some() {
+                fused::norm_backward_params(gs, xs, ss, cols, dws, dbs);
+            }
+        });
+    }
+    let none = || py.None();
+    let pick = |a: Option<PyObject>| a.unwrap_or_else(none);
+    Ok(Some(
+        (
+            pick(dx.map(|a| a.into_any().unbind())),
+            pick(dw.map(|a| a.into_any().unbind())),
+            pick(db.map(|a| a.into_any().unbind())),
+        )
+            .into_py(py),
+    ))
+}
+
+/// The gradients `(dx, dweight, dbias)` of `_fused_norm` (each `None` where
+/// `mask` is false) from the result's gradient `g`, the input `x` and the saved
+/// `stats`; or `None`.
+#[pyfunction]
+#[pyo3(signature = (g, x, stats, weight, cols, center, mask))]
+#[allow(clippy::too_many_arguments)]
+fn _fused_norm_backward(
+    py: Python<'_>,
+    g: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
+    stats: &Bound<'_, PyAny>,
+    weight: Option<&Bound<'_, PyAny>>,
+    cols: usize,
+    center: bool,
+    mask: [bool; 3],
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => norm_backward_as::<T>(py, g, x, stats, weight, cols, center, mask))
+}
+
+/// Which pointwise activation.
+#[derive(Clone, Copy)]
+enum Act {
+    Gelu { tanh: bool },
+    Silu,
+}
+
+fn act_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    act: Act,
+    x: &Bound<'py, PyAny>,
+    g: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let gr = match g {
+        None => None,
+        Some(g) => match contiguous::<T>(g) {
+            Some(gr) if gr.shape() == xr.shape() => Some(gr),
+            _ => return Ok(None),
+        },
+    };
+    let out = zeros::<T>(py, xr.shape());
+    {
+        let xs = xr.as_slice()?;
+        let gs = gr.as_ref().map(|a| a.as_slice()).transpose()?;
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| match (act, gs) {
+            (Act::Gelu { tanh }, None) => fused::gelu(xs, os, tanh),
+            (Act::Gelu { tanh }, Some(gs)) => fused::gelu_backward(gs, xs, os, tanh),
+            (Act::Silu, None) => fused::silu(xs, os),
+            (Act::Silu, Some(gs)) => fused::silu_backward(gs, xs, os),
+        });
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `gelu(x)` (`tanh`: torch's `approximate="tanh"`), or `None`.
+#[pyfunction]
+fn _fused_gelu(py: Python<'_>, x: &Bound<'_, PyAny>, tanh: bool) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => act_as::<T>(py, Act::Gelu { tanh }, x, None))
+}
+
+/// `g * gelu'(x)`, or `None`.
+#[pyfunction]
+fn _fused_gelu_backward(
+    py: Python<'_>,
+    g: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
+    tanh: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => act_as::<T>(py, Act::Gelu { tanh }, x, Some(g)))
+}
+
+/// `silu(x)`, or `None`.
+#[pyfunction]
+fn _fused_silu(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => act_as::<T>(py, Act::Silu, x, None))
+}
+
+/// `g * silu'(x)`, or `None`.
+#[pyfunction]
+fn _fused_silu_backward(
+    py: Python<'_>,
+    g: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => act_as::<T>(py, Act::Silu, x, Some(g)))
+}
+
+fn sum_as<'py, T: FusedElem>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let out = zeros::<T>(py, &[]);
+    {
+        let xs = xr.as_slice()?;
+        let s = py.allow_threads(|| sum_float_blocked(xs));
+        out.readwrite().as_slice_mut()?[0] = s;
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// The sum of every element of a large float array as a 0-d array of its dtype,
+/// blocked and on the pool (Note [Blocked sum]); or `None`.
+#[pyfunction]
+fn _blocked_sum(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => sum_as::<T>(py, x))
+}
+
+/// The float32 sum of a large bfloat16 array given as its raw bits (`x.view(np.uint16)`,
+/// C-contiguous), blocked on the pool, as a 0-d float32 array; or `None`.
+#[pyfunction]
+fn _blocked_sum_bf16(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    if !fast_paths() {
+        return Ok(None);
+    }
+    let Some(br) = contiguous::<u16>(bits) else {
+        return Ok(None);
+    };
+    let out = zeros::<f32>(py, &[]);
+    {
+        let bs = br.as_slice()?;
+        let s = py.allow_threads(|| sum_bf16_blocked(bs));
+        out.readwrite().as_slice_mut()?[0] = s;
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// torch's `set_num_threads(int)`: the number of intra-op threads the large
+/// kernels use (Note [Intra-op threads]). Takes what has `__index__` but `bool`,
+/// in C `int` range, positive; torch's exception types and messages otherwise.
+#[pyfunction]
+fn set_num_threads(n: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = n.py();
+    let index = if n.is_instance_of::<PyBool>() {
+        None
+    } else {
+        py.import_bound("operator")?
+            .getattr("index")?
+            .call1((n,))
+            .ok()
+    };
+    let Some(index) = index else {
+        return Err(PyRuntimeError::new_err(format!(
+            "set_num_threads expects an int, but got {}",
+            n.get_type().qualname()?
+        )));
+    };
+    let Ok(v) = index.extract::<i64>() else {
+        return Err(PyValueError::new_err("Overflow when unpacking long long"));
+    };
+    let Ok(v) = i32::try_from(v) else {
+        return Err(PyValueError::new_err("Overflow when unpacking long"));
+    };
+    if v <= 0 {
+        return Err(PyRuntimeError::new_err(
+            "set_num_threads expects a positive integer",
+        ));
+    }
+    parallel::set_num_threads(v as usize);
+    Ok(())
+}
+
+/// torch's `get_num_threads()`: the number of intra-op threads.
+#[pyfunction]
+fn get_num_threads() -> usize {
+    parallel::num_threads()
+}
+
+/// Add this area's functions to `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_fused_softmax, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_softmax_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_norm_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_gelu, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_gelu_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_silu, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_silu_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_blocked_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(_blocked_sum_bf16, m)?)?;
+    m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(get_num_threads, m)?)
+}

@@ -1,0 +1,305 @@
+"""The fused Rust kernels behind softmax, log_softmax, layer_norm, gelu, silu and the softmax
+gradients, the blocked large ``sum``/``mean`` and ``set_num_threads``/``get_num_threads``.
+
+Results are pinned against float64 numpy references at sizes below and above the point where the
+intra-op pool switches on (2 * 32768 elements of work, Note [Intra-op threads]), along every dim,
+and do not depend on the number of threads."""
+
+import math
+
+import numpy as np
+import opyard
+import pytest
+from opyard import _core
+from opyard.autograd import gradcheck, gradgradcheck
+
+F = opyard.nn.functional
+
+# (shape, why): one small case on the calling thread, ones that split across the pool.
+SHAPES = [((3, 5), "inline"), ((4, 300, 70), "pool, odd sizes"), ((512, 256), "pool, rows")]
+# torch.testing.assert_close's defaults for float32 (a log-softmax value of size |x| carries eps * |x|).
+TOL = {np.float32: dict(rtol=1.3e-6, atol=1e-5), np.float64: dict(rtol=1e-13, atol=1e-13)}
+
+
+@pytest.fixture
+def threads():
+    """Restores the thread count a test changes."""
+    before = opyard.get_num_threads()
+    yield
+    opyard.set_num_threads(before)
+
+
+def _data(shape, dt, seed=0):
+    return (np.random.default_rng(seed).standard_normal(shape) * 3).astype(dt)
+
+
+def _softmax64(x, d, log):
+    w = x.astype(np.float64)
+    z = w - w.max(axis=d, keepdims=True)
+    lse = np.log(np.exp(z).sum(axis=d, keepdims=True))
+    return z - lse if log else np.exp(z - lse)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [s for s, _ in SHAPES])
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_along_every_dim_matches_float64(dt, shape, log, threads):
+    x = _data(shape, dt)
+    fn = opyard.log_softmax if log else opyard.softmax
+    for d in range(-len(shape), len(shape)):
+        got = {}
+        for n in (1, 2):
+            opyard.set_num_threads(n)
+            got[n] = fn(opyard.from_numpy(x), d).numpy()
+        assert got[1].dtype == dt and got[1].tobytes() == got[2].tobytes()
+        np.testing.assert_allclose(got[1], _softmax64(x, d, log), **TOL[dt])
+
+
+def test_softmax_special_rows_as_torch():
+    x = np.array([[0.0, -np.inf, 1.0], [np.nan, 0.0, 1.0], [-np.inf] * 3, [np.inf, 0.0, 1.0]], np.float32)
+    got = opyard.softmax(opyard.from_numpy(x), 1).numpy()
+    np.testing.assert_allclose(got[0], [1 / (1 + math.e), 0.0, math.e / (1 + math.e)], rtol=1e-6)
+    assert np.isnan(got[1]).all() and np.isnan(got[2]).all() and np.isnan(got[3]).all()
+    big = np.array([[88.0, 89.0, -100.0]], np.float32)  # exp would overflow without the shift
+    np.testing.assert_allclose(opyard.softmax(opyard.from_numpy(big), 1).numpy(), _softmax64(big, 1, False),
+                               rtol=1e-6, atol=1e-30)
+
+
+def test_softmax_of_a_transposed_input_matches_the_contiguous_one():
+    x = _data((300, 400), np.float32)
+    t = opyard.from_numpy(x).t()
+    np.testing.assert_allclose(opyard.softmax(t, 0).numpy(), _softmax64(x.T, 0, False), rtol=2e-6, atol=2e-7)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_gradient_matches_float64(dt, log, threads):
+    x = _data((256, 300), dt)
+    g = _data((256, 300), dt, seed=1)
+    for d in (0, 1):
+        ref = _softmax64(x, d, log)
+        want = (g - np.exp(ref) * g.sum(d, keepdims=True)) if log else ref * (g - (g * ref).sum(d, keepdims=True))
+        results = []
+        for n in (1, 2):
+            opyard.set_num_threads(n)
+            xt = opyard.from_numpy(x.copy()).requires_grad_()
+            (opyard.log_softmax if log else opyard.softmax)(xt, d).backward(opyard.from_numpy(g))
+            results.append(xt.grad.numpy())
+        assert results[0].tobytes() == results[1].tobytes()
+        # float32: g - e^y * sum(g) cancels, the error is eps * |sum(g)| (here up to ~50)
+        scale = max(1.0, float(np.abs(g.sum(d)).max()) / 4)
+        np.testing.assert_allclose(results[0], want, rtol=TOL[dt]["rtol"], atol=TOL[dt]["atol"] * scale)
+
+
+def test_softmax_gradient_of_a_sum_is_zero_and_graph_is_torchs():
+    x = opyard.randn(64, 2000, requires_grad=True)  # sum's gradient is a broadcast view
+    y = opyard.softmax(x, 1)
+    assert type(y.grad_fn).__name__ == "SoftmaxBackward0"
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 0.0, atol=1e-6)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_gradcheck_and_gradgradcheck(log):
+    fn = opyard.log_softmax if log else opyard.softmax
+    x = opyard.randn(3, 4, 5, dtype=opyard.float64, requires_grad=True)
+    for d in (0, 1, 2):
+        assert gradcheck(lambda t: fn(t, d), (x,))
+        assert gradgradcheck(lambda t: fn(t, d), (x,))
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_per_sample_softmax_gradients(log):
+    fn = opyard.log_softmax if log else opyard.softmax
+    w = opyard.randn(6, 5, dtype=opyard.float64)
+    xs = opyard.randn(4, 6, dtype=opyard.float64)
+
+    def loss(x):
+        return (fn(x @ w, 0) * opyard.arange(5.0, dtype=opyard.float64)).sum()
+
+    got = opyard.func.vmap(opyard.func.grad(loss))(xs)
+    want = opyard.stack([opyard.func.grad(loss)(x) for x in xs])
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def _layer_norm64(x, cols, w, b, eps):
+    flat = x.astype(np.float64).reshape(-1, cols)
+    mean = flat.mean(1, keepdims=True)
+    rstd = 1 / np.sqrt(((flat - mean) ** 2).mean(1, keepdims=True) + eps)
+    y = (flat - mean) * rstd
+    if w is not None:
+        y = y * w.reshape(1, -1)
+    if b is not None:
+        y = y + b.reshape(1, -1)
+    return y.reshape(x.shape), mean.reshape(-1), rstd.reshape(-1)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,normalized", [((3, 5), 1), ((4, 300, 70), 1), ((4, 300, 70), 2), ((512, 256), 1)])
+@pytest.mark.parametrize("affine", [False, True])
+def test_layer_norm_matches_float64(dt, shape, normalized, affine, threads):
+    x = _data(shape, dt) + 2.0
+    ns = list(shape[-normalized:])
+    cols = int(np.prod(ns))
+    w = _data(ns, dt, seed=2) if affine else None
+    b = _data(ns, dt, seed=3) if affine else None
+    wt = None if w is None else opyard.from_numpy(w)
+    bt = None if b is None else opyard.from_numpy(b)
+    got = []
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        got.append([t.numpy() for t in opyard.native_layer_norm(opyard.from_numpy(x), ns, wt, bt, 1e-5)])
+    for a, c in zip(*got):
+        assert a.tobytes() == c.tobytes()
+    y, mean, rstd = got[0]
+    ry, rmean, rrstd = _layer_norm64(x, cols, w, b, 1e-5)
+    tol = dict(rtol=1e-5, atol=1e-5) if dt == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    assert y.dtype == dt and mean.shape == shape[:len(shape) - normalized] + (1,) * normalized
+    np.testing.assert_allclose(y, ry, **tol)
+    np.testing.assert_allclose(mean.reshape(-1), rmean, **tol)
+    np.testing.assert_allclose(rstd.reshape(-1), rrstd, **tol)
+
+
+def test_layer_norm_of_reduced_precision_is_computed_in_float32():
+    x = _data((64, 1100), np.float32)
+    xb = opyard.from_numpy(x).to(opyard.bfloat16)
+    y = F.layer_norm(xb, [1100])
+    want = _layer_norm64(xb.to(opyard.float32).numpy(), 1100, None, None, 1e-5)[0]
+    assert y.dtype == opyard.bfloat16
+    # the float32 result rounded once to bfloat16 (8 bits of mantissa)
+    np.testing.assert_allclose(y.to(opyard.float32).numpy(), want, rtol=2 ** -8, atol=1e-6)
+
+
+def test_layer_norm_gradcheck():
+    x = opyard.randn(4, 6, dtype=opyard.float64, requires_grad=True)
+    w = opyard.randn(6, dtype=opyard.float64, requires_grad=True)
+    b = opyard.randn(6, dtype=opyard.float64, requires_grad=True)
+    assert gradcheck(lambda x, w, b: F.layer_norm(x, [6], w, b), (x, w, b))
+
+
+def _gelu64(x, tanh):
+    w = x.astype(np.float64)
+    if tanh:
+        return 0.5 * w * (1 + np.tanh(math.sqrt(2 / math.pi) * (w + 0.044715 * w ** 3)))
+    return 0.5 * w * (1 + np.vectorize(math.erf)(w / math.sqrt(2)))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [7, 70_001, 300_000])
+def test_gelu_and_silu_match_float64(dt, n, threads):
+    x = _data(n, dt) * 3
+    x[:4] = [0.0, -0.0, 40.0, -40.0]
+    for approximate in ("none", "tanh"):
+        got = F.gelu(opyard.from_numpy(x), approximate=approximate).numpy()
+        assert got.dtype == dt
+        np.testing.assert_allclose(got, _gelu64(x, approximate == "tanh"),
+                                   rtol=4e-6 if dt == np.float32 else 1e-13, atol=1e-6 if dt == np.float32 else 1e-15)
+    got = F.silu(opyard.from_numpy(x)).numpy()
+    w = x.astype(np.float64)
+    np.testing.assert_allclose(got, w / (1 + np.exp(-w)), rtol=2e-6 if dt == np.float32 else 1e-14, atol=1e-30)
+    opyard.set_num_threads(1)
+    one = F.gelu(opyard.from_numpy(x)).numpy()
+    opyard.set_num_threads(2)
+    assert one.tobytes() == F.gelu(opyard.from_numpy(x)).numpy().tobytes()
+
+
+def test_gelu_and_silu_special_values():
+    x = np.array([np.nan, np.inf, -np.inf, 0.0], np.float32)
+    for y in (F.gelu(opyard.from_numpy(x)), F.gelu(opyard.from_numpy(x), approximate="tanh")):
+        y = y.numpy()
+        assert np.isnan(y[0]) and y[1] == np.inf and np.isnan(y[2]) and y[3] == 0  # -inf * 0, as torch
+    y = F.silu(opyard.from_numpy(x)).numpy()
+    assert np.isnan(y[0]) and y[1] == np.inf and np.isnan(y[2]) and y[3] == 0
+
+
+def test_silu_of_bfloat16_is_computed_in_float32_and_rounded_once():
+    x = opyard.randn(1000).to(opyard.bfloat16)
+    wide = x.to(opyard.float32).numpy().astype(np.float64)
+    want = (wide / (1 + np.exp(-wide))).astype(np.float32).astype(x.numpy().dtype)
+    assert F.silu(x).numpy().tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_large_sum_and_mean_are_pairwise_accurate(dt, threads):
+    x = (np.random.default_rng(5).random(3_000_001) + 0.5).astype(dt)
+    exact = np.add.reduce(x.astype(np.float64))
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        s, m = opyard.from_numpy(x).sum(), opyard.from_numpy(x).mean()
+        assert s.dtype == m.dtype == opyard.from_numpy(x).dtype
+        assert abs(s.item() - exact) <= 8 * np.finfo(dt).eps * exact
+        assert abs(m.item() - exact / x.size) <= 8 * np.finfo(dt).eps * exact / x.size
+
+
+@pytest.mark.skipif(not _core.FAST_PATHS, reason="with OPYARD_FASTPATH=0 every fused function declines")
+def test_fused_functions_decline_what_they_do_not_take():
+    a = _data((4, 6), np.float32)
+    assert _core._fused_softmax(a.T, 0, False) is None  # not C-contiguous
+    assert _core._fused_softmax(a.astype(np.float16), 1, False) is None
+    assert _core._fused_gelu(np.arange(4), False) is None
+    assert _core._fused_norm(a, 6, np.ones(5, np.float32), None, 1e-5, True) is None  # weight length
+    assert _core._fused_norm(a, 6, np.ones(6, np.float64), None, 1e-5, True) is None  # weight dtype
+    assert _core._fused_softmax_backward(a, a[:2], 1, False) is None
+    with pytest.raises(RuntimeError, match="dim 2 out of range"):
+        _core._fused_softmax(a, 2, False)
+
+
+def test_get_and_set_num_threads_as_torch(threads):
+    assert opyard.get_num_threads() >= 1
+    opyard.set_num_threads(3)
+    assert opyard.get_num_threads() == 3
+    opyard.set_num_threads(np.int64(1))
+    assert opyard.get_num_threads() == 1
+    for bad, exc, msg in [(0, RuntimeError, "expects a positive integer"),
+                          (-2, RuntimeError, "expects a positive integer"),
+                          (1.5, RuntimeError, "expects an int, but got float"),
+                          (True, RuntimeError, "expects an int, but got bool"),
+                          ("2", RuntimeError, "expects an int, but got str"),
+                          (None, RuntimeError, "expects an int, but got NoneType"),
+                          (2**31, ValueError, "Overflow when unpacking long"),
+                          (2**70, ValueError, "Overflow when unpacking long long")]:
+        with pytest.raises(exc, match=msg):
+            opyard.set_num_threads(bad)
+    assert opyard.get_num_threads() == 1
+    assert "set_num_threads" in opyard.__all__ and "get_num_threads" in opyard.__all__
+
+
+def test_large_bfloat16_sum_and_mean_accumulate_in_float32():
+    x = opyard.from_numpy((np.random.default_rng(6).random(1_000_003) + 0.5).astype(np.float32)).to(opyard.bfloat16)
+    wide = x.to(opyard.float32).numpy().astype(np.float64)
+    s, m = x.sum(), x.mean()
+    assert s.dtype == m.dtype == opyard.bfloat16
+    # float32 accumulation: only the final rounding to bfloat16 (8 bits) is visible
+    assert abs(s.to(opyard.float64).item() - wide.sum()) <= 2 ** -8 * wide.sum()
+    assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -8 * wide.mean()
+    # a float32 running sum of a million values near 1 would drift well past that; a bfloat16 one stalls at 256
+    assert s.to(opyard.float64).item() > 1e6 * 0.9
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_gradients_through_gelu_backward(approximate):
+    x = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
+    y = F.gelu(x, approximate=approximate)
+    assert type(y.grad_fn).__name__ == "GeluBackward0"
+    assert gradcheck(lambda t: F.gelu(t, approximate=approximate), (x,))
+    assert gradgradcheck(lambda t: F.gelu(t, approximate=approximate), (x,))
+    g = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
+    assert gradcheck(lambda g, t: opyard.ops.aten.gelu_backward(g, t, approximate=approximate), (g, x))
+    assert gradgradcheck(lambda g, t: opyard.ops.aten.gelu_backward(g, t, approximate=approximate), (g, x))
+
+
+def test_silu_gradients_and_silu_backward():
+    x = opyard.randn(3, 4, dtype=opyard.float64, requires_grad=True)
+    assert type(F.silu(x).grad_fn).__name__ == "SiluBackward0"
+    assert gradcheck(F.silu, (x,))
+    assert gradgradcheck(F.silu, (x,))  # create_graph composes the gradient, as torch does
+    g, xs = _data((5, 7), np.float64), _data((5, 7), np.float64, seed=1)
+    got = opyard.ops.aten.silu_backward(opyard.from_numpy(g), opyard.from_numpy(xs)).numpy()
+    s = 1 / (1 + np.exp(-xs))
+    np.testing.assert_allclose(got, g * s * (1 + xs * (1 - s)), rtol=1e-14)
+    with pytest.raises(NotImplementedError, match="\"silu_backward_cpu\" not implemented for 'Long'"):
+        opyard.ops.aten.silu_backward(opyard.ones(3, dtype=opyard.int64), opyard.ones(3, dtype=opyard.int64))
+    with pytest.raises(NotImplementedError, match="\"GeluBackwardKernelImpl\" not implemented for 'Long'"):
+        opyard.ops.aten.gelu_backward(opyard.ones(3, dtype=opyard.int64), opyard.ones(3, dtype=opyard.int64))
+    with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
+        opyard.ops.aten.gelu_backward(opyard.ones(3), opyard.ones(3), approximate="bad")
