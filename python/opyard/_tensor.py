@@ -137,6 +137,20 @@ def _make_view(arr, base):
     return t
 
 
+def _make_detached(arr, base):
+    """``base.detach()``: a tensor over ``base``'s memory sharing its version counter, but no view of
+    it for autograd (no ``_base``, as torch's detach: an in-place change of it is no in-place change
+    of a view of ``base``)."""
+    cls = type(base)
+    if cls is not Tensor:
+        keep = getattr(cls, "_keep_subclass", None)
+        cls = keep if isinstance(keep, type) else cls if keep else Tensor
+    t = _make_tensor(cls, arr, base._keyset & ~_AUTOGRAD_KEYS, base._dev)
+    root = base._base if base._base is not None else base
+    t._vc = root._counter()
+    return t
+
+
 def _retype(t, cls):
     """A new ``cls`` object with ``t``'s state (data, version counter, autograd fields and, when
     both have one, its ``__dict__``): what ``t.__class__ = cls`` did while every tensor had a dict."""
@@ -308,7 +322,11 @@ class Tensor(_core.TensorBase):
     # --- autograd (``requires_grad``, ``is_leaf``, ``grad``, ``grad_fn``, ``_version``: TensorBase) ---
     @property
     def data(self):
-        return self.detach()
+        """The data without history: as ``detach()``, with a version counter of its own (torch's
+        ``variable_data``: changes through ``.data`` are invisible to autograd's version checks)."""
+        t = self.detach()
+        t._vc = None
+        return t
 
     @data.setter
     def data(self, other):
