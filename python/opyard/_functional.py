@@ -211,8 +211,9 @@ def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 
 def _caster(dt):
-    def cast(self):
-        return _to(self, dt)
+    """``Tensor.float()`` and its kin: ``to(dt)``, with torch's keyword-only ``memory_format``."""
+    def cast(self, *, memory_format=None):
+        return _to(self, dt, memory_format=memory_format)
     return cast
 
 

@@ -242,6 +242,8 @@ SAMPLES.update({
     "aten::remainder.Scalar": (lambda a: A.remainder.Scalar(a, 0.7), (r(4),)),
     "aten::clamp.Tensor": (lambda a, lo, hi: A.clamp.Tensor(a, lo, hi),
                            (r(2, 3), r(3) - 1, r(2, 1) + 1)),
+    "aten::clamp_min.Tensor": (lambda a, lo: A.clamp_min.Tensor(a, lo), (r(2, 3), r(3))),
+    "aten::clamp_max.Tensor": (lambda a, hi: A.clamp_max.Tensor(a, hi), (r(2, 3), r(2, 1))),
     "aten::max.other": (lambda a, b: A.max.other(a, b), (r(2, 3), r(3))),
     "aten::min.other": (lambda a, b: A.min.other(a, b), (r(2, 3), r(3))),
     "aten::where.ScalarOther": (lambda a: A.where.ScalarOther(opyard.tensor([True, False, True]), a, 2.0), (r(3),)),

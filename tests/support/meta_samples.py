@@ -247,6 +247,9 @@ SAMPLES.update({
     "lerp.Tensor": lambda m: ((m(2, 3), m(3), m(2, 1)), {}), "lerp_.Scalar": lambda m: ((m(2, 3), m(3), 0.3), {}),
     "lerp_.Tensor": lambda m: ((m(2, 3), m(3), m(3)), {}),
     "clamp_min_": lambda m: ((m(2, 3), 0), {}), "clamp_max_": lambda m: ((m(2, 3), 0), {}),
+    "clamp_min.Tensor": lambda m: ((m(2, 3), m(3)), {}), "clamp_max.Tensor": lambda m: ((m(2, 3), m(2, 1)), {}),
+    "clamp_min_.Tensor": lambda m: ((m(2, 3), m(3)), {}), "clamp_max_.Tensor": lambda m: ((m(2, 3), m(3)), {}),
+    "clamp_.Tensor": lambda m: ((m(2, 3), m(3), m(2, 1)), {}),
     "nan_to_num_": lambda m: ((m(2, 3),), {"posinf": 1.0}),
     "nansum": lambda m: ((m(2, 3, 4), [0, 2], True), {}), "nanmean": lambda m: ((m(2, 3), 1), {}),
     "cummax": lambda m: ((m(2, 3), 1), {}), "cummin": lambda m: ((m(2, 3, dtype=i64), 0), {}),
@@ -285,7 +288,8 @@ for _n in ("trunc_", "floor_", "ceil_", "round_", "reciprocal_", "rsqrt_", "squa
     SAMPLES[_n] = lambda m: ((m(2, 3, positive=True),), {})
 _OUT_MORE = {
     "sgn.out": "sgn", "copysign.out": "copysign.Tensor", "ceil.out": "ceil", "clamp_max.out": "clamp_max",
-    "clamp_min.out": "clamp_min", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
+    "clamp_min.out": "clamp_min", "clamp_min.Tensor_out": "clamp_min.Tensor",
+    "clamp_max.Tensor_out": "clamp_max.Tensor", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
     "index_copy.out": "index_copy", "kron.out": "kron", "nan_to_num.out": "nan_to_num", "log.out": "log",
     "logaddexp.out": "logaddexp", "xlogy.OutTensor": "xlogy.Tensor", "logsumexp.out": "logsumexp",
     "matrix_power.out": "matrix_power", "nanmean.out": "nanmean", "sin.out": "sin", "sinc.out": "sinc",

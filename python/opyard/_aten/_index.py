@@ -104,6 +104,11 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)',
  'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)',
  'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)',
+ 'clamp_min.Tensor(Tensor self, Tensor min) -> Tensor',
+ 'clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)',
+ 'clamp_max.Tensor(Tensor self, Tensor max) -> Tensor',
+ 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)',
+ 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)',
  'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
  'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
  'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)',
@@ -150,7 +155,8 @@ SCHEMAS = ('bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
  'isneginf(Tensor self) -> Tensor')
 
 # (out= schema, functional overload, exact dtype?) declared beside their functional operators.
-OUT = ()
+OUT = (('clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)', 'clamp_min.Tensor', False),
+ ('clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)', 'clamp_max.Tensor', False))
 
 # (name, module, kernel table, kind, meta kernel's module.table or None), in index order.
 ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
@@ -372,6 +378,11 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('bitwise_and_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
  ('bitwise_or_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
  ('bitwise_xor_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
+ ('clamp_min.Tensor', 'pointwise', 'OPS.KERNELS', 'pointwise', None),
+ ('clamp_min_.Tensor', 'pointwise', 'OPS.KERNELS', 'inplace', None),
+ ('clamp_max.Tensor', 'pointwise', 'OPS.KERNELS', 'pointwise', None),
+ ('clamp_max_.Tensor', 'pointwise', 'OPS.KERNELS', 'inplace', None),
+ ('clamp_.Tensor', 'pointwise', 'OPS.KERNELS', 'inplace', None),
  ('nansum', 'reduce_ops', 'KERNELS', 'reduction', None),
  ('nanmean', 'reduce_ops', 'KERNELS', 'reduction', None),
  ('cummax', 'reduce_ops', 'KERNELS', 'reduction', None),
@@ -689,7 +700,9 @@ ROWS = (('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None)
  ('topk.values', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('linalg_qr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('linalg_svd.U', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None))
+ ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('clamp_min.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('clamp_max.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None))
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
