@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect rules-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -79,6 +79,9 @@ conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for ever
 
 behaviours-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each snippet of tests/data/torch_behaviours.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_behaviours.py
+
+rules-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each expression of tests/data/op_rules.py (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_op_rules.py
 
 conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md and tests/conformance/ledger.json
 	cd tests && ../$(VPY) -m conformance.report --write --ledger
