@@ -233,6 +233,27 @@ def _T(self):
     return _A.permute(self, list(range(self.dim() - 1, -1, -1)))
 
 
+def _real(self):
+    return _A.real.default(self)
+
+
+def _set_real(self, value):
+    _A.real.default(self).copy_(value)
+
+
+def _imag(self):
+    return _A.imag.default(self)
+
+
+def _set_imag(self, value):
+    _A.imag.default(self).copy_(value)
+
+
+def _no_lazy_bit(self):
+    """``is_conj()``/``is_neg()``: opyard tensors carry no lazy conjugate or negative bit."""
+    return False
+
+
 def _mT(self):
     return _A.transpose(self, -2, -1)
 
@@ -330,6 +351,9 @@ def install():
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)
+    Tensor.real = property(_real, _set_real, doc="The real part: a view of a complex tensor, the tensor itself else.")
+    Tensor.imag = property(_imag, _set_imag, doc="The imaginary part of a complex tensor (a view).")
+    Tensor.is_conj = Tensor.is_neg = _no_lazy_bit
     for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),
                      ("long", D.int64), ("int", D.int32), ("short", D.int16), ("bool", D.bool),
                      ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16)):

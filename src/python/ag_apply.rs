@@ -31,6 +31,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use smallvec::SmallVec;
 
+use super::accumulate::with_plain_array;
 use super::ag_slots::SlotLayout;
 use super::node::PyNodeBase;
 use super::ops::PyOpOverload;
@@ -140,6 +141,15 @@ fn int_sizes<'py>(meta: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyList
         .then_some(size))
 }
 
+/// Whether `g` is a plain tensor of complex dtype, or anything but a plain
+/// tensor or None (which the Python formula then handles too).
+fn is_complex_grad(g: &Bound<'_, PyAny>) -> bool {
+    if g.is_none() {
+        return false;
+    }
+    with_plain_array(g, |a| a.dtype_kind() == b'c').unwrap_or(true)
+}
+
 impl PyNodeApply {
     pub(super) fn call(
         &self,
@@ -154,8 +164,15 @@ impl PyNodeApply {
             if let (Ok(node), Ok(grads)) =
                 (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>())
             {
-                if grads.len() == 1 {
-                    if let Some(out) = self.apply(py, node, &grads.get_item(0)?)? {
+                let g = if grads.len() == 1 {
+                    Some(grads.get_item(0)?)
+                } else {
+                    None
+                };
+                // A complex gradient takes the Python formulas: they conjugate
+                // (torch's Wirtinger convention), these loops do not.
+                if let Some(g) = g.filter(|g| !is_complex_grad(g)) {
+                    if let Some(out) = self.apply(py, node, &g)? {
                         return Ok(out);
                     }
                 }

@@ -106,7 +106,7 @@ pub fn record_outputs<'py>(
             }
             // A lone tensor that is not plain: through its attributes.
             let out = aliased(args, o, alias)?;
-            let dtype = attach_output(ctx, &out, true)?;
+            let dtype = attach_output(ctx, &out)?;
             finish(ctx, Dtypes::One(dtype.unbind()), None)?;
             save(ctx, to_save, saved_type, std::slice::from_ref(&out))?;
             return Ok(Some(out));

@@ -154,13 +154,12 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
 }
 
 /// Makes `out` output 0 of `node`: its shape (to check and materialize its
-/// gradient) and, when it is differentiable (floating point; complex too with
-/// `complex_ok`, as `Function` outputs), its history and its requires-grad
-/// bit. Returns the output's dtype.
+/// gradient), its dtype (See Note [Gradient dtypes] in `autograd.rs`) and,
+/// when it is differentiable (floating point or complex), its history and its
+/// requires-grad bit. Returns the output's dtype.
 pub fn attach_output<'py>(
     node: &Bound<'py, PyNodeBase>,
     out: &Bound<'py, PyAny>,
-    complex_ok: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let dtype = tensor_fields::dtype(out)?;
@@ -169,7 +168,7 @@ pub fn attach_output<'py>(
     let plain = with_plain_array(out, |a| (a.dtype_kind(), one_native_shape(a.dims())));
     let known = match plain.as_ref().map(|(kind, _)| *kind) {
         Some(b'f') => Some(true),
-        Some(b'c') => Some(complex_ok),
+        Some(b'c') => Some(true),
         Some(b'i' | b'u' | b'b') => Some(false),
         _ => None,
     };
@@ -179,7 +178,7 @@ pub fn attach_output<'py>(
             let mut f = dtype
                 .getattr(intern!(py, "is_floating_point"))?
                 .is_truthy()?;
-            if !f && complex_ok {
+            if !f {
                 f = dtype
                     .getattr(intern!(py, "is_complex"))
                     .map_or(Ok(false), |c| c.is_truthy())?;
@@ -191,7 +190,13 @@ pub fn attach_output<'py>(
         Some((_, shape)) => shape,
         None => parse_one_shape(&tensor_fields::shape(out)?)?,
     };
-    let old = std::mem::replace(&mut node.borrow_mut().shapes, shape);
+    let old = {
+        let mut n = node.borrow_mut();
+        (
+            std::mem::replace(&mut n.shapes, shape),
+            n.out_dtype.replace(dtype.clone().unbind()),
+        )
+    };
     drop(old);
     if floating {
         tensor_fields::set_grad_fn(out, node.as_any())?;
@@ -269,6 +274,6 @@ pub fn _record_node<'py>(
         n.saved = values;
         n.has_saved = true;
     }
-    attach_output(node, out, false)?;
+    attach_output(node, out)?;
     Ok(obj)
 }

@@ -18,6 +18,17 @@ TENSORS = {
     "f": "T.tensor([0.0, 1.0, -5.0, 100.0])",
     "d": "T.tensor([0.0, 1.0, -5.0, 100.0], dtype=T.float64)",
     "m": "T.tensor([True, False, True, False])",
+    # Leaves for the autograd sections, and a real loss weighting the real and imaginary parts.
+    "xc": "T.tensor([1 + 2j, -0.5 + 1j, 3 - 1j], dtype=T.complex128, requires_grad=True)",
+    "yc": "T.tensor([2 - 1j, 1 + 1j, -1 + 0.5j], dtype=T.complex128, requires_grad=True)",
+    "xr": "T.tensor([1.5, -2.0, 0.5], dtype=T.float64, requires_grad=True)",
+    "a32": "T.tensor([1.5, -2.0, 0.5], dtype=T.float32, requires_grad=True)",
+    "b64": "T.tensor([0.25, 3.0, -1.0], dtype=T.float64, requires_grad=True)",
+    "h16": "T.tensor([1.5, -2.0, 0.5], dtype=T.float16, requires_grad=True)",
+    "L": "lambda o: ((o.real * T.tensor([0.3, -1.1, 0.7], dtype=T.float64)).sum()"
+         " + (o.imag * T.tensor([1.3, 0.2, -0.4], dtype=T.float64)).sum()) if o.is_complex() else"
+         " (o * T.tensor([0.3, -1.1, 0.7], dtype=o.dtype)).sum()",
+    "G": "lambda o, ins: T.autograd.grad(L(o), ins, allow_unused=True)",
 }
 
 SECTIONS = {}
@@ -68,10 +79,54 @@ _cases("scalars", [f"T.{op}({x}, {v})" for op in ("mul", "div", "floor_divide", 
           "T.div(bf, -1e-8, rounding_mode='floor')", "h * 1e-8 * 1e8", "(h * 655).lt(65510)",
           "(h * 655).ge(65510)", "bf.mul(656).gt(65535)", "T.pow(1e6, h * 1e-3)", "T.add(h, h, alpha=-1.5)"])
 
+# --- gradients take their input's dtype (the engine casts; src/python/autograd.rs) -----------------
+_cases("grad_dtype", [
+    "T.autograd.grad((a32 + b64).sum(), [a32, b64])",
+    "T.autograd.grad((a32 * b64).sum(), [a32, b64])",
+    "T.autograd.grad(((a32 * 1) + b64).sum(), [a32, b64])",
+    "T.autograd.grad((a32.double() * b64).sum(), [a32])",
+    "T.autograd.grad((h16 + b64).sum(), [h16, b64])",
+    "T.autograd.grad((a32 + b64[:1]).sum(), [a32, b64])",
+    "T.autograd.grad((a32.unsqueeze(1) * b64).sum(), [a32, b64])",
+    "[(lambda c: ((c + b64).sum().backward(), c.grad)[1])((lambda c: (c.retain_grad(), c)[1])(a32 * 2))]",
+    "[((a32 * b64).sum().backward(), a32.grad, b64.grad)[1:]]",
+    "T.autograd.grad((xr * xc).abs().sum(), [xr])",
+])
+
+# --- complex results record autograd, with the conjugate Wirtinger convention ----------------------
+_COMPLEX_FNS = ["xc * yc", "xc * xr", "xr * xc", "xc / yc", "xr / xc", "xc + xr", "xc - yc", "xc.exp()", "xc.log()",
+                "xc.sin()", "xc.cos()", "xc.tanh()", "xc.sigmoid()", "xc.sqrt()", "xc.rsqrt()", "xc.reciprocal()",
+                "xc ** 2", "xc ** 2.5", "xc ** yc", "2 ** xc", "-xc", "xc.abs()", "xc.angle()", "xc.real", "xc.imag",
+                "xc.conj()", "xc.conj_physical()", "xc.sgn()", "xc.sum()", "xc.mean()", "xc.prod()", "xc.cumsum(0)",
+                "xc.cumprod(0)", "xc.reshape(3, 1) @ yc.reshape(1, 3)", "T.mv(xc.reshape(3, 1) * yc, xc)",
+                "T.dot(xc, yc)", "T.outer(xc, yc)", "xc.tan()", "xc.asin()", "xc.sinh()", "xc.log2()", "xc.log1p()",
+                "xc.expm1()", "xc.var()", "xc.std()", "T.view_as_real(xc)",
+                "T.view_as_complex(T.view_as_real(xc) * 2)", "T.lerp(xc, yc, 0.3)",
+                "T.where(T.tensor([True, False, True]), xc, yc)", "xc * (1 + 2j)", "xc / (1 - 2j)",
+                "T.add(xc, yc, alpha=2j)", "xc.abs() * xr", "T.view_as_complex(T.stack([xr, xr * 2], -1))"]
+_cases("complex_autograd", [f"({f}).requires_grad" for f in ("xc * yc", "xr * T.tensor([1 + 1j, 2j, 1])",
+                                                             "T.view_as_complex(T.stack([xr, xr], -1))",
+                                                             "xr.angle()", "xc.angle()")]
+       + [f"G({f}, [xc, yc, xr])" for f in _COMPLEX_FNS])
+_cases("complex_autograd", [
+    "xr.real is xr", "xr.conj() is xr", "xr.conj_physical() is xr", "xr.angle()", "T.tensor([1, -2]).angle()",
+    "T.tensor([float('nan'), -0.0, 0.0, -1.0]).angle()", "xr.imag", "T.tensor([1, 2]).imag",
+    "T.view_as_real(T.ones(2))", "T.view_as_complex(T.ones(3, 3))", "T.view_as_complex(T.ones(3, 4)[:, 1:3])",
+    "T.view_as_complex(T.ones(3, 3)[:, :2])", "T.view_as_complex(T.ones(4, 2)[1:])", "T.view_as_complex(T.ones(2))",
+    "T.view_as_complex(T.ones(()))", "T.view_as_complex(T.ones(3, 2, dtype=T.int32))",
+    "T.view_as_real(T.tensor(1 + 2j))", "T.view_as_real(xc).stride()", "T.view_as_real(xc)._base is xc",
+    "xc.real._base is xc", "xc.real.stride()", "xc.imag.grad_fn.name()", "xc.real.grad_fn.next_functions[0][0].name()",
+    "(lambda z: (z.real.mul_(2), z)[1])(T.tensor([1 + 1j, 2 - 2j]))",
+    "(lambda z: (setattr(z, 'imag', T.tensor([5.0, 6.0])), z)[1])(T.tensor([1 + 1j, 2 - 2j]))",
+])
+
 
 def tensors(T):
-    """``{"T": T, name: tensor}`` for the tensors of ``TENSORS``."""
-    return {"T": T, **{name: eval(expr, {"T": T}) for name, expr in TENSORS.items()}}  # noqa: S307
+    """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""
+    env = {"T": T}
+    for name, expr in TENSORS.items():
+        env[name] = eval(expr, env)  # noqa: S307 -- the expressions of this module
+    return env
 
 
 def picture(x):

@@ -243,6 +243,13 @@ SAMPLES.update({
     "aten::clamp.Tensor": (lambda a, lo, hi: A.clamp.Tensor(a, lo, hi),
                            (r(2, 3), r(3) - 1, r(2, 1) + 1)),
     "aten::clamp_min.Tensor": (lambda a, lo: A.clamp_min.Tensor(a, lo), (r(2, 3), r(3))),
+    # Complex data reached from real inputs and back (gradcheck in float64 real inputs): the pairs
+    # (real, imag) become complex numbers and the results their pairs again.
+    "aten::view_as_complex": (lambda a: A.abs.default(A.view_as_complex.default(a)), (away_from_zero(3, 2),)),
+    "aten::view_as_real": (lambda a: A.view_as_real.default(A.view_as_complex.default(a)), (r(3, 2),)),
+    "aten::_conj_physical": (lambda a: A.view_as_real.default(A._conj_physical.default(A.view_as_complex.default(a))),
+                             (r(3, 2),)),
+    "aten::angle": (lambda a: A.angle.default(A.view_as_complex.default(a)), (away_from_zero(3, 2),)),
     "aten::clamp_max.Tensor": (lambda a, hi: A.clamp_max.Tensor(a, hi), (r(2, 3), r(2, 1))),
     "aten::max.other": (lambda a, b: A.max.other(a, b), (r(2, 3), r(3))),
     "aten::min.other": (lambda a, b: A.min.other(a, b), (r(2, 3), r(3))),
@@ -281,6 +288,8 @@ COMPOSITE_SAMPLES = {
 
 # In-place overloads: out-of-place name -> a call of the in-place form on a fresh non-leaf.
 INPLACE_SAMPLES = {
+    "aten::conj_physical_": (lambda a: A.view_as_real.default(
+        A.mul.Scalar(A.view_as_complex.default(a), 1j).conj_physical_().exp()), (r(3, 2),)),
     "aten::add_.Tensor": (lambda a, b: (a * 1).add_(b), (r(3), r(3))),
     "aten::mul_.Tensor": (lambda a, b: (a * 1).mul_(b), (r(3), r(3))),
     "aten::div_.Tensor": (lambda a, b: (a * 1).div_(b), (r(3), r(3, positive=True))),

@@ -7,7 +7,7 @@ import numpy as np
 import opyard
 
 A = opyard.ops.aten
-f32, i64, b8 = opyard.float32, opyard.int64, opyard.bool
+f32, i64, b8, c64 = opyard.float32, opyard.int64, opyard.bool, opyard.complex64
 
 
 class Maker:
@@ -250,6 +250,12 @@ SAMPLES.update({
     "clamp_min.Tensor": lambda m: ((m(2, 3), m(3)), {}), "clamp_max.Tensor": lambda m: ((m(2, 3), m(2, 1)), {}),
     "clamp_min_.Tensor": lambda m: ((m(2, 3), m(3)), {}), "clamp_max_.Tensor": lambda m: ((m(2, 3), m(3)), {}),
     "clamp_.Tensor": lambda m: ((m(2, 3), m(3), m(2, 1)), {}),
+    "_conj_physical": lambda m: ((m(2, 3, dtype=c64),), {}), "conj_physical": lambda m: ((m(2, 3, dtype=c64),), {}),
+    "conj_physical_": lambda m: ((m(2, 3, dtype=c64),), {}), "conj": lambda m: ((m(2, 3, dtype=c64),), {}),
+    "real": lambda m: ((m(2, 3, dtype=c64),), {}), "imag": lambda m: ((m(2, 3, dtype=c64),), {}),
+    "resolve_conj": lambda m: ((m(2, 3, dtype=c64),), {}), "resolve_neg": lambda m: ((m(2, 3),), {}),
+    "view_as_real": lambda m: ((m(2, 3, dtype=c64),), {}), "view_as_complex": lambda m: ((m(3, 2),), {}),
+    "angle": lambda m: ((m(2, 3, dtype=c64),), {}),
     "nan_to_num_": lambda m: ((m(2, 3),), {"posinf": 1.0}),
     "nansum": lambda m: ((m(2, 3, 4), [0, 2], True), {}), "nanmean": lambda m: ((m(2, 3), 1), {}),
     "cummax": lambda m: ((m(2, 3), 1), {}), "cummin": lambda m: ((m(2, 3, dtype=i64), 0), {}),
@@ -289,7 +295,7 @@ for _n in ("trunc_", "floor_", "ceil_", "round_", "reciprocal_", "rsqrt_", "squa
 _OUT_MORE = {
     "sgn.out": "sgn", "copysign.out": "copysign.Tensor", "ceil.out": "ceil", "clamp_max.out": "clamp_max",
     "clamp_min.out": "clamp_min", "clamp_min.Tensor_out": "clamp_min.Tensor",
-    "clamp_max.Tensor_out": "clamp_max.Tensor", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
+    "clamp_max.Tensor_out": "clamp_max.Tensor", "angle.out": "angle", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
     "index_copy.out": "index_copy", "kron.out": "kron", "nan_to_num.out": "nan_to_num", "log.out": "log",
     "logaddexp.out": "logaddexp", "xlogy.OutTensor": "xlogy.Tensor", "logsumexp.out": "logsumexp",
     "matrix_power.out": "matrix_power", "nanmean.out": "nanmean", "sin.out": "sin", "sinc.out": "sinc",

@@ -5,6 +5,7 @@ import numpy as np
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
+from .precision import upcast
 
 __all__ = ["KERNELS"]
 
@@ -139,12 +140,15 @@ def argmin(self, dim=None, keepdim=False):
 
 
 def _var(fn):
+    """var/std: real for complex data (the spread of the magnitudes of the deviations, as torch),
+    accumulated in float32 for half-precision data (``precision``)."""
     def kernel(self, dim=None, *, correction=None, keepdim=False):
         x = self._data
         ddof = 1 if correction is None else correction
+        rdt = x.real.dtype if x.dtype.kind == "c" else x.dtype
         with np.errstate(divide="ignore", invalid="ignore"):
-            r = fn(x, axis=dims_arg(dim, x.ndim), ddof=ddof, keepdims=keepdim)
-        return out(np.asarray(r).astype(x.dtype, copy=False), self)
+            r = fn(upcast(x), axis=dims_arg(dim, x.ndim), ddof=ddof, keepdims=keepdim)
+        return out(np.asarray(r).astype(rdt, copy=False), self)
     return kernel
 
 

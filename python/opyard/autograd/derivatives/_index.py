@@ -4,6 +4,13 @@ differentiable (Note [Formula modules on first use], ``__init__.py``; ``_derive.
 
 # module -> the overload names of its FORMULAS, sorted
 BY_MODULE = {
+    'complex': (
+        'aten::_conj_physical',
+        'aten::angle',
+        'aten::conj_physical_',
+        'aten::view_as_complex',
+        'aten::view_as_real',
+    ),
     'decompositions': (
         'aten::linalg_qr',
         'aten::linalg_svd',

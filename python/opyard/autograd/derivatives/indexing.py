@@ -1,11 +1,12 @@
 """Derivatives of indexing, scattering, splitting, fills and the zero-gradient ops."""
 
+import cmath
 import math
 
 import numpy as np
 
 from ... import _factories
-from ._helpers import A, div, mul, pad_along
+from ._helpers import A, cj, div, mul, pad_along
 from .registry import Formula as F
 
 
@@ -85,8 +86,8 @@ def _scatter_value(grads, a, n):
 
 def _outer(grads, a, n):
     g = grads[0]
-    return (A.sum.dim_IntList(mul(g, A.unsqueeze.default(a.vec2, 0)), [1]) if n[0] else None,
-            A.sum.dim_IntList(mul(g, A.unsqueeze.default(a.self, 1)), [0]) if n[1] else None)
+    return (A.sum.dim_IntList(mul(g, cj(A.unsqueeze.default(a.vec2, 0))), [1]) if n[0] else None,
+            A.sum.dim_IntList(mul(g, cj(A.unsqueeze.default(a.self, 1))), [0]) if n[1] else None)
 
 
 def _evenly(grads, a, n):
@@ -187,8 +188,11 @@ def _div_mode(grads, a, n):
 def _pow_scalar(grads, a, n):
     # Scalar log as torch's: log(0) = -inf, log(<0) = nan; base 0 has derivative 0 where exponent >= 0.
     base = a.self
-    log = math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
-    d = A.mul.Scalar(a.result, log)
+    if type(base) is complex:
+        log = cmath.log(base) if base else complex(-math.inf, 0)
+    else:
+        log = math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
+    d = cj(A.mul.Scalar(a.result, log))
     if base == 0:
         d = A.where.self(A.ge.Scalar(a.exponent, 0), A.zeros_like.default(d), d)
     return (mul(grads[0], d),)

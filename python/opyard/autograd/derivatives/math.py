@@ -7,7 +7,7 @@ is first expanded (``fit``).
 
 import math
 
-from ._helpers import A, div, lin, mul, neg, sub
+from ._helpers import A, cj, div, lin, mul, neg, sub
 from .registry import Formula as F
 from ..._exports import public_dir
 
@@ -108,14 +108,25 @@ def _xlogy_scalar_self(g, a, n):
 
 
 def _lerp_scalar(g, a, n):
-    w = a.weight
+    w = cj(a.weight)
     return (A.mul.Scalar(g, 1 - w) if n[0] else None, A.mul.Scalar(g, w) if n[1] else None)
 
 
 def _lerp_tensor(g, a, n):
-    w = a.weight
+    w = cj(a.weight)
     return (mul(g, A.rsub.Scalar(w, 1)) if n[0] else None, mul(g, w) if n[1] else None,
-            mul(g, sub(a.end, a.self)) if n[2] else None)
+            mul(g, cj(sub(a.end, a.self))) if n[2] else None)
+
+
+def _sgn(g, a, n):
+    """sgn of complex data (torch's sgn_backward, conjugate Wirtinger): ``(g - sgn**2 * conj(g)) / (2|x|)``,
+    0 where ``x`` is 0; real data has a zero derivative."""
+    if not a.self.dtype.is_complex:
+        return (_zeros(g),)
+    s = a.result
+    absx = A.abs.default(a.self)
+    d = div(sub(g, mul(mul(s, s), cj(g))), A.mul.Scalar(absx, 2))
+    return (A.where.self(A.eq.Scalar(absx, 0), _zeros(d), d),)
 
 
 def _lerp_tensor_fw(t, a):
@@ -286,7 +297,7 @@ FORMULAS = {
     "aten::xlogy.Scalar_Self": F("XlogyBackward1", ("other",), _g(_xlogy_scalar_self), save=("other",),
                                  forward=lambda t, a: div(mul(t[0], a.self), a.other)),
     "aten::frac": F("FracBackward0", ("self",), _g(lambda g, a, n: (g,)), forward=lambda t, a: t[0]),
-    "aten::sgn": F("SgnBackward0", ("self",), _g(lambda g, a, n: (_zeros(g),)), forward=_zero_fw),
+    "aten::sgn": F("SgnBackward0", ("self",), _g(_sgn), save=("self", "result"), forward=_zero_fw),
     "aten::trunc": F("TruncBackward0", ("self",), _g(lambda g, a, n: (_zeros(g),)), forward=_zero_fw),
     "aten::lerp.Scalar": F("LerpBackward0", ("self", "end"), _g(_lerp_scalar),
                            forward=lambda t, a: fit(lin(None if t[0] is None else A.mul.Scalar(t[0], 1 - a.weight),
@@ -298,12 +309,12 @@ FORMULAS = {
                          forward=_fw_of(_mask_grad(_clamp_min_mask))),
     "aten::clamp_max": F("ClampMaxBackward0", ("self",), _g(_mask_grad(_clamp_max_mask)), save=("self",),
                          forward=_fw_of(_mask_grad(_clamp_max_mask))),
-    "aten::tan": F("TanBackward0", ("self",), _g(lambda g, a, n: (mul(g, A.add.Scalar(mul(a.result, a.result), 1)),)),
+    "aten::tan": F("TanBackward0", ("self",), _g(lambda g, a, n: (mul(g, cj(A.add.Scalar(mul(a.result, a.result), 1))),)),
                    save=("result",), forward=lambda t, a: mul(t[0], A.add.Scalar(mul(a.result, a.result), 1))),
-    "aten::log2": F("Log2Backward0", ("self",), _g(lambda g, a, n: (div(g, A.mul.Scalar(a.self, math.log(2))),)),
+    "aten::log2": F("Log2Backward0", ("self",), _g(lambda g, a, n: (div(g, cj(A.mul.Scalar(a.self, math.log(2)))),)),
                     save=("self",), forward=lambda t, a: div(t[0], A.mul.Scalar(a.self, math.log(2)))),
     "aten::log10": F("Log10Backward0", ("self",),
-                     _g(lambda g, a, n: (div(g, A.mul.Scalar(a.self, math.log(10))),)), save=("self",),
+                     _g(lambda g, a, n: (div(g, cj(A.mul.Scalar(a.self, math.log(10)))),)), save=("self",),
                      forward=lambda t, a: div(t[0], A.mul.Scalar(a.self, math.log(10)))),
     "aten::remainder.Tensor": F("RemainderBackward1", ("self", "other"), _g(_remainder), save=("self", "other"),
                                 forward=_remainder_fw),

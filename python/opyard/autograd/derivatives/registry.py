@@ -363,7 +363,8 @@ def _record(spec, out, values, needs, edges, arity, originals):
         node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
-        if out.dtype.is_floating_point:
+        node._out_dtypes = (out.dtype,)  # See Note [Gradient dtypes] in src/python/autograd.rs
+        if out.dtype.is_floating_point or out.dtype.is_complex:
             if spec.mutated and _is_mutated(out, values, spec.mutated):
                 meta.rebase_history(out, node, 0)
             else:
@@ -378,6 +379,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
 
 def _record_tuple(spec, node, out, values, saved):
     node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
+    node._out_dtypes = tuple(o.dtype if meta.is_tensor(o) else None for o in out)
     for i, o in enumerate(out):
         if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
             if _is_mutated(o, values, spec.mutated):
