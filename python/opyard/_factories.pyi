@@ -13,7 +13,7 @@ from ._tensor import Tensor, layout
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor",
+    "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _Device = device | str | int
@@ -35,6 +35,9 @@ def ones(*size: _Size, out: Tensor | None = None, dtype: dtype | None = None, la
 def empty(*size: _Size, out: Tensor | None = None, dtype: dtype | None = None, layout: layout | None = None,
           device: _Device | None = None, requires_grad: bool = False, pin_memory: bool = False,
           **memory_format: memory_format) -> Tensor: ...
+def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: dtype | None = None,
+                  layout: layout | None = None, device: _Device | None = None, requires_grad: bool = False,
+                  pin_memory: bool = False) -> Tensor: ...
 def rand(*size: _Size, out: Tensor | None = None, dtype: dtype | None = None, layout: layout | None = None,
          device: _Device | None = None, requires_grad: bool = False, pin_memory: bool = False,
          **memory_format: memory_format) -> Tensor: ...
