@@ -194,6 +194,14 @@ SAMPLES.update({
     "addcdiv": lambda m: ((m(2, 3), m(3), m(2, 1, positive=True)), {}),
     "baddbmm": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5, "alpha": 2}),
     "tile": lambda m: ((m(2, 3), [2]), {}),
+    "addcmul_": lambda m: ((m(2, 3), m(3), m(2, 1)), {"value": 0.5}),
+    "addcdiv_": lambda m: ((m(2, 3), m(3), m(2, 1, positive=True)), {"value": 2}),
+    "baddbmm_": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5, "alpha": 2}),
+    "addbmm": lambda m: ((m(4), m(3, 2, 5), m(3, 5, 4)), {"beta": 0.5}),
+    "addbmm_": lambda m: ((m(2, 4), m(3, 2, 5), m(3, 5, 4)), {"alpha": 0.5}),
+    "addmm_": lambda m: ((m(2, 4), m(2, 3), m(3, 4)), {"beta": 0}),
+    "addmv": lambda m: ((m(1), m(2, 3), m(3)), {"alpha": 2}), "addmv_": lambda m: ((m(2), m(2, 3), m(3)), {}),
+    "addr": lambda m: ((m(), m(2), m(3)), {"beta": 0.5}), "addr_": lambda m: ((m(2, 3), m(2), m(3)), {}),
 })
 DATA_DEPENDENT_EXT = {
     "argwhere": lambda m: ((m(2, 3),), {}), "masked_select": lambda m: ((m(2, 3), m(3, dtype=b8)), {}),
@@ -218,6 +226,8 @@ _OUT_OF = {
     "where.self_out": "where.self", "eq.Tensor_out": "eq.Tensor", "lt.Tensor_out": "lt.Tensor",
     "sum.IntList_out": "sum.dim_IntList", "mean.out": "mean.dim", "amax.out": "amax", "argmax.out": "argmax",
     "cumsum.out": "sum.dim_IntList", "softmax.int_out": "softmax.int", "cat.out": "stack", "stack.out": "stack",
+    "addbmm.out": "addbmm", "addcdiv.out": "addcdiv", "addcmul.out": "addcmul", "addmv.out": "addmv",
+    "addr.out": "addr", "baddbmm.out": "baddbmm",
 }
 for _name, _src in _OUT_OF.items():
     SAMPLES[_name] = _out_sample(_name, SAMPLES[_src])

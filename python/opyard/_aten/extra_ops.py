@@ -1,7 +1,6 @@
 """More ops from the reference kernels of quantization and attention libraries: bit shifts
 (4-bit packing), index_add, roll, nan_to_num, isin, and the compositions torch keeps
-CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, addcmul/addcdiv, baddbmm,
-tile."""
+CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, tile."""
 
 import math
 
@@ -32,9 +31,6 @@ SCHEMAS = (
     "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
     "var(Tensor self, bool unbiased=True) -> Tensor",
     "std(Tensor self, bool unbiased=True) -> Tensor",
-    "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     "tile(Tensor self, SymInt[] dims) -> Tensor",
 )
 
@@ -160,26 +156,6 @@ def _var_std_all(op):
     return kernel
 
 
-def addcmul(self, tensor1, tensor2, *, value=1):
-    return A.add__Tensor(self, A.mul__Scalar(A.mul__Tensor(tensor1, tensor2), value))
-
-
-def addcdiv(self, tensor1, tensor2, *, value=1):
-    if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
-                           "addcdiv will perform a true division of tensor1 and tensor2. (aten::addcdiv)")
-    return A.add__Tensor(self, A.mul__Scalar(A.div__Tensor(tensor1, tensor2), value))
-
-
-def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    prod = A.bmm(batch1, batch2)
-    if alpha != 1:
-        prod = A.mul__Scalar(prod, alpha)
-    if beta == 0:
-        return A.add__Tensor(A.mul__Scalar(A.zeros_like(self), 0), prod) if self.dim() else prod
-    return A.add__Tensor(A.mul__Scalar(self, beta) if beta != 1 else self, prod)
-
-
 def tile(self, dims):
     dims = [int(d) for d in dims]
     if len(dims) < self.dim():
@@ -201,7 +177,7 @@ COMPOSITE = {
     "std.dim": _var_std(lambda *a, **k: A.std__correction(*a, **k)),
     "var": _var_std_all(lambda *a, **k: A.var__correction(*a, **k)),
     "std": _var_std_all(lambda *a, **k: A.std__correction(*a, **k)),
-    "addcmul": addcmul, "addcdiv": addcdiv, "baddbmm": baddbmm, "tile": tile,
+    "tile": tile,
 }
 POINTWISE = {"bitwise_left_shift.Tensor", "bitwise_left_shift.Tensor_Scalar", "bitwise_right_shift.Tensor",
              "bitwise_right_shift.Tensor_Scalar", "nan_to_num"}

@@ -23,7 +23,7 @@ from .extra_ops import nan_to_num as _nan_to_num
 from .misc_ops import KERNELS as _MISC
 from .nn_ops import KERNELS as _NN
 from .pointwise import KERNELS as _PW
-from .pointwise import _general
+from .pointwise import _general, lerp_arrays, lerp_checks
 from .shape import KERNELS as _SHAPE
 from .unary import KERNELS as _UNARY
 from .unary import float_unary
@@ -160,24 +160,18 @@ def _sgn(self):
     return _UNARY["sign"](self)
 
 
-def _c_name(d):
-    """How torch's C++ checks print a dtype (``float``, ``double``, ``long int``, ...)."""
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "float16": "c10::Half", "bfloat16": "c10::BFloat16"}.get(d.name, d.name)
+_c_name = D.c_type_name
 
 
 def lerp_tensor(self, end, weight):
     check_same_device("aten::lerp", self, end, weight)
-    for name, other in (("end", end), ("weight", weight)):
-        if other.dtype is not self.dtype:
-            raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `{name}` but got dtype "
-                               f"{_c_name(other.dtype)}")
-    x, e, w = self._data, end._data, weight._data
+    lerp_checks(self, (("end", end), ("weight", weight)), "lerp_kernel_tensor")
     try:
-        r = x + w * (e - x)
+        shape = np.broadcast_shapes(self._data.shape, end._data.shape, weight._data.shape)
     except ValueError:
-        return _general(lambda a, b: a, self, end if end._data.shape != x.shape else weight, "aten::lerp")
-    return out(np.asarray(r).astype(x.dtype, copy=False), self)
+        return _general(lambda a, b: a, self, end if end._data.shape != self._data.shape else weight, "aten::lerp")
+    x, e, w = (np.broadcast_to(t._data, shape) for t in (self, end, weight))
+    return out(lerp_arrays(x, e, w, self.dtype), self)
 
 
 def _inplace(fn, name):

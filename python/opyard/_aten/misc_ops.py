@@ -9,6 +9,7 @@ from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
 from .pointwise import binary, real_only
+from .precision import reduced
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -128,8 +129,8 @@ def aminmax(self, *, dim=None, keepdim=False):
 
 def cumprod(self, dim, *, dtype=None):
     x = self._data
-    acc = dtype.np if dtype is not None else (np.int64 if x.dtype.kind in "biu" else x.dtype)
-    return out(np.ascontiguousarray(np.cumprod(x, axis=_wrap_dim(dim, x.ndim), dtype=acc)), self)  # torch: row-major
+    # torch writes the scan row-major whatever the input's layout
+    return out(reduced(np.cumprod, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
 
 
 def round_decimals(self, *, decimals):

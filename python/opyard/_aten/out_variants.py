@@ -26,7 +26,6 @@ __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
 _TABLE = (
     ("mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "mm", True),
     ("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "bmm", True),
-    ("addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "addmm", True),
     ("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "matmul", True),
     ("add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "add.Tensor", False),
     ("sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "sub.Tensor", False),

@@ -16,7 +16,7 @@ from ._declare import OpTable
 from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
                      data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
                      writable_alias)
-from .precision import compute_dtype
+from .precision import compute_dtype, compute_np
 from .scalars import checked, clamp_limit, selected, wrapped
 
 _ndarray = np.ndarray
@@ -464,9 +464,37 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(np.all(isclose(self, other, rtol, atol, equal_nan)._data))
 
 
+def lerp_arrays(x, e, w, dt):
+    """torch's lerp in the computation dtype of ``dt`` (float32 for half data), rounded once:
+    ``x + w * (e - x)`` where ``|w| < 0.5``, else ``e - (e - x) * (1 - w)`` (exact at both ends)."""
+    cdt = compute_np(dt.np)
+    x, e = x.astype(cdt, copy=False), e.astype(cdt, copy=False)
+    w = w.astype(cdt, copy=False) if isinstance(w, np.ndarray) else w
+    with np.errstate(all="ignore"):
+        diff = e - x
+        r = np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))
+    return np.asarray(r).astype(dt.np, copy=False)
+
+
+def lerp_checks(self, others, kernel):
+    """torch's lerp checks: floating or complex data, one dtype for every tensor."""
+    if self.dtype._cat < 2:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(self.dtype)}'")
+    for name, other in others:
+        if other.dtype is not self.dtype:
+            raise RuntimeError(f"expected dtype {D.c_type_name(self.dtype)} for `{name}` but got dtype "
+                               f"{D.c_type_name(other.dtype)}")
+
+
 def lerp(self, end, weight):
     check_same_device("aten::lerp", self, end)
-    return out(cast(np.asarray(self._data + weight * (end._data - self._data)), self.dtype), self)
+    lerp_checks(self, (("end", end),), "lerp_kernel_scalar")
+    try:
+        shape = np.broadcast_shapes(self._data.shape, end._data.shape)
+    except ValueError:
+        raise broadcast_error("aten::lerp", self, end) from None
+    x, e = np.broadcast_to(self._data, shape), np.broadcast_to(end._data, shape)
+    return out(lerp_arrays(x, e, weight, self.dtype), self)
 
 
 # In-place variants: the functional kernel, then torch's cast rule and a version bump.

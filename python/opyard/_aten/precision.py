@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import _dtype as D
 
-__all__ = ["compute_dtype", "compute_np", "is_reduced", "upcast"]
+__all__ = ["compute_dtype", "compute_np", "is_reduced", "upcast", "sum_dtypes", "reduced"]
 
 _F32 = np.dtype(np.float32)
 
@@ -39,6 +39,42 @@ def compute_np(npdt):
 def compute_dtype(dt):
     """``compute_np`` for an opyard dtype."""
     return D.float32 if dt._cat == 2 and dt.itemsize == 2 else dt
+
+
+_I64 = np.dtype(np.int64)
+
+
+def sum_dtypes(npdt, requested=None):
+    """``(accumulate, result)`` numpy dtypes of a sum-like reduction or scan (sum, nansum, prod, mean,
+    cumsum, cumprod) of data of numpy dtype ``npdt``, with the ``dtype=`` argument ``requested`` (an
+    opyard dtype or None): integral and bool data sum to int64, half-precision data accumulate in
+    float32 and round to their own type once; a requested dtype is the result's (the data is
+    converted to it first, and a half type again accumulates in float32)."""
+    if requested is not None:
+        res = requested.np
+    elif npdt.kind in "biu":
+        res = _I64
+    else:
+        res = npdt
+    return (_F32 if res.itemsize == 2 and res.kind in "fV" else res), res
+
+
+def reduced(fn, x, requested=None, *, contiguous=False, **kwargs):
+    """``fn(x, dtype=accumulate, **kwargs)`` (a numpy reduction or scan) rounded once to the result
+    dtype (``sum_dtypes``), as an array of ``x``'s shape class (a scan of a 0-d array stays 0-d),
+    row-major when ``contiguous``.
+    Half-precision data is converted to float32 first (numpy's nan-aware reductions do not know
+    ml_dtypes' bfloat16 as floating)."""
+    acc, res = sum_dtypes(x.dtype, requested)
+    if x.dtype != acc and x.dtype.itemsize == 2 and x.dtype.kind in "fV":
+        x = x.astype(acc)
+    r = np.asarray(fn(x, dtype=acc, **kwargs))
+    if x.ndim == 0 and r.ndim:
+        r = r.reshape(())
+    if r.dtype != res:
+        r = r.astype(res)
+    # ``contiguous``: torch writes its scans row-major whatever the input's layout.
+    return r.copy(order="C") if contiguous and not r.flags.c_contiguous else r
 
 
 def upcast(arr):

@@ -5,32 +5,21 @@ import numpy as np
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
-from .precision import upcast
+from .precision import reduced, upcast
 
 __all__ = ["KERNELS"]
 
 
-def _acc_dtype(x, dtype):
-    if dtype is not None:
-        return dtype.np
-    return np.int64 if x.dtype.kind in "biu" else x.dtype
-
-
 def sum_all(self, *, dtype=None):
     x = self._data
-    if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
+    if dtype is None and x.dtype.kind in "fc" and x.itemsize > 2:  # the hot path: numpy's reduction
         return out(np.add.reduce(x, axis=None), self)
-    if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
-        return out(np.asarray(np.add.reduce(x, axis=None, dtype=np.float32)).astype(x.dtype), self)
-    return out(np.add.reduce(x, axis=None, dtype=_acc_dtype(x, dtype)), self)
+    return out(reduced(np.add.reduce, x, dtype, axis=None), self)
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
-    axes = dims_arg(dim, x.ndim)
-    if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
-        return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=np.float32)).astype(x.dtype), self)
-    return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.sum, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim), self)
 
 
 def _mean_check(x, dtype):
@@ -42,35 +31,26 @@ def _mean_check(x, dtype):
         )
 
 
-def _mean_acc(x, dtype):
-    """The accumulation dtype of a mean: the requested one, float32 for float16/bfloat16 data
-    (torch's CPU kernel sums those in float32 and rounds once), else numpy's."""
-    if dtype is not None:
-        return dtype.np
-    return np.float32 if x.dtype in (D.float16.np, D.bfloat16.np) else None
-
-
 def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
-    x = self._data
-    return out(np.asarray(np.mean(x, dtype=_mean_acc(x, dtype))).astype(np_dtype(dtype) or x.dtype), self)
+    return out(reduced(np.mean, self._data, dtype), self)
 
 
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
-    r = np.mean(x, axis=dims_arg(dim, x.ndim), keepdims=keepdim, dtype=_mean_acc(x, dtype))
+    r = reduced(np.mean, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim)
     return out(np.asarray(r).astype(np_dtype(dtype) or x.dtype), self)
 
 
 def prod(self, *, dtype=None):
     x = self._data
-    return out(np.asarray(np.prod(x, dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.prod, x, dtype), self)
 
 
 def prod_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
-    return out(np.asarray(np.prod(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.prod, x, dtype, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), self)
 
 
 def _nonempty(x, name):
@@ -237,7 +217,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
 def cumsum(self, dim, *, dtype=None):
     x = self._data
     # torch writes cumulative results row-major whatever the input's layout
-    return out(np.ascontiguousarray(np.cumsum(x, axis=_wrap_dim(dim, x.ndim), dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.cumsum, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
 
 
 KERNELS = {

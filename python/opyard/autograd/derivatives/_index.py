@@ -243,6 +243,14 @@ BY_MODULE = {
         'aten::var.correction',
         'aten::var.dim',
     ),
+    'scaled': (
+        'aten::addbmm',
+        'aten::addcdiv',
+        'aten::addcmul',
+        'aten::addmv',
+        'aten::addr',
+        'aten::baddbmm',
+    ),
     'spatial': (
         'aten::_adaptive_avg_pool2d',
         'aten::_adaptive_avg_pool2d_backward',
