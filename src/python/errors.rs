@@ -8,10 +8,11 @@
 //! Every message that quotes user input quotes it through `clip` or `quote`,
 //! so a 10 MB argument yields a message of a few hundred characters.
 
-use super::library::registered_keys;
-use super::ops::PyOperator;
 use crate::dispatch::DispatchKey;
 use crate::error::Error;
+use crate::python::dispatch::library::registered_keys;
+use crate::python::dispatch::operator::PyOperator;
+use crate::python::ffi::object::new_exception_type;
 use crate::schema::SchemaError as CoreSchemaError;
 use pyo3::exceptions::{
     PyNotImplementedError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
@@ -183,24 +184,16 @@ fn argument_error_type(py: Python<'_>) -> PyResult<&Py<PyType>> {
                 py.get_type_bound::<PyRuntimeError>(),
             ],
         );
-        // SAFETY: both strings are NUL-terminated literals, `bases` is a live
-        // tuple of exception classes, and a null dict is allowed; the result is
-        // a new reference (or null with the error set), which `from_owned_ptr_or_err` takes.
-        let ty = unsafe {
-            Bound::from_owned_ptr_or_err(
-                py,
-                pyo3::ffi::PyErr_NewExceptionWithDoc(
-                    c"opyard._core.ArgumentError".as_ptr(),
-                    c"Arguments that do not fit an operator's schema (a TypeError and a RuntimeError, as torch raises either).".as_ptr(),
-                    bases.as_ptr(),
-                    std::ptr::null_mut(),
-                ),
-            )?
-        };
+        let ty = new_exception_type(
+            py,
+            c"opyard._core.ArgumentError",
+            c"Arguments that do not fit an operator's schema (a TypeError and a RuntimeError, as torch raises either).",
+            &bases,
+        )?;
         // Reachable as `opyard._core.ArgumentError`, so that the exception
         // pickles (to and from worker processes, say) like any other.
         PyModule::import_bound(py, "opyard._core")?.setattr("ArgumentError", &ty)?;
-        Ok(ty.downcast_into::<PyType>()?.unbind())
+        Ok(ty.unbind())
     })
 }
 
@@ -219,21 +212,14 @@ pub fn argument_overflow_error(py: Python<'_>, msg: String) -> PyErr {
                 py.get_type_bound::<PyOverflowError>(),
             ],
         );
-        // SAFETY: as in `argument_error_type`: NUL-terminated literals, a live
-        // tuple of exception classes, a null dict; the result is a new reference.
-        let ty = unsafe {
-            Bound::from_owned_ptr_or_err(
-                py,
-                pyo3::ffi::PyErr_NewExceptionWithDoc(
-                    c"opyard._core.ArgumentOverflowError".as_ptr(),
-                    c"An int argument no Scalar or float holds (an ArgumentError and an OverflowError, as torch raises the latter).".as_ptr(),
-                    bases.as_ptr(),
-                    std::ptr::null_mut(),
-                ),
-            )?
-        };
+        let ty = new_exception_type(
+            py,
+            c"opyard._core.ArgumentOverflowError",
+            c"An int argument no Scalar or float holds (an ArgumentError and an OverflowError, as torch raises the latter).",
+            &bases,
+        )?;
         PyModule::import_bound(py, "opyard._core")?.setattr("ArgumentOverflowError", &ty)?;
-        Ok(ty.downcast_into::<PyType>()?.unbind())
+        Ok(ty.unbind())
     });
     match ty {
         Ok(ty) => PyErr::from_type_bound(ty.bind(py).clone(), msg),

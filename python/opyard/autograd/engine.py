@@ -21,9 +21,8 @@ import warnings
 from .. import _core
 from .._ops import ops
 from . import _tensor_meta as meta
-from ._tensor_meta import add as _add  # See Note [Explicit overloads]
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state
-from .graph import SavedTensor, grad_accumulator, gradient_edge
+from .graph import grad_accumulator, gradient_edge
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
@@ -291,8 +290,5 @@ def _validate(node, i, g, nxt, nr, dtype=None):
     return g
 
 
-# The in-place add is the overload itself: no Python frame per accumulation.
-_core._engine_init(_add, ops.aten.add_.Tensor, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,
-                   SavedTensor)
 
 __dir__ = public_dir(globals())

@@ -86,7 +86,7 @@ class Node(_core.NodeBase):
 
     The graph fields (``next_functions``, ``_sequence_nr``, ``_out_shapes``,
     ``_released``, ``_saved``, the hook slots) are Rust fields of
-    ``_core.NodeBase`` (See Note [Rust graph nodes] in ``src/python/node.rs``);
+    ``_core.NodeBase`` (See Note [Rust graph nodes] in ``src/python/autograd/node/mod.rs``);
     a node gets an instance dict only when a subclass or a user sets another
     attribute. The sequence number is assigned when the node is created.
     """
@@ -184,9 +184,6 @@ class AccumulateGrad(Node):
                 if returned is not None:  # torch's check: the hook mutates .grad, returns None
                     raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
         return ()
-
-
-_core._set_sink_type(AccumulateGrad)
 
 
 def gradient_edge(t):

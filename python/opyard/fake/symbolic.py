@@ -21,7 +21,6 @@ import itertools
 import operator
 from typing import NamedTuple
 
-from .._library.fake_impl import set_symbolic_types
 from .ranges import DECIDE, add_range, floordiv_range, mod_range, mul_range, sub_range
 
 __all__ = ["SymInt", "SymBool", "ShapeEnv", "ShapeGuard", "GuardOnDataDependentSymNode",
@@ -444,9 +443,6 @@ class ShapeEnv:
         """The guards, one ``- expr`` line each (as torch's ``format_guards``, without source lines)."""
         return "\n".join(f" - {g.expr}" for g in self.guards)
 
-
-# ctx.new_dynamic_size() (in _library.fake_impl, a layer below) raises and checks with these.
-set_symbolic_types(SymInt, DynamicOutputShapeException)
 
 from .._exports import public_dir
 

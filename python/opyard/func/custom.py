@@ -7,7 +7,6 @@ batch dims (0, or None for unbatched arguments; a list of those for a tensor
 list), and wraps each output whose out dim is not None at that level.
 """
 
-from .._library.register import VMAP_KERNELS
 from .._tensor import CPU, Tensor
 from .batched import BATCHED_BIT, BatchedTensor, _new, _state, layer_of, move_dim, wrap
 from .rules.common import level_of
@@ -135,5 +134,3 @@ def make_vmap_kernel(overload, rule):
     unary.__qualname__ = f"vmap_rule<{name}>"
     return unary
 
-
-VMAP_KERNELS["make"] = make_vmap_kernel
