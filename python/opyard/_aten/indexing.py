@@ -50,10 +50,23 @@ def index_put(self, indices, values, accumulate=False):
 
 def index_select(self, dim, index):
     check_same_device("aten::index_select", self, index)
-    if index._data.ndim > 1:
+    idx = index._data
+    if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    d = _wrap_dim(dim, self._data.ndim)
-    return out(np.take(self._data, index._data.reshape(-1).astype(np.int64), axis=d), self)
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:  # torch: a scalar selects from itself, by a one-element index
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        if int(idx.reshape(-1)[0]) != 0:
+            raise IndexError("index out of range in self")
+        return out(x.copy(), self)
+    idx = idx.reshape(-1)
+    if idx.size and (idx.min() < 0 or idx.max() >= x.shape[d]):  # no negative indices, as torch
+        raise IndexError("index out of range in self")
+    return out(np.take(x, idx, axis=d), self)
 
 
 def gather(self, dim, index, *, sparse_grad=False):

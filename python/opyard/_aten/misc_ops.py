@@ -166,6 +166,8 @@ def diff(self, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    if n == 0:  # torch: a copy of the input, prepend and append left out
+        return A.clone(self)
     parts = [t for t in (prepend, self, append) if t is not None]
     x = A.cat(parts, dim) if len(parts) > 1 else self
     for _ in range(n):

@@ -174,12 +174,19 @@ def _private_softmax(log):
     return kernel
 
 
+def _truth(r, x):
+    """torch's any/all result: bool, but uint8 for uint8 data (its legacy byte form)."""
+    r = np.asarray(r)
+    return r.astype(np.uint8) if x.dtype == np.uint8 else r
+
+
 def _any_all(fn, name):
     def whole(self):
-        return out(np.asarray(fn(self._data)), self)
+        return out(_truth(fn(self._data), self._data), self)
 
     def along(self, dim, keepdim=False):
-        return out(np.asarray(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)), self)
+        x = self._data
+        return out(_truth(fn(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), x), self)
     whole.__name__, along.__name__ = name, name + "_dim"
     return whole, along
 

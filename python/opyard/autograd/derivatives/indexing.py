@@ -40,6 +40,8 @@ def _gather(grads, a, n):
 
 def _index_select(grads, a, n):
     g = grads[0]
+    if not len(a.self.shape):  # a scalar selected from itself
+        return (g,)
     dim = a.dim % max(len(a.self.shape), 1)
     view = [1] * len(g.shape)
     view[dim] = -1

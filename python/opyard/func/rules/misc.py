@@ -124,6 +124,9 @@ def index_select_rule(op):
         if not (index.__class__ is BatchedTensor and index._level == level):
             return wrap(op(self._value, d, index), level)
         pself = self._value if self.__class__ is BatchedTensor and self._level == level else materialize(self, level)
+        if ndim == 0:  # each example's scalar selects from itself (its index checked per example)
+            pindex = index._value.reshape((index._value.shape[0], -1))
+            return wrap(gather(pself.unsqueeze(1), 1, pindex).reshape(pself.shape), level)
         pindex = index._value.reshape((index._value.shape[0], -1))
         shape = list(pself.shape)
         k = pindex.shape[1]
