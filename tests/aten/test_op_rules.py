@@ -28,6 +28,8 @@ KNOWN_DIFFERENT = {
     "lane by lane of its vector unit (the result depends on the machine's vector width); opyard accumulates in "
     "float32 and rounds once",
     "(T.full((64,), 0.1, dtype=T.bfloat16) + 1).prod()": "as the float16 prod",
+    "T.sum(O(2, 3), 1, out=T.empty(1).expand(2))": "torch's reduction kernel accumulates every output element "
+    "into the one memory location they share (3 + 3); opyard writes each element's sum once",
     "u8.clone().clamp_(1.5, None)": "torch's clamp_ names the dtype 'unsigned char' in this one message",
     "i8.clone().clamp_(1.5, None)": "torch's clamp_ names the dtype 'signed char' in this one message",
 }

@@ -260,6 +260,65 @@ _cases("complex_autograd", [
     "(lambda z: (setattr(z, 'imag', T.tensor([5.0, 6.0])), z)[1])(T.tensor([1 + 1j, 2 - 2j]))",
 ])
 
+# --- einsum as torch composes it: dtypes of sums and contractions, errors (_aten/linalg.py) ---------
+_EI = {"a8": "T.full((2, 3), 100, dtype=T.int8)", "b8": "T.ones(3, 2, dtype=T.int8)",
+       "sq": "T.arange(9, dtype=T.int16).reshape(3, 3)", "fa": "T.linspace(-1, 1, 6).reshape(2, 3)",
+       "fb": "T.linspace(0, 2, 6).reshape(3, 2)"}
+_cases("einsum", [e.format(**_EI) for e in (
+    "T.einsum('ij,jk->ik', {a8}, {b8})", "T.einsum('ij,jk->i', {a8}, {b8})", "T.einsum('ij,jk->', {a8}, {b8})",
+    "T.einsum('ij,ij->', {a8}, {a8})", "T.einsum('ij->i', {a8})", "T.einsum('ij->ij', {a8})",
+    "T.einsum('ij,jk->ijk', {a8}, {b8})", "T.einsum('ii->i', {sq})", "T.einsum('ii', {sq})",
+    "T.einsum('iji->j', T.ones(1, 3, 1, dtype=T.int32))", "T.einsum('i,i->', T.ones(2, dtype=T.int32), T.ones(2))",
+    "T.einsum('i,j->ij', T.ones(2, dtype=T.int32), T.ones(2))", "T.einsum('i,i->', T.ones(2, dtype=T.bool), "
+    "T.ones(2, dtype=T.bool))", "T.einsum('i,j->ij', T.ones(2, dtype=T.bool), T.ones(3, dtype=T.bool))",
+    "T.einsum('ij->i', T.ones(2, 2, dtype=T.bool))", "T.einsum('ij,jk', {fa}, {fb})",
+    "T.einsum('...ij,...jk->...ik', T.ones(4, 2, 3), {fb})", "T.einsum('ij->...', {fa})",
+    "T.einsum('bij,bjk->bik', {fa}[None].to(T.float16), {fb}[None].to(T.float16))",
+    "T.einsum('ij,ij->i', T.full((2, 300), 0.1, dtype=T.bfloat16), T.full((2, 300), 0.1, dtype=T.bfloat16))",
+    "T.einsum('ij,jk', {fa})", "T.einsum('ij', {fa}, {fb})", "T.einsum('i1,jk', {fa}, {fb})",
+    "T.einsum('ij,jk->ii', {fa}, {fb})", "T.einsum('ij,jk->l', {fa}, {fb})", "T.einsum('ijk,jk', {fa}, {fb})",
+    "T.einsum('ij,kj', {fa}, {fb})", "T.einsum('i.j', {fa})", "T.einsum('ij,jk->i', T.ones(2, 0), T.ones(0, 3))",
+    "T.einsum('ij,jk->ik', T.ones(2, 0, dtype=T.int8), T.ones(0, 3, dtype=T.int8))",
+    "G(T.einsum('ij,j->i', T.stack([xr, xr * 2, xr - 1]), xr), [xr])")])
+
+# --- edge shapes and result dtypes of the everyday ops ---------------------------------------------
+_cases("edges", [
+    "T.index_select(T.tensor(3.), 0, T.tensor(0))", "T.index_select(T.tensor(3.), 0, T.tensor([0]))",
+    "T.index_select(T.tensor(3.), 0, T.tensor([0, 0]))", "T.index_select(T.tensor(3.), 0, T.tensor(1))",
+    "T.index_select(O(2, 3), 0, T.tensor(1))", "T.index_select(O(2, 3), 0, T.tensor([-1]))",
+    "T.index_select(O(2, 3), 0, T.tensor([2]))", "T.index_select(O(2, 3), 0, T.tensor([1.]))",
+    "T.index_select(O(2, 3), 0, T.tensor([1], dtype=T.int8))", "T.index_select(O(2, 3), 0, T.tensor([[1]]))",
+    "T.index_select(O(2, 3), 1, T.tensor([0, 1], dtype=T.int32))",
+    "G(T.index_select(xr[0], 0, T.tensor(0)) * T.ones(3, dtype=T.float64), [xr])",
+    "T.diff(f, n=0)", "T.diff(f, n=0, prepend=f)", "T.diff(f, n=2, prepend=f[:1], append=f[:2])",
+    "T.all(u8)", "T.any(u8)", "T.all(u8.reshape(2, 2), 0)", "T.any(u8.reshape(2, 2), dim=1, keepdim=True)",
+    "T.all(i8)", "T.any(b)", "T.logsumexp(u8, 0)", "T.logsumexp(i64, 0)", "T.logsumexp(b, 0)",
+    "T.logsumexp(i8.reshape(2, 2), 1)",
+    "T.index_select(T.ones(3, 6), 1, T.tensor([0, 1]), out=T.empty(1, 6).expand(2, 6))",
+    "T.add(f, f, out=T.empty(1).expand(4))", "T.add(f, f, out=T.empty(1, 4).expand(2, 4))",
+    "T.cat([f, f], out=T.empty(1).expand(8))", "T.cat([f, f], out=T.empty(1).expand(3))",
+    "T.mm(O(2, 3), O(3, 2), out=T.empty(1, 2).expand(2, 2))", "T.sum(O(2, 3), 1, out=T.empty(1).expand(2))",
+    "T.take(f, T.tensor([0, 1]), out=T.empty(1).expand(2))",
+])
+
+# --- the BLAS ops on half data: torch's order of rounding ------------------------------------------
+_HB = {dt: {"s": f"T.linspace(-3, 3, 12, dtype={dt}).reshape(3, 4)",
+            "v1": f"T.linspace(-2, 1.7, 3, dtype={dt})", "v2": f"T.linspace(0.3, 2.9, 4, dtype={dt})",
+            "b1": f"T.linspace(-1.3, 2.1, 60, dtype={dt}).reshape(5, 3, 4)",
+            "b2": f"T.linspace(-0.7, 1.9, 80, dtype={dt}).reshape(5, 4, 4)"} for dt in ("T.float16", "T.bfloat16")}
+_cases("blas_half", [e.format(**v) for v in _HB.values() for e in (
+    "T.addr({s}, {v1}, {v2})", "T.addr({s}, {v1}, {v2}, beta=0.2, alpha=0.6)", "T.addr({s}, {v1}, {v2}, beta=0, "
+    "alpha=0.3)", "T.addbmm({s}, {b1}, {b2})", "T.addbmm({s}, {b1}, {b2}, beta=0.5, alpha=1.5)",
+    "T.baddbmm({b1}[:, :, :1], {b1}, {b2}, alpha=0.3)")] + [
+    "T.addr(O(1, 1), T.tensor([float('nan')]), T.tensor([float('nan')]), beta=0, alpha=0)",
+    "T.addr(T.full((1, 1), float('nan')), O(1), O(1), beta=0, alpha=0)",
+    "(lambda s: (s.addbmm_(O(3, 2, 4, dt=T.float64), O(3, 4, 5, dt=T.float64), beta=0.5), s)[1])"
+    "(T.tensor([2.], dtype=T.float64))",
+    "T.tensor(2., dtype=T.float64).addbmm_(O(3, 2, 4, dt=T.float64), O(3, 4, 5, dt=T.float64)).stride()",
+    "T.tensor([2.]).baddbmm_(O(3, 2, 4), O(3, 4, 5))", "T.tensor([2.]).addmm_(O(2, 4), O(4, 5))",
+])
+
+
 
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""

@@ -17,7 +17,7 @@ from .._tensor import _ZERO
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ._index import OUT as _DECLARED
 from ._index import ROWS as _ROWS
-from .common import _OVERLAP, A, Tensor, _expanded
+from .common import _OVERLAP, A, Tensor, _expanded, writable_alias
 
 __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
 
@@ -217,7 +217,12 @@ def write_out(op_name, result, out, exact=False, overlap="after"):
         out._sym_shape = sym
     if _has_data(out):
         r = result._data
-        out._data[...] = r if r.dtype == out._data.dtype else r.astype(out._data.dtype)
+        dst = out._data
+        if not dst.flags.writeable and overlap is None:  # torch's reductions write an expanded out as it is
+            dst = writable_alias(dst)
+            if dst is None:
+                dst = out._data
+        dst[...] = r if r.dtype == dst.dtype else r.astype(dst.dtype)
     out._bump_version()
     return out
 
