@@ -18,6 +18,8 @@ A = opyard.ops.aten
 # Rows whose forward formula torch has but opyard leaves out (the reason beside each).
 NO_FORWARD = {
     "aten::heaviside": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::scatter.reduce": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::scatter.value_reduce": "torch has no derivative for it either (a NotImplemented node)",
     "aten::linalg_svd": "singular-vector tangents need the full spectral formula",
     "aten::linalg_qr": "QR's tangent formula is not written",
     "aten::grid_sampler_2d": "the grid tangent (torch's grid_sampler_2d_jvp) is not written",

@@ -319,6 +319,40 @@ _cases("blas_half", [e.format(**v) for v in _HB.values() for e in (
 ])
 
 
+# --- index tensors of gather/scatter/index_add: dtypes, scalars, bounds, reductions ------------------
+_cases("index_args", [
+    "T.gather(f, 0, T.tensor([1, 0], dtype=T.int32))", "T.gather(f, 0, T.tensor([1], dtype=T.int16))",
+    "T.gather(f, 0, T.tensor([1.]))", "T.gather(f, 0, T.tensor([], dtype=T.uint8))",
+    "T.gather(f, 0, T.zeros(2, 0, dtype=T.uint8))", "T.gather(T.tensor(2.), 0, T.tensor([0, 0]))",
+    "T.gather(T.tensor(2.), 0, T.tensor(0))", "T.gather(T.tensor(2.), 0, T.tensor([[0]]))",
+    "T.gather(f, 0, T.tensor([4]))", "T.gather(f, 0, T.tensor([-1]))",
+    "T.gather(O(1, 1), 1, T.zeros(2, 2, dtype=T.long))", "T.gather(O(3, 3), 1, T.zeros(2, 2, dtype=T.long))",
+    "G(T.gather(xr[0], 0, T.tensor([0, 0, 0])), [xr])",
+    "T.scatter(f, 0, T.tensor([0], dtype=T.int32), T.tensor([9.]))", "T.scatter(f, 0, T.tensor([0]), d[:1])",
+    "T.scatter(f, 0, T.tensor([9]), T.tensor([9.]))", "T.scatter(f, 0, T.tensor([[0]]), T.tensor([9.]))",
+    "T.scatter(T.tensor(2.), 0, T.tensor(0), T.tensor(5.))", "T.scatter(T.tensor(2.), 0, T.tensor(0), 5.)",
+    "T.scatter(f, 0, T.tensor([0, 0]), T.tensor([2., 3.]), reduce='multiply')",
+    "T.scatter(f, 0, T.tensor([0, 0]), T.tensor([2., 3.]), reduce='add')",
+    "T.scatter(f, 0, T.tensor([0]), T.tensor([2.]), reduce='max')",
+    "T.scatter(i64, 0, T.tensor([0, 0]), 2.5, reduce='add')", "T.scatter(b, 0, T.tensor([1]), T.tensor([True]), "
+    "reduce='add')", "f.clone().scatter_(0, T.tensor([1, 1]), 3.0, reduce='multiply')",
+    "G(T.scatter(xr, 0, T.tensor([0]), T.tensor([2.], dtype=T.float64), reduce='add'), [xr])",
+    "T.scatter_add(T.tensor(2.), 0, T.tensor(0), T.tensor(5.))",
+    "T.scatter_add(O(3, 5), 0, T.tensor([[0, 1]]), O(2, 5))",
+    "T.index_add(T.tensor(2.), 0, T.tensor([0]), T.tensor(5.), alpha=2)",
+    "T.index_add(u8[:2], 0, T.tensor([0]), T.tensor([5], dtype=T.uint8), alpha=-1)",
+    "T.index_add(u8[:2], 0, T.tensor([0]), T.tensor([5], dtype=T.uint8), alpha=1.5)",
+    "T.index_add(u8[:2], 0, T.tensor([0]), T.tensor([5], dtype=T.uint8), alpha=300)",
+    "T.index_add(O(3, 2), 0, T.tensor([0, 1]), O(2))",
+    "T.isclose(f, f, rtol=-0.4)", "T.isclose(f, f, atol=-1)", "T.isclose(f, d)",
+    "f.clone().round_(decimals=1)", "T.copysign(xr, xr.detach() * -1)",
+    "G(T.copysign(xr, b64), [xr, b64])",
+    "T.div((T.arange(41) * 1.5 - 30).to(T.float16), (T.arange(41) * 0.16 - 3.3).to(T.float16), rounding_mode='trunc')",
+    "T.div((T.arange(41) * 1.5 - 30).to(T.bfloat16), (T.arange(41) * 0.16 - 3.3).to(T.bfloat16), rounding_mode='trunc')",
+    "T.div((T.arange(41) * 1.5 - 30).to(T.float16), 3.7, rounding_mode='trunc')",
+])
+
+
 
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""

@@ -367,7 +367,8 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
         (r(*(_shape[:2] + tuple(_size))),))
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"} | NN_NOT_IMPLEMENTED
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::scatter.reduce", "aten::scatter.value_reduce",
+                   "aten::scatter_.reduce", "aten::scatter_.value_reduce"} | NN_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),

@@ -202,6 +202,11 @@ SAMPLES.update({
     "addmm_": lambda m: ((m(2, 4), m(2, 3), m(3, 4)), {"beta": 0}),
     "addmv": lambda m: ((m(1), m(2, 3), m(3)), {"alpha": 2}), "addmv_": lambda m: ((m(2), m(2, 3), m(3)), {}),
     "addr": lambda m: ((m(), m(2), m(3)), {"beta": 0.5}), "addr_": lambda m: ((m(2, 3), m(2), m(3)), {}),
+    "scatter.reduce": lambda m: ((m(3, 4), 0, m.idx([[0, 2]]), m(1, 2)), {"reduce": "multiply"}),
+    "scatter.value_reduce": lambda m: ((m(3, 4), 1, m.idx([[0], [3]]), 2.0), {"reduce": "add"}),
+    "scatter_.reduce": lambda m: ((m(3, 4), 0, m.idx([[0, 2]]), m(1, 2)), {"reduce": "add"}),
+    "scatter_.value_reduce": lambda m: ((m(3, 4), 1, m.idx([[0], [3]]), 2.0), {"reduce": "multiply"}),
+    "round_.decimals": lambda m: ((m(2, 3),), {"decimals": 2}),
 })
 DATA_DEPENDENT_EXT = {
     "argwhere": lambda m: ((m(2, 3),), {}), "masked_select": lambda m: ((m(2, 3), m(3, dtype=b8)), {}),

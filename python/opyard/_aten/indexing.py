@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out
+from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out, read_only_error
+from .scalars import checked
 
 __all__ = ["KERNELS"]
 
@@ -69,35 +70,118 @@ def index_select(self, dim, index):
     return out(np.take(x, idx, axis=d), self)
 
 
+def _nonempty_dims(x):
+    """torch's ``ensure_nonempty_dim``: a scalar counts as one dimension."""
+    return max(x.ndim, 1)
+
+
+def _index_dtype(name, idx):
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+
+
+def _check_bounds(idx, d, n):
+    """torch's bounds check of gather/scatter indices: 0 <= i < n (no negative indices)."""
+    if idx.size:
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            raise RuntimeError(f"index {int(idx[bad].reshape(-1)[0])} is out of bounds for dimension {d} with size {n}")
+
+
+def _as_vector(x):
+    return x.reshape(1) if x.ndim == 0 else x
+
+
 def gather(self, dim, index, *, sparse_grad=False):
     check_same_device("aten::gather", self, index)
-    d = _wrap_dim(dim, self._data.ndim)
-    if index._data.dtype != np.int64:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
-    return out(np.take_along_axis(self._data, index._data, axis=d), self)
+    x, idx = self._data, index._data
+    d = _wrap_dim(dim, x.ndim)
+    if idx.size == 0:  # torch: an empty index selects nothing and is not checked further
+        return out(np.empty(idx.shape, x.dtype), self)
+    _index_dtype("gather", idx)
+    if _nonempty_dims(idx) != _nonempty_dims(x):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    xv, iv = _as_vector(x), _as_vector(idx)
+    for i in range(xv.ndim):
+        if i != d and iv.shape[i] > xv.shape[i]:
+            raise RuntimeError(f"Size does not match at dimension {i} expected index {list(idx.shape)} to be no "
+                               f"larger than self {list(x.shape)} apart from dimension {d}")
+    _check_bounds(iv, d, xv.shape[d])
+    part = xv[tuple(slice(0, n) if i != d else slice(None) for i, n in enumerate(iv.shape))]
+    return out(np.take_along_axis(part, iv.astype(np.int64, copy=False), axis=d).reshape(idx.shape), self)
 
 
 def _scatter_into(r, self, dim, index, src, name, reduce=None):
-    """Write ``src`` (a tensor or a number) into the array ``r`` at ``index`` along ``dim``."""
+    """Write ``src`` (a tensor or a number) into the array ``r`` at ``index`` along ``dim``, with torch's
+    checks (``scatter_gather_dtype_check``, ``scatter_shape_check``, the bounds)."""
     check_same_device(name, self, index, src)
-    if index._data.dtype != np.int64:
-        raise RuntimeError(f"{name.split('::')[1]}(): Expected dtype int64 for index")
-    if index._data.ndim != self._data.ndim and index._data.size:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as self tensor ({name})")
-    d = _wrap_dim(dim, self._data.ndim)
+    op = name.split("::")[1].rstrip("_")
     idx = index._data
-    values = src._data if isinstance(src, Tensor) else np.asarray(src, dtype=r.dtype)
-    if isinstance(src, Tensor):
-        values = values[tuple(slice(0, s) for s in idx.shape)]
+    x = self._data
+    if idx.size == 0:
+        return r
+    _index_dtype(op, idx)
+    if isinstance(src, Tensor) and src._data.dtype != x.dtype:
+        raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+    if _nonempty_dims(idx) != _nonempty_dims(x):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if isinstance(src, Tensor) and _nonempty_dims(idx) != _nonempty_dims(src._data):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    d = _wrap_dim(dim, x.ndim)
+    rv, iv = _as_vector(r), _as_vector(idx)
+    sv = _as_vector(src._data) if isinstance(src, Tensor) else None
+    if any((i != d and iv.shape[i] > rv.shape[i]) or (sv is not None and iv.shape[i] > sv.shape[i])
+           for i in range(iv.ndim)):
+        src_part = f" and to be no larger size than src {list(src._data.shape)}" if sv is not None else ""
+        raise RuntimeError(f"Expected index {list(idx.shape)} to be no larger than self {list(x.shape)} apart from "
+                           f"dimension {d}{src_part}")
+    _check_bounds(iv, d, rv.shape[d])
+    if sv is not None:
+        values = sv[tuple(slice(0, s) for s in iv.shape)]
     else:
-        values = np.broadcast_to(values, idx.shape)
-    grids = list(np.indices(idx.shape, sparse=True))
-    grids[d] = idx
+        values = np.broadcast_to(np.asarray(src, dtype=r.dtype), iv.shape)
+    grids = list(np.indices(iv.shape, sparse=True))
+    grids[d] = iv.astype(np.int64, copy=False)
     if reduce == "add":
-        np.add.at(r, tuple(grids), values.astype(r.dtype, copy=False))
+        if r.dtype == np.bool_:
+            np.logical_or.at(rv, tuple(grids), values.astype(bool, copy=False))
+        else:
+            np.add.at(rv, tuple(grids), values.astype(r.dtype, copy=False))
+    elif reduce == "multiply":
+        if r.dtype == np.bool_:
+            np.logical_and.at(rv, tuple(grids), values.astype(bool, copy=False))
+        else:
+            np.multiply.at(rv, tuple(grids), values.astype(r.dtype, copy=False))
     else:
-        r[tuple(grids)] = values
+        rv[tuple(grids)] = values
     return r
+
+
+def _reduce_arg(reduce):
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    return reduce
+
+
+def _scatter_value(src, self):
+    """A Scalar ``src`` in ``self``'s element type (torch's conversion: truncated, wrapped or refused)."""
+    return src if isinstance(src, Tensor) else checked(src, self.dtype)
+
+
+def scatter_reduce_legacy(self, dim, index, src, *, reduce):
+    """``scatter(..., reduce="add"|"multiply")`` (``scatter.reduce`` / ``scatter.value_reduce``)."""
+    reduce = _reduce_arg(reduce)
+    r = self._data.copy()
+    return out(_scatter_into(r, self, dim, index, _scatter_value(src, self), "aten::scatter", reduce), self)
+
+
+def scatter_reduce_legacy_(self, dim, index, src, *, reduce):
+    reduce = _reduce_arg(reduce)
+    if not self._data.flags.writeable:
+        raise read_only_error("aten::scatter_", self._data)
+    _scatter_into(self._data, self, dim, index, _scatter_value(src, self), "aten::scatter_", reduce)
+    self._bump_version()
+    return self
 
 
 def _scatter(self, dim, index, src):
@@ -142,6 +226,8 @@ KERNELS = {
     "masked_fill.Scalar": masked_fill, "masked_fill.Tensor": masked_fill,
     "masked_fill_.Scalar": masked_fill_, "masked_fill_.Tensor": masked_fill_, "nonzero": nonzero,
     "scatter_.src": scatter_, "scatter_.value": scatter_, "scatter_add": scatter_add,
+    "scatter.reduce": scatter_reduce_legacy, "scatter.value_reduce": scatter_reduce_legacy,
+    "scatter_.reduce": scatter_reduce_legacy_, "scatter_.value_reduce": scatter_reduce_legacy_,
 }
 
 DATA_DEPENDENT = {"nonzero"}

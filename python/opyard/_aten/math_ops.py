@@ -60,6 +60,7 @@ SCHEMAS = (
     "floor_(Tensor(a!) self) -> Tensor(a!)",
     "ceil_(Tensor(a!) self) -> Tensor(a!)",
     "round_(Tensor(a!) self) -> Tensor(a!)",
+    "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)",
     "reciprocal_(Tensor(a!) self) -> Tensor(a!)",
     "rsqrt_(Tensor(a!) self) -> Tensor(a!)",
     "square_(Tensor(a!) self) -> Tensor(a!)",
@@ -215,7 +216,7 @@ KERNELS["clamp_min_"] = _inplace(_PW["clamp_min"], "clamp_min_")
 KERNELS["clamp_max_"] = _inplace(_PW["clamp_max"], "clamp_max_")
 KERNELS["nan_to_num_"] = _inplace(_nan_to_num, "nan_to_num_")
 for _name, _of in (("exp2_", "exp2"), ("fmod_.Scalar", "fmod.Scalar"), ("fmod_.Tensor", "fmod.Tensor"),
-                   ("tril_", "tril"), ("triu_", "triu")):
+                   ("tril_", "tril"), ("triu_", "triu"), ("round_.decimals", "round.decimals")):
     KERNELS[_name] = _inplace(_OTHER[_of], _name)
 
 POINTWISE = {n for n in KERNELS if not n.split(".")[0].endswith("_")}

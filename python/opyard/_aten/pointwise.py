@@ -253,8 +253,16 @@ def div_mode(self, other, *, rounding_mode):
         _int_zero_check(data_as(other, dt), "aten::div")
     elif dt._cat == 3:
         _not_for_complex(f"div_{rounding_mode}", dt)
-    return _general(_floor_div if rounding_mode == "floor" else _trunc_div, self, other, "aten::div", dt,
-                    arithmetic=True)
+    fn = _floor_div if rounding_mode == "floor" else _trunc_div
+    if rounding_mode == "trunc" and dt._cat == 2 and dt.itemsize == 2 and isinstance(other, Tensor):
+        # torch's half-precision trunc division of two tensors rounds the quotient to the type before
+        # truncating (with a Python number the quotient stays in float32).
+        half = dt.np
+
+        def fn(x, y):
+            q = np.true_divide(x, y)
+            return np.trunc(q.astype(half).astype(q.dtype))
+    return _general(fn, self, other, "aten::div", dt, arithmetic=True)
 
 
 def floor_divide(self, other):
@@ -455,8 +463,10 @@ def clamp__tensor(self, min=None, max=None):
 def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     check_same_device("aten::isclose", self, other)
     if self._data.dtype != other._data.dtype:
-        raise RuntimeError(f"{self.dtype.name.capitalize()} did not match {other.dtype.name.capitalize()} "
-                           "(aten::isclose: both tensors need one dtype; convert one with .to())")
+        raise RuntimeError(f"{D.legacy_name(self.dtype)} did not match {D.legacy_name(other.dtype)}")
+    for name, v in (("rtol", rtol), ("atol", atol)):
+        if v < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {v:g}")
     return out(np.isclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan), self)
 
 

@@ -35,7 +35,9 @@ def _scatter_add(g, base_shape, dim, index):
 
 
 def _gather(grads, a, n):
-    return (_scatter_add(grads[0], a.self.shape, a.dim, a.index),)
+    """torch's ``gather_backward``: ``zeros_like(self).scatter_add(dim, index, grad)``."""
+    g = grads[0]
+    return (A.scatter_add.default(_zeros_for(g, a.self.shape), a.dim, a.index, g),)
 
 
 def _index_select(grads, a, n):
@@ -208,6 +210,13 @@ def _copy(grads, a, n):
 _ZERO_OPS = {"aten::round": "RoundBackward0", "aten::sign": "SignBackward0",
              "aten::floor": "FloorBackward0", "aten::ceil": "CeilBackward0"}
 
+def _not_implemented(name):
+    """derivatives.yaml's ``not_implemented``: the node records, its backward raises torch's message."""
+    def backward(grads, a, n):
+        raise RuntimeError(f"derivative for {name} is not implemented")
+    return backward
+
+
 FORMULAS = {
     "aten::gather": F("GatherBackward0", ("self",), _gather, save=("index",)),
     "aten::index_select": F("IndexSelectBackward0", ("self",), _index_select, save=("index",)),
@@ -219,6 +228,8 @@ FORMULAS = {
                                   save=("mask",)),
     "aten::scatter.src": F("ScatterBackward0", ("self", "src"), _scatter_src, save=("index",)),
     "aten::scatter.value": F("ScatterBackward1", ("self",), _scatter_value, save=("index",)),
+    "aten::scatter.reduce": F("NotImplemented", ("self", "src"), _not_implemented("aten::scatter")),
+    "aten::scatter.value_reduce": F("NotImplemented", ("self",), _not_implemented("aten::scatter")),
     "aten::outer": F("OuterBackward0", ("self", "vec2"), _outer, save=("self", "vec2")),
     "aten::max": F("MaxBackward1", ("self",), _evenly, save=("self", "result")),
     "aten::min": F("MinBackward1", ("self",), _evenly, save=("self", "result")),

@@ -67,7 +67,12 @@ def _copysign_d(a):
 
 
 def _copysign(g, a, n):
-    return (mul(g, _copysign_d(a)),) + ((None,) if len(n) > 1 else ())
+    return (mul(g, _copysign_d(a)) if n[0] else None,)
+
+
+def _copysign_tensor(g, a, n):
+    """derivatives.yaml: ``other: zeros_like(other)`` (a zero gradient, not None)."""
+    return (mul(g, _copysign_d(a)) if n[0] else None, A.zeros_like.default(a.other) if n[1] else None)
 
 
 def _sinc_d(a):
@@ -284,7 +289,8 @@ FORMULAS = {
                      forward=_hypot_fw),
     "aten::logaddexp": F("LogaddexpBackward0", ("self", "other"), _g(_logaddexp), save=("self", "other"),
                          forward=_logaddexp_fw),
-    "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign), save=("self", "result"),
+    "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign_tensor),
+                               save=("self", "other", "result"),
                                forward=lambda t, a: fit(None if t[0] is None else mul(t[0], _copysign_d(a)),
                                                         a.result)),
     "aten::copysign.Scalar": F("CopysignBackward1", ("self",), _g(_copysign), save=("self", "result"),

@@ -89,10 +89,21 @@ def _both(a, b, level):
     return pa, pb
 
 
+def _wrap_scalar_dim(dim):
+    """The dim argument of an op on a scalar: -1 or 0 (torch's message otherwise)."""
+    if dim not in (-1, 0):
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {dim})")
+
+
 def gather_rule(op):
     def rule(self, dim, index, **kwargs):
         level = level_of((self, index))
         pself, pindex = _both(self, index, level)
+        if self._data.ndim == 0:  # a scalar per example: gathered as a one-element vector
+            shape = list(pindex.shape)
+            _wrap_scalar_dim(dim)
+            r = op(pself.reshape((shape[0], 1)), 1, pindex.reshape((shape[0], -1)), **kwargs)
+            return wrap(r.reshape(shape), level)
         return wrap(op(pself, shift_dim(dim, self._data.ndim, "gather"), pindex, **kwargs), level)
     return rule
 
@@ -108,6 +119,13 @@ def scatter_rule(op, inplace=False):
         pself, pindex = _both(self, index, level)
         if isinstance(src, Tensor):
             src = src._value if src.__class__ is BatchedTensor and src._level == level else materialize(src, level)
+        if self._data.ndim == 0 and not inplace:  # a scalar per example: scattered as a one-element vector
+            _wrap_scalar_dim(dim)
+            b = pself.shape[0]
+            if isinstance(src, Tensor):
+                src = src.reshape((b, -1))
+            out = op(pself.reshape((b, 1)), 1, pindex.reshape((b, -1)), src, **kwargs).reshape((b,))
+            return wrap(out, level)
         out = op(pself, shift_dim(dim, self._data.ndim, "scatter"), pindex, src, **kwargs)
         return self if inplace else wrap(out, level)
     return rule
@@ -303,6 +321,7 @@ RULES = {
     "nonzero": refuse_rule, "allclose": refuse_rule,
     "gather": gather_rule, "index_select": index_select_rule, "index.Tensor": index_rule,
     "scatter.src": scatter_rule, "scatter.value": scatter_rule, "scatter_add": scatter_rule,
+    "scatter.reduce": scatter_rule, "scatter.value_reduce": scatter_rule,
     "scatter_.src": lambda op: scatter_rule(op, inplace=True),
     "scatter_.value": lambda op: scatter_rule(op, inplace=True),
     "masked_fill.Scalar": masked_fill_rule, "masked_fill.Tensor": masked_fill_rule,
