@@ -29,13 +29,13 @@ _KEPT_FUNCTIONS = ("gelu", "hardtanh", "linear", "one_hot", "scaled_dot_product_
 _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "embedding", "gelu", "hardtanh", "isin",
                  "layer_norm", "linear", "one_hot", "rms_norm", "rsub", "scaled_dot_product_attention",
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist"}
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "nonzero"}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist"]
+    "cdist", "nonzero"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -62,6 +62,15 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
     return _A.einsum.default(equation, list(operands))
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """``opyard.nonzero`` / ``Tensor.nonzero`` (torch's Python binding): the ``[n, ndim]`` index
+    matrix, or with ``as_tuple`` one index vector per dimension (a scalar counts as one)."""
+    if not as_tuple:
+        return _A.nonzero.default(input) if out is None else _A.nonzero.out(input, out=out)
+    idx = _A.nonzero.default(input.reshape(1) if input.dim() == 0 else input)
+    return tuple(_A.unbind.int(_A.t.default(idx), 0))
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
@@ -349,6 +358,7 @@ def install():
     Tensor.__hash__ = object.__hash__
     Tensor.to = _to
     Tensor.norm = norm
+    Tensor.nonzero = nonzero
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.type_as = _type_as

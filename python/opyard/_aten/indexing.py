@@ -217,7 +217,10 @@ def masked_fill_(self, mask, value):
 
 
 def nonzero(self):
-    return out(np.stack(np.nonzero(self._data), axis=1).astype(np.int64).reshape(-1, self._data.ndim), self)
+    x = self._data
+    if x.ndim == 0:  # torch: one row of no coordinates when the scalar is nonzero
+        return out(np.zeros((int(bool(x)), 0), np.int64), self)
+    return out(np.stack(np.nonzero(x), axis=1).astype(np.int64).reshape(-1, x.ndim), self)
 
 
 KERNELS = {
