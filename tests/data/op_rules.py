@@ -353,6 +353,29 @@ _cases("index_args", [
 ])
 
 
+# --- index tensors of getitem/setitem/index/index_put: masks, dtypes, nested lists ------------------
+_X = "T.arange(12.).reshape(3, 4)"
+_cases("index_tensors", [e.replace("X", _X) for e in (
+    "X[T.tensor([1, 0, 1], dtype=T.uint8)]", "X[T.tensor([2, 0], dtype=T.int32)]",
+    "X[T.tensor([2, 0], dtype=T.int16)]", "X[T.tensor([2, 0], dtype=T.int8)]", "X[T.tensor([1.])]",
+    "X[[[0, 1], [2, 0]]]", "X[[0, 1], [2, 0]]", "X[[True, False, True]]", "X[T.tensor(True)]",
+    "X[T.tensor(False)]", "T.tensor(3.)[T.tensor(True)]", "T.tensor(3.)[T.tensor(False)]",
+    "X[T.tensor(1, dtype=T.uint8)]", "X[[0, 1], 1:]", "X[T.tensor([[True, False, True, False]] * 3)]",
+    "X[T.tensor([5])]", "X[:, [True, False]]",
+    "T.ops.aten.index.Tensor(X, [T.tensor([1, 0, 1], dtype=T.uint8)])" if False else "X.index_select(0, T.tensor([0]))",
+    "(lambda y: (y.__setitem__(T.tensor([0]), T.tensor([1, 2, 3, 4], dtype=T.int64)), y)[1])(X.clone())",
+    "(lambda y: (y.__setitem__(0, T.tensor([1, 2, 3, 4], dtype=T.float64)), y)[1])(X.clone())",
+    "(lambda y: (y.__setitem__([[0, 1], [1, 2]], 7.), y)[1])(X.clone())",
+    "X.clone().index_put_([T.tensor([0], dtype=T.int32)], T.tensor(1.))",
+    "X.clone().index_put_([T.tensor([0.])], T.tensor(1.))",
+    "X.clone().index_put_([T.tensor([0])], T.tensor(1, dtype=T.int64))",
+    "X.clone().index_put_([T.tensor([1, 0, 1], dtype=T.uint8)], T.tensor(1.))",
+    "X.clone().index_put_([T.tensor([0, 0])], T.tensor(1.), accumulate=True)",
+    "G(T.masked_select(xr[0], T.tensor(True)) * T.ones(1, dtype=T.float64), [xr])",
+    "G(T.index_fill(T.stack([xr, xr, xr]), 0, T.tensor([2, 0, 0]), xr[1]), [xr])",
+)])
+
+
 
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""

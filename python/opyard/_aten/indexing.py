@@ -1,6 +1,10 @@
 """Indexing, gather/scatter, masking (numpy)."""
 
+import warnings
+
 import numpy as np
+
+from .. import _dtype as D
 
 from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out, read_only_error
 from .scalars import checked
@@ -8,17 +12,45 @@ from .scalars import checked
 __all__ = ["KERNELS"]
 
 
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
+
+
 def _index_key(self, indices):
-    if len(indices) > self._data.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} (got {len(indices)})")
+    """The numpy key of ``aten::index``/``index_put_`` with torch's rules: int64/int32 indices, bool
+    masks (a uint8 index is torch's deprecated mask form), each mask consuming its own dims; other
+    dtypes refused with torch's message."""
     key = []
+    used = 0
     for idx in indices:
         if idx is None:
             key.append(slice(None))
-        elif idx._data.dtype.kind in "biu":
-            key.append(idx._data)
+            used += 1
+            continue
+        a = idx._data
+        if a.dtype == np.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=4)
+            a = a.astype(bool)
+        shape = self._data.shape
+        if a.dtype == np.bool_:
+            for i, n in enumerate(a.shape):
+                if used + i < len(shape) and n != shape[used + i]:
+                    raise IndexError(f"The shape of the mask {list(a.shape)} at index {i} does not match the shape "
+                                     f"of the indexed tensor {list(shape)} at index {used + i}")
+            used += a.ndim
+        elif a.dtype in _INDEX_DTYPES:
+            if a.size and used < len(shape):
+                n = shape[used]
+                bad = (a >= n) | (a < -n)
+                if bad.any():
+                    raise IndexError(f"index {int(a[bad].reshape(-1)[0])} is out of bounds for dimension {used} "
+                                     f"with size {n}")
+            used += 1
         else:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        key.append(a)
+    if used > self._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} (got {used})")
     return tuple(key)
 
 
@@ -32,6 +64,14 @@ def index(self, indices):
 
 def index_put_(self, indices, values, accumulate=False):
     check_same_device("aten::index_put_", self, values, *(i for i in indices if i is not None))
+    if values._data.dtype != self._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{D.legacy_name(self.dtype)} for the destination and {D.legacy_name(values.dtype)} "
+                           "for the source.")
+    if (len(indices) == 1 and indices[0] is not None and indices[0]._data.dtype == np.uint8
+            and values._data.size == 1 and not accumulate):
+        # torch writes one value through a single mask with masked_fill_, which wants a bool mask
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     key = _index_key(self, indices)
     if accumulate:
         np.add.at(self._data, key, values._data.astype(self._data.dtype, copy=False))

@@ -218,6 +218,8 @@ def _masked_select(grads, a, n):
     """The selected gradients put back where the (broadcast) mask is true."""
     g = grads[0]
     shape = list(np.broadcast_shapes(tuple(a.self.shape), tuple(a.mask.shape)))
+    if not shape:  # a scalar: its gradient is the one selected element's, or 0 (g is empty)
+        return (A.sum.default(g),)
     mask = A.expand.default(a.mask, shape)
     return (A.index_put.default(A.new_zeros.default(g, shape), [mask], g, True),)
 

@@ -8,7 +8,10 @@ Random ops consult the randomness mode of the vmap (torch's ``randomness=``):
 
 import functools
 
+import numpy as np
+
 from ... import _core
+from ... import _dtype as D
 from ..._aten.common import Tensor
 from ...dispatcher import DispatchKey, DispatchKeySet
 from ..batched import BatchedTensor, current_layer, layers, wrap
@@ -79,6 +82,31 @@ def refuse_rule(op):
 
     def rule(*args, **kwargs):
         raise RuntimeError(message)
+    return rule
+
+
+_MASKED_SELECT = ("vmap: Attempted to vmap over `mask` in opyard.masked_select(self, mask) We cannot support this "
+                  "because for each batch this would return a differently shaped Tensor. Please file an issue at "
+                  "https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
+def masked_select_rule(op):
+    """``masked_select``: a shared mask selects the same positions of every example (one
+    ``index_select``); a batched mask would give each example another size (torch refuses it)."""
+    nonzero, index_select = aten("nonzero"), aten("index_select")
+
+    def rule(self, mask):
+        level = level_of((self, mask))
+        if mask.__class__ is BatchedTensor and mask._level == level:
+            raise RuntimeError(_MASKED_SELECT)
+        pself = self._value if self.__class__ is BatchedTensor and self._level == level else materialize(self, level)
+        if mask.dtype is not D.bool:
+            return wrap(op(pself, mask), level)  # torch's dtype message
+        shape = list(np.broadcast_shapes(tuple(self._data.shape), tuple(mask.shape)))
+        b = pself.shape[0]
+        flat = pself.expand([b] + shape).reshape((b, -1))
+        positions = nonzero(mask.expand(shape).reshape(-1)).reshape(-1)
+        return wrap(index_select(flat, 1, positions), level)
     return rule
 
 
@@ -318,7 +346,7 @@ def random_inplace_rule(op):
 RULES = {
     "triu": matrix_rule, "tril": matrix_rule,
     "new_empty": new_rule, "new_zeros": new_rule, "new_ones": new_rule, "new_full": new_rule, "numel": numel_rule,
-    "nonzero": refuse_rule, "allclose": refuse_rule,
+    "nonzero": refuse_rule, "allclose": refuse_rule, "masked_select": masked_select_rule,
     "gather": gather_rule, "index_select": index_select_rule, "index.Tensor": index_rule,
     "scatter.src": scatter_rule, "scatter.value": scatter_rule, "scatter_add": scatter_rule,
     "scatter.reduce": scatter_rule, "scatter.value_reduce": scatter_rule,
