@@ -59,14 +59,15 @@ def sum_dtypes(npdt, requested=None):
     return (_F32 if res.itemsize == 2 and res.kind in "fV" else res), res
 
 
-def reduced(fn, x, requested=None, *, contiguous=False, **kwargs):
+def reduced(fn, x, requested=None, *, contiguous=False, upcast_first=False, **kwargs):
     """``fn(x, dtype=accumulate, **kwargs)`` (a numpy reduction or scan) rounded once to the result
     dtype (``sum_dtypes``), as an array of ``x``'s shape class (a scan of a 0-d array stays 0-d),
     row-major when ``contiguous``.
-    Half-precision data is converted to float32 first (numpy's nan-aware reductions do not know
-    ml_dtypes' bfloat16 as floating)."""
+    With ``upcast_first`` half-precision data is converted to float32 before ``fn`` sees it (numpy's
+    nan-aware reductions do not know ml_dtypes' bfloat16 as floating); the others accumulate it in
+    float32 through their ``dtype=`` without a converted copy."""
     acc, res = sum_dtypes(x.dtype, requested)
-    if x.dtype != acc and x.dtype.itemsize == 2 and x.dtype.kind in "fV":
+    if upcast_first and x.dtype != acc and x.dtype.itemsize == 2 and x.dtype.kind in "fV":
         x = x.astype(acc)
     r = np.asarray(fn(x, dtype=acc, **kwargs))
     if x.ndim == 0 and r.ndim:

@@ -39,7 +39,7 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
     x = self._data
     if x.dtype.kind == "c":
         raise RuntimeError("nansum does not support complex inputs")
-    return out(reduced(np.nansum, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim), self)
+    return out(reduced(np.nansum, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim, upcast_first=True), self)
 
 
 def nanmean(self, dim=None, keepdim=False, *, dtype=None):

@@ -275,6 +275,11 @@ def _addc(self, tensor1, tensor2, value, op, name, kernel):
         raise broadcast_error("aten::" + name, self, tensor1, tensor2) from None
     with np.errstate(all="ignore"):
         term = op(a, b)
+        if term.shape == shape and term.dtype == cdt:  # a fresh array of the result's shape: in place
+            if value != 1 or isinstance(value, bool):
+                term *= value
+            term += s
+            return out(term if term.dtype == dt.np else term.astype(dt.np), self)
     r = _scaled_sum(np.broadcast_to(s, shape), np.broadcast_to(term, shape), 1, value, dt, zero_skips=False)
     return out(r, self)
 
