@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect protocol-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect protocol-expect rules-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -89,6 +89,9 @@ protocol-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the sub
 
 behaviours-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each snippet of tests/data/torch_behaviours.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_behaviours.py
+
+rules-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each expression of tests/data/op_rules.py (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_op_rules.py
 
 nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn function tests into tests/data/torch_nn_family.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_family.py

@@ -297,6 +297,19 @@ def legacy_name(d):
     return LEGACY_NAMES[d.name]
 
 
+# The C++ element type names torch's checks print (``expected dtype float for `end` ...``).
+C_TYPE_NAMES = {
+    "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+    "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+    "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
+def c_type_name(d):
+    """The C++ type name torch's checks print for ``d`` (``long int`` for int64)."""
+    return C_TYPE_NAMES.get(d.name, d.name)
+
+
 def _promote_ext(a, b):
     """torch's promotion for the types numpy's table does not know: float8 never promotes,
     uint16/32/64 only towards a floating type, and bfloat16 + float16 meet at float32."""

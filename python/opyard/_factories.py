@@ -7,6 +7,7 @@ import numpy as np
 from . import _dtype as D
 from . import _core
 from ._aten.factory import manual_seed, require_floating as _require_floating
+from ._aten.scalars import checked as _checked
 from ._core import device as Device
 from ._ops import ops
 from ._tensor import CPU, Tensor, _make, _make_meta
@@ -136,8 +137,16 @@ def _to_py(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
-def scalar_tensor(value, *, dtype=None, device=None):
-    return tensor(value, dtype=dtype, device=device)
+def scalar_tensor(value, *, dtype=None, layout=None, device=None, pin_memory=None, requires_grad=False):
+    """A 0-d tensor of ``value``: of the default floating dtype unless ``dtype`` says otherwise
+    (``scalar_tensor(1)`` is float32, as torch); the value converted by torch's Scalar rules."""
+    D.expect_dtype(dtype, "scalar_tensor", "dtype")
+    dt = D.get_default_dtype() if dtype is None else dtype
+    if isinstance(value, Tensor):
+        value = value.item()
+    if type(value) is complex and not dt.is_complex:
+        raise RuntimeError(f"value cannot be converted to type {D.c_type_name(dt)} without overflow")
+    return tensor(_checked(value, dt), dtype=dt, device=device, requires_grad=requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):

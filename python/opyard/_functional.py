@@ -34,13 +34,13 @@ _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "emb
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
 _VARARGS = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "broadcast_shapes", "meshgrid",
              "block_diag", "cartesian_prod")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", *_VARARGS}
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", "nonzero", *_VARARGS}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", *_VARARGS]
+    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", "nonzero", *_VARARGS]
 
 # Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
 _NUMBERS = (bool, int, float, complex)
@@ -70,6 +70,15 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = operands[0]
     return _A.einsum.default(equation, list(operands))
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """``opyard.nonzero`` / ``Tensor.nonzero`` (torch's Python binding): the ``[n, ndim]`` index
+    matrix, or with ``as_tuple`` one index vector per dimension (a scalar counts as one)."""
+    if not as_tuple:
+        return _A.nonzero.default(input) if out is None else _A.nonzero.out(input, out=out)
+    idx = _A.nonzero.default(input.reshape(1) if input.dim() == 0 else input)
+    return tuple(_A.unbind.int(_A.t.default(idx), 0))
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
@@ -501,6 +510,7 @@ def install():
     Tensor.lu = lu
     Tensor.stft = stft
     Tensor.istft = istft
+    Tensor.nonzero = nonzero
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.type_as = _type_as

@@ -46,7 +46,17 @@ def _as_index(k, like):
     return tensor(arr.tolist(), device=like.device) if arr.dtype != np.bool_ else tensor(arr, device=like.device)
 
 
+def _sequence_as_tuple(key):
+    """torch's (and numpy's old) rule: a list shorter than 32 holding a tensor, a sequence, a slice,
+    ``...`` or None is a tuple of indices (``x[[[0, 1], [2, 0]]]`` is ``x[[0, 1], [2, 0]]``)."""
+    if type(key) is list and len(key) < 32 and any(
+            isinstance(k, (Tensor, list, tuple, slice)) or k is None or k is Ellipsis for k in key):
+        return tuple(key)
+    return key
+
+
 def _basic_and_advanced(self, key):
+    key = _sequence_as_tuple(key)
     items = _normalize(key, self.dim())
     t, dim, advanced = self, 0, []
     for k in items:

@@ -129,6 +129,20 @@ def _make_view(arr, base):
     return t
 
 
+def _make_detached(arr, base):
+    """``base.detach()``: a tensor over ``base``'s memory sharing its version counter, but no view of
+    it for autograd (no ``_base``, as torch's detach: an in-place change of it is no in-place change
+    of a view of ``base``)."""
+    cls = type(base)
+    if cls is not Tensor:
+        keep = getattr(cls, "_keep_subclass", None)
+        cls = keep if isinstance(keep, type) else cls if keep else Tensor
+    t = _make_tensor(cls, arr, base._keyset & ~_AUTOGRAD_KEYS, base._dev)
+    root = base._base if base._base is not None else base
+    t._vc = root._counter()
+    return t
+
+
 def _retype(t, cls):
     """A new ``cls`` object with ``t``'s state (data, version counter, autograd fields and, when
     both have one, its ``__dict__``): what ``t.__class__ = cls`` did while every tensor had a dict."""

@@ -189,12 +189,14 @@ def test_complex_gradients_match_torch_conventions():
     assert opyard.angle(opyard.ones(2, requires_grad=True)).grad_fn.name() == "AngleBackward0"
 
 
-def test_complex_results_of_real_only_formulas_do_not_require_grad():
-    """A formula written for real numbers gives no history to a complex result: backward refuses it
-    instead of returning a wrong gradient."""
+def test_complex_results_carry_the_conjugate_wirtinger_gradient():
+    """A built-in op's complex result records autograd (torch's convention: the gradient is the
+    conjugate Wirtinger derivative), so ``mul`` by ``c`` sends back ``conj(c)`` times the gradient."""
     x = z(VALUES).requires_grad_()
-    y = x * z([1 + 2j] * 4)
-    assert not y.requires_grad
-    with pytest.raises(RuntimeError, match="does not require grad"):
-        opyard.view_as_real(y).sum().backward()
+    c = z([1 + 2j] * 4)
+    y = x * c
+    assert y.requires_grad
+    opyard.view_as_real(y).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.conj(c.numpy()) * (1 + 1j))
+
 

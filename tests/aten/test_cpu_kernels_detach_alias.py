@@ -1,5 +1,6 @@
-"""The Rust kernels of ``detach`` and ``alias`` make exactly the Python kernels' view
-(``_make_view(self._data[...], self)``) for plain CPU tensors and fall back for the rest."""
+"""The Rust kernels of ``detach`` and ``alias`` make exactly the Python kernels' tensor
+(``_make_view(self._data[...], self)`` for alias, ``_make_detached`` for detach: no ``_base``, the
+version counter shared) for plain CPU tensors and fall back for the rest."""
 
 import numpy as np
 import opyard
@@ -17,7 +18,7 @@ def root_of(t):
     return t._base if t._base is not None else t
 
 
-def same_view(got, want, x):
+def same_view(got, want, x, detached=False):
     """``got`` is the view the Python kernel made (``want``) of ``x``, field by field."""
     g, w = got._data, want._data
     assert type(got) is type(want) is opyard.Tensor
@@ -29,7 +30,7 @@ def same_view(got, want, x):
     assert g.base is w.base and g.base is (x._data if x._data.base is None else x._data.base)
     assert g.__array_interface__["data"] == w.__array_interface__["data"]
     assert got._keyset == want._keyset and got.device == want.device == x.device
-    assert got._base is want._base is root_of(x)
+    assert got._base is want._base is (None if detached else root_of(x))
     assert not got.requires_grad and got.grad_fn is None and got.is_leaf
     assert got._version == x._version == root_of(x)._version
 
@@ -57,7 +58,7 @@ def test_same_view_as_the_python_kernel(name, case):
     x = case[1]
     got, fast_ran = run(name, x)
     assert fast_ran
-    same_view(got, fast.PYTHON_KERNELS[name](x), x)
+    same_view(got, fast.PYTHON_KERNELS[name](x), x, detached=name == "detach")
 
 
 def test_read_only_array_gives_a_read_only_view():
@@ -66,7 +67,7 @@ def test_read_only_array_gives_a_read_only_view():
     x = opyard.from_numpy(ro)
     got, fast_ran = run("detach", x)
     assert fast_ran and not got._data.flags.writeable
-    same_view(got, fast.PYTHON_KERNELS["detach"](x), x)
+    same_view(got, fast.PYTHON_KERNELS["detach"](x), x, detached=True)
 
 
 @pytest.mark.parametrize("name", OPS)
@@ -74,7 +75,7 @@ def test_version_and_data_are_shared_with_base_and_root(name):
     root = opyard.from_numpy(np.arange(12, dtype=np.float32).reshape(3, 4))
     view = root[1:]
     d, fast_ran = run(name, view)
-    assert fast_ran and d._base is root
+    assert fast_ran and d._base is (None if name == "detach" else root)
     v = root._version
     d.add_(1)
     assert root._version == view._version == d._version == v + 1
@@ -82,7 +83,8 @@ def test_version_and_data_are_shared_with_base_and_root(name):
     root.mul_(2)
     assert d._version == v + 2 and d.tolist()[0] == [10.0, 12.0, 14.0, 16.0]
     dd, fast_ran = run(name, d)  # a view of a view records the root
-    assert fast_ran and dd._base is root
+    assert fast_ran and dd._base is (None if name == "detach" else root)
+    assert dd._version == root._version
 
 
 class Sub(opyard.Tensor):
@@ -135,7 +137,7 @@ def test_parameter_gives_a_plain_tensor():
     p = opyard.nn.Parameter(opyard.ones(3))
     got, fast_ran = run("detach", p)
     assert fast_ran
-    same_view(got, fast.PYTHON_KERNELS["detach"](p), p)
+    same_view(got, fast.PYTHON_KERNELS["detach"](p), p, detached=True)
 
 
 def test_registered_at_cpu():
@@ -146,11 +148,13 @@ def test_registered_at_cpu():
 def test_detach_under_autograd_drops_history():
     x = opyard.ones(3, requires_grad=True)
     d = x.detach()
-    assert not d.requires_grad and d.grad_fn is None and d.is_leaf and d._base is x
+    assert not d.requires_grad and d.grad_fn is None and d.is_leaf and d._base is None
+    d.add_(0)  # allowed: no view of the leaf for autograd (torch's detach)
+    assert x._version == 1
     y = x * 2.0
     e = y.detach()
-    assert not e.requires_grad and e.grad_fn is None and e._base is y
-    e.add_(1)  # an in-place change of the detached view bumps the non-leaf's version
+    assert not e.requires_grad and e.grad_fn is None and e._base is None
+    e.add_(1)  # an in-place change of the detached tensor bumps the non-leaf's version
     assert y._version == e._version == 1
     z = (x * 3.0).sum()
     z.backward()

@@ -212,8 +212,9 @@ def test_indexing_ops():
     t = opyard.zeros(3)
     t.index_put_([opyard.tensor([0, 0])], opyard.tensor([1.0, 2.0]), accumulate=True)
     assert t.tolist() == [3, 0, 0]
-    with pytest.raises(RuntimeError, match="gather\\(\\): Expected dtype int64 for index"):
-        opyard.gather(T(x), 1, g.int())
+    np.testing.assert_array_equal(opyard.gather(T(x), 1, g.int()).numpy(), np.take_along_axis(x, g.numpy(), 1))
+    with pytest.raises(RuntimeError, match="gather\\(\\): Expected dtype int32/int64 for index"):
+        opyard.gather(T(x), 1, g.short())
     with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool tensors"):
         T(x)[opyard.tensor([0.5])]
 

@@ -18,6 +18,8 @@ A = opyard.ops.aten
 # Rows whose forward formula torch has but opyard leaves out (the reason beside each).
 NO_FORWARD = {
     "aten::heaviside": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::scatter.reduce": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::scatter.value_reduce": "torch has no derivative for it either (a NotImplemented node)",
     "aten::linalg_qr": "QR's tangent formula is not written",
     "aten::geqrf": "torch has no derivative for it either (its formula raises)",
     "aten::linalg_lu_solve": "the tangent through LU's factors (torch's linalg_lu_solve_jvp) is not written",

@@ -38,7 +38,8 @@ def test_node_class_with_its_own_init_is_called():
     assert node.made_by_init and type(node) is WithInit
 
 
-@pytest.mark.parametrize("dtype", [opyard.float16, opyard.float32, opyard.float64, opyard.bfloat16, opyard.complex64])
+@pytest.mark.parametrize("dtype", [opyard.float16, opyard.float32, opyard.float64, opyard.bfloat16, opyard.complex64,
+                                   opyard.complex128])
 def test_floating_and_complex_outputs_get_history(dtype):
     out = opyard.ones(2, 3, dtype=dtype)
     node, _ = _record(Plain, out, complex=True)

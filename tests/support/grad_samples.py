@@ -78,6 +78,13 @@ SAMPLES = {
     "aten::mm": (lambda a, b: A.mm.default(a, b), (r(2, 3), r(3, 4))),
     "aten::bmm": (lambda a, b: A.bmm.default(a, b), (r(2, 2, 3), r(2, 3, 2))),
     "aten::addmm": (lambda c, a, b: A.addmm.default(c, a, b, beta=0.5, alpha=2), (r(4), r(2, 3), r(3, 4))),
+    "aten::addmv": (lambda c, a, v: A.addmv.default(c, a, v, beta=0.5, alpha=2), (r(1), r(2, 3), r(3))),
+    "aten::addr": (lambda c, a, b: A.addr.default(c, a, b, beta=2, alpha=0.5), (r(2, 1), r(2), r(3))),
+    "aten::addbmm": (lambda c, a, b: A.addbmm.default(c, a, b, beta=0.5, alpha=2), (r(4), r(3, 2, 5), r(3, 5, 4))),
+    "aten::baddbmm": (lambda c, a, b: A.baddbmm.default(c, a, b, beta=0.5, alpha=2),
+                      (r(2, 1, 4), r(2, 2, 3), r(2, 3, 4))),
+    "aten::addcmul": (lambda c, a, b: A.addcmul.default(c, a, b, value=0.5), (r(2, 3), r(3), r(2, 1))),
+    "aten::addcdiv": (lambda c, a, b: A.addcdiv.default(c, a, b, value=-2), (r(2, 3), r(3), r(2, 1, positive=True))),
     "aten::mv": (lambda a, v: A.mv.default(a, v), (r(2, 3), r(3))),
     "aten::dot": (lambda a, b: A.dot.default(a, b), (r(3), r(3))),
     "aten::view": (lambda a: A.view.default(a, [3, 2]), (r(2, 3),)),
@@ -235,6 +242,15 @@ SAMPLES.update({
     "aten::remainder.Scalar": (lambda a: A.remainder.Scalar(a, 0.7), (r(4),)),
     "aten::clamp.Tensor": (lambda a, lo, hi: A.clamp.Tensor(a, lo, hi),
                            (r(2, 3), r(3) - 1, r(2, 1) + 1)),
+    "aten::clamp_min.Tensor": (lambda a, lo: A.clamp_min.Tensor(a, lo), (r(2, 3), r(3))),
+    # Complex data reached from real inputs and back (gradcheck in float64 real inputs): the pairs
+    # (real, imag) become complex numbers and the results their pairs again.
+    "aten::view_as_complex": (lambda a: A.abs.default(A.view_as_complex.default(a)), (away_from_zero(3, 2),)),
+    "aten::view_as_real": (lambda a: A.view_as_real.default(A.view_as_complex.default(a)), (r(3, 2),)),
+    "aten::_conj_physical": (lambda a: A.view_as_real.default(A._conj_physical.default(A.view_as_complex.default(a))),
+                             (r(3, 2),)),
+    "aten::angle": (lambda a: A.angle.default(A.view_as_complex.default(a)), (away_from_zero(3, 2),)),
+    "aten::clamp_max.Tensor": (lambda a, hi: A.clamp_max.Tensor(a, hi), (r(2, 3), r(2, 1))),
     "aten::max.other": (lambda a, b: A.max.other(a, b), (r(2, 3), r(3))),
     "aten::min.other": (lambda a, b: A.min.other(a, b), (r(2, 3), r(3))),
     "aten::where.ScalarOther": (lambda a: A.where.ScalarOther(opyard.tensor([True, False, True]), a, 2.0), (r(3),)),
@@ -342,7 +358,8 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
         (r(*(_shape[:2] + tuple(_size))),))
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf", "aten::scatter.reduce", "aten::scatter.value_reduce",
+                   "aten::scatter_.reduce", "aten::scatter_.value_reduce"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),
@@ -367,6 +384,8 @@ COMPOSITE_SAMPLES.update(_LINALG_COMPOSITE)
 
 # In-place overloads: out-of-place name -> a call of the in-place form on a fresh non-leaf.
 INPLACE_SAMPLES = {
+    "aten::conj_physical_": (lambda a: A.view_as_real.default(
+        A.mul.Scalar(A.view_as_complex.default(a), 1j).conj_physical_().exp()), (r(3, 2),)),
     "aten::add_.Tensor": (lambda a, b: (a * 1).add_(b), (r(3), r(3))),
     "aten::mul_.Tensor": (lambda a, b: (a * 1).mul_(b), (r(3), r(3))),
     "aten::div_.Tensor": (lambda a, b: (a * 1).div_(b), (r(3), r(3, positive=True))),

@@ -7,7 +7,7 @@ import numpy as np
 import opyard
 
 A = opyard.ops.aten
-f32, i64, b8 = opyard.float32, opyard.int64, opyard.bool
+f32, i64, b8, c64 = opyard.float32, opyard.int64, opyard.bool, opyard.complex64
 
 
 class Maker:
@@ -196,6 +196,19 @@ SAMPLES.update({
     "addcdiv": lambda m: ((m(2, 3), m(3), m(2, 1, positive=True)), {}),
     "baddbmm": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5, "alpha": 2}),
     "tile": lambda m: ((m(2, 3), [2]), {}),
+    "addcmul_": lambda m: ((m(2, 3), m(3), m(2, 1)), {"value": 0.5}),
+    "addcdiv_": lambda m: ((m(2, 3), m(3), m(2, 1, positive=True)), {"value": 2}),
+    "baddbmm_": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5, "alpha": 2}),
+    "addbmm": lambda m: ((m(4), m(3, 2, 5), m(3, 5, 4)), {"beta": 0.5}),
+    "addbmm_": lambda m: ((m(2, 4), m(3, 2, 5), m(3, 5, 4)), {"alpha": 0.5}),
+    "addmm_": lambda m: ((m(2, 4), m(2, 3), m(3, 4)), {"beta": 0}),
+    "addmv": lambda m: ((m(1), m(2, 3), m(3)), {"alpha": 2}), "addmv_": lambda m: ((m(2), m(2, 3), m(3)), {}),
+    "addr": lambda m: ((m(), m(2), m(3)), {"beta": 0.5}), "addr_": lambda m: ((m(2, 3), m(2), m(3)), {}),
+    "scatter.reduce": lambda m: ((m(3, 4), 0, m.idx([[0, 2]]), m(1, 2)), {"reduce": "multiply"}),
+    "scatter.value_reduce": lambda m: ((m(3, 4), 1, m.idx([[0], [3]]), 2.0), {"reduce": "add"}),
+    "scatter_.reduce": lambda m: ((m(3, 4), 0, m.idx([[0, 2]]), m(1, 2)), {"reduce": "add"}),
+    "scatter_.value_reduce": lambda m: ((m(3, 4), 1, m.idx([[0], [3]]), 2.0), {"reduce": "multiply"}),
+    "round_.decimals": lambda m: ((m(2, 3),), {"decimals": 2}),
 })
 DATA_DEPENDENT_EXT = {
     "argwhere": lambda m: ((m(2, 3),), {}), "masked_select": lambda m: ((m(2, 3), m(3, dtype=b8)), {}),
@@ -220,6 +233,8 @@ _OUT_OF = {
     "where.self_out": "where.self", "eq.Tensor_out": "eq.Tensor", "lt.Tensor_out": "lt.Tensor",
     "sum.IntList_out": "sum.dim_IntList", "mean.out": "mean.dim", "amax.out": "amax", "argmax.out": "argmax",
     "cumsum.out": "sum.dim_IntList", "softmax.int_out": "softmax.int", "cat.out": "stack", "stack.out": "stack",
+    "addbmm.out": "addbmm", "addcdiv.out": "addcdiv", "addcmul.out": "addcmul", "addmv.out": "addmv",
+    "addr.out": "addr", "baddbmm.out": "baddbmm",
 }
 for _name, _src in _OUT_OF.items():
     SAMPLES[_name] = _out_sample(_name, SAMPLES[_src])
@@ -255,6 +270,15 @@ SAMPLES.update({
     "lerp.Tensor": lambda m: ((m(2, 3), m(3), m(2, 1)), {}), "lerp_.Scalar": lambda m: ((m(2, 3), m(3), 0.3), {}),
     "lerp_.Tensor": lambda m: ((m(2, 3), m(3), m(3)), {}),
     "clamp_min_": lambda m: ((m(2, 3), 0), {}), "clamp_max_": lambda m: ((m(2, 3), 0), {}),
+    "clamp_min.Tensor": lambda m: ((m(2, 3), m(3)), {}), "clamp_max.Tensor": lambda m: ((m(2, 3), m(2, 1)), {}),
+    "clamp_min_.Tensor": lambda m: ((m(2, 3), m(3)), {}), "clamp_max_.Tensor": lambda m: ((m(2, 3), m(3)), {}),
+    "clamp_.Tensor": lambda m: ((m(2, 3), m(3), m(2, 1)), {}),
+    "_conj_physical": lambda m: ((m(2, 3, dtype=c64),), {}), "conj_physical": lambda m: ((m(2, 3, dtype=c64),), {}),
+    "conj_physical_": lambda m: ((m(2, 3, dtype=c64),), {}), "conj": lambda m: ((m(2, 3, dtype=c64),), {}),
+    "real": lambda m: ((m(2, 3, dtype=c64),), {}), "imag": lambda m: ((m(2, 3, dtype=c64),), {}),
+    "resolve_conj": lambda m: ((m(2, 3, dtype=c64),), {}), "resolve_neg": lambda m: ((m(2, 3),), {}),
+    "view_as_real": lambda m: ((m(2, 3, dtype=c64),), {}), "view_as_complex": lambda m: ((m(3, 2),), {}),
+    "angle": lambda m: ((m(2, 3, dtype=c64),), {}),
     "nan_to_num_": lambda m: ((m(2, 3),), {"posinf": 1.0}),
     "nansum": lambda m: ((m(2, 3, 4), [0, 2], True), {}), "nanmean": lambda m: ((m(2, 3), 1), {}),
     "cummax": lambda m: ((m(2, 3), 1), {}), "cummin": lambda m: ((m(2, 3, dtype=i64), 0), {}),
@@ -293,7 +317,8 @@ for _n in ("trunc_", "floor_", "ceil_", "round_", "reciprocal_", "rsqrt_", "squa
     SAMPLES[_n] = lambda m: ((m(2, 3, positive=True),), {})
 _OUT_MORE = {
     "sgn.out": "sgn", "copysign.out": "copysign.Tensor", "ceil.out": "ceil", "clamp_max.out": "clamp_max",
-    "clamp_min.out": "clamp_min", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
+    "clamp_min.out": "clamp_min", "clamp_min.Tensor_out": "clamp_min.Tensor",
+    "clamp_max.Tensor_out": "clamp_max.Tensor", "angle.out": "angle", "cos.out": "cos", "cumprod.out": "cumprod", "frac.out": "frac",
     "index_copy.out": "index_copy", "kron.out": "kron", "nan_to_num.out": "nan_to_num", "log.out": "log",
     "logaddexp.out": "logaddexp", "logaddexp2.out": "logaddexp2", "xlogy.OutTensor": "xlogy.Tensor", "logsumexp.out": "logsumexp",
     "matrix_power.out": "matrix_power", "nanmean.out": "nanmean", "sin.out": "sin", "sinc.out": "sinc",

@@ -12,7 +12,7 @@ VIEWS = [
     ("squeeze", lambda x: x[:, :1].squeeze(1)), ("select", lambda x: x.select(1, 2)),
     ("slice", lambda x: x[:, 1:3]), ("basic indexing", lambda x: x[1, ..., ::2]),
     ("diagonal", lambda x: x.diagonal(0, 1, 2)), ("alias", lambda x: opyard.ops.aten.alias(x)),
-    ("detach", lambda x: x.detach()), ("narrow", lambda x: x.narrow(2, 1, 2)),
+    ("narrow", lambda x: x.narrow(2, 1, 2)),
     ("split", lambda x: x.split(1)[1]), ("chunk", lambda x: x.chunk(2, 2)[0]),
     ("unbind", lambda x: x.unbind(1)[0]), ("movedim", lambda x: x.movedim(0, -1)),
     ("unflatten", lambda x: x.unflatten(2, [2, 2])), ("flatten", lambda x: x.flatten(1)),
@@ -31,7 +31,35 @@ def test_views_share_memory_record_base_and_version(name, make):
     assert v._version == x._version == before + 1
 
 
-@pytest.mark.parametrize("name, make", [v for v in VIEWS if v[0] != "expand"], ids=[v[0] for v in VIEWS if v[0] != "expand"])
+# Not views for autograd (torch's detach and variable_data): the memory is shared, ``_base`` is None;
+# detach shares the version counter, ``.data`` has its own.
+DETACHED = [("detach", lambda x: x.detach(), True), ("data", lambda x: x.data, False),
+            ("detach of a view", lambda x: x[1:].detach(), True), ("data of a view", lambda x: x[1:].data, False)]
+
+
+@pytest.mark.parametrize("name, make, shares_version", DETACHED, ids=[d[0] for d in DETACHED])
+def test_detached_aliases_share_memory_but_are_no_views(name, make, shares_version):
+    x = opyard.arange(24, dtype=opyard.float32).reshape(2, 3, 4).clone()
+    v = make(x)
+    assert np.shares_memory(v.numpy(), x.numpy())
+    assert v._base is None and not v._is_view()
+    x.add_(1)
+    assert (v._version == x._version) is shares_version
+    v.fill_(-7)
+    assert (x.numpy() == -7).sum() == v.numel()
+
+
+def test_detach_of_a_leaf_that_requires_grad_may_change_in_place():
+    leaf = opyard.ones(3, requires_grad=True)
+    for d in (leaf.detach(), leaf[1:].detach()):
+        d.add_(1)  # torch allows it: the detached tensor is no view of the leaf
+        assert not d.requires_grad
+    assert leaf._version == 2 and leaf.detach().tolist() == [2.0, 3.0, 3.0]
+
+
+@pytest.mark.parametrize("name, make", [v for v in VIEWS + [("detach", lambda x: x.detach())]
+                                        if v[0] != "expand"],
+                         ids=[v[0] for v in VIEWS if v[0] != "expand"] + ["detach"])
 def test_writes_through_a_view_reach_the_base(name, make):
     x = opyard.zeros(2, 3, 4)
     v = make(x)

@@ -1,10 +1,10 @@
 """Helpers shared by the numpy kernels: wrapping results, promotion, devices."""
 
-import math
 
 import numpy as np
 
 from .. import _dtype as D
+from . import scalars
 from .._tensor import CPU, CPU_KEYS, META, Tensor, _make, _make_meta, _make_view, _wrap_dim  # noqa: F401
 from .._tensor import _new, device_keys
 
@@ -108,16 +108,12 @@ def tensor_result_dtype(*items):
 
 
 def data_as(x, dt):
-    """``x``'s data in dtype ``dt`` (no copy when it already is). Python numbers pass through, except
-    integers outside an integral ``dt``, which wrap around as in torch (numpy would raise)."""
+    """``x``'s data in dtype ``dt`` (no copy when it already is); a Python number as an operand of a
+    computation in ``dt`` (``scalars.wrapped``: an integer outside an integral ``dt`` wraps around)."""
     if isinstance(x, Tensor):
         a = x._data
         return a if a.dtype == dt.np else a.astype(dt.np)
-    if dt._cat == 1 and type(x) is int:
-        info = np.iinfo(dt.np)
-        if not info.min <= x <= info.max:
-            return np.asarray(x % (1 << (8 * dt.itemsize))).astype(dt.np)
-    return x
+    return scalars.wrapped(x, dt)
 
 
 def cast(arr, dt):
@@ -155,60 +151,10 @@ def inplace_result(self, result, op_name):
     return self
 
 
-# torch's C++ element type names, as its "value cannot be converted to type int64_t" messages print them.
-_C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
-            "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
-            "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-# Per dtype name: (C type, category, lowest, highest) the values a fill checks against (for floating
-# and complex types, the largest finite magnitude of one component), made once.
-_FILL_RANGE = {}
-for _n, _c in _C_TYPES.items():
-    if not hasattr(np, _n):
-        continue
-    if _n[0] in "iu":
-        _info = np.iinfo(getattr(np, _n))
-        _FILL_RANGE[_n] = (_c, 1, int(_info.min), int(_info.max))
-    else:
-        _top = float(np.finfo(getattr(np, _n)).max)
-        _FILL_RANGE[_n] = (_c, 3 if _n.startswith("complex") else 2, -_top, _top)
-# bfloat16 is ml_dtypes', not numpy's: its largest finite value written out.
-_FILL_RANGE["float16"] = ("c10::Half", 2, -65504.0, 65504.0)
-_FILL_RANGE["bfloat16"] = ("c10::BFloat16", 2, -3.3895313892515355e38, 3.3895313892515355e38)
-
-
-def checked_fill(value, dt):
-    """torch's ``checked_convert`` of a Scalar to the element type of ``dt`` (``full``, ``fill_``):
-    the value to store, or RuntimeError when ``dt`` cannot hold it. As in torch, bool takes
-    anything, a floating type takes inf and nan but no finite value past its largest, and
-    unsigned types take ints down to ``-max`` (wrapped)."""
-    spec = _FILL_RANGE.get(dt.name)
-    tv = type(value)
-    if spec is None:
-        return value
-    name, cat, lo, hi = spec
-    if tv is complex:
-        if cat == 3:
-            if any(math.isfinite(p) and abs(p) > hi for p in (value.real, value.imag)):
-                raise _overflow(name)
-            return value
-        if value.imag != 0:
-            raise _overflow(name)
-        value, tv = value.real, float
-    if cat == 1:
-        if tv is float:
-            if not math.isfinite(value) or not lo <= math.trunc(value) <= hi:
-                raise _overflow(name)
-        elif tv is int and not (lo or -hi) <= value <= hi:
-            raise _overflow(name)
-        elif tv is int and value < 0 and not lo:
-            return value + hi + 1
-    elif (tv is int or tv is float and math.isfinite(value)) and abs(value) > hi:
-        raise _overflow(name)
-    return value
-
-
-def _overflow(c_type):
-    return RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+# The rules for Python numbers meeting an element type live in ``scalars``; these names stay for the
+# kernels written before it (``checked_fill`` is ``scalars.checked``).
+checked_fill = scalars.checked
+checked_fill_of = scalars.checked_of
 
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -264,12 +210,3 @@ class _Aten:
 
 
 A = _Aten()
-
-
-def checked_fill_of(value, arr):
-    """``checked_fill`` to the dtype of ``arr``, answering at once for the values every dtype holds
-    (small non-negative ints, floats a half holds for a floating array): the common fills."""
-    if (type(value) is int and 0 <= value <= 127
-            or type(value) is float and arr.dtype.kind == "f" and -65504.0 <= value <= 65504.0):
-        return value
-    return checked_fill(value, D.FROM_NP[arr.dtype])

@@ -1,7 +1,6 @@
 """More ops from the reference kernels of quantization and attention libraries: bit shifts
 (4-bit packing), index_add, roll, nan_to_num, isin, and the compositions torch keeps
-CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, addcmul/addcdiv,
-tile."""
+CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, tile."""
 
 import numpy as np
 
@@ -9,6 +8,7 @@ from .. import _dtype as D
 from .common import A, _wrap_dim, check_same_device, data_as, inplace_result, out, tensor_result_dtype
 from .indexing import scatter_add as _scatter_add
 from .pointwise import _general
+from .scalars import checked
 
 __all__ = ["SCHEMAS", "KERNELS", "COMPOSITE", "POINTWISE"]
 
@@ -29,8 +29,6 @@ SCHEMAS = (
     "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
     "var(Tensor self, bool unbiased=True) -> Tensor",
     "std(Tensor self, bool unbiased=True) -> Tensor",
-    "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
     "tile(Tensor self, SymInt[] dims) -> Tensor",
 )
 
@@ -61,20 +59,30 @@ def _index_add_into(r, self, dim, index, source, alpha, name):
         raise IndexError(f"index_add_(): Index is supposed to be a vector ({name})")
     if idx.dtype.kind not in "iu":
         raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index ({name})")
-    src = source._data if r.ndim else source._data.reshape(1)
+    alpha = checked(alpha, self.dtype)  # torch's Scalar conversion: wrapped or truncated, or refused
+    x, sx = self._data, source._data
+    if x.ndim > 1 and (sx.ndim != x.ndim or any(a != b for i, (a, b) in enumerate(zip(x.shape, sx.shape)) if i != d)):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(x.shape)} source.shape = {list(sx.shape)}")
+    if not r.ndim:  # a scalar self is a one-element vector here (a view: the writes reach ``r``)
+        r, d = r.reshape(1), 0
+    src = source._data if source._data.ndim else source._data.reshape(1)
     if src.shape[d if r.ndim else 0] != idx.shape[0]:
         raise RuntimeError(f"index_add_(): Number of indices ({idx.shape[0]}) should be equal to "
                            f"source.size(dim) ({src.shape[d]}) ({name})")
     if idx.size and (idx.max() >= r.shape[d] or idx.min() < -r.shape[d]):
         raise IndexError(f"index out of range in self ({name})")
     moved = np.moveaxis(r, d, 0)
-    np.add.at(moved, idx, np.moveaxis(src * alpha if alpha != 1 else src, d, 0).astype(r.dtype, copy=False))
+    with np.errstate(all="ignore"):
+        add = src * np.asarray(alpha, r.dtype) if alpha != 1 else src
+    np.add.at(moved, idx, np.moveaxis(add, d, 0).astype(r.dtype, copy=False))
     return r
 
 
 def index_add(self, dim, index, source, *, alpha=1):
     r = self._data.copy()
-    return out(_index_add_into(r, self, dim, index, source, alpha, "aten::index_add"), self)
+    _index_add_into(r, self, dim, index, source, alpha, "aten::index_add")
+    return out(r, self)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
@@ -136,17 +144,6 @@ def _var_std_all(op):
     return kernel
 
 
-def addcmul(self, tensor1, tensor2, *, value=1):
-    return A.add__Tensor(self, A.mul__Scalar(A.mul__Tensor(tensor1, tensor2), value))
-
-
-def addcdiv(self, tensor1, tensor2, *, value=1):
-    if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
-                           "addcdiv will perform a true division of tensor1 and tensor2. (aten::addcdiv)")
-    return A.add__Tensor(self, A.mul__Scalar(A.div__Tensor(tensor1, tensor2), value))
-
-
 def tile(self, dims):
     dims = [int(d) for d in dims]
     if len(dims) < self.dim():
@@ -168,7 +165,7 @@ COMPOSITE = {
     "std.dim": _var_std(lambda *a, **k: A.std__correction(*a, **k)),
     "var": _var_std_all(lambda *a, **k: A.var__correction(*a, **k)),
     "std": _var_std_all(lambda *a, **k: A.std__correction(*a, **k)),
-    "addcmul": addcmul, "addcdiv": addcdiv, "tile": tile,
+    "tile": tile,
 }
 POINTWISE = {"bitwise_left_shift.Tensor", "bitwise_left_shift.Tensor_Scalar", "bitwise_right_shift.Tensor",
              "bitwise_right_shift.Tensor_Scalar", "nan_to_num"}

@@ -146,8 +146,12 @@ def take(self, index):
 
 def take_along_dim(self, indices, dim=None):
     if dim is None:
-        return A.take(self, indices) if indices.dim() <= 1 else \
-            A.gather(A.reshape(self, [-1]), 0, A.reshape(indices, [-1]))
+        if indices.dim() <= 1:
+            return A.take(self, indices)
+        flat, n = A.reshape(indices, [-1]), self.numel()
+        if n:  # negative indices from the end, as below
+            flat = A.where__self(A.lt__Scalar(flat, 0), A.remainder__Scalar(flat, n), flat)
+        return A.gather(A.reshape(self, [-1]), 0, flat)
     if self.dim() != indices.dim():
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of "
                            f"dimensions, but got {self.dim()} dimensions for input, and {indices.dim()} "
@@ -158,6 +162,9 @@ def take_along_dim(self, indices, dim=None):
     b = list(np.broadcast_shapes(tuple(shape_self), tuple(shape_idx)))
     bs, bi = list(b), list(b)
     bs[d], bi[d] = self.shape[d], indices.shape[d]
+    n = self.shape[d]
+    if n:  # torch takes negative indices from the end (gather itself refuses them)
+        indices = A.where__self(A.lt__Scalar(indices, 0), A.remainder__Scalar(indices, n), indices)
     return A.gather(A.expand(self, bs), d, A.expand(indices, bi))
 
 

@@ -1,23 +1,56 @@
 """Indexing, gather/scatter, masking (numpy)."""
 
+import warnings
+
 import numpy as np
 
-from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out
+from .. import _dtype as D
+
+from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out, read_only_error
+from .scalars import checked
 
 __all__ = ["KERNELS"]
 
 
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
+
+
 def _index_key(self, indices):
-    if len(indices) > self._data.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} (got {len(indices)})")
+    """The numpy key of ``aten::index``/``index_put_`` with torch's rules: int64/int32 indices, bool
+    masks (a uint8 index is torch's deprecated mask form), each mask consuming its own dims; other
+    dtypes refused with torch's message."""
     key = []
+    used = 0
     for idx in indices:
         if idx is None:
             key.append(slice(None))
-        elif idx._data.dtype.kind in "biu":
-            key.append(idx._data)
+            used += 1
+            continue
+        a = idx._data
+        if a.dtype == np.uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=4)
+            a = a.astype(bool)
+        shape = self._data.shape
+        if a.dtype == np.bool_:
+            for i, n in enumerate(a.shape):
+                if used + i < len(shape) and n != shape[used + i]:
+                    raise IndexError(f"The shape of the mask {list(a.shape)} at index {i} does not match the shape "
+                                     f"of the indexed tensor {list(shape)} at index {used + i}")
+            used += a.ndim
+        elif a.dtype in _INDEX_DTYPES:
+            if a.size and used < len(shape):
+                n = shape[used]
+                bad = (a >= n) | (a < -n)
+                if bad.any():
+                    raise IndexError(f"index {int(a[bad].reshape(-1)[0])} is out of bounds for dimension {used} "
+                                     f"with size {n}")
+            used += 1
         else:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        key.append(a)
+    if used > self._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} (got {used})")
     return tuple(key)
 
 
@@ -31,6 +64,14 @@ def index(self, indices):
 
 def index_put_(self, indices, values, accumulate=False):
     check_same_device("aten::index_put_", self, values, *(i for i in indices if i is not None))
+    if values._data.dtype != self._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{D.legacy_name(self.dtype)} for the destination and {D.legacy_name(values.dtype)} "
+                           "for the source.")
+    if (len(indices) == 1 and indices[0] is not None and indices[0]._data.dtype == np.uint8
+            and values._data.size == 1 and not accumulate):
+        # torch writes one value through a single mask with masked_fill_, which wants a bool mask
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     key = _index_key(self, indices)
     if accumulate:
         np.add.at(self._data, key, values._data.astype(self._data.dtype, copy=False))
@@ -50,41 +91,137 @@ def index_put(self, indices, values, accumulate=False):
 
 def index_select(self, dim, index):
     check_same_device("aten::index_select", self, index)
-    if index._data.ndim > 1:
+    idx = index._data
+    if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    d = _wrap_dim(dim, self._data.ndim)
-    return out(np.take(self._data, index._data.reshape(-1).astype(np.int64), axis=d), self)
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    if x.ndim == 0:  # torch: a scalar selects from itself, by a one-element index
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        if int(idx.reshape(-1)[0]) != 0:
+            raise IndexError("index out of range in self")
+        return out(x.copy(), self)
+    idx = idx.reshape(-1)
+    if idx.size and (idx.min() < 0 or idx.max() >= x.shape[d]):  # no negative indices, as torch
+        raise IndexError("index out of range in self")
+    return out(np.take(x, idx, axis=d), self)
+
+
+def _nonempty_dims(x):
+    """torch's ``ensure_nonempty_dim``: a scalar counts as one dimension."""
+    return max(x.ndim, 1)
+
+
+def _index_dtype(name, idx):
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+
+
+def _check_bounds(idx, d, n):
+    """torch's bounds check of gather/scatter indices: 0 <= i < n (no negative indices)."""
+    if idx.size:
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            raise RuntimeError(f"index {int(idx[bad].reshape(-1)[0])} is out of bounds for dimension {d} with size {n}")
+
+
+def _as_vector(x):
+    return x.reshape(1) if x.ndim == 0 else x
 
 
 def gather(self, dim, index, *, sparse_grad=False):
     check_same_device("aten::gather", self, index)
-    d = _wrap_dim(dim, self._data.ndim)
-    if index._data.dtype != np.int64:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
-    return out(np.take_along_axis(self._data, index._data, axis=d), self)
+    x, idx = self._data, index._data
+    d = _wrap_dim(dim, x.ndim)
+    if idx.size == 0:  # torch: an empty index selects nothing and is not checked further
+        return out(np.empty(idx.shape, x.dtype), self)
+    _index_dtype("gather", idx)
+    if _nonempty_dims(idx) != _nonempty_dims(x):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    xv, iv = _as_vector(x), _as_vector(idx)
+    for i in range(xv.ndim):
+        if i != d and iv.shape[i] > xv.shape[i]:
+            raise RuntimeError(f"Size does not match at dimension {i} expected index {list(idx.shape)} to be no "
+                               f"larger than self {list(x.shape)} apart from dimension {d}")
+    _check_bounds(iv, d, xv.shape[d])
+    part = xv[tuple(slice(0, n) if i != d else slice(None) for i, n in enumerate(iv.shape))]
+    return out(np.take_along_axis(part, iv.astype(np.int64, copy=False), axis=d).reshape(idx.shape), self)
 
 
 def _scatter_into(r, self, dim, index, src, name, reduce=None):
-    """Write ``src`` (a tensor or a number) into the array ``r`` at ``index`` along ``dim``."""
+    """Write ``src`` (a tensor or a number) into the array ``r`` at ``index`` along ``dim``, with torch's
+    checks (``scatter_gather_dtype_check``, ``scatter_shape_check``, the bounds)."""
     check_same_device(name, self, index, src)
-    if index._data.dtype != np.int64:
-        raise RuntimeError(f"{name.split('::')[1]}(): Expected dtype int64 for index")
-    if index._data.ndim != self._data.ndim and index._data.size:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as self tensor ({name})")
-    d = _wrap_dim(dim, self._data.ndim)
+    op = name.split("::")[1].rstrip("_")
     idx = index._data
-    values = src._data if isinstance(src, Tensor) else np.asarray(src, dtype=r.dtype)
-    if isinstance(src, Tensor):
-        values = values[tuple(slice(0, s) for s in idx.shape)]
+    x = self._data
+    if idx.size == 0:
+        return r
+    _index_dtype(op, idx)
+    if isinstance(src, Tensor) and src._data.dtype != x.dtype:
+        raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+    if _nonempty_dims(idx) != _nonempty_dims(x):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if isinstance(src, Tensor) and _nonempty_dims(idx) != _nonempty_dims(src._data):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    d = _wrap_dim(dim, x.ndim)
+    rv, iv = _as_vector(r), _as_vector(idx)
+    sv = _as_vector(src._data) if isinstance(src, Tensor) else None
+    if any((i != d and iv.shape[i] > rv.shape[i]) or (sv is not None and iv.shape[i] > sv.shape[i])
+           for i in range(iv.ndim)):
+        src_part = f" and to be no larger size than src {list(src._data.shape)}" if sv is not None else ""
+        raise RuntimeError(f"Expected index {list(idx.shape)} to be no larger than self {list(x.shape)} apart from "
+                           f"dimension {d}{src_part}")
+    _check_bounds(iv, d, rv.shape[d])
+    if sv is not None:
+        values = sv[tuple(slice(0, s) for s in iv.shape)]
     else:
-        values = np.broadcast_to(values, idx.shape)
-    grids = list(np.indices(idx.shape, sparse=True))
-    grids[d] = idx
+        values = np.broadcast_to(np.asarray(src, dtype=r.dtype), iv.shape)
+    grids = list(np.indices(iv.shape, sparse=True))
+    grids[d] = iv.astype(np.int64, copy=False)
     if reduce == "add":
-        np.add.at(r, tuple(grids), values.astype(r.dtype, copy=False))
+        if r.dtype == np.bool_:
+            np.logical_or.at(rv, tuple(grids), values.astype(bool, copy=False))
+        else:
+            np.add.at(rv, tuple(grids), values.astype(r.dtype, copy=False))
+    elif reduce == "multiply":
+        if r.dtype == np.bool_:
+            np.logical_and.at(rv, tuple(grids), values.astype(bool, copy=False))
+        else:
+            np.multiply.at(rv, tuple(grids), values.astype(r.dtype, copy=False))
     else:
-        r[tuple(grids)] = values
+        rv[tuple(grids)] = values
     return r
+
+
+def _reduce_arg(reduce):
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    return reduce
+
+
+def _scatter_value(src, self):
+    """A Scalar ``src`` in ``self``'s element type (torch's conversion: truncated, wrapped or refused)."""
+    return src if isinstance(src, Tensor) else checked(src, self.dtype)
+
+
+def scatter_reduce_legacy(self, dim, index, src, *, reduce):
+    """``scatter(..., reduce="add"|"multiply")`` (``scatter.reduce`` / ``scatter.value_reduce``)."""
+    reduce = _reduce_arg(reduce)
+    r = self._data.copy()
+    return out(_scatter_into(r, self, dim, index, _scatter_value(src, self), "aten::scatter", reduce), self)
+
+
+def scatter_reduce_legacy_(self, dim, index, src, *, reduce):
+    reduce = _reduce_arg(reduce)
+    if not self._data.flags.writeable:
+        raise read_only_error("aten::scatter_", self._data)
+    _scatter_into(self._data, self, dim, index, _scatter_value(src, self), "aten::scatter_", reduce)
+    self._bump_version()
+    return self
 
 
 def _scatter(self, dim, index, src):
@@ -120,7 +257,10 @@ def masked_fill_(self, mask, value):
 
 
 def nonzero(self):
-    return out(np.stack(np.nonzero(self._data), axis=1).astype(np.int64).reshape(-1, self._data.ndim), self)
+    x = self._data
+    if x.ndim == 0:  # torch: one row of no coordinates when the scalar is nonzero
+        return out(np.zeros((int(bool(x)), 0), np.int64), self)
+    return out(np.stack(np.nonzero(x), axis=1).astype(np.int64).reshape(-1, x.ndim), self)
 
 
 KERNELS = {
@@ -129,6 +269,8 @@ KERNELS = {
     "masked_fill.Scalar": masked_fill, "masked_fill.Tensor": masked_fill,
     "masked_fill_.Scalar": masked_fill_, "masked_fill_.Tensor": masked_fill_, "nonzero": nonzero,
     "scatter_.src": scatter_, "scatter_.value": scatter_, "scatter_add": scatter_add,
+    "scatter.reduce": scatter_reduce_legacy, "scatter.value_reduce": scatter_reduce_legacy,
+    "scatter_.reduce": scatter_reduce_legacy_, "scatter_.value_reduce": scatter_reduce_legacy_,
 }
 
 DATA_DEPENDENT = {"nonzero"}

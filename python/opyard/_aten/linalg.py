@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .. import _dtype as D
 from .common import A, check_same_device, data_as, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
@@ -13,9 +14,28 @@ def _dims(name, t, n):
 
 
 def _same_dtype(name, a, b):
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != "
-                           f"{b.dtype.name} ({name})")
+    """torch's dtype check of each matrix product, in its words."""
+    if a._data.dtype == b._data.dtype:
+        return
+    if name == "aten::bmm":
+        raise RuntimeError(f"expected scalar type {D.legacy_name(a.dtype)} but found {D.legacy_name(b.dtype)}")
+    if name == "aten::mv":
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {D.legacy_name(b.dtype)}, "
+                           f"{D.legacy_name(a.dtype)}, and {D.legacy_name(b.dtype)}")
+    if name == "aten::dot":
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {D.legacy_name(a.dtype)} and "
+                           f"{D.legacy_name(b.dtype)}")
+    raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {D.c_type_name(a.dtype)} != "
+                       f"{D.c_type_name(b.dtype)}")
+
+
+# The CPU kernel each product's dispatch macro names when it has no instance for bool.
+_BOOL_KERNEL = {"aten::mm": "addmm_impl_cpu_", "aten::bmm": "bmm", "aten::mv": "addmv_impl_cpu", "aten::dot": "dot"}
+
+
+def _no_bool(name, t):
+    if t._data.dtype == np.bool_:
+        raise NotImplementedError(f"\"{_BOOL_KERNEL[name]}\" not implemented for 'Bool'")
 
 
 def _in_dtype(r, x):
@@ -32,6 +52,8 @@ def mm(self, mat2):
         check_same_device("aten::mm", self, mat2)
     if x.dtype is not y.dtype:
         _same_dtype("aten::mm", self, mat2)
+    if x.dtype.kind == "b":
+        _no_bool("aten::mm", self)
     if x.shape[1] != y.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x.shape[0]}x{x.shape[1]} "
                            f"and {y.shape[0]}x{y.shape[1]}) (aten::mm)")
@@ -44,6 +66,7 @@ def bmm(self, mat2):
     _dims("bmm", self, 3)
     _dims("bmm", mat2, 3)
     _same_dtype("aten::bmm", self, mat2)
+    _no_bool("aten::bmm", self)
     a, b = self._data.shape, mat2._data.shape
     if a[0] != b[0] or a[2] != b[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] "
@@ -60,6 +83,7 @@ def dot(self, tensor):
                            f"[{tensor._data.shape[0]}] to have the same number of elements, but got "
                            f"{self._data.shape[0]} and {tensor._data.shape[0]} elements respectively")
     _same_dtype("aten::dot", self, tensor)
+    _no_bool("aten::dot", self)
     return out(_in_dtype(np.asarray(np.dot(self._data, tensor._data)), self._data), self)
 
 
@@ -74,6 +98,7 @@ def mv(self, vec):
         raise RuntimeError(f"vector + matrix @ vector expected, got {self._data.ndim}, {vec._data.ndim} (aten::mv)")
     check_same_device("aten::mv", self, vec)
     _same_dtype("aten::mv", self, vec)
+    _no_bool("aten::mv", self)
     if self._data.shape[1] != vec._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat ({self._data.shape[0]}x"
                            f"{self._data.shape[1]}), vec ({vec._data.shape[0]}) (aten::mv)")

@@ -25,7 +25,7 @@ from .extra_ops import nan_to_num as _nan_to_num
 from .misc_ops import KERNELS as _MISC
 from .nn_ops import KERNELS as _NN
 from .pointwise import KERNELS as _PW
-from .pointwise import _general, lerp_checks, lerp_values, real_only
+from .pointwise import _general, lerp_arrays, lerp_checks, real_only
 from .shape import KERNELS as _SHAPE
 from .unary import KERNELS as _UNARY
 
@@ -61,6 +61,7 @@ SCHEMAS = (
     "floor_(Tensor(a!) self) -> Tensor(a!)",
     "ceil_(Tensor(a!) self) -> Tensor(a!)",
     "round_(Tensor(a!) self) -> Tensor(a!)",
+    "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)",
     "reciprocal_(Tensor(a!) self) -> Tensor(a!)",
     "rsqrt_(Tensor(a!) self) -> Tensor(a!)",
     "square_(Tensor(a!) self) -> Tensor(a!)",
@@ -174,14 +175,18 @@ def _sgn(self):
     return _UNARY["sign"](self)
 
 
+_c_name = D.c_type_name
+
+
 def lerp_tensor(self, end, weight):
-    lerp_checks(self, end, weight, "lerp_kernel_tensor")
-    x, e, w = self._data, end._data, weight._data
+    check_same_device("aten::lerp", self, end, weight)
+    lerp_checks(self, (("end", end), ("weight", weight)), "lerp_kernel_tensor")
     try:
-        np.broadcast_shapes(x.shape, e.shape, w.shape)
+        shape = np.broadcast_shapes(self._data.shape, end._data.shape, weight._data.shape)
     except ValueError:
-        raise broadcast_error("aten::lerp", self, end, weight) from None
-    return out(lerp_values(x, e, w, x.dtype), self)
+        return _general(lambda a, b: a, self, end if end._data.shape != self._data.shape else weight, "aten::lerp")
+    x, e, w = (np.broadcast_to(t._data, shape) for t in (self, end, weight))
+    return out(lerp_arrays(x, e, w, self.dtype), self)
 
 
 def _inplace(fn, name):
@@ -225,7 +230,7 @@ KERNELS["clamp_min_"] = _inplace(_PW["clamp_min"], "clamp_min_")
 KERNELS["clamp_max_"] = _inplace(_PW["clamp_max"], "clamp_max_")
 KERNELS["nan_to_num_"] = _inplace(_nan_to_num, "nan_to_num_")
 for _name, _of in (("exp2_", "exp2"), ("fmod_.Scalar", "fmod.Scalar"), ("fmod_.Tensor", "fmod.Tensor"),
-                   ("tril_", "tril"), ("triu_", "triu")):
+                   ("tril_", "tril"), ("triu_", "triu"), ("round_.decimals", "round.decimals")):
     KERNELS[_name] = _inplace(_OTHER[_of], _name)
 
 POINTWISE = {n for n in KERNELS if not n.split(".")[0].endswith("_")}

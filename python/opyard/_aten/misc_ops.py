@@ -9,6 +9,7 @@ from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
 from .pointwise import binary, real_only
+from .precision import reduced
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -128,8 +129,8 @@ def aminmax(self, *, dim=None, keepdim=False):
 
 def cumprod(self, dim, *, dtype=None):
     x = self._data
-    acc = dtype.np if dtype is not None else (np.int64 if x.dtype.kind in "biu" else x.dtype)
-    return out(np.ascontiguousarray(np.cumprod(x, axis=_wrap_dim(dim, x.ndim), dtype=acc)), self)  # torch: row-major
+    # torch writes the scan row-major whatever the input's layout
+    return out(reduced(np.cumprod, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
 
 
 def round_decimals(self, *, decimals):
@@ -166,6 +167,8 @@ def diff(self, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    if n == 0:  # torch: a copy of the input, prepend and append left out
+        return A.clone(self)
     parts = [t for t in (prepend, self, append) if t is not None]
     x = A.cat(parts, dim) if len(parts) > 1 else self
     for _ in range(n):

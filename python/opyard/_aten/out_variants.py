@@ -16,7 +16,8 @@ from .. import _dtype as D
 from .._tensor import _ZERO
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ._index import OUT as _DECLARED
-from .common import A, Tensor
+from ._index import ROWS as _ROWS
+from .common import _OVERLAP, A, Tensor, _expanded, writable_alias
 
 __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
 
@@ -26,7 +27,6 @@ __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
 _TABLE = (
     ("mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "mm", True),
     ("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "bmm", True),
-    ("addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "addmm", True),
     ("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "matmul", True),
     ("add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "add.Tensor", False),
     ("sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "sub.Tensor", False),
@@ -199,29 +199,50 @@ def _resize(op_name, out, shape):
         out._data = np.empty(shape, dtype=x.dtype) if not hasattr(x, "get") else x.__class__(shape, x.dtype)
 
 
-def write_out(op_name, result, out, exact=False):
-    """Copy ``result`` into ``out`` with torch's checks; bump ``out``'s version; return ``out``."""
+def write_out(op_name, result, out, exact=False, overlap="after"):
+    """Copy ``result`` into ``out`` with torch's checks; bump ``out``'s version; return ``out``.
+    ``overlap``: when torch refuses an ``out`` whose elements share memory (an expanded view):
+    ``"first"`` before anything else (its pointwise ops, ``index_select``), ``"after"`` unless it
+    was resized (most ops), None never (its reductions write it as it is)."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{op_name}: argument 'out' must be Tensor, not {type(out).__name__}")
+    if overlap == "first" and _has_data(out) and _expanded(out._data):
+        raise RuntimeError(_OVERLAP)
     _check(op_name, result, out, exact)
     _resize(op_name, out, result._data.shape)
+    if overlap and _has_data(out) and _expanded(out._data):  # not resized: still overlapping
+        raise RuntimeError(_OVERLAP)
     sym = result._sym_shape
     if sym is not None or out._sym_shape is not None:  # symbolic sizes travel with the shape
         out._sym_shape = sym
     if _has_data(out):
         r = result._data
-        out._data[...] = r if r.dtype == out._data.dtype else r.astype(out._data.dtype)
+        dst = out._data
+        if not dst.flags.writeable and overlap is None:  # torch's reductions write an expanded out as it is
+            dst = writable_alias(dst)
+            if dst is None:
+                dst = out._data
+        dst[...] = r if r.dtype == dst.dtype else r.astype(dst.dtype)
     out._bump_version()
     return out
+
+
+# When each functional's out= form checks the written-to tensor for internal overlap (write_out).
+_OVERLAP_CHECK = {row[0]: {"pointwise": "first", "reduction": None}[row[3]] for row in _ROWS
+                  if row[3] in ("pointwise", "reduction")}
+_OVERLAP_CHECK.update({"index_select": "first", "sum.dim_IntList": None, "mean.dim": None, "amax": None,
+                       "amin": None, "argmax": None, "argmin": None, "prod.dim_int": None, "nansum": None,
+                       "nanmean": None, "logsumexp": None})
 
 
 def _kernel(schema, functional, exact):
     name = schema.split("(")[0]
     op_name = "aten::" + name
     attr = functional.replace(".", "__")
+    overlap = _OVERLAP_CHECK.get(functional, "after")
 
     def kernel(*args, out, **kwargs):
-        return write_out(op_name, getattr(A, attr)(*args, **kwargs), out, exact)
+        return write_out(op_name, getattr(A, attr)(*args, **kwargs), out, exact, overlap)
     kernel.__name__ = name.replace(".", "_")
     return name, kernel
 

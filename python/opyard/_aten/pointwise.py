@@ -12,9 +12,12 @@ the op's own errors. Unary math lives in ``unary.py``.
 import numpy as np
 
 from .. import _dtype as D
+from ._declare import OpTable
 from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
-                     checked_fill, data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
+                     data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
                      writable_alias)
+from .precision import compute_dtype, compute_np
+from .scalars import checked, clamp_limit, selected, wrapped
 
 _ndarray = np.ndarray
 
@@ -23,20 +26,31 @@ __all__ = ["KERNELS", "binary", "real_only"]
 _BOOL = np.dtype(np.bool_)
 
 
-def _general(fn, a, b, name, dt=None):
+def _operand(x, cdt, sdt):
+    return data_as(x, cdt) if isinstance(x, Tensor) else wrapped(x, sdt)
+
+
+def _general(fn, a, b, name, dt=None, arithmetic=False):
+    """``fn`` over ``a`` and ``b`` in their result dtype ``dt`` (torch's, by default), computed in
+    ``precision.compute_dtype(dt)`` (half-precision data in float32) and rounded once to ``dt``. A
+    Python number is an operand of dtype ``dt`` (``scalars.wrapped``), of the computation's dtype for
+    the ``arithmetic`` ops (add, sub, mul, div: torch keeps it in float32 for half data)."""
     if isinstance(b, Tensor) and a._dev is not b._dev:
         check_same_device(name, a, b)
     dt = dt or tensor_result_dtype(a, b)
+    cdt = compute_dtype(dt)
+    sdt = cdt if arithmetic else dt
     try:
         with np.errstate(all="ignore"):  # torch: inf/nan silently (the general path can afford it)
-            r = fn(data_as(a, dt), data_as(b, dt))
+            r = fn(_operand(a, cdt, sdt), _operand(b, cdt, sdt))
     except ValueError:
         raise broadcast_error(name, a, b) from None
     return out(cast(np.asarray(r), dt), a)
 
 
-def binary(fn, name, same_dtype_ok=True):
-    """A Tensor/Scalar binary kernel of ``fn`` with torch's promotion (see the module note)."""
+def binary(fn, name, same_dtype_ok=True, arithmetic=False):
+    """A Tensor/Scalar binary kernel of ``fn`` with torch's promotion (see the module note);
+    ``arithmetic`` as in ``_general``."""
     def kernel(self, other):
         x = self._data
         if isinstance(other, Tensor):
@@ -46,7 +60,7 @@ def binary(fn, name, same_dtype_ok=True):
         elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = fn(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
-        return _general(fn, self, other, name)
+        return _general(fn, self, other, name, arithmetic=arithmetic)
     kernel.__name__ = name.split("::")[1]
     return kernel
 
@@ -67,7 +81,7 @@ def _scaled(fn, name, scales_self=False, negated=False):
     ``scales_self``): ``other + (-alpha) * self``. torch converts ``alpha`` (negated for sub and
     rsub, which are add with ``-alpha``) to the element type: unsigned types wrap, overflow raises.
     Adding the negated product is exact: ``x + (-a * y)`` is ``x - a * y`` bit for bit."""
-    plain = binary(fn, name)
+    plain = binary(fn, name, arithmetic=True)
 
     def kernel(self, other, *, alpha=1):
         if alpha == 1 and not isinstance(alpha, bool):
@@ -78,8 +92,10 @@ def _scaled(fn, name, scales_self=False, negated=False):
         _alpha_check(dt, alpha, name)
         factor = -alpha if negated else alpha
         if dt._cat:
-            factor = checked_fill(factor, dt)
-        x, y = data_as(self, dt), data_as(other, dt)
+            factor = checked(factor, dt)
+        # torch's half kernel rounds ``alpha * other`` to the half type before adding (its vector
+        # ops round after each operation): computed in ``dt``, not in float32.
+        x, y = _operand(self, dt, compute_dtype(dt)), _operand(other, dt, compute_dtype(dt))
         if scales_self:
             x, y = y, x
         with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, silently as torch
@@ -118,7 +134,7 @@ def add(self, other, *, alpha=1):
                 try:
                     r = x + y
                 except ValueError:
-                    return _general(np.add, self, other, "aten::add")
+                    return _general(np.add, self, other, "aten::add", arithmetic=True)
                 if type(r) is not _ndarray:
                     r = as_array(r)
                 t = _new(Tensor)
@@ -133,7 +149,7 @@ def add(self, other, *, alpha=1):
         elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = np.add(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
-        return _general(np.add, self, other, "aten::add")
+        return _general(np.add, self, other, "aten::add", arithmetic=True)
     return _add_scaled(self, other, alpha=alpha)
 
 
@@ -147,7 +163,7 @@ def rsub(self, other, *, alpha=1):
     return _rsub_scaled(self, other, alpha=alpha)
 
 
-mul = binary(np.multiply, "aten::mul")
+mul = binary(np.multiply, "aten::mul", arithmetic=True)
 
 
 def _true_div(x, y):
@@ -170,7 +186,7 @@ def div(self, other):
         with np.errstate(all="ignore"):
             r = np.true_divide(x, other)
         return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
-    return _general(np.true_divide, self, other, "aten::div", _div_dtype(self, other))
+    return _general(np.true_divide, self, other, "aten::div", _div_dtype(self, other), arithmetic=True)
 
 
 def _not_for_complex(kernel, dt):
@@ -195,7 +211,28 @@ def _int_zero_check(y, name):
 
 
 def _floor_div(x, y):
-    return np.floor_divide(x, y) if np.result_type(x, y).kind in "biu" else np.floor(np.true_divide(x, y))
+    """torch's ``div_floor``: for floating data the quotient of ``x - fmod(x, y)``, less one where
+    the remainder's sign differs from ``y``'s (``-5 // inf`` is -1, numpy's floor of ``-5 / inf``
+    is -0), rounded; a zero quotient takes the sign of ``x / y``; division by zero is ``x / y``."""
+    if np.result_type(x, y).kind in "biu":
+        return np.floor_divide(x, y)
+    mod = np.fmod(x, y)
+    div = np.true_divide(np.subtract(x, mod), y)
+    div = div - ((mod != 0) & ((np.asarray(y) < 0) != (mod < 0)))
+    floordiv = np.floor(div)
+    floordiv = floordiv + (div - floordiv > 0.5)
+    plain = np.true_divide(x, y)
+    r = np.where(div != 0, floordiv, np.copysign(np.zeros_like(floordiv), plain))
+    return np.where(np.asarray(y) == 0, plain, r)
+
+
+def _remainder(x, y):
+    """torch's ``remainder``: ``fmod`` moved into the divisor's sign (a zero stays +0, numpy's
+    ``remainder`` gives it the divisor's sign)."""
+    if np.result_type(x, y).kind in "biu":
+        return np.remainder(x, y)
+    mod = np.fmod(x, y)
+    return np.where((mod != 0) & ((np.asarray(y) < 0) != (mod < 0)), mod + y, mod)
 
 
 def _trunc_div(x, y):
@@ -216,7 +253,16 @@ def div_mode(self, other, *, rounding_mode):
         _int_zero_check(data_as(other, dt), "aten::div")
     elif dt._cat == 3:
         _not_for_complex(f"div_{rounding_mode}", dt)
-    return _general(_floor_div if rounding_mode == "floor" else _trunc_div, self, other, "aten::div", dt)
+    fn = _floor_div if rounding_mode == "floor" else _trunc_div
+    if rounding_mode == "trunc" and dt._cat == 2 and dt.itemsize == 2 and isinstance(other, Tensor):
+        # torch's half-precision trunc division of two tensors rounds the quotient to the type before
+        # truncating (with a Python number the quotient stays in float32).
+        half = dt.np
+
+        def fn(x, y):
+            q = np.true_divide(x, y)
+            return np.trunc(q.astype(half).astype(q.dtype))
+    return _general(fn, self, other, "aten::div", dt, arithmetic=True)
 
 
 def floor_divide(self, other):
@@ -225,7 +271,7 @@ def floor_divide(self, other):
         _int_zero_check(data_as(other, dt), "aten::floor_divide")
     elif dt._cat == 3:
         _not_for_complex("div_floor", dt)
-    return _general(_floor_div, self, other, "aten::floor_divide", dt)
+    return _general(_floor_div, self, other, "aten::floor_divide", dt, arithmetic=True)
 
 
 def remainder(self, other):
@@ -234,7 +280,24 @@ def remainder(self, other):
         _int_zero_check(data_as(other, dt), "aten::remainder")
     elif dt._cat == 3:
         _not_for_complex("remainder", dt)
-    return _general(np.remainder, self, other, "aten::remainder", dt)
+    return _general(_remainder, self, other, "aten::remainder", dt)
+
+
+def _power(x, e):
+    """``x ** e`` as torch's kernels: complex as ``_complex_power``; an integral power with a negative
+    exponent is ``1`` for base 1, ``±1`` for base -1 and ``0`` otherwise (numpy refuses it)."""
+    kind = np.result_type(x, e).kind
+    if kind == "c":
+        return _complex_power(x, e)
+    if kind not in "biu":
+        return np.power(x, e)
+    neg = np.asarray(e) < 0
+    if not neg.any():
+        return np.power(x, e)
+    r = np.power(x, np.where(neg, 0, e))
+    odd = np.remainder(e, 2) != 0
+    at_neg = np.where(np.asarray(x) == 1, 1, np.where(np.asarray(x) == -1, np.where(odd, -1, 1), 0))
+    return np.where(neg, at_neg, r)
 
 
 def _complex_power(x, y):
@@ -245,29 +308,25 @@ def _complex_power(x, y):
         return np.exp(np.multiply(y, np.log(x)))
 
 
-def _power(x, y):
-    return _complex_power(x, y) if np.result_type(x, y).kind == "c" else np.power(x, y)
-
 
 def pow_tt(self, exponent):
-    dt = tensor_result_dtype(self, exponent)
-    if dt._cat <= 1 and np.any(data_as(exponent, dt) < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
-    return _general(_complex_power if dt._cat == 3 else np.power, self, exponent, "aten::pow", dt)
+    return _general(_power, self, exponent, "aten::pow")
 
 
 def pow_ts(self, exponent):
     dt = tensor_result_dtype(self, exponent)
     if dt._cat <= 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
+    exponent = checked(exponent, dt)
     with np.errstate(all="ignore"):
-        return out(cast(np.asarray(np.power(data_as(self, dt), exponent)), dt), self)
+        return out(cast(np.asarray(np.power(data_as(self, compute_dtype(dt)), exponent)), dt), self)
 
 
 def pow_st(self, exponent):
     dt = tensor_result_dtype(exponent, self)
+    cdt = compute_dtype(dt)
     with np.errstate(all="ignore"):
-        return out(cast(np.asarray(_power(self, data_as(exponent, dt))), dt), exponent)
+        return out(cast(np.asarray(_power(wrapped(self, dt), data_as(exponent, cdt))), dt), exponent)
 
 
 def _cmp(fn, name, ordered=False):
@@ -290,6 +349,8 @@ def _cmp(fn, name, ordered=False):
                 return out(fn(data_as(self, dt), y.astype(dt.np, copy=False)), self)
             except ValueError:
                 raise broadcast_error(name, self, other) from None
+        if x.dtype.kind not in "fcb" and type(other) in (int, float):  # the number in x's type
+            other = wrapped(other, D.FROM_NP[x.dtype])
         return out(fn(x, other), self)
     kernel.__name__ = name.split("::")[1]
     return kernel
@@ -344,37 +405,80 @@ def where(condition, self, other):
     check_same_device("aten::where", condition, self, other)
     ref = self if isinstance(self, Tensor) else other
     dt = tensor_result_dtype(self, other)
-    return out(cast(np.asarray(np.where(condition._data, data_as(self, dt), data_as(other, dt))), dt), ref)
+    a = data_as(self, dt) if isinstance(self, Tensor) else selected(self, dt)
+    b = data_as(other, dt) if isinstance(other, Tensor) else selected(other, dt)
+    return out(cast(np.asarray(np.where(condition._data, a, b)), dt), ref)
 
 
-def clamp(self, min=None, max=None):
+def _bound(v, dt, cdt, which):
+    """A bound of clamp of result dtype ``dt`` computed in ``cdt``: a tensor's data, or a Scalar under
+    torch's clamp rule (``scalars.clamp_limit``: None when it bounds nothing)."""
+    if v is None or isinstance(v, Tensor):
+        return None if v is None else data_as(v, cdt)
+    return clamp_limit(v, dt, which)
+
+
+def _clamp(self, min, max, name):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None (aten::clamp)")
-    check_same_device("aten::clamp", self, min, max)
+    check_same_device(name, self, min, max)
     dt = tensor_result_dtype(self, *(v for v in (min, max) if v is not None))
     if dt._cat == 3:
         raise NotImplementedError("clamp is not supported for complex types")
-    x = data_as(self, dt)
-    if min is not None:
-        x = np.maximum(x, data_as(min, dt))
-    if max is not None:
-        x = np.minimum(x, data_as(max, dt))
+    cdt = compute_dtype(dt)
+    lo, hi = _bound(min, dt, cdt, "min"), _bound(max, dt, cdt, "max")
+    x = data_as(self, cdt)
+    try:
+        if lo is not None:
+            x = np.maximum(x, lo)
+        if hi is not None:
+            x = np.minimum(x, hi)
+    except ValueError:
+        raise broadcast_error(name, self, *(v for v in (min, max) if isinstance(v, Tensor))) from None
     return out(cast(np.asarray(x), dt), self)
 
 
+def clamp(self, min=None, max=None):
+    return _clamp(self, min, max, "aten::clamp")
+
+
 def clamp_min(self, min):
-    return clamp(self, min, None)
+    return _clamp(self, min, None, "aten::clamp_min")
 
 
 def clamp_max(self, max):
-    return clamp(self, None, max)
+    return _clamp(self, None, max, "aten::clamp_max")
+
+
+OPS = OpTable()
+
+
+@OPS.op("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", kind="pointwise",
+        inplace="clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)",
+        out="clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)")
+def clamp_min_tensor(self, min):
+    return _clamp(self, min, None, "aten::clamp_min")
+
+
+@OPS.op("clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", kind="pointwise",
+        inplace="clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)",
+        out="clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)")
+def clamp_max_tensor(self, max):
+    return _clamp(self, None, max, "aten::clamp_max")
+
+
+@OPS.op("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", kind="inplace")
+def clamp__tensor(self, min=None, max=None):
+    return inplace_result(self, _clamp(self, min, max, "aten::clamp_")._data, "aten::clamp_")
 
 
 def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     check_same_device("aten::isclose", self, other)
     if self._data.dtype != other._data.dtype:
-        raise RuntimeError(f"{self.dtype.name.capitalize()} did not match {other.dtype.name.capitalize()} "
-                           "(aten::isclose: both tensors need one dtype; convert one with .to())")
+        raise RuntimeError(f"{D.legacy_name(self.dtype)} did not match {D.legacy_name(other.dtype)}")
+    for name, v in (("rtol", rtol), ("atol", atol)):
+        if v < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {v:g}")
     return out(np.isclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan), self)
 
 
@@ -382,43 +486,37 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(np.all(isclose(self, other, rtol, atol, equal_nan)._data))
 
 
-# torch's C++ names of the dtypes its lerp messages print.
-_C_DTYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-                  "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
+def lerp_arrays(x, e, w, dt):
+    """torch's lerp in the computation dtype of ``dt`` (float32 for half data), rounded once:
+    ``x + w * (e - x)`` where ``|w| < 0.5``, else ``e - (e - x) * (1 - w)`` (exact at both ends)."""
+    cdt = compute_np(dt.np)
+    x, e = x.astype(cdt, copy=False), e.astype(cdt, copy=False)
+    w = w.astype(cdt, copy=False) if isinstance(w, np.ndarray) else w
+    with np.errstate(all="ignore"):
+        diff = e - x
+        r = np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))
+    return np.asarray(r).astype(dt.np, copy=False)
 
 
-def lerp_checks(self, end, weight, kernel_name):
-    """torch's lerp checks: ``end`` (and a tensor ``weight``) of ``self``'s dtype, a floating or
-    complex dtype (``kernel_name`` refuses the others), on one device."""
-    check_same_device("aten::lerp", self, end, weight)
-    for name, other in (("end", end), ("weight", weight)):
-        if isinstance(other, Tensor) and other._data.dtype != self._data.dtype:
-            raise RuntimeError(f"expected dtype {_C_DTYPE_NAMES.get(self.dtype.name, self.dtype.name)} for "
-                               f"`{name}` but got dtype {_C_DTYPE_NAMES.get(other.dtype.name, other.dtype.name)}")
+def lerp_checks(self, others, kernel):
+    """torch's lerp checks: floating or complex data, one dtype for every tensor."""
     if self.dtype._cat < 2:
-        raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{D.legacy_name(self.dtype)}'")
-
-
-def lerp_values(x, e, w, dtype):
-    """torch's lerp of arrays (``w`` an array or a number) in its compute type (float32 for half and
-    bfloat16), rounded once to ``dtype``: ``x + w (e - x)`` for ``|w| < 0.5``, else
-    ``e - (e - x)(1 - w)`` (exact at both ends)."""
-    work = np.float32 if dtype.itemsize == 2 and dtype.kind in "fV" else dtype
-    x, e = x.astype(work, copy=False), e.astype(work, copy=False)
-    w = np.asarray(w, dtype=work) if not isinstance(w, np.ndarray) else w.astype(work, copy=False)
-    diff = e - x
-    return np.asarray(np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))).astype(dtype, copy=False)
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(self.dtype)}'")
+    for name, other in others:
+        if other.dtype is not self.dtype:
+            raise RuntimeError(f"expected dtype {D.c_type_name(self.dtype)} for `{name}` but got dtype "
+                               f"{D.c_type_name(other.dtype)}")
 
 
 def lerp(self, end, weight):
-    lerp_checks(self, end, None, "lerp_kernel_scalar")
-    weight = checked_fill(weight, D.FROM_NP[self._data.dtype])
-    x, e = self._data, end._data
+    check_same_device("aten::lerp", self, end)
+    lerp_checks(self, (("end", end),), "lerp_kernel_scalar")
     try:
-        np.broadcast_shapes(x.shape, e.shape)
+        shape = np.broadcast_shapes(self._data.shape, end._data.shape)
     except ValueError:
         raise broadcast_error("aten::lerp", self, end) from None
-    return out(lerp_values(x, e, weight, x.dtype), self)
+    x, e = np.broadcast_to(self._data, shape), np.broadcast_to(end._data, shape)
+    return out(lerp_arrays(x, e, weight, self.dtype), self)
 
 
 # In-place variants: the functional kernel, then torch's cast rule and a version bump.
@@ -463,7 +561,7 @@ def fill_(self, value):
         value = value._data[()]
     elif not (type(value) is int and 0 <= value <= 127  # fits every dtype
               or type(value) is float and self._data.dtype.kind == "f" and -65504.0 <= value <= 65504.0):
-        value = checked_fill(value, D.FROM_NP[self._data.dtype])
+        value = checked(value, D.FROM_NP[self._data.dtype])
     x = self._data
     if not x.flags.writeable:
         # Every element gets one value, so an expanded view may be filled (torch allows it).

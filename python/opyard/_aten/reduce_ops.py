@@ -12,6 +12,7 @@ from . import return_types as RT
 from .common import INEXACT, A, _wrap_dim, dims_arg, inplace_result, out
 from .misc_ops import cumprod as _cumprod
 from .reduction import cumsum as _cumsum
+from .precision import reduced, sum_dtypes
 
 __all__ = ["COMPOSITE", "KERNELS", "REDUCTIONS", "SCHEMAS"]
 
@@ -34,18 +35,11 @@ SCHEMAS = (
 )
 
 
-def _acc(x, dtype):
-    if dtype is not None:
-        return dtype.np
-    return np.int64 if x.dtype.kind in "biu" else x.dtype
-
-
 def nansum(self, dim=None, keepdim=False, *, dtype=None):
     x = self._data
     if x.dtype.kind == "c":
         raise RuntimeError("nansum does not support complex inputs")
-    r = np.nansum(x, axis=dims_arg(dim, x.ndim), keepdims=keepdim, dtype=_acc(x, dtype))
-    return out(np.asarray(r), self)
+    return out(reduced(np.nansum, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim, upcast_first=True), self)
 
 
 def nanmean(self, dim=None, keepdim=False, *, dtype=None):
@@ -56,9 +50,10 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     axes = dims_arg(dim, x.ndim)
     keep = ~np.isnan(x)
     with np.errstate(all="ignore"):
-        total = np.sum(np.where(keep, x, 0), axis=axes, keepdims=keepdim, dtype=_acc(x, dtype))
+        acc, res = sum_dtypes(x.dtype, dtype)
+        total = np.sum(np.where(keep, x, 0), axis=axes, keepdims=keepdim, dtype=acc)
         r = total / np.sum(keep, axis=axes, keepdims=keepdim)
-    return out(np.asarray(r).astype(_acc(x, dtype), copy=False), self)
+    return out(np.asarray(r).astype(res, copy=False), self)
 
 
 def _cum_extreme(name, better, rt):

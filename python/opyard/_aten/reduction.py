@@ -6,6 +6,7 @@ from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
+from .precision import reduced, upcast
 
 __all__ = ["KERNELS"]
 
@@ -23,18 +24,17 @@ def _acc_dtype(x, dtype):
 
 def sum_all(self, *, dtype=None):
     x = self._data
-    if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
+    if dtype is None and x.dtype.kind in "fc" and x.itemsize > 2:  # the hot path: numpy's reduction, no wrapper
         if x.size > _BLOCKED_SUM_MIN:  # as the Rust kernel: by blocks on the intra-op pool
             s = _core._blocked_sum(x)
             if s is not None:
                 return out(s, self)
         return out(np.add.reduce(x, axis=None), self)
-    if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
+    if dtype is None and x.dtype == D.bfloat16.np and x.size > _BLOCKED_SUM_MIN:  # float32 blocks, rounded once
         s = _blocked_sum_wide(x)
         if s is not None:
             return out(s.astype(x.dtype), self)
-        return out(np.asarray(np.add.reduce(x, axis=None, dtype=np.float32)).astype(x.dtype), self)
-    return out(np.add.reduce(x, axis=None, dtype=_acc_dtype(x, dtype)), self)
+    return out(reduced(np.add.reduce, x, dtype, axis=None), self)
 
 
 def _blocked_sum_wide(x):
@@ -47,10 +47,7 @@ def _blocked_sum_wide(x):
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
-    axes = dims_arg(dim, x.ndim)
-    if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
-        return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=np.float32)).astype(x.dtype), self)
-    return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.sum, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim), self)
 
 
 def _mean_check(x, dtype):
@@ -62,14 +59,6 @@ def _mean_check(x, dtype):
         )
 
 
-def _mean_acc(x, dtype):
-    """The accumulation dtype of a mean: the requested one, float32 for float16/bfloat16 data
-    (torch's CPU kernel sums those in float32 and rounds once), else numpy's."""
-    if dtype is not None:
-        return dtype.np
-    return np.float32 if x.dtype in (D.float16.np, D.bfloat16.np) else None
-
-
 def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
@@ -77,24 +66,24 @@ def mean_all(self, *, dtype=None):
         s = _blocked_sum_wide(x) if x.dtype == D.bfloat16.np else _core._blocked_sum(x)
         if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
             return out(np.true_divide(s, x.size, dtype=s.dtype).astype(x.dtype, copy=False), self)
-    return out(np.asarray(np.mean(x, dtype=_mean_acc(x, dtype))).astype(np_dtype(dtype) or x.dtype), self)
+    return out(reduced(np.mean, x, dtype), self)
 
 
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
-    r = np.mean(x, axis=dims_arg(dim, x.ndim), keepdims=keepdim, dtype=_mean_acc(x, dtype))
+    r = reduced(np.mean, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim)
     return out(np.asarray(r).astype(np_dtype(dtype) or x.dtype), self)
 
 
 def prod(self, *, dtype=None):
     x = self._data
-    return out(np.asarray(np.prod(x, dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.prod, x, dtype), self)
 
 
 def prod_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
-    return out(np.asarray(np.prod(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.prod, x, dtype, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), self)
 
 
 def _nonempty(x, name):
@@ -176,12 +165,15 @@ def argmin(self, dim=None, keepdim=False):
 
 
 def _var(fn):
+    """var/std: real for complex data (the spread of the magnitudes of the deviations, as torch),
+    accumulated in float32 for half-precision data (``precision``)."""
     def kernel(self, dim=None, *, correction=None, keepdim=False):
         x = self._data
         ddof = 1 if correction is None else correction
+        rdt = x.real.dtype if x.dtype.kind == "c" else x.dtype
         with np.errstate(divide="ignore", invalid="ignore"):
-            r = fn(x, axis=dims_arg(dim, x.ndim), ddof=ddof, keepdims=keepdim)
-        return out(np.asarray(r).astype(x.dtype, copy=False), self)
+            r = fn(upcast(x), axis=dims_arg(dim, x.ndim), ddof=ddof, keepdims=keepdim)
+        return out(np.asarray(r).astype(rdt, copy=False), self)
     return kernel
 
 
@@ -218,12 +210,19 @@ def _private_softmax(log):
     return kernel
 
 
+def _truth(r, x):
+    """torch's any/all result: bool, but uint8 for uint8 data (its legacy byte form)."""
+    r = np.asarray(r)
+    return r.astype(np.uint8) if x.dtype == np.uint8 else r
+
+
 def _any_all(fn, name):
     def whole(self):
-        return out(np.asarray(fn(self._data)), self)
+        return out(_truth(fn(self._data), self._data), self)
 
     def along(self, dim, keepdim=False):
-        return out(np.asarray(fn(self._data, axis=_wrap_dim(dim, self._data.ndim), keepdims=keepdim)), self)
+        x = self._data
+        return out(_truth(fn(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), x), self)
     whole.__name__, along.__name__ = name, name + "_dim"
     return whole, along
 
@@ -294,7 +293,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
 def cumsum(self, dim, *, dtype=None):
     x = self._data
     # torch writes cumulative results row-major whatever the input's layout
-    return out(np.ascontiguousarray(np.cumsum(x, axis=_wrap_dim(dim, x.ndim), dtype=_acc_dtype(x, dtype))), self)
+    return out(reduced(np.cumsum, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
 
 
 KERNELS = {

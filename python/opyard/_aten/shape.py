@@ -5,6 +5,7 @@ import numpy as np
 from .._memory_format import check_memory_format_rank, contiguous_format, preserve_format
 from .._memory_format import memory_format as _MemoryFormat
 from .factory import laid_out
+from .._tensor import _make_detached
 from .common import A, _make_meta, _make_view, _wrap_dim, out
 
 __all__ = ["KERNELS", "COMPOSITE"]
@@ -228,7 +229,7 @@ def alias(self):
 
 
 def detach(self):
-    return _make_view(self._data[...], self)
+    return _make_detached(self._data[...], self)
 
 
 def clone(self, *, memory_format=None):

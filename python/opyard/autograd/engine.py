@@ -333,17 +333,31 @@ def _call_post_hooks(node, outputs, grads):
     return list(outputs)
 
 
-def _validate(node, i, g, nxt, nr):
-    """Check (and, when broadcast, reduce) the gradient for input ``i`` of ``node``."""
+def _validate(node, i, g, nxt, nr, dtype=None):
+    """Check the gradient ``node`` returned at index ``i`` for input ``nr`` of ``nxt`` as torch's engine
+    does: a broadcast is summed back to the input's shape, and the gradient is cast to the input's
+    ``dtype`` (None: not recorded). See Note [Gradient dtypes] in src/python/autograd.rs."""
     expected = tuple(nxt._out_shapes[nr])
     got = meta.shape(g)
-    if got == expected:
-        return g
-    if meta.can_sum_to(got, expected):
-        return meta.sum_to(g, expected)
-    raise RuntimeError(
-        f"Function {node.name()} returned an invalid gradient at index {i} - got "
-        f"{list(got)} but expected shape compatible with {list(expected)}")
+    if got != expected:
+        if not meta.can_sum_to(got, expected):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                f"{list(got)} but expected shape compatible with {list(expected)}")
+        g = meta.sum_to(g, expected)
+    if dtype is not None and g.dtype is not dtype:
+        if g.dtype.is_complex and not dtype.is_complex and getattr(node, "formula", None) is not None:
+            # A built-in formula's gradient for a real input of a complex result: its real part
+            # (torch's formulas take it, ``handle_r_to_c``; here once for all of them).
+            g = ops.aten.real.default(g)
+        elif g.dtype.is_complex and not dtype.is_complex:
+            raise RuntimeError(
+                "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to be "
+                f"true, but got false. (Function {node.name()} returned a {g.dtype} gradient at index {i} for "
+                f"a {dtype} input: a real input's gradient is real)")
+        if g.dtype is not dtype:
+            g = ops.aten._to_copy.default(g, dtype=dtype)
+    return g
 
 
 

@@ -38,7 +38,7 @@ pub fn same_plain_shape(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bo
 /// Whether `a` and `b` have the same dtype object, when both are plain
 /// tensors whose arrays share one numpy dtype object (`None`: compare
 /// their `dtype` attributes; equal numpy dtypes may be distinct objects).
-fn same_plain_dtype(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bool> {
+pub fn same_plain_dtype(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> Option<bool> {
     let same = with_plain_array(a, |va| with_plain_array(b, |vb| va.same_descr(&vb)))??;
     same.then_some(true)
 }

@@ -28,11 +28,14 @@ use crate::autograd::engine::{
     run_backward, BackwardOptions, Edge, EdgeBuf, EngineError, GraphNode,
 };
 use crate::autograd::Grad;
-use crate::python::autograd::accumulate::{accumulate, call_op, same_plain_shape};
+use crate::python::autograd::accumulate::{
+    accumulate, call_op, same_plain_dtype, same_plain_shape,
+};
 use crate::python::autograd::node::{as_node, NodeKind, PyNodeBase};
 use crate::python::autograd::record::release_saved;
 use crate::python::ffi::object::{is_python_function, lookup_on_type};
 use crate::python::hooks::{fast_paths, hooks};
+use crate::python::kernels_py::plain_cpu_tensor;
 use crate::python::tensor::fields as tensor_fields;
 
 /// See Note [GIL during backward]: the pass holds the GIL, so this only
@@ -293,34 +296,73 @@ impl PyNode {
     ) -> PyResult<PyGrad> {
         let sink = self.sink_variable(py);
         if let Some(var) = &sink {
-            if same_plain_shape(grad.0.bind(py), var.bind(py)) == Some(true) {
+            let (g, v) = (grad.0.bind(py), var.bind(py));
+            if same_plain_shape(g, v) == Some(true) && same_plain_dtype(g, v) == Some(true) {
                 return Ok(grad);
             }
         }
-        let shape = tensor_fields::shape(grad.0.bind(py))?;
-        let same = match sink {
-            Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
-            None => {
-                // Copied out: comparing sizes may run Python (a symbolic size's
-                // `__index__`/`__eq__`), which must not happen under the borrow.
-                let (native, py_shapes) = {
-                    let node = self.base(py).borrow();
-                    let native: Option<SmallVec<[i64; 4]>> =
-                        node.shapes.native(nr).map(SmallVec::from_slice);
-                    (native, node.shapes.py().map(|o| o.clone_ref(py)))
-                };
-                match (py_shapes, native) {
-                    (Some(o), _) => shape.eq(o.bind(py).get_item(nr)?)?,
-                    (None, Some(expected)) => same_shape(&shape, &expected)?,
-                    (None, None) => false,
-                }
-            }
+        // See Note [Gradient dtypes].
+        let expected = match &sink {
+            Some(var) => Some(grad_dtype(var.bind(py))?),
+            None => self.expected_dtype(py, nr),
         };
+        let dtype_ok = match &expected {
+            Some(d) => grad_dtype(grad.0.bind(py))?.is(d),
+            None => true,
+        };
+        let shape = tensor_fields::shape(grad.0.bind(py))?;
+        let same = dtype_ok
+            && match sink {
+                Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
+                None => {
+                    // Copied out: comparing sizes may run Python (a symbolic size's
+                    // `__index__`/`__eq__`), which must not happen under the borrow.
+                    let (native, py_shapes) = {
+                        let node = self.base(py).borrow();
+                        let native: Option<SmallVec<[i64; 4]>> =
+                            node.shapes.native(nr).map(SmallVec::from_slice);
+                        (native, node.shapes.py().map(|o| o.clone_ref(py)))
+                    };
+                    match (py_shapes, native) {
+                        (Some(o), _) => shape.eq(o.bind(py).get_item(nr)?)?,
+                        (None, Some(expected)) => same_shape(&shape, &expected)?,
+                        (None, None) => false,
+                    }
+                }
+            };
         if same {
             return Ok(grad);
         }
-        let args = (&producer.0, i, grad.0, &self.0, nr);
+        let expected = expected.map_or_else(|| py.None(), |d| d.unbind());
+        let args = (&producer.0, i, grad.0, &self.0, nr, expected);
         Ok(PyGrad(hooks(py)?.validate_grad.call1(py, args)?))
+    }
+    /// The dtype of the forward output `nr` of this node, when recorded.
+    fn expected_dtype<'py>(&self, py: Python<'py>, nr: usize) -> Option<Bound<'py, PyAny>> {
+        // The slots are copied out: indexing a tuple set from Python may run
+        // Python code, which must not happen under the borrow.
+        let (one, many) = {
+            let node = self.base(py).borrow();
+            let x = node.extras();
+            let one = match (&node.out_dtype, nr) {
+                (Some(d), 0) => Some(d.clone_ref(py)),
+                _ => x.and_then(|x| {
+                    x.out_dtype
+                        .as_ref()
+                        .filter(|_| nr == 0)
+                        .map(|d| d.clone_ref(py))
+                }),
+            };
+            (
+                one,
+                x.and_then(|x| x.out_dtypes.as_ref().map(|d| d.clone_ref(py))),
+            )
+        };
+        if let Some(d) = one {
+            return Some(d.into_bound(py));
+        }
+        let d = many?.into_bound(py).get_item(nr).ok()?;
+        (!d.is_none()).then_some(d)
     }
     /// The leaf tensor when this node is an `AccumulateGrad`.
     fn sink_variable(&self, py: Python<'_>) -> Option<PyObject> {
@@ -329,6 +371,21 @@ impl PyNode {
             NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
             NodeKind::Python | NodeKind::Function => None,
         }
+    }
+}
+
+/// Note [Gradient dtypes]: as torch's engine (`validate_outputs`), a
+/// gradient entering a node input is cast to the dtype of the tensor that
+/// flowed forward along that edge: a leaf's own dtype at its
+/// `AccumulateGrad`, else the dtype the producing op's output had (a
+/// built-in node records it as `out_dtype`; a `Function`'s ctx as its
+/// `_out_dtypes`). So `autograd.grad((a32 + b64).sum(), [a32, b64])` gives a
+/// float32 and a float64 gradient, and every formula may return its
+/// gradient in the output's dtype: the cast happens here, in one place.
+fn grad_dtype<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    match plain_cpu_tensor(t) {
+        Some(state) => state.dtype(t.py()),
+        None => tensor_fields::dtype(t),
     }
 }
 

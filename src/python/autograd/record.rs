@@ -124,7 +124,8 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
 }
 
 /// Makes `out` output 0 of `node`: its shape (to check and materialize its
-/// gradient) and, when it is differentiable (floating point; complex too with
+/// gradient), its dtype (See Note [Gradient dtypes] in `autograd.rs`) and,
+/// when it is differentiable (floating point; complex too with
 /// `complex_ok`, as `Function` outputs), its history and its requires-grad
 /// bit. Returns the output's dtype.
 pub fn attach_output<'py>(
@@ -161,7 +162,13 @@ pub fn attach_output<'py>(
         Some((_, shape)) => shape,
         None => parse_one_shape(&tensor_fields::shape(out)?)?,
     };
-    let old = std::mem::replace(&mut node.borrow_mut().shapes, shape);
+    let old = {
+        let mut n = node.borrow_mut();
+        (
+            std::mem::replace(&mut n.shapes, shape),
+            n.out_dtype.replace(dtype.clone().unbind()),
+        )
+    };
     drop(old);
     if floating {
         tensor_fields::set_grad_fn(out, node.as_any())?;

@@ -46,8 +46,8 @@ enum Fast {
     Binary(BinOp, bool),
     Unary(Unary),
     Expand,
-    /// detach/alias: a view of the whole array.
-    Whole,
+    /// detach/alias: a view of the whole array; `true`: detach (no `_base`).
+    Whole(bool),
     /// add_/sub_/mul_ with a tensor operand.
     InPlace(BinOp),
     /// view/reshape/t/transpose/permute/unsqueeze/squeeze/select/slice/narrow.
@@ -70,8 +70,8 @@ const FAST_OPS: &[(&str, Fast)] = &[
     ("ones_like", Fast::Unary(Unary::OnesLike)),
     ("zeros_like", Fast::Unary(Unary::ZerosLike)),
     ("expand", Fast::Expand),
-    ("detach", Fast::Whole),
-    ("alias", Fast::Whole),
+    ("detach", Fast::Whole(true)),
+    ("alias", Fast::Whole(false)),
     ("add_.Tensor", Fast::InPlace(BinOp::Add)),
     ("sub_.Tensor", Fast::InPlace(BinOp::Sub)),
     ("mul_.Tensor", Fast::InPlace(BinOp::Mul)),
@@ -108,7 +108,7 @@ impl PyRustKernel {
             Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
             Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
             Fast::Expand => view::expand(py, args, kwargs)?,
-            Fast::Whole => view::whole(py, args, kwargs)?,
+            Fast::Whole(detached) => view::whole(py, args, kwargs, detached)?,
             Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
             Fast::Shape(which) => view_shape::shape_view(py, which, args, kwargs)?,
         };

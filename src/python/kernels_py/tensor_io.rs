@@ -106,6 +106,20 @@ pub fn wrap_view(
     Ok(t.into_any().unbind())
 }
 
+/// A detached tensor holding `view`, as `_tensor._make_detached` makes one:
+/// `wrap_view`'s tensor without `_base` (it shares the root's version counter).
+pub fn wrap_detached(
+    py: Python<'_>,
+    view: Bound<'_, PyAny>,
+    keys: u64,
+    root: &Bound<'_, PyTensorBase>,
+) -> PyResult<PyObject> {
+    let counter = root.get().counter(py)?;
+    let t = new_tensor(py, None, &view, keys & !ALLOWED, None)?;
+    t.get().set_field(Field::Vc, Some(counter.as_any()));
+    Ok(t.into_any().unbind())
+}
+
 /// The default floating dtype as a fast-path dtype: `Some(true)` for
 /// float64, `Some(false)` for float32, `None` for another (half, bfloat16).
 pub fn default_float_is_f64(py: Python<'_>) -> Option<bool> {

@@ -9,7 +9,7 @@
 //! gives (numpy answers an Ellipsis index with `PyArray_View(arr, NULL, NULL)`:
 //! same dtype, shape, strides, writeability, `arr` as its base).
 
-use super::tensor_io::{plain_cpu_tensor, view_root, wrap_view};
+use super::tensor_io::{plain_cpu_tensor, view_root, wrap_detached, wrap_view};
 use crate::python::ffi::numpy::{strided_view, whole_view, Header, MAX_DIMS};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyLong, PyTuple};
@@ -47,11 +47,13 @@ pub fn expand(
     wrap_view(py, view, state.keys(), &root).map(Some)
 }
 
-/// `detach(self)` / `alias(self)` as `_make_view(self._data[...], self)`, or `None`.
+/// `alias(self)` as `_make_view(self._data[...], self)`, `detach(self)` (`detached`) as
+/// `_make_detached(self._data[...], self)`, or `None`.
 pub fn whole(
     py: Python<'_>,
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
+    detached: bool,
 ) -> PyResult<Option<PyObject>> {
     if args.len() != 1 || kwargs.is_some_and(|k| !k.is_empty()) {
         return Ok(None);
@@ -70,6 +72,9 @@ pub fn whole(
         return Ok(None);
     };
     let view = whole_view(&data)?;
+    if detached {
+        return wrap_detached(py, view, state.keys(), &root).map(Some);
+    }
     wrap_view(py, view, state.keys(), &root).map(Some)
 }
 

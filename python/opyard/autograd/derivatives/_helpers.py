@@ -38,6 +38,15 @@ def neg(a):
     return A.neg.default(a)
 
 
+def cj(x):
+    """The complex conjugate of a complex tensor or number, else ``x`` itself. torch's formulas follow
+    the conjugate Wirtinger convention: the gradient of a holomorphic ``f`` is ``grad * conj(f'(x))``
+    (``grad * other.conj()`` for mul); for real data the conjugate is the identity and costs nothing."""
+    if is_t(x):
+        return A._conj_physical.default(x) if x.dtype.is_complex else x
+    return x.conjugate() if type(x) is complex else x
+
+
 def scale(g, alpha):
     """``g * alpha``, skipping the multiply for alpha == 1."""
     return g if alpha == 1 else A.mul.Scalar(g, alpha)

@@ -1,11 +1,12 @@
 """Derivatives of indexing, scattering, splitting, fills and the zero-gradient ops."""
 
+import cmath
 import math
 
 import numpy as np
 
 from ... import _factories
-from ._helpers import A, div, mul, pad_along
+from ._helpers import A, cj, div, mul, pad_along
 from .registry import Formula as F
 
 
@@ -34,11 +35,15 @@ def _scatter_add(g, base_shape, dim, index):
 
 
 def _gather(grads, a, n):
-    return (_scatter_add(grads[0], a.self.shape, a.dim, a.index),)
+    """torch's ``gather_backward``: ``zeros_like(self).scatter_add(dim, index, grad)``."""
+    g = grads[0]
+    return (A.scatter_add.default(_zeros_for(g, a.self.shape), a.dim, a.index, g),)
 
 
 def _index_select(grads, a, n):
     g = grads[0]
+    if not len(a.self.shape):  # a scalar selected from itself
+        return (g,)
     dim = a.dim % max(len(a.self.shape), 1)
     view = [1] * len(g.shape)
     view[dim] = -1
@@ -85,8 +90,8 @@ def _scatter_value(grads, a, n):
 
 def _outer(grads, a, n):
     g = grads[0]
-    return (A.sum.dim_IntList(mul(g, A.unsqueeze.default(a.vec2, 0)), [1]) if n[0] else None,
-            A.sum.dim_IntList(mul(g, A.unsqueeze.default(a.self, 1)), [0]) if n[1] else None)
+    return (A.sum.dim_IntList(mul(g, cj(A.unsqueeze.default(a.vec2, 0))), [1]) if n[0] else None,
+            A.sum.dim_IntList(mul(g, cj(A.unsqueeze.default(a.self, 1))), [0]) if n[1] else None)
 
 
 def _evenly(grads, a, n):
@@ -187,8 +192,11 @@ def _div_mode(grads, a, n):
 def _pow_scalar(grads, a, n):
     # Scalar log as torch's: log(0) = -inf, log(<0) = nan; base 0 has derivative 0 where exponent >= 0.
     base = a.self
-    log = math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
-    d = A.mul.Scalar(a.result, log)
+    if type(base) is complex:
+        log = cmath.log(base) if base else complex(-math.inf, 0)
+    else:
+        log = math.log(base) if base > 0 else (-math.inf if base == 0 else math.nan)
+    d = cj(A.mul.Scalar(a.result, log))
     if base == 0:
         d = A.where.self(A.ge.Scalar(a.exponent, 0), A.zeros_like.default(d), d)
     return (mul(grads[0], d),)
@@ -202,6 +210,13 @@ def _copy(grads, a, n):
 _ZERO_OPS = {"aten::round": "RoundBackward0", "aten::sign": "SignBackward0",
              "aten::floor": "FloorBackward0", "aten::ceil": "CeilBackward0"}
 
+def _not_implemented(name):
+    """derivatives.yaml's ``not_implemented``: the node records, its backward raises torch's message."""
+    def backward(grads, a, n):
+        raise RuntimeError(f"derivative for {name} is not implemented")
+    return backward
+
+
 FORMULAS = {
     "aten::gather": F("GatherBackward0", ("self",), _gather, save=("index",)),
     "aten::index_select": F("IndexSelectBackward0", ("self",), _index_select, save=("index",)),
@@ -213,6 +228,8 @@ FORMULAS = {
                                   save=("mask",)),
     "aten::scatter.src": F("ScatterBackward0", ("self", "src"), _scatter_src, save=("index",)),
     "aten::scatter.value": F("ScatterBackward1", ("self",), _scatter_value, save=("index",)),
+    "aten::scatter.reduce": F("NotImplemented", ("self", "src"), _not_implemented("aten::scatter")),
+    "aten::scatter.value_reduce": F("NotImplemented", ("self",), _not_implemented("aten::scatter")),
     "aten::outer": F("OuterBackward0", ("self", "vec2"), _outer, save=("self", "vec2")),
     "aten::max": F("MaxBackward1", ("self",), _evenly, save=("self", "result")),
     "aten::min": F("MinBackward1", ("self",), _evenly, save=("self", "result")),

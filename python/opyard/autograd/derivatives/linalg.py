@@ -57,9 +57,21 @@ def _index_fill_scalar(grads, a, n):
 
 
 def _index_fill_tensor(grads, a, n):
+    """derivatives.yaml: ``value`` gets the sum of ``grad`` over the filled slices, each counted once
+    (torch selects the unique indices); here a 0/1 mask of the filled positions along ``dim``."""
     g = grads[0]
-    return (A.index_fill.int_Scalar(g, a.dim, a.index, 0) if n[0] else None,
-            A.sum.default(A.index_select.default(g, a.dim, a.index)) if n[1] else None)
+    gv = None
+    if n[1]:
+        if len(g.shape) == 0:
+            gv = g
+        else:
+            d = a.dim % len(g.shape)
+            size = g.shape[d]
+            mask = A.index_fill.int_Scalar(A.new_zeros.default(g, [size]), 0, a.index, 1)
+            view = [1] * len(g.shape)
+            view[d] = size
+            gv = A.sum.default(A.mul.Tensor(g, A.view.default(mask, view)))
+    return (A.index_fill.int_Scalar(g, a.dim, a.index, 0) if n[0] else None, gv)
 
 
 def _scatter_reduce(grads, a, n):

@@ -7,7 +7,7 @@ is first expanded (``fit``).
 
 import math
 
-from ._helpers import A, div, lin, mul, neg, sub
+from ._helpers import A, cj, div, lin, mul, neg, sub
 from .registry import Formula as F
 from ..._exports import public_dir
 
@@ -82,11 +82,12 @@ def _copysign_d(a):
 
 
 def _copysign(g, a, n):
-    """self: grad * result / self (0 where self is 0); other: zeros (derivatives.yaml's rows)."""
-    gs = mul(g, _copysign_d(a)) if n[0] else None
-    if len(n) == 1:
-        return (gs,)
-    return gs, A.zeros_like.default(a.other) if n[1] else None
+    return (mul(g, _copysign_d(a)) if n[0] else None,)
+
+
+def _copysign_tensor(g, a, n):
+    """derivatives.yaml: ``other: zeros_like(other)`` (a zero gradient, not None)."""
+    return (mul(g, _copysign_d(a)) if n[0] else None, A.zeros_like.default(a.other) if n[1] else None)
 
 
 def _sinc_d(a):
@@ -127,14 +128,25 @@ def _xlogy_scalar_self(g, a, n):
 
 
 def _lerp_scalar(g, a, n):
-    w = a.weight
+    w = cj(a.weight)
     return (A.mul.Scalar(g, 1 - w) if n[0] else None, A.mul.Scalar(g, w) if n[1] else None)
 
 
 def _lerp_tensor(g, a, n):
-    w = a.weight
+    w = cj(a.weight)
     return (mul(g, A.rsub.Scalar(w, 1)) if n[0] else None, mul(g, w) if n[1] else None,
-            mul(g, sub(a.end, a.self)) if n[2] else None)
+            mul(g, cj(sub(a.end, a.self))) if n[2] else None)
+
+
+def _sgn(g, a, n):
+    """sgn of complex data (torch's sgn_backward, conjugate Wirtinger): ``(g - sgn**2 * conj(g)) / (2|x|)``,
+    0 where ``x`` is 0; real data has a zero derivative."""
+    if not a.self.dtype.is_complex:
+        return (_zeros(g),)
+    s = a.result
+    absx = A.abs.default(a.self)
+    d = div(sub(g, mul(mul(s, s), cj(g))), A.mul.Scalar(absx, 2))
+    return (A.where.self(A.eq.Scalar(absx, 0), _zeros(d), d),)
 
 
 def _lerp_tensor_fw(t, a):
@@ -151,11 +163,12 @@ def _mask_grad(mask_fn):
 
 
 def _clamp_min_mask(a):
-    return A.ge.Scalar(a.self, a.min)
+    # Strict, as torch: at self == min (and where self is nan) the gradient is 0.
+    return A.gt.Scalar(a.self, a.min)
 
 
 def _clamp_max_mask(a):
-    return A.le.Scalar(a.self, a.max)
+    return A.lt.Scalar(a.self, a.max)
 
 
 def _g(fn):
@@ -186,34 +199,76 @@ def _remainder_fw(t, a):
     return fit(lin(t[0], other), a.result)
 
 
+def _clamp_weights(a):
+    """The share of the gradient of ``clamp.Tensor`` each of self, min, max gets (torch 2.15's rule,
+    measured over every order of the three and nan): with one bound, that of maximum/minimum (a tie
+    is split in half, a nan passes the gradient to both); with both, self gets it where it lies in
+    [min, max] (nan bounds bound nothing; a nan self always), min where self is below it and
+    ``min <= max``, max where self is above it with ``min <= max`` or wherever ``max < min``; a tie
+    with one end of a proper interval (``min < max``) is split in half."""
+    x, lo, hi = a.self, a.min, a.max
+    one = A.ones_like.default(x)
+    half = A.mul.Scalar(one, 0.5)
+    zero = A.zeros_like.default(x)
+    if lo is None or hi is None:
+        b = lo if hi is None else hi
+        x_loses = A.lt.Tensor(x, b) if hi is None else A.gt.Tensor(x, b)
+        b_loses = A.gt.Tensor(x, b) if hi is None else A.lt.Tensor(x, b)
+        shared = A.where.self(A.eq.Tensor(x, b), half, one)
+        wx, wb = A.where.self(x_loses, zero, shared), A.where.self(b_loses, zero, shared)
+        return (wx, wb, None) if hi is None else (wx, None, wb)
+    proper = A.lt.Tensor(lo, hi)
+    ordered = A.le.Tensor(lo, hi)
+    tie_lo = A.logical_and.default(A.eq.Tensor(x, lo), proper)
+    tie_hi = A.logical_and.default(A.eq.Tensor(x, hi), proper)
+    wlo = A.where.self(A.logical_and.default(A.lt.Tensor(x, lo), ordered), one, A.where.self(tie_lo, half, zero))
+    above = A.logical_or.default(A.logical_and.default(A.gt.Tensor(x, hi), ordered), A.lt.Tensor(hi, lo))
+    whi = A.where.self(above, one, A.where.self(tie_hi, half, zero))
+    inside = A.logical_and.default(A.logical_or.default(A.ge.Tensor(x, lo), A.isnan.default(lo)),
+                                   A.logical_or.default(A.le.Tensor(x, hi), A.isnan.default(hi)))
+    wx = A.where.self(inside, A.sub.Tensor(A.sub.Tensor(one, A.where.self(tie_lo, half, zero)),
+                                           A.where.self(tie_hi, half, zero)), zero)
+    wx = A.where.self(A.isnan.default(x), one, wx)
+    return wx, wlo, whi
+
+
 def _clamp_tensor(g, a, n):
-    """clamp with tensor bounds: the gradient goes to whichever of self/min/max is the result."""
-    zero = _zeros(g)
-    below = A.lt.Tensor(a.self, a.min) if a.min is not None else None
-    above = A.gt.Tensor(a.self, a.max) if a.max is not None else None
-    inside = None
-    for m in (below, above):
-        if m is not None:
-            out = A.logical_not.default(m)
-            inside = out if inside is None else A.logical_and.default(inside, out)
-    gs = g if inside is None else A.where.self(inside, g, zero)
-    gmin = None if below is None else A.where.self(A.logical_and.default(below, A.logical_not.default(above))
-                                                   if above is not None else below, g, zero)
-    gmax = None if above is None else A.where.self(above, g, zero)
-    return (gs if n[0] else None, gmin if len(n) > 1 and n[1] else None, gmax if len(n) > 2 and n[2] else None)
+    """clamp with tensor bounds: each of self/min/max gets its share (``_clamp_weights``)."""
+    ws = _clamp_weights(a)
+    return tuple(None if w is None or not (k < len(n) and n[k]) else mul(g, w) for k, w in enumerate(ws))
 
 
 def _clamp_tensor_fw(t, a):
-    shape = list(a.result.shape)
-    parts = [A.zeros_like.default(a.result) if x is None else A.expand.default(x, shape) for x in t]
-    below = A.lt.Tensor(a.self, a.min) if a.min is not None else None
-    above = A.gt.Tensor(a.self, a.max) if a.max is not None else None
-    r = parts[0]
-    if below is not None:
-        r = A.where.self(below, parts[1], r)
-    if above is not None:
-        r = A.where.self(above, parts[2], r)
-    return r
+    ws = _clamp_weights(a)
+    return fit(lin(*[None if tk is None or w is None else mul(tk, w) for tk, w in zip(t, ws)]), a.result)
+
+
+def _clamp_bound_tensor(which):
+    """clamp_min.Tensor / clamp_max.Tensor: clamp.Tensor with the one bound (its rule)."""
+    def args(a):
+        return _BoundArgs(a.self, a.min if which == "min" else None, a.max if which == "max" else None)
+
+    def grad(g, a, n):
+        wx, wlo, whi = _clamp_weights(args(a))
+        wb = wlo if which == "min" else whi
+        return (mul(g, wx) if n[0] else None, mul(g, wb) if n[1] else None)
+
+    def forward(t, a):
+        wx, wlo, whi = _clamp_weights(args(a))
+        wb = wlo if which == "min" else whi
+        return fit(lin(None if t[0] is None else mul(t[0], wx), None if t[1] is None else mul(t[1], wb)), a.result)
+    return grad, forward
+
+
+class _BoundArgs:
+    __slots__ = ("self", "min", "max")
+
+    def __init__(self, x, lo, hi):
+        self.self, self.min, self.max = x, lo, hi
+
+
+_clamp_min_tensor = _clamp_bound_tensor("min")
+_clamp_max_tensor = _clamp_bound_tensor("max")
 
 
 def _where_scalar(self_side):
@@ -251,7 +306,8 @@ FORMULAS = {
                          forward=_logaddexp_fw),
     "aten::logaddexp2": F("Logaddexp2Backward0", ("self", "other"), _g(_logaddexp2), save=("self", "other"),
                           forward=_logaddexp2_fw),
-    "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign), save=("self", "other", "result"),
+    "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign_tensor),
+                               save=("self", "other", "result"),
                                forward=lambda t, a: fit(None if t[0] is None else mul(t[0], _copysign_d(a)),
                                                         a.result)),
     "aten::copysign.Scalar": F("CopysignBackward1", ("self",), _g(_copysign), save=("self", "result"),
@@ -264,7 +320,7 @@ FORMULAS = {
     "aten::xlogy.Scalar_Self": F("XlogyBackward1", ("other",), _g(_xlogy_scalar_self), save=("other",),
                                  forward=lambda t, a: div(mul(t[0], a.self), a.other)),
     "aten::frac": F("FracBackward0", ("self",), _g(lambda g, a, n: (g,)), forward=lambda t, a: t[0]),
-    "aten::sgn": F("SgnBackward0", ("self",), _g(lambda g, a, n: (_zeros(g),)), forward=_zero_fw),
+    "aten::sgn": F("SgnBackward0", ("self",), _g(_sgn), save=("self", "result"), forward=_zero_fw),
     "aten::trunc": F("TruncBackward0", ("self",), _g(lambda g, a, n: (_zeros(g),)), forward=_zero_fw),
     "aten::lerp.Scalar": F("LerpBackward0", ("self", "end"), _g(_lerp_scalar),
                            forward=lambda t, a: fit(lin(None if t[0] is None else A.mul.Scalar(t[0], 1 - a.weight),
@@ -276,18 +332,22 @@ FORMULAS = {
                          forward=_fw_of(_mask_grad(_clamp_min_mask))),
     "aten::clamp_max": F("ClampMaxBackward0", ("self",), _g(_mask_grad(_clamp_max_mask)), save=("self",),
                          forward=_fw_of(_mask_grad(_clamp_max_mask))),
-    "aten::tan": F("TanBackward0", ("self",), _g(lambda g, a, n: (mul(g, A.add.Scalar(mul(a.result, a.result), 1)),)),
+    "aten::tan": F("TanBackward0", ("self",), _g(lambda g, a, n: (mul(g, cj(A.add.Scalar(mul(a.result, a.result), 1))),)),
                    save=("result",), forward=lambda t, a: mul(t[0], A.add.Scalar(mul(a.result, a.result), 1))),
-    "aten::log2": F("Log2Backward0", ("self",), _g(lambda g, a, n: (div(g, A.mul.Scalar(a.self, math.log(2))),)),
+    "aten::log2": F("Log2Backward0", ("self",), _g(lambda g, a, n: (div(g, cj(A.mul.Scalar(a.self, math.log(2)))),)),
                     save=("self",), forward=lambda t, a: div(t[0], A.mul.Scalar(a.self, math.log(2)))),
     "aten::log10": F("Log10Backward0", ("self",),
-                     _g(lambda g, a, n: (div(g, A.mul.Scalar(a.self, math.log(10))),)), save=("self",),
+                     _g(lambda g, a, n: (div(g, cj(A.mul.Scalar(a.self, math.log(10)))),)), save=("self",),
                      forward=lambda t, a: div(t[0], A.mul.Scalar(a.self, math.log(10)))),
     "aten::remainder.Tensor": F("RemainderBackward1", ("self", "other"), _g(_remainder), save=("self", "other"),
                                 forward=_remainder_fw),
     "aten::remainder.Scalar": F("RemainderBackward0", ("self",), _g(_remainder), forward=lambda t, a: t[0]),
     "aten::clamp.Tensor": F("ClampBackward0", ("self", "min", "max"), _g(_clamp_tensor),
                             save=("self", "min", "max"), forward=_clamp_tensor_fw),
+    "aten::clamp_min.Tensor": F("ClampMinBackward1", ("self", "min"), _g(_clamp_min_tensor[0]),
+                                save=("self", "min"), forward=_clamp_min_tensor[1]),
+    "aten::clamp_max.Tensor": F("ClampMaxBackward1", ("self", "max"), _g(_clamp_max_tensor[0]),
+                                save=("self", "max"), forward=_clamp_max_tensor[1]),
     "aten::where.ScalarOther": F("WhereBackward0", ("self",), _g(_where_other[0]), save=("condition",),
                                  forward=_where_other[1]),
     "aten::where.ScalarSelf": F("WhereBackward0", ("other",), _g(_where_self[0]), save=("condition",),

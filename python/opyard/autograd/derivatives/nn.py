@@ -8,7 +8,7 @@ from ... import _core
 from ...dispatcher import AUTOGRAD_KEYS, after_autograd_keyset
 from .. import _tensor_meta as meta
 from ..grad_mode import is_grad_enabled
-from ._helpers import A, mul
+from ._helpers import A, cj, mul
 from .indexing import _pieces_back, _zero_grad
 from .reductions import _max_dim
 from .registry import Formula as F
@@ -108,7 +108,7 @@ def _softplus_d(a):
 
 
 def _unary(name, dfn, save=("self",)):
-    return F(name, ("self",), lambda grads, a, n: (mul(grads[0], dfn(a)),), save=save,
+    return F(name, ("self",), lambda grads, a, n: (mul(grads[0], cj(dfn(a))),), save=save,
              forward=lambda t, a: mul(t[0], dfn(a)))
 
 

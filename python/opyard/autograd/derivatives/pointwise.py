@@ -5,7 +5,7 @@ save=..., forward=...)``. ``g = grads[0]``; ``n`` = needs per diff arg.
 Gradients of broadcast inputs are reduced to shape by the engine.
 """
 
-from ._helpers import A, div, lin, mul, neg, scale, sub
+from ._helpers import A, cj, div, lin, mul, neg, scale, sub
 from .registry import Formula as F
 
 
@@ -14,11 +14,22 @@ def _g(fn):
     return lambda grads, a, n: fn(grads[0], a, n)
 
 
-def _unary(name, dfn, save=("self",), fw=True, rust_apply=None):
-    """A unary op whose derivative is ``g * dfn(a)``."""
+def _unary(name, dfn, save=("self",), fw=True, rust_apply=None, holomorphic=True):
+    """A unary op whose derivative is ``g * conj(dfn(a))`` (``g * dfn(a)`` for one that is not
+    ``holomorphic``, such as abs: ``dfn`` is then already the conjugate-Wirtinger factor)."""
     forward = (lambda t, a: mul(t[0], dfn(a))) if fw else None
+    if holomorphic:
+        return F(name, ("self",), _g(lambda g, a, n: (mul(g, cj(dfn(a))),)), save=save, forward=forward,
+                 rust_apply=rust_apply)
+    # A real-valued function of complex data: its tangent is the real part of conj(t) * dfn (torch's
+    # handle_r_to_c), its gradient g * dfn.
+    forward = (lambda t, a: _real_part(mul(cj(t[0]), dfn(a)))) if fw else None
     return F(name, ("self",), _g(lambda g, a, n: (mul(g, dfn(a)),)), save=save, forward=forward,
              rust_apply=rust_apply)
+
+
+def _real_part(x):
+    return A.real.default(x) if x.dtype.is_complex else x
 
 
 def _pow_tensor_scalar_grad(g, a, n):
@@ -27,18 +38,21 @@ def _pow_tensor_scalar_grad(g, a, n):
         return (A.mul.Scalar(g, 0),)
     # torch's pow kernel computes x ** -0.5 as rsqrt, which differs from pow at -0 and -inf.
     p = A.rsqrt.default(a.self) if e - 1 == -0.5 else A.pow.Tensor_Scalar(a.self, e - 1)
-    return (mul(g, A.mul.Scalar(p, e)),)
+    return (mul(g, cj(A.mul.Scalar(p, e))),)
 
 
 def _pow_tensor_tensor_grad(g, a, n):
     zero = A.zeros_like.default(g)
     gs = ge = None
     if n[0]:  # a zero exponent has a zero derivative, even where self ** -1 is inf (0 ** 0)
-        d = mul(g, mul(a.exponent, A.pow.Tensor_Tensor(a.self, sub(a.exponent, 1))))
+        d = mul(g, cj(mul(a.exponent, A.pow.Tensor_Tensor(a.self, sub(a.exponent, 1)))))
         gs = A.where.self(A.eq.Scalar(a.exponent, 0), zero, d)
     if n[1]:  # 0 ** e for e >= 0 is constant in e from the right: torch's derivative there is 0
-        at_zero = A.logical_and.default(A.eq.Scalar(a.self, 0), A.ge.Scalar(a.exponent, 0))
-        ge = mul(g, A.where.self(at_zero, zero, mul(a.result, A.log.default(a.self))))
+        exp = a.exponent
+        real_nonneg = (A.logical_and.default(A.eq.Scalar(A.imag.default(exp), 0), A.ge.Scalar(A.real.default(exp), 0))
+                       if exp.dtype.is_complex else A.ge.Scalar(exp, 0))
+        at_zero = A.logical_and.default(A.eq.Scalar(a.self, 0), real_nonneg)
+        ge = mul(g, cj(A.where.self(at_zero, zero, mul(a.result, A.log.default(a.self)))))
     return gs, ge
 
 
@@ -81,6 +95,8 @@ def _minmax_grad(pick_self):
 
 
 def _abs_d(a):
+    if a.self.dtype.is_complex:  # torch: grad * self.sgn()
+        return A.sgn.default(a.self)
     # torch's sgn(nan) is 0 (numpy's sign(nan) is nan).
     s = A.sign.default(a.self)
     return A.where.self(A.isnan.default(a.self), A.zeros_like.default(s), s)
@@ -101,40 +117,40 @@ def _relu_grad(g, a, n):
 
 FORMULAS = {
     "aten::add.Tensor": F("AddBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (g, scale(g, a.alpha))),
+                          _g(lambda g, a, n: (g, scale(g, cj(a.alpha)))),
                           forward=lambda t, a: lin(t[0], None if t[1] is None else scale(t[1], a.alpha)),
                           rust_apply="add"),
     "aten::add.Scalar": F("AddBackward1", ("self",), _g(lambda g, a, n: (g,)),
                           forward=lambda t, a: t[0], rust_apply="identity"),
     "aten::sub.Tensor": F("SubBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (g, neg(scale(g, a.alpha)))),
+                          _g(lambda g, a, n: (g, neg(scale(g, cj(a.alpha))))),
                           forward=lambda t, a: lin(t[0], None if t[1] is None else neg(scale(t[1], a.alpha))),
                           rust_apply="sub"),
     "aten::sub.Scalar": F("SubBackward1", ("self",), _g(lambda g, a, n: (g,)),
                           forward=lambda t, a: t[0], rust_apply="identity"),
     "aten::rsub.Tensor": F("RsubBackward0", ("self", "other"),
-                           _g(lambda g, a, n: (neg(scale(g, a.alpha)), g)),
+                           _g(lambda g, a, n: (neg(scale(g, cj(a.alpha))), g)),
                            forward=lambda t, a: lin(None if t[0] is None else neg(scale(t[0], a.alpha)), t[1])),
-    "aten::rsub.Scalar": F("RsubBackward1", ("self",), _g(lambda g, a, n: (neg(scale(g, a.alpha)),)),
+    "aten::rsub.Scalar": F("RsubBackward1", ("self",), _g(lambda g, a, n: (neg(scale(g, cj(a.alpha))),)),
                            forward=lambda t, a: neg(scale(t[0], a.alpha))),
     "aten::mul.Tensor": F("MulBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (mul(g, a.other) if n[0] else None,
-                                              mul(g, a.self) if n[1] else None)),
+                          _g(lambda g, a, n: (mul(g, cj(a.other)) if n[0] else None,
+                                              mul(g, cj(a.self)) if n[1] else None)),
                           save=("self", "other"),
                           forward=lambda t, a: lin(None if t[0] is None else mul(t[0], a.other),
                                                    None if t[1] is None else mul(t[1], a.self)),
                           rust_apply="mul"),
-    "aten::mul.Scalar": F("MulBackward1", ("self",), _g(lambda g, a, n: (mul(g, a.other),)),
+    "aten::mul.Scalar": F("MulBackward1", ("self",), _g(lambda g, a, n: (mul(g, cj(a.other)),)),
                           forward=lambda t, a: mul(t[0], a.other), rust_apply="mul_scalar"),
     "aten::div.Tensor": F("DivBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (div(g, a.other) if n[0] else None,
-                                              neg(div(mul(g, a.self), mul(a.other, a.other)))
+                          _g(lambda g, a, n: (div(g, cj(a.other)) if n[0] else None,
+                                              neg(mul(g, cj(div(div(a.self, a.other), a.other))))
                                               if n[1] else None)),
                           save=("self", "other"),
                           forward=lambda t, a: lin(None if t[0] is None else div(t[0], a.other),
                                                    None if t[1] is None else
                                                    neg(div(mul(t[1], a.self), mul(a.other, a.other))))),
-    "aten::div.Scalar": F("DivBackward1", ("self",), _g(lambda g, a, n: (div(g, a.other),)),
+    "aten::div.Scalar": F("DivBackward1", ("self",), _g(lambda g, a, n: (div(g, cj(a.other)),)),
                           forward=lambda t, a: div(t[0], a.other), rust_apply="div_scalar"),
     "aten::neg": F("NegBackward0", ("self",), _g(lambda g, a, n: (neg(g),)),
                    forward=lambda t, a: neg(t[0]), rust_apply="neg"),
@@ -144,7 +160,7 @@ FORMULAS = {
                                  save=("self", "exponent", "result"),
                                  forward=lambda t, a: lin(_pow_fw_self(t, a), _pow_fw_exp(t, a))),
     "aten::exp": _unary("ExpBackward0", lambda a: a.result, save=("result",), rust_apply="mul_result"),
-    "aten::log": F("LogBackward0", ("self",), _g(lambda g, a, n: (div(g, a.self),)), save=("self",),
+    "aten::log": F("LogBackward0", ("self",), _g(lambda g, a, n: (div(g, cj(a.self)),)), save=("self",),
                    forward=lambda t, a: div(t[0], a.self)),
     "aten::sin": _unary("SinBackward0", lambda a: A.cos.default(a.self)),
     "aten::cos": _unary("CosBackward0", lambda a: neg(A.sin.default(a.self))),
@@ -152,17 +168,18 @@ FORMULAS = {
     "aten::sigmoid": _unary("SigmoidBackward0", _sigmoid_d, save=("result",), rust_apply="sigmoid"),
     "aten::relu": F("ReluBackward0", ("self",), _g(_relu_grad), save=("result",),
                     forward=lambda t, a: _relu_grad(t[0], a, None)[0], rust_apply="relu"),
-    "aten::sqrt": F("SqrtBackward0", ("self",), _g(lambda g, a, n: (div(g, A.mul.Scalar(a.result, 2)),)),
+    "aten::sqrt": F("SqrtBackward0", ("self",), _g(lambda g, a, n: (div(g, cj(A.mul.Scalar(a.result, 2))),)),
                     save=("result",), forward=lambda t, a: div(t[0], A.mul.Scalar(a.result, 2))),
     "aten::rsqrt": _unary("RsqrtBackward0",
                           lambda a: A.mul.Scalar(A.pow.Tensor_Scalar(a.result, 3), -0.5), save=("result",)),
-    "aten::abs": _unary("AbsBackward0", _abs_d),
+    "aten::abs": _unary("AbsBackward0", _abs_d, holomorphic=False),
     "aten::reciprocal": _unary("ReciprocalBackward0", lambda a: neg(mul(a.result, a.result)),
                                save=("result",)),
-    "aten::log1p": F("Log1PBackward0", ("self",), _g(lambda g, a, n: (div(g, A.add.Scalar(a.self, 1)),)),
+    "aten::log1p": F("Log1PBackward0", ("self",), _g(lambda g, a, n: (div(g, cj(A.add.Scalar(a.self, 1))),)),
                      save=("self",), forward=lambda t, a: div(t[0], A.add.Scalar(a.self, 1))),
     "aten::expm1": _unary("Expm1Backward0", lambda a: A.add.Scalar(a.result, 1), save=("result",)),
-    "aten::square": _unary("SquareBackward0", lambda a: A.mul.Scalar(a.self, 2)),
+    # torch's square is pow(self, 2): its node is pow's.
+    "aten::square": _unary("PowBackward0", lambda a: A.mul.Scalar(a.self, 2)),
     "aten::where.self": F("WhereBackward0", ("self", "other"), _g(_where_grad), save=("condition",),
                           forward=lambda t, a: lin(
                               None if t[0] is None else A.where.self(a.condition, t[0], A.zeros_like.default(t[0])),

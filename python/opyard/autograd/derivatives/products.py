@@ -93,12 +93,6 @@ def _addbmm_fw(t, a):
 
 FORMULAS = {
     "aten::vdot": F("VdotBackward0", ("self", "other"), _vdot, save=("self", "other"), forward=_vdot_fw),
-    "aten::addr": F("AddrBackward0", ("self", "vec1", "vec2"), _addr, save=("vec1", "vec2"), forward=_addr_fw),
-    "aten::addmv": F("AddmvBackward0", ("self", "mat", "vec"), _addmv, save=("mat", "vec"), forward=_addmv_fw),
-    "aten::addbmm": F("AddbmmBackward0", ("self", "batch1", "batch2"), _addbmm, save=("batch1", "batch2"),
-                      forward=_addbmm_fw),
-    "aten::baddbmm": F("BaddbmmBackward0", ("self", "batch1", "batch2"), _baddbmm, save=("batch1", "batch2"),
-                       forward=_baddbmm_fw),
     "aten::unfold_backward": F("UnfoldBackwardBackward0", ("grad_in",),
                                lambda g, a, n: (A.unfold.default(g[0], a.dim, a.size, a.step),),
                                forward=lambda t, a: A.unfold_backward.default(t[0], a.input_sizes, a.dim, a.size,

@@ -8,7 +8,7 @@ gradient itself is built from differentiable ops, so ``create_graph=True`` works
 import numpy as np
 
 from ... import _factories
-from ._helpers import A, div, expand_reduced, mul, normalize_dims
+from ._helpers import A, cj, div, expand_reduced, mul, normalize_dims
 from .registry import Formula as F
 from ..._exports import public_dir
 
@@ -45,14 +45,14 @@ def _prod_all(grads, a, n):
     at_zero = A.where.self(A.eq.Scalar(zeros, 1), others, A.zeros_like.default(others))
     away = A.where.self(A.gt.Scalar(zeros, 0), A.zeros_like.default(a.self), div(a.result, a.self))
     d = A.where.self(zero_mask, A.expand.default(at_zero, list(a.self.shape)), away)
-    return (mul(A.expand.default(grads[0], list(a.self.shape)), d),)
+    return (mul(A.expand.default(grads[0], list(a.self.shape)), cj(d)),)
 
 
 def _prod_dim(grads, a, n):
     if len(a.self.shape) == 0:
         return (grads[0],)
     d = a.dim % len(a.self.shape)
-    return (mul(expand_reduced(grads[0], a.self.shape, [d], a.keepdim), products_except(a.self, d)),)
+    return (mul(expand_reduced(grads[0], a.self.shape, [d], a.keepdim), cj(products_except(a.self, d))),)
 
 
 def _cumprod(grads, a, n):
@@ -63,8 +63,8 @@ def _cumprod(grads, a, n):
         return (g,)
     d = a.dim % len(x.shape)
     if not bool(A.any.default(A.eq.Scalar(x, 0))):
-        rev = A.flip.default(A.cumsum.default(A.flip.default(mul(g, a.result), [d]), d), [d])
-        return (div(rev, x),)
+        rev = A.flip.default(A.cumsum.default(A.flip.default(mul(g, cj(a.result)), [d]), d), [d])
+        return (div(rev, cj(x)),)
     xm = A.movedim.int(x, d, -1)
     gm = A.movedim.int(g, d, -1)
     size = xm.shape[-1]
@@ -74,7 +74,7 @@ def _cumprod(grads, a, n):
     rows = A.where.self(A.gt.Tensor(j, i), A.unsqueeze.default(xm, -2), A.ones_like.default(A.unsqueeze.default(xm, -2)))
     inner = mul(A.cumprod.default(rows, -1), A._to_copy.default(A.ge.Tensor(j, i), dtype=x.dtype))
     left = products_except_left(xm)
-    gi = mul(left, A.sum.dim_IntList(mul(inner, A.unsqueeze.default(gm, -2)), [-1], False))
+    gi = mul(cj(left), A.sum.dim_IntList(mul(cj(inner), A.unsqueeze.default(gm, -2)), [-1], False))
     return (A.movedim.int(gi, -1, d),)
 
 
@@ -218,6 +218,8 @@ def _masked_select(grads, a, n):
     """The selected gradients put back where the (broadcast) mask is true."""
     g = grads[0]
     shape = list(np.broadcast_shapes(tuple(a.self.shape), tuple(a.mask.shape)))
+    if not shape:  # a scalar: its gradient is the one selected element's, or 0 (g is empty)
+        return (A.sum.default(g),)
     mask = A.expand.default(a.mask, shape)
     return (A.index_put.default(A.new_zeros.default(g, shape), [mask], g, True),)
 

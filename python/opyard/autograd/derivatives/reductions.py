@@ -4,7 +4,7 @@ import math
 
 from ..._exports import public_dir
 from .. import _tensor_meta as meta
-from ._helpers import A, div, expand_reduced, lin, mul, normalize_dims, reduced_count, sub
+from ._helpers import A, cj, div, expand_reduced, lin, mul, normalize_dims, reduced_count, sub
 from .registry import Formula as F
 
 
@@ -98,32 +98,32 @@ def _correction(a):
 
 def _mm(grads, a, n):
     g = grads[0]
-    return (A.mm.default(g, A.t.default(a.mat2)) if n[0] else None,
-            A.mm.default(A.t.default(a.self), g) if n[1] else None)
+    return (A.mm.default(g, cj(A.t.default(a.mat2))) if n[0] else None,
+            A.mm.default(cj(A.t.default(a.self)), g) if n[1] else None)
 
 
 def _bmm(grads, a, n):
     g = grads[0]
-    return (A.bmm.default(g, A.transpose.int(a.mat2, 1, 2)) if n[0] else None,
-            A.bmm.default(A.transpose.int(a.self, 1, 2), g) if n[1] else None)
+    return (A.bmm.default(g, cj(A.transpose.int(a.mat2, 1, 2))) if n[0] else None,
+            A.bmm.default(cj(A.transpose.int(a.self, 1, 2)), g) if n[1] else None)
 
 
 def _addmm(grads, a, n):
     g = grads[0]
-    gm1 = A.mul.Scalar(A.mm.default(g, A.t.default(a.mat2)), a.alpha) if n[1] else None
-    gm2 = A.mul.Scalar(A.mm.default(A.t.default(a.mat1), g), a.alpha) if n[2] else None
-    return (A.mul.Scalar(g, a.beta) if n[0] else None, gm1, gm2)
+    gm1 = A.mul.Scalar(A.mm.default(g, cj(A.t.default(a.mat2))), cj(a.alpha)) if n[1] else None
+    gm2 = A.mul.Scalar(A.mm.default(cj(A.t.default(a.mat1)), g), cj(a.alpha)) if n[2] else None
+    return (A.mul.Scalar(g, cj(a.beta)) if n[0] else None, gm1, gm2)
 
 
 def _mv(grads, a, n):
     g = grads[0]
-    return (A.mul.Tensor(A.unsqueeze.default(g, 1), A.unsqueeze.default(a.vec, 0)) if n[0] else None,
-            A.mv.default(A.t.default(a.self), g) if n[1] else None)
+    return (A.mul.Tensor(A.unsqueeze.default(g, 1), cj(A.unsqueeze.default(a.vec, 0))) if n[0] else None,
+            A.mv.default(cj(A.t.default(a.self)), g) if n[1] else None)
 
 
 def _dot(grads, a, n):
     g = grads[0]
-    return (mul(g, a.tensor) if n[0] else None, mul(g, a.self) if n[1] else None)
+    return (mul(g, cj(a.tensor)) if n[0] else None, mul(g, cj(a.self)) if n[1] else None)
 
 
 def _fw_bilinear(op):

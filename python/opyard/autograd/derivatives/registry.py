@@ -49,7 +49,7 @@ class Formula:
                  "complex")
 
     def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
-                 outputs=None, refuse=(), complex=False):
+                 outputs=None, refuse=(), complex=True):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -70,8 +70,10 @@ class Formula:
         # one requires grad ("is not differentiable with respect to argument ...").
         self.refuse = tuple(refuse)
         # Whether a complex result is differentiable: the formula computes the conjugate Wirtinger
-        # derivative torch's does (Note [Complex outputs] in src/python/autograd/kernel/output.rs).
-        # Otherwise a complex result never requires grad and ``backward`` refuses it.
+        # derivative torch's does (Note [Complex outputs] in src/python/autograd/kernel/output.rs; the
+        # default, as in torch: the formulas conjugate where torch's do, checked against torch's
+        # recorded answers in tests/aten/test_op_rules.py). A formula that does not says
+        # ``complex=False``: its complex results never require grad and ``backward`` refuses them.
         self.complex = complex
 
 
@@ -413,6 +415,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
+        node._out_dtypes = (out.dtype,)  # See Note [Gradient dtypes] in src/python/autograd.rs
         if out.dtype.is_floating_point or (spec.formula.complex and out.dtype.is_complex):
             if spec.mutated and _is_mutated(out, values, spec.mutated):
                 meta.rebase_history(out, node, 0)
@@ -428,6 +431,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
 
 def _record_tuple(spec, node, out, values, saved):
     node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
+    node._out_dtypes = tuple(o.dtype if meta.is_tensor(o) else None for o in out)
     differentiable = spec.formula.outputs
     for i, o in enumerate(out):
         if differentiable is not None and not differentiable[i]:

@@ -3,7 +3,7 @@ logit and fmax/fmin (derivatives.yaml's rows, in Python)."""
 
 import math
 
-from ._helpers import A, mul
+from ._helpers import A, cj, mul
 from .math import fit
 from .registry import Formula as F
 from ..._exports import public_dir
@@ -31,7 +31,7 @@ _D = {
 
 
 def _unary(node, d):
-    return F(node, ("self",), lambda g, a, n: (mul(g[0], d(a)),), save=("self",),
+    return F(node, ("self",), lambda g, a, n: (mul(g[0], cj(d(a))),), save=("self",),
              forward=lambda t, a: mul(t[0], d(a)))
 
 

@@ -8,7 +8,10 @@ Random ops consult the randomness mode of the vmap (torch's ``randomness=``):
 
 import functools
 
+import numpy as np
+
 from ... import _core
+from ... import _dtype as D
 from ..._aten.common import Tensor
 from ...dispatcher import DispatchKey, DispatchKeySet
 from ..batched import BatchedTensor, current_layer, layers, wrap
@@ -83,6 +86,31 @@ def refuse_rule(op):
     return rule
 
 
+_MASKED_SELECT = ("vmap: Attempted to vmap over `mask` in opyard.masked_select(self, mask) We cannot support this "
+                  "because for each batch this would return a differently shaped Tensor. Please file an issue at "
+                  "https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
+def masked_select_rule(op):
+    """``masked_select``: a shared mask selects the same positions of every example (one
+    ``index_select``); a batched mask would give each example another size (torch refuses it)."""
+    nonzero, index_select = aten("nonzero"), aten("index_select")
+
+    def rule(self, mask):
+        level = level_of((self, mask))
+        if mask.__class__ is BatchedTensor and mask._level == level:
+            raise RuntimeError(_MASKED_SELECT)
+        pself = self._value if self.__class__ is BatchedTensor and self._level == level else materialize(self, level)
+        if mask.dtype is not D.bool:
+            return wrap(op(pself, mask), level)  # torch's dtype message
+        shape = list(np.broadcast_shapes(tuple(self._data.shape), tuple(mask.shape)))
+        b = pself.shape[0]
+        flat = pself.expand([b] + shape).reshape((b, -1))
+        positions = nonzero(mask.expand(shape).reshape(-1)).reshape(-1)
+        return wrap(index_select(flat, 1, positions), level)
+    return rule
+
+
 def _both(a, b, level):
     """Physical (a, b) at ``level``, unbatched ones expanded to the batch."""
     pa = a._value if a.__class__ is BatchedTensor and a._level == level else materialize(a, level)
@@ -90,10 +118,21 @@ def _both(a, b, level):
     return pa, pb
 
 
+def _wrap_scalar_dim(dim):
+    """The dim argument of an op on a scalar: -1 or 0 (torch's message otherwise)."""
+    if dim not in (-1, 0):
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {dim})")
+
+
 def gather_rule(op):
     def rule(self, dim, index, **kwargs):
         level = level_of((self, index))
         pself, pindex = _both(self, index, level)
+        if self._data.ndim == 0:  # a scalar per example: gathered as a one-element vector
+            shape = list(pindex.shape)
+            _wrap_scalar_dim(dim)
+            r = op(pself.reshape((shape[0], 1)), 1, pindex.reshape((shape[0], -1)), **kwargs)
+            return wrap(r.reshape(shape), level)
         return wrap(op(pself, shift_dim(dim, self._data.ndim, "gather"), pindex, **kwargs), level)
     return rule
 
@@ -109,6 +148,13 @@ def scatter_rule(op, inplace=False):
         pself, pindex = _both(self, index, level)
         if isinstance(src, Tensor):
             src = src._value if src.__class__ is BatchedTensor and src._level == level else materialize(src, level)
+        if self._data.ndim == 0 and not inplace:  # a scalar per example: scattered as a one-element vector
+            _wrap_scalar_dim(dim)
+            b = pself.shape[0]
+            if isinstance(src, Tensor):
+                src = src.reshape((b, -1))
+            out = op(pself.reshape((b, 1)), 1, pindex.reshape((b, -1)), src, **kwargs).reshape((b,))
+            return wrap(out, level)
         out = op(pself, shift_dim(dim, self._data.ndim, "scatter"), pindex, src, **kwargs)
         return self if inplace else wrap(out, level)
     return rule
@@ -146,6 +192,9 @@ def index_select_rule(op):
         if not (index.__class__ is BatchedTensor and index._level == level):
             return wrap(op(self._value, d, index), level)
         pself = self._value if self.__class__ is BatchedTensor and self._level == level else materialize(self, level)
+        if ndim == 0:  # each example's scalar selects from itself (its index checked per example)
+            pindex = index._value.reshape((index._value.shape[0], -1))
+            return wrap(gather(pself.unsqueeze(1), 1, pindex).reshape(pself.shape), level)
         pindex = index._value.reshape((index._value.shape[0], -1))
         shape = list(pself.shape)
         k = pindex.shape[1]
@@ -319,9 +368,10 @@ def random_inplace_rule(op):
 RULES = {
     "triu": matrix_rule, "tril": matrix_rule,
     "new_empty": new_rule, "new_zeros": new_rule, "new_ones": new_rule, "new_full": new_rule, "numel": numel_rule,
-    "nonzero": refuse_rule, "allclose": refuse_rule,
+    "nonzero": refuse_rule, "allclose": refuse_rule, "masked_select": masked_select_rule,
     "gather": gather_rule, "index_select": index_select_rule, "index.Tensor": index_rule,
     "scatter.src": scatter_rule, "scatter.value": scatter_rule, "scatter_add": scatter_rule,
+    "scatter.reduce": scatter_rule, "scatter.value_reduce": scatter_rule,
     "scatter_.src": lambda op: scatter_rule(op, inplace=True),
     "scatter_.value": lambda op: scatter_rule(op, inplace=True),
     "masked_fill.Scalar": masked_fill_rule, "masked_fill.Tensor": masked_fill_rule,

@@ -35,6 +35,7 @@ use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use smallvec::SmallVec;
 
 use crate::dispatch::{tls, DispatchKeySet};
+use crate::python::autograd::accumulate::with_plain_array;
 use crate::python::autograd::node::PyNodeBase;
 use crate::python::autograd::saved::slots::SlotLayout;
 use crate::python::dispatch::operator::PyOpOverload;
@@ -143,6 +144,15 @@ fn int_sizes<'py>(meta: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyList
         .then_some(size))
 }
 
+/// Whether `g` is a plain tensor of complex dtype, or anything but a plain
+/// tensor or None (which the Python formula then handles too).
+fn is_complex_grad(g: &Bound<'_, PyAny>) -> bool {
+    if g.is_none() {
+        return false;
+    }
+    with_plain_array(g, |a| a.dtype_kind() == b'c').unwrap_or(true)
+}
+
 impl PyNodeApply {
     pub(crate) fn call(
         &self,
@@ -157,8 +167,15 @@ impl PyNodeApply {
             if let (Ok(node), Ok(grads)) =
                 (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>())
             {
-                if grads.len() == 1 {
-                    if let Some(out) = self.apply(py, node, &grads.get_item(0)?)? {
+                let g = if grads.len() == 1 {
+                    Some(grads.get_item(0)?)
+                } else {
+                    None
+                };
+                // A complex gradient takes the Python formulas: they conjugate
+                // (torch's Wirtinger convention), these loops do not.
+                if let Some(g) = g.filter(|g| !is_complex_grad(g)) {
+                    if let Some(out) = self.apply(py, node, &g)? {
                         return Ok(out);
                     }
                 }

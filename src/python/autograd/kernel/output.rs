@@ -45,9 +45,14 @@ pub fn attach(node: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>, complex: boo
     if complex {
         return attach_output(node, out, true).map(drop);
     }
-    let floating = is_floating(&state.dtype(py)?)?;
-    // A fresh node has no shapes: nothing is dropped under the borrow.
-    node.borrow_mut().shapes = shapes;
+    let dtype = state.dtype(py)?;
+    let floating = is_floating(&dtype)?;
+    // A fresh node has no shapes and no dtype: nothing is dropped under the borrow.
+    {
+        let mut n = node.borrow_mut();
+        n.shapes = shapes;
+        n.out_dtype = Some(dtype.unbind());
+    }
     if floating {
         state.set_history(py, Some(node.as_any()), 0);
         let ks = state.keys();

@@ -88,6 +88,10 @@ pub struct PyNodeBase {
     /// The saved values (`_saved`), in the order the node kind defines.
     pub saved: SmallVec<[PyObject; 1]>,
     pub extras: Option<Box<Extras>>,
+    /// The dtype of output 0 of a one-output node recorded by a built-in
+    /// op: the dtype its incoming gradient is cast to (torch's input
+    /// metadata; See Note [Gradient dtypes] in `autograd.rs`).
+    pub out_dtype: Option<PyObject>,
 }
 
 fn opt_obj(py: Python<'_>, o: &Option<PyObject>) -> PyObject {
@@ -135,6 +139,7 @@ impl PyNodeBase {
             has_saved: false,
             saved: SmallVec::new(),
             extras: None,
+            out_dtype: None,
         }
     }
 
@@ -490,6 +495,9 @@ impl PyNodeBase {
         for o in &self.saved {
             visit.call(o)?;
         }
+        if let Some(o) = &self.out_dtype {
+            visit.call(o)?;
+        }
         if let Some(x) = &self.extras {
             for o in x.slots().into_iter().flatten() {
                 visit.call(o)?;
@@ -508,6 +516,7 @@ impl PyNodeBase {
         self.next.clear();
         self.saved.clear();
         self.extras = None;
+        self.out_dtype = None;
         self.shapes.clear_py();
     }
 }

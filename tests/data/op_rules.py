@@ -1,0 +1,411 @@
+"""The expressions ``gen_torch_op_rules.py`` records torch 2.15's outcome of and
+``tests/aten/test_op_rules.py`` replays with opyard, by section (one rule of a family each).
+
+Each expression is evaluated with ``T`` bound to the module (``torch`` or ``opyard``) and the
+tensors of ``TENSORS`` (expressions over ``T`` themselves, made afresh for every case).
+``outcome`` is the recorded picture of the result or of the exception.
+"""
+
+TENSORS = {
+    "u8": "T.tensor([0, 1, 5, 200], dtype=T.uint8)",
+    "i8": "T.tensor([0, 1, -5, 100], dtype=T.int8)",
+    "i16": "T.tensor([0, 1, -5, 100], dtype=T.int16)",
+    "i32": "T.tensor([0, 1, -5, 100], dtype=T.int32)",
+    "i64": "T.tensor([0, 1, -5, 100], dtype=T.int64)",
+    "b": "T.tensor([True, False, True, False])",
+    "h": "T.tensor([0.0, 1.0, -5.0, 100.0], dtype=T.float16)",
+    "bf": "T.tensor([0.0, 1.0, -5.0, 100.0], dtype=T.bfloat16)",
+    "f": "T.tensor([0.0, 1.0, -5.0, 100.0])",
+    "d": "T.tensor([0.0, 1.0, -5.0, 100.0], dtype=T.float64)",
+    "m": "T.tensor([True, False, True, False])",
+    # Leaves for the autograd sections, and a real loss weighting the real and imaginary parts.
+    "xc": "T.tensor([1 + 2j, -0.5 + 1j, 3 - 1j], dtype=T.complex128, requires_grad=True)",
+    "yc": "T.tensor([2 - 1j, 1 + 1j, -1 + 0.5j], dtype=T.complex128, requires_grad=True)",
+    "xr": "T.tensor([1.5, -2.0, 0.5], dtype=T.float64, requires_grad=True)",
+    "a32": "T.tensor([1.5, -2.0, 0.5], dtype=T.float32, requires_grad=True)",
+    "b64": "T.tensor([0.25, 3.0, -1.0], dtype=T.float64, requires_grad=True)",
+    "h16": "T.tensor([1.5, -2.0, 0.5], dtype=T.float16, requires_grad=True)",
+    "L": "lambda o: ((o.real * T.tensor([0.3, -1.1, 0.7], dtype=T.float64)).sum()"
+         " + (o.imag * T.tensor([1.3, 0.2, -0.4], dtype=T.float64)).sum()) if o.is_complex() else"
+         " (o * T.tensor([0.3, -1.1, 0.7], dtype=o.dtype)).sum()",
+    "G": "lambda o, ins: T.autograd.grad(L(o), ins, allow_unused=True)",
+    "O": "lambda *s, dt=None: T.ones(*s, dtype=dt or T.float32)",
+    "N": "lambda *s: T.full(s, float('nan'))",
+}
+
+SECTIONS = {}
+
+
+def _cases(section, exprs):
+    SECTIONS.setdefault(section, []).extend(exprs)
+
+
+# --- how a Python number meets an element type (_aten/scalars.py) ------------------------------------
+_INT_TENSORS = ("u8", "i8", "i32")
+_NUMBERS = ("-1", "-2", "300", "-300", "2**40", "1e6", "2.5", "float('nan')", "float('inf')")
+_cases("scalars", [f"T.{op}({x}, {v})" for op in ("eq", "ne", "lt", "le", "gt", "ge")
+                   for x in _INT_TENSORS + ("h", "bf") for v in ("-2", "256", "1000", "2**40", "1.5", "65520")])
+_cases("scalars", [f"T.{op}({x}, {v})" for op in ("add", "sub", "mul", "remainder", "fmod", "bitwise_and",
+                                                  "floor_divide")
+                   for x in _INT_TENSORS for v in ("-1", "1000", "-1000", "2**63", "259")
+                   if not (op == "fmod" and v == "2**63") and not (op == "floor_divide" and v == "2**63")])
+_cases("scalars", [f"T.clamp({x}, {lo}, {hi})" for x in _INT_TENSORS + ("b",)
+                   for lo, hi in (("-1", "1"), ("-1", "300"), ("5", "1"), ("300", "1"), ("1", "-1"), ("None", "-2"),
+                                  ("-2", "None"), ("None", "300"), ("300", "None"), ("-2**40", "None"),
+                                  ("None", "2**40"), ("1.5", "3.5"), ("float('nan')", "None"))])
+_cases("scalars", [f"T.clamp_min({x}, {v})" for x in _INT_TENSORS for v in ("-2", "300", "2**40", "-2**40")]
+       + [f"T.clamp_max({x}, {v})" for x in _INT_TENSORS for v in ("-2", "300", "2**40", "-2**40")]
+       + [f"{x}.clone().clamp_({lo}, {hi})" for x in ("u8", "i8") for lo, hi in (("-1", "1"), ("None", "-1"),
+                                                                                 ("1.5", "None"))]
+       + [f"{x}.clone().clamp_min_({v})" for x in ("u8", "i8") for v in ("-1", "300")]
+       + [f"T.clamp({x}, {lo}, {hi})" for x in ("h", "bf", "f")
+          for lo, hi in (("-1e6", "None"), ("None", "1e6"), ("-1e39", "None"), ("float('-inf')", "float('inf')"),
+                         ("float('nan')", "1"), ("0", "float('nan')"))])
+_cases("scalars", [f"T.where(m, {x}, {v})" for x in ("u8", "i8", "i32", "h", "bf", "f", "b")
+                   for v in ("-1", "300", "-129", "2**40", "1e6", "1e39", "2.5", "float('nan')", "True")]
+       + [f"T.where(m, {v}, {x})" for x in ("u8", "h") for v in ("-1", "300", "1e6")])
+_cases("scalars", [f"{x}.clone().fill_({v})" for x in ("u8", "i8", "h", "b") for v in _NUMBERS + ("-255", "-256")]
+       + [f"T.full_like({x}, {v})" for x in ("u8", "i8", "h") for v in ("-1", "300", "1e6")]
+       + [f"{x}.masked_fill(m, {v})" for x in ("u8", "i8", "h") for v in ("-1", "300", "1e6", "2.5")]
+       + [f"{x}.index_fill(0, T.tensor([1]), {v})" for x in ("u8", "i8", "h") for v in ("-1", "300", "1e6")])
+_cases("scalars", [f"T.pow({x}, {v})" for x in ("u8", "i8", "h") for v in ("-1", "300", "2", "1e6")]
+       + [f"T.pow({v}, {x})" for x in ("u8", "i8", "h") for v in ("-1", "300", "2", "1e6")]
+       + ["T.pow(T.tensor([2, 1, -1, 0]), T.tensor([-1, -2, -3, -1]))", "T.pow(2, T.tensor([-1, -2, 0, 3]))",
+          "T.pow(-1, T.tensor([-1, -2, 0, 3]))"])
+# Half data is computed in float32; a number meets it in float32 for add/sub/mul/div and in the half
+# type for the other ops.
+_cases("scalars", [f"T.{op}({x}, {v})" for op in ("mul", "div", "floor_divide", "remainder", "fmod", "xlogy",
+                                                  "rsub", "copysign")
+                   for x in ("h", "bf") for v in ("1e6", "-1e6", "1e-8", "70000.0", "2.5", "-1", "float('inf')")]
+       + ["T.div(h, 1e6, rounding_mode='floor')", "T.div(h, 1e6, rounding_mode='trunc')",
+          "T.div(bf, -1e-8, rounding_mode='floor')", "h * 1e-8 * 1e8", "(h * 655).lt(65510)",
+          "(h * 655).ge(65510)", "bf.mul(656).gt(65535)", "T.pow(1e6, h * 1e-3)", "T.add(h, h, alpha=-1.5)"])
+
+# --- half-precision data computed and accumulated in float32, rounded once (_aten/precision.py) ------
+_HALF = {"hx": "T.full((64,), 0.1, dtype={dt})", "hn": "T.linspace(-3, 3, 50, dtype={dt})",
+         "hb": "T.full((3000,), 1.0, dtype={dt})", "hm": "T.linspace(-2, 2, 36, dtype={dt}).reshape(6, 6)"}
+_REDUCTIONS = ["{hx}.sum()", "{hx}.mean()", "{hx}.nansum()", "{hx}.nanmean()", "{hx}.cumsum(0)", "{hb}.sum()",
+               "{hb}.cumsum(0)", "{hb}.mean()", "({hx} + 1).prod()", "({hx} + 1).cumprod(0)", "{hn}.std()",
+               "{hn}.var()", "T.std_mean({hn})", "T.var_mean({hn})", "{hn}.norm()", "T.linalg.vector_norm({hn})",
+               "{hn}.softmax(0)", "{hn}.log_softmax(0)", "T.logsumexp({hn}, 0)", "{hm} @ {hm}", "T.mm({hm}, {hm})",
+               "T.mv({hm}, {hm}[0])", "T.dot({hn}, {hn})", "T.bmm({hm}[None], {hm}[None])",
+               "{hm}.sum(0)", "{hm}.mean(1)", "{hm}.sum(0, dtype=T.float32)", "{hb}.sum(dtype=T.float16)",
+               "T.addcmul({hn}, {hn}, {hn}, value=0.3)", "T.addcdiv({hn}, {hn}, {hn} + 5, value=0.3)",
+               "T.lerp({hn}, {hn} * 3, 0.3)", "{hn}.sort().values", "T.cat([{hn}, T.tensor([float('nan')], dtype={hn}.dtype)]).sort()",
+               "T.addmm({hm}, {hm}, {hm}, beta=0.5, alpha=2)", "T.baddbmm({hm}[None], {hm}[None], {hm}[None])"]
+_cases("precision", [e.format(**{k: v.format(dt=dt) for k, v in _HALF.items()})
+                     for dt in ("T.float16", "T.bfloat16") for e in _REDUCTIONS])
+
+# --- the scaled sums: BLAS-like ops and addcmul/addcdiv/lerp (_aten/scaled_ops.py) -----------------
+_cases("blas", [
+    'T.addmm(N(2, 2), O(2, 3), O(3, 2), beta=0)',
+    'T.addmm(N(2, 2), O(2, 3), O(3, 2), beta=0, alpha=0)',
+    "T.addmm(T.ones(2,2), O(2, 3)*float('nan'), O(3, 2), alpha=0)",
+    "T.addmm(T.ones(2,2), O(2, 3)*float('inf'), O(3, 2), alpha=0)",
+    'T.addmm(T.ones(2), O(2, 3), O(3, 2))',
+    "T.addmm(T.full((1,2), float('nan')), O(2, 3), O(3, 2), beta=0)",
+    'T.addmm(O(2, 2, dt=T.int64), O(2, 3, dt=T.int64), O(3, 2, dt=T.int64), beta=2, alpha=3)',
+    'T.addmm(O(2, 2, dt=T.int64), O(2, 3, dt=T.int64), O(3, 2, dt=T.int64), beta=0.5)',
+    'T.addmm(O(2, 2, dt=T.int64), O(2, 3, dt=T.int64), O(3, 2, dt=T.int64), alpha=0.5)',
+    'T.addmm(O(2, 2, dt=T.int64), O(2, 3), O(3, 2))',
+    'T.addmm(N(2, 2), O(2, 3, dt=T.int64), O(3, 2, dt=T.int64))',
+    'T.addmm(N(2, 2).double(), O(2, 3), O(3, 2))',
+    'T.addmm(O(2, 2, dt=T.int64).bool(), O(2, 3, dt=T.int64).bool(), O(3, 2, dt=T.int64).bool())',
+    'N(2, 2).clone().addmm_(O(2, 3), O(3, 2), beta=0)',
+    'T.addmm(N(2, 2), O(2, 3), O(3, 2), beta=1j)',
+    'T.addmv(N(2), O(2, 3), O(3), beta=0)',
+    'T.addmv(T.ones(2), O(2, 3), O(3), beta=2, alpha=3)',
+    'T.addmv(T.ones(2, dtype=T.int64), O(2, 3, dt=T.int64), T.ones(3, dtype=T.int64), beta=2)',
+    'T.addmv(T.ones(1), O(2, 3), O(3))',
+    'N(2).clone().addmv_(O(2, 3), O(3), beta=0)',
+    "T.addr(T.full((2,3), float('nan')), T.ones(2), T.ones(3), beta=0)",
+    'T.addr(T.ones(2,3), T.arange(2.), T.arange(3.), beta=2, alpha=3)',
+    'T.addr(T.ones(2,3, dtype=T.int64), T.arange(2), T.arange(3), beta=2, alpha=3)',
+    'T.addr(T.ones(2,3, dtype=T.bool), T.tensor([True,False]), T.tensor([True,False,True]))',
+    'T.addr(T.ones(2,3, dtype=T.bool), T.tensor([True,False]), T.tensor([True,False,True]), beta=2)',
+    'T.addr(T.ones(2,3, dtype=T.int64), T.arange(2), T.arange(3), beta=0.5)',
+    'T.addr(T.ones(2,3, dtype=T.bool), T.tensor([True,False]), T.tensor([True,False,True]), beta=False)',
+    "T.addbmm(T.full((2,2), float('nan')), T.ones(4,2,3), T.ones(4,3,2), beta=0)",
+    'T.addbmm(T.ones(2,2), T.ones(4,2,3), T.ones(4,3,2), beta=2, alpha=0.5)',
+    'T.addbmm(T.ones(2,2,dtype=T.int64), T.ones(4,2,3,dtype=T.int64), T.ones(4,3,2,dtype=T.int64))',
+    "T.baddbmm(T.full((4,2,2), float('nan')), T.ones(4,2,3), T.ones(4,3,2), beta=0)",
+    'T.baddbmm(T.ones(4,2,2,dtype=T.int16), T.ones(4,2,3,dtype=T.int16), T.ones(4,3,2,dtype=T.int16), beta=2)',
+    'T.baddbmm(T.ones(4,2,2,dtype=T.int16), T.ones(4,2,3,dtype=T.int16), T.ones(4,3,2,dtype=T.int16), alpha=0.5)',
+    'T.baddbmm(T.ones(2), T.ones(4,2,3), T.ones(4,3,2))',
+    'T.baddbmm(T.ones(4,2,2,dtype=T.float64), T.ones(4,2,3), T.ones(4,3,2))',
+    'T.addbmm(T.ones(2,2), T.ones(4,2,3), T.ones(3,3,2))',
+    'T.addmm(T.ones(2,2), O(2, 3), T.ones(2,2))',
+    'T.addmm(T.ones(3,3), O(2, 3), O(3, 2))',
+    'T.addmv(T.ones(2), O(2, 3), T.ones(2))',
+    'T.addr(T.ones(2,3), T.ones(2,2), T.ones(3))',
+    'T.mm(O(2, 3, dt=T.int64), O(3, 2, dt=T.int64))',
+    'T.mm(O(2, 3, dt=T.int64), O(3, 2))',
+    'T.mm(O(2, 3, dt=T.int64).bool(), O(3, 2, dt=T.int64).bool())',
+    'T.mv(O(2, 3, dt=T.int64).to(T.int8), T.ones(3, dtype=T.int8)*100)',
+    'T.addmm(T.ones(2,2,dtype=T.float16)*1000, T.full((2,3), 300., dtype=T.float16), T.full((3,2), 300., dtype=T.float16), beta=0.001, alpha=0.001)',
+    '(lambda s: (T.addmm(s, O(2, 3), O(3, 2), beta=0).sum().backward(), s.grad)[1])(T.ones(2,2, requires_grad=True))',
+    'T.addmm(T.ones(2,2, requires_grad=True), O(2, 3), O(3, 2)).grad_fn.name()',
+    'T.addmv(T.ones(2, requires_grad=True), O(2, 3), O(3)).grad_fn.name()',
+    'T.addr(T.ones(2,3, requires_grad=True), T.ones(2), T.ones(3)).grad_fn.name()',
+    'T.addbmm(T.ones(2,2, requires_grad=True), T.ones(4,2,3), T.ones(4,3,2)).grad_fn.name()',
+    'T.baddbmm(T.ones(4,2,2, requires_grad=True), T.ones(4,2,3), T.ones(4,3,2)).grad_fn.name()',
+    'T.addmm(O(2,2), O(2,3,dt=T.int64), O(3,2))',
+    'T.addmm(O(2,2), O(2,3), O(3,2,dt=T.int64))',
+    'T.addmv(O(2,dt=T.int64), O(2,3), O(3))',
+    'T.addmv(O(2), O(2,3,dt=T.int64), O(3))',
+    'T.addmv(O(2), O(2,3), O(3,dt=T.int64))',
+    'T.addr(O(2,3,dt=T.int64), O(2), O(3))',
+    'T.addr(O(2,3), O(2,dt=T.int64), O(3))',
+    'T.addr(O(2,3), O(2), O(3,dt=T.float64))',
+    'T.addbmm(O(2,2,dt=T.int64), O(4,2,3), O(4,3,2))',
+    'T.addbmm(O(2,2), O(4,2,3,dt=T.int64), O(4,3,2))',
+    'T.baddbmm(O(4,2,2), O(4,2,3,dt=T.int64), O(4,3,2))',
+    'T.bmm(O(4,2,3,dt=T.int64), O(4,3,2))',
+    'T.mv(O(2,3,dt=T.int64), O(3))',
+    'T.dot(O(3,dt=T.int64), O(3))',
+    'T.mm(O(2,2,dt=T.bool), O(2,2,dt=T.bool))',
+    'T.bmm(O(1,2,2,dt=T.bool), O(1,2,2,dt=T.bool))',
+    'T.mv(O(2,2,dt=T.bool), O(2,dt=T.bool))',
+    'T.dot(O(2,dt=T.bool), O(2,dt=T.bool))',
+    'T.addmv(O(2,dt=T.bool), O(2,2,dt=T.bool), O(2,dt=T.bool))',
+    'T.addbmm(O(2,2,dt=T.bool), O(1,2,2,dt=T.bool), O(1,2,2,dt=T.bool))',
+    'T.baddbmm(O(1,2,2,dt=T.bool), O(1,2,2,dt=T.bool), O(1,2,2,dt=T.bool))',
+    'T.addmm(O(2,2), O(3), O(3,2))',
+    'T.addmv(O(2), O(2,3), O(3,1))',
+    'T.addbmm(O(2,2), O(2,3), O(3,2))',
+    'T.baddbmm(O(4,2,2), O(4,2,3), O(4,2,2))',
+    'T.baddbmm(O(3,2,2), O(4,2,3), O(4,3,2))',
+    'T.addbmm(O(3,3), O(4,2,3), O(4,3,2))',
+    'T.addmv(O(3), O(2,3), O(3))',
+    'T.addr(O(3,3), O(2), O(3))',
+    'T.addmm(O(2,2,dt=T.int64), O(2,3,dt=T.int64), O(3,2,dt=T.int64), beta=0.5)',
+    'T.addmv(O(2,dt=T.int64), O(2,3,dt=T.int64), O(3,dt=T.int64), alpha=0.5)',
+    'T.addbmm(O(2,2,dt=T.int64), O(1,2,3,dt=T.int64), O(1,3,2,dt=T.int64), alpha=1.5)',
+    'T.addmm(O(2,2,dt=T.int64), O(2,3,dt=T.int64), O(3,2,dt=T.int64), beta=True)',
+    'T.addr(O(2,3,dt=T.bool), O(2,dt=T.bool), O(3,dt=T.bool), alpha=2)',
+    'T.addr(O(2,3,dt=T.bool), O(2,dt=T.bool), O(3,dt=T.bool), alpha=0.5)',
+    'T.addr(O(2,3,dt=T.int64), O(2,dt=T.int64), O(3,dt=T.int64), beta=True)',
+    'T.addr(O(2,3), O(2), O(3), beta=1j)',
+    'T.addr(O(2,3,dt=T.uint8), O(2,dt=T.uint8), O(3,dt=T.uint8), beta=-1)',
+    'T.addmm(O(2,2,dt=T.uint8), O(2,3,dt=T.uint8), O(3,2,dt=T.uint8), beta=-1)',
+    'T.addmm(O(2,2,dt=T.uint8), O(2,3,dt=T.uint8), O(3,2,dt=T.uint8), beta=300)',
+    'T.addmm(T.tensor(2.), O(2,3), O(3,2))',
+    'T.addr(O(0,3), O(0), O(3), beta=0)',
+    "T.addmm(T.full((2,2), float('nan')), O(2,0), O(0,2), beta=0)",
+    'T.addmm(T.full((2,2), 5.), O(2,0), O(0,2), beta=2)',
+    'O(2).addmm_(O(2,3), O(3,2))',
+    'T.addmm(O(2,2), O(2,3), O(3,2), out=T.empty(2,2,dtype=T.float64))',
+])
+_cases("addc", [f"T.addcmul({x}, {x}, {x}, value={v})" for x in ("u8", "i8", "i32", "i64", "b") for v in ("0.5", "2", "True")]
+       + [f"T.addcdiv({x}.float(), {x}, {x}, value=2)" for x in ("u8", "i64", "b")] + [
+    'T.addcmul(T.ones(3, dtype=T.int64), T.ones(3), T.ones(3, dtype=T.float64), value=0.5)',
+    'T.addcmul(T.ones(3, dtype=T.int64), T.ones(3), T.ones(3), value=0.5)',
+    'T.addcdiv(T.ones(3), T.ones(3, dtype=T.int64), T.ones(3, dtype=T.int64))',
+    'T.addcdiv(T.ones(3), T.ones(3, dtype=T.int64), T.ones(3))',
+    'T.addcmul(T.ones(1), T.ones(2,1), T.ones(3))',
+    'T.addcmul(T.ones(3, requires_grad=True), T.ones(3), T.ones(3)).grad_fn.name()',
+    'T.addcdiv(T.ones(3, requires_grad=True), T.ones(3), T.ones(3)).grad_fn.name()',
+    'T.addcmul(T.ones(3), T.ones(3), T.ones(3), value=1j)',
+    'T.ones(1).addcmul_(T.ones(2), T.ones(2))',
+    'T.ones(2, dtype=T.int64).addcmul_(T.ones(2), T.ones(2))',
+    'T.ones(2).addcdiv_(T.ones(2), T.ones(2)*4, value=2)',
+    'T.addcmul(T.tensor([60000.], dtype=T.float16), T.tensor([300.], dtype=T.float16), T.tensor([300.], dtype=T.float16), value=-0.6)',
+    'T.addcdiv(T.ones(2), T.ones(2), T.zeros(2), value=0)',
+    "T.addcmul(T.ones(2), T.full((2,), float('nan')), T.ones(2), value=0)",
+    'T.lerp(T.ones(2, dtype=T.int64), T.ones(2, dtype=T.int64), 0.5)',
+    'T.lerp(T.tensor([1.], dtype=T.float16), T.tensor([60000.], dtype=T.float16), 0.99)',
+    'T.lerp(T.ones(2), T.ones(2, dtype=T.float64), 0.5)',
+    'T.lerp(T.ones(2), T.ones(2), T.ones(2, dtype=T.float64))',
+    'T.lerp(T.ones(1), T.ones(3), 0.5)',
+])
+
+# --- gradients take their input's dtype (the engine casts; src/python/autograd.rs) -----------------
+_cases("grad_dtype", [
+    "T.autograd.grad((a32 + b64).sum(), [a32, b64])",
+    "T.autograd.grad((a32 * b64).sum(), [a32, b64])",
+    "T.autograd.grad(((a32 * 1) + b64).sum(), [a32, b64])",
+    "T.autograd.grad((a32.double() * b64).sum(), [a32])",
+    "T.autograd.grad((h16 + b64).sum(), [h16, b64])",
+    "T.autograd.grad((a32 + b64[:1]).sum(), [a32, b64])",
+    "T.autograd.grad((a32.unsqueeze(1) * b64).sum(), [a32, b64])",
+    "[(lambda c: ((c + b64).sum().backward(), c.grad)[1])((lambda c: (c.retain_grad(), c)[1])(a32 * 2))]",
+    "[((a32 * b64).sum().backward(), a32.grad, b64.grad)[1:]]",
+    "T.autograd.grad((xr * xc).abs().sum(), [xr])",
+])
+
+# --- complex results record autograd, with the conjugate Wirtinger convention ----------------------
+_COMPLEX_FNS = ["xc * yc", "xc * xr", "xr * xc", "xc / yc", "xr / xc", "xc + xr", "xc - yc", "xc.exp()", "xc.log()",
+                "xc.sin()", "xc.cos()", "xc.tanh()", "xc.sigmoid()", "xc.sqrt()", "xc.rsqrt()", "xc.reciprocal()",
+                "xc ** 2", "xc ** 2.5", "xc ** yc", "2 ** xc", "-xc", "xc.abs()", "xc.angle()", "xc.real", "xc.imag",
+                "xc.conj()", "xc.conj_physical()", "xc.sgn()", "xc.sum()", "xc.mean()", "xc.prod()", "xc.cumsum(0)",
+                "xc.cumprod(0)", "xc.reshape(3, 1) @ yc.reshape(1, 3)", "T.mv(xc.reshape(3, 1) * yc, xc)",
+                "T.dot(xc, yc)", "T.outer(xc, yc)", "xc.tan()", "xc.asin()", "xc.sinh()", "xc.log2()", "xc.log1p()",
+                "xc.expm1()", "xc.var()", "xc.std()", "T.view_as_real(xc)",
+                "T.view_as_complex(T.view_as_real(xc) * 2)", "T.lerp(xc, yc, 0.3)",
+                "T.where(T.tensor([True, False, True]), xc, yc)", "xc * (1 + 2j)", "xc / (1 - 2j)",
+                "T.add(xc, yc, alpha=2j)", "xc.abs() * xr", "T.view_as_complex(T.stack([xr, xr * 2], -1))"]
+_cases("complex_autograd", [f"({f}).requires_grad" for f in ("xc * yc", "xr * T.tensor([1 + 1j, 2j, 1])",
+                                                             "T.view_as_complex(T.stack([xr, xr], -1))",
+                                                             "xr.angle()", "xc.angle()")]
+       + [f"G({f}, [xc, yc, xr])" for f in _COMPLEX_FNS])
+_cases("complex_autograd", [
+    "xr.real is xr", "xr.conj() is xr", "xr.conj_physical() is xr", "xr.angle()", "T.tensor([1, -2]).angle()",
+    "T.tensor([float('nan'), -0.0, 0.0, -1.0]).angle()", "xr.imag", "T.tensor([1, 2]).imag",
+    "T.view_as_real(T.ones(2))", "T.view_as_complex(T.ones(3, 3))", "T.view_as_complex(T.ones(3, 4)[:, 1:3])",
+    "T.view_as_complex(T.ones(3, 3)[:, :2])", "T.view_as_complex(T.ones(4, 2)[1:])", "T.view_as_complex(T.ones(2))",
+    "T.view_as_complex(T.ones(()))", "T.view_as_complex(T.ones(3, 2, dtype=T.int32))",
+    "T.view_as_real(T.tensor(1 + 2j))", "T.view_as_real(xc).stride()", "T.view_as_real(xc)._base is xc",
+    "xc.real._base is xc", "xc.real.stride()", "xc.imag.grad_fn.name()", "xc.real.grad_fn.next_functions[0][0].name()",
+    "(lambda z: (z.real.mul_(2), z)[1])(T.tensor([1 + 1j, 2 - 2j]))",
+    "(lambda z: (setattr(z, 'imag', T.tensor([5.0, 6.0])), z)[1])(T.tensor([1 + 1j, 2 - 2j]))",
+])
+
+# --- einsum as torch composes it: dtypes of sums and contractions, errors (_aten/linalg.py) ---------
+_EI = {"a8": "T.full((2, 3), 100, dtype=T.int8)", "b8": "T.ones(3, 2, dtype=T.int8)",
+       "sq": "T.arange(9, dtype=T.int16).reshape(3, 3)", "fa": "T.linspace(-1, 1, 6).reshape(2, 3)",
+       "fb": "T.linspace(0, 2, 6).reshape(3, 2)"}
+_cases("einsum", [e.format(**_EI) for e in (
+    "T.einsum('ij,jk->ik', {a8}, {b8})", "T.einsum('ij,jk->i', {a8}, {b8})", "T.einsum('ij,jk->', {a8}, {b8})",
+    "T.einsum('ij,ij->', {a8}, {a8})", "T.einsum('ij->i', {a8})", "T.einsum('ij->ij', {a8})",
+    "T.einsum('ij,jk->ijk', {a8}, {b8})", "T.einsum('ii->i', {sq})", "T.einsum('ii', {sq})",
+    "T.einsum('iji->j', T.ones(1, 3, 1, dtype=T.int32))", "T.einsum('i,i->', T.ones(2, dtype=T.int32), T.ones(2))",
+    "T.einsum('i,j->ij', T.ones(2, dtype=T.int32), T.ones(2))", "T.einsum('i,i->', T.ones(2, dtype=T.bool), "
+    "T.ones(2, dtype=T.bool))", "T.einsum('i,j->ij', T.ones(2, dtype=T.bool), T.ones(3, dtype=T.bool))",
+    "T.einsum('ij->i', T.ones(2, 2, dtype=T.bool))", "T.einsum('ij,jk', {fa}, {fb})",
+    "T.einsum('...ij,...jk->...ik', T.ones(4, 2, 3), {fb})", "T.einsum('ij->...', {fa})",
+    "T.einsum('bij,bjk->bik', {fa}[None].to(T.float16), {fb}[None].to(T.float16))",
+    "T.einsum('ij,ij->i', T.full((2, 300), 0.1, dtype=T.bfloat16), T.full((2, 300), 0.1, dtype=T.bfloat16))",
+    "T.einsum('ij,jk', {fa})", "T.einsum('ij', {fa}, {fb})", "T.einsum('i1,jk', {fa}, {fb})",
+    "T.einsum('ij,jk->ii', {fa}, {fb})", "T.einsum('ij,jk->l', {fa}, {fb})", "T.einsum('ijk,jk', {fa}, {fb})",
+    "T.einsum('ij,kj', {fa}, {fb})", "T.einsum('i.j', {fa})", "T.einsum('ij,jk->i', T.ones(2, 0), T.ones(0, 3))",
+    "T.einsum('ij,jk->ik', T.ones(2, 0, dtype=T.int8), T.ones(0, 3, dtype=T.int8))",
+    "G(T.einsum('ij,j->i', T.stack([xr, xr * 2, xr - 1]), xr), [xr])")])
+
+# --- edge shapes and result dtypes of the everyday ops ---------------------------------------------
+_cases("edges", [
+    "T.index_select(T.tensor(3.), 0, T.tensor(0))", "T.index_select(T.tensor(3.), 0, T.tensor([0]))",
+    "T.index_select(T.tensor(3.), 0, T.tensor([0, 0]))", "T.index_select(T.tensor(3.), 0, T.tensor(1))",
+    "T.index_select(O(2, 3), 0, T.tensor(1))", "T.index_select(O(2, 3), 0, T.tensor([-1]))",
+    "T.index_select(O(2, 3), 0, T.tensor([2]))", "T.index_select(O(2, 3), 0, T.tensor([1.]))",
+    "T.index_select(O(2, 3), 0, T.tensor([1], dtype=T.int8))", "T.index_select(O(2, 3), 0, T.tensor([[1]]))",
+    "T.index_select(O(2, 3), 1, T.tensor([0, 1], dtype=T.int32))",
+    "G(T.index_select(xr[0], 0, T.tensor(0)) * T.ones(3, dtype=T.float64), [xr])",
+    "T.diff(f, n=0)", "T.diff(f, n=0, prepend=f)", "T.diff(f, n=2, prepend=f[:1], append=f[:2])",
+    "T.all(u8)", "T.any(u8)", "T.all(u8.reshape(2, 2), 0)", "T.any(u8.reshape(2, 2), dim=1, keepdim=True)",
+    "T.all(i8)", "T.any(b)", "T.logsumexp(u8, 0)", "T.logsumexp(i64, 0)", "T.logsumexp(b, 0)",
+    "T.logsumexp(i8.reshape(2, 2), 1)",
+    "T.index_select(T.ones(3, 6), 1, T.tensor([0, 1]), out=T.empty(1, 6).expand(2, 6))",
+    "T.add(f, f, out=T.empty(1).expand(4))", "T.add(f, f, out=T.empty(1, 4).expand(2, 4))",
+    "T.cat([f, f], out=T.empty(1).expand(8))", "T.cat([f, f], out=T.empty(1).expand(3))",
+    "T.mm(O(2, 3), O(3, 2), out=T.empty(1, 2).expand(2, 2))", "T.sum(O(2, 3), 1, out=T.empty(1).expand(2))",
+    "T.take(f, T.tensor([0, 1]), out=T.empty(1).expand(2))",
+])
+
+# --- the BLAS ops on half data: torch's order of rounding ------------------------------------------
+_HB = {dt: {"s": f"T.linspace(-3, 3, 12, dtype={dt}).reshape(3, 4)",
+            "v1": f"T.linspace(-2, 1.7, 3, dtype={dt})", "v2": f"T.linspace(0.3, 2.9, 4, dtype={dt})",
+            "b1": f"T.linspace(-1.3, 2.1, 60, dtype={dt}).reshape(5, 3, 4)",
+            "b2": f"T.linspace(-0.7, 1.9, 80, dtype={dt}).reshape(5, 4, 4)"} for dt in ("T.float16", "T.bfloat16")}
+_cases("blas_half", [e.format(**v) for v in _HB.values() for e in (
+    "T.addr({s}, {v1}, {v2})", "T.addr({s}, {v1}, {v2}, beta=0.2, alpha=0.6)", "T.addr({s}, {v1}, {v2}, beta=0, "
+    "alpha=0.3)", "T.addbmm({s}, {b1}, {b2})", "T.addbmm({s}, {b1}, {b2}, beta=0.5, alpha=1.5)",
+    "T.baddbmm({b1}[:, :, :1], {b1}, {b2}, alpha=0.3)")] + [
+    "T.addr(O(1, 1), T.tensor([float('nan')]), T.tensor([float('nan')]), beta=0, alpha=0)",
+    "T.addr(T.full((1, 1), float('nan')), O(1), O(1), beta=0, alpha=0)",
+    "(lambda s: (s.addbmm_(O(3, 2, 4, dt=T.float64), O(3, 4, 5, dt=T.float64), beta=0.5), s)[1])"
+    "(T.tensor([2.], dtype=T.float64))",
+    "T.tensor(2., dtype=T.float64).addbmm_(O(3, 2, 4, dt=T.float64), O(3, 4, 5, dt=T.float64)).stride()",
+    "T.tensor([2.]).baddbmm_(O(3, 2, 4), O(3, 4, 5))", "T.tensor([2.]).addmm_(O(2, 4), O(4, 5))",
+])
+
+
+# --- index tensors of gather/scatter/index_add: dtypes, scalars, bounds, reductions ------------------
+_cases("index_args", [
+    "T.gather(f, 0, T.tensor([1, 0], dtype=T.int32))", "T.gather(f, 0, T.tensor([1], dtype=T.int16))",
+    "T.gather(f, 0, T.tensor([1.]))", "T.gather(f, 0, T.tensor([], dtype=T.uint8))",
+    "T.gather(f, 0, T.zeros(2, 0, dtype=T.uint8))", "T.gather(T.tensor(2.), 0, T.tensor([0, 0]))",
+    "T.gather(T.tensor(2.), 0, T.tensor(0))", "T.gather(T.tensor(2.), 0, T.tensor([[0]]))",
+    "T.gather(f, 0, T.tensor([4]))", "T.gather(f, 0, T.tensor([-1]))",
+    "T.gather(O(1, 1), 1, T.zeros(2, 2, dtype=T.long))", "T.gather(O(3, 3), 1, T.zeros(2, 2, dtype=T.long))",
+    "G(T.gather(xr[0], 0, T.tensor([0, 0, 0])), [xr])",
+    "T.scatter(f, 0, T.tensor([0], dtype=T.int32), T.tensor([9.]))", "T.scatter(f, 0, T.tensor([0]), d[:1])",
+    "T.scatter(f, 0, T.tensor([9]), T.tensor([9.]))", "T.scatter(f, 0, T.tensor([[0]]), T.tensor([9.]))",
+    "T.scatter(T.tensor(2.), 0, T.tensor(0), T.tensor(5.))", "T.scatter(T.tensor(2.), 0, T.tensor(0), 5.)",
+    "T.scatter(f, 0, T.tensor([0, 0]), T.tensor([2., 3.]), reduce='multiply')",
+    "T.scatter(f, 0, T.tensor([0, 0]), T.tensor([2., 3.]), reduce='add')",
+    "T.scatter(f, 0, T.tensor([0]), T.tensor([2.]), reduce='max')",
+    "T.scatter(i64, 0, T.tensor([0, 0]), 2.5, reduce='add')", "T.scatter(b, 0, T.tensor([1]), T.tensor([True]), "
+    "reduce='add')", "f.clone().scatter_(0, T.tensor([1, 1]), 3.0, reduce='multiply')",
+    "G(T.scatter(xr, 0, T.tensor([0]), T.tensor([2.], dtype=T.float64), reduce='add'), [xr])",
+    "T.scatter_add(T.tensor(2.), 0, T.tensor(0), T.tensor(5.))",
+    "T.scatter_add(O(3, 5), 0, T.tensor([[0, 1]]), O(2, 5))",
+    "T.index_add(T.tensor(2.), 0, T.tensor([0]), T.tensor(5.), alpha=2)",
+    "T.index_add(u8[:2], 0, T.tensor([0]), T.tensor([5], dtype=T.uint8), alpha=-1)",
+    "T.index_add(u8[:2], 0, T.tensor([0]), T.tensor([5], dtype=T.uint8), alpha=1.5)",
+    "T.index_add(u8[:2], 0, T.tensor([0]), T.tensor([5], dtype=T.uint8), alpha=300)",
+    "T.index_add(O(3, 2), 0, T.tensor([0, 1]), O(2))",
+    "T.isclose(f, f, rtol=-0.4)", "T.isclose(f, f, atol=-1)", "T.isclose(f, d)",
+    "f.clone().round_(decimals=1)", "T.copysign(xr, xr.detach() * -1)",
+    "G(T.copysign(xr, b64), [xr, b64])",
+    "T.div((T.arange(41) * 1.5 - 30).to(T.float16), (T.arange(41) * 0.16 - 3.3).to(T.float16), rounding_mode='trunc')",
+    "T.div((T.arange(41) * 1.5 - 30).to(T.bfloat16), (T.arange(41) * 0.16 - 3.3).to(T.bfloat16), rounding_mode='trunc')",
+    "T.div((T.arange(41) * 1.5 - 30).to(T.float16), 3.7, rounding_mode='trunc')",
+])
+
+
+# --- index tensors of getitem/setitem/index/index_put: masks, dtypes, nested lists ------------------
+_X = "T.arange(12.).reshape(3, 4)"
+_cases("index_tensors", [e.replace("X", _X) for e in (
+    "X[T.tensor([1, 0, 1], dtype=T.uint8)]", "X[T.tensor([2, 0], dtype=T.int32)]",
+    "X[T.tensor([2, 0], dtype=T.int16)]", "X[T.tensor([2, 0], dtype=T.int8)]", "X[T.tensor([1.])]",
+    "X[[[0, 1], [2, 0]]]", "X[[0, 1], [2, 0]]", "X[[True, False, True]]", "X[T.tensor(True)]",
+    "X[T.tensor(False)]", "T.tensor(3.)[T.tensor(True)]", "T.tensor(3.)[T.tensor(False)]",
+    "X[T.tensor(1, dtype=T.uint8)]", "X[[0, 1], 1:]", "X[T.tensor([[True, False, True, False]] * 3)]",
+    "X[T.tensor([5])]", "X[:, [True, False]]",
+    "T.ops.aten.index.Tensor(X, [T.tensor([1, 0, 1], dtype=T.uint8)])" if False else "X.index_select(0, T.tensor([0]))",
+    "(lambda y: (y.__setitem__(T.tensor([0]), T.tensor([1, 2, 3, 4], dtype=T.int64)), y)[1])(X.clone())",
+    "(lambda y: (y.__setitem__(0, T.tensor([1, 2, 3, 4], dtype=T.float64)), y)[1])(X.clone())",
+    "(lambda y: (y.__setitem__([[0, 1], [1, 2]], 7.), y)[1])(X.clone())",
+    "X.clone().index_put_([T.tensor([0], dtype=T.int32)], T.tensor(1.))",
+    "X.clone().index_put_([T.tensor([0.])], T.tensor(1.))",
+    "X.clone().index_put_([T.tensor([0])], T.tensor(1, dtype=T.int64))",
+    "X.clone().index_put_([T.tensor([1, 0, 1], dtype=T.uint8)], T.tensor(1.))",
+    "X.clone().index_put_([T.tensor([0, 0])], T.tensor(1.), accumulate=True)",
+    "G(T.masked_select(xr[0], T.tensor(True)) * T.ones(1, dtype=T.float64), [xr])",
+    "G(T.index_fill(T.stack([xr, xr, xr]), 0, T.tensor([2, 0, 0]), xr[1]), [xr])",
+)])
+
+
+
+def tensors(T):
+    """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""
+    env = {"T": T}
+    for name, expr in TENSORS.items():
+        env[name] = eval(expr, env)  # noqa: S307 -- the expressions of this module
+    return env
+
+
+def picture(x):
+    """A JSON-able picture of a result: tensors by dtype, shape, values (as strings) and requires_grad;
+    containers by element; Python values by type and repr."""
+    if hasattr(x, "dtype") and hasattr(x, "requires_grad") and hasattr(x, "shape"):
+        t = x.detach()
+        values = [str(v) for v in t.reshape(-1).tolist()]
+        return {"dtype": str(x.dtype).split(".")[-1], "shape": list(x.shape), "values": values,
+                "requires_grad": bool(x.requires_grad)}
+    if isinstance(x, (list, tuple)):
+        return {"items": [picture(v) for v in x]}
+    return {"py": [type(x).__name__, repr(x)]}
+
+
+def outcome(expr, env):
+    """``{"result": picture}`` of evaluating ``expr`` in ``env``, or ``{"error": [type, first line]}``."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = eval(expr, env)  # noqa: S307 -- the expressions of this module
+    except Exception as e:  # noqa: BLE001 -- recorded, whatever it is
+        return {"error": [type(e).__name__, str(e).strip().split("\n")[0]]}
+    return {"result": picture(r)}
