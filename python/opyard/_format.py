@@ -36,16 +36,18 @@ def _nest(strs, shape, indent):
     return "[" + sep.join(rows) + "]"
 
 
-def format_tensor(t):
-    """``tensor(...)`` with torch's suffixes (device, dtype, grad)."""
-    prefix = "tensor("
+def format_tensor(t, prefix="tensor(", no_data=False):
+    """``tensor(...)`` with torch's suffixes (device, dtype, grad); ``no_data``: a tensor without
+    values (``FakeTensor(...)`` passes its own prefix), shown as ``...`` and its size."""
     suffix = []
     dt = t.dtype
     if t._dev.type != "cpu":
         suffix.append(f"device='{t._dev}'")
-    if t.is_meta or getattr(t, "_is_fake", False):
+    if no_data or t.is_meta:
         body = "..."
         suffix.append(f"size={tuple(t.shape)}")
+        if dt is not D.get_default_dtype():  # torch names every other dtype of a tensor without data
+            suffix.append(f"dtype={dt!r}")
     elif t._data.size == 0:
         body = "[]"
         if t._data.ndim != 1:
@@ -56,7 +58,7 @@ def format_tensor(t):
         width = max(len(s) for s in strs)
         strs = [s.rjust(width) for s in strs]
         body = _nest(strs, data.shape, len(prefix))
-    if dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
+    if body != "..." and dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
         suffix.append(f"dtype={dt!r}")
     grad_fn = getattr(t, "_grad_fn", None)
     if grad_fn is not None:

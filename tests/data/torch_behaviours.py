@@ -7,15 +7,37 @@ Each snippet runs with ``T`` bound to the module under test (``torch`` or ``opya
 agree besides the outcome kind: ``"value"`` (the normalised ``out``; for a raise, the exception
 type), ``"words"`` (a raise whose first message line, with "torch" read as "opyard", opyard's
 message contains). Warnings are recorded as (category, first line) and must agree too.
+
+This module holds the autograd snippets; the other areas' are in the modules of
+``AREA_MODULES`` (``load_all()`` imports them). ``AREA[name]`` is the test folder that
+replays a snippet.
 """
+
+import importlib
 
 SNIPPETS = {}
 CHECK = {}
+AREA = {}
+AREA_MODULES = ("torch_behaviours_library", "torch_behaviours_fake", "torch_behaviours_dispatch",
+                "torch_behaviours_ports")
 
 
-def snippet(name, code, check="value"):
+def snippet(name, code, check="value", area="autograd"):
+    assert name not in SNIPPETS, f"two snippets named {name}"
     SNIPPETS[name] = code
     CHECK[name] = check
+    AREA[name] = area
+
+
+def load_all():
+    """Import every area's snippets (they register themselves through ``snippet``)."""
+    for m in AREA_MODULES:
+        importlib.import_module(m)
+
+
+def plain(x):
+    """``str(x)`` with the module's name read as ``T`` (``torch.float32`` -> ``T.float32``)."""
+    return str(x).replace("torch", "T").replace("opyard", "T")
 
 
 def norm(x):

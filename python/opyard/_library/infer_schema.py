@@ -139,9 +139,12 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None, tags=()):
         raise ValueError(f"infer_schema(func): {what} Got func with signature {inspect.signature(prototype_function)})")
 
     is_inplace, is_out = _kind_tags(tags)
-    if isinstance(mutates_args, str) and mutates_args != "unknown":
-        raise ValueError("mutates_args must either be a sequence of the names of the arguments that are "
-                         "mutated or the string 'unknown'. ")
+    if isinstance(mutates_args, str):
+        if mutates_args != "unknown":
+            raise ValueError("mutates_args must either be a sequence of the names of the arguments that are "
+                             "mutated or the string 'unknown'. ")
+    else:
+        mutates_args = tuple(mutates_args)  # any iterable of names, read once (an iterator too)
     hints = _resolved_hints(prototype_function, error_fn)
     table = supported_param_types()
     params, seen, saw_kwarg_only = [], set(), False

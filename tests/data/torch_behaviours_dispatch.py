@@ -1,0 +1,3 @@
+"""dispatch snippets (see ``torch_behaviours.py`` for the format)."""
+
+from torch_behaviours import snippet
