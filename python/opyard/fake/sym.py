@@ -16,7 +16,6 @@ Example::
 
 import builtins
 import math
-import operator
 
 import numpy as np
 
