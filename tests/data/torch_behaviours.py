@@ -224,3 +224,84 @@ x.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.tolist()))
 (x * 3).sum().backward()
 out = seen
 """)
+
+# --- no unnecessary saves ------------------------------------------------------------------------
+
+snippet("no_unnecessary_save", """
+# torch's test_no_unnecessary_save: x * ft must not save x when ft needs no grad, so changing x in
+# place afterwards does not break the backward.
+mu = T.ones(1, requires_grad=True)
+x = T.empty(1)
+loss = 0
+for i in range(3):
+    x.detach_()
+    x.copy_(mu + i)
+    ft = T.tensor([float(i)])
+    multiplied = x * ft
+    s = multiplied.sum()
+    loss += s
+loss.backward()
+out = mu.grad
+""")
+_SAVE_CASES = {
+    "mul": "x * t", "rmul": "t * x", "div": "x / t", "rdiv": "t / x", "mm": "x.view(1, 2) @ t.view(2, 1)",
+    "matmul": "x @ t", "dot": "T.dot(x, t)", "vdot": "T.dot(t, x)", "pow": "x ** t", "atan2": "T.atan2(x, t)",
+    "maximum": "T.maximum(x, t)", "addmm": "T.addmm(t.view(1, 2), x.view(2, 1), t.view(1, 2))",
+    "addmm_mat2": "T.addmm(t.view(2, 2), t.view(2, 1).expand(2, 1), x.view(1, 2))",
+    "lerp": "T.lerp(x, t, 0.5)", "lerp_tensor": "T.lerp(x, t, t)", "lerp_weight": "T.lerp(t, t * 2, x)",
+    "hypot": "T.hypot(x, t)", "linear": "T.nn.functional.linear(x, t.view(1, 2))",
+    "bmm": "T.bmm(x.view(1, 1, 2), t.view(1, 2, 1))", "rbmm": "T.bmm(t.view(1, 1, 2), x.view(1, 2, 1))",
+    "xlogy": "T.xlogy(x, t)", "outer": "T.outer(x, t)", "router": "T.outer(t, x)",
+    "mv": "T.mv(t.view(1, 2).expand(2, 2), x)", "mv_matrix": "T.mv(x.view(1, 2), t)",
+    "fmod": "T.fmod(x, t)", "rfmod": "T.fmod(t, x)", "remainder": "T.remainder(x, t)",
+    "rremainder": "T.remainder(t, x)", "div_trunc": "T.div(x, t, rounding_mode='trunc')",
+    "div_mode_none": "T.div(x, t, rounding_mode=None)", "rdiv_mode_none": "T.div(t, x, rounding_mode=None)",
+    "cross": "T.linalg.cross(T.cat([x, t[:1]]), T.cat([t, t[:1]]))",
+    "rcross": "T.linalg.cross(T.cat([t, t[:1]]), T.cat([x, t[:1]]))",
+    "where": "T.where(t > 1, x, t)", "sub": "x - t", "copysign": "T.copysign(x, t)",
+}
+for _name, _expr in _SAVE_CASES.items():
+    snippet(f"unnecessary_save_{_name}", f"""
+# x requires grad (through copy_), t does not; x changes in place after each use.
+mu = T.ones(2, requires_grad=True)
+x = T.empty(2)
+loss = 0
+for i in range(3):
+    x.detach_()
+    x.copy_(mu + i)
+    t = T.tensor([float(i) + 1, 2.0])
+    loss = loss + ({_expr}).sum()
+try:
+    loss.backward()
+    out = mu.grad
+except RuntimeError as e:
+    out = "modified by an inplace operation" in str(e)
+""")
+snippet("saved_tensors_of_a_product", """
+a = T.ones(2, requires_grad=True)
+b = T.full((2,), 3.0)
+y = a * b
+z = b * a
+both = a * (b * 1).requires_grad_()
+out = [y.grad_fn._saved_other, y.grad_fn._saved_self, z.grad_fn._saved_self, z.grad_fn._saved_other,
+       both.grad_fn._saved_self, both.grad_fn._saved_other]
+""")
+snippet("saved_tensors_of_a_matmul", """
+a = T.ones(2, 2, requires_grad=True)
+b = T.full((2, 2), 3.0)
+y = a.mm(b)
+w = T.addmm(b, b, a)
+out = [y.grad_fn._saved_self, y.grad_fn._saved_mat2, w.grad_fn._saved_mat1, w.grad_fn._saved_mat2]
+""")
+snippet("gradients_when_only_one_side_is_saved", """
+x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+t = T.tensor([3.0, 4.0], dtype=T.float64)
+m = T.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=T.float64)
+out = [T.autograd.grad((x * t).sum(), x)[0], T.autograd.grad((t * x).sum(), x)[0],
+       T.autograd.grad((x / t).sum(), x)[0], T.autograd.grad((t / x).sum(), x)[0],
+       T.autograd.grad(x.view(1, 2).mm(m).sum(), x)[0], T.autograd.grad(m.mm(x.view(2, 1)).sum(), x)[0],
+       T.autograd.grad(T.addmm(m, m, x.view(2, 1).expand(2, 2)).sum(), x)[0],
+       T.autograd.grad(T.fmod(x, t).sum(), x)[0], T.autograd.grad(T.fmod(t, x).sum(), x)[0],
+       T.autograd.grad(T.hypot(x, t).sum(), x)[0], T.autograd.grad(T.lerp(x, t, t / 8).sum(), x)[0],
+       T.autograd.grad(T.dot(x, t), x)[0], T.autograd.grad(T.outer(t, x).sum(), x)[0]]
+""")

@@ -246,3 +246,23 @@ with FakeTensorMode():
     out = [meta(T.tensor([1.0, 2.0], device="meta")), meta(T.tensor([1, 2])), meta(T.zeros(2, device="meta")),
            meta(T.tensor(3.0, device="meta"))]
 """)
+
+# A built-in namespace's op without a Meta kernel runs its real kernel on zeros of the inputs
+# (allow_fallback_kernels, on by default); another namespace's op never does.
+_ATEN_BACKEND_ONLY = _MODE + """
+from T.library import Library
+lib = Library("aten", "FRAGMENT")
+lib.define("{name}(Tensor x) -> Tensor")
+lib.impl("{name}", lambda x: x.sum(0, keepdim=True) * 2, "CPU")
+lib.define("{name}_view(Tensor x) -> Tensor")
+lib.impl("{name}_view", lambda x: x[1:], "CPU")
+op = getattr(T.ops.aten, "{name}")
+view_op = getattr(T.ops.aten, "{name}_view")
+"""
+for i, (call, kwargs) in enumerate([("op(x)", ""), ("op(x)", "allow_fallback_kernels=False"),
+                                     ("view_op(x)", "")]):
+    fake_snippet(f"builtin_op_without_meta_kernel_{i}", _ATEN_BACKEND_ONLY.format(name=f"_bh_fallback{i}") + f"""
+with FakeTensorMode({kwargs}) as mode:
+    x = mode.from_tensor(T.ones(3, 2, dtype=T.float64))
+    out = meta({call})
+""")

@@ -28,7 +28,9 @@ def names(area):
 def _ours(text):
     # torch's name read as opyard's, except where the text names torch's own features (opyard keeps
     # those words, so that code matching them keeps working).
-    return text.replace("torch", "opyard").replace("opyard.compile/export/fx", "torch.compile/export/fx")
+    return (text.replace("torch", "opyard").replace("opyard.compile/export/fx", "torch.compile/export/fx")
+            .replace("(opyard.compile/opyard.export)", "(torch.compile/torch.export)")
+            .replace("https://pyopyard.org", "https://pytorch.org"))
 
 
 def run(code):

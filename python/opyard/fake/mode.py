@@ -28,7 +28,7 @@ from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
 from .cache import CACHE, cacheable, call_key, entry_of, fake_impl_of, forget, from_entry
-from .convert import UnsupportedOperatorException, dotted, fake_of, missing_fake_impl, mixed_modes, refuse_real_input
+from .convert import fake_of, missing_fake_impl, mixed_modes, refuse_real_input
 from .data_dependent import RULES, dynamic_shape_refused
 from .perturb import check_outputs, perturbation_of
 from .readback import hinted, readback_of, restore_scalar, restore_symbols
@@ -314,12 +314,18 @@ def _without_meta(mode, op, args, kwargs):
     name = op.name()
     if not (mode.allow_fallback_kernels and is_builtin(op)) or readback_of(args, kwargs) is not None:
         raise missing_fake_impl(name)
-    return _run_fallback_kernel(mode, op, args, kwargs, name)
+    try:  # what torch's fallback re-raises when it cannot help: the Meta key's own refusal
+        op.redispatch(_META_SET, *args, **kwargs)
+        refusal = missing_fake_impl(name)
+    except NotImplementedError as e:
+        refusal = e
+    return _run_fallback_kernel(mode, op, args, kwargs, refusal)
 
 
-def _run_fallback_kernel(mode, op, args, kwargs, name):
+def _run_fallback_kernel(mode, op, args, kwargs, refusal):
     """torch's ``run_fallback_kernel``: the real kernel on zeros shaped like the fake inputs; an
-    output that is one of those stand-ins is its fake input, one sharing memory with them refuses."""
+    output that is one of those stand-ins is its fake input; one sharing memory with them raises
+    ``refusal`` (fake tensors cannot follow the aliasing)."""
     stand_ins = {}
 
     def real(a):
@@ -342,9 +348,7 @@ def _run_fallback_kernel(mode, op, args, kwargs, name):
             if hit is not None and hit[0] is o:
                 return hit[1]
             if any(np.shares_memory(o._data, b) for b in buffers):
-                raise UnsupportedOperatorException(
-                    f"{dotted(name)}: its fallback kernel returned a view of an input, which fake tensors "
-                    "cannot follow; register a fake impl (opyard.library.register_fake) or a Meta kernel")
+                raise refusal
             return _to_fake(o, dev, mode, None)
         if isinstance(o, (list, tuple)):
             return type(o)(back(e) for e in o)

@@ -221,6 +221,7 @@ FORMULAS = {
                                forward=_cholesky_fw),
     "aten::linalg_eigh": F("LinalgEighBackward0", ("self",), _eigh, save=("result",), forward=_eigh_fw),
     "aten::linalg_cross": F("LinalgCrossBackward0", ("self", "other"), _cross, save=("self", "other"),
+                            save_if={"self": "other", "other": "self"},
                             forward=_cross_fw),
     "aten::index_copy": F("IndexCopyBackward0", ("self", "source"), _index_copy, save=("index",),
                           forward=lambda t, a: A.index_copy.default(
