@@ -69,6 +69,11 @@ __all__ = [
     "_rename_privateuse1_backend",
     "_replace_kernel",
     "_run_backward",
+    "_queue_final_callback",
+    "_checkpoint_valid",
+    "_push_saved_tensors_hooks",
+    "_pop_saved_tensors_hooks",
+    "_current_saved_tensors_hooks",
     "_set_forward_ad_active",
     "_set_function_state",
     "_set_grad_check",
@@ -414,6 +419,11 @@ def _backward_method(tensor: type, general: Callable[..., Any], ones_like: Any) 
 
 def _run_backward(roots: list[tuple[Any, int, Any]], inputs: Optional[list[tuple[Any, int]]],
                   retain_graph: bool, create_graph: bool, accumulate: bool) -> list[Any]: ...
+def _queue_final_callback(callback: Any) -> None: ...
+def _checkpoint_valid() -> bool: ...
+def _push_saved_tensors_hooks(pack_hook: Any, unpack_hook: Any) -> None: ...
+def _pop_saved_tensors_hooks() -> None: ...
+def _current_saved_tensors_hooks() -> Optional[tuple[Any, Any]]: ...
 
 @final
 class RustKernel:

@@ -436,7 +436,8 @@ pub fn run_from_root(
         create_graph: false,
         accumulate: true,
     };
-    run_backward(roots, None, opts)?;
+    // See Note [Final callbacks].
+    super::final_callbacks::with_final_callbacks(py, false, || Ok(run_backward(roots, None, opts)?))?;
     Ok(())
 }
 
@@ -471,6 +472,10 @@ pub fn _run_backward(
         create_graph,
         accumulate,
     };
-    let results = run_backward(roots, inputs, opts)?;
+    // See Note [Final callbacks].
+    let partial = inputs.is_some();
+    let results = super::final_callbacks::with_final_callbacks(py, partial, || {
+        Ok(run_backward(roots, inputs, opts)?)
+    })?;
     Ok(results.into_iter().map(|g| g.map(|g| g.0)).collect())
 }

@@ -305,3 +305,248 @@ out = [T.autograd.grad((x * t).sum(), x)[0], T.autograd.grad((t * x).sum(), x)[0
        T.autograd.grad(T.hypot(x, t).sum(), x)[0], T.autograd.grad(T.lerp(x, t, t / 8).sum(), x)[0],
        T.autograd.grad(T.dot(x, t), x)[0], T.autograd.grad(T.outer(t, x).sum(), x)[0]]
 """)
+
+# --- the execution engine ------------------------------------------------------------------------
+
+_ENGINE = """
+from T.autograd import Variable
+E = Variable._execution_engine
+calls = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        {body}
+        return g * 2
+x = T.ones(2, requires_grad=True)
+"""
+snippet("engine_methods", """
+from T.autograd import Variable
+E = Variable._execution_engine
+out = [sorted(m for m in dir(E) if not m.startswith("_")), E.is_checkpoint_valid()]
+""")
+snippet("engine_queue_callback_runs_after_the_pass", _ENGINE.format(body="""E.queue_callback(lambda: calls.append(("callback", x.grad is not None)))
+        E.queue_callback(lambda: E.queue_callback(lambda: calls.append("queued by a callback")))
+        calls.append("backward")""") + """
+F.apply(x).sum().backward()
+out = calls
+""")
+snippet("engine_queue_callback_in_grad", _ENGINE.format(body="""E.queue_callback(lambda: calls.append(("callback", E.is_checkpoint_valid())))""") + """
+T.autograd.grad(F.apply(x).sum(), x)
+out = calls
+""")
+snippet("engine_queue_callback_dropped_when_backward_raises", _ENGINE.format(body="""E.queue_callback(lambda: calls.append("callback"))
+        raise ValueError("boom")""") + """
+try:
+    F.apply(x).sum().backward()
+except ValueError:
+    pass
+out = calls
+""")
+snippet("engine_queue_callback_raising", _ENGINE.format(body="""E.queue_callback(lambda: 1 / 0)""") + """
+F.apply(x).sum().backward()
+""")
+snippet("engine_queue_callback_outside_backward", """
+from T.autograd import Variable
+Variable._execution_engine.queue_callback(lambda: None)
+""", "words")
+snippet("engine_queue_callback_in_nested_backward", _ENGINE.format(body="""inner = T.ones(1, requires_grad=True)
+        E.queue_callback(lambda: calls.append("outer callback"))
+        class G(T.autograd.Function):
+            @staticmethod
+            def forward(ctx, y):
+                return y * 1
+            @staticmethod
+            def backward(ctx, h):
+                E.queue_callback(lambda: calls.append("inner callback"))
+                return h
+        with T.enable_grad():
+            G.apply(inner).sum().backward()
+        calls.append("after inner backward")""") + """
+F.apply(x).sum().backward()
+out = calls
+""")
+snippet("engine_run_backward", """
+from T.autograd import Variable
+E = Variable._execution_engine
+x = T.ones(2, requires_grad=True)
+z = T.ones(2, requires_grad=True)
+a = E.run_backward(((x * 3).sum(),), (T.ones(()),), False, False, (), True, True)
+b = E.run_backward(((x * 3).sum(),), (T.ones(()),), False, False, (x,), False, False)
+c = E.run_backward(((x * 3).sum(),), (T.ones(()),), False, False, (x, z), True, False)
+out = [a, x.grad, b, c]
+""")
+snippet("engine_run_backward_unused_input", """
+from T.autograd import Variable
+x = T.ones(2, requires_grad=True)
+Variable._execution_engine.run_backward(((x * 3).sum(),), (T.ones(()),), False, False,
+                                        (x, T.ones(2, requires_grad=True)), False, False)
+""", "words")
+snippet("engine_run_backward_missing_gradient", """
+from T.autograd import Variable
+x = T.ones(2, requires_grad=True)
+Variable._execution_engine.run_backward(((x * 3).sum(),), (None,), False, False, (), True, True)
+""", "words")
+snippet("engine_run_backward_root_without_grad", """
+from T.autograd import Variable
+Variable._execution_engine.run_backward((T.ones(2),), (T.ones(2),), False, False, (), True, True)
+""", "words")
+
+# --- saved tensor hooks --------------------------------------------------------------------------
+
+snippet("saved_tensors_hooks_pack_and_unpack", """
+from T.autograd.graph import saved_tensors_hooks
+calls = []
+def pack(t):
+    calls.append(("pack", list(t.shape)))
+    return ("packed", t)
+def unpack(p):
+    calls.append("unpack")
+    return p[1]
+x = T.ones(3, requires_grad=True)
+with saved_tensors_hooks(pack, unpack):
+    y = x.exp()
+    z = x * x
+    w = x * 2 + 1
+    v = x.sum() + x.clone().view(3).sum()
+(y.sum() + z.sum()).backward()
+out = [calls, x.grad]
+""")
+snippet("saved_tensors_hooks_unpack_replaces", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: "packed", lambda p: T.full((2,), 5.0)):
+    y = x.pow(2)
+out = [T.autograd.grad(y.sum(), x)[0], y.grad_fn._saved_self.tolist()]
+""")
+snippet("saved_tensors_hooks_pack_changes_the_value", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(3, requires_grad=True)
+with saved_tensors_hooks(lambda t: t * 2, lambda t: t):
+    y = x.pow(2)
+y.sum().backward()
+out = x.grad
+""")
+snippet("saved_tensors_hooks_skip_the_version_check", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(2, dtype=T.float64, requires_grad=True)
+y = x * 1
+with saved_tensors_hooks(lambda t: t, lambda t: t):
+    w = y.sin()
+y.add_(1)
+w.sum().backward()
+out = x.grad
+""")
+snippet("saved_tensors_hooks_on_a_function", """
+from T.autograd.graph import saved_tensors_hooks
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x * 2
+        ctx.save_for_backward(x, y, None)
+        return y
+    @staticmethod
+    def backward(ctx, g):
+        a, b, c = ctx.saved_tensors
+        return g * a * 2 + (c is None)
+calls = []
+x = T.full((2,), 3.0, requires_grad=True)
+with saved_tensors_hooks(lambda t: calls.append(("pack", t.tolist())) or t + 1, lambda t: calls.append("unpack") or t):
+    y = F.apply(x)
+y.sum().backward()
+out = [calls, x.grad]
+""")
+snippet("saved_tensors_hooks_innermost_wins", """
+from T.autograd.graph import saved_tensors_hooks
+seen = []
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: seen.append("outer") or t, lambda t: t):
+    with saved_tensors_hooks(lambda t: seen.append("inner") or t, lambda t: t):
+        y = x.exp()
+    z = x.exp()
+out = seen
+""")
+snippet("saved_tensors_hooks_not_used_without_grad", """
+from T.autograd.graph import saved_tensors_hooks
+seen = []
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: seen.append("pack") or t, lambda t: t):
+    with T.no_grad():
+        y = x.exp()
+    z = T.ones(2).exp()
+out = seen
+""")
+snippet("saved_tensors_hooks_unpack_returns_none", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: None, lambda t: t):
+    y = x.exp()
+y.grad_fn._saved_result
+""", "words")
+snippet("saved_tensors_hooks_unpack_returns_an_int", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: t, lambda t: 1):
+    y = x.exp()
+y.sum().backward()
+""", "words")
+snippet("saved_tensors_hooks_after_the_graph_is_freed", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: t, lambda t: t):
+    y = x.pow(2)
+y.sum().backward()
+y.grad_fn._saved_self
+""", "words")
+snippet("saved_tensors_hooks_disabled", """
+from T.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+with disable_saved_tensors_hooks("not here"):
+    with saved_tensors_hooks(lambda t: t, lambda t: t):
+        pass
+""", "words")
+snippet("saved_tensors_hooks_disabled_while_active", """
+from T.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+with saved_tensors_hooks(lambda t: t, lambda t: t):
+    with disable_saved_tensors_hooks("not here"):
+        pass
+""", "words")
+snippet("saved_tensors_hooks_disabled_then_enabled", """
+from T.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+with disable_saved_tensors_hooks("not here"):
+    pass
+seen = []
+with saved_tensors_hooks(lambda t: seen.append(1) or t, lambda t: t):
+    T.ones(1, requires_grad=True).exp()
+out = seen
+""")
+snippet("raw_saved_tensor_register_hooks", """
+x = T.ones(2, requires_grad=True)
+y = x.exp()
+raw = y.grad_fn._raw_saved_result
+raw.register_hooks(lambda t: t * 0, lambda t: t * 0)
+y.sum().backward()
+out = [type(raw).__name__, x.grad]
+""")
+snippet("raw_saved_tensor_register_hooks_twice", """
+x = T.ones(2, requires_grad=True)
+y = x.exp()
+raw = y.grad_fn._raw_saved_result
+raw.register_hooks(lambda t: t, lambda t: t)
+raw.register_hooks(lambda t: t, lambda t: t)
+""", "words")
+snippet("raw_saved_tensor_register_hooks_under_hooks", """
+from T.autograd.graph import saved_tensors_hooks
+x = T.ones(2, requires_grad=True)
+with saved_tensors_hooks(lambda t: t, lambda t: t):
+    y = x.exp()
+y.grad_fn._raw_saved_result.register_hooks(lambda t: t, lambda t: t)
+""", "words")
+snippet("save_on_cpu", """
+from T.autograd.graph import save_on_cpu, saved_tensors_hooks
+x = T.ones(2, dtype=T.float64, requires_grad=True)
+with save_on_cpu():
+    y = x.exp()
+out = [T.autograd.grad(y.sum(), x)[0], issubclass(save_on_cpu, saved_tensors_hooks)]
+""")

@@ -31,7 +31,7 @@ _AG_MASK = meta.AUTOGRAD_MASK
 _ones_like = ops.aten.ones_like.default  # See Note [Root gradient through the dispatcher]
 _run = _core._run_backward
 
-__all__ = ["backward", "backward_scalar", "grad", "run_backward"]
+__all__ = ["backward", "backward_scalar", "grad", "run_backward", "ExecutionEngine"]
 
 
 def _as_tuple(x, what):
@@ -276,6 +276,53 @@ def _validate(node, i, g, nxt, nr):
         f"Function {node.name()} returned an invalid gradient at index {i} - got "
         f"{list(got)} but expected shape compatible with {list(expected)}")
 
+
+class _EngineBase:
+    """torch's ``Variable._execution_engine``: the backward engine's raw entry points, as
+    libraries reach them (``queue_callback`` to run code when the pass ends, ``run_backward``)."""
+
+    __slots__ = ()
+
+    def run_backward(self, tensors, grad_tensors, keep_graph, create_graph, inputs=(), allow_unreachable=False,
+                     accumulate_grad=False):
+        """Run backward from ``tensors`` with ``grad_tensors`` (one per tensor); with ``inputs``,
+        only towards them. Returns their gradients when not ``accumulate_grad``, else None."""
+        outputs = tuple(tensors)
+        grads = tuple(grad_tensors)
+        inputs = tuple(inputs) if inputs is not None else ()
+        if not accumulate_grad and not inputs:
+            raise RuntimeError("run_backward(accumulate_grad=False) needs inputs: grad requires non-empty inputs.")
+        _check_roots(outputs)
+        if len(grads) != len(outputs):
+            raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+        for i, (out, g) in enumerate(zip(outputs, grads)):
+            if g is None and meta.requires_grad(out):
+                raise RuntimeError(f"element {i} of gradients tuple is None, but the corresponding Tensor "
+                                   "requires grad")
+        results = run_backward(outputs, list(grads), keep_graph, create_graph, inputs or None,
+                               accumulate=accumulate_grad)
+        if accumulate_grad:
+            return None
+        if not allow_unreachable:
+            for i, g in enumerate(results):
+                if g is None:
+                    raise RuntimeError(
+                        f"The differentiated Tensor at index {i} appears to not have been used in the "
+                        "graph. Set allow_unused=True if this is the desired behavior.")
+        return tuple(results)
+
+    def queue_callback(self, callback):
+        """Run ``callback()`` when the backward pass running on this thread ends (See Note
+        [Final callbacks] in src/python/final_callbacks.rs); outside one it raises."""
+        _core._queue_final_callback(callback)
+
+    def is_checkpoint_valid(self):
+        """False while a backward pass towards given inputs runs (``autograd.grad``)."""
+        return _core._checkpoint_valid()
+
+
+ExecutionEngine = _EngineBase
+execution_engine = _EngineBase()
 
 # The in-place add is the overload itself: no Python frame per accumulation.
 _core._engine_init(_add, ops.aten.add_.Tensor, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,

@@ -90,12 +90,18 @@ class BuiltinNode(Node):
     _save_names = ()
     _unpack = ()  # positions in ``_saved`` that may hold SavedTensors (or lists of them)
     _save_if_names = frozenset()  # saved only when an input needs them (Note [Conditional saves])
+    _save_values = ()  # names of the non-tensor arguments kept (``alpha``, ``dim``...)
     _arity = None
     _needs_list = None
 
     def __getattr__(self, name):
         """torch's ``grad_fn._saved_<arg>``: a saved argument (tensors are unpacked, so a
-        freed graph raises torch's message); arguments kept only as shape/dtype are not saved."""
+        freed graph raises torch's message); arguments kept only as shape/dtype are not saved.
+        ``grad_fn._raw_saved_<arg>``: the ``SavedTensor`` itself (``register_hooks``)."""
+        if name.startswith("_raw_saved_") and name[11:] in self._save_names:
+            v = self._saved[self._save_names.index(name[11:])]
+            if isinstance(v, SavedTensor) or (isinstance(v, list) and v and isinstance(v[0], SavedTensor)):
+                return v
         if name.startswith("_saved_") and name[7:] in self._save_names:
             v = self._saved[self._save_names.index(name[7:])]
             if isinstance(v, SavedTensor):
@@ -107,6 +113,13 @@ class BuiltinNode(Node):
             if name[7:] in self._save_if_names:
                 return None  # not needed by this node's gradients, so not saved (torch's None)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        # torch lists the saved values (``_saved_self``) and saved tensors (``_raw_saved_self``).
+        names = self._save_names
+        kept = [names[k] for k in self._unpack] + list(self._save_values)
+        return sorted({*super().__dir__(), *(f"_saved_{n}" for n in kept), *(f"_raw_saved_{n}" for n in
+                                                                            (names[k] for k in self._unpack))})
 
     def apply(self, grads):
         saved = self._saved
@@ -199,7 +212,8 @@ class _KernelSpec:
         if self.save_result:
             unpack += (len(self.saves),)
         body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__,
-                "_save_if_names": frozenset(n for _, n, kind in self.saves if kind >= _SAVE_IF)}
+                "_save_if_names": frozenset(n for _, n, kind in self.saves if kind >= _SAVE_IF),
+                "_save_values": tuple(n for _, n, kind in self.saves if kind == _VALUE)}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
         if formula.rust_apply is not None:
