@@ -30,7 +30,8 @@ from ._dtype import (
     float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float16, float32, float64, get_default_dtype, half,
     iinfo, int, int8, int16, int32, int64, long, set_default_dtype, short, uint8, uint16, uint32, uint64,
 )
-from ._tensor import Size, Tensor, contiguous_format, layout, memory_format, preserve_format, strided
+from ._tensor import (Size, Tensor, _mkldnn, contiguous_format, jagged, layout, memory_format, preserve_format,
+                      sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
 from . import cuda
 
 # built-in ops: the dispatcher's Python side, default fallthroughs, the aten library, factories.
@@ -45,7 +46,12 @@ from ._factories import __all__ as _factory_names
 from ._functional import *
 from ._functional import __all__ as _functional_names
 
-_core._register_types(dtype=dtype, dtype_from_code=_dtype.FROM_CODE.__getitem__)
+# Layout and MemoryFormat arguments take these, or an int: torch's code of each (its enum order).
+_core._register_types(dtype=dtype, dtype_from_code=_dtype.FROM_CODE.__getitem__,
+                      layout=(layout, (strided, sparse_coo, sparse_csr, _mkldnn, sparse_csc, sparse_bsr, sparse_bsc,
+                                       jagged)),
+                      memory_format=(memory_format, (contiguous_format, preserve_format, channels_last,
+                                                     channels_last_3d)))
 
 # autograd: derivative kernels, the autograd fallback, grad modes.
 from . import autograd
@@ -78,7 +84,7 @@ _infer_schema.FACADE = _override_listing.FACADE = _sys.modules[__name__]
 _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
-    "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None),
+    "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None), "types": (".types", None),
     "library": (".library", None),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
@@ -135,7 +141,8 @@ __all__ = [
     "__version__", "version",
     "AliasInfo", "Argument", "FunctionSchema", "SchemaError", "device", "parse_schema",
     "Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype", "memory_format",
-    "contiguous_format", "preserve_format", "layout", "strided", "cuda",
+    "contiguous_format", "preserve_format", "layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc",
+    "sparse_bsr", "sparse_bsc", "jagged", "cuda",
     "ops", "dispatcher", "return_types", "linalg",
     "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled",
     "library",

@@ -32,13 +32,21 @@ use std::sync::Arc;
 /// and the function turning a ScalarType code (a schema default such as `long` = 4)
 /// into a dtype.
 #[pyfunction]
-#[pyo3(signature = (*, dtype=None, symint=None, dtype_from_code=None))]
+#[pyo3(signature = (*, dtype=None, symint=None, dtype_from_code=None, layout=None, memory_format=None))]
 pub fn _register_types(
     py: Python<'_>,
     dtype: Option<PyObject>,
     symint: Option<PyObject>,
     dtype_from_code: Option<PyObject>,
+    layout: Option<(PyObject, Vec<PyObject>)>,
+    memory_format: Option<(PyObject, Vec<PyObject>)>,
 ) {
+    if let Some(t) = layout {
+        let _ = convert::LAYOUT_TYPE.set(py, t);
+    }
+    if let Some(t) = memory_format {
+        let _ = convert::MEMORY_FORMAT_TYPE.set(py, t);
+    }
     if let Some(d) = dtype {
         let _ = DTYPE_TYPE.set(py, d);
     }

@@ -97,21 +97,6 @@ pub fn unknown_op(msg: String) -> PyErr {
 pub fn no_kernel(op: &PyOperator, key: DispatchKey) -> PyErr {
     let name = op.name.strip_suffix(".default").unwrap_or(&op.name);
     let keys: Vec<&str> = registered_keys(&op.name).iter().map(|k| k.name()).collect();
-    if key == DispatchKey::Meta {
-        // torch's Meta backend fallback; the features it names are torch's own.
-        return PyNotImplementedError::new_err(format!(
-            "{name}: attempted to run this operator with Meta tensors, but there was no fake impl \
-             or Meta kernel registered. You may have run into this message while using an \
-             operator with PT2 compilation APIs (torch.compile/torch.export); in order to use \
-             this operator with those APIs you'll need to add a fake impl. Please see the \
-             following for next steps:  \
-             https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html\n\
-             (opyard: register one with opyard.library.register_fake('{name}') or \
-             Library.impl('{name}', fn, 'Meta'). '{name}' is only available for these \
-             backends: [{}].)",
-            keys.join(", ")
-        ));
-    }
     let fix = if key == DispatchKey::Undefined {
         "register a CompositeExplicitAutograd kernel for calls without tensor arguments".to_string()
     } else {

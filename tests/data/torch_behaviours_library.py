@@ -233,3 +233,85 @@ try:
 except RuntimeError as e:
     out = [type(e).__name__, plain(str(e).split("): ")[1])]
 """)
+
+# --- an op without tensor arguments: its device's kernel or torch's refusal ------------------------
+
+_FACTORY = """
+from T.library import custom_op
+@custom_op("{ns}::fac", mutates_args=(), device_types="cpu")
+def fac(n: int, device: T.device) -> T.Tensor:
+    return T.ones(n, device=device)
+@custom_op("{ns}::fac2", mutates_args=())
+def fac2(n: int, device: T.device) -> T.Tensor:
+    return T.ones(n, device=device)
+"""
+for i, call in enumerate(['fac(2, "meta")', 'fac(2, "cuda")', 'fac(2, T.device("meta"))',
+                          'fac2.register_kernel("cpu", lambda n, device: T.zeros(n)); fac2(2, "meta")']):
+    lib_snippet(f"factory_op_without_a_kernel_for_the_device_{i}", _FACTORY.format(ns=f"bh_fac{i}") + f"""
+{call}
+""", "words")
+lib_snippet("factory_op_kernels_by_device", _FACTORY.format(ns="bh_fac_ok") + """
+before = [fac(2, "cpu"), plain(fac2(2, "meta").device)]
+fac2.register_kernel("cpu", lambda n, device: T.zeros(n))
+fac2.register_kernel("meta", lambda n, device: T.empty(n, device="meta"))
+out = before + [fac2(2, "cpu"), plain(fac2(2, "meta").device)]
+""")
+lib_snippet("factory_op_kernel_needs_a_device_argument", """
+from T.library import custom_op
+@custom_op("bh_fac_nodev::fac", mutates_args=())
+def fac(n: int) -> T.Tensor:
+    return T.ones(n)
+fac.register_kernel("cpu", lambda n: T.ones(n))
+""", "words")
+
+# --- infer_schema: forward references, torch.types, tuple_to_list ---------------------------------
+
+for i, (ann, ret) in enumerate([('list["T.Tensor"]', '"T.Tensor"'), ('"typing.Sequence[T.Tensor]"', 'list["T.Tensor"]'),
+                                 ('list[typing.Optional["T.Tensor"]]', "T.Tensor"),
+                                 ('typing.Optional["T.Tensor"]', "T.Tensor"), ('typing.List["T.Tensor"]', "T.Tensor"),
+                                 ('typing.Optional[list["T.Tensor"]]', "T.Tensor")]):
+    lib_snippet(f"infer_schema_forward_reference_{i}", f"""
+import typing
+from T.library import infer_schema
+def f(x: {ann}) -> {ret}: ...
+try:
+    out = infer_schema(f, mutates_args=["x"])
+except ValueError as e:
+    out = ["ValueError", plain(str(e).split(" The valid types")[0])]
+""")
+lib_snippet("infer_schema_unknown_forward_reference", """
+from T.library import infer_schema
+def make():
+    class MyTensor(T.Tensor):
+        pass
+    def f(x: "list[MyTensor]") -> T.Tensor: ...
+    return f
+try:
+    infer_schema(make(), mutates_args=())
+except ValueError as e:
+    out = str(e).split(" Got func")[0]
+""")
+lib_snippet("infer_schema_torch_types", """
+import typing
+from T.library import infer_schema
+def f(x: T.types.Number, d: T.dtype, dv: T.device, l: typing.Optional[T.Tensor] = None, s: str = "a",
+      b: bool = True, n: typing.Optional[T.types.Number] = None) -> T.types.Number: ...
+out = infer_schema(f, mutates_args=())
+""")
+for i, ann in enumerate(["tuple[int, ...]", "tuple[int, int]", "tuple[T.Tensor, ...]", "typing.Tuple[float, int]",
+                         "tuple"]):
+    lib_snippet(f"infer_schema_tuple_parameter_{i}", f"""
+import typing
+from T.library import infer_schema
+def f(x: {ann}) -> T.Tensor: ...
+try:
+    infer_schema(f, mutates_args=())
+except ValueError as e:
+    out = plain(str(e).split("The valid types")[0].split("workaround, ")[1].strip()).replace("._tensor", "")
+""")
+lib_snippet("tuple_to_list", """
+import typing
+from T._library.infer_schema import tuple_to_list
+out = [plain(tuple_to_list(t)).replace("._tensor", "") for t in (tuple, typing.Tuple, tuple[int], tuple[int, ...], tuple[int, float],
+                                          typing.Tuple[int, int], tuple[T.Tensor, ...])]
+""")

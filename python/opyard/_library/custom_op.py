@@ -24,8 +24,8 @@ from .._registration import KernelLibrary, fragment
 from ._opdefs import OPDEFS
 from .aliasing import output_check_failed
 from .infer_schema import infer_schema
-from .register import (device_arg_index, device_keys, forget_fakes, has_tensor_arg, install_autocast,
-                       install_fake, install_kernel, install_vmap)
+from .register import (DEVICE_KEYS, device_arg_index, device_keys, forget_fakes, has_tensor_arg,
+                       install_autocast, install_fake, install_kernel, install_vmap)
 from .tagged_schema import check_define_tags
 
 __all__ = ["custom_op", "CustomOpDef", "register_kernel", "register_fake", "register_autograd",
@@ -111,6 +111,7 @@ class CustomOpDef(_core.CustomOpBase):
         self._disabled_kernel = set()
         self._disabled_libs = {}  # device type -> the Library that puts the default impl back on top
         self._abstract_fn = self._backward_fn = self._setup_context_fn = self._vmap_fn = None
+        self._refusals = None  # See _refuse_other_devices
         self.__name__ = name
         self.__qualname__ = name
         self.__doc__ = fn.__doc__
@@ -139,6 +140,9 @@ class CustomOpDef(_core.CustomOpBase):
                              "`device: opyard.device` argument")
 
         def inner(fn):
+            if self._refusals is not None:  # not overridden (no warning): remade below
+                self._refusals._destroy()
+                self._refusals = None
             install_kernel(self._lib, self._opoverload, fn, keys)
             for d in [device_types] if device_types is None or isinstance(device_types, str) else device_types:
                 self._backend_fns[d] = fn
@@ -146,8 +150,20 @@ class CustomOpDef(_core.CustomOpBase):
                     # Disabled before it was registered: it stays disabled until enabled again.
                     self._set_disabled(d, False)
                     self._set_disabled(d, True)
+            if device_types not in (None, "default") and not has_tensor_arg(schema):
+                self._refuse_other_devices()
             return fn
         return inner(fn) if fn is not None else inner
+
+    def _refuse_other_devices(self):
+        """torch's BackendSelect kernel of an op without tensor arguments once a device has its own
+        kernel: a call whose ``device`` has none raises, even where a default kernel exists. Kept
+        in a library of its own, remade (not overridden) as devices gain kernels."""
+        lib = self._refusals = KernelLibrary(self._namespace, "FRAGMENT")
+        for device_type, key in DEVICE_KEYS.items():
+            if device_type == "default" or device_type in self._backend_fns:
+                continue
+            lib.impl(self._opoverload, _no_kernel_for(self._name, device_type), key)
 
     @contextlib.contextmanager
     def set_kernel_enabled(self, device_type, enabled=True):
@@ -242,12 +258,23 @@ class CustomOpDef(_core.CustomOpBase):
         return load_op, (_custom_op_named, self._qualname, *definition_site(self._qualname))
 
     def _destroy(self):
+        if self._refusals is not None:
+            self._refusals._destroy()
+            self._refusals = None
         while self._disabled_libs:
             self._disabled_libs.popitem()[1]._destroy()
         forget_fakes(self._lib)
         self._lib._destroy()
         if OPDEFS.get(self._qualname) is self:
             del OPDEFS[self._qualname]
+
+
+def _no_kernel_for(name, device_type):
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"{name} does not have a kernel registered for {device_type}. Please use register_kernel "
+                           "to do so.")
+    refuse.__name__ = refuse.__qualname__ = f"no_{device_type}_kernel"
+    return refuse
 
 
 def _custom_op_named(qualname, module, site):

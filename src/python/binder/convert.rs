@@ -16,6 +16,11 @@ use std::fmt;
 pub(super) static DTYPE_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
 pub(super) static SYMINT_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
 pub(super) static DTYPE_FROM_CODE: GILOnceCell<PyObject> = GILOnceCell::new();
+/// `(opyard.layout, its values by torch's code)` and the same for `opyard.memory_format`: what
+/// `Layout` and `MemoryFormat` arguments take. An int (their TorchScript type) is a code and becomes
+/// its value, as torch's binding converts it (`0` is `strided`, `contiguous_format`).
+pub(super) static LAYOUT_TYPE: GILOnceCell<(PyObject, Vec<PyObject>)> = GILOnceCell::new();
+pub(super) static MEMORY_FORMAT_TYPE: GILOnceCell<(PyObject, Vec<PyObject>)> = GILOnceCell::new();
 
 /// The longest list a single int is expanded to for `int[N]`: list sizes are
 /// dimension counts in practice, and a larger N would allocate without bound.
@@ -42,6 +47,8 @@ pub(super) enum Detail {
     Length { n: i64, got: usize },
     Expansion { n: i64 },
     ScalarTypeCode,
+    /// An int that is no value's code (`Layout`, `MemoryFormat`): how many codes there are.
+    EnumCode { what: &'static str, n: usize },
 }
 
 impl fmt::Display for Detail {
@@ -62,6 +69,12 @@ impl fmt::Display for Detail {
             Detail::Expansion { n } => write!(
                 f,
                 "a single int would expand to {n} elements (more than {MAX_EXPANDED_LIST}); pass a list"
+            ),
+            Detail::EnumCode { what, n } => write!(
+                f,
+                "unsupported at::{what}: an int {what} is a code from 0 to {}; pass the opyard object \
+                 (opyard.strided, opyard.contiguous_format, ...)",
+                n - 1
             ),
             Detail::ScalarTypeCode => {
                 f.write_str("unsupported scalarType: the int is no dtype's ScalarType code; pass a dtype such as opyard.float32")
@@ -259,6 +272,45 @@ pub(super) fn check_scalar_type(v: &Bound<'_, PyAny>, strict: bool) -> Result<()
         Some(_) => Err(Misfit::Type),
         None => Ok(()),
     }
+}
+
+/// A `Layout` or `MemoryFormat` argument: an instance of `of`'s class (once registered), or an int
+/// code, which binding converts (`enum_of_code`).
+pub(super) fn check_enum_like(
+    v: &Bound<'_, PyAny>,
+    of: &GILOnceCell<(PyObject, Vec<PyObject>)>,
+    strict: bool,
+) -> Result<(), Misfit> {
+    let py = v.py();
+    match of.get(py) {
+        Some((t, _)) if v.is_instance(t.bind(py)).unwrap_or(false) => Ok(()),
+        Some(_) if v.is_instance_of::<PyLong>() => conversion(strict),
+        Some(_) => Err(Misfit::Type),
+        None => Ok(()),
+    }
+}
+
+/// The value of an int `Layout`/`MemoryFormat` code; an unknown code is a value misfit.
+pub(super) fn enum_of_code<'py>(
+    v: &Bound<'py, PyAny>,
+    of: &GILOnceCell<(PyObject, Vec<PyObject>)>,
+    what: &'static str,
+) -> PyResult<Result<Bound<'py, PyAny>, Detail>> {
+    let py = v.py();
+    let Some((_, values)) = of.get(py) else {
+        return Ok(Ok(v.clone()));
+    };
+    if !v.is_instance_of::<PyLong>() {
+        return Ok(Ok(v.clone()));
+    }
+    let code = v.extract::<i64>().ok().and_then(|c| usize::try_from(c).ok());
+    Ok(match code.and_then(|c| values.get(c)) {
+        Some(value) => Ok(value.bind(py).clone()),
+        None => Err(Detail::EnumCode {
+            what,
+            n: values.len(),
+        }),
+    })
 }
 
 /// The dtype of a ScalarType code; an unknown code is a value misfit, as in torch.
