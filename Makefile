@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install dev demo test test-rust test-py bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -14,15 +14,25 @@ help:  ## list the targets
 $(VPY):
 	$(PY) -m venv $(VENV)
 	$(VPIP) install -q --upgrade pip
-	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "ml_dtypes>=0.4" "pytest>=7" "dask[distributed]"
+	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "ml_dtypes>=0.4" "pytest>=7" "dask[distributed]" pydot mypy
 
-venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes, pytest and dask.distributed (tests)
+venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes and the test tools (pytest, dask.distributed, pydot, mypy)
 
+# The long steps (compiling the Rust core, ~1.5 min from scratch) print cargo's progress.
 install: $(VPY)  ## build the wheel and install it into .venv (what `pip install .` does)
-	$(VPIP) install -q .
+	rm -rf target/install-wheel
+	$(MATURIN) build --release --out target/install-wheel
+	$(VPIP) install --force-reinstall --no-deps target/install-wheel/opyard-*.whl
+
+wheel: $(VPY)  ## build the sdist and, from it, the manylinux wheel into dist/ (`.ci/wheel_smoke` installs it)
+	rm -f dist/opyard-*
+	$(MATURIN) build --release --sdist --out dist
+
+pictures: dev  ## redraw the pictures README.md shows (docs/*.svg; needs Graphviz's dot)
+	$(VPY) docs/pictures.py
 
 dev: $(VPY)  ## build the extension in release mode into .venv (editable), with compiled bytecode
-	$(MATURIN) develop --release -q
+	$(MATURIN) develop --release
 	$(VPY) -m compileall -q python/opyard
 
 demo: install  ## install the package and run the main demo
@@ -36,7 +46,12 @@ test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
 	cargo test -q --features python --lib
 
 test-py: $(VPY)  ## pytest over tests/
+	$(VPY) -c "import pydot" 2>/dev/null || $(VPIP) install -q pydot
+	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	$(VPY) -m pytest tests
+
+gen: $(VPY)  ## rewrite every generated index (built-in operators, derivative table, batching rules) from the modules
+	cd python && ../$(VPY) -m opyard._gen
 
 bench: bench-rust bench-py  ## criterion benches + Python-level benches
 
@@ -56,11 +71,20 @@ $(PEERS)/bin/python:
 bench-peers: dev $(PEERS)/bin/python  ## Python-level benches beside torch (installs torch into target/peers-venv; never used by tests)
 	PYTHONPATH=python $(PEERS)/bin/python bench/run_all.py
 
+torch-variants: $(PEERS)/bin/python  ## record which names torch has as functions and Tensor methods (_aten/variants.txt; torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_variants.py
+
 conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for every OpInfo into tests/data/conformance (torch venv only)
 	$(PEERS)/bin/python tests/conformance/generate.py --out tests/data/conformance
 
 behaviours-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each snippet of tests/data/torch_behaviours.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_behaviours.py
+
+nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn function tests into tests/data/torch_nn_family.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_nn_family.py
+
+nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py
 
 conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md and tests/conformance/ledger.json
 	cd tests && ../$(VPY) -m conformance.report --write --ledger
@@ -68,14 +92,23 @@ conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md 
 fuzz: dev  ## 1,000,000 mutated schemas through parse_schema in child processes (COUNT=n to change)
 	$(VPY) tests/fuzz/fuzz_schema.py --count $(or $(COUNT),1000000)
 
+# The typed public API (lint): its stubs against the modules (stubtest), the stubs and the annotated
+# modules under --strict, and a user's typed example under --strict.
+TYPED := opyard/library.pyi opyard/_tensor.pyi opyard/_factories.pyi opyard/fake/__init__.pyi \
+	opyard/func/__init__.pyi opyard/viz.py opyard/_html.py
+
 lint:  ## rustfmt, clippy with and without `python`, ruff, the `_core` stub against the built module
 	cargo fmt --check
 	cargo clippy -q --all-targets -- -D warnings
 	cargo clippy -q --features python --lib -- -D warnings
 	$(VPY) -c "import ruff" 2>/dev/null || $(VPIP) install -q ruff
-	$(VPY) -m ruff check python tests bench
+	$(VPY) -m ruff check python tests bench examples docs
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	cd python && ../$(VPY) -m mypy.stubtest opyard._core
+	cd python && ../$(VPY) -m mypy.stubtest --mypy-config-file ../pyproject.toml \
+		--allowlist ../stubtest_allowlist.txt opyard.library opyard.fake opyard.func opyard._factories
+	cd python && ../$(VPY) -m mypy --strict --config-file ../pyproject.toml $(TYPED)
+	$(VPY) -m mypy --strict examples/typed_custom_op.py
 
 clean:  ## remove build products and the venv
 	rm -rf target $(VENV) python/opyard/*.so

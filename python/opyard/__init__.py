@@ -18,6 +18,7 @@ order below is the order of registration.
 import builtins as _builtins
 import importlib as _importlib
 import sys as _sys
+import typing as _typing
 
 # _core: schemas and the dispatcher's registry, in Rust.
 from . import _core
@@ -85,7 +86,8 @@ _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None), "types": (".types", None),
-    "library": (".library", None),
+    "library": (".library", None), "viz": (".viz", None),
+    "install_as_torch": ("._install_as_torch", "install_as_torch"),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
@@ -97,6 +99,16 @@ _LAZY.update(dict.fromkeys(_compat.FACADE_NAMES, ("._compat", "opyard")))
 # Submodules that load with a lazy module, so that they are its attributes as in torch
 # (``opyard.fx.experimental.proxy_tensor``); they sit in the facade's layer, above the module.
 _LAZY_WITH = {".fx": (".fx.experimental",)}
+
+
+# What ``__getattr__`` loads, spelled out for type checkers (``typing`` is loaded already by numpy, and
+# the block never runs).
+if _typing.TYPE_CHECKING:
+    from . import amp, fake, func, fx, library, linalg, nn, optim, version, viz
+    from ._install_as_torch import install_as_torch
+    from .amp import autocast
+    from .func import vmap
+    from .version import __version__
 
 
 def __getattr__(name):
@@ -147,7 +159,7 @@ __all__ = [
     "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled",
     "library",
     "amp", "autocast", "fake", "func", "fx", "overrides", "utils", "vmap",
-    "nn", "optim",
+    "nn", "optim", "viz", "install_as_torch",
     "Tag", "SymInt", "SymFloat", "SymBool", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not",
 ]
 # dtypes named like builtins (bool, int, float) stay attributes only, so that

@@ -1,5 +1,6 @@
 """``python -m opyard``: a tour of the dispatcher on one custom operator."""
 
+import argparse
 import warnings
 
 import numpy as np
@@ -47,10 +48,22 @@ def main():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "Overriding a previously registered kernel": expected here
         aten.impl("div.Tensor", div_cpu, "CPU")
-    print("  a / b with the override:", a / b, "calls:", calls)
+    print("  a / b with the override:", a / b, "kernels called:", calls)
+    calls.clear()
     aten._destroy()
-    print("  a / b restored:         ", a / b, "calls:", calls)
+    print("  a / b restored:         ", a / b, "kernels called:", calls or "[] (the built-in kernel)")
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m opyard",
+        description="A tour of opyard's dispatcher on one custom operator: its schema, a CPU and a Meta kernel, "
+                    "why a call reaches its kernel (dispatcher.explain), the operator's dispatch table, and a "
+                    "built-in operator overridden and restored.")
+    parser.add_argument("--version", action="version", version=f"opyard {opyard.__version__}")
+    return parser
 
 
 if __name__ == "__main__":
+    _parser().parse_args()
     main()

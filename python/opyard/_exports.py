@@ -8,6 +8,10 @@ keeps the plain spellings (``warnings.warn``).
 """
 
 import types as _types
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["public_dir", "is_foreign"]
 
@@ -28,9 +32,9 @@ def is_foreign(name, value, exported=()):
     return False
 
 
-def public_dir(namespace):
+def public_dir(namespace: "dict[str, object]") -> "Callable[[], list[str]]":
     """A module-level ``__dir__`` over ``namespace`` (the module's ``globals()``) without foreign imports."""
-    def __dir__():
+    def __dir__() -> "list[str]":
         exported = namespace.get("__all__", ())
         return sorted(k for k, v in list(namespace.items()) if not is_foreign(k, v, exported))
     return __dir__

@@ -14,7 +14,7 @@ from ._tensor import CPU, Tensor, _make, _make_meta
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor",
+    "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _aten = ops.aten
@@ -215,6 +215,12 @@ ones.__doc__ = "A tensor of ones."
 empty.__doc__ = "An uninitialized tensor."
 rand.__doc__ = "Uniform samples in [0, 1) (see ``manual_seed``)."
 randn.__doc__ = "Standard normal samples (see ``manual_seed``)."
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """An uninitialized tensor of ``size`` laid out with ``stride``: ``opyard.empty_strided((2, 3), (1, 2))``."""
+    D.expect_dtype(dtype, "empty_strided", "dtype")
+    return _finish(_aten.empty_strided.default(list(size), list(stride), dtype=dtype, device=device), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):

@@ -10,41 +10,32 @@ from . import _core
 from . import _dtype as D
 from ._core import device as Device
 from ._ops import ops
+from ._aten._index import FUNCTIONS as _TORCH_FUNCTIONS
+from ._aten._index import METHODS as _TORCH_METHODS
+from ._factories import __all__ as _FACTORY_NAMES
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
 from ._tensor import Tensor
 
 _A = ops.aten
 
-_PACKETS = (
-    "add", "sub", "mul", "div", "neg", "abs", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu",
-    "sqrt", "rsqrt", "pow", "clamp", "where", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum",
-    "sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var", "std", "mm",
-    "bmm", "matmul", "addmm", "dot", "outer", "t", "transpose", "permute", "reshape", "flatten",
-    "unsqueeze", "squeeze", "cat", "stack", "split", "chunk", "select", "index_select", "gather",
-    "scatter", "masked_fill", "nonzero", "softmax", "log_softmax", "clone", "detach", "allclose",
-    "isclose", "sign", "reciprocal", "square", "floor", "ceil", "round", "logical_not", "cumsum",
-    "linear", "numel", "remainder", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "bitwise_not", "logical_and", "logical_or", "logical_xor", "tan", "log2", "log10", "log1p", "expm1",
-    "trunc", "isnan", "isinf", "isfinite", "clamp_min", "clamp_max", "sort", "topk", "any", "all",
-    "triu", "tril", "flip", "mv", "lerp", "movedim", "unflatten", "scatter_add", "silu", "narrow",
-    "unbind", "diagonal", "index_put",
-    # real extension code (reference kernels, fake impls)
-    "argsort", "bucketize", "searchsorted", "argwhere", "kthvalue", "repeat_interleave", "erf", "exp2",
-    "cumprod", "aminmax", "fmod", "count_nonzero", "masked_select", "diff", "as_strided", "logsumexp",
-    "split_with_sizes", "constant_pad_nd", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
-    "hardtanh", "gelu", "scaled_dot_product_attention", "bitwise_left_shift", "bitwise_right_shift",
-    "index_add", "roll", "nan_to_num", "isin", "addcmul", "addcdiv", "baddbmm", "tile",
-    # math, reductions, indexing and linear algebra with a direct numpy equivalent
-    "atan2", "hypot", "logaddexp", "copysign", "heaviside", "sinc", "xlogy", "frac", "sgn", "nansum", "nanmean",
-    "cummax", "cummin", "median", "mode", "var_mean", "std_mean", "trace", "det", "inverse", "cholesky", "kron",
-    "cross", "matrix_power", "take", "take_along_dim", "tensor_split", "index_copy", "index_fill",
-    "scatter_reduce", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg",
-    "logit", "signbit", "fmax", "fmin", "isposinf", "isneginf",
-)
+# Note [Public forms of the built-in operators]: a built-in packet is ``opyard.<name>`` and
+# ``Tensor.<name>`` when torch has that form (``_aten/variants.txt``, torch's own answer): ``make gen``
+# writes both lists into ``_aten/_index.py`` from the declared operators, so a new operator needs no
+# line here. Python-level definitions (the factories, ``einsum``, ``norm``, the methods ``install``
+# sets) win over a packet of the same name.
+# Names opyard had before its forms followed torch's (torch has these in nn.functional, or not at
+# all), kept so that code written against opyard keeps working.
+_KEPT_FUNCTIONS = ("gelu", "hardtanh", "linear", "one_hot", "scaled_dot_product_attention", "silu")
+_KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "embedding", "gelu", "hardtanh", "isin",
+                 "layer_norm", "linear", "one_hot", "rms_norm", "rsub", "scaled_dot_product_attention",
+                 "searchsorted", "silu", "stack", "std_mean", "var_mean")
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist"}
+_PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
-__all__ = list(_PACKETS) + ["concat", "concatenate", "negative", "absolute", "true_divide", "multiply",
-                            "subtract", "divide", "is_tensor", "promote_types", "result_type",
-                            "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d"]
+__all__ = list(_PACKETS) + [
+    "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
+    "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
+    "cdist"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -85,25 +76,26 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return _A.linalg_vector_norm.default(input, p, dims, keepdim, dtype=dtype)
 
 
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` (..., P, M) and of ``x2`` (..., R, M):
+    (..., P, R). ``compute_mode`` picks the matrix-product form of the euclidean distance (faster,
+    less exact): always, never, or beyond 25 rows (torch's modes; torch's Python-level function)."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _A.cdist.default(x1, x2, p, _CDIST_MODES[compute_mode])
+
+
 def result_type(a, b):
     from ._aten.common import tensor_result_dtype
 
     return tensor_result_dtype(a, b)
 
 
-_METHOD_PACKETS = _PACKETS + (
-    "add_", "sub_", "mul_", "div_", "clamp_", "exp_", "neg_", "sqrt_", "sin_", "cos_", "relu_",
-    "sigmoid_", "tanh_", "abs_", "pow_", "copy_", "fill_", "zero_", "index_put_", "index_put",
-    "masked_fill_", "uniform_", "normal_", "view", "expand", "expand_as", "contiguous", "new_empty",
-    "new_zeros", "new_ones", "new_full", "index", "alias", "rsub", "pow_", "remainder_",
-    "bitwise_and_", "bitwise_or_", "bitwise_xor_", "scatter_", "log_", "sign_", "expm1_", "view_as",
-    "squeeze", "new_empty_strided", "index_add_", "scatter_add_",
-    "atan2_", "hypot_", "copysign_", "heaviside_", "sinc_", "xlogy_", "frac_", "sgn_", "lerp_", "trunc_",
-    "floor_", "ceil_", "round_", "reciprocal_", "rsqrt_", "square_", "log2_", "log10_", "log1p_", "tan_", "erf_",
-    "clamp_min_", "clamp_max_", "nan_to_num_", "cumprod_", "cumsum_", "index_copy_", "index_fill_",
-    "scatter_reduce_", "detach_", "unfold", "exp2_", "fmod_", "tril_", "triu_", "asin_", "acos_", "atan_",
-    "sinh_", "cosh_", "asinh_", "acosh_", "atanh_", "deg2rad_", "rad2deg_", "logit_",
-)
+_METHOD_PACKETS = _TORCH_METHODS + _KEPT_METHODS
 
 _DUNDERS = {
     "__add__": "add", "__radd__": "add", "__sub__": "sub", "__rsub__": "rsub", "__mul__": "mul",

@@ -94,8 +94,7 @@ def _signature_of(func):
         name = "input" if arg.name == "self" else arg.name
         if keyword.iskeyword(name):
             name += "_"
-        default = arg.default_value if arg.default_value is not None or arg.type.startswith("Optional") \
-            else inspect.Parameter.empty
+        default = arg.default_value if arg.has_default_value else inspect.Parameter.empty
         params.append(inspect.Parameter(name, kind, default=default))
     return inspect.Signature(params)
 

@@ -23,6 +23,7 @@ __all__ = [
     "DispatchKeySet",
     "dump",
     "dump_table",
+    "dispatch_table_html",
     "explain",
     "include",
     "exclude",
@@ -121,6 +122,49 @@ class Explanation:
             f"dispatch key:  {self.key}\n"
             f"kernel:        {kernel}\n"
         )
+
+
+    def _repr_html_(self):
+        """In a notebook: the explanation, then the operator's dispatch table with the chosen key marked."""
+        from ._html import table as _html_table  # notebooks only: not loaded by ``import opyard``
+
+        kernel = (f"{self.kernel} [{self.reason}]" if self.kernel is not None
+                  else "missing: no kernel, fallback or alias covers this key")
+        summary = _html_table(
+            f"explain: {self.op}", None,
+            [("argument keys", self.argument_keys), ("with TLS", self.call_keys),
+             ("non-fallthrough", self.masked_keys), ("dispatch key", self.key), ("kernel", kernel),
+             ("registered at", self.provenance or "")])
+        return summary + _table_html(self.op, self.key, style=False)
+
+
+_ROW_CLASS = {"kernel": "kernel", "fallthrough": "fallthrough"}
+
+
+def dispatch_table_html(op, *, chosen=None):
+    """The computed dispatch table of ``op`` as an HTML table (notebooks render it): one row per
+    runtime key with its kernel, why that kernel fills the slot (a direct kernel, an alias such as
+    ``CompositeImplicitAutograd``, a backend fallback, ...) and where it was registered
+    (``file.py:line``). ``chosen`` (a key name) marks the row a call dispatched to.
+
+    Example::
+
+        >>> html = opyard.dispatcher.dispatch_table_html("aten::add.Tensor")
+        >>> html  # in a notebook: the table
+    """
+    return _table_html(_op_name(op), chosen)
+
+
+def _table_html(name, chosen, style=True):
+    from ._html import table as _html_table  # notebooks only: not loaded by ``import opyard``
+
+    rows = _core._table_entries(name)
+    classes = ["chosen" if key == chosen else
+               "fallthrough" if kernel == "fallthrough" else _ROW_CLASS.get(reason, "")
+               for key, kernel, reason, _ in rows]
+    overload = _core._find_op(name)
+    caption = str(overload._schema) if overload is not None else name
+    return _html_table(caption, ("dispatch key", "kernel", "why", "registered at"), rows, classes, style=style)
 
 
 def explain(op, *args, **kwargs):

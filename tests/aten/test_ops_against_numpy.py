@@ -86,6 +86,20 @@ def test_dunders_with_scalars(op, ref, scalar):
     np.testing.assert_allclose(getattr(T(x), op)(scalar).numpy(), ref(x, scalar), rtol=1e-12)
 
 
+@pytest.mark.parametrize("call, scalar", [
+    (lambda x, y: opyard.rsub(x, y, alpha=2), False),
+    (lambda x, y: x.rsub(y, alpha=2), False),
+    (lambda x, y: opyard.ops.aten.rsub.Tensor(x, y, alpha=2), False),
+    (lambda x, y: opyard.ops.aten.rsub.Scalar(x, 5, 2), True),
+    (lambda x, y: x.rsub(5, alpha=2), True),
+], ids=["function", "method", "Tensor", "Scalar", "method-Scalar"])
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_rsub_alpha_scales_self(call, scalar, dtype):
+    """torch's rsub is ``other - alpha * self`` (the derivative formula always said so)."""
+    x, y = data(2, 3, dtype=dtype), data(3, dtype=dtype)
+    np.testing.assert_allclose(call(T(x), T(y)).numpy(), (5 if scalar else y) - 2 * x, rtol=1e-6)
+
+
 def test_alpha_rounding_modes_floor_divide_remainder():
     a, b = opyard.tensor([7, -7, 5]), opyard.tensor([2, 2, -3])
     assert opyard.add(a, b, alpha=2).tolist() == [11, -3, -1]

@@ -49,5 +49,17 @@ ADAPTERS.update({
         lambda x, n, **kw: opyard.special.polygamma(n, x, **kw),
     "normal.number_mean": lambda std, mean, *args, **kw: opyard.normal(mean, std, *args, **kw),
 })
+
+
+def _max_pool2d_backward(x, kernel_size=(), stride=(), padding=(0,), dilation=(1,), ceil_mode=False, **kwargs):
+    """The entry's call: max_pool2d_with_indices, then its backward kernel on a gradient of ones."""
+    out, indices = F.max_pool2d_with_indices(x, kernel_size=kernel_size, stride=stride, padding=padding,
+                                             dilation=dilation, ceil_mode=ceil_mode, return_indices=True)
+    stride = kernel_size if stride is None else stride
+    return opyard.ops.aten.max_pool2d_with_indices_backward.default(
+        opyard.ones_like(out), x, kernel_size, stride, padding, dilation, ceil_mode, indices)
+
+
+ADAPTERS["max_pool2d_with_indices_backward"] = _max_pool2d_backward
 for _n in range(5):
     ADAPTERS[f"polygamma.polygamma_n_{_n}"] = lambda x, n, **kw: opyard.polygamma(n, x, **kw)

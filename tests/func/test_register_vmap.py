@@ -107,7 +107,9 @@ def test_custom_op_without_rule_falls_back_to_a_loop(ns):
     @custom_op(f"{ns}::norule", mutates_args=())
     def norule(x: Tensor) -> Tensor:
         return O.from_numpy(np.cumsum(x.numpy()))
-    with pytest.warns(UserWarning, match=rf"batching rule for {ns}::norule"):
+    with pytest.warns(UserWarning, match=rf"batching rule for {ns}::norule: it runs once per example and the "
+                                         rf"results are stacked. Register one with "
+                                         rf"opyard.library.register_vmap\('{ns}::norule', rule\)"):
         out = O.vmap(lambda r: norule(r) * 2)(X)
     close(out, O.stack([norule(r) for r in X]) * 2)
 

@@ -206,7 +206,7 @@ def test_missing_fake_impl():
     def nofake(x: Tensor) -> Tensor:
         return x.clone()
     with pytest.raises(OpCheckError, match=r"There was no fake impl registered for <CustomOpDef\(t_oc::nofake\)>. "
-                                           r"This is necessary for torch.compile/export/fx tracing to work. Please "
+                                           r"This is necessary for fake tensors and opyard.fx.make_fx tracing to work. Please "
                                            r"use `nofake.register_fake` to add an fake impl."):
         opcheck(nofake, (opyard.randn(3),), test_utils="test_faketensor")
 
@@ -244,7 +244,8 @@ def test_aot_dispatch_catches_a_kernel_that_is_not_traceable():
         return opyard.empty_like(x)
     res = opcheck(stateful, (opyard.ones(3),), test_utils="test_aot_dispatch_dynamic", raise_exception=False)
     assert str(res["test_aot_dispatch_dynamic"]).startswith(
-        "Outputs of the operator are different in eager-mode PyTorch vs AOTDispatcher tracing.")
+        "Outputs of the operator are different in eager mode vs traced by opyard.fx.make_fx. This means the "
+        "operator will have incorrect output in a traced graph.")
 
 
 # --- arguments ------------------------------------------------------------------------------------

@@ -20,17 +20,18 @@ LAYERS = {
     # tensor: the Tensor type, dtypes, keys, pickling, devices
     "_dtype": 1, "_tensor": 1, "_format": 1, "_provenance": 1, "cuda": 1, "_keys": 1, "_memory_format": 1,
     "_pickle": 1, "_reducers": 1, "utils._pytree": 1, "_exports": 1, "_function_protocol": 1,
+    "_html": 1,
     # built-in ops and the dispatcher's Python side
     "_ops": 2, "_op_pickle": 2, "dispatcher": 2, "_registration": 2, "_aten": 2, "_factories": 2,
     "_functional": 2, "_indexing": 2, "_fallbacks": 2, "linalg": 2, "_wrapper_subclass": 2, "types": 2,
     "autograd": 3,
     "_library": 4,
     "fake": 5, "fx": 5, "func": 5, "amp": 5, "overrides": 5, "_override_listing": 5, "utils": 5,
-    "_library.opcheck": 6, "library": 6, "nn": 6, "optim": 6,
+    "_library.opcheck": 6, "library": 6, "nn": 6, "optim": 6, "viz": 6,
     # the facade and torch's private spellings of public homes
-    "__init__": 7, "__main__": 7, "_C": 7, "_compat": 7, "_custom_ops": 7, "_prims_common": 7,
+    "__init__": 7, "__main__": 7, "_gen": 7, "_C": 7, "_compat": 7, "_custom_ops": 7, "_prims_common": 7,
     "_python_dispatcher": 7, "_subclasses": 7, "version": 7, "fx.experimental": 7,
-    "utils._python_dispatch": 7,
+    "utils._python_dispatch": 7, "_install_as_torch": 7,
 }
 
 

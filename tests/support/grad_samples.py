@@ -6,6 +6,8 @@ import numpy as np
 
 import opyard
 
+from nn_grad_samples import NN_NOT_IMPLEMENTED, NN_SAMPLES
+
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
 
@@ -28,8 +30,8 @@ SAMPLES = {
     "aten::add.Scalar": (lambda a: A.add.Scalar(a, 1.5), (r(3),)),
     "aten::sub.Tensor": (lambda a, b: A.sub.Tensor(a, b, alpha=3), (r(2, 3), r(2, 1))),
     "aten::sub.Scalar": (lambda a: A.sub.Scalar(a, 2.0), (r(3),)),
-    "aten::rsub.Tensor": (lambda a, b: A.rsub.Tensor(a, b), (r(3), r(3))),
-    "aten::rsub.Scalar": (lambda a: A.rsub.Scalar(a, 2.0), (r(3),)),
+    "aten::rsub.Tensor": (lambda a, b: A.rsub.Tensor(a, b, alpha=2), (r(3), r(3))),
+    "aten::rsub.Scalar": (lambda a: A.rsub.Scalar(a, 2.0, 3), (r(3),)),
     "aten::mul.Tensor": (lambda a, b: A.mul.Tensor(a, b), (r(2, 3), r(3))),
     "aten::mul.Scalar": (lambda a: A.mul.Scalar(a, -2.5), (r(3),)),
     "aten::div.Tensor": (lambda a, b: A.div.Tensor(a, b), (r(3), r(3, positive=True))),
@@ -260,8 +262,96 @@ for _n in ("asin", "acos", "atanh"):  # domain (-1, 1)
     SAMPLES[f"aten::{_n}"] = (getattr(A, _n).default, (away_from_zero(4) * 0.9,))
 for _n in ("atan", "sinh", "cosh", "asinh"):
     SAMPLES[f"aten::{_n}"] = (getattr(A, _n).default, (r(4),))
+
+# --- convolution, pooling, resampling and channel rearrangements ---
+
+
+def _idx(*shape):
+    """Valid max-pool indices: each (2, 2) output plane of a (4, 4) input."""
+    return opyard.tensor(np.broadcast_to(np.array([[0, 2], [9, 15]]), shape).copy())
+
+
+def _grid(*shape):
+    return opyard.tensor(rng.uniform(-1.1, 1.1, shape), dtype=opyard.float64, requires_grad=True)
+
+
+_CONV = ([2, 1], [1, 0], [1, 2], False, [0, 0], 2)
+SAMPLES.update({
+    "aten::convolution": (lambda a, w, b: A.convolution.default(a, w, b, *_CONV), (r(2, 4, 5, 4), r(6, 2, 3, 2), r(6))),
+    "aten::_convolution": (lambda a, w, b: A._convolution.default(a, w, b, [2], [1], [1], True, [1], 1, False, False,
+                                                                   True, True), (r(2, 3, 4), r(3, 2, 3), r(2))),
+    "aten::convolution_backward": (lambda g, a, w: A.convolution_backward.default(g, a, w, [6], *_CONV,
+                                                                                  [True, True, True])[0],
+                                   (r(2, 6, 3, 2), r(2, 4, 5, 4), r(6, 2, 3, 2))),
+    "aten::im2col": (lambda a: A.im2col.default(a, [2, 3], [1, 1], [1, 0], [2, 1]), (r(2, 3, 5, 6),)),
+    "aten::col2im": (lambda a: A.col2im.default(a, [5, 6], [2, 2], [1, 1], [0, 0], [1, 1]), (r(2, 12, 20),)),
+    "aten::pixel_shuffle": (lambda a: A.pixel_shuffle.default(a, 2), (r(2, 8, 3, 2),)),
+    "aten::pixel_unshuffle": (lambda a: A.pixel_unshuffle.default(a, 2), (r(2, 2, 4, 6),)),
+    "aten::channel_shuffle": (lambda a: A.channel_shuffle.default(a, 3), (r(2, 6, 3),)),
+    "aten::max_pool2d_with_indices": (lambda a: A.max_pool2d_with_indices.default(a, [3, 2], [2, 1], [1, 1])[0],
+                                      (r(2, 3, 5, 4),)),
+    "aten::max_pool3d_with_indices": (lambda a: A.max_pool3d_with_indices.default(a, [2, 2, 2], [], [1, 0, 1])[0],
+                                      (r(1, 2, 3, 4, 3),)),
+    "aten::max_pool2d_with_indices_backward": (
+        lambda g, a: A.max_pool2d_with_indices_backward.default(g, a, [2, 2], [2, 2], [0, 0], [1, 1], False,
+                                                                _idx(1, 2, 2, 2)), (r(1, 2, 2, 2), r(1, 2, 4, 4))),
+    "aten::max_pool3d_with_indices_backward": (
+        lambda g, a: A.max_pool3d_with_indices_backward.default(g, a, [1, 2, 2], [1, 2, 2], [0, 0, 0], [1, 1, 1], False,
+                                                                _idx(1, 2, 1, 2, 2)),
+        (r(1, 2, 1, 2, 2), r(1, 2, 1, 4, 4))),
+    "aten::avg_pool2d": (lambda a: A.avg_pool2d.default(a, [3, 2], [2, 1], [1, 1], True, False), (r(2, 3, 5, 4),)),
+    "aten::avg_pool3d": (lambda a: A.avg_pool3d.default(a, [2, 2, 2], [1, 2, 1], [1, 0, 1], False, True, 3),
+                         (r(1, 2, 3, 4, 3),)),
+    "aten::avg_pool2d_backward": (lambda g, a: A.avg_pool2d_backward.default(g, a, [2, 2], [2, 2], [1, 0], True, False,
+                                                                             None), (r(1, 2, 3, 2), r(1, 2, 4, 4))),
+    "aten::avg_pool3d_backward": (lambda g, a: A.avg_pool3d_backward.default(g, a, [2, 2, 2], [2, 2, 2], [0, 0, 0],
+                                                                             False, True, None),
+                                  (r(1, 2, 1, 2, 2), r(1, 2, 2, 4, 4))),
+    "aten::_adaptive_avg_pool2d": (lambda a: A._adaptive_avg_pool2d.default(a, [3, 2]), (r(2, 3, 5, 4),)),
+    "aten::_adaptive_avg_pool3d": (lambda a: A._adaptive_avg_pool3d.default(a, [2, 3, 2]), (r(1, 2, 3, 4, 3),)),
+    "aten::_adaptive_avg_pool2d_backward": (lambda g, a: A._adaptive_avg_pool2d_backward.default(g, a),
+                                            (r(2, 3, 3, 2), r(2, 3, 5, 4))),
+    "aten::_adaptive_avg_pool3d_backward": (lambda g, a: A._adaptive_avg_pool3d_backward.default(g, a),
+                                            (r(1, 2, 2, 3, 2), r(1, 2, 3, 4, 3))),
+    "aten::adaptive_max_pool2d": (lambda a: A.adaptive_max_pool2d.default(a, [3, 2])[0], (r(2, 3, 5, 4),)),
+    "aten::adaptive_max_pool3d": (lambda a: A.adaptive_max_pool3d.default(a, [2, 3, 2])[0], (r(1, 2, 3, 4, 3),)),
+    "aten::adaptive_max_pool2d_backward": (lambda g, a: A.adaptive_max_pool2d_backward.default(g, a, _idx(1, 2, 2, 2)),
+                                           (r(1, 2, 2, 2), r(1, 2, 4, 4))),
+    "aten::adaptive_max_pool3d_backward": (lambda g, a: A.adaptive_max_pool3d_backward.default(
+        g, a, _idx(1, 2, 1, 2, 2)), (r(1, 2, 1, 2, 2), r(1, 2, 1, 4, 4))),
+    "aten::fractional_max_pool2d": (lambda a: A.fractional_max_pool2d.default(
+        a, [2, 2], [2, 3], opyard.tensor([[[0.3, 0.7]]], dtype=opyard.float64))[0], (r(1, 1, 5, 6),)),
+    "aten::fractional_max_pool3d": (lambda a: A.fractional_max_pool3d.default(
+        a, [2, 2, 2], [2, 2, 2], opyard.tensor([[[0.3, 0.7, 0.1]]], dtype=opyard.float64))[0], (r(1, 1, 4, 4, 5),)),
+    "aten::fractional_max_pool2d_backward": (lambda g, a: A.fractional_max_pool2d_backward.default(
+        g, a, [2, 2], [2, 2], _idx(1, 2, 2, 2)), (r(1, 2, 2, 2), r(1, 2, 4, 4))),
+    "aten::fractional_max_pool3d_backward": (lambda g, a: A.fractional_max_pool3d_backward.default(
+        g, a, [1, 2, 2], [1, 2, 2], _idx(1, 2, 1, 2, 2)), (r(1, 2, 1, 2, 2), r(1, 2, 1, 4, 4))),
+    "aten::max_unpool2d": (lambda a: A.max_unpool2d.default(a, _idx(1, 2, 2, 2), [4, 4]), (r(1, 2, 2, 2),)),
+    "aten::max_unpool3d": (lambda a: A.max_unpool3d.default(a, _idx(1, 2, 1, 2, 2), [1, 4, 4], [1, 2, 2], [0, 0, 0]),
+                           (r(1, 2, 1, 2, 2),)),
+    "aten::grid_sampler_2d": (lambda a, g: A.grid_sampler_2d.default(a, g, 0, 2, False), (r(2, 3, 4, 5), _grid(2, 3, 2, 2))),
+    "aten::grid_sampler_3d": (lambda a, g: A.grid_sampler_3d.default(a, g, 0, 1, True),
+                              (r(1, 2, 3, 4, 3), _grid(1, 2, 2, 3, 3))),
+})
+_UPSAMPLE = {  # name -> (input shape, output size, takes align_corners)
+    "upsample_nearest1d": ((2, 3, 4), [7], False), "upsample_nearest2d": ((1, 2, 3, 4), [5, 3], False),
+    "upsample_nearest3d": ((1, 2, 2, 3, 4), [3, 2, 5], False), "_upsample_nearest_exact1d": ((2, 3, 4), [7], False),
+    "_upsample_nearest_exact2d": ((1, 2, 3, 4), [5, 3], False),
+    "_upsample_nearest_exact3d": ((1, 2, 2, 3, 4), [3, 2, 5], False),
+    "upsample_linear1d": ((2, 3, 4), [7], True), "upsample_bilinear2d": ((1, 2, 3, 4), [5, 3], True),
+    "upsample_trilinear3d": ((1, 2, 2, 3, 4), [3, 2, 5], True), "upsample_bicubic2d": ((1, 2, 3, 4), [5, 3], True),
+    "_upsample_bilinear2d_aa": ((1, 2, 5, 6), [3, 4], True), "_upsample_bicubic2d_aa": ((1, 2, 5, 6), [3, 4], True),
+}
+for _name, (_shape, _size, _align) in _UPSAMPLE.items():
+    _extra = (False,) if _align else ()
+    SAMPLES["aten::" + _name] = (lambda a, n=_name, o=_size, e=_extra: getattr(A, n).default(a, o, *e), (r(*_shape),))
+    SAMPLES["aten::" + _name + "_backward"] = (
+        lambda g, n=_name, o=_size, s=_shape, e=_extra: getattr(A, n + "_backward").default(g, o, list(s), *e),
+        (r(*(_shape[:2] + tuple(_size))),))
+
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"}
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"} | NN_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),
@@ -299,3 +389,6 @@ INPLACE_SAMPLES = {
     "aten::tril_": (lambda a: (a * 1).tril_(), (r(3, 3),)),
     "aten::fmod_.Scalar": (lambda a: (a * 1).fmod_(0.7), (away_from_zero(4),)),
 }
+
+# The normalization, activation, loss, dropout, distance and attention rows.
+SAMPLES.update(NN_SAMPLES)

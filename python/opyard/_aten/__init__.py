@@ -28,9 +28,9 @@ from .schemas import SCHEMAS as _BASE_SCHEMAS
 # Note [Kernel modules on first use]: the kernel modules (pointwise, shape, linalg_ops, ...) load when
 # a packet whose kernels they hold is first defined, not with ``import opyard``. What import needs of
 # them, every operator's schema and, per operator row, the module and table holding its kernel, its
-# kind and its meta kernel's module, is read from ``_index.py``, which ``_table.py`` derives from the
-# modules themselves (``python -m opyard._aten._table`` rewrites it; tests/aten/test_kernel_index.py checks
-# it). out_variants stays eager: the derivative table reads its ``OUT_OPS`` at import.
+# kind and its meta kernel's table, is read from ``_index.py``, which ``_table.py`` derives from the
+# modules' declarations (``_declare.py``; ``make gen`` rewrites it, tests/package/test_generated_indexes.py
+# fails when it is stale). out_variants stays eager: the derivative table reads its ``OUT_OPS`` at import.
 SCHEMAS = _BASE_SCHEMAS + _INDEXED_SCHEMAS + out_variants.SCHEMAS
 
 __all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "on_define", "return_types"]
@@ -85,19 +85,25 @@ def _module(name):
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def _op_row(name, module, table, kind, meta_module):
+def _lookup(module, path):
+    """The mapping at ``path`` (``KERNELS``, ``OPS.KERNELS``) in kernel module ``module``."""
+    obj = _module(module)
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _op_row(name, module, table, kind, meta_table):
     """An ``OP_TABLE`` row ``(name, kernel, meta kernel, kind)`` from an index row: the meta kernel is
-    the kernel itself when it handles meta inputs, a hand-written one (``meta.one_hot`` or a module's
-    ``META_KERNELS``), or one that ``meta`` derives from the kernel by kind."""
-    kernel = getattr(_module(module), table)[name]
+    the kernel itself when it handles meta inputs, a hand-written one (a ``META_KERNELS`` table,
+    ``meta_table`` is ``module.path``), or one that ``meta`` derives from the kernel by kind."""
+    kernel = _lookup(module, table)[name]
     if kind in ("composite", "explicit"):
         meta_kernel = None
     elif kind == "meta_aware":
         meta_kernel = kernel
-    elif meta_module == "meta":
-        meta_kernel = getattr(_module("meta"), name)
-    elif meta_module is not None:
-        meta_kernel = _module(meta_module).META_KERNELS[name]
+    elif meta_table is not None:
+        meta_kernel = _lookup(*meta_table.split(".", 1))[name]
     else:
         meta_kernel = getattr(_module("meta"), kind)(kernel, "aten::" + name)
     return name, kernel, meta_kernel, kind

@@ -2,131 +2,205 @@
 
 ``opyard._aten`` does not import its kernel modules at import time: it reads ``_index.py``, which
 names, for every operator row, the module and table holding its kernel, its kind and where its meta
-kernel lives (Note [Kernel modules on first use], ``_aten/__init__.py``). This module is the
-derivation that index records: it imports every kernel module and classifies each operator as the
-table always did. ``tests/aten/test_kernel_index.py`` checks that the index says what this derives;
-``python -m opyard._aten._table`` rewrites the index after a kernel module changes.
+kernel lives, and which packets are ``opyard.<name>`` and ``Tensor.<name>`` (Note [Kernel modules
+on first use], ``_aten/__init__.py``). This module is the derivation that index records: it imports
+every module of the package that declares operators and reads their tables. ``make gen`` rewrites
+the index (``python -m opyard._gen``); ``tests/package/test_generated_indexes.py`` fails when it is
+stale.
+
+A kernel module declares operators with an ``OpTable`` (``_declare.py``: one declaration per
+operator) or with module-level tables of the same names: ``SCHEMAS`` (verbatim from
+native_functions.yaml), ``KERNELS`` (numpy kernels, one per backend), ``COMPOSITE``
+(CompositeImplicitAutograd kernels), ``META_KERNELS`` (hand-written Meta kernels), ``OUT`` (``out=``
+rows), ``KINDS`` (name -> kind) and the kind sets ``VIEWS``, ``REDUCTIONS``, ``LIKE``,
+``DATA_DEPENDENT`` and ``POINTWISE``. Every operator is declared in exactly one module.
 """
 
 import importlib
 import os
 import pprint
 
-__all__ = ["KERNEL_MODULES", "COMPOSITE_MODULES", "SCHEMA_MODULES", "rows", "schemas", "op_names", "index_source"]
+__all__ = ["declaring_modules", "rows", "schemas", "out_rows", "op_names", "exposed", "index_source", "names_literal",
+           "PATH"]
 
-# Kernel modules with a ``KERNELS`` table, in merge order (a later module's kernel wins).
-KERNEL_MODULES = ("pointwise", "unary", "reduction", "shape", "linalg", "indexing", "factory", "sorting",
-                  "nn_ops", "misc_ops", "extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops",
-                  "trig_ops")
-# Modules with a ``COMPOSITE`` table (CompositeImplicitAutograd kernels), in merge order.
-COMPOSITE_MODULES = ("shape", "linalg", "composite_nn", "misc_ops", "extra_ops", "reduce_ops", "linalg_ops",
-                     "index_ops")
-# Modules whose ``SCHEMAS`` extend schemas.py's, in table order (out_variants' are read from it at
-# import: the derivative table imports it anyway).
-SCHEMA_MODULES = ("extra_ops", "math_ops", "reduce_ops", "linalg_ops", "index_ops", "trig_ops")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# Modules with tables of other roles: the base schemas (read at import) and the ``out=`` kernels.
+_NOT_DECLARING = ("schemas", "out_variants")
+_TABLES = ("SCHEMAS", "KERNELS", "COMPOSITE", "META_KERNELS", "OUT", "KINDS")
+_KIND_SETS = (("VIEWS", "view"), ("REDUCTIONS", "reduction"), ("LIKE", "like"),
+              ("DATA_DEPENDENT", "data_dependent"), ("POINTWISE", "pointwise"))
 
 
 def _m(name):
     return importlib.import_module(f"opyard._aten.{name}")
 
 
+def declaring_modules():
+    """The modules of ``_aten`` that declare operators, by name (the order of the index)."""
+    names = sorted(f[:-3] for f in os.listdir(_HERE)
+                   if f.endswith(".py") and not f.startswith("_") and f[:-3] not in _NOT_DECLARING)
+    return tuple(n for n in names
+                 if any(hasattr(_m(n), t) for t in _TABLES + ("OPS",) + tuple(s for s, _ in _KIND_SETS)))
+
+
+def _tables(module):
+    """``{table: (path, contents)}`` of one module: its own tables, then its ``OPS`` table's."""
+    mod = _m(module)
+    out = {}
+    for t in _TABLES + tuple(s for s, _ in _KIND_SETS):
+        if hasattr(mod, t):
+            out.setdefault(t, []).append((t, getattr(mod, t)))
+        ops = getattr(mod, "OPS", None)
+        if ops is not None and hasattr(ops, t):
+            out.setdefault(t, []).append(("OPS." + t, getattr(ops, t)))
+    return out
+
+
+def _entries(table):
+    """``(module, path, key)`` for every key of ``table`` across the declaring modules, in order."""
+    for module in declaring_modules():
+        for path, contents in _tables(module).get(table, ()):
+            for key in contents:
+                yield module, path, key
+
+
 def schemas():
-    """The schemas of ``SCHEMA_MODULES``, in table order."""
-    return tuple(s for name in SCHEMA_MODULES for s in _m(name).SCHEMAS)
+    """The schemas the declaring modules hold, in index order (module, then declaration)."""
+    return tuple(s for _, _, s in _entries("SCHEMAS"))
+
+
+def out_rows():
+    """``(out= schema, functional overload, exact dtype?)`` rows the declaring modules hold."""
+    return tuple(tuple(row) for _, _, row in _entries("OUT"))
+
+
+def _owners(table):
+    """``name -> (module, path)`` over ``table``; an operator declared in two modules is an error."""
+    owner = {}
+    for module, path, name in _entries(table):
+        if name in owner:
+            raise RuntimeError(f"aten::{name} is declared in _aten/{owner[name][0]}.py and in _aten/{module}.py: "
+                               "every operator has one declaration")
+        owner[name] = (module, path)
+    return owner
 
 
 def _classifier():
-    """``kind(name)`` and ``meta_source(name)`` over the kernel modules' sets."""
-    m = _m
-    own_meta = {}  # name -> module whose table holds the hand-written meta kernel (a later one wins)
-    for module in ("misc_ops", "meta", "linalg_ops", "index_ops"):
-        table = {"one_hot": None} if module == "meta" else m(module).META_KERNELS
-        own_meta.update(dict.fromkeys(table, module))
-    views = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze",
-             "squeeze.dim", "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor",
-             "chunk", "narrow", "unbind.int", "diagonal", "movedim.int", "unflatten.int", "split_with_sizes",
-             "split.sizes"} | m("index_ops").VIEWS
-    reductions = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "prod.dim_int", "amax", "amin", "max",
-                  "min", "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction",
-                  "softmax.int", "log_softmax.int", "_softmax", "_log_softmax", "cumsum", "any", "all",
-                  "any.dim", "all.dim", "sort", "argsort", "argsort.stable", "sort.stable", "kthvalue",
-                  "cumprod", "count_nonzero"} | m("reduce_ops").REDUCTIONS
-    like = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "new_empty",
-            "new_zeros", "new_ones", "new_full"}
-    data_dependent = {"nonzero", "allclose"} | m("sorting").DATA_DEPENDENT | m("misc_ops").DATA_DEPENDENT
-    meta_aware = {"_to_copy", "numel"}  # their CPU kernel handles meta inputs itself
-    pointwise = (set(m("pointwise").KERNELS) | set(m("unary").KERNELS)
-                 | {"erf", "gelu", "hardtanh", "elu", "softplus", "exp2", "round.decimals", "fmod.Tensor",
-                    "fmod.Scalar"}
-                 | m("extra_ops").POINTWISE | m("math_ops").POINTWISE | m("trig_ops").POINTWISE) - data_dependent
-    factory = m("factory").META_KERNELS
+    """``kind(name)`` and ``meta_table(name)`` over the declaring modules' tables."""
+    kinds = {name: _resolve(module, path)[name] for name, (module, path) in _owners("KINDS").items()}
+    metas = {name: f"{module}.{path}" for name, (module, path) in _owners("META_KERNELS").items()}
+    sets = {kind: {name for _, _, name in _entries(table)} for table, kind in _KIND_SETS}
 
     def kind(name):
-        if name in factory:
-            return "factory"
-        if name in own_meta:
+        if name in kinds:
+            return kinds[name]
+        if name in metas:
             return "own_meta"
-        if name in views:
+        if name in sets["view"]:
             return "view"
-        if name in meta_aware:
-            return "meta_aware"
         if name.split(".")[0].endswith("_"):
             return "inplace"
-        for k, names in (("reduction", reductions), ("like", like), ("data_dependent", data_dependent),
-                         ("pointwise", pointwise)):
-            if name in names:
+        for k in ("reduction", "like", "data_dependent", "pointwise"):
+            if name in sets[k]:
                 return k
-        return "topk" if name == "topk" else "proxy"
+        return "proxy"
 
-    def meta_source(name, k):
-        return {"factory": "factory", "own_meta": own_meta.get(name)}.get(k)
+    def meta_table(name, k):
+        if k in ("factory", "own_meta"):
+            if name not in metas:
+                raise RuntimeError(f"aten::{name} is of kind {k!r} but no META_KERNELS table holds its Meta kernel")
+            return metas[name]
+        return None
 
-    return kind, meta_source
+    return kind, meta_table
 
 
-def rows(op_names):
-    """``(name, module, table, kind, meta module or None)`` of every operator row, in table order:
-    ``KERNELS`` rows (one per name, the last module's), then ``COMPOSITE`` rows, then out_variants'
-    ``EXPLICIT`` rows. Raises if an operator of ``op_names`` has no kernel."""
-    kernels, composite = {}, {}
-    for module in KERNEL_MODULES:
-        kernels.update(dict.fromkeys(_m(module).KERNELS, module))
-    for module in COMPOSITE_MODULES:
-        composite.update(dict.fromkeys(_m(module).COMPOSITE, module))
-    explicit = dict.fromkeys(_m("out_variants").EXPLICIT, "out_variants")
-    missing = set(op_names) - set(kernels) - set(composite) - set(explicit)
+def _resolve(module, path):
+    obj = _m(module)
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def rows(names):
+    """``(name, module, table, kind, meta table or None)`` of every operator row, in index order:
+    ``KERNELS`` rows, then ``COMPOSITE`` rows, then the ``out=`` rows (``out_variants.EXPLICIT``
+    makes their kernels). ``table`` is the path of the mapping in ``module``
+    (``KERNELS``, ``OPS.KERNELS``, ...), the meta table ``module.path``. Raises if an operator of
+    ``names`` has no kernel or one is declared twice."""
+    kernels, composite = _owners("KERNELS"), _owners("COMPOSITE")
+    both = set(kernels) & set(composite)
+    if both:
+        raise RuntimeError(f"aten: operators with both a kernel and a composite kernel: {sorted(both)}")
+    explicit = {s.split("(")[0] for s in _out_schemas()}
+    missing = set(names) - set(kernels) - set(composite) - explicit
     if missing:
         raise RuntimeError(f"aten: operators defined without kernels: {sorted(missing)}")
-    kind, meta_source = _classifier()
+    kind, meta_table = _classifier()
     out = []
-    for name, module in kernels.items():
+    for name, (module, path) in kernels.items():
         k = kind(name)
-        out.append((name, module, "KERNELS", k, meta_source(name, k)))
-    out += [(name, module, "COMPOSITE", "composite", None) for name, module in composite.items()]
-    out += [(name, module, "EXPLICIT", "explicit", None) for name, module in explicit.items()]
+        out.append((name, module, path, k, meta_table(name, k)))
+    out += [(name, module, path, "composite", None) for name, (module, path) in composite.items()]
+    out += [(s.split("(")[0], "out_variants", "EXPLICIT", "explicit", None) for s in _out_schemas()]
     return tuple(out)
 
 
+def _out_schemas():
+    """The ``out=`` schemas in ``out_variants.SCHEMAS`` order: its own rows, then the declared ones."""
+    ov = _m("out_variants")
+    return tuple(row[0] for row in ov._TABLE) + tuple(row[0] for row in ov._MULTI) + tuple(r[0] for r in out_rows())
+
+
 def op_names():
-    """Every built-in operator's name (``add.Tensor``), from the schema modules themselves."""
-    every = _m("schemas").SCHEMAS + schemas() + _m("out_variants").SCHEMAS
-    return tuple(s.split("(")[0] for s in every)
+    """Every built-in operator's name (``add.Tensor``): the base schemas, the declared ones and the
+    ``out=`` overloads."""
+    return tuple(s.split("(")[0] for s in _m("schemas").SCHEMAS + schemas() + _out_schemas())
+
+
+def _variants():
+    """``(torch's function names, torch's method names)`` from ``variants.txt``."""
+    found = {}
+    with open(os.path.join(_HERE, "variants.txt"), encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                form, _, names = line.partition(":")
+                found[form.strip()] = set(names.split())
+    return found["function"], found["method"]
+
+
+def exposed(names):
+    """``(functions, methods)``: the packets of ``names`` torch has as ``torch.<packet>`` and as
+    ``Tensor.<packet>``, sorted."""
+    packets = {n.split(".")[0] for n in names}
+    functions, methods = _variants()
+    return tuple(sorted(packets & functions)), tuple(sorted(packets & methods))
+
+
+def names_literal(names, indent=4):
+    """``names`` as a tuple literal, one per line (a new name is a one-line change of the file)."""
+    body = "".join(f"{' ' * indent}{n!r},\n" for n in names)
+    return f"(\n{body}{' ' * (indent - 4)})"
 
 
 def index_source():
     """The text of ``_index.py`` for the kernel modules as they are."""
+    names = op_names()
+    functions, methods = exposed(names)
     return (
-        '"""Written by ``python -m opyard._aten._table`` (do not edit; ``tests/aten/test_kernel_index.py`` checks it):\n'
-        "the built-in operators' extra schemas and, per operator row, where its kernels live\n"
-        '(Note [Kernel modules on first use], ``_aten/__init__.py``)."""\n\n'
-        f"# The SCHEMAS of {', '.join(SCHEMA_MODULES)}, in table order.\n"
+        '"""Written by ``make gen`` (do not edit; ``tests/package/test_generated_indexes.py`` checks it):\n'
+        "the built-in operators' declared schemas, their ``out=`` rows, per operator row where its kernels\n"
+        "live, and the packets torch has as functions and methods (Note [Kernel modules on first use],\n"
+        '``_aten/__init__.py``; ``_aten/_table.py`` derives it)."""\n\n'
+        "# The SCHEMAS of the declaring modules, in module order.\n"
         f"SCHEMAS = {pprint.pformat(schemas(), width=118)}\n\n"
-        "# (name, module, table, kind, meta kernel's module or None), in table order.\n"
-        f"ROWS = {pprint.pformat(rows(op_names()), width=118)}\n")
+        "# (out= schema, functional overload, exact dtype?) declared beside their functional operators.\n"
+        f"OUT = {pprint.pformat(out_rows(), width=118)}\n\n"
+        "# (name, module, kernel table, kind, meta kernel's module.table or None), in index order.\n"
+        f"ROWS = {pprint.pformat(rows(names), width=118)}\n\n"
+        "# Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).\n"
+        f"FUNCTIONS = {names_literal(functions)}\n"
+        f"METHODS = {names_literal(methods)}\n")
 
 
-if __name__ == "__main__":
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_index.py")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(index_source())
-    print(f"wrote {path}")
+PATH = os.path.join(_HERE, "_index.py")

@@ -321,3 +321,9 @@ META_KERNELS = {
         ("randint", "randint"))
 }
 _ = META
+
+# Their Meta kernels are META_KERNELS' (kind factory); ``_to_copy`` and ``numel`` handle meta inputs
+# in the kernel itself; the ``*_like`` and ``new_*`` factories take the input's metadata.
+KINDS = {**dict.fromkeys(META_KERNELS, "factory"), "_to_copy": "meta_aware", "numel": "meta_aware"}
+LIKE = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "new_empty", "new_zeros",
+        "new_ones", "new_full"}

@@ -130,3 +130,5 @@ KERNELS = {
     "masked_fill_.Scalar": masked_fill_, "masked_fill_.Tensor": masked_fill_, "nonzero": nonzero,
     "scatter_.src": scatter_, "scatter_.value": scatter_, "scatter_add": scatter_add,
 }
+
+DATA_DEPENDENT = {"nonzero"}

@@ -300,3 +300,7 @@ def one_hot(self, num_classes=-1):
     if self.dtype is not D.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     return _make_meta(tuple(self._data.shape) + (int(num_classes),), D.int64)
+
+
+# The hand-written Meta kernels of this module (the others are derived by kind).
+META_KERNELS = {"one_hot": one_hot}

@@ -197,3 +197,6 @@ META_KERNELS = {"view.dtype": meta_view_dtype, "as_strided": meta_as_strided,
                 "new_empty_strided": new_empty_strided}
 COMPOSITE = {"diff": diff}
 DATA_DEPENDENT = {"masked_select"}
+VIEWS = {"split_with_sizes", "split.sizes"}
+REDUCTIONS = {"cumprod", "count_nonzero"}
+POINTWISE = {"exp2", "round.decimals", "fmod.Tensor", "fmod.Scalar"}

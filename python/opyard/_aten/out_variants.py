@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import _ZERO
 from ..dispatcher import DispatchKey, DispatchKeySet
+from ._index import OUT as _DECLARED
 from .common import A, Tensor
 
 __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
@@ -260,6 +261,11 @@ def _multi_kernel(schema, functional):
     return name, kernel
 
 
+# ``out=`` overloads declared beside their functional operator (``OpTable.op(..., out=...)``): from
+# the index, so that no kernel module loads for them.
+SCHEMAS = SCHEMAS + tuple(row[0] for row in _DECLARED)
+
 EXPLICIT = dict(_kernel(*row) for row in _TABLE)
 EXPLICIT.update(_multi_kernel(*row) for row in _MULTI)
+EXPLICIT.update(_kernel(*row) for row in _DECLARED)
 OUT_OPS = tuple(EXPLICIT)

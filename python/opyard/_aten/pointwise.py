@@ -62,8 +62,11 @@ def _alpha_check(dt, alpha, name):
         raise RuntimeError(f"For non-complex input tensors, argument alpha must not be a complex number. ({name})")
 
 
-def _scaled(fn, name):
-    """add / sub / rsub: ``alpha`` scales ``other``."""
+def _scaled(fn, name, scales_self=False, negated=False):
+    """add: ``self + alpha * other``; sub (``negated``): ``self + (-alpha) * other``; rsub (also
+    ``scales_self``): ``other + (-alpha) * self``. torch converts ``alpha`` (negated for sub and
+    rsub, which are add with ``-alpha``) to the element type: unsigned types wrap, overflow raises.
+    Adding the negated product is exact: ``x + (-a * y)`` is ``x - a * y`` bit for bit."""
     plain = binary(fn, name)
 
     def kernel(self, other, *, alpha=1):
@@ -73,8 +76,14 @@ def _scaled(fn, name):
             check_same_device(name, self, other)
         dt = tensor_result_dtype(self, other)
         _alpha_check(dt, alpha, name)
-        y = np.multiply(data_as(other, dt), alpha)
-        return out(cast(np.asarray(fn(data_as(self, dt), y)), dt), self)
+        factor = -alpha if negated else alpha
+        if dt._cat:
+            factor = checked_fill(factor, dt)
+        x, y = data_as(self, dt), data_as(other, dt)
+        if scales_self:
+            x, y = y, x
+        with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, silently as torch
+            return out(cast(np.asarray(np.add(x, np.multiply(y, factor))), dt), self)
     kernel.__name__ = plain.__name__
     return kernel
 
@@ -95,8 +104,8 @@ def _sub_bool(self, other):
 
 
 _add_scaled = _scaled(np.add, "aten::add")
-_sub_scaled = _scaled(np.subtract, "aten::sub")
-_rsub_scaled = _scaled(lambda x, y: np.subtract(y, x), "aten::rsub")
+_sub_scaled = _scaled(np.subtract, "aten::sub", negated=True)
+_rsub_scaled = _scaled(lambda x, y: np.subtract(y, x), "aten::rsub", scales_self=True, negated=True)
 
 
 def add(self, other, *, alpha=1):
@@ -465,3 +474,6 @@ for _name, _base in (("sub_.Tensor", sub), ("mul_.Tensor", mul), ("mul_.Scalar",
                      ("bitwise_or_.Tensor", KERNELS["bitwise_or.Tensor"]),
                      ("bitwise_xor_.Tensor", KERNELS["bitwise_xor.Tensor"])):
     KERNELS[_name] = _inplace(_base, "aten::" + _name)
+
+POINTWISE = set(KERNELS)
+DATA_DEPENDENT = {"allclose"}

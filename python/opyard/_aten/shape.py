@@ -318,5 +318,9 @@ def contiguous(self, *, memory_format=0):
 
 
 # Compositions of other operators (CompositeImplicitAutograd: autograd comes from the parts).
+# Operators whose result views ``self`` (their Meta kernels view too).
+VIEWS = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze", "squeeze.dim",
+         "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor", "chunk", "narrow",
+         "unbind.int", "diagonal", "movedim.int", "unflatten.int"}
 COMPOSITE = {"expand_as": expand_as, "view_as": view_as, "flatten.using_ints": flatten,
              "contiguous": contiguous}

@@ -150,3 +150,4 @@ KERNELS = {
 }
 # Their output size depends on the data: no Meta kernel (a fake impl needs new_dynamic_size).
 DATA_DEPENDENT = {"argwhere", "repeat_interleave.self_Tensor", "repeat_interleave.Tensor"}
+REDUCTIONS = {"argsort", "argsort.stable", "sort.stable", "kthvalue"}

@@ -148,3 +148,5 @@ def _inplace(fn, name):
 
 for _name in ("abs", "neg", "exp", "log", "sin", "cos", "tanh", "sqrt", "sigmoid", "relu", "sign", "expm1"):
     KERNELS[_name + "_"] = _inplace(KERNELS[_name], _name + "_")
+
+POINTWISE = set(KERNELS)

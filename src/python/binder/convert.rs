@@ -1,10 +1,12 @@
 //! Per-type checks of one value (int64 range, list lengths, Scalar range,
 //! ScalarType codes) and why a value does not fit (`Misfit`, `Detail`).
 //!
-//! Note [Fixed-size int lists]: in ATen schemas `int[1]` means "one int or a
-//! list of any length" (`sum(Tensor self, int[1]? dim)` takes several dims),
-//! so only `int[N]` with N >= 2 fixes the length. A single int stands for N
-//! copies of itself in every case.
+//! Note [Fixed-size int lists]: in ATen schemas `int[N]` means "one int, which
+//! stands for N copies of itself, or a list of ints". As in torch, the binder
+//! does not fix the list's length (`sum(Tensor self, int[1]? dim)` takes several
+//! dims, `avg_pool2d` takes `padding=[1]`): the kernel checks it and says what
+//! it accepts ("max_pool2d: kernel_size must either be a single int, or a tuple
+//! of two ints").
 
 use super::plain::Gathered;
 use pyo3::exceptions::PyKeyError;
@@ -44,7 +46,6 @@ pub(super) enum Detail {
     IntRange,
     ScalarRange,
     FloatRange,
-    Length { n: i64, got: usize },
     Expansion { n: i64 },
     ScalarTypeCode,
     /// An int that is no value's code (`Layout`, `MemoryFormat`): how many codes there are.
@@ -61,11 +62,6 @@ impl fmt::Display for Detail {
                 "int too big to convert: a Scalar holds integers from -2**63 to 2**64-1",
             ),
             Detail::FloatRange => f.write_str("int too large to convert to float"),
-            Detail::Length { n, got } => write!(
-                f,
-                "expected a list of exactly {n} ints (or a single int), got {got} element{}",
-                if *got == 1 { "" } else { "s" }
-            ),
             Detail::Expansion { n } => write!(
                 f,
                 "a single int would expand to {n} elements (more than {MAX_EXPANDED_LIST}); pass a list"
@@ -328,21 +324,21 @@ pub(super) fn dtype_of_code<'py>(
     }
 }
 
-/// `int[]` / `int[N]`: ints that fit an int64; N of them when N >= 2. See
-/// Note [Fixed-size int lists].
+/// `int[]` / `int[N]`: ints that fit an int64, any number of them (a single
+/// int too for `int[N]`). See Note [Fixed-size int lists].
 pub(super) fn check_int_list(
     v: &Bound<'_, PyAny>,
     sym: bool,
     n: Option<i64>,
     strict: bool,
 ) -> Result<(), Misfit> {
-    let Some(len) = seq_len(v) else {
+    if seq_len(v).is_none() {
         return match (n, int_fit(v, sym)) {
             (Some(_), IntFit::Fits) => conversion(strict),
             (Some(_), IntFit::OutOfRange) => Err(Misfit::Value(Detail::IntRange)),
             _ => Err(Misfit::Type),
         };
-    };
+    }
     let mut out_of_range = false;
     let ints = all_items(v, |x| match int_fit(x, sym) {
         IntFit::Fits => true,
@@ -352,11 +348,12 @@ pub(super) fn check_int_list(
         }
         IntFit::NotInt => false,
     });
-    match n {
-        _ if !ints => Err(Misfit::Type),
-        _ if out_of_range => Err(Misfit::Value(Detail::IntRange)),
-        Some(n) if n >= 2 && len as i64 != n => Err(Misfit::Value(Detail::Length { n, got: len })),
-        _ => Ok(()),
+    if !ints {
+        Err(Misfit::Type)
+    } else if out_of_range {
+        Err(Misfit::Value(Detail::IntRange))
+    } else {
+        Ok(())
     }
 }
 

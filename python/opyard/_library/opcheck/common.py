@@ -30,14 +30,16 @@ def clone_tensors(x):
     return x
 
 
+# torch's messages, about opyard's check: the op traced by ``opyard.fx.make_fx`` and re-run, where torch
+# compiles it with AOTAutograd (``aot.py``).
 OUTPUTS_MSG = (
-    "Outputs of the operator are different in eager-mode PyTorch vs AOTDispatcher tracing. This means the "
-    "operator will have incorrect output underneath torch.compile. This could be because the operator's "
-    "implementation not traceable.")
+    "Outputs of the operator are different in eager mode vs traced by opyard.fx.make_fx. This means the "
+    "operator will have incorrect output in a traced graph. This could be because the operator's "
+    "implementation is not traceable.")
 GRADIENTS_MSG = (
-    "Gradients of the operator are different in eager-mode PyTorch vs AOTDispatcher. This means the operator "
-    "will have incorrect gradients underneath torch.compile. This could be because the operator's backward is "
-    "incorrectly registered or not traceable.")
+    "Gradients of the operator are different in eager mode vs traced by opyard.fx.make_fx. This means the "
+    "operator will have incorrect gradients in a traced graph. This could be because the operator's backward "
+    "is incorrectly registered or not traceable.")
 
 
 

@@ -1,8 +1,10 @@
 """The derivative table of the built-in ``aten`` ops and its registration.
 
 ``FORMULAS`` maps an overload name to its :class:`~.registry.Formula`;
-adding a derivative is one row in ``pointwise.py``, ``reductions.py`` or
-``views.py``. :func:`register` installs, on one ``Library("aten", "IMPL")``
+adding a derivative is one row in a formula module (``pointwise.py``,
+``math.py``, ..., or a new one) and ``make gen``, which rewrites the index
+the table reads at import (``_index.py``, derived by ``_derive.py``).
+:func:`register` installs, on one ``Library("aten", "IMPL")``
 kept alive by ``opyard.autograd``, the generic kernel for every row whose op
 is defined, the same formula for the in-place variant (``add_.Tensor`` uses
 ``add.Tensor``'s row), and a pass-through kernel for the ops whose outputs
@@ -19,6 +21,7 @@ from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
 from ..fallback import make_non_differentiable_kernel
 from ._index import BY_MODULE as _BY_MODULE
+from ._index import NON_DIFFERENTIABLE as _NON_DIFFERENTIABLE
 from .registry import Formula, make_kernel
 
 # ``out=`` overloads of the built-in ops (their Autograd kernel refuses inputs that require grad).
@@ -61,23 +64,8 @@ def __getattr__(name):
 # In-place overloads whose name is not ``inplace_name`` of their out-of-place row.
 INPLACE_ALIASES = {"aten::pow_.Scalar": "aten::pow.Tensor_Scalar"}
 
-# derivatives.yaml's `output_differentiability: [False]` rows and the
-# factories: their outputs never require grad.
-NON_DIFFERENTIABLE = (
-    "aten::zeros_like", "aten::ones_like", "aten::empty_like", "aten::full_like",
-    "aten::rand_like", "aten::randn_like", "aten::new_zeros", "aten::new_ones",
-    "aten::new_empty", "aten::new_full", "aten::argmax", "aten::argmin",
-    "aten::eq.Tensor", "aten::eq.Scalar", "aten::ne.Tensor", "aten::ne.Scalar",
-    "aten::lt.Tensor", "aten::lt.Scalar", "aten::le.Tensor", "aten::le.Scalar",
-    "aten::gt.Tensor", "aten::gt.Scalar", "aten::ge.Tensor", "aten::ge.Scalar",
-    "aten::isnan", "aten::isclose", "aten::allclose", "aten::nonzero", "aten::randint", "aten::logical_and", "aten::logical_or", "aten::logical_not",
-    "aten::detach", "aten::bernoulli", "aten::bernoulli.p",
-    "aten::argsort", "aten::argsort.stable", "aten::bucketize.Tensor", "aten::bucketize.Scalar",
-    "aten::searchsorted.Tensor", "aten::searchsorted.Scalar", "aten::argwhere", "aten::one_hot",
-    "aten::count_nonzero", "aten::view.dtype", "aten::new_empty_strided",
-    "aten::repeat_interleave.Tensor", "aten::isin.Tensor_Tensor",
-    "aten::signbit", "aten::isposinf", "aten::isneginf",
-)
+# Operators whose outputs never require grad (every formula module's NON_DIFFERENTIABLE, by module).
+NON_DIFFERENTIABLE = _NON_DIFFERENTIABLE
 
 
 def _detach_kernel(op):

@@ -9,22 +9,32 @@ through ``_core`` directly (the pattern of the other subsystems' fallbacks):
 these registrations live as long as the process.
 """
 
-import functools
+import importlib
 
 from ... import _core
 from ..._aten import OP_TABLE
 from ..._provenance import caller_site
-from . import dims, linalg, misc, pointwise, shape
+from . import pointwise
+from ._index import MODULES
 from .common import aten
 from .fallback import batched_fallback
+from .misc import vmap_mode_kernel
 
-__all__ = ["RULES", "install"]
+__all__ = ["RULES", "RANDOM_OPS", "install"]
 
 _SITE = caller_site()
 
+# Note [Batching rule modules]: a rule module holds ``RULES`` (overload name -> ``factory(op)``, the
+# rule of that op) and may hold ``RANDOM_OPS`` (overload name -> index of its size argument, or
+# None: the op also gets a VmapMode kernel for the randomness policy). ``_index.MODULES`` names the
+# modules that do; ``make gen`` rewrites it (``opyard._gen``), so a new module needs no line here. An
+# operator with a rule in two modules is an error when the rules are installed.
+_MODULES = tuple(importlib.import_module(f".{name}", __name__) for name in MODULES)
+
 
 def _rule_table():
-    """name -> factory(op) for every built-in op with a batching rule."""
+    """name -> factory(op) for every built-in op with a batching rule: by kind (pointwise, in-place,
+    ``*_like``), then each module's ``RULES`` (which win)."""
     table = {}
     for name, _, _, kind in OP_TABLE:
         if kind == "pointwise":
@@ -37,61 +47,20 @@ def _rule_table():
         elif kind == "inplace":
             table[name] = pointwise.inplace_rule
         elif kind == "like":
-            table[name] = _like_rule(name)
-    for name, spec in dims.DIM_SPECS.items():
-        table[name] = functools.partial(_dim_rule, spec=spec)
-    for name, target in dims.ALL_DIMS.items():
-        table[name] = functools.partial(_all_dims_rule, target=target)
-    table.update({
-        "prod": lambda op: dims.flat_rule(op, "prod.dim_int"),
-        "any": lambda op: dims.flat_rule(op, "any.dim"), "all": lambda op: dims.flat_rule(op, "all.dim"),
-        "argmax": dims.arg_reduce_rule, "argmin": dims.arg_reduce_rule,
-        "where.self": lambda op: pointwise.pointwise_rule(op, skip=(0,)),
-        "where.ScalarOther": lambda op: pointwise.pointwise_rule(op, skip=(0,)),
-        "where.ScalarSelf": lambda op: pointwise.pointwise_rule(op, skip=(0,)),
-        "view": shape.size_rule, "reshape": shape.size_rule, "expand": shape.expand_rule, "t": shape.t_rule,
-        "squeeze": shape.squeeze_all_rule, "cat": shape.cat_rule, "stack": shape.stack_rule,
-        "repeat": shape.repeat_rule, "flatten.using_ints": shape.flatten_rule,
-        "view_as": lambda op: shape.as_rule(op, "view"), "expand_as": lambda op: shape.as_rule(op, "expand"),
-        "alias": pointwise.unary_rule, "detach": pointwise.unary_rule, "clone": pointwise.unary_rule,
-        "contiguous": pointwise.unary_rule, "_to_copy": pointwise.unary_rule,
-        "triu": misc.matrix_rule, "tril": misc.matrix_rule,
-        "matmul": linalg.matmul_rule, "mm": linalg.product_rule, "bmm": linalg.product_rule,
-        "mv": linalg.product_rule, "dot": linalg.product_rule, "outer": linalg.outer_rule,
-        "addmm": linalg.addmm_rule, "linear": linalg.linear_rule,
-        "new_empty": misc.new_rule, "new_zeros": misc.new_rule, "new_ones": misc.new_rule,
-        "new_full": misc.new_rule, "numel": misc.numel_rule,
-        "nonzero": misc.refuse_rule, "allclose": misc.refuse_rule,
-        "gather": misc.gather_rule, "index_select": misc.index_select_rule, "index.Tensor": misc.index_rule,
-        "scatter.src": misc.scatter_rule, "scatter.value": misc.scatter_rule, "scatter_add": misc.scatter_rule,
-        "scatter_.src": lambda op: misc.scatter_rule(op, inplace=True),
-        "scatter_.value": lambda op: misc.scatter_rule(op, inplace=True),
-        "masked_fill.Scalar": misc.masked_fill_rule, "masked_fill.Tensor": misc.masked_fill_rule,
-        "masked_fill_.Scalar": lambda op: misc.masked_fill_rule(op, inplace=True),
-        "masked_fill_.Tensor": lambda op: misc.masked_fill_rule(op, inplace=True),
-        "einsum": misc.einsum_rule,
-        "rand_like": misc.random_like_rule, "randn_like": misc.random_like_rule,
-        "uniform_": misc.random_inplace_rule, "normal_": misc.random_inplace_rule,
-    })
-    table["index_put"] = misc.index_put_rule
-    table["index_put_"] = functools.partial(misc.index_put_rule, inplace=True)
+            table[name] = pointwise.unary_rule
+    owner = {}
+    for module in _MODULES:
+        for name, factory in getattr(module, "RULES", {}).items():
+            if name in owner:
+                raise RuntimeError(f"aten::{name} has a batching rule in {owner[name]} and in {module.__name__}: "
+                                   "every operator has one")
+            owner[name] = module.__name__
+            table[name] = factory
     return table
 
 
-def _dim_rule(op, spec):
-    return dims.dim_rule(op, spec)
-
-
-def _all_dims_rule(op, target):
-    return dims.all_dims_rule(op, target)
-
-
-def _like_rule(name):
-    """``zeros_like(x)`` & co. act per example like a unary op; ``new_*`` take a size."""
-    return misc.new_rule if name.startswith("new_") else pointwise.unary_rule
-
-
 RULES = _rule_table()
+RANDOM_OPS = {name: index for module in _MODULES for name, index in getattr(module, "RANDOM_OPS", {}).items()}
 
 
 def install():
@@ -102,8 +71,8 @@ def install():
         op = aten(name)
         _core._impl(aten_lib, name, "Batched", factory(op), with_keyset=False, fallthrough=False,
                     allow_override=True, provenance=_SITE)
-    for name, size_index in misc.RANDOM_OPS.items():
-        _core._impl(aten_lib, name, "VmapMode", misc.vmap_mode_kernel(aten(name), size_index), with_keyset=False,
+    for name, size_index in RANDOM_OPS.items():
+        _core._impl(aten_lib, name, "VmapMode", vmap_mode_kernel(aten(name), size_index), with_keyset=False,
                     fallthrough=False, allow_override=True, provenance=_SITE)
     return lib, aten_lib
 

@@ -7,9 +7,11 @@ indexes a *new* position (``unsqueeze``: range ``ndim + 1``). Reductions over
 every dim of a logical tensor become reductions over dims ``1..ndim``.
 """
 
+import functools
+
 from .common import aten, filled, shift_dim, wrap, wrap_all
 
-__all__ = ["ALL_DIMS", "DIM_SPECS", "all_dims_rule", "dim_rule"]
+__all__ = ["ALL_DIMS", "DIM_SPECS", "RULES", "all_dims_rule", "dim_rule"]
 
 
 class DimSpec:
@@ -136,3 +138,17 @@ def arg_reduce_rule(op):
         return wrap(op(value, shift_dim(dim, ndim, op.name()), keepdim), self._level)
     rule.__qualname__ = f"batch_rule<{op.name()}>"
     return rule
+
+
+# The batching rules of this module, by overload name (``rules/__init__`` installs them).
+RULES = {name: functools.partial(dim_rule, spec=spec) for name, spec in DIM_SPECS.items()}
+RULES.update({name: functools.partial(all_dims_rule, target=target) for name, target in ALL_DIMS.items()})
+RULES.update({
+    "prod": lambda op: flat_rule(op, "prod.dim_int"),
+    "any": lambda op: flat_rule(op, "any.dim"), "all": lambda op: flat_rule(op, "all.dim"),
+    "argmax": arg_reduce_rule, "argmin": arg_reduce_rule,
+})
+
+from ..._exports import public_dir
+
+__dir__ = public_dir(globals())

@@ -31,15 +31,27 @@ def _written(op):
     return [(i, a.name) for i, a in enumerate(schema.arguments) if a.alias_info is not None and a.alias_info.is_write]
 
 
+ISSUES_URL = "https://github.com/opyard/opyard/issues"
+
+
+def _no_rule_message(name):
+    """torch's warning, with what opyard's user can do about it: register a rule, or ask for one."""
+    if name.startswith(("aten::", "prims::")):
+        fix = f"Please file an issue at {ISSUES_URL} so that we can prioritize its implementation"
+    else:
+        fix = (f"Register one with opyard.library.register_vmap({name!r}, rule) (or the custom op's "
+               ".register_vmap) to batch it")
+    return (f"There is a performance drop because we have not yet implemented the batching rule for {name}: "
+            f"it runs once per example and the results are stacked. {fix}.")
+
+
 def loop_fallback(op, *args, **kwargs):
     """Run ``op`` per example of the innermost level among the arguments and stack the results."""
     level = level_of(args + tuple(kwargs.values()))
     name = op.name()
     if name not in _warned:
         _warned.add(name)
-        warnings.warn(f"There is a performance drop because we have not yet implemented the batching rule for "
-                      f"{name}. Please file us an issue on GitHub so that we can prioritize its implementation.",
-                      UserWarning, stacklevel=2)
+        warnings.warn(_no_rule_message(name), UserWarning, stacklevel=2)
     written = _written(op)
     for i, arg in written:
         value = args[i] if i < len(args) else kwargs.get(arg)

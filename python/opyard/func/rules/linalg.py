@@ -10,7 +10,7 @@ ops on the batched tensors (their rules then run).
 
 from .common import BatchedTensor, aten, pad_to, wrap
 
-__all__ = ["addmm_rule", "linear_rule", "matmul_rule", "outer_rule", "product_rule"]
+__all__ = ["RULES", "addmm_rule", "linear_rule", "matmul_rule", "outer_rule", "product_rule"]
 
 _matmul = aten("matmul")
 _unsqueeze = aten("unsqueeze")
@@ -141,3 +141,10 @@ def linear_rule(op):
         out = _matmul(input, t(weight) if weight._data.ndim == 2 else weight)
         return out if bias is None else _add(out, bias)
     return rule
+
+
+# The batching rules of this module, by overload name (``rules/__init__`` installs them).
+RULES = {
+    "matmul": matmul_rule, "mm": product_rule, "bmm": product_rule, "mv": product_rule, "dot": product_rule,
+    "outer": outer_rule, "addmm": addmm_rule, "linear": linear_rule,
+}

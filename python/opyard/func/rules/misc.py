@@ -6,6 +6,8 @@ Random ops consult the randomness mode of the vmap (torch's ``randomness=``):
 "different" draws one sample per example, "same" draws one sample for all.
 """
 
+import functools
+
 from ... import _core
 from ..._aten.common import Tensor
 from ...dispatcher import DispatchKey, DispatchKeySet
@@ -15,6 +17,7 @@ from .fallback import loop_fallback
 
 __all__ = [
     "RANDOM_OPS",
+    "RULES",
     "einsum_rule",
     "gather_rule",
     "index_put_rule",
@@ -131,10 +134,22 @@ def index_select_rule(op):
     return rule
 
 
+_BOOL_MASK = ("vmap: We do not support batching operators that can support dynamic shape. Attempting to batch "
+              "over indexing with a boolean mask.")
+
+
+def _refuse_batched_masks(indices, level):
+    """torch's refusal of a per-example boolean mask (each example would select another count)."""
+    for i in indices:
+        if i is not None and i.__class__ is BatchedTensor and i._level == level and i._data.dtype.kind == "b":
+            raise RuntimeError(_BOOL_MASK)
+
+
 def index_rule(op):
     """``x[idx]`` with tensor indices: a batched ``x`` and shared, adjacent indices is one call."""
     def rule(self, indices):
         level = level_of((self, indices))
+        _refuse_batched_masks(indices, level)
         shared = not any(i.__class__ is BatchedTensor and i._level == level for i in indices if i is not None)
         if shared and _adjacent(indices) and self.__class__ is BatchedTensor and self._level == level:
             return wrap(op(self._value, [None] + list(indices)), level)
@@ -154,6 +169,7 @@ def index_put_rule(op, inplace=False):
     (``v`` padded to the rank of ``x[idx]``); per-example indices run per example."""
     def rule(self, indices, values, accumulate=False):
         level = level_of((self, indices, values))
+        _refuse_batched_masks(indices, level)
         mine = self.__class__ is BatchedTensor and self._level == level
         if any(i.__class__ is BatchedTensor and i._level == level for i in indices if i is not None):
             return loop_fallback(op, self, indices, values, accumulate)
@@ -276,3 +292,25 @@ def random_inplace_rule(op):
     return rule
 
 
+# The batching rules of this module, by overload name (``rules/__init__`` installs them; the random
+# ops also get ``vmap_mode_kernel`` at VmapMode, from ``RANDOM_OPS``).
+RULES = {
+    "triu": matrix_rule, "tril": matrix_rule,
+    "new_empty": new_rule, "new_zeros": new_rule, "new_ones": new_rule, "new_full": new_rule, "numel": numel_rule,
+    "nonzero": refuse_rule, "allclose": refuse_rule,
+    "gather": gather_rule, "index_select": index_select_rule, "index.Tensor": index_rule,
+    "scatter.src": scatter_rule, "scatter.value": scatter_rule, "scatter_add": scatter_rule,
+    "scatter_.src": lambda op: scatter_rule(op, inplace=True),
+    "scatter_.value": lambda op: scatter_rule(op, inplace=True),
+    "masked_fill.Scalar": masked_fill_rule, "masked_fill.Tensor": masked_fill_rule,
+    "masked_fill_.Scalar": lambda op: masked_fill_rule(op, inplace=True),
+    "masked_fill_.Tensor": lambda op: masked_fill_rule(op, inplace=True),
+    "einsum": einsum_rule,
+    "rand_like": random_like_rule, "randn_like": random_like_rule,
+    "uniform_": random_inplace_rule, "normal_": random_inplace_rule,
+    "index_put": index_put_rule, "index_put_": functools.partial(index_put_rule, inplace=True),
+}
+
+from ..._exports import public_dir
+
+__dir__ = public_dir(globals())

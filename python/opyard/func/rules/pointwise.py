@@ -13,7 +13,7 @@ from ..batched import BATCHED_BIT, _new
 from .common import BatchedTensor, Tensor, logical_dtype, pad_to, wrap
 from .fallback import loop_fallback
 
-__all__ = ["inplace_rule", "pointwise_rule", "unary_rule"]
+__all__ = ["RULES", "inplace_rule", "pointwise_rule", "unary_rule"]
 
 
 def unary_rule(op):
@@ -120,3 +120,13 @@ def inplace_rule(op):
         return self
     rule.__qualname__ = f"batch_rule<{op.name()}>"
     return rule
+
+
+# The batching rules of this module beyond those of every pointwise, in-place and ``*_like`` kind
+# (``rules/__init__`` gives those by kind), by overload name.
+RULES = {
+    "where.self": lambda op: pointwise_rule(op, skip=(0,)),
+    "where.ScalarOther": lambda op: pointwise_rule(op, skip=(0,)),
+    "where.ScalarSelf": lambda op: pointwise_rule(op, skip=(0,)),
+    "alias": unary_rule, "detach": unary_rule, "clone": unary_rule, "contiguous": unary_rule, "_to_copy": unary_rule,
+}

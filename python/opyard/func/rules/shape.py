@@ -4,6 +4,7 @@ leads it), ``cat``/``stack`` take lists whose unbatched members are expanded to 
 from .common import BatchedTensor, aten, materialize, pad_to, shift_dim, wrap, wrap_dim
 
 __all__ = [
+    "RULES",
     "as_rule",
     "cat_rule",
     "expand_rule",
@@ -123,3 +124,11 @@ def flatten_rule(op):
             raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
         return wrap(op(value, s, e), self._level)
     return rule
+
+
+# The batching rules of this module, by overload name (``rules/__init__`` installs them).
+RULES = {
+    "view": size_rule, "reshape": size_rule, "expand": expand_rule, "t": t_rule, "squeeze": squeeze_all_rule,
+    "cat": cat_rule, "stack": stack_rule, "repeat": repeat_rule, "flatten.using_ints": flatten_rule,
+    "view_as": lambda op: as_rule(op, "view"), "expand_as": lambda op: as_rule(op, "expand"),
+}
