@@ -91,6 +91,7 @@ _LAZY = {
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
+    "_decomp": ("._decomp", None), "_inductor": ("._inductor", None), "_custom_op": ("._custom_op", None),
 }
 # torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
 # most live in ``opyard.fake``, which loads when one of them is first read.

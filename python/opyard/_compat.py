@@ -249,6 +249,18 @@ def _fx_row():
     return {"make_fx": _importlib.import_module("opyard.fx").make_fx}
 
 
+def _decomp_row():
+    d = _importlib.import_module("opyard.fx.decomposition")
+    return {"register_decomposition": d.register_decomposition, "get_decompositions": d.get_decompositions,
+            "decomposition_table": d.decomposition_table, "global_decomposition_table": d.global_decomposition_table}
+
+
+def _inductor_decomposition_row():
+    d = _importlib.import_module("opyard.fx.decomposition")
+    return {"register_decomposition": d.register_inductor_decomposition, "decompositions": d.inductor_decompositions,
+            "select_decomp_table": d.select_decomp_table}
+
+
 #: private module -> {name in that module: the public object it is}
 ALIASES = _Rows({
     "opyard": lambda: {**_checks(), **_symbolic(), "Tag": Tag},
@@ -284,7 +296,16 @@ ALIASES = _Rows({
     "opyard._subclasses.fake_tensor": lambda: {
         "FakeTensor": _fake().FakeTensor, "FakeTensorMode": _fake().FakeTensorMode,
         "DynamicOutputShapeException": _fake(".symbolic").DynamicOutputShapeException,
+        "DataDependentOutputException": _fake(".tensor").DataDependentOutputException,
+        "UnsupportedOperatorException": _fake(".convert").UnsupportedOperatorException,
     },
+    "opyard._custom_op": lambda: {},
+    "opyard._custom_op.impl": lambda: {
+        name: getattr(_importlib.import_module("opyard._library.legacy_custom_op"), name)
+        for name in ("custom_op", "CustomOp", "get_op", "global_registry", "_find_custom_op", "warn_deprecated")},
+    "opyard._decomp": _decomp_row,
+    "opyard._inductor": lambda: {},
+    "opyard._inductor.decomposition": _inductor_decomposition_row,
     "opyard.fx.experimental.proxy_tensor": _fx_row,
     "opyard.fx.experimental.symbolic_shapes": lambda: {
         "ShapeEnv": _fake(".symbolic").ShapeEnv,

@@ -36,10 +36,14 @@ for _key in _FALLTHROUGH_KEYS:
 
 
 def _meta_fallback(op, *args, **kwargs):
-    """torch's MetaFallbackKernel: meta tensors reached an operator with no Meta kernel. The
-    features torch's words name are torch's own; opyard's fix follows."""
-    name = op.name()
-    raise NotImplementedError(
+    """torch's MetaFallbackKernel: meta tensors reached an operator with no Meta kernel."""
+    raise meta_fallback_error(op.name())
+
+
+def meta_fallback_error(name):
+    """torch's error for meta tensors reaching ``name`` without a Meta kernel. The features torch's
+    words name are torch's own; opyard's fix follows."""
+    return NotImplementedError(
         f"{name}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel "
         "registered. You may have run into this message while using an operator with PT2 compilation APIs "
         "(torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake "

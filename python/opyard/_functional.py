@@ -4,6 +4,9 @@ A packet binds like a function when stored on a class, so ``x.sin()`` and
 ``opyard.sin(x)`` are one dispatcher call with no Python frame of ours.
 """
 
+import builtins as _builtins
+from collections.abc import Sequence as _Sequence
+
 import numpy as np
 
 from . import _core
@@ -14,7 +17,7 @@ from ._aten._index import FUNCTIONS as _TORCH_FUNCTIONS
 from ._aten._index import METHODS as _TORCH_METHODS
 from ._factories import __all__ as _FACTORY_NAMES
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
-from ._tensor import Tensor
+from ._tensor import Size, Tensor
 
 _A = ops.aten
 
@@ -35,7 +38,7 @@ _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTH
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist"]
+    "cdist", "broadcast_shapes", "broadcast_tensors"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -354,3 +357,45 @@ def install():
 
 
 install()
+
+
+def broadcast_shapes(*shapes):
+    """The shape ``shapes`` broadcast to (torch's ``broadcast_shapes``): an int is a 1-d shape.
+
+    Example::
+
+        >>> opyard.broadcast_shapes((2,), (3, 1), (1, 1, 1))
+        opyard.Size([1, 3, 2])
+    """
+    shapes = tuple((s,) if isinstance(s, int) or hasattr(s, "__index__") else s for s in shapes if s is not None)
+    if not shapes:
+        return Size([])
+    for shape in shapes:
+        if not isinstance(shape, _Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * _builtins.max(len(shape) for shape in shapes)
+    for arg, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            size = shape[idx]
+            if size == common[idx]:
+                continue
+            if common[idx] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = size
+            if size != 1 and common[idx] != size:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {size} at {idx}! Mismatching "
+                                   f"argument at index {arg} had {shape}; but expected shape should be "
+                                   f"broadcastable to {common}")
+    for i, size in enumerate(common):
+        if isinstance(size, float):  # torch.Size's own refusal
+            raise TypeError(f"opyard.Size() takes an iterable of 'int' (item {i} is 'float')")
+    return Size(common)
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded (as views) to their common shape (torch's ``broadcast_tensors``)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)

@@ -256,9 +256,14 @@ fn call(
 ) -> PyResult<PyObject> {
     let py = slf.py();
     let spec = slf.get();
+    // Inside vmap (`VmapMode` included on this thread) a batched input takes the Function's
+    // vmap rule, which the general path applies (`opyard.func.custom.function_vmap_forward`).
     let general = kwargs.is_some_and(|k| !k.is_empty())
         || args.len() < spec.fill_defaults_below
-        || FORWARD_AD.load(Ordering::Relaxed);
+        || FORWARD_AD.load(Ordering::Relaxed)
+        || crate::dispatch::tls::get()
+            .included
+            .has(crate::dispatch::DispatchKey::VmapMode);
     if general {
         let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
         return hooks(py)?.apply_general.call1(py, (&spec.cls, args, kw));

@@ -5,7 +5,7 @@ import pytest
 import opyard
 from opyard._aten import OP_NAMES, OP_TABLE
 
-from meta_samples import DATA_DEPENDENT, SAMPLES, A, Maker
+from meta_samples import DATA_DEPENDENT, NO_META_KERNEL, SAMPLES, A, Maker
 
 
 def _op(name):
@@ -14,7 +14,7 @@ def _op(name):
 
 
 def test_every_operator_has_a_sample():
-    assert sorted(set(OP_NAMES) - set(SAMPLES) - set(DATA_DEPENDENT)) == []
+    assert sorted(set(OP_NAMES) - set(SAMPLES) - set(DATA_DEPENDENT) - set(NO_META_KERNEL)) == []
     assert {row[0] for row in OP_TABLE} == set(OP_NAMES)
 
 
@@ -42,6 +42,13 @@ def test_meta_matches_cpu(name):
 def test_data_dependent_ops_refuse_meta(name):
     args, kwargs = DATA_DEPENDENT[name](Maker("meta"))
     with pytest.raises(NotImplementedError, match=f"aten::{name}: the result depends on the input data"):
+        _op(name)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("name", sorted(NO_META_KERNEL))
+def test_ops_without_a_meta_kernel_refuse_meta_as_torch(name):
+    args, kwargs = NO_META_KERNEL[name](Maker("meta"))
+    with pytest.raises(NotImplementedError, match=f"^aten::{name}: attempted to run this operator with Meta tensors"):
         _op(name)(*args, **kwargs)
 
 

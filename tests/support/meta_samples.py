@@ -574,3 +574,14 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
+
+# Operators torch has no Meta kernel for (a result that is data): meta tensors get its Meta fallback's error.
+NO_META_KERNEL = {"equal": lambda m: ((m(2, 3), m(2, 3)), {})}
+
+# In-place matrix products and pointwise helpers
+SAMPLES.update({
+    "addmm_": lambda m: ((m(3, 4), m(3, 2), m(2, 4)), {"beta": 0.5, "alpha": 2}),
+    "baddbmm_": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5}),
+    "addcmul_": lambda m: ((m(2, 3), m(3), m(2, 3)), {"value": 2}),
+    "addcdiv_": lambda m: ((m(2, 3), m(3), m(2, 3, positive=True)), {"value": 2}),
+})

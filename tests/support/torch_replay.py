@@ -30,7 +30,7 @@ def _ours(text):
     # those words, so that code matching them keeps working).
     return (text.replace("torch", "opyard").replace("opyard.compile/export/fx", "torch.compile/export/fx")
             .replace("(opyard.compile/opyard.export)", "(torch.compile/torch.export)")
-            .replace("https://pyopyard.org", "https://pytorch.org"))
+            .replace("https://pyopyard.org", "https://pytorch.org").replace("funcopyard", "functorch"))
 
 
 def run(code):

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .. import _dtype as D
+from .._fallbacks import meta_fallback_error
 from .common import A, _wrap_dim, check_same_device, data_as, inplace_result, out, tensor_result_dtype
 from .indexing import scatter_add as _scatter_add
 from .pointwise import _general
@@ -36,6 +37,10 @@ SCHEMAS = (
     "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
     "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     "tile(Tensor self, SymInt[] dims) -> Tensor",
+    "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)",
+    "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)",
+    "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
+    "equal(Tensor self, Tensor other) -> bool",
 )
 
 
@@ -165,9 +170,7 @@ def addcmul(self, tensor1, tensor2, *, value=1):
 
 
 def addcdiv(self, tensor1, tensor2, *, value=1):
-    if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
-                           "addcdiv will perform a true division of tensor1 and tensor2. (aten::addcdiv)")
+    _refuse_integer_division(tensor1, tensor2)
     return A.add__Tensor(self, A.mul__Scalar(A.div__Tensor(tensor1, tensor2), value))
 
 
@@ -178,6 +181,54 @@ def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
     if beta == 0:
         return A.add__Tensor(A.mul__Scalar(A.zeros_like(self), 0), prod) if self.dim() else prod
     return A.add__Tensor(A.mul__Scalar(self, beta) if beta != 1 else self, prod)
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    """In place, as ``addcmul``: ``self += value * tensor1 * tensor2`` (add_'s dtype and shape checks)."""
+    return self.add_(A.mul__Scalar(A.mul__Tensor(tensor1, tensor2), value))
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    _refuse_integer_division(tensor1, tensor2)
+    return self.add_(A.mul__Scalar(A.div__Tensor(tensor1, tensor2), value))
+
+
+def _refuse_integer_division(tensor1, tensor2):
+    if tensor1.dtype._cat < 2 and tensor2.dtype._cat < 2:
+        raise RuntimeError(  # torch's text (its double space included)
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+            "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + "
+            "value * opyard.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * "
+            "tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    """In place, as ``baddbmm``: ``self = beta * self + alpha * (batch1 @ batch2)``; with ``beta == 0``
+    ``self`` is not read (its nan and inf do not propagate)."""
+    prod = A.bmm(batch1, batch2)
+    if alpha != 1:
+        prod = A.mul__Scalar(prod, alpha)
+    if beta == 0:
+        return self.zero_().add_(prod)
+    if beta != 1:
+        self.mul_(beta)
+    return self.add_(prod)
+
+
+def equal(self, other):
+    """``torch.equal``: the same size and equal elements (compared as values, across dtypes)."""
+    check_same_device("aten::equal", self, other)
+    x, y = self._data, other._data
+    if x.shape != y.shape:
+        return False
+    return bool(np.array_equal(x, y))
+
+
+def _meta_equal(self, other):
+    # No Meta kernel in torch: a result that is data has none. FakeTensorMode refuses it first
+    # (its data_dependent_output tag).
+    raise meta_fallback_error("aten::equal")
 
 
 def tile(self, dims):
@@ -193,8 +244,9 @@ KERNELS = {
     "bitwise_right_shift.Tensor": _shift(_right, "rshift"),
     "bitwise_right_shift.Tensor_Scalar": _shift(_right, "rshift"),
     "index_add": index_add, "index_add_": index_add_, "scatter_add_": scatter_add_, "roll": roll,
-    "nan_to_num": nan_to_num, "isin.Tensor_Tensor": isin,
+    "nan_to_num": nan_to_num, "isin.Tensor_Tensor": isin, "equal": equal,
 }
+META_KERNELS = {"equal": _meta_equal}
 COMPOSITE = {
     "linalg_vector_norm": vector_norm, "norm.Scalar": norm_scalar, "norm.ScalarOpt_dim": norm_dim,
     "var.dim": _var_std(lambda *a, **k: A.var__correction(*a, **k)),
@@ -202,6 +254,7 @@ COMPOSITE = {
     "var": _var_std_all(lambda *a, **k: A.var__correction(*a, **k)),
     "std": _var_std_all(lambda *a, **k: A.std__correction(*a, **k)),
     "addcmul": addcmul, "addcdiv": addcdiv, "baddbmm": baddbmm, "tile": tile,
+    "addcmul_": addcmul_, "addcdiv_": addcdiv_, "baddbmm_": baddbmm_,
 }
 POINTWISE = {"bitwise_left_shift.Tensor", "bitwise_left_shift.Tensor_Scalar", "bitwise_right_shift.Tensor",
              "bitwise_right_shift.Tensor_Scalar", "nan_to_num"}

@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from .common import A, check_same_device, data_as, out, tensor_result_dtype
+from .. import _dtype as D
+
+from .common import A, check_same_device, data_as, inplace_result, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -53,6 +55,10 @@ def bmm(self, mat2):
 
 def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     check_same_device("aten::addmm", self, mat1, mat2)
+    for other in (self, mat1):
+        if other._data.dtype != mat2._data.dtype:  # torch's check, before the shapes
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {D.legacy_name(other.dtype)} and "
+                               f"{D.legacy_name(mat2.dtype)}")
     prod = mm(mat1, mat2)._data
     dt = tensor_result_dtype(self, mat1)
     r = (prod if alpha == 1 else alpha * prod) + (data_as(self, dt) if beta == 1 else beta * data_as(self, dt))
@@ -100,7 +106,12 @@ def einsum(equation, tensors, *, path=None):
     return out(np.asarray(r), tensors[0])
 
 
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer, "mv": mv, "einsum": einsum}
+def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    return inplace_result(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha)._data, "aten::addmm_")
+
+
+KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "addmm_": addmm_, "dot": dot, "outer": outer, "mv": mv,
+           "einsum": einsum}
 
 
 def matmul(self, other):

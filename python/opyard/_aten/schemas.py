@@ -15,6 +15,7 @@ SCHEMAS = (
     'add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)',
     'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)',
     'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
+    'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
     'alias(Tensor(a) self) -> Tensor(a)',
     'all(Tensor self) -> Tensor',
     'all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor',

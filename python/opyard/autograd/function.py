@@ -188,6 +188,14 @@ class _SingleLevelFunction:
         raise NotImplementedError("You must implement the jvp function for custom autograd.Function "
                                   "to use it with forward mode AD.")
 
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """The batched forward: ``(outputs, out_dims)`` from the inputs with their batch dims
+        (``in_dims``, None for unbatched ones), as ``register_vmap`` rules; or set
+        ``generate_vmap_rule = True`` to run ``forward`` on the batched inputs."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap "
+                                  "staticmethod or set generate_vmap_rule=True.")
+
 
 class Function(_SingleLevelFunction):
     """Base class of custom autograd operations; call them through ``apply``."""
@@ -249,10 +257,27 @@ class InplaceFunction(Function):
         self.inplace = inplace
 
 
+# Installed by ``opyard.func`` (a higher layer) at import: ``(cls, args) -> forward or None``, the
+# forward to run when an input is batched under vmap (the Function's vmap rule), None otherwise.
+_vmap_forward = None
+
+
+def set_vmap_forward(fn):
+    """Install ``fn(cls, args)``: the vmap rule of a Function applied to batched inputs."""
+    global _vmap_forward
+    _vmap_forward = fn
+
+
 def _apply_general(cls, args, kwargs):
-    """``apply`` with keywords, defaults to fill in, or a forward-AD level active."""
+    """``apply`` with keywords, defaults to fill in, a forward-AD level active or inside vmap."""
     if kwargs or len(args) < cls._fill_defaults_below:
         args = bind_apply_args(cls, args, kwargs)
+    if _vmap_forward is not None:
+        batched = _vmap_forward(cls, args)
+        if batched is not None:
+            # The Function's vmap rule on the unbatched tensors, as an operator's batching rule runs
+            # above autograd: the node is recorded where the rule applies the Function again.
+            return batched(*args)
     ctx = cls._backward_cls()
     edges = []
     needs = []

@@ -18,9 +18,9 @@ from .. import _dtype as D
 from .._tensor import Tensor
 from .symbolic import DynamicOutputShapeException, SymInt
 from .memo import TensorMemo
-from .tensor import make_fake
+from .tensor import DataDependentOutputException, make_fake
 
-__all__ = ["RULES", "dynamic_shape_refused"]
+__all__ = ["RULES", "dynamic_shape_refused", "data_dependent_refused"]
 
 
 def _dotted(op):
@@ -34,6 +34,12 @@ def dynamic_shape_refused(op, why=None):
     fix = why or ("its output shape depends on the input data: run under FakeTensorMode(shape_env=ShapeEnv()) "
                   "(allow_dynamic_output_shape_ops=True) for an unbacked size, or on real tensors")
     return DynamicOutputShapeException(f"{_dotted(op)}: {fix}")
+
+
+def data_dependent_refused(op):
+    """torch's exception for an operator whose result is data (``equal``, ``allclose``)."""
+    return DataDependentOutputException(f"{_dotted(op)}: its result is data, which a fake tensor does not have; run "
+                                        "it on real tensors")
 
 
 def _allows_dynamic(mode):

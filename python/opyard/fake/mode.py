@@ -29,7 +29,7 @@ from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
 from .cache import CACHE, cacheable, call_key, entry_of, fake_impl_of, forget, from_entry
 from .convert import fake_of, missing_fake_impl, mixed_modes, refuse_real_input
-from .data_dependent import RULES, dynamic_shape_refused
+from .data_dependent import RULES, data_dependent_refused, dynamic_shape_refused
 from .perturb import check_outputs, perturbation_of
 from .readback import hinted, readback_of, restore_scalar, restore_symbols
 from .tensor import FAKE_BIT, FakeTensor, hinting, make_fake
@@ -204,7 +204,8 @@ def fake_fallback(keyset, op, *args, **kwargs):
 #    returning nothing), else torch's "There was no fake impl registered" error;
 # 2. an op whose output depends on the data (``data_dependent.RULES``: nonzero, masked_select,
 #    boolean masks, ...): an unbacked size under a ShapeEnv, else DynamicOutputShapeException;
-#    any other op tagged ``dynamic_output_shape`` raises it;
+#    any other op tagged ``dynamic_output_shape`` raises it, one tagged ``data_dependent_output``
+#    (``equal``, ``allclose``) DataDependentOutputException;
 # 3. a constructor (no tensor argument, one Tensor result) of another namespace than torch's own:
 #    its kernel below the mode, with ``device="meta"`` when it takes a device;
 # 4. the Meta kernel (a CompositeExplicitAutograd kernel serves Meta too, as in torch);
@@ -225,8 +226,12 @@ def _run(mode, op, args, kwargs):
         out = rule(mode, op, *args, **kwargs)
         if out is not NotImplemented:
             return out
-    elif _dynamic_output(op):
-        raise dynamic_shape_refused(op)
+    else:
+        data_tag = _data_tag(op)
+        if data_tag == "dynamic_output_shape":
+            raise dynamic_shape_refused(op)
+        if data_tag == "data_dependent_output":
+            raise data_dependent_refused(op)
     if not is_builtin(op) and _is_constructor(op):
         return _run_constructor(mode, op, args, kwargs)
     dev = _device_of(args, kwargs)
@@ -244,13 +249,15 @@ def _run(mode, op, args, kwargs):
     return out
 
 
-_dynamic = {}
+_data_tags = {}
 
 
-def _dynamic_output(op):
-    hit = _dynamic.get(op)
+def _data_tag(op):
+    """``dynamic_output_shape`` or ``data_dependent_output`` when ``op`` carries that tag, else ""."""
+    hit = _data_tags.get(op)
     if hit is None:
-        hit = _dynamic[op] = any(t.name == "dynamic_output_shape" for t in op.tags)
+        names = {t.name for t in op.tags}
+        hit = _data_tags[op] = next((t for t in ("dynamic_output_shape", "data_dependent_output") if t in names), "")
     return hit
 
 

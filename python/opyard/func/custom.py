@@ -8,11 +8,12 @@ list), and wraps each output whose out dim is not None at that level.
 """
 
 from .._library.register import VMAP_KERNELS
+from ..autograd.function import Function, set_vmap_forward
 from .._tensor import CPU, Tensor
 from .batched import BATCHED_BIT, BatchedTensor, _new, _state, layer_of, move_dim, wrap
 from .rules.common import level_of
 
-__all__ = ["VmapInfo", "make_vmap_kernel"]
+__all__ = ["VmapInfo", "make_vmap_kernel", "function_vmap_forward"]
 
 
 class VmapInfo:
@@ -137,3 +138,50 @@ def make_vmap_kernel(overload, rule):
 
 
 VMAP_KERNELS["make"] = make_vmap_kernel
+
+
+# --- autograd.Function under vmap ----------------------------------------------------------------
+
+_EXTENDING = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def _has_own(cls, name):
+    return any(name in k.__dict__ for k in cls.__mro__ if k.__module__ != Function.__module__)
+
+
+def function_vmap_forward(cls, args):
+    """``Function.apply`` with an input batched at the innermost vmap (torch's custom_function_call
+    rule): what runs instead of the apply, or None (no batched input, or ``generate_vmap_rule =
+    True``: ``forward`` runs on the batched tensors). The rule gets the unbatched tensors and their
+    batch dims; the Function it applies to them records the autograd node there."""
+    if not any(a.__class__ is BatchedTensor or (a.__class__ in (list, tuple) and any(
+            e.__class__ is BatchedTensor for e in a)) for a in args):
+        return None
+    if not cls._setup_context_defined:
+        # torch refuses a Function whose forward takes ctx under its transforms; opyard runs its forward
+        # on the batched tensors, as before (a deliberate difference: such Functions keep working).
+        return None
+    if not _has_own(cls, "vmap"):
+        if getattr(cls, "generate_vmap_rule", False):
+            return None
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
+                           "override and implement the vmap staticmethod or set generate_vmap_rule=True. "
+                           f"{_EXTENDING}")
+    if getattr(cls, "generate_vmap_rule", False):
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and an "
+                           "overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the overridden "
+                           f"vmap staticmethod to avoid ambiguity. {_EXTENDING}")
+
+    def batched_forward(*call_args):
+        level = level_of(call_args)
+        phys, dims = zip(*(_unwrap(a, level) for a in call_args)) if call_args else ((), ())
+        result = cls.vmap(_layer_info(level), tuple(dims), *phys)
+        if result.__class__ is not tuple or len(result) != 2:
+            kind = "<class 'opyard.Tensor'>" if type(result) is Tensor else type(result)
+            raise RuntimeError("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+                               f"pytree structure compatible with the output. Got a {kind} instead")
+        return _wrap_outputs(f"{cls.__name__}.vmap", result[0], result[1], level)
+    return batched_forward
+
+
+set_vmap_forward(function_vmap_forward)
