@@ -5,7 +5,7 @@ import pytest
 import opyard
 from opyard._aten import OP_NAMES, OP_TABLE
 
-from meta_samples import DATA_DEPENDENT, NO_META_KERNEL, SAMPLES, A, Maker
+from meta_samples import DATA_DEPENDENT, META_REFUSES, NO_META_KERNEL, SAMPLES, A, Maker
 
 
 def _op(name):
@@ -14,7 +14,7 @@ def _op(name):
 
 
 def test_every_operator_has_a_sample():
-    assert sorted(set(OP_NAMES) - set(SAMPLES) - set(DATA_DEPENDENT) - set(NO_META_KERNEL)) == []
+    assert sorted(set(OP_NAMES) - set(SAMPLES) - set(DATA_DEPENDENT) - set(NO_META_KERNEL) - set(META_REFUSES)) == []
     assert {row[0] for row in OP_TABLE} == set(OP_NAMES)
 
 
@@ -50,6 +50,12 @@ def test_ops_without_a_meta_kernel_refuse_meta_as_torch(name):
     args, kwargs = NO_META_KERNEL[name](Maker("meta"))
     with pytest.raises(NotImplementedError, match=f"^aten::{name}: attempted to run this operator with Meta tensors"):
         _op(name)(*args, **kwargs)
+
+
+def test_local_scalar_dense_refuses_meta_as_torch():
+    args, kwargs = META_REFUSES["_local_scalar_dense"](Maker("meta"))
+    with pytest.raises(RuntimeError, match="^Tensor.item\\(\\) cannot be called on meta tensors$"):
+        _op("_local_scalar_dense")(*args, **kwargs)
 
 
 def test_meta_views_share_version_and_record_base():

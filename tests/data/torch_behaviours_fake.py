@@ -119,6 +119,8 @@ _DATA = {
     "nonzero_twice": "[list(x.nonzero().shape), list(x.nonzero().shape)]",
     "nonzero_of_empty": "list(x[:0].nonzero().shape)",
     "item_of_three": "i.item()",
+    "local_scalar_dense": "[T.ops.aten._local_scalar_dense(i[0]), T.ops.aten._local_scalar_dense(x[1])]",
+    "local_scalar_dense_of_three": "T.ops.aten._local_scalar_dense(i)",
 }
 for env_name, env in [("no_shape_env", "None"), ("shape_env", "ShapeEnv()"),
                       ("no_dynamic_shapes", "ShapeEnv(allow_dynamic_output_shape_ops=False)"),
@@ -266,3 +268,12 @@ with FakeTensorMode({kwargs}) as mode:
     x = mode.from_tensor(T.ones(3, 2, dtype=T.float64))
     out = meta({call})
 """)
+
+fake_snippet("local_scalar_dense_on_real_tensors", """
+out = [T.ops.aten._local_scalar_dense(T.tensor([2.5])), type(T.ops.aten._local_scalar_dense(T.tensor(3))).__name__,
+       T.ops.aten._local_scalar_dense(T.ones(3)), T.ops.aten._local_scalar_dense(T.tensor(True)),
+       T.ops.aten._local_scalar_dense(T.ones(1, requires_grad=True))]
+""")
+fake_snippet("local_scalar_dense_on_meta", """
+T.ops.aten._local_scalar_dense(T.ones(1, device="meta"))
+""", "words")

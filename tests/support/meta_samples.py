@@ -577,6 +577,8 @@ DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
 # Operators torch has no Meta kernel for (a result that is data): meta tensors get its Meta fallback's error.
 NO_META_KERNEL = {"equal": lambda m: ((m(2, 3), m(2, 3)), {})}
+# torch's meta refusal of a scalar read
+META_REFUSES = {"_local_scalar_dense": lambda m: ((m(1),), {})}
 
 # In-place matrix products and pointwise helpers
 SAMPLES.update({

@@ -41,6 +41,7 @@ SCHEMAS = (
     "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)",
     "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
     "equal(Tensor self, Tensor other) -> bool",
+    "_local_scalar_dense(Tensor self) -> Scalar",
 )
 
 
@@ -225,6 +226,18 @@ def equal(self, other):
     return bool(np.array_equal(x, y))
 
 
+def _local_scalar_dense(self):
+    """The first element as a Python number (what ``item()`` reads; torch does not check the size)."""
+    data = self._data.get() if hasattr(self._data, "get") else self._data
+    if data.size == 0:
+        raise RuntimeError("_local_scalar_dense: Empty tensor not supported")
+    return data.reshape(-1)[0].item()
+
+
+def _meta_local_scalar_dense(self):
+    raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+
+
 def _meta_equal(self, other):
     # No Meta kernel in torch: a result that is data has none. FakeTensorMode refuses it first
     # (its data_dependent_output tag).
@@ -245,8 +258,9 @@ KERNELS = {
     "bitwise_right_shift.Tensor_Scalar": _shift(_right, "rshift"),
     "index_add": index_add, "index_add_": index_add_, "scatter_add_": scatter_add_, "roll": roll,
     "nan_to_num": nan_to_num, "isin.Tensor_Tensor": isin, "equal": equal,
+    "_local_scalar_dense": _local_scalar_dense,
 }
-META_KERNELS = {"equal": _meta_equal}
+META_KERNELS = {"equal": _meta_equal, "_local_scalar_dense": _meta_local_scalar_dense}
 COMPOSITE = {
     "linalg_vector_norm": vector_norm, "norm.Scalar": norm_scalar, "norm.ScalarOpt_dim": norm_dim,
     "var.dim": _var_std(lambda *a, **k: A.var__correction(*a, **k)),

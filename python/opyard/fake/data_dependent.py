@@ -18,7 +18,7 @@ from .. import _dtype as D
 from .._tensor import Tensor
 from .symbolic import DynamicOutputShapeException, SymInt
 from .memo import TensorMemo
-from .tensor import DataDependentOutputException, make_fake
+from .tensor import DataDependentOutputException, make_fake, scalar_of
 
 __all__ = ["RULES", "dynamic_shape_refused", "data_dependent_refused"]
 
@@ -123,7 +123,13 @@ def index_tensor(mode, op, self, indices):
     return ops.aten.index.Tensor(self, expanded)
 
 
+def local_scalar_dense(mode, op, self):
+    """torch's ``_local_scalar_dense`` under the mode: what ``item()`` of a fake tensor gives."""
+    return scalar_of(self, "item")
+
+
 RULES = {
+    "aten::_local_scalar_dense": local_scalar_dense,
     "aten::nonzero": nonzero,
     "aten::argwhere": argwhere,
     "aten::masked_select": masked_select,
