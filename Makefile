@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -49,6 +49,11 @@ test-py: $(VPY)  ## pytest over tests/
 	$(VPY) -c "import pydot" 2>/dev/null || $(VPIP) install -q pydot
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	$(VPY) -m pytest tests
+
+test-general: dev  ## pytest over tests/ with every Rust fast path off (OPYARD_FASTPATH=0: the Python general paths)
+	$(VPY) -c "import pydot" 2>/dev/null || $(VPIP) install -q pydot
+	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
+	OPYARD_FASTPATH=0 $(VPY) -m pytest tests
 
 gen: $(VPY)  ## rewrite every generated index (built-in operators, derivative table, batching rules) from the modules
 	cd python && ../$(VPY) -m opyard._gen

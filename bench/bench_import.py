@@ -9,7 +9,7 @@ shared machine's load inflates wall time most.
 
 The last column is the first use after the import: five different operators called once each
 (``ones``, ``sin``, ``mm``, ``sum``, ``mul`` then ``exp``). opyard defines a built-in packet on its
-first use (Note [Operators defined on first use], src/python/lazy.rs), so this is where that cost shows.
+first use (Note [Operators defined on first use], src/python/dispatch/lazy.rs), so this is where that cost shows.
 """
 
 import compileall

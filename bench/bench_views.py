@@ -2,9 +2,9 @@
 
 Rows: the shape views (``view``, ``reshape``, ``t``, ``transpose``, ``permute``, ``unsqueeze``,
 ``squeeze``, ``select``, ``narrow``, ``expand``) and basic indexing (``x[0]``, ``x[1:]``,
-``x[:, 0]``), which run the Rust CPU kernels (``src/python/kernels/view_shape.rs``); then the
+``x[:, 0]``), which run the Rust CPU kernels (``src/python/kernels_py/view_shape.rs``); then the
 same on a leaf that requires grad, recorded by the Rust Autograd kernel with the view's replay
-(``src/python/view_replay.rs``), and ``h.add_(x)`` on a non-leaf requiring grad (the in-place
+(``src/python/autograd/view_replay.rs``), and ``h.add_(x)`` on a non-leaf requiring grad (the in-place
 path of that kernel; ``h`` is made afresh every 4,096 calls so its history stays short, in both
 libraries). ``xplain`` is the ratio to a plain Python call (``def f(): pass``) in the same run.
 

@@ -17,7 +17,6 @@ order below is the order of registration.
 
 import builtins as _builtins
 import importlib as _importlib
-import sys as _sys
 import typing as _typing
 
 # _core: schemas and the dispatcher's registry, in Rust.
@@ -47,13 +46,6 @@ from ._factories import __all__ as _factory_names
 from ._functional import *
 from ._functional import __all__ as _functional_names
 
-# Layout and MemoryFormat arguments take these, or an int: torch's code of each (its enum order).
-_core._register_types(dtype=dtype, dtype_from_code=_dtype.FROM_CODE.__getitem__,
-                      layout=(layout, (strided, sparse_coo, sparse_csr, _mkldnn, sparse_csc, sparse_bsr, sparse_bsc,
-                                       jagged)),
-                      memory_format=(memory_format, (contiguous_format, preserve_format, channels_last,
-                                                     channels_last_3d)))
-
 # autograd: derivative kernels, the autograd fallback, grad modes.
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -63,8 +55,6 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 # first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
 # fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
 from . import overrides, utils
-from ._library import register as _register
-from .autograd.gradcheck import BATCHED_GRAD_CHECK as _BATCHED_GRAD_CHECK
 
 # torch's private names that extension code uses, from the one alias table (opyard._compat).
 from . import _compat
@@ -73,13 +63,9 @@ from .utils import _python_dispatch as _utils_python_dispatch  # noqa: F401
 
 from ._ops import Tag
 
-# Lower layers that name the package itself (string annotations, the overridable-function listings)
-# receive it here instead of importing it.
-from . import _override_listing
-
-# The module (``_library.infer_schema`` as an attribute is its function, which the package exports).
-_infer_schema = _sys.modules[__name__ + "._library.infer_schema"]
-_infer_schema.FACADE = _override_listing.FACADE = _sys.modules[__name__]
+# Every late-bound call between the layers, installed once now that the eager layers are loaded
+# (Note [The switchboard], src/python/hooks.rs).
+from . import _hooks  # noqa: F401
 
 # ``{attribute: (module, name in it or None for the module itself)}``, loaded by ``__getattr__``.
 _LAZY = {
@@ -130,24 +116,6 @@ def __getattr__(name):
 
 def __dir__():
     return sorted({*globals(), *_LAZY})
-
-
-def _loading(module, read_hook):
-    """A stand-in for a hook that ``module`` installs in a lower layer when it is imported: the first
-    call imports the module (which replaces the stand-in) and forwards to the real hook."""
-    def trampoline(*args, **kwargs):
-        _importlib.import_module(module, __name__)
-        return read_hook()(*args, **kwargs)
-    return trampoline
-
-
-# Registering an autocast or vmap rule, or gradcheck's batched check, needs amp / func: they load then.
-if _register.autocast_kernel_builder is None:
-    _register.autocast_kernel_builder = _loading(".amp", lambda: _register.autocast_kernel_builder)
-if _register.VMAP_KERNELS["make"] is None:
-    _register.VMAP_KERNELS["make"] = _loading(".func", lambda: _register.VMAP_KERNELS["make"])
-if _BATCHED_GRAD_CHECK["check"] is None:
-    _BATCHED_GRAD_CHECK["check"] = _loading(".func", lambda: _BATCHED_GRAD_CHECK["check"])
 
 
 __all__ = [

@@ -5,10 +5,11 @@ import numbers
 import numpy as np
 
 from . import _dtype as D
-from . import _tensor
+from . import _core
 from ._aten.factory import manual_seed, require_floating as _require_floating
 from ._core import device as Device
 from ._ops import ops
+from . import _tensor
 from ._tensor import CPU, Tensor, _make, _make_meta
 
 __all__ = [
@@ -66,15 +67,10 @@ def _place(arr, device):
 
 
 # Note [lift_fresh]: under a FakeTensorMode, the tensors ``tensor``/``as_tensor`` make
-# from data become fake, as torch's aten::lift_fresh does. opyard.fake (a higher
-# layer) installs the conversion at import; until then a fresh tensor stays real.
-_lift_fresh = None
-
-
-def set_lift_fresh(fn):
-    """Install ``fn(tensor) -> tensor``, applied to each tensor made from data (Note [lift_fresh])."""
-    global _lift_fresh
-    _lift_fresh = fn
+# from data become fake, as torch's aten::lift_fresh does: ``opyard.fake`` (a higher
+# layer) converts them, through ``Hooks.lift_fresh``.
+def _lift_fresh(t):
+    return t if _core._fake_mode() is None else _core._hooks().lift_fresh(t)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -92,7 +88,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         dt = dtype or _infer_dtype(data)
         arr = _from_python(data, dt, inferred=dtype is None)
     t = _finish(_place(arr, device), requires_grad)
-    return t if _lift_fresh is None else _lift_fresh(t)
+    return _lift_fresh(t)
 
 
 def _from_python(data, dt, inferred):
@@ -151,8 +147,7 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device)
     if isinstance(data, np.ndarray) and (dtype is None or D.from_np(data.dtype) is dtype) and device is None:
-        t = _make(data)
-        return t if _lift_fresh is None else _lift_fresh(t)
+        return _lift_fresh(_make(data))
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -303,4 +298,3 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
 _ = CPU
 
 # The legacy constructor ``Tensor(data)`` copies what ``tensor(data)`` builds (see _tensor.py).
-_tensor._factory_tensor = tensor

@@ -25,9 +25,10 @@ _PLAIN_TYPES = set()
 _TENSOR = []  # the first plain type registered: ``Tensor`` itself
 
 
-def register_plain_tensor_type(cls):
-    """Instances of exactly ``cls`` never take part in the protocol (``Tensor``, ``Parameter``)."""
-    _core._register_plain_tensor_type(cls)
+def register_plain_tensor_type(cls, *, kernels=False):
+    """Instances of exactly ``cls`` never take part in the protocol (``Tensor``, ``Parameter``); with
+    ``kernels``, the Rust CPU kernels take them as plain tensors too (``Parameter``)."""
+    _core._register_plain_tensor_type(cls, kernels=kernels)
     _PLAIN_TYPES.add(cls)
     if not _TENSOR:
         _TENSOR.append(cls)
@@ -61,9 +62,9 @@ def protocol_impl(t):
     return impl
 
 
-# The call path asks this once per (type, type version) whether a non-plain tensor type's
-# protocol is disabled. See Note [Disabled protocol types] in src/python/binder/plain.rs.
-_core._set_protocol_lookup(protocol_impl)
+# The call path asks ``protocol_impl`` (``Hooks.protocol_of``) once per (type, type version) whether a
+# non-plain tensor type's protocol is disabled. See Note [Disabled protocol types] in
+# src/python/dispatch/binder/plain.rs.
 
 
 class _StateGuard:
@@ -100,9 +101,33 @@ class DisableTorchFunction(_StateGuard):
     _bits = ALL_OFF | SUBCLASS_OFF
 
 
+#: Tensor properties (and attributes) read through the protocol on subclass instances
+#: (``opyard.overrides`` installs the routing on each subclass).
+ROUTED_PROPERTIES = ("grad", "data", "_base", "grad_fn", "requires_grad", "is_leaf", "shape",
+                     "dtype", "device", "ndim", "T", "mT")
+
+
+def _property_getter(name):
+    def __get__(obj):
+        base = None
+        for klass in _TENSOR[0].__mro__:
+            if name in klass.__dict__:
+                base = klass.__dict__[name]
+                break
+        if hasattr(base, "__get__") and not isinstance(base, (staticmethod, classmethod)):
+            return base.__get__(obj, type(obj))
+        return obj.__dict__.get(name, base)
+
+    __get__.__qualname__ = f"Tensor.{name}.__get__"
+    return __get__
+
+
+#: property name -> the getter passed as ``func`` (``Tensor.grad.__get__`` in torch).
+PROPERTY_GETTERS = {name: _property_getter(name) for name in ROUTED_PROPERTIES}
+
 #: functions whose results ``Tensor.__torch_function__`` does not convert to the subclass
-#: (``.grad`` and ``._base`` are the tensors they are, as in torch); filled by ``opyard.overrides``.
-NO_WRAP = set()
+#: (``.grad`` and ``._base`` are the tensors they are, as in torch).
+NO_WRAP = frozenset((PROPERTY_GETTERS["grad"], PROPERTY_GETTERS["_base"]))
 
 
 def convert_result(ret, cls):

@@ -115,7 +115,7 @@ _DUNDERS = {
 _UNARY_DUNDERS = {"__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not"}
 
 # Note [Operator dunders]: a binary dunder is the operator form of its packet (Note [Operator
-# protocol], src/python/operator_protocol.rs): when the other operand's type fits no overload it
+# protocol], src/python/dispatch/operator_protocol.rs): when the other operand's type fits no overload it
 # returns NotImplemented, so Python tries the other operand's reflected method and then raises its
 # own "unsupported operand type(s)". Calling the packet itself (``opyard.add``, ``t.add``) still
 # raises ArgumentError. The reflected helpers below take the same decision through operator forms
@@ -149,7 +149,7 @@ def _fill_for(self, other, at_least=None):
     """``other`` (a Python number) as a tensor shaped like ``self`` in the dtype torch promotes the
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
     if isinstance(other, np.generic):
-        other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/binder/convert.rs)
+        other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/dispatch/binder/convert.rs)
     if not isinstance(other, (bool, int, float, complex)):
         fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
         if fill is NotImplemented:
@@ -341,7 +341,7 @@ def install():
     # torch's names (what a ``__torch_function__`` override logs as ``func.__name__``).
     for name, fn in (("view", _view), ("reshape", _reshape), ("expand", _expand), ("permute", _permute)):
         fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
-        setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn))
+        setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn) if _core.FAST_PATHS else fn)
     for name in ("new_empty", "new_zeros", "new_ones", "tile"):
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)

@@ -18,7 +18,6 @@ DispatchKey.__module__ = "opyard.dispatcher"
 DispatchKey.__doc__ = "Dispatch keys; a higher value has a higher priority (runtime keys first)."
 DispatchKey.__repr__ = lambda self: f"DispatchKey.{self.name}"
 DispatchKey.__str__ = lambda self: f"DispatchKey.{self.name}"
-_core._set_key_enum(DispatchKey)
 
 DispatchKeySet = _core.DispatchKeySet
 

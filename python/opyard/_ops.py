@@ -130,7 +130,7 @@ class _OpNamespace:
         qualified = f"{self.name}::{op_name}"
         packet = _core._packet(qualified)
         # A built-in packet is bound before its overloads are defined (Note [Operators defined
-        # on first use], src/python/lazy.rs): its first use defines them.
+        # on first use], src/python/dispatch/lazy.rs): its first use defines them.
         if not _core._is_pending(qualified) and not packet.overloads():
             raise AttributeError(
                 f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}': no operator "
@@ -175,7 +175,7 @@ ops = _Ops()
 
 def _canonical_packet(qualified):
     """The packet object ``ops`` holds for ``ns::name`` (cached there now if it was not): what
-    ``OpOverload.overloadpacket`` returns. See Note [Canonical packet] (src/python/packet.rs)."""
+    ``OpOverload.overloadpacket`` returns. See Note [Canonical packet] (src/python/dispatch/packet.rs)."""
     ns, _, name = qualified.partition("::")
     namespace = ops.__dict__.get(ns)
     if namespace is None:
@@ -190,8 +190,6 @@ def _canonical_packet(qualified):
         setattr(namespace, name, packet)
     return packet
 
-
-_core._set_packet_resolver(_canonical_packet)
 
 
 def resolve(op):

@@ -3,9 +3,12 @@
 import inspect
 import keyword
 
+from . import _core
+from ._function_protocol import PROPERTY_GETTERS, ROUTED_PROPERTIES
 from ._ops import OpOverload, OpOverloadPacket
 
-__all__ = ["get_overridable_functions", "get_testing_overrides", "get_ignored_functions"]
+__all__ = ["get_overridable_functions", "get_testing_overrides", "get_ignored_functions", "ROUTED_METHODS",
+           "ROUTED_PROPERTIES", "PROPERTY_GETTERS"]
 
 #: Python-level Tensor methods and properties routed through the protocol for subclasses
 #: (``opyard.overrides`` installs the routing); the operator methods are packets and need none.
@@ -17,11 +20,6 @@ ROUTED_METHODS = (
     "permute", "repeat", "flip", "new_zeros", "new_ones", "new_empty", "new_full", "requires_grad_",
     "backward", "retain_grad", "storage_offset", "is_contiguous", "is_floating_point", "element_size",
 )
-ROUTED_PROPERTIES = ("grad", "data", "_base", "grad_fn", "requires_grad", "is_leaf", "shape",
-                     "dtype", "device", "ndim", "T", "mT")
-#: property name -> the getter passed as ``func`` (``Tensor.grad.__get__`` in torch); filled by
-#: ``opyard.overrides``.
-PROPERTY_GETTERS = {}
 
 def _is_op(obj):
     return isinstance(obj, (OpOverload, OpOverloadPacket)) or isinstance(
@@ -29,16 +27,14 @@ def _is_op(obj):
     )
 
 
-# The ``opyard`` package whose public names are listed, set by the facade when it is imported (a
-# higher layer hands itself down, so this module never imports it).
-FACADE = None
-
-
 def _facade():
-    if FACADE is None:
+    """The ``opyard`` package whose public names are listed (``Hooks.facade``: this module never
+    imports it)."""
+    hooks = _core._hooks(None)
+    if hooks is None:
         raise RuntimeError("opyard.overrides: the opyard package is still being imported; list the "
                            "overridable functions after `import opyard` has finished")
-    return FACADE
+    return hooks.facade
 
 
 def get_overridable_functions():

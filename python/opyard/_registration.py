@@ -161,7 +161,7 @@ def define_ops(handle, schemas, defined, tags=(), forget=True):
     All or nothing; every operator is attributed to the one caller site and gets ``tags``.
     See Note [Bulk registration] (src/registry/bulk.rs). Returns the ``ns::name.overload`` names.
     ``forget=False`` keeps the packets ``ops`` cached: for packets bound before their overloads
-    (Note [Operators defined on first use], src/python/lazy.rs), which stay the registry's.
+    (Note [Operators defined on first use], src/python/dispatch/lazy.rs), which stay the registry's.
     """
     names = _core._define_many(handle, schemas, caller_site())
     defined.extend(names)

@@ -4,7 +4,7 @@ Note [Tensor layout]: a tensor is a ``_core.TensorBase``, which holds all of
 its state: the key set the dispatcher reads (``_keyset``), ``_data`` (a numpy
 array), ``_dev``, ``_base``, the autograd fields and the version counter, each
 a struct member that reads and writes like a ``__slots__`` slot (see Note
-[Tensor slots] in ``src/python/tensor_slots.rs``). ``Tensor`` adds behaviour,
+[Tensor slots] in ``src/python/tensor/slots.rs``). ``Tensor`` adds behaviour,
 not state: a plain tensor has no ``__dict__`` (a user's subclass gets one, as
 Python gives every subclass without ``__slots__``). Meta tensors hold a
 zero-stride broadcast array: shape and dtype without memory. ``dtype``,
@@ -29,9 +29,6 @@ __all__ = ["Tensor", "Size", "is_tensor", "memory_format", "contiguous_format", 
 _new = _core.TensorBase.__new__
 _make_tensor = _core._make_tensor
 _share_state = _core._share_state
-# ``opyard.tensor``, installed by ``_factories`` (a layer above) at import: the legacy
-# ``Tensor(data)`` constructor copies what it builds.
-_factory_tensor = None
 
 CPU = _core._CPU_DEVICE  # every tensor's default ``_dev``: ``dev is CPU`` tests are exact
 META = device("meta")
@@ -101,6 +98,8 @@ sparse_bsr = layout("sparse_bsr")
 sparse_bsc = layout("sparse_bsc")
 _mkldnn = layout("_mkldnn")
 jagged = layout("jagged")
+# A `Layout` argument also takes an int, torch's code of a layout: its position here (torch's enum order).
+LAYOUTS = (strided, sparse_coo, sparse_csr, _mkldnn, sparse_csc, sparse_bsr, sparse_bsc, jagged)
 
 
 def _make(arr, dev=None):
@@ -209,7 +208,7 @@ class Tensor(_core.TensorBase):
         if args or kwargs:
             if hasattr(self, "_data"):
                 return  # made whole by a ``__new__`` (a wrapper subclass): nothing to copy
-            src = _factory_tensor(*args, **kwargs)
+            src = _core._hooks().tensor_from_data(*args, **kwargs)  # ``opyard.tensor``
             self._data = src._data
             self._keyset = src._keyset
             if src._dev is not CPU:
@@ -227,8 +226,11 @@ class Tensor(_core.TensorBase):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if _subclass_hook is not None:
-            _subclass_hook(cls)
+        # ``opyard.overrides`` routes the subclass's Python-level methods through the protocol;
+        # the package's own subclasses made while it imports need none.
+        hooks = _core._hooks(None)
+        if hooks is not None:
+            hooks.tensor_subclass(cls)
 
     as_subclass = _fp.as_subclass
 
@@ -422,16 +424,6 @@ class Tensor(_core.TensorBase):
 
 
 _PYTHON_BITS = DispatchKeySet(DispatchKey.Python).raw()
-# Called with each new subclass of Tensor; ``opyard.overrides`` installs it (routing the Python-level
-# methods and properties of subclasses that take part in the protocol).
-_subclass_hook = None
-
-
-def set_subclass_hook(hook):
-    global _subclass_hook
-    _subclass_hook = hook
-
-
 def _wrap_dim(dim, ndim):
     n = max(ndim, 1)
     if not -n <= dim < n:
@@ -440,7 +432,6 @@ def _wrap_dim(dim, ndim):
 
 
 _fp.register_plain_tensor_type(Tensor)
-_core._set_tensor_types(Tensor, Size, np.ndarray, D.FROM_NP)
 
 
 def is_tensor(obj):

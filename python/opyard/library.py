@@ -21,7 +21,7 @@ from ._registration import KernelLibrary, fallthrough_kernel
 from ._registration import destroy as _destroy  # noqa: F401  (the finalizer, reachable as before)
 from ._registration import define_op as _define_op, register_fallback as _register_fallback
 from ._registration import register_kernel as _register_kernel
-from ._registration import FALLBACK_RECORDS, KERNEL_RECORDS  # Note [Kernel records], for every library
+from ._registration import FALLBACK_RECORDS, KERNEL_RECORDS  # noqa: F401  (Note [Kernel records], for every library)
 
 __all__ = [
     "Library",
@@ -272,11 +272,8 @@ from ._library import (  # noqa: E402
     register_vmap, custom_op,
 )
 from ._library.register import DEVICE_KEYS as _DEVICE_KEYS, device_keys, install_fake  # noqa: E402
-from ._library import kernel_lookup as _kernel_lookup  # noqa: E402
 from ._library.tagged_schema import check_define_tags  # noqa: E402
 from ._library.kernel_lookup import get_kernel  # noqa: E402
-
-_kernel_lookup.RECORDS = (KERNEL_RECORDS, FALLBACK_RECORDS)
 
 __all__ += ["CustomOpDef", "OpCheckError", "custom_op", "generate_opcheck_tests", "get_ctx", "infer_schema",
             "opcheck", "register_autocast", "register_autograd", "register_fake", "register_kernel", "register_vmap",

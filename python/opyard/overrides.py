@@ -26,7 +26,7 @@ Note [Subclass check]).
 import contextlib
 import threading
 
-from . import _core, _tensor
+from . import _core
 from . import _function_protocol as _fp
 from ._function_protocol import (
     DisableTorchFunction,
@@ -335,27 +335,6 @@ class _RoutedProperty:
             obj.__dict__[self.name] = value
 
 
-def _property_getter(name):
-    def __get__(obj):
-        base = None
-        for klass in Tensor.__mro__:
-            if name in klass.__dict__:
-                base = klass.__dict__[name]
-                break
-        if hasattr(base, "__get__") and not isinstance(base, (staticmethod, classmethod)):
-            return base.__get__(obj, type(obj))
-        return obj.__dict__.get(name, base)
-
-    __get__.__qualname__ = f"Tensor.{name}.__get__"
-    return __get__
-
-
-for _name in ROUTED_PROPERTIES:
-    PROPERTY_GETTERS[_name] = _property_getter(_name)
-# ``.grad`` and ``._base`` are returned as they are (torch's default no-wrap functions).
-_fp.NO_WRAP.update((PROPERTY_GETTERS["grad"], PROPERTY_GETTERS["_base"]))
-
-
 def _install_routing(cls):
     """Route a new subclass's inherited Python-level methods and properties (the operator
     methods are packets, which the Rust call path checks already)."""
@@ -385,8 +364,6 @@ def _name_routed_methods():
             impl.__name__, impl.__qualname__ = name, f"Tensor.{name}"
 
 
-_tensor.set_subclass_hook(_install_routing)
-_core._set_override_handler(_dispatch_protocol)
 
 from ._exports import public_dir  # noqa: E402
 

@@ -3,7 +3,7 @@
 //! `graph` holds a concrete graph of `Arc<Node<G>>` whose behaviour is a
 //! [`Function`] trait object; `engine` runs a backward pass over any graph
 //! whose nodes implement [`GraphNode`] (the Rust graph here, the Python nodes
-//! in `src/python/autograd.rs`). Both are generic over the gradient type
+//! in `src/python/autograd/engine.rs`). Both are generic over the gradient type
 //! ([`Grad`]), so `cargo test` and `cargo bench` drive them with `f64` and
 //! `Vec<f64>` gradients and no interpreter.
 

@@ -4,7 +4,7 @@
 //! `alpha`), negation and fill; `reduce` holds the full `sum`; `fused` the
 //! single-pass composites (softmax, the norms, gelu, silu) on `vmath`'s
 //! vectorisable functions and `parallel`'s intra-op pool. No pyo3 here:
-//! `src/python/kernels.rs` reads numpy buffers into slices, calls these and
+//! `src/python/kernels_py/mod.rs` reads numpy buffers into slices, calls these and
 //! wraps the result, so `cargo test` checks the numerics without Python.
 //!
 //! Note [Kernel numerics]: every loop computes exactly what numpy's ufunc (the

@@ -1,6 +1,6 @@
 //! Core errors to Python exceptions, in one place.
 //!
-//! Each core error maps to a specific class: `SchemaError(ValueError)` for
+//! Each core error maps to a specific class: `SchemaError(ValueError, RuntimeError)` for
 //! schema text, `ValueError` for a bad library kind, `RuntimeError` for
 //! registration rules and unknown keys, `NotImplementedError` for a missing
 //! kernel. Errors raised by Python kernels pass through untouched.
@@ -8,10 +8,11 @@
 //! Every message that quotes user input quotes it through `clip` or `quote`,
 //! so a 10 MB argument yields a message of a few hundred characters.
 
-use super::library::registered_keys;
-use super::ops::PyOperator;
 use crate::dispatch::DispatchKey;
 use crate::error::Error;
+use crate::python::dispatch::library::registered_keys;
+use crate::python::dispatch::operator::PyOperator;
+use crate::python::ffi::object::new_exception_type;
 use crate::schema::SchemaError as CoreSchemaError;
 use pyo3::exceptions::{
     PyNotImplementedError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError,
@@ -21,22 +22,44 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyList, PySlice, PyString, PyTuple, PyType};
 use std::borrow::Cow;
 
-// `opyard.SchemaError` (its `__module__` is `opyard`, where users import it
-// from), exported from `opyard._core` by `schema::register`.
-pyo3::create_exception!(
-    opyard,
-    SchemaError,
-    PyValueError,
-    "A function schema that does not parse.\n\n`str(e)` is the message, the offending line and a caret under the\n\
-     offending token; `e.offset` (bytes), `e.line` and `e.column` (1-based) locate it."
-);
+static SCHEMA_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+
+/// `opyard.SchemaError` (its `__module__` is `opyard`, where users import it
+/// from; exported from `opyard._core` by `schema::register`): a `ValueError`,
+/// and a `RuntimeError` as torch raises for a schema it refuses, so `except
+/// RuntimeError` written against `torch.library` catches it too.
+pub fn schema_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let ty = SCHEMA_ERROR.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let bases = PyTuple::new_bound(
+            py,
+            [
+                py.get_type_bound::<PyValueError>(),
+                py.get_type_bound::<PyRuntimeError>(),
+            ],
+        );
+        Ok(new_exception_type(
+            py,
+            c"opyard.SchemaError",
+            c"A function schema that does not parse (a ValueError and a RuntimeError, as torch raises).\n\n\
+              `str(e)` is the message, the offending line and a caret under the offending token;\n\
+              `e.offset` (bytes), `e.line` and `e.column` (1-based) locate it.",
+            &bases,
+        )?
+        .unbind())
+    })?;
+    Ok(ty.bind(py))
+}
 
 /// `opyard.SchemaError` for a core schema error, with `offset`, `line`,
 /// `column` and `message` set on the instance and `str(e)` equal to the Rust
 /// `Display` (message, source line, caret).
 pub fn schema_err(e: &CoreSchemaError) -> PyErr {
     Python::with_gil(|py| {
-        let err = SchemaError::new_err(schema_text(e));
+        let err = match schema_error_type(py) {
+            Ok(ty) => PyErr::from_type_bound(ty.clone(), schema_text(e)),
+            // Creating a class only fails without memory; a ValueError is still right.
+            Err(_) => return PyValueError::new_err(schema_text(e)),
+        };
         let value = err.value_bound(py);
         // Setting attributes on a fresh exception instance cannot fail short
         // of memory exhaustion; the exception is still the right one then.
@@ -183,24 +206,16 @@ fn argument_error_type(py: Python<'_>) -> PyResult<&Py<PyType>> {
                 py.get_type_bound::<PyRuntimeError>(),
             ],
         );
-        // SAFETY: both strings are NUL-terminated literals, `bases` is a live
-        // tuple of exception classes, and a null dict is allowed; the result is
-        // a new reference (or null with the error set), which `from_owned_ptr_or_err` takes.
-        let ty = unsafe {
-            Bound::from_owned_ptr_or_err(
-                py,
-                pyo3::ffi::PyErr_NewExceptionWithDoc(
-                    c"opyard._core.ArgumentError".as_ptr(),
-                    c"Arguments that do not fit an operator's schema (a TypeError and a RuntimeError, as torch raises either).".as_ptr(),
-                    bases.as_ptr(),
-                    std::ptr::null_mut(),
-                ),
-            )?
-        };
+        let ty = new_exception_type(
+            py,
+            c"opyard._core.ArgumentError",
+            c"Arguments that do not fit an operator's schema (a TypeError and a RuntimeError, as torch raises either).",
+            &bases,
+        )?;
         // Reachable as `opyard._core.ArgumentError`, so that the exception
         // pickles (to and from worker processes, say) like any other.
         PyModule::import_bound(py, "opyard._core")?.setattr("ArgumentError", &ty)?;
-        Ok(ty.downcast_into::<PyType>()?.unbind())
+        Ok(ty.unbind())
     })
 }
 
@@ -219,21 +234,14 @@ pub fn argument_overflow_error(py: Python<'_>, msg: String) -> PyErr {
                 py.get_type_bound::<PyOverflowError>(),
             ],
         );
-        // SAFETY: as in `argument_error_type`: NUL-terminated literals, a live
-        // tuple of exception classes, a null dict; the result is a new reference.
-        let ty = unsafe {
-            Bound::from_owned_ptr_or_err(
-                py,
-                pyo3::ffi::PyErr_NewExceptionWithDoc(
-                    c"opyard._core.ArgumentOverflowError".as_ptr(),
-                    c"An int argument no Scalar or float holds (an ArgumentError and an OverflowError, as torch raises the latter).".as_ptr(),
-                    bases.as_ptr(),
-                    std::ptr::null_mut(),
-                ),
-            )?
-        };
+        let ty = new_exception_type(
+            py,
+            c"opyard._core.ArgumentOverflowError",
+            c"An int argument no Scalar or float holds (an ArgumentError and an OverflowError, as torch raises the latter).",
+            &bases,
+        )?;
         PyModule::import_bound(py, "opyard._core")?.setattr("ArgumentOverflowError", &ty)?;
-        Ok(ty.downcast_into::<PyType>()?.unbind())
+        Ok(ty.unbind())
     });
     match ty {
         Ok(ty) => PyErr::from_type_bound(ty.bind(py).clone(), msg),

@@ -19,10 +19,7 @@ CASES = DATA["cases"]
 
 # Cases that still differ from torch, with the reason; each is asserted to differ, so fixing it
 # makes the test say to remove the entry.
-KNOWN_DIFFERENT = {
-    "T.sub(i32, i32, alpha=-2147483648)": "the Rust int32 kernel of sub checks that alpha fits int32, torch "
-                                          "that -alpha does (sub is add with -alpha)",
-}
+KNOWN_DIFFERENT: dict = {}
 
 
 def tensors():

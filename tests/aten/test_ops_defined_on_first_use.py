@@ -1,5 +1,5 @@
 """The built-in ``aten`` packets are defined on their first use (Note [Operators defined on first
-use], src/python/lazy.rs), invisibly: every way of reaching an operator by name defines it first,
+use], src/python/dispatch/lazy.rs), invisibly: every way of reaching an operator by name defines it first,
 a user's kernel registered before the first use still wins, and two threads define a packet once.
 
 Each check runs in a fresh interpreter, where ``aten::sin`` & co. are still pending (the test

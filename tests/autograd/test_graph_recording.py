@@ -1,4 +1,4 @@
-"""Recording into the graph from Rust (``src/python/record.rs``): formula nodes made without a
+"""Recording into the graph from Rust (``src/python/autograd/record.rs``): formula nodes made without a
 type call (Note [Formula nodes without a type call]), an output's history from its array
 header (Note [Plain tensors at the sink]), the leaf's ``AccumulateGrad`` (Note [Sinks
 without __new__]) and releasing saved tensors after a pass."""

@@ -550,3 +550,319 @@ with save_on_cpu():
     y = x.exp()
 out = [T.autograd.grad(y.sum(), x)[0], issubclass(save_on_cpu, saved_tensors_hooks)]
 """)
+
+
+# --- Function helpers: once_differentiable, materialized gradients, needs_input_grad -------------
+
+_ONCE = """
+from T.autograd.function import once_differentiable
+seen = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        seen.append([T.is_grad_enabled(), g.requires_grad])
+        return 2 * x * g
+x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+"""
+snippet("once_differentiable_runs_without_grad", _ONCE + """
+g, = T.autograd.grad(F.apply(x).sum(), x)
+out = [seen, g, g.grad_fn is None]
+""")
+snippet("once_differentiable_with_create_graph", _ONCE + """
+g, = T.autograd.grad(F.apply(x).sum(), x, create_graph=True)
+out = [seen, g, type(g.grad_fn).__name__]
+""")
+snippet("once_differentiable_refuses_double_backward", _ONCE + """
+g, = T.autograd.grad(F.apply(x).sum(), x, create_graph=True)
+g.sum().backward()
+""", "words")
+_TWO_OUTPUTS = """
+seen = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads({flag})
+        return x.clone(), x.clone()
+    @staticmethod
+    def backward(ctx, g1, g2):
+        seen.append([g1 is None, g2 is None, None if g2 is None else g2.tolist()])
+        return g1 if g2 is None else g1 + g2
+x = T.ones(2, requires_grad=True)
+a, b = F.apply(x)
+a.sum().backward()
+out = [seen, x.grad]
+"""
+snippet("materialize_grads_off", _TWO_OUTPUTS.format(flag="False"))
+snippet("materialize_grads_on", _TWO_OUTPUTS.format(flag="True"))
+snippet("needs_input_grad_set_in_forward", """
+seen = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        seen.append(ctx.needs_input_grad)
+        ctx.needs_input_grad = (False, True)
+        return x * y
+    @staticmethod
+    def backward(ctx, g):
+        seen.append(ctx.needs_input_grad)
+        return None, g
+x = T.ones(2, requires_grad=True)
+y = T.ones(2, requires_grad=True)
+F.apply(x, y).sum().backward()
+out = [seen, x.grad, y.grad]
+""")
+snippet("needs_input_grad_set_in_setup_context", """
+seen = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x * 2
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        seen.append(ctx.needs_input_grad)
+        ctx.needs_input_grad = [True]
+    @staticmethod
+    def backward(ctx, g):
+        seen.append(ctx.needs_input_grad)
+        return g * 2
+x = T.ones(2, requires_grad=True)
+F.apply(x).sum().backward()
+out = [seen, x.grad]
+""")
+
+
+# --- tensor hooks and autograd.grad: what is captured ---------------------------------------------
+
+snippet("grad_of_a_leaf_with_a_hook", """
+x = T.ones(2, requires_grad=True)
+x.register_hook(lambda g: g * 5)
+g, = T.autograd.grad((x * 2).sum(), x)
+out = [g, x.grad]
+""")
+snippet("grad_of_a_non_leaf_with_a_hook", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+calls = []
+y.register_hook(lambda g: calls.append(g.tolist()) or g + 1)
+gy, = T.autograd.grad(y.sum(), y)
+out = [gy, calls]
+""")
+snippet("grad_of_a_non_leaf_with_a_hook_and_of_its_input", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+y.register_hook(lambda g: g * 3)
+gx, gy = T.autograd.grad((y * y).sum(), (x, y))
+out = [gx, gy]
+""")
+snippet("grad_of_a_non_leaf_with_a_hook_and_of_its_input_reversed", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+y.register_hook(lambda g: g * 3)
+gy, gx = T.autograd.grad((y * y).sum(), (y, x))
+out = [gx, gy]
+""")
+snippet("grad_of_a_non_leaf_with_retain_grad_and_a_hook", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+y.retain_grad()
+y.register_hook(lambda g: g * 3)
+gy, = T.autograd.grad(y.sum(), y)
+out = [gy, y.grad]
+""")
+snippet("grad_of_a_non_leaf_with_a_node_pre_hook", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+calls = []
+y.grad_fn.register_prehook(lambda gs: calls.append("node") or None)
+y.register_hook(lambda g: calls.append("tensor") or g * 3)
+gy, = T.autograd.grad(y.sum(), y)
+gx, = T.autograd.grad((x * 2).sum() + y.sum(), x)
+out = [gy, gx, calls]
+""")
+snippet("backward_inputs_non_leaf_with_a_hook", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+y.register_hook(lambda g: g * 3)
+(y * y).sum().backward(inputs=[y, x])
+out = [y.grad, x.grad]
+""")
+snippet("retain_grad_sees_the_hooked_gradient", """
+x = T.ones(2, requires_grad=True)
+y = x * 2
+y.retain_grad()
+y.register_hook(lambda g: g * 10)
+y.sum().backward()
+out = [y.grad, x.grad]
+""")
+
+
+# --- in-place changes of leaves and views, with hooks ---------------------------------------------
+
+snippet("in_place_on_a_leaf", """
+x = T.ones(2, requires_grad=True)
+x.add_(1)
+""", "words")
+snippet("in_place_on_a_view_of_a_leaf", """
+x = T.ones(2, requires_grad=True)
+x[0].mul_(2)
+""", "words")
+snippet("in_place_on_a_leaf_under_no_grad", """
+x = T.ones(2, requires_grad=True)
+with T.no_grad():
+    x.add_(1)
+out = [x, x.is_leaf, x.grad_fn is None, x._version]
+""")
+snippet("hooks_registered_before_and_after_an_in_place_change", """
+x = T.ones(2, requires_grad=True)
+y = x.clone()
+calls = []
+y.register_hook(lambda g: calls.append(["before", g.tolist()]))
+y.mul_(3)
+y.register_hook(lambda g: calls.append(["after", g.tolist()]))
+(y * 2).sum().backward()
+out = [calls, x.grad]
+""")
+snippet("hook_on_a_view_then_in_place_on_the_view", """
+x = T.ones(3, requires_grad=True)
+b = x.clone()
+v = b[:2]
+calls = []
+v.register_hook(lambda g: calls.append(["view", g.tolist()]))
+b.register_hook(lambda g: calls.append(["base", g.tolist()]))
+v.mul_(2)
+b.sum().backward()
+out = [calls, x.grad]
+""")
+snippet("hook_on_the_base_then_in_place_on_a_view", """
+x = T.ones(3, requires_grad=True)
+b = x.clone()
+calls = []
+b.register_hook(lambda g: calls.append(["base", g.tolist()]))
+b[1:].mul_(4)
+(b * 2).sum().backward()
+out = [calls, x.grad]
+""")
+
+
+# --- reentrant backward ---------------------------------------------------------------------------
+
+snippet("backward_inside_a_backward", """
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 1
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        with T.enable_grad():
+            xd = x.detach().requires_grad_()
+            (xd ** 3).sum().backward()
+        return g * xd.grad
+x = T.tensor([1.0, 2.0], requires_grad=True)
+F.apply(x).sum().backward()
+out = x.grad
+""")
+snippet("grad_inside_a_backward", """
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 3
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        with T.enable_grad():
+            xd = x.detach().requires_grad_()
+            gx, = T.autograd.grad((xd * xd).sum(), xd)
+        return g * gx
+x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+F.apply(x).sum().backward()
+out = x.grad
+""")
+snippet("nested_reentrant_backward", """
+depths = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, n):
+        ctx.n = n
+        return x * 1
+    @staticmethod
+    def backward(ctx, g):
+        depths.append(ctx.n)
+        if ctx.n > 0:
+            with T.enable_grad():
+                F.apply(T.ones(1, requires_grad=True), ctx.n - 1).sum().backward()
+        return g * 2, None
+x = T.ones(1, requires_grad=True)
+F.apply(x, 30).sum().backward()
+out = [x.grad, len(depths), depths[-1]]
+""")
+snippet("reentrant_backward_through_the_outer_graph", """
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clone()
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        with T.enable_grad():
+            y = x * x
+        gx, = T.autograd.grad(y.sum(), x)
+        return g + gx
+w = T.tensor([1.0, 3.0], requires_grad=True)
+x = w * 2
+F.apply(x).sum().backward()
+out = w.grad
+""")
+
+
+# --- autograd.Function with default arguments under vmap ------------------------------------------
+
+_DEFAULTS = """
+class F(T.autograd.Function):
+    generate_vmap_rule = True
+    @staticmethod
+    def forward(x, scale=2.0):
+        return x * scale
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.scale = inputs[1] if len(inputs) > 1 else 2.0
+        ctx.n = len(inputs)
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.scale, None
+x = T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+"""
+snippet("function_with_defaults_under_vmap", _DEFAULTS + """
+out = [T.vmap(F.apply)(x), T.vmap(lambda t: F.apply(t, 3.0))(x), T.vmap(F.apply, in_dims=(0, None))(x, 4.0)]
+""")
+snippet("function_with_defaults_under_grad", _DEFAULTS + """
+out = T.func.grad(lambda t: F.apply(t).sum())(x)
+""")
+snippet("function_with_defaults_and_a_vmap_staticmethod", """
+seen = []
+class F(T.autograd.Function):
+    @staticmethod
+    def forward(x, scale=2.0):
+        return x * scale
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+    @staticmethod
+    def vmap(info, in_dims, x, scale=5.0):
+        seen.append([list(in_dims), scale])
+        return x * scale, in_dims[0]
+x = T.ones(3, 2)
+out = [T.vmap(F.apply)(x), T.vmap(lambda t: F.apply(t, scale=7.0))(x), seen]
+""")
+snippet("function_with_defaults_keyword_under_vmap", _DEFAULTS + """
+out = T.vmap(lambda t: F.apply(t, scale=3.0))(x)
+""")

@@ -152,3 +152,91 @@ lib.define("sz(Tensor x) -> SymInt")
 lib.impl("sz", lambda x: 2.5, "CompositeExplicitAutograd")
 T.ops.bh_symint_f.sz(T.ones(1))
 """)
+
+
+# --- Library.fallback ----------------------------------------------------------------------------
+
+_FALLBACK = """
+from T.library import Library, fallthrough_kernel
+lib = Library("bh_fb{n}", "DEF")
+lib.define("f(Tensor x) -> Tensor")
+lib.impl("f", lambda x: x + x, "CPU")
+calls = []
+GENERIC = T._C.DispatchKeySet("TESTING_ONLY_GenericMode")
+x = T.ones(2)
+def generic_mode():
+    return T._C._ForceDispatchKeyGuard(GENERIC, T._C.DispatchKeySet(T._C.DispatchKey.AutogradCPU))
+"""
+dispatch_snippet("fallback_python_kernel_with_keyset", _FALLBACK.format(n=1) + """
+def fb(ks, op, *args, **kwargs):
+    calls.append([str(op), ks.has(T._C.DispatchKey.CPU)])
+    return op.redispatch(ks - GENERIC, *args, **kwargs)
+g = Library("_", "IMPL")
+try:
+    g.fallback(fb, "TESTING_ONLY_GenericMode", with_keyset=True)
+    with generic_mode():
+        y = T.ops.bh_fb1.f(x)
+finally:
+    g._destroy()
+out = [calls, y]
+""")
+dispatch_snippet("fallback_fallthrough", _FALLBACK.format(n=2) + """
+g = Library("_", "IMPL")
+try:
+    g.fallback(fallthrough_kernel, "TESTING_ONLY_GenericMode")
+    with generic_mode():
+        y = T.ops.bh_fb2.f(x)
+finally:
+    g._destroy()
+out = y
+""")
+dispatch_snippet("fallback_again_after_destroy", """
+from T.library import Library
+g1 = Library("_", "IMPL")
+g1.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+g1._destroy()
+g2 = Library("_", "IMPL")
+g2.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+g2._destroy()
+out = "ok"
+""")
+dispatch_snippet("fallback_outside_the_global_namespace", """
+from T.library import Library
+lib = Library("aten", "IMPL")
+try:
+    lib.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+finally:
+    lib._destroy()
+""", "value")
+
+
+# --- overriding aten operators from several libraries --------------------------------------------
+
+dispatch_snippet("aten_overridden_by_two_libraries", """
+import warnings
+warnings.simplefilter("ignore")  # torch warns once per process: not compared
+from T.library import Library
+l1 = Library("aten", "IMPL")
+l2 = Library("aten", "IMPL")
+l1.impl("sinh", lambda x: x * 0 + 1, "CPU")
+l2.impl("sinh", lambda x: x * 0 + 2, "CPU")
+a = T.sinh(T.zeros(1))
+l2._destroy()
+b = T.sinh(T.zeros(1))
+l1._destroy()
+c = T.sinh(T.zeros(1))
+out = [a, b, c]
+""")
+dispatch_snippet("aten_overridden_twice_without_override", """
+import warnings
+warnings.simplefilter("ignore")  # torch warns once per process: not compared
+from T.library import Library
+l1 = Library("aten", "IMPL")
+l2 = Library("aten", "IMPL")
+l1.impl("tanh", lambda x: x * 0 + 1, "CPU")
+try:
+    l2.impl("tanh", lambda x: x * 0 + 2, "CPU", allow_override=False)
+finally:
+    l1._destroy()
+    l2._destroy()
+""", "words")

@@ -2,7 +2,8 @@
 
 Calls on fake tensors of the thread's mode are keyed in the core (See Note [Fake dispatch
 cache in Rust]); these tests check what a hit returns against what a miss computed, for
-arguments that differ in one property each.
+arguments that differ in one property each. With the fast paths off (``OPYARD_FASTPATH=0``)
+the Python fallback and its own cache (``opyard.fake.cache.CACHE``) serve the same calls.
 """
 
 import gc
@@ -14,17 +15,31 @@ import pytest
 from opyard import Tensor
 from opyard.fake.symbolic import DynamicOutputShapeException
 from opyard.fake import FakeTensor, FakeTensorMode, ShapeEnv, current_mode
-from opyard.fake.mode import FAKE_FALLBACK
+from opyard.fake import cache as fake_cache
+from opyard.fake.mode import FAKE_FALLBACK, fake_fallback
 from opyard.library import Library, custom_op
 
 aten = opyard.ops.aten
 
+# The Rust fallback, or the Python one when the fast paths are off.
+FALLBACK = FAKE_FALLBACK if FAKE_FALLBACK is not None else fake_fallback
+
+
+def cache_clear():
+    if FAKE_FALLBACK is not None:
+        FAKE_FALLBACK.cache_clear()
+    fake_cache.forget()
+
+
+def cache_len():
+    return FAKE_FALLBACK.cache_len() if FAKE_FALLBACK is not None else len(fake_cache.CACHE)
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    FAKE_FALLBACK.cache_clear()
+    cache_clear()
     yield
-    FAKE_FALLBACK.cache_clear()
+    cache_clear()
 
 
 def _meta(t):
@@ -43,9 +58,9 @@ def _twice(fn):
 def test_a_hit_returns_a_new_fake_tensor_like_the_miss():
     with FakeTensorMode() as mode:
         a, b = opyard.randn(2, 3), opyard.randn(2, 3)
-        before = FAKE_FALLBACK.cache_len()
+        before = cache_len()
         out = _twice(lambda: a + b)
-        assert FAKE_FALLBACK.cache_len() == before + 1
+        assert cache_len() == before + 1
     assert type(out) is FakeTensor and out.fake_mode is mode
     assert tuple(out.shape) == (2, 3) and out.dtype == opyard.float32
     assert out._keyset == a._keyset
@@ -139,9 +154,10 @@ def test_an_entry_keeps_no_tensor_alive():
         refs = [weakref.ref(t) for t in (a, b, out, out2)]
         del a, b, out, out2
     gc.collect()
-    assert FAKE_FALLBACK.cache_len() >= 1
+    assert cache_len() >= 1
     assert [r() for r in refs] == [None] * 4
-    for data, dev, strides, offset, keys in FAKE_FALLBACK._entries():
+    entries = FAKE_FALLBACK._entries() if FAKE_FALLBACK is not None else fake_cache.CACHE.values()
+    for data, dev, strides, offset, keys in entries:
         assert not isinstance(data, Tensor) and not isinstance(dev, Tensor)
 
 
@@ -152,8 +168,8 @@ def test_inplace_and_out_ops_are_not_cached():
             assert a.add_(b) is a
             assert aten.add.out(a, b, out=out) is out
             if round == 0:  # (their Meta kernels may cache the functional ops they call)
-                n = FAKE_FALLBACK.cache_len()
-        assert FAKE_FALLBACK.cache_len() == n
+                n = cache_len()
+        assert cache_len() == n
 
 
 def test_views_are_not_served_from_the_cache():
@@ -168,10 +184,10 @@ def test_symbolic_sizes_are_not_cached():
     mode = FakeTensorMode(shape_env=ShapeEnv())
     x = mode.from_tensor(opyard.randn(3, 4))
     with mode:
-        n = FAKE_FALLBACK.cache_len()
+        n = cache_len()
         y = x + x
         y2 = x + x
-        assert FAKE_FALLBACK.cache_len() == n
+        assert cache_len() == n
     assert str(y.shape[0]) == str(x.shape[0]) == str(y2.shape[0])
 
 
@@ -245,7 +261,7 @@ def test_threads_share_the_cache_without_mixing_entries():
                     out = a * 2 + a
                     assert tuple(out.shape) == (i + 1, 3)
                     assert out.dtype == a.dtype and out.fake_mode is mode
-                    FAKE_FALLBACK.cache_clear() if i == 0 and _ % 50 == 0 else None
+                    cache_clear() if i == 0 and _ % 50 == 0 else None
         except Exception as e:  # noqa: BLE001 (reported below, with the thread's index)
             errors.append((i, e))
 
@@ -260,7 +276,7 @@ def test_threads_share_the_cache_without_mixing_entries():
 def test_the_fallback_can_be_called_directly():
     with FakeTensorMode():
         a = opyard.randn(3)
-        out = FAKE_FALLBACK(opyard.dispatcher.DispatchKeySet(opyard.dispatcher.DispatchKey.Fake),
+        out = FALLBACK(opyard.dispatcher.DispatchKeySet(opyard.dispatcher.DispatchKey.Fake),
                             aten.add.Tensor, a, a)
     assert type(out) is FakeTensor and tuple(out.shape) == (3,)
 
@@ -305,14 +321,14 @@ def test_a_storage_offset_written_later_keys_apart():
     with FakeTensorMode():
         a = opyard.randn(3)
         assert (a + a).storage_offset() == 0
-        n = FAKE_FALLBACK.cache_len()
+        n = cache_len()
         b = opyard.randn(3)
         b._meta_offset = 1
         out = b + b  # a different key: not the entry made with offset 0
         assert out.storage_offset() == 0 and b.storage_offset() == 1
-        assert FAKE_FALLBACK.cache_len() == n + 1
+        assert cache_len() == n + 1
         assert (a + a).storage_offset() == 0
-        assert FAKE_FALLBACK.cache_len() == n + 1
+        assert cache_len() == n + 1
 
 
 def test_a_thread_may_end_inside_a_mode():
@@ -332,14 +348,15 @@ def test_a_thread_may_end_inside_a_mode():
 def test_data_dependent_ops_cache_nothing():
     with FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True)):
         x, y = opyard.randn(4), opyard.randn(4)
-        n = FAKE_FALLBACK.cache_len()
+        n = cache_len()
         first, again, other = opyard.nonzero(x), opyard.nonzero(x), opyard.nonzero(y)
         # The size of x's nonzero is remembered for x (torch's nonzero_memo), not for its metadata.
         assert str(first.shape[0]) == str(again.shape[0]) != str(other.shape[0])
-        assert FAKE_FALLBACK.cache_len() == n
+        assert cache_len() == n
     with FakeTensorMode():
         x = opyard.randn(4)
+        n = cache_len()
         for _ in range(2):
             with pytest.raises(DynamicOutputShapeException, match="aten.nonzero.default"):
                 opyard.nonzero(x)
-        assert FAKE_FALLBACK.cache_len() == n
+        assert cache_len() == n

@@ -1,5 +1,5 @@
 """Calling a CustomOpDef: straight to its kernel through the Rust call path, outputs
-checked after it (Note [Custom op call] in src/python/custom_op.rs)."""
+checked after it (Note [Custom op call] in src/python/dispatch/custom_op.rs)."""
 
 import sys
 

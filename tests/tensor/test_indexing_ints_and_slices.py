@@ -68,8 +68,10 @@ def test_indexing_a_subclass_takes_the_general_path():
 
 def test_sizes_methods_take_varargs_or_one_sequence():
     x = opyard.arange(6.0)
-    assert isinstance(opyard.Tensor.__dict__["view"], _core._SizesMethod)
-    assert opyard.Tensor.view.__name__ == "view" and callable(opyard.Tensor.view.__wrapped__)
+    if _core.FAST_PATHS:
+        assert isinstance(opyard.Tensor.__dict__["view"], _core._SizesMethod)
+        assert callable(opyard.Tensor.view.__wrapped__)
+    assert opyard.Tensor.view.__name__ == "view"
     for got in (x.view(2, 3), x.view((2, 3)), x.view([2, 3]), x.view(opyard.Size([2, 3])), x.view(-1, 3),
                 x.reshape(2, 3), x.reshape((2, -1)), opyard.Tensor.view(x, 2, 3)):
         assert got.shape == (2, 3) and got._base is x

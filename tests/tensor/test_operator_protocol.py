@@ -1,7 +1,7 @@
 """Tensor's binary operators follow Python's protocol, as torch's do.
 
 A dunder whose other operand has a type no overload takes returns NotImplemented (Note [Operator
-protocol], src/python/operator_protocol.rs), so Python asks the other operand's reflected method
+protocol], src/python/dispatch/operator_protocol.rs), so Python asks the other operand's reflected method
 and then raises its own TypeError; the op called by name keeps its ArgumentError. Also here:
 ``OpOverload.overloadpacket`` is the namespace's cached packet.
 """

@@ -10,7 +10,7 @@ modules on first use]); registration is a loop.
 
 Each packet (``aten::add`` with its overloads) is defined, and its kernels
 registered, on its first use (Note [Operators defined on first use],
-src/python/lazy.rs): import hands the core the packet names and a definer.
+src/python/dispatch/lazy.rs): import hands the core the packet names and a definer.
 """
 
 import importlib

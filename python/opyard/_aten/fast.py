@@ -10,7 +10,7 @@ Python kernel's, made without a frame; for
 read through its strides when it is a view such as an expanded gradient) and
 otherwise calls the Python kernel it wraps (``__wrapped__``), which stays the
 readable definition and the behaviour of every other case: see Note [Rust
-kernels] in ``src/python/kernels.rs``. Imported by ``opyard._aten`` once the
+kernels] in ``src/python/kernels_py/mod.rs``. Imported by ``opyard._aten`` once the
 Python kernels are registered; the Rust kernel is registered on top at the CPU key.
 
 Example::
@@ -22,14 +22,10 @@ Example::
 import warnings
 
 from .. import _core
-from .. import _dtype as D
 from .._registration import KernelLibrary, _warned_overrides
-from .._tensor import CPU, Tensor
 from . import factory, pointwise, reduction, shape, unary
 
 __all__ = ["LIB", "PYTHON_KERNELS", "register"]
-
-_core._kernel_setup(Tensor, D._Default, D.float32, D.float64, CPU)
 
 # The Python kernel each Rust kernel falls back to, by ``name.overload``.
 PYTHON_KERNELS = {name: table[name] for name in _core.RustKernel.ops()
@@ -42,7 +38,10 @@ LIB = KernelLibrary("aten", "IMPL")
 def register(names):
     """Register the Rust kernels of the overloads ``names`` (``aten::add.Tensor``), just defined with
     their Python kernels: ``opyard._aten`` runs this as each packet is defined (Note [Operators
-    defined on first use], src/python/lazy.rs)."""
+    defined on first use], src/python/dispatch/lazy.rs). With the fast paths off (``OPYARD_FASTPATH=0``)
+    the Python kernels stay: See Note [Fast paths and general paths] in src/python/hooks.rs."""
+    if not _core.FAST_PATHS:
+        return
     mine = [name for name in (q.partition("::")[2] for q in names) if name in PYTHON_KERNELS]
     # Replacing the Python kernel is the point here, not a user's accident: no override
     # warning, and a user's own later override of these kernels still warns once.

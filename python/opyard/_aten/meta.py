@@ -26,14 +26,13 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype as D
-from .._tensor import META, Size, Tensor, _make, _make_meta, _make_view, _new, _ZERO, is_contiguous_strides
+from .._tensor import _META_KEYS, META, Size, Tensor, _make, _make_meta, _make_view, _new, _ZERO, is_contiguous_strides
 from . import return_types as RT
 from .common import broadcast_shape, check_same_device
 from .factory import format_strides, like_format
 
 __all__ = ["pointwise", "inplace", "reduction", "view", "proxy", "like", "data_dependent", "topk", "one_hot"]
 
-_META_KEYS = _make_meta((), D.float32)._keyset
 _BUFFERS = D.by_np(lambda d: np.zeros(1, dtype=d.np))
 
 

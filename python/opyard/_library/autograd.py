@@ -103,11 +103,19 @@ def install_autograd(lib, overload, backward, setup_context, display):
     if spec.has_meta:
         kernel = _make_kernel(fn_cls.apply, schema, spec)
         kernel.__qualname__ = f"autograd<{overload.name()}>"
+    elif not _core.FAST_PATHS:
+        # The general path of the Rust op mode below: fn_cls's Python wrappers through ``apply``
+        # (Note [Fast paths and general paths] in src/python/hooks.rs).
+        apply = fn_cls.apply
+
+        def kernel(*args):
+            return apply(*args)
+        kernel.__qualname__ = f"autograd<{overload.name()}>"
     else:
         # Positional arguments only: the node's inputs are exactly the passed arguments, and
         # the kernel is the Function's Rust apply in op mode, which calls the op, the aliasing
         # check, setup_context and backward itself (See Note [register_autograd in Rust] in
-        # src/python/function.rs). fn_cls's Python wrappers serve the general path.
+        # src/python/autograd/function/mod.rs). fn_cls's Python wrappers serve the general path.
         defaults = tuple(a.default_value for a in schema.arguments if not a.kwarg_only)
         kernel = _FunctionSpec(fn_cls, fn_cls._backward_cls, fn_cls.forward, None, 0,
                                f"autograd<{overload.name()}>", backward, op=overload,

@@ -79,7 +79,7 @@ class CustomOpDef(_core.CustomOpBase):
     """A custom operator made by ``custom_op``: callable, with ``register_*`` methods.
 
     Do not instantiate it directly; use :func:`opyard.library.custom_op`. Calling it runs
-    the operator's call path directly (Note [Custom op call] in ``src/python/custom_op.rs``).
+    the operator's call path directly (Note [Custom op call] in ``src/python/dispatch/custom_op.rs``).
     """
 
     def __init__(self, namespace, name, schema, fn, tags=()):

@@ -9,9 +9,10 @@ one. :data:`FAKE_IMPLS` mirrors the top of every stack for FakeTensorMode.
 import threading
 import warnings
 
+from .. import _core
+
 __all__ = ["FAKE_IMPLS", "FakeImplCtx", "get_ctx", "run_fake_impl", "run_fake_impl_on_meta", "push_fake_impl",
-           "drop_fake_impl", "fake_impl_source", "on_fake_impls_change", "ctx_slot", "trivial_fake_impl",
-           "is_builtin", "BUILTIN_NAMESPACES"]
+           "drop_fake_impl", "fake_impl_source", "ctx_slot", "trivial_fake_impl", "is_builtin", "BUILTIN_NAMESPACES"]
 
 # "ns::op.overload" -> the newest live fake impl (what FakeTensorMode runs).
 FAKE_IMPLS = {}
@@ -19,29 +20,14 @@ FAKE_IMPLS = {}
 _STACKS = {}
 # Reentrant: a drop may run from a finalizer while this thread registers.
 _lock = threading.RLock()
-# Called with no arguments after FAKE_IMPLS changed (FakeTensorMode forgets what it cached).
-_listeners: list = []
-
-
-def on_fake_impls_change(fn):
-    """Call ``fn()`` whenever an operator gains or loses its fake impl (registration time only)."""
-    _listeners.append(fn)
 
 
 def _changed():
-    for fn in _listeners:
-        fn()
-
-# The symbolic-shape types of ``opyard.fake.symbolic`` (a layer above), installed by it at import
-# through ``set_symbolic_types``: ``new_dynamic_size`` refuses SymInt bounds and raises its exception.
-_SymInt = ()
-_DynamicOutputShapeException = RuntimeError
-
-
-def set_symbolic_types(sym_int, dynamic_output_shape_exception):
-    """Install ``SymInt`` and ``DynamicOutputShapeException`` (called by ``opyard.fake.symbolic``)."""
-    global _SymInt, _DynamicOutputShapeException
-    _SymInt, _DynamicOutputShapeException = sym_int, dynamic_output_shape_exception
+    """FAKE_IMPLS changed: ``FakeTensorMode`` forgets what it cached (``Hooks.fake_impls_changed``;
+    nothing is cached while the package imports)."""
+    hooks = _core._hooks(None)
+    if hooks is not None:
+        hooks.fake_impls_changed()
 
 
 class FakeImplEntry:
@@ -108,7 +94,8 @@ class FakeImplCtx:
         Needs a ``FakeTensorMode(shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True))``
         (``make_fx(..., tracing_mode="symbolic")`` creates one).
         """
-        DynamicOutputShapeException, SymInt = _DynamicOutputShapeException, _SymInt
+        # ``opyard.fake.symbolic``'s types (a layer above): ``Hooks.symbolic_types``.
+        SymInt, DynamicOutputShapeException = _core._hooks().symbolic_types()
         if self._shape_env is None or not self._shape_env.allow_dynamic_output_shape_ops:
             # torch's message is the overload, dotted ("ns.op.default"); ours adds the fix.
             ns, _, rest = self._op_name.partition("::")

@@ -24,9 +24,6 @@ __all__ = ["infer_schema", "supported_param_types", "tuple_to_list", "SUPPORTED_
 _BASES = None
 _PARAM_TYPES = None
 _RETURN_TYPES = None
-# The ``opyard`` package, set by the facade when it is imported (a higher layer hands itself down, so
-# this module never imports it): string annotations may spell ``opyard.Tensor``.
-FACADE = None
 SUPPORTED_RETURN_NAMES = "Tensor, list[Tensor], int, float, bool, Number, None and tuples of those"
 
 
@@ -302,7 +299,9 @@ def _resolved_hints(fn, error_fn):
         return dict(raw)
     namespace = {"Tensor": _tensor.Tensor, "device": _core.device, "dtype": _dtype.dtype,
                  "Optional": typing.Optional, "List": typing.List, "Sequence": typing.Sequence,
-                 "Union": typing.Union, "Number": numbers.Number, "opyard": FACADE}
+                 "Union": typing.Union, "Number": numbers.Number,
+                 # string annotations may spell ``opyard.Tensor`` (``Hooks.facade``: never imported here)
+                 "opyard": getattr(_core._hooks(None), "facade", None)}
     namespace.update(getattr(fn, "__globals__", {}))
     return {key: _evaluated(value, namespace, error_fn) for key, value in raw.items()}
 

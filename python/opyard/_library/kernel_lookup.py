@@ -18,12 +18,9 @@ import enum
 
 from .. import _core
 from .._ops import OpOverload, OpOverloadPacket
+from .._registration import FALLBACK_RECORDS, KERNEL_RECORDS
 
-__all__ = ["get_kernel", "SafeKernelFunction", "RECORDS"]
-
-# (kernel records by op name, fallback records by key): opyard.library's tables, installed by
-# it at import (this module sits below it). See Note [Kernel records].
-RECORDS = ({}, {})
+__all__ = ["get_kernel", "SafeKernelFunction"]
 
 _ALIAS_KEYS = frozenset({"Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
                          "CompositeExplicitAutogradNonFunctional"})
@@ -115,7 +112,7 @@ def get_kernel(op, dispatch_key):
     name or a ``DispatchKey``. Returns a :class:`SafeKernelFunction`; raises RuntimeError when
     the operator does not exist or has no kernel for that key.
     """
-    kernel_records, fallback_records = RECORDS
+    kernel_records, fallback_records = KERNEL_RECORDS, FALLBACK_RECORDS  # See Note [Kernel records]
     name = _op_name(op)
     key = _key_name(dispatch_key)
     overload = _core._find_op(name)

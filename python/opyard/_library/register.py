@@ -12,7 +12,7 @@ from .fake_impl import (FAKE_IMPLS, drop_fake_impl, fake_impl_source, push_fake_
                         run_fake_impl_on_meta)
 
 __all__ = ["DEVICE_KEYS", "DeviceTypeError", "device_keys", "install_kernel", "install_fake", "install_autocast",
-           "has_tensor_arg", "device_arg_index", "install_vmap", "VMAP_KERNELS"]
+           "has_tensor_arg", "device_arg_index", "install_vmap"]
 
 # Device type -> backend dispatch key (torch's ``_dispatch_key_for_device``). "default" is
 # torch.library's spelling for "every device": the CompositeExplicitAutograd alias key.
@@ -81,11 +81,6 @@ def install_kernel(lib, overload, fn, keys):
     version counter of every mutated tensor.
     """
     kernel = _bump_versions_after(overload._schema, fn)
-    # Installed here, not at import: importing autograd from this module would run its
-    # fallback registration before the process-wide fallthroughs it must sit on.
-    from ..autograd.fallback import set_custom_op_predicate
-
-    set_custom_op_predicate(_is_custom_op)
     for key in keys:
         lib.impl(overload, kernel, key)
 
@@ -155,7 +150,7 @@ def install_fake(lib, overload, fn, *, allow_override=True):
 
     def meta_kernel(*args, **kwargs):
         impl = FAKE_IMPLS.get(name, fn)  # the newest fake impl, as torch's holder
-        mode = _current_fake_mode()
+        mode = _core._fake_mode()
         if mode is None:
             return run_fake_impl_on_meta(impl, name, args, kwargs)
         return run_fake_impl(impl, name, mode.shape_env, args, kwargs)
@@ -185,47 +180,23 @@ def forget_fakes(lib):
 
 
 def _is_custom_op(op):
-    """Whether ``op`` is made by ``custom_op`` (torch gives those their own autograd kernel)."""
+    """Whether ``op`` is made by ``custom_op`` (torch gives those their own autograd kernel; the
+    autograd fallback asks through ``Hooks.is_custom_op``)."""
     from ._opdefs import OPDEFS
 
     return op.name() in OPDEFS  # "ns::name" or, for an overload, "ns::name.overload"
 
 
-# Installed by ``opyard.amp`` when it is imported (a higher layer hands its builder down, so this
-# module never imports it): ``(overload, device_type, cast_inputs, api) -> (kernel, key name)``.
-autocast_kernel_builder = None
-
-
 def install_autocast(lib, overload, device_type, cast_inputs):
     """Inside ``autocast(device_type)``, cast floating tensor inputs to ``cast_inputs`` and run below."""
-    if autocast_kernel_builder is None:
-        raise RuntimeError("register_autocast: opyard.amp is not imported; `import opyard` installs it")
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
     if device_type == "default" or device_type not in DEVICE_KEYS:
         raise unknown_device_error(device_type, f"register_autocast({overload.name()})",
                                    sorted(set(DEVICE_KEYS) - {"default"}))
-    kernel, key = autocast_kernel_builder(overload, device_type, cast_inputs, "register_autocast")
+    # ``Hooks.autocast_kernel``: ``opyard.amp`` builds the casting kernel and names its key.
+    kernel, key = _core._hooks().autocast_kernel(overload, device_type, cast_inputs, "register_autocast")
     lib.impl(overload, kernel, key, allow_override=True)
-
-
-def _no_fake_mode():
-    return None
-
-
-# Installed by ``opyard.fake`` at import (a higher layer): the innermost active FakeTensorMode.
-_current_fake_mode = _no_fake_mode
-
-
-def set_current_fake_mode(fn):
-    """Install ``fn() -> FakeTensorMode | None`` (called by ``opyard.fake.mode`` at import)."""
-    global _current_fake_mode
-    _current_fake_mode = fn
-
-
-# Installed by ``opyard.func`` at import (a higher layer): ``make(overload, rule)`` returns the
-# ``Batched`` kernel that runs a ``register_vmap`` rule on the physical tensors.
-VMAP_KERNELS = {"make": None}
 
 
 def install_vmap(lib, overload, fn):
@@ -233,12 +204,10 @@ def install_vmap(lib, overload, fn):
     it runs whenever the op meets a batched tensor, at any depth of a vmapped function."""
     if not callable(fn):
         raise TypeError(f"register_vmap({overload.name()}): expected a function, got {fn!r}")
-    make = VMAP_KERNELS["make"]
-    if make is None:
-        raise RuntimeError("register_vmap: opyard.func is not imported (import opyard first)")
     for a in overload._schema.arguments:
         if a.kwarg_only and a.real_type.startswith("Tensor"):
             raise NotImplementedError(
                 f"register_vmap({overload.name()}): the operator has kwarg-only Tensor argument "
                 f"'{a.name}'; vmap rules support only positional Tensor arguments")
-    lib.impl(overload, make(overload, fn), "Batched", allow_override=True)
+    # ``Hooks.vmap_kernel``: ``opyard.func`` makes the kernel that runs the rule on physical tensors.
+    lib.impl(overload, _core._hooks().vmap_kernel(overload, fn), "Batched", allow_override=True)

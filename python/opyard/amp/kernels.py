@@ -10,7 +10,6 @@ then calls the operator with its own Autocast key excluded (torch's
 import threading
 
 from .. import _core, _dtype
-from .._library import register as _register
 from .._tensor import Tensor
 from .autocast_mode import DEVICES, INDEX, KEYS, KEYSETS, STATE, device_type_of
 from .cast import _cached_cast, _eligible, _promote_type, cast_value
@@ -185,8 +184,6 @@ def custom_op_kernel(overload, device_type, cast_inputs, api):
     autocast_kernel.__qualname__ = f"autocast<{overload.name()}>"
     return autocast_kernel, KEYS[device].name
 
-
-_register.autocast_kernel_builder = custom_op_kernel
 
 from .._exports import public_dir  # noqa: E402
 

@@ -198,15 +198,14 @@ class _Null:
         return False
 
 
-# ``views.rebase_view_history``, installed by ``views`` at import (it builds on this module and on
-# ``graph``, which imports this one): an in-place op on a view rewrites the view's history.
-_rebase_view_history = None
 
 
 def rebase_history(t, node, output_nr):
     """An in-place op made ``t`` output ``output_nr`` of ``node`` (views: see ``views.py``)."""
     if t._base is not None and t._view_fn is not None:
-        _rebase_view_history(t, node, output_nr)
+        # ``views.rebase_view_history`` (``Hooks.rebase_view_history``: views builds on this module
+        # and on ``graph``, which imports this one): an in-place op on a view rewrites its history.
+        _core._hooks().rebase_view_history(t, node, output_nr)
         return
     move_retains_grad(t, node, output_nr)
     t._grad_fn = node

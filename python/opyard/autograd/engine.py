@@ -21,9 +21,8 @@ import warnings
 from .. import _core
 from .._ops import ops
 from . import _tensor_meta as meta
-from ._tensor_meta import add as _add  # See Note [Explicit overloads]
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state
-from .graph import SavedTensor, grad_accumulator, gradient_edge
+from .graph import AccumulateGrad, grad_accumulator, gradient_edge
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
@@ -203,7 +202,32 @@ def _accumulate_non_leaf_inputs(inputs, results):
             meta.accumulate_grad(t, g)
 
 
+def _call_tensor_pre_hooks(node, grads):
+    """The hooks of the tensors whose gradients arrive at ``node`` (a leaf's own, at its
+    ``AccumulateGrad``) and ``retain_grad``'s: what runs for a node whose gradients ``grad()``
+    captures without running it (Note [Captured gradients] in src/autograd/engine.rs)."""
+    grads = _run_tensor_hooks(node, grads)
+    if isinstance(node, AccumulateGrad) and grads and grads[0] is not None:
+        hooks = node.variable._backward_hooks
+        if hooks:
+            for hook in tuple(hooks.values()):
+                new = hook(grads[0])
+                if new is not None:
+                    grads[0] = _hooked_grad(hook, new, grads[0])
+    return grads
+
+
 def _call_pre_hooks(node, grads):
+    grads = _run_tensor_hooks(node, grads)
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads = _hooked_grads(hook, new, grads)
+    return grads
+
+
+def _run_tensor_hooks(node, grads):
     tensor_hooks = node._tensor_pre_hooks
     if tensor_hooks:
         for nr, hooks in tensor_hooks.items():
@@ -218,11 +242,6 @@ def _call_pre_hooks(node, grads):
             t = ref()
             if t is not None and grads[nr] is not None:
                 meta.retain_grad_update(t, grads[nr])
-    if node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            new = hook(tuple(grads))
-            if new is not None:
-                grads = _hooked_grads(hook, new, grads)
     return grads
 
 
@@ -313,7 +332,7 @@ class _EngineBase:
 
     def queue_callback(self, callback):
         """Run ``callback()`` when the backward pass running on this thread ends (See Note
-        [Final callbacks] in src/python/final_callbacks.rs); outside one it raises."""
+        [Final callbacks] in src/python/autograd/final_callbacks.rs); outside one it raises."""
         _core._queue_final_callback(callback)
 
     def is_checkpoint_valid(self):
@@ -323,9 +342,5 @@ class _EngineBase:
 
 ExecutionEngine = _EngineBase
 execution_engine = _EngineBase()
-
-# The in-place add is the overload itself: no Python frame per accumulation.
-_core._engine_init(_add, ops.aten.add_.Tensor, _validate, _call_pre_hooks, _call_post_hooks, meta.accumulate_grad,
-                   SavedTensor)
 
 __dir__ = public_dir(globals())

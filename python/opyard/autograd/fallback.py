@@ -10,8 +10,7 @@ kernel whose outputs never require grad.
 
 A mutable op may not write into a leaf that requires grad (torch's "a leaf
 Variable that requires grad is being used in an in-place operation."), except
-the custom ops (the custom-op layer names them through
-:func:`set_custom_op_predicate`): torch runs a custom op without an autograd
+the custom ops (the custom-op layer names them through ``Hooks.is_custom_op``): torch runs a custom op without an autograd
 formula below autograd inside its own autograd kernel, so such an op may write
 into a leaf, which stays a leaf, and a backward through it raises torch's
 custom-op message.
@@ -24,8 +23,7 @@ from . import forward_ad as fwad
 from .grad_mode import grad_off_in_forward_ad as _fw_off
 from .graph import Node, gradient_edge, next_sequence_nr, set_history
 
-__all__ = ["NotImplementedNode", "autograd_not_implemented_fallback", "non_differentiable_kernel",
-           "set_custom_op_predicate"]
+__all__ = ["NotImplementedNode", "autograd_not_implemented_fallback", "non_differentiable_kernel"]
 
 _KeyGuard = _core._KeyGuard
 _AFTER = after_autograd_keyset
@@ -43,26 +41,13 @@ class NotImplementedNode(Node):
         return "NotImplemented"
 
     def apply(self, grads):
-        if _is_custom_op(self.op):
+        if _core._hooks().is_custom_op(self.op):
             raise RuntimeError(f"Trying to backward through {self.op} but no autograd formula was registered. "
                                "Please use register_autograd to add one.")
         raise RuntimeError(
             f"Trying to backward through {self.op_name} but no autograd formula was registered for "
             "it. Use opyard.library.register_autograd to add one (or compute it inside an "
             "opyard.autograd.Function with a backward).")
-
-
-def _never(op):
-    return False
-
-
-_is_custom_op = _never
-
-
-def set_custom_op_predicate(fn):
-    """Install ``fn(op) -> bool``: is ``op`` a custom op (``custom_op``)? One predicate, or None."""
-    global _is_custom_op
-    _is_custom_op = fn if fn is not None else _never
 
 
 def _checked_writes(op, mutated):
@@ -72,7 +57,7 @@ def _checked_writes(op, mutated):
         try:
             meta.check_inplace(t)
         except RuntimeError:
-            if not _is_custom_op(op):
+            if not _core._hooks().is_custom_op(op):
                 raise
             allowed.append(t)
     return allowed
@@ -106,7 +91,7 @@ def _is_custom_out_op(op):
     """A custom op tagged ``Tag.out``: torch's autograd kernel for those refuses any grad."""
     hit = _out_tagged.get(op)
     if hit is None:
-        hit = _out_tagged[op] = _is_custom_op(op) and any(t.name == "out" for t in op.tags)
+        hit = _out_tagged[op] = _core._hooks().is_custom_op(op) and any(t.name == "out" for t in op.tags)
     return hit
 
 

@@ -140,23 +140,22 @@ def unpack_dual(tensor, *, level=None):
     return UnpackedDualTensor(primal, tangent)
 
 
-# Installed by ``opyard.func`` at import (a higher layer): ``Function.apply`` runs above the
-# ``Batched`` key, so its inputs and outputs may be batched tensors, whose tangents live on their
-# physical tensors. ``get(t)`` returns the tangent of batched ``t`` re-wrapped (or None), ``set(t,
-# tangent)`` attaches a batched tangent to the physical tensor of batched ``t``.
-BATCHED_TANGENTS = {"get": None, "set": None}
+# ``Function.apply`` runs above the ``Batched`` key, so its inputs and outputs may be batched
+# tensors, whose tangents live on their physical tensors: ``opyard.func`` (a higher layer) reads and
+# attaches them (``Hooks.batched_tangent``, ``Hooks.set_batched_tangent``; ``NotImplemented`` for a
+# tensor that is not batched).
 
 
 def _tangent_of(a):
-    if meta.is_tensor(a) and BATCHED_TANGENTS["get"] is not None:
-        got = BATCHED_TANGENTS["get"](a)
+    if meta.is_tensor(a):
+        got = _core._hooks().batched_tangent(a)
         if got is not NotImplemented:
             return got
     return get_tangent(a)
 
 
 def _attach(o, t):
-    if BATCHED_TANGENTS["set"] is None or BATCHED_TANGENTS["set"](o, t) is NotImplemented:
+    if _core._hooks().set_batched_tangent(o, t) is NotImplemented:
         set_tangent(o, t)
 
 

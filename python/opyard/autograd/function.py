@@ -16,11 +16,11 @@ Note [Function.apply hot path]: everything that depends only on the class
 (its Backward node class, ``forward``, whether ``setup_context`` is defined)
 is computed once in ``__init_subclass__`` into ``cls._apply_spec``; ``apply``
 then is one Rust call (``MyFn.apply`` is the spec; See Note [Function.apply in
-Rust] in ``src/python/function.rs``). The ctx is the node: ``needs_input_grad``,
+Rust] in ``src/python/autograd/function/mod.rs``). The ctx is the node: ``needs_input_grad``,
 ``to_save``, ``_dirty``, ``_non_differentiable``, ``materialize_grads`` are Rust
 fields of it, its ``save_for_backward``, ``mark_dirty``, ``saved_tensors``, ...
 are Rust methods of ``NodeBase`` that take precedence over ``FunctionCtx``'s
-(See Note [Ctx fields in Rust] in ``src/python/node_ctx.rs``), and its instance
+(See Note [Ctx fields in Rust] in ``src/python/autograd/node/ctx.rs``), and its instance
 dict exists only once a user sets an attribute.
 """
 
@@ -154,6 +154,16 @@ class BackwardCFunction(Node, FunctionCtx):
     def _released_for_ctx(self):
         return self._released
 
+    if not _core.FAST_PATHS:
+        # The ctx methods are Rust methods of the node (Note [Ctx fields in Rust]); their general
+        # path is ``FunctionCtx``'s, which takes precedence here with the fast paths off.
+        save_for_backward = FunctionCtx.save_for_backward
+        save_for_forward = FunctionCtx.save_for_forward
+        mark_dirty = FunctionCtx.mark_dirty
+        mark_non_differentiable = FunctionCtx.mark_non_differentiable
+        set_materialize_grads = FunctionCtx.set_materialize_grads
+        saved_tensors = FunctionCtx.saved_tensors
+
     def __repr__(self):
         return f"<{self.name()} object at {id(self):#x}>"
 
@@ -219,8 +229,8 @@ class Function(_SingleLevelFunction):
                                         cls.setup_context if cls._setup_context_defined else None,
                                         cls._fill_defaults_below, f"{cls.__qualname__}.apply",
                                         cls._backward_impl)
-        if _inherits_builtin_apply(cls):
-            cls.apply = cls._apply_spec  # See Note [apply on each class] in src/python/function.rs
+        if _core.FAST_PATHS and _inherits_builtin_apply(cls):
+            cls.apply = cls._apply_spec  # See Note [apply on each class] in src/python/autograd/function/mod.rs
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -237,15 +247,23 @@ class Function(_SingleLevelFunction):
 
     # ``MyFn.apply`` is ``MyFn._apply_spec``, a Rust callable: ``apply(*args)`` is one Rust
     # call (See Note [Function.apply hot path]); keywords, missing defaulted inputs and
-    # forward-mode AD take ``_apply_general``.
-    apply = _core._ApplyDescriptor()
+    # forward-mode AD take ``_apply_general``, which is ``apply`` with the fast paths off (Note
+    # [Fast paths and general paths] in src/python/hooks.rs).
+    if _core.FAST_PATHS:
+        apply = _core._ApplyDescriptor()
+    else:
+        @classmethod
+        def apply(cls, *args, **kwargs):
+            """Run ``forward`` and record the node (``_apply_general``)."""
+            return _apply_general(cls, args, kwargs)
 
 
 def _inherits_builtin_apply(cls):
     """Whether ``cls.apply`` resolves to ours (``Function``'s or a spec), not a user's own."""
     for k in cls.__mro__:
         if "apply" in k.__dict__:
-            return isinstance(k.__dict__["apply"], (_FunctionSpec, _core._ApplyDescriptor))
+            return k.__dict__["apply"] is Function.__dict__["apply"] or isinstance(
+                k.__dict__["apply"], (_FunctionSpec, _core._ApplyDescriptor))
     return False
 
 
@@ -257,23 +275,13 @@ class InplaceFunction(Function):
         self.inplace = inplace
 
 
-# Installed by ``opyard.func`` (a higher layer) at import: ``(cls, args) -> forward or None``, the
-# forward to run when an input is batched under vmap (the Function's vmap rule), None otherwise.
-_vmap_forward = None
-
-
-def set_vmap_forward(fn):
-    """Install ``fn(cls, args)``: the vmap rule of a Function applied to batched inputs."""
-    global _vmap_forward
-    _vmap_forward = fn
-
-
 def _apply_general(cls, args, kwargs):
     """``apply`` with keywords, defaults to fill in, a forward-AD level active or inside vmap."""
     if kwargs or len(args) < cls._fill_defaults_below:
         args = bind_apply_args(cls, args, kwargs)
-    if _vmap_forward is not None:
-        batched = _vmap_forward(cls, args)
+    hooks = _core._hooks(None)
+    if hooks is not None:
+        batched = hooks.function_vmap_forward(cls, args)  # None unless an input is batched under vmap
         if batched is not None:
             # The Function's vmap rule on the unbatched tensors, as an operator's batching rule runs
             # above autograd: the node is recorded where the rule applies the Function again.
@@ -319,7 +327,7 @@ def _record_outputs(ctx, args, output):
     """Attach ``ctx`` as grad_fn of the differentiable outputs; save tensors with versions.
 
     ``apply``'s Rust path records plain outputs by the same rules (See Note [Function outputs in
-    Rust] in ``src/python/function_outputs.rs``): a change here is a change there."""
+    Rust] in ``src/python/autograd/function/outputs.rs``): a change here is a change there."""
     is_tuple = isinstance(output, tuple)
     outs = output if is_tuple else (output,)
     shapes = []
@@ -352,11 +360,16 @@ def _record_outputs(ctx, args, output):
     to_save = ctx.to_save
     if to_save:
         name = ctx.name()
-        ctx._saved = tuple(SavedTensor(t, _contains(new_outs, t), name, _index(new_outs, t))
-                           for t in to_save)
+        ctx._saved = tuple(_saved_of(t, new_outs, name) for t in to_save)
     if is_tuple:
         return tuple(new_outs)
     return new_outs[0]
+
+
+def _saved_of(t, outs, name):
+    """A ``SavedTensor`` of ``t``; the node's name matters only for an output (``_producer``)."""
+    is_out = _contains(outs, t)
+    return SavedTensor(t, is_out, name if is_out else "", _index(outs, t))
 
 
 def _contains(seq, x):
@@ -437,8 +450,6 @@ def once_differentiable(fn):
 
     return wrapper
 
-_core._function_init(_record_outputs, _check_dirty, meta.alias, _apply_general, meta.zeros,
-                     FREED_MESSAGE)
 
 from .._exports import public_dir
 

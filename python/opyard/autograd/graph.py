@@ -91,7 +91,7 @@ class Node(_core.NodeBase):
 
     The graph fields (``next_functions``, ``_sequence_nr``, ``_out_shapes``,
     ``_released``, ``_saved``, the hook slots) are Rust fields of
-    ``_core.NodeBase`` (See Note [Rust graph nodes] in ``src/python/node.rs``);
+    ``_core.NodeBase`` (See Note [Rust graph nodes] in ``src/python/autograd/node/mod.rs``);
     a node gets an instance dict only when a subclass or a user sets another
     attribute. The sequence number is assigned when the node is created.
     """
@@ -191,9 +191,6 @@ class AccumulateGrad(Node):
         return ()
 
 
-_core._set_sink_type(AccumulateGrad)
-
-
 def gradient_edge(t):
     """The edge a gradient for tensor ``t`` flows into: ``(grad_fn, output_nr)``, the
     leaf's ``AccumulateGrad``, or ``(None, 0)`` when ``t`` does not require grad."""
@@ -218,7 +215,7 @@ def set_history(t, node, output_nr):
 
 class _Packed:
     """What a pack hook made of a saved tensor, and the unpack hook that restores it (Note
-    [Saved tensor hooks] in src/python/saved_hooks.rs). Never a tensor: the Rust readers of saved
+    [Saved tensor hooks] in src/python/autograd/saved_hooks.rs). Never a tensor: the Rust readers of saved
     tensors hand it to ``SavedTensor.unpack``."""
 
     __slots__ = ("value", "unpack_hook")

@@ -11,7 +11,6 @@ import weakref
 
 from .. import _core
 from . import _tensor_meta as meta
-from .engine import _ones_like  # See Note [Root gradient through the dispatcher]
 from .engine import backward as _backward
 from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
@@ -25,7 +24,7 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     ``Tensor.backward`` is the Rust method ``_core._backward_method`` makes: it does
     ``loss.backward()`` of a plain one-element floating tensor itself and calls this
     function for every other call (See Note [Backward entry in Rust] in
-    ``src/python/backward_entry.rs``).
+    ``src/python/autograd/backward_entry.rs``).
 
     Example::
 
@@ -129,9 +128,13 @@ def install(tensor_cls):
     # The fields and the attributes over them (``grad``, ``grad_fn``, ``is_leaf``,
     # ``requires_grad``, ``retains_grad``, ``output_nr``) live in ``TensorBase`` (Note [Tensor
     # slots]); its setters call these for torch's checks.
-    _core._set_grad_check(_check_assigned_grad)
-    _core._set_requires_grad_hook(_set_requires_grad)
-    tensor_cls.backward = _core._backward_method(tensor_cls, backward, _ones_like)
+    # The Rust method serves ``loss.backward()`` and calls ``backward`` for the rest (Note [Fast paths
+    # and general paths] in src/python/hooks.rs: with them off, ``backward`` is the method).
+    if _core.FAST_PATHS:
+        tensor_cls.backward = _core._backward_method(tensor_cls)
+    else:
+        backward.__qualname__ = "Tensor.backward"  # torch's name, as the Rust method's
+        tensor_cls.backward = backward
     tensor_cls.register_hook = register_hook
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad

@@ -93,4 +93,3 @@ def rebase_view_history(view, node, output_nr):
 
 
 # _tensor_meta.rebase_history hands in-place ops on views to this module (see there).
-meta._rebase_view_history = rebase_view_history

@@ -11,7 +11,6 @@ Example::
     opyard.Size([2, 4])
 """
 
-from .. import _core
 from .convert import NonFakeInputError, UnsupportedOperatorException
 from .mode import FakeTensorMode, current_mode, current_shape_env
 from .symbolic import (DynamicOutputShapeException, GuardOnDataDependentSymNode, ShapeEnv, ShapeGuard,
@@ -21,6 +20,3 @@ from .tensor import DataDependentOutputException, FakeTensor
 __all__ = ["FakeTensor", "FakeTensorMode", "ShapeEnv", "ShapeGuard", "SymInt", "DynamicOutputShapeException",
            "GuardOnDataDependentSymNode", "DataDependentOutputException", "UnsupportedOperatorException",
            "NonFakeInputError", "current_mode", "current_shape_env"]
-
-# The binder accepts SymInt instances for SymInt / SymInt[] parameters from now on.
-_core._register_types(symint=SymInt)

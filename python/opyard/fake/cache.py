@@ -5,7 +5,7 @@ functional op's outputs is memoized per (op, argument metadata); a hit builds
 the outputs directly instead of running the Meta kernel. Calls whose arguments
 are fake tensors of the thread's mode, scalars and int lists are keyed and
 served by the core's ``FakeFallback`` (See Note [Fake dispatch cache in Rust]
-in ``src/python/fake_cache.rs``) before any Python code runs; on a miss it
+in ``src/python/fake/cache.rs``) before any Python code runs; on a miss it
 asks ``mode._miss``, which answers with ``entry_of``. Other calls (keywords,
 real tensors, symbolic sizes, tensor lists) reach ``mode.fake_fallback``,
 which keys them here with ``call_key`` in ``CACHE``. One policy for both:

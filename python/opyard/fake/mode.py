@@ -21,9 +21,7 @@ import numpy as np
 
 from .. import _core, _factories
 from .._library._opdefs import OPDEFS
-from .._library.fake_impl import (FAKE_IMPLS, ctx_slot, is_builtin, on_fake_impls_change, run_fake_impl,
-                                  trivial_fake_impl)
-from .._library.register import set_current_fake_mode
+from .._library.fake_impl import FAKE_IMPLS, ctx_slot, is_builtin, run_fake_impl, trivial_fake_impl
 from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
@@ -125,14 +123,12 @@ def _convert_real(mode, x):
 
 
 def _lift_fresh(t):
-    """Installed in ``_factories``: a tensor ``opyard.tensor``/``as_tensor`` just made is fake under a mode."""
+    """``Hooks.lift_fresh``: a tensor ``opyard.tensor``/``as_tensor`` just made is fake under a mode."""
     mode = current_mode()
     if mode is None:
         return t
     return fake_of(mode, t, static_shapes=True, memo=False)
 
-
-_factories.set_lift_fresh(_lift_fresh)
 
 
 def _mode_of(args):
@@ -456,21 +452,19 @@ def _device_of(args, kwargs):
 
 
 _lib = KernelLibrary("_", "IMPL")
-# The core keys and serves cached calls, and hands the rest to the two functions above.
-FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray)
-_lib.fallback(FAKE_FALLBACK, "Fake", with_keyset=True)
+# The core keys and serves cached calls, and hands the rest to the two functions above; with the fast
+# paths off, ``fake_fallback`` serves every call (Note [Fast paths and general paths], hooks.rs).
+FAKE_FALLBACK = _core.FakeFallback(fake_fallback, _miss, FakeTensor, np.ndarray) if _core.FAST_PATHS else None
+_lib.fallback(FAKE_FALLBACK or fake_fallback, "Fake", with_keyset=True)
 
 
 def _forget_cached():
-    """An op gained or lost its fake impl: whether it may be cached, and what was, is stale."""
+    """``Hooks.fake_impls_changed``: an op gained or lost its fake impl, so whether it may be cached,
+    and what was, is stale."""
     forget()
-    FAKE_FALLBACK.cache_clear()
+    if FAKE_FALLBACK is not None:
+        FAKE_FALLBACK.cache_clear()
 
-
-on_fake_impls_change(_forget_cached)
-
-# register_fake's Meta kernels (in _library, a layer below) run fake impls under the active mode.
-set_current_fake_mode(current_mode)
 
 from .._exports import public_dir
 

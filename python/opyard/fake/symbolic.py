@@ -24,7 +24,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._library.fake_impl import set_symbolic_types
 from .ranges import DECIDE, add_range, floordiv_range, mod_range, mul_range, sub_range
 
 __all__ = ["SymInt", "SymBool", "SymFloat", "ShapeEnv", "ShapeGuard", "GuardOnDataDependentSymNode",
@@ -559,9 +558,6 @@ class ShapeEnv:
         """The guards, one ``- expr`` line each (as torch's ``format_guards``, without source lines)."""
         return "\n".join(f" - {g.expr}" for g in self.guards)
 
-
-# ctx.new_dynamic_size() (in _library.fake_impl, a layer below) raises and checks with these.
-set_symbolic_types(SymInt, DynamicOutputShapeException)
 
 from .._exports import public_dir
 

@@ -6,7 +6,6 @@ import numpy as np
 
 from .._factories import randn, zeros_like
 from ..autograd.engine import grad as autograd_grad
-from ..autograd.gradcheck import BATCHED_GRAD_CHECK
 from .vmap import vmap
 
 __all__ = ["check_batched_grad"]
@@ -47,8 +46,6 @@ def check_batched_grad(func, inputs, diff, atol, rtol):
                 return (f"For output {k} and input {i}:\n\n{_FAILED}\n\nGot:\n{got}\n\nExpected:\n{want}\n")
     return None
 
-
-BATCHED_GRAD_CHECK["check"] = check_batched_grad
 
 from .._exports import public_dir
 

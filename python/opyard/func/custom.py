@@ -7,8 +7,8 @@ batch dims (0, or None for unbatched arguments; a list of those for a tensor
 list), and wraps each output whose out dim is not None at that level.
 """
 
-from .._library.register import VMAP_KERNELS
-from ..autograd.function import Function, set_vmap_forward
+from ..autograd.function import Function
+from ..autograd.grad_mode import is_grad_enabled
 from .._tensor import CPU, Tensor
 from .batched import BATCHED_BIT, BatchedTensor, _new, _state, layer_of, move_dim, wrap
 from .rules.common import level_of
@@ -137,8 +137,6 @@ def make_vmap_kernel(overload, rule):
     return unary
 
 
-VMAP_KERNELS["make"] = make_vmap_kernel
-
 
 # --- autograd.Function under vmap ----------------------------------------------------------------
 
@@ -147,6 +145,15 @@ _EXTENDING = "For more details, please see https://pytorch.org/docs/main/notes/e
 
 def _has_own(cls, name):
     return any(name in k.__dict__ for k in cls.__mro__ if k.__module__ != Function.__module__)
+
+
+def _physical_requires_grad(args):
+    """Whether a batched argument's unbatched tensor requires grad (a grad transform inside vmap)."""
+    for a in args:
+        for e in (a if a.__class__ in (list, tuple) else (a,)):
+            if e.__class__ is BatchedTensor and e._value.requires_grad and is_grad_enabled():
+                return True
+    return False
 
 
 def function_vmap_forward(cls, args):
@@ -163,6 +170,14 @@ def function_vmap_forward(cls, args):
         return None
     if not _has_own(cls, "vmap"):
         if getattr(cls, "generate_vmap_rule", False):
+            if _physical_requires_grad(args):
+                # torch vmaps forward, setup_context and backward into a Function of the unbatched
+                # tensors; running forward on the batched ones would record the node where no gradient
+                # reaches it (zero gradients), so the case is refused rather than answered wrongly.
+                raise NotImplementedError(
+                    f"vmap over {cls.__name__}.apply with inputs that require grad (vmap of grad, vjp or "
+                    f"jacrev): opyard does not generate the vmap rule of an autograd.Function for that "
+                    f"yet (generate_vmap_rule=True); override the vmap staticmethod instead. {_EXTENDING}")
             return None
         raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
                            "override and implement the vmap staticmethod or set generate_vmap_rule=True. "
@@ -183,5 +198,3 @@ def function_vmap_forward(cls, args):
         return _wrap_outputs(f"{cls.__name__}.vmap", result[0], result[1], level)
     return batched_forward
 
-
-set_vmap_forward(function_vmap_forward)

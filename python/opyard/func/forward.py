@@ -44,9 +44,6 @@ def _set_batched_tangent(t, tangent):
     return None
 
 
-fwAD.BATCHED_TANGENTS["get"] = _batched_tangent
-fwAD.BATCHED_TANGENTS["set"] = _set_batched_tangent
-
 _zeros_like = aten("zeros_like")
 _reshape = aten("reshape")
 _permute = aten("permute")

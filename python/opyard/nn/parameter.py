@@ -1,6 +1,6 @@
 """``nn.Parameter``: a tensor that a Module registers as a parameter when assigned."""
 
-from .. import _core, _factories
+from .. import _factories
 from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
 from .._tensor import Tensor, _retype
 from ..autograd import _tensor_meta as meta
@@ -39,5 +39,4 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
 
-register_plain_tensor_type(Parameter)
-_core._kernel_plain_type(Parameter)  # the Rust CPU kernels take Parameters as plain tensors
+register_plain_tensor_type(Parameter, kernels=True)  # the Rust CPU kernels take it as a plain tensor

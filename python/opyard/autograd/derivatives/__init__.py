@@ -124,7 +124,7 @@ def register():
     """Register every derivative kernel; returns ``(library, registered, missing)``.
 
     The built-in packets are defined on first use (Note [Operators defined on first use],
-    src/python/lazy.rs): this plans each overload's Autograd kernel by name, and the rows of a
+    src/python/dispatch/lazy.rs): this plans each overload's Autograd kernel by name, and the rows of a
     packet are registered by one core call once it is defined (Note [Bulk registration],
     src/registry/bulk.rs). The formula kernels are built on first call (Note [Derivative kernels
     on first use]).
@@ -154,7 +154,9 @@ def register():
                 continue
             if qualified in _COMPOSITE_OPS:
                 continue  # autograd records what a CompositeImplicitAutograd op calls (torch's rule)
-            add(qualified, lambda op, f=formula_name: _on_first_call(op, lambda: make_kernel(op, formula(f))))
+            # With OPYARD_FASTPATH=0, the general kernel (Note [Fast paths and general paths], hooks.rs).
+            add(qualified, lambda op, f=formula_name: _on_first_call(
+                op, lambda: make_kernel(op, formula(f), general=not _core.FAST_PATHS)))
             registered.append(qualified)
     for name in NON_DIFFERENTIABLE:
         add(name, make_non_differentiable_kernel)

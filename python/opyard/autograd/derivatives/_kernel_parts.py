@@ -140,7 +140,7 @@ def tensor_meta(t):
     Note [Shared tensor metadata]: a node keeps the shape and dtype of every tensor
     argument it does not save (formulas read ``a.self.shape``); one object per
     (shape, dtype) instead of one per node keeps a unary node small (See Note [Rust
-    graph nodes] in ``src/python/node.rs``). The cache is bounded: it is emptied
+    graph nodes] in ``src/python/autograd/node/mod.rs``). The cache is bounded: it is emptied
     when full, which only costs new objects."""
     key = (t.shape, t.dtype)
     try:

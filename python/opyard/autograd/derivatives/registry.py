@@ -72,7 +72,7 @@ class Formula:
         # the by-name arguments, and must compute exactly what ``backward`` computes.
         self.node_apply = node_apply
         # The hottest formulas also name their Rust apply (``_core._NodeApply``, see Note
-        # [Rust node apply] in src/python/ag_apply.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
+        # [Rust node apply] in src/python/autograd/formulas/mod.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
         # computes what ``backward`` computes and falls back to the Python apply.
         self.rust_apply = rust_apply
         # derivatives.yaml's ``output_differentiability`` of an op with several outputs: one bool
@@ -191,7 +191,7 @@ def _is_tensor_type(t):
 class _KernelSpec:
     """Everything about one (op, formula) pair that does not change between calls."""
 
-    def __init__(self, op, formula):
+    def __init__(self, op, formula, rust_apply=True):
         schema = op._schema
         self.names, self.bind = _binder(schema)
         names = self.names
@@ -231,7 +231,7 @@ class _KernelSpec:
                 "_save_values": tuple(n for _, n, kind in self.saves if kind == _VALUE)}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
-        if formula.rust_apply is not None:
+        if formula.rust_apply is not None and rust_apply:
             body["apply"] = _rust_apply(formula, save_names, body.get("apply", BuiltinNode.apply),
                                         SavedTensor)
         self.node_cls = type(formula.name, (BuiltinNode,), body)
@@ -239,18 +239,20 @@ class _KernelSpec:
         self.op_name = op.name()
 
 
-def make_kernel(op, formula, *, rust=True):
+def make_kernel(op, formula, *, rust=True, general=False):
     """The Autograd kernel of ``op`` (``with_keyset=True`` convention) from its formula.
 
     The kernel is only reached while grad mode is on (no_grad excludes the
     autograd keys) or a forward-AD level includes them. An op with no ``Tensor[]``
     differentiable argument (a view op too, and an in-place op on ``self`` with nothing
     to copy first) gets the Rust kernel (See Note [Autograd kernel in Rust] in
-    src/python/ag_kernel.rs); ``rust=False`` gives the Python one instead.
+    src/python/autograd/kernel/mod.rs); ``rust=False`` gives the Python one instead. ``general=True``
+    gives the general kernel, with the formula's Python apply on its node (what ``OPYARD_FASTPATH=0``
+    registers: See Note [Fast paths and general paths] in src/python/hooks.rs).
     """
-    spec = _KernelSpec(op, formula)
+    spec = _KernelSpec(op, formula, rust_apply=not general)
     if formula.refuse:
-        return _refusing(spec, make_kernel(op, _without_refuse(formula), rust=rust))
+        return _refusing(spec, make_kernel(op, _without_refuse(formula), rust=rust, general=general))
     bind = spec.bind
     diff_pos = spec.diff_pos
     mutated = spec.mutated
@@ -295,6 +297,8 @@ def make_kernel(op, formula, *, rust=True):
 
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"
     kernel.__qualname__ = kernel.__name__
+    if general:
+        return kernel
     if spec.list_diff or (mutated and not (rust and _simple_inplace(spec))):
         return kernel
     if rust:
@@ -328,7 +332,7 @@ def _refusing(spec, kernel):
 
 def _simple_inplace(spec):
     """An op that modifies ``self`` in place and returns it, with nothing to copy before the change:
-    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/ag_kernel.rs)."""
+    the Rust kernel records it (See Note [In-place ops in the Rust kernel] in src/python/autograd/kernel/mod.rs)."""
     returns = spec.op._schema.returns
     return (spec.mutated == (0,) and not spec.clone_before and len(returns) == 1
             and returns[0].alias_info is not None and returns[0].alias_info.is_write)
@@ -431,7 +435,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
             saved.append(tensor_meta(v) if not isinstance(v, (list, tuple)) else [tensor_meta(t) for t in v])
         else:
             saved.append(SavedTensor(v) if not isinstance(v, (list, tuple)) else [SavedTensor(t) for t in v])
-    if arity is None and not spec.mutated and isinstance(out, _TensorBase):
+    if arity is None and not spec.mutated and isinstance(out, _TensorBase) and _core.FAST_PATHS:
         # The common case in one Rust call: node, edges, saved values, output 0's history.
         if spec.save_result:
             saved.append(SavedTensor(out, True, spec.formula.name, 0))

@@ -1,0 +1,119 @@
+"""The switchboard: every late-bound call between the layers, installed once.
+
+Note [The switchboard] (src/python/hooks.rs): the Rust core calls into the
+Python layers (it makes ``Tensor``s, runs the ``__torch_function__`` protocol,
+hands the rare cases of its fast paths to the Python general paths), and a few
+Python layers call what a higher one defines (``_tensor`` calls the factories'
+``tensor()``, ``_library`` calls ``amp``'s autocast kernel builder). Each such
+call is one field of ``_core.Hooks``; this module, in the facade's layer,
+imports what defines them and installs them all with one
+``_core._install_hooks(...)`` when ``import opyard`` has loaded the eager
+layers. The lower layers read theirs through ``_core._hooks()``, so no layer
+installs anything into another, and every edge an import scan cannot see is
+listed here and documented in ``hooks.rs``.
+
+``fake``, ``func`` and ``amp`` load on first use (the facade's PEP 562
+``__getattr__``), so their hooks are small functions that import the module
+when they are called (registering an autocast or vmap rule, gradcheck's
+batched check), or answer for it while it is not loaded (no fake tensor and no
+batched tensor exists before its module is).
+"""
+
+import importlib
+import sys
+
+import numpy as np
+
+from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor, overrides
+from ._library import register as _register
+from .autograd import _tensor_meta, engine, function, graph, tensor_methods, views
+
+_PACKAGE = __name__.rpartition(".")[0]
+
+
+def _on_first_use(module, name):
+    """``module.name``, importing ``module`` (relative to the package) on the first call."""
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module, _PACKAGE), name)(*args, **kwargs)
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _if_loaded(module, name, otherwise):
+    """``module.name`` once ``module`` is loaded; until then the call answers ``otherwise``."""
+    qualified = _PACKAGE + module
+
+    def call(*args, **kwargs):
+        loaded = sys.modules.get(qualified)
+        return otherwise if loaded is None else getattr(loaded, name)(*args, **kwargs)
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _symint_type():
+    loaded = sys.modules.get(_PACKAGE + ".fake.symbolic")
+    return None if loaded is None else loaded.SymInt
+
+
+def _symbolic_types():
+    symbolic = importlib.import_module(".fake.symbolic", _PACKAGE)
+    return symbolic.SymInt, symbolic.DynamicOutputShapeException
+
+
+_core._install_hooks(
+    # the tensor layer
+    tensor=_tensor.Tensor,
+    size=_tensor.Size,
+    ndarray=np.ndarray,
+    dtype_of_numpy=_dtype.FROM_NP,
+    dtype=_dtype.dtype,
+    dtype_from_code=_dtype.FROM_CODE.__getitem__,
+    default_dtype=_dtype._Default,
+    layout=_tensor.layout,
+    layouts=_tensor.LAYOUTS,
+    memory_format=_memory_format.memory_format,
+    memory_formats=_memory_format.MEMORY_FORMATS,
+    float32=_dtype.float32,
+    float64=_dtype.float64,
+    tensor_from_data=_factories.tensor,
+    tensor_subclass=overrides._install_routing,
+    lift_fresh=_on_first_use(".fake.mode", "_lift_fresh"),
+    # the dispatcher
+    dispatch_key=_keys.DispatchKey,
+    packet_of=_ops._canonical_packet,
+    function_protocol=overrides._dispatch_protocol,
+    protocol_of=_function_protocol.protocol_impl,
+    symint_type=_symint_type,
+    # autograd
+    set_requires_grad=tensor_methods._set_requires_grad,
+    check_grad=tensor_methods._check_assigned_grad,
+    accumulate_grad_node=graph.AccumulateGrad,
+    saved_tensor=graph.SavedTensor,
+    add=_tensor_meta.add,
+    add_=_ops.ops.aten.add_.Tensor,
+    ones_like=engine._ones_like,
+    validate_grad=engine._validate,
+    call_pre_hooks=engine._call_pre_hooks,
+    call_tensor_pre_hooks=engine._call_tensor_pre_hooks,
+    call_post_hooks=engine._call_post_hooks,
+    accumulate_grad=_tensor_meta.accumulate_grad,
+    backward=tensor_methods.backward,
+    apply_general=function._apply_general,
+    record_outputs=function._record_outputs,
+    check_dirty=function._check_dirty,
+    alias=_tensor_meta.alias,
+    zeros=_tensor_meta.zeros,
+    freed_message=graph.FREED_MESSAGE,
+    rebase_view_history=views.rebase_view_history,
+    is_custom_op=_register._is_custom_op,
+    batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),
+    set_batched_tangent=_if_loaded(".func.forward", "_set_batched_tangent", NotImplemented),
+    function_vmap_forward=_if_loaded(".func.custom", "function_vmap_forward", None),
+    batched_grad_check=_on_first_use(".func.batched_grad_check", "check_batched_grad"),
+    # torch.library
+    autocast_kernel=_on_first_use(".amp.kernels", "custom_op_kernel"),
+    vmap_kernel=_on_first_use(".func.custom", "make_vmap_kernel"),
+    fake_impls_changed=_if_loaded(".fake.mode", "_forget_cached", None),
+    symbolic_types=_symbolic_types,
+    facade=sys.modules[_PACKAGE],
+)

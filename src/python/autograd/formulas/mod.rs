@@ -1,0 +1,265 @@
+//! `_NodeApply`: the backward of the hottest built-in formulas in Rust.
+//!
+//! Note [Rust node apply]: a node class of the derivative table may get, as
+//! its `apply`, a `_NodeApply` instead of a Python function (see Note [Direct
+//! node apply] in `derivatives/registry.py`). It computes what the Python
+//! formula computes, calling the same ops through the dispatcher, from the
+//! node's Rust fields (`saved`, `released`, the edges):
+//! - `sum` (all-reduce): `expand(g, self.shape)`; `mean` (all-reduce):
+//!   `expand(g / max(numel, 1), self.shape)`;
+//! - `neg`: `-g`; `clone`, `alias`, `add.Scalar`, `sub.Scalar`: `g`;
+//! - `add.Tensor`/`sub.Tensor`: `g` and `±g * alpha` (no multiply for alpha == 1);
+//! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
+//!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
+//!   freed graph, a tensor modified in place);
+//! - `mm`: `g @ mat2.t()` and `self.t() @ g`, likewise after unpacking both;
+//!   `addmm`: `g * beta`, `(g @ mat2.t()) * alpha`, `(mat1.t() @ g) * alpha`;
+//! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`;
+//! - from the saved result, unpacked (and checked) first as `mul.Tensor`'s
+//!   operands: `exp` `g * r`; `tanh` `g * (1 - r * r)`; `sigmoid`
+//!   `g * (r * (1 - r))`; `relu` `where(r <= 0, zeros_like(g), g)`, each
+//!   calling the formula's ops in its order.
+//!
+//! With grad mode on in backward (`create_graph=True`), or anything it does
+//! not expect (a saved value that is not a plain `SavedTensor`, more than one
+//! output gradient, keywords), it calls the Python `apply` it replaces, its
+//! `__wrapped__`. Hooks, anomaly mode and `retain_graph` live in the engine
+//! around `apply` and are unchanged. Like a function on a class, it is a
+//! method descriptor: `node.apply(grads)` calls it with the node first.
+
+pub mod api;
+pub mod saved;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use smallvec::SmallVec;
+
+use crate::dispatch::{tls, DispatchKeySet};
+use crate::python::autograd::node::PyNodeBase;
+use crate::python::autograd::saved::slots::SlotLayout;
+use crate::python::dispatch::operator::PyOpOverload;
+use crate::python::tensor::base::PyTensorBase;
+
+/// Which formula a `_NodeApply` computes, and the ops it calls (in order).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// `expand`.
+    SumAll,
+    /// `div.Scalar`, `expand`.
+    MeanAll,
+    /// `neg`.
+    Neg,
+    /// The gradient itself.
+    Identity,
+    /// `mul.Scalar`.
+    Add,
+    /// `mul.Scalar`, `neg`.
+    Sub,
+    /// `mul.Tensor`, `mul.Scalar`.
+    Mul,
+    /// `mm`, `t`.
+    Mm,
+    /// `mm`, `t`, `mul.Scalar`.
+    Addmm,
+    /// `g op other` with the saved `other`: `op.Tensor`, `op.Scalar` (mul or div).
+    ByOther,
+    /// From the saved result: `exp` (`mul.Tensor`, `mul.Scalar`), `tanh` and
+    /// `sigmoid` (`mul.Tensor`, `rsub.Scalar`), `relu` (`where.self`, `le.Scalar`,
+    /// `zeros_like`).
+    Result(ResultFormula),
+}
+
+/// The formulas computed from the saved result of a unary op.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum ResultFormula {
+    Exp,
+    Tanh,
+    Sigmoid,
+    Relu,
+}
+
+/// Each kind's name (as `registry.py` gives it) and how many ops it calls.
+pub(crate) const KINDS: &[(&str, Kind, usize)] = &[
+    ("sum", Kind::SumAll, 1),
+    ("mean", Kind::MeanAll, 2),
+    ("neg", Kind::Neg, 1),
+    ("clone", Kind::Identity, 0),
+    ("identity", Kind::Identity, 0),
+    ("add", Kind::Add, 1),
+    ("sub", Kind::Sub, 2),
+    ("mul", Kind::Mul, 2),
+    ("mm", Kind::Mm, 2),
+    ("addmm", Kind::Addmm, 3),
+    ("mul_scalar", Kind::ByOther, 2),
+    ("div_scalar", Kind::ByOther, 2),
+    ("mul_result", Kind::Result(ResultFormula::Exp), 2),
+    ("tanh", Kind::Result(ResultFormula::Tanh), 2),
+    ("sigmoid", Kind::Result(ResultFormula::Sigmoid), 2),
+    ("relu", Kind::Result(ResultFormula::Relu), 3),
+];
+
+/// A node class's `apply` in Rust. See Note [Rust node apply].
+#[pyclass(name = "_NodeApply", module = "opyard._core", frozen)]
+pub struct PyNodeApply {
+    pub(crate) kind: Kind,
+    pub(crate) fallback: PyObject,
+    pub(crate) ops: Vec<Py<PyOpOverload>>,
+    pub(crate) saved_tensor: Py<PyType>,
+    pub(crate) layout: Option<SlotLayout>,
+}
+
+/// Calls `op` as `op(*args)` does, without the Python-level argument extraction.
+pub(crate) fn call<'py, const N: usize>(
+    py: Python<'py>,
+    op: &Py<PyOpOverload>,
+    args: [&Bound<'py, PyAny>; N],
+) -> PyResult<PyObject> {
+    let args = PyTuple::new_bound(py, args);
+    PyOpOverload::call_reporting(op.bind(py), &args, None, None, &mut None)
+}
+
+/// `g * b`: `mul.Tensor` for a tensor `b`, else `mul.Scalar` (the formulas' `mul`).
+pub(crate) fn mul<'py>(
+    ops: &[Py<PyOpOverload>],
+    g: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<PyObject> {
+    let op = if b.is_instance_of::<PyTensorBase>() {
+        &ops[0]
+    } else {
+        &ops[1]
+    };
+    call(g.py(), op, [g, b])
+}
+
+/// The sizes of a `TensorMeta` as a new list, when every size is an int (a
+/// symbolic size takes the Python formula).
+fn int_sizes<'py>(meta: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyList>>> {
+    let shape = meta.getattr(pyo3::intern!(meta.py(), "shape"))?;
+    let size = PyList::new_bound(meta.py(), shape.iter()?.collect::<PyResult<Vec<_>>>()?);
+    Ok(size
+        .iter()
+        .all(|d| d.is_exact_instance_of::<pyo3::types::PyLong>())
+        .then_some(size))
+}
+
+impl PyNodeApply {
+    pub(crate) fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let grad_mode_off = tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS);
+        if grad_mode_off && args.len() == 2 && kwargs.is_none_or(|k| k.is_empty()) {
+            let node = args.get_item(0)?;
+            let grads = args.get_item(1)?;
+            if let (Ok(node), Ok(grads)) =
+                (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>())
+            {
+                if grads.len() == 1 {
+                    if let Some(out) = self.apply(py, node, &grads.get_item(0)?)? {
+                        return Ok(out);
+                    }
+                }
+            }
+        }
+        self.fallback.call_bound(py, args, kwargs)
+    }
+
+    /// The gradients of the inputs, or None for the Python path.
+    fn apply(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyNodeBase>,
+        g: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<PyObject>> {
+        let (released, saved, n_next) = {
+            let n = node.borrow();
+            let saved: SmallVec<[PyObject; 3]> = n.saved.iter().map(|o| o.clone_ref(py)).collect();
+            (n.released, saved, n.next.len())
+        };
+        let ops = &self.ops;
+        if self.kind == Kind::Addmm {
+            return self.addmm(py, node, g, &saved, released);
+        }
+        if matches!(self.kind, Kind::Mul | Kind::Mm) {
+            return self.mul_tensor(py, node, g, &saved, released);
+        }
+        if let Kind::Result(f) = self.kind {
+            return self.by_result(py, f, g, &saved, released, n_next);
+        }
+        let none = || -> PyObject {
+            PyTuple::new_bound(py, (0..n_next).map(|_| py.None()))
+                .into_any()
+                .unbind()
+        };
+        if self.kind == Kind::SumAll {
+            // `_sum_all_apply`: one output, whatever the edges.
+            let Some(meta) = saved.first() else {
+                return Ok(None);
+            };
+            if g.is_none() {
+                return Ok(Some(
+                    PyTuple::new_bound(py, [py.None()]).into_any().unbind(),
+                ));
+            }
+            let shape = meta.bind(py).getattr(pyo3::intern!(py, "shape"))?;
+            let size = match shape.downcast::<PyTuple>() {
+                Ok(t) => PyList::new_bound(py, t.iter()),
+                Err(_) => PyList::new_bound(py, shape.iter()?.collect::<PyResult<Vec<_>>>()?),
+            };
+            let out = call(py, &ops[0], [g, size.as_any()])?;
+            return Ok(Some(PyTuple::new_bound(py, [out]).into_any().unbind()));
+        }
+        if g.is_none() {
+            return Ok(Some(none()));
+        }
+        let grads: SmallVec<[PyObject; 2]> = match self.kind {
+            Kind::Neg => smallvec::smallvec![call(py, &ops[0], [g])?],
+            Kind::Identity => smallvec::smallvec![g.clone().unbind()],
+            Kind::Add | Kind::Sub => {
+                let Some(alpha) = saved.get(2) else {
+                    return Ok(None);
+                };
+                let alpha = alpha.bind(py);
+                let scaled = if alpha.eq(1)? {
+                    g.clone().unbind()
+                } else {
+                    call(py, &ops[0], [g, alpha])?
+                };
+                let other = if self.kind == Kind::Sub {
+                    call(py, &ops[1], [scaled.bind(py)])?
+                } else {
+                    scaled
+                };
+                smallvec::smallvec![g.clone().unbind(), other]
+            }
+            Kind::ByOther => {
+                let Some(other) = saved.get(1) else {
+                    return Ok(None);
+                };
+                smallvec::smallvec![mul(ops, g, other.bind(py))?]
+            }
+            Kind::MeanAll => {
+                let Some(meta) = saved.first() else {
+                    return Ok(None);
+                };
+                let Some(size) = int_sizes(meta.bind(py))? else {
+                    return Ok(None);
+                };
+                let numel: i64 = size
+                    .iter()
+                    .map(|d| d.extract::<i64>())
+                    .product::<PyResult<i64>>()?;
+                let count = numel.max(1).into_py(py).into_bound(py);
+                let scaled = call(py, &ops[0], [g, &count])?;
+                smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
+            }
+            Kind::SumAll | Kind::Mul | Kind::Mm | Kind::Addmm | Kind::Result(_) => {
+                unreachable!("handled above")
+            }
+        };
+        Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
+    }
+}

@@ -1,0 +1,60 @@
+//! The `__opyard_function__` protocol on the call path: the Python handler
+//! and when it is consulted.
+//!
+//! The handler (`opyard.overrides`, `Hooks::function_protocol`) is asked after a binding `TypeError`
+//! (Tensor-like duck types) and, after binding, when a tensor argument is not
+//! of a plain type or a function mode is active (see Note [Subclass check]
+//! and Note [Function protocol state]).
+
+use crate::python::hooks::installed;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+/// After a binding `TypeError`: let an argument's `__opyard_function__` /
+/// `__torch_function__` handle the call; re-raise `err` if none does.
+pub fn try_override(
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    err: PyErr,
+) -> PyResult<PyObject> {
+    let py = func.py();
+    if !err.is_instance_of::<PyTypeError>(py) {
+        return Err(err);
+    }
+    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
+        return Err(err);
+    };
+    let kwargs = match kwargs {
+        Some(k) => k.clone(),
+        None => PyDict::new_bound(py),
+    };
+    let out = handler.bind(py).call1((func, args, kwargs))?;
+    if out.is(&py.NotImplemented()) {
+        Err(err)
+    } else {
+        Ok(out.unbind())
+    }
+}
+
+/// Run the protocol for a bound call that wants it (see
+/// `tls::wants_function_protocol`): `Some(result)` when an override handled
+/// the call, `None` to dispatch as usual.
+#[cold]
+pub fn function_protocol(
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<PyObject>> {
+    let py = func.py();
+    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
+        return Ok(None);
+    };
+    let kwargs = match kwargs {
+        Some(k) => k.clone(),
+        None => PyDict::new_bound(py),
+    };
+    let out = handler.bind(py).call1((func, args, kwargs))?;
+    Ok((!out.is(&py.NotImplemented())).then(|| out.unbind()))
+}

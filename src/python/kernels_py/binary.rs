@@ -1,0 +1,273 @@
+//! The fast path of `add`, `sub`, `mul` and `div` (Tensor and Scalar
+//! overloads): two plain CPU tensors of one fast-path dtype with equal shapes
+//! (or one side a single element), or a tensor and a Python int/float.
+//! Anything else returns `None` and the caller runs the Python kernel.
+//!
+//! Note [Fast binary promotion]: the result dtype is torch's (and the
+//! Python kernel's): the tensor's dtype, except that an integer tensor with a
+//! Python float, and integer true division, give the default float dtype
+//! (float32 or float64; with another default the call falls back). A Python
+//! number becomes the result dtype first (numpy's weak scalars); ints beyond
+//! 2**53 meeting a float, ints outside an int32 tensor's range, and bools take
+//! the Python kernel, whose rules for them stay the only ones.
+
+use super::scalars::{alpha_arg, alpha_fits, FromF64, Num, ToFloat};
+use super::tensor_io::{default_float_is_f64, tensor_array, wrap_result};
+use crate::kernels::elementwise::{
+    arith, divide_as, float_binary, float_binary_from, scaled, BinOp, Operand,
+};
+use crate::kernels::{Arith, Float};
+use crate::python::ffi::numpy::{alloc, ArrayRef, Dt, Elem};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+/// Above this many elements numpy's own (SIMD) loops win and the Python kernel
+/// runs: measured crossovers (bench/bench_tensor.py, BENCHMARKS.md "Rust kernels")
+/// are ~32k elements for add/sub/mul/neg/clone and ~16k for division.
+pub const MAX_FAST_LEN: usize = 1 << 15;
+const MAX_FAST_DIV_LEN: usize = 1 << 14;
+
+fn max_len(op: BinOp) -> usize {
+    if op == BinOp::Div {
+        MAX_FAST_DIV_LEN
+    } else {
+        MAX_FAST_LEN
+    }
+}
+
+/// The second operand: a tensor or a Python number.
+enum Rhs<'a, 'py> {
+    Tensor(ArrayRef<'a, 'py>),
+    Number(Num),
+}
+
+/// One tensor operand as a loop operand: its slice, or its one element
+/// (`T` is `a`'s element type).
+fn operand<'a, T: Elem>(a: &ArrayRef<'a, '_>, single: bool) -> Operand<'a, T> {
+    let s = a.slice::<T>();
+    if single {
+        Operand::Scalar(s[0])
+    } else {
+        Operand::Slice(s)
+    }
+}
+
+/// Allocate a result of `T`s of shape `dims`, fill it with `f` (which writes
+/// every element), wrap it as a tensor.
+fn produce<T: Elem>(
+    py: Python<'_>,
+    dims: &[isize],
+    f: impl FnOnce(&mut [T]),
+) -> PyResult<PyObject> {
+    wrap_result(py, alloc::<T>(py, dims, f)?)
+}
+
+/// The fast path of one binary call, or `None` to run the Python kernel.
+/// `alpha_positional`: the `.Scalar` overloads of add/sub take `alpha` third.
+pub fn binary(
+    py: Python<'_>,
+    op: BinOp,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    alpha_positional: bool,
+) -> PyResult<Option<PyObject>> {
+    let scaled_op = matches!(op, BinOp::Add | BinOp::Sub);
+    let alpha = match (args.len(), kwargs.map_or(0, |k| k.len())) {
+        (2, 0) => None,
+        (3, 0) if alpha_positional && scaled_op => Some(args.get_item(2)?),
+        (2, 1) if !alpha_positional && scaled_op => match kwargs.unwrap().get_item("alpha")? {
+            Some(a) => Some(a),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let Ok(alpha) = alpha_arg(alpha) else {
+        return Ok(None);
+    };
+    let self_obj = args.get_item(0)?;
+    let Some(xa) = tensor_array(&self_obj) else {
+        return Ok(None);
+    };
+    let Some(x) = ArrayRef::read(&xa) else {
+        return Ok(None);
+    };
+    let other = args.get_item(1)?;
+    let ya = tensor_array(&other);
+    let rhs = match &ya {
+        Some(ya) => match ArrayRef::read(ya) {
+            Some(y) => Rhs::Tensor(y),
+            None => return Ok(None),
+        },
+        None => match Num::read(&other) {
+            Some(n) => Rhs::Number(n),
+            None => return Ok(None),
+        },
+    };
+    match rhs {
+        Rhs::Tensor(y) => tensors(py, op, &x, &y, alpha),
+        Rhs::Number(n) => with_number(py, op, &x, n, alpha),
+    }
+}
+
+/// Tensor op tensor (same dtype; equal shapes or one single element).
+fn tensors(
+    py: Python<'_>,
+    op: BinOp,
+    x: &ArrayRef<'_, '_>,
+    y: &ArrayRef<'_, '_>,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    if x.dt != y.dt {
+        return Ok(None);
+    }
+    let (xs, ys, dims, len) = if x.dims() == y.dims() {
+        (false, false, x.dims(), x.len)
+    } else if y.len == 1 && y.dims().len() <= x.dims().len() {
+        (false, true, x.dims(), x.len)
+    } else if x.len == 1 && x.dims().len() <= y.dims().len() {
+        (true, false, y.dims(), y.len)
+    } else {
+        return Ok(None);
+    };
+    if len > max_len(op) {
+        return Ok(None);
+    }
+    match x.dt {
+        Dt::F32 => float_op::<f32>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+        Dt::F64 => float_op::<f64>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+        Dt::I32 => int_op::<i32>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+        Dt::I64 => int_op::<i64>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
+    }
+}
+
+/// Tensor op Python number.
+fn with_number(
+    py: Python<'_>,
+    op: BinOp,
+    x: &ArrayRef<'_, '_>,
+    n: Num,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    // With `alpha`, the Python kernel multiplies the two Python numbers first
+    // (`np.multiply(other, alpha)`, a float64 numpy scalar, which then promotes
+    // the sum to float64 before the cast back): not the tensor-dtype product
+    // the Rust loop would form, so such calls keep the Python kernel.
+    if alpha.is_some() {
+        return Ok(None);
+    }
+    let (dims, len) = (x.dims(), x.len);
+    if len > max_len(op) {
+        return Ok(None);
+    }
+    let Some(f) = n.float() else {
+        return Ok(None);
+    };
+    match (x.dt, n) {
+        (Dt::F32, _) => float_op::<f32>(
+            py,
+            op,
+            dims,
+            operand(x, false),
+            Operand::Scalar(f as f32),
+            alpha,
+        ),
+        (Dt::F64, _) => float_op::<f64>(py, op, dims, operand(x, false), Operand::Scalar(f), alpha),
+        (Dt::I32, Num::Int(i)) => match i32::try_from(i) {
+            Ok(v) => int_op::<i32>(py, op, dims, operand(x, false), Operand::Scalar(v), alpha),
+            Err(_) => Ok(None),
+        },
+        (Dt::I64, Num::Int(i)) => {
+            int_op::<i64>(py, op, dims, operand(x, false), Operand::Scalar(i), alpha)
+        }
+        // An integer tensor with a Python float: the default float dtype.
+        (Dt::I32, Num::Float(_)) if alpha.is_none() => {
+            int_with_float::<i32>(py, op, dims, operand(x, false), f)
+        }
+        (Dt::I64, Num::Float(_)) if alpha.is_none() => {
+            int_with_float::<i64>(py, op, dims, operand(x, false), f)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A float result of the operands' own dtype.
+#[allow(clippy::too_many_arguments)]
+fn float_op<T: Float + FromF64 + Elem>(
+    py: Python<'_>,
+    op: BinOp,
+    dims: &[isize],
+    lhs: Operand<'_, T>,
+    rhs: Operand<'_, T>,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    let alpha = match alpha {
+        None => None,
+        Some(a) => match a.float() {
+            Some(f) => Some(T::from_f64(f)),
+            None => return Ok(None),
+        },
+    };
+    produce::<T>(py, dims, |out| match alpha {
+        None => float_binary(op, lhs, rhs, out),
+        Some(a) => scaled(op == BinOp::Sub, lhs, rhs, a, out),
+    })
+    .map(Some)
+}
+
+/// An integer result (add/sub/mul) or, for `div`, the default float dtype.
+#[allow(clippy::too_many_arguments)]
+fn int_op<I: Arith + ToFloat + TryFrom<i64> + Elem>(
+    py: Python<'_>,
+    op: BinOp,
+    dims: &[isize],
+    lhs: Operand<'_, I>,
+    rhs: Operand<'_, I>,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    if op == BinOp::Div {
+        return match default_float_is_f64(py) {
+            Some(true) => produce::<f64>(py, dims, |o| divide_as(lhs, rhs, o, I::to_f64)).map(Some),
+            Some(false) => {
+                produce::<f32>(py, dims, |o| divide_as(lhs, rhs, o, I::to_f32)).map(Some)
+            }
+            None => Ok(None),
+        };
+    }
+    let alpha = match alpha {
+        None => None,
+        // `sub` is `add` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(a)) if alpha_fits::<I>(op, a) => match I::try_from(a) {
+            Ok(a) => Some(a),
+            Err(_) => return Ok(None),
+        },
+        Some(Num::Int(_)) => return Ok(None),
+        // A float alpha with integer tensors is an error: the Python kernel raises it.
+        Some(Num::Float(_)) => return Ok(None),
+    };
+    produce::<I>(py, dims, |out| match alpha {
+        None => arith(op, lhs, rhs, out),
+        Some(a) => scaled(op == BinOp::Sub, lhs, rhs, a, out),
+    })
+    .map(Some)
+}
+
+/// An integer tensor op a Python float: both in the default float dtype.
+fn int_with_float<I: Elem + ToFloat>(
+    py: Python<'_>,
+    op: BinOp,
+    dims: &[isize],
+    lhs: Operand<'_, I>,
+    f: f64,
+) -> PyResult<Option<PyObject>> {
+    let rhs32 = Operand::Scalar(f as f32);
+    match default_float_is_f64(py) {
+        Some(true) => produce::<f64>(py, dims, |o| {
+            float_binary_from(op, lhs, Operand::Scalar(f), o, I::to_f64)
+        }),
+        Some(false) => produce::<f32>(py, dims, |o| {
+            float_binary_from(op, lhs, rhs32, o, I::to_f32)
+        }),
+        None => return Ok(None),
+    }
+    .map(Some)
+}

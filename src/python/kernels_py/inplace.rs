@@ -1,0 +1,179 @@
+//! The fast path of `add_`, `sub_` and `mul_` with a tensor operand (the
+//! gradient accumulation `grad.add_(g)`, an optimizer's `p.add_(g, alpha=-lr)`):
+//! a plain, writeable, contiguous CPU tensor updated in place by a same-dtype
+//! tensor of its shape (or a single element), its version counter bumped, as
+//! the Python kernels do. The operand may be a strided view (an expanded
+//! gradient with zero strides, a transpose, negative strides), read through
+//! its strides. Aliasing operands, broadcasting `self`, another
+//! dtype or a float `alpha` on integers run the Python kernel.
+
+use super::binary::MAX_FAST_LEN;
+use super::scalars::{alpha_arg, alpha_fits, FromNum, Num};
+use super::tensor_io::{plain_cpu_tensor, tensor_array};
+use crate::kernels::elementwise::{arith_inplace, BinOp, Operand};
+use crate::kernels::strided::arith_inplace_strided;
+use crate::kernels::Arith;
+use crate::python::ffi::numpy::{ArrayRef, Dt, Elem};
+use crate::python::ffi::numpy_strided::StridedRef;
+use crate::python::tensor::base::PyTensorBase;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+/// `self op= other` (with `alpha` for add/sub), or `None` to run the Python kernel.
+pub fn inplace(
+    py: Python<'_>,
+    op: BinOp,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<PyObject>> {
+    let alpha = match (args.len(), kwargs.map_or(0, |k| k.len())) {
+        (2, 0) => None,
+        (2, 1) if op != BinOp::Mul => match kwargs.unwrap().get_item("alpha")? {
+            Some(a) => Some(a),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let Ok(alpha) = alpha_arg(alpha) else {
+        return Ok(None);
+    };
+    let self_obj = args.get_item(0)?;
+    let Some(state) = plain_cpu_tensor(&self_obj) else {
+        return Ok(None);
+    };
+    let (Some(xa), Some(ya)) = (state.data(py), tensor_array(&args.get_item(1)?)) else {
+        return Ok(None);
+    };
+    let Some(x) = ArrayRef::read(&xa) else {
+        return Ok(None);
+    };
+    if !x.writeable() || x.len > MAX_FAST_LEN {
+        return Ok(None);
+    }
+    let Some(y) = ArrayRef::read(&ya) else {
+        return strided(py, op, &self_obj, state, &x, &ya, alpha);
+    };
+    let single = y.dims() != x.dims();
+    let fits = x.dt == y.dt && (!single || (y.len == 1 && y.dims().len() <= x.dims().len()));
+    if !fits || x.overlaps(&y) {
+        return Ok(None);
+    }
+    // Each arm's type is `x.dt == y.dt`; `update` checks writeability and overlap.
+    let done = match x.dt {
+        Dt::F32 => update::<f32>(op, &x, &y, single, alpha),
+        Dt::F64 => update::<f64>(op, &x, &y, single, alpha),
+        Dt::I32 => update::<i32>(op, &x, &y, single, alpha),
+        Dt::I64 => update::<i64>(op, &x, &y, single, alpha),
+    };
+    if !done {
+        return Ok(None);
+    }
+    state.bump_version(py)?;
+    Ok(Some(self_obj.unbind()))
+}
+
+/// `self op= other` with `other` a view of `self`'s shape and dtype and any
+/// strides (the gradient `SumBackward0` expands, a transpose), read through
+/// its strides; `None` to run the Python kernel (another shape or dtype, an
+/// operand touching `self`'s memory, `alpha` not fitting the dtype).
+fn strided(
+    py: Python<'_>,
+    op: BinOp,
+    self_obj: &Bound<'_, PyAny>,
+    state: &PyTensorBase,
+    x: &ArrayRef<'_, '_>,
+    ya: &Bound<'_, PyAny>,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    let Some(y) = StridedRef::read(ya) else {
+        return Ok(None);
+    };
+    let same_shape = y.dims().len() == x.dims().len()
+        && y.dims()
+            .iter()
+            .zip(x.dims())
+            .all(|(&a, &b)| a as isize == b);
+    if y.dt != x.dt || !same_shape || y.touches(x.byte_range()) {
+        return Ok(None);
+    }
+    // Each arm's type is `x.dt == y.dt`; `update_strided` checks writeability and overlap.
+    let done = match x.dt {
+        Dt::F32 => update_strided::<f32>(op, x, &y, alpha),
+        Dt::F64 => update_strided::<f64>(op, x, &y, alpha),
+        Dt::I32 => update_strided::<i32>(op, x, &y, alpha),
+        Dt::I64 => update_strided::<i64>(op, x, &y, alpha),
+    };
+    if !done {
+        return Ok(None);
+    }
+    state.bump_version(py)?;
+    Ok(Some(self_obj.clone().unbind()))
+}
+
+/// Update `x` in place from strided `y`; `false` (nothing written) when
+/// `alpha` does not fit `T`, `x` is read-only or `y` reaches `x`'s memory.
+fn update_strided<T: Arith + FromNum + Elem>(
+    op: BinOp,
+    x: &ArrayRef<'_, '_>,
+    y: &StridedRef<'_, '_>,
+    alpha: Option<Num>,
+) -> bool {
+    let alpha = match alpha {
+        None => None,
+        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(i))
+            if !alpha_fits::<i64>(op, i)
+                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
+        {
+            return false
+        }
+        Some(a) => match T::from_num(a) {
+            Some(a) => Some(a),
+            None => return false,
+        },
+    };
+    x.update_strided::<T, _>(y, |out, ys| arith_inplace_strided(op, out, ys, alpha))
+        .is_some()
+}
+
+/// Update `x` in place; `false` (nothing written) when `alpha` does not fit
+/// `T`, `x` is read-only or shares memory with `y`.
+fn update<T: Arith + FromNum + Elem>(
+    op: BinOp,
+    x: &ArrayRef<'_, '_>,
+    y: &ArrayRef<'_, '_>,
+    single: bool,
+    alpha: Option<Num>,
+) -> bool {
+    let alpha = match alpha {
+        None => None,
+        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(i))
+            if !alpha_fits::<i64>(op, i)
+                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
+        {
+            return false
+        }
+        Some(a) => match T::from_num(a) {
+            Some(a) => Some(a),
+            None => return false,
+        },
+    };
+    x.update::<T, _>(y, |out, ys| match (alpha, single) {
+        (None, true) => arith_inplace(op, out, Operand::Scalar(ys[0])),
+        (None, false) => arith_inplace(op, out, Operand::Slice(ys)),
+        // `x ± alpha * y`: the product rounded (or wrapped) in `T` first, as the
+        // Python kernel's `np.multiply` then `np.add` (see `elementwise::scaled`).
+        (Some(a), true) => arith_inplace(op, out, Operand::Scalar(ys[0].mul(a))),
+        (Some(a), false) => {
+            for (o, &v) in out.iter_mut().zip(ys) {
+                *o = if op == BinOp::Sub {
+                    o.sub(v.mul(a))
+                } else {
+                    o.add(v.mul(a))
+                };
+            }
+        }
+    })
+    .is_some()
+}
