@@ -190,6 +190,26 @@ finally:
     g._destroy()
 out = y
 """)
+dispatch_snippet("fallback_twice_at_one_key", """
+from T.library import Library
+g1 = Library("_", "IMPL")
+g2 = Library("_", "IMPL")
+g1.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+try:
+    g2.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+finally:
+    g1._destroy()
+    g2._destroy()
+""", "value")
+dispatch_snippet("fallback_twice_from_one_library", """
+from T.library import Library
+g1 = Library("_", "IMPL")
+g1.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+try:
+    g1.fallback(lambda *a, **k: None, "TESTING_ONLY_GenericMode")
+finally:
+    g1._destroy()
+""", "value")
 dispatch_snippet("fallback_again_after_destroy", """
 from T.library import Library
 g1 = Library("_", "IMPL")
