@@ -84,6 +84,7 @@ _core._install_hooks(
     function_protocol=overrides._dispatch_protocol,
     protocol_of=_function_protocol.protocol_impl,
     symint_type=_symint_type,
+    number_operands=_on_first_use("._aten.number_operands", "retry"),
     # autograd
     set_requires_grad=tensor_methods._set_requires_grad,
     check_grad=tensor_methods._check_assigned_grad,
@@ -108,7 +109,6 @@ _core._install_hooks(
     is_custom_op=_register._is_custom_op,
     batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),
     set_batched_tangent=_if_loaded(".func.forward", "_set_batched_tangent", NotImplemented),
-    function_vmap_forward=_if_loaded(".func.custom", "function_vmap_forward", None),
     batched_grad_check=_on_first_use(".func.batched_grad_check", "check_batched_grad"),
     # torch.library
     autocast_kernel=_on_first_use(".amp.kernels", "custom_op_kernel"),

@@ -137,6 +137,11 @@ hooks! {
     /// `symint_type()`: `opyard.fake.SymInt`, or None while `opyard.fake`
     /// is not loaded (no SymInt exists then). See [`symint_type`].
     symint_type: PyObject,
+    /// `number_operands(packet, args, kwargs)`: a packet call no overload
+    /// bound, retried with Python numbers where torch's few operators take
+    /// them as tensors (`opyard.add(2.5, t)`; `_aten/number_operands.py`), or
+    /// `NotImplemented`. Asked after the protocol handler declined.
+    number_operands: PyObject,
 
     // --- autograd ---
     /// `set_requires_grad(t, flag)`: `t.requires_grad = flag` (torch's checks).
@@ -195,11 +200,6 @@ hooks! {
     /// `set_batched_tangent(t, tangent)`: attach a batched tangent to the
     /// physical tensor of batched `t` (`func`; `NotImplemented` for others).
     set_batched_tangent: PyObject,
-    /// `function_vmap_forward(cls, args)`: what runs instead of an
-    /// `autograd.Function`'s apply when an input is batched at the innermost
-    /// vmap (its `vmap` staticmethod), or None (`func`; read by the general
-    /// path of `Function.apply`).
-    function_vmap_forward: PyObject,
     /// `batched_grad_check(func, inputs, diff_inputs, atol, rtol)`:
     /// `gradcheck(check_batched_grad=True)`'s check (`func`; read by `gradcheck`).
     batched_grad_check: PyObject,

@@ -844,6 +844,12 @@ x = T.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 snippet("function_with_defaults_under_vmap", _DEFAULTS + """
 out = [T.vmap(F.apply)(x), T.vmap(lambda t: F.apply(t, 3.0))(x), T.vmap(F.apply, in_dims=(0, None))(x, 4.0)]
 """)
+snippet("function_with_defaults_under_vmap_of_grad", _DEFAULTS + """
+out = [T.vmap(T.func.grad(lambda t: F.apply(t).sum()))(x), T.vmap(T.func.grad(lambda t: F.apply(t, 5.0).sum()))(x)]
+""")
+snippet("function_with_defaults_under_grad_of_vmap", _DEFAULTS + """
+out = T.func.grad(lambda t: T.vmap(F.apply)(t).sum())(x)
+""")
 snippet("function_with_defaults_under_grad", _DEFAULTS + """
 out = T.func.grad(lambda t: F.apply(t).sum())(x)
 """)

@@ -92,7 +92,7 @@ def fake_of(mode, t, *, static_shapes, source=None, memo=True):
         fake._base = fake_base
         fake._vc = fake_base._counter()
     if t.requires_grad:
-        fake.requires_grad_(True)
+        fake.requires_grad = True
     if env is None and source is None and not shape and t._dev.type == "cpu" and type(t) is Tensor \
             and t._data.dtype.name in _VALUE_KEPT:
         # As torch (for a FakeTensorMode used by hand, without a ShapeEnv): the value of a plain

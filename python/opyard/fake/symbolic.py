@@ -18,7 +18,6 @@ graph is then valid for every input that satisfies the guards.
 """
 
 import builtins
-import itertools
 import operator
 from typing import NamedTuple
 
@@ -450,8 +449,8 @@ class ShapeEnv:
         self.allow_scalar_outputs = allow_scalar_outputs
         self.specialize_zero_one = specialize_zero_one
         self.duck_shape = duck_shape
-        self._counter = itertools.count()
-        self._float_counter = itertools.count()
+        self._counter = 0  # the next symbol's number (ints, not itertools.count: environments pickle)
+        self._float_counter = 0
         self.var_to_range = {}
         self.var_to_val = {}  # backed symbol name -> the value it was created from
         self.backed_var_to_val = self.var_to_val  # torch 2.15's name for it
@@ -527,7 +526,8 @@ class ShapeEnv:
 
     def create_unbacked_symint(self, *, min=0, max=None, source=None):
         """A fresh symbol ``u<k>`` whose value lies in ``[min, max]`` (``max=None``: unbounded)."""
-        k = next(self._counter)
+        k = self._counter
+        self._counter += 1
         name = f"u{k}"
         self.var_to_range[name] = (min, max)
         hint = 1031 + 7 * k  # See Note [Unbacked hints]
@@ -539,7 +539,8 @@ class ShapeEnv:
 
     def create_unbacked_symfloat(self):
         """A fresh data-dependent float ``zuf<k>`` (what ``item()`` of a floating fake tensor gives)."""
-        k = next(self._float_counter)
+        k = self._float_counter
+        self._float_counter += 1
         name = f"zuf{k}"
         self.var_to_range[name] = (None, None)
         return SymFloat(name, 1031.5 + 7 * k)

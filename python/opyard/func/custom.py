@@ -7,13 +7,11 @@ batch dims (0, or None for unbatched arguments; a list of those for a tensor
 list), and wraps each output whose out dim is not None at that level.
 """
 
-from ..autograd.function import Function
-from ..autograd.grad_mode import is_grad_enabled
 from .._tensor import CPU, Tensor
-from .batched import BATCHED_BIT, BatchedTensor, _new, _state, layer_of, move_dim, wrap
+from .batched import BATCHED_BIT, BatchedTensor, _new, _stack, layer_of, move_dim, wrap
 from .rules.common import level_of
 
-__all__ = ["VmapInfo", "make_vmap_kernel", "function_vmap_forward"]
+__all__ = ["VmapInfo", "make_vmap_kernel"]
 
 
 class VmapInfo:
@@ -68,7 +66,7 @@ def _checked(name, result, level):
 def _layer_info(level):
     """The ``VmapInfo`` of ``level``: the innermost layer is the last one pushed (levels grow with
     nesting), so the common case is one comparison, not a search."""
-    ls = _state.layers
+    ls = _stack.levels
     layer = ls[-1] if ls and ls[-1].level == level else layer_of(level)
     info = layer.info
     if info is None:
@@ -111,7 +109,7 @@ def make_vmap_kernel(overload, rule):
         if args or kwargs or x.__class__ is not BatchedTensor:
             return general(x, *args, **kwargs)
         level = x._level
-        ls = _state.layers
+        ls = _stack.levels
         layer = ls[-1] if ls and ls[-1].level == level else layer_of(level)
         info = layer.info
         if info is None:
@@ -135,66 +133,4 @@ def make_vmap_kernel(overload, rule):
         return _checked(name, result, level)
     unary.__qualname__ = f"vmap_rule<{name}>"
     return unary
-
-
-
-# --- autograd.Function under vmap ----------------------------------------------------------------
-
-_EXTENDING = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
-
-
-def _has_own(cls, name):
-    return any(name in k.__dict__ for k in cls.__mro__ if k.__module__ != Function.__module__)
-
-
-def _physical_requires_grad(args):
-    """Whether a batched argument's unbatched tensor requires grad (a grad transform inside vmap)."""
-    for a in args:
-        for e in (a if a.__class__ in (list, tuple) else (a,)):
-            if e.__class__ is BatchedTensor and e._value.requires_grad and is_grad_enabled():
-                return True
-    return False
-
-
-def function_vmap_forward(cls, args):
-    """``Function.apply`` with an input batched at the innermost vmap (torch's custom_function_call
-    rule): what runs instead of the apply, or None (no batched input, or ``generate_vmap_rule =
-    True``: ``forward`` runs on the batched tensors). The rule gets the unbatched tensors and their
-    batch dims; the Function it applies to them records the autograd node there."""
-    if not any(a.__class__ is BatchedTensor or (a.__class__ in (list, tuple) and any(
-            e.__class__ is BatchedTensor for e in a)) for a in args):
-        return None
-    if not cls._setup_context_defined:
-        # torch refuses a Function whose forward takes ctx under its transforms; opyard runs its forward
-        # on the batched tensors, as before (a deliberate difference: such Functions keep working).
-        return None
-    if not _has_own(cls, "vmap"):
-        if getattr(cls, "generate_vmap_rule", False):
-            if _physical_requires_grad(args):
-                # torch vmaps forward, setup_context and backward into a Function of the unbatched
-                # tensors; running forward on the batched ones would record the node where no gradient
-                # reaches it (zero gradients), so the case is refused rather than answered wrongly.
-                raise NotImplementedError(
-                    f"vmap over {cls.__name__}.apply with inputs that require grad (vmap of grad, vjp or "
-                    f"jacrev): opyard does not generate the vmap rule of an autograd.Function for that "
-                    f"yet (generate_vmap_rule=True); override the vmap staticmethod instead. {_EXTENDING}")
-            return None
-        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
-                           "override and implement the vmap staticmethod or set generate_vmap_rule=True. "
-                           f"{_EXTENDING}")
-    if getattr(cls, "generate_vmap_rule", False):
-        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and an "
-                           "overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the overridden "
-                           f"vmap staticmethod to avoid ambiguity. {_EXTENDING}")
-
-    def batched_forward(*call_args):
-        level = level_of(call_args)
-        phys, dims = zip(*(_unwrap(a, level) for a in call_args)) if call_args else ((), ())
-        result = cls.vmap(_layer_info(level), tuple(dims), *phys)
-        if result.__class__ is not tuple or len(result) != 2:
-            kind = "<class 'opyard.Tensor'>" if type(result) is Tensor else type(result)
-            raise RuntimeError("Expected the vmap staticmethod to have two returns, an output and out_dims with "
-                               f"pytree structure compatible with the output. Got a {kind} instead")
-        return _wrap_outputs(f"{cls.__name__}.vmap", result[0], result[1], level)
-    return batched_forward
 

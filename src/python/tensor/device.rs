@@ -51,18 +51,33 @@ pub fn _rename_privateuse1_backend(name: &Bound<'_, PyAny>) -> PyResult<()> {
     }
 }
 
+/// The device types and the backend key each dispatches to (a renamed
+/// PrivateUse1 backend's name also reaches PrivateUse1). Python reads this
+/// table once through `_backend_table` (See Note [One device table]).
+pub const DEVICE_TYPES: [(&str, DispatchKey); 4] = [
+    ("cpu", DispatchKey::CPU),
+    ("cuda", DispatchKey::CUDA),
+    ("meta", DispatchKey::Meta),
+    ("privateuseone", DispatchKey::PrivateUse1),
+];
+
 /// Backend key of a device type string.
 pub fn backend_of_type(ty: &str) -> Option<DispatchKey> {
-    match ty {
-        "cpu" => Some(DispatchKey::CPU),
-        "cuda" => Some(DispatchKey::CUDA),
-        "meta" => Some(DispatchKey::Meta),
-        "privateuseone" => Some(DispatchKey::PrivateUse1),
-        other if PRIVATEUSE1_NAME.read().as_deref() == Some(other) => {
-            Some(DispatchKey::PrivateUse1)
-        }
-        _ => None,
+    if let Some((_, key)) = DEVICE_TYPES.iter().find(|(t, _)| *t == ty) {
+        return Some(*key);
     }
+    if PRIVATEUSE1_NAME.read().as_deref() == Some(ty) {
+        return Some(DispatchKey::PrivateUse1);
+    }
+    None
+}
+
+/// The device type of a backend key (None for the backends no device type reaches).
+pub fn type_of_backend(key: DispatchKey) -> Option<&'static str> {
+    DEVICE_TYPES
+        .iter()
+        .find(|(_, k)| *k == key)
+        .map(|(t, _)| *t)
 }
 
 /// A device: type plus optional index, as `torch.device`.
