@@ -392,9 +392,7 @@ pub fn run_from_root(
         accumulate: true,
     };
     // See Note [Final callbacks].
-    super::final_callbacks::with_final_callbacks(py, false, || {
-        Ok(run_backward(roots, None, opts)?)
-    })?;
+    super::final_callbacks::with_final_callbacks(py, false, || run_backward(roots, None, opts))?;
     Ok(())
 }
 
@@ -432,7 +430,7 @@ pub fn _run_backward(
     // See Note [Final callbacks].
     let partial = inputs.is_some();
     let results = super::final_callbacks::with_final_callbacks(py, partial, || {
-        Ok(run_backward(roots, inputs, opts)?)
+        run_backward(roots, inputs, opts)
     })?;
     Ok(results.into_iter().map(|g| g.map(|g| g.0)).collect())
 }

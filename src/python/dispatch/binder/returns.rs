@@ -303,7 +303,7 @@ fn is_sym(v: &Bound<'_, PyAny>, names: &[&str]) -> bool {
     type_module(v) == "opyard.fake.symbolic"
         && v.get_type()
             .qualname()
-            .is_ok_and(|n| names.iter().any(|m| n.to_string() == *m))
+            .is_ok_and(|n| n.to_cow().is_ok_and(|n| names.contains(&n.as_ref())))
 }
 
 fn type_module(v: &Bound<'_, PyAny>) -> String {
