@@ -134,8 +134,9 @@ def matmul(self, other):
     batch = np.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
     n, k = x.shape[-2], x.shape[-1]
     k2, m = y.shape[-2], y.shape[-1]
-    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [-1, n, k])
-    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [-1, k2, m])
+    nb = int(np.prod(batch))  # not -1: a batch of size 0 has no inferable dimension
+    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [nb, n, k])
+    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [nb, k2, m])
     r = A.reshape(A.bmm(xb, yb), list(batch) + [n, m])
     if a == 1:
         r = A.squeeze__dim(r, -2)
