@@ -2,9 +2,7 @@
 
 import numpy as np
 
-from .. import _dtype as D
-
-from .common import A, check_same_device, data_as, inplace_result, out, tensor_result_dtype
+from .common import A, check_same_device, data_as, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -53,18 +51,6 @@ def bmm(self, mat2):
     return out(_in_dtype(np.matmul(self._data, mat2._data), self._data), self)
 
 
-def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    check_same_device("aten::addmm", self, mat1, mat2)
-    for other in (self, mat1):
-        if other._data.dtype != mat2._data.dtype:  # torch's check, before the shapes
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {D.legacy_name(other.dtype)} and "
-                               f"{D.legacy_name(mat2.dtype)}")
-    prod = mm(mat1, mat2)._data
-    dt = tensor_result_dtype(self, mat1)
-    r = (prod if alpha == 1 else alpha * prod) + (data_as(self, dt) if beta == 1 else beta * data_as(self, dt))
-    return out(np.asarray(r).astype(dt.np, copy=False), mat1)
-
-
 def dot(self, tensor):
     check_same_device("aten::dot", self, tensor)
     if self._data.ndim != 1 or tensor._data.ndim != 1:
@@ -94,24 +80,7 @@ def mv(self, vec):
     return out(_in_dtype(self._data @ vec._data, self._data), self)
 
 
-def einsum(equation, tensors, *, path=None):
-    if not tensors:
-        raise RuntimeError("einsum(): must provide at least one operand")
-    check_same_device("aten::einsum", *tensors)
-    dt = tensor_result_dtype(*tensors)
-    try:
-        r = np.einsum(equation, *(data_as(t, dt) for t in tensors))
-    except ValueError as e:
-        raise RuntimeError(f"einsum(): {e} (equation {equation!r})") from None
-    return out(np.asarray(r), tensors[0])
-
-
-def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-    return inplace_result(self, addmm(self, mat1, mat2, beta=beta, alpha=alpha)._data, "aten::addmm_")
-
-
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "addmm_": addmm_, "dot": dot, "outer": outer, "mv": mv,
-           "einsum": einsum}
+KERNELS = {"mm": mm, "bmm": bmm, "dot": dot, "outer": outer, "mv": mv}
 
 
 def matmul(self, other):
@@ -134,9 +103,9 @@ def matmul(self, other):
     batch = np.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
     n, k = x.shape[-2], x.shape[-1]
     k2, m = y.shape[-2], y.shape[-1]
-    nb = int(np.prod(batch))  # not -1: a batch of size 0 has no inferable dimension
-    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [nb, n, k])
-    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [nb, k2, m])
+    size = int(np.prod(batch, dtype=np.int64))  # not -1: an empty batch makes that ambiguous
+    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [size, n, k])
+    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [size, k2, m])
     r = A.reshape(A.bmm(xb, yb), list(batch) + [n, m])
     if a == 1:
         r = A.squeeze__dim(r, -2)
