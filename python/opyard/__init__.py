@@ -32,7 +32,8 @@ from ._dtype import (
     float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float16, float32, float64, get_default_dtype, half,
     iinfo, int, int8, int16, int32, int64, long, set_default_dtype, short, uint8, uint16, uint32, uint64,
 )
-from ._tensor import Size, Tensor, contiguous_format, device, layout, memory_format, preserve_format, strided
+from ._tensor import (Size, Tensor, _mkldnn, contiguous_format, device, jagged, layout, memory_format,
+                      preserve_format, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
 from . import cuda
 
 # built-in ops: the dispatcher's Python side, default fallthroughs, the aten library, factories.
@@ -80,11 +81,13 @@ _LAZY = {
         "set_autocast_gpu_dtype")},
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None), "fft": (".fft", None),
-    "special": (".special", None), "signal": (".signal", None), "library": (".library", None), "viz": (".viz", None),
+    "special": (".special", None), "signal": (".signal", None), "types": (".types", None),
+    "library": (".library", None), "viz": (".viz", None),
     "install_as_torch": ("._install_as_torch", "install_as_torch"),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
+    "_decomp": ("._decomp", None), "_inductor": ("._inductor", None), "_custom_op": ("._custom_op", None),
 }
 # torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
 # most live in ``opyard.fake``, which loads when one of them is first read.
@@ -130,7 +133,8 @@ __all__ = [
     "AliasInfo", "Argument", "FunctionSchema", "SchemaError", "device", "parse_schema",
     "get_num_threads", "set_num_threads",
     "Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype", "memory_format",
-    "contiguous_format", "preserve_format", "layout", "strided", "cuda",
+    "contiguous_format", "preserve_format", "layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc",
+    "sparse_bsr", "sparse_bsc", "jagged", "cuda",
     "ops", "dispatcher", "return_types", "linalg", "fft", "special", "signal",
     "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled",
     "library",

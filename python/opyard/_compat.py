@@ -56,6 +56,14 @@ def _dispatch_has_kernel_for_dispatch_key(name, dispatch_key):
     return _overload_named(name).has_kernel_for_dispatch_key(dispatch_key)
 
 
+def _dispatch_has_computed_kernel_for_dispatch_key(name, dispatch_key):
+    """Whether the dispatch table of ``name`` has an entry at ``dispatch_key`` (a kernel of any
+    kind: direct, composite, a backend fallback or a fallthrough), as torch's table query."""
+    key = dispatch_key if isinstance(dispatch_key, str) else DispatchKey(dispatch_key).name
+    op = _overload_named(name).name()
+    return any(row[0] == key for row in _core._table_entries(op))
+
+
 def _dispatch_has_kernel_for_any_dispatch_key(name, dispatch_key_set):
     """Whether ``name`` has a kernel at a runtime key of ``dispatch_key_set``."""
     return _overload_named(name).has_kernel_for_any_dispatch_key(dispatch_key_set)
@@ -83,24 +91,86 @@ def _dispatch_key_for_device(device_type):
     return key
 
 
-def _ExcludeDispatchKeyGuard(keyset):
-    """Context manager: exclude ``keyset`` (a DispatchKeySet or one key) on this thread."""
-    return _core._KeyGuard(exclude=DispatchKeySet(keyset))
+class _KeySetsGuard:
+    """torch's ``_C`` dispatch-key guards: constructed with their arguments (checked as torch's
+    binding checks them), active between ``__enter__`` and ``__exit__`` on this thread."""
+
+    __slots__ = ("_guard", "_open")
+    _signature = ""
+
+    def __init__(self, *args):
+        raise NotImplementedError  # each guard below defines its own
+
+    def _refuse(self, args):
+        shown = ", ".join(repr(a) for a in args)
+        name = type(self).__name__
+        raise TypeError(f"__init__(): incompatible constructor arguments. The following argument types are "
+                        f"supported:\n    1. opyard._C.{name}({self._signature})\n\nInvoked with: {shown}")
+
+    def __enter__(self):
+        self._guard.__enter__()
+        self._open = getattr(self, "_open", 0) + 1
+        return self
+
+    def __exit__(self, *exc):
+        self._open -= 1
+        return self._guard.__exit__(*exc)
+
+    def __del__(self):
+        # As torch's RAII guards: one entered and never exited is undone when it is collected.
+        while getattr(self, "_open", 0) > 0:
+            self.__exit__(None, None, None)
 
 
-def _IncludeDispatchKeyGuard(key):
-    """Context manager: include ``key`` (or a DispatchKeySet) on this thread."""
-    return _core._KeyGuard(include=DispatchKeySet(key))
+class _ExcludeDispatchKeyGuard(_KeySetsGuard):
+    """Context manager: exclude ``keyset`` (a DispatchKeySet) on this thread."""
+
+    __slots__ = ()
+    _signature = "arg0: opyard._C.DispatchKeySet"
+
+    def __init__(self, *args):
+        if len(args) != 1 or not isinstance(args[0], DispatchKeySet):
+            self._refuse(args)
+        self._guard = _core._KeyGuard(exclude=args[0])
 
 
-def _ForceDispatchKeyGuard(include, exclude):
+class _IncludeDispatchKeyGuard(_KeySetsGuard):
+    """Context manager: include ``key`` (a DispatchKey) on this thread."""
+
+    __slots__ = ()
+    _signature = "arg0: opyard._C.DispatchKey"
+
+    def __init__(self, *args):
+        if len(args) != 1 or not isinstance(args[0], DispatchKey):
+            self._refuse(args)
+        self._guard = _core._KeyGuard(include=DispatchKeySet(args[0]))
+
+
+class _ForceDispatchKeyGuard(_KeySetsGuard):
     """Context manager: replace this thread's included and excluded sets, restored on exit."""
-    return _core._SetKeysGuard(DispatchKeySet(include), DispatchKeySet(exclude))
+
+    __slots__ = ()
+    _signature = "arg0: opyard._C.DispatchKeySet, arg1: opyard._C.DispatchKeySet"
+
+    def __init__(self, *args):
+        if len(args) != 2 or not all(isinstance(a, DispatchKeySet) for a in args):
+            self._refuse(args)
+        self._guard = _core._SetKeysGuard(*args)
 
 
-def _PreserveDispatchKeyGuard():
+class _PreserveDispatchKeyGuard(_KeySetsGuard):
     """Context manager: restore this thread's included and excluded sets on exit."""
-    return _core._SetKeysGuard(*_core._local_keysets())
+
+    __slots__ = ()
+
+    def __init__(self, *args):
+        if args:
+            self._refuse(args)
+        self._guard = None
+
+    def __enter__(self):
+        self._guard = _core._SetKeysGuard(*_core._local_keysets())
+        return super().__enter__()
 
 
 def _dispatch_tls_local_include_set():
@@ -193,6 +263,18 @@ def _fx_row():
     return {"make_fx": _importlib.import_module("opyard.fx").make_fx}
 
 
+def _decomp_row():
+    d = _importlib.import_module("opyard.fx.decomposition")
+    return {"register_decomposition": d.register_decomposition, "get_decompositions": d.get_decompositions,
+            "decomposition_table": d.decomposition_table, "global_decomposition_table": d.global_decomposition_table}
+
+
+def _inductor_decomposition_row():
+    d = _importlib.import_module("opyard.fx.decomposition")
+    return {"register_decomposition": d.register_inductor_decomposition, "decompositions": d.inductor_decompositions,
+            "select_decomp_table": d.select_decomp_table}
+
+
 #: private module -> {name in that module: the public object it is}
 ALIASES = _Rows({
     "opyard": lambda: {**_checks(), **_symbolic(), "Tag": Tag},
@@ -203,6 +285,7 @@ ALIASES = _Rows({
         "_dispatch_dump": _dispatch_dump, "_dispatch_dump_table": _dispatch_dump_table,
         "_dispatch_has_kernel": _dispatch_has_kernel,
         "_dispatch_has_kernel_for_dispatch_key": _dispatch_has_kernel_for_dispatch_key,
+        "_dispatch_has_computed_kernel_for_dispatch_key": _dispatch_has_computed_kernel_for_dispatch_key,
         "_dispatch_has_kernel_for_any_dispatch_key": _dispatch_has_kernel_for_any_dispatch_key,
         "_dispatch_keys": _dispatch_keys, "_dispatch_key_for_device": _dispatch_key_for_device,
         "_dispatch_find_dangling_impls": _importlib.import_module("opyard.library").find_dangling_impls,
@@ -236,7 +319,16 @@ ALIASES = _Rows({
     "opyard._subclasses.fake_tensor": lambda: {
         "FakeTensor": _fake().FakeTensor, "FakeTensorMode": _fake().FakeTensorMode,
         "DynamicOutputShapeException": _fake(".symbolic").DynamicOutputShapeException,
+        "DataDependentOutputException": _fake(".tensor").DataDependentOutputException,
+        "UnsupportedOperatorException": _fake(".convert").UnsupportedOperatorException,
     },
+    "opyard._custom_op": lambda: {},
+    "opyard._custom_op.impl": lambda: {
+        name: getattr(_importlib.import_module("opyard._library.legacy_custom_op"), name)
+        for name in ("custom_op", "CustomOp", "get_op", "global_registry", "_find_custom_op", "warn_deprecated")},
+    "opyard._decomp": _decomp_row,
+    "opyard._inductor": lambda: {},
+    "opyard._inductor.decomposition": _inductor_decomposition_row,
     "opyard.fx.experimental.proxy_tensor": _fx_row,
     "opyard.fx.experimental.symbolic_shapes": lambda: {
         "ShapeEnv": _fake(".symbolic").ShapeEnv,

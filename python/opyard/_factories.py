@@ -10,6 +10,7 @@ from ._aten.factory import manual_seed, require_floating as _require_floating
 from ._aten.scalars import checked as _checked
 from ._core import device as Device
 from ._ops import ops
+from . import _tensor
 from ._tensor import CPU, Tensor, _make, _make_meta
 
 __all__ = [
@@ -180,12 +181,27 @@ def _size_args(size):
     return list(size)
 
 
+def _expect_layout(layout, api):
+    """torch's argument check of ``layout=`` (None and ``opyard.strided`` pass); opyard's tensors are
+    all strided, so another layout is refused by name rather than ignored."""
+    if layout is None or layout is _tensor.strided:
+        return
+    if not isinstance(layout, _tensor.layout):
+        kind = type(layout)
+        shown = f"opyard.{kind.__name__}" if kind.__module__.startswith("opyard") else kind.__name__
+        raise TypeError(f"{api}(): argument 'layout' must be opyard.layout, not {shown}")
+    raise NotImplementedError(f"{api}(): layout={layout!r} is not supported: opyard tensors are strided "
+                              "(opyard.strided)")
+
+
 def _factory(op, sampler=None):
     name = op.__name__.split(".")[0]
 
     def make(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
              **memory_format):  # only ``empty`` takes memory_format: the op's binding refuses it elsewhere
         D.expect_dtype(dtype, name, "dtype")
+        if layout is not None:
+            _expect_layout(layout, name)
         if sampler is not None:
             _require_floating(name, sampler, dtype)
         return _finish(op(_size_args(size), dtype=dtype, device=device, **memory_format), requires_grad)
@@ -213,11 +229,15 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "full", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "full")
     return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "eye", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "eye")
     t = _aten.eye.default(n, dtype=dtype, device=device) if m is None else \
         _aten.eye.m(n, m, dtype=dtype, device=device)
     return _finish(t, requires_grad)
@@ -225,6 +245,8 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None,
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "arange", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "arange")
     if end is None:
         t = _aten.arange.default(start, dtype=dtype, device=device)
     else:
@@ -235,6 +257,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None):
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
     D.expect_dtype(dtype, "linspace", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "linspace")
     return _finish(_aten.linspace.default(start, end, steps, dtype=dtype, device=device), requires_grad)
 
 
@@ -265,6 +289,8 @@ def _like(op, sampler=None):
 
     def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
         D.expect_dtype(dtype, name, "dtype")
+        if layout is not None:
+            _expect_layout(layout, name)
         if sampler is not None and isinstance(input, Tensor):
             _require_floating(name, sampler, dtype or input.dtype)
         fmt = {} if memory_format is None else {"memory_format": memory_format}
@@ -282,6 +308,8 @@ randn_like = _like(_aten.randn_like.default, "normal_kernel_cpu")
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
     D.expect_dtype(dtype, "full_like", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "full_like")
     fmt = {} if memory_format is None else {"memory_format": memory_format}
     return _finish(_aten.full_like.default(input, fill_value, dtype=dtype, device=device, **fmt), requires_grad)
 

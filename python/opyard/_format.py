@@ -36,10 +36,10 @@ def _nest(strs, shape, indent):
     return "[" + sep.join(rows) + "]"
 
 
-def format_tensor(t, contents=None):
+def format_tensor(t, contents=None, prefix="tensor(", no_data=False):
     """``tensor(...)`` with torch's suffixes (device, dtype, grad); ``contents`` (a subclass's
-    ``tensor_contents``) stands in for the values."""
-    prefix = "tensor("
+    ``tensor_contents``) stands in for the values; ``no_data``: a tensor without values
+    (``FakeTensor(...)`` passes its own prefix), shown as ``...`` and its size."""
     suffix = []
     dt = t.dtype
     if t._dev.type != "cpu":
@@ -48,9 +48,11 @@ def format_tensor(t, contents=None):
         body = contents
         if t.is_meta:
             suffix.append(f"size={tuple(t.shape)}")
-    elif t.is_meta or getattr(t, "_is_fake", False):
+    elif no_data or t.is_meta or getattr(t, "_is_fake", False):
         body = "..."
         suffix.append(f"size={tuple(t.shape)}")
+        if dt is not D.get_default_dtype():  # torch names every other dtype of a tensor without data
+            suffix.append(f"dtype={dt!r}")
     elif t._data.size == 0:
         body = "[]"
         if t._data.ndim != 1:
@@ -61,7 +63,7 @@ def format_tensor(t, contents=None):
         width = max(len(s) for s in strs)
         strs = [s.rjust(width) for s in strs]
         body = _nest(strs, data.shape, len(prefix))
-    if dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
+    if body != "..." and dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
         suffix.append(f"dtype={dt!r}")
     grad_fn = getattr(t, "_grad_fn", None)
     if grad_fn is not None:

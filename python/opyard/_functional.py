@@ -5,6 +5,7 @@ A packet binds like a function when stored on a class, so ``x.sin()`` and
 """
 
 import builtins as _builtins
+from collections.abc import Sequence as _Sequence
 
 import numpy as np
 
@@ -195,7 +196,7 @@ def broadcast_shapes(*shapes):
     making tensors."""
     shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
     for shape in shapes:
-        if not isinstance(shape, (tuple, list)):
+        if not isinstance(shape, _Sequence):  # torch reads any sequence (a str too: its sizes then fail to compare)
             raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
     common = [1] * _builtins.max((len(s) for s in shapes), default=0)
     for i, shape in enumerate(shapes):
@@ -210,6 +211,9 @@ def broadcast_shapes(*shapes):
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! Mismatching "
                                    f"argument at index {i} had {tuple(shape)}; but expected shape should be "
                                    f"broadcastable to {common}")
+    for i, size in enumerate(common):
+        if isinstance(size, float):  # torch.Size's own refusal
+            raise TypeError(f"opyard.Size() takes an iterable of 'int' (item {i} is 'float')")
     return Size(common)
 
 

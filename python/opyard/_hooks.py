@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from . import _core, _dtype, _factories, _function_protocol, _keys, _ops, _tensor, overrides
+from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor, overrides
 from ._library import register as _register
 from .autograd import _tensor_meta, engine, function, graph, tensor_methods, views
 
@@ -69,6 +69,10 @@ _core._install_hooks(
     dtype=_dtype.dtype,
     dtype_from_code=_dtype.FROM_CODE.__getitem__,
     default_dtype=_dtype._Default,
+    layout=_tensor.layout,
+    layouts=_tensor.LAYOUTS,
+    memory_format=_memory_format.memory_format,
+    memory_formats=_memory_format.MEMORY_FORMATS,
     float32=_dtype.float32,
     float64=_dtype.float64,
     tensor_from_data=_factories.tensor,
@@ -91,6 +95,7 @@ _core._install_hooks(
     ones_like=engine._ones_like,
     validate_grad=engine._validate,
     call_pre_hooks=engine._call_pre_hooks,
+    call_tensor_pre_hooks=engine._call_tensor_pre_hooks,
     call_post_hooks=engine._call_post_hooks,
     accumulate_grad=_tensor_meta.accumulate_grad,
     backward=tensor_methods.backward,

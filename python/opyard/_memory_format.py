@@ -30,6 +30,8 @@ contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
+# A `MemoryFormat` argument also takes an int, torch's code of a format: its position here (torch's enum order).
+MEMORY_FORMATS = (contiguous_format, preserve_format, channels_last, channels_last_3d)
 
 # channels_last (NCHW stored as NHWC) and channels_last_3d (NCDHW as NDHWC): the order in which
 # dimensions vary fastest, innermost first (torch's compute_channels_last_contiguous_{2,3}d).

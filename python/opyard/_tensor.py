@@ -23,7 +23,7 @@ from ._keys import BACKEND_OF_DEVICE, DispatchKey, DispatchKeySet
 
 __all__ = ["Tensor", "Size", "is_tensor", "device", "memory_format", "contiguous_format", "preserve_format",
            "channels_last", "channels_last_3d",
-           "layout", "strided"]
+           "layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "jagged"]
 
 _new = _core.TensorBase.__new__
 _make_tensor = _core._make_tensor
@@ -85,6 +85,16 @@ class layout:
 
 
 strided = layout("strided")
+# torch's other layouts: opyard's tensors are strided, but code names these (``t.layout == opyard.sparse_coo``)
+sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
+sparse_csc = layout("sparse_csc")
+sparse_bsr = layout("sparse_bsr")
+sparse_bsc = layout("sparse_bsc")
+_mkldnn = layout("_mkldnn")
+jagged = layout("jagged")
+# A `Layout` argument also takes an int, torch's code of a layout: its position here (torch's enum order).
+LAYOUTS = (strided, sparse_coo, sparse_csr, _mkldnn, sparse_csc, sparse_bsr, sparse_bsc, jagged)
 
 
 def _make(arr, dev=None):

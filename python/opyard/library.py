@@ -10,7 +10,10 @@ Example::
     tensor([2., 2.])
 """
 
+import gc
+import sys
 import warnings
+import weakref
 
 from . import _core
 from ._core import FunctionSchema
@@ -158,7 +161,18 @@ class Library(KernelLibrary):
         if key is None:
             raise AssertionError("dispatch_key must not be empty for fallback (Library.fallback: name "
                                  "the key, e.g. fallback(fn, \"CPU\"), or give the Library one)")
+        name = getattr(key, "name", key)
+        frame = sys._getframe(1)
+        where = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        held = _USER_FALLBACKS.get(name)
+        if held is not None and _holds_fallback(held[0]()):
+            gc.collect()  # a Library no one holds (cyclic garbage) gives its fallback up first
+            if _holds_fallback(held[0]()):
+                raise RuntimeError(f"Tried to register multiple backend fallbacks for the same dispatch key {name}; "
+                                   f"previous registration registered at {held[1]}, new registration registered at "
+                                   f"{where} (Library.fallback: _destroy() the Library holding the first one)")
         _register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
+        _USER_FALLBACKS[name] = (weakref.ref(self), where)
 
     def _register_fake(self, op_name, fn, _stacklevel=1, *, allow_override=True):
         """Register ``fn`` as the fake impl of ``op_name`` (``name`` or ``name.overload``) in this namespace.
@@ -174,6 +188,16 @@ class Library(KernelLibrary):
         if not self._finalizer.alive:
             raise RuntimeError(f"Library object has been destroyed: Library.{what} on this Library "
                                f"({self.ns}, {self.kind}) after _destroy(); create a new Library")
+
+
+# key name -> (the Library that registered a fallback there, where): as torch, a key takes one backend
+# fallback from Library.fallback until that Library is destroyed. The fallbacks opyard installs itself
+# (the defaults, autograd, tracing, fake tensors) are a stack below these, as kernels are.
+_USER_FALLBACKS = {}
+
+
+def _holds_fallback(lib):
+    return lib is not None and lib._finalizer.alive
 
 
 def find_dangling_impls():

@@ -51,6 +51,13 @@ pub trait GraphNode<G: Grad>: Clone {
     fn pre_hooks(&self, grads: Vec<Option<G>>) -> Result<Vec<Option<G>>, Self::Error> {
         Ok(grads)
     }
+    /// The hooks of the tensors whose gradients arrive here (a leaf's own, for
+    /// its sink) and `retain_grad`'s, without the node's pre-hooks: what runs
+    /// for a node whose gradients `grad()` captures but that does not run
+    /// (See Note [Captured gradients]).
+    fn tensor_pre_hooks(&self, grads: Vec<Option<G>>) -> Result<Vec<Option<G>>, Self::Error> {
+        Ok(grads)
+    }
     /// Whether `post_hooks` has anything to do.
     fn has_post_hooks(&self) -> bool {
         false
@@ -305,13 +312,26 @@ impl<G: Grad, N: GraphNode<G>> GraphTask<N, G> {
         let slot = &mut self.slots[idx];
         let node = slot.node.clone();
         let mut grads = slot.buffer.take().unwrap_or_default();
+        let (captured, runs) = (slot.captured, !self.restricted || slot.needed);
+        // Note [Captured gradients]: as torch's engine, `grad()` captures the
+        // gradients of a node it does not run after the hooks of their tensors
+        // (not the node's pre-hooks), and those of a node it runs as they
+        // arrive, before any hook (its call runs them). `backward(inputs=)`
+        // captures after every pre-hook, as `retain_grad` sees them.
+        if captured && !runs {
+            let grads = node.tensor_pre_hooks(grads)?;
+            return self.capture(idx, &grads);
+        }
+        if captured && !opts.accumulate {
+            self.capture(idx, &grads)?;
+        }
         if node.has_pre_hooks() {
             grads = node.pre_hooks(grads)?;
         }
-        if self.slots[idx].captured {
+        if captured && opts.accumulate {
             self.capture(idx, &grads)?;
         }
-        if self.restricted && !self.slots[idx].needed {
+        if !runs {
             return Ok(());
         }
         let saved = node.has_post_hooks().then(|| grads.clone());

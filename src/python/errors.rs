@@ -1,6 +1,6 @@
 //! Core errors to Python exceptions, in one place.
 //!
-//! Each core error maps to a specific class: `SchemaError(ValueError)` for
+//! Each core error maps to a specific class: `SchemaError(ValueError, RuntimeError)` for
 //! schema text, `ValueError` for a bad library kind, `RuntimeError` for
 //! registration rules and unknown keys, `NotImplementedError` for a missing
 //! kernel. Errors raised by Python kernels pass through untouched.
@@ -22,22 +22,44 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyList, PySlice, PyString, PyTuple, PyType};
 use std::borrow::Cow;
 
-// `opyard.SchemaError` (its `__module__` is `opyard`, where users import it
-// from), exported from `opyard._core` by `schema::register`.
-pyo3::create_exception!(
-    opyard,
-    SchemaError,
-    PyValueError,
-    "A function schema that does not parse.\n\n`str(e)` is the message, the offending line and a caret under the\n\
-     offending token; `e.offset` (bytes), `e.line` and `e.column` (1-based) locate it."
-);
+static SCHEMA_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+
+/// `opyard.SchemaError` (its `__module__` is `opyard`, where users import it
+/// from; exported from `opyard._core` by `schema::register`): a `ValueError`,
+/// and a `RuntimeError` as torch raises for a schema it refuses, so `except
+/// RuntimeError` written against `torch.library` catches it too.
+pub fn schema_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let ty = SCHEMA_ERROR.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let bases = PyTuple::new_bound(
+            py,
+            [
+                py.get_type_bound::<PyValueError>(),
+                py.get_type_bound::<PyRuntimeError>(),
+            ],
+        );
+        Ok(new_exception_type(
+            py,
+            c"opyard.SchemaError",
+            c"A function schema that does not parse (a ValueError and a RuntimeError, as torch raises).\n\n\
+              `str(e)` is the message, the offending line and a caret under the offending token;\n\
+              `e.offset` (bytes), `e.line` and `e.column` (1-based) locate it.",
+            &bases,
+        )?
+        .unbind())
+    })?;
+    Ok(ty.bind(py))
+}
 
 /// `opyard.SchemaError` for a core schema error, with `offset`, `line`,
 /// `column` and `message` set on the instance and `str(e)` equal to the Rust
 /// `Display` (message, source line, caret).
 pub fn schema_err(e: &CoreSchemaError) -> PyErr {
     Python::with_gil(|py| {
-        let err = SchemaError::new_err(schema_text(e));
+        let err = match schema_error_type(py) {
+            Ok(ty) => PyErr::from_type_bound(ty.clone(), schema_text(e)),
+            // Creating a class only fails without memory; a ValueError is still right.
+            Err(_) => return PyValueError::new_err(schema_text(e)),
+        };
         let value = err.value_bound(py);
         // Setting attributes on a fresh exception instance cannot fail short
         // of memory exhaustion; the exception is still the right one then.

@@ -99,6 +99,15 @@ hooks! {
     dtype_from_code: PyObject,
     /// `_dtype._Default`: its `value` is the default floating dtype.
     default_dtype: PyObject,
+    /// `opyard.layout`: what a `Layout` argument takes, besides torch's int code of one.
+    layout: PyObject,
+    /// The `opyard.layout`s by torch's int code (its enum order: `0` is `strided`).
+    layouts: Py<PyTuple>,
+    /// `opyard.memory_format`: what a `MemoryFormat` argument takes, besides
+    /// torch's int code of one.
+    memory_format: PyObject,
+    /// The `opyard.memory_format`s by torch's int code (`0` is `contiguous_format`).
+    memory_formats: Py<PyTuple>,
     /// `opyard.float32`.
     float32: PyObject,
     /// `opyard.float64`.
@@ -158,6 +167,10 @@ hooks! {
     validate_grad: PyObject,
     /// `call_pre_hooks(node, grads) -> grads`: a node's pre-hooks.
     call_pre_hooks: PyObject,
+    /// `call_tensor_pre_hooks(node, grads) -> grads`: the hooks of the tensors
+    /// whose gradients arrive at `node` (a leaf's, at its `AccumulateGrad`)
+    /// and `retain_grad`'s, for a node `grad()` captures without running it.
+    call_tensor_pre_hooks: PyObject,
     /// `call_post_hooks(node, outputs, grads) -> outputs`: a node's hooks.
     call_post_hooks: PyObject,
     /// General path of `autograd/accumulate.rs`: `accumulate_grad(var, g)`.

@@ -238,7 +238,10 @@ def test_saved_arguments_are_readable_as_torch_names_them():
     x = t([1.0, 2.0], requires_grad=True)
     c = t([3.0, 4.0])
     y = x * c
-    assert y.grad_fn._saved_self is x and y.grad_fn._saved_other is c
+    # As torch: x is kept only for c's gradient, which nothing needs (Note [Conditional saves]).
+    assert y.grad_fn._saved_self is None and y.grad_fn._saved_other is c
+    both = x * c.requires_grad_()
+    assert both.grad_fn._saved_self is x and both.grad_fn._saved_other is c
     z = x.exp()
     assert z.grad_fn._saved_result is z
     w = x.pow(2)

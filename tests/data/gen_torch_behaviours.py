@@ -1,4 +1,4 @@
-"""Writes ``torch_behaviours.json``: what torch does with each snippet of ``torch_behaviours.py``
+"""Writes ``torch_behaviours.json``: what torch does with each snippet of ``torch_behaviours.py`` and its area modules
 (the normalised ``out``, or the exception's type and message; the warnings it gave).
 
 Run with a Python that has torch (``make behaviours-expect``); the tests read only the JSON.
@@ -12,12 +12,12 @@ import warnings
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from torch_behaviours import SNIPPETS, norm  # noqa: E402
+from torch_behaviours import SNIPPETS, load_all, norm, plain  # noqa: E402
 
 
 def run(module, code):
     """The outcome of ``code`` with ``T`` bound to ``module``: a dict of value/error/warnings."""
-    env = {"T": module, "norm": norm}
+    env = {"T": module, "norm": norm, "plain": plain}
     row = {"value": None, "error": None}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -32,6 +32,7 @@ def run(module, code):
 
 
 def main():
+    load_all()
     out = {name: run(torch, code) for name, code in SNIPPETS.items()}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_behaviours.json")
     with open(path, "w") as f:

@@ -46,7 +46,7 @@ def test_data_access_raises(access, error, match):
         x = opyard.randn(1)
         with pytest.raises(error, match=match):
             access(x)
-    assert "FakeTensor(..., device='cpu', size=(1,)" in repr(x)
+    assert repr(x) == "FakeTensor(..., size=(1,))"
 
 
 def test_real_inputs_are_converted_and_devices_preserved():
@@ -79,9 +79,9 @@ def test_custom_op_fake_impl_and_missing_fake_impl():
         raise AssertionError("the real kernel must not run under FakeTensorMode")
 
     with FakeTensorMode():
-        with pytest.raises(NotImplementedError,
+        with pytest.raises(RuntimeError,
                            match=r"^There was no fake impl registered for <CustomOpDef\(t_fake::lin\)>\. .*Please use "
-                                 r"`lin\.register_fake` to add an fake impl\.$"):
+                                 r"`lin\.register_fake` to add an fake impl\. \(In opyard: .*\)$"):
             lin(opyard.randn(2, 3), opyard.randn(4, 3))
 
     @lin.register_fake

@@ -291,8 +291,8 @@ def test_legacy_custom_op_refuses_reserved_namespaces(reserved):
 
 
 @pytest.mark.parametrize("schema, match", [
-    ("foo(asdf a) -> Tensor", r"unknown type 'asdf'"),
-    ("foo(Tensor a) -> asdfasdf", r"unknown type 'asdfasdf'"),
+    ("foo(asdf a) -> Tensor", r"unknown type specifier 'asdf'"),
+    ("foo(Tensor a) -> asdfasdf", r"unknown type specifier 'asdfasdf'"),
 ])
 def test_define_refuses_unknown_type_names(schema, match):
     # parse_schema reads lowercase unknown names as type variables (as torch's parser);

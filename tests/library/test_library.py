@@ -241,3 +241,28 @@ def test_unknown_op_attribute(ns):
     lib.define("yes(Tensor x) -> Tensor")
     with pytest.raises(AttributeError, match="no overload name 'nope'"):
         getattr(opyard.ops, ns).yes.nope
+
+
+def test_fallback_at_a_key_held_by_another_library_is_refused_as_torch():
+    first = Library("_", "IMPL")
+    first.fallback(lambda op, *a, **k: None, "TESTING_ONLY_GenericWrapper")
+    second = Library("_", "IMPL")
+    try:
+        with pytest.raises(RuntimeError, match=r"^Tried to register multiple backend fallbacks for the same dispatch "
+                                               r"key TESTING_ONLY_GenericWrapper; previous registration registered at "
+                                               r".*test_library\.py:\d+, new registration registered at .*"
+                                               r"test_library\.py:\d+ \(Library\.fallback: _destroy\(\)"):
+            second.fallback(lambda op, *a, **k: None, "TESTING_ONLY_GenericWrapper")
+        with pytest.raises(RuntimeError, match="multiple backend fallbacks"):
+            first.fallback(lambda op, *a, **k: None, "TESTING_ONLY_GenericWrapper")
+    finally:
+        first._destroy()
+    second.fallback(lambda op, *a, **k: None, "TESTING_ONLY_GenericWrapper")  # the key is free again
+    second._destroy()
+    garbage = Library("_", "IMPL")
+    garbage.me = garbage  # unreachable after del, until the collector runs: it gives the key up
+    garbage.fallback(lambda op, *a, **k: None, "TESTING_ONLY_GenericWrapper")
+    del garbage
+    third = Library("_", "IMPL")
+    third.fallback(lambda op, *a, **k: None, "TESTING_ONLY_GenericWrapper")
+    third._destroy()

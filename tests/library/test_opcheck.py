@@ -205,9 +205,11 @@ def test_missing_fake_impl():
     @custom_op("t_oc::nofake", mutates_args=())
     def nofake(x: Tensor) -> Tensor:
         return x.clone()
+    # torch's words (code matching them keeps working), then what they mean in opyard
     with pytest.raises(OpCheckError, match=r"There was no fake impl registered for <CustomOpDef\(t_oc::nofake\)>. "
-                                           r"This is necessary for fake tensors and opyard.fx.make_fx tracing to work. Please "
-                                           r"use `nofake.register_fake` to add an fake impl."):
+                                           r"This is necessary for torch.compile/export/fx tracing to work. Please "
+                                           r"use `nofake.register_fake` to add an fake impl. \(In opyard: fake tensors "
+                                           r"and opyard.fx.make_fx need it.\)"):
         opcheck(nofake, (opyard.randn(3),), test_utils="test_faketensor")
 
 

@@ -24,7 +24,7 @@ LAYERS = {
     # built-in ops and the dispatcher's Python side
     "_ops": 2, "_op_pickle": 2, "dispatcher": 2, "_registration": 2, "_aten": 2, "_factories": 2,
     "_functional": 2, "_indexing": 2, "_fallbacks": 2, "linalg": 2, "fft": 2, "_lowrank": 2, "_wrapper_subclass": 2,
-    "special": 2, "signal": 2,
+    "special": 2, "signal": 2, "types": 2,
     "_metadata_dispatch": 2, "_torch_dispatch_rules": 2,
     "autograd": 3,
     "_library": 4,
@@ -35,6 +35,7 @@ LAYERS = {
     "_prims_common": 7,
     "_python_dispatcher": 7, "_subclasses": 7, "version": 7, "fx.experimental": 7,
     "utils._python_dispatch": 7, "utils._mode_utils": 7, "_install_as_torch": 7,
+    "_decomp": 7, "_inductor": 7, "_custom_op": 7,
 }
 
 

@@ -173,7 +173,7 @@ ERRORS = [
     ("f(Tensor x -> Tensor", "expected ',' between arguments", 11),
     ("f(Tensor x)) -> ()", "expected '->'", 11),
     ("f(Tensor x) Tensor", "expected '->' after the argument list", 12),
-    ("f(Tenser x) -> Tensor", r"unknown type 'Tenser'; common valid schema types are: Tensor, SymInt, int", 2),
+    ("f(Tenser x) -> Tensor", r"unknown type specifier 'Tenser'. Common valid schema types include: Tensor, SymInt, int", 2),
     ("f(float x=inf) -> ()", "invalid default 'inf'", 10),
     ("f(float x=nan) -> ()", "invalid default 'nan'", 10),
     ("f(str[] x=['a']) -> ()", "elements must be numbers or booleans", 11),

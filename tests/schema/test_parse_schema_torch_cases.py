@@ -27,7 +27,7 @@ with open(os.path.join(os.path.dirname(__file__), os.pardir, "data", "torch_sche
 
 # torch's cause (a regex on its message) -> a regex opyard's message must match.
 CAUSES = [
-    (r"unknown type specifier", r"unknown type '"),
+    (r"unknown type specifier", r"unknown type specifier '"),
     (r"invalid numeric default value", r"not a literal .* nor an enum value|cannot have a default|finite"),
     (r"unexpected type, file a bug report",
      r"cannot have a default value|only optional types|unexpected character|expected a default value"),
@@ -112,8 +112,8 @@ def test_documented_divergences(schema):
 
 
 @pytest.mark.parametrize("schema, message", [
-    ("foo(asdf a) -> asdfasdf", "unknown type 'asdf'"),
-    ("foo(t x) -> t", "unknown type 't'"),
+    ("foo(asdf a) -> asdfasdf", "unknown type specifier 'asdf'"),
+    ("foo(t x) -> t", "unknown type specifier 't'"),
     ("foo(double x) -> int", "Use `float` instead of `double`"),
     ("foo(int64_t x) -> int", "Use `SymInt` or `int` instead of `int64_t`"),
 ])

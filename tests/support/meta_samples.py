@@ -607,6 +607,19 @@ SAMPLES.update(_LINALG_SAMPLES)
 
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
+# Operators torch has no Meta kernel for (a result that is data): meta tensors get its Meta fallback's error.
+NO_META_KERNEL = {"equal": lambda m: ((m(2, 3), m(2, 3)), {})}
+# torch's meta refusal of a scalar read
+META_REFUSES = {"_local_scalar_dense": lambda m: ((m(1),), {})}
+
+# In-place matrix products and pointwise helpers
+SAMPLES.update({
+    "addmm_": lambda m: ((m(3, 4), m(3, 2), m(2, 4)), {"beta": 0.5, "alpha": 2}),
+    "baddbmm_": lambda m: ((m(2, 2, 4), m(2, 2, 3), m(2, 3, 4)), {"beta": 0.5}),
+    "addcmul_": lambda m: ((m(2, 3), m(3), m(2, 3)), {"value": 2}),
+    "addcdiv_": lambda m: ((m(2, 3), m(3), m(2, 3, positive=True)), {"value": 2}),
+})
+
 # Joining, splitting, broadcasting, diagonal, rotation, *_copy and *_scatter operators.
 SAMPLES.update({
     "atleast_1d": lambda m: ((m(),), {}), "atleast_1d.Sequence": lambda m: (([m(), m(2)],), {}),

@@ -35,9 +35,11 @@ def test_as_strided_checks_keep_their_order_and_messages():
     x = opyard.arange(12.0)
     with pytest.raises(RuntimeError, match=r"mismatch in length of strides and shape"):
         x.as_strided([2, 2], [1], -2)
-    with pytest.raises(RuntimeError, match=r"negative sizes or strides are not supported \(sizes \[2\], strides \[-1\]\)"):
+    with pytest.raises(RuntimeError, match=r"^as_strided: Negative strides are not supported at the moment, "
+                                           r"got strides: \[-1\]$"):
         x.as_strided([2], [-1], -2)  # negative strides are reported before the offset, as torch does
-    with pytest.raises(RuntimeError, match=r"negative sizes or strides are not supported \(sizes \[-1\]"):
+    with pytest.raises(RuntimeError, match=r"^Storage size calculation overflowed with sizes=\[-1\] and "
+                                           r"strides=\[1\]$"):
         x.as_strided([-1], [1], 0)
     with pytest.raises(RuntimeError, match=r"out of bounds for storage of size 48"):
         x.as_strided([4], [1], 9)

@@ -5,6 +5,7 @@ CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, tile."""
 import numpy as np
 
 from .. import _dtype as D
+from .._fallbacks import meta_fallback_error
 from .common import A, _wrap_dim, check_same_device, data_as, inplace_result, out, tensor_result_dtype
 from .indexing import scatter_add as _scatter_add
 from .pointwise import _general
@@ -30,6 +31,8 @@ SCHEMAS = (
     "var(Tensor self, bool unbiased=True) -> Tensor",
     "std(Tensor self, bool unbiased=True) -> Tensor",
     "tile(Tensor self, SymInt[] dims) -> Tensor",
+    "equal(Tensor self, Tensor other) -> bool",
+    "_local_scalar_dense(Tensor self) -> Scalar",
 )
 
 
@@ -144,6 +147,33 @@ def _var_std_all(op):
     return kernel
 
 
+def equal(self, other):
+    """``torch.equal``: the same size and equal elements (compared as values, across dtypes)."""
+    check_same_device("aten::equal", self, other)
+    x, y = self._data, other._data
+    if x.shape != y.shape:
+        return False
+    return bool(np.array_equal(x, y))
+
+
+def _local_scalar_dense(self):
+    """The first element as a Python number (what ``item()`` reads; torch does not check the size)."""
+    data = self._data.get() if hasattr(self._data, "get") else self._data
+    if data.size == 0:
+        raise RuntimeError("_local_scalar_dense: Empty tensor not supported")
+    return data.reshape(-1)[0].item()
+
+
+def _meta_local_scalar_dense(self):
+    raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+
+
+def _meta_equal(self, other):
+    # No Meta kernel in torch: a result that is data has none. FakeTensorMode refuses it first
+    # (its data_dependent_output tag).
+    raise meta_fallback_error("aten::equal")
+
+
 def tile(self, dims):
     dims = [int(d) for d in dims]
     if len(dims) < self.dim():
@@ -157,8 +187,10 @@ KERNELS = {
     "bitwise_right_shift.Tensor": _shift(_right, "rshift"),
     "bitwise_right_shift.Tensor_Scalar": _shift(_right, "rshift"),
     "index_add": index_add, "index_add_": index_add_, "scatter_add_": scatter_add_, "roll": roll,
-    "nan_to_num": nan_to_num, "isin.Tensor_Tensor": isin,
+    "nan_to_num": nan_to_num, "isin.Tensor_Tensor": isin, "equal": equal,
+    "_local_scalar_dense": _local_scalar_dense,
 }
+META_KERNELS = {"equal": _meta_equal, "_local_scalar_dense": _meta_local_scalar_dense}
 COMPOSITE = {
     "norm.Scalar": norm_scalar, "norm.ScalarOpt_dim": norm_dim,
     "var.dim": _var_std(lambda *a, **k: A.var__correction(*a, **k)),

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype as D
-from .._tensor import _META_KEYS, META, Tensor, _make, _make_meta, _make_view, _new, _ZERO, is_contiguous_strides
+from .._tensor import _META_KEYS, META, Size, Tensor, _make, _make_meta, _make_view, _new, _ZERO, is_contiguous_strides
 from . import return_types as RT
 from .common import broadcast_shape, check_same_device
 from .factory import format_strides, like_format
@@ -114,15 +114,35 @@ def pointwise(kernel, name):
     return meta
 
 
+# The in-place ops whose meta kernel torch writes in Python (``meta_binop_inplace``): their
+# broadcast error prints the shapes as Python does (``torch.Size([3])``, ``(2, 3)``).
+_PYTHON_META_BROADCAST = frozenset(
+    f"aten::{op}{overload}" for op in ("add_", "sub_", "mul_", "div_") for overload in (".Tensor", ".Scalar")
+) | frozenset({"aten::logical_and_", "aten::logical_or_", "aten::logical_xor_"})
+
+
 def inplace(kernel, name):
     """In-place ops: the checks of ``kernel`` on stand-ins, then ``self`` with its version bumped."""
+    python_meta = name in _PYTHON_META_BROADCAST
+
     def meta(self, *args, **kwargs):
         check_same_device(name, self, *_tensors(args, kwargs))
+        if python_meta and args and isinstance(args[0], Tensor):
+            _check_inplace_broadcast(self._data.shape, args[0]._data.shape)
         _call_on(kernel, (self,) + args, kwargs, lambda s: s)
         self._bump_version()
         return self
     meta.__name__ = f"meta_{kernel.__name__}"
     return meta
+
+
+def _check_inplace_broadcast(shape, other):
+    try:
+        both = np.broadcast_shapes(shape, other)
+    except ValueError:
+        return  # not broadcastable at all: the kernel's own error
+    if both != tuple(shape):
+        raise RuntimeError(f"output with shape {Size(shape)!r} doesn't match the broadcast shape {both}")
 
 
 def reduction(kernel, name):

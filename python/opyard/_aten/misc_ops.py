@@ -59,7 +59,10 @@ def meta_view_dtype(self, dtype):
 
 
 def _negative(size, stride):
-    raise RuntimeError(f"as_strided: negative sizes or strides are not supported (sizes {size}, strides {stride})")
+    """torch's refusals: negative strides first, then negative sizes (its storage size check)."""
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {stride}")
+    raise RuntimeError(f"Storage size calculation overflowed with sizes={size} and strides={stride}")
 
 
 def _strided_checks(self, size, stride, storage_offset):

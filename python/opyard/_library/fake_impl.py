@@ -12,7 +12,7 @@ import warnings
 from .. import _core
 
 __all__ = ["FAKE_IMPLS", "FakeImplCtx", "get_ctx", "run_fake_impl", "run_fake_impl_on_meta", "push_fake_impl",
-           "drop_fake_impl", "fake_impl_source", "ctx_slot"]
+           "drop_fake_impl", "fake_impl_source", "ctx_slot", "trivial_fake_impl", "is_builtin", "BUILTIN_NAMESPACES"]
 
 # "ns::op.overload" -> the newest live fake impl (what FakeTensorMode runs).
 FAKE_IMPLS = {}
@@ -174,3 +174,54 @@ def run_fake_impl(fn, op_name, shape_env, args, kwargs):
 def run_fake_impl_on_meta(fn, op_name, args, kwargs):
     """Run ``fn`` as the Meta kernel on meta tensors: ``get_ctx()`` raises inside."""
     return _run_with(_NoCtxOnMeta(op_name, fake_impl_source(op_name)), fn, args, kwargs)
+
+
+# --- the fake impl an operator needs none for ------------------------------------------------------
+
+# torch's built-in namespaces: their operators may change their inputs' metadata, so nothing is
+# derived for them (``torch._library.utils.is_builtin``).
+BUILTIN_NAMESPACES = frozenset({"aten", "prim", "prims"})
+_TRIVIAL = {}  # OpOverload -> its trivial fake impl, or None
+_NONE_YET = object()
+
+
+def is_builtin(op):
+    """Whether ``op`` lives in one of torch's own namespaces (``aten``, ``prim``, ``prims``)."""
+    return op.namespace in BUILTIN_NAMESPACES
+
+
+def trivial_fake_impl(op):
+    """The fake impl torch derives for ``op`` when none is registered, or None.
+
+    As ``torch._library.utils.can_generate_trivial_fake_impl``: an operator tagged
+    ``Tag.out`` returns its mutable keyword-only arguments (one, or a tuple of them in
+    schema order), one tagged ``Tag.inplace`` its first argument, and a mutable operator
+    returning nothing returns None (custom operators may not change their inputs'
+    metadata, so the inputs already describe the result). Never for built-in operators.
+    Computed once per operator.
+    """
+    hit = _TRIVIAL.get(op, _NONE_YET)
+    if hit is _NONE_YET:
+        hit = _TRIVIAL[op] = _trivial_for(op)
+    return hit
+
+
+def _trivial_for(op):
+    if is_builtin(op):
+        return None
+    from .._ops import Tag
+
+    schema = op._schema
+    tags = op.tags
+    if Tag.out in tags:
+        names = tuple(a.name for a in schema.arguments
+                      if a.kwarg_only and a.alias_info is not None and a.alias_info.is_write)
+        if len(names) == 1:
+            (only,) = names
+            return lambda *args, **kwargs: kwargs[only]
+        return lambda *args, **kwargs: tuple(kwargs[n] for n in names)
+    if Tag.inplace in tags:
+        return lambda *args, **kwargs: args[0]
+    if schema.is_mutable and not schema.returns:
+        return lambda *args, **kwargs: None
+    return None

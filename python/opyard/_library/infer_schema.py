@@ -18,7 +18,7 @@ import typing
 
 from .. import _core, _dtype, _tensor
 
-__all__ = ["infer_schema", "supported_param_types", "SUPPORTED_RETURN_NAMES"]
+__all__ = ["infer_schema", "supported_param_types", "tuple_to_list", "SUPPORTED_RETURN_NAMES"]
 
 # (python type, schema type, T[] variant, T?[] variant, T[]? variant) — torch's table.
 _BASES = None
@@ -137,9 +137,12 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None, tags=()):
         raise ValueError(f"infer_schema(func): {what} Got func with signature {inspect.signature(prototype_function)})")
 
     is_inplace, is_out = _kind_tags(tags)
-    if isinstance(mutates_args, str) and mutates_args != "unknown":
-        raise ValueError("mutates_args must either be a sequence of the names of the arguments that are "
-                         "mutated or the string 'unknown'. ")
+    if isinstance(mutates_args, str):
+        if mutates_args != "unknown":
+            raise ValueError("mutates_args must either be a sequence of the names of the arguments that are "
+                             "mutated or the string 'unknown'. ")
+    else:
+        mutates_args = tuple(mutates_args)  # any iterable of names, read once (an iterator too)
     hints = _resolved_hints(prototype_function, error_fn)
     table = supported_param_types()
     params, seen, saw_kwarg_only = [], set(), False
@@ -290,9 +293,10 @@ def _return_annotation(fn):
 
 
 def _resolved_hints(fn, error_fn):
-    """Annotations with string forms (``from __future__ import annotations``) evaluated."""
+    """Annotations with string forms (``from __future__ import annotations``, or a forward reference
+    inside a generic: ``list["MyTensor"]``) evaluated in the function's namespace."""
     raw = getattr(fn, "__annotations__", {})
-    if not any(isinstance(v, str) for v in raw.values()):
+    if not any(_has_forward_ref(v) for v in raw.values()):
         return dict(raw)
     namespace = {"Tensor": _tensor.Tensor, "device": _tensor.device, "dtype": _dtype.dtype,
                  "Optional": typing.Optional, "List": typing.List, "Sequence": typing.Sequence,
@@ -300,26 +304,43 @@ def _resolved_hints(fn, error_fn):
                  # string annotations may spell ``opyard.Tensor`` (``Hooks.facade``: never imported here)
                  "opyard": getattr(_core._hooks(None), "facade", None)}
     namespace.update(getattr(fn, "__globals__", {}))
-    out = {}
-    for key, value in raw.items():
-        if isinstance(value, str):
-            try:
-                value = eval(value, namespace)  # noqa: S307 - annotations are the user's own code
-            except NameError as e:
-                error_fn(f"Unsupported type annotation {value}. It is not a type. ({e}). If you are using "
-                         "'from __future__ import annotations', note that annotations are evaluated lazily as "
-                         "strings; make sure all types referenced in annotations are importable at module "
-                         "scope, not only inside a local function.")
-            except Exception as e:
-                error_fn(f"Unsupported type annotation {value}. It is not a type. ({type(e).__name__}: {e})")
-        out[key] = value
-    return out
+    return {key: _evaluated(value, namespace, error_fn) for key, value in raw.items()}
+
+
+def _has_forward_ref(t):
+    if isinstance(t, str):
+        return True
+    return any(_has_forward_ref(a) for a in typing.get_args(t) if a is not Ellipsis)
+
+
+def _evaluated(value, namespace, error_fn):
+    """``value`` with every string in it evaluated, as torch's ``unstringify_type``: a generic around
+    one is rebuilt as ``GenericAlias(origin, args)`` (so ``list["MyTensor"]`` resolves, while a
+    ``typing.Optional`` around one stays unsupported, as in torch; a ``typing.ForwardRef`` is not read)."""
+    if isinstance(value, str):
+        try:
+            return eval(value, namespace)  # noqa: S307 - annotations are the user's own code
+        except NameError as e:
+            error_fn(f"Unsupported type annotation {value}. It is not a type. ({e}). If you are using "
+                     "'from __future__ import annotations', note that annotations are evaluated lazily as "
+                     "strings; make sure all types referenced in annotations are importable at module "
+                     "scope, not only inside a local function.")
+        except Exception as e:
+            error_fn(f"Unsupported type annotation {value}. It is not a type. ({type(e).__name__}: {e})")
+    args = typing.get_args(value)
+    if not args or not any(_has_forward_ref(a) for a in args if a is not Ellipsis):
+        return value
+    inner = tuple(a if a is Ellipsis else _evaluated(a, namespace, error_fn) for a in args)
+    origin = typing.get_origin(value)
+    if origin in (typing.Union, types.UnionType):
+        return value  # torch's GenericAlias(Union, ...) is no type it supports: refused as written
+    return types.GenericAlias(origin, inner)
 
 
 def _unsupported(name, written, annotation, table, error_fn):
     valid = ", ".join(_type_name(t) for t in table)
     if typing.get_origin(annotation) is tuple:
-        as_list = _tuple_as_list(annotation)
+        as_list = tuple_to_list(annotation)
         example = f"For example, {as_list}.\n\n" if _lookup(table, as_list) is not None else "\n\n"
         error_fn(f"Parameter {name} has unsupported type {written}. We do not support Tuple inputs in "
                  f"schema. As a workaround, please try to use List instead. {example}"
@@ -327,8 +348,10 @@ def _unsupported(name, written, annotation, table, error_fn):
     error_fn(f"Parameter {name} has unsupported type {written}. The valid types are: {valid}.")
 
 
-def _tuple_as_list(tuple_type):
-    """The ``list[...]`` spelling of a ``tuple[...]`` annotation, for the hint in the error."""
+def tuple_to_list(tuple_type):
+    """The ``list[...]`` spelling of a ``tuple[...]`` annotation (torch's ``tuple_to_list``): ``tuple``
+    and ``Tuple`` give ``list``, ``tuple[int]`` and ``tuple[int, ...]`` give ``list[int]``, and
+    ``tuple[int, float]`` gives ``list[Union[int, float]]``."""
     args = typing.get_args(tuple_type)
     if not args:
         return list

@@ -25,7 +25,7 @@ from ..dispatcher import DispatchKey, DispatchKeySet
 from . import _tensor_meta as meta
 from .forward_ad import _state as _fw_state
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state, no_grad
-from .graph import grad_accumulator, gradient_edge
+from .graph import AccumulateGrad, grad_accumulator, gradient_edge
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
@@ -35,7 +35,7 @@ _AG_MASK = meta.AUTOGRAD_MASK
 _ones_like = ops.aten.ones_like.default  # See Note [Root gradient through the dispatcher]
 _run = _core._run_backward
 
-__all__ = ["backward", "backward_scalar", "grad", "run_backward"]
+__all__ = ["backward", "backward_scalar", "grad", "run_backward", "ExecutionEngine"]
 
 
 def _as_tuple(x, what):
@@ -272,7 +272,32 @@ def _accumulate_non_leaf_inputs(inputs, results):
             meta.accumulate_grad(t, g)
 
 
+def _call_tensor_pre_hooks(node, grads):
+    """The hooks of the tensors whose gradients arrive at ``node`` (a leaf's own, at its
+    ``AccumulateGrad``) and ``retain_grad``'s: what runs for a node whose gradients ``grad()``
+    captures without running it (Note [Captured gradients] in src/autograd/engine.rs)."""
+    grads = _run_tensor_hooks(node, grads)
+    if isinstance(node, AccumulateGrad) and grads and grads[0] is not None:
+        hooks = node.variable._backward_hooks
+        if hooks:
+            for hook in tuple(hooks.values()):
+                new = hook(grads[0])
+                if new is not None:
+                    grads[0] = _hooked_grad(hook, new, grads[0])
+    return grads
+
+
 def _call_pre_hooks(node, grads):
+    grads = _run_tensor_hooks(node, grads)
+    if node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads = _hooked_grads(hook, new, grads)
+    return grads
+
+
+def _run_tensor_hooks(node, grads):
     tensor_hooks = node._tensor_pre_hooks
     if tensor_hooks:
         for nr, hooks in tensor_hooks.items():
@@ -287,11 +312,6 @@ def _call_pre_hooks(node, grads):
             t = ref()
             if t is not None and grads[nr] is not None:
                 meta.retain_grad_update(t, grads[nr])
-    if node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            new = hook(tuple(grads))
-            if new is not None:
-                grads = _hooked_grads(hook, new, grads)
     return grads
 
 
@@ -360,5 +380,51 @@ def _validate(node, i, g, nxt, nr, dtype=None):
     return g
 
 
+class _EngineBase:
+    """torch's ``Variable._execution_engine``: the backward engine's raw entry points, as
+    libraries reach them (``queue_callback`` to run code when the pass ends, ``run_backward``)."""
+
+    __slots__ = ()
+
+    def run_backward(self, tensors, grad_tensors, keep_graph, create_graph, inputs=(), allow_unreachable=False,
+                     accumulate_grad=False):
+        """Run backward from ``tensors`` with ``grad_tensors`` (one per tensor); with ``inputs``,
+        only towards them. Returns their gradients when not ``accumulate_grad``, else None."""
+        outputs = tuple(tensors)
+        grads = tuple(grad_tensors)
+        inputs = tuple(inputs) if inputs is not None else ()
+        if not accumulate_grad and not inputs:
+            raise RuntimeError("run_backward(accumulate_grad=False) needs inputs: grad requires non-empty inputs.")
+        _check_roots(outputs)
+        if len(grads) != len(outputs):
+            raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+        for i, (out, g) in enumerate(zip(outputs, grads)):
+            if g is None and meta.requires_grad(out):
+                raise RuntimeError(f"element {i} of gradients tuple is None, but the corresponding Tensor "
+                                   "requires grad")
+        results = run_backward(outputs, list(grads), keep_graph, create_graph, inputs or None,
+                               accumulate=accumulate_grad)
+        if accumulate_grad:
+            return None
+        if not allow_unreachable:
+            for i, g in enumerate(results):
+                if g is None:
+                    raise RuntimeError(
+                        f"The differentiated Tensor at index {i} appears to not have been used in the "
+                        "graph. Set allow_unused=True if this is the desired behavior.")
+        return tuple(results)
+
+    def queue_callback(self, callback):
+        """Run ``callback()`` when the backward pass running on this thread ends (See Note
+        [Final callbacks] in src/python/autograd/final_callbacks.rs); outside one it raises."""
+        _core._queue_final_callback(callback)
+
+    def is_checkpoint_valid(self):
+        """False while a backward pass towards given inputs runs (``autograd.grad``)."""
+        return _core._checkpoint_valid()
+
+
+ExecutionEngine = _EngineBase
+execution_engine = _EngineBase()
 
 __dir__ = public_dir(globals())

@@ -84,10 +84,25 @@ def _mutated_args(op, args, kwargs):
     return out
 
 
+_out_tagged = {}
+
+
+def _is_custom_out_op(op):
+    """A custom op tagged ``Tag.out``: torch's autograd kernel for those refuses any grad."""
+    hit = _out_tagged.get(op)
+    if hit is None:
+        hit = _out_tagged[op] = _core._hooks().is_custom_op(op) and any(t.name == "out" for t in op.tags)
+    return hit
+
+
 def autograd_not_implemented_fallback(keyset, op, *args, **kwargs):
     """Boxed fallback at the ``Autograd`` key (``with_keyset=True`` convention)."""
     grad_on = not _core._is_excluded(AUTOGRAD_KEYS) and not _fw_off()
     inputs = [t for t in _flat_tensors(args, kwargs) if grad_on and meta.requires_grad(t)]
+    if inputs and _is_custom_out_op(op):
+        name = op.name().partition("::")[2].partition(".")[0]
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
     mutated = _mutated_args(op, args, kwargs) if grad_on else ()
     leaves = _checked_writes(op, mutated) if mutated else ()
     if fwad._state.level is not None and any(fwad.tangent_at(t, level) is not None

@@ -13,7 +13,9 @@ and writes lives in fields of the tensor's ``TensorBase`` (``_grad_fn``,
 ``_retains_grad``), all owned by ``opyard.autograd``.
 """
 
+import contextlib
 import itertools
+import threading
 import weakref
 
 from .. import _core
@@ -27,6 +29,9 @@ __all__ = [
     "set_history",
     "SavedTensor",
     "increment_version",
+    "saved_tensors_hooks",
+    "save_on_cpu",
+    "disable_saved_tensors_hooks",
 ]
 
 next_sequence_nr = _core._next_sequence_nr
@@ -208,18 +213,48 @@ def set_history(t, node, output_nr):
     meta.set_requires_grad_bit(t, True)
 
 
+class _Packed:
+    """What a pack hook made of a saved tensor, and the unpack hook that restores it (Note
+    [Saved tensor hooks] in src/python/autograd/saved_hooks.rs). Never a tensor: the Rust readers of saved
+    tensors hand it to ``SavedTensor.unpack``."""
+
+    __slots__ = ("value", "unpack_hook")
+
+    def __init__(self, value, unpack_hook):
+        self.value, self.unpack_hook = value, unpack_hook
+
+    def unpack(self):
+        t = self.unpack_hook(self.value)
+        if not isinstance(t, _core.TensorBase):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(t).__name__}")
+        return t
+
+
+_current_hooks = _core._current_saved_tensors_hooks
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
     Unpacking checks that no in-place operation changed it since, and that
-    the graph was not freed by an earlier backward.
+    the graph was not freed by an earlier backward. Under ``saved_tensors_hooks``
+    it holds what the pack hook returned instead, and unpacking calls the unpack
+    hook (no version check then, as in torch); ``register_hooks`` packs one saved
+    tensor (what ``grad_fn._raw_saved_<name>`` returns).
     """
 
     __slots__ = ("tensor", "version", "is_output", "node_name", "output_nr")
 
     def __init__(self, tensor, is_output=False, node_name="", output_nr=0):
-        self.tensor = tensor
-        self.version = meta.version(tensor) if tensor is not None else 0
+        hooks = _current_hooks() if tensor is not None else None
+        if hooks is None:
+            self.tensor = tensor
+            self.version = meta.version(tensor) if tensor is not None else 0
+        else:
+            pack, unpack = hooks
+            self.tensor = _Packed(pack(tensor), unpack)
+            self.version = 0
         self.is_output = is_output
         self.node_name = node_name
         self.output_nr = output_nr
@@ -230,15 +265,93 @@ class SavedTensor:
         t = self.tensor
         if t is None:
             return None
+        if t.__class__ is _Packed:
+            return t.unpack()
         if meta.version(t) != self.version:
             raise RuntimeError(modified_message(t, self.version, self._producer(t)))
         return t
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Pack this saved tensor now with ``pack_hook``; ``unpack_hook`` restores it when read."""
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("register_hooks(): incompatible function arguments: expected two callables "
+                            f"(pack_hook, unpack_hook), got {type(pack_hook).__name__} and "
+                            f"{type(unpack_hook).__name__}")
+        if self.tensor.__class__ is _Packed:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
+                               "Hint: only one pair of hooks is allowed at a time.")
+        if self.tensor is None:
+            raise RuntimeError(FREED_MESSAGE)
+        t = self.unpack()
+        self.tensor = _Packed(pack_hook(t), unpack_hook)
+        self.version = 0
 
     def _producer(self, t):
         if self.is_output:
             return self.node_name, self.output_nr
         fn = t._grad_fn
         return (fn.name(), t._output_nr) if fn is not None else None
+
+
+class _HooksDisabled(threading.local):
+    message = None  # the error that registering hooks raises (disable_saved_tensors_hooks)
+
+
+_hooks_disabled = _HooksDisabled()
+
+
+class saved_tensors_hooks:
+    """Context manager: every tensor saved for backward inside it is packed by ``pack_hook(tensor)``
+    and unpacked by ``unpack_hook(packed)`` (which must return a tensor) when backward reads it.
+
+    The innermost pair applies; the hooks are per thread. Example (what ``save_on_cpu`` does)::
+
+        >>> with saved_tensors_hooks(lambda t: (t.device, t.cpu()), lambda p: p[1].to(p[0])):
+        ...     y = x.exp()
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _hooks_disabled.message is not None:
+            raise RuntimeError(_hooks_disabled.message)
+        _core._push_saved_tensors_hooks(self.pack_hook, self.unpack_hook)
+        return self
+
+    def __exit__(self, *exc):
+        _core._pop_saved_tensors_hooks()
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are kept on the CPU and moved back to their device when backward reads
+    them (a CPU tensor is kept as it is). ``pin_memory`` is accepted for torch's signature."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack_to_cpu(tensor):
+            return (tensor.device, tensor.cpu())
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message):
+    """Inside, registering saved-tensor hooks raises ``RuntimeError(error_message)``; entering it
+    while hooks are active raises that error too (as torch). Usable as a decorator."""
+    if _current_hooks() is not None:
+        raise RuntimeError(error_message)
+    prev = _hooks_disabled.message
+    _hooks_disabled.message = error_message
+    try:
+        yield
+    finally:
+        _hooks_disabled.message = prev
 
 
 def modified_message(t, expected, producer):

@@ -14,6 +14,7 @@ import warnings
 
 from .. import _core
 from .._factories import empty
+from .engine import execution_engine
 
 __all__ = ["Variable"]
 
@@ -27,6 +28,9 @@ class VariableMeta(type):
 
 class Variable(metaclass=VariableMeta):
     """Legacy constructor: a detached alias of ``data`` (an empty tensor when omitted)."""
+
+    # torch's engine handle, which libraries reach through this class (``queue_callback``).
+    _execution_engine = execution_engine
 
     def __new__(cls, data=None, requires_grad=False, volatile=False, _grad_fn=None):
         if data is None:

@@ -17,6 +17,7 @@ forgotten when an op gains or loses a fake impl (``forget``).
 
 from .._library.fake_impl import FAKE_IMPLS
 from .._tensor import Tensor, _new, device_keys
+from .data_dependent import RULES
 from .symbolic import SymInt
 from .tensor import FAKE_BIT, FakeTensor
 
@@ -24,18 +25,22 @@ __all__ = ["CACHE", "cacheable", "call_key", "entry_of", "fake_impl_of", "forget
 
 CACHE: dict = {}  # call key -> entry (see entry_of), for the calls the core does not key
 _UNCACHEABLE = object()
+# An output that depends on the data is never cached, whatever this call's ShapeEnv allowed.
+_DATA_TAGS = frozenset({"dynamic_output_shape", "data_dependent_output"})
 _functional: dict = {}  # op -> whether its outputs may be cached (no mutation, no aliasing, no fake impl)
 _impls: dict = {}  # op -> (its fake impl or None, its name)
 
 
 def cacheable(op):
     """Whether ``op``'s outputs may be cached: functional (no mutation, no aliased output, some
-    output) and without a fake impl (which may make data-dependent sizes, or count its calls)."""
+    output), without a fake impl (which may make data-dependent sizes, or count its calls) and
+    not data-dependent."""
     hit = _functional.get(op)
     if hit is None:
         schema = op._schema
         hit = (not schema.is_mutable and all(r.alias_info is None for r in schema.returns)
-               and bool(schema.returns) and op.name() not in FAKE_IMPLS)
+               and bool(schema.returns) and op.name() not in FAKE_IMPLS and op.name() not in RULES
+               and not any(t.name in _DATA_TAGS for t in op.tags))
         _functional[op] = hit
     return hit
 

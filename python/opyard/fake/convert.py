@@ -9,9 +9,11 @@ Under a ``ShapeEnv`` (``static_shapes=False``) the sizes become backed symbols
 named after their source (``input0.size()[1]``; See Note [Backed symbols]).
 """
 
+import math
+
 from .._library._opdefs import OPDEFS
 from .._tensor import Tensor, _retype
-from .tensor import FakeTensor, make_fake
+from .tensor import FakeTensor, make_fake, remember_item
 
 __all__ = ["fake_of", "fake_class", "NonFakeInputError", "MixedFakeModesError", "UnsupportedOperatorException",
            "refuse_real_input", "missing_fake_impl", "mixed_modes"]
@@ -53,12 +55,19 @@ def missing_fake_impl(name):
     qualname = name.split(".")[0]
     opdef = OPDEFS.get(qualname)
     if opdef is not None:
-        return NotImplementedError(
-            f"There was no fake impl registered for {opdef!r}. This is necessary for FakeTensorMode and "
-            f"make_fx tracing to work. Please use `{qualname.split('::')[1]}.register_fake` to add an fake impl.")
+        return RuntimeError(no_fake_impl_message(opdef))
     return UnsupportedOperatorException(
         f"{dotted(name)}: it has no fake impl and no Meta kernel, so FakeTensorMode cannot run it on tensors "
         f"without data; use opyard.library.register_fake(\"{qualname}\") to say what it returns")
+
+
+def no_fake_impl_message(opdef):
+    """torch's words for a custom op without a fake impl (the features they name are torch's own, and
+    code matching them keeps working), then what they mean in opyard."""
+    name = opdef._qualname.split("::")[1]
+    return (f"There was no fake impl registered for {opdef!r}. This is necessary for torch.compile/export/fx "
+            f"tracing to work. Please use `{name}.register_fake` to add an fake impl. (In opyard: fake tensors "
+            "and opyard.fx.make_fx need it.)")
 
 
 def fake_of(mode, t, *, static_shapes, source=None, memo=True):
@@ -84,9 +93,19 @@ def fake_of(mode, t, *, static_shapes, source=None, memo=True):
         fake._vc = fake_base._counter()
     if t.requires_grad:
         fake.requires_grad = True
+    if env is None and source is None and not shape and t._dev.type == "cpu" and type(t) is Tensor \
+            and t._data.dtype.name in _VALUE_KEPT:
+        # As torch (for a FakeTensorMode used by hand, without a ShapeEnv): the value of a plain
+        # 0-d CPU tensor of these dtypes is kept, so ``item()`` of its fake gives it.
+        value = t._data.item()
+        if not math.isnan(value) and not math.isinf(value):
+            remember_item(fake, value)
     if memo:
         mode._memo[id(t)] = (t, fake)
     return fake
+
+
+_VALUE_KEPT = frozenset({"int64", "int32", "int16", "int8", "float64"})
 
 
 _FAKE_CLASSES = {}
@@ -137,3 +156,7 @@ def _show(a):
         inner = ", ".join(_show(e) for e in a)
         return f"[{inner}]" if isinstance(a, list) else f"({inner})"
     return repr(a)[:40]
+
+from .._exports import public_dir  # noqa: E402
+
+__dir__ = public_dir(globals())

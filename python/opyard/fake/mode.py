@@ -7,9 +7,10 @@ key themselves, so operators on them reach the fallback too. The fallback
 - refuses real tensor arguments, as torch does, unless the mode was made with
   ``allow_non_fake_inputs=True``: then it converts them with ``mode.from_tensor``;
 - runs the op's fake impl (``register_fake``) with ``get_ctx()`` available, or
-  else its Meta kernel on the fake tensors (they look like meta tensors: see
-  Note [Fake tensor layout]); ops with neither raise, except ops returning
-  nothing, whose fake is trivial;
+  else what torch's FakeTensorMode runs (See Note [Fake fallbacks]): a
+  data-dependent rule, a constructor on the meta device, the fake impl torch
+  derives, or the op's Meta kernel on the fake tensors (they look like meta
+  tensors: see Note [Fake tensor layout]);
 - re-badges the results as fake tensors on the device the inputs pretend to be
   on (or the ``device`` argument), putting back symbolic sizes (Note [Unbacked
   hints]).
@@ -18,13 +19,15 @@ The metadata cache in front of it: See Note [Fake dispatch cache] (``cache.py``)
 
 import numpy as np
 
-from .. import _core
-from .._library.fake_impl import FAKE_IMPLS, ctx_slot, run_fake_impl
+from .. import _core, _factories
+from .._library._opdefs import OPDEFS
+from .._library.fake_impl import FAKE_IMPLS, ctx_slot, is_builtin, run_fake_impl, trivial_fake_impl
 from .._registration import KernelLibrary
 from .._tensor import CPU, META, Tensor, device_keys
 from ..dispatcher import DispatchKey, DispatchKeySet
 from .cache import CACHE, cacheable, call_key, entry_of, fake_impl_of, forget, from_entry
 from .convert import fake_of, missing_fake_impl, mixed_modes, refuse_real_input
+from .data_dependent import RULES, data_dependent_refused, dynamic_shape_refused
 from .perturb import check_outputs, perturbation_of
 from .readback import hinted, readback_of, restore_scalar, restore_symbols
 from .tensor import FAKE_BIT, FakeTensor, hinting, make_fake
@@ -49,12 +52,17 @@ class FakeTensorMode:
     """Context manager: factories make fake tensors and operators run on metadata only.
 
     ``shape_env=ShapeEnv(allow_dynamic_output_shape_ops=True)`` lets fake impls create
-    data-dependent sizes (``get_ctx().new_dynamic_size()``), and makes ``from_tensor``
-    give symbolic sizes (unless ``static_shapes=True``). A real tensor passed to an
-    op under the mode raises, as in torch, unless ``allow_non_fake_inputs=True``.
+    data-dependent sizes (``get_ctx().new_dynamic_size()``), gives ``nonzero`` & co. and
+    ``item()`` unbacked symbols, and makes ``from_tensor`` give symbolic sizes (unless
+    ``static_shapes=True``). A real tensor passed to an op under the mode raises, as in
+    torch, unless ``allow_non_fake_inputs=True``. ``allow_fallback_kernels`` (default True)
+    lets a built-in op without a Meta kernel run its real kernel on zeros of the inputs'
+    metadata, as torch's mode does.
     """
 
-    def __init__(self, *, allow_non_fake_inputs=False, shape_env=None, static_shapes=None):
+    def __init__(self, *, allow_fallback_kernels=True, allow_non_fake_inputs=False, shape_env=None,
+                 static_shapes=None):
+        self.allow_fallback_kernels = allow_fallback_kernels
         self.allow_non_fake_inputs = allow_non_fake_inputs
         self.shape_env = shape_env
         self.static_shapes = shape_env is None if static_shapes is None else static_shapes
@@ -185,16 +193,46 @@ def fake_fallback(keyset, op, *args, **kwargs):
     return out
 
 
+# Note [Fake fallbacks]: an op with no fake impl of its own runs what torch's FakeTensorMode
+# runs for it, in torch's order:
+# 1. a custom_op without a fake impl: the fake impl torch derives (``trivial_fake_impl``: the out=
+#    arguments of a Tag.out op, the first argument of a Tag.inplace op, None for a mutating op
+#    returning nothing), else torch's "There was no fake impl registered" error;
+# 2. an op whose output depends on the data (``data_dependent.RULES``: nonzero, masked_select,
+#    boolean masks, ...): an unbacked size under a ShapeEnv, else DynamicOutputShapeException;
+#    any other op tagged ``dynamic_output_shape`` raises it, one tagged ``data_dependent_output``
+#    (``equal``, ``allclose``) DataDependentOutputException;
+# 3. a constructor (no tensor argument, one Tensor result) of another namespace than torch's own:
+#    its kernel below the mode, with ``device="meta"`` when it takes a device;
+# 4. the Meta kernel (a CompositeExplicitAutograd kernel serves Meta too, as in torch);
+# 5. no Meta kernel: the derived fake impl, else for a built-in op the real kernel on zeros of the
+#    inputs' metadata (``allow_fallback_kernels``), else UnsupportedOperatorException.
 def _run(mode, op, args, kwargs):
     name = op.name()
     impl = FAKE_IMPLS.get(name)
     if impl is not None:
         return _run_fake_impl(mode, impl, name, args, kwargs)
+    if name in OPDEFS:
+        trivial = trivial_fake_impl(op)
+        if trivial is None:
+            raise missing_fake_impl(name)
+        return trivial(*args, **kwargs)
+    rule = RULES.get(name)
+    if rule is not None:
+        out = rule(mode, op, *args, **kwargs)
+        if out is not NotImplemented:
+            return out
+    else:
+        data_tag = _data_tag(op)
+        if data_tag == "dynamic_output_shape":
+            raise dynamic_shape_refused(op)
+        if data_tag == "data_dependent_output":
+            raise data_dependent_refused(op)
+    if not is_builtin(op) and _is_constructor(op):
+        return _run_constructor(mode, op, args, kwargs)
     dev = _device_of(args, kwargs)
     if not _has_meta_kernel(name):
-        if not op._schema.returns:
-            return None  # nothing to describe: torch's trivial fake impl
-        raise missing_fake_impl(name)
+        return _without_meta(mode, op, args, kwargs)
     rb = readback_of(args, kwargs)
     if rb is None:
         return _fakeify_outputs(op.redispatch(_META_SET, *args, **kwargs), dev, mode, None)
@@ -205,6 +243,120 @@ def _run(mode, op, args, kwargs):
         check_outputs(lambda a, k: _run_hinted(op, a, k), out, args, kwargs, shift, rb.candidates,
                       mode.shape_env, name)
     return out
+
+
+_data_tags = {}
+
+
+def _data_tag(op):
+    """``dynamic_output_shape`` or ``data_dependent_output`` when ``op`` carries that tag, else ""."""
+    hit = _data_tags.get(op)
+    if hit is None:
+        names = {t.name for t in op.tags}
+        hit = _data_tags[op] = next((t for t in ("dynamic_output_shape", "data_dependent_output") if t in names), "")
+    return hit
+
+
+_constructors = {}
+
+
+def _is_constructor(op):
+    """torch's ``_is_tensor_constructor``: no tensor argument and one plain ``Tensor`` result."""
+    hit = _constructors.get(op)
+    if hit is None:
+        schema = op._schema
+        hit = _constructors[op] = (not any("Tensor" in a.real_type for a in schema.arguments)
+                                   and len(schema.returns) == 1 and schema.returns[0].real_type == "Tensor")
+    return hit
+
+
+def _run_constructor(mode, op, args, kwargs):
+    """A constructor's own kernel below the mode: on the meta device when it takes ``device`` (then a
+    fake tensor on the device asked for, CPU by default), else a real tensor whose metadata becomes
+    the fake one's."""
+    at = next((i for i, a in enumerate(op._schema.arguments)
+               if a.name == "device" and a.real_type in ("Device", "Device?")), None)
+    out_device = CPU
+    if at is not None:
+        args, kwargs = list(args), dict(kwargs)
+        given = args[at] if at < len(args) else kwargs.get("device")
+        if given is not None:
+            out_device = given if isinstance(given, _core.device) else _core.device(given)
+        if at < len(args):
+            args[at] = META
+        else:
+            kwargs["device"] = META
+    with _below_fake():
+        r = op(*args, **kwargs)
+    if not isinstance(r, Tensor):
+        return r
+    return _to_fake(r, out_device if r._dev is META else r._dev, mode, None)
+
+
+class _below_fake:
+    """Runs real kernels: the thread's mode is off and the ``Fake`` key excluded (torch's
+    ``in_kernel_invocation_manager`` for constructors, ``no_dispatch`` for fallback kernels)."""
+
+    def __enter__(self):
+        self._guard = _core._KeyGuard(exclude=_FAKE)
+        self._guard.__enter__()
+        self._prev = _swap_mode(None)
+
+    def __exit__(self, *exc):
+        _swap_mode(self._prev)
+        self._guard.__exit__(*exc)
+        return False
+
+
+def _without_meta(mode, op, args, kwargs):
+    """No fake impl and no Meta kernel: the derived fake impl, else a built-in op's real kernel
+    on zeros (``allow_fallback_kernels``), else torch's UnsupportedOperatorException."""
+    trivial = trivial_fake_impl(op)
+    if trivial is not None:
+        return trivial(*args, **kwargs)
+    name = op.name()
+    if not (mode.allow_fallback_kernels and is_builtin(op)) or readback_of(args, kwargs) is not None:
+        raise missing_fake_impl(name)
+    try:  # what torch's fallback re-raises when it cannot help: the Meta key's own refusal
+        op.redispatch(_META_SET, *args, **kwargs)
+        refusal = missing_fake_impl(name)
+    except NotImplementedError as e:
+        refusal = e
+    return _run_fallback_kernel(mode, op, args, kwargs, refusal)
+
+
+def _run_fallback_kernel(mode, op, args, kwargs, refusal):
+    """torch's ``run_fallback_kernel``: the real kernel on zeros shaped like the fake inputs; an
+    output that is one of those stand-ins is its fake input; one sharing memory with them raises
+    ``refusal`` (fake tensors cannot follow the aliasing)."""
+    stand_ins = {}
+
+    def real(a):
+        if isinstance(a, FakeTensor):
+            z = _factories.zeros(tuple(a.shape), dtype=a.dtype)
+            stand_ins[id(z)] = (z, a)
+            return z
+        if isinstance(a, (list, tuple)):
+            return type(a)(real(e) for e in a)
+        return a
+
+    with _below_fake():
+        r = op(*[real(a) for a in args], **{k: real(v) for k, v in kwargs.items()})
+    dev = _device_of(args, kwargs)
+    buffers = [z._data for z, _ in stand_ins.values()]
+
+    def back(o):
+        if isinstance(o, Tensor):
+            hit = stand_ins.get(id(o))
+            if hit is not None and hit[0] is o:
+                return hit[1]
+            if any(np.shares_memory(o._data, b) for b in buffers):
+                raise refusal
+            return _to_fake(o, dev, mode, None)
+        if isinstance(o, (list, tuple)):
+            return type(o)(back(e) for e in o)
+        return o
+    return back(r)
 
 
 def _run_fake_impl(mode, impl, name, args, kwargs):
@@ -238,7 +390,7 @@ def _has_meta_kernel(name):
     hit = _meta_ok.get(name)
     if hit is None:
         rows = {key: reason for key, _, reason, _ in _core._table_entries(name)}
-        hit = rows.get("Meta") in ("kernel", "math kernel")
+        hit = rows.get("Meta") in ("kernel", "math kernel", "default backend kernel")
         if hit:  # only positive answers are cached: a kernel may be registered later
             _meta_ok[name] = hit
     return hit

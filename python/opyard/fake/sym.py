@@ -16,97 +16,15 @@ Example::
 
 import builtins
 import math
-import operator
 
 import numpy as np
 
-from .symbolic import SymBool, SymInt
+from .symbolic import SymBool, SymFloat, SymInt
 
 __all__ = ["SymFloat", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not"]
 
 _INT_TYPES = (builtins.int, np.integer)
 _FLOAT_TYPES = (builtins.float, np.floating)
-
-
-class SymFloat:
-    """A symbolic float: ``sym_float`` of a symbolic size, or arithmetic on one.
-
-    Arithmetic with numbers, ``SymInt`` and ``SymFloat`` builds expressions;
-    using it where a concrete value is needed (``float()``, ``if``) raises, as
-    for ``SymInt``, because a fake tensor has no data to decide it from.
-    """
-
-    __slots__ = ("_expr", "_hint", "_source")
-
-    def __init__(self, expr, hint, source=None):
-        self._expr, self._hint, self._source = expr, hint, source
-
-    @property
-    def node(self):
-        return self._expr
-
-    def __str__(self):
-        return self._expr
-
-    __repr__ = __str__
-
-    def __hash__(self):
-        return hash(self._expr)
-
-    def hint(self):
-        """The stand-in value this expression has at the symbols' hints."""
-        return self._hint
-
-    def _bin(self, other, op, fn, reflected=False):
-        if isinstance(other, builtins.bool) or not isinstance(other, (*_INT_TYPES, *_FLOAT_TYPES, SymInt, SymFloat)):
-            return NotImplemented
-        a, b = (other, self) if reflected else (self, other)
-        return SymFloat(f"({_expr(a)} {op} {_expr(b)})", fn(_hint(a), _hint(b)))
-
-    def __add__(self, o):
-        return self._bin(o, "+", operator.add)
-
-    def __radd__(self, o):
-        return self._bin(o, "+", operator.add, True)
-
-    def __sub__(self, o):
-        return self._bin(o, "-", operator.sub)
-
-    def __rsub__(self, o):
-        return self._bin(o, "-", operator.sub, True)
-
-    def __mul__(self, o):
-        return self._bin(o, "*", operator.mul)
-
-    def __rmul__(self, o):
-        return self._bin(o, "*", operator.mul, True)
-
-    def __truediv__(self, o):
-        return self._bin(o, "/", operator.truediv)
-
-    def __rtruediv__(self, o):
-        return self._bin(o, "/", operator.truediv, True)
-
-    def __neg__(self):
-        return SymFloat(f"-{_expr(self)}", -self._hint)
-
-    def __float__(self):
-        raise _no_value(self, "float")
-
-    def __bool__(self):
-        raise _no_value(self, "bool")
-
-    def __trunc__(self):
-        # int(x) of a sqrt/ratio of sizes has no range we can track: refuse rather than guess.
-        raise _no_value(self, "int")
-
-    __int__ = __trunc__
-
-    def __sym_max__(self, other):
-        return SymFloat(f"max({_expr(self)}, {_expr(other)})", float(builtins.max(self._hint, _hint(other))))
-
-    def __sym_min__(self, other):
-        return SymFloat(f"min({_expr(self)}, {_expr(other)})", float(builtins.min(self._hint, _hint(other))))
 
 
 def _expr(x):
@@ -115,14 +33,6 @@ def _expr(x):
 
 def _hint(x):
     return x._hint if isinstance(x, (SymInt, SymFloat)) else x
-
-
-def _no_value(x, what):
-    from .symbolic import GuardOnDataDependentSymNode
-
-    return GuardOnDataDependentSymNode(
-        f"Could not extract a concrete {what} from the data-dependent expression {x}: its value is only "
-        "known when the program runs on real tensors")
 
 
 def sym_not(a):

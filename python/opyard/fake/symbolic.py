@@ -17,12 +17,15 @@ ShapeEnv (``env.guards``), as torch's ``ShapeEnv.evaluate_expr`` does; the
 graph is then valid for every input that satisfies the guards.
 """
 
+import builtins
 import operator
 from typing import NamedTuple
 
+import numpy as np
+
 from .ranges import DECIDE, add_range, floordiv_range, mod_range, mul_range, sub_range
 
-__all__ = ["SymInt", "SymBool", "ShapeEnv", "ShapeGuard", "GuardOnDataDependentSymNode",
+__all__ = ["SymInt", "SymBool", "SymFloat", "ShapeEnv", "ShapeGuard", "GuardOnDataDependentSymNode",
            "DynamicOutputShapeException"]
 
 
@@ -316,6 +319,105 @@ def _record_guard(lhs, op, rhs, held):
         env.record_guard(guard_text(lhs, op if held else _NEGATE[op], rhs))
 
 
+_NUMBER_TYPES = (builtins.int, np.integer, builtins.float, np.floating)
+
+
+class SymFloat:
+    """A symbolic float: ``sym_float`` of a symbolic size, or arithmetic on one.
+
+    Arithmetic with numbers, ``SymInt`` and ``SymFloat`` builds expressions;
+    using it where a concrete value is needed (``float()``, ``if``) raises, as
+    for ``SymInt``, because a fake tensor has no data to decide it from.
+    """
+
+    __slots__ = ("_expr", "_hint", "_source")
+
+    def __init__(self, expr, hint, source=None):
+        self._expr, self._hint, self._source = expr, hint, source
+
+    @property
+    def node(self):
+        return self._expr
+
+    def __str__(self):
+        return self._expr
+
+    __repr__ = __str__
+
+    def __hash__(self):
+        return hash(self._expr)
+
+    def hint(self):
+        """The stand-in value this expression has at the symbols' hints."""
+        return self._hint
+
+    def _bin(self, other, op, fn, reflected=False):
+        if isinstance(other, builtins.bool) or not isinstance(other, (*_NUMBER_TYPES, SymInt, SymFloat)):
+            return NotImplemented
+        a, b = (other, self) if reflected else (self, other)
+        return SymFloat(f"({_fexpr(a)} {op} {_fexpr(b)})", fn(_fhint(a), _fhint(b)))
+
+    def __add__(self, o):
+        return self._bin(o, "+", operator.add)
+
+    def __radd__(self, o):
+        return self._bin(o, "+", operator.add, True)
+
+    def __sub__(self, o):
+        return self._bin(o, "-", operator.sub)
+
+    def __rsub__(self, o):
+        return self._bin(o, "-", operator.sub, True)
+
+    def __mul__(self, o):
+        return self._bin(o, "*", operator.mul)
+
+    def __rmul__(self, o):
+        return self._bin(o, "*", operator.mul, True)
+
+    def __truediv__(self, o):
+        return self._bin(o, "/", operator.truediv)
+
+    def __rtruediv__(self, o):
+        return self._bin(o, "/", operator.truediv, True)
+
+    def __neg__(self):
+        return SymFloat(f"-{_fexpr(self)}", -self._hint)
+
+    def __float__(self):
+        raise _no_float_value(self, "float")
+
+    def __bool__(self):
+        raise _no_float_value(self, "bool")
+
+    def __trunc__(self):
+        # int(x) of a sqrt/ratio of sizes has no range we can track: refuse rather than guess.
+        raise _no_float_value(self, "int")
+
+    __int__ = __trunc__
+
+    def __sym_max__(self, other):
+        return SymFloat(f"max({_fexpr(self)}, {_fexpr(other)})", float(builtins.max(self._hint, _fhint(other))))
+
+    def __sym_min__(self, other):
+        return SymFloat(f"min({_fexpr(self)}, {_fexpr(other)})", float(builtins.min(self._hint, _fhint(other))))
+
+
+def _fexpr(x):
+    return x._expr if isinstance(x, (SymInt, SymFloat)) else repr(x)
+
+
+def _fhint(x):
+    return x._hint if isinstance(x, (SymInt, SymFloat)) else x
+
+
+def _no_float_value(x, what):
+    return GuardOnDataDependentSymNode(
+        f"Could not extract a concrete {what} from the data-dependent expression {x}: its value is only "
+        "known when the program runs on real tensors")
+
+
+
 class ShapeGuard(NamedTuple):
     """A condition the trace relied on: ``expr`` is torch's printing (``Eq(s75, 3)``, ``s75 > 2``)."""
 
@@ -347,7 +449,8 @@ class ShapeEnv:
         self.allow_scalar_outputs = allow_scalar_outputs
         self.specialize_zero_one = specialize_zero_one
         self.duck_shape = duck_shape
-        self._counter = 0  # the next symbol's number (an int, not itertools.count: environments pickle)
+        self._counter = 0  # the next symbol's number (ints, not itertools.count: environments pickle)
+        self._float_counter = 0
         self.var_to_range = {}
         self.var_to_val = {}  # backed symbol name -> the value it was created from
         self.backed_var_to_val = self.var_to_val  # torch 2.15's name for it
@@ -433,6 +536,19 @@ class ShapeEnv:
         if max is not None and hint > max:
             hint = max
         return SymInt(name, (min, max), hint, self)
+
+    def create_unbacked_symfloat(self):
+        """A fresh data-dependent float ``zuf<k>`` (what ``item()`` of a floating fake tensor gives)."""
+        k = self._float_counter
+        self._float_counter += 1
+        name = f"zuf{k}"
+        self.var_to_range[name] = (None, None)
+        return SymFloat(name, 1031.5 + 7 * k)
+
+    def create_unbacked_symbool(self):
+        """A fresh data-dependent bool: ``Eq(u<k>, 1)`` of a fresh unbacked symbol in ``[0, 1]``, as torch
+        spells it (what ``item()`` of a bool fake tensor gives)."""
+        return SymBool(self.create_unbacked_symint(min=0, max=1), "==", 1)
 
     def record_guard(self, expr):
         """Record that the trace relied on ``expr`` (torch's ``ShapeEnv.guards``); duplicates once."""

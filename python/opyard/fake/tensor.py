@@ -21,12 +21,15 @@ import threading
 import numpy as np
 
 from .. import _core
+from .._format import format_tensor
 from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
 from .._tensor import Size, Tensor, _new, contiguous_strides, device_keys, is_contiguous_strides
 from ..dispatcher import DispatchKey, DispatchKeySet
+from .memo import TensorMemo
 from .symbolic import SymInt
 
-__all__ = ["FakeTensor", "FakeStorage", "DataDependentOutputException", "make_fake", "no_memory", "FAKE_BIT", "hinting"]
+__all__ = ["FakeTensor", "FakeStorage", "DataDependentOutputException", "make_fake", "no_memory", "FAKE_BIT", "hinting",
+           "remember_item", "scalar_of"]
 
 FAKE_BIT = DispatchKeySet(DispatchKey.Fake).raw()
 
@@ -72,9 +75,11 @@ class FakeTensor(Tensor):
         if st is None:
             st = contiguous_strides(self._data.shape)
         if self._sym_shape is not None and not hinting.active:
-            if is_contiguous_strides(self._data.shape, st):
+            if is_contiguous_strides(self._data.shape, st) and (
+                    self._sym_strides is None or st == contiguous_strides(self._data.shape)):
                 st = _symbolic_contiguous_strides(self._sym_shape)
             elif self._sym_strides is not None:
+                # (``nonzero``'s (u0, 1) result has strides (1, u0): contiguous in layout, not in value)
                 st = self._sym_strides
         return st if dim is None else st[dim]
 
@@ -116,10 +121,13 @@ class FakeTensor(Tensor):
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
-        raise _data_dependent("item")
+        return scalar_of(self, "item")
 
     def tolist(self):
-        raise _data_dependent("tolist")
+        if self._data.ndim == 0:
+            return scalar_of(self, "tolist")
+        _scalar_env(self, "tolist")  # refuses before any element is made
+        return [self[i].tolist() for i in range(self.shape[0])]
 
     def __array__(self, dtype=None, copy=None):
         raise _no_data("__array__")
@@ -127,14 +135,15 @@ class FakeTensor(Tensor):
     def __bool__(self):
         if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        raise _data_dependent("__bool__")
+        return bool(scalar_of(self, "__bool__"))
 
     def __dlpack__(self, stream=None):
         raise _no_data("__dlpack__")
 
     def __repr__(self):
-        size = tuple(self.shape)
-        return f"FakeTensor(..., device='{self._dev}', size={size}, dtype={self.dtype})"
+        # torch's: FakeTensor(..., device='meta', size=(2, 3), dtype=torch.int64, requires_grad=True),
+        # the device unless CPU, the dtype unless the default one.
+        return format_tensor(self, prefix="FakeTensor(", no_data=True)
 
     __str__ = __repr__
 
@@ -173,9 +182,45 @@ class DataDependentOutputException(RuntimeError):
     """A value of a fake tensor's data was asked for (``item()``, ``bool()``, ``tolist()``), as torch names it."""
 
 
-def _data_dependent(what):
-    # torch's message is the op that would read the data; ours adds what to do instead.
-    return DataDependentOutputException(f"aten._local_scalar_dense.default: {_no_data(what)}")
+_ITEM = TensorMemo()
+
+
+def _scalar_env(t, what):
+    """The ShapeEnv that stands for ``t``'s values, or torch's DataDependentOutputException."""
+    mode = t.fake_mode
+    env = mode.shape_env if mode is not None else None
+    if env is None or not env.allow_scalar_outputs:
+        # torch's message is the op that would read the data; ours adds what to do instead.
+        raise DataDependentOutputException(
+            f"aten._local_scalar_dense.default: {_no_data(what)}, or under "
+            "FakeTensorMode(shape_env=ShapeEnv()) for a symbolic value")
+    return env
+
+
+def remember_item(t, value):
+    """Make ``value`` what ``t.item()`` gives until ``t`` is modified (torch's ``item_memo``)."""
+    _ITEM.put(t, value)
+
+
+def scalar_of(t, what):
+    """The value of the one-element fake tensor ``t`` (``item()``, ``tolist()``, ``bool(t)``): torch's
+    ``aten._local_scalar_dense`` under FakeTensorMode. A fresh unbacked ``SymInt``/``SymFloat``/``SymBool``
+    under a ShapeEnv that allows scalar outputs (the same one until ``t`` is modified), else
+    DataDependentOutputException."""
+    hit = _ITEM.get(t)
+    if hit is not None:
+        return hit
+    env = _scalar_env(t, what)
+    dtype = t.dtype
+    if dtype.is_floating_point:
+        value = env.create_unbacked_symfloat()
+    elif dtype.is_complex:
+        raise NotImplementedError(f"local_scalar_dense/item NYI for {dtype}")
+    elif t._data.dtype == np.bool_:
+        value = env.create_unbacked_symbool()
+    else:
+        value = env.create_unbacked_symint()
+    return _ITEM.put(t, value)
 
 
 def _no_data(what):

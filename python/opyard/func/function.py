@@ -56,17 +56,19 @@ class _Lowered:
 
 
 def _bind(cls, args, kwargs):
+    """``(args, kwargs)`` bound to ``forward``'s signature with its defaults: keywords that name a
+    positional parameter become positional (the vmap rule sees their in_dims), keyword-only ones stay."""
     if cls._signature is None:
-        return tuple(args)
+        return tuple(args), kwargs
     bound = cls._signature.bind(*args, **kwargs)  # Python's own TypeError texts, as torch
     bound.apply_defaults()
-    return bound.args
+    return bound.args, bound.kwargs
 
 
 def function_apply(cls, args, kwargs):
     """``cls.apply(*args, **kwargs)`` while a transform runs (Note [Functions under transforms])."""
     if cls._setup_context_defined:
-        args = _bind(cls, args, kwargs)
+        args, kwargs = _bind(cls, args, kwargs)
     else:
         raise RuntimeError("In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
                            f"...), it must override the setup_context staticmethod. {_DOCS}")

@@ -33,8 +33,10 @@ _TRACER = DispatchKeySet(DispatchKey.Tracer)
 
 
 class _Tracer:
-    def __init__(self, fake=False):
+    def __init__(self, fake=False, decompositions=None):
         self.fake = fake  # nodes keep their fake value in meta["val"], as torch's
+        # make_fx's decomposition_table by operator name: traced through instead of recorded
+        self.decompositions = {op.name(): fn for op, fn in (decompositions or {}).items()}
         self.graph = Graph()
         self.values = {}  # id(tensor) -> (tensor, node)
         self.sym_nodes = {}  # SymInt expression -> node computing it
@@ -137,9 +139,17 @@ _state = _State()
 
 
 def _tracer_fallback(keyset, op, *args, **kwargs):
+    tracer = _state.tracer
+    if tracer is not None and tracer.decompositions:
+        decomposition = tracer.decompositions.get(op.name())
+        if decomposition is not None:
+            # As torch's proxy mode: the decomposition runs under the trace, which records its calls;
+            # NotImplemented leaves the op to be recorded as called.
+            out = decomposition(*args, **kwargs)
+            if out is not NotImplemented:
+                return out
     with _core._KeyGuard(exclude=_TRACER):
         out = op.redispatch(keyset.remove(DispatchKey.Tracer), *args, **kwargs)
-    tracer = _state.tracer
     if tracer is not None:
         tracer.record(op, args, kwargs, out)
     return out
@@ -148,6 +158,9 @@ def _tracer_fallback(keyset, op, *args, **kwargs):
 def make_fx(f, tracing_mode="real", *, decomposition_table=None, pre_dispatch=False, _allow_non_fake_inputs=False):
     """Trace ``f``: ``make_fx(f, tracing_mode="real"|"fake"|"symbolic")(*example_args)`` -> GraphModule.
 
+    ``decomposition_table`` (``{OpOverload: fn}``, e.g. ``opyard.fx.decomposition.decomposition_table``):
+    a call of an operator it maps is traced through ``fn`` instead of being recorded.
+
     Example::
 
         >>> gm = make_fx(lambda x: x.sin() + 1)(opyard.randn(3))
@@ -155,8 +168,6 @@ def make_fx(f, tracing_mode="real", *, decomposition_table=None, pre_dispatch=Fa
     """
     if tracing_mode not in ("real", "fake", "symbolic"):
         raise AssertionError(f"Unexpected tracing type: {tracing_mode}; expected 'real', 'fake' or 'symbolic'")
-    if decomposition_table:
-        raise NotImplementedError("make_fx: decomposition_table is not supported; ops are recorded as called")
 
     def wrapped(*args):
         from ..fake import FakeTensor, FakeTensorMode, ShapeEnv
@@ -168,7 +179,7 @@ def make_fx(f, tracing_mode="real", *, decomposition_table=None, pre_dispatch=Fa
             flat.extend(leaves)
             specs.append(spec)
             names.extend(f"{base}_{k}" for k in range(1, len(leaves) + 1))
-        tracer = _Tracer(tracing_mode != "real")
+        tracer = _Tracer(tracing_mode != "real", decomposition_table)
         mode = env = None
         if tracing_mode != "real":
             # Fake inputs bring their mode (as torch's detect_fake_mode): mixing modes would raise.

@@ -234,6 +234,33 @@ fn interior_inputs_capture_without_running_below() {
     assert_eq!(g.ran(), ["Y"]);
 }
 
+/// Note [Captured gradients]: a node the pass does not run is captured without
+/// its pre-hooks (they do not run: only its tensors' hooks would); one it runs
+/// is captured before them by `grad()` (its call runs them) and after them by
+/// `backward(inputs=)`.
+#[test]
+fn captured_gradients_are_taken_where_torch_takes_them() {
+    let g = Graph::new();
+    let (x, _) = g.leaf("x");
+    let h = g.op("H", &[&x], &[4.0]);
+    let y = g.op("Y", &[&h], &[5.0]);
+    h.register_prehook(Box::new(|grads| {
+        grads[0] = grads[0].map(|v| v * 10.0);
+        Ok(())
+    }));
+    assert_eq!(grad_of(&y, &[&h], false).unwrap(), [Some(5.0)]);
+    assert_eq!(g.ran(), ["Y"]);
+    assert_eq!(
+        grad_of(&y, &[&h, &x], false).unwrap(),
+        [Some(5.0), Some(200.0)]
+    );
+    assert_eq!(grad_of(&y, &[&h], true).unwrap(), [Some(5.0)]);
+    assert_eq!(
+        grad_of(&y, &[&h, &x], true).unwrap(),
+        [Some(50.0), Some(200.0)]
+    );
+}
+
 #[test]
 fn retain_graph_keeps_state_for_another_pass() {
     let g = Graph::new();

@@ -182,6 +182,14 @@ impl GraphNode<PyGrad> for PyNode {
             from_seq(out.bind(py))
         })
     }
+    fn tensor_pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
+        gil(|py| {
+            let out = hooks(py)?
+                .call_tensor_pre_hooks
+                .call1(py, (&self.0, to_list(py, grads)))?;
+            from_seq(out.bind(py))
+        })
+    }
     fn has_post_hooks(&self) -> bool {
         gil(|py| {
             let slot = self.base(py).borrow().post_hook_slot(py);
@@ -440,7 +448,8 @@ pub fn run_from_root(
         create_graph: false,
         accumulate: true,
     };
-    run_backward(roots, None, opts)?;
+    // See Note [Final callbacks].
+    super::final_callbacks::with_final_callbacks(py, false, || run_backward(roots, None, opts))?;
     Ok(())
 }
 
@@ -475,6 +484,10 @@ pub fn _run_backward(
         create_graph,
         accumulate,
     };
-    let results = run_backward(roots, inputs, opts)?;
+    // See Note [Final callbacks].
+    let partial = inputs.is_some();
+    let results = super::final_callbacks::with_final_callbacks(py, partial, || {
+        run_backward(roots, inputs, opts)
+    })?;
     Ok(results.into_iter().map(|g| g.map(|g| g.0)).collect())
 }

@@ -6,12 +6,14 @@
 pub mod accumulate;
 pub mod backward_entry;
 pub mod engine;
+pub mod final_callbacks;
 pub mod formulas;
 pub mod function;
 pub mod kernel;
 pub mod node;
 pub mod record;
 pub mod saved;
+pub mod saved_hooks;
 pub mod view_replay;
 
 use pyo3::prelude::*;
@@ -35,6 +37,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(function::_function_apply, m)?)?;
     m.add_function(wrap_pyfunction!(function::_set_forward_ad_active, m)?)?;
     m.add_function(wrap_pyfunction!(engine::_run_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(final_callbacks::_queue_final_callback, m)?)?;
+    m.add_function(wrap_pyfunction!(final_callbacks::_checkpoint_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(saved_hooks::_push_saved_tensors_hooks, m)?)?;
+    m.add_function(wrap_pyfunction!(saved_hooks::_pop_saved_tensors_hooks, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        saved_hooks::_current_saved_tensors_hooks,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(backward_entry::_backward_method, m)?)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `FunctionSchema`, `Argument`, `AliasInfo` and `parse_schema` for Python,
 //! with torch's attribute names.
 
-use crate::python::errors::SchemaError;
+use crate::python::errors::schema_error_type;
 use crate::schema::{AliasInfo, Argument, BaseType, DefaultValue, FunctionSchema, Type};
 use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyList, PySet};
@@ -371,6 +371,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyFunctionSchema>()?;
     m.add_class::<PyArgument>()?;
     m.add_class::<PyAliasInfo>()?;
-    m.add("SchemaError", m.py().get_type_bound::<SchemaError>())?;
+    m.add("SchemaError", schema_error_type(m.py())?)?;
     m.add_function(wrap_pyfunction!(parse_schema, m)?)
 }

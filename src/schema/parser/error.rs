@@ -16,7 +16,7 @@ const QUOTED: usize = 40;
 /// offending token:
 ///
 /// ```text
-/// unknown type 'Tenser'; ... (line 1, column 3):
+/// unknown type specifier 'Tenser'. ... (line 1, column 3):
 ///   f(Tenser x) -> Tensor
 ///     ^
 /// ```

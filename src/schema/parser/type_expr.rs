@@ -302,7 +302,7 @@ impl<'a> Parser<'a> {
             _ => self.err(
                 t.at(),
                 format!(
-                    "unknown type '{}'; common valid schema types are: {COMMON_TYPES}",
+                    "unknown type specifier '{}'. Common valid schema types include: {COMMON_TYPES}",
                     clip(name)
                 ),
             ),

@@ -35,10 +35,10 @@ const CASES: &[(&str, &str, usize)] = &[
     // unknown types
     (
         "f(Tenser x) -> Tensor",
-        "unknown type 'Tenser'; common valid schema types are: Tensor",
+        "unknown type specifier 'Tenser'. Common valid schema types include: Tensor",
         2,
     ),
-    ("f(Dimname x) -> ()", "unknown type 'Dimname'", 2),
+    ("f(Dimname x) -> ()", "unknown type specifier 'Dimname'", 2),
     ("f(Union[int, str] x) -> ()", "expected '(' after Union", 7),
     ("f(Union(int, int) x) -> ()", "holds the single type int", 2),
     (
@@ -333,8 +333,8 @@ fn unknown_lowercase_types_without_type_variables() {
             "f(int64_t x) -> ()",
             "Use `SymInt` or `int` instead of `int64_t`",
         ),
-        ("f(asdf a) -> asdfasdf", "unknown type 'asdf'"),
-        ("f(int a) -> t", "unknown type 't'"),
+        ("f(asdf a) -> asdfasdf", "unknown type specifier 'asdf'"),
+        ("f(int a) -> t", "unknown type specifier 't'"),
     ];
     for (input, msg) in cases {
         let e = parse_schema_with(input, false).expect_err(input);

@@ -117,6 +117,7 @@ FORMULAS = {
                            forward=lambda t, a: A.movedim.int(t[0], a.source, a.destination)),
     "aten::trace": F("TraceBackward0", ("self",), _trace, forward=lambda t, a: A.trace.default(t[0])),
     "aten::linalg_cross": F("LinalgCrossBackward0", ("self", "other"), _cross, save=("self", "other"),
+                            save_if={"self": "other", "other": "self"},
                             forward=_cross_fw),
     "aten::index_copy": F("IndexCopyBackward0", ("self", "source"), _index_copy, save=("index",),
                           forward=lambda t, a: A.index_copy.default(

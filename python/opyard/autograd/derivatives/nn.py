@@ -141,8 +141,10 @@ def _sorted_back(grads, a, n):
 
 def _fmod_tensor(grads, a, n):
     g = grads[0]
+    if not n[1]:  # self and other are saved only for other's gradient (Note [Conditional saves])
+        return (g if n[0] else None, None)
     quotient = A.trunc.default(A.div.Tensor(a.self, a.other))
-    return (g if n[0] else None, A.neg.default(mul(g, quotient)) if n[1] else None)
+    return (g if n[0] else None, A.neg.default(mul(g, quotient)))
 
 
 def _sizes_arg(a):
@@ -172,7 +174,8 @@ FORMULAS = {
     "aten::topk": F("TopkBackward0", ("self",), _sorted_back, save=("result",)),
     "aten::fmod.Scalar": F("FmodBackward0", ("self",), lambda grads, a, n: (grads[0],),
                            forward=lambda t, a: t[0]),
-    "aten::fmod.Tensor": F("FmodBackward1", ("self", "other"), _fmod_tensor, save=("self", "other")),
+    "aten::fmod.Tensor": F("FmodBackward1", ("self", "other"), _fmod_tensor, save=("self", "other"),
+                           save_if={"self": "other", "other": "other"}),
     "aten::round.decimals": F("RoundBackward1", ("self",), _zero_grad),
     "aten::nan_to_num": _unary("NanToNumBackward0",
                                lambda a: A._to_copy.default(A.isfinite.default(a.self), dtype=meta.dtype(a.self))),

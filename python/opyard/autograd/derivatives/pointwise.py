@@ -136,7 +136,7 @@ FORMULAS = {
     "aten::mul.Tensor": F("MulBackward0", ("self", "other"),
                           _g(lambda g, a, n: (mul(g, cj(a.other)) if n[0] else None,
                                               mul(g, cj(a.self)) if n[1] else None)),
-                          save=("self", "other"),
+                          save=("self", "other"), save_if={"self": "other", "other": "self"},
                           forward=lambda t, a: lin(None if t[0] is None else mul(t[0], a.other),
                                                    None if t[1] is None else mul(t[1], a.self)),
                           rust_apply="mul"),
@@ -146,7 +146,7 @@ FORMULAS = {
                           _g(lambda g, a, n: (div(g, cj(a.other)) if n[0] else None,
                                               neg(mul(g, cj(div(div(a.self, a.other), a.other))))
                                               if n[1] else None)),
-                          save=("self", "other"),
+                          save=("self", "other"), save_if={"self": "other"},
                           forward=lambda t, a: lin(None if t[0] is None else div(t[0], a.other),
                                                    None if t[1] is None else
                                                    neg(div(mul(t[1], a.self), mul(a.other, a.other))))),

@@ -16,6 +16,13 @@ not saved are :class:`TensorMeta` stand-ins with shape and dtype),
 ``needs`` one bool per differentiable argument. They return one gradient
 (or list, for ``Tensor[]``) per differentiable argument. Broadcast inputs
 get their gradient summed back to shape by the engine (see engine._validate).
+
+Note [Conditional saves]: as torch's generated code, a saved tensor that only
+one input's gradient reads is saved only when that input needs a gradient
+(``Formula.save_if``: saved name -> the differentiable argument whose gradient
+reads it). ``x * t`` with only ``x`` requiring grad keeps ``t`` and not ``x``,
+so changing ``x`` in place afterwards does not break the backward; the node
+keeps the shape/dtype stand-in instead, and ``grad_fn._saved_self`` is None.
 """
 
 import sys as _sys
@@ -46,13 +53,18 @@ class Formula:
     """Derivative data of one operator overload."""
 
     __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse",
-                 "complex")
+                 "save_if", "complex")
 
     def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
-                 outputs=None, refuse=(), complex=True):
+                 outputs=None, refuse=(), save_if=None, complex=True):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
+        # See Note [Conditional saves]: {saved name: the differentiable argument that needs it}.
+        self.save_if = dict(save_if or {})
+        for n, d in self.save_if.items():
+            if n not in self.save or d not in self.diff:
+                raise ValueError(f"{name}: save_if[{n!r}] = {d!r} needs {n!r} saved and {d!r} differentiable")
         self.backward = backward
         self.forward = forward
         # Note [Direct node apply]: a hot formula may also give ``node_apply(node, grads)``,
@@ -90,12 +102,19 @@ class BuiltinNode(Node):
     formula = None
     _save_names = ()
     _unpack = ()  # positions in ``_saved`` that may hold SavedTensors (or lists of them)
+    _save_if_names = frozenset()  # saved only when an input needs them (Note [Conditional saves])
+    _save_values = ()  # names of the non-tensor arguments kept (``alpha``, ``dim``...)
     _arity = None
     _needs_list = None
 
     def __getattr__(self, name):
         """torch's ``grad_fn._saved_<arg>``: a saved argument (tensors are unpacked, so a
-        freed graph raises torch's message); arguments kept only as shape/dtype are not saved."""
+        freed graph raises torch's message); arguments kept only as shape/dtype are not saved.
+        ``grad_fn._raw_saved_<arg>``: the ``SavedTensor`` itself (``register_hooks``)."""
+        if name.startswith("_raw_saved_") and name[11:] in self._save_names:
+            v = self._saved[self._save_names.index(name[11:])]
+            if isinstance(v, SavedTensor) or (isinstance(v, list) and v and isinstance(v[0], SavedTensor)):
+                return v
         if name.startswith("_saved_") and name[7:] in self._save_names:
             v = self._saved[self._save_names.index(name[7:])]
             if isinstance(v, SavedTensor):
@@ -104,7 +123,16 @@ class BuiltinNode(Node):
                 return [s.unpack(self._released) for s in v]
             if not isinstance(v, TensorMeta) and not (isinstance(v, list) and v and isinstance(v[0], TensorMeta)):
                 return v
+            if name[7:] in self._save_if_names:
+                return None  # not needed by this node's gradients, so not saved (torch's None)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        # torch lists the saved values (``_saved_self``) and saved tensors (``_raw_saved_self``).
+        names = self._save_names
+        kept = [names[k] for k in self._unpack] + list(self._save_values)
+        return sorted({*super().__dir__(), *(f"_saved_{n}" for n in kept), *(f"_raw_saved_{n}" for n in
+                                                                            (names[k] for k in self._unpack))})
 
     def apply(self, grads):
         saved = self._saved
@@ -152,6 +180,8 @@ def _binder(schema):
 
 
 _SAVE, _META, _VALUE = 0, 1, 2
+# ``_SAVE_IF + k``: saved when differentiable argument ``k`` needs a gradient, else like _META.
+_SAVE_IF = 3
 _NO_EDGE = (None, 0)
 _TensorBase = _core.TensorBase
 _record_node = _core._record_node
@@ -176,9 +206,13 @@ class _KernelSpec:
                              for p in self.diff_pos)
         self.mutated = tuple(i for i, a in enumerate(schema.arguments)
                              if a.alias_info is not None and a.alias_info.is_write)
-        self.saves = tuple(
-            (i, n, _SAVE if n in formula.save else (_META if _is_tensor_type(a.type) else _VALUE))
-            for i, (n, a) in enumerate(zip(names, schema.arguments)))
+        save_if = {} if self.list_diff else formula.save_if  # edges are per list element there
+
+        def kind_of(n, a):
+            if n in save_if and n != "result":
+                return _SAVE_IF + formula.diff.index(save_if[n])
+            return _SAVE if n in formula.save else (_META if _is_tensor_type(a.type) else _VALUE)
+        self.saves = tuple((i, n, kind_of(n, a)) for i, (n, a) in enumerate(zip(names, schema.arguments)))
         self.save_result = "result" in formula.save
         returns = schema.returns
         # An in-place op's formula reads the input as it was (torch's ``original_self``): the
@@ -189,16 +223,18 @@ class _KernelSpec:
             if r.alias_info is not None:
                 returned |= set(r.alias_info.before_set)
         self.clone_before = tuple(
-            i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated
+            i for i, n, kind in self.saves if (kind == _SAVE or kind >= _SAVE_IF) and i in self.mutated
             and returned & set(schema.arguments[i].alias_info.before_set))
         self.is_view = (len(returns) == 1 and returns[0].alias_info is not None
                         and not returns[0].alias_info.is_write)
         self.op = op
         save_names = tuple(n for _, n, _ in self.saves) + (("result",) if self.save_result else ())
-        unpack = tuple(k for k, (_, _, kind) in enumerate(self.saves) if kind == _SAVE)
+        unpack = tuple(k for k, (_, _, kind) in enumerate(self.saves) if kind == _SAVE or kind >= _SAVE_IF)
         if self.save_result:
             unpack += (len(self.saves),)
-        body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__}
+        body = {"formula": formula, "_save_names": save_names, "_unpack": unpack, "__module__": __name__,
+                "_save_if_names": frozenset(n for _, n, kind in self.saves if kind >= _SAVE_IF),
+                "_save_values": tuple(n for _, n, kind in self.saves if kind == _VALUE)}
         if formula.node_apply is not None:  # See Note [Direct node apply]
             body["apply"] = formula.node_apply
         if formula.rust_apply is not None and rust_apply:
@@ -315,6 +351,7 @@ def _rust_plain_kernel(spec, general):
            for i, _, kind in spec.saves):
         # A Tensor[] argument to save: _record's lists.
         return general if spec.mutated else _plain_kernel(spec, general)
+    # Save kinds for the core: 0 tensor, 1 meta, 2 value, 3 + k tensor when edge k is live.
 
     def record(out, values, edges):
         return _record(spec, out, values, None, edges, None, None)
@@ -368,7 +405,7 @@ def _plain_kernel(spec, general):
             out = call(*args, **kwargs)
         if any_grad:
             if inline and isinstance(out, _TensorBase):
-                _record_node(node_cls, edges, out, _saved_values(saves, values, out, result_name), complex_ok)
+                _record_node(node_cls, edges, out, _saved_values(saves, values, out, result_name, edges), complex_ok)
             else:
                 _record(spec, out, values, None, edges, None, None)
             if is_view:
@@ -377,14 +414,14 @@ def _plain_kernel(spec, general):
     return kernel
 
 
-def _saved_values(saves, values, out, result_name):
+def _saved_values(saves, values, out, result_name, edges):
     """``_record``'s saved values for one tensor output and no list arguments to save."""
     saved = []
     for i, kind in saves:
         v = values[i]
         if kind == _VALUE or v is None:
             saved.append(v)
-        elif kind == _META:
+        elif kind == _META or (kind >= _SAVE_IF and edges[kind - _SAVE_IF][0] is None):
             saved.append(tensor_meta(v))
         else:
             saved.append(SavedTensor(v))
@@ -397,6 +434,8 @@ def _record(spec, out, values, needs, edges, arity, originals):
     saved = []
     for i, n, kind in spec.saves:
         v = values[i] if originals is None else originals.get(i, values[i])
+        if kind >= _SAVE_IF:  # See Note [Conditional saves]
+            kind = _SAVE if edges[kind - _SAVE_IF][0] is not None else _META
         if kind == _VALUE or v is None:
             saved.append(v)
         elif kind == _META:

@@ -58,8 +58,9 @@ impl PyNodeApply {
         Ok(Some(PyTuple::new_bound(py, [grad]).into_any().unbind()))
     }
 
-    /// `MulBackward0`, `MmBackward0`: both saved tensors unpacked (and checked)
-    /// first, as `BuiltinNode.apply`.
+    /// `MulBackward0`, `MmBackward0`: the saved tensors unpacked (and checked) first, as
+    /// `BuiltinNode.apply`; each is saved only when the other input needs a gradient
+    /// (Note [Conditional saves] in `derivatives/registry.py`), so only those are unpacked.
     pub(crate) fn mul_tensor(
         &self,
         py: Python<'_>,
@@ -71,10 +72,12 @@ impl PyNodeApply {
         let [s, o] = saved else {
             return Ok(None);
         };
-        let Some((this, other)) = self.unpack_two(py, s, o, released)? else {
+        let Some(needs) = needs_input::<2>(node) else {
             return Ok(None);
         };
-        let Some(needs) = needs_input::<2>(node) else {
+        // `self` is read by `other`'s gradient, `other` by `self`'s.
+        let Some((this, other)) = self.unpack_two(py, (s, needs[1]), (o, needs[0]), released)?
+        else {
             return Ok(None);
         };
         let ops = &self.ops;
@@ -112,10 +115,12 @@ impl PyNodeApply {
         let [_, m1, m2, beta, alpha] = saved else {
             return Ok(None);
         };
-        let Some((mat1, mat2)) = self.unpack_two(py, m1, m2, released)? else {
+        let Some(needs) = needs_input::<3>(node) else {
             return Ok(None);
         };
-        let Some(needs) = needs_input::<3>(node) else {
+        // `mat1` is read by `mat2`'s gradient, `mat2` by `mat1`'s (Note [Conditional saves]).
+        let Some((mat1, mat2)) = self.unpack_two(py, (m1, needs[2]), (m2, needs[1]), released)?
+        else {
             return Ok(None);
         };
         if g.is_none() {
@@ -164,23 +169,30 @@ fn needs_input<const N: usize>(node: &Bound<'_, PyNodeBase>) -> Option<SmallVec<
 }
 
 impl PyNodeApply {
-    /// Two saved tensors unpacked (and checked) in order, or None when either
-    /// is not a plain `SavedTensor` (the Python apply handles it).
+    /// Two saved tensors unpacked (and checked) in order, each with whether the
+    /// formula reads it: one it does not read may be a meta stand-in (not saved,
+    /// Note [Conditional saves]) and comes back as None. None when one it reads is
+    /// not a plain `SavedTensor` (the Python apply handles it).
     #[allow(clippy::type_complexity)]
     fn unpack_two<'py>(
         &self,
         py: Python<'py>,
-        a: &PyObject,
-        b: &PyObject,
+        a: (&PyObject, bool),
+        b: (&PyObject, bool),
         released: bool,
     ) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
         let ty = self.saved_tensor.bind(py);
-        let Some(a) = unpack(a.bind(py), ty, self.layout.as_ref(), released)? else {
-            return Ok(None);
-        };
-        let Some(b) = unpack(b.bind(py), ty, self.layout.as_ref(), released)? else {
-            return Ok(None);
-        };
+        let mut out: SmallVec<[Bound<'py, PyAny>; 2]> = SmallVec::new();
+        for (v, read) in [a, b] {
+            let v = v.bind(py);
+            match unpack(v, ty, self.layout.as_ref(), released)? {
+                Some(t) => out.push(t),
+                None if !read && !v.get_type().is(ty) => out.push(py.None().into_bound(py)),
+                None => return Ok(None),
+            }
+        }
+        let b = out.pop().expect("two values");
+        let a = out.pop().expect("two values");
         Ok(Some((a, b)))
     }
 }

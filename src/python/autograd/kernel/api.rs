@@ -13,22 +13,28 @@ use crate::python::autograd::record::autograd_mask;
 use crate::python::autograd::saved::SavedMakers;
 use crate::python::dispatch::operator::PyOpOverload;
 
-/// What a node keeps of one argument (registry.py's `_SAVE`, `_META`, `_VALUE`).
+/// What a node keeps of one argument (registry.py's `_SAVE`, `_META`, `_VALUE`, `_SAVE_IF + k`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Save {
     Tensor,
     Meta,
     Value,
+    /// The tensor when differentiable argument `k` needs a gradient (its edge is live), else
+    /// its meta (Note [Conditional saves] in `derivatives/registry.py`).
+    TensorIf(usize),
 }
 
 impl Save {
-    pub fn from_code(code: u8) -> PyResult<Save> {
+    /// `n_diff`: the op's differentiable arguments, the bound of `TensorIf`'s index.
+    pub fn from_code(code: u8, n_diff: usize) -> PyResult<Save> {
         match code {
             0 => Ok(Save::Tensor),
             1 => Ok(Save::Meta),
             2 => Ok(Save::Value),
+            k if usize::from(k - 3) < n_diff => Ok(Save::TensorIf(usize::from(k - 3))),
             _ => Err(PyValueError::new_err(format!(
-                "_PlainAutogradKernel: save kind {code} is not 0 (tensor), 1 (meta) or 2 (value)"
+                "_PlainAutogradKernel: save kind {code} is not 0 (tensor), 1 (meta), 2 (value) or \
+                 3 + the index of one of its {n_diff} differentiable arguments"
             ))),
         }
     }
@@ -88,7 +94,7 @@ impl PyPlainAutogradKernel {
             && node_cls.getattr("__init__")?.is(&object_init);
         let saves = saves
             .into_iter()
-            .map(Save::from_code)
+            .map(|code| Save::from_code(code, diff_pos.len()))
             .collect::<PyResult<Vec<_>>>()?;
         let quick = match op.get().op.def().as_ref() {
             Some(def) => def.compiled.binder(py).returns.quick(),

@@ -284,11 +284,16 @@ impl PyPlainAutogradKernel {
         }
         let mut saved: SmallVec<[PyObject; 1]> = SmallVec::with_capacity(self.saves.len() + 1);
         for (v, kind) in values.iter().zip(&self.saves) {
+            let kind = match *kind {
+                Save::TensorIf(k) if edges[k].node.is_none() => Save::Meta,
+                Save::TensorIf(_) => Save::Tensor,
+                other => other,
+            };
             saved.push(match kind {
                 _ if v.is_none() => v.clone().unbind(),
                 Save::Value => v.clone().unbind(),
                 Save::Meta => self.makers.meta(v)?.unbind(),
-                Save::Tensor => self.makers.saved(v, None)?.unbind(),
+                Save::Tensor | Save::TensorIf(_) => self.makers.saved(v, None)?.unbind(),
             });
         }
         if let Some(name) = &self.result_name {

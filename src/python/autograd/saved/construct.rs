@@ -43,6 +43,9 @@ pub fn new_saved(
     output_nr: i64,
 ) -> PyResult<Option<PyObject>> {
     let py = saved_type.py();
+    if super::super::saved_hooks::active() {
+        return Ok(None); // See Note [Saved tensor hooks]: `__init__` packs.
+    }
     let Some(l) = layout(py, saved_type) else {
         return Ok(None);
     };

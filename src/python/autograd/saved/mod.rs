@@ -107,7 +107,12 @@ impl SavedMakers {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = v.py();
         let ty = self.saved_tensor.bind(py);
-        let (Some(state), Some(layout)) = (plain_cpu_tensor(v), self.direct.as_ref()) else {
+        // See Note [Saved tensor hooks]: with hooks active, `__init__` packs.
+        let direct = self
+            .direct
+            .as_ref()
+            .filter(|_| !super::saved_hooks::active());
+        let (Some(state), Some(layout)) = (plain_cpu_tensor(v), direct) else {
             return match output {
                 None => ty.call1((v,)),
                 Some(name) => ty.call1((v, true, name, 0)),

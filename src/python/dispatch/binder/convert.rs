@@ -38,8 +38,15 @@ pub(super) enum Detail {
     IntRange,
     ScalarRange,
     FloatRange,
-    Expansion { n: i64 },
+    Expansion {
+        n: i64,
+    },
     ScalarTypeCode,
+    /// An int that is no value's code (`Layout`, `MemoryFormat`): how many codes there are.
+    EnumCode {
+        what: &'static str,
+        n: usize,
+    },
 }
 
 impl fmt::Display for Detail {
@@ -55,6 +62,12 @@ impl fmt::Display for Detail {
             Detail::Expansion { n } => write!(
                 f,
                 "a single int would expand to {n} elements (more than {MAX_EXPANDED_LIST}); pass a list"
+            ),
+            Detail::EnumCode { what, n } => write!(
+                f,
+                "unsupported at::{what}: an int {what} is a code from 0 to {}; pass the opyard object \
+                 (opyard.strided, opyard.contiguous_format, ...)",
+                n - 1
             ),
             Detail::ScalarTypeCode => {
                 f.write_str("unsupported scalarType: the int is no dtype's ScalarType code; pass a dtype such as opyard.float32")
@@ -252,6 +265,71 @@ pub(super) fn check_scalar_type(v: &Bound<'_, PyAny>, strict: bool) -> Result<()
         Some(_) => Err(Misfit::Type),
         None => Ok(()),
     }
+}
+
+/// The schema types whose values are objects of an `opyard` enum-like class,
+/// which torch's binding also takes as their int code (TorchScript's type).
+#[derive(Clone, Copy)]
+pub(super) enum EnumLike {
+    Layout,
+    MemoryFormat,
+}
+
+impl EnumLike {
+    fn name(self) -> &'static str {
+        match self {
+            EnumLike::Layout => "Layout",
+            EnumLike::MemoryFormat => "MemoryFormat",
+        }
+    }
+
+    /// The class and its values by code, once the hooks are installed.
+    fn class_and_values(self, py: Python<'_>) -> Option<(&Bound<'_, PyAny>, &Bound<'_, PyTuple>)> {
+        let h = installed(py)?;
+        Some(match self {
+            EnumLike::Layout => (h.layout.bind(py), h.layouts.bind(py)),
+            EnumLike::MemoryFormat => (h.memory_format.bind(py), h.memory_formats.bind(py)),
+        })
+    }
+}
+
+/// A `Layout` or `MemoryFormat` argument: an instance of its class (once the hooks are
+/// installed), or an int code, which binding converts (`enum_of_code`).
+pub(super) fn check_enum_like(
+    v: &Bound<'_, PyAny>,
+    of: EnumLike,
+    strict: bool,
+) -> Result<(), Misfit> {
+    match of.class_and_values(v.py()) {
+        Some((t, _)) if v.is_instance(t).unwrap_or(false) => Ok(()),
+        Some(_) if v.is_instance_of::<PyLong>() => conversion(strict),
+        Some(_) => Err(Misfit::Type),
+        None => Ok(()),
+    }
+}
+
+/// The value of an int `Layout`/`MemoryFormat` code; an unknown code is a value misfit.
+pub(super) fn enum_of_code<'py>(
+    v: &Bound<'py, PyAny>,
+    of: EnumLike,
+) -> PyResult<Result<Bound<'py, PyAny>, Detail>> {
+    let Some((_, values)) = of.class_and_values(v.py()) else {
+        return Ok(Ok(v.clone()));
+    };
+    if !v.is_instance_of::<PyLong>() {
+        return Ok(Ok(v.clone()));
+    }
+    let code = v
+        .extract::<i64>()
+        .ok()
+        .and_then(|c| usize::try_from(c).ok());
+    Ok(match code.filter(|c| *c < values.len()) {
+        Some(c) => Ok(values.get_item(c)?),
+        None => Err(Detail::EnumCode {
+            what: of.name(),
+            n: values.len(),
+        }),
+    })
 }
 
 /// The dtype of a ScalarType code; an unknown code is a value misfit, as in torch.

@@ -9,9 +9,9 @@
 //! message in their place, decided once when the schema is compiled.
 
 use super::convert::{
-    all_items, check_float, check_float_list, check_int_list, check_scalar, check_scalar_type,
-    conversion, dtype_of_code, fits, int_fit, numpy_scalar_item, tensor_list_keys, Detail, IntFit,
-    Misfit, MAX_EXPANDED_LIST,
+    all_items, check_enum_like, check_float, check_float_list, check_int_list, check_scalar,
+    check_scalar_type, conversion, dtype_of_code, enum_of_code, fits, int_fit, numpy_scalar_item,
+    tensor_list_keys, Detail, EnumLike, IntFit, Misfit, MAX_EXPANDED_LIST,
 };
 use super::plain::Gathered;
 use crate::python::tensor::base::PyDevice;
@@ -30,6 +30,8 @@ pub(super) enum Kind {
     Str,
     Scalar,
     ScalarType,
+    Layout,
+    MemoryFormat,
     Device,
     IntList { sym: bool, n: Option<i64> },
     FloatList,
@@ -49,6 +51,8 @@ impl Kind {
                 BaseType::Str => Kind::Str,
                 BaseType::Scalar => Kind::Scalar,
                 BaseType::ScalarType => Kind::ScalarType,
+                BaseType::Layout => Kind::Layout,
+                BaseType::MemoryFormat => Kind::MemoryFormat,
                 BaseType::Device => Kind::Device,
                 _ => Kind::Any,
             },
@@ -141,6 +145,8 @@ impl Param {
             Kind::Str => fits(v.is_instance_of::<PyString>()),
             Kind::Scalar => check_scalar(v, strict),
             Kind::ScalarType => check_scalar_type(v, strict),
+            Kind::Layout => check_enum_like(v, EnumLike::Layout, strict),
+            Kind::MemoryFormat => check_enum_like(v, EnumLike::MemoryFormat, strict),
             Kind::Device if v.downcast::<PyDevice>().is_ok() => Ok(()),
             // A device string becomes an `opyard.device` (and is validated) by `convert`.
             Kind::Device if v.is_instance_of::<PyString>() => conversion(strict),
@@ -179,6 +185,8 @@ impl Param {
                 Err(_) => Err(Detail::FloatRange),
             },
             Kind::ScalarType => return dtype_of_code(v),
+            Kind::Layout => return enum_of_code(v, EnumLike::Layout),
+            Kind::MemoryFormat => return enum_of_code(v, EnumLike::MemoryFormat),
             Kind::Scalar => return numpy_scalar_item(v),
             Kind::Device => {
                 let dev = PyDevice::parse(v.downcast::<PyString>()?.to_str()?, None)?;
@@ -217,7 +225,13 @@ impl Param {
         }
         if matches!(
             self.kind,
-            Kind::Tensor | Kind::TensorList { .. } | Kind::Any | Kind::ScalarType | Kind::Device
+            Kind::Tensor
+                | Kind::TensorList { .. }
+                | Kind::Any
+                | Kind::ScalarType
+                | Kind::Layout
+                | Kind::MemoryFormat
+                | Kind::Device
         ) {
             return v.is(d);
         }

@@ -213,7 +213,7 @@ fn one(py: Python<'_>, r: Ret, v: &Bound<'_, PyAny>) -> Result<PyObject, String>
             number(v, is_tensor, "int")
         }
         Ret::Float => {
-            if v.is_exact_instance_of::<PyFloat>() {
+            if v.is_exact_instance_of::<PyFloat>() || is_sym(v, &["SymFloat"]) {
                 return Ok(v.clone().unbind());
             }
             number(v, is_tensor, "float")
@@ -225,6 +225,9 @@ fn one(py: Python<'_>, r: Ret, v: &Bound<'_, PyAny>) -> Result<PyObject, String>
             if v.is_none() {
                 return Ok(false.into_py(py));
             }
+            if is_sym(v, &["SymBool"]) {
+                return Ok(v.clone().unbind());
+            }
             number(v, is_tensor, "bool")
         }
         Ret::Scalar => {
@@ -235,6 +238,9 @@ fn one(py: Python<'_>, r: Ret, v: &Bound<'_, PyAny>) -> Result<PyObject, String>
                 || is_symint(v);
             if plain {
                 return Ok(v.clone().unbind());
+            }
+            if is_sym(v, &["SymFloat", "SymBool"]) {
+                return Ok(v.clone().unbind()); // a data-dependent scalar under FakeTensorMode
             }
             if !is_tensor && numpy_is(v, "number") {
                 return v
@@ -289,6 +295,15 @@ fn numpy_is(v: &Bound<'_, PyAny>, kind: &str) -> bool {
             .import_bound("numpy")
             .and_then(|np| np.getattr(kind))
             .is_ok_and(|t| v.is_instance(&t).unwrap_or(false))
+}
+
+/// `v` is one of opyard's symbolic scalars named in `names` (only asked once the plain
+/// types did not fit, so the name compare is off the call path).
+fn is_sym(v: &Bound<'_, PyAny>, names: &[&str]) -> bool {
+    type_module(v) == "opyard.fake.symbolic"
+        && v.get_type()
+            .qualname()
+            .is_ok_and(|n| n.to_cow().is_ok_and(|n| names.contains(&n.as_ref())))
 }
 
 fn type_module(v: &Bound<'_, PyAny>) -> String {
