@@ -9,8 +9,9 @@
 //! `inputs=` restriction) runs here without a Python frame per node.
 //!
 //! Note [GIL during backward]: `_run_backward` holds the GIL for the whole
-//! pass and never releases it, so the node and gradient wrappers below reach
-//! the interpreter through `gil()`.
+//! pass and never releases it, so the node and gradient wrappers below are
+//! `Bound` to that GIL (the engine is generic over them and keeps them only
+//! for the pass).
 //!
 //! Note [No foreign code under a lock]: while a Rust lock is held, no Python
 //! object is created or dropped and no Python code runs (an allocation may run
@@ -35,34 +36,22 @@ use crate::python::ffi::object::{is_python_function, lookup_on_type};
 use crate::python::hooks::{fast_paths, hooks};
 use crate::python::tensor::fields as tensor_fields;
 
-/// See Note [GIL during backward]: the pass holds the GIL, so this only
-/// counts PyO3's guard (a few thread-local increments).
-fn gil<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
-    Python::with_gil(f)
-}
-
 impl From<EngineError> for PyErr {
     fn from(e: EngineError) -> PyErr {
         PyRuntimeError::new_err(e.0)
     }
 }
 
-/// A gradient: a Python tensor.
-struct PyGrad(PyObject);
+/// A gradient: a Python tensor, bound to the GIL the pass holds (See Note
+/// [GIL during backward]).
+#[derive(Clone)]
+struct PyGrad<'py>(Bound<'py, PyAny>);
 
-impl Clone for PyGrad {
-    fn clone(&self) -> Self {
-        gil(|py| PyGrad(self.0.clone_ref(py)))
-    }
-}
-
-impl Grad for PyGrad {
+impl<'py> Grad for PyGrad<'py> {
     type Error = PyErr;
     fn add(self, other: Self) -> PyResult<Self> {
-        gil(|py| {
-            let sum = call_op(hooks(py)?.add.bind(py), (self.0, other.0))?;
-            Ok(PyGrad(sum.unbind()))
-        })
+        let py = self.0.py();
+        Ok(PyGrad(call_op(hooks(py)?.add.bind(py), (self.0, other.0))?))
     }
 }
 
@@ -70,37 +59,32 @@ impl Grad for PyGrad {
 /// The engine reads its Rust fields (See Note [Rust graph nodes]) and calls
 /// Python only for `apply`, hooks and custom `release_variables`.
 /// Nodes are checked when they enter the pass (`edge_of`, `next_edges`).
-struct PyNode(Py<PyNodeBase>);
+#[derive(Clone)]
+struct PyNode<'py>(Bound<'py, PyNodeBase>);
 
-impl Clone for PyNode {
-    fn clone(&self) -> Self {
-        gil(|py| PyNode(self.0.clone_ref(py)))
-    }
-}
-
-impl PyNode {
+impl<'py> PyNode<'py> {
     /// The node's Rust part.
-    fn base<'a, 'py>(&'a self, py: Python<'py>) -> &'a Bound<'py, PyNodeBase> {
-        self.0.bind(py)
+    fn base(&self) -> &Bound<'py, PyNodeBase> {
+        &self.0
     }
 }
 
-fn to_list(py: Python<'_>, grads: Vec<Option<PyGrad>>) -> Bound<'_, PyList> {
+fn to_list<'py>(py: Python<'py>, grads: Vec<Option<PyGrad<'py>>>) -> Bound<'py, PyList> {
     PyList::new_bound(
         py,
         grads
             .into_iter()
-            .map(|g| g.map_or_else(|| py.None(), |g| g.0)),
+            .map(|g| g.map_or_else(|| py.None().into_bound(py), |g| g.0)),
     )
 }
 
-fn grad_of(item: Bound<'_, PyAny>) -> Option<PyGrad> {
-    (!item.is_none()).then(|| PyGrad(item.unbind()))
+fn grad_of(item: Bound<'_, PyAny>) -> Option<PyGrad<'_>> {
+    (!item.is_none()).then(|| PyGrad(item))
 }
 
 /// A node's or hook's gradients: a tuple or list read directly, any other
 /// sequence iterated.
-fn from_seq(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Option<PyGrad>>> {
+fn from_seq<'py>(seq: &Bound<'py, PyAny>) -> PyResult<Vec<Option<PyGrad<'py>>>> {
     if let Ok(t) = seq.downcast::<PyTuple>() {
         return Ok(t.iter().map(grad_of).collect());
     }
@@ -110,7 +94,7 @@ fn from_seq(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Option<PyGrad>>> {
     let mut out = Vec::with_capacity(seq.len().unwrap_or(0));
     for item in seq.iter()? {
         let item = item?;
-        out.push((!item.is_none()).then(|| PyGrad(item.unbind())));
+        out.push(grad_of(item));
     }
     Ok(out)
 }
@@ -133,100 +117,94 @@ fn same_shape(shape: &Bound<'_, PyAny>, expected: &[i64]) -> PyResult<bool> {
     shape.eq(expected)
 }
 
-impl GraphNode<PyGrad> for PyNode {
+impl<'py> GraphNode<PyGrad<'py>> for PyNode<'py> {
     type Error = PyErr;
 
     fn key(&self) -> usize {
         self.0.as_ptr() as usize
     }
     fn sequence_nr(&self) -> u64 {
-        gil(|py| self.base(py).borrow().seq)
+        self.base().borrow().seq
     }
     fn name(&self) -> String {
-        gil(|py| {
-            let name = self.0.call_method0(py, intern!(py, "name"));
-            name.and_then(|n| n.extract::<String>(py))
-                .unwrap_or_else(|_| self.0.bind(py).get_type().to_string())
-        })
+        let py = self.0.py();
+        let name = self.0.call_method0(intern!(py, "name"));
+        name.and_then(|n| n.extract::<String>())
+            .unwrap_or_else(|_| self.0.get_type().to_string())
     }
     fn num_inputs(&self) -> PyResult<usize> {
-        gil(|py| {
-            let node = self.base(py).borrow();
-            match node.kind {
-                NodeKind::Sink => Ok(1),
-                NodeKind::Python | NodeKind::Function => node.num_outputs(py),
-            }
-        })
+        let node = self.base().borrow();
+        match node.kind {
+            NodeKind::Sink => Ok(1),
+            NodeKind::Python | NodeKind::Function => node.num_outputs(self.0.py()),
+        }
     }
     fn next_edges(&self, out: &mut EdgeBuf<Self>) -> PyResult<()> {
-        gil(|py| self.next_edges_in(py, out))
+        self.next_edges_in(self.0.py(), out)
     }
     fn is_sink(&self) -> bool {
-        gil(|py| self.base(py).borrow().kind == NodeKind::Sink)
+        self.base().borrow().kind == NodeKind::Sink
     }
     fn has_pre_hooks(&self) -> bool {
-        gil(|py| {
-            let slots = self.base(py).borrow().pre_hook_slots(py);
-            // A hook container's truth test may run Python: outside the borrow.
-            slots.iter().any(|h| h.bind(py).is_truthy().unwrap_or(true))
-        })
+        let py = self.0.py();
+        let slots = self.base().borrow().pre_hook_slots(py);
+        // A hook container's truth test may run Python: outside the borrow.
+        slots.iter().any(|h| h.bind(py).is_truthy().unwrap_or(true))
     }
-    fn pre_hooks(&self, grads: Vec<Option<PyGrad>>) -> PyResult<Vec<Option<PyGrad>>> {
-        gil(|py| {
-            let out = hooks(py)?
-                .call_pre_hooks
-                .call1(py, (&self.0, to_list(py, grads)))?;
-            from_seq(out.bind(py))
-        })
+    fn pre_hooks(&self, grads: Vec<Option<PyGrad<'py>>>) -> PyResult<Vec<Option<PyGrad<'py>>>> {
+        let py = self.0.py();
+        let out = hooks(py)?
+            .call_pre_hooks
+            .bind(py)
+            .call1((&self.0, to_list(py, grads)))?;
+        from_seq(&out)
     }
     fn has_post_hooks(&self) -> bool {
-        gil(|py| {
-            let slot = self.base(py).borrow().post_hook_slot(py);
-            slot.is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
-        })
+        let py = self.0.py();
+        let slot = self.base().borrow().post_hook_slot(py);
+        slot.is_some_and(|h| h.bind(py).is_truthy().unwrap_or(true))
     }
     fn post_hooks(
         &self,
-        outputs: Vec<Option<PyGrad>>,
-        grads: Vec<Option<PyGrad>>,
-    ) -> PyResult<Vec<Option<PyGrad>>> {
-        gil(|py| {
-            let args = (&self.0, to_list(py, outputs), to_list(py, grads));
-            let out = hooks(py)?.call_post_hooks.call1(py, args)?;
-            from_seq(out.bind(py))
-        })
+        outputs: Vec<Option<PyGrad<'py>>>,
+        grads: Vec<Option<PyGrad<'py>>>,
+    ) -> PyResult<Vec<Option<PyGrad<'py>>>> {
+        let py = self.0.py();
+        let args = (&self.0, to_list(py, outputs), to_list(py, grads));
+        let out = hooks(py)?.call_post_hooks.bind(py).call1(args)?;
+        from_seq(&out)
     }
     fn apply(
         &self,
-        grads: Vec<Option<PyGrad>>,
+        grads: Vec<Option<PyGrad<'py>>>,
         _create_graph: bool,
-    ) -> PyResult<Vec<Option<PyGrad>>> {
+    ) -> PyResult<Vec<Option<PyGrad<'py>>>> {
         // create_graph is the grad mode `engine.py` set around the pass.
-        gil(|py| self.apply_in(py, grads))
+        self.apply_in(self.0.py(), grads)
     }
     fn release(&self) -> PyResult<()> {
-        gil(|py| self.release_in(py))
+        self.release_in(self.0.py())
     }
     fn check_incoming(
         &self,
         producer: &Self,
         i: usize,
         nr: usize,
-        grad: PyGrad,
-    ) -> PyResult<PyGrad> {
-        gil(|py| self.check_incoming_in(py, producer, i, nr, grad))
+        grad: PyGrad<'py>,
+    ) -> PyResult<PyGrad<'py>> {
+        self.check_incoming_in(self.0.py(), producer, i, nr, grad)
     }
 }
 
-impl PyNode {
-    fn next_edges_in(&self, py: Python<'_>, out: &mut EdgeBuf<Self>) -> PyResult<()> {
-        let node = self.base(py).borrow();
+impl<'py> PyNode<'py> {
+    fn next_edges_in(&self, py: Python<'py>, out: &mut EdgeBuf<Self>) -> PyResult<()> {
+        let node = self.base().borrow();
         for e in &node.next {
             let Some(next) = &e.node else {
                 out.push((None, 0));
                 continue;
             };
-            let next = PyNode(as_node(next.bind(py))?.clone().unbind());
+            let next = PyNode(as_node(next.bind(py))?.clone());
             let Ok(nr) = usize::try_from(e.nr) else {
                 let msg = format!(
                     "an edge to {} has the negative input number {}",
@@ -241,13 +219,13 @@ impl PyNode {
     }
     fn apply_in(
         &self,
-        py: Python<'_>,
-        grads: Vec<Option<PyGrad>>,
-    ) -> PyResult<Vec<Option<PyGrad>>> {
+        py: Python<'py>,
+        grads: Vec<Option<PyGrad<'py>>>,
+    ) -> PyResult<Vec<Option<PyGrad<'py>>>> {
         // With the fast paths off, every node runs its Python `apply` (See Note
         // [Fast paths and general paths] in hooks.rs).
         if !fast_paths() {
-            let out = call_apply(self.0.bind(py), to_list(py, grads))?;
+            let out = call_apply(self.0.as_any(), to_list(py, grads))?;
             return from_seq(&out);
         }
         if let Some(var) = self.sink_variable(py) {
@@ -255,21 +233,24 @@ impl PyNode {
             if !tensor_fields::has_leaf_hooks(var)? {
                 if let Some(Some(g)) = grads.into_iter().next() {
                     let h = hooks(py)?;
-                    accumulate(var, g.0, &h.add_, &h.accumulate_grad)?;
+                    accumulate(var, g.0.unbind(), &h.add_, &h.accumulate_grad)?;
                 }
                 return Ok(Vec::new());
             }
         }
-        if self.base(py).borrow().kind == NodeKind::Function {
-            let grads = grads.into_iter().map(|g| g.map(|g| g.0)).collect();
-            let out = crate::python::autograd::function::apply_node(self.base(py), grads)?;
-            return Ok(out.into_iter().map(|g| g.map(PyGrad)).collect());
+        if self.base().borrow().kind == NodeKind::Function {
+            let grads = grads.into_iter().map(|g| g.map(|g| g.0.unbind())).collect();
+            let out = crate::python::autograd::function::apply_node(self.base(), grads)?;
+            return Ok(out
+                .into_iter()
+                .map(|g| g.map(|g| PyGrad(g.into_bound(py))))
+                .collect());
         }
-        let out = call_apply(self.0.bind(py), to_list(py, grads))?;
+        let out = call_apply(self.0.as_any(), to_list(py, grads))?;
         from_seq(&out)
     }
-    fn release_in(&self, py: Python<'_>) -> PyResult<()> {
-        let node = self.base(py);
+    fn release_in(&self, py: Python<'py>) -> PyResult<()> {
+        let node = self.base();
         if crate::python::autograd::record::sink_type(py).is_some_and(|t| node.get_type().is(t)) {
             // `AccumulateGrad` saves nothing to free: its (default)
             // `release_variables` only marks it released.
@@ -280,31 +261,31 @@ impl PyNode {
         if method.is(hooks(py)?.default_release.bind(py)) {
             return release_saved(node);
         }
-        self.0.call_method0(py, intern!(py, "release_variables"))?;
+        self.0.call_method0(intern!(py, "release_variables"))?;
         Ok(())
     }
     fn check_incoming_in(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         producer: &Self,
         i: usize,
         nr: usize,
-        grad: PyGrad,
-    ) -> PyResult<PyGrad> {
+        grad: PyGrad<'py>,
+    ) -> PyResult<PyGrad<'py>> {
         let sink = self.sink_variable(py);
         if let Some(var) = &sink {
-            if same_plain_shape(grad.0.bind(py), var.bind(py)) == Some(true) {
+            if same_plain_shape(&grad.0, var.bind(py)) == Some(true) {
                 return Ok(grad);
             }
         }
-        let shape = tensor_fields::shape(grad.0.bind(py))?;
+        let shape = tensor_fields::shape(&grad.0)?;
         let same = match sink {
             Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
             None => {
                 // Copied out: comparing sizes may run Python (a symbolic size's
                 // `__index__`/`__eq__`), which must not happen under the borrow.
                 let (native, py_shapes) = {
-                    let node = self.base(py).borrow();
+                    let node = self.base().borrow();
                     let native: Option<SmallVec<[i64; 4]>> =
                         node.shapes.native(nr).map(SmallVec::from_slice);
                     (native, node.shapes.py().map(|o| o.clone_ref(py)))
@@ -320,11 +301,11 @@ impl PyNode {
             return Ok(grad);
         }
         let args = (&producer.0, i, grad.0, &self.0, nr);
-        Ok(PyGrad(hooks(py)?.validate_grad.call1(py, args)?))
+        Ok(PyGrad(hooks(py)?.validate_grad.bind(py).call1(args)?))
     }
     /// The leaf tensor when this node is an `AccumulateGrad`.
-    fn sink_variable(&self, py: Python<'_>) -> Option<PyObject> {
-        let node = self.base(py).borrow();
+    fn sink_variable(&self, py: Python<'py>) -> Option<PyObject> {
+        let node = self.base().borrow();
         match node.kind {
             NodeKind::Sink => node.saved.first().map(|o| o.clone_ref(py)),
             NodeKind::Python | NodeKind::Function => None,
@@ -350,11 +331,11 @@ fn call_apply<'py>(
     }
 }
 
-fn edge_of(node: PyObject, nr: isize, py: Python<'_>) -> PyResult<Edge<PyNode>> {
-    if node.is_none(py) {
+fn edge_of<'py>(node: Bound<'py, PyAny>, nr: isize) -> PyResult<Edge<PyNode<'py>>> {
+    if node.is_none() {
         return Ok((None, 0));
     }
-    let node = PyNode(as_node(node.bind(py))?.clone().unbind());
+    let node = PyNode(as_node(&node)?.clone());
     match usize::try_from(nr) {
         Ok(nr) => Ok((Some(node), nr)),
         Err(_) => Err(EngineError(format!(
@@ -377,7 +358,7 @@ pub fn run_from_root(
 ) -> PyResult<()> {
     hooks(py)?;
     let nr = isize::try_from(nr).unwrap_or(-1);
-    let roots = vec![(edge_of(node.unbind(), nr, py)?, PyGrad(root.unbind()))];
+    let roots = vec![(edge_of(node, nr)?, PyGrad(root))];
     let opts = BackwardOptions {
         retain_graph,
         create_graph: false,
@@ -403,13 +384,13 @@ pub fn _run_backward(
     hooks(py)?;
     let roots = roots
         .into_iter()
-        .map(|(node, nr, g)| Ok((edge_of(node, nr, py)?, PyGrad(g))))
+        .map(|(node, nr, g)| Ok((edge_of(node.into_bound(py), nr)?, PyGrad(g.into_bound(py)))))
         .collect::<PyResult<_>>()?;
     let inputs = match inputs {
         None => None,
         Some(v) => Some(
             v.into_iter()
-                .map(|(n, nr)| edge_of(n, nr, py))
+                .map(|(n, nr)| edge_of(n.into_bound(py), nr))
                 .collect::<PyResult<_>>()?,
         ),
     };
@@ -419,5 +400,8 @@ pub fn _run_backward(
         accumulate,
     };
     let results = run_backward(roots, inputs, opts)?;
-    Ok(results.into_iter().map(|g| g.map(|g| g.0)).collect())
+    Ok(results
+        .into_iter()
+        .map(|g| g.map(|g| g.0.unbind()))
+        .collect())
 }
