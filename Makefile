@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -84,6 +84,9 @@ conformance-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for ever
 
 behaviours-expect: $(PEERS)/bin/python  ## record torch 2.15's outcome of each snippet of tests/data/torch_behaviours.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_behaviours.py
+
+nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn function tests into tests/data/torch_nn_family.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_nn_family.py
 
 nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py

@@ -29,12 +29,13 @@ _KEPT_FUNCTIONS = ("gelu", "hardtanh", "linear", "one_hot", "scaled_dot_product_
 _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "embedding", "gelu", "hardtanh", "isin",
                  "layer_norm", "linear", "one_hot", "rms_norm", "rsub", "scaled_dot_product_attention",
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm"}
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist"}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
-    "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d"]
+    "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
+    "cdist"]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -73,6 +74,19 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         p = 2
     dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     return _A.linalg_vector_norm.default(input, p, dims, keepdim, dtype=dtype)
+
+
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` (..., P, M) and of ``x2`` (..., R, M):
+    (..., P, R). ``compute_mode`` picks the matrix-product form of the euclidean distance (faster,
+    less exact): always, never, or beyond 25 rows (torch's modes; torch's Python-level function)."""
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _A.cdist.default(x1, x2, p, _CDIST_MODES[compute_mode])
 
 
 def result_type(a, b):

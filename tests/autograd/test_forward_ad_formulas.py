@@ -11,6 +11,7 @@ from opyard.autograd import gradcheck
 from opyard.autograd.derivatives import FORMULAS
 
 from grad_samples import COMPOSITE_SAMPLES, INPLACE_SAMPLES, SAMPLES
+from nn_grad_samples import NN_NO_FORWARD
 
 A = opyard.ops.aten
 
@@ -22,6 +23,7 @@ NO_FORWARD = {
     "aten::grid_sampler_2d": "the grid tangent (torch's grid_sampler_2d_jvp) is not written",
     "aten::grid_sampler_3d": "the grid tangent (torch's grid_sampler_3d_jvp) is not written",
 }
+NO_FORWARD.update(NN_NO_FORWARD)
 WITH_FORWARD = sorted(op for op in SAMPLES if op in autograd._registered_ops and op not in NO_FORWARD)
 
 

@@ -68,6 +68,13 @@ STORE_AS = {"bfloat16": np.uint16, "float8_e4m3fn": np.uint8, "float8_e5m2": np.
 UNSUPPORTED_DTYPES = {"complex32"}  # no numpy twin: not drawn
 
 
+# torch.nn modules the samples pass as functions, by class: their constructor arguments.
+MODULE_ARGS = {
+    "PairwiseDistance": lambda m: {"p": m.norm, "eps": m.eps, "keepdim": m.keepdim},
+    "CosineSimilarity": lambda m: {"dim": m.dim, "eps": m.eps},
+}
+
+
 class Unencodable(Exception):
     """A value the data format cannot carry (an nn.Module, an options object, ...)."""
 
@@ -167,6 +174,10 @@ class Writer:
             return {"dict": {str(k): self.encode(x, values=values) for k, x in v.items()}}
         if isinstance(v, (np.integer, np.floating, np.bool_)):
             return self.encode(v.item())
+        if isinstance(v, torch.nn.Module) and type(v).__name__ in MODULE_ARGS:
+            # A stateless module passed as a function (a distance_function): its class and constructor arguments.
+            return {"module": type(v).__name__,
+                    "kwargs": {k: self.encode(x) for k, x in MODULE_ARGS[type(v).__name__](v).items()}}
         raise Unencodable(type(v).__name__)
 
 
@@ -500,6 +511,8 @@ def record_entry(op, budget):
             small = [(i, x) for i, x in samples if _numel(x) <= budget.max_elems]
             if len(small) < len(samples):
                 skip("large")
+            if not small and samples:  # every sample is large: the smallest one, so the entry is still checked
+                small = [min(samples, key=lambda s: _numel(s[1]))]
             for kept, (i, sample) in enumerate(spread(small, cap)):
                 kinds = set()
                 if dt is primary:

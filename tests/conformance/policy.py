@@ -68,6 +68,11 @@ class Deliberate:
 
 DELIBERATE: list[Deliberate] = [
     Deliberate(
+        "nn.functional.scaled_dot_product_attention", "*:[2367]", ("value", "grad_value"),
+        "the samples with dropout_p > 0: the dropped attention weights are drawn from torch's CPU generator "
+        "(mt19937 feeding MKL's Bernoulli sampler), which opyard does not reproduce; opyard draws its own "
+        "(shapes, dtypes and the kept weights' scaling agree, and the dropout-free samples agree in value)"),
+    Deliberate(
         "nn.functional.grid_sample", "fwd:bfloat16:1[2-7]", ("value",),  # samples 12-17: mode="bicubic"
         "bicubic sampling in bfloat16: torch's CPU kernel rounds its cubic coefficients to bfloat16 in an order "
         "of its vectorised code that its result does not reveal (on a constant image its result is off by up "

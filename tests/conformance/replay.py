@@ -206,6 +206,8 @@ class Decoder:
             return int(v["int"])
         if "complex" in v:
             return complex(float(v["complex"][0]), float(v["complex"][1]))
+        if "module" in v:  # a torch.nn module passed as a function: opyard's module of that class
+            return _attr(opyard.nn, v["module"])(**{k: self.value(x) for k, x in v["kwargs"].items()})
         raise AssertionError(f"unknown encoding {v!r}")
 
 

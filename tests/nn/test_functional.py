@@ -174,7 +174,6 @@ NN_ERRORS = [
      RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"),
     (lambda: F.hardtanh(opyard.tensor([True])), NotImplementedError, "Bool inputs not supported for hardtanh"),
     (lambda: F.mse_loss(opyard.ones(1), opyard.ones(1), reduction="avg"), ValueError, "avg is not a valid value for reduction"),
-    (lambda: F.embedding(opyard.tensor([0]), opyard.ones(3, 2), max_norm=1.0), NotImplementedError, "max_norm"),
 ]
 
 

@@ -6,6 +6,8 @@ import numpy as np
 
 import opyard
 
+from nn_grad_samples import NN_NOT_IMPLEMENTED, NN_SAMPLES
+
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
 
@@ -349,7 +351,7 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
         (r(*(_shape[:2] + tuple(_size))),))
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"}
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"} | NN_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),
@@ -387,3 +389,6 @@ INPLACE_SAMPLES = {
     "aten::tril_": (lambda a: (a * 1).tril_(), (r(3, 3),)),
     "aten::fmod_.Scalar": (lambda a: (a * 1).fmod_(0.7), (away_from_zero(4),)),
 }
+
+# The normalization, activation, loss, dropout, distance and attention rows.
+SAMPLES.update(NN_SAMPLES)

@@ -28,6 +28,11 @@ class Maker:
         return opyard.tensor(values, dtype=i64, device=self.device)
 
 
+def _unit(m, *shape):
+    """Values in (0, 1) (probabilities): the sigmoid of normal samples."""
+    return opyard.sigmoid(m(*shape))
+
+
 def _t(m):
     return m(2, 3)
 
@@ -353,6 +358,121 @@ SAMPLES["cummin.out"] = _multi_out_sample(lambda m: ((m(2, 3), 1), {}), ("values
 SAMPLES["mode.values"] = _multi_out_sample(lambda m: ((m(2, 5),), {}), ("values", "indices"))
 # --- math, reductions, indexing and linear algebra with a numpy equivalent (end) ---
 
+# Normalization kernels and their compositions (inputs (N, C, L) = (3, 2, 4)).
+SAMPLES.update({
+    "native_batch_norm": lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit": lambda m: ((m(3, 2, 4), m(2), None, m(2), m(2, positive=True), True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit.no_stats": lambda m: ((m(3, 2, 4), None, m(2), True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit_no_training":
+        lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), 0.1, 1e-5), {}),
+    "_batch_norm_with_update": lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), 0.1, 1e-5), {}),
+    "_batch_norm_no_update": lambda m: ((m(3, 2, 4), m(2), m(2), m(2), m(2, positive=True), 0.1, 1e-5), {}),
+    "batch_norm": lambda m: ((m(3, 2, 4), m(2), m(2), None, None, True, 0.1, 1e-5, False), {}),
+    "instance_norm": lambda m: ((m(3, 2, 4), m(2), m(2), None, None, True, 0.1, 1e-5, False), {}),
+    "native_group_norm": lambda m: ((m(3, 4, 5), m(4), m(4), 3, 4, 5, 2, 1e-5), {}),
+    "group_norm": lambda m: ((m(3, 4, 5), 2, m(4), m(4)), {}),
+    "native_layer_norm": lambda m: ((m(3, 4, 5), [5], m(5), m(5), 1e-5), {}),
+})
+
+# Activation kernels and their compositions.
+SAMPLES.update({
+    "celu": lambda m: ((m(2, 3), 0.5), {}), "celu_": lambda m: ((m(2, 3),), {}),
+    "selu": lambda m: ((m(2, 3),), {}), "selu_": lambda m: ((m(2, 3),), {}), "elu_": lambda m: ((m(2, 3), 2.0), {}),
+    "glu": lambda m: ((m(2, 4), 1), {}), "hardshrink": lambda m: ((m(2, 3), 0.3), {}),
+    "softshrink": lambda m: ((m(2, 3),), {}), "hardsigmoid": lambda m: ((m(2, 3),), {}),
+    "hardsigmoid_": lambda m: ((m(2, 3),), {}), "hardswish": lambda m: ((m(2, 3),), {}),
+    "hardswish_": lambda m: ((m(2, 3),), {}), "log_sigmoid": lambda m: ((m(2, 3),), {}),
+    "log_sigmoid_forward": lambda m: ((m(2, 3),), {}), "mish": lambda m: ((m(2, 3),), {}),
+    "mish_": lambda m: ((m(2, 3),), {}), "prelu": lambda m: ((m(2, 3, 4), m(3)), {}),
+    "_prelu_kernel": lambda m: ((m(2, 3, 4), m(1, 3, 1)), {}), "rrelu": lambda m: ((m(2, 3),), {}),
+    "rrelu_": lambda m: ((m(2, 3),), {}), "rrelu_with_noise": lambda m: ((m(2, 3), m(2, 3)), {}),
+    "rrelu_with_noise_": lambda m: ((m(2, 3), m(2, 3)), {}),
+    "threshold": lambda m: ((m(2, 3), 0.1, 20), {}), "threshold_": lambda m: ((m(2, 3), 0.1, 20), {}),
+})
+
+# Loss kernels and compositions (probabilities in (0, 1) where a loss needs them).
+SAMPLES.update({
+    "binary_cross_entropy": lambda m: ((_unit(m, 3, 4), _unit(m, 3, 4), m(4, positive=True), 2), {}),
+    "binary_cross_entropy_with_logits": lambda m: ((m(3, 4), _unit(m, 3, 4), None, m(4, positive=True)), {}),
+    "nll_loss_forward": lambda m: ((m(3, 4), m.idx([0, 3, 1]), None, 1, -100), {}),
+    "nll_loss2d_forward": lambda m: ((m(2, 3, 2, 2), m.idx([[[0, 1], [2, 0]], [[1, 1], [0, 2]]]), m(3), 0, -100), {}),
+    "nll_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1])), {}),
+    "nll_loss2d": lambda m: ((m(2, 3, 2, 2), m.idx([[[0, 1], [2, 0]], [[1, 1], [0, 2]]])), {}),
+    "nll_loss_nd": lambda m: ((m(2, 3, 4), m.idx([[0, 1, 2, 0], [1, 1, 0, 2]]), None, 0), {}),
+    "cross_entropy_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1]), m(4, positive=True), 1, -100, 0.1), {}),
+    "kl_div": lambda m: ((m(3, 4), _unit(m, 3, 4), 0), {}), "l1_loss": lambda m: ((m(3, 4), m(4), 2), {}),
+    "smooth_l1_loss": lambda m: ((m(3, 4), m(3, 4), 0, 0.5), {}), "huber_loss": lambda m: ((m(3, 4), m(3, 4)), {}),
+    "mse_loss": lambda m: ((m(3, 4), m(4, dtype=opyard.float64), 0), {}),
+    "soft_margin_loss": lambda m: ((m(3, 4), m(3, 4), 0), {}),
+    "poisson_nll_loss": lambda m: ((m(3, 4, positive=True), m(3, 4, positive=True), False, True, 1e-8, 0), {}),
+    "hinge_embedding_loss": lambda m: ((m(3, 4), m(3, 4)), {}),
+    "margin_ranking_loss": lambda m: ((m(3), m(3), m(3), 0.5, 0), {}),
+    "cosine_embedding_loss": lambda m: ((m(3, 4), m(3, 4), m(3)), {}),
+    "multi_margin_loss": lambda m: ((m(3, 4), m.idx([0, 3, 1]), 2, 1.0, m(4), 0), {}),
+    "multilabel_margin_loss": lambda m: ((m(2, 4), m.idx([[3, 0, -1, 1], [1, -1, 0, 0]])), {}),
+    "multilabel_margin_loss_forward": lambda m: ((m(2, 4), m.idx([[3, 0, -1, 1], [1, -1, 0, 0]]), 0), {}),
+    "triplet_margin_loss": lambda m: ((m(3, 4), m(3, 4), m(3, 4)), {"swap": True}),
+    "pairwise_distance": lambda m: ((m(3, 4), m(4)), {"keepdim": True}),
+    "_ctc_loss": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1]), {}),
+    "_ctc_loss_backward": lambda m: ((m(2), m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1], m(2), m(2, 5, 5), 0),
+                                     {}),
+    "_ctc_loss_backward.Tensor": lambda m: ((m(2), m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1]),
+                                             m(2), m(2, 5, 5), 0), {}),
+    "ctc_loss.IntList": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), [5, 4], [2, 1]), {}),
+})
+
+# Dropout (shapes and dtypes only: the draws differ between devices).
+SAMPLES.update({
+    "dropout_": lambda m: ((m(2, 3), 0.5, True), {}), "feature_dropout": lambda m: ((m(2, 3, 4), 0.5, True), {}),
+    "feature_dropout_": lambda m: ((m(2, 3, 4), 0.5, True), {}), "alpha_dropout": lambda m: ((m(2, 3), 0.5, True), {}),
+    "alpha_dropout_": lambda m: ((m(2, 3), 0.5, True), {}),
+    "feature_alpha_dropout": lambda m: ((m(2, 3, 4), 0.5, True), {}),
+    "feature_alpha_dropout_": lambda m: ((m(2, 3, 4), 0.5, True), {}),
+    "native_dropout": lambda m: ((m(2, 3), 0.5, True), {}),
+    "native_dropout_backward": lambda m: ((m(2, 3), m(2, 3, dtype=b8), 2.0), {}),
+})
+
+# Distances, bilinear forms and bag embeddings.
+SAMPLES.update({
+    "cdist": lambda m: ((m(2, 3, 4), m(5, 4), 1.5), {}), "_cdist_forward": lambda m: ((m(3, 4), m(5, 4), 2.0, None), {}),
+    "_euclidean_dist": lambda m: ((m(3, 4), m(5, 4)), {}), "pdist": lambda m: ((m(4, 3),), {}),
+    "_pdist_forward": lambda m: ((m(4, 3), 1.0), {}), "cosine_similarity": lambda m: ((m(3, 4), m(4)), {"dim": -1}),
+    "bilinear": lambda m: ((m(2, 3), m(2, 4), m(5, 3, 4), m(5)), {}),
+    "_trilinear": lambda m: ((m(2, 3), m(5, 3, 4), m(2, 4), [1, 3], [0], [1, 2], [2, 3]), {}),
+    "embedding_bag": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), False, 1), {}),
+    "embedding_bag.padding_idx": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), False, 2, False, None,
+                                             False, 5), {}),
+    "_embedding_bag": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), False, 0, False, m(4)), {}),
+    "_embedding_bag_forward_only": lambda m: ((m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2, 4]), False, 1, False, None,
+                                               True), {}),
+    "embedding_renorm_": lambda m: ((m(6, 3), m.idx([1, 2, 1]), 0.5, 2.0), {}),
+    "_embedding_bag_backward": lambda m: ((m(2, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]), m.idx([]), m.idx([0, 0]),
+                                           m.idx([0, 0]), 6, False, 0, False, None), {}),
+    "_embedding_bag_dense_backward": lambda m: ((m(2, 3), m.idx([1, 2, 5, 0]), m.idx([0, 0, 1, 1]), m.idx([2, 2]),
+                                                 m.idx([0, 0]), 6, False, 1, None), {}),
+    "_embedding_bag_per_sample_weights_backward": lambda m: ((m(2, 3), m(6, 3), m.idx([1, 2, 5, 0]), m.idx([0, 2]),
+                                                              m.idx([0, 0, 1, 1]), 0), {}),
+})
+
+# Attention and softmax internals.
+SAMPLES.update({
+    "_safe_softmax": lambda m: ((m(2, 3), 1), {"dtype": opyard.float64}),
+    "_softmax_backward_data": lambda m: ((m(2, 3), m(2, 3), 1, f32), {}),
+    "_log_softmax_backward_data": lambda m: ((m(2, 3), m(2, 3), 0, f32), {}),
+    "_scaled_dot_product_flash_attention_for_cpu": lambda m: ((m(2, 4, 3, 8), m(2, 2, 5, 8), m(2, 2, 5, 8)),
+                                                              {"is_causal": True}),
+    "_scaled_dot_product_flash_attention_for_cpu_backward":
+        lambda m: ((m(2, 1, 3, 8), m(2, 1, 3, 8), m(2, 1, 5, 8), m(2, 1, 5, 8), m(2, 1, 3, 8), m(2, 1, 3), 0.0, False),
+                   {}),
+    "scaled_dot_product_attention": lambda m: ((m(2, 3, 8), m(2, 5, 8), m(2, 5, 4)), {}),
+    "_scaled_dot_product_attention_math": lambda m: ((m(2, 3, 8), m(2, 5, 8), m(2, 5, 4)), {"is_causal": True}),
+})
+
+DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {}),
+                  # the lengths are data: ctc's log_alpha is as wide as the longest target
+                  "_ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {}),
+                  "ctc_loss.Tensor": lambda m: ((m(5, 2, 4), m.idx([[1, 2], [3, 3]]), m.idx([5, 4]), m.idx([2, 1])), {})}
+
 # --- convolution, pooling, resampling, unfold and channel shuffles ---
 CL, CL3 = opyard.channels_last, opyard.channels_last_3d
 f64 = opyard.float64
@@ -453,5 +573,4 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
     SAMPLES[_name + "_backward"] = (lambda m, s=_shape, o=_size, e=_extra: (
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
-DATA_DEPENDENT = {"nonzero": lambda m: ((m(2, 3),), {}), "allclose": lambda m: ((m(2, 3), m(2, 3)), {})}
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)

@@ -132,7 +132,9 @@ def dims_arg(dim, ndim):
         dim = [dim]
     if len(dim) == 0:
         return None
-    return tuple(_wrap_dim(d, ndim) for d in dim)
+    axes = tuple(_wrap_dim(d, ndim) for d in dim)
+    # A 0-d tensor takes dim 0 / -1 (torch treats it as one element): numpy's axes of it are ().
+    return () if ndim == 0 else axes
 
 
 def inplace_result(self, result, op_name):

@@ -1,8 +1,7 @@
 """``nn.functional`` operators composed of other operators (CompositeImplicitAutograd, as in
-torch): layer_norm, rms_norm, scaled_dot_product_attention, dropout, embedding, pad,
+torch): rms_norm, embedding, pad,
 logsumexp. Autograd, Meta and fake tensors follow from the ops they call."""
 
-import math
 
 from .. import _dtype as D
 from .common import A
@@ -10,56 +9,32 @@ from .common import A
 __all__ = ["COMPOSITE"]
 
 
-def _norm_dims(name, input, normalized_shape):
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """torch's composition: float16/bfloat16 inputs are normalized in float32 (the weight applied
+    there too) and the result rounded once; ``eps`` defaults to the compute dtype's epsilon."""
+    normalized = [int(s) for s in normalized_shape]
+    if not normalized:
+        raise RuntimeError(f"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+                           f"one element, but got normalized_shape = {normalized}")
+    if weight is not None and list(weight.shape) != normalized:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                           f"{list(weight.shape)} and normalized_shape = {normalized}")
     shape = list(input.shape)
-    n = len(normalized_shape)
-    if n == 0 or shape[len(shape) - n:] != [int(s) for s in normalized_shape]:
-        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-                           f"[*, {', '.join(str(int(s)) for s in normalized_shape)}], but got input of "
-                           f"size{shape} ({name})")
-    return list(range(len(shape) - n, len(shape)))
-
-
-def _check_param(name, what, t, normalized_shape):
-    if t is not None and list(t.shape) != [int(s) for s in normalized_shape]:
-        raise RuntimeError(f"Expected {what} to be of same shape as normalized_shape, but got {what} of "
-                           f"shape {list(t.shape)} and normalized_shape = {list(normalized_shape)} ({name})")
-
-
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
-    dims = _norm_dims("aten::layer_norm", input, normalized_shape)
-    _check_param("aten::layer_norm", "weight", weight, normalized_shape)
-    _check_param("aten::layer_norm", "bias", bias, normalized_shape)
-    mean = A.mean__dim(input, dims, True)
-    centered = A.sub__Tensor(input, mean)
-    var = A.mean__dim(A.mul__Tensor(centered, centered), dims, True)
-    y = A.mul__Tensor(centered, A.rsqrt(A.add__Scalar(var, eps)))
+    n = len(normalized)
+    if len(shape) < n or shape[len(shape) - n:] != normalized:
+        raise RuntimeError(f"Given normalized_shape={normalized}, expected input with shape "
+                           f"[*{', '.join(str(s) for s in normalized)}], but got input of size{shape}")
+    x = input
+    if input.dtype in (D.float16, D.bfloat16):
+        x = A._to_copy(input, dtype=D.float32)
+    if eps is None:  # the machine epsilon of the compute dtype (a complex one's real part)
+        eps = D.finfo(D.float64 if x.dtype in (D.float64, D.complex128) else D.float32).eps
+    dims = list(range(len(shape) - 1, len(shape) - n - 1, -1))
+    rstd = A.rsqrt(A.add__Scalar(A.mean__dim(A.pow__Tensor_Scalar(x, 2), dims, True), eps))
+    y = A.mul__Tensor(x, rstd)
     if weight is not None:
         y = A.mul__Tensor(y, weight)
-    if bias is not None:
-        y = A.add__Tensor(y, bias)
-    return y
-
-
-def rms_norm(input, normalized_shape, weight=None, eps=None):
-    dims = _norm_dims("aten::rms_norm", input, normalized_shape)
-    _check_param("aten::rms_norm", "weight", weight, normalized_shape)
-    if eps is None:  # torch: the machine epsilon of the input's dtype
-        eps = D.finfo(input.dtype).eps if input.dtype.is_floating_point else D.finfo().eps
-    ms = A.mean__dim(A.mul__Tensor(input, input), dims, True)
-    y = A.mul__Tensor(input, A.rsqrt(A.add__Scalar(ms, eps)))
-    return A.mul__Tensor(y, weight) if weight is not None else y
-
-
-def dropout(input, p, train):
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not train or p == 0:
-        return input
-    if p == 1:
-        return A.mul__Scalar(input, 0.0)
-    keep = A.lt__Scalar(A.rand_like(input), 1 - p)
-    return A.div__Scalar(A.mul__Tensor(input, keep), 1 - p)
+    return A._to_copy(y, dtype=input.dtype) if y.dtype is not input.dtype else y
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
@@ -125,33 +100,6 @@ def _pad_index(mode, d, before, after, like, input):
     return A.where__self(A.gt__Scalar(r, size - 1), A.rsub__Scalar(r, 2 * (size - 1)), r)
 
 
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *,
-                                 scale=None, enable_gqa=False):
-    """The reference math: softmax(q k^T * scale + mask) v (torch's ``_scaled_dot_product_attention_math``)."""
-    L, S = query.shape[-2], key.shape[-2]
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
-                           "is_causal=True")
-    if enable_gqa and query.dim() >= 3 and query.shape[-3] != key.shape[-3]:
-        groups = query.shape[-3] // key.shape[-3]
-        key = A.repeat_interleave__self_int(key, groups, -3)
-        value = A.repeat_interleave__self_int(value, groups, -3)
-    factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = A.mul__Scalar(A.matmul(query, A.transpose__int(key, -2, -1)), factor)
-    if is_causal:
-        keep = A.tril(A.ones([L, S], dtype=D.bool, device=query.device))
-        scores = A.masked_fill__Scalar(scores, A.logical_not(keep), float("-inf"))
-    elif attn_mask is not None:
-        if attn_mask.dtype is D.bool:
-            scores = A.masked_fill__Scalar(scores, A.logical_not(attn_mask), float("-inf"))
-        else:
-            scores = A.add__Tensor(scores, attn_mask)
-    weights = A.softmax__int(scores, -1)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
-    return A.matmul(weights, value)
-
-
 def logsumexp(self, dim, keepdim=False):
     dims = list(dim) if not isinstance(dim, int) else [dim]
     m = A.amax(self, dims, True)
@@ -162,6 +110,6 @@ def logsumexp(self, dim, keepdim=False):
 
 
 COMPOSITE = {
-    "layer_norm": layer_norm, "rms_norm": rms_norm, "dropout": dropout, "embedding": embedding,
-    "pad": pad, "scaled_dot_product_attention": scaled_dot_product_attention, "logsumexp": logsumexp,
+    "rms_norm": rms_norm, "embedding": embedding,
+    "pad": pad, "logsumexp": logsumexp,
 }

@@ -24,7 +24,7 @@ def _float_input(self, name):
     if x.dtype not in INEXACT:
         if name in ("erf",):  # torch computes erf of integers in the default dtype
             return x.astype(D.get_default_dtype().np)
-        raise RuntimeError(f"\"{name}_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
     return x
 
 

@@ -19,12 +19,16 @@ def sum_all(self, *, dtype=None):
     x = self._data
     if dtype is None and x.dtype.kind in "fc":  # the hot path: numpy's reduction, no wrapper
         return out(np.add.reduce(x, axis=None), self)
+    if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
+        return out(np.asarray(np.add.reduce(x, axis=None, dtype=np.float32)).astype(x.dtype), self)
     return out(np.add.reduce(x, axis=None, dtype=_acc_dtype(x, dtype)), self)
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
     axes = dims_arg(dim, x.ndim)
+    if dtype is None and x.dtype == D.bfloat16.np:  # torch sums bfloat16 in float32, rounded once
+        return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=np.float32)).astype(x.dtype), self)
     return out(np.asarray(np.sum(x, axis=axes, keepdims=keepdim, dtype=_acc_dtype(x, dtype))), self)
 
 
@@ -37,16 +41,24 @@ def _mean_check(x, dtype):
         )
 
 
+def _mean_acc(x, dtype):
+    """The accumulation dtype of a mean: the requested one, float32 for float16/bfloat16 data
+    (torch's CPU kernel sums those in float32 and rounds once), else numpy's."""
+    if dtype is not None:
+        return dtype.np
+    return np.float32 if x.dtype in (D.float16.np, D.bfloat16.np) else None
+
+
 def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
-    return out(np.asarray(np.mean(x, dtype=np_dtype(dtype))).astype(np_dtype(dtype) or x.dtype), self)
+    return out(np.asarray(np.mean(x, dtype=_mean_acc(x, dtype))).astype(np_dtype(dtype) or x.dtype), self)
 
 
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
-    r = np.mean(x, axis=dims_arg(dim, x.ndim), keepdims=keepdim, dtype=np_dtype(dtype))
+    r = np.mean(x, axis=dims_arg(dim, x.ndim), keepdims=keepdim, dtype=_mean_acc(x, dtype))
     return out(np.asarray(r).astype(np_dtype(dtype) or x.dtype), self)
 
 
@@ -152,6 +164,8 @@ def _softmax_impl(x, dim, log):
     d = _wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return np.zeros_like(x) if log else np.ones_like(x)
+    if x.size == 0:
+        return x.copy()
     m = np.max(x, axis=d, keepdims=True)
     z = x - m
     lse = np.log(np.sum(np.exp(z), axis=d, keepdims=True))

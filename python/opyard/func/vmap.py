@@ -151,7 +151,8 @@ def _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs):
     level = layer.level
     try:
         with _state.vmap_mode:
-            if len(flat) == len(args):  # no containers among the inputs: skip the unflatten
+            if len(flat) == len(args) and not any(isinstance(a, (tuple, list, dict)) for a in args):
+                # no containers among the inputs (a one-element tuple also flattens to one leaf): skip the unflatten
                 batched = [x if d is None else wrap(x if d == 0 else move_dim(x, d, 0), level)
                            for x, d in zip(flat, dims)]
             else:

@@ -8,8 +8,9 @@ Example::
 """
 
 from . import functional, init
+from .distance import CosineSimilarity, PairwiseDistance
 from .linear import Identity, Linear
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Module", "Parameter", "init", "functional", "Linear", "Identity"]
+__all__ = ["Module", "Parameter", "init", "functional", "Linear", "Identity", "PairwiseDistance", "CosineSimilarity"]

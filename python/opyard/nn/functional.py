@@ -13,13 +13,39 @@ work the same way as for the operator itself. Example::
 import warnings
 
 from .._ops import ops
+from . import _distances
+from ._activations import (alpha_dropout, celu, celu_, dropout1d, dropout2d, dropout3d, elu_, feature_alpha_dropout,
+                           glu, hardshrink, hardsigmoid, hardswish, logsigmoid, mish, prelu, rrelu, rrelu_, selu,
+                           selu_, softmin, softshrink, softsign, tanhshrink, threshold, threshold_)
+from ._attention import multi_head_attention_forward
+from ._distances import bilinear, cosine_similarity, embedding_bag, pairwise_distance, pdist
+from ._losses import (binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy,
+                      ctc_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss,
+                      linear_cross_entropy, margin_ranking_loss, mse_loss, multi_margin_loss, multilabel_margin_loss,
+                      multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss, soft_margin_loss,
+                      triplet_margin_loss, triplet_margin_with_distance_loss)
+from ._norms import batch_norm, group_norm, instance_norm, local_response_norm
 from . import _spatial
 from ._spatial import *  # noqa: F403  (convolution, pooling, resampling: torch's functions)
 
 __all__ = [
     "linear", "relu", "relu6", "silu", "gelu", "sigmoid", "tanh", "leaky_relu", "hardtanh", "elu",
     "softplus", "softmax", "log_softmax", "layer_norm", "rms_norm", "dropout", "embedding", "one_hot",
-    "pad", "scaled_dot_product_attention", "normalize", "mse_loss",
+    "pad", "scaled_dot_product_attention", "normalize",
+    # normalization
+    "batch_norm", "instance_norm", "group_norm", "local_response_norm",
+    # activations and dropout
+    "threshold", "threshold_", "glu", "celu", "celu_", "selu", "selu_", "rrelu", "rrelu_", "logsigmoid",
+    "hardshrink", "softshrink", "tanhshrink", "softsign", "softmin", "hardsigmoid", "hardswish", "mish", "prelu",
+    "elu_", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+    # losses
+    "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "l1_loss",
+    "mse_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss", "hinge_embedding_loss",
+    "margin_ranking_loss", "cosine_embedding_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+    "linear_cross_entropy", "ctc_loss",
+    # attention, distances, bag embeddings
+    "multi_head_attention_forward", "pairwise_distance", "pdist", "cosine_similarity", "bilinear", "embedding_bag",
 ] + _spatial.__all__
 
 _A = ops.aten
@@ -106,19 +132,19 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 def dropout(input, p=0.5, training=True, inplace=False):
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return _inplace(input, _A.dropout.default(input, p, training), inplace and training)
+    return _A.dropout_.default(input, p, training) if inplace else _A.dropout.default(input, p, training)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
-    if max_norm is not None:
-        raise NotImplementedError("embedding(max_norm=...) renormalizes the weight in place; opyard does "
-                                  "not implement it: renormalize the weight before the call")
     if padding_idx is not None:
         n = weight.shape[0]
         if not -n <= padding_idx < n:
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx = padding_idx + n if padding_idx < 0 else padding_idx
+    if max_norm is not None:  # the rows the input reads are scaled down to max_norm in place, as in torch
+        input = input.contiguous()
+        _distances.renormed(weight, input, max_norm, norm_type)
     return _A.embedding.default(weight, input, -1 if padding_idx is None else padding_idx,
                                 scale_grad_by_freq, sparse)
 
@@ -152,15 +178,6 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     result = _A.div.Tensor(input, _A.expand_as.default(_A.clamp_min.default(norm, eps), input))
     return result if out is None else out.copy_(result)
 
-
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    diff = _A.sub.Tensor(input, target)
-    sq = _A.mul.Tensor(diff, diff)
-    if reduction == "none":
-        return sq
-    return _A.mean.default(sq) if reduction == "mean" else _A.sum.default(sq)
 
 from .._exports import public_dir
 

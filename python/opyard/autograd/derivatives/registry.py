@@ -45,9 +45,10 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse")
 
-    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None):
+    def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
+                 outputs=None, refuse=()):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -61,6 +62,12 @@ class Formula:
         # [Rust node apply] in src/python/autograd/formulas/mod.rs): a kind of ``_kernel_parts._RUST_APPLY``. It
         # computes what ``backward`` computes and falls back to the Python apply.
         self.rust_apply = rust_apply
+        # derivatives.yaml's ``output_differentiability`` of an op with several outputs: one bool
+        # per output (None: every floating output is differentiable). The others never require grad.
+        self.outputs = outputs
+        # Tensor arguments derivatives.yaml marks ``non_differentiable``: torch refuses a call where
+        # one requires grad ("is not differentiable with respect to argument ...").
+        self.refuse = tuple(refuse)
 
 
 class BuiltinNode(Node):
@@ -166,8 +173,17 @@ class _KernelSpec:
             (i, n, _SAVE if n in formula.save else (_META if _is_tensor_type(a.type) else _VALUE))
             for i, (n, a) in enumerate(zip(names, schema.arguments)))
         self.save_result = "result" in formula.save
-        self.clone_before = tuple(i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated)
         returns = schema.returns
+        # An in-place op's formula reads the input as it was (torch's ``original_self``): the
+        # mutated arguments it returns are copied before the call. Other mutated arguments
+        # (``rrelu_with_noise``'s noise) are saved as the op leaves them.
+        returned = set()
+        for r in returns:
+            if r.alias_info is not None:
+                returned |= set(r.alias_info.before_set)
+        self.clone_before = tuple(
+            i for i, n, kind in self.saves if kind == _SAVE and i in self.mutated
+            and returned & set(schema.arguments[i].alias_info.before_set))
         self.is_view = (len(returns) == 1 and returns[0].alias_info is not None
                         and not returns[0].alias_info.is_write)
         self.op = op
@@ -198,6 +214,8 @@ def make_kernel(op, formula, *, rust=True, general=False):
     registers: See Note [Fast paths and general paths] in src/python/hooks.rs).
     """
     spec = _KernelSpec(op, formula, rust_apply=not general)
+    if formula.refuse:
+        return _refusing(spec, make_kernel(op, _without_refuse(formula), rust=rust, general=general))
     bind = spec.bind
     diff_pos = spec.diff_pos
     mutated = spec.mutated
@@ -251,6 +269,28 @@ def make_kernel(op, formula, *, rust=True, general=False):
     plain = _plain_kernel(spec, kernel)
     plain.__name__ = plain.__qualname__ = kernel.__name__
     return plain
+
+
+def _without_refuse(formula):
+    return Formula(formula.name, formula.diff, formula.backward, formula.save, formula.forward, formula.node_apply,
+                   formula.rust_apply, formula.outputs)
+
+
+def _refusing(spec, kernel):
+    """``kernel`` behind torch's check of the arguments that are not differentiable."""
+    checks = tuple((spec.names.index(n), n) for n in spec.formula.refuse)
+    base = spec.op_name.split("::")[1].split(".")[0]
+
+    def refusing(keyset, *args, **kwargs):
+        values = spec.bind(args, kwargs)
+        for i, name in checks:
+            v = values[i]
+            if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
+                raise RuntimeError(f"The function '{base}' is not differentiable with respect to argument '{name}'. "
+                                   "This input cannot have requires_grad True.")
+        return kernel(keyset, *args, **kwargs)
+    refusing.__name__ = refusing.__qualname__ = getattr(kernel, "__name__", "refusing")
+    return refusing
 
 
 def _simple_inplace(spec):
@@ -382,7 +422,10 @@ def _record(spec, out, values, needs, edges, arity, originals):
 
 def _record_tuple(spec, node, out, values, saved):
     node._out_shapes = tuple(meta.shape(o) if meta.is_tensor(o) else () for o in out)
+    differentiable = spec.formula.outputs
     for i, o in enumerate(out):
+        if differentiable is not None and not differentiable[i]:
+            continue
         if meta.is_tensor(o) and meta.is_differentiable_dtype(o):
             if _is_mutated(o, values, spec.mutated):
                 meta.rebase_history(o, node, i)

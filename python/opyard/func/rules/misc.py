@@ -134,10 +134,22 @@ def index_select_rule(op):
     return rule
 
 
+_BOOL_MASK = ("vmap: We do not support batching operators that can support dynamic shape. Attempting to batch "
+              "over indexing with a boolean mask.")
+
+
+def _refuse_batched_masks(indices, level):
+    """torch's refusal of a per-example boolean mask (each example would select another count)."""
+    for i in indices:
+        if i is not None and i.__class__ is BatchedTensor and i._level == level and i._data.dtype.kind == "b":
+            raise RuntimeError(_BOOL_MASK)
+
+
 def index_rule(op):
     """``x[idx]`` with tensor indices: a batched ``x`` and shared, adjacent indices is one call."""
     def rule(self, indices):
         level = level_of((self, indices))
+        _refuse_batched_masks(indices, level)
         shared = not any(i.__class__ is BatchedTensor and i._level == level for i in indices if i is not None)
         if shared and _adjacent(indices) and self.__class__ is BatchedTensor and self._level == level:
             return wrap(op(self._value, [None] + list(indices)), level)
@@ -157,6 +169,7 @@ def index_put_rule(op, inplace=False):
     (``v`` padded to the rank of ``x[idx]``); per-example indices run per example."""
     def rule(self, indices, values, accumulate=False):
         level = level_of((self, indices, values))
+        _refuse_batched_masks(indices, level)
         mine = self.__class__ is BatchedTensor and self._level == level
         if any(i.__class__ is BatchedTensor and i._level == level for i in indices if i is not None):
             return loop_fallback(op, self, indices, values, accumulate)
