@@ -51,18 +51,13 @@ pub fn _rename_privateuse1_backend(name: &Bound<'_, PyAny>) -> PyResult<()> {
     }
 }
 
-/// Backend key of a device type string.
+/// Backend key of a device type string (the core's device types, See Note
+/// [One backend list]; a renamed PrivateUse1 backend's name also reaches
+/// PrivateUse1).
 pub fn backend_of_type(ty: &str) -> Option<DispatchKey> {
-    match ty {
-        "cpu" => Some(DispatchKey::CPU),
-        "cuda" => Some(DispatchKey::CUDA),
-        "meta" => Some(DispatchKey::Meta),
-        "privateuseone" => Some(DispatchKey::PrivateUse1),
-        other if PRIVATEUSE1_NAME.read().as_deref() == Some(other) => {
-            Some(DispatchKey::PrivateUse1)
-        }
-        _ => None,
-    }
+    DispatchKey::of_device_type(ty).or_else(|| {
+        (PRIVATEUSE1_NAME.read().as_deref() == Some(ty)).then_some(DispatchKey::PrivateUse1)
+    })
 }
 
 /// A device: type plus optional index, as `torch.device`.
