@@ -1,6 +1,6 @@
 # opyard developer loop. `make help` lists the targets.
 PY      ?= python3
-VENV    := .venv
+VENV    ?= .venv
 VPY     := $(VENV)/bin/python
 VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin

@@ -9,6 +9,7 @@ The autograd keys fall through until ``opyard.autograd`` installs its
 fallback on top of these (fallbacks are stacks, like kernels).
 """
 
+from ._keys import AUTOCAST_OF_DEVICE
 from ._registration import KernelLibrary, fallthrough_kernel
 
 _FALLTHROUGH_KEYS = (
@@ -21,8 +22,7 @@ _FALLTHROUGH_KEYS = (
     "ADInplaceOrView",
     "Autograd",
     "Tracer",
-    "AutocastCPU",
-    "AutocastCUDA",
+    *(key.name for key in AUTOCAST_OF_DEVICE.values()),  # AutocastCPU, AutocastCUDA: the core's table
     "VmapMode",
     "PythonTLSSnapshot",
     "PythonDispatcher",

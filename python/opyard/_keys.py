@@ -10,7 +10,8 @@ import enum as _enum
 from . import _core
 
 __all__ = ["DispatchKey", "DispatchKeySet", "AUTOGRAD_KEYS", "BACKEND_KEYS", "AUTOCAST_KEYS",
-           "after_autograd_keyset"]
+           "after_autograd_keyset", "DEVICE_TABLE", "BACKEND_OF_DEVICE", "AUTOGRAD_OF_BACKEND",
+           "AUTOCAST_OF_DEVICE"]
 
 DispatchKey = _enum.IntEnum("DispatchKey", [(n, i) for i, n in enumerate(_core._key_names())])
 # Public home (repr, pickling by reference): opyard.dispatcher re-exports it.
@@ -23,7 +24,20 @@ DispatchKeySet = _core.DispatchKeySet
 
 AUTOGRAD_KEYS = DispatchKeySet(DispatchKey.Autograd)
 BACKEND_KEYS = DispatchKeySet(DispatchKey.CompositeExplicitAutograd)
-AUTOCAST_KEYS = DispatchKeySet([DispatchKey.AutocastCPU, DispatchKey.AutocastCUDA])
 after_autograd_keyset = DispatchKeySet(
     [k for k in DispatchKey if k < DispatchKey.AutogradOther]
 )
+
+# The one device table (See Note [One device table] in src/python/dispatch/keys.rs): for every backend key,
+# in priority order, ``(device type or None, backend key, Autograd key, Autocast key or None)``, as
+# the core decides them. Everything in Python that maps a device to its keys reads these.
+DEVICE_TABLE = tuple(
+    (device_type, DispatchKey(backend), DispatchKey(autograd), None if autocast is None else DispatchKey(autocast))
+    for device_type, backend, autograd, autocast in _core._backend_table())
+# "cpu" -> DispatchKey.CPU, ... (a renamed PrivateUse1 backend's devices still say "privateuseone")
+BACKEND_OF_DEVICE = {row[0]: row[1] for row in DEVICE_TABLE if row[0] is not None}
+# DispatchKey.CPU -> DispatchKey.AutogradCPU, ..., FPGA -> AutogradOther (torch's), in priority order
+AUTOGRAD_OF_BACKEND = {row[1]: row[2] for row in DEVICE_TABLE}
+# "cpu" -> DispatchKey.AutocastCPU, "cuda" -> DispatchKey.AutocastCUDA: the devices autocast serves
+AUTOCAST_OF_DEVICE = {row[0]: row[3] for row in DEVICE_TABLE if row[0] is not None and row[3] is not None}
+AUTOCAST_KEYS = DispatchKeySet(list(AUTOCAST_OF_DEVICE.values()))

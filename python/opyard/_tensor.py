@@ -20,7 +20,7 @@ from . import _core
 from . import _dtype as D
 from . import _function_protocol as _fp
 from ._core import device
-from ._keys import DispatchKey, DispatchKeySet
+from ._keys import BACKEND_OF_DEVICE, DispatchKey, DispatchKeySet
 
 __all__ = ["Tensor", "Size", "is_tensor", "memory_format", "contiguous_format", "preserve_format",
            "channels_last", "channels_last_3d",
@@ -32,16 +32,12 @@ _share_state = _core._share_state
 
 CPU = _core._CPU_DEVICE  # every tensor's default ``_dev``: ``dev is CPU`` tests are exact
 META = device("meta")
-_BACKEND_KEY = {
-    "cpu": DispatchKey.CPU, "meta": DispatchKey.Meta, "cuda": DispatchKey.CUDA,
-    "privateuseone": DispatchKey.PrivateUse1,
-}
 CPU_KEYS = DispatchKeySet(DispatchKey.CPU).raw()
 _AUTOGRAD_SET = DispatchKeySet(DispatchKey.Autograd)
 _AUTOGRAD_KEYS = _AUTOGRAD_SET.raw()
 
 
-_BACKEND_BITS = {name: DispatchKeySet(key).raw() for name, key in _BACKEND_KEY.items()}
+_BACKEND_BITS = {name: DispatchKeySet(key).raw() for name, key in BACKEND_OF_DEVICE.items()}
 _PRIVATEUSE1_BITS = _BACKEND_BITS["privateuseone"]
 
 

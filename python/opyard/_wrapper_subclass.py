@@ -13,14 +13,11 @@ import numpy as np
 from . import _dtype as D
 from ._core import device
 from ._tensor import _PYTHON_BITS, _ZERO, CPU, Tensor, _new, contiguous_strides, device_keys
+from ._keys import AUTOGRAD_OF_BACKEND, BACKEND_OF_DEVICE
 from .dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = ["make_wrapper", "make_wrapper_subclass"]
 
-_AUTOGRAD_OF_BACKEND = {
-    "cpu": DispatchKey.AutogradCPU, "cuda": DispatchKey.AutogradCUDA, "meta": DispatchKey.AutogradMeta,
-    "privateuseone": DispatchKey.AutogradPrivateUse1,
-}
 
 
 # (numpy dtype, size, strides) -> (zero-stride array, strides): wrappers are made per operator
@@ -72,8 +69,8 @@ def make_wrapper(cls, size, strides, storage_offset, dtype, dev, requires_grad):
     if requires_grad:
         if not (dt.is_floating_point or dt.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
-        ag = _AUTOGRAD_OF_BACKEND.get(dev.type, DispatchKey.AutogradPrivateUse1)
-        keys |= DispatchKeySet(ag).raw()
+        backend = BACKEND_OF_DEVICE.get(dev.type, DispatchKey.PrivateUse1)
+        keys |= DispatchKeySet(AUTOGRAD_OF_BACKEND[backend]).raw()
     t._keyset = keys
     if dev is not CPU:
         t._dev = dev

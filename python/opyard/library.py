@@ -297,7 +297,7 @@ _OPCHECK_NAMES = ("OpCheckError", "generate_opcheck_tests", "opcheck")
 def __getattr__(name):
     if name not in _OPCHECK_NAMES:
         raise AttributeError(f"module 'opyard.library' has no attribute '{name}'")
-    from ._library import opcheck as _opcheck
+    from . import _opcheck
     for n in _OPCHECK_NAMES:
         globals()[n] = getattr(_opcheck, n)
     return globals()[name]

@@ -9,6 +9,7 @@ the ``"default"`` device type. The second follows executorch / torchao:
 branch on ``SymInt`` and use ``sym_max``.
 """
 
+import contextlib
 import warnings
 from math import prod
 
@@ -106,8 +107,11 @@ def _(A, absmax, blocksize: int, dtype: torch.dtype, out: torch.Tensor) -> None:
 ops = torch.ops.compat_bnb
 
 
+@contextlib.contextmanager
 def _ignore_size_deprecation():
-    return warnings.catch_warnings(action="ignore", category=FutureWarning)
+    with warnings.catch_warnings():  # catch_warnings(action=...) is Python 3.11's
+        warnings.simplefilter("ignore", FutureWarning)
+        yield
 
 
 def test_default_kernels_live_at_composite_explicit_autograd():

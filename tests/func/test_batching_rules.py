@@ -62,6 +62,8 @@ POINTWISE = {
     "logical": (lambda a, b: O.logical_and(a > 0, b > 0), X, Y),
     "lerp": (lambda a, b: O.lerp(a, b, 0.3), X, Y),
     "isclose": (lambda a, b: O.isclose(a, b), Y, Y),
+    "logaddexp2 broadcast": (lambda a, b: O.logaddexp2(a, b), X, Y),
+    "logaddexp2 method unbatched": (lambda a: a.logaddexp2(V), X),
 }
 
 REDUCTIONS = {

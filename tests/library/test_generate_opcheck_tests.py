@@ -9,7 +9,7 @@ import pytest
 import opyard
 from opyard import Tensor
 from opyard.library import OpCheckError, custom_op, generate_opcheck_tests
-from opyard._library.opcheck.generate import FailuresDict, dontGenerateOpCheckTests, is_inside_opcheck_mode
+from opyard._opcheck.generate import FailuresDict, dontGenerateOpCheckTests, is_inside_opcheck_mode
 
 
 @custom_op("t_gen::good", mutates_args=())

@@ -170,7 +170,7 @@ def test_a_data_only_kernel_without_autograd_kernel_passes(lib):
 
 
 def test_autograd_registration_check_directly_needs_grad():
-    from opyard._library.opcheck.checks import autograd_registration_check
+    from opyard._opcheck.checks import autograd_registration_check
 
     with pytest.raises(RuntimeError, match="autograd_registration_check: no inputs have requires_grad=True"):
         autograd_registration_check(fwd_only._opoverload, (opyard.randn(3),), {})

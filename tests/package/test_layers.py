@@ -27,7 +27,7 @@ LAYERS = {
     "autograd": 3,
     "_library": 4,
     "fake": 5, "fx": 5, "func": 5, "amp": 5, "overrides": 5, "_override_listing": 5, "utils": 5,
-    "_library.opcheck": 6, "library": 6, "nn": 6, "optim": 6, "viz": 6,
+    "_opcheck": 6, "library": 6, "nn": 6, "optim": 6, "viz": 6,
     # the facade and torch's private spellings of public homes
     "__init__": 7, "__main__": 7, "_gen": 7, "_hooks": 7, "_C": 7, "_compat": 7, "_custom_ops": 7,
     "_prims_common": 7,

@@ -262,6 +262,7 @@ SCHEMAS = ('celu(Tensor self, Scalar alpha=1.0) -> Tensor',
  'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)',
  'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)',
  'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)',
+ 'logaddexp2(Tensor self, Tensor other) -> Tensor',
  'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool '
  'training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
  '_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) '
@@ -444,7 +445,7 @@ SCHEMAS = ('celu(Tensor self, Scalar alpha=1.0) -> Tensor',
  'isneginf(Tensor self) -> Tensor')
 
 # (out= schema, functional overload, exact dtype?) declared beside their functional operators.
-OUT = ()
+OUT = (('logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)', 'logaddexp2', False),)
 
 # (name, module, kernel table, kind, meta kernel's module.table or None), in index order.
 ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
@@ -628,6 +629,7 @@ ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
  ('fmod_.Tensor', 'math_ops', 'KERNELS', 'inplace', None),
  ('tril_', 'math_ops', 'KERNELS', 'inplace', None),
  ('triu_', 'math_ops', 'KERNELS', 'inplace', None),
+ ('logaddexp2', 'math_ops', 'OPS.KERNELS', 'pointwise', None),
  ('new_empty_strided', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
  ('view.dtype', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
  ('as_strided', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
@@ -1170,7 +1172,8 @@ ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
  ('topk.values', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('linalg_qr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('linalg_svd.U', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None))
+ ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('logaddexp2.out', 'out_variants', 'EXPLICIT', 'explicit', None))
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
@@ -1367,6 +1370,7 @@ FUNCTIONS = (
     'log_',
     'log_softmax',
     'logaddexp',
+    'logaddexp2',
     'logical_and',
     'logical_not',
     'logical_or',
@@ -1653,6 +1657,7 @@ METHODS = (
     'log_',
     'log_softmax',
     'logaddexp',
+    'logaddexp2',
     'logical_and',
     'logical_not',
     'logical_or',

@@ -21,8 +21,11 @@ Example::
 
 import warnings
 
+import numpy as np
+
 from .. import _core
 from .._registration import KernelLibrary, _warned_overrides
+from .._tensor import _make
 from . import factory, pointwise, reduction, shape, unary
 
 __all__ = ["LIB", "PYTHON_KERNELS", "register"]
@@ -43,6 +46,8 @@ def register(names):
     if not _core.FAST_PATHS:
         return
     mine = [name for name in (q.partition("::")[2] for q in names) if name in PYTHON_KERNELS]
+    if "sum" in mine and not _sums_as_numpy():
+        mine.remove("sum")
     # Replacing the Python kernel is the point here, not a user's accident: no override
     # warning, and a user's own later override of these kernels still warns once.
     with warnings.catch_warnings():
@@ -52,3 +57,13 @@ def register(names):
     for name in mine:
         _warned_overrides.discard((f"aten::{name}", "CPU"))
 
+
+def _sums_as_numpy():
+    """Whether the Rust float ``sum`` (Note [Pairwise sum], src/kernels/reduce.rs) gives this numpy's
+    bits on a buffer past numpy's ufunc buffer size: numpy before 2.3 sums such a buffer in chunks
+    of that size, which the Rust loop does not reproduce. Where the two differ, ``sum`` keeps its
+    Python kernel: a fast path must equal its general path. Runs once, when ``sum`` is defined."""
+    x = np.sin(np.arange(16_387.0)) * 1e3  # two buffers and more; varied values, no numpy.random
+    kernel = _core.RustKernel("sum", PYTHON_KERNELS["sum"])
+    return all(kernel(_make(x.astype(dt))).numpy().tobytes() == np.add.reduce(x.astype(dt)).tobytes()
+               for dt in (np.float32, np.float64))

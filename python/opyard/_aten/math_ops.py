@@ -9,6 +9,7 @@ Integral inputs of the transcendental ops compute in the default floating dtype,
 import numpy as np
 
 from .. import _dtype as D
+from ._declare import OpTable
 from .common import (
     INEXACT,
     Tensor,
@@ -28,7 +29,7 @@ from .shape import KERNELS as _SHAPE
 from .unary import KERNELS as _UNARY
 from .unary import float_unary
 
-__all__ = ["KERNELS", "POINTWISE", "SCHEMAS"]
+__all__ = ["KERNELS", "OPS", "POINTWISE", "SCHEMAS"]
 
 SCHEMAS = (
     "atan2(Tensor self, Tensor other) -> Tensor",
@@ -225,3 +226,17 @@ for _name, _of in (("exp2_", "exp2"), ("fmod_.Scalar", "fmod.Scalar"), ("fmod_.T
     KERNELS[_name] = _inplace(_OTHER[_of], _name)
 
 POINTWISE = {n for n in KERNELS if not n.split(".")[0].endswith("_")}
+
+# Operators declared one at a time (``_declare.py``); ``make gen`` indexes them.
+OPS = OpTable()
+_logaddexp2 = float_binary(np.logaddexp2, "logaddexp2")
+
+
+@OPS.op("logaddexp2(Tensor self, Tensor other) -> Tensor", kind="pointwise",
+        out="logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")
+def logaddexp2(self, other):
+    """log2(2**self + 2**other) without overflow; floating types only, as torch's CPU kernel."""
+    dt = tensor_result_dtype(self, other)
+    if dt._cat != 2:
+        raise NotImplementedError(f"\"logaddexp2_cpu\" not implemented for '{D.legacy_name(dt)}'")
+    return _logaddexp2(self, other)

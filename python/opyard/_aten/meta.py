@@ -164,25 +164,19 @@ def _viewable(shape, strides, target):
 
 
 class _ProbeArray(np.ndarray):
-    """The probe's array. numpy's ``shape`` setter (the CPU ``view``/``reshape`` kernels' no-copy
-    test) reshapes *with a copy* when no view exists and only then refuses: on a probe that copy
-    would read its whole extent from a one-element buffer (garbage, or a crash for large shapes).
-    Here the test comes first, on the metadata."""
+    """The probe's array. numpy's no-copy reshape (the CPU ``view``/``reshape`` kernels' test)
+    reshapes *with a copy* when no view exists and only then refuses: on a probe that copy would
+    read its whole extent from a one-element buffer (garbage, or a crash for large shapes). Here
+    the test comes first, on the metadata: the kernels call ``view_as_shape`` (``shape._viewed``)."""
 
     __slots__ = ()
 
-    @property
-    def shape(self):
-        return np.ndarray.shape.__get__(self)
-
-    @shape.setter
-    def shape(self, target):
+    def view_as_shape(self, target):
+        """This array viewed with shape ``target``, or None when no view exists (nothing is read)."""
         target = tuple(target)
-        item = self.itemsize
-        if not _viewable(np.ndarray.shape.__get__(self), [s // item for s in self.strides], target):
-            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a "
-                                 "copy with the desired shape.")
-        np.ndarray.shape.__set__(self, target)  # a view exists: numpy makes it without copying
+        if not _viewable(self.shape, [s // self.itemsize for s in self.strides], target):
+            return None
+        return np.ndarray.reshape(self, target)  # a view exists: numpy makes it without copying
 
 
 def _probe(t):

@@ -24,13 +24,36 @@ def _shape_arg(size, numel):
     return tuple(size)
 
 
+def _viewed(x, shape):
+    """``x`` with ``shape`` without copying its data, or None when that needs a copy. numpy 2.1's
+    ``reshape(copy=False)``: setting ``.shape``, which older numpy (and cupy) offer, is deprecated.
+    A meta probe answers from its metadata (``meta._ProbeArray.view_as_shape``)."""
+    if type(x) is np.ndarray:
+        if _RESHAPE_NO_COPY:
+            try:
+                return x.reshape(shape, copy=False)
+            except ValueError:
+                return None
+    else:
+        view_as_shape = getattr(x, "view_as_shape", None)
+        if view_as_shape is not None:
+            return view_as_shape(shape)
+    arr = x.view()
+    try:
+        arr.shape = shape
+    except AttributeError:
+        return None
+    return arr
+
+
+_RESHAPE_NO_COPY = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 1)
+
+
 def view(self, size):
     x = self._data
     shape = _shape_arg(size, x.size)
-    try:
-        arr = x.view()
-        arr.shape = shape  # raises instead of copying
-    except AttributeError:
+    arr = _viewed(x, shape)
+    if arr is None:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one dimension "
             "spans across two contiguous subspaces). Use .reshape(...) instead."
@@ -41,12 +64,9 @@ def view(self, size):
 def reshape(self, shape):
     x = self._data
     target = _shape_arg(shape, x.size)
-    try:
-        arr = x.view()
-        arr.shape = target
+    arr = _viewed(x, target)
+    if arr is not None:
         return _make_view(arr, self)
-    except AttributeError:
-        pass
     if self._dev.type == "meta":  # no data to copy (see Note [Meta strategies])
         return _make_meta(target, self.dtype)
     return out(np.reshape(x, target).copy(), self)

@@ -1,6 +1,7 @@
 """The high-level ``opyard.library`` layer: custom ops, fake impls, autograd formulas.
 
-``opcheck`` (``_library.opcheck``) sits a layer above: it runs ops under fake tensors and tracing.
+``opcheck`` (``opyard._opcheck``) sits above it and above ``fake`` and ``fx``: it runs ops under
+fake tensors and tracing.
 """
 
 import importlib as _importlib

@@ -7,6 +7,7 @@ Shared by ``CustomOpDef``'s methods and the free functions of ``opyard.library``
 import warnings
 
 from .. import _core
+from .._keys import BACKEND_OF_DEVICE
 from .._provenance import caller_site
 from .fake_impl import (FAKE_IMPLS, drop_fake_impl, fake_impl_source, push_fake_impl, run_fake_impl,
                         run_fake_impl_on_meta)
@@ -14,10 +15,9 @@ from .fake_impl import (FAKE_IMPLS, drop_fake_impl, fake_impl_source, push_fake_
 __all__ = ["DEVICE_KEYS", "DeviceTypeError", "device_keys", "install_kernel", "install_fake", "install_autocast",
            "has_tensor_arg", "device_arg_index", "install_vmap"]
 
-# Device type -> backend dispatch key (torch's ``_dispatch_key_for_device``). "default" is
-# torch.library's spelling for "every device": the CompositeExplicitAutograd alias key.
-DEVICE_KEYS = {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta", "privateuseone": "PrivateUse1",
-               "default": "CompositeExplicitAutograd"}
+# Device type -> backend dispatch key (torch's ``_dispatch_key_for_device``; the core's table). "default"
+# is torch.library's spelling for "every device": the CompositeExplicitAutograd alias key.
+DEVICE_KEYS = {**{t: key.name for t, key in BACKEND_OF_DEVICE.items()}, "default": "CompositeExplicitAutograd"}
 
 
 def _renamed_privateuse1():

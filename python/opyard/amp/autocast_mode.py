@@ -13,7 +13,8 @@ import threading
 import warnings
 
 from .. import _core, _dtype
-from ..dispatcher import DispatchKey, DispatchKeySet
+from .._keys import AUTOCAST_OF_DEVICE
+from ..dispatcher import DispatchKeySet
 
 __all__ = [
     "autocast", "autocast_decrement_nesting", "autocast_increment_nesting", "clear_autocast_cache",
@@ -21,7 +22,7 @@ __all__ = [
     "set_autocast_cache_enabled", "set_autocast_dtype", "set_autocast_enabled",
 ]
 
-KEYS = {"cpu": DispatchKey.AutocastCPU, "cuda": DispatchKey.AutocastCUDA}
+KEYS = dict(AUTOCAST_OF_DEVICE)  # "cpu" -> AutocastCPU, "cuda" -> AutocastCUDA (the core's table)
 # Kernels index per-device state by position (a tuple/list index, not a dict lookup, on the call path).
 DEVICES = tuple(KEYS)
 INDEX = {device: i for i, device in enumerate(DEVICES)}

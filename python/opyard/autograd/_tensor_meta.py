@@ -18,17 +18,13 @@ import numpy as np
 
 from .. import _core, _factories
 from .._ops import ops
+from .._keys import AUTOGRAD_OF_BACKEND
 from ..dispatcher import AUTOGRAD_KEYS, DispatchKey
 
 _TensorBase = _core.TensorBase
 
-# Backend key bit -> its Autograd<backend> bit.
-_AUTOGRAD_OF = {
-    1 << int(DispatchKey.CPU): 1 << int(DispatchKey.AutogradCPU),
-    1 << int(DispatchKey.CUDA): 1 << int(DispatchKey.AutogradCUDA),
-    1 << int(DispatchKey.PrivateUse1): 1 << int(DispatchKey.AutogradPrivateUse1),
-    1 << int(DispatchKey.Meta): 1 << int(DispatchKey.AutogradMeta),
-}
+# Backend key bit -> its Autograd<backend> bit, in priority order (the core's table: every backend).
+_AUTOGRAD_OF = {1 << int(backend): 1 << int(ag) for backend, ag in AUTOGRAD_OF_BACKEND.items()}
 _AUTOGRAD_MASK = 0
 for _bit in _AUTOGRAD_OF.values():
     _AUTOGRAD_MASK |= _bit

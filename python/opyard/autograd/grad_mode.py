@@ -18,7 +18,6 @@ Example::
 
 import functools
 import inspect
-import sys
 import threading
 import warnings
 
@@ -175,10 +174,11 @@ class _DecoratorContextManager:
                         with self.clone():
                             gen.close()
                         raise
-                    except BaseException:
-                        # Thrown at us: the generator handles it in the mode (torch's rule).
+                    except BaseException as exc:
+                        # Thrown at us: the generator handles it in the mode (torch's rule). The
+                        # one-argument throw: Python 3.12 deprecates (type, value, traceback).
                         with self.clone():
-                            response = gen.throw(*sys.exc_info())
+                            response = gen.throw(exc)
                     else:
                         with self.clone():
                             response = gen.send(request)

@@ -17,7 +17,6 @@ ShapeEnv (``env.guards``), as torch's ``ShapeEnv.evaluate_expr`` does; the
 graph is then valid for every input that satisfies the guards.
 """
 
-import itertools
 import operator
 from typing import NamedTuple
 
@@ -348,7 +347,7 @@ class ShapeEnv:
         self.allow_scalar_outputs = allow_scalar_outputs
         self.specialize_zero_one = specialize_zero_one
         self.duck_shape = duck_shape
-        self._counter = itertools.count()
+        self._counter = 0  # the next symbol's number (an int, not itertools.count: environments pickle)
         self.var_to_range = {}
         self.var_to_val = {}  # backed symbol name -> the value it was created from
         self.backed_var_to_val = self.var_to_val  # torch 2.15's name for it
@@ -424,7 +423,8 @@ class ShapeEnv:
 
     def create_unbacked_symint(self, *, min=0, max=None, source=None):
         """A fresh symbol ``u<k>`` whose value lies in ``[min, max]`` (``max=None``: unbounded)."""
-        k = next(self._counter)
+        k = self._counter
+        self._counter += 1
         name = f"u{k}"
         self.var_to_range[name] = (min, max)
         hint = 1031 + 7 * k  # See Note [Unbacked hints]

@@ -62,6 +62,34 @@ pub fn _key_names() -> Vec<&'static str> {
         .collect()
 }
 
+// Note [One device table]: which device type reaches which backend key, and
+// which Autograd and Autocast keys serve each backend, is decided in the
+// core's one backend list (See Note [One backend list] in src/dispatch/key.rs:
+// `DispatchKey::device_type`, `autograd_of`, `autocast_of`).
+// Python reads the table once (`opyard._keys`, at import) and keeps no copy of
+// its own, so a backend added to the core reaches every Python user of it.
+
+/// One row of `_backend_table`: `(device type or None, backend key, Autograd
+/// key, Autocast key or None)`, keys by index.
+type BackendRow = (Option<&'static str>, usize, Option<usize>, Option<usize>);
+
+/// Every backend key, in priority order, with its device type, Autograd key and
+/// Autocast key.
+#[pyfunction]
+pub fn _backend_table() -> Vec<BackendRow> {
+    crate::dispatch::key::BACKEND_KEYS
+        .iter()
+        .map(|&k| {
+            (
+                k.device_type(),
+                k as usize,
+                k.autograd_of().map(|a| a as usize),
+                k.autocast_of().map(|a| a as usize),
+            )
+        })
+        .collect()
+}
+
 /// A set of runtime dispatch keys (one u64).
 #[pyclass(name = "DispatchKeySet", module = "opyard._core", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

@@ -28,6 +28,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::python::ffi::call_slot::install_packet_call_slots(m.py());
     m.add_class::<tls::PySetKeysGuard>()?;
     m.add_function(wrap_pyfunction!(keys::_key_names, m)?)?;
+    m.add_function(wrap_pyfunction!(keys::_backend_table, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_defer_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_defined_lazily, m)?)?;
     m.add_function(wrap_pyfunction!(lazy::_is_pending, m)?)?;

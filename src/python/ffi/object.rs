@@ -125,8 +125,14 @@ pub fn version_tag(ty: &Bound<'_, PyType>) -> Option<u32> {
         let raw = ty.as_type_ptr();
         ((*raw).tp_flags, (*raw).tp_version_tag)
     };
-    (flags & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0 && tag != 0).then_some(tag)
+    let flagged = *TAG_FLAG.get_or_init(|| ty.py().version_info() < (3, 13));
+    (tag != 0 && (!flagged || flags & ffi::Py_TPFLAGS_VALID_VERSION_TAG != 0)).then_some(tag)
 }
+
+/// Whether the interpreter marks valid version tags with
+/// `Py_TPFLAGS_VALID_VERSION_TAG` (up to 3.12; 3.13 no longer sets the flag and
+/// a tag is valid when it is not 0, which a modification resets it to).
+static TAG_FLAG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
 /// `name` as found on the type of `obj` along its MRO (`_PyType_Lookup`: no
 /// descriptor call, no instance dict), or `None`.

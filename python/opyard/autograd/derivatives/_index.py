@@ -115,6 +115,7 @@ BY_MODULE = {
         'aten::log10',
         'aten::log2',
         'aten::logaddexp',
+        'aten::logaddexp2',
         'aten::remainder.Scalar',
         'aten::remainder.Tensor',
         'aten::sgn',

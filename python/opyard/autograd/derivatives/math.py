@@ -59,6 +59,21 @@ def _logaddexp_fw(t, a):
     return fit(lin(None if t[0] is None else mul(t[0], ws), None if t[1] is None else mul(t[1], wo)), a.result)
 
 
+def _one_plus_pow2(x, y):
+    """1 + 2**(x - y), derivatives.yaml's denominator of logaddexp2."""
+    return A.add.Scalar(A.pow.Scalar(2, sub(x, y)), 1)
+
+
+def _logaddexp2(g, a, n):
+    return (div(g, _one_plus_pow2(a.other, a.self)) if n[0] else None,
+            div(g, _one_plus_pow2(a.self, a.other)) if n[1] else None)
+
+
+def _logaddexp2_fw(t, a):
+    return fit(lin(None if t[0] is None else div(t[0], _one_plus_pow2(a.other, a.self)),
+                   None if t[1] is None else div(t[1], _one_plus_pow2(a.self, a.other))), a.result)
+
+
 def _copysign_d(a):
     """result / self where self != 0, else 0 (torch's copysign_tensor_self_backward)."""
     nonzero = A.ne.Scalar(a.self, 0)
@@ -230,6 +245,8 @@ FORMULAS = {
                      forward=_hypot_fw),
     "aten::logaddexp": F("LogaddexpBackward0", ("self", "other"), _g(_logaddexp), save=("self", "other"),
                          forward=_logaddexp_fw),
+    "aten::logaddexp2": F("Logaddexp2Backward0", ("self", "other"), _g(_logaddexp2), save=("self", "other"),
+                          forward=_logaddexp2_fw),
     "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign), save=("self", "result"),
                                forward=lambda t, a: fit(None if t[0] is None else mul(t[0], _copysign_d(a)),
                                                         a.result)),

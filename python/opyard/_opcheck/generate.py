@@ -17,8 +17,9 @@ import os
 import re
 import threading
 
-from ... import _core
-from ..._registration import KernelLibrary
+from .. import _core
+from .._registration import KernelLibrary
+from ..dispatcher import DispatchKeySet
 from .common import OpCheckError, clone_tensors
 from .run import ALL_TEST_UTILS, DEFAULT_TEST_UTILS
 
@@ -196,8 +197,6 @@ class OpCheckMode:
         return result
 
     def __enter__(self):
-        from ...dispatcher import DispatchKeySet
-
         key = DispatchKeySet(_INTERCEPT_KEY)
         self._lib = KernelLibrary("_", "IMPL")
         self._lib.fallback(_intercept, _INTERCEPT_KEY)

@@ -1,6 +1,7 @@
 """``opcheck`` itself: the test utilities in torch's order and the loop that runs them."""
 
-from ..._ops import OpOverload, OpOverloadPacket, resolve
+from .._ops import OpOverload, OpOverloadPacket, resolve
+from ..fake import FakeTensor
 from .aot import aot_autograd_check
 from .checks import autograd_registration_check, fake_check, flat_tensors, schema_check
 from .common import OpCheckError, clone_tensors
@@ -9,8 +10,6 @@ __all__ = ["opcheck", "ALL_TEST_UTILS", "DEFAULT_TEST_UTILS", "resolve_unique_ov
 
 
 def _is_abstract(t):
-    from ...fake import FakeTensor
-
     return t.is_meta or isinstance(t, FakeTensor)
 
 

@@ -15,7 +15,13 @@ arguments a test passed.
 
 import numpy as np
 
-from ..._tensor import Tensor
+from .._keys import AUTOGRAD_OF_BACKEND, BACKEND_OF_DEVICE
+from .._library._opdefs import OPDEFS
+from .._library.fake_impl import FAKE_IMPLS
+from .._library.register import _has_kernel
+from .._tensor import Tensor
+from ..dispatcher import DispatchKeySet
+from ..fake import FakeTensorMode
 
 __all__ = ["schema_check", "autograd_registration_check", "fake_check", "flat_tensors", "is_custom_op",
            "has_kernel"]
@@ -34,14 +40,10 @@ def flat_tensors(x):
 
 
 def is_custom_op(op):
-    from .._opdefs import OPDEFS
-
     return op.name().split(".")[0] in OPDEFS
 
 
 def has_kernel(op, key):
-    from ..register import _has_kernel
-
     return _has_kernel(op.name(), key)
 
 
@@ -122,8 +124,8 @@ def schema_check(op, args, kwargs):
 
 # --- test_autograd_registration ---------------------------------------------------------------
 
-_AUTOGRAD_KEY = {"cpu": "AutogradCPU", "cuda": "AutogradCUDA", "xpu": "AutogradXPU"}
-_BACKEND_KEY = {"cpu": "CPU", "cuda": "CUDA", "xpu": "XPU"}
+# The device types torch's check supports; their keys come from the core's device table.
+_CHECKED_DEVICES = ("cpu", "cuda", "xpu")
 
 
 def autograd_registration_check(op, args, kwargs):
@@ -133,22 +135,21 @@ def autograd_registration_check(op, args, kwargs):
     output that is not an input then requires grad, the kernel did autograd itself, which
     belongs at an Autograd key.
     """
-    from ...dispatcher import DispatchKeySet
-
     tensors = list(flat_tensors(args)) + list(flat_tensors(kwargs))
     if not any(t.requires_grad for t in tensors):
         raise RuntimeError("autograd_registration_check: no inputs have requires_grad=True so we are unable to "
                            "actually perform this test. Please pass inputs that do require grad.")
     devices = {t.device.type for t in tensors}
-    if not devices <= {"cpu", "cuda", "xpu"}:
+    if not devices <= set(_CHECKED_DEVICES):
         raise NotImplementedError(
             f"autograd_registration_check: NYI devices other than CPU/CUDA/XPU, got {devices}")
     device = "cuda" if "cuda" in devices else "cpu" if "cpu" in devices else "xpu"
     if is_custom_op(op):
         return  # custom_op always has an autograd kernel (it raises at backward without a formula)
-    if any(has_kernel(op, key) for key in (_AUTOGRAD_KEY[device], "Autograd", "CompositeImplicitAutograd")):
+    backend = BACKEND_OF_DEVICE[device]
+    if any(has_kernel(op, key) for key in (AUTOGRAD_OF_BACKEND[backend].name, "Autograd", "CompositeImplicitAutograd")):
         return
-    outs = op.redispatch(DispatchKeySet(_BACKEND_KEY[device]), *args, **kwargs)
+    outs = op.redispatch(DispatchKeySet(backend), *args, **kwargs)
     inputs = {id(t) for t in tensors}
     if any(o.requires_grad and id(o) not in inputs for o in flat_tensors(outs)):
         raise AssertionError(
@@ -203,9 +204,6 @@ def _fakeify(mode, x):
 
 
 def _fake_run(op, args, kwargs):
-    from ...fake import FakeTensorMode
-    from ..fake_impl import FAKE_IMPLS
-
     if is_custom_op(op) and op.name() not in FAKE_IMPLS and not has_kernel(op, "Meta"):
         name = op.name().split(".")[0]
         raise RuntimeError(

@@ -2,7 +2,7 @@
 
 import numpy as _np
 
-from ..._tensor import Tensor
+from .._tensor import Tensor
 
 __all__ = ["OpCheckError", "clone_tensors", "assert_close", "OUTPUTS_MSG", "GRADIENTS_MSG"]
 

@@ -6,7 +6,9 @@ real copies of the inputs. Outputs are compared, and gradients too when an
 input and an output require grad (torch's ``check_gradients="auto"``).
 """
 
-from ..._tensor import Tensor
+from .._tensor import Tensor
+from ..autograd import grad
+from ..fx import make_fx
 from .common import GRADIENTS_MSG, OUTPUTS_MSG, assert_close, clone_tensors
 from .checks import flat_tensors
 
@@ -24,8 +26,6 @@ def _replace_tensors(x, it):
 
 
 def _forward_backward(f, inputs):
-    from ...autograd import grad
-
     diff = [t for t in inputs if t.requires_grad]
     out = f(*inputs)
     total = None
@@ -39,8 +39,6 @@ def _forward_backward(f, inputs):
 
 def aot_autograd_check(op, args, kwargs, dynamic, *, rtol=None, atol=None):
     """Compare ``op(*args, **kwargs)`` in eager mode with its traced graph re-run."""
-    from ...fx import make_fx
-
     tensors = list(flat_tensors((args, kwargs)))
 
     def func_no_tensors(*ts):
