@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -91,6 +91,9 @@ nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn functi
 nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py
 
+func-cases-expect: $(PEERS)/bin/python  ## record torch 2.15's answers to the torch.func snippets of tests/data/func_cases.py (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_func_cases.py
+
 conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md and tests/conformance/ledger.json
 	cd tests && ../$(VPY) -m conformance.report --write --ledger
 
@@ -111,7 +114,7 @@ lint:  ## rustfmt, clippy with and without `python`, ruff, the `_core` stub agai
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
 	cd python && ../$(VPY) -m mypy.stubtest opyard._core
 	cd python && ../$(VPY) -m mypy.stubtest --mypy-config-file ../pyproject.toml \
-		--allowlist ../stubtest_allowlist.txt opyard.library opyard.fake opyard.func opyard._factories
+		--allowlist ../stubtest_allowlist.txt --ignore-unused-allowlist opyard.library opyard.fake opyard.func opyard._factories
 	cd python && ../$(VPY) -m mypy --strict --config-file ../pyproject.toml $(TYPED)
 	$(VPY) -m mypy --strict examples/typed_custom_op.py
 

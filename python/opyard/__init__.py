@@ -69,6 +69,12 @@ from . import _hooks  # noqa: F401
 # ``{attribute: (module, name in it or None for the module itself)}``, loaded by ``__getattr__``.
 _LAZY = {
     "amp": (".amp", None), "autocast": (".amp", "autocast"),
+    **{name: (".amp.autocast_mode", name) for name in (
+        "get_autocast_dtype", "set_autocast_dtype", "is_autocast_enabled", "set_autocast_enabled",
+        "is_autocast_cache_enabled", "set_autocast_cache_enabled", "clear_autocast_cache",
+        "autocast_increment_nesting", "autocast_decrement_nesting", "is_autocast_cpu_enabled",
+        "set_autocast_cpu_enabled", "get_autocast_cpu_dtype", "set_autocast_cpu_dtype", "get_autocast_gpu_dtype",
+        "set_autocast_gpu_dtype")},
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None),
     "library": (".library", None), "viz": (".viz", None),

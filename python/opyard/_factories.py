@@ -48,7 +48,7 @@ def _finish(t, requires_grad):
     if requires_grad:
         if not (t.is_floating_point() or t.is_complex()):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-        t.requires_grad_(True)
+        t.requires_grad = True  # the attribute, not requires_grad_(): factories work inside transforms
     return t
 
 

@@ -4,6 +4,8 @@ A packet binds like a function when stored on a class, so ``x.sin()`` and
 ``opyard.sin(x)`` are one dispatcher call with no Python frame of ours.
 """
 
+import builtins as _builtins
+
 import numpy as np
 
 from . import _core
@@ -14,7 +16,7 @@ from ._aten._index import FUNCTIONS as _TORCH_FUNCTIONS
 from ._aten._index import METHODS as _TORCH_METHODS
 from ._factories import __all__ as _FACTORY_NAMES
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
-from ._tensor import Tensor
+from ._tensor import Size, Tensor
 
 _A = ops.aten
 
@@ -29,13 +31,15 @@ _KEPT_FUNCTIONS = ("gelu", "hardtanh", "linear", "one_hot", "scaled_dot_product_
 _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "embedding", "gelu", "hardtanh", "isin",
                  "layer_norm", "linear", "one_hot", "rms_norm", "rsub", "scaled_dot_product_attention",
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist"}
+_VARARGS = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "broadcast_shapes", "meshgrid",
+             "block_diag", "cartesian_prod")
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", *_VARARGS}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist"]
+    "cdist", *_VARARGS]
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -87,6 +91,81 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     return _A.cdist.default(x1, x2, p, _CDIST_MODES[compute_mode])
+
+
+# Note [Variadic forms]: torch's ``atleast_1d(a, b)``, ``meshgrid(a, b, indexing=...)``,
+# ``broadcast_tensors(a, b)``, ``block_diag(a, b)``, ``cartesian_prod(a, b)`` take their tensors as
+# separate arguments (or one list) and call the ``Tensor[]`` operator: Python functions in torch too.
+
+def _at_least(op, tensors):
+    if len(tensors) == 1:
+        tensors = tensors[0]
+    if isinstance(tensors, Tensor):
+        return op.default(tensors)
+    return tuple(op.Sequence(list(tensors)))
+
+
+def atleast_1d(*tensors):
+    """``tensors`` with at least one dimension: a tensor for one argument, else a tuple."""
+    return _at_least(_A.atleast_1d, tensors)
+
+
+def atleast_2d(*tensors):
+    """``tensors`` with at least two dimensions: a tensor for one argument, else a tuple."""
+    return _at_least(_A.atleast_2d, tensors)
+
+
+def atleast_3d(*tensors):
+    """``tensors`` with at least three dimensions: a tensor for one argument, else a tuple."""
+    return _at_least(_A.atleast_3d, tensors)
+
+
+def broadcast_tensors(*tensors):
+    """Views of ``tensors`` expanded to their common broadcast shape (a tuple)."""
+    return tuple(_A.broadcast_tensors.default(list(tensors)))
+
+
+def broadcast_shapes(*shapes):
+    """The shape ``shapes`` (ints or sequences of ints) broadcast to, as ``opyard.Size``, without
+    making tensors."""
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * _builtins.max((len(s) for s in shapes), default=0)
+    for i, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            elif shape[idx] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! Mismatching "
+                                   f"argument at index {i} had {tuple(shape)}; but expected shape should be "
+                                   f"broadcastable to {common}")
+    return Size(common)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids of 0-d/1-d ``tensors``: ``indexing="ij"`` (matrix, the default) or ``"xy"``
+    (Cartesian); views of the inputs, as a tuple."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    if indexing is None:
+        return tuple(_A.meshgrid.default(list(tensors)))
+    return tuple(_A.meshgrid.indexing(list(tensors), indexing=indexing))
+
+
+def block_diag(*tensors):
+    """A block-diagonal matrix of ``tensors`` (each 0-d, 1-d or 2-d)."""
+    return _A.block_diag.default(list(tensors))
+
+
+def cartesian_prod(*tensors):
+    """The Cartesian product of 1-d ``tensors``: one row per combination."""
+    return _A.cartesian_prod.default(list(tensors))
 
 
 def result_type(a, b):
@@ -339,7 +418,7 @@ def install():
     for name, fn in (("view", _view), ("reshape", _reshape), ("expand", _expand), ("permute", _permute)):
         fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
         setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn) if _core.FAST_PATHS else fn)
-    for name in ("new_empty", "new_zeros", "new_ones", "tile"):
+    for name in ("new_empty", "new_zeros", "new_ones", "tile", "sum_to_size"):
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)

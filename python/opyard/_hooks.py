@@ -80,6 +80,7 @@ _core._install_hooks(
     function_protocol=overrides._dispatch_protocol,
     protocol_of=_function_protocol.protocol_impl,
     symint_type=_symint_type,
+    number_operands=_on_first_use("._aten.number_operands", "retry"),
     # autograd
     set_requires_grad=tensor_methods._set_requires_grad,
     check_grad=tensor_methods._check_assigned_grad,

@@ -108,11 +108,14 @@ def getitem(self, key):
 
 
 def setitem(self, key, value):
+    t, advanced = _basic_and_advanced(self, key)
+    if not advanced and isinstance(value, (bool, int, float, complex)):
+        _A.fill_(t if t is not self else self, value)  # a number into a basic view: fill_, as torch
+        return
     if not isinstance(value, Tensor):
         from ._factories import tensor
 
         value = tensor(value, dtype=self.dtype, device=self.device)
-    t, advanced = _basic_and_advanced(self, key)
     if not advanced:
         target = t if t is not self else self
         _A.copy_(target, _A.expand(value, list(target.shape)) if value.shape != target.shape else value)

@@ -145,7 +145,7 @@ def _fresh(cls, arr, dev, keys=()):
 
 def _finish(t, requires_grad, state):
     if requires_grad:
-        t.requires_grad_(True)
+        t.requires_grad = True
     if state:
         for name, value in state.items():  # a class without a ``__dict__`` refuses, as Python does
             setattr(t, name, value)

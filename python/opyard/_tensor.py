@@ -296,6 +296,11 @@ class Tensor(_core.TensorBase):
     def is_complex(self):
         return self._data.dtype.kind == "c"
 
+    @property
+    def is_nested(self):
+        """False: opyard has no nested (jagged) tensors (torch's ``Tensor.is_nested``)."""
+        return False
+
     def type(self, dtype=None):
         if dtype is not None:
             return self.to(dtype)

@@ -128,6 +128,11 @@ hooks! {
     /// `symint_type()`: `opyard.fake.SymInt`, or None while `opyard.fake`
     /// is not loaded (no SymInt exists then). See [`symint_type`].
     symint_type: PyObject,
+    /// `number_operands(packet, args, kwargs)`: a packet call no overload
+    /// bound, retried with Python numbers where torch's few operators take
+    /// them as tensors (`opyard.add(2.5, t)`; `_aten/number_operands.py`), or
+    /// `NotImplemented`. Asked after the protocol handler declined.
+    number_operands: PyObject,
 
     // --- autograd ---
     /// `set_requires_grad(t, flag)`: `t.requires_grad = flag` (torch's checks).

@@ -128,8 +128,9 @@ ERRORS = [
     ("slice.Tensor", [0, None, None, 0], RuntimeError, "slice step must be positive"),
     ("slice.Tensor", [0, None, None, -1], RuntimeError, "slice step must be positive"),
     ("slice.Tensor", [3], IndexError, "Dimension out of range"),
-    ("narrow", [0, 1, 2], IndexError, "start (1) + length (2) exceeds dimension size (2)."),
-    ("narrow", [2, 0, -1], IndexError, "start (0) + length (-1) exceeds dimension size (4)."),
+    ("narrow", [0, 1, 2], RuntimeError, "start (1) + length (2) exceeds dimension size (2)."),
+    ("narrow", [2, 0, -1], RuntimeError, "narrow(): length must be non-negative."),
+    ("narrow", [2, 5, 0], IndexError, "start out of range (expected to be in range of [-4, 4], but got 5)"),
 ]
 
 

@@ -83,7 +83,7 @@ def test_grad_errors(f, args, match):
         grad(f)(*args)
 
 
-@pytest.mark.parametrize("argnums,match", [(2, r"Got argnums=2, but only 1 positional inputs"),
+@pytest.mark.parametrize("argnums,match", [(2, r"Got argnum=2, but only 1 positional inputs"),
                                            ("a", r"argnums must be int or Tuple\[int, ...\]")])
 def test_argnums_errors(argnums, match):
     with pytest.raises(RuntimeError, match=match):

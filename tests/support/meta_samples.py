@@ -575,3 +575,42 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
+
+# Joining, splitting, broadcasting, diagonal, rotation, *_copy and *_scatter operators.
+SAMPLES.update({
+    "atleast_1d": lambda m: ((m(),), {}), "atleast_1d.Sequence": lambda m: (([m(), m(2)],), {}),
+    "atleast_2d": lambda m: ((m(3),), {}), "atleast_2d.Sequence": lambda m: (([m(3), m(2, 2)],), {}),
+    "atleast_3d": lambda m: ((m(2, 3),), {}), "atleast_3d.Sequence": lambda m: (([m(3), m(2, 2)],), {}),
+    "hstack": lambda m: (([m(2, 3), m(2, 1)],), {}), "vstack": lambda m: (([m(3), m(2, 3)],), {}),
+    "dstack": lambda m: (([m(2, 3), m(2, 3)],), {}), "column_stack": lambda m: (([m(3), m(3, 2)],), {}),
+    "hsplit.int": lambda m: ((m(2, 4), 2), {}), "hsplit.array": lambda m: ((m(2, 4), [1, 3]), {}),
+    "vsplit.int": lambda m: ((m(4, 2), 2), {}), "vsplit.array": lambda m: ((m(4, 2), [1]), {}),
+    "dsplit.int": lambda m: ((m(2, 2, 4), 2), {}), "dsplit.array": lambda m: ((m(2, 2, 4), [3]), {}),
+    "unsafe_split.Tensor": lambda m: ((m(5, 2), 2), {}), "unsafe_chunk": lambda m: ((m(5, 2), 2, 0), {}),
+    "unsafe_split_with_sizes": lambda m: ((m(5, 2), [2, 3]), {}),
+    "broadcast_to": lambda m: ((m(3, 1), [2, 3, 4]), {}), "broadcast_tensors": lambda m: (([m(3, 1), m(4)],), {}),
+    "meshgrid": lambda m: (([m(3), m(2)],), {}), "meshgrid.indexing": lambda m: (([m(3), m(2)],), {"indexing": "xy"}),
+    "cartesian_prod": lambda m: (([m(3), m(2)],), {}), "combinations": lambda m: ((m(4), 2), {}),
+    "block_diag": lambda m: (([m(2, 2), m(3)],), {}), "diag": lambda m: ((m(3), 1), {}),
+    "diag_embed": lambda m: ((m(2, 3), 1, 0, 2), {}), "diagflat": lambda m: ((m(2, 2), -1), {}),
+    "fliplr": lambda m: ((m(2, 3),), {}), "flipud": lambda m: ((m(2, 3),), {}),
+    "rot90": lambda m: ((m(2, 3, 4), 1, [1, 2]), {}), "ravel": lambda m: ((_t(m),), {}),
+    "reshape_as": lambda m: ((m(2, 3), m(3, 2)), {}), "sum_to_size": lambda m: ((m(4, 3), [1, 3]), {}),
+    "alias_copy": lambda m: ((m(2, 3),), {}), "detach_copy": lambda m: ((m(2, 3),), {}),
+    "as_strided_copy": lambda m: ((m(4, 5), [2, 2], [5, 1], 1), {}),
+    "diagonal_copy": lambda m: ((m(3, 4), 1), {}), "expand_copy": lambda m: ((m(3, 1), [3, 4]), {}),
+    "narrow_copy": lambda m: ((m(5, 3), 0, 1, 2), {}), "permute_copy": lambda m: ((m(2, 3, 4), [2, 0, 1]), {}),
+    "select_copy.int": lambda m: ((m(2, 3), 1, 1), {}), "slice_copy.Tensor": lambda m: ((m(5, 3), 0, 1, 4, 2), {}),
+    "split_copy.Tensor": lambda m: ((m(5, 2), 2), {}), "split_with_sizes_copy": lambda m: ((m(5, 2), [2, 3]), {}),
+    "squeeze_copy": lambda m: ((m(2, 1, 3),), {}), "squeeze_copy.dim": lambda m: ((m(2, 1, 3), 1), {}),
+    "squeeze_copy.dims": lambda m: ((m(2, 1, 1), [1, 2]), {}), "t_copy": lambda m: ((m(2, 3),), {}),
+    "transpose_copy.int": lambda m: ((m(2, 3, 4), 0, 2), {}), "unbind_copy.int": lambda m: ((m(2, 3), 1), {}),
+    "unfold_copy": lambda m: ((m(7, 2), 0, 3, 2), {}), "unsqueeze_copy": lambda m: ((m(2, 3), 1), {}),
+    "view_copy": lambda m: ((m(2, 6), [3, 4]), {}), "view_copy.dtype": lambda m: ((m(2, 4), opyard.int32), {}),
+    "slice_scatter": lambda m: ((m(5, 3), m(2, 3), 0, 1, 3), {}),
+    "select_scatter": lambda m: ((m(5, 3), m(3), 0, 2), {}),
+    "diagonal_scatter": lambda m: ((m(3, 4), m(3), 1), {}),
+    "as_strided_scatter": lambda m: ((m(3, 3), m(2, 2), [2, 2], [1, 2], 1), {}),
+})
+for _name in ("hstack", "vstack", "dstack", "column_stack", "diag"):
+    SAMPLES[_name + ".out"] = _out_sample(_name + ".out", SAMPLES[_name])

@@ -187,3 +187,4 @@ _core._defer_definitions(list(_SCHEMAS_OF), _define)
 from . import fast  # noqa: E402
 
 on_define(fast.register)
+

@@ -80,7 +80,10 @@ def t(self):
 
 def transpose(self, dim0, dim1):
     n = self._data.ndim
-    return _make_view(np.swapaxes(self._data, _wrap_dim(dim0, n), _wrap_dim(dim1, n)), self)
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
+    if n == 0:  # a 0-d tensor's dims 0 and -1 name its one pseudo-dimension: the view is itself
+        return _make_view(self._data[...], self)
+    return _make_view(np.swapaxes(self._data, d0, d1), self)
 
 
 def permute(self, dims):
@@ -109,7 +112,20 @@ def expand(self, size, *, implicit=False):
     except ValueError:
         raise RuntimeError(f"The expanded size of the tensor ({target}) must match the existing size "
                            f"({list(x.shape)}) at non-singleton dimensions") from None
+    if type(arr) is np.ndarray and 1 in target:
+        arr = _lead_strides(arr, x, lead)
     return _make_view(arr, self)
+
+
+def _lead_strides(arr, x, lead):
+    """torch's strides for an expand with new leading dimensions (``inferExpandGeometry``): the old
+    dimensions keep ``x``'s strides (expanded ones 0, as numpy), a new dimension of size 1 takes the
+    extent of the one after it (size x stride; 0 for a 0-d input's last), other new ones 0. The same memory as ``arr``."""
+    strides = [0] * lead + [0 if n != m else st for n, m, st in zip(arr.shape[lead:], x.shape, x.strides)]
+    for i in range(lead - 1, -1, -1):
+        if arr.shape[i] == 1:
+            strides[i] = arr.shape[i + 1] * strides[i + 1] if i + 1 < arr.ndim else 0
+    return np.lib.stride_tricks.as_strided(arr, arr.shape, strides, writeable=arr.flags.writeable)
 
 
 def unsqueeze(self, dim):
@@ -274,11 +290,18 @@ def chunk(self, chunks, dim=0):
 
 def narrow(self, dim, start, length):
     x = self._data
+    if x.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = _wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
-        start += x.shape[d]
-    if not (0 <= start and start + length <= x.shape[d] and length >= 0):
-        raise IndexError(f"start ({start}) + length ({length}) exceeds dimension size ({x.shape[d]}).")
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_(self, d, start, start + length)
 
 
@@ -289,7 +312,10 @@ def unbind(self, dim=0):
 
 def diagonal(self, offset=0, dim1=0, dim2=1):
     n = self._data.ndim
-    d = np.diagonal(self._data, offset, _wrap_dim(dim1, n), _wrap_dim(dim2, n))
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    d = np.diagonal(self._data, offset, d1, d2)
     if self._data.flags.writeable:
         d.flags.writeable = True  # numpy hands out a read-only diagonal; torch's is writable
     return _make_view(d, self)

@@ -99,7 +99,7 @@ def install_autograd(lib, overload, backward, setup_context, display):
     spec = GradSpec(schema, str(overload))
     fn_cls = type(overload.__name__.split(".")[0], (Function,), {
         "forward": staticmethod(_make_forward(overload, setup_context, spec)),
-        "backward": staticmethod(_make_backward(backward, spec))})
+        "backward": staticmethod(_make_backward(backward, spec)), "_op_autograd": True})
     if spec.has_meta:
         kernel = _make_kernel(fn_cls.apply, schema, spec)
         kernel.__qualname__ = f"autograd<{overload.name()}>"

@@ -11,7 +11,7 @@ import weakref
 
 from .. import _dtype
 from .._tensor import Tensor
-from .autocast_mode import INDEX, KEYS, STATE, device_type_of
+from .autocast_mode import INDEX, KEYS, STATE, kernel_device_of
 
 __all__ = ["cached_cast", "cast_value", "promote_type"]
 
@@ -30,7 +30,7 @@ def _eligible(t, device_type):
 def _check(dtype, device_type, api):
     if not isinstance(dtype, _dtype.dtype):
         raise TypeError(f"{api}: argument 'dtype' must be opyard.dtype, not {type(dtype).__name__}")
-    return None if device_type is None else device_type_of(device_type, api)
+    return None if device_type is None else kernel_device_of(device_type, api)
 
 
 def cached_cast(dtype, value, device_type=None):

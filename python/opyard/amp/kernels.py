@@ -11,7 +11,7 @@ import threading
 
 from .. import _core, _dtype
 from .._tensor import Tensor
-from .autocast_mode import DEVICES, INDEX, KEYS, KEYSETS, STATE, device_type_of
+from .autocast_mode import DEVICES, INDEX, KEYS, KEYSETS, STATE, kernel_device_of
 from .cast import _cached_cast, _eligible, _promote_type, cast_value
 
 __all__ = ["BUILDERS", "custom_op_kernel", "install"]
@@ -165,7 +165,7 @@ def custom_op_kernel(overload, device_type, cast_inputs, api):
     if not isinstance(device_type, str):
         raise ValueError(f"{api}: Expected `device_type` of type `str`, got: `{type(device_type)}`")  # noqa: TRY004 (torch)
     try:
-        device = device_type_of(device_type, api)
+        device = kernel_device_of(device_type, api)
     except RuntimeError:
         raise ValueError(f"Device type '{device_type[:100]}' does not support autocast. ({api}"
                          f"({overload.name()}): autocast device types are {', '.join(DEVICES)})") from None

@@ -13,7 +13,7 @@ Example::
     (tensor([...]),)
 """
 
-from . import forward_ad, function, grad_mode, graph, views  # noqa: F401  (views installs its hook in _tensor_meta)
+from . import forward_ad, function, functional, grad_mode, graph, views  # noqa: F401  (views installs its hook in _tensor_meta)
 from .engine import backward, grad
 from .fallback import autograd_not_implemented_fallback
 from .function import Function, FunctionCtx, InplaceFunction, once_differentiable  # noqa: F401
@@ -35,6 +35,7 @@ __all__ = [
     "gradgradcheck",
     "GradcheckError",
     "forward_ad",
+    "functional",
     "graph",
     *grad_mode.__all__,
 ]

@@ -147,7 +147,7 @@ def from_numpy(arr, like=None, requires_grad=False):
     t = (_factories.tensor(np.array(arr), dtype=like.dtype) if like is not None
          else _factories.tensor(np.array(arr)))
     if requires_grad:
-        t.requires_grad_(True)
+        t.requires_grad = True
     return t
 
 
@@ -198,11 +198,33 @@ class _Null:
 
 def rebase_history(t, node, output_nr):
     """An in-place op made ``t`` output ``output_nr`` of ``node`` (views: see ``views.py``)."""
-    if t._base is not None and t._view_fn is not None:
+    if t._base is not None and view_fn_of(t) is not None:
         # ``views.rebase_view_history`` (``Hooks.rebase_view_history``: views builds on this module
         # and on ``graph``, which imports this one): an in-place op on a view rewrites its history.
         _core._hooks().rebase_view_history(t, node, output_nr)
         return
+    _set_plain_history(t, node, output_nr)
+
+
+def view_fn_of(t):
+    """How to rebuild view ``t`` from its base (None when ``t`` is no view, or cannot say).
+
+    A view made while nothing recorded (its base did not require grad, no forward AD) has no
+    replay of its own: its geometry in the base's memory is the replay (torch's as_strided
+    view_fn), when the base is laid out row-major as the gradient and tangent buffers the replay
+    runs on are."""
+    fn = t._view_fn
+    if fn is not None:
+        return fn
+    base = t._base
+    if base is None or not base.is_contiguous() or not is_differentiable_dtype(t):
+        return None
+    sizes, strides, offset = tuple(t.shape), t.stride(), t.storage_offset()
+    fn = t._view_fn = lambda b: ops.aten.as_strided.default(b, sizes, strides, offset)
+    return fn
+
+
+def _set_plain_history(t, node, output_nr):
     move_retains_grad(t, node, output_nr)
     t._grad_fn = node
     t._output_nr = output_nr

@@ -21,7 +21,8 @@ import warnings
 from .. import _core
 from .._ops import ops
 from . import _tensor_meta as meta
-from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state
+from .forward_ad import _state as _fw_state
+from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state, no_grad
 from .graph import grad_accumulator, gradient_edge
 from .._exports import public_dir
 
@@ -182,7 +183,9 @@ def run_backward(outputs, root_grads, keep_graph, create_graph, inputs=None, acc
             roots.append((node, nr, g))
     targets = None if inputs is None else [gradient_edge(t) for t in inputs]
     if not create_graph:
-        with _no_grad_guard():
+        # Under forward AD the pass still pushes tangents (forward over reverse): grad mode off
+        # then is ``no_grad``'s flag, not the exclusion of the autograd keys.
+        with _no_grad_guard() if not _fw_state.levels else no_grad():
             results = _core._run_backward(roots, targets, keep_graph, False, accumulate)
     else:
         prev = _current_state()

@@ -90,7 +90,8 @@ def autograd_not_implemented_fallback(keyset, op, *args, **kwargs):
     inputs = [t for t in _flat_tensors(args, kwargs) if grad_on and meta.requires_grad(t)]
     mutated = _mutated_args(op, args, kwargs) if grad_on else ()
     leaves = _checked_writes(op, mutated) if mutated else ()
-    if fwad._state.level is not None and any(fwad.get_tangent(t) is not None
+    if fwad._state.level is not None and any(fwad.tangent_at(t, level) is not None
+                                             for level in fwad.visible_levels()
                                              for t in _flat_tensors(args, kwargs)):
         raise NotImplementedError(
             f"Trying to use forward AD with {op.name()} that does not support it because it has not "

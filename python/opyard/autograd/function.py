@@ -31,6 +31,7 @@ from .. import _core
 from ..dispatcher import AUTOGRAD_KEYS
 from . import _tensor_meta as meta
 from . import forward_ad as _fwad
+from . import transform_levels as _transforms
 from ._apply_args import bind_apply_args, positional_params
 from .grad_mode import _no_grad_guard, no_grad
 from .grad_mode import grad_off_in_forward_ad as _fw_off
@@ -41,7 +42,8 @@ from .graph import (
     gradient_edge,
 )
 
-__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "InplaceFunction", "once_differentiable"]
+__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "InplaceFunction", "TRANSFORM_APPLY", "apply_plain",
+           "once_differentiable"]
 
 _is_excluded = _core._is_excluded
 _FunctionSpec = _core._FunctionSpec
@@ -198,9 +200,26 @@ class _SingleLevelFunction:
         raise NotImplementedError("You must implement the jvp function for custom autograd.Function "
                                   "to use it with forward mode AD.")
 
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """``(outputs, out_dims)`` of the batched call (``opyard.func.vmap``): ``in_dims`` gives each
+        argument's batch dim (None: not batched), ``info`` the batch size and randomness."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override the vmap "
+                                  "staticmethod or set generate_vmap_rule=True.")
+
 
 class Function(_SingleLevelFunction):
-    """Base class of custom autograd operations; call them through ``apply``."""
+    """Base class of custom autograd operations; call them through ``apply``.
+
+    Under ``opyard.func`` transforms a Function needs ``setup_context`` (``forward`` without ctx), and
+    under ``vmap`` a ``vmap`` staticmethod or ``generate_vmap_rule = True``, as torch's: see
+    ``opyard/func/function.py``."""
+
+    # ``vmap`` of this Function runs ``forward``/``backward``/``jvp`` themselves under vmap.
+    generate_vmap_rule = False
+    # The Function of a ``register_autograd`` formula: a plain Function under transforms, as the
+    # custom op's own kernels handle them (``register_vmap`` at the ``Batched`` key).
+    _op_autograd = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -213,6 +232,10 @@ class Function(_SingleLevelFunction):
         cls._setup_context_defined = cls.setup_context is not _SingleLevelFunction.setup_context
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
                                  {"_forward_cls": cls, "__module__": cls.__module__})
+        # Under a grad/jvp transform torch applies a generated copy of the Function, whose nodes
+        # are named ``<Name>GeneratedBackward``.
+        cls._generated_backward_cls = type(cls.__name__ + "GeneratedBackward", (BackwardCFunction,),
+                                           {"_forward_cls": cls, "__module__": cls.__module__})
         cls._signature, cls._params = positional_params(cls.forward, cls._setup_context_defined)
         # setup_context sees every input: calls with fewer arguments get forward's defaults.
         has_defaults = any(p.default is not p.empty for p in cls._params)
@@ -267,15 +290,31 @@ class InplaceFunction(Function):
         self.inplace = inplace
 
 
+# Installed by ``opyard.func`` at import (a higher layer): ``apply(cls, args, kwargs)`` under transforms.
+TRANSFORM_APPLY = {"apply": None}
+
+_SAVED_INPUT_OUTPUT = (
+    "An input that has been returned as-is as output is being saved for backward. This is not supported if "
+    "you override setup_context. You should return and save a view of the input instead, e.g. with "
+    "x.view_as(x) or setup ctx inside the forward function itself.")
+
+
 def _apply_general(cls, args, kwargs):
-    """``apply`` with keywords, defaults to fill in, or a forward-AD level active."""
+    """``apply`` with keywords, defaults to fill in, a forward-AD level or a transform active."""
+    if _transforms.active() and not cls._op_autograd and TRANSFORM_APPLY["apply"] is not None:
+        return TRANSFORM_APPLY["apply"](cls, args, kwargs)
     if kwargs or len(args) < cls._fill_defaults_below:
         args = bind_apply_args(cls, args, kwargs)
-    ctx = cls._backward_cls()
+    return apply_plain(cls, args, cls._backward_cls)
+
+
+def apply_plain(cls, args, backward_cls):
+    """The recording ``apply`` of ``cls`` on bound positional ``args``; the node is a ``backward_cls``."""
+    ctx = backward_cls()
     edges = []
     needs = []
     any_grad = False
-    if not _is_excluded(_AUTOGRAD_KEYS) and (_fw_state.level is None or not _fw_off()):
+    if not _is_excluded(_AUTOGRAD_KEYS) and not _fw_off():
         for a in args:
             if isinstance(a, _TensorBase):
                 if a._keyset & _AG_MASK:
@@ -298,6 +337,8 @@ def _apply_general(cls, args, kwargs):
             cls.setup_context(ctx, args, output)
         else:
             output = cls.forward(ctx, *args)
+    if cls._setup_context_defined and ctx.to_save:
+        _check_saved_inputs(ctx.to_save, args, output, not _is_excluded(_AUTOGRAD_KEYS) and not _fw_off())
     if any_grad:
         ctx.next_functions = edges
         output = _record_outputs(ctx, args, output)
@@ -306,6 +347,15 @@ def _apply_general(cls, args, kwargs):
     if _fw_state.level is not None:
         _fwad.function_jvp(cls, ctx, args, output)
     return output
+
+
+def _check_saved_inputs(to_save, args, output, grad_on):
+    """torch refuses to save an input that ``forward`` returned as-is when ``setup_context`` is used
+    (except, as torch, with grad mode off for an input that requires grad)."""
+    outs = output if isinstance(output, tuple) else (output,)
+    for t in to_save:
+        if t is not None and (grad_on or not meta.requires_grad(t)) and _contains(args, t) and _contains(outs, t):
+            raise RuntimeError(_SAVED_INPUT_OUTPUT)
 
 
 def _record_outputs(ctx, args, output):

@@ -40,7 +40,14 @@ _KeyGuard = _core._KeyGuard
 # Inference mode also skips the in-place/view bookkeeping key, like torch's.
 _INFERENCE_KEYS = AUTOGRAD_KEYS | DispatchKeySet(DispatchKey.ADInplaceOrView)
 _inference = threading.local()
-_threads = threading.local()
+class _ThreadState(threading.local):
+    # ``fw_off`` always exists: reading a missing attribute of a thread-local raises internally,
+    # which costs ~10x a plain read on every ``is_grad_enabled()``.
+    def __init__(self):
+        self.fw_off = False
+
+
+_threads = _ThreadState()
 
 
 def _no_grad_guard():
@@ -59,7 +66,7 @@ def _no_grad_guard():
 
 def is_grad_enabled():
     """True unless grad mode is off on this thread (``no_grad``, ``inference_mode``...)."""
-    return not _is_excluded(AUTOGRAD_KEYS) and not getattr(_threads, "fw_off", False)
+    return not _is_excluded(AUTOGRAD_KEYS) and not _threads.fw_off
 
 
 # Note [Grad mode under forward AD]: grad mode off normally excludes the autograd keys, but
@@ -70,7 +77,7 @@ def is_grad_enabled():
 
 def grad_off_in_forward_ad():
     """True when grad mode is off inside a forward-AD level (see Note [Grad mode under forward AD])."""
-    return getattr(_threads, "fw_off", False)
+    return _threads.fw_off
 
 
 def _in_forward_ad():
@@ -87,7 +94,7 @@ def enter_forward_ad_level():
 
 def exit_forward_ad_level():
     """The level ends: grad mode carries over (``fw_off`` becomes exclusion again)."""
-    if getattr(_threads, "fw_off", False):
+    if _threads.fw_off:
         _threads.fw_off = False
         included, excluded = _local_keysets()
         _set_keys(included, excluded | AUTOGRAD_KEYS)
@@ -115,7 +122,7 @@ def _grad_state(enabled):
 
 
 def _current_state():
-    return (*_local_keysets(), getattr(_threads, "fw_off", False))
+    return (*_local_keysets(), _threads.fw_off)
 
 
 def _set_state(state):
@@ -203,7 +210,7 @@ class no_grad(_DecoratorContextManager):
 
     def __enter__(self):
         if _in_forward_ad():  # See Note [Grad mode under forward AD]
-            self._guards.append(getattr(_threads, "fw_off", False))
+            self._guards.append(_threads.fw_off)
             _threads.fw_off = True
             return None
         guard = _KeyGuard(exclude=AUTOGRAD_KEYS)

@@ -11,11 +11,13 @@ import weakref
 
 from .. import _core
 from . import _tensor_meta as meta
+from . import forward_ad
+from . import transform_levels as _transforms
 from .engine import backward as _backward
 from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
 
-__all__ = ["install"]
+__all__ = ["IN_TRANSFORM", "install"]
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -62,6 +64,11 @@ def retain_grad(self):
     """Populate ``.grad`` of this non-leaf tensor during backward (a no-op on leaves)."""
     if not meta.requires_grad(self):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if _transforms.active():
+        raise RuntimeError("You are attempting to call Tensor.retain_grad() inside of a function being transformed "
+                           "by a functorch transform. This is unsupported, please attempt to use the functorch "
+                           "transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call retain_grad() outside of a "
+                           "function being transformed instead.")
     fn = self._grad_fn
     if fn is None or self._retains_grad:
         return
@@ -117,10 +124,74 @@ def _set_requires_grad(self, flag):
     meta.set_requires_grad_bit(self, flag)
 
 
+IN_TRANSFORM = ("You are attempting to call Tensor.requires_grad_() (or perhaps using torch.autograd.functional.* "
+                "APIs) inside of a function being transformed by a functorch transform. This is unsupported, please "
+                "attempt to use the functorch transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call "
+                "requires_grad_() outside of a function being transformed instead.")
+
+
 def requires_grad_(self, requires_grad=True):
     """Set ``requires_grad`` in place (leaves only) and return ``self``."""
+    if _transforms.active():
+        raise RuntimeError(IN_TRANSFORM)
     _set_requires_grad(self, requires_grad)
     return self
+
+
+# --- in-place view operations ------------------------------------------------------------------
+def _inplace_view(self, make):
+    """``self`` becomes ``make(self)``, a view of its own memory made by the matching view op: its
+    metadata, history (the view op's node) and tangents, as torch's in-place view ops (``squeeze_``,
+    ``unsqueeze_``, ``transpose_``, ``t_``) leave the tensor; the version counter is bumped."""
+    if self._grad_fn is None and meta.requires_grad(self):
+        meta.check_inplace(self)  # a leaf that requires grad: torch's message
+    out = make(self)
+    adopt = getattr(type(self), "_adopt_view", None)
+    if adopt is not None:
+        adopt(self, out)
+    else:
+        for field in _VIEW_FIELDS:
+            setattr(self, field, getattr(out, field))
+        if self._base is not None:  # a view stays a view of its root: the new replay from it
+            self._view_fn = out._view_fn
+        if meta.requires_grad(out):
+            self._grad_fn = out._grad_fn
+            self._output_nr = out._output_nr
+    if out._fw_grad is not None:
+        for level, tangent in out._fw_grad.items():
+            forward_ad.set_tangent(self, tangent, level)
+    self._bump_version()
+    return self
+
+
+# What a view's state is beyond its memory: the array and the metadata of meta and fake tensors.
+_VIEW_FIELDS = ("_data", "_meta_strides", "_meta_offset", "_sym_shape", "_sym_strides")
+
+
+def squeeze_(self, dim=None):
+    """``squeeze`` in place: ``self`` without (the given) size-1 dims."""
+    return _inplace_view(self, lambda t: t.squeeze() if dim is None else t.squeeze(dim))
+
+
+def unsqueeze_(self, dim):
+    """``unsqueeze`` in place: a size-1 dim inserted at ``dim``."""
+    return _inplace_view(self, lambda t: t.unsqueeze(dim))
+
+
+def transpose_(self, dim0, dim1):
+    """``transpose`` in place."""
+    if self.dim() == 0:  # a 0-dim tensor transposes its (one) dim with itself: nothing moves
+        for d in (dim0, dim1):
+            if d not in (-1, 0):
+                raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {d})")
+        self._bump_version()
+        return self
+    return _inplace_view(self, lambda t: t.transpose(dim0, dim1))
+
+
+def t_(self):
+    """``t`` in place (tensors of at most 2 dims)."""
+    return _inplace_view(self, lambda t: t.t())
 
 
 def install(tensor_cls):
@@ -139,6 +210,8 @@ def install(tensor_cls):
     tensor_cls.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
     tensor_cls.retain_grad = retain_grad
     tensor_cls.requires_grad_ = requires_grad_
+    for fn in (squeeze_, unsqueeze_, transpose_, t_):
+        setattr(tensor_cls, fn.__name__, fn)
 
 from .._exports import public_dir
 

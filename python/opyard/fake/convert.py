@@ -83,7 +83,7 @@ def fake_of(mode, t, *, static_shapes, source=None, memo=True):
         fake._base = fake_base
         fake._vc = fake_base._counter()
     if t.requires_grad:
-        fake.requires_grad_(True)
+        fake.requires_grad = True
     if memo:
         mode._memo[id(t)] = (t, fake)
     return fake

@@ -12,13 +12,17 @@ have batching rules (``opyard.func.rules``) and custom ops their
 ``register_vmap`` rule; anything else runs per example (torch's slow fallback).
 """
 
-from . import batched_grad_check, rules  # noqa: F401  (install the Batched kernels, the gradcheck hook)
+from . import batched_grad_check, function, inplace, rules  # noqa: F401  (install the Batched kernels, the
+# gradcheck hook, Function's rules under transforms and the captured-tensor check)
 from .batched import BatchedTensor
 from .custom import VmapInfo
 from .functional_call import functional_call
-from .forward import hessian, jacfwd, jvp
+from .forward import hessian, jacfwd, jvp, linearize
 from .transforms import grad, grad_and_value, jacrev, vjp
-from .vmap import vmap
+from .vmap import legacy_vmap, vmap
+from ..autograd import functional as _functional
+
+_functional.VMAP["vmap"] = legacy_vmap  # autograd.functional's vectorize=True (a lower layer)
 
 __all__ = ["BatchedTensor", "VmapInfo", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
-           "jacrev", "jvp", "vjp", "vmap"]
+           "jacrev", "jvp", "linearize", "vjp", "vmap"]

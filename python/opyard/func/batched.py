@@ -17,7 +17,6 @@ call; running the op on the physical tensors re-enters the ``Batched`` kernel
 for the next level out, until only plain tensors remain.
 """
 
-import itertools
 import threading
 
 import numpy as np
@@ -26,11 +25,16 @@ from .. import _core
 from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
 from .._ops import resolve
 from .._tensor import CPU, Tensor
+from ..autograd import transform_levels as _levels
+from ..autograd.tensor_methods import IN_TRANSFORM
+from ..autograd.transform_levels import VMAP, TransformLevel
 from ..dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = [
     "BATCHED_BIT",
     "BatchedTensor",
+    "LegacyVmapLevel",
+    "VmapLevel",
     "current_layer",
     "is_batched",
     "layers",
@@ -58,7 +62,8 @@ class BatchedTensor(Tensor):
     def item(self):
         raise RuntimeError(
             "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
-            ".item() on a Tensor, please try to rewrite what you're doing with other operations.")
+            ".item() on a Tensor, please try to rewrite what you're doing with other operations. If error is "
+            "occurring somewhere inside opyard internals, please file a bug report.")
 
     def __bool__(self):
         raise RuntimeError(
@@ -91,11 +96,36 @@ class BatchedTensor(Tensor):
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(n))
 
+    def _adopt_view(self, out):
+        """An in-place view op (``squeeze_``...): this batched tensor becomes ``out``, the view the
+        out-of-place op made (its rule ran on the physical tensor)."""
+        self._value = out._value
+        self._data = out._data
+        self._keyset = out._keyset
+
+    @property
+    def data(self):
+        raise RuntimeError("accessing `data` under vmap transform is not allowed")
+
+    @data.setter
+    def data(self, other):
+        raise RuntimeError("mutating directly with `.data` under vmap transform is not allowed.")
+
     @property
     def requires_grad(self):
         return self._value.requires_grad
 
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        # torch sets the flag on its batched wrapper, which vmap drops on the way out: the physical
+        # tensor (the caller's) is left alone, and so is it here.
+        if not isinstance(flag, bool):
+            raise TypeError(f"requires_grad must be a bool, got {type(flag).__name__}")
+
     def requires_grad_(self, requires_grad=True):
+        if _levels.active():
+            raise RuntimeError(IN_TRANSFORM)
+        # Inside autograd.functional's vectorized pass only (torch's legacy vmap): the physical tensor.
         self._value.requires_grad_(requires_grad)
         self._keyset = self._value._keyset | BATCHED_BIT
         return self
@@ -139,10 +169,11 @@ def is_batched(x):
 
 
 # --- the vmap levels of this thread ---------------------------------------------------------------
-class Layer:
-    """One active ``vmap``: its level, batch size and randomness mode."""
+class VmapLevel(TransformLevel):
+    """One active ``vmap``: its level, batch size and randomness mode (see Note [Transform levels])."""
 
-    __slots__ = ("batch_size", "info", "level", "name", "randomness")
+    __slots__ = ("batch_size", "info", "name", "randomness")
+    kind = VMAP
 
     def __init__(self, level, batch_size, randomness, name):
         self.info = None  # the VmapInfo given to register_vmap rules, made on first use
@@ -152,12 +183,20 @@ class Layer:
         self.name = name
 
 
+class LegacyVmapLevel(VmapLevel):
+    """The vmap ``autograd.functional`` vectorizes with (torch's legacy ``_vmap``): batching as any
+    vmap, but not a transform for ``requires_grad_`` and ``Function``'s rules."""
+
+    __slots__ = ()
+    legacy = True
+
+
+Layer = VmapLevel
 _VMAP_MODE = DispatchKeySet(DispatchKey.VmapMode)
 
 
 class _State(threading.local):
     def __init__(self):
-        self.layers = []
         # The guard that includes ``VmapMode`` for a vmap call: one per thread, reused (it keeps a
         # stack of the key sets it replaced, so nested vmaps may enter it again), as making one
         # costs as much as entering it.
@@ -165,39 +204,44 @@ class _State(threading.local):
 
 
 _state = _State()
+# This thread's transform levels (all kinds, outermost first): ``_stack.levels``.
+_stack = _levels._tls
 
 
 def layers():
-    """The active vmap layers of this thread, outermost first."""
-    return _state.layers
+    """The active vmap levels of this thread, outermost first."""
+    return [lv for lv in _stack.levels if lv.kind is VMAP]
 
 
 def current_layer():
-    ls = _state.layers
-    return ls[-1] if ls else None
+    """The innermost active vmap level, or None."""
+    for lv in reversed(_stack.levels):
+        if lv.kind is VMAP:
+            return lv
+    return None
 
 
 def layer_of(level):
-    for layer in _state.layers:
-        if layer.level == level:
-            return layer
+    for lv in _stack.levels:
+        if lv.level == level:
+            return lv
     raise RuntimeError(
         f"vmap: a BatchedTensor of level {level} was used outside the vmap that created it; a tensor "
         "created inside a vmapped function must be returned from it, not stored and used later")
 
 
-# Levels are unique per vmap call, not depths: a batched tensor that escaped an earlier vmap is
-# never taken for a batch of the current one (rules then fail loudly: see ``layer_of``). They
+# Levels are unique per transform call, not depths: a batched tensor that escaped an earlier vmap
+# is never taken for a batch of the current one (rules then fail loudly: see ``layer_of``). They
 # increase with nesting, so the innermost active level is always the largest.
-_levels = itertools.count(1)
+_level_numbers = _levels.NUMBERS  # ``next()`` of it inline: vmap pays a level on every call
 _new_layer = object.__new__
 
 
-def push_layer(batch_size, randomness, name):
-    ls = _state.layers
-    layer = _new_layer(Layer)  # no __init__ frame: vmap pays this on every call
+def push_layer(batch_size, randomness, name, cls=VmapLevel):
+    ls = _stack.levels
+    layer = _new_layer(cls)  # no __init__ frame: vmap pays this on every call
     layer.info = None
-    layer.level = next(_levels)
+    layer.level = next(_level_numbers)
     layer.batch_size = batch_size
     layer.randomness = randomness
     layer.name = name
@@ -206,11 +250,7 @@ def push_layer(batch_size, randomness, name):
 
 
 def pop_layer(layer):
-    ls = _state.layers
-    if ls and ls[-1] is layer:
-        ls.pop()
-    else:  # an exception unwound inner layers out of order: drop everything from ``layer`` inward
-        del ls[ls.index(layer):]
+    _levels.pop(layer)
 
 from .._exports import public_dir
 

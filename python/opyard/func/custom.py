@@ -8,7 +8,7 @@ list), and wraps each output whose out dim is not None at that level.
 """
 
 from .._tensor import CPU, Tensor
-from .batched import BATCHED_BIT, BatchedTensor, _new, _state, layer_of, move_dim, wrap
+from .batched import BATCHED_BIT, BatchedTensor, _new, _stack, layer_of, move_dim, wrap
 from .rules.common import level_of
 
 __all__ = ["VmapInfo", "make_vmap_kernel"]
@@ -66,7 +66,7 @@ def _checked(name, result, level):
 def _layer_info(level):
     """The ``VmapInfo`` of ``level``: the innermost layer is the last one pushed (levels grow with
     nesting), so the common case is one comparison, not a search."""
-    ls = _state.layers
+    ls = _stack.levels
     layer = ls[-1] if ls and ls[-1].level == level else layer_of(level)
     info = layer.info
     if info is None:
@@ -109,7 +109,7 @@ def make_vmap_kernel(overload, rule):
         if args or kwargs or x.__class__ is not BatchedTensor:
             return general(x, *args, **kwargs)
         level = x._level
-        ls = _state.layers
+        ls = _stack.levels
         layer = ls[-1] if ls and ls[-1].level == level else layer_of(level)
         info = layer.info
         if info is None:

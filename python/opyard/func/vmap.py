@@ -14,9 +14,9 @@ import functools
 from .._ops import resolve
 from .._tensor import Tensor
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
-from .batched import BatchedTensor, _state, move_dim, pop_layer, push_layer, wrap
+from .batched import BatchedTensor, LegacyVmapLevel, VmapLevel, _stack, _state, move_dim, pop_layer, push_layer, wrap
 
-__all__ = ["vmap"]
+__all__ = ["legacy_vmap", "vmap"]
 
 _RANDOMNESS = ("error", "different", "same")
 _expand = resolve("aten::expand")
@@ -75,7 +75,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                             return value if out_dims == 0 else move_dim(value, 0, out_dims)
                         return _outputs(func, out, out_dims, level, size)
                 finally:
-                    ls = _state.layers
+                    ls = _stack.levels
                     if ls[-1] is layer:  # pop_layer's common case, inlined
                         ls.pop()
                     else:
@@ -84,6 +84,16 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if chunk_size is not None and chunk_size < size:
             return _chunked(func, flat, dims, size, chunk_size, out_dims, randomness, args, kwargs)
         return _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs)
+    return wrapped
+
+
+def legacy_vmap(func):
+    """``vmap(func)`` over dim 0 of every argument as ``autograd.functional(vectorize=True)`` maps its
+    passes (torch's legacy ``_vmap``): the level is no ``opyard.func`` transform for ``requires_grad_``
+    and ``Function``'s rules (``LegacyVmapLevel``)."""
+    def wrapped(*args):
+        flat, dims, size = _mapped_inputs(func, 0, args)
+        return _run(func, _name(func), flat, dims, size, 0, "error", args, {}, LegacyVmapLevel)
     return wrapped
 
 
@@ -146,8 +156,8 @@ def _mapped_inputs(func, in_dims, args):
     return flat, dims, sizes[0]
 
 
-def _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs):
-    layer = push_layer(size, randomness, name)
+def _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs, level_cls=VmapLevel):
+    layer = push_layer(size, randomness, name, level_cls)
     level = layer.level
     try:
         with _state.vmap_mode:

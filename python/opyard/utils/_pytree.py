@@ -18,7 +18,8 @@ Example::
 
 from collections import OrderedDict as _OrderedDict
 
-__all__ = ["LEAF", "TreeSpec", "broadcast_prefix", "describe", "tree_flatten", "tree_leaves", "tree_unflatten"]
+__all__ = ["LEAF", "TreeSpec", "broadcast_prefix", "describe", "tree_flatten", "tree_leaves", "tree_map",
+           "tree_unflatten", "treespec_pprint"]
 
 
 class TreeSpec:
@@ -42,9 +43,16 @@ class TreeSpec:
     def num_leaves(self):
         return sum(1 if c is LEAF else c.num_leaves for c in self.children)
 
-    def __repr__(self):
-        children = ",\n  ".join("*" if c is LEAF else repr(c) for c in self.children)
-        return f"TreeSpec({self.type.__name__}, {self.context!r}, [{children}])"
+    def __repr__(self, indent=0):
+        # torch's layout: each child after the first on its own line, indented by depth.
+        if _is_named_tuple_type(self.type):
+            head = f"TreeSpec({'structseq' if hasattr(self.type, 'n_sequence_fields') else 'namedtuple'}, " \
+                f"{self.type}, ["
+        else:
+            head = f"TreeSpec({self.type.__name__}, {self.context}, ["
+        indent += 2
+        parts = ["*" if c is LEAF else c.__repr__(indent) for c in self.children]
+        return head + (",\n" + " " * indent).join(parts) + "])"
 
 
 # The spec of a leaf.
@@ -89,6 +97,12 @@ def _flatten(x, leaves):
     return TreeSpec(cls, context, [_flatten(c, leaves) for c in children])
 
 
+def tree_map(fn, tree):
+    """``tree`` with every leaf replaced by ``fn(leaf)``."""
+    leaves, spec = tree_flatten(tree)
+    return tree_unflatten([fn(x) for x in leaves], spec)
+
+
 def tree_unflatten(leaves, spec):
     """The structure ``spec`` describes, filled with ``leaves`` in order."""
     it = iter(leaves)
@@ -122,6 +136,18 @@ def _broadcast(prefix, spec, out):
     if spec is LEAF or spec.type is not cls or spec.context != context or len(children) != len(spec.children):
         return False
     return all(_broadcast(p, s, out) for p, s in zip(children, spec.children))
+
+
+class _DummyLeaf:
+    def __repr__(self):
+        return "*"
+
+
+def treespec_pprint(spec):
+    """torch's short text of a structure: ``*``, ``(*, *)``, ``{'a': *, 'b': [*]}``, ``P(a=*, b=*)``."""
+    if spec is LEAF:
+        return "*"
+    return repr(tree_unflatten([_DummyLeaf() for _ in range(spec.num_leaves)], spec))
 
 
 def describe(spec):

@@ -20,6 +20,7 @@ use pyo3::prelude::*;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNodeBase>()?;
     m.add_function(wrap_pyfunction!(node::_next_sequence_nr, m)?)?;
+    m.add_function(wrap_pyfunction!(node::_graph_reaches, m)?)?;
     m.add_function(wrap_pyfunction!(record::_grad_accumulator, m)?)?;
     m.add_function(wrap_pyfunction!(record::_record_node, m)?)?;
     m.add_class::<kernel::PyPlainAutogradKernel>()?;

@@ -11,6 +11,34 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+/// `try_override`, then (a `TypeError` still standing) the number-operand
+/// retry (`Hooks::number_operands`: `opyard.add(2.5, t)`).
+pub fn try_override_or_numbers(
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    err: PyErr,
+) -> PyResult<PyObject> {
+    let py = func.py();
+    let err = match try_override(func, args, kwargs, err) {
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => e,
+        other => return other,
+    };
+    let Some(retry) = installed(py).map(|h| &h.number_operands) else {
+        return Err(err);
+    };
+    let kwargs = match kwargs {
+        Some(k) => k.clone(),
+        None => PyDict::new_bound(py),
+    };
+    let out = retry.bind(py).call1((func, args, kwargs))?;
+    if out.is(&py.NotImplemented()) {
+        Err(err)
+    } else {
+        Ok(out.unbind())
+    }
+}
+
 /// After a binding `TypeError`: let an argument's `__opyard_function__` /
 /// `__torch_function__` handle the call; re-raise `err` if none does.
 pub fn try_override(

@@ -5,7 +5,7 @@
 //! cached `OpOverload`.
 
 use crate::python::dispatch::binder::{BoundCall, Failure, QuietBinding, Signature};
-use crate::python::dispatch::function_protocol::{function_protocol, try_override};
+use crate::python::dispatch::function_protocol::{function_protocol, try_override_or_numbers};
 use crate::python::dispatch::lazy;
 use crate::python::dispatch::operator::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
@@ -223,7 +223,7 @@ fn no_match(
     };
     match &slf.get().operator {
         Some(form) => operator_protocol::binding_failed(form, overloads, args, kwargs, err),
-        None => try_override(slf.as_any(), args, kwargs, err()),
+        None => try_override_or_numbers(slf.as_any(), args, kwargs, err()),
     }
 }
 
@@ -241,7 +241,7 @@ impl PyOpOverloadPacket {
             Some(form) if err.is_instance_of::<PyTypeError>(slf.py()) => {
                 operator_protocol::binding_failed(form, overloads, args, kwargs, || err)
             }
-            _ => try_override(slf.as_any(), args, kwargs, err),
+            _ => try_override_or_numbers(slf.as_any(), args, kwargs, err),
         }
     }
 

@@ -104,9 +104,16 @@ fn broadcast(
 ) -> Option<([isize; MAX_DIMS], [isize; MAX_DIMS])> {
     let lead = size.len().checked_sub(dims.len())?;
     let (mut out_dims, mut out_strides) = ([0; MAX_DIMS], [0; MAX_DIMS]);
-    for (i, &s) in size.iter().enumerate() {
+    // From the last dimension, as torch's `inferExpandGeometry`: a new leading
+    // dimension of size 1 takes the extent of the one after it (size x stride),
+    // other new ones stride 0; a new last dimension (a 0-d input) stride 0.
+    for (i, &s) in size.iter().enumerate().rev() {
         let (d, stride) = if i < lead {
-            (s, 0)
+            match s {
+                1 if i + 1 < size.len() => (1, out_dims[i + 1] * out_strides[i + 1]),
+                1 => (1, 0),
+                s => (s, 0),
+            }
         } else {
             let (have, step) = (dims[i - lead], strides[i - lead]);
             match s {

@@ -41,6 +41,19 @@ pub struct PyTensorBase {
     pub(crate) slots: [ObjSlot; FIELDS.len()],
     /// The last `Size` built by `shape`, reused while the data's sizes match it.
     pub(crate) shape: ObjSlot,
+    /// This tensor's place in the creation order of tensors (process-wide, see [`BIRTHS`]).
+    birth: u64,
+}
+
+/// The number of tensors made so far: a tensor's `birth` is the count when it was made. A
+/// function transform notes the count when it starts, so it tells the tensors made inside it
+/// from those it captured (torch's "mutate a captured Tensor" check, `opyard/func/inplace.py`).
+static BIRTHS: AtomicU64 = AtomicU64::new(0);
+
+/// The `birth` the next tensor made gets.
+#[pyfunction]
+pub fn _next_birth() -> u64 {
+    BIRTHS.load(Ordering::Relaxed)
 }
 
 /// Every field's default object (`None` for an unset field), per Note [Tensor slots].
@@ -79,7 +92,14 @@ impl PyTensorBase {
             keyset: AtomicU64::new(0),
             slots,
             shape: ObjSlot::new(None),
+            birth: BIRTHS.fetch_add(1, Ordering::Relaxed),
         }
+    }
+
+    /// This tensor's place in the creation order of tensors (see [`BIRTHS`]).
+    #[inline]
+    pub fn birth(&self) -> u64 {
+        self.birth
     }
 
     /// The raw key set.
@@ -298,6 +318,12 @@ impl PyTensorBase {
         _kwargs: Option<&Bound<'_, PyDict>>,
     ) -> Self {
         PyTensorBase::fresh(py)
+    }
+
+    /// This tensor's place in the creation order of tensors (see `_next_birth`).
+    #[getter(_birth)]
+    fn birth_py(&self) -> u64 {
+        self.birth
     }
 
     /// Record an in-place modification (the counter is shared by every view of one root).

@@ -24,6 +24,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(init::_share_state, m)?)?;
     m.add_function(wrap_pyfunction!(init::_slot_alias, m)?)?;
     m.add_function(wrap_pyfunction!(base::_rename_privateuse1_backend, m)?)?;
+    m.add_function(wrap_pyfunction!(base::_next_birth, m)?)?;
     m.add_class::<view_method::PySizesMethod>()?;
     Ok(())
 }

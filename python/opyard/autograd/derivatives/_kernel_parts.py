@@ -7,14 +7,16 @@ from ... import _core
 from ..._ops import ops as _ops
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
-from ..grad_mode import _no_grad_guard
+from ..grad_mode import no_grad
 from ..graph import gradient_edge
 from ..views import record_view
+from ...dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = ["_Args", "record_view_of", "collect_lists", "tangents_of", "clone_originals",
            "push_tangents", "NO_EDGE", "TensorMeta", "tensor_meta", "rust_apply"]
 
 NO_EDGE = (None, 0)
+_TRACER = DispatchKeySet(DispatchKey.Tracer)
 
 
 class _Args:
@@ -50,14 +52,21 @@ def collect_lists(values, diff_pos):
 
 
 def tangents_of(spec, values):
-    tangents = [_tangent_of(values[p]) for p in spec.diff_pos]
-    if all(t is None for t in tangents):
-        return None
-    if spec.formula.forward is None:
-        raise NotImplementedError(
-            f"Trying to use forward AD with {spec.op_name} that does not support it because it "
-            "has not been implemented yet.")
-    return tangents
+    """``[(level, tangents)]`` of the visible forward levels where a differentiable argument has a
+    tangent, outermost first (Note [Forward AD levels]); None when there is none."""
+    found = None
+    for level in fwad.visible_levels():
+        tangents = [_tangent_of(values[p], level) for p in spec.diff_pos]
+        if all(t is None for t in tangents):
+            continue
+        if spec.formula.forward is None:
+            raise NotImplementedError(
+                f"Trying to use forward AD with {spec.op_name} that does not support it because it "
+                "has not been implemented yet.")
+        if found is None:
+            found = []
+        found.append((level, tangents))
+    return found
 
 
 def clone_originals(spec, values):
@@ -66,32 +75,57 @@ def clone_originals(spec, values):
     return {p: values[p].clone() for p in spec.clone_before}
 
 
-def _tangent_of(v):
+def _tangent_of(v, level):
     if isinstance(v, (list, tuple)):
-        ts = [fwad.get_tangent(t) for t in v]
+        ts = [fwad.tangent_at(t, level) if meta.is_tensor(t) else None for t in v]
         return None if all(t is None for t in ts) else ts
-    return fwad.get_tangent(v) if v is not None else None
+    return fwad.tangent_at(v, level) if meta.is_tensor(v) else None
 
 
-def push_tangents(formula, out, values, names, tangents, originals):
-    args = dict(zip(names, values))
+def push_tangents(spec, out, values, per_level, originals):
+    """Compute and attach the output tangents of every level of ``per_level`` (``tangents_of``)."""
+    args = dict(zip(spec.names, values))
     for p, v in (originals or {}).items():
-        args[names[p]] = v
+        args[spec.names[p]] = v
     args["result"] = out
-    # Tangents are computed without recording, unless a tangent itself requires grad
-    # (then the jvp must be backward-differentiable, as in torch).
-    if any(meta.is_tensor(t) and meta.requires_grad(t) for t in _flat(tangents)):
-        result = formula.forward(tangents, _Args(args))
-    else:
-        with _no_grad_guard():
-            result = formula.forward(tangents, _Args(args))
+    args = _Args(args)
     outs = out if isinstance(out, (tuple, list)) else (out,)
+    # Under make_fx the tracer records this op and runs it with ``Tracer`` excluded; the tangent
+    # formulas are the traced function's own computation (torch traces them): visible again.
+    retrace = _core._KeyGuard(include=_TRACER) if _core._is_excluded(_TRACER) else None
+    if retrace is not None:
+        retrace.__enter__()
+    try:
+        for level, tangents in per_level:
+            with fwad.hidden(level):
+                _push_level(spec, outs, values, args, tangents, level)
+    finally:
+        if retrace is not None:
+            retrace.__exit__(None, None, None)
+
+
+def _push_level(spec, outs, values, args, tangents, level):
+    # Tangents are computed without recording unless something they depend on requires grad: then
+    # the jvp must be backward-differentiable (reverse over forward), as in torch.
+    if any(meta.is_tensor(t) and meta.requires_grad(t) for t in _flat(tangents)) or \
+            any(meta.is_tensor(v) and meta.requires_grad(v) for v in _flat(values)):
+        result = spec.formula.forward(tangents, args)
+    else:
+        # ``no_grad``, not the guard excluding the autograd keys: the outer levels' tangents flow.
+        with no_grad():
+            result = spec.formula.forward(tangents, args)
     res = result if isinstance(result, (tuple, list)) else (result,)
+    mutated = spec.mutated
     for o, t in zip(outs, res):
-        if t is not None and meta.is_tensor(o):
+        if t is not None and meta.is_tensor(o) and meta.is_differentiable_dtype(o):
             if meta.shape(t) != meta.shape(o):  # the tangent of a broadcast input: expand it, as the primal was
                 t = t.expand(*meta.shape(o))
-            fwad.set_tangent(o, t)
+            if t.dtype != o.dtype:  # a tangent has its primal's dtype (torch casts what formulas give)
+                t = t.to(o.dtype)
+            if mutated and any(values[p] is o for p in mutated):
+                fwad.set_inplace_tangent(o, t, level)
+            else:
+                fwad.set_tangent(o, t, level)
 
 
 def _flat(tangents):

@@ -238,7 +238,7 @@ def make_kernel(op, formula, *, rust=True, general=False):
                     edges.append(_NO_EDGE)
                     needs.append(False)
         any_grad = True in needs
-        if _fw_state.level is not None and _fw_off():
+        if _fw_off():
             any_grad = False  # See Note [Grad mode under forward AD]: tangents only
         else:
             for p in mutated:
@@ -255,7 +255,7 @@ def make_kernel(op, formula, *, rust=True, general=False):
             if spec.is_view:
                 record_view_of(spec, out, args, kwargs)
         if tangents is not None:
-            push_tangents(spec.formula, out, values, spec.names, tangents, originals)
+            push_tangents(spec, out, values, tangents, originals)
         return out
 
     kernel.__name__ = f"autograd_{spec.op_name.replace('::', '_').replace('.', '_')}"

@@ -38,6 +38,7 @@ DIM_SPECS = {
     "transpose.int": DimSpec("dim0", "dim1"), "unsqueeze": DimSpec("dim", extra=1),
     "squeeze.dim": DimSpec("dim"), "squeeze.dims": DimSpec("dim"), "select.int": DimSpec("dim"),
     "slice.Tensor": DimSpec("dim"), "split.Tensor": DimSpec("dim"), "chunk": DimSpec("dim"),
+    "split_with_sizes": DimSpec("dim"), "tensor_split.sections": DimSpec("dim"),
     "movedim.int": DimSpec("source", "destination"), "unflatten.int": DimSpec("dim"),
     "flip": DimSpec("dims"), "permute": DimSpec("dims", lead=True),
 }

@@ -9,6 +9,7 @@ mutation is real) and must mutate a batched tensor, not an unbatched one.
 import warnings
 
 from ..batched import BatchedTensor, wrap
+from ..inplace import check_before_vmap
 from .common import Tensor, aten, batch_size_at, level_of
 
 __all__ = ["batched_fallback", "loop_fallback"]
@@ -31,6 +32,16 @@ def _written(op):
     return [(i, a.name) for i, a in enumerate(schema.arguments) if a.alias_info is not None and a.alias_info.is_write]
 
 
+def _is_inplace(schema):
+    """torch's ``isInplaceOp``: writes its first argument and returns it, aliasing nothing else."""
+    args, rets = schema.arguments, schema.returns
+    if not args or len(rets) != 1 or args[0].alias_info is None or not args[0].alias_info.is_write:
+        return False
+    if any(a.alias_info is not None for a in args[1:]):
+        return False
+    return rets[0].alias_info is not None and rets[0].alias_info.is_write
+
+
 ISSUES_URL = "https://github.com/opyard/opyard/issues"
 
 
@@ -49,6 +60,12 @@ def loop_fallback(op, *args, **kwargs):
     """Run ``op`` per example of the innermost level among the arguments and stack the results."""
     level = level_of(args + tuple(kwargs.values()))
     name = op.name()
+    schema = op._schema
+    if name.startswith("aten::") and not _is_inplace(schema) and schema.is_mutable:
+        # torch's fallback: a per-example loop cannot write an out= tensor (a view op without a rule
+        # loops here, its results stacked: torch has rules for those).
+        raise RuntimeError(f"Batching rule not implemented for {name}; the fallback path doesn't work on out= or "
+                           "view ops.")
     if name not in _warned:
         _warned.add(name)
         warnings.warn(_no_rule_message(name), UserWarning, stacklevel=2)
@@ -56,6 +73,7 @@ def loop_fallback(op, *args, **kwargs):
     for i, arg in written:
         value = args[i] if i < len(args) else kwargs.get(arg)
         if value is not None and not (value.__class__ is BatchedTensor and value._level == level):
+            check_before_vmap(value, level, name)
             raise RuntimeError(
                 f"vmap: {name}(self, *extra_args) is not possible because the tensor `{arg}` it writes to is not "
                 "vmapped over while another argument is. Please try to use out-of-place operators instead "

@@ -10,6 +10,7 @@ computed and that operand cast to it.
 
 from ..._tensor import CPU
 from ..batched import BATCHED_BIT, _new
+from ..inplace import check_before_vmap
 from .common import BatchedTensor, Tensor, logical_dtype, pad_to, wrap
 from .fallback import loop_fallback
 
@@ -104,6 +105,7 @@ def inplace_rule(op):
         level = self._level if self.__class__ is BatchedTensor else 0
         for i, a in enumerate(args):
             if a.__class__ is BatchedTensor and a._level > level:
+                check_before_vmap(self, a._level, op.name())
                 arg = op._schema.arguments[i + 1].name
                 raise RuntimeError(
                     f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `{arg}` in "
@@ -128,5 +130,5 @@ RULES = {
     "where.self": lambda op: pointwise_rule(op, skip=(0,)),
     "where.ScalarOther": lambda op: pointwise_rule(op, skip=(0,)),
     "where.ScalarSelf": lambda op: pointwise_rule(op, skip=(0,)),
-    "alias": unary_rule, "detach": unary_rule, "clone": unary_rule, "contiguous": unary_rule, "_to_copy": unary_rule,
+    "alias": unary_rule, "detach": unary_rule, "_to_copy": unary_rule,
 }

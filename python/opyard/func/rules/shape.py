@@ -6,6 +6,9 @@ from .common import BatchedTensor, aten, materialize, pad_to, shift_dim, wrap, w
 __all__ = [
     "RULES",
     "as_rule",
+    "as_strided_rule",
+    "clone_rule",
+    "contiguous_rule",
     "cat_rule",
     "expand_rule",
     "flatten_rule",
@@ -126,9 +129,54 @@ def flatten_rule(op):
     return rule
 
 
+def as_strided_rule(op):
+    """``as_strided(x, size, stride, offset)``: each example reads its own memory as if it started where
+    the batch does (torch's semantics: example ``i`` gets ``offset + i * batch_stride``), a view of the
+    same base."""
+    def rule(self, size, stride, storage_offset=None):
+        value = self._value
+        offset = value.storage_offset() if storage_offset is None else storage_offset
+        return wrap(op(value, (value.shape[0],) + tuple(size), (value.stride(0),) + tuple(stride), offset),
+                    self._level)
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
+    return rule
+
+
+# torch's C++ names of the memory formats, as its vmap messages print them.
+_FORMAT_NAMES = {"contiguous_format": "Contiguous", "preserve_format": "Preserve", "channels_last": "ChannelsLast",
+                 "channels_last_3d": "ChannelsLast3d"}
+
+
+def clone_rule(op):
+    """``clone(x, memory_format=...)``: only the layouts that mean the same per example (torch's rule)."""
+    def rule(self, memory_format=None):
+        if memory_format is not None and memory_format.name not in ("contiguous_format", "preserve_format"):
+            raise RuntimeError("NYI: Tensor.clone(memory_format) inside vmap is only supported with memory_format "
+                               "torch.preserve_format or torch.contiguous_format (got "
+                               f"{_FORMAT_NAMES.get(memory_format.name, memory_format.name)})")
+        value = self._value
+        return wrap(op(value) if memory_format is None else op(value, memory_format=memory_format), self._level)
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
+    return rule
+
+
+def contiguous_rule(op):
+    """``contiguous(x)``: ``x`` itself when every example is laid out contiguously (as torch returns it),
+    else one contiguous copy of the whole batch (batch dim first, so every example is)."""
+    def rule(self, memory_format=None):
+        if memory_format is None or memory_format.name == "contiguous_format":
+            if self.is_contiguous():
+                return self
+            return wrap(op(self._value), self._level)
+        return wrap(op(self._value, memory_format=memory_format), self._level)
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
+    return rule
+
+
 # The batching rules of this module, by overload name (``rules/__init__`` installs them).
 RULES = {
     "view": size_rule, "reshape": size_rule, "expand": expand_rule, "t": t_rule, "squeeze": squeeze_all_rule,
     "cat": cat_rule, "stack": stack_rule, "repeat": repeat_rule, "flatten.using_ints": flatten_rule,
     "view_as": lambda op: as_rule(op, "view"), "expand_as": lambda op: as_rule(op, "expand"),
+    "as_strided": as_strided_rule, "clone": clone_rule, "contiguous": contiguous_rule,
 }

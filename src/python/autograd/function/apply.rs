@@ -3,6 +3,7 @@
 //! `autograd/function/mod.rs`).
 
 use crate::python::ffi::object::vectorcall;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use smallvec::SmallVec;
@@ -135,6 +136,48 @@ fn run_forward<'py>(
     }
 }
 
+/// torch refuses to save for backward an input that `forward` returned as-is
+/// when the Function has `setup_context` (the same text as `function.py`),
+/// except (as torch) under grad mode off for an input that requires grad.
+fn check_saved_inputs(
+    py: Python<'_>,
+    ctx: &Bound<'_, PyNodeBase>,
+    args: &Bound<'_, PyTuple>,
+    output: &Bound<'_, PyAny>,
+    grad_on: bool,
+    mask: u64,
+) -> PyResult<()> {
+    let to_save = ctx
+        .borrow()
+        .extras()
+        .and_then(|x| x.to_save.as_ref().map(|o| o.clone_ref(py)));
+    let Some(to_save) = to_save else {
+        return Ok(());
+    };
+    let outs: SmallVec<[Bound<'_, PyAny>; 2]> = match output.downcast::<PyTuple>() {
+        Ok(t) => t.iter().collect(),
+        Err(_) => smallvec::smallvec![output.clone()],
+    };
+    for saved in to_save.bind(py).iter()? {
+        let saved = saved?;
+        let requires = saved
+            .downcast::<PyTensorBase>()
+            .is_ok_and(|t| t.get().keys() & mask != 0);
+        if !saved.is_none()
+            && (grad_on || !requires)
+            && args.iter().any(|a| a.is(&saved))
+            && outs.iter().any(|o| o.is(&saved))
+        {
+            return Err(PyRuntimeError::new_err(
+                "An input that has been returned as-is as output is being saved for backward. This is \
+                 not supported if you override setup_context. You should return and save a view of the \
+                 input instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself.",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `Function.apply(*args)` without keywords (See Note [Function.apply in Rust]).
 #[pyfunction]
 pub fn _function_apply(
@@ -172,6 +215,9 @@ pub fn _function_apply(
     // torch sets the edges before forward runs.
     let ctx = new_ctx(py, spec, &needs, edges)?;
     let output = below_autograd(|| run_forward(spec.get(), &ctx, args))?;
+    if spec.get().setup_context.is_some() {
+        check_saved_inputs(py, &ctx, args, &output, grad_on, mask)?;
+    }
     if !any_grad {
         let dirty = ctx.borrow().extras().is_some_and(|x| x.dirty.is_some());
         if dirty {

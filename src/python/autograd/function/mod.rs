@@ -41,6 +41,8 @@ use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::{PyTraverseError, PyVisit};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::dispatch::tls;
+use crate::dispatch::{DispatchKey, DispatchKeySet};
 pub use crate::python::autograd::function::apply::_function_apply;
 pub use crate::python::autograd::function::backward::apply_node;
 use crate::python::autograd::node::PyNodeBase;
@@ -59,6 +61,19 @@ pub fn _set_forward_ad_active(active: bool) {
 #[inline]
 pub fn forward_ad_active() -> bool {
     FORWARD_AD.load(Ordering::Relaxed)
+}
+
+/// Whether an `opyard.func` transform runs on this thread: a `vmap` includes
+/// `VmapMode` and a `grad`/`jvp` call `ADInplaceOrView` in the thread's keys
+/// for its duration (See Note [Transform levels] in
+/// `opyard/autograd/transform_levels.py`), so the test is one TLS read; `apply`
+/// then takes the general path, which applies torch's rules for a `Function`
+/// under transforms.
+#[inline]
+fn transform_active() -> bool {
+    const MARKS: DispatchKeySet =
+        DispatchKeySet::from_key(DispatchKey::VmapMode).add(DispatchKey::ADInplaceOrView);
+    tls::get().included.has_any(MARKS)
 }
 
 /// What `apply` needs of one `Function` subclass, computed at class creation.
@@ -219,7 +234,8 @@ fn call(
     let spec = slf.get();
     let general = kwargs.is_some_and(|k| !k.is_empty())
         || args.len() < spec.fill_defaults_below
-        || FORWARD_AD.load(Ordering::Relaxed);
+        || FORWARD_AD.load(Ordering::Relaxed)
+        || transform_active();
     if general {
         let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
         return hooks(py)?.apply_general.call1(py, (&spec.cls, args, kw));

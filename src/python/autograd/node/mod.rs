@@ -521,3 +521,51 @@ pub fn as_node<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, P
         ))
     })
 }
+
+/// `_graph_reaches(roots, mark, own, birth)`: whether the graph behind the
+/// nodes `roots` reaches a node with a sequence number below `mark` (recorded
+/// before a transform call began) or the `AccumulateGrad` of a tensor made
+/// before the call (its `_birth` below `birth`) that is not in `own` (a
+/// sequence of tensors). One walk over the Rust edges; no Python code runs.
+/// See Note [Reverse levels] in `opyard/func/transforms.py`.
+#[pyfunction]
+pub fn _graph_reaches(
+    py: Python<'_>,
+    roots: Vec<Bound<'_, PyAny>>,
+    mark: u64,
+    own: Vec<Bound<'_, PyAny>>,
+    birth: u64,
+) -> PyResult<bool> {
+    let own: std::collections::HashSet<usize> = own.iter().map(|t| t.as_ptr() as usize).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<PyObject> = roots.into_iter().map(Bound::unbind).collect();
+    while let Some(obj) = stack.pop() {
+        if !seen.insert(obj.as_ptr() as usize) {
+            continue;
+        }
+        let bound = obj.bind(py);
+        let node = as_node(bound)?.borrow();
+        if node.kind == NodeKind::Sink {
+            let Some(var) = node.saved.first() else {
+                return Ok(true);
+            };
+            let made_inside = var
+                .bind(py)
+                .downcast::<crate::python::tensor::base::PyTensorBase>()
+                .is_ok_and(|t| t.get().birth() >= birth);
+            if made_inside || own.contains(&(var.as_ptr() as usize)) {
+                continue;
+            }
+            return Ok(true);
+        }
+        if node.seq < mark {
+            return Ok(true);
+        }
+        stack.extend(
+            node.next
+                .iter()
+                .filter_map(|e| e.node.as_ref().map(|n| n.clone_ref(py))),
+        );
+    }
+    Ok(false)
+}

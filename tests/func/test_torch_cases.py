@@ -1,0 +1,90 @@
+"""``opyard.func`` and ``opyard.autograd.functional`` against torch 2.15's recorded answers.
+
+The snippets are ``tests/data/func_cases.py``; what torch returned (values, dtypes, shapes,
+``requires_grad``, structure) or raised (type and text) for each was recorded by
+``tests/data/gen_torch_func_cases.py`` (``make func-cases-expect``) into
+``tests/data/torch_func_cases.json``, which is all this test reads of torch.
+"""
+
+import json
+import os
+import re
+import sys
+
+import numpy as np
+import opyard
+import pytest
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data")
+sys.path.insert(0, DATA)
+from func_cases import CASES, run, serialize  # noqa: E402
+
+with open(os.path.join(DATA, "torch_func_cases.json")) as _f:
+    RECORDED = json.load(_f)["cases"]
+
+# Where opyard differs from torch, how the case is compared instead, and why.
+DIFFERENCES = {
+    "setitem_into_fresh_under_jacfwd": (
+        "raises", r"vmap: aten::copy_\(self, \*extra_args\) is not possible because there exists a Tensor `src`",
+        "jacfwd maps jvp over the basis with the primals expanded along the batch (tangents ride on physical "
+        "tensors, Note [Forward transforms under vmap]); torch keeps the primal unbatched and only its tangent "
+        "batched, so a fresh unbatched tensor may take the written values there. Here the write of a batched "
+        "value into an unbatched tensor is refused, as torch refuses it under vmap in general."),
+}
+
+
+def _normalize(text):
+    """torch's names read ``opyard.`` here; object addresses are dropped."""
+    text = re.sub(r"(?<![\w/#.])torch\.", "opyard.", text)
+    text = text.replace("PyTorch internals", "opyard internals")
+    return re.sub(r"0x[0-9a-f]+", "0x?", text)
+
+
+def _close(got, want, path):
+    if isinstance(want, dict) and "tensor" in want:
+        assert isinstance(got, dict) and "tensor" in got, f"{path}: expected a tensor, got {got!r:.200}"
+        assert got["dtype"] == want["dtype"], f"{path}: dtype {got['dtype']} != {want['dtype']}"
+        assert got["shape"] == want["shape"], f"{path}: shape {got['shape']} != {want['shape']}"
+        assert got["requires_grad"] == want["requires_grad"], f"{path}: requires_grad {got['requires_grad']}"
+        tol = 1e-5 if want["dtype"] in ("float32", "complex64") else 1e-10
+        np.testing.assert_allclose(np.asarray(got["tensor"], dtype=float), np.asarray(want["tensor"], dtype=float),
+                                   rtol=tol, atol=tol, err_msg=path)
+        return
+    if isinstance(want, dict):
+        assert isinstance(got, dict) and got.keys() == want.keys(), f"{path}: {got!r:.200} != {want!r:.200}"
+        for k in want:
+            _close(got[k], want[k], f"{path}.{k}")
+        return
+    if isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), f"{path}: {got!r:.200} != {want!r:.200}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            _close(g, w, f"{path}[{i}]")
+        return
+    if isinstance(want, float):
+        assert got == pytest.approx(want), path
+        return
+    assert got == want, f"{path}: {got!r} != {want!r}"
+
+
+def test_table_size():
+    assert len(RECORDED) >= 150
+    assert set(RECORDED) == set(CASES), "regenerate tests/data/torch_func_cases.json (make func-cases-expect)"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_case_matches_torch(name):
+    case = RECORDED[name]
+    assert case["code"] == CASES[name], "the snippet changed: regenerate (make func-cases-expect)"
+    value, error = run(CASES[name], opyard)
+    mode = DIFFERENCES.get(name, ("exact",))
+    if mode[0] == "raises":  # opyard refuses what torch computes (see DIFFERENCES)
+        assert error is not None and re.search(mode[1], error[1]), error
+        return
+    if case["error"] is not None:
+        assert error is not None, f"torch raised {case['error'][0]}: {case['error'][1][:200]}; opyard returned"
+        assert error[0] == case["error"][0], f"{error} vs torch {case['error']}"
+        assert _normalize(error[1]) == _normalize(case["error"][1])
+        return
+    if error is not None:
+        raise AssertionError(f"opyard raised {error[0]}: {error[1]}")
+    _close(serialize(value, opyard), case["out"], name)
