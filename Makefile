@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -14,9 +14,9 @@ help:  ## list the targets
 $(VPY):
 	$(PY) -m venv $(VENV)
 	$(VPIP) install -q --upgrade pip
-	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "ml_dtypes>=0.4" "pytest>=7" "dask[distributed]" pydot mypy
+	$(VPIP) install -q "maturin>=1.5,<2" "numpy>=1.22" "ml_dtypes>=0.4" "pytest>=7" "dask[distributed]" pydot mypy "scipy>=1.10"
 
-venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes and the test tools (pytest, dask.distributed, pydot, mypy)
+venv: $(VPY)  ## create .venv with maturin, numpy, ml_dtypes and the test tools (pytest, dask.distributed, pydot, mypy, scipy)
 
 # The long steps (compiling the Rust core, ~1.5 min from scratch) print cargo's progress.
 install: $(VPY)  ## build the wheel and install it into .venv (what `pip install .` does)
@@ -48,11 +48,13 @@ test-rust:  ## Rust unit, property and corpus tests (debug, no interpreter)
 test-py: $(VPY)  ## pytest over tests/
 	$(VPY) -c "import pydot" 2>/dev/null || $(VPIP) install -q pydot
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
+	$(VPY) -c "import scipy" 2>/dev/null || $(VPIP) install -q "scipy>=1.10"
 	$(VPY) -m pytest tests
 
 test-general: dev  ## pytest over tests/ with every Rust fast path off (OPYARD_FASTPATH=0: the Python general paths)
 	$(VPY) -c "import pydot" 2>/dev/null || $(VPIP) install -q pydot
 	$(VPY) -c "import mypy" 2>/dev/null || $(VPIP) install -q mypy
+	$(VPY) -c "import scipy" 2>/dev/null || $(VPIP) install -q "scipy>=1.10"
 	OPYARD_FASTPATH=0 $(VPY) -m pytest tests
 
 gen: $(VPY)  ## rewrite every generated index (built-in operators, derivative table, batching rules) from the modules
@@ -90,6 +92,9 @@ nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn functi
 
 nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py
+
+special-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the special functions at their special points into tests/data/torch_special_family.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_special_family.py
 
 func-cases-expect: $(PEERS)/bin/python  ## record torch 2.15's answers to the torch.func snippets of tests/data/func_cases.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_func_cases.py

@@ -13,7 +13,7 @@ from ._tensor import CPU, Tensor, _make, _make_meta
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
-    "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
+    "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
     "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
@@ -227,6 +227,16 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
     D.expect_dtype(dtype, "linspace", "dtype")
     return _finish(_aten.linspace.default(start, end, steps, dtype=dtype, device=device), requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False, out=None):
+    """``steps`` powers of ``base`` with exponents evenly spaced from ``start`` to ``end``, both
+    included: ``opyard.logspace(0, 2, 3)`` is ``[1., 10., 100.]``."""
+    D.expect_dtype(dtype, "logspace", "dtype")
+    if out is not None:
+        return _aten.logspace(start, end, steps, base, out=out)
+    return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device), requires_grad)
 
 
 def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):

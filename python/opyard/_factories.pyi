@@ -12,7 +12,7 @@ from ._tensor import Tensor, layout
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
-    "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
+    "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
     "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
@@ -53,6 +53,9 @@ def arange(start: _Number, end: _Number | None = None, step: _Number = 1, *, dty
            pin_memory: bool = False) -> Tensor: ...
 def linspace(start: _Number, end: _Number, steps: int, *, dtype: dtype | None = None,
              device: _Device | None = None, requires_grad: bool = False, layout: layout | None = None) -> Tensor: ...
+def logspace(start: _Scalar | Tensor, end: _Scalar | Tensor, steps: int, base: float = 10.0, *,
+             dtype: dtype | None = None, layout: layout | None = None, device: _Device | None = None,
+             requires_grad: bool = False, pin_memory: bool = False, out: Tensor | None = None) -> Tensor: ...
 def randint(low: int, high: int | None = None, size: Sequence[int] | None = None, *, dtype: dtype | None = None,
             device: _Device | None = None, requires_grad: bool = False, generator: Any = None) -> Tensor: ...
 def zeros_like(input: Tensor, *, dtype: dtype | None = None, layout: layout | None = None,

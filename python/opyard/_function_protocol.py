@@ -104,7 +104,7 @@ class DisableTorchFunction(_StateGuard):
 #: Tensor properties (and attributes) read through the protocol on subclass instances
 #: (``opyard.overrides`` installs the routing on each subclass).
 ROUTED_PROPERTIES = ("grad", "data", "_base", "grad_fn", "requires_grad", "is_leaf", "shape",
-                     "dtype", "device", "ndim", "T", "mT")
+                     "dtype", "device", "ndim", "T", "mT", "real", "imag")
 
 
 def _property_getter(name):

@@ -16,6 +16,7 @@ from ._aten._index import FUNCTIONS as _TORCH_FUNCTIONS
 from ._aten._index import METHODS as _TORCH_METHODS
 from ._factories import __all__ as _FACTORY_NAMES
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
+from ._lowrank import pca_lowrank, svd_lowrank
 from ._tensor import Size, Tensor
 
 _A = ops.aten
@@ -33,13 +34,16 @@ _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "emb
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
 _VARARGS = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "broadcast_shapes", "meshgrid",
              "block_diag", "cartesian_prod")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", *_VARARGS}
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", *_VARARGS}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist", *_VARARGS]
+    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", *_VARARGS]
+
+# Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
+_NUMBERS = (bool, int, float, complex)
 
 for _name in _PACKETS:
     globals()[_name] = getattr(_A, _name)
@@ -68,16 +72,68 @@ def einsum(equation, *operands):
     return _A.einsum.default(equation, list(operands))
 
 
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """``opyard.norm`` / ``Tensor.norm`` (torch's Python-level function): the vector norm over
-    ``dim`` (all elements when None); ``"fro"`` is the 2-norm."""
-    if isinstance(p, str):
-        if p != "fro":
-            raise ValueError(f"norm: only the 'fro' string norm is supported here, got p={p!r}; "
-                             "use a number (2, 1, inf, ...)")
-        p = 2
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """``opyard.norm`` / ``Tensor.norm`` (torch's Python-level function): ``"fro"`` (over at most two
+    dims) and numbers are vector norms over ``dim`` (all elements when None); another string
+    (``"nuc"``) is a matrix norm over the two dims."""
     dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
-    return _A.linalg_vector_norm.default(input, p, dims, keepdim, dtype=dtype)
+    if isinstance(p, str):
+        if p == "fro" and (dims is None or len(dims) <= 2):
+            r = _A.linalg_vector_norm.default(input, 2, dims, keepdim, dtype=dtype)
+        else:
+            r = _A.linalg_matrix_norm.str_ord(input, p, dims if dims is not None else list(range(input.dim())),
+                                              keepdim, dtype=dtype)
+    else:
+        r = _A.linalg_vector_norm.default(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+    return r if out is None else out.copy_(r)
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Contract the last ``dims`` dims of ``a`` with the first ``dims`` of ``b`` (or the dims listed
+    as ``([dims of a], [dims of b])``)."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist() if dims.numel() > 1 else int(dims.item())
+    if isinstance(dims, (list, tuple)):
+        if len(dims) != 2:
+            raise RuntimeError("tensordot expects dims to be a pair of dimension lists or an integer")
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+    else:
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > _builtins.min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    r = _A.tensordot.default(a, b, dims_a, dims_b)
+    return r if out is None else out.copy_(r)
+
+
+def lu(A, pivot=True, get_infos=False, out=None):
+    """torch.lu (deprecated there for ``linalg.lu_factor``): ``(LU, pivots)``, and the ``infos`` too
+    when ``get_infos`` (then singular inputs are not errors)."""
+    result = _A._lu_with_info.default(A, pivot, not get_infos)
+    r = tuple(result) if get_infos else (result[0], result[1])
+    if out is not None:
+        for o, x in zip(out, r):
+            o.copy_(x)
+        return out
+    return r
+
+
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
+         normalized=False, onesided=None, return_complex=None, align_to_window=None):
+    """The short-time Fourier transform (torch.stft): with ``center``, the signal is padded by
+    ``n_fft // 2`` on both sides (``pad_mode``) first."""
+    return _A.stft.center(input, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided,
+                          return_complex, align_to_window)
+
+
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False, onesided=None,
+          length=None, return_complex=False):
+    """The inverse short-time Fourier transform (torch.istft)."""
+    return _A.istft.default(input, n_fft, hop_length, win_length, window, center, normalized, onesided, length,
+                            return_complex)
 
 
 _CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
@@ -226,7 +282,7 @@ def _fill_for(self, other, at_least=None):
     pair to (``at_least`` raises it); NotImplemented when ``other`` is no number."""
     if isinstance(other, np.generic):
         other = other.item()  # as the binder takes it: Note [Numpy scalars] (src/python/dispatch/binder/convert.rs)
-    if not isinstance(other, (bool, int, float, complex)):
+    if not isinstance(other, _NUMBERS):
         fill = _operator("full_like")(self, other)  # a SymInt fills; anything else is NotImplemented
         if fill is NotImplemented:
             return fill
@@ -304,8 +360,9 @@ def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 
 def _caster(dt):
-    def cast(self):
-        return _to(self, dt)
+    """``Tensor.float()`` and its kin: ``to(dt)``, with torch's keyword-only ``memory_format``."""
+    def cast(self, *, memory_format=None):
+        return _to(self, dt, memory_format=memory_format)
     return cast
 
 
@@ -327,6 +384,41 @@ def _T(self):
 
 def _mT(self):
     return _A.transpose(self, -2, -1)
+
+
+def _mH(self):
+    if self.dim() < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.dim()}-D "
+                           "tensor.")
+    return _A.adjoint(self)
+
+
+def _H(self):
+    n = self.dim()
+    if n not in (0, 2):
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if n > 2 else ""))
+    return self if n == 0 else _A.adjoint(self)
+
+
+def _real(self):
+    return _A.real(self)
+
+
+def _set_real(self, value):
+    """``t.real = v``: ``v`` copied into the real parts (``t`` itself when it is real)."""
+    part = _A.real(self)
+    part.copy_(value) if isinstance(value, Tensor) else part.fill_(value)
+
+
+def _imag(self):
+    return _A.imag(self)
+
+
+def _set_imag(self, value):
+    """``t.imag = v``: ``v`` copied into the imaginary parts (a real tensor has none: torch's error)."""
+    part = _A.imag(self)
+    part.copy_(value) if isinstance(value, Tensor) else part.fill_(value)
 
 
 def _sizes(args):
@@ -406,6 +498,9 @@ def install():
     Tensor.__hash__ = object.__hash__
     Tensor.to = _to
     Tensor.norm = norm
+    Tensor.lu = lu
+    Tensor.stft = stft
+    Tensor.istft = istft
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.type_as = _type_as
@@ -422,9 +517,14 @@ def install():
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)
+    Tensor.mH = property(_mH)
+    Tensor.H = property(_H)
+    Tensor.real = property(_real, _set_real)
+    Tensor.imag = property(_imag, _set_imag)
     for name, dt in (("float", D.float32), ("double", D.float64), ("half", D.float16),
                      ("long", D.int64), ("int", D.int32), ("short", D.int16), ("bool", D.bool),
-                     ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16)):
+                     ("byte", D.uint8), ("char", D.int8), ("bfloat16", D.bfloat16),
+                     ("cfloat", D.complex64), ("cdouble", D.complex128)):
         setattr(Tensor, name, _caster(dt))
     from ._indexing import getitem, setitem
 

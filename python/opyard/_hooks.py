@@ -105,6 +105,9 @@ _core._install_hooks(
     batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),
     set_batched_tangent=_if_loaded(".func.forward", "_set_batched_tangent", NotImplemented),
     batched_grad_check=_on_first_use(".func.batched_grad_check", "check_batched_grad"),
+    transform_apply=_on_first_use(".func.function", "function_apply"),
+    legacy_vmap=_on_first_use(".func.vmap", "legacy_vmap"),
+    batched_autograd_grad=_on_first_use(".func.transforms", "batched_autograd_grad"),
     # torch.library
     autocast_kernel=_on_first_use(".amp.kernels", "custom_op_kernel"),
     vmap_kernel=_on_first_use(".func.custom", "make_vmap_kernel"),

@@ -296,6 +296,14 @@ class Tensor(_core.TensorBase):
     def is_complex(self):
         return self._data.dtype.kind == "c"
 
+    def is_conj(self):
+        """Whether the conjugate bit is set: opyard conjugates eagerly (``conj`` computes), never."""
+        return False
+
+    def is_neg(self):
+        """Whether the negative bit is set: opyard has none, never."""
+        return False
+
     @property
     def is_nested(self):
         """False: opyard has no nested (jagged) tensors (torch's ``Tensor.is_nested``)."""

@@ -69,7 +69,9 @@ impl DispatchKeySet {
     pub const fn alias_expansion(k: DispatchKey) -> Self {
         match k {
             Autograd => Self::AUTOGRAD_KEYS,
-            CompositeImplicitAutograd => Self(Self::BACKENDS.0 | Self::AUTOGRAD_KEYS.0),
+            // and `Batched`: under vmap an operator without a batching rule runs its
+            // composition (torch's FuncTorchBatchedDecomposition), not the per-example loop.
+            CompositeImplicitAutograd => Self(Self::BACKENDS.0 | Self::AUTOGRAD_KEYS.0 | bit(Batched)),
             CompositeExplicitAutograd | CompositeExplicitAutogradNonFunctional => Self::BACKENDS,
             Undefined => Self::EMPTY,
             runtime => Self(bit(runtime)),

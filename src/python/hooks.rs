@@ -190,6 +190,17 @@ hooks! {
     /// `batched_grad_check(func, inputs, diff_inputs, atol, rtol)`:
     /// `gradcheck(check_batched_grad=True)`'s check (`func`; read by `gradcheck`).
     batched_grad_check: PyObject,
+    /// `transform_apply(cls, args, kwargs)`: `Function.apply` while a
+    /// function transform runs (torch's rules for a `Function` under
+    /// transforms; `func`; read by `autograd.function`).
+    transform_apply: PyObject,
+    /// `legacy_vmap(func)`: the vmap `autograd.functional`'s
+    /// `vectorize=True` maps with (`func`; read by `autograd.functional`).
+    legacy_vmap: PyObject,
+    /// `batched_autograd_grad(grad, outputs, inputs, grad_outputs, options)`:
+    /// `autograd.grad` inside `vmap` on batched tensors, differentiated on
+    /// their physical tensors (`func`; read by `autograd.engine`).
+    batched_autograd_grad: PyObject,
 
     // --- torch.library (`_library`) ---
     /// `autocast_kernel(overload, device_type, cast_inputs, api) -> (kernel, key)`

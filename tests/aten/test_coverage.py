@@ -346,7 +346,7 @@ def test_errors_are_torchs(fn, exc, match):
 ])
 @pytest.mark.parametrize("device", ["cpu", "meta"])
 def test_linalg_results_are_column_major_as_torchs(fn, strides, device):
-    a = opyard.randn(2, 3, 3, device=device) if device == "meta" else opyard.tensor(_SPD).expand(2, 3, 3) * 1
+    a = opyard.randn(2, 3, 3, device=device) if device == "meta" else opyard.tensor(_SPD, dtype=opyard.float32).expand(2, 3, 3) * 1
     b = opyard.randn(2, 3, 3, device=device)
     assert fn(a, b).stride() == strides
 

@@ -175,3 +175,22 @@ def test_under_vmap_and_fake():
         f = opyard.empty(4, 5)
         assert opyard.hstack([f, f]).shape == (4, 10)
         assert opyard.ops.aten.slice_scatter.default(f, opyard.empty(2, 5), 0, 0, 2).shape == (4, 5)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (lambda b: opyard.diag_embed(b), (r(2, 3),)),
+    (lambda a: opyard.rot90(opyard.diag(opyard.diagonal(a)), 1), (r(2, 3, 3),)),
+    (lambda a: opyard.block_diag(a, opyard.ones(1, dtype=opyard.float64)), (r(2, 2, 2),)),
+    (lambda a, s: A.select_scatter.default(a, s, 0, 1), (r(2, 4, 3), r(2, 3))),
+    (lambda s: A.slice_scatter.default(opyard.zeros(4, 3, dtype=opyard.float64), s, 1, 0, 1), (r(2, 4, 1),)),
+    (lambda a: A.diagonal_scatter.default(a, opyard.ones(3, dtype=opyard.float64), dim1=-1, dim2=0), (r(2, 3, 3),)),
+    (lambda a: opyard.ops.aten.rms_norm.default(a, [3]), (r(2, 4, 3),)),
+])
+def test_vmap_runs_compositions_and_rules_not_the_loop(fn, args):
+    """An operator without a batching rule runs its composition under vmap (the per-example loop
+    warns); the scatter operators have rules. Each agrees with the per-example calls."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = opyard.func.vmap(fn)(*args)
+    want = np.stack([fn(*[a[i] for a in args]).numpy() for i in range(args[0].shape[0])])
+    np.testing.assert_allclose(got.numpy(), want)

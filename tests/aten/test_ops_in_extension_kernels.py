@@ -519,8 +519,9 @@ def test_linalg_norms_match_numpy():
     np.testing.assert_allclose(opyard.linalg.norm(t(m), 3, dim=1).numpy(), (np.abs(m) ** 3).sum(1) ** (1 / 3))
     with pytest.raises(RuntimeError, match="linalg.matrix_norm: The input tensor A must have at least 2 dimensions"):
         opyard.linalg.matrix_norm(t([1.0, 2.0]))
-    with pytest.raises(RuntimeError, match="linalg.matrix_norm: Order 2 not supported"):
-        opyard.linalg.matrix_norm(t(m), 2)
+    for ord in (2, -2, "nuc"):  # through the singular values
+        np.testing.assert_allclose(opyard.linalg.matrix_norm(t(m, dtype=opyard.float64), ord).numpy(),
+                                   np.linalg.norm(m, ord, axis=(-2, -1)), err_msg=str(ord))
     x = t(rng.standard_normal(5), dtype=opyard.float64)
     x.requires_grad_(True)
     assert opyard.autograd.gradcheck(lambda v: opyard.linalg.vector_norm(v, 3), (x,))

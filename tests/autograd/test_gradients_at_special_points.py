@@ -49,11 +49,7 @@ SPECIAL = _load("torch_grad_special_points.json")["cases"]
 
 # Gradients that still differ from torch, with the reason; each is asserted to differ so
 # that fixing it turns this table stale (the test then says to remove the entry).
-KNOWN_DIFFERENT = {
-    ("T.norm(x)", "[[0.0, 0.0]]"): "linalg_vector_norm is CompositeImplicitAutograd here (sqrt of a "
-                                   "sum of squares), so its gradient at 0 is 0 * inf = nan; torch "
-                                   "has a norm formula that masks norm == 0",
-}
+KNOWN_DIFFERENT: dict = {}
 
 
 def _special_id(case):

@@ -20,9 +20,9 @@ class WithInit(Node):
         self.made_by_init = True
 
 
-def _record(cls, out, saved=()):
+def _record(cls, out, saved=(), complex=False):
     x = opyard.ones(2, requires_grad=True)
-    return _core._record_node(cls, [(_core._grad_accumulator(x), 0)], out, list(saved)), x
+    return _core._record_node(cls, [(_core._grad_accumulator(x), 0)], out, list(saved), complex), x
 
 
 def test_plain_formula_node_is_made_fresh_without_init():
@@ -38,15 +38,23 @@ def test_node_class_with_its_own_init_is_called():
     assert node.made_by_init and type(node) is WithInit
 
 
-@pytest.mark.parametrize("dtype", [opyard.float16, opyard.float32, opyard.float64, opyard.bfloat16])
-def test_floating_outputs_get_history(dtype):
+@pytest.mark.parametrize("dtype", [opyard.float16, opyard.float32, opyard.float64, opyard.bfloat16, opyard.complex64])
+def test_floating_and_complex_outputs_get_history(dtype):
     out = opyard.ones(2, 3, dtype=dtype)
-    node, _ = _record(Plain, out)
+    node, _ = _record(Plain, out, complex=True)
     assert out.grad_fn is node and out.requires_grad and node._out_shapes == ((2, 3),)
 
 
-@pytest.mark.parametrize("dtype", [opyard.int64, opyard.bool, opyard.complex64])
-def test_non_floating_outputs_get_no_history(dtype):
+def test_complex_output_of_a_real_only_formula_gets_no_history():
+    """Note [Complex outputs]: without the formula's word that it computes the Wirtinger derivative,
+    a complex result has no history (``backward`` refuses it) rather than a wrong gradient."""
+    out = opyard.ones(2, 3, dtype=opyard.complex64)
+    _record(Plain, out)
+    assert out.grad_fn is None and not out.requires_grad
+
+
+@pytest.mark.parametrize("dtype", [opyard.int64, opyard.bool])
+def test_integer_outputs_get_no_history(dtype):
     out = opyard.zeros(3, dtype=dtype)
     node, _ = _record(Plain, out)
     assert out.grad_fn is None and not out.requires_grad and node._out_shapes == ((3,),)

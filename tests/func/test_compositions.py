@@ -241,3 +241,15 @@ def test_graph_reaches_tells_the_calls_own_graph_from_what_was_there():
     assert _core._graph_reaches([(own * outside).sum().grad_fn], mark, [leaf], birth)
     assert _core._graph_reaches([(own + before).grad_fn], mark, [leaf], birth)
     assert _core._graph_reaches([own.grad_fn], mark, [], birth + 10 ** 9)  # leaf then counts as outside
+
+
+def test_third_derivatives_of_layer_norm_against_finite_differences():
+    # torch 2.15 disagrees with itself here: its reverse-over-reverse-over-reverse of layer_norm differs
+    # from its forward mode and from finite differences, so this is checked against the numbers.
+    x = O.tensor([0.5, 1.0, 2.0], dtype=O.float64)
+    f = lambda a: O.nn.functional.layer_norm(a.reshape(1, 3) * a, (3,)).reshape(3) * a  # noqa: E731
+    hess = lambda a: O.func.hessian(lambda b: f(b).sum())(a).sum(0)  # noqa: E731
+    h = 1e-5
+    fd = O.stack([(hess(x + h * e) - hess(x - h * e)) / (2 * h) for e in O.eye(3, dtype=O.float64)], 1)
+    for third in (O.func.jacfwd(hess)(x), O.func.jacrev(hess)(x)):
+        np.testing.assert_allclose(third.numpy(), fd.numpy(), atol=1e-7)

@@ -201,3 +201,42 @@ def test_a_failed_jvp_leaves_no_dual_level_behind():
     with pytest.raises(ZeroDivisionError):
         jvp(lambda x: 1 / 0, (X,), (Y,))
     close(jvp(O.sin, (X,), (Y,))[1], X.cos() * Y)
+
+
+def test_linearize_tangent_map_is_linear_at_the_fixed_primal():
+    # jvp_fn is the linear map at the given primal: differentiating through it follows the tangent
+    # only (d/da [cos(p) * a] = cos(p)), and under vmap it maps as any function.
+    from opyard.func import linearize
+    out, jvp_fn = linearize(O.sin, X)
+    close(out, X.sin())
+    close(grad(lambda t: jvp_fn(t).sum())(Y), X.cos())
+    close(vmap(lambda p: linearize(O.sin, p)[1](p))(XS), XS.cos() * XS)
+    close(grad(lambda a: linearize(O.sin, a)[1](a).sum())(X), X.cos())
+
+
+Z = X * (1 + 1j)
+C1 = O.ones(4, dtype=O.complex128)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: grad(lambda a: (a * a).abs().sum())(Z),
+    lambda: vjp(lambda a: a * 2, Z),
+    lambda: vjp(lambda a: a * (1 + 1j), X)[1](C1),
+    lambda: vmap(grad(lambda a: (a * a).abs().sum()))(Z[None]),
+    lambda: O.autograd.functional.jacobian(lambda a: a * a, Z),
+    lambda: O.autograd.functional.vjp(lambda a: a * (1 + 1j), X, C1),
+    lambda: O.autograd.functional.hessian(lambda a: (a * a).abs().sum(), Z),
+], ids=["grad input", "vjp input", "vjp output", "vmap of grad", "af.jacobian", "af.vjp output", "af.hessian"])
+def test_reverse_mode_through_complex_refuses_instead_of_zero_gradients(call):
+    with pytest.raises(NotImplementedError, match=r"reverse-mode differentiation through complex Tensors is not "
+                                                  r"supported \((input|output) 0 has dtype opyard\.complex128\)"):
+        call()
+
+
+def test_forward_mode_differentiates_complex():
+    out, tangent = jvp(lambda a: a * a, (Z,), (Z,))
+    np.testing.assert_allclose(out.numpy(), Z.numpy() ** 2)
+    np.testing.assert_allclose(tangent.numpy(), 2 * Z.numpy() ** 2)
+    with pytest.raises(RuntimeError, match=r"^grad can be implicitly created only for real scalar outputs but got "
+                                           r"opyard\.complex128$"):
+        grad(lambda a: (a * 1j).sum())(X)

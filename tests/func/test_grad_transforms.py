@@ -235,7 +235,7 @@ class _WrongBatchedBackward(O.autograd.Function):
 
 
 @pytest.mark.parametrize("fn,match", [
-    (_DataBackward, r"While computing batched gradients, got: vmap: Tensor.numpy\(\) reads the data"),
+    (_DataBackward, r"While computing batched gradients, got: Cannot access data pointer of Tensor that doesn't have storage"),
     (_WrongBatchedBackward, (r"For output 0 and input 0:\n\n\ngradcheck or gradgradcheck failed while "
                              r"testing batched gradient computation")),
 ])
@@ -281,3 +281,14 @@ def test_gradcheck_fast_mode(fast_mode):
     match = r"computed in fast mode" if fast_mode else r"Jacobian mismatch for output 0 with respect to input 0"
     with pytest.raises(GradcheckError, match=match):
         gradcheck(_WrongBackward.apply, (x,), fast_mode=fast_mode)
+
+
+def test_autograd_grad_inside_vmap_differentiates_per_example():
+    x = O.tensor([[0.5, 1.0, 2.0], [1.5, -1.0, 0.25]], dtype=O.float64)
+    # autograd.grad on batched tensors: the graph of the physical tensors, one gradient per example
+    got = O.vmap(O.func.grad(lambda a: O.autograd.grad((a ** 3).sum(), a, create_graph=True)[0].sum()))(x)
+    np.testing.assert_allclose(got.numpy(), 6 * x.numpy())
+    w = O.tensor([1.0, 2.0, 3.0], dtype=O.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^autograd.grad inside vmap: input 0 is not batched at every vmap level "
+                                           r"around the call, so its gradient \(one per example\)"):
+        O.vmap(lambda r: O.autograd.grad((r * w).sum(), w))(x)

@@ -23,7 +23,8 @@ LAYERS = {
     "_html": 1,
     # built-in ops and the dispatcher's Python side
     "_ops": 2, "_op_pickle": 2, "dispatcher": 2, "_registration": 2, "_aten": 2, "_factories": 2,
-    "_functional": 2, "_indexing": 2, "_fallbacks": 2, "linalg": 2, "_wrapper_subclass": 2,
+    "_functional": 2, "_indexing": 2, "_fallbacks": 2, "linalg": 2, "fft": 2, "_lowrank": 2, "_wrapper_subclass": 2,
+    "special": 2, "signal": 2,
     "autograd": 3,
     "_library": 4,
     "fake": 5, "fx": 5, "func": 5, "amp": 5, "overrides": 5, "_override_listing": 5, "utils": 5,

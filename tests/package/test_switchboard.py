@@ -25,7 +25,8 @@ def test_every_hook_is_named_by_the_install():
     names = [n for n in dir(_core.Hooks) if not n.startswith("_")]
     # Each field is a hook, readable from Python (the derived ones stay in Rust).
     for name in ("tensor", "packet_of", "function_protocol", "apply_general", "backward",
-                 "accumulate_grad", "record_outputs", "lift_fresh", "autocast_kernel", "vmap_kernel"):
+                 "accumulate_grad", "record_outputs", "lift_fresh", "autocast_kernel", "vmap_kernel",
+                 "number_operands", "transform_apply", "legacy_vmap", "batched_tangent"):
         assert name in names
         assert getattr(_core._hooks(), name) is not None
 

@@ -7,6 +7,7 @@ import numpy as np
 import opyard
 
 from nn_grad_samples import NN_NOT_IMPLEMENTED, NN_SAMPLES
+from special_grad_samples import SPECIAL_INPLACE_SAMPLES, SPECIAL_NOT_IMPLEMENTED, SPECIAL_SAMPLES
 
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
@@ -184,11 +185,6 @@ def _std_times_mean(a):
     return std * mean
 
 
-def _eigh(x):
-    w, v = A.linalg_eigh.default(x + x.mT)
-    return w + (v * v).sum(0)  # eigenvectors enter sign-invariantly
-
-
 SAMPLES.update({
     "aten::atan2": (lambda a, b: A.atan2.default(a, b), (r(2, 3), r(3))),
     "aten::hypot": (lambda a, b: A.hypot.default(a, b), (r(2, 3), r(3))),
@@ -222,11 +218,6 @@ SAMPLES.update({
     "aten::masked_select": (lambda a: A.masked_select.default(a, opyard.tensor([True, False, True])), (r(2, 3),)),
     "aten::as_strided": (lambda a: A.as_strided.default(a, [2, 2], [1, 2], 1), (r(6),)),
     "aten::trace": (lambda a: A.trace.default(a), (r(3, 4),)),
-    "aten::linalg_det": (lambda a: A.linalg_det.default(a), (r(2, 3, 3),)),
-    "aten::linalg_inv": (lambda a: A.linalg_inv.default(_spd(a)), (r(3, 3),)),
-    "aten::linalg_solve": (lambda a, b: A.linalg_solve.default(_spd(a), b, left=False), (r(3, 3), r(2, 3))),
-    "aten::linalg_cholesky": (lambda a: A.linalg_cholesky.default(_spd(a), upper=True), (r(3, 3),)),
-    "aten::linalg_eigh": (_eigh, (r(3, 3),)),
     "aten::linalg_cross": (lambda a, b: A.linalg_cross.default(a, b, dim=0), (r(3, 2), r(3, 2))),
     "aten::index_copy": (lambda a, s: A.index_copy.default(a, 0, opyard.tensor([2, 0]), s), (r(3, 2), r(2, 2))),
     "aten::index_fill.int_Scalar": (lambda a: A.index_fill.int_Scalar(a, 1, opyard.tensor([1]), 2.0), (r(3, 2),)),
@@ -235,8 +226,6 @@ SAMPLES.update({
     "aten::scatter_reduce.two": (lambda a, s: A.scatter_reduce.two(a, 0, opyard.tensor([0, 0, 2]), s, "mean",
                                                                    include_self=False), (r(3), r(3))),
     "aten::unfold": (lambda a: A.unfold.default(a, 1, 2, 1), (r(2, 4),)),
-    "aten::linalg_svd": (lambda a: A.linalg_svd.default(a, False)[1], (r(2, 4, 3),)),
-    "aten::linalg_qr": (lambda a: A.linalg_qr.default(a)[0], (r(4, 3),)),
     "aten::tan": (lambda a: A.tan.default(a), (r(4),)),
     "aten::log2": (lambda a: A.log2.default(a), (r(4, positive=True),)),
     "aten::log10": (lambda a: A.log10.default(a), (r(4, positive=True),)),
@@ -351,7 +340,7 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
         (r(*(_shape[:2] + tuple(_size))),))
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_"} | NN_NOT_IMPLEMENTED
+NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),
@@ -365,6 +354,13 @@ COMPOSITE_SAMPLES = {
 }
 
 # --- math, reductions, indexing and linear algebra with a numpy equivalent (end) ---
+
+# The linear-algebra, Fourier-transform and complex-view operators (their own module).
+from grad_samples_linalg import COMPOSITE_SAMPLES as _LINALG_COMPOSITE  # noqa: E402
+from grad_samples_linalg import SAMPLES as _LINALG  # noqa: E402
+
+SAMPLES.update(_LINALG)
+COMPOSITE_SAMPLES.update(_LINALG_COMPOSITE)
 
 
 # In-place overloads: out-of-place name -> a call of the in-place form on a fresh non-leaf.
@@ -394,3 +390,6 @@ INPLACE_SAMPLES = {
 SAMPLES.update(NN_SAMPLES)
 # Added after the tables above, so that their samples draw the same random values.
 SAMPLES["aten::logaddexp2"] = (lambda a, b: A.logaddexp2.default(a, b), (r(2, 3), r(3)))
+# The special functions, the number-representation ops and the complex parts.
+SAMPLES.update(SPECIAL_SAMPLES)
+INPLACE_SAMPLES.update(SPECIAL_INPLACE_SAMPLES)

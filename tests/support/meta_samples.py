@@ -574,6 +574,10 @@ for _name, (_shape, _size, _align) in _UPSAMPLE_SAMPLES.items():
     SAMPLES[_name + "_backward"] = (lambda m, s=_shape, o=_size, e=_extra: (
         (m(*(s[:2] + tuple(o))), o, list(s)) + e, {}))
 
+from meta_samples_linalg import SAMPLES as _LINALG_SAMPLES  # noqa: E402
+
+SAMPLES.update(_LINALG_SAMPLES)
+
 DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
 # Joining, splitting, broadcasting, diagonal, rotation, *_copy and *_scatter operators.
@@ -614,3 +618,9 @@ SAMPLES.update({
 })
 for _name in ("hstack", "vstack", "dstack", "column_stack", "diag"):
     SAMPLES[_name + ".out"] = _out_sample(_name + ".out", SAMPLES[_name])
+
+# The special functions, the number-representation ops, the complex parts and logspace.
+from special_meta_samples import SPECIAL_META_SAMPLES  # noqa: E402
+
+for _name, _sample in SPECIAL_META_SAMPLES.items():
+    SAMPLES.setdefault(_name, _sample)

@@ -1,9 +1,7 @@
 """More ops from the reference kernels of quantization and attention libraries: bit shifts
 (4-bit packing), index_add, roll, nan_to_num, isin, and the compositions torch keeps
-CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, addcmul/addcdiv, baddbmm,
+CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, addcmul/addcdiv,
 tile."""
-
-import math
 
 import numpy as np
 
@@ -27,14 +25,12 @@ SCHEMAS = (
     "isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
     "norm.Scalar(Tensor self, Scalar p=2) -> Tensor",
     "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor",
-    "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
     "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
     "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor",
     "var(Tensor self, bool unbiased=True) -> Tensor",
     "std(Tensor self, bool unbiased=True) -> Tensor",
     "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
     "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-    "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
     "tile(Tensor self, SymInt[] dims) -> Tensor",
 )
 
@@ -120,32 +116,12 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     return out(np.asarray(r), elements)
 
 
-def vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None):
-    if not (self.dtype.is_floating_point or self.dtype.is_complex):
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. "
-                           f"Got {D.legacy_name(self.dtype)}")
-    x = A._to_copy(self, dtype=dtype) if dtype is not None else self
-    a = A.abs(x)
-    dims = [] if dim is None else ([dim] if isinstance(dim, int) else list(dim))
-    if ord == math.inf:
-        return A.amax(a, dims, keepdim)
-    if ord == -math.inf:
-        return A.amin(a, dims, keepdim)
-    if ord == 0:
-        return A._to_copy(A.sum__dim_IntList(A.ne__Scalar(a, 0), dims or None, keepdim), dtype=a.dtype)
-    if ord == 1:
-        return A.sum__dim_IntList(a, dims or None, keepdim)
-    if ord == 2:
-        return A.sqrt(A.sum__dim_IntList(A.mul__Tensor(a, a), dims or None, keepdim))
-    return A.pow__Tensor_Scalar(A.sum__dim_IntList(A.pow__Tensor_Scalar(a, ord), dims or None, keepdim), 1.0 / ord)
-
-
 def norm_scalar(self, p=2):
-    return vector_norm(self, p)
+    return A.linalg_vector_norm(self, p)
 
 
 def norm_dim(self, p, dim, keepdim=False):
-    return vector_norm(self, 2 if p is None else p, dim, keepdim)
+    return A.linalg_vector_norm(self, 2 if p is None else p, [dim] if isinstance(dim, int) else dim, keepdim)
 
 
 def _var_std(op):
@@ -171,15 +147,6 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     return A.add__Tensor(self, A.mul__Scalar(A.div__Tensor(tensor1, tensor2), value))
 
 
-def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    prod = A.bmm(batch1, batch2)
-    if alpha != 1:
-        prod = A.mul__Scalar(prod, alpha)
-    if beta == 0:
-        return A.add__Tensor(A.mul__Scalar(A.zeros_like(self), 0), prod) if self.dim() else prod
-    return A.add__Tensor(A.mul__Scalar(self, beta) if beta != 1 else self, prod)
-
-
 def tile(self, dims):
     dims = [int(d) for d in dims]
     if len(dims) < self.dim():
@@ -196,12 +163,12 @@ KERNELS = {
     "nan_to_num": nan_to_num, "isin.Tensor_Tensor": isin,
 }
 COMPOSITE = {
-    "linalg_vector_norm": vector_norm, "norm.Scalar": norm_scalar, "norm.ScalarOpt_dim": norm_dim,
+    "norm.Scalar": norm_scalar, "norm.ScalarOpt_dim": norm_dim,
     "var.dim": _var_std(lambda *a, **k: A.var__correction(*a, **k)),
     "std.dim": _var_std(lambda *a, **k: A.std__correction(*a, **k)),
     "var": _var_std_all(lambda *a, **k: A.var__correction(*a, **k)),
     "std": _var_std_all(lambda *a, **k: A.std__correction(*a, **k)),
-    "addcmul": addcmul, "addcdiv": addcdiv, "baddbmm": baddbmm, "tile": tile,
+    "addcmul": addcmul, "addcdiv": addcdiv, "tile": tile,
 }
 POINTWISE = {"bitwise_left_shift.Tensor", "bitwise_left_shift.Tensor_Scalar", "bitwise_right_shift.Tensor",
              "bitwise_right_shift.Tensor_Scalar", "nan_to_num"}

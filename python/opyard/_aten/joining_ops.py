@@ -306,24 +306,17 @@ def block_diag(tensors):
     dtype = mats[0].dtype
     for m in mats[1:]:
         dtype = D.promote_types(dtype, m.dtype)
-    rows = sum(m.shape[0] for m in mats)
     cols = sum(m.shape[1] for m in mats)
-    result = A.zeros([rows, cols], dtype=dtype, device=mats[0].device)
-    r = c = 0
-    for m in mats:
+    device = mats[0].device
+    rows, c = [], 0
+    for m in mats:  # each block's rows: zeros, the block, zeros (no write into a shared buffer)
         h, w = m.shape
-        if h and w:
-            block = A.slice__Tensor(A.slice__Tensor(result, 0, r, r + h), 1, c, c + w)
-            result = _scatter_into(result, block, m if m.dtype is dtype else A._to_copy(m, dtype=dtype))
-        r += h
+        m = m if m.dtype is dtype else A._to_copy(m, dtype=dtype)
+        parts = [A.zeros([h, c], dtype=dtype, device=device), m,
+                 A.zeros([h, cols - c - w], dtype=dtype, device=device)]
+        rows.append(A.cat(parts, 1))
         c += w
-    return result
-
-
-def _scatter_into(base, view, src):
-    """``base`` with ``src`` written into ``view`` (a view of ``base``) through ``copy_``."""
-    A.copy_(view, src)
-    return base
+    return A.cat(rows, 0)
 
 
 # --- diagonals ------------------------------------------------------------------------------------

@@ -51,14 +51,6 @@ def bmm(self, mat2):
     return out(_in_dtype(np.matmul(self._data, mat2._data), self._data), self)
 
 
-def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    check_same_device("aten::addmm", self, mat1, mat2)
-    prod = mm(mat1, mat2)._data
-    dt = tensor_result_dtype(self, mat1)
-    r = (prod if alpha == 1 else alpha * prod) + (data_as(self, dt) if beta == 1 else beta * data_as(self, dt))
-    return out(np.asarray(r).astype(dt.np, copy=False), mat1)
-
-
 def dot(self, tensor):
     check_same_device("aten::dot", self, tensor)
     if self._data.ndim != 1 or tensor._data.ndim != 1:
@@ -88,19 +80,7 @@ def mv(self, vec):
     return out(_in_dtype(self._data @ vec._data, self._data), self)
 
 
-def einsum(equation, tensors, *, path=None):
-    if not tensors:
-        raise RuntimeError("einsum(): must provide at least one operand")
-    check_same_device("aten::einsum", *tensors)
-    dt = tensor_result_dtype(*tensors)
-    try:
-        r = np.einsum(equation, *(data_as(t, dt) for t in tensors))
-    except ValueError as e:
-        raise RuntimeError(f"einsum(): {e} (equation {equation!r})") from None
-    return out(np.asarray(r), tensors[0])
-
-
-KERNELS = {"mm": mm, "bmm": bmm, "addmm": addmm, "dot": dot, "outer": outer, "mv": mv, "einsum": einsum}
+KERNELS = {"mm": mm, "bmm": bmm, "dot": dot, "outer": outer, "mv": mv}
 
 
 def matmul(self, other):
@@ -123,8 +103,9 @@ def matmul(self, other):
     batch = np.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
     n, k = x.shape[-2], x.shape[-1]
     k2, m = y.shape[-2], y.shape[-1]
-    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [-1, n, k])
-    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [-1, k2, m])
+    size = int(np.prod(batch, dtype=np.int64))  # not -1: an empty batch makes that ambiguous
+    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [size, n, k])
+    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [size, k2, m])
     r = A.reshape(A.bmm(xb, yb), list(batch) + [n, m])
     if a == 1:
         r = A.squeeze__dim(r, -2)

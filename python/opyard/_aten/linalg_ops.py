@@ -1,5 +1,7 @@
-"""Linear algebra basics over numpy.linalg: det, inv, solve, cholesky, qr, svd, eigh, cross,
-trace; kron and matrix_power as the compositions torch keeps CompositeImplicitAutograd.
+"""Linear algebra basics: qr (numpy.linalg), cross, trace; kron, matrix_power and the legacy
+``det``/``inverse``/``cholesky``/``cross`` as the compositions torch keeps
+CompositeImplicitAutograd; the helpers the other linear-algebra modules share (``LinAlgError``,
+batched column-major results, the shape rule of ``linalg.solve``'s right-hand side).
 
 Every kernel takes batches of matrices (``(*, n, n)``) and raises torch's messages, with
 :class:`LinAlgError` (a ``RuntimeError``, ``opyard.linalg.LinAlgError``) for singular and
@@ -10,22 +12,17 @@ import numpy as np
 
 from .. import _dtype as D
 from .._tensor import _make_meta
+from . import return_types as RT
 from .common import INEXACT, A, _wrap_dim, broadcast_shape, check_same_device, out
 
-__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS", "LinAlgError"]
+__all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS", "LinAlgError", "meta_result"]
 
 SCHEMAS = (
     "trace(Tensor self) -> Tensor",
-    "linalg_det(Tensor A) -> Tensor",
     "det(Tensor self) -> Tensor",
-    "linalg_inv(Tensor A) -> Tensor",
     "inverse(Tensor self) -> Tensor",
-    "linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor",
-    "linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor",
     "cholesky(Tensor self, bool upper=False) -> Tensor",
     "linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)",
-    "linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)",
-    "linalg_eigh(Tensor self, str UPLO=\"L\") -> (Tensor eigenvalues, Tensor eigenvectors)",
     "linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
     "cross(Tensor self, Tensor other, int? dim=None) -> Tensor",
     "kron(Tensor self, Tensor other) -> Tensor",
@@ -58,30 +55,6 @@ def trace(self):
     return out(np.asarray(np.trace(x), dtype=np.int64 if x.dtype.kind in "biu" else x.dtype), self)
 
 
-def linalg_det(A_):
-    x = _square("linalg.det", A_)
-    return out(np.asarray(np.linalg.det(x)).astype(x.dtype, copy=False), A_)
-
-
-def _singular_inv_error(x):
-    """torch reports the first zero pivot of the LU factorization (1-based)."""
-    for i in range(x.shape[-1]):
-        minor = x[..., : i + 1, : i + 1]
-        if np.any(np.isclose(np.linalg.det(minor), 0)):
-            return i + 1
-    return x.shape[-1]
-
-
-def linalg_inv(A_):
-    x = _square("linalg.inv", A_)
-    try:
-        r = np.linalg.inv(x)
-    except np.linalg.LinAlgError:
-        raise LinAlgError(f"linalg.inv: The diagonal element {_singular_inv_error(x)} is zero, the inversion "
-                          "could not be completed because the input matrix is singular.") from None
-    return out(_fortran(r.astype(x.dtype, copy=False)), A_)
-
-
 def _fortran(r):
     """torch's linalg results are batches of column-major matrices."""
     r = np.asarray(r)
@@ -98,37 +71,6 @@ def _solve_shapes(a_shape, b_shape, left):
                            f"{'AX = B' if left else 'XA = B'} ({a_shape[-2]}x{n} and {rows}x{cols})")
     batch = tuple(np.broadcast_shapes(tuple(a_shape[:-2]), tuple(b_shape[:-1] if vector else b_shape[:-2])))
     return vector, batch + ((n,) if vector else (rows, cols))
-
-
-def linalg_solve(A_, B, *, left=True):
-    check_same_device("aten::linalg_solve", A_, B)
-    a = _square("linalg.solve", A_)
-    b = B._data
-    vector, _ = _solve_shapes(a.shape, b.shape, left)
-    try:
-        if left:
-            r = np.linalg.solve(a, b[..., None] if vector else b)
-            r = _fortran(r[..., 0] if vector else r)
-        else:  # X A = B  <=>  A^T X^T = B^T; torch returns these row-major
-            r = np.ascontiguousarray(np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
-                                                 -1, -2))
-    except np.linalg.LinAlgError:
-        raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
-    return out(np.asarray(r).astype(np.result_type(a.dtype, b.dtype), copy=False), A_)
-
-
-def linalg_cholesky(self, *, upper=False):
-    x = _square("linalg.cholesky", self)
-    try:
-        r = np.linalg.cholesky(x)
-    except np.linalg.LinAlgError:
-        order = next((i + 1 for i in range(x.shape[-1])
-                      if np.any(np.linalg.eigvalsh(x[..., : i + 1, : i + 1]).min(axis=-1) <= 0)), x.shape[-1])
-        raise LinAlgError(f"linalg.cholesky: The factorization could not be completed because the input is not "
-                          f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
-    if upper:
-        r = np.swapaxes(r, -2, -1).conj()
-    return out(_fortran(r), self)
 
 
 def _matrix(name, t):
@@ -149,21 +91,7 @@ def linalg_qr(A_, mode="reduced"):
     q, r = np.linalg.qr(x, mode="complete" if mode == "complete" else "reduced")
     if mode == "r":
         q = np.zeros((0,), x.dtype)
-    return (out(_fortran(q), A_), out(_fortran(r), A_))
-
-
-def linalg_svd(A_, full_matrices=True, *, driver=None):
-    x = _matrix("linalg.svd", A_)
-    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return (out(_fortran(u), A_), out(s.astype(x.real.dtype, copy=False), A_), out(_fortran(vh), A_))
-
-
-def linalg_eigh(self, UPLO="L"):
-    if UPLO not in ("L", "U"):
-        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    x = _square("linalg.eigh", self)
-    w, v = np.linalg.eigh(x, UPLO=UPLO)
-    return (out(w.astype(x.real.dtype, copy=False), self), out(_fortran(v), self))
+    return RT.make(RT.linalg_qr, (out(_fortran(q), A_), out(_fortran(r), A_)))
 
 
 def linalg_cross(self, other, *, dim=-1):
@@ -227,6 +155,17 @@ def _meta_batch(shape_fn, dtype_fn=lambda t: t.dtype):
     return meta
 
 
+def meta_result(shape, dtype, layout="C"):
+    """A meta tensor laid out as a CPU kernel's numpy result: batched column-major (``"F"``, as
+    ``_fortran`` makes) or row-major; all strides 0 for a shape without elements, as numpy's."""
+    shape = tuple(int(s) for s in shape)
+    if 0 in shape:
+        strides = (0,) * len(shape)
+    else:
+        strides = _f_strides(shape) if layout == "F" else None
+    return _make_meta(shape, dtype, strides)
+
+
 def _f_strides(shape):
     if len(shape) < 2:
         return None
@@ -238,43 +177,12 @@ def _f_strides(shape):
     return tuple(strides[:len(shape) - 2]) + (1, max(m, 1))
 
 
-def _single(shape_fn):
-    """A one-output shape function whose result is column-major."""
-    def fn(*args, **kwargs):
-        return [(shape_fn(*args, **kwargs), "F")]
-    return fn
-
-
-def _unwrap_one(meta_fn):
-    def meta(*args, **kwargs):
-        return meta_fn(*args, **kwargs)[0]
-    return meta
-
-
-def _m_square(name):
-    def shape(t, *a, **k):
-        _square(name, _Shape(t))
-        return tuple(t.shape)
-    return shape
-
-
 class _Shape:
     """A stand-in with a meta tensor's shape/dtype for the argument checks."""
 
     def __init__(self, t):
         self._data = np.broadcast_to(np.zeros((), t._data.dtype), tuple(t.shape))
         self.dtype = t.dtype
-
-
-def _m_det(t):
-    _square("linalg.det", _Shape(t))
-    return tuple(t.shape[:-2])
-
-
-def _m_solve(a, b, *, left=True):
-    _square("linalg.solve", _Shape(a))
-    _, shape = _solve_shapes(tuple(a.shape), tuple(b.shape), left)
-    return [(shape, "F" if left else "C")]
 
 
 def _m_qr(a, mode="reduced"):
@@ -284,20 +192,6 @@ def _m_qr(a, mode="reduced"):
     batch = tuple(a.shape[:-2])
     q = (0,) if mode == "r" else batch + (m, m if mode == "complete" else k)
     return [(q, "F"), (batch + ((m if mode == "complete" else k), n), "F")]
-
-
-def _m_svd(a, full_matrices=True, *, driver=None):
-    _matrix("linalg.svd", _Shape(a))
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    batch = tuple(a.shape[:-2])
-    return [(batch + (m, m if full_matrices else k), "F"), (batch + (k,), "C"),
-            (batch + (n if full_matrices else k, n), "F")]
-
-
-def _m_eigh(a, UPLO="L"):
-    _square("linalg.eigh", _Shape(a))
-    return [(tuple(a.shape[:-1]), "C"), (tuple(a.shape), "F")]
 
 
 def _m_trace(t):
@@ -311,18 +205,10 @@ def _m_cross(a, b, *, dim=-1):
     return tuple(broadcast_shape("aten::linalg_cross", tuple(a.shape), tuple(b.shape)))
 
 
-KERNELS = {
-    "trace": trace, "linalg_det": linalg_det, "linalg_inv": linalg_inv, "linalg_solve": linalg_solve,
-    "linalg_cholesky": linalg_cholesky, "linalg_qr": linalg_qr, "linalg_svd": linalg_svd,
-    "linalg_eigh": linalg_eigh, "linalg_cross": linalg_cross,
-}
+KERNELS = {"trace": trace, "linalg_qr": linalg_qr, "linalg_cross": linalg_cross}
 META_KERNELS = {
     "trace": _meta_batch(_m_trace, lambda t: D.int64 if t.dtype._cat < 2 else t.dtype),
-    "linalg_det": _meta_batch(_m_det),
-    "linalg_inv": _unwrap_one(_meta_batch(_single(_m_square("linalg.inv")))),
-    "linalg_solve": _unwrap_one(_meta_batch(_m_solve)),
-    "linalg_cholesky": _unwrap_one(_meta_batch(_single(_m_square("linalg.cholesky")))),
-    "linalg_qr": _meta_batch(_m_qr), "linalg_svd": _meta_batch(_m_svd), "linalg_eigh": _meta_batch(_m_eigh),
+    "linalg_qr": _meta_batch(_m_qr),
     "linalg_cross": _meta_batch(_m_cross),
 }
 COMPOSITE = {

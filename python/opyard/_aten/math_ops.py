@@ -13,6 +13,7 @@ from ._declare import OpTable
 from .common import (
     INEXACT,
     Tensor,
+    broadcast_error,
     cast,
     check_same_device,
     data_as,
@@ -24,10 +25,9 @@ from .extra_ops import nan_to_num as _nan_to_num
 from .misc_ops import KERNELS as _MISC
 from .nn_ops import KERNELS as _NN
 from .pointwise import KERNELS as _PW
-from .pointwise import _general
+from .pointwise import _general, lerp_checks, lerp_values, real_only
 from .shape import KERNELS as _SHAPE
 from .unary import KERNELS as _UNARY
-from .unary import float_unary
 
 __all__ = ["KERNELS", "OPS", "POINTWISE", "SCHEMAS"]
 
@@ -128,7 +128,20 @@ def xlogy_scalar_self(self, other):
     if not isinstance(other, Tensor):
         raise TypeError(f"xlogy: argument 'other' must be Tensor, not {type(other).__name__}")
     dt = _float_dtype(self, other)
+    if dt._cat == 3:
+        raise NotImplementedError(f"\"xlogy_cpu\" not implemented for '{D.legacy_name(dt)}'")
     return out(cast(np.asarray(_xlogy(np.asarray(self, dtype=dt.np), data_as(other, dt))), dt), other)
+
+
+def sinc(self):
+    """``sin(pi x) / (pi x)`` and 1 at 0; integral inputs in the default dtype, half and bfloat16 in
+    float32 rounded once (torch's compute type), complex inputs too."""
+    x = self._data
+    if x.dtype not in INEXACT:
+        x = x.astype(D.get_default_dtype().np)
+    work = np.float32 if x.dtype.itemsize == 2 and x.dtype.kind in "fV" else x.dtype
+    with np.errstate(all="ignore"):
+        return out(np.asarray(np.sinc(x.astype(work, copy=False))).astype(x.dtype, copy=False), self)
 
 
 def heaviside(self, values):
@@ -161,24 +174,14 @@ def _sgn(self):
     return _UNARY["sign"](self)
 
 
-def _c_name(d):
-    """How torch's C++ checks print a dtype (``float``, ``double``, ``long int``, ...)."""
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "float16": "c10::Half", "bfloat16": "c10::BFloat16"}.get(d.name, d.name)
-
-
 def lerp_tensor(self, end, weight):
-    check_same_device("aten::lerp", self, end, weight)
-    for name, other in (("end", end), ("weight", weight)):
-        if other.dtype is not self.dtype:
-            raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `{name}` but got dtype "
-                               f"{_c_name(other.dtype)}")
+    lerp_checks(self, end, weight, "lerp_kernel_tensor")
     x, e, w = self._data, end._data, weight._data
     try:
-        r = x + w * (e - x)
+        np.broadcast_shapes(x.shape, e.shape, w.shape)
     except ValueError:
-        return _general(lambda a, b: a, self, end if end._data.shape != x.shape else weight, "aten::lerp")
-    return out(np.asarray(r).astype(x.dtype, copy=False), self)
+        raise broadcast_error("aten::lerp", self, end, weight) from None
+    return out(lerp_values(x, e, w, x.dtype), self)
 
 
 def _inplace(fn, name):
@@ -194,12 +197,12 @@ KERNELS = {
     "atan2": float_binary(np.arctan2, "atan2"),
     "hypot": float_binary(np.hypot, "hypot"),
     "logaddexp": float_binary(np.logaddexp, "logaddexp"),
-    "copysign.Tensor": float_binary(np.copysign, "copysign.Tensor"),
-    "copysign.Scalar": float_binary(np.copysign, "copysign.Scalar"),
+    "copysign.Tensor": real_only(float_binary(np.copysign, "copysign.Tensor"), "copysign"),
+    "copysign.Scalar": real_only(float_binary(np.copysign, "copysign.Scalar"), "copysign"),
     "heaviside": heaviside,
-    "sinc": float_unary(np.sinc, "sinc"),
-    "xlogy.Tensor": float_binary(_xlogy, "xlogy.Tensor"),
-    "xlogy.Scalar_Other": float_binary(_xlogy, "xlogy.Scalar_Other"),
+    "sinc": sinc,
+    "xlogy.Tensor": real_only(float_binary(_xlogy, "xlogy.Tensor"), "xlogy"),
+    "xlogy.Scalar_Other": real_only(float_binary(_xlogy, "xlogy.Scalar_Other"), "xlogy"),
     "xlogy.Scalar_Self": xlogy_scalar_self,
     "frac": _frac,
     "sgn": _sgn,

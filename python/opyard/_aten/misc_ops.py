@@ -134,9 +134,10 @@ def cumprod(self, dim, *, dtype=None):
 
 def round_decimals(self, *, decimals):
     x = self._data
-    if x.dtype not in INEXACT:
-        raise NotImplementedError(f"\"round_cpu\" not implemented for '{D.legacy_name(self.dtype)}' "
-                                  "(aten::round.decimals rounds floating tensors only)")
+    if x.dtype not in INEXACT or x.dtype.kind == "c":
+        # decimals == 0 takes torch's plain rounding kernel (``round_vml_cpu``), others its own
+        kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(self.dtype)}'")
     return out(np.round(x, decimals), self)
 
 

@@ -34,6 +34,8 @@ def _wide(x):
 
 
 def erf(self):
+    if self._data.dtype.kind == "c":
+        raise NotImplementedError(f"\"erf_vml_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
     return out(erf_array(_float_input(self, "erf")), self)
 
 

@@ -237,11 +237,23 @@ def remainder(self, other):
     return _general(np.remainder, self, other, "aten::remainder", dt)
 
 
+def _complex_power(x, y):
+    """torch's CPU complex power of two tensors, ``exp(y log(x))`` (its vectorized kernel): a zero base
+    gives ``exp(y * (-inf + 0j))``, so ``0 ** 0`` is nan and ``0 ** -1`` is ``inf + nan j`` (numpy's
+    ``power`` gives 1 and ``inf + 0j``)."""
+    with np.errstate(all="ignore"):
+        return np.exp(np.multiply(y, np.log(x)))
+
+
+def _power(x, y):
+    return _complex_power(x, y) if np.result_type(x, y).kind == "c" else np.power(x, y)
+
+
 def pow_tt(self, exponent):
     dt = tensor_result_dtype(self, exponent)
     if dt._cat <= 1 and np.any(data_as(exponent, dt) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
-    return _general(np.power, self, exponent, "aten::pow", dt)
+    return _general(_complex_power if dt._cat == 3 else np.power, self, exponent, "aten::pow", dt)
 
 
 def pow_ts(self, exponent):
@@ -255,7 +267,7 @@ def pow_ts(self, exponent):
 def pow_st(self, exponent):
     dt = tensor_result_dtype(exponent, self)
     with np.errstate(all="ignore"):
-        return out(cast(np.asarray(np.power(self, data_as(exponent, dt))), dt), exponent)
+        return out(cast(np.asarray(_power(self, data_as(exponent, dt))), dt), exponent)
 
 
 def _cmp(fn, name, ordered=False):
@@ -370,9 +382,43 @@ def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(np.all(isclose(self, other, rtol, atol, equal_nan)._data))
 
 
+# torch's C++ names of the dtypes its lerp messages print.
+_C_DTYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+                  "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
+
+
+def lerp_checks(self, end, weight, kernel_name):
+    """torch's lerp checks: ``end`` (and a tensor ``weight``) of ``self``'s dtype, a floating or
+    complex dtype (``kernel_name`` refuses the others), on one device."""
+    check_same_device("aten::lerp", self, end, weight)
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, Tensor) and other._data.dtype != self._data.dtype:
+            raise RuntimeError(f"expected dtype {_C_DTYPE_NAMES.get(self.dtype.name, self.dtype.name)} for "
+                               f"`{name}` but got dtype {_C_DTYPE_NAMES.get(other.dtype.name, other.dtype.name)}")
+    if self.dtype._cat < 2:
+        raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{D.legacy_name(self.dtype)}'")
+
+
+def lerp_values(x, e, w, dtype):
+    """torch's lerp of arrays (``w`` an array or a number) in its compute type (float32 for half and
+    bfloat16), rounded once to ``dtype``: ``x + w (e - x)`` for ``|w| < 0.5``, else
+    ``e - (e - x)(1 - w)`` (exact at both ends)."""
+    work = np.float32 if dtype.itemsize == 2 and dtype.kind in "fV" else dtype
+    x, e = x.astype(work, copy=False), e.astype(work, copy=False)
+    w = np.asarray(w, dtype=work) if not isinstance(w, np.ndarray) else w.astype(work, copy=False)
+    diff = e - x
+    return np.asarray(np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))).astype(dtype, copy=False)
+
+
 def lerp(self, end, weight):
-    check_same_device("aten::lerp", self, end)
-    return out(cast(np.asarray(self._data + weight * (end._data - self._data)), self.dtype), self)
+    lerp_checks(self, end, None, "lerp_kernel_scalar")
+    weight = checked_fill(weight, D.FROM_NP[self._data.dtype])
+    x, e = self._data, end._data
+    try:
+        np.broadcast_shapes(x.shape, e.shape)
+    except ValueError:
+        raise broadcast_error("aten::lerp", self, end) from None
+    return out(lerp_values(x, e, weight, x.dtype), self)
 
 
 # In-place variants: the functional kernel, then torch's cast rule and a version bump.

@@ -8,7 +8,11 @@ sequence, ``return_types.max((values, indices))``, so code that rebuilds a resul
 
 from operator import itemgetter
 
-__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "make"]
+__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "make",
+           "linalg_cholesky_ex", "linalg_eig", "linalg_eigh", "linalg_inv_ex", "linalg_ldl_factor",
+           "linalg_ldl_factor_ex", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",
+           "linalg_polar", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd", "slogdet", "svd",
+           "lu_unpack", "geqrf", "triangular_solve", "frexp"]
 
 # Kernels build results with ``make(cls, (values, indices))``: tuple's own constructor, no Python
 # frame (the checking ``__new__`` below is for users and for code rebuilding a result).
@@ -51,3 +55,26 @@ cummax = _make("cummax", ("values", "indices"))
 cummin = _make("cummin", ("values", "indices"))
 median = _make("median", ("values", "indices"))
 mode = _make("mode", ("values", "indices"))
+
+# The linear-algebra results (torch.return_types.linalg_eig, ...).
+linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))
+linalg_eig = _make("linalg_eig", ("eigenvalues", "eigenvectors"))
+linalg_eigh = _make("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_inv_ex = _make("linalg_inv_ex", ("inverse", "info"))
+linalg_ldl_factor = _make("linalg_ldl_factor", ("LD", "pivots"))
+linalg_ldl_factor_ex = _make("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
+linalg_lstsq = _make("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+linalg_lu = _make("linalg_lu", ("P", "L", "U"))
+linalg_lu_factor = _make("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = _make("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_polar = _make("linalg_polar", ("U", "H"))
+linalg_qr = _make("linalg_qr", ("Q", "R"))
+linalg_slogdet = _make("linalg_slogdet", ("sign", "logabsdet"))
+linalg_solve_ex = _make("linalg_solve_ex", ("result", "info"))
+linalg_svd = _make("linalg_svd", ("U", "S", "Vh"))
+slogdet = _make("slogdet", ("sign", "logabsdet"))
+svd = _make("svd", ("U", "S", "V"))
+lu_unpack = _make("lu_unpack", ("P", "L", "U"))
+geqrf = _make("geqrf", ("a", "tau"))
+triangular_solve = _make("triangular_solve", ("solution", "cloned_coefficient"))
+frexp = _make("frexp", ("mantissa", "exponent"))

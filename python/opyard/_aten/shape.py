@@ -238,7 +238,22 @@ def clone(self, *, memory_format=None):
         arr = laid_out(lambda s: np.empty(s, self._data.dtype), self._data.shape, memory_format)
         arr[...] = self._data
         return out(arr, self)
-    return out(np.array(self._data, copy=True, order="C" if memory_format is contiguous_format else "K"), self)
+    x = self._data
+    keep = memory_format is not contiguous_format and not x.flags.c_contiguous and _dense(x)
+    return out(np.array(x, copy=True, order="K" if keep else "C"), self)
+
+
+def _dense(x):
+    """Whether ``x`` is non-overlapping and dense (torch's test for keeping strides in ``clone``):
+    its dims, by stride, each step over exactly the dims inside them. An expanded or gappy array is
+    copied row-major instead, as torch does (numpy's order K would lay an expanded row out by column)."""
+    dims = sorted((abs(st), n) for st, n in zip(x.strides, x.shape) if n != 1)
+    step = x.itemsize
+    for st, n in dims:
+        if st != step:
+            return False
+        step *= n
+    return True
 
 
 def cat(tensors, dim=0):

@@ -27,8 +27,11 @@ _FNS = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh
 
 
 def _logit(x, eps):
+    """``log(x / (1 - x))``, with ``eps`` of ``x`` below ``eps`` taken as ``eps`` and then above
+    ``1 - eps`` as ``1 - eps`` (torch's order: with ``eps > 0.5`` the bounds cross, unlike a clip)."""
     if eps is not None:
-        x = np.clip(x, eps, 1 - eps)
+        lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
+        x = np.where(x < lo, lo, np.where(x > hi, hi, x))
     return np.log(x / (1 - x))
 
 
@@ -38,8 +41,13 @@ def logit(self, eps=None):
         from .. import _dtype as D
 
         x = x.astype(D.get_default_dtype().np)
+    elif x.dtype.kind == "c":
+        from .. import _dtype as D
+
+        raise NotImplementedError(f"\"logit_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+    work = np.float32 if x.dtype.itemsize == 2 else x.dtype  # half and bfloat16 in float32, as torch
     with np.errstate(all="ignore"):
-        return out(np.asarray(_logit(x, eps)).astype(x.dtype, copy=False), self)
+        return out(np.asarray(_logit(x.astype(work, copy=False), eps)).astype(x.dtype, copy=False), self)
 
 
 def signbit(self):

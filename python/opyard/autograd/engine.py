@@ -20,6 +20,7 @@ import warnings
 
 from .. import _core
 from .._ops import ops
+from ..dispatcher import DispatchKey, DispatchKeySet
 from . import _tensor_meta as meta
 from .forward_ad import _state as _fw_state
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state, no_grad
@@ -27,6 +28,8 @@ from .graph import grad_accumulator, gradient_edge
 from .._exports import public_dir
 
 _TensorBase = _core.TensorBase
+_BATCHED = DispatchKeySet(DispatchKey.Batched).raw()
+_VMAP_MODE = DispatchKeySet(DispatchKey.VmapMode)  # included on the thread while a vmap runs
 _AG_MASK = meta.AUTOGRAD_MASK
 _ones_like = ops.aten.ones_like.default  # See Note [Root gradient through the dispatcher]
 _run = _core._run_backward
@@ -149,6 +152,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs, "grad") or (None,) * len(outs)
+    if _core._is_included(_VMAP_MODE) and any(t._keyset & _BATCHED for t in outs + ins if meta.is_tensor(t)):
+        # Inside ``vmap``: the graph is recorded on the physical tensors (``opyard.func``, a higher
+        # layer: ``Hooks.batched_autograd_grad`` differentiates those and wraps the results back).
+        result = _core._hooks().batched_autograd_grad(
+            grad, outs, ins, grads, dict(retain_graph=retain_graph, create_graph=create_graph,
+                                         allow_unused=allow_unused, materialize_grads=materialize_grads))
+        return tuple(result) if not single or len(result) != 1 else (result[0],)
     _check_roots(outs)
     for t in ins:
         if not meta.is_tensor(t):

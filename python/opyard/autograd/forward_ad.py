@@ -203,9 +203,15 @@ def tangent_at(t, level):
         grads = base._fw_grad
         if grads is not None:
             base_tangent = grads.get(level)
-            if base_tangent is not None and meta.view_fn_of(t) is not None:
+            fn = meta.view_fn_of(t) if base_tangent is not None else None
+            if fn is not None:
                 with hidden(level):
-                    tangent = t._view_fn(base_tangent)
+                    if getattr(fn, "row_major", False) and not base_tangent.is_contiguous():
+                        # The view's geometry is the replay: the base's tangent must be laid out as
+                        # the base (torch gives a tangent its primal's layout).
+                        base_tangent = base_tangent.contiguous()
+                        _store(base, level, base_tangent)
+                    tangent = fn(base_tangent)
                 _store(t, level, tangent)
                 return tangent
     return None

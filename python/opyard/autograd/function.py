@@ -42,7 +42,7 @@ from .graph import (
     gradient_edge,
 )
 
-__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "InplaceFunction", "TRANSFORM_APPLY", "apply_plain",
+__all__ = ["FunctionCtx", "BackwardCFunction", "Function", "InplaceFunction", "apply_plain",
            "once_differentiable"]
 
 _is_excluded = _core._is_excluded
@@ -290,9 +290,6 @@ class InplaceFunction(Function):
         self.inplace = inplace
 
 
-# Installed by ``opyard.func`` at import (a higher layer): ``apply(cls, args, kwargs)`` under transforms.
-TRANSFORM_APPLY = {"apply": None}
-
 _SAVED_INPUT_OUTPUT = (
     "An input that has been returned as-is as output is being saved for backward. This is not supported if "
     "you override setup_context. You should return and save a view of the input instead, e.g. with "
@@ -301,8 +298,10 @@ _SAVED_INPUT_OUTPUT = (
 
 def _apply_general(cls, args, kwargs):
     """``apply`` with keywords, defaults to fill in, a forward-AD level or a transform active."""
-    if _transforms.active() and not cls._op_autograd and TRANSFORM_APPLY["apply"] is not None:
-        return TRANSFORM_APPLY["apply"](cls, args, kwargs)
+    if _transforms.active() and not cls._op_autograd:
+        # ``opyard.func``'s rules for a Function under transforms (``Hooks.transform_apply``: a higher
+        # layer; a transform is active only once it is loaded).
+        return _core._hooks().transform_apply(cls, args, kwargs)
     if kwargs or len(args) < cls._fill_defaults_below:
         args = bind_apply_args(cls, args, kwargs)
     return apply_plain(cls, args, cls._backward_cls)

@@ -12,10 +12,11 @@ inside an ``opyard.func`` transform raises, as torch's), runs ``func`` with grad
 differentiates the outputs. ``jvp`` and ``hvp`` use the double-backward trick (the backward pass is
 linear in its incoming gradient, so differentiating it with respect to that gradient gives the
 forward product), as torch's. ``vectorize=True`` maps the backward pass over the rows of an identity
-with ``opyard.func.vmap`` (``strategy="forward-mode"``: the forward pass over its columns), installed
-into :data:`VMAP` by ``opyard.func`` (a higher layer).
+with ``opyard.func``'s legacy vmap (``strategy="forward-mode"``: the forward pass over its columns),
+a higher layer reached through ``Hooks.legacy_vmap``.
 """
 
+from .. import _core
 from .._ops import resolve
 from .._tensor import Tensor
 from . import _tensor_meta as meta
@@ -26,9 +27,6 @@ from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 _stack_op = resolve("aten::stack")
-
-# ``opyard.func.vmap``, installed by ``opyard.func`` at import (``vectorize=True``).
-VMAP = {"vmap": None}
 
 
 def _as_tuple(x, arg_name, fn_name):
@@ -111,6 +109,10 @@ def _check_requires_grad(items, kind, strict):
 
 def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
     """``autograd.grad`` over the outputs that require grad; ``None`` per input when none does."""
+    for what, items in (("input", inputs), ("output", outputs)):
+        for i, t in enumerate(items):
+            if t is not None and t.dtype.is_complex:
+                raise meta.complex_reverse_error("opyard.autograd.functional", what, i, t)
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
@@ -220,10 +222,7 @@ def _basis(tensors, numels):
 
 
 def _vmap():
-    vmap = VMAP["vmap"]
-    if vmap is None:
-        raise RuntimeError("opyard.autograd.functional: vectorize=True needs opyard.func (import opyard)")
-    return vmap
+    return _core._hooks().legacy_vmap
 
 
 def _jacobian_forward(func, inputs, strict, vectorize):

@@ -143,10 +143,12 @@ def _inplace_view(self, make):
     """``self`` becomes ``make(self)``, a view of its own memory made by the matching view op: its
     metadata, history (the view op's node) and tangents, as torch's in-place view ops (``squeeze_``,
     ``unsqueeze_``, ``transpose_``, ``t_``) leave the tensor; the version counter is bumped."""
-    if self._grad_fn is None and meta.requires_grad(self):
-        meta.check_inplace(self)  # a leaf that requires grad: torch's message
-    out = make(self)
     adopt = getattr(type(self), "_adopt_view", None)
+    # A wrapper that adopts the view (``vmap``'s batched tensor) holds its history on the tensor it wraps.
+    leaf = self if adopt is None else self._physical()
+    if leaf._grad_fn is None and meta.requires_grad(leaf):
+        meta.check_inplace(leaf)  # a leaf that requires grad: torch's message
+    out = make(self)
     if adopt is not None:
         adopt(self, out)
     else:

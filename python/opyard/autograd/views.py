@@ -19,6 +19,7 @@ Example::
     >>> y[1:3].mul_(5)        # y's grad_fn becomes CopySlices
 """
 
+from .._memory_format import contiguous_format
 from . import _tensor_meta as meta
 from .graph import Node, gradient_edge, next_sequence_nr, set_history
 
@@ -45,10 +46,18 @@ class CopySlices(Node):
             return (None,) * len(self.next_functions)
         # Grad mode is what the engine set (on under create_graph): a double backward
         # differentiates these ops, the in-place ones through a CopySlices of their own.
-        result = grad.clone()
+        # Row-major, as the base a view without a replay of its own was taken from (``view_fn_of``:
+        # its geometry in the base's memory is the replay); torch lays the result out as the base.
+        result = grad.clone(memory_format=contiguous_format)
         region = self.view_fn(result)
         res = self.fn.apply([region.clone()] + [None] * (len(self.fn._out_shapes) - 1))
         if res[0] is not None:
+            if getattr(res[0], "_level", None) != getattr(result, "_level", None):
+                # Under vmap the view's gradient may vary over examples the base's does not (its
+                # saved tensors are batched): the base's gradient takes that batching first (adding
+                # an exact zero per example), so the write into its view is an ordinary batched one.
+                result = result + meta.zeros_like(res[0]).sum()
+                region = self.view_fn(result)
             region.copy_(res[0])
         else:
             region.zero_()
@@ -70,6 +79,8 @@ class AsStridedBackward0(Node):
     def apply(self, grads):
         g = grads[0]
         out = meta.zeros(self.base_shape, g.dtype)
+        if getattr(g, "_level", None) is not None:  # batched under vmap: so is the base's gradient
+            out = out + meta.zeros_like(g).sum()
         self.view_fn(out).copy_(g)  # differentiable in g under create_graph, as in CopySlices
         return (out,)
 

@@ -14,15 +14,12 @@ have batching rules (``opyard.func.rules``) and custom ops their
 
 from . import batched_grad_check, function, inplace, rules  # noqa: F401  (install the Batched kernels, the
 # gradcheck hook, Function's rules under transforms and the captured-tensor check)
-from .batched import BatchedTensor
+from .batched import BatchedTensor, debug_unwrap
 from .custom import VmapInfo
-from .functional_call import functional_call
+from .functional_call import functional_call, stack_module_state
 from .forward import hessian, jacfwd, jvp, linearize
 from .transforms import grad, grad_and_value, jacrev, vjp
-from .vmap import legacy_vmap, vmap
-from ..autograd import functional as _functional
+from .vmap import vmap
 
-_functional.VMAP["vmap"] = legacy_vmap  # autograd.functional's vectorize=True (a lower layer)
-
-__all__ = ["BatchedTensor", "VmapInfo", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
-           "jacrev", "jvp", "linearize", "vjp", "vmap"]
+__all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "grad", "grad_and_value", "hessian",
+           "jacfwd", "jacrev", "jvp", "linearize", "stack_module_state", "vjp", "vmap"]

@@ -4,8 +4,8 @@ from typing import Any, Literal
 
 from .._tensor import Tensor
 
-__all__ = ["BatchedTensor", "VmapInfo", "functional_call", "grad", "grad_and_value", "hessian", "jacfwd",
-           "jacrev", "jvp", "linearize", "vjp", "vmap"]
+__all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "grad", "grad_and_value", "hessian",
+           "jacfwd", "jacrev", "jvp", "linearize", "stack_module_state", "vjp", "vmap"]
 
 _Randomness = Literal["error", "different", "same"]
 _Argnums = int | tuple[int, ...]
@@ -40,3 +40,5 @@ def hessian(func: Callable[..., Any], argnums: _Argnums = 0) -> Callable[..., An
 def functional_call(module: Any, parameter_and_buffer_dicts: Mapping[str, Tensor] | Sequence[Mapping[str, Tensor]],
                     args: Any = (), kwargs: dict[str, Any] | None = None, *, tie_weights: bool = True,
                     strict: bool = False) -> Any: ...
+def stack_module_state(models: Sequence[Any]) -> tuple[dict[str, Tensor], dict[str, Tensor]]: ...
+def debug_unwrap(tensor: Tensor, *, recurse: bool = True) -> Tensor: ...

@@ -30,7 +30,7 @@ from ..autograd.tensor_methods import IN_TRANSFORM
 from ..autograd.transform_levels import VMAP, TransformLevel
 from ..dispatcher import DispatchKey, DispatchKeySet
 
-__all__ = [
+__all__ = ["debug_unwrap", 
     "BATCHED_BIT",
     "BatchedTensor",
     "LegacyVmapLevel",
@@ -72,9 +72,8 @@ class BatchedTensor(Tensor):
             "(for example with opyard.where).")
 
     def _no_data(self, what):
-        raise RuntimeError(
-            f"vmap: Tensor.{what}() reads the data of one example, which a batched tensor does not have on "
-            "its own; compute with tensor operations instead, or return the tensor from the vmapped function")
+        # torch's text (its batched tensor has no storage of its own) for every read of the data.
+        raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
 
     def numpy(self, force=False):
         self._no_data("numpy")
@@ -95,6 +94,13 @@ class BatchedTensor(Tensor):
         if not self.dim():
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(n))
+
+    def _physical(self):
+        """The plain tensor under every level of batching (where autograd records)."""
+        t = self._value
+        while t.__class__ is BatchedTensor:
+            t = t._value
+        return t
 
     def _adopt_view(self, out):
         """An in-place view op (``squeeze_``...): this batched tensor becomes ``out``, the view the
@@ -251,6 +257,19 @@ def push_layer(batch_size, randomness, name, cls=VmapLevel):
 
 def pop_layer(layer):
     _levels.pop(layer)
+
+
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor a ``vmap`` batched tensor wraps (its physical tensor, the batch dim included; all levels
+    with ``recurse``), ``tensor`` itself when it is not batched (torch.func's). Grad transforms add no
+    wrapper here (their leaves are tensors of their own), so they have nothing to unwrap.
+
+    For debugging only: using the result inside the transformed function is undefined, as in torch."""
+    while tensor.__class__ is BatchedTensor:
+        tensor = tensor._value
+        if not recurse:
+            break
+    return tensor
 
 from .._exports import public_dir
 

@@ -25,7 +25,6 @@ set, see ``transform_active`` in ``src/python/function.rs``) comes here:
 import functools
 
 from .._tensor import Tensor
-from ..autograd import function as _function
 from ..autograd import transform_levels as levels
 from ..autograd.function import Function, apply_plain
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
@@ -270,6 +269,12 @@ class _SavingCtx(_WrappedCtx):
         self._inner.save_for_forward(*phys)
         object.__setattr__(self, "fw_bdims", dims)
 
+    def mark_dirty(self, *tensors):
+        # torch's generated rule marks the batched tensors, which are never among the physical outputs of
+        # the Vmapped Function, so its output check always fails: the same refusal, without the input warning.
+        raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                           "The inputs that are modified inplace must all be outputs of the Function.")
+
 
 class _SavedCtx(_WrappedCtx):
     """The ctx ``backward``/``jvp`` see under the generated vmap: ``saved_tensors`` are the batched ones."""
@@ -281,9 +286,20 @@ class _SavedCtx(_WrappedCtx):
         object.__setattr__(self, "saved_tensors", tuple(saved))
 
 
+def _sum_to(t, shape, skip=0):
+    """``t`` summed to ``shape`` past its first ``skip`` dims (torch's ``sum_to_size`` per example: the
+    leading extra dims summed away, the dims broadcast from size 1 summed keeping them)."""
+    lead = t.dim() - skip - len(shape)
+    if lead > 0:
+        t = t.sum(tuple(range(skip, skip + lead)))
+    dims = tuple(skip + i for i, (n, m) in enumerate(zip(t.shape[skip:], shape)) if m == 1 and n != 1)
+    return t.sum(dims, keepdim=True) if dims else t
+
+
 def _reduce(grad, grad_dim, input_dim, batch_size, shape):
     """A gradient (or tangent) computed under the generated vmap, batched at ``grad_dim``, brought to
-    the batching of what it belongs to (``input_dim``) and summed to ``shape`` (the logical shape)."""
+    the batching of what it belongs to (its batch dim at ``input_dim``, torch's ``reductify``) and
+    summed to ``shape`` (the per-example shape) where it came back broadcast."""
     if grad is None:
         return None
     if grad_dim is not None and input_dim is None:
@@ -291,14 +307,15 @@ def _reduce(grad, grad_dim, input_dim, batch_size, shape):
         grad_dim = None
     if input_dim is None:
         if shape is not None and tuple(grad.shape) != tuple(shape):
-            grad = grad.sum_to_size(shape)
+            grad = _sum_to(grad, tuple(shape))
         return grad
     if grad_dim is None:
         grad = grad.unsqueeze(0).expand((batch_size,) + tuple(grad.shape))
-        grad_dim = 0
+    elif grad_dim != 0:
+        grad = move_dim(grad, grad_dim, 0)
     if shape is not None and tuple(grad.shape[1:]) != tuple(shape):
-        grad = grad.sum_to_size((batch_size,) + tuple(shape))
-    return grad
+        grad = _sum_to(grad, tuple(shape), skip=1)
+    return grad if input_dim == 0 else move_dim(grad, 0, input_dim)
 
 
 def _vmapify(cls, in_dims, batch_size, randomness, rule=None):
@@ -374,7 +391,6 @@ def _vmapify(cls, in_dims, batch_size, randomness, rule=None):
     return generated
 
 
-_function.TRANSFORM_APPLY["apply"] = function_apply
 
 from .._exports import public_dir
 

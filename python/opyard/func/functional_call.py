@@ -8,7 +8,9 @@ this layer).
 
 from contextlib import contextmanager
 
-__all__ = ["functional_call"]
+from .rules.common import aten
+
+__all__ = ["functional_call", "stack_module_state"]
 
 
 def _owner(module, path):
@@ -83,6 +85,43 @@ def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *,
         args = (args,)
     with _swapped(module, dicts):
         return module(*args, **(kwargs or {}))
+
+
+def stack_module_state(models):
+    """``(params, buffers)``: each parameter and buffer of ``models`` (modules of one class) stacked along a
+    new dim 0, by name, for ensembling with ``vmap`` over ``functional_call`` (torch.func's).
+
+    The stacked parameters are new leaves (they require grad when the models' parameters do), unrelated to
+    the models' own tensors, so an optimizer can take them.
+
+    Example::
+
+        >>> params, buffers = opyard.func.stack_module_state(models)
+        >>> vmap(lambda p, b, x: functional_call(models[0], (p, b), (x,)), in_dims=(0, 0, None))(params, buffers, x)
+    """
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    cls = type(models[0])
+    if not all(type(m) is cls for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(m.named_parameters()) for m in models]
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    params = {k: _stacked_leaf([p[k] for p in all_params], k) for k in all_params[0]}
+    buffers = {k: _stacked_leaf([b[k] for b in all_buffers], k) for k in all_buffers[0]}
+    return params, buffers
+
+
+def _stacked_leaf(tensors, name):
+    grads = [t.requires_grad for t in tensors]
+    if any(grads) and not all(grads):
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    out = _stack(tensors)
+    return out.detach().requires_grad_() if all(grads) else out
+
+
+_stack = aten("stack")
 
 from .._exports import public_dir
 

@@ -128,6 +128,38 @@ def reaches_outside(roots, lv, leaves=()):
     return bool(fns) and _graph_reaches(fns, lv.mark, own, lv.birth)
 
 
+def batched_autograd_grad(grad, outputs, inputs, grad_outputs, options):
+    """``autograd.grad`` called inside ``vmap`` on batched tensors (``Hooks.batched_autograd_grad``): the
+    graph is recorded on the physical tensors, so those are differentiated, the batch dims of every
+    active level leading, and the gradients wrapped back. An output's implicit gradient is ones per
+    example. An input must be batched at every active level: the gradient of a tensor shared by the
+    examples would be one per example, which its physical tensor cannot hold."""
+    active = layers()
+    ins = []
+    for i, x in enumerate(inputs):
+        p = x
+        for layer in reversed(active):
+            if p.__class__ is not BatchedTensor or p._level != layer.level:
+                raise RuntimeError(
+                    f"autograd.grad inside vmap: input {i} is not batched at every vmap level around the call, "
+                    "so its gradient (one per example) has no tensor to flow into; pass it into the vmapped "
+                    "function as a batched argument (in_dims), or differentiate with opyard.func.grad/vjp")
+            p = p._value
+        ins.append(p)
+    outs = [to_plain(o, active) for o in outputs]
+    gos = []
+    for o, p, g in zip(outputs, outs, grad_outputs):
+        if g is None and isinstance(o, Tensor) and o.requires_grad and o.numel() == 1:
+            if not o.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {o.dtype}")
+            g = _ones_like(p)
+        elif isinstance(g, Tensor):
+            g = to_plain(g, active)
+        gos.append(g)
+    got = grad(outs, ins, gos, **options)
+    return [None if g is None else from_plain(g, active) for g in got]
+
+
 def keep_if_outside(t, lv, leaves=()):
     """``t`` with its history when that reaches outside the call of ``lv``, else plain."""
     if isinstance(t, Tensor) and t.requires_grad and not reaches_outside([t], lv, leaves):
@@ -181,6 +213,9 @@ class _Reverse:
         plain = to_plain(x, self.vmaps)
         if not meta.is_floating(plain):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if plain.dtype.is_complex:
+            raise meta.complex_reverse_error("opyard.func (grad, vjp, jacrev, hessian)", "input", len(self.lv.leaves),
+                                             plain)
         if plain.requires_grad:
             leaf = _alias(plain)
         elif fwAD._state.level is not None:
@@ -293,6 +328,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         if output.dim() != 0:
             raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor "
                                f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
+        if output.dtype.is_complex:  # torch's implicit root gradient refuses it
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {output.dtype}")
         outer = call.decide([output])
         grads = call.grads([output], None, outer, retain_graph=outer, inside=True)
         grads = tree_unflatten(grads, spec)
@@ -341,8 +378,9 @@ def vjp(func, *primals, has_aux=False):
     return _vjp_with_argnums(func, *primals, has_aux=has_aux)
 
 
-def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
-    """``vjp`` differentiating only ``primals[argnums]`` (``jacrev``); messages as ``vjp``'s."""
+def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False, complex_outputs=False):
+    """``vjp`` differentiating only ``primals[argnums]`` (``jacrev``); messages as ``vjp``'s.
+    ``complex_outputs``: the caller refuses complex outputs with its own message."""
     with _Reverse() as call:
         call.lv.add_inputs(input_roots(primals))
         if argnums is None:
@@ -358,10 +396,12 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False):
             out, aux = out
         flat_out, out_spec = tree_flatten(out)
         check_non_empty_tensor_outputs(flat_out, "vjp(f, *primals)")
-        for o in flat_out:
+        for i, o in enumerate(flat_out):
             if not (o.dtype.is_floating_point or o.dtype.is_complex):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
+            if o.dtype.is_complex and not complex_outputs:
+                raise meta.complex_reverse_error("opyard.func.vjp", "output", i, o)
         outside = reaches_outside(flat_out, call.lv, call.lv.leaves)
         call.outer = call.prev and outside
         results = tree_unflatten([call.result(o) for o in flat_out], out_spec)
@@ -426,7 +466,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     @functools.wraps(func)
     def wrapper(*args):
         error_if_complex("jacrev", args, is_input=True)
-        got = _vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux)
+        got = _vjp_with_argnums(func, *args, argnums=argnums, has_aux=has_aux, complex_outputs=True)
         output, vjp_fn, aux = got if has_aux else (got + (None,))
         flat_output, output_spec = tree_flatten(output)
         error_if_complex("jacrev", flat_output, is_input=False)

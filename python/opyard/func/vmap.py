@@ -14,6 +14,7 @@ import functools
 from .._ops import resolve
 from .._tensor import Tensor
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
+from .._aten.factory import generator as _generator
 from .batched import BatchedTensor, LegacyVmapLevel, VmapLevel, _stack, _state, move_dim, pop_layer, push_layer, wrap
 
 __all__ = ["legacy_vmap", "vmap"]
@@ -48,9 +49,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     name = _name(func)
     int_dims = in_dims.__class__ is int
+    bad_out_dims = _out_dims_error(func, out_dims)  # raised by each call, as torch's
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
+        if bad_out_dims is not None:
+            raise ValueError(bad_out_dims)
         if int_dims and chunk_size is None:
             # The common call, inlined (see bench/bench_vmap.py): tensors mapped along one dim.
             if len(args) == 1:
@@ -135,9 +139,11 @@ def _mapped_inputs(func, in_dims, args):
     for x, d in zip(flat, dims):
         if d is None:
             continue
-        if not isinstance(d, int) or isinstance(d, bool):
-            raise ValueError(f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): in_dims must be int or None "
-                             f"for every input, got {d!r} of type {type(d)}.")
+        if not isinstance(d, int):
+            raise ValueError(f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input "
+                             "but in_dim must be either an integer dimension or None.")
+        if isinstance(d, bool):  # torch takes it for an int and fails on reading the size
+            raise TypeError("size(): argument 'dim' (position 1) must be int, not bool")
         if not isinstance(x, Tensor):
             raise ValueError(f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input "
                              f"but the input is of type {type(x)}. We cannot vmap over non-Tensor arguments, "
@@ -174,6 +180,17 @@ def _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs, level
         pop_layer(layer)
 
 
+def _out_dims_error(func, out_dims):
+    """torch's message when a leaf of ``out_dims`` (any pytree) is neither an int nor None, else None."""
+    if isinstance(out_dims, int):
+        return None
+    for d in tree_flatten(out_dims)[0]:
+        if d is not None and not isinstance(d, int):
+            return (f"vmap({_name(func)}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
+                    "collection of ints representing where in the outputs the vmapped dimension should appear.")
+    return None
+
+
 def _outputs(func, out, out_dims, level, size):
     if out.__class__ is BatchedTensor and out._level == level and out_dims.__class__ is int:
         value = out._value
@@ -181,10 +198,6 @@ def _outputs(func, out, out_dims, level, size):
     flat, spec = tree_flatten(out)
     if isinstance(out_dims, tuple) and len(out_dims) == 1 and not isinstance(out, (tuple, list)):
         out_dims = out_dims[0]
-    if not (out_dims is None or isinstance(out_dims, (int, tuple, list))):
-        raise ValueError(f"vmap({_name(func)}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a "
-                         "python collection of ints representing where in the outputs the vmapped dimension "
-                         "should appear.")
     dims = broadcast_prefix(out_dims, spec)
     if dims is None:
         _, dims_spec = tree_flatten(out_dims)
@@ -222,10 +235,14 @@ def _chunked(func, flat, dims, size, chunk_size, out_dims, randomness, args, kwa
     """Run ``chunk_size`` examples at a time and concatenate the outputs along their batch dims."""
     _, spec = tree_flatten(args)
     pieces = []
+    # randomness="same": every chunk draws what the first drew (torch restores its RNG state per chunk).
+    rng_state = _generator().bit_generator.state if randomness == "same" else None
     for start in range(0, size, chunk_size):
         n = min(chunk_size, size - start)
         part = [x if d is None else x.narrow(d, start, n) for x, d in zip(flat, dims)]
         part_args = tree_unflatten(part, spec)
+        if rng_state is not None:
+            _generator().bit_generator.state = rng_state
         pieces.append(_run(func, _name(func), part, dims, n, out_dims, randomness, part_args, kwargs))
     __, out_spec = tree_flatten(pieces[0])
     od = broadcast_prefix(out_dims[0] if isinstance(out_dims, tuple) and len(out_dims) == 1

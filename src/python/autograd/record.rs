@@ -186,13 +186,16 @@ fn new_node<'py>(node_cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
 
 /// A built-in op's node with one tensor output, the derivative kernels'
 /// common case: a `node_cls()` with `edges` (`(node, input_nr)` pairs) and
-/// `saved` (its saved values), and `out` attached as its output 0.
+/// `saved` (its saved values), and `out` attached as its output 0 (a complex
+/// one with `complex`: Note [Complex outputs] in `autograd/kernel/output.rs`).
 #[pyfunction]
+#[pyo3(signature = (node_cls, edges, out, saved, complex=false))]
 pub fn _record_node<'py>(
     node_cls: &Bound<'py, PyType>,
     edges: &Bound<'py, PyAny>,
     out: &Bound<'py, PyAny>,
     saved: &Bound<'py, PyAny>,
+    complex: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     if !out.is_instance_of::<PyTensorBase>() {
         return Err(PyTypeError::new_err(
@@ -220,6 +223,6 @@ pub fn _record_node<'py>(
         n.saved = values;
         n.has_saved = true;
     }
-    attach_output(node, out, false)?;
+    attach_output(node, out, complex)?;
     Ok(obj)
 }

@@ -109,6 +109,12 @@ def _push_level(spec, outs, values, args, tangents, level):
     # the jvp must be backward-differentiable (reverse over forward), as in torch.
     if any(meta.is_tensor(t) and meta.requires_grad(t) for t in _flat(tangents)) or \
             any(meta.is_tensor(v) and meta.requires_grad(v) for v in _flat(values)):
+        if spec.mutated:
+            # The new tangent of a mutated input is written into its tangent below: the formula reads a
+            # copy of the old one (torch's ``original_self_t``), so what the recorded tangent computation
+            # saved is not changed under it.
+            tangents = [t.clone() if p in spec.mutated and meta.is_tensor(t) else t
+                        for p, t in zip(spec.diff_pos, tangents)]
         result = spec.formula.forward(tangents, args)
     else:
         # ``no_grad``, not the guard excluding the autograd keys: the outer levels' tangents flow.
@@ -125,6 +131,11 @@ def _push_level(spec, outs, values, args, tangents, level):
             if mutated and any(values[p] is o for p in mutated):
                 fwad.set_inplace_tangent(o, t, level)
             else:
+                if any(t is x for x in _flat(tangents)) and not any(o is v for v in _flat(values)):
+                    # A formula that passes an input's tangent through (``add`` with one tangent): the new
+                    # tensor gets a tangent of its own, or an in-place change of it would write into the
+                    # input's (torch's formulas always make a new tensor there).
+                    t = t.clone()
                 fwad.set_tangent(o, t, level)
 
 

@@ -82,7 +82,11 @@ def _copysign_d(a):
 
 
 def _copysign(g, a, n):
-    return (mul(g, _copysign_d(a)),) + ((None,) if len(n) > 1 else ())
+    """self: grad * result / self (0 where self is 0); other: zeros (derivatives.yaml's rows)."""
+    gs = mul(g, _copysign_d(a)) if n[0] else None
+    if len(n) == 1:
+        return (gs,)
+    return gs, A.zeros_like.default(a.other) if n[1] else None
 
 
 def _sinc_d(a):
@@ -247,7 +251,7 @@ FORMULAS = {
                          forward=_logaddexp_fw),
     "aten::logaddexp2": F("Logaddexp2Backward0", ("self", "other"), _g(_logaddexp2), save=("self", "other"),
                           forward=_logaddexp2_fw),
-    "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign), save=("self", "result"),
+    "aten::copysign.Tensor": F("CopysignBackward0", ("self", "other"), _g(_copysign), save=("self", "other", "result"),
                                forward=lambda t, a: fit(None if t[0] is None else mul(t[0], _copysign_d(a)),
                                                         a.result)),
     "aten::copysign.Scalar": F("CopysignBackward1", ("self",), _g(_copysign), save=("self", "result"),

@@ -45,10 +45,11 @@ __all__ = ["Formula", "TensorMeta", "make_kernel", "BuiltinNode"]
 class Formula:
     """Derivative data of one operator overload."""
 
-    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse")
+    __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse",
+                 "complex")
 
     def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
-                 outputs=None, refuse=()):
+                 outputs=None, refuse=(), complex=False):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -68,6 +69,10 @@ class Formula:
         # Tensor arguments derivatives.yaml marks ``non_differentiable``: torch refuses a call where
         # one requires grad ("is not differentiable with respect to argument ...").
         self.refuse = tuple(refuse)
+        # Whether a complex result is differentiable: the formula computes the conjugate Wirtinger
+        # derivative torch's does (Note [Complex outputs] in src/python/autograd/kernel/output.rs).
+        # Otherwise a complex result never requires grad and ``backward`` refuses it.
+        self.complex = complex
 
 
 class BuiltinNode(Node):
@@ -273,7 +278,7 @@ def make_kernel(op, formula, *, rust=True, general=False):
 
 def _without_refuse(formula):
     return Formula(formula.name, formula.diff, formula.backward, formula.save, formula.forward, formula.node_apply,
-                   formula.rust_apply, formula.outputs)
+                   formula.rust_apply, formula.outputs, complex=formula.complex)
 
 
 def _refusing(spec, kernel):
@@ -317,7 +322,7 @@ def _rust_plain_kernel(spec, general):
         [kind for _, _, kind in spec.saves], [a.default_value for a in arguments],
         [_sys.intern(n) for n in spec.names], spec.formula.name if spec.save_result else None,
         tensor_meta, SavedTensor, general.__name__, view=spec.is_view,
-        inplace=bool(spec.mutated))
+        inplace=bool(spec.mutated), complex=spec.formula.complex)
 
 
 def _plain_kernel(spec, general):
@@ -340,6 +345,7 @@ def _plain_kernel(spec, general):
     node_cls = spec.node_cls
     result_name = spec.formula.name if spec.save_result else None
     is_view = spec.is_view
+    complex_ok = spec.formula.complex
 
     def kernel(keyset, *args, **kwargs):
         if _fw_state.level is not None:
@@ -360,7 +366,7 @@ def _plain_kernel(spec, general):
             out = call(*args, **kwargs)
         if any_grad:
             if inline and isinstance(out, _TensorBase):
-                _record_node(node_cls, edges, out, _saved_values(saves, values, out, result_name))
+                _record_node(node_cls, edges, out, _saved_values(saves, values, out, result_name), complex_ok)
             else:
                 _record(spec, out, values, None, edges, None, None)
             if is_view:
@@ -399,7 +405,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         # The common case in one Rust call: node, edges, saved values, output 0's history.
         if spec.save_result:
             saved.append(SavedTensor(out, True, spec.formula.name, 0))
-        return _record_node(spec.node_cls, edges, out, saved)
+        return _record_node(spec.node_cls, edges, out, saved, spec.formula.complex)
     node = spec.node_cls()
     node.next_functions = edges
     if arity is not None:
@@ -407,7 +413,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
-        if out.dtype.is_floating_point:
+        if out.dtype.is_floating_point or (spec.formula.complex and out.dtype.is_complex):
             if spec.mutated and _is_mutated(out, values, spec.mutated):
                 meta.rebase_history(out, node, 0)
             else:

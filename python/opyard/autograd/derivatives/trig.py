@@ -41,13 +41,13 @@ def _scaled(node, factor):
 
 
 def _logit_d(a):
-    """1 / (x (1 - x)); with ``eps``, 0 outside [eps, 1 - eps] (the clamp's flat parts)."""
+    """1 / (x (1 - x)) (torch's logit_backward): outside [0, 1] nan without ``eps``, and with it 0
+    outside [eps, 1 - eps] (the clamp's flat parts; a nan ``x`` keeps its nan)."""
     x = a.self
     d = A.reciprocal.default(mul(x, A.rsub.Scalar(x, 1)))
-    if a.eps is None:
-        return d
-    inside = A.logical_and.default(A.ge.Scalar(x, a.eps), A.le.Scalar(x, 1 - a.eps))
-    return A.where.self(inside, d, A.zeros_like.default(d))
+    lo, hi, fill = (0, 1, math.nan) if a.eps is None else (a.eps, 1 - a.eps, 0.0)
+    outside = A.logical_or.default(A.lt.Scalar(x, lo), A.gt.Scalar(x, hi))
+    return A.where.self(outside, A.full_like.default(d, fill), d)
 
 
 def _fminmax(pick):

@@ -149,3 +149,12 @@ FORMULAS = {
                         forward=lambda t, a: A._to_copy.default(t[0], dtype=a.dtype)),
 }
 
+# These formulas only move, sum or copy the gradient's elements (a complex gradient converted to a
+# real input's dtype keeps its real part, as torch's): they hold for complex results as written
+# (Note [Complex outputs] in src/python/autograd/kernel/output.rs).
+for _name in ("aten::view", "aten::reshape", "aten::_reshape_alias", "aten::_unsafe_view", "aten::t",
+              "aten::transpose.int", "aten::permute", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim",
+              "aten::squeeze.dims", "aten::expand", "aten::select.int", "aten::slice.Tensor", "aten::narrow",
+              "aten::cat", "aten::stack", "aten::clone", "aten::alias", "aten::_to_copy"):
+    FORMULAS[_name].complex = True
+

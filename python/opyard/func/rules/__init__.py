@@ -45,7 +45,13 @@ def _rule_table():
             else:
                 table[name] = pointwise.pointwise_rule
         elif kind == "inplace":
-            table[name] = pointwise.inplace_rule
+            op = aten(name)
+            # An in-place op that is not pointwise (it takes a dim or an index): its out-of-place
+            # form (its own rule, or the per-example fallback), written back into ``self``.
+            if any(a.name in ("dim", "index") for a in op._schema.arguments):
+                table[name] = pointwise.inplace_via_functional
+            else:
+                table[name] = pointwise.inplace_rule
         elif kind == "like":
             table[name] = pointwise.unary_rule
     owner = {}

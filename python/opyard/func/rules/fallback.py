@@ -96,7 +96,7 @@ def _stack_results(name, results, level):
         return None
     if isinstance(first, Tensor):
         return wrap(_stack(results, 0), level)
-    if first.__class__ in (tuple, list):
+    if isinstance(first, (tuple, list)):  # return_types too: they are built from one sequence
         return first.__class__(_stack_results(name, [r[j] for r in results], level) for j in range(len(first)))
     raise RuntimeError(f"vmap: {name} returned a {type(first).__name__} per example; a batched result must be "
                        "a tensor (or tensors), so this operator cannot run inside vmap")

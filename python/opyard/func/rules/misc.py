@@ -12,7 +12,7 @@ from ... import _core
 from ..._aten.common import Tensor
 from ...dispatcher import DispatchKey, DispatchKeySet
 from ..batched import BatchedTensor, current_layer, layers, wrap
-from .common import aten, level_of, materialize, pad_to, shift_dim
+from .common import aten, filled, level_of, materialize, pad_to, shift_dim
 from .fallback import loop_fallback
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "random_like_rule",
     "refuse_rule",
     "scatter_rule",
+    "view_scatter_rule",
     "vmap_mode_kernel",
 ]
 
@@ -111,6 +112,27 @@ def scatter_rule(op, inplace=False):
         out = op(pself, shift_dim(dim, self._data.ndim, "scatter"), pindex, src, **kwargs)
         return self if inplace else wrap(out, level)
     return rule
+
+
+def view_scatter_rule(dim_names):
+    """``slice_scatter`` / ``select_scatter`` / ``diagonal_scatter``: ``self`` and ``src`` batch first
+    (an unbatched one expanded), the dims named ``dim_names`` moved past the batch dim: one call."""
+    def factory(op):
+        names = [a.name for a in op._schema.arguments]
+        positions = [names.index(n) for n in dim_names]
+
+        def rule(self, src, *args, **kwargs):
+            level = level_of((self, src))
+            pself, psrc = _both(self, src, level)
+            full = filled((self, src) + args, max(positions), op) if not kwargs else [self, src, *args]
+            for name, i in zip(dim_names, positions):
+                if name in kwargs:
+                    kwargs[name] = shift_dim(kwargs[name], self.dim(), op.name())
+                elif i < len(full):
+                    full[i] = shift_dim(full[i], self.dim(), op.name())
+            return wrap(op(pself, psrc, *full[2:], **kwargs), level)
+        return rule
+    return factory
 
 
 def index_select_rule(op):
@@ -306,6 +328,8 @@ RULES = {
     "masked_fill_.Scalar": lambda op: masked_fill_rule(op, inplace=True),
     "masked_fill_.Tensor": lambda op: masked_fill_rule(op, inplace=True),
     "einsum": einsum_rule,
+    "slice_scatter": view_scatter_rule(("dim",)), "select_scatter": view_scatter_rule(("dim",)),
+    "diagonal_scatter": view_scatter_rule(("dim1", "dim2")),
     "rand_like": random_like_rule, "randn_like": random_like_rule,
     "uniform_": random_inplace_rule, "normal_": random_inplace_rule,
     "index_put": index_put_rule, "index_put_": functools.partial(index_put_rule, inplace=True),

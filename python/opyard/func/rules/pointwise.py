@@ -11,10 +11,10 @@ computed and that operand cast to it.
 from ..._tensor import CPU
 from ..batched import BATCHED_BIT, _new
 from ..inplace import check_before_vmap
-from .common import BatchedTensor, Tensor, logical_dtype, pad_to, wrap
+from .common import BatchedTensor, Tensor, aten, logical_dtype, pad_to, wrap
 from .fallback import loop_fallback
 
-__all__ = ["RULES", "inplace_rule", "pointwise_rule", "unary_rule"]
+__all__ = ["RULES", "inplace_rule", "inplace_via_functional", "pointwise_rule", "unary_rule"]
 
 
 def unary_rule(op):
@@ -96,6 +96,30 @@ def pointwise_rule(op, skip=()):
     return rule
 
 
+def inplace_via_functional(op):
+    """An in-place op that takes a dim or an index (``index_add_``, ``scatter_add_``, ``cumsum_``...):
+    its out-of-place form on the batched arguments, copied into ``self`` (``copy_``'s rule refuses a
+    batched result for an unbatched ``self``, with torch's text)."""
+    name, _, overload = op.name().partition("::")[2].partition(".")
+    functional = aten(name[:-1] + ("." + overload if overload else ""))
+    copy_ = aten("copy_")
+
+    def rule(self, *args, **kwargs):
+        level = self._level if self.__class__ is BatchedTensor else 0
+        for a in args:
+            if a.__class__ is BatchedTensor and a._level > level:
+                check_before_vmap(self, a._level, op.name())
+                raise RuntimeError(
+                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
+                    f"extra_args that has more elements than `self`. This happened due to `other` being vmapped "
+                    f"over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
+                    f"instead of {name}. If said operator is being called inside the opyard framework, please "
+                    "file a bug report instead.")
+        return copy_(self, functional(self, *args, **kwargs))
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
+    return rule
+
+
 def inplace_rule(op):
     """In-place pointwise ops: ``self`` must be batched wherever another operand is (torch's error
     otherwise), since one unbatched tensor cannot hold a different result per example."""
@@ -103,15 +127,16 @@ def inplace_rule(op):
 
     def rule(self, *args, **kwargs):
         level = self._level if self.__class__ is BatchedTensor else 0
-        for i, a in enumerate(args):
+        for a in args:
             if a.__class__ is BatchedTensor and a._level > level:
                 check_before_vmap(self, a._level, op.name())
-                arg = op._schema.arguments[i + 1].name
+                # torch's text names the operand `other` whatever the schema calls it.
                 raise RuntimeError(
-                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `{arg}` in "
-                    f"extra_args that has more elements than `self`. This happened due to `{arg}` being vmapped "
+                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
+                    f"extra_args that has more elements than `self`. This happened due to `other` being vmapped "
                     f"over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
-                    f"instead of {name}.")
+                    f"instead of {name}. If said operator is being called inside the opyard framework, please "
+                    "file a bug report instead.")
         rank = self._data.ndim
         for a in args:
             if isinstance(a, Tensor) and a._data.ndim > rank:

@@ -40,10 +40,13 @@ impl PyPlainAutogradKernel {
     /// kind per schema argument (0 tensor, 1 meta, 2 value), `defaults` and `names`
     /// one per argument, `result_name` the node name when the result is saved,
     /// `view` whether the op returns a view of its first argument, `inplace`
-    /// whether it modifies its first argument and returns it.
+    /// whether it modifies its first argument and returns it, `complex` whether
+    /// a complex result is differentiable (its formula gives the conjugate
+    /// Wirtinger derivative; Note [Complex outputs]).
     #[new]
     #[pyo3(signature = (op, general, record, node_cls, diff_pos, saves, defaults, names,
-                        result_name, tensor_meta, saved_tensor, name, view=false, inplace=false))]
+                        result_name, tensor_meta, saved_tensor, name, view=false, inplace=false,
+                        complex=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -61,6 +64,7 @@ impl PyPlainAutogradKernel {
         name: Py<PyString>,
         view: bool,
         inplace: bool,
+        complex: bool,
     ) -> PyResult<Self> {
         let n = saves.len();
         if defaults.len() != n || names.len() != n || diff_pos.iter().any(|&p| p >= n) {
@@ -107,6 +111,7 @@ impl PyPlainAutogradKernel {
             direct_node,
             view,
             inplace,
+            complex,
         })
     }
 

@@ -95,6 +95,9 @@ pub struct PyPlainAutogradKernel {
     /// The op modifies its first argument in place and returns it
     /// (Note [In-place ops in the Rust kernel]).
     pub(crate) inplace: bool,
+    /// A complex result is differentiable (Note [Complex outputs] in
+    /// `autograd/kernel/output.rs`).
+    pub(crate) complex: bool,
     /// The op's result test (Note [Checked results]) for the call below autograd.
     pub(crate) quick: crate::python::dispatch::binder::Quick,
 }
@@ -300,7 +303,7 @@ impl PyPlainAutogradKernel {
             n.saved = saved;
             n.has_saved = true;
         }
-        crate::python::autograd::kernel::output::attach(node, out)
+        crate::python::autograd::kernel::output::attach(node, out, self.complex)
     }
 }
 

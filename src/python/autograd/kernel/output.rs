@@ -6,6 +6,13 @@
 //! from the array and whether its dtype is floating point is remembered per
 //! dtype object: no `Size` or attribute lookup per call. Anything else goes
 //! through `attach_output`.
+//!
+//! Note [Complex outputs]: torch differentiates complex results too (the
+//! gradient of a complex tensor is its conjugate Wirtinger derivative). A
+//! built-in op's complex result gets a history only when its formula says it
+//! computes that derivative (`Formula(complex=True)`): a formula written for
+//! real numbers would give a complex input a wrong gradient, where without a
+//! history `backward` refuses the output.
 
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -26,15 +33,18 @@ fn is_floating(dtype: &Bound<'_, PyAny>) -> PyResult<bool> {
     })
 }
 
-/// Makes `out` output 0 of the fresh `node` (as `attach_output(node, out, false)`).
-pub fn attach(node: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+/// Makes `out` output 0 of the fresh `node` (as `attach_output(node, out, complex)`).
+pub fn attach(node: &Bound<'_, PyNodeBase>, out: &Bound<'_, PyAny>, complex: bool) -> PyResult<()> {
     let py = out.py();
     let Some(state) = plain_cpu_tensor(out) else {
-        return attach_output(node, out, false).map(drop);
+        return attach_output(node, out, complex).map(drop);
     };
     let Some(shapes) = state.with_dims(py, one_native_shape) else {
-        return attach_output(node, out, false).map(drop);
+        return attach_output(node, out, complex).map(drop);
     };
+    if complex {
+        return attach_output(node, out, true).map(drop);
+    }
     let floating = is_floating(&state.dtype(py)?)?;
     // A fresh node has no shapes: nothing is dropped under the borrow.
     node.borrow_mut().shapes = shapes;

@@ -1,0 +1,122 @@
+"""``logspace``: ``steps`` powers of ``base`` whose exponents are evenly spaced from ``start`` to
+``end``, computed as torch's CPU kernel computes them.
+
+torch converts ``start`` and ``end`` to the result's element type first (an integral dtype
+truncates them), steps in double precision (complex: in the complex type), takes the power in
+double and converts it to the element type; the first half of the values count up from ``start``
+and the second half down from ``end``, so both ends are exact. The ``Tensor`` overloads take
+0-dimensional tensors and read their values.
+"""
+
+import numpy as np
+
+from .. import _dtype as D
+from ._declare import OpTable
+from .common import A, Tensor, _make_meta
+from .factory import _new
+
+__all__ = ["OPS"]
+
+OPS = OpTable()
+
+_REAL_OF = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
+
+
+def _as(value, dt):
+    """A Python number as an element of ``dt`` (torch's ``Scalar::to``: truncation for integers)."""
+    if dt._cat == 3:
+        return dt.np.type(complex(value))
+    if dt._cat == 2:
+        return float(np.asarray(float(value.real if isinstance(value, complex) else value)).astype(dt.np))
+    return int(value.real if isinstance(value, complex) else value)
+
+
+def _values(start, end, steps, base, dt):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if dt is D.bool or dt.name.startswith("float8"):
+        raise NotImplementedError(f"\"logspace_cpu\" not implemented for '{D.legacy_name(dt)}'")
+    np_dt = dt.np
+    if steps == 0:
+        return np.empty(0, dtype=np_dt)
+    i = np.arange(steps)
+    with np.errstate(all="ignore"):
+        if dt._cat == 3:
+            if steps == 1:
+                return np.full(1, complex(base) ** complex(start), dtype=np_dt)
+            T = np_dt.type
+            s, e, b = _as(start, dt), _as(end, dt), T(base)
+            step = (e - s) / T(steps - 1)
+            k = i.astype(np_dt)
+            up = b ** (s + step * k)
+            down = b ** (e - step * (T(steps) - k - T(1)).astype(np_dt))
+            return np.where(i < steps // 2, up, down).astype(np_dt)
+        if steps == 1:
+            v = float(base) ** float(start.real if isinstance(start, complex) else start)
+            return _cast(np.full(1, v), dt)
+        s, e = _as(start, dt), _as(end, dt)
+        step = float(e - s) / (steps - 1)
+        up = float(base) ** (s + step * i)
+        down = float(base) ** (e - step * (steps - i - 1))
+        return _cast(np.where(i < steps // 2, up, down), dt)
+
+
+def _cast(values, dt):
+    """Doubles as elements of ``dt`` (C's conversion: integers truncate toward zero)."""
+    if dt._cat == 1:
+        info = np.iinfo(dt.np)
+        t = np.trunc(values)
+        return np.where(np.isfinite(t), np.clip(t, info.min, info.max), 0).astype(dt.np)
+    return values.astype(dt.np)
+
+
+def _scalar(v):
+    """``v``'s value: a number, or a 0-dimensional tensor's (torch's ``item()``)."""
+    if isinstance(v, Tensor):
+        return v.item()
+    return v
+
+
+def _check_tensors(start, end):
+    ds, de = (v.dim() if isinstance(v, Tensor) else 0 for v in (start, end))
+    if ds or de:
+        raise RuntimeError(f"logspace only supports 0-dimensional start and end tensors, but got start with {ds} "
+                           f"dimension(s) and end with {de} dimension(s).")
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    _check_tensors(start, end)
+    dt = dtype if dtype is not None else D.get_default_dtype()
+    return _new(_values(_scalar(start), _scalar(end), steps, base, dt), device)
+
+
+def _meta(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    _check_tensors(start, end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return _make_meta((int(steps),), dtype if dtype is not None else D.get_default_dtype())
+
+
+def _out_kernel(overload):
+    """``logspace(..., out=)``: the values computed in ``out``'s dtype on ``out``'s device (torch's
+    out= form takes both from ``out``), then written into it."""
+    functional = "logspace" + overload.replace(".", "__")
+    name = f"aten::logspace.{overload[1:] + '_' if overload else ''}out"
+
+    def kernel(start, end, steps, base=10.0, *, out):
+        # out_variants reads the generated index, which lists this module's operators: imported here.
+        from .out_variants import write_out
+
+        result = getattr(A, functional)(start, end, steps, base, dtype=out.dtype, device=out.device)
+        return write_out(name, result, out)
+    kernel.__name__ = name.split("::")[1].replace(".", "_")
+    return kernel
+
+
+_OPTIONS = "*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None"
+for _overload, _args in (("", "Scalar start, Scalar end"), (".Tensor_Tensor", "Tensor start, Tensor end"),
+                         (".Tensor_Scalar", "Tensor start, Scalar end"), (".Scalar_Tensor", "Scalar start, Tensor end")):
+    OPS.op(f"logspace{_overload}({_args}, int steps, float base=10.0, {_OPTIONS}) -> Tensor", kind="factory",
+           meta=_meta)(logspace)
+    OPS.op(f"logspace.{_overload[1:] + '_' if _overload else ''}out({_args}, int steps, float base=10.0, *, "
+           "Tensor(a!) out) -> Tensor(a!)", kind="composite")(_out_kernel(_overload))
