@@ -71,7 +71,9 @@ impl DispatchKeySet {
             Autograd => Self::AUTOGRAD_KEYS,
             // and `Batched`: under vmap an operator without a batching rule runs its
             // composition (torch's FuncTorchBatchedDecomposition), not the per-example loop.
-            CompositeImplicitAutograd => Self(Self::BACKENDS.0 | Self::AUTOGRAD_KEYS.0 | bit(Batched)),
+            CompositeImplicitAutograd => {
+                Self(Self::BACKENDS.0 | Self::AUTOGRAD_KEYS.0 | bit(Batched))
+            }
             CompositeExplicitAutograd | CompositeExplicitAutogradNonFunctional => Self::BACKENDS,
             Undefined => Self::EMPTY,
             runtime => Self(bit(runtime)),
