@@ -11,6 +11,7 @@ torch's backend fallback: an operator without a Meta kernel refuses meta
 tensors with torch's message.
 """
 
+from ._keys import AUTOCAST_OF_DEVICE
 from ._registration import KernelLibrary, fallthrough_kernel
 
 _FALLTHROUGH_KEYS = (
@@ -23,8 +24,7 @@ _FALLTHROUGH_KEYS = (
     "ADInplaceOrView",
     "Autograd",
     "Tracer",
-    "AutocastCPU",
-    "AutocastCUDA",
+    *(key.name for key in AUTOCAST_OF_DEVICE.values()),  # AutocastCPU, AutocastCUDA: the core's table
     "VmapMode",
     "PythonTLSSnapshot",
     "PythonDispatcher",

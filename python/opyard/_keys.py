@@ -24,12 +24,11 @@ DispatchKeySet = _core.DispatchKeySet
 
 AUTOGRAD_KEYS = DispatchKeySet(DispatchKey.Autograd)
 BACKEND_KEYS = DispatchKeySet(DispatchKey.CompositeExplicitAutograd)
-AUTOCAST_KEYS = DispatchKeySet([DispatchKey.AutocastCPU, DispatchKey.AutocastCUDA])
 after_autograd_keyset = DispatchKeySet(
     [k for k in DispatchKey if k < DispatchKey.AutogradOther]
 )
 
-# The one device table (See Note [One device table] in src/python/keys.rs): for every backend key,
+# The one device table (See Note [One device table] in src/python/dispatch/keys.rs): for every backend key,
 # in priority order, ``(device type or None, backend key, Autograd key, Autocast key or None)``, as
 # the core decides them. Everything in Python that maps a device to its keys reads these.
 DEVICE_TABLE = tuple(
@@ -41,3 +40,4 @@ BACKEND_OF_DEVICE = {row[0]: row[1] for row in DEVICE_TABLE if row[0] is not Non
 AUTOGRAD_OF_BACKEND = {row[1]: row[2] for row in DEVICE_TABLE}
 # "cpu" -> DispatchKey.AutocastCPU, "cuda" -> DispatchKey.AutocastCUDA: the devices autocast serves
 AUTOCAST_OF_DEVICE = {row[0]: row[3] for row in DEVICE_TABLE if row[0] is not None and row[3] is not None}
+AUTOCAST_KEYS = DispatchKeySet(list(AUTOCAST_OF_DEVICE.values()))

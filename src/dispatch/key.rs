@@ -14,84 +14,190 @@
 //! it beats every dense backend), the functionality keys, and the
 //! `Autograd<backend>` keys in the backends' order. See Note [Torch layout] in
 //! keyset.rs for how `raw_repr` maps back to torch's bits.
+//!
+//! Note [One backend list]: every fact about a dense backend is one row of
+//! the `dispatch_keys!` invocation below: its key, its `Autograd<backend>` key,
+//! torch's backend component bit, and where it has them its device type and
+//! its `Autocast<backend>` key. The enum (backends first, their autograd keys
+//! in the same order after `AutogradOther`), `is_backend`, `autograd_of`,
+//! `backend_of_autograd`, `autocast_of`, `device_type`, the key sets
+//! `BACKENDS`/`AUTOGRAD_KEYS`/`AUTOCAST_KEYS` and torch's bit layout are all
+//! generated from those rows, so adding a backend is adding one row (and its
+//! place in torch's layout test).
 
 use crate::error::Error;
 use std::fmt;
 
-/// Declares `DispatchKey` and, from the same list, `ALL_KEYS` and the names:
-/// the declaration order is the priority (see Note [Key priority]).
+/// Declares `DispatchKey` from the one backend list (See Note [One backend
+/// list]) and the other keys in priority order, and from the same lists
+/// `ALL_KEYS`, the names and the backend tables.
 macro_rules! dispatch_keys {
-    ($($(#[$doc:meta])* $key:ident),+ $(,)?) => {
+    (
+        backends {
+            $( $backend:ident => $autograd:ident, bit $bit:literal
+               $(, device $device:literal)? $(, autocast $autocast:ident)?; )+
+        }
+        $(#[$other_doc:meta])* other_backend $other:ident => $other_autograd:ident;
+        functionality { $( $(#[$fdoc:meta])* $fkey:ident, )+ }
+        extra_autograd { $( $(#[$edoc:meta])* $ekey:ident, )* }
+        after_autograd { $( $(#[$adoc:meta])* $akey:ident, )+ }
+    ) => {
         /// One dispatch key. See Note [Key priority].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         #[allow(non_camel_case_types)] // torch's TESTING_ONLY_* names, verbatim
         pub enum DispatchKey {
-            $($(#[$doc])* $key),+
+            $( $backend, )+
+            $(#[$other_doc])* $other,
+            $( $(#[$fdoc])* $fkey, )+
+            /// The autograd key of the backends without their own (`FPGA`).
+            $other_autograd,
+            $( $autograd, )+
+            $( $(#[$edoc])* $ekey, )*
+            $( $(#[$adoc])* $akey, )+
         }
 
         /// All keys in declaration order.
-        pub const ALL_KEYS: [DispatchKey; NUM_KEYS] = [$(DispatchKey::$key),+];
+        pub const ALL_KEYS: [DispatchKey; NUM_KEYS] = [
+            $(DispatchKey::$backend,)+ DispatchKey::$other, $(DispatchKey::$fkey,)+
+            DispatchKey::$other_autograd, $(DispatchKey::$autograd,)+ $(DispatchKey::$ekey,)*
+            $(DispatchKey::$akey,)+
+        ];
 
-        const NAMES: [&str; NUM_KEYS] = [$(stringify!($key)),+];
+        const NAMES: [&str; NUM_KEYS] = [
+            $(stringify!($backend),)+ stringify!($other), $(stringify!($fkey),)+
+            stringify!($other_autograd), $(stringify!($autograd),)+ $(stringify!($ekey),)*
+            $(stringify!($akey),)+
+        ];
+
+        /// The backend keys, in priority order: the dense backends, then FPGA.
+        pub const BACKEND_KEYS: &[DispatchKey] = &[$(DispatchKey::$backend,)+ DispatchKey::$other];
+
+        /// The autograd keys: `AutogradOther`, one per dense backend, then those of
+        /// functionalities (`AutogradNestedTensor`).
+        pub const AUTOGRAD_KEYS: &[DispatchKey] =
+            &[DispatchKey::$other_autograd, $(DispatchKey::$autograd,)+ $(DispatchKey::$ekey,)*];
+
+        /// The autocast keys, in their backends' order.
+        pub const AUTOCAST_KEYS: &[DispatchKey] = &[$($(DispatchKey::$autocast,)?)+];
+
+        /// The backends a device type reaches, in priority order.
+        pub const DEVICE_BACKENDS: &[DispatchKey] =
+            &[$($({ let _: &str = $device; DispatchKey::$backend },)?)+];
+
+        impl DispatchKey {
+            /// A backend key: a dense backend or FPGA.
+            pub const fn is_backend(self) -> bool {
+                matches!(self, $(DispatchKey::$backend)|+ | DispatchKey::$other)
+            }
+
+            /// The autograd key serving a backend (FPGA's is `AutogradOther`, as in torch).
+            pub const fn autograd_of(self) -> Option<Self> {
+                match self {
+                    $( DispatchKey::$backend => Some(DispatchKey::$autograd), )+
+                    DispatchKey::$other => Some(DispatchKey::$other_autograd),
+                    _ => None,
+                }
+            }
+
+            /// The backend an `Autograd<backend>` key serves (`AutogradOther` serves
+            /// several: see `DispatchKeySet::AUTOGRADOTHER_BACKENDS`).
+            pub const fn backend_of_autograd(self) -> Option<Self> {
+                match self {
+                    $( DispatchKey::$autograd => Some(DispatchKey::$backend), )+
+                    _ => None,
+                }
+            }
+
+            /// The autocast key serving a backend, where there is one.
+            pub const fn autocast_of(self) -> Option<Self> {
+                match self {
+                    $($( DispatchKey::$backend => Some(DispatchKey::$autocast), )?)+
+                    _ => None,
+                }
+            }
+
+            /// The device type (torch's `device.type`) that reaches a backend,
+            /// where there is one.
+            pub const fn device_type(self) -> Option<&'static str> {
+                match self {
+                    $($( DispatchKey::$backend => Some($device), )?)+
+                    _ => None,
+                }
+            }
+
+            /// The backend a device type reaches (the inverse of `device_type`).
+            pub fn of_device_type(ty: &str) -> Option<Self> {
+                match ty {
+                    $($( $device => Some(DispatchKey::$backend), )?)+
+                    _ => None,
+                }
+            }
+
+            /// torch's backend component bit of a dense backend (See Note
+            /// [Torch layout] in torch_layout.rs).
+            pub const fn torch_backend_bit(self) -> Option<u8> {
+                match self {
+                    $( DispatchKey::$backend => Some($bit), )+
+                    _ => None,
+                }
+            }
+        }
     };
 }
 
 dispatch_keys! {
-    CPU,
-    CUDA,
-    XLA,
-    MPS,
-    XPU,
-    HPU,
-    Lazy,
-    MAIA,
-    PrivateUse1,
-    Meta,
+    backends {
+        CPU => AutogradCPU, bit 0, device "cpu", autocast AutocastCPU;
+        CUDA => AutogradCUDA, bit 1, device "cuda", autocast AutocastCUDA;
+        XLA => AutogradXLA, bit 3;
+        MPS => AutogradMPS, bit 4;
+        XPU => AutogradXPU, bit 6;
+        HPU => AutogradHPU, bit 7;
+        Lazy => AutogradLazy, bit 9;
+        MAIA => AutogradMAIA, bit 11;
+        PrivateUse1 => AutogradPrivateUse1, bit 12, device "privateuseone";
+        Meta => AutogradMeta, bit 15, device "meta";
+    }
     /// A backend without its own autograd key: `AutogradOther` serves it.
-    FPGA,
-    /// torch's nested-tensor functionality (a key users set on wrapper subclasses).
-    NestedTensor,
-    BackendSelect,
-    Fake,
-    Python,
-    Functionalize,
-    Conjugate,
-    Negative,
-    ZeroTensor,
-    ADInplaceOrView,
-    AutogradOther,
-    AutogradCPU,
-    AutogradCUDA,
-    AutogradXLA,
-    AutogradMPS,
-    AutogradXPU,
-    AutogradHPU,
-    AutogradLazy,
-    AutogradMAIA,
-    AutogradPrivateUse1,
-    AutogradMeta,
-    /// The autograd key of nested tensors (in the `Autograd` alias, as in torch).
-    AutogradNestedTensor,
-    Tracer,
-    AutocastCPU,
-    AutocastCUDA,
-    Batched,
-    VmapMode,
-    PythonTLSSnapshot,
-    TESTING_ONLY_GenericWrapper,
-    TESTING_ONLY_GenericMode,
-    PythonDispatcher,
-    /// The slot for calls whose key set is empty (no tensor arguments).
-    Undefined,
-    /// Alias: every `Autograd<backend>` key and `AutogradOther`.
-    Autograd,
-    /// Alias: backends, autograd keys and `Undefined`.
-    CompositeImplicitAutograd,
-    /// Alias: backends and `Undefined`.
-    CompositeExplicitAutograd,
-    /// Alias: backends.
-    CompositeExplicitAutogradNonFunctional,
+    other_backend FPGA => AutogradOther;
+    functionality {
+        /// torch's nested-tensor functionality (a key users set on wrapper subclasses).
+        NestedTensor,
+        BackendSelect,
+        Fake,
+        Python,
+        Functionalize,
+        Conjugate,
+        Negative,
+        ZeroTensor,
+        ADInplaceOrView,
+    }
+    extra_autograd {
+        /// The autograd key of nested tensors (in the `Autograd` alias, as in torch).
+        AutogradNestedTensor,
+    }
+    after_autograd {
+        Tracer,
+        AutocastCPU,
+        AutocastCUDA,
+        Batched,
+        VmapMode,
+        PythonTLSSnapshot,
+        TESTING_ONLY_GenericWrapper,
+        TESTING_ONLY_GenericMode,
+        PythonDispatcher,
+        /// The slot for calls whose key set is empty (no tensor arguments).
+        Undefined,
+        /// Alias: every `Autograd<backend>` key and `AutogradOther`.
+        Autograd,
+        /// Alias: backends, autograd keys and `Undefined`.
+        CompositeImplicitAutograd,
+        /// Alias: backends and `Undefined`.
+        CompositeExplicitAutograd,
+        /// Alias: backends.
+        CompositeExplicitAutogradNonFunctional,
+    }
 }
 
 /// Runtime keys: the bits of a key set.
@@ -137,62 +243,9 @@ impl DispatchKey {
         (self as u8) < (Undefined as u8)
     }
 
-    /// A backend key: a dense backend or FPGA.
-    pub const fn is_backend(self) -> bool {
-        matches!(
-            self,
-            CPU | CUDA | XLA | MPS | XPU | HPU | Lazy | MAIA | PrivateUse1 | Meta | FPGA
-        )
-    }
-
-    /// An `Autograd<backend>` key, `AutogradOther` or `AutogradNestedTensor`.
+    /// An `Autograd<backend>` key or `AutogradOther`.
     pub const fn is_autograd(self) -> bool {
-        (self as u8) >= (AutogradOther as u8) && (self as u8) <= (AutogradNestedTensor as u8)
-    }
-
-    /// The autograd key serving a backend (FPGA's is `AutogradOther`, as in torch).
-    pub const fn autograd_of(self) -> Option<Self> {
-        match self {
-            CPU => Some(AutogradCPU),
-            CUDA => Some(AutogradCUDA),
-            XLA => Some(AutogradXLA),
-            MPS => Some(AutogradMPS),
-            XPU => Some(AutogradXPU),
-            HPU => Some(AutogradHPU),
-            Lazy => Some(AutogradLazy),
-            MAIA => Some(AutogradMAIA),
-            PrivateUse1 => Some(AutogradPrivateUse1),
-            Meta => Some(AutogradMeta),
-            FPGA => Some(AutogradOther),
-            _ => None,
-        }
-    }
-
-    /// The autocast key serving a backend, where there is one.
-    pub const fn autocast_of(self) -> Option<Self> {
-        match self {
-            CPU => Some(AutocastCPU),
-            CUDA => Some(AutocastCUDA),
-            _ => None,
-        }
-    }
-
-    /// The backend an `Autograd<backend>` key serves (`AutogradOther` serves
-    /// several: see `DispatchKeySet::AUTOGRADOTHER_BACKENDS`).
-    pub const fn backend_of_autograd(self) -> Option<Self> {
-        match self {
-            AutogradCPU => Some(CPU),
-            AutogradCUDA => Some(CUDA),
-            AutogradXLA => Some(XLA),
-            AutogradMPS => Some(MPS),
-            AutogradXPU => Some(XPU),
-            AutogradHPU => Some(HPU),
-            AutogradLazy => Some(Lazy),
-            AutogradMAIA => Some(MAIA),
-            AutogradPrivateUse1 => Some(PrivateUse1),
-            AutogradMeta => Some(Meta),
-            _ => None,
-        }
+        matches!(self, AutogradOther | AutogradNestedTensor) || self.backend_of_autograd().is_some()
     }
 }
 
@@ -249,6 +302,36 @@ mod tests {
         assert!(!Tracer.is_autograd() && !ADInplaceOrView.is_autograd());
     }
 
+    /// The tables generated from the one backend list agree with each other
+    /// (See Note [One backend list]).
+    #[test]
+    fn backend_list_tables() {
+        let backends: Vec<_> = ALL_KEYS.into_iter().filter(|k| k.is_backend()).collect();
+        assert_eq!(backends, BACKEND_KEYS);
+        let autograd: Vec<_> = ALL_KEYS.into_iter().filter(|k| k.is_autograd()).collect();
+        assert_eq!(autograd, AUTOGRAD_KEYS);
+        assert_eq!(AUTOCAST_KEYS, [AutocastCPU, AutocastCUDA]);
+        for k in ALL_KEYS {
+            if let Some(ac) = k.autocast_of() {
+                assert!(k.is_backend() && AUTOCAST_KEYS.contains(&ac), "{k}");
+            }
+            match k.device_type() {
+                Some(ty) => assert_eq!(DispatchKey::of_device_type(ty), Some(k)),
+                None => assert!(!DEVICE_BACKENDS.contains(&k), "{k}"),
+            }
+            assert_eq!(k.torch_backend_bit().is_some(), k.is_backend() && k != FPGA);
+        }
+        assert_eq!(DEVICE_BACKENDS, [CPU, CUDA, PrivateUse1, Meta]);
+        assert_eq!(DispatchKey::of_device_type("cuda"), Some(CUDA));
+        assert_eq!(DispatchKey::of_device_type("xla"), None);
+        let mut bits: Vec<_> = ALL_KEYS
+            .iter()
+            .filter_map(|k| k.torch_backend_bit())
+            .collect();
+        bits.dedup();
+        assert_eq!(bits, [0, 1, 3, 4, 6, 7, 9, 11, 12, 15]);
+    }
+
     /// torch's priorities among the keys users name (c10/core/DispatchKey.h).
     #[test]
     fn torch_priorities() {
@@ -264,7 +347,6 @@ mod tests {
             PrivateUse1,
             Meta,
             FPGA,
-            NestedTensor,
             BackendSelect,
             Python,
             Functionalize,
@@ -276,7 +358,6 @@ mod tests {
             AutogradCPU,
             AutogradXLA,
             AutogradMeta,
-            AutogradNestedTensor,
             Tracer,
             AutocastCPU,
             AutocastCUDA,

@@ -1,7 +1,7 @@
 //! `DispatchKeySet`: a `Copy` u64 with one bit per runtime key.
 //! See Note [Key priority] in key.rs for what a bit's position means.
 
-use super::key::{DispatchKey, ALL_KEYS, NUM_RUNTIME_KEYS};
+use super::key::{self, DispatchKey, ALL_KEYS, NUM_RUNTIME_KEYS};
 use std::fmt;
 use std::ops::{BitAnd, BitOr, Sub};
 
@@ -38,36 +38,11 @@ impl DispatchKeySet {
     /// Every runtime key.
     pub const FULL: Self = Self((1u64 << NUM_RUNTIME_KEYS) - 1);
     /// The backend keys (what CompositeExplicitAutograd covers).
-    pub const BACKENDS: Self = Self(bits(&[
-        CPU,
-        CUDA,
-        XLA,
-        MPS,
-        XPU,
-        HPU,
-        Lazy,
-        MAIA,
-        PrivateUse1,
-        Meta,
-        FPGA,
-    ]));
+    pub const BACKENDS: Self = Self(bits(key::BACKEND_KEYS));
     /// The autograd keys (what the `Autograd` alias covers).
-    pub const AUTOGRAD_KEYS: Self = Self(bits(&[
-        AutogradOther,
-        AutogradCPU,
-        AutogradCUDA,
-        AutogradXLA,
-        AutogradMPS,
-        AutogradXPU,
-        AutogradHPU,
-        AutogradLazy,
-        AutogradMAIA,
-        AutogradPrivateUse1,
-        AutogradMeta,
-        AutogradNestedTensor,
-    ]));
+    pub const AUTOGRAD_KEYS: Self = Self(bits(key::AUTOGRAD_KEYS));
     /// The autocast keys.
-    pub const AUTOCAST_KEYS: Self = Self(bits(&[AutocastCPU, AutocastCUDA]));
+    pub const AUTOCAST_KEYS: Self = Self(bits(key::AUTOCAST_KEYS));
     /// Backends whose autograd key is `AutogradOther` (torch's `autogradother_backends`).
     pub const AUTOGRADOTHER_BACKENDS: Self = Self(bits(&[FPGA]));
 

@@ -22,17 +22,10 @@ const AUTOGRAD_FUNCTIONALITY: u8 = 21;
 
 /// A runtime key's torch functionality number and backend component bit.
 const fn torch_bits(k: DispatchKey) -> (u8, Option<u8>) {
+    if let Some(bit) = k.torch_backend_bit() {
+        return (DENSE, Some(bit));
+    }
     match k {
-        CPU => (DENSE, Some(0)),
-        CUDA => (DENSE, Some(1)),
-        XLA => (DENSE, Some(3)),
-        MPS => (DENSE, Some(4)),
-        XPU => (DENSE, Some(6)),
-        HPU => (DENSE, Some(7)),
-        Lazy => (DENSE, Some(9)),
-        MAIA => (DENSE, Some(11)),
-        PrivateUse1 => (DENSE, Some(12)),
-        Meta => (DENSE, Some(15)),
         FPGA => (2, None),
         NestedTensor => (10, None),
         BackendSelect => (11, None),
@@ -55,7 +48,7 @@ const fn torch_bits(k: DispatchKey) -> (u8, Option<u8>) {
         TESTING_ONLY_GenericMode => (44, None),
         PythonDispatcher => (46, None),
         autograd => match autograd.backend_of_autograd() {
-            Some(backend) => (AUTOGRAD_FUNCTIONALITY, torch_bits(backend).1),
+            Some(backend) => (AUTOGRAD_FUNCTIONALITY, backend.torch_backend_bit()),
             // Unreachable for runtime keys: every other one is listed above.
             None => (0, None),
         },

@@ -1,6 +1,6 @@
 """The one device table: which device type reaches which backend key, and which Autograd and
 Autocast keys serve each backend, as the core decides them (Note [One device table],
-src/python/keys.rs). Python reads it once (``opyard._keys``) and keeps no copy of its own."""
+src/python/dispatch/keys.rs). Python reads it once (``opyard._keys``) and keeps no copy of its own."""
 
 import ast
 import os

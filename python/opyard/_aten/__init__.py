@@ -19,6 +19,7 @@ import warnings
 
 from .. import _core
 
+from .._keys import BACKEND_OF_DEVICE, DispatchKey
 from .._registration import KernelLibrary
 from . import out_variants, return_types, tags
 from ._index import ROWS as _ROWS
@@ -68,7 +69,8 @@ for _schema in SCHEMAS:
 del _schema
 tags.attach(["aten::" + n.removesuffix(".default") for n in OP_NAMES])
 
-BACKENDS = ("CPU", "PrivateUse1", "CUDA")
+# The backends a device reaches, but Meta (which takes the meta kernels): the core's device table.
+BACKENDS = tuple(key.name for key in BACKEND_OF_DEVICE.values() if key != DispatchKey.Meta)
 
 # Operator rows ``(name, module, table, kind, meta kernel's module)`` by packet (``_index.ROWS``).
 _ENTRIES_OF: dict = {}

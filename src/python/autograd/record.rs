@@ -19,17 +19,12 @@ use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::fields as tensor_fields;
 
 /// The `Autograd<backend>` bits `requires_grad` looks at (Python's
-/// `_tensor_meta.AUTOGRAD_MASK`).
-const BACKENDS: [DispatchKey; 4] = [
-    DispatchKey::CPU,
-    DispatchKey::CUDA,
-    DispatchKey::PrivateUse1,
-    DispatchKey::Meta,
-];
+/// `_tensor_meta.AUTOGRAD_MASK`): those of the backends a device reaches.
+const BACKENDS: &[DispatchKey] = crate::dispatch::key::DEVICE_BACKENDS;
 
 pub fn autograd_mask() -> u64 {
     let mut mask = DispatchKeySet::from_key(DispatchKey::AutogradOther);
-    for b in BACKENDS {
+    for &b in BACKENDS {
         if let Some(ag) = b.autograd_of() {
             mask = mask.add(ag);
         }
@@ -38,12 +33,12 @@ pub fn autograd_mask() -> u64 {
 }
 
 /// The autograd bit a tensor of key set `ks` gets when it starts requiring
-/// grad (Python's `_tensor_meta.autograd_bit`: the last of the four backends
+/// grad (Python's `_tensor_meta.autograd_bit`: the last of those backends
 /// present, else `AutogradOther`).
 pub fn autograd_bit(ks: u64) -> u64 {
     let set = DispatchKeySet::from_raw(ks);
     let mut bit = DispatchKey::AutogradOther;
-    for b in BACKENDS {
+    for &b in BACKENDS {
         if set.has(b) {
             bit = b.autograd_of().unwrap_or(DispatchKey::AutogradOther);
         }

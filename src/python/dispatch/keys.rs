@@ -63,8 +63,9 @@ pub fn _key_names() -> Vec<&'static str> {
 }
 
 // Note [One device table]: which device type reaches which backend key, and
-// which Autograd and Autocast keys serve each backend, is decided here in the
-// core (`DispatchKey::autograd_of`, `autocast_of`, `device::DEVICE_TYPES`).
+// which Autograd and Autocast keys serve each backend, is decided in the
+// core's one backend list (See Note [One backend list] in src/dispatch/key.rs:
+// `DispatchKey::device_type`, `autograd_of`, `autocast_of`).
 // Python reads the table once (`opyard._keys`, at import) and keeps no copy of
 // its own, so a backend added to the core reaches every Python user of it.
 
@@ -76,12 +77,11 @@ type BackendRow = (Option<&'static str>, usize, Option<usize>, Option<usize>);
 /// Autocast key.
 #[pyfunction]
 pub fn _backend_table() -> Vec<BackendRow> {
-    crate::dispatch::key::ALL_KEYS
+    crate::dispatch::key::BACKEND_KEYS
         .iter()
-        .filter(|k| k.is_backend())
         .map(|&k| {
             (
-                crate::python::tensor::device::type_of_backend(k),
+                k.device_type(),
                 k as usize,
                 k.autograd_of().map(|a| a as usize),
                 k.autocast_of().map(|a| a as usize),

@@ -60,6 +60,8 @@ macro_rules! raw_call_slot {
      |$py:ident, $slf:ident, $args:ident, $kwargs:ident| $body:expr) => {
         $(#[$doc])*
         pub fn $install(py: pyo3::Python<'_>) {
+            /// # Safety
+            /// CPython calls it as `$ty`'s `tp_call`: GIL held, arguments alive.
             unsafe extern "C" fn tp_call(
                 slf: *mut pyo3::ffi::PyObject,
                 args: *mut pyo3::ffi::PyObject,

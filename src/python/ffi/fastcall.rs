@@ -80,6 +80,10 @@ impl<'a, 'py> FastCall<'a, 'py> {
 macro_rules! fastcall_with_keywords {
     ($(#[$doc:meta])* $name:ident, |$call:ident| $body:expr) => {
         $(#[$doc])*
+        ///
+        /// # Safety
+        /// CPython calls it as a `METH_FASTCALL | METH_KEYWORDS` function: GIL
+        /// held, `args` holding `nargsf` positional and `kwnames`' values.
         unsafe extern "C" fn $name(
             slf: *mut pyo3::ffi::PyObject,
             args: *const *mut pyo3::ffi::PyObject,

@@ -51,6 +51,9 @@ unsafe fn slot_call<R>(err: R, name: &CStr, f: impl FnOnce(Python<'_>) -> PyResu
     }
 }
 
+/// # Safety
+/// CPython calls it as a getter: GIL held, `slf` an instance of the type the
+/// getset was installed on, `closure` its leaked `Accessor`.
 unsafe extern "C" fn get_slot(slf: *mut ffi::PyObject, closure: *mut c_void) -> *mut ffi::PyObject {
     // SAFETY: `closure` is the leaked `Accessor` this getset was made with.
     let acc = unsafe { &*(closure as *const Accessor) };
@@ -65,6 +68,8 @@ unsafe extern "C" fn get_slot(slf: *mut ffi::PyObject, closure: *mut c_void) -> 
     }
 }
 
+/// # Safety
+/// CPython calls it as a setter: as `get_slot`, and `value` NULL or alive.
 unsafe extern "C" fn set_slot(
     slf: *mut ffi::PyObject,
     value: *mut ffi::PyObject,

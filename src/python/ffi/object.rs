@@ -186,16 +186,16 @@ pub fn bound_method<'py>(
 /// `callable(*args)` through the vectorcall protocol: no argument tuple is
 /// built for a callable that supports it (Python functions, methods, types).
 #[inline]
-pub fn vectorcall<'py>(
+pub fn vectorcall<'a, 'py: 'a>(
     callable: &Bound<'py, PyAny>,
-    args: &[Borrowed<'_, 'py, PyAny>],
+    args: impl IntoIterator<Item = Borrowed<'a, 'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let argv: smallvec::SmallVec<[*mut ffi::PyObject; 8]> =
-        args.iter().map(|a| a.as_ptr()).collect();
-    // SAFETY: `argv` holds `args.len()` borrowed references to live objects
-    // (kept alive by `args` for the call) and no keyword names; vectorcall
-    // borrows its arguments and returns a new reference or NULL with an
-    // exception set.
+        args.into_iter().map(|a| a.as_ptr()).collect();
+    // SAFETY: `argv` holds borrowed references to live objects (each
+    // `Borrowed` is tied to an owner that outlives this call) and no keyword
+    // names; vectorcall borrows its arguments and returns a new reference or
+    // NULL with an exception set.
     unsafe {
         let out = ffi::PyObject_Vectorcall(
             callable.as_ptr(),

@@ -51,33 +51,13 @@ pub fn _rename_privateuse1_backend(name: &Bound<'_, PyAny>) -> PyResult<()> {
     }
 }
 
-/// The device types and the backend key each dispatches to (a renamed
-/// PrivateUse1 backend's name also reaches PrivateUse1). Python reads this
-/// table once through `_backend_table` (See Note [One device table]).
-pub const DEVICE_TYPES: [(&str, DispatchKey); 4] = [
-    ("cpu", DispatchKey::CPU),
-    ("cuda", DispatchKey::CUDA),
-    ("meta", DispatchKey::Meta),
-    ("privateuseone", DispatchKey::PrivateUse1),
-];
-
-/// Backend key of a device type string.
+/// Backend key of a device type string (the core's device types, See Note
+/// [One backend list]; a renamed PrivateUse1 backend's name also reaches
+/// PrivateUse1).
 pub fn backend_of_type(ty: &str) -> Option<DispatchKey> {
-    if let Some((_, key)) = DEVICE_TYPES.iter().find(|(t, _)| *t == ty) {
-        return Some(*key);
-    }
-    if PRIVATEUSE1_NAME.read().as_deref() == Some(ty) {
-        return Some(DispatchKey::PrivateUse1);
-    }
-    None
-}
-
-/// The device type of a backend key (None for the backends no device type reaches).
-pub fn type_of_backend(key: DispatchKey) -> Option<&'static str> {
-    DEVICE_TYPES
-        .iter()
-        .find(|(_, k)| *k == key)
-        .map(|(t, _)| *t)
+    DispatchKey::of_device_type(ty).or_else(|| {
+        (PRIVATEUSE1_NAME.read().as_deref() == Some(ty)).then_some(DispatchKey::PrivateUse1)
+    })
 }
 
 /// A device: type plus optional index, as `torch.device`.

@@ -55,10 +55,10 @@ fn call_with_first<'py>(
     first: &Bound<'py, PyAny>,
     rest: &Bound<'py, PyTuple>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut argv: SmallVec<[Borrowed<'_, 'py, PyAny>; 6]> = SmallVec::with_capacity(rest.len() + 1);
-    argv.push(first.as_borrowed());
-    argv.extend(rest.iter_borrowed());
-    vectorcall(callable, &argv)
+    vectorcall(
+        callable,
+        std::iter::once(first.as_borrowed()).chain(rest.iter_borrowed()),
+    )
 }
 
 /// The ctx node of one call: a `<Name>Backward` with its fields set at

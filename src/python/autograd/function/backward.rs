@@ -80,15 +80,13 @@ fn call_backward<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = node.py();
     let none = py.None();
-    let mut argv: SmallVec<[Borrowed<'_, 'py, PyAny>; 4]> =
-        SmallVec::with_capacity(grads.len() + 1);
-    argv.push(node.as_any().as_borrowed());
-    argv.extend(
-        grads
-            .iter()
-            .map(|g| g.as_ref().unwrap_or(&none).bind_borrowed(py)),
-    );
-    vectorcall(backward, &argv)
+    let rest = grads
+        .iter()
+        .map(|g| g.as_ref().unwrap_or(&none).bind_borrowed(py));
+    vectorcall(
+        backward,
+        std::iter::once(node.as_any().as_borrowed()).chain(rest),
+    )
 }
 
 /// A `register_autograd` backward's result as one gradient per input (See

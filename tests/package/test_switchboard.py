@@ -79,3 +79,24 @@ def test_hooks_before_the_install_raise_or_default():
     assert default == "5"
     assert message == ("opyard._core: the hooks are not installed yet (`import opyard` installs them: "
                        "opyard/_hooks.py)")
+
+
+@pytest.mark.parametrize("module", ["__init__.py", "_hooks.py"])
+def test_the_facade_and_the_switchboard_patch_no_module(module):
+    # The hooks are the only way a higher layer reaches into a lower one: at module level neither
+    # the facade nor `_hooks.py` assigns an attribute of anything, nor calls `setattr`.
+    import ast
+    path = os.path.join(os.path.dirname(opyard.__file__), module)
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    patches = []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for node in ast.walk(stmt):
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            patches += [ast.unparse(t) for t in targets if isinstance(t, ast.Attribute)]
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+                patches.append(ast.unparse(node))
+    assert patches == []
