@@ -13,7 +13,6 @@ from ._declare import OpTable
 from .common import (
     INEXACT,
     Tensor,
-    broadcast_error,
     cast,
     check_same_device,
     data_as,

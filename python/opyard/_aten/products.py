@@ -14,8 +14,7 @@ import numpy as np
 
 from .. import _dtype as D
 from ._declare import OpTable
-from .common import A, check_same_device, out, tensor_result_dtype
-from .windows import CPP_NAMES
+from .common import A, check_same_device, out
 
 __all__ = ["OPS"]
 
@@ -25,46 +24,6 @@ OPS = OpTable()
 def _work(dt):
     """The numpy dtype a product of ``dt`` is computed in: float32 for half precision."""
     return np.dtype(np.float32) if dt in (D.float16, D.bfloat16) else dt.np
-
-
-def _scalar(v, dt, name):
-    """``alpha``/``beta`` as the element type takes them (torch truncates for integers)."""
-    if dt is D.bool:
-        return bool(v)
-    if dt._cat == 1:  # torch truncates a floating alpha/beta for integer tensors
-        return int(v.real) if isinstance(v, complex) else int(v)
-    return v
-
-
-def _update(self_arr, prod, beta, alpha, dt, shape, work):
-    """``beta * self + alpha * prod`` with BLAS's zero rules, in ``work`` precision, as ``dt``."""
-    if dt is D.bool:
-        r = np.zeros(shape, bool)
-        if beta:
-            r = r | np.broadcast_to(self_arr.astype(bool), shape)
-        if alpha:
-            r = r | prod.astype(bool)
-        return r
-    r = np.zeros(shape, work)
-    if alpha != 0:
-        r = r + (prod if alpha == 1 else alpha * prod)
-    if beta != 0:
-        s = np.broadcast_to(self_arr.astype(work, copy=False), shape)
-        r = r + (s if beta == 1 else beta * s)
-    return np.asarray(r).astype(dt.np, copy=False)
-
-
-def _expand_to(api, self, shape):
-    """torch expands ``self`` to the product's shape first, with ``expand``'s message."""
-    have = tuple(self._data.shape)
-    n = len(shape)
-    if len(have) > n:
-        A.expand(self, list(shape))  # expand's own message: more dims than sizes
-    for i in range(1, len(have) + 1):
-        if have[-i] != shape[-i] and have[-i] != 1:
-            raise RuntimeError(f"The expanded size of the tensor ({shape[-i]}) must match the existing size "
-                               f"({have[-i]}) at non-singleton dimension {n - i}.  Target sizes: {list(shape)}.  "
-                               f"Tensor sizes: {list(have)}")
 
 
 @OPS.op("vdot(Tensor self, Tensor other) -> Tensor", out="vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> "
