@@ -406,6 +406,7 @@ class NodeBase:
     _non_differentiable: Any
     saved_for_forward: Any
     _out_dtypes: Any
+    _out_dtype: Any
     materialize_grads: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> NodeBase: ...
     @property

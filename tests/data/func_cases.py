@@ -990,7 +990,7 @@ CASES = {
     'jacrev_of_index_add_': 'out = F.vmap(F.jacrev(lambda a: (lambda b: b.index_add_(0, T.tensor([0, 2]), a[:2] * a[1:]))(a.clone())))(x23)',
     'grad_of_vmap_cumsum_': 'out = F.grad(lambda a: F.vmap(lambda r: r.clone().cumsum_(0) ** 2)(a).sum())(x23)',
 
-    # --- complex tensors: forward mode differentiates them, reverse mode refuses (see DIFFERENCES) -----
+    # --- complex tensors: forward and reverse mode differentiate them (conjugate Wirtinger, as torch) --
     'grad_complex_input': 'out = F.grad(lambda a: (a * a).abs().sum())(x3 * (1 + 1j))',
     'vjp_complex_input': 'o, fn = F.vjp(lambda a: a * a, x3 * (1 + 1j))\nout = fn(T.ones(3, dtype=T.complex128))',
     'vjp_complex_output': 'o, fn = F.vjp(lambda a: a * (2 + 1j), x3)\nout = fn(T.ones(3, dtype=T.complex128) * 1j)',

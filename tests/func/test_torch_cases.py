@@ -52,12 +52,6 @@ DIFFERENCES = {
         "raises", r"^vmap: aten::add_\(self, \*extra_args\) is not possible because there exists a Tensor `other`",
         "as vmap_inplace_unbatched_into_batched."),
 }
-# Reverse-mode differentiation through complex tensors: the built-in derivative formulas are real, so the
-# transforms refuse (NotImplementedError) where torch computes, instead of returning zero gradients.
-for _name in ("grad_complex_input", "vjp_complex_input", "vjp_complex_output", "vmap_of_grad_complex_input",
-              "af_jacobian_complex_input", "af_vjp_complex_output"):
-    DIFFERENCES[_name] = ("raises", r"reverse-mode differentiation through complex Tensors is not supported",
-                          "complex reverse mode is not implemented (see _tensor_meta.complex_reverse_error)")
 
 
 def _normalize(text):

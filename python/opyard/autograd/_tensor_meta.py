@@ -85,18 +85,6 @@ def dtype_name(t):
     return str(t.dtype).replace("opyard.", "")
 
 
-def complex_reverse_error(api, what, index, t):
-    """The refusal of reverse-mode differentiation through a complex tensor.
-
-    The built-in derivative formulas are real (no conjugates), so an op with a complex result records
-    no history: a gradient through one would silently be zero. Forward mode (``jvp``, ``jacfwd``,
-    ``forward_ad``) carries complex tangents and is unaffected."""
-    return NotImplementedError(
-        f"{api}: reverse-mode differentiation through complex Tensors is not supported ({what} {index} has dtype "
-        f"{t.dtype}): the derivative formulas of the built-in operators are real, so no gradient would flow. "
-        "Use forward mode (opyard.func.jvp / jacfwd), or compute with real tensors.")
-
-
 def is_floating(t):
     return t.dtype.is_floating_point or getattr(t.dtype, "is_complex", False)
 

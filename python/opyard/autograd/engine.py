@@ -84,9 +84,9 @@ def _make_grads(outputs, grads):
                 continue
             if meta.numel(out) != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not meta.is_floating(out):
+            if not meta.is_floating(out) or out.dtype.is_complex:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
-                                   f"but got {meta.dtype_name(out)}")
+                                   f"but got {out.dtype!r}")
             result.append(meta.ones_like(out))
         elif meta.is_tensor(g):
             if meta.shape(g) != meta.shape(out):

@@ -109,10 +109,6 @@ def _check_requires_grad(items, kind, strict):
 
 def _autograd_grad(outputs, inputs, grad_outputs=None, create_graph=False, retain_graph=None):
     """``autograd.grad`` over the outputs that require grad; ``None`` per input when none does."""
-    for what, items in (("input", inputs), ("output", outputs)):
-        for i, t in enumerate(items):
-            if t is not None and t.dtype.is_complex:
-                raise meta.complex_reverse_error("opyard.autograd.functional", what, i, t)
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]

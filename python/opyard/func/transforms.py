@@ -213,9 +213,6 @@ class _Reverse:
         plain = to_plain(x, self.vmaps)
         if not meta.is_floating(plain):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if plain.dtype.is_complex:
-            raise meta.complex_reverse_error("opyard.func (grad, vjp, jacrev, hessian)", "input", len(self.lv.leaves),
-                                             plain)
         if plain.requires_grad:
             leaf = _alias(plain)
         elif fwAD._state.level is not None:
@@ -400,8 +397,6 @@ def _vjp_with_argnums(func, *primals, argnums=None, has_aux=False, complex_outpu
             if not (o.dtype.is_floating_point or o.dtype.is_complex):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
-            if o.dtype.is_complex and not complex_outputs:
-                raise meta.complex_reverse_error("opyard.func.vjp", "output", i, o)
         outside = reaches_outside(flat_out, call.lv, call.lv.leaves)
         call.outer = call.prev and outside
         results = tree_unflatten([call.result(o) for o in flat_out], out_spec)

@@ -454,7 +454,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         node._needs_list = needs
     if isinstance(out, _TensorBase):
         node._out_shapes = (out.shape,)
-        node._out_dtypes = (out.dtype,)  # See Note [Gradient dtypes] in src/python/autograd.rs
+        node._out_dtype = out.dtype  # See Note [Gradient dtypes] in src/python/autograd.rs
         if out.dtype.is_floating_point or (spec.formula.complex and out.dtype.is_complex):
             if spec.mutated and _is_mutated(out, values, spec.mutated):
                 meta.rebase_history(out, node, 0)

@@ -424,6 +424,22 @@ impl PyNodeBase {
         set_extra(slf, v, |x| &mut x.out_dtypes);
     }
 
+    /// Output 0's dtype (a node with one output): the node's own slot, no
+    /// extras (See Note [Gradient dtypes] in `autograd.rs`).
+    #[getter(_out_dtype)]
+    fn out_dtype_of(&self, py: Python<'_>) -> PyObject {
+        self.out_dtype
+            .as_ref()
+            .map_or_else(|| py.None(), |d| d.clone_ref(py))
+    }
+
+    #[setter(_out_dtype)]
+    fn set_out_dtype(slf: &Bound<'_, Self>, v: PyObject) {
+        // The old value is dropped after the borrow ends.
+        let old = slf.borrow_mut().out_dtype.replace(v);
+        drop(old);
+    }
+
     #[getter]
     fn materialize_grads(&self) -> bool {
         self.materialize_grads
