@@ -81,8 +81,8 @@ _LAZY = {
         "set_autocast_gpu_dtype")},
     "func": (".func", None), "vmap": (".func", "vmap"), "fx": (".fx", None), "fake": (".fake", None),
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None), "fft": (".fft", None),
-    "special": (".special", None), "signal": (".signal", None), "types": (".types", None),
-    "library": (".library", None), "viz": (".viz", None),
+    "special": (".special", None), "signal": (".signal", None), "masked": (".masked", None),
+    "types": (".types", None), "library": (".library", None), "viz": (".viz", None),
     "install_as_torch": ("._install_as_torch", "install_as_torch"),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
@@ -101,7 +101,7 @@ _LAZY_WITH = {".fx": (".fx.experimental",)}
 # What ``__getattr__`` loads, spelled out for type checkers (``typing`` is loaded already by numpy, and
 # the block never runs).
 if _typing.TYPE_CHECKING:
-    from . import amp, fake, fft, func, fx, library, linalg, nn, optim, signal, special, version, viz
+    from . import amp, fake, fft, func, fx, library, linalg, masked, nn, optim, signal, special, version, viz
     from ._install_as_torch import install_as_torch
     from .amp import autocast
     from .func import vmap
@@ -135,7 +135,7 @@ __all__ = [
     "Tensor", "Size", "dtype", "get_default_dtype", "set_default_dtype", "memory_format",
     "contiguous_format", "preserve_format", "layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc",
     "sparse_bsr", "sparse_bsc", "jagged", "cuda",
-    "ops", "dispatcher", "return_types", "linalg", "fft", "special", "signal",
+    "ops", "dispatcher", "return_types", "linalg", "fft", "special", "signal", "masked",
     "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled",
     "library",
     "amp", "autocast", "fake", "func", "fx", "overrides", "utils", "vmap",

@@ -104,7 +104,8 @@ def logsumexp(self, dim, keepdim=False):
     dims = list(dim) if not isinstance(dim, int) else [dim]
     if self.dtype._cat < 2:  # torch: integral and bool data in the default floating dtype
         self = A._to_copy(self, dtype=D.get_default_dtype())
-    m = A.amax(self, dims, True)
+    # complex data: the largest real part is the shift (torch's choice)
+    m = A.amax(A.real(self) if self.dtype.is_complex else self, dims, True)
     finite = A.where__self(A.isinf(m), A.zeros_like(m), m)
     s = A.log(A.sum__dim_IntList(A.exp(A.sub__Tensor(self, finite)), dims, True))
     r = A.add__Tensor(s, finite)
