@@ -16,7 +16,7 @@ from ._tensor import CPU, Tensor, _make, _make_meta
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "manual_seed", "scalar_tensor", "empty_strided",
+    "full_like", "rand_like", "randn_like", "randint_like", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _aten = ops.aten
@@ -304,6 +304,21 @@ ones_like = _like(_aten.ones_like.default)
 empty_like = _like(_aten.empty_like.default)
 rand_like = _like(_aten.rand_like.default, "check_uniform_bounds")
 randn_like = _like(_aten.randn_like.default, "normal_kernel_cpu")
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None, generator=None):
+    """Uniform integers in ``[low, high)`` in a tensor like ``input`` (``randint_like(x, high)`` or
+    ``randint_like(x, low, high)``; ``high`` may be a 0-d tensor)."""
+    D.expect_dtype(dtype, "randint_like", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "randint_like")
+    fmt = {} if memory_format is None else {"memory_format": memory_format}
+    if high is None:
+        r = _aten.randint_like(input, low, dtype=dtype, device=device, **fmt)
+    else:
+        r = _aten.randint_like.low_dtype(input, low, high, dtype=dtype, device=device, **fmt)
+    return _finish(r, requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):

@@ -24,7 +24,7 @@ LAYERS = {
     # built-in ops and the dispatcher's Python side
     "_ops": 2, "_op_pickle": 2, "dispatcher": 2, "_registration": 2, "_aten": 2, "_factories": 2,
     "_functional": 2, "_indexing": 2, "_fallbacks": 2, "linalg": 2, "fft": 2, "_lowrank": 2, "_wrapper_subclass": 2,
-    "special": 2, "signal": 2, "types": 2,
+    "special": 2, "signal": 2, "types": 2, "masked": 2,
     "_metadata_dispatch": 2, "_torch_dispatch_rules": 2,
     "autograd": 3,
     "_library": 4,

@@ -664,3 +664,9 @@ from special_meta_samples import SPECIAL_META_SAMPLES  # noqa: E402
 
 for _name, _sample in SPECIAL_META_SAMPLES.items():
     SAMPLES.setdefault(_name, _sample)
+
+# The samplers.
+from random_meta_samples import RANDOM_META_SAMPLES  # noqa: E402
+
+for _name, _sample in RANDOM_META_SAMPLES.items():
+    SAMPLES.setdefault(_name, _sample)

@@ -180,12 +180,13 @@ def _has_data(t):
     return not (t.is_meta or t._keyset & _FAKE_BIT)
 
 
-def _resize(op_name, out, shape):
-    """torch's ``resize_output``: an empty ``out`` is resized silently, a non-empty one warns."""
+def _resize(op_name, out, shape, warn=True):
+    """torch's ``resize_output``: an empty ``out`` is resized silently, a non-empty one warns (unless
+    ``warn`` is False: the kernels that resize ``out`` as ``resize_`` does)."""
     x = out._data
     if x.shape == shape:
         return
-    if x.size:
+    if x.size and warn:
         warnings.warn(
             f"An output with one or more elements was resized since it had shape {list(x.shape)}, which "
             f"does not match the required output shape {list(shape)}. This behavior is deprecated, and "
@@ -199,7 +200,7 @@ def _resize(op_name, out, shape):
         out._data = np.empty(shape, dtype=x.dtype) if not hasattr(x, "get") else x.__class__(shape, x.dtype)
 
 
-def write_out(op_name, result, out, exact=False, overlap="after"):
+def write_out(op_name, result, out, exact=False, overlap="after", warn_resize=True):
     """Copy ``result`` into ``out`` with torch's checks; bump ``out``'s version; return ``out``.
     ``overlap``: when torch refuses an ``out`` whose elements share memory (an expanded view):
     ``"first"`` before anything else (its pointwise ops, ``index_select``), ``"after"`` unless it
@@ -209,7 +210,7 @@ def write_out(op_name, result, out, exact=False, overlap="after"):
     if overlap == "first" and _has_data(out) and _expanded(out._data):
         raise RuntimeError(_OVERLAP)
     _check(op_name, result, out, exact)
-    _resize(op_name, out, result._data.shape)
+    _resize(op_name, out, result._data.shape, warn_resize)
     if overlap and _has_data(out) and _expanded(out._data):  # not resized: still overlapping
         raise RuntimeError(_OVERLAP)
     sym = result._sym_shape

@@ -30,6 +30,7 @@ from .common import broadcast_error, check_same_device, inplace_result, out, rea
     tensor_result_dtype
 from .precision import compute_np
 from .scalars import checked
+from .shape import expand_error as _expand_error
 
 __all__ = ["OPS", "addmm"]
 
@@ -43,16 +44,6 @@ def _no_bool(kernel, *tensors):
     for t in tensors:
         if t.dtype is D.bool:
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-
-
-def _expand_error(shape, target):
-    lead = len(target) - len(shape)
-    for i, (s, t) in reversed(list(enumerate(zip(shape, target[lead:])))):  # torch names the last mismatch
-        if s != t and s != 1:
-            return RuntimeError(f"The expanded size of the tensor ({t}) must match the existing size ({s}) at "
-                                f"non-singleton dimension {i + lead}.  Target sizes: {list(target)}.  "
-                                f"Tensor sizes: {list(shape)}")
-    return None
 
 
 def _expanded(self, target):

@@ -99,6 +99,18 @@ def permute(self, dims):
     return _make_view(np.transpose(self._data, axes), self)
 
 
+def expand_error(shape, target):
+    """torch's error for expanding ``shape`` to ``target`` (it names the last dimension that differs),
+    or None when the sizes agree."""
+    lead = len(target) - len(shape)
+    for i, (s, t) in reversed(list(enumerate(zip(shape, target[lead:])))):
+        if s != t and s != 1:
+            return RuntimeError(f"The expanded size of the tensor ({t}) must match the existing size ({s}) at "
+                                f"non-singleton dimension {i + lead}.  Target sizes: {list(target)}.  "
+                                f"Tensor sizes: {list(shape)}")
+    return None
+
+
 def expand(self, size, *, implicit=False):
     x = self._data
     size = list(size)
@@ -111,8 +123,8 @@ def expand(self, size, *, implicit=False):
     try:
         arr = np.broadcast_to(x, target)
     except ValueError:
-        raise RuntimeError(f"The expanded size of the tensor ({target}) must match the existing size "
-                           f"({list(x.shape)}) at non-singleton dimensions") from None
+        raise (expand_error(list(x.shape), size) or RuntimeError(
+            f"The expanded size of the tensor ({target}) must match the existing size ({list(x.shape)})")) from None
     if type(arr) is np.ndarray and 1 in target:
         arr = _lead_strides(arr, x, lead)
     return _make_view(arr, self)

@@ -12,7 +12,7 @@ NON_DIFFERENTIABLE = (
     "aten::lt.Tensor", "aten::lt.Scalar", "aten::le.Tensor", "aten::le.Scalar",
     "aten::gt.Tensor", "aten::gt.Scalar", "aten::ge.Tensor", "aten::ge.Scalar",
     "aten::isnan", "aten::isclose", "aten::allclose", "aten::nonzero", "aten::randint", "aten::logical_and",
-    "aten::logical_or", "aten::logical_not", "aten::detach", "aten::bernoulli", "aten::bernoulli.p",
+    "aten::logical_or", "aten::logical_not", "aten::detach",
     "aten::argsort", "aten::argsort.stable", "aten::bucketize.Tensor", "aten::bucketize.Scalar",
     "aten::searchsorted.Tensor", "aten::searchsorted.Scalar", "aten::argwhere", "aten::one_hot",
     "aten::count_nonzero", "aten::view.dtype", "aten::new_empty_strided",
