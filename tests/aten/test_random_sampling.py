@@ -132,6 +132,35 @@ def test_multinomial_shapes_and_out():
     assert r is out and out.shape == (2,)
 
 
+def test_normal_with_tensor_mean_and_std():
+    mean = opyard.tensor([-2.0, 0.0, 5.0], dtype=opyard.float64).expand(N // 3, 3)
+    std = opyard.tensor([0.5, 1.0, 3.0], dtype=opyard.float64)
+    x = opyard.normal(mean, std).numpy()
+    assert x.shape == (N // 3, 3)
+    np.testing.assert_allclose(x.mean(axis=0), [-2.0, 0.0, 5.0], atol=0.05)
+    np.testing.assert_allclose(x.std(axis=0), [0.5, 1.0, 3.0], rtol=0.02)
+    assert opyard.normal(2.0, opyard.full((N,), 0.5)).numpy().std() == pytest.approx(0.5, rel=0.02)
+    assert opyard.normal(opyard.full((N,), 4.0), 2.0).numpy().mean() == pytest.approx(4.0, abs=0.03)
+    x = opyard.normal(1.0, 2.0, (N,), dtype=opyard.float64)
+    assert x.dtype == opyard.float64 and x.numpy().mean() == pytest.approx(1.0, abs=0.03)
+    z = opyard.normal(opyard.zeros(N, dtype=opyard.complex128), 1.0).numpy()
+    assert z.real.var() == pytest.approx(0.5, rel=0.02) and z.imag.var() == pytest.approx(0.5, rel=0.02)
+
+
+def test_normal_result_dtypes_and_shapes():
+    assert opyard.normal(opyard.zeros(2, 1), opyard.ones(3)).shape == (2, 3)
+    assert opyard.normal(opyard.zeros(2, dtype=opyard.float64), opyard.ones(2)).dtype == opyard.float64
+    assert opyard.normal(0.0, opyard.ones(2, dtype=opyard.float16)).dtype == opyard.float16
+    assert opyard.normal(opyard.tensor(1.0), opyard.tensor(0.5)).shape == ()
+    m = opyard.zeros(3, requires_grad=True)
+    s = opyard.ones(3, requires_grad=True)
+    for r, node in ((opyard.normal(m, 1.0), "NormalBackward1"), (opyard.normal(0.0, s), "NormalBackward2"),
+                    (opyard.normal(m, s), "NormalBackward3")):
+        assert type(r.grad_fn).__name__ == node
+    opyard.normal(m, s).sum().backward()
+    assert m.grad.tolist() == [0.0] * 3 and s.grad.tolist() == [0.0] * 3
+
+
 def test_manual_seed_reproduces_draws():
     opyard.manual_seed(7)
     a = [opyard.empty(5).cauchy_().tolist(), opyard.multinomial(opyard.ones(6), 3).tolist()]
@@ -248,7 +277,21 @@ def test_meta_kernels():
     (lambda: opyard.multinomial(opyard.tensor([0.5, float("inf")]), 2, True), RuntimeError,
      r"invalid multinomial distribution \(encountering probability entry = infinity or NaN\)"),
     (lambda: opyard.multinomial(opyard.ones(2), 2, out=opyard.empty(2, dtype=opyard.int32)), RuntimeError,
-     r"Int"),
+     r"^multinomial expects Long tensor out, got: Int$"),
+    (lambda: opyard.normal(opyard.zeros(3), -1.0), RuntimeError, r"normal expects std >= 0.0, but found std -1"),
+    (lambda: opyard.normal(opyard.zeros(3), float("nan")), RuntimeError, r"but found std nan"),
+    (lambda: opyard.normal(0.0, opyard.tensor([1.0, -1.0])), RuntimeError, r"normal expects all elements of std >= 0.0"),
+    (lambda: opyard.normal(opyard.zeros(2), opyard.ones(3)), RuntimeError,
+     r"The size of tensor a \(2\) must match the size of tensor b \(3\) at non-singleton dimension 0"),
+    (lambda: opyard.normal(opyard.zeros(2, dtype=opyard.int64), 1.0), NotImplementedError,
+     r"\"normal_kernel_cpu\" not implemented for 'Long'"),
+    (lambda: opyard.normal(0.0, 1.0, (2,), dtype=opyard.int64), NotImplementedError, r"normal_kernel_cpu"),
+    (lambda: opyard.zeros(3).normal_(0, -1), RuntimeError, r"normal expects std >= 0.0, but found std -1"),
+    (lambda: opyard.zeros(3).uniform_(1, 0), RuntimeError,
+     r"uniform_ expects to return a \[from, to\) range, but found from=1 > to=0"),
+    (lambda: opyard.zeros(3).uniform_(0, float("inf")), RuntimeError, r"to is out of bounds for float"),
+    (lambda: opyard.zeros(3, dtype=opyard.float16).uniform_(0, 1e6), RuntimeError,
+     r"to is out of bounds for c10::Half"),
 ])
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):

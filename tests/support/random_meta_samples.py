@@ -24,5 +24,13 @@ RANDOM_META_SAMPLES = {
     "randint_like.low_dtype": lambda m: ((m(2, 3), -2, 9), {"dtype": opyard.int16}),
     "randint_like.low_generator_dtype": lambda m: ((m(2, 3), 1, 9), {"generator": None}),
     "multinomial": lambda m: ((_u(m, 2, 5), 3), {}),
+    "normal.Tensor_float": lambda m: ((m(2, 3), 0.5), {}),
+    "normal.float_Tensor": lambda m: ((1.0, _u(m, 2, 3)), {}),
+    "normal.Tensor_Tensor": lambda m: ((m(2, 1), _u(m, 3)), {}),
+    "normal.float_float": lambda m: ((0.0, 2.0, [2, 3]), {"dtype": opyard.float64, "device": m.device}),
+    "normal.Tensor_float_out": lambda m: ((m(2, 3), 0.5), {"out": opyard.empty(0, device=m.device)}),
+    "normal.float_Tensor_out": lambda m: ((1.0, _u(m, 3)), {"out": opyard.empty(0, device=m.device)}),
+    "normal.Tensor_Tensor_out": lambda m: ((m(2, 1), _u(m, 3)), {"out": opyard.empty(0, device=m.device)}),
+    "normal.float_float_out": lambda m: ((0.0, 2.0, [4]), {"out": opyard.empty(0, device=m.device)}),
     "multinomial.out": lambda m: ((_u(m, 5), 4, True), {"out": opyard.empty(0, dtype=opyard.int64, device=m.device)}),
 }

@@ -255,11 +255,30 @@ def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pi
                 device=device if device is not None else self._dev)
 
 
+def _check_uniform(self, from_, to):
+    """torch's ``uniform_`` checks: both ends finite values of the element type, ``from <= to``."""
+    dt = self.dtype.to_real() if self.dtype.is_complex else self.dtype
+    if not dt.is_floating_point:
+        return
+    info = D.finfo(dt)
+    lo, hi = float(info.min), float(info.max)
+    ctype = D.c_type_name(dt)
+    if not lo <= from_ <= hi:
+        raise RuntimeError(f"from is out of bounds for {ctype}")
+    if not lo <= to <= hi:
+        raise RuntimeError(f"to is out of bounds for {ctype}")
+    if not from_ <= to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_:g} > to={to:g}")
+
+
 def uniform_(self, from_=0, to=1, *, generator=None):
+    _check_uniform(self, from_, to)
     return inplace_result(self, _Rng.gen.uniform(from_, to, self._data.shape), "aten::uniform_")
 
 
 def normal_(self, mean=0, std=1, *, generator=None):
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     return inplace_result(self, _Rng.gen.normal(mean, std, self._data.shape), "aten::normal_")
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import _make_meta
 from ._declare import OpTable
-from .common import A, inplace_result, out
+from .common import A, broadcast_shape, inplace_result, out, tensor_result_dtype
 from .out_variants import write_out
 from .factory import _new, _relaid, format_strides, generator, like_format
 
@@ -434,3 +434,111 @@ def _inverse_cdf(p, n):
     u = _gen().random((rows, n))
     flat = np.searchsorted((cum + shift).ravel(), (u + shift).ravel(), side="left")
     return flat.reshape(rows, n) - cats * np.arange(rows)[:, None]
+
+
+# --- normal: a draw per element with the mean and standard deviation given per element ---------------
+
+def _check_normal_dtype(dt):
+    if not (dt.name in _FLOATING or dt.is_complex):
+        raise _not_implemented("normal_kernel_cpu", dt)
+
+
+def _check_std_scalar(std):
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
+
+
+def _check_std_tensor(std):
+    s = std._data
+    if s.size and not (np.asarray(s.real if np.iscomplexobj(s) else s, dtype=np.float64) >= 0).all():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+
+
+def _standard(dt, shape):
+    """Standard normal draws of ``shape`` (complex: unit variance split over the two parts, as torch)."""
+    if dt.is_complex:
+        z = _gen().standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
+        return z[..., 0] + 1j * z[..., 1]
+    return _gen().standard_normal(tuple(shape))
+
+
+def _normal(mean, std, dt, shape, ref):
+    draws = np.asarray(mean + std * _standard(dt, shape))
+    return out(np.array(np.broadcast_to(draws, shape), dtype=dt.np, order="C"), ref)
+
+
+def _meta_normal_tensor_float(mean, std=1, *, generator=None):
+    _check_std_scalar(std)
+    _check_normal_dtype(mean.dtype)
+    return _make_meta(mean.shape, mean.dtype)
+
+
+@_op("normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor",
+     meta=_meta_normal_tensor_float,
+     out="normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)")
+def normal_tensor_float(mean, std=1, *, generator=None):
+    _meta_normal_tensor_float(mean, std)
+    return _normal(mean._data.astype(np.complex128 if mean.dtype.is_complex else np.float64), std, mean.dtype,
+                   mean.shape, mean)
+
+
+def _meta_normal_float_tensor(mean, std, *, generator=None):
+    _check_normal_dtype(std.dtype)
+    return _make_meta(std.shape, std.dtype)
+
+
+@_op("normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor",
+     meta=_meta_normal_float_tensor,
+     out="normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)")
+def normal_float_tensor(mean, std, *, generator=None):
+    _check_normal_dtype(std.dtype)
+    _check_std_tensor(std)
+    return _normal(mean, std._data.astype(np.float64 if not std.dtype.is_complex else np.complex128), std.dtype,
+                   std.shape, std)
+
+
+def _normal_tt_shape(mean, std):
+    dt = tensor_result_dtype(mean, std)
+    _check_normal_dtype(dt)
+    return dt, broadcast_shape("aten::normal", tuple(mean.shape), tuple(std.shape))
+
+
+def _meta_normal_tensor_tensor(mean, std, *, generator=None):
+    dt, shape = _normal_tt_shape(mean, std)
+    return _make_meta(shape, dt)
+
+
+@_op("normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor",
+     meta=_meta_normal_tensor_tensor,
+     out="normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)")
+def normal_tensor_tensor(mean, std, *, generator=None):
+    dt, shape = _normal_tt_shape(mean, std)
+    _check_std_tensor(std)
+    wide = np.complex128 if dt.is_complex else np.float64
+    return _normal(mean._data.astype(wide), std._data.astype(wide), dt, shape, mean)
+
+
+def _normal_float_float(meta):
+    def kernel(mean, std, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+        _check_std_scalar(std)
+        dt = dtype if dtype is not None else D.get_default_dtype()
+        _check_normal_dtype(dt)
+        shape = [int(s) for s in size]
+        if meta:
+            return _make_meta(shape, dt)
+        arr = np.asarray(mean + std * _standard(dt, shape)).astype(dt.np, copy=False)
+        return _new(arr, device)
+    return kernel
+
+
+_op("normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
+    "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    meta=_normal_float_float(True))(_normal_float_float(False))
+
+
+@_op("normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) "
+     "-> Tensor(a!)", kind="meta_aware")
+def normal_float_float_out(mean, std, size, *, generator=None, out):
+    """``normal(mean, std, size)`` drawn in ``out``'s dtype on ``out``'s device, written into it."""
+    r = A.normal__float_float(mean, std, size, dtype=out.dtype, device=out.device)
+    return write_out("aten::normal.float_float_out", r, out)

@@ -33,11 +33,15 @@ FORMULAS = {
     "aten::random_.from": F("RandomBackward0", ("self",), _zero_grad),
     "aten::random_.to": F("RandomBackward1", ("self",), _zero_grad),
     "aten::random_": F("RandomBackward2", ("self",), _zero_grad),
+    "aten::normal.Tensor_float": F("NormalBackward1", ("mean",), _zero_grad),
+    "aten::normal.float_Tensor": F("NormalBackward2", ("std",), _zero_grad),
+    "aten::normal.Tensor_Tensor": F("NormalBackward3", ("mean", "std"), _zero_grad),
 }
 
 NON_DIFFERENTIABLE = (
     "aten::multinomial", "aten::randint_like", "aten::randint_like.generator", "aten::randint_like.Tensor",
     "aten::randint_like.Tensor_generator", "aten::randint_like.low_dtype", "aten::randint_like.low_generator_dtype",
+    "aten::normal.float_float",
 )
 
 from ..._exports import public_dir  # noqa: E402

@@ -10,7 +10,7 @@ draws for the batch's rows in one call. ``bernoulli_.Tensor`` goes through the p
 from ..batched import current_layer, wrap
 from .common import aten
 from .misc import random_inplace_rule
-from .pointwise import unary_rule
+from .pointwise import pointwise_rule, unary_rule
 
 __all__ = ["RULES", "RANDOM_OPS"]
 
@@ -45,6 +45,14 @@ def multinomial_rule(op):
     return rule
 
 
+def std_rule(op):
+    """``normal.float_Tensor``: a draw per element of the batched ``std``."""
+    def rule(mean, std, **kwargs):
+        return wrap(op(mean, std._value, **kwargs), std._level)
+    rule.__qualname__ = f"batch_rule<{op.name()}>"
+    return rule
+
+
 _INPLACE = ("cauchy_", "exponential_", "geometric_", "log_normal_", "bernoulli_.float", "random_.from", "random_.to",
             "random_")
 _LIKE = ("bernoulli.p", "randint_like", "randint_like.generator", "randint_like.Tensor",
@@ -55,10 +63,17 @@ RULES = {
     **dict.fromkeys(_LIKE, random_like_rule),
     "bernoulli": unary_rule,
     "multinomial": multinomial_rule,
+    "normal.Tensor_float": unary_rule,
+    "normal.float_Tensor": std_rule,
+    "normal.Tensor_Tensor": pointwise_rule,
 }
 
 # name -> index of the size argument (None: the draw's shape is a tensor argument's)
-RANDOM_OPS = dict.fromkeys(_INPLACE + _LIKE + ("bernoulli", "bernoulli_.Tensor", "multinomial"))
+RANDOM_OPS = {
+    **dict.fromkeys(_INPLACE + _LIKE + ("bernoulli", "bernoulli_.Tensor", "multinomial", "normal.Tensor_float",
+                                        "normal.float_Tensor", "normal.Tensor_Tensor")),
+    "normal.float_float": 2,
+}
 
 from ..._exports import public_dir  # noqa: E402
 
