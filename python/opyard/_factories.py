@@ -16,7 +16,7 @@ from ._tensor import CPU, Tensor, _make, _make_meta
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "randint_like", "manual_seed", "scalar_tensor", "empty_strided",
+    "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _aten = ops.aten
@@ -304,6 +304,17 @@ ones_like = _like(_aten.ones_like.default)
 empty_like = _like(_aten.empty_like.default)
 rand_like = _like(_aten.rand_like.default, "check_uniform_bounds")
 randn_like = _like(_aten.randn_like.default, "normal_kernel_cpu")
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """An uninitialized tensor of ``size`` whose dimensions lie in memory in the order ``physical_layout``
+    (outermost first)."""
+    D.expect_dtype(dtype, "empty_permuted", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "empty_permuted")
+    return _finish(_aten.empty_permuted.default(list(size), list(physical_layout), dtype=dtype, device=device),
+                   requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,

@@ -13,7 +13,7 @@ from ._tensor import Tensor, layout
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "randint_like", "manual_seed", "scalar_tensor", "empty_strided",
+    "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _Device = device | str | int
@@ -79,6 +79,9 @@ def randn_like(input: Tensor, *, dtype: dtype | None = None, layout: layout | No
 def randint_like(input: Tensor, low: int | Tensor = 0, high: int | None = None, *, dtype: dtype | None = None,
                  layout: layout | None = None, device: _Device | None = None, requires_grad: bool = False,
                  memory_format: memory_format | None = None, generator: None = None) -> Tensor: ...
+def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *, dtype: dtype | None = None,
+                   layout: layout | None = None, device: _Device | None = None, requires_grad: bool = False,
+                   pin_memory: bool = False) -> Tensor: ...
 def manual_seed(seed: int) -> Any: ...
 def scalar_tensor(value: _Scalar, *, dtype: dtype | None = None, layout: layout | None = None,
                   device: _Device | None = None, pin_memory: bool | None = None,

@@ -16,6 +16,7 @@ from ._ops import ops
 from ._aten._index import FUNCTIONS as _TORCH_FUNCTIONS
 from ._aten._index import METHODS as _TORCH_METHODS
 from ._factories import __all__ as _FACTORY_NAMES
+from ._factories import tensor as _tensor_factory
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
 from ._lowrank import pca_lowrank, svd_lowrank
 from ._tensor import Size, Tensor
@@ -41,7 +42,7 @@ _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTH
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", "nonzero", *_VARARGS]
+    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", "nonzero", "unravel_index", *_VARARGS]
 
 # Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
 _NUMBERS = (bool, int, float, complex)
@@ -217,6 +218,34 @@ def broadcast_shapes(*shapes):
     return Size(common)
 
 
+def unravel_index(indices, shape):
+    """The coordinates in a tensor of ``shape`` of the flat (row-major) ``indices``: a tuple of one
+    int64 tensor per dimension, each of ``indices``' shape. Indices wrap modulo the size (as torch)."""
+    if indices.dtype.is_complex or indices.dtype.is_floating_point or indices.dtype is D.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif isinstance(shape, _Sequence):
+        for dim in shape:
+            if not isinstance(dim, int):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(dim)}")
+    else:
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    shape = tuple(int(d) for d in shape)
+    if _builtins.any(d < 0 for d in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    coefs = [1] * len(shape)  # the row-major stride of each dimension
+    for i in range(len(shape) - 2, -1, -1):
+        coefs[i] = coefs[i + 1] * shape[i + 1]
+    device = indices.device
+    steps = _A.floor_divide.default(_A.unsqueeze.default(indices, -1), _int64_tensor(coefs, device))
+    return tuple(_A.unbind.int(_A.remainder.Tensor(steps, _int64_tensor(list(shape), device)), -1))
+
+
+def _int64_tensor(values, device):
+    return _tensor_factory(values, dtype=D.int64, device=device)
+
+
 def meshgrid(*tensors, indexing=None):
     """Coordinate grids of 0-d/1-d ``tensors``: ``indexing="ij"`` (matrix, the default) or ``"xy"``
     (Cartesian); views of the inputs, as a tuple."""
@@ -347,7 +376,18 @@ def _pos(self):
 
 
 def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+    """torch's three signatures: ``to(dtype, non_blocking, copy)``, ``to(device, dtype, non_blocking,
+    copy)`` and ``to(other, non_blocking, copy)``, each with keyword ``memory_format``."""
+    flags = [a for a in args if a.__class__ is bool]
+    if flags:
+        if len(flags) > 2 or len(args) - args.index(flags[0]) != len(flags):  # the flags come last
+            raise TypeError(f"to() received an invalid combination of arguments: {args!r}")
+        args = args[:len(args) - len(flags)]
+        non_blocking = flags[0]
+        copy = flags[1] if len(flags) > 1 else copy
     for a in args:
+        if a is None:  # to(None, dtype): no device given
+            continue
         if isinstance(a, D.dtype):
             dtype = a
         elif isinstance(a, (str, Device)):

@@ -670,3 +670,9 @@ from random_meta_samples import RANDOM_META_SAMPLES  # noqa: E402
 
 for _name, _sample in RANDOM_META_SAMPLES.items():
     SAMPLES.setdefault(_name, _sample)
+
+# The placement operators and the layout factories.
+from placement_meta_samples import PLACEMENT_META_SAMPLES  # noqa: E402
+
+for _name, _sample in PLACEMENT_META_SAMPLES.items():
+    SAMPLES.setdefault(_name, _sample)

@@ -1,0 +1,73 @@
+"""Derivatives of ``fill``, ``put``, ``masked_scatter`` and the masked indexing ops (torch's
+derivatives.yaml rows and node names); ``_chunk_cat`` records a node whose backward raises, as
+torch's; ``nonzero_static`` and ``hash_tensor`` never require grad."""
+
+from ._helpers import A
+from .registry import Formula as F
+
+
+def _zeros_of(meta, like):
+    return A.zeros.default(list(meta.shape), dtype=meta.dtype, device=like.device)
+
+
+def _fill_scalar(grads, a, n):
+    return (A.zeros_like.default(grads[0]),)
+
+
+def _fill_tensor(grads, a, n):
+    g = grads[0]
+    return (A.zeros_like.default(g) if n[0] else None, A.sum.default(g) if n[1] else None)
+
+
+def _put(grads, a, n):
+    g = grads[0]
+    gs = gv = None
+    if n[0]:
+        gs = g if a.accumulate else A.put.default(g, a.index, _zeros_of(a.source, g), False)
+    if n[1]:
+        gv = A.reshape.default(A.take.default(g, a.index), list(a.source.shape))
+    return gs, gv
+
+
+def _masked_scatter(grads, a, n):
+    g = grads[0]
+    gs = A.masked_fill.Scalar(g, a.mask, 0) if n[0] else None
+    gv = A.masked_scatter_backward.default(g, a.mask, list(a.source.shape)) if n[1] else None
+    return gs, gv
+
+
+def _unsafe_masked_index(grads, a, n):
+    g = grads[0]
+    return (A._unsafe_masked_index_put_accumulate.default(_zeros_of(a.self, g), a.mask, list(a.indices), g),)
+
+
+def _unsafe_masked_index_put_accumulate(grads, a, n):
+    g = grads[0]
+    return (g if n[0] else None,
+            A._unsafe_masked_index.default(g, a.mask, list(a.indices), 0) if n[1] else None)
+
+
+def _chunk_cat(grads, a, n):
+    raise RuntimeError("derivative for aten::_chunk_cat is not implemented")
+
+
+FORMULAS = {
+    "aten::fill.Scalar": F("FillBackward0", ("self",), _fill_scalar),
+    "aten::fill.Tensor": F("FillBackward1", ("self", "value"), _fill_tensor),
+    "aten::put": F("PutBackward0", ("self", "source"), _put, save=("index",)),
+    "aten::put_": F("PutBackward0", ("self", "source"), _put, save=("index",)),
+    "aten::masked_scatter": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",)),
+    "aten::masked_scatter_": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",)),
+    "aten::_unsafe_masked_index": F("UnsafeMaskedIndexBackward0", ("self",), _unsafe_masked_index,
+                                    save=("mask", "indices")),
+    "aten::_unsafe_masked_index_put_accumulate": F(
+        "UnsafeMaskedIndexPutAccumulateBackward0", ("self", "values"), _unsafe_masked_index_put_accumulate,
+        save=("mask", "indices")),
+    "aten::_chunk_cat": F("NotImplemented", ("tensors",), _chunk_cat),
+}
+
+NON_DIFFERENTIABLE = ("aten::nonzero_static", "aten::hash_tensor")
+
+from ..._exports import public_dir  # noqa: E402
+
+__dir__ = public_dir(globals())
