@@ -382,8 +382,7 @@ def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, me
     if flags:
         if len(flags) > 2 or len(args) - args.index(flags[0]) != len(flags):  # the flags come last
             raise TypeError(f"to() received an invalid combination of arguments: {args!r}")
-        args = args[:len(args) - len(flags)]
-        non_blocking = flags[0]
+        args = args[:len(args) - len(flags)]  # (non_blocking[, copy]): a CPU copy never overlaps anything
         copy = flags[1] if len(flags) > 1 else copy
     for a in args:
         if a is None:  # to(None, dtype): no device given
