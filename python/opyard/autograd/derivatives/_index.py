@@ -76,6 +76,10 @@ BY_MODULE = {
         'aten::ormqr',
         'aten::triangular_solve',
     ),
+    'index_reduce': (
+        'aten::index_reduce',
+        'aten::index_reduce_',
+    ),
     'indexing': (
         'aten::ceil',
         'aten::chunk',
