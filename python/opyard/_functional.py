@@ -378,12 +378,15 @@ def _pos(self):
 def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
     """torch's three signatures: ``to(dtype, non_blocking, copy)``, ``to(device, dtype, non_blocking,
     copy)`` and ``to(other, non_blocking, copy)``, each with keyword ``memory_format``."""
-    flags = [a for a in args if a.__class__ is bool]
-    if flags:
-        if len(flags) > 2 or len(args) - args.index(flags[0]) != len(flags):  # the flags come last
+    n_flags = 0  # trailing bools: (non_blocking[, copy]); a CPU copy has nothing to overlap with
+    while n_flags < len(args) and args[len(args) - 1 - n_flags].__class__ is bool:
+        n_flags += 1
+    if n_flags:
+        if n_flags > 2:
             raise TypeError(f"to() received an invalid combination of arguments: {args!r}")
-        args = args[:len(args) - len(flags)]  # (non_blocking[, copy]): a CPU copy never overlaps anything
-        copy = flags[1] if len(flags) > 1 else copy
+        if n_flags == 2:
+            copy = args[-1]
+        args = args[:len(args) - n_flags]
     for a in args:
         if a is None:  # to(None, dtype): no device given
             continue

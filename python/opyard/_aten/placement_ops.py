@@ -30,8 +30,8 @@ _REDUCED = frozenset(("float16", "bfloat16"))
 
 @_op("fill.Scalar(Tensor self, Scalar value) -> Tensor", kind="meta_aware")
 def fill_scalar(self, value):
-    """A tensor like ``self`` (shape, dtype, layout) holding ``value`` everywhere."""
-    return ops.aten.fill_.Scalar(A.empty_like(self), value)
+    """A tensor like ``self`` (shape, dtype, strides: torch's preserved layout) holding ``value``."""
+    return ops.aten.fill_.Scalar(A.clone(self), value)
 
 
 @_op("fill.Tensor(Tensor self, Tensor value) -> Tensor", kind="meta_aware")
@@ -39,7 +39,7 @@ def fill_tensor(self, value):
     if value.dim() != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
                            "dimensions.")
-    return ops.aten.fill_.Tensor(A.empty_like(self), value)
+    return ops.aten.fill_.Tensor(A.clone(self), value)
 
 
 # --- put -------------------------------------------------------------------------------------------

@@ -145,8 +145,8 @@ def register():
     rows += [(alias, target, target) for alias, target in INPLACE_ALIASES.items()]
     for name, formula_name, row in rows:
         for target in ((name, inplace_name(name)) if name == row else (name,)):
-            if target != name and target in INPLACE_ALIASES:
-                continue  # mapped explicitly (pow_.Scalar is not pow.Scalar's in-place form)
+            if target != name and (target in INPLACE_ALIASES or target in _MODULE_OF):
+                continue  # mapped explicitly (pow_.Scalar is not pow.Scalar's in-place form), or its own row
             qualified = target.removesuffix(".default")
             if qualified not in known:
                 if target == row:

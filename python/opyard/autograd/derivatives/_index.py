@@ -78,7 +78,6 @@ BY_MODULE = {
     ),
     'index_reduce': (
         'aten::index_reduce',
-        'aten::index_reduce_',
     ),
     'indexing': (
         'aten::ceil',
@@ -215,10 +214,9 @@ BY_MODULE = {
         'aten::_unsafe_masked_index_put_accumulate',
         'aten::fill.Scalar',
         'aten::fill.Tensor',
+        'aten::fill_.Tensor',
         'aten::masked_scatter',
-        'aten::masked_scatter_',
         'aten::put',
-        'aten::put_',
     ),
     'pointwise': (
         'aten::abs',

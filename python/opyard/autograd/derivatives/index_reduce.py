@@ -55,7 +55,7 @@ def _index_reduce(grads, a, n):
 
 
 _FORMULA = F("IndexReduceBackward0", ("self", "source"), _index_reduce, save=("self", "index", "source", "result"))
-FORMULAS = {"aten::index_reduce": _FORMULA, "aten::index_reduce_": _FORMULA}
+FORMULAS = {"aten::index_reduce": _FORMULA}  # index_reduce_ takes the functional form's (declared in place)
 
 from ..._exports import public_dir  # noqa: E402
 

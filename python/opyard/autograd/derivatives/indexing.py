@@ -247,7 +247,7 @@ FORMULAS = {
     "aten::pow.Scalar": F("PowBackward2", ("exponent",), _pow_scalar, save=("exponent", "result")),
     "aten::copy_": F("CopyBackwards", ("self", "src"), _copy,
                      forward=lambda t, a: t[1] if t[1] is not None else A.zeros_like.default(a.self)),
-    "aten::fill_.Scalar": F("FillBackward0", ("self",), _zero_grad),
+    "aten::fill_.Scalar": F("FillBackward2", ("self",), _zero_grad),
     "aten::zero_": F("ZeroBackward0", ("self",), _zero_grad),
     "aten::uniform_": F("UniformBackward0", ("self",), _zero_grad),
     "aten::normal_": F("NormalBackward0", ("self",), _zero_grad),

@@ -1,5 +1,5 @@
 """Derivatives of ``fill``, ``put``, ``masked_scatter`` and the masked indexing ops (torch's
-derivatives.yaml rows and node names); ``_chunk_cat`` records a node whose backward raises, as
+derivatives.yaml rows and node names; ``put_`` and ``masked_scatter_`` take their functional form's); ``_chunk_cat`` records a node whose backward raises, as
 torch's; ``nonzero_static`` and ``hash_tensor`` never require grad."""
 
 from ._helpers import A
@@ -54,10 +54,9 @@ def _chunk_cat(grads, a, n):
 FORMULAS = {
     "aten::fill.Scalar": F("FillBackward0", ("self",), _fill_scalar),
     "aten::fill.Tensor": F("FillBackward1", ("self", "value"), _fill_tensor),
+    "aten::fill_.Tensor": F("FillBackward3", ("self", "value"), _fill_tensor),
     "aten::put": F("PutBackward0", ("self", "source"), _put, save=("index",)),
-    "aten::put_": F("PutBackward0", ("self", "source"), _put, save=("index",)),
     "aten::masked_scatter": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",)),
-    "aten::masked_scatter_": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",)),
     "aten::_unsafe_masked_index": F("UnsafeMaskedIndexBackward0", ("self",), _unsafe_masked_index,
                                     save=("mask", "indices")),
     "aten::_unsafe_masked_index_put_accumulate": F(
