@@ -569,7 +569,7 @@ def install():
     for name, fn in (("view", _view), ("reshape", _reshape), ("expand", _expand), ("permute", _permute)):
         fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
         setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn) if _core.FAST_PATHS else fn)
-    for name in ("new_empty", "new_zeros", "new_ones", "tile", "sum_to_size"):
+    for name in ("new_empty", "new_zeros", "new_ones", "tile", "sum_to_size", "resize_"):
         setattr(Tensor, name, _sized(getattr(_A, name).default))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)

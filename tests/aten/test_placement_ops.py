@@ -213,6 +213,33 @@ def test_unravel_index():
     assert [t.tolist() for t in opyard.unravel_index(opyard.tensor(22, dtype=opyard.int8), (3, 4, 2))] == [2, 3, 0]
 
 
+def test_resize_reads_memory_in_order():
+    x = opyard.arange(6.0)
+    assert x.clone().resize_(2, 2).tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    t = x.clone().reshape(2, 3).t()
+    assert t.resize_(3, 2).stride() == (1, 3)  # the same shape: left as it is
+    base = x.clone()
+    view = base[2:]
+    view.resize_(2, 2)
+    assert view.tolist() == [[2.0, 3.0], [4.0, 5.0]]
+    view[0, 0] = 9.0
+    assert base[2].item() == 9.0  # still the same memory
+    short = base[:2]
+    short.resize_(4)  # past its own elements, inside the buffer it views
+    assert short.tolist() == [0.0, 1.0, 9.0, 3.0]
+    grown = x.clone().resize_(8)
+    assert grown.shape == (8,) and grown[:6].tolist() == x.tolist()
+    assert x.clone().resize_(1, 2, 2, 2, memory_format=opyard.channels_last).stride() == (8, 1, 4, 2)
+    assert opyard.resize_as_(x.clone(), opyard.ones(3, 2)).tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    m = opyard.empty(3, device="meta").resize_(2, 5)
+    assert m.shape == (2, 5) and m.stride() == (5, 1)
+
+
+def test_resize_under_vmap_resizes_each_example():
+    r = opyard.vmap(lambda a: a.resize_(2))(opyard.arange(6.0).reshape(2, 3))
+    assert r.tolist() == [[0.0, 1.0], [2.0, 3.0]]  # the physical memory in order, as torch
+
+
 def test_to_takes_non_blocking_and_copy_positionally():
     x = opyard.ones(2, 3)
     assert x.to(opyard.float32, False, True) is not x
@@ -292,6 +319,11 @@ _M = opyard.tensor([[True, False, True], [False, True, True]])
     (lambda: opyard.empty_permuted((2,), (3,)), RuntimeError,
      r"Dimension out of range \(expected to be between 0 and 0, but got 3 at index 0\)"),
     (lambda: opyard.empty_permuted((2, 2), (0, 0)), RuntimeError, r"Duplicate dim not allowed"),
+    (lambda: opyard.ones(3, requires_grad=True).resize_(2), RuntimeError, r"cannot resize variables that require grad"),
+    (lambda: opyard.ones(3).resize_(2, memory_format=opyard.preserve_format), RuntimeError,
+     r"Unsupported memory formatPreserve"),
+    (lambda: opyard.ones(3).resize_(2, 2, memory_format=opyard.channels_last), RuntimeError,
+     r"required rank 4 tensor to use channels_last format"),
     (lambda: opyard.unravel_index(opyard.tensor([5.0]), (2, 4)), TypeError,
      r"expected 'indices' to be integer dtype"),
     (lambda: opyard.unravel_index(opyard.tensor([5]), (2, -4)), ValueError,

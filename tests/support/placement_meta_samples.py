@@ -26,6 +26,8 @@ PLACEMENT_META_SAMPLES = {
     "index_reduce_": lambda m: ((m(4, 3), 1, m.idx([2, 0]), m(4, 2), "prod"), {}),
     "index_reduce.out": lambda m: ((m(4, 3), 0, m.idx([1]), m(1, 3), "mean"),
                                    {"out": opyard.empty(0, device=m.device)}),
+    "resize_": lambda m: ((m(2, 3), [3, 2]), {}),
+    "resize_as_": lambda m: ((m(6), m(1, 2, 1, 3)), {"memory_format": opyard.channels_last}),
     "tril_indices": lambda m: ((4, 5, -1), {"device": m.device}),
     "triu_indices": lambda m: ((4, 5, 2), {"dtype": opyard.int32, "device": m.device}),
     "empty_permuted": lambda m: (([2, 3, 4], [2, 0, 1]), {"device": m.device}),

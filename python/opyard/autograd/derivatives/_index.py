@@ -509,6 +509,8 @@ NON_DIFFERENTIABLE = (
     'aten::lcm',
     'aten::nonzero_static',
     'aten::hash_tensor',
+    'aten::resize_',
+    'aten::resize_as_',
     'aten::multinomial',
     'aten::randint_like',
     'aten::randint_like.generator',

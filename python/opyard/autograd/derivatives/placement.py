@@ -65,7 +65,8 @@ FORMULAS = {
     "aten::_chunk_cat": F("NotImplemented", ("tensors",), _chunk_cat),
 }
 
-NON_DIFFERENTIABLE = ("aten::nonzero_static", "aten::hash_tensor")
+# resize_ refuses a tensor that requires grad (its kernel says so, as torch's autograd kernel)
+NON_DIFFERENTIABLE = ("aten::nonzero_static", "aten::hash_tensor", "aten::resize_", "aten::resize_as_")
 
 from ..._exports import public_dir  # noqa: E402
 
