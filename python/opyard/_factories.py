@@ -16,10 +16,11 @@ from ._tensor import CPU, Tensor, _make, _make_meta
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "manual_seed", "scalar_tensor", "empty_strided",
+    "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "tril_indices", "triu_indices", "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _aten = ops.aten
+_D_INT64 = D.int64
 
 
 def _infer_dtype(data):
@@ -304,6 +305,22 @@ ones_like = _like(_aten.ones_like.default)
 empty_like = _like(_aten.empty_like.default)
 rand_like = _like(_aten.rand_like.default, "check_uniform_bounds")
 randn_like = _like(_aten.randn_like.default, "normal_kernel_cpu")
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) coordinates of the lower triangle of a ``row`` x ``col`` matrix (on and below diagonal
+    ``offset``), row by row; int64 unless ``dtype`` (int32) says otherwise."""
+    if layout is not None:
+        _expect_layout(layout, "tril_indices")
+    return _aten.tril_indices.default(row, col, offset, dtype=_D_INT64 if dtype is None else dtype, device=device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) coordinates of the upper triangle of a ``row`` x ``col`` matrix (on and above diagonal
+    ``offset``), row by row; int64 unless ``dtype`` (int32) says otherwise."""
+    if layout is not None:
+        _expect_layout(layout, "triu_indices")
+    return _aten.triu_indices.default(row, col, offset, dtype=_D_INT64 if dtype is None else dtype, device=device)
 
 
 def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,

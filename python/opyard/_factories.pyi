@@ -13,7 +13,8 @@ from ._tensor import Tensor, layout
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "manual_seed", "scalar_tensor", "empty_strided",
+    "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "tril_indices", "triu_indices",
+    "manual_seed", "scalar_tensor", "empty_strided",
 ]
 
 _Device = device | str | int
@@ -82,6 +83,10 @@ def randint_like(input: Tensor, low: int | Tensor = 0, high: int | None = None, 
 def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *, dtype: dtype | None = None,
                    layout: layout | None = None, device: _Device | None = None, requires_grad: bool = False,
                    pin_memory: bool = False) -> Tensor: ...
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: dtype | None = None, device: _Device | None = None,
+                 layout: layout | None = None) -> Tensor: ...
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: dtype | None = None, device: _Device | None = None,
+                 layout: layout | None = None) -> Tensor: ...
 def manual_seed(seed: int) -> Any: ...
 def scalar_tensor(value: _Scalar, *, dtype: dtype | None = None, layout: layout | None = None,
                   device: _Device | None = None, pin_memory: bool | None = None,

@@ -28,6 +28,9 @@ NO_FORWARD = {
     "aten::linalg_polar": "the tangent through the SVD's factors is not written (the gradient is)",
     "aten::grid_sampler_2d": "the grid tangent (torch's grid_sampler_2d_jvp) is not written",
     "aten::grid_sampler_3d": "the grid tangent (torch's grid_sampler_3d_jvp) is not written",
+    "aten::bernoulli.p": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::_chunk_cat": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::index_reduce": "torch has no forward formula for it either (forward AD refuses it)",
 }
 NO_FORWARD.update(NN_NO_FORWARD)
 WITH_FORWARD = sorted(op for op in SAMPLES if op in autograd._registered_ops and op not in NO_FORWARD)

@@ -47,21 +47,50 @@ def _unsafe_masked_index_put_accumulate(grads, a, n):
             A._unsafe_masked_index.default(g, a.mask, list(a.indices), 0) if n[1] else None)
 
 
+def _fill_fw(t, a):
+    z = A.zeros_like.default(a.result)
+    return z if len(t) < 2 or t[1] is None else A.add.Tensor(z, t[1])
+
+
+def _put_fw(t, a):
+    self_t = t[0] if t[0] is not None else A.zeros_like.default(a.result)
+    src_t = t[1] if t[1] is not None else _zeros_of(a.source, a.result)
+    return A.put.default(self_t, a.index, src_t, a.accumulate)
+
+
+def _masked_scatter_fw(t, a):
+    self_t = t[0] if t[0] is not None else A.zeros_like.default(a.result)
+    src_t = t[1] if t[1] is not None else _zeros_of(a.source, a.result)
+    return A.masked_scatter.default(A.expand.default(self_t, list(a.result.shape)), a.mask, src_t)
+
+
+def _unsafe_masked_index_fw(t, a):
+    return A._unsafe_masked_index.default(t[0], a.mask, list(a.indices), 0)
+
+
+def _unsafe_masked_index_put_accumulate_fw(t, a):
+    self_t = t[0] if t[0] is not None else A.zeros_like.default(a.result)
+    if t[1] is None:
+        return self_t
+    return A._unsafe_masked_index_put_accumulate.default(self_t, a.mask, list(a.indices), t[1])
+
+
 def _chunk_cat(grads, a, n):
     raise RuntimeError("derivative for aten::_chunk_cat is not implemented")
 
 
 FORMULAS = {
-    "aten::fill.Scalar": F("FillBackward0", ("self",), _fill_scalar),
-    "aten::fill.Tensor": F("FillBackward1", ("self", "value"), _fill_tensor),
-    "aten::fill_.Tensor": F("FillBackward3", ("self", "value"), _fill_tensor),
-    "aten::put": F("PutBackward0", ("self", "source"), _put, save=("index",)),
-    "aten::masked_scatter": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",)),
+    "aten::fill.Scalar": F("FillBackward0", ("self",), _fill_scalar, forward=_fill_fw),
+    "aten::fill.Tensor": F("FillBackward1", ("self", "value"), _fill_tensor, forward=_fill_fw),
+    "aten::fill_.Tensor": F("FillBackward3", ("self", "value"), _fill_tensor, forward=_fill_fw),
+    "aten::put": F("PutBackward0", ("self", "source"), _put, save=("index",), forward=_put_fw),
+    "aten::masked_scatter": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",),
+                              forward=_masked_scatter_fw),
     "aten::_unsafe_masked_index": F("UnsafeMaskedIndexBackward0", ("self",), _unsafe_masked_index,
-                                    save=("mask", "indices")),
+                                    save=("mask", "indices"), forward=_unsafe_masked_index_fw),
     "aten::_unsafe_masked_index_put_accumulate": F(
         "UnsafeMaskedIndexPutAccumulateBackward0", ("self", "values"), _unsafe_masked_index_put_accumulate,
-        save=("mask", "indices")),
+        save=("mask", "indices"), forward=_unsafe_masked_index_put_accumulate_fw),
     "aten::_chunk_cat": F("NotImplemented", ("tensors",), _chunk_cat),
 }
 

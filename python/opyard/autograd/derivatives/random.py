@@ -17,25 +17,29 @@ def _zero_like_inputs(grads, a, n):
             A.zeros.default(list(a.p.shape), dtype=a.p.dtype, device=g.device) if n[1] else None)
 
 
+def _zero_tangent(t, a):
+    return A.zeros_like.default(a.result)
+
+
 def _bernoulli_p(grads, a, n):
     raise RuntimeError("derivative for aten::bernoulli is not implemented")
 
 
 FORMULAS = {
-    "aten::bernoulli": F("BernoulliBackward0", ("self",), _zero_grad),
-    "aten::bernoulli_.Tensor": F("BernoulliBackward1", ("self", "p"), _zero_like_inputs),
-    "aten::bernoulli_.float": F("BernoulliBackward2", ("self",), _zero_grad),
+    "aten::bernoulli": F("BernoulliBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::bernoulli_.Tensor": F("BernoulliBackward1", ("self", "p"), _zero_like_inputs, forward=_zero_tangent),
+    "aten::bernoulli_.float": F("BernoulliBackward2", ("self",), _zero_grad, forward=_zero_tangent),
     "aten::bernoulli.p": F("NotImplemented", ("self",), _bernoulli_p),
-    "aten::cauchy_": F("CauchyBackward0", ("self",), _zero_grad),
-    "aten::exponential_": F("ExponentialBackward0", ("self",), _zero_grad),
-    "aten::geometric_": F("GeometricBackward0", ("self",), _zero_grad),
-    "aten::log_normal_": F("LogNormalBackward0", ("self",), _zero_grad),
-    "aten::random_.from": F("RandomBackward0", ("self",), _zero_grad),
-    "aten::random_.to": F("RandomBackward1", ("self",), _zero_grad),
-    "aten::random_": F("RandomBackward2", ("self",), _zero_grad),
-    "aten::normal.Tensor_float": F("NormalBackward1", ("mean",), _zero_grad),
-    "aten::normal.float_Tensor": F("NormalBackward2", ("std",), _zero_grad),
-    "aten::normal.Tensor_Tensor": F("NormalBackward3", ("mean", "std"), _zero_grad),
+    "aten::cauchy_": F("CauchyBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::exponential_": F("ExponentialBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::geometric_": F("GeometricBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::log_normal_": F("LogNormalBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::random_.from": F("RandomBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::random_.to": F("RandomBackward1", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::random_": F("RandomBackward2", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::normal.Tensor_float": F("NormalBackward1", ("mean",), _zero_grad, forward=_zero_tangent),
+    "aten::normal.float_Tensor": F("NormalBackward2", ("std",), _zero_grad, forward=_zero_tangent),
+    "aten::normal.Tensor_Tensor": F("NormalBackward3", ("mean", "std"), _zero_grad, forward=_zero_tangent),
 }
 
 NON_DIFFERENTIABLE = (
