@@ -57,6 +57,33 @@ def _identity(reduce, dt):
     return info.min if reduce == "amax" else info.max
 
 
+def _accumulate(ufunc, res, idx, src, dt):
+    """``res[idx[k]] = ufunc(res[idx[k]], src[k])`` for every k in order (torch's sequential loop,
+    which half and bfloat16 round step by step in). The source slices are grouped by index (a stable
+    sort keeps their order) and applied a rank at a time: the first slice of every group, then the
+    second, ... (vectorised over the groups; as many steps as the most repeated index). A heavily
+    repeated index in a type that rounds the same in any order reduces its group at once instead."""
+    if idx.size == 0:
+        return
+    order = np.argsort(idx, kind="stable")
+    grouped = idx[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    counts = np.diff(np.r_[starts, grouped.size])
+    targets = grouped[starts]
+    depth = int(counts.max())
+    if depth > 64 and dt.name not in ("float16", "bfloat16"):
+        res[targets] = ufunc(res[targets], ufunc.reduceat(src[order], starts, axis=0))
+        return
+    if depth > 64:
+        ufunc.at(res, idx, src)
+        return
+    acc = res[targets]
+    for k in range(depth):
+        live = np.flatnonzero(counts > k)
+        acc[live] = ufunc(acc[live], src[order[starts[live] + k]])
+    res[targets] = acc
+
+
 def _reduced(self, dim, index, source, reduce, include_self):
     """The result as an array of ``self``'s dtype and shape."""
     dt = self.dtype
@@ -71,7 +98,7 @@ def _reduced(self, dim, index, source, reduce, include_self):
         res[idx] = _identity(reduce, dt)
     if reduce == "mean" and not (dt.is_floating_point or dt.is_complex):
         res = res.astype(np.int64)  # integer means: the sum in int64, divided rounding down
-    _UFUNC[reduce].at(res, idx, src.astype(res.dtype, copy=False))
+    _accumulate(_UFUNC[reduce], res, idx, src.astype(res.dtype, copy=False), dt)
     if reduce == "mean":
         counts = np.full(res.shape[0], 1 if include_self else 0, dtype=np.int64)
         np.add.at(counts, idx, 1)

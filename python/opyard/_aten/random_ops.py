@@ -410,7 +410,11 @@ def _exponential_race(p, n):
     keys = p / _gen().exponential(1.0, p.shape)
     if n == 1:
         return np.argmax(keys, axis=1)[:, None]
-    return np.argsort(-keys, axis=1, kind="stable")[:, :n]
+    if n < p.shape[1]:  # the n largest keys, then sorted largest first (torch's topk)
+        top = np.argpartition(-keys, n - 1, axis=1)[:, :n]
+        ranks = np.argsort(-np.take_along_axis(keys, top, axis=1), axis=1, kind="stable")
+        return np.take_along_axis(top, ranks, axis=1)
+    return np.argsort(-keys, axis=1, kind="stable")
 
 
 def _inverse_cdf(p, n):
