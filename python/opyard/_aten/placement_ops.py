@@ -76,7 +76,24 @@ def _put_values(arr, index, source, accumulate):
     arr[...] = flat.reshape(arr.shape)
 
 
-@_op("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", kind="proxy")
+def _put_meta(self, index, source, accumulate=False):
+    _check_put(self, index, source)
+    return _make_meta(self.shape, self.dtype, _kept_strides(self))
+
+
+def _kept_strides(self):
+    """The strides ``clone`` keeps (torch's preserved layout): ``self``'s when dense, else contiguous."""
+    strides = self.stride()
+    order = sorted((st, n) for st, n in zip(strides, self.shape) if n != 1)
+    step = 1
+    for st, n in order:
+        if st != step:
+            return None
+        step *= n
+    return strides
+
+
+@_op("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor", meta=_put_meta)
 def put(self, index, source, accumulate=False):
     """``self`` with ``source`` written at ``index``, ``self`` read as a 1-D tensor in row-major order
     (negative indices count from the end; ``accumulate`` adds, duplicates included)."""
@@ -116,7 +133,13 @@ def _scatter_masked(arr, mask, source):
     arr[mask] = source.reshape(-1)[:count]
 
 
-@_op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", kind="proxy")
+def _masked_scatter_meta(self, mask, source):
+    shape = broadcast_shape("aten::masked_scatter", tuple(mask.shape), tuple(self.shape))
+    _check_masked_scatter(self, mask, source)
+    return _make_meta(shape, self.dtype, _kept_strides(self) if tuple(self.shape) == tuple(shape) else None)
+
+
+@_op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", meta=_masked_scatter_meta)
 def masked_scatter(self, mask, source):
     """``self`` (broadcast with ``mask``) with ``source``'s elements, in order, at ``mask``'s True places."""
     shape = list(broadcast_shape("aten::masked_scatter", tuple(mask.shape), tuple(self.shape)))
