@@ -335,3 +335,19 @@ _M = opyard.tensor([[True, False, True], [False, True, True]])
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_fake_tensors_reach_the_meta_kernels():
+    from opyard.fake import FakeTensorMode
+    with FakeTensorMode():
+        x = opyard.empty(3, 4)
+        assert opyard.put(x.t(), opyard.tensor([1]), opyard.empty(1)).stride() == (1, 4)
+        assert opyard.masked_scatter(opyard.empty(4), x > 0, opyard.empty(12)).shape == (3, 4)
+        assert x.put_(opyard.tensor([1]), opyard.empty(1)) is x
+        assert x.masked_scatter_(opyard.empty(4) > 0, opyard.empty(12)) is x
+        assert x.bernoulli_(opyard.empty(4)) is x
+        assert opyard.index_reduce(x, 0, opyard.tensor([0, 2]), opyard.empty(2, 4), "amax").shape == (3, 4)
+        assert opyard.hash_tensor(x, dim=[1]).dtype == opyard.uint64
+        assert opyard.nonzero_static(x, size=5).shape == (5, 2)
+        assert opyard._chunk_cat([x, x], 1, 3).shape == (3, 3, 4)
+        assert x.resize_(2, 6).shape == (2, 6)

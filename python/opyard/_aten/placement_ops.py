@@ -16,6 +16,7 @@ from .. import _dtype as D
 from .._ops import ops
 from .._tensor import _make_meta
 from ._declare import OpTable
+from .shape import expand as _expand_kernel
 from .common import A, _wrap_dim, broadcast_shape, out, read_only_error
 
 __all__ = ["OPS"]
@@ -152,7 +153,7 @@ def masked_scatter(self, mask, source):
 @_op("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)")
 def masked_scatter_(self, mask, source):
     _check_masked_scatter(self, mask, source)
-    m = A.expand(mask, list(self.shape))  # torch's expand (and its error) of the mask to self
+    m = _expand_kernel(mask, list(self.shape))  # torch's expand (and its error) of the mask to self
     arr = self._data
     if not arr.flags.writeable:
         raise read_only_error("aten::masked_scatter_", arr)

@@ -20,6 +20,7 @@ from .._tensor import _make_meta
 from ._declare import OpTable
 from .common import A, broadcast_shape, inplace_result, out, tensor_result_dtype
 from .out_variants import write_out
+from .shape import expand as _expand_kernel
 from .factory import _new, _relaid, format_strides, generator, like_format
 
 __all__ = ["OPS"]
@@ -186,13 +187,13 @@ def _bernoulli_float_(self, p=0.5, *, generator=None):
 
 def _bernoulli_tensor_(self, p, *, generator=None):
     _check_bernoulli_tensor(self, p)
-    p = A.expand(p, list(self.shape))  # torch's expand and its error for shapes that do not broadcast
+    p = _expand_kernel(p, list(self.shape))  # torch's expand and its error for shapes that do not broadcast
     return _fill(self, _bernoulli_draw(self, p), "aten::bernoulli_")
 
 
 def _meta_bernoulli_tensor_(self, p, *, generator=None):
     _check_bernoulli_tensor(self, p)
-    A.expand(p, list(self.shape))
+    _expand_kernel(p, list(self.shape))
     self._bump_version()
     return self
 
