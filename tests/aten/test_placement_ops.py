@@ -351,3 +351,23 @@ def test_fake_tensors_reach_the_meta_kernels():
         assert opyard.nonzero_static(x, size=5).shape == (5, 2)
         assert opyard._chunk_cat([x, x], 1, 3).shape == (3, 3, 4)
         assert x.resize_(2, 6).shape == (2, 6)
+
+
+@pytest.mark.parametrize("name", ["put", "masked_scatter", "unsafe_masked_index", "index_reduce_mean",
+                                  "index_reduce_amax", "fill_tensor"])
+def test_second_derivatives(name):
+    from opyard.autograd import gradgradcheck
+    mask = opyard.tensor([[True, False, True], [False, True, True]])
+    idx = opyard.tensor([2, 0, 2])
+    calls = {
+        "put": (lambda a, s: opyard.put(a, opyard.tensor([4, 0, 4]), s, True) ** 2, (_x(2, 3), _x(3, seed=1))),
+        "masked_scatter": (lambda a, s: opyard.masked_scatter(a, mask, s) ** 2, (_x(2, 3), _x(6, seed=1))),
+        "unsafe_masked_index": (lambda a: opyard._unsafe_masked_index(a, mask, [opyard.tensor([[0], [1]]),
+                                                                                 opyard.tensor([2, 0, 7])], 0.0) ** 2,
+                                (_x(2, 3),)),
+        "index_reduce_mean": (lambda a, s: opyard.index_reduce(a, 1, idx, s, "mean") ** 2, (_x(2, 3), _x(2, 3, seed=1))),
+        "index_reduce_amax": (lambda a, s: opyard.index_reduce(a, 1, idx, s, "amax") ** 2, (_x(2, 3), _x(2, 3, seed=1))),
+        "fill_tensor": (lambda a, v: opyard.fill(a, v) ** 2 * a, (_x(2, 3), _x())),
+    }
+    fn, inputs = calls[name]
+    assert gradgradcheck(fn, tuple(t.requires_grad_() for t in inputs))

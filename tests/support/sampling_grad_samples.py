@@ -50,6 +50,7 @@ SAMPLING_SAMPLES = {
     "aten::fill.Tensor": (lambda a, v: A.fill.Tensor(a, v), (_r(2, 3), _r())),
     "aten::put": (lambda a, s: A.put.default(a, _IDX, s, True), (_r(2, 3), _r(3))),
     "aten::masked_scatter": (lambda a, s: A.masked_scatter.default(a, _MASK, s), (_r(2, 3), _r(6))),
+    "aten::masked_scatter_backward": (lambda g: A.masked_scatter_backward.default(g, _MASK, [7]), (_r(2, 3),)),
     "aten::_unsafe_masked_index": (lambda a: A._unsafe_masked_index.default(a, _COLS < 3, [_ROWS, _COLS], 0.5),
                                    (_r(2, 3),)),
     "aten::_unsafe_masked_index_put_accumulate": (

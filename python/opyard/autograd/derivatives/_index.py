@@ -216,6 +216,7 @@ BY_MODULE = {
         'aten::fill.Tensor',
         'aten::fill_.Tensor',
         'aten::masked_scatter',
+        'aten::masked_scatter_backward',
         'aten::put',
     ),
     'pointwise': (

@@ -36,6 +36,13 @@ def _masked_scatter(grads, a, n):
     return gs, gv
 
 
+def _masked_scatter_backward(grads, a, n):
+    """The gradient of ``masked_scatter_backward``: its gradient scattered back at the mask's places."""
+    g = grads[0]
+    return (A.masked_scatter.default(A.zeros.default(list(a.grad_output.shape), dtype=g.dtype, device=g.device),
+                                     a.mask, g),)
+
+
 def _unsafe_masked_index(grads, a, n):
     g = grads[0]
     return (A._unsafe_masked_index_put_accumulate.default(_zeros_of(a.self, g), a.mask, list(a.indices), g),)
@@ -86,6 +93,9 @@ FORMULAS = {
     "aten::put": F("PutBackward0", ("self", "source"), _put, save=("index",), forward=_put_fw),
     "aten::masked_scatter": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",),
                               forward=_masked_scatter_fw),
+    "aten::masked_scatter_backward": F(
+        "MaskedScatterBackwardBackward0", ("grad_output",), _masked_scatter_backward, save=("mask",),
+        forward=lambda t, a: A.masked_scatter_backward.default(t[0], a.mask, list(a.sizes))),
     "aten::_unsafe_masked_index": F("UnsafeMaskedIndexBackward0", ("self",), _unsafe_masked_index,
                                     save=("mask", "indices"), forward=_unsafe_masked_index_fw),
     "aten::_unsafe_masked_index_put_accumulate": F(
