@@ -1,6 +1,7 @@
 """Sampling from distributions: ``bernoulli`` (a probability per element, or one for all), the
 in-place samplers ``cauchy_``, ``exponential_``, ``geometric_``, ``log_normal_``, ``bernoulli_`` and
-``random_``, ``randint_like`` (``random_`` on a new tensor like the input) and ``multinomial``.
+``random_``, ``randint_like`` (``random_`` on a new tensor like the input), ``multinomial`` and the
+functional ``normal`` overloads (a mean and a standard deviation per element, or numbers and a size).
 
 Every draw comes from opyard's generator (``manual_seed`` makes it reproducible); the ``generator=``
 argument is torch's and takes None. Parameters, element types and error messages are torch's CPU
@@ -308,11 +309,6 @@ _LIKE = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool
          "MemoryFormat? memory_format=None) -> Tensor")
 
 
-def _like_kernels(make):
-    """The kernel and the Meta kernel of one ``randint_like`` overload (``make(meta)``)."""
-    return make(False), make(True)
-
-
 def _randint_like_high(meta):
     def kernel(self, high, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):
@@ -344,7 +340,7 @@ for _schema, _make in (
     ("randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator, " + _LIKE,
      _randint_like_low),
 ):
-    _kernel, _meta = _like_kernels(_make)
+    _kernel, _meta = _make(False), _make(True)
     _op(_schema, meta=_meta)(_kernel)
 del _schema, _make, _kernel, _meta
 
