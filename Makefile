@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect protocol-expect rules-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect sampling-expect protocol-expect rules-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -98,6 +98,9 @@ nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn functi
 
 nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py
+
+sampling-expect: $(PEERS)/bin/python  ## record torch 2.15's errors for the samplers, placement operators and torch.masked into tests/data/torch_sampling_errors.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_sampling_errors.py
 
 special-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the special functions at their special points into tests/data/torch_special_family.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_special_family.py

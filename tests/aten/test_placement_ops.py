@@ -2,7 +2,8 @@
 indexing ops, ``index_reduce``, ``nonzero_static``, ``_chunk_cat``, ``hash_tensor``,
 ``tril_indices``/``triu_indices``, ``empty_permuted``, ``unravel_index`` and ``Tensor.to``'s
 positional flags: values against numpy, gradients (gradcheck in float64, torch's node names), vmap,
-and torch's errors."""
+fake tensors. Their errors are checked against torch's recorded ones in
+``test_sampling_placement_errors.py``."""
 
 import warnings
 
@@ -246,95 +247,6 @@ def test_to_takes_non_blocking_and_copy_positionally():
     assert x.to("cpu", opyard.float64, True, True).dtype == opyard.float64
     assert x.to(None, opyard.float16).dtype == opyard.float16
     assert x.to(x, False, False) is x
-
-
-# --- errors ----------------------------------------------------------------------------------------
-
-_X = opyard.arange(6.0).reshape(2, 3)
-_M = opyard.tensor([[True, False, True], [False, True, True]])
-
-
-@pytest.mark.parametrize("call, exc, match", [
-    (lambda: opyard.fill(_X, opyard.tensor([1.0, 2.0])), RuntimeError,
-     r"fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions."),
-    (lambda: opyard.put(_X, opyard.tensor([0, 7]), opyard.tensor([1.0, 2.0])), IndexError,
-     r"out of range: tried to access index 7 on a tensor of 6 elements."),
-    (lambda: opyard.put(_X, opyard.tensor([0, 1], dtype=opyard.int32), opyard.tensor([1.0, 2.0])), RuntimeError,
-     r"put_\(\): Expected a long tensor for index, but got Int"),
-    (lambda: opyard.put(_X, opyard.tensor([0, 1]), opyard.tensor([1.0, 2.0], dtype=f64)), RuntimeError,
-     r"put_\(\): self and source expected to have the same dtype, but got self.dtype = Float and source.dtype = "
-     r"Double"),
-    (lambda: opyard.put(_X, opyard.tensor([0, 1]), opyard.tensor([1.0, 2.0, 3.0])), IndexError,
-     r"source.numel\(\) = 3, index.numel\(\) = 2"),
-    (lambda: opyard.masked_scatter(_X, _M, opyard.tensor([1.0, 2.0])), RuntimeError,
-     r"Number of elements of source < number of ones in mask"),
-    (lambda: opyard.masked_scatter(_X, _M, opyard.arange(10, dtype=f64)), RuntimeError,
-     r"masked_scatter: expected self and source to have same dtypes but gotFloat and Double"),
-    (lambda: opyard.masked_scatter(_X, _M.to(opyard.uint8), opyard.arange(10.0)), RuntimeError,
-     r"masked_scatter_ only supports boolean masks, but got mask with dtype Byte"),
-    (lambda: opyard.masked_scatter(_X, opyard.tensor([[True], [False], [True]]), opyard.arange(10.0)), RuntimeError,
-     r"The size of tensor a \(3\) must match the size of tensor b \(2\) at non-singleton dimension 0"),
-    (lambda: opyard._unsafe_masked_index(_X, _M, [opyard.tensor([0.0])], 0), RuntimeError,
-     r"_unsafe_masked_index found unexpected index type Float"),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([1]), _X[:1], "sum"), RuntimeError,
-     r"Expected reduce to be one of prod, mean, amax or amin but got sum."),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([[1]]), _X[:1], "prod"), IndexError,
-     r"Index is supposed to be a vector, but got dim: 2 with type: Long and size: \[1, 1\]"),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([1.0]), _X[:1], "prod"), RuntimeError,
-     r"Expected dtype int32/int64 for index but got: Float"),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([1]), _X[:1].double(), "prod"), RuntimeError,
-     r"self \(Float\) and source \(Double\) must have the same scalar type"),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([5]), _X[:1], "prod"), IndexError, r"index out of range in self"),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([0, 1]), _X[:1], "prod"), RuntimeError,
-     r"Number of indices \(2\) should be equal to source.size\(dim\): \(1\), for dim: 0"),
-    (lambda: opyard.index_reduce(_X, 0, opyard.tensor([1]), opyard.ones(1, 4), "prod"), RuntimeError,
-     r"source tensor shape must match self tensor shape, excluding the specified dimension"),
-    (lambda: opyard.index_reduce(opyard.tensor([True]), 0, opyard.tensor([0]), opyard.tensor([False]), "prod"),
-     NotImplementedError, r"\"index_func_\" not implemented for 'Bool'"),
-    (lambda: opyard.nonzero_static(_X, size=-1), RuntimeError, r"'size' must be an non-negative integer"),
-    (lambda: opyard._chunk_cat([], 0, 1), RuntimeError, r"_chunk_cat"),  # no tensor: the dispatcher refuses
-    (lambda: opyard._chunk_cat([opyard.ones(0), opyard.ones(3)], 0, 1), RuntimeError,
-     r"_chunk_cat expects non-empty tensor"),
-    (lambda: opyard._chunk_cat([opyard.ones(2, 3), opyard.ones(2, 3, dtype=f64)], 1, 2), RuntimeError,
-     r"_chunk_cat expects all input tensors with the same dtype"),
-    (lambda: opyard._chunk_cat([opyard.ones(2, 3), opyard.ones(4)], -1, 3), RuntimeError,
-     r"_chunk_cat expects non-negative dim when input tensors have different ndims"),
-    (lambda: opyard._chunk_cat([opyard.ones(2, 3), opyard.ones(4)], 1, 3), RuntimeError,
-     r"_chunk_cat expects dim < ndim for all input tensors"),
-    (lambda: opyard._chunk_cat([opyard.ones(2, 3, 4), opyard.ones(4, 3)], 1, 3), RuntimeError,
-     r"_chunk_cat expects same sizes of 0,...,dim-1 dimensions for all tensors"),
-    (lambda: opyard._chunk_cat([opyard.ones(2), opyard.ones(3)], 0, 0), RuntimeError,
-     r"_chunk_cat expects positive num_chunks"),
-    (lambda: opyard.vmap(lambda a: opyard._chunk_cat([a, a], 0, 2))(opyard.ones(2, 3)), RuntimeError,
-     r"Batching rule not implemented for aten::_chunk_cat"),
-    (lambda: opyard.hash_tensor(opyard.ones(2), mode=1), RuntimeError, r"Unknown hash_tensor mode: 1"),
-    (lambda: opyard.hash_tensor(opyard.tensor([1j])), NotImplementedError, r"\"xor_sum_cpu\" not implemented"),
-    (lambda: opyard.hash_tensor(opyard.ones(0)), RuntimeError, r"Expected reduction dim to be specified"),
-    (lambda: opyard.tril_indices(-1, 3), RuntimeError, r"row must be non-negative, got-1"),
-    (lambda: opyard.triu_indices(3, -3), RuntimeError, r"col must be non-negative, got-3"),
-    (lambda: opyard.tril_indices(3, 3, dtype=opyard.float32), NotImplementedError,
-     r"\"tril_indices\" not implemented for 'Float'"),
-    (lambda: opyard.empty_permuted((2,), (0, 1)), RuntimeError,
-     r"len\(size\) = 1 is not equal to len\(physical_layout\) = 2"),
-    (lambda: opyard.empty_permuted((2,), (3,)), RuntimeError,
-     r"Dimension out of range \(expected to be between 0 and 0, but got 3 at index 0\)"),
-    (lambda: opyard.empty_permuted((2, 2), (0, 0)), RuntimeError, r"Duplicate dim not allowed"),
-    (lambda: opyard.ones(3, requires_grad=True).resize_(2), RuntimeError, r"cannot resize variables that require grad"),
-    (lambda: opyard.ones(3).resize_(2, memory_format=opyard.preserve_format), RuntimeError,
-     r"Unsupported memory formatPreserve"),
-    (lambda: opyard.ones(3).resize_(2, 2, memory_format=opyard.channels_last), RuntimeError,
-     r"required rank 4 tensor to use channels_last format"),
-    (lambda: opyard.unravel_index(opyard.tensor([5.0]), (2, 4)), TypeError,
-     r"expected 'indices' to be integer dtype"),
-    (lambda: opyard.unravel_index(opyard.tensor([5]), (2, -4)), ValueError,
-     r"'shape' cannot have negative values, but got \(2, -4\)"),
-    (lambda: opyard.unravel_index(opyard.tensor([5]), (2, 4.0)), TypeError,
-     r"expected 'shape' sequence to only contain ints"),
-    (lambda: opyard.unravel_index(opyard.tensor([5]), 2.0), TypeError, r"expected 'shape' to be int or sequence"),
-])
-def test_errors(call, exc, match):
-    with pytest.raises(exc, match=match):
-        call()
 
 
 def test_fake_tensors_reach_the_meta_kernels():

@@ -1,6 +1,7 @@
 """``opyard.masked``: reductions and normalizations over the masked-in elements, against numpy's
 masked arrays and closed forms; result dtypes; gradients (gradcheck in float64); vmap; fake
-tensors; errors (torch.masked's types and messages)."""
+tensors. Their errors are checked against torch's recorded ones in
+``tests/aten/test_sampling_placement_errors.py``."""
 
 import math
 
@@ -176,30 +177,6 @@ def test_fake_tensors_give_shapes_and_dtypes():
         assert r.shape == (3, 1) and r.dtype == opyard.int64
         r = M.var(x, 0, mask=m)
         assert r.shape == (4,) and r.dtype == opyard.float32
-
-
-@pytest.mark.parametrize("call, exc, match", [
-    (lambda x, m: M.sum(x, (0, 0), mask=m), RuntimeError, r"dim=0 appears multiple times in the list of dims"),
-    (lambda x, m: M.sum(x, 2, mask=m), IndexError,
-     r"Dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"),
-    (lambda x, m: M.sum(x, 1, mask=opyard.ones(1, 2, 3, dtype=opyard.bool)), IndexError,
-     r"_input_mask expected broadcastable mask \(got mask dimensionality higher than of the input\)"),
-    (lambda x, m: M.mean(opyard.arange(3), 0, mask=m), ValueError,
-     r"mean\(\): Could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
-     r"Got: opyard.int64"),
-    (lambda x, m: M.mean(x, 0, dtype=opyard.int32, mask=m), ValueError,
-     r"Optional dtype must be either a floating point or complex dtype. Got: opyard.int32"),
-    (lambda x, m: M.amax(opyard.tensor([True]), 0, mask=opyard.tensor([True])), NotImplementedError,
-     r"identity of amax on opyard.bool input"),
-    (lambda x, m: M.norm(opyard.arange(3), -math.inf, 0, mask=m), AssertionError,
-     r"input must be floating point, got opyard.int64"),
-    (lambda x, m: M.var(x, 1, True, correction=1, mask=m), AssertionError,
-     r"Only one of unbiased and correction may be given"),
-])
-def test_errors(call, exc, match):
-    x = opyard.arange(6.0).reshape(2, 3)
-    with pytest.raises(exc, match=match):
-        call(x, opyard.tensor([True, False, True]))
 
 
 def test_public_names():
