@@ -99,8 +99,8 @@ nn-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the nn functi
 nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/resampling answers beyond the OpInfo samples (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_nn_spatial.py
 
-sampling-expect: $(PEERS)/bin/python  ## record torch 2.15's errors for the samplers, placement operators and torch.masked into tests/data/torch_sampling_errors.json (torch venv only)
-	$(PEERS)/bin/python tests/data/gen_torch_sampling_errors.py
+sampling-expect: $(PEERS)/bin/python  ## record torch 2.15's errors and autograd nodes for the samplers, placement operators and torch.masked into tests/data/torch_sampling_answers.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_sampling_answers.py
 
 special-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the special functions at their special points into tests/data/torch_special_family.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_special_family.py

@@ -1,7 +1,7 @@
 """``opyard.masked``: reductions and normalizations over the masked-in elements, against numpy's
 masked arrays and closed forms; result dtypes; gradients (gradcheck in float64); vmap; fake
 tensors. Their errors are checked against torch's recorded ones in
-``tests/aten/test_sampling_placement_errors.py``."""
+``tests/aten/test_sampling_placement_answers.py``."""
 
 import math
 

@@ -1,6 +1,6 @@
-"""Errors of the samplers, the placement operators, the index factories and ``opyard.masked``
-against torch 2.15's recorded answers (``tests/data/torch_sampling_errors.json``, written by
-``gen_torch_sampling_errors.py``): the same expression raises torch's exception class (or a
+"""Errors and autograd node names of the samplers, the placement operators, the index factories and
+``opyard.masked`` against torch 2.15's recorded answers (``tests/data/torch_sampling_answers.json``, written by
+``gen_torch_sampling_answers.py``): the same expression raises torch's exception class (or a
 subclass) with torch's message, ``torch.`` read as ``opyard.``."""
 
 import json
@@ -11,7 +11,7 @@ import pytest
 
 import opyard
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data", "torch_sampling_errors.json"),
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data", "torch_sampling_answers.json"),
           encoding="utf-8") as _f:
     DATA = json.load(_f)
 CASES = DATA["cases"]
@@ -76,3 +76,11 @@ def test_error_as_torch(case):
         assert message.startswith(PREFIX[case["expr"]][0])
     else:
         assert got == message.replace("torch.", "opyard.")
+
+
+@pytest.mark.parametrize("expr", sorted(DATA["nodes"]))
+def test_autograd_node_as_torch(expr):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = eval(expr, _env())  # noqa: S307 -- the recorded expressions
+    assert type(result.grad_fn).__name__ == DATA["nodes"][expr]

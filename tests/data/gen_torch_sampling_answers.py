@@ -1,14 +1,14 @@
-"""Writes ``torch_sampling_errors.json``: the exception type and message torch 2.15 raises for bad
+"""Writes ``torch_sampling_answers.json``: the exception type and message torch 2.15 raises for bad
 arguments of the samplers (bernoulli, cauchy_, exponential_, geometric_, log_normal_, random_,
 randint_like, multinomial, normal, uniform_), the placement operators (fill, put, masked_scatter,
 the masked indexing ops, index_reduce, nonzero_static, _chunk_cat, hash_tensor, resize_), the index
 factories (tril_indices, triu_indices, empty_permuted, unravel_index) and torch.masked's
-reductions. Each case is an expression over ``T`` (the torch module) and the tensors ``X`` (a 2 x 3
+reductions; and the autograd node each one records. Each case is an expression over ``T`` (the torch module) and the tensors ``X`` (a 2 x 3
 float tensor) and ``M`` (a 2 x 3 bool mask); the tests evaluate the same expressions with opyard
-(``tests/aten/test_sampling_placement_errors.py``). Run with a Python that has torch (the tests read
+(``tests/aten/test_sampling_placement_answers.py``). Run with a Python that has torch (the tests read
 only the JSON)::
 
-    python tests/data/gen_torch_sampling_errors.py
+    python tests/data/gen_torch_sampling_answers.py
 """
 
 import json
@@ -148,8 +148,25 @@ EXPRESSIONS = [
     "T.masked.cumsum(X, 5, mask=M)",
 ]
 
+# Expressions whose result's autograd node name is recorded (``G``: a float64 tensor that requires
+# grad, ``P`` a probability vector that does).
+NODES = [
+    "G.clone().cauchy_()", "G.clone().exponential_()", "G.clone().geometric_(0.5)", "G.clone().log_normal_()",
+    "G.clone().bernoulli_(0.5)", "G.clone().bernoulli_(P)", "G.clone().random_(0, 5)", "G.clone().random_(5)",
+    "G.clone().random_()", "T.bernoulli(P)", "T.bernoulli(P, 0.3)", "T.normal(G, 1.0)", "T.normal(0.0, P)",
+    "T.normal(G, P)", "T.fill(G, 2.0)", "T.fill(G, P[0])", "G.clone().fill_(2.0)", "G.clone().fill_(P[0])",
+    "T.put(G, T.tensor([0, 2]), P[:2])", "G.clone().put_(T.tensor([0, 2]), P[:2], True)",
+    "T.masked_scatter(G, G > 0, P)", "G.clone().masked_scatter_(G > 0, P)",
+    "T.index_reduce(G, 0, T.tensor([2, 0]), P[:2], 'prod')", "G.clone().index_reduce_(0, T.tensor([1]), P[:1], 'amax')",
+    "T._unsafe_masked_index(G, G > 0, [T.tensor([0, 1, 2])], 0.0)",
+    "T._unsafe_masked_index_put_accumulate(G, G > 0, [T.tensor([0, 1, 2])], P)",
+    "T.ops.aten.masked_scatter_backward(G, G > 0, [3])", "T._chunk_cat([G.reshape(1, 3)], 1, 2)",
+]
+
 # The tensors the expressions name, as expressions over ``T`` themselves (recorded with the cases).
-TENSORS = {"X": "T.arange(6.0).reshape(2, 3)", "M": "T.tensor([[True, False, True], [False, True, True]])"}
+TENSORS = {"X": "T.arange(6.0).reshape(2, 3)", "M": "T.tensor([[True, False, True], [False, True, True]])",
+           "G": "T.tensor([0.5, -1.0, 2.0], dtype=T.float64, requires_grad=True)",
+           "P": "T.tensor([0.2, 0.7, 0.4], dtype=T.float64, requires_grad=True)"}
 
 
 def tensors(T, table=TENSORS):
@@ -169,9 +186,14 @@ def main():
         except Exception as e:  # noqa: BLE001 -- recorded, whatever it is
             out.append({"expr": expr, "error": [type(e).__name__, [c.__name__ for c in type(e).__mro__],
                                                 str(e).split("\n")[0]]})
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_sampling_errors.json")
+    nodes = {}
+    for expr in NODES:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nodes[expr] = type(eval(expr, tensors(torch)).grad_fn).__name__  # noqa: S307
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_sampling_answers.json")
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({"torch": torch.__version__, "tensors": TENSORS, "cases": out}, f, indent=1)
+        json.dump({"torch": torch.__version__, "tensors": TENSORS, "cases": out, "nodes": nodes}, f, indent=1)
     print(f"wrote {path}: {len(out)} cases")
 
 
