@@ -430,11 +430,16 @@ def _inverse_cdf(p, n):
     cum = cum / total
     cum[:, -1] = 1.0
     rows, cats = p.shape
-    # One search over every row: row r's distribution shifted to [2r, 2r + 1].
+    # One search over every row: row r's distribution shifted to [2r, 2r + 1]; the samples are
+    # searched in increasing order (each search starts near the last one), then put back in place.
     shift = 2.0 * np.arange(rows)[:, None]
     u = _gen().random((rows, n))
-    flat = np.searchsorted((cum + shift).ravel(), (u + shift).ravel(), side="left")
-    return flat.reshape(rows, n) - cats * np.arange(rows)[:, None]
+    order = np.argsort(u, axis=1)
+    keys = np.take_along_axis(u, order, axis=1) + shift
+    found = np.searchsorted((cum + shift).ravel(), keys.ravel(), side="left").reshape(rows, n)
+    idx = np.empty_like(found)
+    np.put_along_axis(idx, order, found - cats * np.arange(rows)[:, None], axis=1)
+    return idx
 
 
 # --- normal: a draw per element with the mean and standard deviation given per element ---------------
