@@ -264,16 +264,43 @@ def test_get_and_set_num_threads_as_torch(threads):
     assert "set_num_threads" in opyard.__all__ and "get_num_threads" in opyard.__all__
 
 
-def test_large_bfloat16_sum_and_mean_accumulate_in_float32():
-    x = opyard.from_numpy((np.random.default_rng(6).random(1_000_003) + 0.5).astype(np.float32)).to(opyard.bfloat16)
+# 16-bit floats: (dtype, scale of values in [0.5, 1.5), mantissa bits). float16's scale keeps the
+# sum of a million values (~1e4) below its largest finite value, 65504.
+HALVES = [(opyard.bfloat16, 1.0, 8), (opyard.float16, 0.01, 11)]
+
+
+@pytest.mark.parametrize("dt, scale, bits", HALVES)
+def test_large_16_bit_float_sum_and_mean_accumulate_in_float32(dt, scale, bits, threads):
+    base = (np.random.default_rng(6).random(1_000_003) + 0.5).astype(np.float32) * np.float32(scale)
+    x = opyard.from_numpy(base).to(dt)
     wide = x.to(opyard.float32).numpy().astype(np.float64)
-    s, m = x.sum(), x.mean()
-    assert s.dtype == m.dtype == opyard.bfloat16
-    # float32 accumulation: only the final rounding to bfloat16 (8 bits) is visible
-    assert abs(s.to(opyard.float64).item() - wide.sum()) <= 2 ** -8 * wide.sum()
-    assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -8 * wide.mean()
-    # a float32 running sum of a million values near 1 would drift well past that; a bfloat16 one stalls at 256
-    assert s.to(opyard.float64).item() > 1e6 * 0.9
+    results = []
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        s, m = x.sum(), x.mean()
+        assert s.dtype == m.dtype == dt
+        # float32 accumulation: only the final rounding to the 16-bit format is visible
+        assert abs(s.to(opyard.float64).item() - wide.sum()) <= 2 ** -bits * wide.sum()
+        assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -bits * wide.mean()
+        results.append((s.to(opyard.float32).item(), m.to(opyard.float32).item()))
+    assert results[0] == results[1]  # the blocks are fixed: no dependence on the thread count
+    # a float32 running sum of a million values would drift well past that; a 16-bit one stalls early
+    assert s.to(opyard.float64).item() > 1e6 * scale * 0.9
+
+
+def test_large_float16_sum_overflows_to_inf_and_keeps_nan_as_torch():
+    ones = opyard.ones(300_000, dtype=opyard.float16)
+    assert ones.sum().item() == math.inf  # 300000 > 65504: the float32 sum rounds to inf
+    assert ones.mean().item() == 1.0  # the float32 sum is divided before the rounding
+    ones[12345] = math.nan
+    assert math.isnan(ones.sum().item()) and math.isnan(ones.mean().item())
+
+
+def test_a_large_strided_16_bit_sum_takes_the_general_path():
+    x = opyard.from_numpy((np.arange(600_000, dtype=np.float32) % 7) * np.float32(0.01)).to(opyard.float16)
+    t = x.view(2, 300_000).t()  # not contiguous: numpy's float32 reduction
+    want = np.add.reduce(t.numpy().astype(np.float32), axis=None).astype(np.float16)
+    assert t.sum().numpy().tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("approximate", ["none", "tanh"])
