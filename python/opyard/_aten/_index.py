@@ -440,6 +440,8 @@ SCHEMAS = ('celu(Tensor self, Scalar alpha=1.0) -> Tensor',
  'cudnn_enabled=True) -> Tensor',
  'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, '
  'Tensor, Tensor)',
+ 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, '
+ 'Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)',
  'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> '
  'Tensor',
  'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> '
@@ -1284,6 +1286,7 @@ ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
  ('_batch_norm_no_update', 'norm_ops', 'KERNELS', 'proxy', None),
  ('native_group_norm', 'norm_ops', 'KERNELS', 'proxy', None),
  ('native_layer_norm', 'norm_ops', 'KERNELS', 'proxy', None),
+ ('native_layer_norm_backward', 'norm_ops', 'KERNELS', 'proxy', None),
  ('linalg_vector_norm', 'norms', 'OPS.KERNELS', 'own_meta', 'norms.OPS.META_KERNELS'),
  ('gcd', 'numeric_ops', 'OPS.KERNELS', 'pointwise', None),
  ('gcd_', 'numeric_ops', 'OPS.KERNELS', 'inplace', None),
