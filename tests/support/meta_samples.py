@@ -400,6 +400,8 @@ SAMPLES.update({
     "native_group_norm": lambda m: ((m(3, 4, 5), m(4), m(4), 3, 4, 5, 2, 1e-5), {}),
     "group_norm": lambda m: ((m(3, 4, 5), 2, m(4), m(4)), {}),
     "native_layer_norm": lambda m: ((m(3, 4, 5), [5], m(5), m(5), 1e-5), {}),
+    "native_layer_norm_backward": lambda m: ((m(3, 4, 5), m(3, 4, 5), [5], m(3, 4, 1), m(3, 4, 1, positive=True),
+                                              m(5), m(5), [True, True, True]), {}),
 })
 
 # Activation kernels and their compositions.

@@ -10,6 +10,7 @@ dtype, as torch's backward kernels compute."""
 from ... import _dtype as D
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwAD
+from ..._keys import DispatchKey, DispatchKeySet
 from ..grad_mode import is_grad_enabled
 from ._helpers import A
 from .registry import Formula as F
@@ -214,17 +215,28 @@ def _group_norm_jvp(t, a):
 # --- layer norm ------------------------------------------------------------------------------
 
 
+# The key bits of a plain CPU tensor, with or without autograd: the tensors the fused backward op
+# takes here. Others (vmap's batched tensors, subclasses, other devices) keep the composition, which
+# their rules and kernels already handle.
+_PLAIN_CPU = DispatchKeySet([DispatchKey.CPU, DispatchKey.AutogradCPU, DispatchKey.ADInplaceOrView]).raw()
+
+
+def _plain_cpu(t):
+    """Whether ``t`` is absent or a plain CPU tensor without a forward-mode tangent."""
+    return t is None or (not t._keyset & ~_PLAIN_CPU and fwAD.get_tangent(t) is None)
+
+
 def _layer_norm(grads, a, n):
     """NativeLayerNormBackward0 as torch's: the ``native_layer_norm_backward`` kernel (fused, in Rust),
-    or with grad mode on (``create_graph=True``) or a tangent on its inputs (forward mode over this
-    backward) the composition below, which is differentiable (``native_layer_norm_backward`` has no
+    or with grad mode on (``create_graph=True``), a tangent on its inputs (forward mode over this
+    backward) or inputs that are not plain CPU tensors (vmap's batched tensors) the composition below, which is differentiable (``native_layer_norm_backward`` has no
     derivative here). The kernel takes the forward's
     statistics; they are not saved (saving the outputs would also save ``y``, which an in-place
     change may then invalidate), so the forward's statistics kernel recomputes them, bit for bit."""
     g = grads[0]
     if g is None:
         return (None, None, None)
-    if not is_grad_enabled() and all(t is None or fwAD.get_tangent(t) is None for t in (g, a.input, a.weight)):
+    if not is_grad_enabled() and all(_plain_cpu(t) for t in (g, a.input, a.weight)):
         _, mean, rstd = A.native_layer_norm.default(a.input, a.normalized_shape, None, None, a.eps)
         mask = [bool(n[0]), bool(n[1]) and a.weight is not None, bool(n[2]) and a.bias is not None]
         return A.native_layer_norm_backward.default(g, a.input, a.normalized_shape, mean, rstd, a.weight,
