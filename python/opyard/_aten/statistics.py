@@ -220,7 +220,7 @@ def _linspace(start, end, steps, npdt):
 def _check_bins(bins):
     for d, b in enumerate(bins):
         if b <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for dimension {d}")
+            raise RuntimeError(f"opyard.histogram(): bins must be > 0, but got {b} for dimension {d}")
 
 
 def _outer_edges(x2d, range_, kernel_name, dtype):
@@ -230,7 +230,7 @@ def _outer_edges(x2d, range_, kernel_name, dtype):
     left, right = [0.0] * n, [1.0] * n
     if range_ is not None:
         if len(range_) != 2 * n:
-            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+            raise RuntimeError(f"opyard.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
                                f"elements, but got {len(range_)}")
         left = [float(range_[2 * d]) for d in range(n)]
         right = [float(range_[2 * d + 1]) for d in range(n)]
@@ -242,9 +242,9 @@ def _outer_edges(x2d, range_, kernel_name, dtype):
     for d in range(n):
         lo, hi = left[d], right[d]
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_g(lo)}, {_g(hi)}] is not finite")
+            raise RuntimeError(f"opyard.histogramdd: dimension {d}'s range [{_g(lo)}, {_g(hi)}] is not finite")
         if lo > hi:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_g(lo)} max {_g(hi)} "
+            raise RuntimeError(f"opyard.histogramdd: min should not exceed max, but got min {_g(lo)} max {_g(hi)} "
                                f"for dimension {d}")
         if lo == hi:
             left[d], right[d] = lo - 0.5, hi + 0.5
@@ -255,19 +255,19 @@ def _check_hist_inputs(self, bins_dtypes, weight):
     """torch's ``histogramdd_check_inputs`` (the input as (..., N), one bin sequence per N)."""
     x = self._data
     if x.ndim < 2:
-        raise RuntimeError(f"torch.histogramdd: input tensor should have at least 2 dimensions, but got {x.ndim}")
+        raise RuntimeError(f"opyard.histogramdd: input tensor should have at least 2 dimensions, but got {x.ndim}")
     n = x.shape[-1]
     if len(bins_dtypes) != n:
-        raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
+        raise RuntimeError(f"opyard.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
                            f"but got {len(bins_dtypes)}")
     if weight is not None:
         w = weight._data
         if weight.dtype is not self.dtype:
-            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, it should have the same dtype as "
+            raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided, it should have the same dtype as "
                                f"the input tensor, but got weight with dtype {D.legacy_name(weight.dtype)} and input "
                                f"with dtype {D.legacy_name(self.dtype)}")
         if w.shape != x.shape[:-1]:
-            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+            raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided it should have the same shape as the "
                                f"input tensor excluding its innermost dimension, but got input with shape "
                                f"{list(x.shape)} and weight with shape {list(w.shape)}")
 
@@ -275,14 +275,14 @@ def _check_hist_inputs(self, bins_dtypes, weight):
 def _check_bin_tensors(self, bins):
     for d, b in enumerate(bins):
         if b.dtype is not self.dtype:
-            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+            raise RuntimeError(f"opyard.histogramdd: input tensor and bins tensors should have the same dtype, but got "
                                f"input with dtype {_c_dtype(self.dtype)} and bins for dimension {d} with dtype "
                                f"{_c_dtype(b.dtype)}")
         if b._data.ndim != 1:
-            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {b._data.ndim} "
+            raise RuntimeError(f"opyard.histogramdd: bins tensor should have one dimension, but got {b._data.ndim} "
                                f"dimensions in the bins tensor for dimension {d}")
         if b._data.size == 0:
-            raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements "
+            raise RuntimeError(f"opyard.histogramdd: bins tensor should have at least 1 element, but got 0 elements "
                                f"in the bins tensor for dimension {d}")
 
 
@@ -393,12 +393,12 @@ def _hist_1d(self, weight):
     w = None
     if weight is not None:
         if weight.dtype is not self.dtype:
-            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, it should have the same dtype as "
+            raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided, it should have the same dtype as "
                                f"the input tensor, but got weight with dtype {D.legacy_name(weight.dtype)} and input "
                                f"with dtype {D.legacy_name(self.dtype)}")
         w = weight._data.reshape(-1)
         if w.shape[0] != rows.shape[0]:
-            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+            raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided it should have the same shape as the "
                                f"input tensor excluding its innermost dimension, but got input with shape "
                                f"{list(rows.shape)} and weight with shape {list(w.shape)}")
     return rows, w
@@ -444,9 +444,9 @@ def histc(self, bins=100, min=0, max=0):
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if math.isinf(lo) or math.isinf(hi) or math.isnan(lo) or math.isnan(hi):
-        raise RuntimeError(f"torch.histc: range of [{_g(lo)}, {_g(hi)}] is not finite")
+        raise RuntimeError(f"opyard.histc: range of [{_g(lo)}, {_g(hi)}] is not finite")
     if not lo < hi:
-        raise RuntimeError("torch.histc: max must be larger than min")
+        raise RuntimeError("opyard.histc: max must be larger than min")
     _check_bins([bins])
     if x.dtype not in INEXACT or self.dtype.is_complex:
         raise not_implemented("histogram_cpu", self.dtype)
@@ -907,6 +907,11 @@ def cumulative_trapezoid_dx(y, *, dx=1, dim=-1):
     return A.cumsum(A.mul__Scalar(A.add__Tensor(ya, yb), float(dx) / 2.), dim)
 
 
+def _is_true(t):
+    """torch's ``is_scalar_tensor_true``: ``equal(t, True)`` (a fake tensor refuses it, as torch's)."""
+    return A.equal(t, A.new_ones(t, []))
+
+
 @OPS.op("cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor",
         kind="composite")
 def cov(self, *, correction=1, fweights=None, aweights=None):
@@ -930,7 +935,7 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
         if fweights.numel() != n:
             raise RuntimeError(f"cov(): expected fweights to have the same numel as there are observations in the "
                                f"input but got {fweights.numel()} != {n}")
-        if n and bool(A.lt__Scalar(A.min(fweights), 0)):
+        if n and not _is_true(A.ge__Scalar(A.min(fweights), 0)):
             raise RuntimeError("cov(): fweights cannot be negative")
         w = fweights
     if aweights is not None:
@@ -943,11 +948,11 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
         if aweights.numel() != n:
             raise RuntimeError(f"cov(): expected aweights to have the same numel as there are observations in the "
                                f"input but got {aweights.numel()} != {n}")
-        if n and bool(A.lt__Scalar(A.min(aweights), 0)):
+        if n and not _is_true(A.ge__Scalar(A.min(aweights), 0)):
             raise RuntimeError("cov(): aweights cannot be negative")
         w = aweights if w is None else A.mul__Tensor(w, aweights)
     w_sum = A.sum(w) if w is not None else A.full([], n, dtype=D.int64, device=self.device)
-    if w is not None and not bool(A.ne__Scalar(w_sum, 0)):
+    if w is not None and not _is_true(A.ne__Scalar(w_sum, 0)):
         raise RuntimeError("cov(): weights sum to zero, can't be normalized")
     avg = A.div__Tensor(A.sum__dim_IntList(A.mul__Tensor(x, w) if w is not None else x, [1]), w_sum)
     if w is not None and aweights is not None and correction != 0:
@@ -955,7 +960,7 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
                                                                        correction), w_sum))
     else:
         norm_factor = A.sub__Scalar(w_sum, correction)
-    if bool(A.le__Scalar(norm_factor, 0)):
+    if _is_true(A.le__Scalar(norm_factor, 0)):
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
                       "observations.", UserWarning, stacklevel=2)
         norm_factor = A.zeros_like(norm_factor)
@@ -1022,8 +1027,9 @@ def _quantile(self, q, dim, keepdim, interpolation, ignore_nan):
         shape = [1] * nd
     if q.dim() > 0:
         shape.insert(0, q.numel())
-    in_range = A.all(A.logical_and(A.ge__Scalar(q, 0), A.le__Scalar(q, 1)))
-    if not bool(in_range):
+    # torch reads q's values on the CPU without dispatching (a fake tensor's stand-in zeros pass)
+    qd = q._data
+    if not np.all((qd >= 0) & (qd <= 1)):
         raise RuntimeError("quantile() q values must be in the range [0, 1]")
     if dim is None:
         srt = A.sort(A.flatten__using_ints(self))[0]
@@ -1095,17 +1101,17 @@ def nanquantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linea
 def _gradient_checks(self, spacing_size, dims, edge_order):
     """torch's ``pre_check_gradient`` (``dims`` None: every dimension)."""
     if self.dtype is D.uint8:
-        raise NotImplementedError("torch.gradient does not support uint8 input.")
+        raise NotImplementedError("opyard.gradient does not support uint8 input.")
     if spacing_size is not None and dims is None and spacing_size != self.dim():
-        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+        raise RuntimeError(f"opyard.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
                            f"to 'self.dim() = {self.dim()}', since dim argument was not given, but got a list of "
                            f"length {spacing_size}")
     if spacing_size is not None and dims is not None and spacing_size != len(dims):
-        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+        raise RuntimeError(f"opyard.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
                            f"arguments to have the same length, but got a spacing argument of length {spacing_size} "
                            f"and a dim argument of length {len(dims)}.")
     if edge_order not in (1, 2):
-        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+        raise RuntimeError("opyard.gradient only supports edge_order=1 and edge_order=2.")
     if dims is not None:
         seen = set()
         for d in dims:
@@ -1115,11 +1121,11 @@ def _gradient_checks(self, spacing_size, dims, edge_order):
             seen.add(w)
         for d in dims:
             if self.shape[d] < edge_order + 1:
-                raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+                raise RuntimeError("opyard.gradient expected each dimension size to be at least edge_order+1")
     else:
         for n in self.shape:
             if n < edge_order + 1:
-                raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+                raise RuntimeError("opyard.gradient expected each dimension size to be at least edge_order+1")
 
 
 def _sl(t, d, start, stop=None):
@@ -1155,12 +1161,12 @@ def _gradient_coordinates(self, coordinates, dims, edge_order):
     """Second-order differences over uneven sample coordinates (one 1-d tensor per dimension)."""
     for c in coordinates:
         if c.device != self.device:
-            raise RuntimeError(f"torch.gradient expected each tensor to be on the same device, but got devices "
+            raise RuntimeError(f"opyard.gradient expected each tensor to be on the same device, but got devices "
                                f"{self.device} and {c.device}!")
     result = []
     for c, dim in zip(coordinates, dims):
         if c.dim() != 1:
-            raise RuntimeError(f"torch.gradient expected each element of spacing to have one dimension, but got an "
+            raise RuntimeError(f"opyard.gradient expected each element of spacing to have one dimension, but got an "
                                f"element with {c.dim()} dimensions!")
         d = _wrap_dim(dim, self.dim())
         shape = [1] * self.dim()
