@@ -263,13 +263,17 @@ def _check_hist_inputs(self, bins_dtypes, weight):
     if weight is not None:
         w = weight._data
         if weight.dtype is not self.dtype:
-            raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided, it should have the same dtype as "
-                               f"the input tensor, but got weight with dtype {D.legacy_name(weight.dtype)} and input "
-                               f"with dtype {D.legacy_name(self.dtype)}")
+            raise _weight_dtype_error(self, weight)
         if w.shape != x.shape[:-1]:
             raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided it should have the same shape as the "
                                f"input tensor excluding its innermost dimension, but got input with shape "
                                f"{list(x.shape)} and weight with shape {list(w.shape)}")
+
+
+def _weight_dtype_error(self, weight):
+    return RuntimeError(f"opyard.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                        f"have the same dtype, but got input({_c_dtype(self.dtype)}), and "
+                        f"weight({_c_dtype(weight.dtype)})")
 
 
 def _check_bin_tensors(self, bins):
@@ -367,7 +371,9 @@ def _histogramdd_from_bin_tensors(self, bins, *, weight=None, density=False):
 @OPS.op("histogramdd(Tensor self, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False) "
         "-> (Tensor hist, Tensor[] bin_edges)", kind="composite")
 def histogramdd(self, bins, range=None, weight=None, density=False):
-    if self.dim() >= 1 and len(bins) != self.shape[-1]:
+    if self.dim() < 2:
+        raise RuntimeError(f"opyard.histogramdd: input tensor should have at least 2 dimensions, but got {self.dim()}")
+    if len(bins) != self.shape[-1]:
         raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
     edges = A._histogramdd_bin_edges(self, bins, range=range, weight=weight, density=density)
     hist = A._histogramdd_from_bin_cts(self, bins, range=range, weight=weight, density=density)
@@ -393,9 +399,7 @@ def _hist_1d(self, weight):
     w = None
     if weight is not None:
         if weight.dtype is not self.dtype:
-            raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided, it should have the same dtype as "
-                               f"the input tensor, but got weight with dtype {D.legacy_name(weight.dtype)} and input "
-                               f"with dtype {D.legacy_name(self.dtype)}")
+            raise _weight_dtype_error(self, weight)
         w = weight._data.reshape(-1)
         if w.shape[0] != rows.shape[0]:
             raise RuntimeError(f"opyard.histogramdd: if weight tensor is provided it should have the same shape as the "
@@ -438,13 +442,16 @@ def histc(self, bins=100, min=0, max=0):
     is computed in the element type, as torch's kernel: ``int((x - lo) * bins / (hi - lo))``."""
     x = self._data
     lo, hi = float(min), float(max)
-    if lo == hi and x.size:
-        finite = x.astype(_F64)
-        lo, hi = float(finite.min()), float(finite.max())
+    from_data = lo == hi and x.size > 0
+    if from_data:
+        wide = x.astype(_F64)
+        lo, hi = float(wide.min()), float(wide.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if math.isinf(lo) or math.isinf(hi) or math.isnan(lo) or math.isnan(hi):
-        raise RuntimeError(f"opyard.histc: range of [{_g(lo)}, {_g(hi)}] is not finite")
+        # a nan of the data's range prints as torch's: its reduction yields x86's default nan, sign bit set
+        shown = ["-nan" if math.isnan(v) and from_data else _g(v) for v in (lo, hi)]
+        raise RuntimeError(f"opyard.histc: range of [{shown[0]}, {shown[1]}] is not finite")
     if not lo < hi:
         raise RuntimeError("opyard.histc: max must be larger than min")
     _check_bins([bins])
