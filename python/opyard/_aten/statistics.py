@@ -705,42 +705,81 @@ def _segment_init(kind, initial, npdt):
     return npdt.type({"max": -np.inf, "min": np.inf, "sum": 0, "mean": 0, "prod": 1}[kind])
 
 
+class _Segments:
+    """Where each segment's elements are: ``data`` viewed as (O, n, I) (the dims before ``axis``, the
+    axis, the dims after it), the O * S segments flattened, and for every element a segment takes (in
+    segment order) its segment ``seg``, outer row ``row`` and position ``pos`` along the axis."""
+
+    __slots__ = ("x3", "inner", "count", "lens", "first", "seg", "row", "pos")
+
+    def __init__(self, x, ax, lens, starts):
+        outer = int(np.prod(x.shape[:ax], dtype=np.int64))
+        self.inner = int(np.prod(x.shape[ax + 1:], dtype=np.int64))
+        self.x3 = x.reshape(outer, x.shape[ax], self.inner)
+        self.count = lens.shape[-1]
+        self.lens = lens.reshape(-1)
+        ends = np.cumsum(self.lens)
+        self.first = ends - self.lens  # index of each segment's first element among the taken ones
+        self.seg = np.repeat(np.arange(self.lens.size), self.lens)
+        self.row = self.seg // max(self.count, 1)
+        self.pos = np.repeat(starts.reshape(-1), self.lens) + (np.arange(int(ends[-1]) if ends.size else 0)
+                                                              - np.repeat(self.first, self.lens))
+
+    def values(self):
+        return self.x3[self.row, self.pos]  # (taken, I)
+
+    def per_segment(self, ufunc, v):
+        """``ufunc`` reduced over each non-empty segment of ``v`` (taken, I), in segment order."""
+        full = self.lens > 0
+        out = np.zeros((self.lens.size,) + v.shape[1:], v.dtype)
+        if full.any():
+            out[full] = ufunc.reduceat(v, self.first[full], axis=0)
+        return out
+
+
 def _segment_forward(x, kind, ax, lens, starts, initial):
-    """The reduction of each segment, element after element in the element type (torch's loop): the
-    result has ``x``'s shape with ``ax`` replaced by the number of segments."""
-    moved = np.moveaxis(x, ax, -1)  # (outer..., n) with the inner dims first: (inner..., outer..., n) below
-    inner = moved.shape[ax:-1]
-    # Arrange as (outer..., inner..., n) so that the segment tables (outer..., S) broadcast.
-    outer_nd = lens.ndim - 1
-    seg = moved
-    s_count = lens.shape[-1]
-    acc = np.full(seg.shape[:-1] + (s_count,), _segment_init(kind, initial, x.dtype), x.dtype)
-    lens_b = lens.reshape(lens.shape[:-1] + (1,) * len(inner) + (s_count,))
-    starts_b = starts.reshape(starts.shape[:-1] + (1,) * len(inner) + (s_count,))
-    longest = int(lens.max()) if lens.size else 0
+    """The reduction of each segment (the result has ``x``'s shape with ``ax`` replaced by the number
+    of segments). float32/float64 reduce each segment at once; half precision accumulates element
+    after element in its own type, as torch's kernel does (each step rounded)."""
+    t = _Segments(x, ax, lens, starts)
+    dt = x.dtype
+    init = _segment_init(kind, initial, dt)
+    v = t.values()
+    n = t.lens[:, None]
     with np.errstate(all="ignore"):
-        for j in range(longest):
-            active = j < lens_b
-            idx = np.broadcast_to(np.minimum(starts_b + j, max(seg.shape[-1] - 1, 0)), acc.shape)
-            val = np.take_along_axis(seg, idx, -1) if seg.shape[-1] else np.zeros(acc.shape, x.dtype)
-            if kind in ("sum", "mean"):
-                nxt = acc + val
-            elif kind == "prod":
-                nxt = acc * val
-            elif kind == "max":
-                nxt = np.where(np.isnan(val), val, np.maximum(acc, val))
-            else:
-                nxt = np.where(np.isnan(val), val, np.minimum(acc, val))
-            acc = np.where(active, nxt, acc).astype(x.dtype, copy=False)
+        if _is_reduced(dt):
+            acc = np.full((t.lens.size,) + v.shape[1:], init, dt)
+            ufunc = {"sum": np.add, "mean": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[kind]
+            full = np.flatnonzero(t.lens)
+            longest = int(t.lens.max()) if t.lens.size else 0
+            # Whichever loop is shorter: over the segments (each one accumulate, which rounds every
+            # step; maximum/minimum propagate nan as torch's kernel), or over positions in a segment.
+            for i in full if full.size < longest else ():
+                part = np.concatenate([acc[i][None], v[t.first[i]:t.first[i] + t.lens[i]]])
+                acc[i] = ufunc.accumulate(part, axis=0, dtype=dt)[-1]
+            for j in range(longest) if full.size >= longest else ():
+                active = t.lens > j
+                cur = v[t.first[active] + j]
+                prev = acc[active]
+                if kind in ("sum", "mean"):
+                    nxt = prev + cur
+                elif kind == "prod":
+                    nxt = prev * cur
+                elif kind == "max":
+                    nxt = np.where(np.isnan(cur), cur, np.maximum(prev, cur))
+                else:
+                    nxt = np.where(np.isnan(cur), cur, np.minimum(prev, cur))
+                acc[active] = nxt
+        else:
+            ufunc = {"sum": np.add, "mean": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[kind]
+            acc = np.where(n > 0, ufunc(init, t.per_segment(ufunc, v)), init).astype(dt)
         if kind == "mean":
-            n = np.broadcast_to(lens_b, acc.shape)
-            empty = n == 0
             if initial is None:
-                acc = np.where(empty, x.dtype.type(np.nan), acc)
-            divided = (acc / np.where(empty, 1, n).astype(x.dtype)).astype(x.dtype)
-            acc = np.where(empty | np.isnan(acc), acc, divided)
-    del outer_nd
-    return np.ascontiguousarray(np.moveaxis(acc, -1, ax))
+                acc = np.where(n == 0, dt.type(np.nan), acc)
+            divided = (acc / np.maximum(n, 1).astype(dt)).astype(dt)
+            acc = np.where((n == 0) | np.isnan(acc), acc, divided)
+    shape = x.shape[:ax] + (t.count,) + x.shape[ax + 1:]
+    return np.ascontiguousarray(acc.reshape(shape)).astype(dt, copy=False)
 
 
 def _segment_meta(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
@@ -771,46 +810,36 @@ def _segment_backward_meta(grad, output, data, reduce, *, lengths=None, offsets=
 def _segment_reduce_backward(grad, output, data, reduce, *, lengths=None, offsets=None, axis=0, initial=None):
     """torch's CPU backward kernel: max/min give each element equal to its segment's result (or nan)
     the gradient, the positive ones shared by their count; mean divides by the length; prod is the
-    product of the others (exclusive product at zeros and nans)."""
+    product of the others (computed apart at zeros and nans)."""
     kind, ax, lens, starts = _segment_layout(data, reduce, lengths, offsets, axis, True)
-    x = np.moveaxis(data._data, ax, -1)
-    g = np.moveaxis(grad._data, ax, -1)
-    o = np.moveaxis(output._data, ax, -1)
-    n = x.shape[-1]
-    inner = x.shape[lens.ndim - 1:-1]
-    s_count = lens.shape[-1]
-    # segment id of each element along the axis (per outer row), -1 outside every segment
-    pos = np.arange(n)
-    starts_b = starts.reshape(starts.shape[:-1] + (1,) * len(inner) + (s_count, 1))
-    lens_b = lens.reshape(lens.shape[:-1] + (1,) * len(inner) + (s_count, 1))
-    member = (pos >= starts_b) & (pos < starts_b + lens_b)  # (outer..., 1.., S, n)
-    member = np.broadcast_to(member, x.shape[:-1] + (s_count, n))
-    gs = np.broadcast_to(g[..., :, None], member.shape)
-    os_ = np.broadcast_to(o[..., :, None], member.shape)
-    xs = np.broadcast_to(x[..., None, :], member.shape)
+    x = data._data
     dt = x.dtype
+    t = _Segments(x, ax, lens, starts)
+    v = t.values()
+    g = grad._data.reshape(t.lens.size, t.inner)[t.seg]
+    o = output._data.reshape(t.lens.size, t.inner)[t.seg]
+    length = t.lens[t.seg][:, None]
     with np.errstate(all="ignore"):
         if kind == "sum":
-            contrib = np.where(member, gs, 0)
+            contrib = g
         elif kind == "mean":
-            ln = np.broadcast_to(lens_b, member.shape).astype(dt)
-            contrib = np.where(member, gs / np.where(ln == 0, 1, ln), 0)
+            contrib = g / length.astype(dt)
         elif kind in ("max", "min"):
-            hit = member & (np.isnan(xs) | (xs == os_))
-            count = hit.sum(axis=-1, keepdims=True)
-            share = np.where((count >= 2) & (gs > 0), gs / np.maximum(count, 1).astype(dt), gs)
-            contrib = np.where(hit, share, 0)
+            hit = np.isnan(v) | (v == o)
+            count = t.per_segment(np.add, hit.astype(np.int64))[t.seg]
+            contrib = np.where(hit, np.where((count >= 2) & (g > 0), g / count.astype(dt), g), dt.type(0))
         else:
-            special = np.isnan(xs) | (xs == 0)
-            plain = (gs * os_) / np.where(special, 1, xs)
+            nan, zero = np.isnan(v), v == 0
+            special = nan | zero
+            others = t.per_segment(np.multiply, np.where(special, dt.type(1), v))[t.seg]
+            nans_else = t.per_segment(np.add, nan.astype(np.int64))[t.seg] - nan
+            zeros_else = t.per_segment(np.add, zero.astype(np.int64))[t.seg] - zero
             init = dt.type(1) if initial is None else dt.type(initial)
-            # exclusive products of the members: the product over the segment of every other member
-            others = np.where(member, xs, dt.type(1))
-            eye = np.eye(n, dtype=bool)
-            excl = np.prod(np.where(eye, dt.type(1), others[..., None, :]), axis=-1) * init
-            contrib = np.where(member, np.where(special, gs * excl, plain), 0)
-        r = np.asarray(contrib).sum(axis=-2).astype(dt)
-    return out(np.ascontiguousarray(np.moveaxis(r, -1, ax)), data)
+            rest = np.where(nans_else > 0, dt.type(np.nan), np.where(zeros_else > 0, dt.type(0), dt.type(1)))
+            contrib = np.where(special, g * (init * others * rest), (g * o) / np.where(special, dt.type(1), v))
+        r = np.zeros_like(t.x3)
+        r[t.row, t.pos] = np.asarray(contrib).astype(dt)
+    return out(r.reshape(x.shape), data)
 
 
 # ---------------------------------------------------------------------------------------------
