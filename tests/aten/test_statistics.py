@@ -273,10 +273,28 @@ def test_node_names(expr, node):
     assert expr(_leaf(4, 2)).grad_fn.name() == node
 
 
-@pytest.mark.parametrize("expr", [lambda x: T.unique(x), lambda x: T.bincount(T.tensor([1, 2]), x[:2, 0]),
-                                  lambda x: T.histc(x, 3), lambda x: T.histogram(x, 3)[0]])
-def test_counts_are_not_differentiable(expr):
-    assert not expr(_leaf(4, 2)).requires_grad
+@pytest.mark.parametrize("expr, node, exc, message", [
+    (lambda x: T.unique(x), "Unique2Backward0", NotImplementedError, "the derivative for '_unique2' is not implemented"),
+    (lambda x: T.unique(x, dim=0), "UniqueDimBackward0", NotImplementedError, "'unique_dim' is not implemented"),
+    (lambda x: T.unique_consecutive(x), "UniqueConsecutiveBackward0", NotImplementedError,
+     "'unique_consecutive' is not implemented"),
+    (lambda x: T.bincount(T.tensor([1, 2]), x[:2, 0]), "NotImplemented", RuntimeError,
+     "derivative for aten::bincount is not implemented"),
+    (lambda x: T.histogram(x, 3)[0], "NotImplemented", RuntimeError, "derivative for aten::histogram is not implemented"),
+    (lambda x: T.histogramdd(x, [2, 2])[0], "NotImplemented", RuntimeError,
+     "derivative for aten::_histogramdd_from_bin_cts is not implemented"),
+])
+def test_counts_record_a_refusing_node(expr, node, exc, message):
+    out = expr(_leaf(4, 2))
+    assert out.requires_grad and out.grad_fn.name().endswith(node)
+    with pytest.raises(exc, match=message):
+        out.sum().backward()
+
+
+def test_histc_is_not_differentiable():
+    assert not T.histc(_leaf(4, 2), 3).requires_grad
+    values, inverse, counts = T.unique(_leaf(4, 2), return_inverse=True, return_counts=True)
+    assert values.requires_grad and not inverse.requires_grad and not counts.requires_grad
 
 
 # --- vmap ----------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Derivatives of the statistics kernels (``_aten/statistics.py``; derivatives.yaml rows nanmedian,
 logcumsumexp, renorm, dist and segment_reduce), built from differentiable ops so ``create_graph=True``
 works, except ``segment_reduce``'s, which is torch's backward kernel (no second derivative, as in
-torch). The unique family, bincount and the histograms give no gradient (their outputs are counts,
-indices or values picked without arithmetic that torch marks non-differentiable)."""
+torch). The unique family, bincount and the histograms record torch's nodes whose backward refuses
+(``not_implemented``, or torch's ``NotImplemented`` node where derivatives.yaml has no row); histc's
+counts never require grad."""
 
 from types import SimpleNamespace
 
@@ -126,11 +127,44 @@ FORMULAS = {
                               save=("data", "lengths", "offsets", "result")),
 }
 
-NON_DIFFERENTIABLE = (
-    "aten::_unique2", "aten::_unique", "aten::unique_dim", "aten::unique_consecutive", "aten::unique_dim_consecutive",
-    "aten::bincount", "aten::histc", "aten::histogram.bins_tensor", "aten::histogram.bin_ct",
-    "aten::_histogramdd_bin_edges", "aten::_histogramdd_from_bin_cts", "aten::_histogramdd_from_bin_tensors",
-)
+
+
+def _refused(message, error=NotImplementedError):
+    """derivatives.yaml's ``not_implemented`` (and torch's fallback node for an operator with no row):
+    the node records, its backward raises torch's message."""
+    def backward(grads, a, n):
+        raise error(message)
+    return backward
+
+
+def _unique_node(node, op, outputs):
+    return F(node, ("self",), _refused(f"the derivative for '{op}' is not implemented."), outputs=outputs)
+
+
+def _no_row(op, diff):
+    """An operator derivatives.yaml has no row for: torch's ``NotImplemented`` node over its tensor
+    arguments, every floating result requiring grad."""
+    return F("NotImplemented", diff, _refused(f"derivative for aten::{op} is not implemented", RuntimeError))
+
+
+FORMULAS.update({
+    "aten::_unique2": _unique_node("Unique2Backward0", "_unique2", (True, False, False)),
+    "aten::_unique": _unique_node("UniqueBackward0", "_unique", (True, False)),
+    "aten::unique_dim": _unique_node("UniqueDimBackward0", "unique_dim", (True, False, False)),
+    "aten::unique_consecutive": _unique_node("UniqueConsecutiveBackward0", "unique_consecutive", (True, False, False)),
+    "aten::unique_dim_consecutive": _unique_node("UniqueDimConsecutiveBackward0", "unique_dim_consecutive",
+                                                 (True, False, False)),
+    "aten::bincount": _no_row("bincount", ("weights",)),
+    "aten::histogram.bins_tensor": _no_row("histogram", ("self", "bins", "weight")),
+    "aten::histogram.bin_ct": _no_row("histogram", ("self", "weight")),
+    "aten::_histogramdd_bin_edges": _no_row("_histogramdd_bin_edges", ("self", "weight")),
+    "aten::_histogramdd_from_bin_cts": _no_row("_histogramdd_from_bin_cts", ("self", "weight")),
+    "aten::_histogramdd_from_bin_tensors": _no_row("_histogramdd_from_bin_tensors", ("self", "bins", "weight")),
+    "aten::_segment_reduce_backward": _no_row("_segment_reduce_backward", ("grad", "output", "data")),
+})
+
+# histc's counts never require grad (derivatives.yaml: output_differentiability [False]).
+NON_DIFFERENTIABLE = ("aten::histc",)
 
 
 __dir__ = public_dir(globals())
