@@ -274,13 +274,15 @@ def test_node_names(expr, node):
 
 
 @pytest.mark.parametrize("expr, node, exc, message", [
-    (lambda x: T.unique(x), "Unique2Backward0", NotImplementedError, "the derivative for '_unique2' is not implemented"),
+    (lambda x: T.unique(x), "Unique2Backward0", NotImplementedError,
+     "the derivative for '_unique2' is not implemented"),
     (lambda x: T.unique(x, dim=0), "UniqueDimBackward0", NotImplementedError, "'unique_dim' is not implemented"),
     (lambda x: T.unique_consecutive(x), "UniqueConsecutiveBackward0", NotImplementedError,
      "'unique_consecutive' is not implemented"),
     (lambda x: T.bincount(T.tensor([1, 2]), x[:2, 0]), "NotImplemented", RuntimeError,
      "derivative for aten::bincount is not implemented"),
-    (lambda x: T.histogram(x, 3)[0], "NotImplemented", RuntimeError, "derivative for aten::histogram is not implemented"),
+    (lambda x: T.histogram(x, 3)[0], "NotImplemented", RuntimeError,
+     "derivative for aten::histogram is not implemented"),
     (lambda x: T.histogramdd(x, [2, 2])[0], "NotImplemented", RuntimeError,
      "derivative for aten::_histogramdd_from_bin_cts is not implemented"),
 ])
@@ -380,7 +382,8 @@ def test_meta_refuses_data_dependent_shapes(fn):
     (lambda: T.bincount(T.tensor([1.0])), NotImplementedError, '"bincount_cpu" not implemented for \'Float\''),
     (lambda: T.unique(T.tensor([1j])), NotImplementedError, '"unique" not implemented for \'ComplexFloat\''),
     (lambda: T.quantile(T.tensor([1, 2]), 0.5), RuntimeError, "input tensor must be either float or double"),
-    (lambda: T.quantile(T.tensor([1.0, 2.0]), T.tensor([1.5])), RuntimeError, r"q values must be in the range \[0, 1\]"),
+    (lambda: T.quantile(T.tensor([1.0, 2.0]), T.tensor([1.5])), RuntimeError,
+     r"q values must be in the range \[0, 1\]"),
     (lambda: T.cov(T.ones(2, 2, 2)), RuntimeError, "cov\\(\\): expected input to have two or fewer dimensions"),
     (lambda: T.trapezoid(T.tensor([True])), NotImplementedError, "bool is not supported"),
     (lambda: T.gradient(T.ones(3, 3), edge_order=3), RuntimeError, "only supports edge_order=1 and edge_order=2"),

@@ -521,6 +521,12 @@ _cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
     "G(T._segment_reduce(T.cat([xr, xr]), 'max', lengths=T.tensor([3, 2, 1])), [xr])",
     "G(T._segment_reduce(T.cat([xr, b64]), 'mean', lengths=T.tensor([2, 4, 0])), [xr, b64])",
     "T._segment_reduce(xr, 'sum', lengths=T.tensor([3])).grad_fn.name()",
+    # out= forms
+    "(lambda o: (T.histc(f, 3, out=o), o)[1])(T.empty(3))", "(lambda o: (T.logcumsumexp(MM, 0, out=o), o)[1])(T.empty(4, 3))",
+    "(lambda o: (T.renorm(MM, 2, 0, 1, out=o), o)[1])(T.empty(4, 3))", "(lambda o: (T.msort(MM, out=o), o)[1])(T.empty(4, 3))",
+    "(lambda o: (T.quantile(MM, 0.3, dim=0, out=o), o)[1])(T.empty(3))",
+    "(lambda o: (T.nanquantile(MM, T.tensor([0.3]), out=o), o)[1])(T.empty(1))",
+    "T.histc(f, 3, out=T.empty(3, dtype=T.float64))", "T.quantile(f, 0.3, out=T.empty((), dtype=T.float64))",
 )])
 
 

@@ -1090,15 +1090,26 @@ OUT = (('complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)'
  ('_fft_c2r.out(Tensor self, int[] dim, int normalization, SymInt last_dim_size, *, Tensor(a!) out) -> Tensor(a!)',
   '_fft_c2r',
   False),
- ('histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)',
-  'histc',
-  False),
- ('nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> '
-  '(Tensor(a!) values, Tensor(b!) indices)',
-  'nanmedian.dim',
-  False),
+ ('histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)', 'histc', True),
  ('logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)', 'logcumsumexp', False),
- ('renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)', 'renorm', False))
+ ('renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)', 'renorm', False),
+ ('msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', 'msort', False),
+ ("quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', Tensor(a!) "
+  'out) -> Tensor(a!)',
+  'quantile',
+  True),
+ ("quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', "
+  'Tensor(a!) out) -> Tensor(a!)',
+  'quantile.scalar',
+  True),
+ ("nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear', "
+  'Tensor(a!) out) -> Tensor(a!)',
+  'nanquantile',
+  True),
+ ("nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', "
+  'Tensor(a!) out) -> Tensor(a!)',
+  'nanquantile.scalar',
+  True))
 
 # (name, module, kernel table, kind, meta kernel's module.table or None), in index order.
 ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
@@ -2181,6 +2192,9 @@ ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
  ('max.dim_max', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('min.dim_min', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('median.dim_values', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('nanmedian.dim_values', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('histogram.bins_tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('histogram.bin_ct_out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('mode.values', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('sort.values', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('topk.values', 'out_variants', 'EXPLICIT', 'explicit', None),
@@ -2312,9 +2326,13 @@ ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
  ('_fft_r2c.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('_fft_c2r.out', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('histc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nanmedian.dim_values', 'out_variants', 'EXPLICIT', 'explicit', None),
  ('logcumsumexp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('renorm.out', 'out_variants', 'EXPLICIT', 'explicit', None))
+ ('renorm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('msort.out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('quantile.out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('quantile.scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('nanquantile.out', 'out_variants', 'EXPLICIT', 'explicit', None),
+ ('nanquantile.scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None))
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (

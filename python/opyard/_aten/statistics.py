@@ -436,7 +436,8 @@ def histogram_bin_ct(self, bins=100, *, range=None, weight=None, density=False):
 
 
 @OPS.op("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor",
-        out="histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)")
+        out="histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)",
+        exact=True)
 def histc(self, bins=100, min=0, max=0):
     """``bins`` equal bins over [min, max] (the data's range when they are equal); an element's bin
     is computed in the element type, as torch's kernel: ``int((x - lo) * bins / (hi - lo))``."""
@@ -499,9 +500,7 @@ def nanmedian(self):
     return out(np.asarray(flat[_nan_lower_median_index(flat[:, None])[0]]), self)
 
 
-@OPS.op("nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-        out="nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) "
-            "-> (Tensor(a!) values, Tensor(b!) indices)")
+@OPS.op("nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)")
 def nanmedian_dim(self, dim, keepdim=False):
     _median_checks(self)
     x = self._data
@@ -846,7 +845,7 @@ def _segment_reduce_backward(grad, output, data, reduce, *, lengths=None, offset
 # Compositions (CompositeImplicitAutograd in torch)
 
 
-@OPS.op("msort(Tensor self) -> Tensor", kind="composite")
+@OPS.op("msort(Tensor self) -> Tensor", kind="composite", out="msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")
 def msort(self):
     return A.sort(self, 0)[0]
 
@@ -899,7 +898,8 @@ def trapezoid_x(y, x, *, dim=-1):
     _check_bool("trapezoid", y, x)
     left, right = _sides(_padded_x("trapezoid", y, x, dim), dim)
     ya, yb = _sides(y, dim)
-    return A.div__Scalar(A.sum__dim_IntList(A.mul__Tensor(A.add__Tensor(ya, yb), A.sub__Tensor(right, left)), [dim]), 2.)
+    summed = A.sum__dim_IntList(A.mul__Tensor(A.add__Tensor(ya, yb), A.sub__Tensor(right, left)), [dim])
+    return A.div__Scalar(summed, 2.)
 
 
 @OPS.op("trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor", kind="composite")
@@ -1108,25 +1108,32 @@ def _scalar_q(self, q):
 
 
 @OPS.op("quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
-        kind="composite")
+        kind="composite", out="quantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, "
+                              "str interpolation='linear', Tensor(a!) out) -> Tensor(a!)", exact=True)
 def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile(self, q, dim, keepdim, interpolation, False)
 
 
 @OPS.op("quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') "
-        "-> Tensor", kind="composite")
+        "-> Tensor", kind="composite", exact=True,
+        out="quantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, "
+            "str interpolation='linear', Tensor(a!) out) -> Tensor(a!)")
 def quantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile(self, _scalar_q(self, q), dim, keepdim, interpolation, False)
 
 
 @OPS.op("nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') "
-        "-> Tensor", kind="composite")
+        "-> Tensor", kind="composite", exact=True,
+        out="nanquantile.out(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, "
+            "str interpolation='linear', Tensor(a!) out) -> Tensor(a!)")
 def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile(self, q, dim, keepdim, interpolation, True)
 
 
 @OPS.op("nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') "
-        "-> Tensor", kind="composite")
+        "-> Tensor", kind="composite", exact=True,
+        out="nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, "
+            "str interpolation='linear', Tensor(a!) out) -> Tensor(a!)")
 def nanquantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
     return _quantile(self, _scalar_q(self, q), dim, keepdim, interpolation, True)
 
@@ -1193,6 +1200,11 @@ def _gradient_uniform(self, spacing, dims, edge_order):
     return result
 
 
+def _weighted3(a, b, c, x, y, z):
+    """``a * x + b * y + c * z``, summed left to right (torch's order)."""
+    return A.add__Tensor(A.add__Tensor(A.mul__Tensor(a, x), A.mul__Tensor(b, y)), A.mul__Tensor(c, z))
+
+
 def _gradient_coordinates(self, coordinates, dims, edge_order):
     """Second-order differences over uneven sample coordinates (one 1-d tensor per dimension)."""
     for c in coordinates:
@@ -1212,8 +1224,7 @@ def _gradient_coordinates(self, coordinates, dims, edge_order):
         a = A.reshape(A.div__Tensor(A.neg(dx2), A.mul__Tensor(dx1, A.add__Tensor(dx1, dx2))), shape)
         b = A.reshape(A.div__Tensor(A.sub__Tensor(dx2, dx1), A.mul__Tensor(dx1, dx2)), shape)
         cc = A.reshape(A.div__Tensor(dx1, A.mul__Tensor(dx2, A.add__Tensor(dx1, dx2))), shape)
-        center = A.add__Tensor(A.add__Tensor(A.mul__Tensor(a, _sl(self, d, 0, -2)), A.mul__Tensor(b, _sl(self, d, 1, -1))),
-                               A.mul__Tensor(cc, _sl(self, d, 2)))
+        center = _weighted3(a, b, cc, _sl(self, d, 0, -2), _sl(self, d, 1, -1), _sl(self, d, 2))
         h0, h1 = A.select__int(ax, 0, 0), A.select__int(ax, 0, -1)
         if edge_order == 1:
             before = A.div__Tensor(A.sub__Tensor(_sl(self, d, 1, 2), _sl(self, d, 0, 1)), h0)
@@ -1224,14 +1235,12 @@ def _gradient_coordinates(self, coordinates, dims, edge_order):
             a = A.div__Tensor(A.neg(A.add__Tensor(A.mul__Scalar(h0, 2.0), g0)), A.mul__Tensor(h0, s01))
             b = A.div__Tensor(s01, A.mul__Tensor(h0, g0))
             cc = A.div__Tensor(A.neg(h0), A.mul__Tensor(g0, s01))
-            before = A.add__Tensor(A.add__Tensor(A.mul__Tensor(a, _sl(self, d, 0, 1)), A.mul__Tensor(b, _sl(self, d, 1, 2))),
-                                   A.mul__Tensor(cc, _sl(self, d, 2, 3)))
+            before = _weighted3(a, b, cc, _sl(self, d, 0, 1), _sl(self, d, 1, 2), _sl(self, d, 2, 3))
             s10 = A.add__Tensor(h1, g1)
             a = A.div__Tensor(h1, A.mul__Tensor(g1, s10))
             b = A.div__Tensor(A.neg(s10), A.mul__Tensor(h1, g1))
             cc = A.div__Tensor(A.add__Tensor(A.mul__Scalar(h1, 2), g1), A.mul__Tensor(h1, s10))
-            after = A.add__Tensor(A.add__Tensor(A.mul__Tensor(a, _sl(self, d, -3, -2)), A.mul__Tensor(b, _sl(self, d, -2, -1))),
-                                  A.mul__Tensor(cc, _sl(self, d, -1)))
+            after = _weighted3(a, b, cc, _sl(self, d, -3, -2), _sl(self, d, -2, -1), _sl(self, d, -1))
         result.append(_join(center, before, after, d))
     return result
 
