@@ -15,6 +15,7 @@ kernel's, so a half element lands where torch's lands); ``segment_reduce`` accum
 type, element after element, as its kernel does.
 """
 
+import functools
 import math
 import warnings
 
@@ -707,25 +708,49 @@ def _segment_init(kind, initial, npdt):
 class _Segments:
     """Where each segment's elements are: ``data`` viewed as (O, n, I) (the dims before ``axis``, the
     axis, the dims after it), the O * S segments flattened, and for every element a segment takes (in
-    segment order) its segment ``seg``, outer row ``row`` and position ``pos`` along the axis."""
-
-    __slots__ = ("x3", "inner", "count", "lens", "first", "seg", "row", "pos")
+    segment order) its segment ``seg``, outer row ``row`` and position ``pos`` along the axis. When
+    the segments tile the data in order (the usual case) the taken elements are the data itself."""
 
     def __init__(self, x, ax, lens, starts):
         outer = int(np.prod(x.shape[:ax], dtype=np.int64))
+        self.n = x.shape[ax]
         self.inner = int(np.prod(x.shape[ax + 1:], dtype=np.int64))
-        self.x3 = x.reshape(outer, x.shape[ax], self.inner)
+        self.x3 = x.reshape(outer, self.n, self.inner)
         self.count = lens.shape[-1]
         self.lens = lens.reshape(-1)
+        self.starts = starts.reshape(-1)
         ends = np.cumsum(self.lens)
         self.first = ends - self.lens  # index of each segment's first element among the taken ones
-        self.seg = np.repeat(np.arange(self.lens.size), self.lens)
-        self.row = self.seg // max(self.count, 1)
-        self.pos = np.repeat(starts.reshape(-1), self.lens) + (np.arange(int(ends[-1]) if ends.size else 0)
-                                                              - np.repeat(self.first, self.lens))
+        rows = np.arange(self.lens.size) // max(self.count, 1)
+        self.tiles = bool(np.array_equal(rows * self.n + self.starts, self.first)
+                          and (ends[-1] if ends.size else 0) == outer * self.n)
+
+    @functools.cached_property
+    def seg(self):
+        return np.repeat(np.arange(self.lens.size), self.lens)
+
+    @functools.cached_property
+    def row(self):
+        return self.seg // max(self.count, 1)
+
+    @functools.cached_property
+    def pos(self):
+        return np.repeat(self.starts, self.lens) + (np.arange(self.seg.size) - np.repeat(self.first, self.lens))
 
     def values(self):
-        return self.x3[self.row, self.pos]  # (taken, I)
+        """The taken elements in segment order, (taken, I)."""
+        if self.tiles:
+            return self.x3.reshape(-1, self.inner)
+        return self.x3[self.row, self.pos]
+
+    def scatter(self, contrib):
+        """An array like the (O, n, I) data holding ``contrib`` (one row per taken element) where the
+        elements were taken, 0 elsewhere."""
+        if self.tiles:
+            return contrib.reshape(self.x3.shape)
+        r = np.zeros(self.x3.shape, contrib.dtype)
+        r[self.row, self.pos] = contrib
+        return r
 
     def per_segment(self, ufunc, v):
         """``ufunc`` reduced over each non-empty segment of ``v`` (taken, I), in segment order."""
@@ -836,9 +861,8 @@ def _segment_reduce_backward(grad, output, data, reduce, *, lengths=None, offset
             init = dt.type(1) if initial is None else dt.type(initial)
             rest = np.where(nans_else > 0, dt.type(np.nan), np.where(zeros_else > 0, dt.type(0), dt.type(1)))
             contrib = np.where(special, g * (init * others * rest), (g * o) / np.where(special, dt.type(1), v))
-        r = np.zeros_like(t.x3)
-        r[t.row, t.pos] = np.asarray(contrib).astype(dt)
-    return out(r.reshape(x.shape), data)
+        r = t.scatter(np.broadcast_to(np.asarray(contrib).astype(dt), (t.seg.size, t.inner)))
+    return out(np.ascontiguousarray(r).reshape(x.shape), data)
 
 
 # ---------------------------------------------------------------------------------------------
