@@ -25,6 +25,7 @@ from .. import _dtype as D
 from .._tensor import _make_meta
 from . import return_types as RT
 from ._declare import OpTable
+from .factory import torch_linspace
 from .common import A, INEXACT, _wrap_dim, broadcast_error, out, tensor_result_dtype
 from .nn_common import not_implemented
 from .norms import _vector_norm
@@ -206,22 +207,23 @@ def bincount(self, weights=None, minlength=0):
 
 
 def _linspace(start, end, steps, npdt):
-    """torch's CPU ``linspace`` in ``npdt``: the step in the element type, the first half counted up
-    from ``start`` and the second down from ``end`` (both ends exact)."""
-    s, e = npdt.type(start), npdt.type(end)
-    if steps == 1:
-        return np.array([s], npdt)
-    step = (e - s) / npdt.type(steps - 1)
-    idx = np.arange(steps)
-    up = s + step * idx.astype(npdt)
-    down = e - step * (steps - idx - 1).astype(npdt)
-    return np.where(idx < steps // 2, up, down).astype(npdt)
+    """torch's CPU ``linspace`` in ``npdt`` (the bin edges torch computes with it); in half precision
+    only the first and last edges are read, which are ``start`` and ``end`` exactly."""
+    if npdt in (_F32, _F64):
+        return torch_linspace(start, end, steps, npdt)
+    return np.linspace(start, end, steps).astype(npdt)
 
 
 def _check_bins(bins):
     for d, b in enumerate(bins):
         if b <= 0:
             raise RuntimeError(f"opyard.histogram(): bins must be > 0, but got {b} for dimension {d}")
+
+
+def _columns(x2d):
+    """The (N, M) rows as an (M, N) row-major array: numpy reduces and searches rows much faster than
+    strided columns."""
+    return x2d.reshape(1, -1) if x2d.shape[1] == 1 else np.ascontiguousarray(x2d.T)
 
 
 def _outer_edges(x2d, range_, kernel_name, dtype):
@@ -238,8 +240,9 @@ def _outer_edges(x2d, range_, kernel_name, dtype):
     elif x2d.size:
         if dtype not in (D.float32, D.float64):
             raise not_implemented(kernel_name, dtype)
-        left = [float(v) for v in x2d.min(axis=0)]
-        right = [float(v) for v in x2d.max(axis=0)]
+        cols = _columns(x2d)
+        left = [float(v) for v in cols.min(axis=1)]
+        right = [float(v) for v in cols.max(axis=1)]
     for d in range(n):
         lo, hi = left[d], right[d]
         if not (math.isfinite(lo) and math.isfinite(hi)):
@@ -297,17 +300,18 @@ def _c_dtype(dt):
             "int64": "long int", "int32": "int"}.get(dt.name, dt.name)
 
 
-def _hist_counts(x2d, edges, weight, density, npdt):
+def _hist_counts(x2d, edges, weight, density, npdt, linear=False):
     """The N-d histogram of the rows of ``x2d`` over the bin ``edges`` (one increasing array per
     column): an element's bin is the last edge not above it (the last bin holds its right edge),
     elements outside the edges or nan are left out; counts summed in float64 and rounded once."""
     nbins = [len(e) - 1 for e in edges]
     keep = np.ones(x2d.shape[0], bool)
     pos = []
+    cols = _columns(x2d)
     for d, e in enumerate(edges):
-        col = x2d[:, d]
+        col = cols[d]
         keep &= (col >= e[0]) & (col <= e[-1])
-        p = np.searchsorted(e, col, side="right") - 1
+        p = _linear_bins(col, e) if linear else np.searchsorted(e, col, side="right") - 1
         pos.append(np.clip(p, 0, max(nbins[d] - 1, 0)))
     size = int(np.prod(nbins))
     if size == 0 or not keep.any():
@@ -324,6 +328,22 @@ def _hist_counts(x2d, edges, weight, density, npdt):
                 shape[d] = nbins[d]
                 hist = hist / np.diff(e).reshape(shape)
     return hist.astype(npdt, copy=False)
+
+
+def _linear_bins(col, e):
+    """torch's bins of evenly spaced edges ``e``: ``int((x - e[0]) * bins / (e[-1] - e[0]))`` in the
+    element type, then the last edge not above ``x`` among the three edges around that guess (its
+    local search; the elements outside the edges are dropped by the caller)."""
+    last = e.size - 1
+    with np.errstate(all="ignore"):
+        guess = ((col - e[0]) * e.dtype.type(last)) / (e[-1] - e[0])
+    guess = np.nan_to_num(guess, nan=0.0, posinf=last, neginf=0.0).clip(0, last).astype(np.int64)
+    lo = np.maximum(guess - 1, 0)
+    count = np.zeros(col.shape, np.int64)
+    for k in range(3):
+        at = lo + k
+        count += (at <= last) & (e[np.minimum(at, last)] <= col)
+    return lo + count - 1
 
 
 def _as_rows(self):
@@ -355,7 +375,7 @@ def _histogramdd_from_bin_cts(self, bins, *, range=None, weight=None, density=Fa
     _check_bins(bins)
     edges = _bin_ct_edges(self, bins, range, "histogramdd")
     w = None if weight is None else weight._data
-    return out(_hist_counts(_as_rows(self), edges, w, density, self._data.dtype), self)
+    return out(_hist_counts(_as_rows(self), edges, w, density, self._data.dtype, linear=True), self)
 
 
 @OPS.op("_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, bool density=False) "
@@ -432,7 +452,7 @@ def histogram_bin_ct(self, bins=100, *, range=None, weight=None, density=False):
     if self.dtype not in (D.float32, D.float64):
         raise not_implemented("histogram_cpu", self.dtype)
     edges = _linspace(left[0], right[0], bins + 1, rows.dtype)
-    hist = _hist_counts(rows, [edges], w, density, rows.dtype)
+    hist = _hist_counts(rows, [edges], w, density, rows.dtype, linear=True)
     return RT.make(RT.histogram, (out(hist, self), out(edges, self)))
 
 
