@@ -204,6 +204,26 @@ def test_segment_reduce_matches_numpy(reduce, ufunc):
 # --- half precision: computed as torch computes it ----------------------------------------------
 
 
+@pytest.mark.parametrize("start, end, steps", [(-3, 3, 37), (-2.5, 7.1, 101), (0.1, 0.3, 64), (5, -1.25, 1001)])
+def test_linspace_is_one_fused_multiply_add_per_value(start, end, steps):
+    """torch's CPU linspace (and so the histogram edges): ``start + step * i`` (``end - step * j`` in
+    the second half) rounded once, ``step`` in the element type."""
+    from fractions import Fraction
+
+    got = T.linspace(start, end, steps, dtype=T.float64).numpy()
+    step = (float(end) - float(start)) / (steps - 1)
+    want = [float(Fraction(start) + Fraction(step) * i) if i < steps // 2
+            else float(Fraction(end) - Fraction(step) * (steps - 1 - i)) for i in range(steps)]
+    np.testing.assert_array_equal(got, want)
+    got32 = T.linspace(start, end, steps).numpy()
+    s32, e32 = np.float32(start), np.float32(end)
+    step32 = (e32 - s32) / np.float32(steps - 1)
+    want32 = [np.float32(Fraction(float(s32)) + Fraction(float(step32)) * i) if i < steps // 2
+              else np.float32(Fraction(float(e32)) - Fraction(float(step32)) * (steps - 1 - i)) for i in range(steps)]
+    np.testing.assert_array_equal(got32, np.array(want32, np.float32))
+
+
+
 def test_half_precision_logcumsumexp_rounds_once():
     a = np.linspace(-3, 3, 40)
     for dt in (T.float16, T.bfloat16):

@@ -527,6 +527,11 @@ _cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
     "(lambda o: (T.quantile(MM, 0.3, dim=0, out=o), o)[1])(T.empty(3))",
     "(lambda o: (T.nanquantile(MM, T.tensor([0.3]), out=o), o)[1])(T.empty(1))",
     "T.histc(f, 3, out=T.empty(3, dtype=T.float64))", "T.quantile(f, 0.3, out=T.empty((), dtype=T.float64))",
+    # values on bin edges: the edges are torch's linspace (one fused multiply-add each)
+    "T.histogram(T.tensor([-3., -2., -1., 0., 1., 2., 3.] * 3), 36)",
+    "T.histogram(T.tensor([-3., -2., -1., 0., 1., 2., 3.] * 3, dtype=T.float64), 36)",
+    "T.histogramdd(T.tensor([[-1., 0.], [0., 1.], [1., 2.], [-1., 2.]]), [12, 36])",
+    "T.linspace(-3, 3, 37)[12] == -1", "T.linspace(-2.5, 7.1, 101, dtype=T.float64)[30:40]",
 )])
 
 
