@@ -534,6 +534,20 @@ _cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
     "T.linspace(-3, 3, 37)[12] == -1", "T.linspace(-2.5, 7.1, 101, dtype=T.float64)[30:40]",
 )])
 
+# Which element types each statistics operator takes (torch's CPU kernels), one call per type.
+_STAT_TYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "bfloat16",
+               "float32", "float64", "complex64", "complex128")
+_STAT_CALLS = (
+    "T.unique(X)", "T.unique(X.reshape(2, 2), dim=0)", "T.unique_consecutive(X)", "T.bincount(X)",
+    "T.bincount(T.tensor([0, 1, 1, 2]), X)", "T.histc(X, 3)", "T.histogram(X, 3)", "T.histogramdd(X.reshape(2, 2), 2)",
+    "T.nanmedian(X)", "T.nanmedian(X, 0)", "T.quantile(X, 0.5)", "T.msort(X)", "T.cov(X.reshape(2, 2))",
+    "T.corrcoef(X.reshape(2, 2))", "T.trapezoid(X)", "T.cumulative_trapezoid(X)", "T.gradient(X)",
+    "T.logcumsumexp(X, 0)", "T.renorm(X.reshape(2, 2), 2, 0, 1)", "T.dist(X, X.flip(0))",
+    "T._segment_reduce(X, 'sum', lengths=T.tensor([1, 3]))",
+)
+_cases("statistics_dtypes", [c.replace("X", f"T.tensor([1, 0, 1, 1]).to(T.{dt})")
+                             for c in _STAT_CALLS for dt in _STAT_TYPES])
+
 
 def _shapes(r):
     if hasattr(r, "shape"):

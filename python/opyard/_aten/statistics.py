@@ -57,9 +57,9 @@ def _sort_key(x):
 # unique
 
 
-def _unique_dtype_check(self):
+def _unique_dtype_check(self, kernel="unique"):
     if self.dtype.is_complex:
-        raise not_implemented("unique", self.dtype)
+        raise not_implemented(kernel, self.dtype)
 
 
 def _unique_flat(x, return_inverse, return_counts):
@@ -149,21 +149,21 @@ def _unique(self, sorted=True, return_inverse=False):
 @OPS.op("unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) "
         "-> (Tensor, Tensor, Tensor)", kind="data_dependent")
 def unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False):
-    _unique_dtype_check(self)
+    _unique_dtype_check(self, "unique_dim")
     return _three(self, _unique_along(self, dim, False))
 
 
 @OPS.op("unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) "
         "-> (Tensor, Tensor, Tensor)", kind="data_dependent")
 def unique_dim_consecutive(self, dim, return_inverse=False, return_counts=False):
-    _unique_dtype_check(self)
+    _unique_dtype_check(self, "unique_dim")
     return _three(self, _unique_along(self, dim, True))
 
 
 @OPS.op("unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) "
         "-> (Tensor, Tensor, Tensor)", kind="data_dependent")
 def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-    _unique_dtype_check(self)
+    _unique_dtype_check(self, "unique" if dim is None else "unique_dim")
     if dim is not None:
         return _three(self, _unique_along(self, dim, True))
     return _three(self, _consecutive_flat(self._data, return_inverse, return_counts))
@@ -466,6 +466,10 @@ def histc(self, bins=100, min=0, max=0):
     lo, hi = float(min), float(max)
     from_data = lo == hi and x.size > 0
     if from_data:
+        if self.dtype.is_complex:
+            raise TypeError(f"aminmax not implemented for {D.legacy_name(self.dtype)}")
+        if self.dtype in _BAREBONES:
+            raise not_implemented("aminmax_cpu", self.dtype)
         wide = x.astype(_F64)
         lo, hi = float(wide.min()), float(wide.max())
     if lo == hi:
@@ -477,6 +481,8 @@ def histc(self, bins=100, min=0, max=0):
     if not lo < hi:
         raise RuntimeError("opyard.histc: max must be larger than min")
     _check_bins([bins])
+    if self.dtype is D.bool:
+        raise not_implemented("linspace_cpu", self.dtype)  # torch makes the edges in the input's type
     if x.dtype not in INEXACT or self.dtype.is_complex:
         raise not_implemented("histogram_cpu", self.dtype)
     dt = x.dtype
@@ -495,9 +501,13 @@ def histc(self, bins=100, min=0, max=0):
 # nanmedian
 
 
-def _median_checks(self):
-    if self.dtype is D.bool or self.dtype.is_complex:
-        raise not_implemented("median_cpu", self.dtype)
+# The element types without arithmetic in torch's CPU kernels (its "barebones" unsigned types).
+_BAREBONES = frozenset((D.uint16, D.uint32, D.uint64))
+
+
+def _median_checks(self, kernel):
+    if self.dtype is D.bool or self.dtype.is_complex or self.dtype in _BAREBONES:
+        raise not_implemented(kernel, self.dtype)
 
 
 def _nan_lower_median_index(xs):
@@ -513,7 +523,7 @@ def _nan_lower_median_index(xs):
 @OPS.op("nanmedian(Tensor self) -> Tensor")
 def nanmedian(self):
     """The lower median of the non-nan elements (nan when there is none)."""
-    _median_checks(self)
+    _median_checks(self, "median_cpu")
     x = self._data
     if x.size == 0:
         return out(np.asarray(np.nan, dtype=x.dtype) if x.dtype in INEXACT else np.zeros((), x.dtype), self)
@@ -523,7 +533,7 @@ def nanmedian(self):
 
 @OPS.op("nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)")
 def nanmedian_dim(self, dim, keepdim=False):
-    _median_checks(self)
+    _median_checks(self, "median_out")
     x = self._data
     d = _wrap_dim(dim, x.ndim)
     if x.ndim == 0:
@@ -653,6 +663,12 @@ def dist(self, other, p=2):
         shape = np.broadcast_shapes(self._data.shape, other._data.shape)
     except ValueError:
         raise broadcast_error("aten::sub.Tensor", self, other) from None
+    # torch's difference refuses these before the norm sees them
+    if dt is D.bool:
+        raise NotImplementedError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+                                  "`^` or `logical_xor()` operator instead.")
+    if dt in _BAREBONES:
+        raise not_implemented("add_stub", dt)
     a = self._data.astype(dt.np, copy=False)
     b = other._data.astype(dt.np, copy=False)
     if _is_reduced(dt.np):
