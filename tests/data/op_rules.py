@@ -398,6 +398,11 @@ _cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
     "T.unique_consecutive(MM, dim=1)", "T.ops.aten._unique(NANS, True, True)", "T.ops.aten._unique2(f)",
     "T.ops.aten.unique_dim(MM, 0)",
     "FR(lambda x: T.unique(x), f)", "FR(lambda x: T.unique_consecutive(x), f)", "FR(lambda x: T.unique(x, dim=0), MM)",
+    "FRD(lambda x: [T.unique(x), T.unique(x, return_inverse=True, return_counts=True)], MM)",
+    "FRD(lambda x: [T.unique(x, dim=1), T.unique(x, dim=0, return_counts=True), T.unique_consecutive(x, dim=0)], MM)",
+    "FRD(lambda x: T.unique_consecutive(x, return_counts=True), f)", "FRD(lambda x: T.unique(x), T.ones(0))",
+    "FRD(lambda x: [T.bincount(x), T.bincount(x, T.ones(4)), T.bincount(x, T.ones(4, dtype=T.float16))], i64.abs())",
+    "FRD(lambda x: T.bincount(x, minlength=3), T.ones(0, dtype=T.int64))",
     # bincount: integral 1-d non-negative input, weights' dtypes, minlength
     "T.bincount(T.tensor([1, 5, 1]))", "T.bincount(T.tensor([1, 5, 1]), minlength=8)",
     "T.bincount(T.tensor([1, 5, 1], dtype=T.uint8), T.tensor([0.5, 2., 0.25]))",
@@ -551,21 +556,28 @@ _cases("statistics_dtypes", [c.replace("X", f"T.tensor([1, 0, 1, 1]).to(T.{dt})"
 
 def _shapes(r):
     if hasattr(r, "shape"):
-        return [str(r.dtype).split(".")[-1], tuple(r.shape)]
+        return [str(r.dtype).split(".")[-1], [str(n) for n in r.shape]]
     return [_shapes(v) for v in r]
 
 
-def _fake_run(T, fn, *xs):
+def _fake_run(T, fn, *xs, dynamic=False):
     """The dtypes and shapes of ``fn``'s results on fake copies of ``xs``, inside one FakeTensorMode (the
-    tensors ``fn`` makes are fake too)."""
-    with T._subclasses.fake_tensor.FakeTensorMode() as mode:
+    tensors ``fn`` makes are fake too); ``dynamic``: with a ShapeEnv allowing data-dependent shapes."""
+    import importlib
+
+    env = None
+    if dynamic:
+        shapes = importlib.import_module(T.__name__ + ".fx.experimental.symbolic_shapes")
+        env = shapes.ShapeEnv(allow_dynamic_output_shape_ops=True)
+    with T._subclasses.fake_tensor.FakeTensorMode(shape_env=env) as mode:
         return _shapes(fn(*[mode.from_tensor(x) for x in xs]))
 
 
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``; ``FR(fn, *tensors)``
-    runs ``fn`` under a FakeTensorMode."""
-    env = {"T": T, "FR": lambda fn, *xs: _fake_run(T, fn, *xs)}
+    runs ``fn`` under a FakeTensorMode, ``FRD(fn, *tensors)`` under one with a ShapeEnv."""
+    env = {"T": T, "FR": lambda fn, *xs: _fake_run(T, fn, *xs),
+           "FRD": lambda fn, *xs: _fake_run(T, fn, *xs, dynamic=True)}
     for name, expr in TENSORS.items():
         env[name] = eval(expr, env)  # noqa: S307 -- the expressions of this module
     return env
