@@ -266,7 +266,7 @@ _GRAD_CASES = {
 def test_gradcheck(name):
     fn, make = _GRAD_CASES[name]
     inputs = make()
-    assert gradcheck(fn, inputs)
+    assert gradcheck(fn, inputs, check_forward_ad=True)
     assert gradgradcheck(fn, inputs)
 
 

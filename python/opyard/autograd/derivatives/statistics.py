@@ -86,6 +86,24 @@ def _renorm(grads, a, n):
     return (A.where.self(A.gt.Scalar(norm, maxnorm), scaled, g),)
 
 
+def _renorm_fw(t, a):
+    """torch's ``renorm_jvp``: the tangent scaled by the factor, plus the input times the factor's own
+    derivative through the slice norms where a slice is scaled."""
+    x, dx = a.self, t[0]
+    nd = len(x.shape)
+    dim = a.dim % nd
+    dims = [i for i in range(nd) if i != dim]
+    p, maxnorm = float(a.p), float(a.maxnorm)
+    acc = D.float32 if x.dtype in (D.float16, D.bfloat16) else None
+    norm = A.linalg_vector_norm.default(x, p, dims, True, dtype=acc)
+    norm_t = _vector_norm_fw((dx,), SimpleNamespace(self=x, result=norm, ord=p, dim=dims, keepdim=True))
+    eps_norm = A.add.Scalar(norm, 1e-7)
+    scaled = A.gt.Scalar(norm, maxnorm)
+    factor = A.where.self(scaled, div(A.full_like.default(norm, maxnorm), eps_norm), A.ones_like.default(norm))
+    factor_t = A.where.self(scaled, div(mul(norm_t, -maxnorm), mul(eps_norm, eps_norm)), A.zeros_like.default(norm))
+    return A.add.Tensor(mul(dx, factor), mul(x, factor_t))
+
+
 def _dist(grads, a, n):
     """``norm_backward`` of ``self - other``: the gradient of ``self``, and its negation for ``other``."""
     diff = A.sub.Tensor(a.self, a.other)
@@ -121,7 +139,7 @@ FORMULAS = {
                              forward=_values_indices_fw),
     "aten::logcumsumexp": F("LogcumsumexpBackward0", ("self",), _logcumsumexp, save=("self", "result"),
                             forward=_logcumsumexp_fw),
-    "aten::renorm": F("RenormBackward0", ("self",), _renorm, save=("self",)),
+    "aten::renorm": F("RenormBackward0", ("self",), _renorm, save=("self",), forward=_renorm_fw),
     "aten::dist": F("DistBackward0", ("self", "other"), _dist, save=("self", "other", "result"), forward=_dist_fw),
     "aten::segment_reduce": F("SegmentReduceBackward0", ("data",), _segment_reduce,
                               save=("data", "lengths", "offsets", "result")),
