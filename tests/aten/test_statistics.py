@@ -418,3 +418,10 @@ def test_meta_refuses_data_dependent_shapes(fn):
 def test_refusals(fn, exc, match):
     with pytest.raises(exc, match=match):
         fn()
+
+
+@pytest.mark.parametrize("fn", [T.cov, T.corrcoef])
+def test_cov_on_meta_refuses_as_torch(fn):
+    """torch's cov asks ``equal`` whether its normalisation is positive, which a meta tensor cannot answer."""
+    with pytest.raises(NotImplementedError, match="^aten::equal: attempted to run this operator with Meta tensors"):
+        fn(T.empty(2, 3, device="meta"))
