@@ -537,6 +537,11 @@ _cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
     "T.histogram(T.tensor([-3., -2., -1., 0., 1., 2., 3.] * 3, dtype=T.float64), 36)",
     "T.histogramdd(T.tensor([[-1., 0.], [0., 1.], [1., 2.], [-1., 2.]]), [12, 36])",
     "T.linspace(-3, 3, 37)[12] == -1", "T.linspace(-2.5, 7.1, 101, dtype=T.float64)[30:40]",
+    # histc counts in the element type, one range of elements per thread (2 threads here)
+    *[f"(lambda n: (T.set_num_threads(2), T.histc(T.zeros({k}, dtype=T.{dt}), 3), T.set_num_threads(n))[1])"
+      "(T.get_num_threads())" for k in (258, 513, 1000, 5000) for dt in ("bfloat16", "float16")],
+    "(lambda n: (T.set_num_threads(1), T.histc(T.zeros(1000, dtype=T.bfloat16), 3), T.set_num_threads(n))[1])"
+    "(T.get_num_threads())",
 )])
 
 # Which element types each statistics operator takes (torch's CPU kernels), one call per type.

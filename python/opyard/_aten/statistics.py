@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .._tensor import _make_meta
 from . import return_types as RT
@@ -494,7 +495,30 @@ def histc(self, bins=100, min=0, max=0):
         v = flat[keep]
         pos = (((v - left) * dt.type(bins)) / (right - left)).astype(np.float64).astype(np.int64)
     pos = np.minimum(pos, bins - 1)
-    return out(np.bincount(pos, minlength=bins).astype(dt), self)
+    return out(_counts_in_type(np.flatnonzero(keep), pos, bins, flat.size, dt), self)
+
+
+# torch's histogram kernel splits the elements into one contiguous range per thread (ranges of at least
+# this many elements) and counts each range in the element type before adding the ranges' counts.
+_HISTOGRAM_GRAIN = 200
+# The count at which adding 1 in a floating type leaves it unchanged (2 ** significand bits).
+_STUCK = {"bfloat16": 2 ** 8, "float16": 2 ** 11, "float32": 2 ** 24, "float64": 2 ** 53}
+
+
+def _counts_in_type(where, pos, bins, total, dt):
+    """The counts of ``pos`` (bins of the elements at flat positions ``where`` of ``total``) as torch's
+    kernel forms them in the element type ``dt``: each thread's range counted by adding 1 (which
+    stops growing where 1 is below half a unit in the last place: 256 in bfloat16, 2048 in float16),
+    the ranges' counts then added in ``dt``, with torch's number of threads."""
+    threads = max(1, min(_core.get_num_threads(), -(-total // _HISTOGRAM_GRAIN)))
+    chunk = -(-total // threads) if total else 1
+    counts = np.bincount((where // chunk) * bins + pos, minlength=threads * bins).reshape(threads, bins)
+    counts = np.minimum(counts, _STUCK[D.FROM_NP[dt].name])
+    result = counts[0].astype(dt)
+    for row in counts[1:]:
+        result = (result.astype(_F32) + row.astype(dt).astype(_F32)).astype(dt) if _is_reduced(dt) else \
+            result + row.astype(dt)
+    return result
 
 
 # ---------------------------------------------------------------------------------------------
