@@ -536,12 +536,24 @@ def _median_checks(self, kernel):
 
 def _nan_lower_median_index(xs):
     """Index along axis 0 of the lower median of the non-nan values of each column (of the first
-    nan when a column has no other value)."""
-    key = _sort_key(xs)
-    order = np.argsort(key, axis=0, kind="stable")  # nan sorts last
-    count = (~np.isnan(key)).sum(axis=0) if key.dtype.kind == "f" else np.full(xs.shape[1:], xs.shape[0])
+    nan when a column has no other value); among equal values the one a stable sort puts at the
+    median's rank. The value is found by selection (``np.partition``, linear time), its index by
+    counting the smaller values and the equal ones before it."""
+    key = np.moveaxis(_sort_key(xs), 0, -1).reshape(-1, xs.shape[0])
+    n = key.shape[1]
+    nan = np.isnan(key) if key.dtype.kind == "f" else np.zeros(key.shape, bool)
+    count = n - nan.sum(axis=1)
     k = np.maximum(count - 1, 0) // 2
-    return np.take_along_axis(order, k[None], 0)[0]
+    value = np.empty(key.shape[0], key.dtype)
+    for kk in np.unique(k):  # one selection per distinct rank (one when no row has a nan)
+        rows = k == kk
+        value[rows] = np.partition(key[rows], kk, axis=1)[:, kk]
+    with np.errstate(invalid="ignore"):
+        rank = k - (key < value[:, None]).sum(axis=1)
+        seen = np.cumsum(key == value[:, None], axis=1)
+    idx = np.argmax(seen == (rank + 1)[:, None], axis=1)
+    idx = np.where(count == 0, np.argmax(nan, axis=1), idx)
+    return idx.reshape(xs.shape[1:])
 
 
 @OPS.op("nanmedian(Tensor self) -> Tensor")
