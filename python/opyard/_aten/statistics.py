@@ -732,43 +732,40 @@ def _segment_reduction(reduce):
     return r
 
 
-def _segment_lengths(data, lengths, offsets, axis):
-    """The (outer..., segments) lengths of the segments along ``axis``, from ``lengths`` or
-    ``offsets``, with torch's checks."""
+_INDEX_TYPES = frozenset((np.dtype(np.int32), np.dtype(np.int64)))
+
+
+def _segment_layout(data, reduce, lengths, offsets, axis, unsafe, indices=None):
+    """torch's checks of a segment reduction, in its order, then the reduction kind, the axis and the
+    (outer..., segments) lengths and starts of the segments (``offsets`` win over ``lengths``)."""
+    x = data._data
+    ax = _wrap_dim(axis, x.ndim)
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
     if lengths is None and offsets is None:
         raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
-    if lengths is not None:
-        lens = lengths._data.astype(_I64)
-        if lengths._data.ndim - 1 != axis:
-            raise RuntimeError("segment_reduce(): Expected axis to be the last dimension of lengths but got "
-                               f"{axis}.")
-        return lens
-    offs = offsets._data.astype(_I64)
-    if offsets._data.ndim - 1 != axis:
-        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of offsets but got {axis}.")
-    return np.diff(offs, axis=-1), offs
-
-
-def _segment_layout(data, reduce, lengths, offsets, axis, unsafe):
-    x = data._data
+    kind = _segment_reduction(reduce)
+    name, table = ("offsets", offsets) if offsets is not None else ("lengths", lengths)
+    if x.ndim < table._data.ndim:
+        raise RuntimeError(f"Expected data.dim() >= {name}_value.dim() to be true, but got false.")
+    if ax != table._data.ndim - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of {name} but got {ax}.")
+    values = table._data
+    if name == "lengths" and not unsafe:
+        if values.size and values.min() < 0:
+            raise RuntimeError("lengths contains negative value!")
+        if (values.sum(axis=-1) != x.shape[ax]).any():
+            raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
+                               "data.size(lengths.dim()-1) when !unsafe.")
     if data.dtype not in (D.float16, D.bfloat16, D.float32, D.float64):
         raise not_implemented("_segment_reduce_cpu", data.dtype)
-    kind = _segment_reduction(reduce)
-    ax = _wrap_dim(axis, x.ndim)
-    got = _segment_lengths(data, lengths, offsets, ax)
-    if isinstance(got, tuple):
-        lens, offs = got
-        starts = offs[..., :-1]
-    else:
-        lens = got
-        if not unsafe:
-            if (lens < 0).any():
-                raise RuntimeError("lengths contains negative value!")
-            if (lens.sum(axis=-1) != x.shape[ax]).any():
-                raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
-                                   "data.size(lengths.dim()-1) when !unsafe.")
-        starts = np.concatenate([np.zeros(lens.shape[:-1] + (1,), _I64), np.cumsum(lens, axis=-1)[..., :-1]], -1)
-    return kind, ax, lens, starts
+    if values.dtype not in _INDEX_TYPES:
+        raise not_implemented(f"_segment_reduce_{name}_cpu_kernel1", table.dtype)
+    values = values.astype(_I64)
+    if name == "offsets":
+        return kind, ax, np.diff(values, axis=-1), values[..., :-1]
+    starts = np.concatenate([np.zeros(values.shape[:-1] + (1,), _I64), np.cumsum(values, axis=-1)[..., :-1]], -1)
+    return kind, ax, values, starts
 
 
 def _segment_init(kind, initial, npdt):
@@ -893,7 +890,7 @@ def _segment_meta(data, reduce, *, lengths=None, indices=None, offsets=None, axi
 def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
     """``reduce`` (sum, prod, mean, max/amax, min/amin) over consecutive segments along ``axis``
     given by ``lengths`` or ``offsets``; an empty segment holds ``initial`` (mean without one: nan)."""
-    kind, ax, lens, starts = _segment_layout(data, reduce, lengths, offsets, axis, unsafe)
+    kind, ax, lens, starts = _segment_layout(data, reduce, lengths, offsets, axis, unsafe, indices)
     return out(_segment_forward(data._data, kind, ax, lens, starts, initial), data)
 
 
