@@ -553,6 +553,35 @@ _cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
     "(T.get_num_threads())",
 )])
 
+# Edge shapes and values of the statistics operators.
+_cases("statistics_edges", [
+    "T.cov(T.zeros(2, 0))", "T.cov(T.zeros(0, 3))", "T.cov(T.zeros(0))", "T.corrcoef(T.ones(1, 1))", "T.corrcoef(T.ones(2, 3))",
+    "T.cov(T.ones(3, 1))", "T.cov(T.tensor(2.))", "T.corrcoef(T.tensor([1., 2.]))",
+    "T.quantile(T.ones(3, 1), 0.5, dim=1)", "T.quantile(T.ones(0, 2), 0.5, dim=1)", "T.quantile(T.tensor(2.), T.tensor([0.5]))",
+    "T.nanquantile(T.full((2, 3), float('nan')), 0.5, dim=1, keepdim=True)", "T.quantile(T.tensor([1., float('inf')]), 0.5)",
+    "T.trapezoid(T.tensor(2.))", "T.trapezoid(T.ones(1))", "T.trapezoid(T.ones(3), dx=0)", "T.cumulative_trapezoid(T.ones(1))",
+    "T.cumulative_trapezoid(T.ones(2, 0))", "T.trapezoid(T.ones(3, 4), T.ones(5, 4), dim=0)",
+    "T.gradient(T.tensor(2.))", "T.gradient(T.ones(2), edge_order=1)", "T.gradient(T.ones(3, 0))",
+    "T.gradient(T.arange(5.), spacing=0.)", "T.gradient(T.arange(5.), spacing=(T.tensor([0., 1., 1., 2., 3.]),))",
+    "T.logcumsumexp(T.zeros(2, 0), 1)", "T.logcumsumexp(T.full((3,), -float('inf')), 0)",
+    "T.renorm(T.zeros(2, 3), 2, 0, 1)", "T.renorm(T.ones(0, 3), 2, 0, 1)", "T.renorm(T.ones(2, 3), 2, -1, 0)",
+    "T.dist(T.ones(0), T.ones(0))", "T.dist(T.ones(0), T.ones(0), float('inf'))", "T.dist(T.ones(0), T.ones(0), -1)",
+    "T.dist(T.ones(3), T.ones(3) * 2, -1)", "T.dist(T.ones(3), T.ones(3) * 2, -float('inf'))",
+    "T.histc(T.ones(4), 3)", "T.histc(T.ones(4), 3, min=1, max=1)", "T.histc(T.tensor([1e30, -1e30]), 2)",
+    "T.histc(T.tensor([0., 1.]), 2, min=0.5, max=0.5)", "T.histc(T.tensor([0., 1.]), 2, min=float('nan'), max=1)",
+    "T.histogram(T.ones(4), 3)", "T.histogram(T.ones(4), 3, range=(1., 1.))", "T.histogram(T.ones(4), 3, range=(0., float('inf')))",
+    "T.histogram(T.ones(4), T.tensor([2., 1., 0.]))", "T.histogram(T.ones(4), T.tensor([1.]))",
+    "T.histogramdd(T.ones(0, 2), [2, 2])", "T.histogramdd(T.ones(3, 0), [])", "T.histogramdd(T.ones(3, 2), [2, 2], density=True, weight=T.zeros(3))",
+    "T.msort(T.ones(0, 3))", "T.msort(T.tensor([3., float('nan'), 1.]))", "T.nanmedian(T.ones(3, 1), 1, keepdim=True)",
+    "T.nanmedian(T.tensor([[1., 2.]]), -1)", "T.nanmedian(T.ones(2, 3), 2)",
+    "T.unique(T.ones(0, 3), dim=1)", "T.unique(T.ones(2, 0, 3), dim=1)", "T.unique_consecutive(T.ones(0))",
+    "T.unique(T.tensor([-0., 0.]), return_counts=True)", "T.unique(T.tensor([float('inf'), -float('inf'), float('inf')]))",
+    "T.bincount(T.tensor([0, 0]), minlength=0)", "T.bincount(T.tensor([3]), T.tensor([2.], dtype=T.float64), 5)",
+    "T._segment_reduce(T.ones(0, 2), 'sum', lengths=T.tensor([0, 0]))", "T._segment_reduce(T.ones(3), 'prod', lengths=T.tensor([]).long())",
+    "T._segment_reduce(T.tensor([float('nan'), 1.]), 'min', lengths=T.tensor([2]))",
+    "T._segment_reduce(T.tensor([2., 0., 3.]), 'prod', lengths=T.tensor([3]), initial=2)",
+])
+
 # Which element types each statistics operator takes (torch's CPU kernels), one call per type.
 _STAT_TYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "bfloat16",
                "float32", "float64", "complex64", "complex128")

@@ -306,6 +306,8 @@ def _hist_counts(x2d, edges, weight, density, npdt, linear=False):
     column): an element's bin is the last edge not above it (the last bin holds its right edge),
     elements outside the edges or nan are left out; counts summed in float64 and rounded once."""
     nbins = [len(e) - 1 for e in edges]
+    if not nbins:  # no dimension: one bin that holds nothing
+        return np.zeros((), npdt)
     keep = np.ones(x2d.shape[0], bool)
     pos = []
     cols = _columns(x2d)
@@ -349,7 +351,7 @@ def _linear_bins(col, e):
 
 def _as_rows(self):
     x = self._data
-    return x.reshape(-1, x.shape[-1])
+    return x.reshape(int(np.prod(x.shape[:-1], dtype=np.int64)), x.shape[-1])
 
 
 def _bin_ct_edges(self, bins, range_, kernel_name):
@@ -384,6 +386,7 @@ def _histogramdd_from_bin_cts(self, bins, *, range=None, weight=None, density=Fa
 def _histogramdd_from_bin_tensors(self, bins, *, weight=None, density=False):
     _check_hist_inputs(self, [b.dtype for b in bins], weight)
     _check_bin_tensors(self, bins)
+    _check_bins([b._data.size - 1 for b in bins])
     if self.dtype not in (D.float32, D.float64):
         raise not_implemented("histogramdd", self.dtype)
     w = None if weight is None else weight._data
@@ -436,6 +439,7 @@ def histogram_bins_tensor(self, bins, *, weight=None, density=False):
     """The histogram over the given bin edges; the edges returned are a copy of ``bins``."""
     rows, w = _hist_1d(self, weight)
     _check_bin_tensors(self, [bins])
+    _check_bins([bins._data.size - 1])
     if self.dtype not in (D.float32, D.float64):
         raise not_implemented("histogram_cpu", self.dtype)
     edges = np.ascontiguousarray(bins._data)
@@ -752,7 +756,10 @@ def _segment_layout(data, reduce, lengths, offsets, axis, unsafe, indices=None):
         raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of {name} but got {ax}.")
     values = table._data
     if name == "lengths" and not unsafe:
-        if values.size and values.min() < 0:
+        if values.size == 0:  # torch takes the lengths' min, which an empty tensor has not
+            raise RuntimeError("min(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                               "reduction dim with the 'dim' argument.")
+        if values.min() < 0:
             raise RuntimeError("lengths contains negative value!")
         if (values.sum(axis=-1) != x.shape[ax]).any():
             raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
@@ -944,6 +951,9 @@ def msort(self):
 
 
 def _int_dim(y, dim):
+    """``dim`` wrapped as torch's ``maybe_wrap_dim`` without scalar wrapping (a 0-d ``y`` has none)."""
+    if y.dim() == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     return _wrap_dim(dim, y.dim())
 
 
