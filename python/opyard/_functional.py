@@ -58,8 +58,7 @@ true_divide = divide = div
 multiply = mul
 subtract = sub
 promote_types = D.promote_types
-# torch's older name of ``segment_reduce`` (None only while ``make gen`` rebuilds the index it comes from).
-_segment_reduce = globals().get("segment_reduce")
+_segment_reduce = segment_reduce  # torch's older name of it
 
 
 def is_tensor(obj):
