@@ -211,6 +211,7 @@ class TensorBase:
     _post_accumulate_hooks: Optional[dict[int, Any]]
     _fw_grad: Optional[dict[int, TensorBase]]
     _view_fn: Optional[Callable[..., Any]]
+    _view_meta: Optional[int]
     _meta_strides: Optional[tuple[int, ...]]
     _meta_offset: int
     _sym_shape: Optional[tuple[Any, ...]]

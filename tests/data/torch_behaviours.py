@@ -19,7 +19,7 @@ SNIPPETS = {}
 CHECK = {}
 AREA = {}
 AREA_MODULES = ("torch_behaviours_library", "torch_behaviours_fake", "torch_behaviours_dispatch",
-                "torch_behaviours_ports")
+                "torch_behaviours_ports", "torch_behaviours_views")
 
 
 def snippet(name, code, check="value", area="autograd"):
