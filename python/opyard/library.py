@@ -11,7 +11,6 @@ Example::
 """
 
 import gc
-import sys
 import warnings
 import weakref
 
