@@ -46,7 +46,9 @@ pub const MULTI_OUTPUT: u64 = 2;
 
 /// The kind of view `t` is (`DEFAULT` when autograd recorded nothing).
 pub fn kind(py: Python<'_>, t: &PyTensorBase) -> u64 {
+    // `None` (most tensors) is tested first: a failed `extract` would build an exception.
     t.field(py, Field::ViewMeta)
+        .filter(|m| !m.is_none())
         .and_then(|m| m.extract::<u64>().ok())
         .map_or(DEFAULT, |m| m & 3)
 }
