@@ -217,6 +217,11 @@ x = T.ones(2, requires_grad=True)
 x.register_post_accumulate_grad_hook(lambda p: 5)
 (x * 2).sum().backward()
 """, "words")
+snippet("post_accumulate_grad_hook_returning_a_tensor", """
+x = T.ones(2, requires_grad=True)
+x.register_post_accumulate_grad_hook(lambda p: p.grad * 2)
+(x * 2).sum().backward()
+""", "words")
 snippet("post_accumulate_grad_hook_sees_the_grad", """
 x = T.ones(2, requires_grad=True)
 seen = []

@@ -357,3 +357,17 @@ for _key in ("AutocastCPU", "Python", "CPU"):
     lib_snippet(f"fallthrough_fallback_at_{_key}",
                 _FALLBACK.format(key=_key, keyset="").replace("outcome(lib, fn), outcome(again, fn)",
                                                               "outcome(lib, fallthrough_kernel), outcome(again, fn)"))
+
+
+# --- register_kernel replacing a custom op's own kernel ------------------------------------------
+
+lib_snippet("custom_op_register_kernel_twice_is_silent", """
+from T.library import custom_op
+@custom_op("bh_rk2::f", mutates_args=(), device_types="cpu")
+def f(x: T.Tensor) -> T.Tensor:
+    return x.clone()
+f.register_kernel("cpu")(lambda x: x * 2)
+a = f(T.ones(2))
+f.register_kernel("cpu")(lambda x: x * 3)
+out = [a, f(T.ones(2))]
+""")

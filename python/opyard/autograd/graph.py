@@ -187,6 +187,8 @@ class AccumulateGrad(Node):
             for hook in tuple(post.values()):
                 returned = hook(var)
                 if returned is not None:  # torch's check: the hook mutates .grad, returns None
+                    if meta.is_tensor(returned):
+                        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
                     raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
         return ()
 
