@@ -278,7 +278,9 @@ class KernelLibrary:
         self._check_alive("fallback")
         key = dispatch_key or self.dispatch_key or None
         register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
-        BUILTIN_FALLBACK_SITES.setdefault(_key_name(key), caller_site())
+        name = _key_name(key)
+        living = [(ref, site) for ref, site in BUILTIN_FALLBACK_SITES.get(name, ()) if ref() is not None]
+        BUILTIN_FALLBACK_SITES[name] = living + [(_weakref.ref(self), caller_site())]
 
     def _destroy(self):
         """Remove every registration of this library, restoring what it shadowed."""
@@ -289,9 +291,19 @@ class KernelLibrary:
             raise RuntimeError(f"KernelLibrary.{what}: this library ({self.ns}, {self.kind}) was destroyed")
 
 
-# key name -> where opyard's own layers registered their (first) fallback at that key: as torch's
-# built-in fallbacks, these keys take no backend fallback from ``Library.fallback``.
+# key name -> [(the library, where it registered its fallback there)] for opyard's own layers'
+# libraries: as torch's built-in fallbacks, these keys take no backend fallback from
+# ``Library.fallback`` while one of them lives (``builtin_fallback_site``).
 BUILTIN_FALLBACK_SITES = {}
+
+
+def builtin_fallback_site(key_name):
+    """Where the first living library of opyard's own layers registered a fallback at ``key_name``."""
+    for ref, site in BUILTIN_FALLBACK_SITES.get(key_name, ()):
+        lib = ref()
+        if lib is not None and lib._finalizer.alive:
+            return site
+    return None
 
 
 # Libraries opened on behalf of the free-function APIs, kept alive for the process.

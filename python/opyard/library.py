@@ -19,7 +19,7 @@ from ._core import FunctionSchema
 from ._keys import DispatchKey
 from ._ops import OP_TAGS, OpOverload, Tag, resolve  # noqa: F401  (Tag: opyard.library.Tag stays)
 from ._registration import _warned_overrides  # noqa: F401  (the once-per-(op, key) record)
-from ._registration import BUILTIN_FALLBACK_SITES, KernelLibrary, fallthrough_kernel
+from ._registration import KernelLibrary, builtin_fallback_site, fallthrough_kernel
 from ._registration import destroy as _destroy  # noqa: F401  (the finalizer, reachable as before)
 from ._registration import define_op as _define_op, register_fallback as _register_fallback
 from ._registration import register_kernel as _register_kernel
@@ -216,9 +216,9 @@ def _builtin_fallback_at(name):
     if name == "Fake":
         return None
     if name == "Autograd" or name in _AUTOGRAD_FALLBACK_KEYS:
-        site = BUILTIN_FALLBACK_SITES.get(name) or BUILTIN_FALLBACK_SITES.get("Autograd")
+        site = builtin_fallback_site(name) or builtin_fallback_site("Autograd")
         return None if site is None else ("AutogradOther" if name == "Autograd" else name, site)
-    site = BUILTIN_FALLBACK_SITES.get(name)
+    site = builtin_fallback_site(name)
     return None if site is None else (name, site)
 
 

@@ -29,6 +29,7 @@ Example::
 import numpy as np
 
 from .._dtype import int64
+from .._exports import public_dir
 from .._memory_format import contiguous_format
 from .._ops import ops
 from . import _tensor_meta as meta
@@ -174,3 +175,5 @@ def rebase_view_history(view, node, output_nr):
 
 
 # _tensor_meta.rebase_history hands in-place ops on views to this module (see there).
+
+__dir__ = public_dir(globals())

@@ -92,7 +92,7 @@ pub fn view_root<'py>(
 
 /// A view tensor holding `view`, as `_tensor._make_view` makes one: the
 /// viewed tensor's key set (`keys`) without autograd keys, the cpu device,
-/// `root` as `_base` and the root's version counter; a view of a root that
+/// `root` as `_base` and the root's version counter; a view of a tensor that
 /// requires grad is marked as made with nothing recording (an autograd
 /// kernel recording it overwrites that: Note [View history]).
 pub fn wrap_view(
@@ -106,7 +106,7 @@ pub fn wrap_view(
     let state = t.get();
     state.set_field(Field::Base, Some(root.as_any()));
     state.set_field(Field::Vc, Some(counter.as_any()));
-    if root.get().keys() & ALLOWED != 0 {
+    if keys & ALLOWED != 0 {
         view_history::mark(py, state, view_history::NO_GRAD);
     }
     Ok(t.into_any().unbind())
