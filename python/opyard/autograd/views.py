@@ -148,7 +148,8 @@ class AsStridedBackward0(Node):
             n = int(np.prod(self.base_shape, dtype=np.int64))
             index = ops.aten.arange.default(n, dtype=int64)
             replayed = self.view_fn(ops.aten.reshape.default(index, list(self.base_shape)))
-            flat = np.ascontiguousarray(replayed._data).reshape(-1)
+            data = replayed._data
+            flat = np.ascontiguousarray(data.get() if hasattr(data, "get") else data).reshape(-1)  # cupy: host
             self._sources = (None if np.unique(flat).size == flat.size
                              else ops.aten.reshape.default(replayed, [-1]).contiguous())
         return self._sources
