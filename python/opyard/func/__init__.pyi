@@ -5,7 +5,8 @@ from typing import Any, Literal
 from .._tensor import Tensor
 
 __all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "grad", "grad_and_value", "hessian",
-           "jacfwd", "jacrev", "jvp", "linearize", "stack_module_state", "vjp", "vmap"]
+           "functionalize", "jacfwd", "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state",
+           "vjp", "vmap"]
 
 _Randomness = Literal["error", "different", "same"]
 _Argnums = int | tuple[int, ...]
@@ -42,3 +43,6 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Mapping[str, Tensor
                     strict: bool = False) -> Any: ...
 def stack_module_state(models: Sequence[Any]) -> tuple[dict[str, Tensor], dict[str, Tensor]]: ...
 def debug_unwrap(tensor: Tensor, *, recurse: bool = True) -> Tensor: ...
+def functionalize(func: Callable[..., Any], *,
+                  remove: Literal["mutations", "mutations_and_views"] = "mutations") -> Callable[..., Any]: ...
+def replace_all_batch_norm_modules_(root: Any) -> Any: ...

@@ -1,0 +1,569 @@
+"""``functionalize(func, *, remove="mutations" | "mutations_and_views")``: ``func`` with its mutations
+(and, with the second mode, its views) replaced by out-of-place operators (torch.func's).
+
+Note [Functional tensors]: each call wraps the tensor inputs as ``FunctionalTensor``s tagged with a
+fresh level number. A wrapper carries the ``Functionalize`` key over its current *inner* value, and
+the ``Functionalize`` kernel (a fallback for every operator) works on the inner values:
+
+- an operator that mutates an argument (``add_``, ``copy_``, ``index_put_``, an ``out=`` form) runs
+  its out-of-place form (``add``, ``copy``, ``index_put``, the functional overload) and the result
+  becomes the argument's new inner value;
+- the aliases of one input share a *storage* record (its base value and a generation count); a view
+  remembers the view operators that made it from the base (its chain). Writing into a view writes
+  the base through the inverse of each view (``slice_scatter``, ``select_scatter``, ``view``...), and
+  an alias whose generation is behind is rebuilt from the base before it is read;
+- a view operator keeps its view (``remove="mutations"``), or runs its ``<name>_copy`` form
+  (``remove="mutations_and_views"``: nothing in the program aliases);
+- any other operator runs on the inner values, and its tensor results are wrapped.
+
+While the call runs ``Functionalize`` is in the thread's key set, so tensors made inside it (factory
+functions) are wrapped too. At the end the outputs are unwrapped and each input that was written is
+updated once with ``copy_`` (what ``make_fx(functionalize(f))`` records after the out-of-place
+program). The wrapper has no autograd or ``Batched`` key: autograd records the out-of-place
+operators on the inner tensors, and ``vmap`` and ``grad`` compose as they do around any function.
+``make_fx`` records what the kernel calls on the inner tensors, not the calls on wrappers.
+"""
+
+import functools
+import threading
+
+from .. import _core
+from .._function_protocol import _disabled_torch_function_impl, register_plain_tensor_type
+from .._ops import ops
+from .._registration import KernelLibrary
+from .._tensor import CPU, Tensor
+from ..autograd import transform_levels as _levels
+from ..autograd.function import Function
+from ..dispatcher import DispatchKey, DispatchKeySet
+from ..utils._pytree import tree_flatten, tree_unflatten
+from .batched import BatchedTensor
+
+__all__ = ["FunctionalTensor", "functionalize"]
+
+_FUNC = DispatchKeySet(DispatchKey.Functionalize)
+FUNCTIONAL_BIT = _FUNC.raw()
+# A wrapper keeps the keys of its inner value below ``Functionalize`` (backend, Fake, Python): the
+# keys above it (autograd, Batched) act on the inner values, when the kernel calls the operator on them.
+_BELOW = FUNCTIONAL_BIT - 1
+_new = _core.TensorBase.__new__
+_A = ops.aten
+
+_REMOVE_ERROR = (
+    "functionalize(f, remove='mutations'): received invalid argument for remove={}. Valid options are:\n"
+    "     remove='mutations': all inplace and out= operators will be removed from the program, and replaced "
+    "with their out-of-place equivalents.\n"
+    "     remove='mutations_and_views': In addition to the above, all aliasing operators {{view}} will be "
+    "replaced with their non-aliasing counterparts, {{view}}_copy.\n")
+_NON_FUNCTIONAL = ("mutating a non-functional tensor with a functional tensor is not allowed. Please ensure that "
+                   "all of your inputs are wrapped inside of a functionalize() call.")
+
+
+class _Storage:
+    """What the aliases of one functional tensor share: the base's current value, a count of the
+    writes into it, and whether views are copies (``remove="mutations_and_views"``)."""
+
+    __slots__ = ("copies", "gen", "value")
+
+    def __init__(self, value, copies):
+        self.value = value
+        self.gen = 0
+        self.copies = copies
+
+
+class FunctionalTensor(Tensor):
+    """A tensor inside ``functionalize``: ``_inner`` is its current value (Note [Functional tensors])."""
+
+    __slots__ = ("_chain", "_flevel", "_gen", "_inner", "_storage")
+    __torch_function__ = _disabled_torch_function_impl
+
+    def __repr__(self):
+        _sync(self)
+        return f"FunctionalTensor(lvl={self._flevel}, value=\n    {self._inner!r}\n)"
+
+    def _current(self):
+        _sync(self)
+        return self._inner
+
+    def numpy(self, force=False):
+        return self._current().numpy(force)
+
+    def tolist(self):
+        return self._current().tolist()
+
+    def item(self):
+        return self._current().item()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._current().__array__(dtype)
+
+
+register_plain_tensor_type(FunctionalTensor)
+
+
+def _wrap(inner, level, storage, chain=()):
+    t = _new(FunctionalTensor)
+    t._inner = inner
+    t._flevel = level
+    t._storage = storage
+    t._chain = chain
+    t._gen = storage.gen
+    t._data = inner._data
+    t._keyset = (inner._keyset & _BELOW) | FUNCTIONAL_BIT
+    if inner._dev is not CPU:
+        t._dev = inner._dev
+    return t
+
+
+def _wrap_new(x, level, copies):
+    """A tensor result of the program: a functional tensor with its own storage."""
+    if isinstance(x, Tensor):
+        return _wrap(x, level, _Storage(x, copies))
+    if isinstance(x, (list, tuple)) and any(isinstance(e, Tensor) for e in x):
+        return type(x)(_wrap_new(e, level, copies) for e in x)
+    return x
+
+
+def _set_inner(t, value):
+    t._inner = value
+    t._data = value._data
+    t._keyset = (value._keyset & _BELOW) | FUNCTIONAL_BIT
+
+
+def _sync(t):
+    """Rebuild ``t`` from its base when the base was written since ``t`` was last read."""
+    st = t._storage
+    if t._gen != st.gen:
+        _set_inner(t, _replay(t._chain, st.value))
+        t._gen = st.gen
+
+
+def _replay(chain, value):
+    for op, rest, kwargs, index in chain:
+        value = op(value, *rest, **kwargs)
+        if index is not None:
+            value = value[index]
+    return value
+
+
+# --- writing through views --------------------------------------------------------------------------------
+def _arg(rest, kwargs, i, name, default):
+    if i < len(rest):
+        return rest[i]
+    return kwargs.get(name, default)
+
+
+def _split_start(sizes, index):
+    return sum(sizes[:index])
+
+
+def _inverse(name, base, new, rest, kwargs, index, copies):
+    """``base`` with the view ``name(base, *rest)`` (element ``index`` of a multi-output view) replaced by
+    ``new``: torch's view inverses."""
+    view = _A.view_copy.default if copies else _A.view.default
+    if name == "slice":
+        return _A.slice_scatter.default(base, new, *rest, **kwargs)
+    if name == "select":
+        return _A.select_scatter.default(base, new, *rest, **kwargs)
+    if name == "diagonal":
+        return _A.diagonal_scatter.default(base, new, *rest, **kwargs)
+    if name == "as_strided":
+        return _A.as_strided_scatter.default(base, new, *rest, **kwargs)
+    if name in ("view", "_unsafe_view", "reshape", "_reshape_alias", "squeeze", "flatten", "unflatten",
+                "view_as"):
+        if name == "view" and rest and not isinstance(rest[0], (list, tuple)) and not isinstance(rest[0], int):
+            raise _no_inverse(name)  # view(dtype): a reinterpretation, not a reshape
+        return view(new, list(base.shape))
+    if name == "unsqueeze":
+        return (_A.squeeze_copy.dim if copies else _A.squeeze.dim)(new, _arg(rest, kwargs, 0, "dim", 0))
+    if name in ("t", "transpose", "permute", "movedim"):
+        if name == "t":
+            return (_A.t_copy.default if copies else _A.t.default)(new)
+        if name == "transpose":
+            return (_A.transpose_copy.int if copies else _A.transpose.int)(new, *rest)
+        dims = [d % base.dim() for d in _arg(rest, kwargs, 0, "dims", ())]
+        inverse = sorted(range(len(dims)), key=dims.__getitem__)
+        return (_A.permute_copy.default if copies else _A.permute.default)(new, inverse)
+    if name in ("alias", "detach", "lift_fresh"):
+        return new
+    if name == "unbind":
+        return _A.select_scatter.default(base, new, _arg(rest, kwargs, 0, "dim", 0), index)
+    if name in ("split", "split_with_sizes", "chunk", "tensor_split"):
+        dim = _arg(rest, kwargs, 1, "dim", 0)
+        pieces = getattr(_A, name)(base, *rest, **kwargs) if not copies else \
+            getattr(_A, name + "_copy")(base, *rest, **kwargs)
+        start = _split_start([p.shape[dim] for p in pieces], index)
+        return _A.slice_scatter.default(base, new, dim, start, start + new.shape[dim])
+    raise _no_inverse(name)
+
+
+def _no_inverse(name):
+    return RuntimeError(f"functionalize: a write into a view made by aten::{name} cannot be written back into its "
+                        "base (no inverse of that view is known); write into the base, or into a view made by "
+                        "slicing, indexing, view/reshape, transpose/permute, diagonal or as_strided")
+
+
+def _write(t, value):
+    """``t`` now holds ``value``: its base is rewritten through the inverse of ``t``'s views."""
+    st = t._storage
+    chain = t._chain
+    if chain:
+        bases = [st.value]
+        for op, rest, kwargs, index in chain[:-1]:
+            bases.append(_replay(((op, rest, kwargs, index),), bases[-1]))
+        new = value
+        for (op, rest, kwargs, index), base in zip(reversed(chain), reversed(bases)):
+            new = _inverse(_view_name(op), base, new, rest, kwargs, index, st.copies)
+        st.value = new
+    else:
+        st.value = value
+    st.gen += 1
+    _set_inner(t, value)
+    t._gen = st.gen
+    t._bump_version()
+
+
+def _view_name(op):
+    name = op._schema.name[len("aten::"):] if op._schema.name.startswith("aten::") else op._schema.name
+    return name[:-len("_copy")] if name.endswith("_copy") else name
+
+
+# --- what each operator is, found once per operator -------------------------------------------------------
+_INFO = {}
+_lock = threading.Lock()
+
+
+class _OpInfo:
+    """How the kernel treats one operator: ``mutated`` (names of the arguments it writes), ``functional``
+    (its out-of-place form), ``outs`` (names of ``out=`` arguments, in order), ``view`` (aliasing
+    result), ``view_copy`` (the ``<name>_copy`` form of a view operator)."""
+
+    __slots__ = ("functional", "mutated", "names", "outs", "view", "view_copy")
+
+
+def _info(op):
+    info = _INFO.get(op)
+    if info is not None:
+        return info
+    schema = op._schema
+    info = _OpInfo()
+    info.names = [a.name for a in schema.arguments]
+    info.mutated = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write]
+    info.outs = [a.name for a in schema.arguments if a.kwarg_only and a.alias_info is not None
+                 and a.alias_info.is_write]
+    info.functional = info.view_copy = None
+    returns = schema.returns
+    info.view = (not info.mutated and bool(returns) and returns[0].alias_info is not None
+                 and bool(schema.arguments) and schema.arguments[0].alias_info is not None)
+    ns, _, name = schema.name.partition("::")
+    if info.mutated:
+        info.functional = _functional_form(ns, name, schema, info)
+    elif info.view:
+        copy_packet = getattr(getattr(ops, ns), name + "_copy", None) if ns == "aten" else None
+        overload = schema.overload_name or "default"
+        info.view_copy = getattr(copy_packet, overload, None) if copy_packet is not None else None
+    with _lock:
+        _INFO[op] = info
+    return info
+
+
+def _packet(ns, name):
+    try:
+        return getattr(getattr(ops, ns), name)
+    except (AttributeError, RuntimeError):
+        return None
+
+
+def _functional_form(ns, name, schema, info):
+    """The out-of-place operator of a mutating one, or None: ``name_.o`` -> ``name.o``; ``name.out`` ->
+    the overload of ``name`` taking the other arguments; ``zero_`` -> ``fill.Scalar`` (with 0)."""
+    if name == "zero_":
+        return _A.fill.Scalar
+    if not info.outs and name.endswith("_") and info.mutated == [schema.arguments[0].name]:
+        packet = _packet(ns, name[:-1])
+        return getattr(packet, schema.overload_name or "default", None) if packet is not None else None
+    if info.outs and info.mutated == info.outs:
+        packet = _packet(ns, name)
+        if packet is None:
+            return None
+        want = [(a.name, str(a.type)) for a in schema.arguments if a.name not in info.outs]
+        for overload in packet.overloads():
+            candidate = getattr(packet, overload)
+            args = candidate._schema.arguments
+            if [(a.name, str(a.type)) for a in args] == want and not candidate._schema.is_mutable:
+                return candidate
+    return None
+
+
+# --- into and out of the program, differentiably -----------------------------------------------------
+class _ToFunctional(Function):
+    """An input that autograd or forward AD differentiates becomes a functional tensor through this
+    Function, so that the autograd kernels inside the call record on functional tensors (what they
+    meet first, being above ``Functionalize``) and the gradient reaches the input through it."""
+
+    @staticmethod
+    def forward(x, level, copies):
+        return _wrap(x, level, _Storage(x, copies))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.level, ctx.copies = inputs[1], inputs[2]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _plain(grad), None, None
+
+    @staticmethod
+    def vmap(info, in_dims, x, level, copies):
+        # Under vmap the functional tensor wraps the physical one (the batched tensor then wraps it).
+        return _ToFunctional.apply(x, level, copies), in_dims[0]
+
+    @staticmethod
+    def jvp(ctx, tangent, _level, _copies):
+        # Functional as the primal, so the tangent formulas of in-place operators may write into it.
+        return _wrap(tangent, ctx.level, _Storage(tangent, ctx.copies))
+
+
+class _FromFunctional(Function):
+    """A result (or the final value of an input) leaving the program: its current inner value, with
+    the gradient going back to the functional tensor."""
+
+    @staticmethod
+    def forward(t):
+        _sync(t)
+        return t._inner.view_as(t._inner)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        f = _functional_under(inputs[0])
+        ctx.level, ctx.copies = f._flevel, f._storage.copies
+
+    @staticmethod
+    def backward(ctx, grad):
+        # The backward of the program's operators runs on functional tensors (their saved values are),
+        # so writes into gradient buffers are functional too.
+        if grad is None or grad.__class__ is FunctionalTensor:
+            return grad
+        return _wrap(grad, ctx.level, _Storage(grad, ctx.copies))
+
+    @staticmethod
+    def vmap(info, in_dims, t):
+        return _FromFunctional.apply(t), in_dims[0]
+
+    @staticmethod
+    def jvp(ctx, tangent):
+        return _plain(tangent)
+
+
+def _plain(t):
+    """A gradient or tangent as a plain tensor (they are functional when computed inside the program)."""
+    while t.__class__ is FunctionalTensor:
+        _sync(t)
+        t = t._inner
+    return t
+
+
+def _differentiated(t):
+    while t.__class__ is BatchedTensor:  # tangents and graphs live on the physical tensors
+        t = t._value
+    return t.requires_grad or bool(getattr(t, "_fw_grad", None))
+
+
+def _enter(a, level, copies):
+    if not isinstance(a, Tensor):
+        return a
+    if _differentiated(a):
+        return _ToFunctional.apply(a, level, copies)
+    return _wrap(a, level, _Storage(a, copies))
+
+
+def _functional_under(t):
+    """The functional tensor ``t`` is, or that its batched layers wrap (None if there is none)."""
+    while t.__class__ is BatchedTensor:
+        t = t._value
+    return t if t.__class__ is FunctionalTensor else None
+
+
+def _leave(t, level):
+    f = _functional_under(t)
+    if f is None or f._flevel != level:
+        return t
+    if f is not t or _differentiated(t):
+        return _FromFunctional.apply(t)
+    _sync(t)
+    return t._inner
+
+
+# --- the kernel --------------------------------------------------------------------------------------------
+def _innermost(args, kwargs):
+    level = None
+    for a in args:
+        if a.__class__ is FunctionalTensor:
+            if level is None or a._flevel > level:
+                level = a._flevel
+        elif isinstance(a, (list, tuple)):
+            for e in a:
+                if e.__class__ is FunctionalTensor and (level is None or e._flevel > level):
+                    level = e._flevel
+    for a in kwargs.values():
+        if a.__class__ is FunctionalTensor and (level is None or a._flevel > level):
+            level = a._flevel
+    return level
+
+
+def _unwrap(x, level):
+    if x.__class__ is FunctionalTensor and x._flevel == level:
+        _sync(x)
+        return x._inner
+    if isinstance(x, (list, tuple)) and any(e.__class__ is FunctionalTensor for e in x):
+        return type(x)(_unwrap(e, level) for e in x)
+    return x
+
+
+def _has_tensor(args, kwargs):
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, Tensor) or isinstance(a, (list, tuple)) and any(isinstance(e, Tensor) for e in a):
+            return True
+    return False
+
+
+def _functionalize_kernel(keyset, op, *args, **kwargs):
+    level = _innermost(args, kwargs)
+    if level is None:
+        # No functional tensor: a factory function (its result is wrapped: the program's own tensor) or a
+        # call on tensors from outside, which runs as it is.
+        with _core._KeyGuard(exclude=_FUNC):
+            out = op(*args, **kwargs)
+        state = _state.active
+        if state and not _has_tensor(args, kwargs):
+            lv, copies = state[-1]
+            return _wrap_new(out, lv, copies)
+        return out
+    info = _info(op)
+    inner_args = [_unwrap(a, level) for a in args]
+    inner_kwargs = {k: _unwrap(v, level) for k, v in kwargs.items()}
+    copies = _copies(args, kwargs, level)
+    if info.mutated:
+        return _mutate(op, info, args, kwargs, inner_args, inner_kwargs, level)
+    if info.view:
+        fn = info.view_copy if copies and info.view_copy is not None else op
+        out = fn(*inner_args, **inner_kwargs)
+        base = args[0]
+        if base.__class__ is not FunctionalTensor or base._flevel != level:
+            return _wrap_new(out, level, copies)
+        rest = tuple(inner_args[1:])
+        if isinstance(out, (list, tuple)):
+            return type(out)(_as_view(_wrap(o, level, base._storage, base._chain + ((fn, rest, inner_kwargs, i),)),
+                                      base) for i, o in enumerate(out))
+        return _as_view(_wrap(out, level, base._storage, base._chain + ((fn, rest, inner_kwargs, None),)), base)
+    return _wrap_new(op(*inner_args, **inner_kwargs), level, copies)
+
+
+def _as_view(t, base):
+    """``t`` is a view of ``base`` for autograd and version counting, whatever its inner value is (a
+    view, or a copy under ``remove="mutations_and_views"``), as torch's functional tensors keep the
+    view relation of the program."""
+    root = base._base if base._base is not None else base
+    t._base = root
+    t._vc = root._counter()
+    return t
+
+
+def _copies(args, kwargs, level):
+    for a in (*args, *kwargs.values()):
+        for e in (a if isinstance(a, (list, tuple)) else (a,)):
+            if e.__class__ is FunctionalTensor and e._flevel == level:
+                return e._storage.copies
+    return False
+
+
+def _mutate(op, info, args, kwargs, inner_args, inner_kwargs, level):
+    targets = []
+    for name in info.mutated:
+        i = info.names.index(name)
+        t = kwargs.get(name) if name in kwargs else (args[i] if i < len(args) else None)
+        if t is None:
+            continue
+        if t.__class__ is not FunctionalTensor or t._flevel != level:
+            raise RuntimeError(_NON_FUNCTIONAL)
+        targets.append(t)
+    fn = info.functional
+    if fn is None:
+        raise RuntimeError(f"functionalize: {op} writes into its argument(s) {', '.join(info.mutated)} and has no "
+                           "out-of-place form to run instead; call the out-of-place operator in the function")
+    if info.outs:
+        call_kwargs = {k: v for k, v in inner_kwargs.items() if k not in info.outs}
+        result = fn(*inner_args, **call_kwargs)
+        values = result if isinstance(result, (list, tuple)) else (result,)
+    elif op._schema.name == "aten::zero_":
+        values = (fn(inner_args[0], 0),)
+    else:
+        values = (fn(*inner_args, **inner_kwargs),)
+    for t, v in zip(targets, values):
+        old = t._inner
+        if v.dtype != old.dtype or v._dev is not old._dev:
+            v = _A._to_copy.default(v, dtype=old.dtype, device=old._dev)
+        _write(t, v)
+    if info.outs:
+        return targets[0] if len(targets) == 1 else tuple(targets)
+    return targets[0]
+
+
+_lib = KernelLibrary("_", "IMPL")
+_lib.fallback(_functionalize_kernel, "Functionalize", with_keyset=True)
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.active = []  # (level, copies) of the functionalize calls running on this thread
+
+
+_state = _State()
+
+
+def functionalize(func, *, remove="mutations"):
+    """``func`` run with its in-place and ``out=`` operators replaced by out-of-place ones (and, with
+    ``remove="mutations_and_views"``, its views by copies); the inputs it writes are updated once at
+    the end, so results and inputs equal those of ``func``. Example::
+
+        >>> def f(x):
+        ...     y = x.clone()
+        ...     y.add_(1)
+        ...     x.mul_(2)
+        ...     return y
+        >>> gm = make_fx(opyard.func.functionalize(f))(opyard.zeros(3))
+        >>> [n.target for n in gm.graph.nodes if n.op == "call_function"]
+        [aten.clone.default, aten.add.Tensor, aten.mul.Tensor, aten.copy_.default]
+    """
+    if remove == "mutations":
+        copies = False
+    elif remove == "mutations_and_views":
+        copies = True
+    else:
+        raise RuntimeError(_REMOVE_ERROR.format(remove))
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        level = _levels.new_number()
+        flat, spec = tree_flatten((args, kwargs))
+        inputs = [_enter(a, level, copies) for a in flat]
+        fargs, fkwargs = tree_unflatten(inputs, spec)
+        active = _state.active
+        active.append((level, copies))
+        try:
+            with _core._KeyGuard(include=_FUNC):
+                out = func(*fargs, **fkwargs)
+        finally:
+            active.pop()
+        flat_out, out_spec = tree_flatten(out)
+        result = tree_unflatten([_leave(o, level) for o in flat_out], out_spec)
+        for original, t in zip(flat, inputs):
+            f = _functional_under(t) if isinstance(t, Tensor) else None
+            if f is not None and f._flevel == level and f._storage.gen:
+                original.copy_(_leave(t, level))
+        return result
+    return wrapped
+
+
+from .._exports import public_dir  # noqa: E402
+
+__dir__ = public_dir(globals())
