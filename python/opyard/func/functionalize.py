@@ -37,6 +37,7 @@ from ..autograd.function import Function
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .batched import BatchedTensor
+from .batched import wrap as _wrap_batched
 
 __all__ = ["FunctionalTensor", "functionalize"]
 
@@ -46,6 +47,9 @@ FUNCTIONAL_BIT = _FUNC.raw()
 # keys above it (autograd, Batched) act on the inner values, when the kernel calls the operator on them.
 _BELOW = FUNCTIONAL_BIT - 1
 _new = _core.TensorBase.__new__
+_make_tensor = _core._make_tensor
+_CPU_KEYS = DispatchKeySet(DispatchKey.CPU)
+_CPU_BITS = _CPU_KEYS.raw()
 _A = ops.aten
 
 _REMOVE_ERROR = (
@@ -96,6 +100,24 @@ class FunctionalTensor(Tensor):
     def __array__(self, dtype=None, copy=None):
         return self._current().__array__(dtype)
 
+    def __bool__(self):
+        return bool(self._current())
+
+    def __float__(self):
+        return float(self._current())
+
+    def __int__(self):
+        return int(self._current())
+
+    def __index__(self):
+        return self._current().__index__()
+
+    def __complex__(self):
+        return complex(self._current())
+
+    def __format__(self, spec):
+        return self._current().__format__(spec)
+
 
 register_plain_tensor_type(FunctionalTensor)
 
@@ -124,8 +146,8 @@ def _wrap_new(x, level, copies):
 
 
 def _set_inner(t, value):
+    # ``_data`` stays: it is the tensor's geometry in its base (the values are the inner tensor's).
     t._inner = value
-    t._data = value._data
     t._keyset = (value._keyset & _BELOW) | FUNCTIONAL_BIT
 
 
@@ -310,17 +332,19 @@ class _ToFunctional(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return _plain(grad), None, None
-
-    @staticmethod
-    def vmap(info, in_dims, x, level, copies):
-        # Under vmap the functional tensor wraps the physical one (the batched tensor then wraps it).
-        return _ToFunctional.apply(x, level, copies), in_dims[0]
+        # Through ``_FromFunctional`` when the gradient is differentiated itself (``create_graph``).
+        return (None if grad is None else _leave(grad, ctx.level)), None, None
 
     @staticmethod
     def jvp(ctx, tangent, _level, _copies):
         # Functional as the primal, so the tangent formulas of in-place operators may write into it.
-        return _wrap(tangent, ctx.level, _Storage(tangent, ctx.copies))
+        return _wrap_under(tangent, ctx.level, ctx.copies)
+
+    @staticmethod
+    def vmap(info, in_dims, x, level, copies):
+        # A batched ``x`` (in_dims[0] == 0) gives a functional physical tensor, which vmap wraps: batched
+        # layers stay outside the functional one, as ``_enter`` makes them.
+        return _ToFunctional.apply(x, level, copies), in_dims[0]
 
 
 class _FromFunctional(Function):
@@ -334,32 +358,42 @@ class _FromFunctional(Function):
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        f = _functional_under(inputs[0])
-        ctx.level, ctx.copies = f._flevel, f._storage.copies
+        ctx.level, ctx.copies = inputs[0]._flevel, inputs[0]._storage.copies
 
     @staticmethod
     def backward(ctx, grad):
         # The backward of the program's operators runs on functional tensors (their saved values are),
         # so writes into gradient buffers are functional too.
-        if grad is None or grad.__class__ is FunctionalTensor:
+        if grad is None or _functional_under(grad) is not None:
             return grad
-        return _wrap(grad, ctx.level, _Storage(grad, ctx.copies))
-
-    @staticmethod
-    def vmap(info, in_dims, t):
-        return _FromFunctional.apply(t), in_dims[0]
+        return _enter(grad, ctx.level, ctx.copies)
 
     @staticmethod
     def jvp(ctx, tangent):
         return _plain(tangent)
 
+    @staticmethod
+    def vmap(info, in_dims, t):
+        return _FromFunctional.apply(t), in_dims[0]
+
 
 def _plain(t):
-    """A gradient or tangent as a plain tensor (they are functional when computed inside the program)."""
-    while t.__class__ is FunctionalTensor:
+    """A gradient or tangent without functional layers (they are functional when computed inside the
+    program), batched layers kept."""
+    if t.__class__ is FunctionalTensor:
         _sync(t)
-        t = t._inner
+        return _plain(t._inner)
+    if t.__class__ is BatchedTensor:
+        inner = _plain(t._value)
+        return t if inner is t._value else _wrap_batched(inner, t._level)
     return t
+
+
+def _wrap_under(t, level, copies):
+    """``t`` functional (not differentiably), under its batched layers."""
+    if t.__class__ is BatchedTensor:
+        return _wrap_batched(_wrap_under(t._value, level, copies), t._level)
+    return _wrap(t, level, _Storage(t, copies))
 
 
 def _differentiated(t):
@@ -369,8 +403,12 @@ def _differentiated(t):
 
 
 def _enter(a, level, copies):
+    """An input as the program sees it. Under ``vmap`` the functional tensor wraps the physical one and
+    the batched layers are rebuilt over it, so autograd records on physical tensors as everywhere."""
     if not isinstance(a, Tensor):
         return a
+    if a.__class__ is BatchedTensor:
+        return _wrap_batched(_enter(a._value, level, copies), a._level)
     if _differentiated(a):
         return _ToFunctional.apply(a, level, copies)
     return _wrap(a, level, _Storage(a, copies))
@@ -384,10 +422,12 @@ def _functional_under(t):
 
 
 def _leave(t, level):
-    f = _functional_under(t)
-    if f is None or f._flevel != level:
+    if t.__class__ is BatchedTensor:
+        inner = _leave(t._value, level)
+        return t if inner is t._value else _wrap_batched(inner, t._level)
+    if t.__class__ is not FunctionalTensor or t._flevel != level:
         return t
-    if f is not t or _differentiated(t):
+    if _differentiated(t):
         return _FromFunctional.apply(t)
     _sync(t)
     return t._inner
@@ -451,21 +491,39 @@ def _functionalize_kernel(keyset, op, *args, **kwargs):
         if base.__class__ is not FunctionalTensor or base._flevel != level:
             return _wrap_new(out, level, copies)
         rest = tuple(inner_args[1:])
+        data = _view_metadata(op, base, args[1:], kwargs)
         if isinstance(out, (list, tuple)):
             return type(out)(_as_view(_wrap(o, level, base._storage, base._chain + ((fn, rest, inner_kwargs, i),)),
-                                      base) for i, o in enumerate(out))
-        return _as_view(_wrap(out, level, base._storage, base._chain + ((fn, rest, inner_kwargs, None),)), base)
+                                      base, d) for i, (o, d) in enumerate(zip(out, data)))
+        return _as_view(_wrap(out, level, base._storage, base._chain + ((fn, rest, inner_kwargs, None),)), base,
+                        data)
     return _wrap_new(op(*inner_args, **inner_kwargs), level, copies)
 
 
-def _as_view(t, base):
+def _as_view(t, base, data):
     """``t`` is a view of ``base`` for autograd and version counting, whatever its inner value is (a
     view, or a copy under ``remove="mutations_and_views"``), as torch's functional tensors keep the
-    view relation of the program."""
+    view relation of the program: its metadata array ``data`` views ``base``'s."""
     root = base._base if base._base is not None else base
     t._base = root
     t._vc = root._counter()
+    t._data = data
     return t
+
+
+def _view_metadata(op, base, rest, kwargs):
+    """The arrays of ``op``'s views taken of ``base``'s metadata array (Note [Functional tensors]: a
+    functional tensor's ``_data`` gives its geometry in its base, never its values)."""
+    plain = _make_tensor(Tensor, base._data, _CPU_BITS, CPU)
+    rest = tuple(_metadata_arg(a) for a in rest)
+    out = op.redispatch(_CPU_KEYS, plain, *rest, **{k: _metadata_arg(v) for k, v in kwargs.items()})
+    return [o._data for o in out] if isinstance(out, (list, tuple)) else out._data
+
+
+def _metadata_arg(a):
+    if a.__class__ is FunctionalTensor:
+        return _make_tensor(Tensor, a._data, _CPU_BITS, CPU)
+    return a
 
 
 def _copies(args, kwargs, level):
@@ -484,7 +542,11 @@ def _mutate(op, info, args, kwargs, inner_args, inner_kwargs, level):
         if t is None:
             continue
         if t.__class__ is not FunctionalTensor or t._flevel != level:
-            raise RuntimeError(_NON_FUNCTIONAL)
+            if any(lv == level for lv, _ in _state.active):
+                raise RuntimeError(_NON_FUNCTIONAL)
+            # After the call (the backward of its operators writing gradient buffers): the write is
+            # made into the plain tensor, with the current values of the functional ones.
+            return op(*inner_args, **inner_kwargs)
         targets.append(t)
     fn = info.functional
     if fn is None:
