@@ -1088,6 +1088,8 @@ _WRAPPERS = {
     'vmap_in1': 'lambda f: (lambda a: F.vmap(f, in_dims=1)(T.stack([a, a * 3], 1))[1])',
     'vmap_outdim': 'lambda f: (lambda a: F.vmap(f, out_dims=1)(T.stack([a, a.cos()]))[:, 1])',
     'vmap_rows': 'lambda f: (lambda a: F.vmap(f)(a.reshape(1, -1)).reshape(-1))',
+    'functionalize': 'lambda f: F.functionalize(f)',
+    'functionalize_views': 'lambda f: F.functionalize(f, remove="mutations_and_views")',
 }
 _CHAINS = (
     ('sin_mul', 'vmap_chunk'), ('sin_mul', 'jacrev_diag'), ('sin_mul', 'vjp_ct+hessian_diag'),

@@ -33,7 +33,10 @@ from .._ops import ops
 from .._registration import KernelLibrary
 from .._tensor import CPU, Tensor
 from ..autograd import transform_levels as _levels
+from ..autograd import _tensor_meta as _meta
+from ..autograd import forward_ad as _fwad
 from ..autograd.function import Function
+from ..autograd.graph import _current_hooks, modified_message, saved_tensors_hooks, set_history
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .batched import BatchedTensor
@@ -66,12 +69,13 @@ class _Storage:
     """What the aliases of one functional tensor share: the base's current value, a count of the
     writes into it, and whether views are copies (``remove="mutations_and_views"``)."""
 
-    __slots__ = ("copies", "gen", "value")
+    __slots__ = ("copies", "gen", "saves", "value")
 
     def __init__(self, value, copies):
         self.value = value
         self.gen = 0
         self.copies = copies
+        self.saves = None  # what autograd saved of its tensors, until a write (Note [Saved functional tensors])
 
 
 class FunctionalTensor(Tensor):
@@ -227,6 +231,8 @@ def _no_inverse(name):
 def _write(t, value):
     """``t`` now holds ``value``: its base is rewritten through the inverse of ``t``'s views."""
     st = t._storage
+    if st.saves:
+        _freeze_saves(st)
     chain = t._chain
     if chain:
         bases = [st.value]
@@ -337,8 +343,9 @@ class _ToFunctional(Function):
 
     @staticmethod
     def jvp(ctx, tangent, _level, _copies):
-        # Functional as the primal, so the tangent formulas of in-place operators may write into it.
-        return _wrap_under(tangent, ctx.level, ctx.copies)
+        # Functional as the primal, so the tangent formulas of in-place operators may write into it;
+        # differentiably, as the tangent may be differentiated itself (``grad`` of a ``jvp``).
+        return _enter(tangent, ctx.level, ctx.copies)
 
     @staticmethod
     def vmap(info, in_dims, x, level, copies):
@@ -370,7 +377,7 @@ class _FromFunctional(Function):
 
     @staticmethod
     def jvp(ctx, tangent):
-        return _plain(tangent)
+        return _leave(tangent, ctx.level) if _functional_under(tangent) is not None else tangent
 
     @staticmethod
     def vmap(info, in_dims, t):
@@ -431,6 +438,94 @@ def _leave(t, level):
         return _FromFunctional.apply(t)
     _sync(t)
     return t._inner
+
+
+# --- what autograd saves inside the program ----------------------------------------------------------------
+# Note [Saved functional tensors]: autograd records on functional tensors (it is above ``Functionalize``),
+# so an in-place operator of the program would, as in eager mode, change a tensor an earlier node saved
+# and fail its version check. In the program a write makes a new value and leaves the old one as it was,
+# so the pack hook of the call keeps the value a functional tensor had when saved: unpacking gives the
+# tensor itself while nothing wrote into it, else a functional tensor of the value, history and tangents it
+# had before the first write (``_freeze_saves``) (torch's
+# functionalize under its grad transform differentiates the out-of-place program the same way). Other
+# tensors keep eager's version check, or go to the hooks that were active around the call.
+class _SavedHooks(saved_tensors_hooks):
+    def __init__(self):
+        self.outer = _current_hooks()
+        super().__init__(self._pack, self._unpack)
+
+    def _pack(self, t):
+        f = _functional_under(t)
+        if f is not None:
+            record = [0, t, f, None]  # the state is frozen by the first write into its storage
+            st = f._storage
+            if st.saves is None:
+                st.saves = [record]
+            else:
+                st.saves.append(record)
+            return record
+        if self.outer is not None:
+            return (1, self.outer[1], self.outer[0](t))
+        return (2, t, _meta.version(t))
+
+    @staticmethod
+    def _unpack(packed):
+        kind = packed[0]
+        if kind == 1:
+            return packed[1](packed[2])
+        t = packed[1]
+        if kind == 2:
+            if _meta.version(t) != packed[2]:
+                raise RuntimeError(modified_message(t, packed[2], None))
+            return t
+        _, t, f, frozen = packed
+        if frozen is None:
+            return t
+        inner, fn, output_nr, tangents = frozen
+        saved = _wrap(inner, f._flevel, _Storage(inner, f._storage.copies))
+        # The history and tangents it had when saved (a double backward, or forward AD over the backward,
+        # differentiates through it).
+        if fn is not None:
+            set_history(saved, fn, output_nr)
+        for lv, tw, value in tangents or ():
+            if lv in _fwad._state.tensors:
+                _fwad.set_tangent(saved, _snapshot(tw, value), lv)
+        return _wrap_under_as(t, f, saved)
+
+
+def _freeze_saves(st):
+    """A write is coming into ``st``: what autograd saved of its tensors keeps their state of now."""
+    for record in st.saves:
+        f = record[2]
+        _sync(f)
+        tangents = f._fw_grad
+        if tangents:
+            tangents = [(lv, tw, _current_value(tw)) for lv, tw in tangents.items()]
+        record[3] = (f._inner, f._grad_fn, f._output_nr, tangents)
+    st.saves = None
+
+
+def _current_value(t):
+    f = _functional_under(t)
+    if f is None:
+        return None
+    _sync(f)
+    return f._inner
+
+
+def _snapshot(t, value):
+    """``t`` as it was when its value was ``value`` (a functional tensor of that value if it changed)."""
+    f = _functional_under(t)
+    if f is None or f._inner is value:
+        return t
+    return _wrap_under_as(t, f, _wrap(value, f._flevel, _Storage(value, f._storage.copies)))
+
+
+def _wrap_under_as(t, f, new):
+    """``new`` in place of the functional tensor ``f`` under ``t``'s batched layers."""
+    if t is f:
+        return new
+    return _wrap_batched(_wrap_under_as(t._value, f, new), t._level)
 
 
 # --- the kernel --------------------------------------------------------------------------------------------
@@ -612,7 +707,7 @@ def functionalize(func, *, remove="mutations"):
         active = _state.active
         active.append((level, copies))
         try:
-            with _core._KeyGuard(include=_FUNC):
+            with _core._KeyGuard(include=_FUNC), _SavedHooks():
                 out = func(*fargs, **fkwargs)
         finally:
             active.pop()
