@@ -198,6 +198,9 @@ def _inverse(name, base, new, rest, kwargs, index, copies):
                 "view_as"):
         if name == "view" and rest and not isinstance(rest[0], (list, tuple)) and not isinstance(rest[0], int):
             raise _no_inverse(name)  # view(dtype): a reinterpretation, not a reshape
+        if not copies and not new.is_contiguous():
+            # written through a transpose: back to the base's shape by a copy where a view cannot
+            return _A.reshape.default(new, list(base.shape))
         return view(new, list(base.shape))
     if name == "unsqueeze":
         return (_A.squeeze_copy.dim if copies else _A.squeeze.dim)(new, _arg(rest, kwargs, 0, "dim", 0))
@@ -245,7 +248,8 @@ def _write(t, value):
     else:
         st.value = value
     st.gen += 1
-    _set_inner(t, value)
+    # A view is rebuilt from its new base (torch's regeneration): its value then has the view's layout.
+    _set_inner(t, _replay(chain, st.value) if chain else value)
     t._gen = st.gen
     t._bump_version()
 
