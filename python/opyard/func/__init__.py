@@ -17,12 +17,13 @@ from . import batched_grad_check, function, inplace, rules  # noqa: F401  (insta
 from .batch_norm_replacement import replace_all_batch_norm_modules_
 from .batched import BatchedTensor, debug_unwrap
 from .custom import VmapInfo
+from .einops import rearrange
 from .functionalize import functionalize
 from .functional_call import functional_call, stack_module_state
 from .forward import hessian, jacfwd, jvp, linearize
 from .transforms import grad, grad_and_value, jacrev, vjp
 from .vmap import vmap
 
-__all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value", "hessian",
-           "jacfwd", "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state", "vjp",
-           "vmap"]
+__all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "functionalize", "grad",
+           "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "rearrange",
+           "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]

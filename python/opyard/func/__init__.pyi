@@ -4,9 +4,9 @@ from typing import Any, Literal
 
 from .._tensor import Tensor
 
-__all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "grad", "grad_and_value", "hessian",
-           "functionalize", "jacfwd", "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state",
-           "vjp", "vmap"]
+__all__ = ["BatchedTensor", "VmapInfo", "debug_unwrap", "functional_call", "functionalize", "grad",
+           "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "rearrange",
+           "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
 
 _Randomness = Literal["error", "different", "same"]
 _Argnums = int | tuple[int, ...]
@@ -46,3 +46,4 @@ def debug_unwrap(tensor: Tensor, *, recurse: bool = True) -> Tensor: ...
 def functionalize(func: Callable[..., Any], *,
                   remove: Literal["mutations", "mutations_and_views"] = "mutations") -> Callable[..., Any]: ...
 def replace_all_batch_norm_modules_(root: Any) -> Any: ...
+def rearrange(tensor: Tensor | Sequence[Tensor], pattern: str, **axes_lengths: int) -> Tensor: ...

@@ -269,7 +269,16 @@ class _OpInfo:
     (its out-of-place form), ``outs`` (names of ``out=`` arguments, in order), ``view`` (aliasing
     result), ``view_copy`` (the ``<name>_copy`` form of a view operator)."""
 
-    __slots__ = ("functional", "mutated", "names", "outs", "view", "view_copy")
+    def __init__(self, schema):
+        args = schema.arguments
+        self.names = [a.name for a in args]
+        self.mutated = [a.name for a in args if a.alias_info is not None and a.alias_info.is_write]
+        self.outs = [a.name for a in args if a.kwarg_only and a.alias_info is not None and a.alias_info.is_write]
+        self.functional = None
+        self.view_copy = None
+        returns = schema.returns
+        self.view = (not self.mutated and bool(returns) and returns[0].alias_info is not None
+                     and bool(args) and args[0].alias_info is not None)
 
 
 def _info(op):
@@ -277,15 +286,7 @@ def _info(op):
     if info is not None:
         return info
     schema = op._schema
-    info = _OpInfo()
-    info.names = [a.name for a in schema.arguments]
-    info.mutated = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write]
-    info.outs = [a.name for a in schema.arguments if a.kwarg_only and a.alias_info is not None
-                 and a.alias_info.is_write]
-    info.functional = info.view_copy = None
-    returns = schema.returns
-    info.view = (not info.mutated and bool(returns) and returns[0].alias_info is not None
-                 and bool(schema.arguments) and schema.arguments[0].alias_info is not None)
+    info = _OpInfo(schema)
     ns, _, name = schema.name.partition("::")
     if info.mutated:
         info.functional = _functional_form(ns, name, schema, info)
