@@ -19,9 +19,17 @@ the ``Functionalize`` kernel (a fallback for every operator) works on the inner 
 While the call runs ``Functionalize`` is in the thread's key set, so tensors made inside it (factory
 functions) are wrapped too. At the end the outputs are unwrapped and each input that was written is
 updated once with ``copy_`` (what ``make_fx(functionalize(f))`` records after the out-of-place
-program). The wrapper has no autograd or ``Batched`` key: autograd records the out-of-place
-operators on the inner tensors, and ``vmap`` and ``grad`` compose as they do around any function.
-``make_fx`` records what the kernel calls on the inner tensors, not the calls on wrappers.
+program). ``make_fx`` records what the kernel calls on the inner tensors, not the calls on wrappers.
+
+Transforms: a wrapper takes only the keys of its inner value below ``Functionalize`` (backend, Fake,
+Python). Under ``vmap`` the functional tensor wraps the physical one and the batched layers stay
+outside it, so batching rules run first and the kernel sees physical tensors. An input that autograd
+or forward AD differentiates enters through ``_ToFunctional`` (and results leave through
+``_FromFunctional``): autograd, being above ``Functionalize``, then records on the functional tensors
+(their views and version counters are the program's), the gradient flowing back to the input
+through those Functions, and a write does not spoil what an earlier node saved (Note [Saved
+functional tensors]). A tensor from outside the call that requires grad gets, from a backward pass
+through the program, a gradient that is a functional tensor (its values are right; torch's is plain).
 """
 
 import functools
@@ -389,25 +397,6 @@ class _FromFunctional(Function):
         return _FromFunctional.apply(t), in_dims[0]
 
 
-def _plain(t):
-    """A gradient or tangent without functional layers (they are functional when computed inside the
-    program), batched layers kept."""
-    if t.__class__ is FunctionalTensor:
-        _sync(t)
-        return _plain(t._inner)
-    if t.__class__ is BatchedTensor:
-        inner = _plain(t._value)
-        return t if inner is t._value else _wrap_batched(inner, t._level)
-    return t
-
-
-def _wrap_under(t, level, copies):
-    """``t`` functional (not differentiably), under its batched layers."""
-    if t.__class__ is BatchedTensor:
-        return _wrap_batched(_wrap_under(t._value, level, copies), t._level)
-    return _wrap(t, level, _Storage(t, copies))
-
-
 def _differentiated(t):
     while t.__class__ is BatchedTensor:  # tangents and graphs live on the physical tensors
         t = t._value
@@ -693,8 +682,8 @@ def functionalize(func, *, remove="mutations"):
         ...     x.mul_(2)
         ...     return y
         >>> gm = make_fx(opyard.func.functionalize(f))(opyard.zeros(3))
-        >>> [n.target for n in gm.graph.nodes if n.op == "call_function"]
-        [aten.clone.default, aten.add.Tensor, aten.mul.Tensor, aten.copy_.default]
+        >>> [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+        ['aten.clone.default', 'aten.add.Scalar', 'aten.mul.Scalar', 'aten.copy_.default']
     """
     if remove == "mutations":
         copies = False
