@@ -152,6 +152,24 @@ def test_compositions_against_eager_derivatives(chain):
     np.testing.assert_allclose(chain(f)(a).numpy(), chain(g)(a).numpy(), rtol=1e-12)
 
 
+def test_captured_parameters_get_plain_gradients():
+    x = O.tensor(np.linspace(-1.0, 1.0, 12).reshape(4, 3), dtype=O.float64)
+    model = O.nn.Linear(3, 2, dtype=O.float64)
+
+    def loss(a):
+        h = model(a)
+        h[:, :1].mul_(3.0)
+        return h.relu().sum()
+
+    loss(x).backward()
+    want = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    F.functionalize(loss)(x).backward()
+    for p, w in zip(model.parameters(), want):
+        assert type(p.grad) is O.Tensor
+        np.testing.assert_allclose(p.grad.numpy(), w.numpy())
+
+
 def test_errors():
     with pytest.raises(RuntimeError, match=r"received invalid argument for remove=views\. Valid options are:"):
         F.functionalize(lambda a: a, remove="views")

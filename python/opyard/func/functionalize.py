@@ -28,8 +28,10 @@ or forward AD differentiates enters through ``_ToFunctional`` (and results leave
 ``_FromFunctional``): autograd, being above ``Functionalize``, then records on the functional tensors
 (their views and version counters are the program's), the gradient flowing back to the input
 through those Functions, and a write does not spoil what an earlier node saved (Note [Saved
-functional tensors]). A tensor from outside the call that requires grad gets, from a backward pass
-through the program, a gradient that is a functional tensor (its values are right; torch's is plain).
+functional tensors]). A backward pass that runs after the call unpacks what was saved as plain
+tensors with the same history and tangents, so it computes with plain tensors, and a tensor from
+outside the call (a captured parameter) gets a plain gradient; one that runs inside the call
+(``functionalize(grad(f))``) computes with functional tensors.
 """
 
 import functools
@@ -58,6 +60,7 @@ FUNCTIONAL_BIT = _FUNC.raw()
 # keys above it (autograd, Batched) act on the inner values, when the kernel calls the operator on them.
 _BELOW = FUNCTIONAL_BIT - 1
 _new = _core.TensorBase.__new__
+_detach = ops.aten.detach.default
 _make_tensor = _core._make_tensor
 _CPU_KEYS = DispatchKeySet(DispatchKey.CPU)
 _CPU_BITS = _CPU_KEYS.raw()
@@ -384,8 +387,8 @@ class _FromFunctional(Function):
     def backward(ctx, grad):
         # The backward of the program's operators runs on functional tensors (their saved values are),
         # so writes into gradient buffers are functional too.
-        if grad is None or _functional_under(grad) is not None:
-            return grad
+        if grad is None or _functional_under(grad) is not None or not _running(ctx.level):
+            return grad  # (after the call, writes into plain gradient buffers are plain: ``_mutate``)
         return _enter(grad, ctx.level, ctx.copies)
 
     @staticmethod
@@ -474,8 +477,28 @@ class _SavedHooks(saved_tensors_hooks):
             return t
         _, t, f, frozen = packed
         if frozen is None:
+            inner, fn, output_nr, tangents = None, f._grad_fn, f._output_nr, f._fw_grad
+            if tangents:
+                tangents = [(lv, tw, None) for lv, tw in tangents.items()]
+        else:
+            inner, fn, output_nr, tangents = frozen
+        if not _running(f._flevel):
+            # A backward pass after the call: the plain value with the same history and tangents, so that
+            # the pass computes with plain tensors (the gradients of tensors from outside are plain).
+            if inner is None:
+                _sync(f)
+                inner = f._inner
+            if fn is None and not tangents:
+                return _wrap_under_as(t, f, inner)
+            plain = _detach(inner)
+            if fn is not None:
+                set_history(plain, fn, output_nr)
+            for lv, tw, value in tangents or ():
+                if lv in _fwad._state.tensors:
+                    _fwad.set_tangent(plain, _plain_tangent(tw, value, f._flevel), lv)
+            return _wrap_under_as(t, f, plain)
+        if frozen is None:
             return t
-        inner, fn, output_nr, tangents = frozen
         saved = _wrap(inner, f._flevel, _Storage(inner, f._storage.copies))
         # The history and tangents it had when saved (a double backward, or forward AD over the backward,
         # differentiates through it).
@@ -485,6 +508,26 @@ class _SavedHooks(saved_tensors_hooks):
             if lv in _fwad._state.tensors:
                 _fwad.set_tangent(saved, _snapshot(tw, value), lv)
         return _wrap_under_as(t, f, saved)
+
+
+def _plain_tangent(tw, value, level):
+    """A saved tangent as a plain tensor: through ``_FromFunctional`` while it is the value saved (its
+    history kept), else the value saved."""
+    f = _functional_under(tw)
+    if f is None:
+        return tw
+    _sync(f)
+    if value is None or f._inner is value:
+        return _leave(tw, level)
+    return _wrap_under_as(tw, f, value)
+
+
+def _running(level):
+    """Whether the functionalize call of ``level`` runs on this thread."""
+    for lv, _ in _state.active:
+        if lv == level:
+            return True
+    return False
 
 
 def _freeze_saves(st):
