@@ -92,12 +92,35 @@ class _Storage:
 class FunctionalTensor(Tensor):
     """A tensor inside ``functionalize``: ``_inner`` is its current value (Note [Functional tensors])."""
 
-    __slots__ = ("_chain", "_flevel", "_gen", "_inner", "_storage")
+    __slots__ = ("_chain", "_flevel", "_gen", "_inner", "_reshaped", "_storage")
     __torch_function__ = _disabled_torch_function_impl
 
     def __repr__(self):
         _sync(self)
         return f"FunctionalTensor(lvl={self._flevel}, value=\n    {self._inner!r}\n)"
+
+    def _physical(self):
+        # (for ``Tensor``'s in-place view methods: the history of a functional tensor is its own)
+        return self
+
+    def _adopt_view(self, out):
+        """``squeeze_``/``unsqueeze_``/``transpose_``/``t_``: this tensor becomes ``out``, the view of
+        itself the out-of-place op made (same storage, one more view in its chain); an input's own shape
+        follows at the end of the call."""
+        self._inner = out._inner
+        self._storage = out._storage
+        self._chain = out._chain
+        self._gen = out._gen
+        self._data = out._data
+        self._keyset = out._keyset
+        if self._base is not None:
+            self._view_fn = out._view_fn
+        if _meta.requires_grad(out):
+            self._grad_fn = out._grad_fn
+            self._output_nr = out._output_nr
+        if self._reshaped is None:
+            self._reshaped = []
+        self._reshaped.append(out._chain[-1])
 
     def _current(self):
         _sync(self)
@@ -144,6 +167,7 @@ def _wrap(inner, level, storage, chain=()):
     t._storage = storage
     t._chain = chain
     t._gen = storage.gen
+    t._reshaped = None  # the in-place view operators applied to it (``unsqueeze_``, ``t_``...)
     t._data = inner._data
     t._keyset = (inner._keyset & _BELOW) | FUNCTIONAL_BIT
     if inner._dev is not CPU:
@@ -752,7 +776,12 @@ def functionalize(func, *, remove="mutations"):
         result = tree_unflatten([_leave(o, level) for o in flat_out], out_spec)
         for original, t in zip(flat, inputs):
             f = _functional_under(t) if isinstance(t, Tensor) else None
-            if f is not None and f._flevel == level and f._storage.gen:
+            if f is None or f._flevel != level:
+                continue
+            for view_op, rest, kw, _ in f._reshaped or ():
+                # the input takes the shape the program gave it (``unsqueeze`` -> ``unsqueeze_``)
+                getattr(original, _view_name(view_op) + "_")(*rest, **kw)
+            if f._storage.gen:
                 original.copy_(_leave(t, level))
         return result
     return wrapped
