@@ -60,6 +60,8 @@ SAMPLES = {
     "clamp": lambda m: ((m(2, 3), -0.5, 0.5), {}), "clamp.Tensor": lambda m: ((m(2, 3), m(3)), {}),
     "clamp_min": lambda m: ((m(2, 3), 0), {}), "clamp_max": lambda m: ((m(2, 3), 0), {}),
     "isclose": lambda m: ((m(2, 3), m(2, 3)), {}), "bitwise_not": lambda m: ((m(2, 3, dtype=b8),), {}),
+    "copy": lambda m: ((m(2, 3), m(3)), {}), "fill.Scalar": lambda m: ((m(2, 3), 1), {}),
+    "fill.Tensor": lambda m: ((m(2, 3), m()), {}),
     "copy_": lambda m: ((m(2, 3), m(3)), {}), "fill_.Scalar": lambda m: ((m(2, 3), 1), {}),
     "fill_.Tensor": lambda m: ((m(2, 3), m()), {}), "zero_": lambda m: ((m(2, 3),), {}),
     "sum": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "sum.dim_IntList": lambda m: ((m(2, 3, 4), [0, 2], True), {}),

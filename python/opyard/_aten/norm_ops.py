@@ -145,8 +145,9 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
     ``native_batch_norm``."""
     if input.dim() >= 2:
         channels = input.shape[1]
-        for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                        ("running_var", running_var)):
+        # torch's order (``_batch_norm_impl_index``): the running statistics, then the affine parameters
+        for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                        ("bias", bias)):
             if t is not None and t.numel() != channels:
                 raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if not training:
