@@ -18,6 +18,8 @@ CASES = DATA["cases"]
 
 # Messages that agree with torch's up to a point, with the reason; the rest must be equal.
 PREFIX = {
+    "T.fill(X, T.tensor([1.0, 2.0]))": ("fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.",
+                                        "fill_'s kernel names the operator after torch's text"),
     "T.bernoulli(T.tensor([1.5]))": ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.",
                                      "torch's generic check adds a request to report to PyTorch"),
     "T.bernoulli(T.tensor([float('nan')]))": ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.",

@@ -154,7 +154,7 @@ NODES = [
     "G.clone().cauchy_()", "G.clone().exponential_()", "G.clone().geometric_(0.5)", "G.clone().log_normal_()",
     "G.clone().bernoulli_(0.5)", "G.clone().bernoulli_(P)", "G.clone().random_(0, 5)", "G.clone().random_(5)",
     "G.clone().random_()", "T.bernoulli(P)", "T.bernoulli(P, 0.3)", "T.normal(G, 1.0)", "T.normal(0.0, P)",
-    "T.normal(G, P)", "T.fill(G, 2.0)", "T.fill(G, P[0])", "G.clone().fill_(2.0)", "G.clone().fill_(P[0])",
+    "T.normal(G, P)", "G.clone().fill_(2.0)", "G.clone().fill_(P[0])",
     "T.put(G, T.tensor([0, 2]), P[:2])", "G.clone().put_(T.tensor([0, 2]), P[:2], True)",
     "T.masked_scatter(G, G > 0, P)", "G.clone().masked_scatter_(G > 0, P)",
     "T.index_reduce(G, 0, T.tensor([2, 0]), P[:2], 'prod')", "G.clone().index_reduce_(0, T.tensor([1]), P[:1], 'amax')",

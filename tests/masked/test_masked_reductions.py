@@ -47,6 +47,15 @@ def test_reduction_over_every_dim_and_keepdim():
     assert M.amax(_t(X), (), mask=m).item() == 3.0  # () is every dim (7.0 is masked out)
 
 
+def test_median_is_the_lower_median_of_the_masked_in_elements():
+    m = _t(MASK, opyard.bool)
+    got = M.median(_t(X), 1, mask=m).numpy()
+    for row, keep, value in zip(X, MASK, got):
+        vals = np.sort(row[keep])
+        assert (np.isnan(value) if vals.size == 0 else value == vals[(vals.size - 1) // 2])
+    assert M.median(opyard.tensor([[3, 1, 2]]), 1, mask=opyard.tensor([True, True, False])).dtype == opyard.int64
+
+
 @pytest.mark.parametrize("correction", [0, 1, 2])
 def test_var_and_std(correction):
     m = _ma(X, MASK)

@@ -5,8 +5,6 @@ import opyard
 i64 = opyard.int64
 
 PLACEMENT_META_SAMPLES = {
-    "fill.Scalar": lambda m: ((m(2, 3).t(), 1.5), {}),
-    "fill.Tensor": lambda m: ((m(2, 3), m()), {}),
     "put": lambda m: ((m(2, 3), m.idx([0, -1, 4]), m(3)), {}),
     "put_": lambda m: ((m(2, 3), m.idx([0, 5]), m(2), True), {}),
     "masked_scatter": lambda m: ((m(3), m(2, 3, dtype=opyard.bool), m(6)), {}),

@@ -46,8 +46,6 @@ SAMPLING_SAMPLES = {
     "aten::normal.float_Tensor": (_drawn(lambda a: A.normal.float_Tensor(0.0, a)), (_r(3, positive=True),)),
     "aten::normal.Tensor_Tensor": (lambda m, s: A.mul.Scalar(A.normal.Tensor_Tensor(m, s), 0) + (m + s),
                                    (_r(2, 3), _r(3, positive=True))),
-    "aten::fill.Scalar": (lambda a: A.fill.Scalar(a, 1.5) + a, (_r(2, 3),)),
-    "aten::fill.Tensor": (lambda a, v: A.fill.Tensor(a, v), (_r(2, 3), _r())),
     "aten::put": (lambda a, s: A.put.default(a, _IDX, s, True), (_r(2, 3), _r(3))),
     "aten::masked_scatter": (lambda a, s: A.masked_scatter.default(a, _MASK, s), (_r(2, 3), _r(6))),
     "aten::masked_scatter_backward": (lambda g: A.masked_scatter_backward.default(g, _MASK, [7]), (_r(2, 3),)),

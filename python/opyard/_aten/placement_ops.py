@@ -1,12 +1,12 @@
-"""Writing values at places and reading them back: ``fill`` (a new tensor of one value), ``put``
+"""Writing values at places and reading them back: ``put``
 (at flat indices), ``masked_scatter`` (a source's elements in order at the True places of a mask),
 ``_unsafe_masked_index`` / ``_unsafe_masked_index_put_accumulate`` (indexing that reads or writes only
 where a mask is True, so masked-out indices may be out of range), ``nonzero_static`` (the nonzero
 coordinates in a fixed number of rows), ``_chunk_cat`` (each tensor cut into equal, zero-padded
 chunks, the chunks laid side by side) and ``hash_tensor`` (an xor of the elements' bit patterns).
 
-As torch: ``fill``, ``put``, ``masked_scatter`` and the masked indexing ops are compositions of
-other operators with their own derivative formulas (``FillBackward0``, ``PutBackward0``, ...); their
+As torch: ``put``, ``masked_scatter`` and the masked indexing ops are compositions of
+other operators with their own derivative formulas (``PutBackward0``, ...); their
 kernels call the operators below autograd, so the same kernel serves Meta tensors.
 """
 
@@ -25,22 +25,6 @@ OPS = OpTable()
 _op = OPS.op
 _LEGACY = D.legacy_name
 _REDUCED = frozenset(("float16", "bfloat16"))
-
-
-# --- fill ------------------------------------------------------------------------------------------
-
-@_op("fill.Scalar(Tensor self, Scalar value) -> Tensor", kind="meta_aware")
-def fill_scalar(self, value):
-    """A tensor like ``self`` (shape, dtype, strides: torch's preserved layout) holding ``value``."""
-    return ops.aten.fill_.Scalar(A.clone(self), value)
-
-
-@_op("fill.Tensor(Tensor self, Tensor value) -> Tensor", kind="meta_aware")
-def fill_tensor(self, value):
-    if value.dim() != 0:
-        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
-                           "dimensions.")
-    return ops.aten.fill_.Tensor(A.clone(self), value)
 
 
 # --- put -------------------------------------------------------------------------------------------

@@ -10,10 +10,6 @@ def _zeros_of(meta, like):
     return A.zeros.default(list(meta.shape), dtype=meta.dtype, device=like.device)
 
 
-def _fill_scalar(grads, a, n):
-    return (A.zeros_like.default(grads[0]),)
-
-
 def _fill_tensor(grads, a, n):
     g = grads[0]
     return (A.zeros_like.default(g) if n[0] else None, A.sum.default(g) if n[1] else None)
@@ -87,8 +83,6 @@ def _chunk_cat(grads, a, n):
 
 
 FORMULAS = {
-    "aten::fill.Scalar": F("FillBackward0", ("self",), _fill_scalar, forward=_fill_fw),
-    "aten::fill.Tensor": F("FillBackward1", ("self", "value"), _fill_tensor, forward=_fill_fw),
     "aten::fill_.Tensor": F("FillBackward3", ("self", "value"), _fill_tensor, forward=_fill_fw),
     "aten::put": F("PutBackward0", ("self", "source"), _put, save=("index",), forward=_put_fw),
     "aten::masked_scatter": F("MaskedScatterBackward0", ("self", "source"), _masked_scatter, save=("mask",),
