@@ -63,7 +63,7 @@ fn py_tensor_base(py: Python<'_>) -> Bound<'_, PyType> {
 
 /// True when `v`'s type is exactly one of the plain tensor types.
 #[inline]
-pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
+pub(crate) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
     PLAIN.holds(v)
 }
 
