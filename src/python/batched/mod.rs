@@ -24,10 +24,14 @@ pub mod pointwise;
 
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::PyType;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use smallvec::SmallVec;
+
+use crate::dispatch::tls::{self as key_tls, LocalKeySets};
 
 use crate::dispatch::{DispatchKey, DispatchKeySet};
-use crate::python::ffi::numpy::{view_of, Header};
+use crate::python::dispatch::binder::plain_tensor;
+use crate::python::ffi::numpy::first_entry;
 use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::hooks::hooks;
 use crate::python::tensor::base::PyTensorBase;
@@ -70,20 +74,23 @@ pub fn wrap<'py>(
     level: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let b = batched(py)?;
-    let Ok(v) = value.downcast::<PyTensorBase>() else {
-        return b.general.call1(py, (value, level)).map(|o| o.into_bound(py));
+    let general = || b.general.call1(py, (value, level)).map(|o| o.into_bound(py));
+    let v = match plain_tensor(value) {
+        Some(v) => v,
+        None => match value.downcast::<PyTensorBase>() {
+            Ok(v) => v,
+            Err(_) => return general(),
+        },
     };
     let vs = v.get();
     let Some(data) = vs.data(py) else {
-        return b.general.call1(py, (value, level)).map(|o| o.into_bound(py));
+        return general();
     };
-    let logical = match Header::read(&data) {
-        Some(h) if h.dims().first().is_some_and(|&n| n > 0) => {
-            view_of(&data, &h.dims()[1..], &h.strides()[1..], 0, true)?
-        }
-        // An empty batch, a 0-dim value, storage that is no numpy array: the general path.
-        _ => return b.general.call1(py, (value, level)).map(|o| o.into_bound(py)),
+    // An empty batch, a 0-dim value, storage that is no numpy array: the general path.
+    let Some(logical) = first_entry(&data) else {
+        return general();
     };
+    let logical = logical?;
     let state = PyTensorBase::fresh(py);
     state.set_data(&logical);
     state.set_keys(vs.keys() | BATCHED);
@@ -103,6 +110,90 @@ pub fn _wrap_batched<'py>(
     wrap(py, value, level)
 }
 
+/// The thread's key sets with `VmapMode` included while alive, restored on drop
+/// (what `with _state.vmap_mode:` does), also when `func` raised.
+struct InVmapMode(LocalKeySets);
+
+impl InVmapMode {
+    fn enter() -> Self {
+        let cur = key_tls::get();
+        let mode = DispatchKeySet::from_key(DispatchKey::VmapMode);
+        key_tls::replace(LocalKeySets {
+            included: cur.included | mode,
+            excluded: cur.excluded - mode,
+        });
+        InVmapMode(cur)
+    }
+}
+
+impl Drop for InVmapMode {
+    fn drop(&mut self) {
+        key_tls::replace(self.0);
+    }
+}
+
+/// Take `layer` off `levels` (the thread's transform stack): the last entry, or,
+/// when an exception unwound inner levels out of order, it and everything after it.
+fn pop_layer(levels: &Bound<'_, PyList>, layer: &Bound<'_, PyAny>) -> PyResult<()> {
+    let n = levels.len();
+    if n > 0 && levels.get_item(n - 1)?.is(layer) {
+        return levels.del_slice(n - 1, n);
+    }
+    for i in 0..n {
+        if levels.get_item(i)?.is(layer) {
+            return levels.del_slice(i, n);
+        }
+    }
+    Ok(())
+}
+
+/// One `vmap` call of `func` over `args` (tensors, each mapped along dim 0), the
+/// common case of `opyard.func.vmap` (Note [Batched tensors in Rust]): `layer` (a
+/// `VmapLevel` of number `level`) goes on `levels`, the thread's transform stack,
+/// `VmapMode` is included, each argument becomes a batched tensor of `level`,
+/// `func` runs once; then the key sets and the stack are restored, exceptions
+/// included. Returns `(True, physical)` when `unwrap` and the result is one
+/// batched tensor of `level`, else `(False, result)` for `vmap`'s output rules.
+#[pyfunction]
+#[pyo3(signature = (func, args, kwargs, layer, level, levels, unwrap))]
+#[allow(clippy::too_many_arguments)]
+pub fn _vmap_call<'py>(
+    py: Python<'py>,
+    func: &Bound<'py, PyAny>,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+    layer: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+    levels: &Bound<'py, PyList>,
+    unwrap: bool,
+) -> PyResult<(bool, Bound<'py, PyAny>)> {
+    levels.append(layer)?;
+    let out = {
+        let _mode = InVmapMode::enter();
+        let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> =
+            args.iter().map(|a| wrap(py, &a, level)).collect();
+        wrapped.and_then(|w| func.call(PyTuple::new_bound(py, w), kwargs))
+    };
+    let popped = pop_layer(levels, layer);
+    let out = out?;
+    popped?;
+    if unwrap {
+        if let Some(b) = as_batched(&out) {
+            let b = b.get();
+            if b.field_is(Field::BatchLevel, level) || level_of(py, b) == exact_level(level) {
+                if let Some(v) = b.field(py, Field::BatchValue) {
+                    return Ok((true, v));
+                }
+            }
+        }
+    }
+    Ok((false, out))
+}
+
+fn exact_level(level: &Bound<'_, PyAny>) -> i64 {
+    crate::python::ffi::object::exact_int_bits(level).map_or(-1, |b| b as i64)
+}
+
 /// The level of a batched tensor (its `_level` field as an int; 0 when unset).
 #[inline]
 pub fn level_of(py: Python<'_>, t: &PyTensorBase) -> i64 {
@@ -114,6 +205,7 @@ pub fn level_of(py: Python<'_>, t: &PyTensorBase) -> i64 {
 /// Add this area's classes and functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_wrap_batched, m)?)?;
+    m.add_function(wrap_pyfunction!(_vmap_call, m)?)?;
     m.add_class::<pointwise::PyBatchedPointwise>()?;
     Ok(())
 }

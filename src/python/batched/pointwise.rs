@@ -28,7 +28,7 @@ use smallvec::SmallVec;
 
 use crate::dispatch::DispatchKeySet;
 use crate::python::batched::{as_batched, level_of, wrap};
-use crate::python::dispatch::binder::{is_plain, BoundCall};
+use crate::python::dispatch::binder::{plain_tensor, BoundCall};
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::dispatch::tls;
 use crate::python::ffi::ndarray::ArrayView;
@@ -97,94 +97,109 @@ impl PyBatchedPointwise {
         }
         let args = &call.args;
         let n = args.len();
-        // (argument, its level when it is a batched tensor) for each argument.
-        let mut items: SmallVec<[(Bound<'py, PyAny>, i64); 4]> = SmallVec::with_capacity(n);
+        // (argument, its level when it is a batched tensor, whether it is a plain tensor) each.
+        let mut items: SmallVec<[(Bound<'py, PyAny>, i64, bool); 4]> = SmallVec::with_capacity(n);
         let mut level = 0i64;
         let mut at = usize::MAX;
         for (i, a) in args.iter().enumerate() {
-            let l = match as_batched(&a) {
-                Some(b) => level_of(py, b.get()),
-                None if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() => {
-                    return Ok(None)
-                }
-                None => 0,
+            let (l, tensor) = if let Some(b) = as_batched(&a) {
+                (level_of(py, b.get()), true)
+            } else if plain_tensor(&a).is_some() {
+                (0, true)
+            } else if a.is_instance_of::<PyTensorBase>() {
+                // A tensor subclass among the operands: `general` (the rule calls the op).
+                return Ok(None);
+            } else if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() {
+                return Ok(None);
+            } else {
+                (0, false)
             };
             if l > level && (!self.unary || i == 0) {
                 level = l;
                 at = i;
             }
-            items.push((a, l));
+            items.push((a, l, tensor));
         }
         if level == 0 || (self.unary && at != 0) {
             return Ok(None);
         }
-        if !self.unary && !self.same_rank(py, &items, level)? {
+        if !self.unary && !self.same_rank(py, &items, level) {
             return Ok(None);
         }
         let mut keys = DispatchKeySet::EMPTY;
         let mut plain = true;
+        let mut level_obj = None;
         let mut out: SmallVec<[Bound<'py, PyAny>; 4]> = SmallVec::with_capacity(n);
-        for (a, l) in items {
+        for (i, (a, l, tensor)) in items.into_iter().enumerate() {
+            if !tensor {
+                out.push(a);
+                continue;
+            }
+            // SAFETY: `a` is a batched or plain tensor (its type was compared above).
+            let t = unsafe { a.downcast_unchecked::<PyTensorBase>() }.get();
             let a = if l == level {
-                let b = a.downcast::<PyTensorBase>()?.get();
-                match b.field(py, Field::BatchValue) {
+                if i == at {
+                    level_obj = t.field(py, Field::BatchLevel);
+                }
+                match t.field(py, Field::BatchValue) {
                     Some(v) => v,
                     None => return Ok(None),
                 }
             } else {
-                a
+                keys = keys | DispatchKeySet::from_raw(t.keys());
+                out.push(a);
+                continue;
             };
-            if let Ok(t) = a.downcast::<PyTensorBase>() {
-                keys = keys | DispatchKeySet::from_raw(t.get().keys());
-                plain = plain && is_plain(&a);
+            match plain_tensor(&a) {
+                Some(v) => keys = keys | DispatchKeySet::from_raw(v.get().keys()),
+                None => {
+                    plain = false;
+                    if let Ok(v) = a.downcast::<PyTensorBase>() {
+                        keys = keys | DispatchKeySet::from_raw(v.get().keys());
+                    }
+                }
             }
             out.push(a);
         }
-        let level_obj = args
-            .get_item(at)?
-            .downcast::<PyTensorBase>()?
-            .get()
-            .field(py, Field::BatchLevel)
-            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("batched tensor without a level"))?;
+        let Some(level) = level_obj else {
+            return Ok(None);
+        };
         Ok(Some(Physical {
             args: PyTuple::new_bound(py, out),
             keys,
             plain,
-            level: level_obj,
+            level,
         }))
     }
 
     /// Whether the n-ary rule needs no rank padding and no promotion of a
     /// batched 0-dim operand (See Note [Pointwise batching in Rust]).
-    fn same_rank(
-        &self,
-        py: Python<'_>,
-        items: &[(Bound<'_, PyAny>, i64)],
-        level: i64,
-    ) -> PyResult<bool> {
+    fn same_rank(&self, py: Python<'_>, items: &[(Bound<'_, PyAny>, i64, bool)], level: i64) -> bool {
         let mut datas: SmallVec<[(Bound<'_, PyAny>, i64); 4]> = SmallVec::new();
-        for (a, l) in items {
-            let Ok(t) = a.downcast::<PyTensorBase>() else {
+        for (a, l, tensor) in items {
+            if !tensor {
                 continue;
-            };
+            }
+            // SAFETY: a batched or plain tensor (see `physical`).
+            let t = unsafe { a.downcast_unchecked::<PyTensorBase>() };
             let Some(data) = t.get().data(py) else {
-                return Ok(false);
+                return false;
             };
             datas.push((data, *l));
         }
         let mut views: SmallVec<[(ArrayView<'_>, i64); 4]> = SmallVec::new();
         for (d, l) in &datas {
             let Some(v) = ArrayView::of(d) else {
-                return Ok(false);
+                return false;
             };
             views.push((v, *l));
         }
         let rank = views.iter().map(|(v, _)| v.dims().len()).max().unwrap_or(0);
         let one_dtype = views.windows(2).all(|w| w[0].0.same_descr(&w[1].0));
-        Ok(views
+        views
             .iter()
             .filter(|(_, l)| *l == level)
-            .all(|(v, _)| v.dims().len() == rank && (rank > 0 || one_dtype)))
+            .all(|(v, _)| v.dims().len() == rank && (rank > 0 || one_dtype))
     }
 }
 

@@ -63,8 +63,14 @@ fn py_tensor_base(py: Python<'_>) -> Bound<'_, PyType> {
 
 /// True when `v`'s type is exactly one of the plain tensor types.
 #[inline]
-pub(crate) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
+pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
     PLAIN.holds(v)
+}
+
+/// `v` as a tensor when its type is exactly one of the plain tensor types (no subtype walk).
+#[inline]
+pub(crate) fn plain_tensor<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTensorBase>> {
+    PLAIN.downcast(v)
 }
 
 /// Bound on the per-type cache; past it the oldest entry goes. Programs use a
