@@ -214,6 +214,7 @@ class TensorBase:
     _post_accumulate_hooks: Optional[dict[int, Any]]
     _fw_grad: Optional[dict[int, TensorBase]]
     _view_fn: Optional[Callable[..., Any]]
+    _view_meta: Optional[int]
     _meta_strides: Optional[tuple[int, ...]]
     _meta_offset: int
     _sym_shape: Optional[tuple[Any, ...]]
@@ -641,6 +642,8 @@ class Hooks:
     def freed_message(self) -> str: ...
     @property
     def rebase_view_history(self) -> Any: ...
+    @property
+    def regenerate_view_history(self) -> Any: ...
     @property
     def is_custom_op(self) -> Any: ...
     @property

@@ -115,7 +115,7 @@ def backward_scalar(t, retain_graph=None):
     if not (t._keyset & _AG_MASK and t.dtype.is_floating_point
             and (t.shape in _SCALAR_SHAPES or meta.numel(t) == 1)):
         return backward(t, None, retain_graph)  # the general path raises torch's message
-    fn = t._grad_fn
+    fn = t.grad_fn  # a stale view's history regenerated (Note [View history])
     with _no_grad_guard():
         root = _ones_like(t)
         if fn is not None:

@@ -193,8 +193,9 @@ impl Drop for RestoreKeys {
 
 fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
     let root = crate::python::autograd::accumulate::call_op(entry.ones_like.bind(py), (t,))?;
-    let base = t.downcast::<PyTensorBase>()?.get();
-    let (node, nr) = match base.grad_fn(py) {
+    let this = t.downcast::<PyTensorBase>()?;
+    let base = this.get();
+    let (node, nr) = match crate::python::autograd::view_history::grad_fn(this)? {
         Some(f) => (f, base.output_nr(py)?),
         None => (crate::python::autograd::record::_grad_accumulator(t)?, 0),
     };
