@@ -74,7 +74,11 @@ pub fn wrap<'py>(
     level: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let b = batched(py)?;
-    let general = || b.general.call1(py, (value, level)).map(|o| o.into_bound(py));
+    let general = || {
+        b.general
+            .call1(py, (value, level))
+            .map(|o| o.into_bound(py))
+    };
     let v = match plain_tensor(value) {
         Some(v) => v,
         None => match value.downcast::<PyTensorBase>() {

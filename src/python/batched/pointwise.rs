@@ -91,7 +91,11 @@ impl PyBatchedPointwise {
         call: &BoundCall<'py>,
     ) -> PyResult<Option<Physical<'py>>> {
         if let Some(kw) = &call.kwargs {
-            if kw.values().iter().any(|v| v.is_instance_of::<PyTensorBase>()) {
+            if kw
+                .values()
+                .iter()
+                .any(|v| v.is_instance_of::<PyTensorBase>())
+            {
                 return Ok(None);
             }
         }
@@ -174,7 +178,12 @@ impl PyBatchedPointwise {
 
     /// Whether the n-ary rule needs no rank padding and no promotion of a
     /// batched 0-dim operand (See Note [Pointwise batching in Rust]).
-    fn same_rank(&self, py: Python<'_>, items: &[(Bound<'_, PyAny>, i64, bool)], level: i64) -> bool {
+    fn same_rank(
+        &self,
+        py: Python<'_>,
+        items: &[(Bound<'_, PyAny>, i64, bool)],
+        level: i64,
+    ) -> bool {
         let mut datas: SmallVec<[(Bound<'_, PyAny>, i64); 4]> = SmallVec::new();
         for (a, l, tensor) in items {
             if !tensor {

@@ -69,7 +69,9 @@ pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
 
 /// `v` as a tensor when its type is exactly one of the plain tensor types (no subtype walk).
 #[inline]
-pub(crate) fn plain_tensor<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTensorBase>> {
+pub(crate) fn plain_tensor<'a, 'py>(
+    v: &'a Bound<'py, PyAny>,
+) -> Option<&'a Bound<'py, PyTensorBase>> {
     PLAIN.downcast(v)
 }
 
