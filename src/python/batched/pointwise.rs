@@ -45,6 +45,10 @@ pub struct PyBatchedPointwise {
     unary: bool,
 }
 
+/// An argument, its level when it is a batched tensor (else 0), and itself as a
+/// batched or plain tensor (None for a non-tensor).
+type Item<'py> = (Bound<'py, PyAny>, i64, Option<Bound<'py, PyTensorBase>>);
+
 /// The physical call of a batched one: arguments, their key set, whether every
 /// tensor among them is plain, and the level object of the result.
 struct Physical<'py> {
@@ -101,22 +105,22 @@ impl PyBatchedPointwise {
         }
         let args = &call.args;
         let n = args.len();
-        // (argument, its level when it is a batched tensor, whether it is a plain tensor) each.
-        let mut items: SmallVec<[(Bound<'py, PyAny>, i64, bool); 4]> = SmallVec::with_capacity(n);
+        // (argument, its level when it is a batched tensor, the argument as a batched or plain tensor) each.
+        let mut items: SmallVec<[Item<'py>; 4]> = SmallVec::with_capacity(n);
         let mut level = 0i64;
         let mut at = usize::MAX;
         for (i, a) in args.iter().enumerate() {
             let (l, tensor) = if let Some(b) = as_batched(&a) {
-                (level_of(py, b.get()), true)
-            } else if plain_tensor(&a).is_some() {
-                (0, true)
+                (level_of(py, b.get()), Some(b.clone()))
+            } else if let Some(t) = plain_tensor(&a) {
+                (0, Some(t.clone()))
             } else if a.is_instance_of::<PyTensorBase>() {
                 // A tensor subclass among the operands: `general` (the rule calls the op).
                 return Ok(None);
             } else if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() {
                 return Ok(None);
             } else {
-                (0, false)
+                (0, None)
             };
             if l > level && (!self.unary || i == 0) {
                 level = l;
@@ -135,12 +139,11 @@ impl PyBatchedPointwise {
         let mut level_obj = None;
         let mut out: SmallVec<[Bound<'py, PyAny>; 4]> = SmallVec::with_capacity(n);
         for (i, (a, l, tensor)) in items.into_iter().enumerate() {
-            if !tensor {
+            let Some(t) = tensor else {
                 out.push(a);
                 continue;
-            }
-            // SAFETY: `a` is a batched or plain tensor (its type was compared above).
-            let t = unsafe { a.downcast_unchecked::<PyTensorBase>() }.get();
+            };
+            let t = t.get();
             let a = if l == level {
                 if i == at {
                     level_obj = t.field(py, Field::BatchLevel);
@@ -178,19 +181,12 @@ impl PyBatchedPointwise {
 
     /// Whether the n-ary rule needs no rank padding and no promotion of a
     /// batched 0-dim operand (See Note [Pointwise batching in Rust]).
-    fn same_rank(
-        &self,
-        py: Python<'_>,
-        items: &[(Bound<'_, PyAny>, i64, bool)],
-        level: i64,
-    ) -> bool {
+    fn same_rank(&self, py: Python<'_>, items: &[Item<'_>], level: i64) -> bool {
         let mut datas: SmallVec<[(Bound<'_, PyAny>, i64); 4]> = SmallVec::new();
-        for (a, l, tensor) in items {
-            if !tensor {
+        for (_, l, tensor) in items {
+            let Some(t) = tensor else {
                 continue;
-            }
-            // SAFETY: a batched or plain tensor (see `physical`).
-            let t = unsafe { a.downcast_unchecked::<PyTensorBase>() };
+            };
             let Some(data) = t.get().data(py) else {
                 return false;
             };
