@@ -218,6 +218,7 @@ class TensorBase:
     _fake_mode: Any
     _fake_storage: Any
     _python_meta: int
+    _fixed_storage: bool
     grad: Optional[TensorBase]
     requires_grad: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> "TensorBase": ...

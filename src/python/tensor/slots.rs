@@ -74,6 +74,7 @@ fields! {
     FakeMode = c"_fake_mode", None, "The `FakeTensorMode` a fake tensor belongs to, or None.";
     FakeStorage = c"_fake_storage", None, "The fake storage of a fake root tensor, or None.";
     PythonMeta = c"_python_meta", Zero, "Which metadata queries the class's `__torch_dispatch__` answers (bits: sizes, strides, device, layout; 0 for none).";
+    FixedStorage = c"_fixed_storage", False, "Whether the memory came from outside (`from_numpy`, `from_dlpack`, `as_tensor` of an array): it cannot grow, as torch's storage of such memory is not resizable.";
 }
 
 impl Field {
