@@ -450,6 +450,25 @@ _cases("vmap_reductions", [f"T.vmap(lambda t: {e})(T.tensor([1.5, -2.0], dtype=T
 )] + ["T.vmap(lambda t: t.sum(dim=()))(O(2, 3))", "T.vmap(lambda t: t.amax(dim=(), keepdim=True))(O(2, 3))"])
 
 
+# --- a Python number (or a 0-d tensor) meeting half-precision data, compared bit for bit
+# (_aten/scalars.py ``operand``): converted to the half type for add/sub/rsub (and alpha), pow, atan2,
+# fmod, ...; kept in float32 by mul, div and the rounding divisions; the scalar parameters of leaky_relu
+# and threshold read in float32; logit rounds each operation to the half type.
+_HX = "(T.arange(25, dtype=T.float32) * 0.37 - 4.1).to(T.{dt})"
+_HALF_SCALAR_EXPRS = (
+    "X + {s}", "{s} + X", "X - {s}", "{s} - X", "X * {s}", "{s} * X", "X / {s}", "X // {s}", "{s} // X",
+    "T.fmod(X, {s})", "T.remainder(X, {s})", "X.abs() ** {s}", "abs({s}) ** X", "T.add(X, X, alpha={s})",
+    "T.sub(X, X * 0.5, alpha={s})", "T.add(X, 0.7, alpha={s})", "T.rsub(X, X, alpha={s})", "X + T.tensor({s})",
+    "X - T.tensor({s}, dtype=T.float64)", "X * T.tensor({s})", "X / T.tensor({s}, dtype=T.float64)",
+    "T.atan2(X, T.tensor({s}))", "T.hypot(X, T.tensor({s}))", "T.logaddexp(X, T.tensor({s}))",
+    "T.nn.functional.leaky_relu(X, {s})", "T.nn.functional.threshold(X, {s}, 7.0)", "T.logit(X.abs() / 10)",
+    "T.logit(X.abs() / 10, {s} / 4)", "T.xlogy(X, abs({s}))", "X.clone().add_({s})", "X.clone().sub_(X, alpha={s})",
+    "X.clone().mul_({s})", "T.div(X, {s}, rounding_mode='floor')", "T.div(X, {s}, rounding_mode='trunc')",
+)
+_cases("half_scalars", [e.replace("X", _HX.format(dt=dt)).format(s=v) for dt in ("float16", "bfloat16")
+                        for v in ("0.1", "2.7", "(1 / 3)") for e in _HALF_SCALAR_EXPRS])
+
+
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""
     env = {"T": T}
