@@ -469,6 +469,18 @@ _cases("half_scalars", [e.replace("X", _HX.format(dt=dt)).format(s=v) for dt in 
                         for v in ("0.1", "2.7", "(1 / 3)") for e in _HALF_SCALAR_EXPRS])
 
 
+# --- circular padding with negative pads: crop first, then wrap what is left (_aten/composite_nn.py) --
+_cases("pad_circular", [f"T.nn.functional.pad(T.arange(16.).reshape(1, 1, 4, 4), {p}, mode='circular')" for p in (
+    "(-1, 1, -2, 1)", "(1, -1, 0, 0)", "(-1, -1, 0, 0)", "(2, -1, -1, 2)", "(0, 0, -3, 3)", "(-2, 2, 0, 0)",
+    "(1, 1, 1, 1)", "(4, 0, 0, 4)", "(5, 0, 0, 0)")]
+    + [f"T.nn.functional.pad(T.arange(5.).reshape(1, 1, 5), {p}, mode='circular')" for p in (
+        "(-1, 1)", "(1, -1)", "(-2, 3)", "(3, -2)", "(-4, 0)", "(-5, 0)", "(-6, 1)", "(-3, -3)", "(6, 0)", "(5, 0)",
+        "(-3, 2)", "(2, -3)", "(-3, 3)")]
+    + ["T.nn.functional.pad(T.arange(27.).reshape(1, 1, 3, 3, 3), (-1, 1, 1, -1, 0, 1), mode='circular')",
+       "G(T.nn.functional.pad(xr[None, None], (-1, 2), mode='circular')[0, 0, :3], [xr])",
+       "G(T.nn.functional.pad(xr[None, None], (2, -1), mode='circular')[0, 0, 1:4], [xr])"])
+
+
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""
     env = {"T": T}
