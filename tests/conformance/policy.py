@@ -79,6 +79,13 @@ DELIBERATE: list[Deliberate] = [
         "to 3%, its own float32 result is not); opyard computes bfloat16 operation by operation in the scalar "
         "kernel's order, which agrees with torch for the bilinear and nearest modes and for half"),
     Deliberate(
+        "as_strided_scatter", "*", ("grad_value", "vmap_returns"),
+        "torch 2.15's gradient with respect to self is wrong: its backward keeps the gradient of the elements "
+        "src overwrites and zeroes the others, the reverse of the derivative (torch's own gradcheck fails on it: "
+        "'Jacobian mismatch for output 0 with respect to input 0'); opyard gives the true gradient (gradcheck "
+        "passes) and, being a composite of index_put, also runs under vmap, where torch has no batching rule "
+        "('requires special handling'); the gradient with respect to src and the forward values agree"),
+    Deliberate(
         "matrix_exp", "fwd:*float16:*", ("value",),
         "half and bfloat16: torch 2.15's CPU kernel returns wrong values for every matrix past a norm of about "
         "1e-9 (exp([[0.5, 0.1], [0.2, 0.3]]) in float16 gives -2.1e4 on the diagonal, its float32 result 1.66; "
