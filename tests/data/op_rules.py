@@ -481,6 +481,16 @@ _cases("pad_circular", [f"T.nn.functional.pad(T.arange(16.).reshape(1, 1, 4, 4),
        "G(T.nn.functional.pad(xr[None, None], (2, -1), mode='circular')[0, 0, 1:4], [xr])"])
 
 
+# --- the conjugate keeps the layout of torch's conjugate view (_aten/complex_views.py) ---------------
+_CX = "(T.arange(24, dtype=T.float32).reshape(2, 3, 4) * (1 + 2j))"
+_cases("conj_layout", [f"{e}{a}" for e in (
+    f"{_CX}.conj()", f"{_CX}.transpose(0, 2).conj()", f"{_CX}[:, ::2].conj()", f"{_CX}.permute(2, 0, 1).conj()",
+    f"{_CX}[:, :1].expand(2, 3, 4).conj()", f"{_CX}[1].conj()", f"{_CX}.mH", f"{_CX}[:, ::2].mH",
+    f"{_CX}[:, :1].expand(2, 3, 4).mH", f"{_CX}[0].H", f"{_CX}[0, ::2].adjoint()", f"{_CX}[0, 0, 1].conj()")
+    for a in (".stride()", "")] + [f"{_CX}[:, :1].expand(2, 3, 4).conj().add_(1)",
+                                                f"({_CX}[:, ::2].conj() * 2).stride()"])
+
+
 def tensors(T):
     """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""
     env = {"T": T}
