@@ -490,11 +490,20 @@ def lerp_arrays(x, e, w, dt):
     ``x + w * (e - x)`` where ``|w| < 0.5``, else ``e - (e - x) * (1 - w)`` (exact at both ends)."""
     cdt = compute_np(dt.np)
     x, e = x.astype(cdt, copy=False), e.astype(cdt, copy=False)
-    w = w.astype(cdt, copy=False) if isinstance(w, np.ndarray) else w
+    # A Python weight in the computation type too (torch's ``weight.to<opmath_t>()``): ``1 - w`` in it.
+    w = w.astype(cdt, copy=False) if isinstance(w, np.ndarray) else cdt.type(w)
     with np.errstate(all="ignore"):
-        diff = e - x
-        r = np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))
-    return np.asarray(r).astype(dt.np, copy=False)
+        diff, rest = e - x, 1 - w
+        if cdt != dt.np:
+            # Half data: torch's kernel fuses each multiply-add (std::fma, one rounding), which the
+            # half result can show; in float64, where the float32 product is exact, rounded once.
+            # (float32 data keeps numpy's two roundings: a last-bit difference at most.)
+            x, e, diff, w, rest = (np.asarray(v, dtype=np.float64) for v in (x, e, diff, w, rest))
+        if w.ndim == 0:  # one weight: one branch
+            r = x + w * diff if abs(w) < 0.5 else e - diff * rest
+        else:
+            r = np.where(np.abs(w) < 0.5, x + w * diff, e - diff * rest)
+    return np.asarray(r).astype(cdt, copy=False).astype(dt.np, copy=False)
 
 
 def lerp_checks(self, others, kernel):
