@@ -453,7 +453,7 @@ _cases("vmap_reductions", [f"T.vmap(lambda t: {e})(T.tensor([1.5, -2.0], dtype=T
 # --- a Python number (or a 0-d tensor) meeting half-precision data, compared bit for bit
 # (_aten/scalars.py ``operand``): converted to the half type for add/sub/rsub (and alpha), pow, atan2,
 # fmod, ...; kept in float32 by mul, div and the rounding divisions; the scalar parameters of leaky_relu
-# and threshold read in float32; logit rounds each operation to the half type.
+# and threshold read in float32; logit rounds each operation to the half type, xlogy/xlog1py their log.
 _HX = "(T.arange(25, dtype=T.float32) * 0.37 - 4.1).to(T.{dt})"
 _HALF_SCALAR_EXPRS = (
     "X + {s}", "{s} + X", "X - {s}", "{s} - X", "X * {s}", "{s} * X", "X / {s}", "X // {s}", "{s} // X",
@@ -464,7 +464,7 @@ _HALF_SCALAR_EXPRS = (
     "T.nn.functional.leaky_relu(X, {s})", "T.nn.functional.threshold(X, {s}, 7.0)", "T.logit(X.abs() / 10)",
     "T.logit(X.abs() / 10, {s} / 4)", "T.xlogy(X, abs({s}))", "X.clone().add_({s})", "X.clone().sub_(X, alpha={s})",
     "X.clone().mul_({s})", "T.div(X, {s}, rounding_mode='floor')", "T.div(X, {s}, rounding_mode='trunc')",
-    "T.lerp(X, X * 0 + 1, {s})", "T.lerp(X, X * 2, -{s})", "T.lerp(X, X.flip(0), {s} / 4)",
+    "T.special.xlog1py(X, {s})", "T.special.xlog1py(X, X.abs())", "T.xlogy(X, X.abs())", "T.lerp(X, X * 0 + 1, {s})", "T.lerp(X, X * 2, -{s})", "T.lerp(X, X.flip(0), {s} / 4)",
 )
 _cases("half_scalars", [e.replace("X", _HX.format(dt=dt)).format(s=v) for dt in ("float16", "bfloat16")
                         for v in ("0.1", "2.7", "(1 / 3)") for e in _HALF_SCALAR_EXPRS])
