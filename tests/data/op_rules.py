@@ -464,6 +464,9 @@ _HALF_SCALAR_EXPRS = (
     "T.nn.functional.leaky_relu(X, {s})", "T.nn.functional.threshold(X, {s}, 7.0)", "T.logit(X.abs() / 10)",
     "T.logit(X.abs() / 10, {s} / 4)", "T.xlogy(X, abs({s}))", "X.clone().add_({s})", "X.clone().sub_(X, alpha={s})",
     "X.clone().mul_({s})", "T.div(X, {s}, rounding_mode='floor')", "T.div(X, {s}, rounding_mode='trunc')",
+    "T.nn.functional.smooth_l1_loss(X, X.flip(0) * 0.3, reduction='none', beta={s})",
+    "T.nn.functional.huber_loss(X, X.flip(0) * 0.3, reduction='none', delta={s})",
+    "T.nn.functional.smooth_l1_loss(X, X.flip(0) * 0.3, beta={s})", "T.nn.functional.huber_loss(X, X.flip(0) * 0.3, delta={s})",
     "T.special.xlog1py(X, {s})", "T.special.xlog1py(X, X.abs())", "T.xlogy(X, X.abs())", "T.lerp(X, X * 0 + 1, {s})", "T.lerp(X, X * 2, -{s})", "T.lerp(X, X.flip(0), {s} / 4)",
 )
 _cases("half_scalars", [e.replace("X", _HX.format(dt=dt)).format(s=v) for dt in ("float16", "bfloat16")
