@@ -38,10 +38,10 @@ use crate::python::hooks::{fast_paths, hooks};
 use crate::python::kernels_py::plain_cpu_tensor;
 use crate::python::tensor::fields as tensor_fields;
 
-/// See Note [GIL during backward]: the pass holds the GIL, so this only
-/// counts PyO3's guard (a few thread-local increments).
+/// See Note [GIL during backward]: the pass holds the GIL, so this reads
+/// the token it holds (Note [Held GIL]).
 fn gil<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
-    Python::with_gil(f)
+    crate::python::ffi::gil::with_held(f)
 }
 
 impl From<EngineError> for PyErr {

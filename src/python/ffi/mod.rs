@@ -3,6 +3,7 @@
 pub mod call_slot;
 pub mod fastcall;
 pub mod getset;
+pub mod gil;
 pub mod instance_slots;
 pub mod members;
 pub mod ndarray;
