@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect special-expect protocol-expect rules-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect protocol-expect rules-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -62,8 +62,24 @@ gen: $(VPY)  ## rewrite every generated index (built-in operators, derivative ta
 
 bench: bench-rust bench-py  ## criterion benches + Python-level benches
 
-bench-rust:  ## criterion benchmarks of the pure-Rust API
-	cargo bench --bench schema_parse --bench dispatch --bench engine
+# criterion keeps each benchmark's figures under target/criterion/; a named baseline stays until it is
+# saved again. `make bench-rust-save` records the current code as BASELINE (default `main`; run it on the
+# commit to compare with), `make bench-rust` compares the current code with it (the first run, with no
+# baseline yet, saves one). `cargo bench` prints benchmarks only: the library's unit tests are not built
+# as benches (`bench = false` in Cargo.toml).
+BASELINE ?= main
+CRITERION_BENCHES := --bench schema_parse --bench dispatch --bench engine --bench kernels
+
+bench-rust:  ## criterion benchmarks of the pure-Rust API, compared with the saved baseline $(BASELINE)
+	@if find target/criterion -path "*/$(BASELINE)/estimates.json" 2>/dev/null | grep -q .; then \
+		cargo bench $(CRITERION_BENCHES) -- --baseline $(BASELINE); \
+	else \
+		echo "no criterion baseline '$(BASELINE)' yet: this run is saved as it"; \
+		cargo bench $(CRITERION_BENCHES) -- --save-baseline $(BASELINE); \
+	fi
+
+bench-rust-save:  ## run the criterion benchmarks and save them as the baseline $(BASELINE)
+	cargo bench $(CRITERION_BENCHES) -- --save-baseline $(BASELINE)
 
 bench-py: dev  ## Python-level benchmarks against peers (torch when importable)
 	$(VPY) bench/run_all.py
@@ -104,6 +120,9 @@ special-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the spec
 
 func-cases-expect: $(PEERS)/bin/python  ## record torch 2.15's answers to the torch.func snippets of tests/data/func_cases.py (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_func_cases.py
+
+nn-modules-expect: $(PEERS)/bin/python  ## record torch 2.15's answers to the nn module snippets of tests/data/nn_module_cases.py (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_nn_module_cases.py
 
 conformance-report: dev  ## replay the recorded answers: rewrite CONFORMANCE.md and tests/conformance/ledger.json
 	cd tests && ../$(VPY) -m conformance.report --write --ledger

@@ -7,6 +7,11 @@ accumulation: a contiguous gradient, ``SumBackward0``'s ones expanded with zero 
 transposed gradient. All three run the Rust in-place kernel (``_aten/fast.py``); before the
 kernel read strided operands, the last two ran the Python kernel. The last row is the first
 gradient's copy (``.grad`` was None), the Rust ``clone`` of one value expanded.
+
+The second table is a whole backward pass into a leaf of 3 float32 values whose ``.grad``
+exists (the sink adds into it) against the same pass after ``xr.grad = None`` (the sink keeps
+or copies the incoming gradient); the difference is what accumulating costs over the first
+write. ``xr.grad = None`` itself is measured and subtracted.
 """
 
 import os
@@ -38,6 +43,36 @@ def _cases(lib):
     ]
 
 
+def _backward_cases(lib):
+    """(label, loss function) for a backward pass into a leaf ``xr`` of 3 values."""
+    xr = lib.randn(3, requires_grad=True)
+    return xr, [
+        ("(xr * 2).sum().backward()", lambda: (xr * 2).sum().backward()),
+        ("(-xr).sum().backward()", lambda: (-xr).sum().backward()),
+        ("xr.sum().backward()", lambda: xr.sum().backward()),
+    ]
+
+
+def _existing_vs_first(lib):
+    """(label, ns with .grad existing, ns after .grad = None) per backward case."""
+    xr, cases = _backward_cases(lib)
+
+    def clear():
+        xr.grad = None
+
+    reset = per_call_ns(clear)
+    out = []
+    for label, fn in cases:
+        fn()
+
+        def first(fn=fn):
+            xr.grad = None
+            fn()
+
+        out.append((label, per_call_ns(fn), per_call_ns(first) - reset))
+    return out
+
+
 def main():
     torch = try_import_torch()
     plain = per_call_ns(_plain)
@@ -50,6 +85,14 @@ def main():
         if label in theirs:
             tns = per_call_ns(theirs[label])
             line += f"   torch {tns:>8.1f} ns  {tns / plain:>6.1f}x plain"
+        print(line)
+    print(f"\nbackward into a leaf: .grad exists vs .grad = None first  ({machine()})")
+    theirs = {label: (e, f) for label, e, f in _existing_vs_first(torch)} if torch else {}
+    for label, exists, first in _existing_vs_first(opyard):
+        line = f"  {label:<28} exists {exists:>7.0f} ns  first {first:>7.0f} ns  diff {exists - first:>+6.0f} ns"
+        if label in theirs:
+            te, tf = theirs[label]
+            line += f"   torch exists {te:>7.0f}  first {tf:>7.0f}  diff {te - tf:>+6.0f}"
         print(line)
 
 

@@ -102,6 +102,9 @@ def rows(L: Lib):
     row("sum f32 4096² dim=1", 4 * M16, lambda: (lambda a=L.rand(sq): a.sum(1)))
     row("mean f64 16M", 8 * M16, lambda: (lambda a=L.rand(M16, "float64"): a.mean()))
     row("sum bf16 16M", 2 * M16, lambda: (lambda a=L.rand(M16, "bfloat16"): a.sum()))
+    row("sum f16 16M", 2 * M16, lambda: (lambda a=L.rand(M16, "float16"): a.sum()))
+    row("mean bf16 16M", 2 * M16, lambda: (lambda a=L.rand(M16, "bfloat16"): a.mean()))
+    row("sum bf16 4096² dim=1", 2 * M16, lambda: (lambda a=L.rand(sq, "bfloat16"): a.sum(1)))
     row("amax f32 4096² dim=1", 4 * M16, lambda: (lambda a=L.rand(sq): a.amax(1)))
     row("var f32 4096² dim=1", 4 * M16, lambda: (lambda a=L.rand(sq): a.var(1)))
     row("argmax f32 16M", 4 * M16, lambda: (lambda a=L.rand(M16): a.argmax()))
@@ -111,6 +114,7 @@ def rows(L: Lib):
     row("log_softmax f32 4096×1024", None, lambda: (lambda a=L.rand(act): m.log_softmax(a, -1)))
     row("layer_norm f32 4096×1024", None, lambda: (
         lambda a=L.rand(act), w=L.rand(1024), b=L.rand(1024, seed=1): F.layer_norm(a, (1024,), w, b)))
+    row("layer_norm f32 4096×1024 fwd+bwd", None, lambda: _layer_norm_step(L))
     row("rms_norm f32 4096×1024", None, lambda: (lambda a=L.rand(act), w=L.rand(1024): F.rms_norm(a, (1024,), w)))
     row("gelu f32 4096×1024", 8 * 4096 * 1024, lambda: (lambda a=L.rand(act): F.gelu(a)))
     row("silu f32 4096×1024", 8 * 4096 * 1024, lambda: (lambda a=L.rand(act): F.silu(a)))
@@ -146,6 +150,19 @@ def rows(L: Lib):
             lambda x=L.rand((32, 64, 112, 112)): F.max_pool2d(x, 3, 2, 1)))
     row("MLP 784-512-256-10 fwd+bwd, batch 256", None, lambda: _mlp_step(L))
     return out
+
+
+def _layer_norm_step(L):
+    """layer_norm over the rows of 4096×1024 with weight and bias, then the gradients of all three."""
+    F = L.m.nn.functional
+    x = L.rand((4096, 1024)).requires_grad_()
+    w, b = L.rand(1024, seed=1).requires_grad_(), L.rand(1024, seed=2).requires_grad_()
+    g = L.rand((4096, 1024), seed=3)
+
+    def step():
+        F.layer_norm(x, (1024,), w, b).backward(g)
+        x.grad = w.grad = b.grad = None
+    return step
 
 
 def _mlp_step(L):

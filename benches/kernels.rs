@@ -1,9 +1,11 @@
-//! The fused kernels on 4096×1024 `f32` (torch's throughput sizes), with the
-//! intra-op pool at 1 thread and at the machine's default.
+//! The fused kernels on 4096×1024 `f32` (torch's throughput sizes) and the
+//! blocked sums of 16M `f32`, bfloat16 and float16 values, with the intra-op
+//! pool at 1 thread and at the machine's default.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use opyard::kernels::fused::{gelu, norm, silu, softmax};
 use opyard::kernels::parallel::{num_threads, set_num_threads};
+use opyard::kernels::reduce::{sum_float_blocked, sum_half_blocked, Half};
 
 const ROWS: usize = 4096;
 const COLS: usize = 1024;
@@ -74,5 +76,30 @@ fn fused(c: &mut Criterion) {
     set_num_threads(default);
 }
 
-criterion_group!(benches, fused);
+fn sums(c: &mut Criterion) {
+    let n = 1 << 24;
+    let x: Vec<f32> = (0..n)
+        .map(|i| ((i * 7919) % 2001) as f32 / 1000.0)
+        .collect();
+    // bfloat16: the high half of each f32; float16: 1.0 to 2.0 (0x3C00 plus 10 mantissa bits).
+    let bf16: Vec<u16> = x.iter().map(|v| (v.to_bits() >> 16) as u16).collect();
+    let f16: Vec<u16> = (0..n).map(|i| 0x3C00 | (i % 1024) as u16).collect();
+    let default = num_threads();
+    for threads in [1, default] {
+        set_num_threads(threads);
+        let mut g = c.benchmark_group(format!("sum_16M_{threads}t"));
+        g.sample_size(20);
+        g.bench_function("f32", |bch| bch.iter(|| sum_float_blocked(black_box(&x))));
+        g.bench_function("bf16", |bch| {
+            bch.iter(|| sum_half_blocked(black_box(&bf16), Half::BF16))
+        });
+        g.bench_function("f16", |bch| {
+            bch.iter(|| sum_half_blocked(black_box(&f16), Half::F16))
+        });
+        g.finish();
+    }
+    set_num_threads(default);
+}
+
+criterion_group!(benches, fused, sums);
 criterion_main!(benches);

@@ -32,7 +32,7 @@ __all__ = [
     "_backend_table",
     "_backward_method",
     "_blocked_sum",
-    "_blocked_sum_bf16",
+    "_blocked_sum_16",
     "_check_invariants",
     "_clear_meta_cache",
     "_dangling_impls",
@@ -211,6 +211,7 @@ class TensorBase:
     _post_accumulate_hooks: Optional[dict[int, Any]]
     _fw_grad: Optional[dict[int, TensorBase]]
     _view_fn: Optional[Callable[..., Any]]
+    _view_meta: Optional[int]
     _meta_strides: Optional[tuple[int, ...]]
     _meta_offset: int
     _sym_shape: Optional[tuple[Any, ...]]
@@ -455,7 +456,7 @@ def _fused_gelu_backward(g: Any, x: Any, tanh: bool) -> Any: ...
 def _fused_silu(x: Any) -> Any: ...
 def _fused_silu_backward(g: Any, x: Any) -> Any: ...
 def _blocked_sum(x: Any) -> Any: ...
-def _blocked_sum_bf16(bits: Any) -> Any: ...
+def _blocked_sum_16(bits: Any, bf16: bool) -> Any: ...
 def set_num_threads(n: int) -> None:
     """Sets the number of threads used for intraop parallelism on CPU."""
 def get_num_threads() -> int:
@@ -618,6 +619,8 @@ class Hooks:
     def freed_message(self) -> str: ...
     @property
     def rebase_view_history(self) -> Any: ...
+    @property
+    def regenerate_view_history(self) -> Any: ...
     @property
     def is_custom_op(self) -> Any: ...
     @property

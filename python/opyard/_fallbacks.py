@@ -25,6 +25,7 @@ _FALLTHROUGH_KEYS = (
     "Autograd",
     "Tracer",
     *(key.name for key in AUTOCAST_OF_DEVICE.values()),  # AutocastCPU, AutocastCUDA: the core's table
+    "Batched",  # until opyard.func installs its fallback there (torch holds one from the start)
     "VmapMode",
     "PythonTLSSnapshot",
     "PythonDispatcher",

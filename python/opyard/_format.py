@@ -65,9 +65,13 @@ def format_tensor(t, contents=None, prefix="tensor(", no_data=False):
         body = _nest(strs, data.shape, len(prefix))
     if body != "..." and dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
         suffix.append(f"dtype={dt!r}")
-    grad_fn = getattr(t, "_grad_fn", None)
-    if grad_fn is not None:
-        suffix.append(f"grad_fn=<{type(grad_fn).__name__ if not hasattr(grad_fn, 'name') else grad_fn.name()}>")
-    elif t.requires_grad:
-        suffix.append("requires_grad=True")
+    try:
+        grad_fn = t.grad_fn  # a stale view's is regenerated, or refuses (torch prints <Invalid>)
+    except RuntimeError:
+        suffix.append("grad_fn=<Invalid>")
+    else:
+        if grad_fn is not None:
+            suffix.append(f"grad_fn=<{type(grad_fn).__name__ if not hasattr(grad_fn, 'name') else grad_fn.name()}>")
+        elif t.requires_grad:
+            suffix.append("requires_grad=True")
     return prefix + body + "".join(", " + s for s in suffix) + ")"

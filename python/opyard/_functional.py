@@ -35,13 +35,15 @@ _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "emb
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
 _VARARGS = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "broadcast_shapes", "meshgrid",
              "block_diag", "cartesian_prod")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", "nonzero", *_VARARGS}
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", "nonzero", "unique",
+                                             "unique_consecutive", *_VARARGS}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", "nonzero", *_VARARGS]
+    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", "nonzero", "unique", "unique_consecutive",
+    "_segment_reduce", *_VARARGS]
 
 # Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
 _NUMBERS = (bool, int, float, complex)
@@ -56,6 +58,7 @@ true_divide = divide = div
 multiply = mul
 subtract = sub
 promote_types = D.promote_types
+_segment_reduce = segment_reduce  # torch's older name of it
 
 
 def is_tensor(obj):
@@ -80,6 +83,33 @@ def nonzero(input, *, out=None, as_tuple=False):
         return _A.nonzero.default(input) if out is None else _A.nonzero.out(input, out=out)
     idx = _A.nonzero.default(input.reshape(1) if input.dim() == 0 else input)
     return tuple(_A.unbind.int(_A.t.default(idx), 0))
+
+
+def _unique_result(output, inverse, counts, return_inverse, return_counts):
+    if return_inverse and return_counts:
+        return output, inverse, counts
+    if return_inverse:
+        return output, inverse
+    if return_counts:
+        return output, counts
+    return output
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements of ``input`` (or its distinct slices along ``dim``), sorted; with the
+    index of each element's value (``return_inverse``) and each value's count (``return_counts``)
+    (torch's Python-level function: ``_unique2`` or ``unique_dim``)."""
+    if dim is None:
+        output, inverse, counts = _A._unique2.default(input, sorted, return_inverse, return_counts)
+    else:
+        output, inverse, counts = _A.unique_dim.default(input, dim, sorted, return_inverse, return_counts)
+    return _unique_result(output, inverse, counts, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """``input`` with every run of equal consecutive elements (or slices along ``dim``) kept once."""
+    output, inverse, counts = _A.unique_consecutive.default(input, return_inverse, return_counts, dim)
+    return _unique_result(output, inverse, counts, return_inverse, return_counts)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
@@ -515,6 +545,8 @@ def install():
     Tensor.stft = stft
     Tensor.istft = istft
     Tensor.nonzero = nonzero
+    Tensor.unique = unique
+    Tensor.unique_consecutive = unique_consecutive
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.type_as = _type_as

@@ -106,6 +106,7 @@ _core._install_hooks(
     zeros=_tensor_meta.zeros,
     freed_message=graph.FREED_MESSAGE,
     rebase_view_history=views.rebase_view_history,
+    regenerate_view_history=views.regenerate_view_history,
     is_custom_op=_register._is_custom_op,
     batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),
     set_batched_tangent=_if_loaded(".func.forward", "_set_batched_tangent", NotImplemented),

@@ -226,7 +226,8 @@ class KernelLibrary:
     """
 
     def __init__(self, ns, kind, dispatch_key=""):
-        self._handle = _core._new_library(ns, kind, dispatch_key or None, caller_site())
+        self._site = caller_site()  # where the library was made: torch's messages name it
+        self._handle = _core._new_library(ns, kind, dispatch_key or None, self._site)
         self.ns = ns
         self.kind = kind
         self.dispatch_key = dispatch_key
@@ -275,8 +276,11 @@ class KernelLibrary:
     def fallback(self, fn, dispatch_key="", *, with_keyset=False):
         """Register a boxed fallback ``fn(op, *args, **kwargs)`` for every operator at a key."""
         self._check_alive("fallback")
-        register_fallback(self._handle, dispatch_key or self.dispatch_key or None, fn, self._records,
-                          with_keyset=with_keyset)
+        key = dispatch_key or self.dispatch_key or None
+        register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
+        name = _key_name(key)
+        living = [(ref, site) for ref, site in BUILTIN_FALLBACK_SITES.get(name, ()) if ref() is not None]
+        BUILTIN_FALLBACK_SITES[name] = living + [(_weakref.ref(self), caller_site())]
 
     def _destroy(self):
         """Remove every registration of this library, restoring what it shadowed."""
@@ -285,6 +289,21 @@ class KernelLibrary:
     def _check_alive(self, what):
         if not self._finalizer.alive:
             raise RuntimeError(f"KernelLibrary.{what}: this library ({self.ns}, {self.kind}) was destroyed")
+
+
+# key name -> [(the library, where it registered its fallback there)] for opyard's own layers'
+# libraries: as torch's built-in fallbacks, these keys take no backend fallback from
+# ``Library.fallback`` while one of them lives (``builtin_fallback_site``).
+BUILTIN_FALLBACK_SITES = {}
+
+
+def builtin_fallback_site(key_name):
+    """Where the first living library of opyard's own layers registered a fallback at ``key_name``."""
+    for ref, site in BUILTIN_FALLBACK_SITES.get(key_name, ()):
+        lib = ref()
+        if lib is not None and lib._finalizer.alive:
+            return site
+    return None
 
 
 # Libraries opened on behalf of the free-function APIs, kept alive for the process.

@@ -132,10 +132,15 @@ def _make_view(arr, base):
         # ``_keep_subclass``: True keeps the base's class for views; a class names the views' class.
         keep = getattr(cls, "_keep_subclass", None)
         cls = keep if isinstance(keep, type) else cls if keep else Tensor
-    t = _make_tensor(cls, arr, base._keyset & ~_AUTOGRAD_KEYS, base._dev)
+    keys = base._keyset
+    t = _make_tensor(cls, arr, keys & ~_AUTOGRAD_KEYS, base._dev)
     root = base._base if base._base is not None else base
     t._base = root
-    t._vc = root._counter()
+    t._vc = vc = root._counter()
+    if keys & _AUTOGRAD_KEYS:
+        # Made with nothing recording unless an autograd kernel now records it (Note [View
+        # history] in src/python/autograd/view_history.rs): 1 is the kind "made in no_grad mode".
+        t._view_meta = vc.value << 2 | 1
     return t
 
 

@@ -11,7 +11,6 @@ Example::
 """
 
 import gc
-import sys
 import warnings
 import weakref
 
@@ -20,7 +19,7 @@ from ._core import FunctionSchema
 from ._keys import DispatchKey
 from ._ops import OP_TAGS, OpOverload, Tag, resolve  # noqa: F401  (Tag: opyard.library.Tag stays)
 from ._registration import _warned_overrides  # noqa: F401  (the once-per-(op, key) record)
-from ._registration import KernelLibrary, fallthrough_kernel
+from ._registration import KernelLibrary, builtin_fallback_site, fallthrough_kernel
 from ._registration import destroy as _destroy  # noqa: F401  (the finalizer, reachable as before)
 from ._registration import define_op as _define_op, register_fallback as _register_fallback
 from ._registration import register_kernel as _register_kernel
@@ -162,8 +161,14 @@ class Library(KernelLibrary):
             raise AssertionError("dispatch_key must not be empty for fallback (Library.fallback: name "
                                  "the key, e.g. fallback(fn, \"CPU\"), or give the Library one)")
         name = getattr(key, "name", key)
-        frame = sys._getframe(1)
-        where = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        where = self._site  # torch names the library's registration block
+        builtin = _builtin_fallback_at(name)
+        if builtin is not None:
+            shown, site = builtin
+            raise RuntimeError(f"Tried to register multiple backend fallbacks for the same dispatch key {shown}; "
+                               f"previous registration registered at {site}, new registration registered at "
+                               f"{where} (Library.fallback: opyard's own fallback serves this key; register "
+                               "kernels for your operators there with Library.impl instead)")
         held = _USER_FALLBACKS.get(name)
         if held is not None and _holds_fallback(held[0]()):
             gc.collect()  # a Library no one holds (cyclic garbage) gives its fallback up first
@@ -194,6 +199,27 @@ class Library(KernelLibrary):
 # fallback from Library.fallback until that Library is destroyed. The fallbacks opyard installs itself
 # (the defaults, autograd, tracing, fake tensors) are a stack below these, as kernels are.
 _USER_FALLBACKS = {}
+
+
+# The Autograd keys torch's own autograd fallback holds (its backends' out-of-tree keys,
+# AutogradPrivateUse1 and AutogradNestedTensor, stay free for their backends). opyard's is registered
+# at the alias ``Autograd``; torch names the alias by its first key, AutogradOther.
+_AUTOGRAD_FALLBACK_KEYS = frozenset({"AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA", "AutogradMPS",
+                                     "AutogradXPU", "AutogradHPU", "AutogradLazy", "AutogradMAIA",
+                                     "AutogradMeta"})
+
+
+def _builtin_fallback_at(name):
+    """``(key as torch names it, where opyard registered its fallback)`` when opyard's own layers hold
+    a fallback at key ``name``, else None. ``Fake`` is free: torch has no fallback there (opyard's fake
+    tensors live there; a user's fallback stacks above theirs)."""
+    if name == "Fake":
+        return None
+    if name == "Autograd" or name in _AUTOGRAD_FALLBACK_KEYS:
+        site = builtin_fallback_site(name) or builtin_fallback_site("Autograd")
+        return None if site is None else ("AutogradOther" if name == "Autograd" else name, site)
+    site = builtin_fallback_site(name)
+    return None if site is None else (name, site)
 
 
 def _holds_fallback(lib):

@@ -374,30 +374,95 @@ pub fn norm_backward_input<T: Real>(
     }
     for_row_blocks(g, cols, dx, cols, |first, gs, os| {
         let xs = &x[first * cols..first * cols + gs.len()];
-        for (r, ((grow, xrow), orow)) in gs
-            .chunks_exact(cols)
-            .zip(xs.chunks_exact(cols))
-            .zip(os.chunks_exact_mut(cols))
-            .enumerate()
-        {
-            let (mean, rstd) = (
-                stats[2 * (first + r)].to_f64(),
-                stats[2 * (first + r) + 1].to_f64(),
-            );
-            let wv = |j: usize| w.map_or(1.0, |w| w[j].to_f64());
-            let sd = lane_sum_f64(grow, |j, gv| gv.to_f64() * wv(j));
-            let sdx = lane_sum_f64(grow, |j, gv| {
-                gv.to_f64() * wv(j) * (xrow[j].to_f64() - mean) * rstd
-            });
-            let n = cols as f64;
-            let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
-            for j in 0..cols {
-                let d = grow[j].to_f64() * wv(j);
-                let xhat = (xrow[j].to_f64() - mean) * rstd;
-                orow[j] = T::from_f64(rstd * (d - md - xhat * mdx));
+        let rows = gs.len() / cols;
+        let ss = &stats[2 * first..2 * (first + rows)];
+        norm_backward_rows(gs, xs, ss, w, cols, center, os)
+    });
+}
+
+/// [`norm_backward_input`] over a block of rows, compiled for AVX-512, AVX2+FMA
+/// and the baseline; one loop per weight case, so each is a plain loop the
+/// vectorizer takes (the arithmetic, in `f64`, is the same in every case).
+#[allow(clippy::too_many_arguments)]
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn norm_backward_rows<T: Real>(
+    gs: &[T],
+    xs: &[T],
+    ss: &[T],
+    w: Option<&[T]>,
+    cols: usize,
+    center: bool,
+    os: &mut [T],
+) {
+    for (((grow, xrow), orow), s) in gs
+        .chunks_exact(cols)
+        .zip(xs.chunks_exact(cols))
+        .zip(os.chunks_exact_mut(cols))
+        .zip(ss.chunks_exact(2))
+    {
+        let (mean, rstd) = (s[0].to_f64(), s[1].to_f64());
+        let n = cols as f64;
+        match w {
+            Some(w) => {
+                let w = &w[..cols];
+                let (sd, sdx) = d_sums(grow, xrow, Some(w), mean, rstd);
+                let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+                for (((o, &gv), &xv), &wv) in orow.iter_mut().zip(grow).zip(xrow).zip(w) {
+                    let d = gv.to_f64() * wv.to_f64();
+                    let xhat = (xv.to_f64() - mean) * rstd;
+                    *o = T::from_f64(rstd * (d - md - xhat * mdx));
+                }
+            }
+            None => {
+                let (sd, sdx) = d_sums(grow, xrow, None, mean, rstd);
+                let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+                for ((o, &gv), &xv) in orow.iter_mut().zip(grow).zip(xrow) {
+                    let d = gv.to_f64();
+                    let xhat = (xv.to_f64() - mean) * rstd;
+                    *o = T::from_f64(rstd * (d - md - xhat * mdx));
+                }
             }
         }
-    });
+    }
+}
+
+/// `(sum d, sum d * xhat)` of a row in one pass, `d = g * w` (`g` without a
+/// weight) and `xhat = (x - mean) * rstd`, each in 8 `f64` lanes combined as
+/// [`lane_sum_f64`] combines them (the same additions in the same order).
+#[inline(always)]
+fn d_sums<T: Real>(g: &[T], x: &[T], w: Option<&[T]>, mean: f64, rstd: f64) -> (f64, f64) {
+    let mut a = [0.0f64; LANES];
+    let mut b = [0.0f64; LANES];
+    let full = g.len() - g.len() % LANES;
+    let (gc, xc) = (g[..full].chunks_exact(LANES), x[..full].chunks_exact(LANES));
+    match w {
+        Some(w) => {
+            for ((gs, xs), ws) in gc.zip(xc).zip(w[..full].chunks_exact(LANES)) {
+                for i in 0..LANES {
+                    let d = gs[i].to_f64() * ws[i].to_f64();
+                    a[i] += d;
+                    b[i] += d * (xs[i].to_f64() - mean) * rstd;
+                }
+            }
+        }
+        None => {
+            for (gs, xs) in gc.zip(xc) {
+                for i in 0..LANES {
+                    let d = gs[i].to_f64();
+                    a[i] += d;
+                    b[i] += d * (xs[i].to_f64() - mean) * rstd;
+                }
+            }
+        }
+    }
+    let (mut ra, mut rb) = (0.0, 0.0);
+    for j in full..g.len() {
+        let d = g[j].to_f64() * w.map_or(1.0, |w| w[j].to_f64());
+        ra += d;
+        rb += d * (x[j].to_f64() - mean) * rstd;
+    }
+    let comb = |v: [f64; LANES]| ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+    (comb(a) + ra, comb(b) + rb)
 }
 
 /// The weight and bias gradients of `norm`: `dw[j] = sum_rows g * xhat`,

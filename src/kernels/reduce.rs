@@ -18,6 +18,10 @@
 //! rounding of a different pairing, not bit for bit: the Python kernel, whose
 //! result numpy computes, is what smaller buffers keep.
 
+use half::f16;
+use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
+use multiversion::multiversion;
+
 use super::parallel::map_blocks;
 use super::Float;
 
@@ -31,6 +35,20 @@ const BLOCK: usize = 128;
 /// numpy's pairwise sum of `x` (see Note [Pairwise sum]), without the identity.
 fn pairwise<T: Float>(x: &[T]) -> T {
     let n = x.len();
+    if n <= BLOCK {
+        return pairwise_run(x);
+    }
+    let half = n / 2;
+    let half = half - half % 8;
+    pairwise(&x[..half]).add(pairwise(&x[half..]))
+}
+
+/// [`pairwise`] of at most `BLOCK` values: in order below 8, else 8 running
+/// partial sums. Inlined, so a caller compiled for a wider vector unit
+/// (`multiversion`) runs it 8 lanes wide; the roundings are the same.
+#[inline(always)]
+fn pairwise_run<T: Float>(x: &[T]) -> T {
+    let n = x.len();
     if n < 8 {
         let mut res = T::ZERO;
         for &v in x {
@@ -38,23 +56,18 @@ fn pairwise<T: Float>(x: &[T]) -> T {
         }
         return res;
     }
-    if n <= BLOCK {
-        let mut r = [x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]];
-        let full = n - n % 8;
-        for chunk in x[8..full].chunks_exact(8) {
-            for (acc, &v) in r.iter_mut().zip(chunk) {
-                *acc = acc.add(v);
-            }
+    let mut r = [x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]];
+    let full = n - n % 8;
+    for chunk in x[8..full].chunks_exact(8) {
+        for (acc, &v) in r.iter_mut().zip(chunk) {
+            *acc = acc.add(v);
         }
-        let mut res = (r[0].add(r[1]).add(r[2].add(r[3]))).add(r[4].add(r[5]).add(r[6].add(r[7])));
-        for &v in &x[full..] {
-            res = res.add(v);
-        }
-        return res;
     }
-    let half = n / 2;
-    let half = half - half % 8;
-    pairwise(&x[..half]).add(pairwise(&x[half..]))
+    let mut res = (r[0].add(r[1]).add(r[2].add(r[3]))).add(r[4].add(r[5]).add(r[6].add(r[7])));
+    for &v in &x[full..] {
+        res = res.add(v);
+    }
+    res
 }
 
 /// `sum` of a float buffer, as `np.add.reduce` computes it: `0 + pairwise(x)`
@@ -72,29 +85,111 @@ pub fn sum_float_blocked<T: Float + Send + Sync>(x: &[T]) -> T {
     T::ZERO.add(pairwise(&partial))
 }
 
-/// `sum` of a large bfloat16 buffer (the raw `u16` bits) in `f32`, blocked as
-/// `sum_float_blocked`: each run of `BLOCK` values is widened exactly (a bfloat16 is
-/// the high half of an `f32`'s bits) into a buffer on the stack and summed with
-/// numpy's 8-lane loop, and the run sums are added pairwise, all in `f32`, torch's
-/// accumulation type (pairwise error bound; no heap buffer per block).
-pub fn sum_bf16_blocked(bits: &[u16]) -> f32 {
-    let block_sum = |b: &[u16]| -> f32 {
-        let mut runs = Vec::with_capacity(b.len().div_ceil(BLOCK));
-        let mut wide = [0.0f32; BLOCK];
-        for run in b.chunks(BLOCK) {
-            for (w, &h) in wide.iter_mut().zip(run) {
-                *w = f32::from_bits((h as u32) << 16);
-            }
-            runs.push(pairwise(&wide[..run.len()]));
+/// [`pairwise_run`] of a run of 8 to `BLOCK` bfloat16 values (raw bits), each
+/// widened exactly where it is read: the same additions in the same order.
+#[inline(always)]
+fn pairwise_run_bf16(x: &[u16]) -> f32 {
+    let wide = |h: u16| f32::from_bits((h as u32) << 16);
+    let n = x.len();
+    let mut r = [0.0f32; 8];
+    for (acc, &h) in r.iter_mut().zip(&x[..8]) {
+        *acc = wide(h);
+    }
+    let full = n - n % 8;
+    for chunk in x[8..full].chunks_exact(8) {
+        for (acc, &h) in r.iter_mut().zip(chunk) {
+            *acc += wide(h);
         }
-        pairwise(&runs)
-    };
-    let partial = map_blocks(bits, SUM_BLOCK, block_sum);
+    }
+    let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for &h in &x[full..] {
+        res += wide(h);
+    }
+    res
+}
+
+/// A 16-bit float format given as its raw bits, summed in `f32` (torch's
+/// accumulation type for both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// bfloat16: the high half of an `f32`'s bits, widened by a shift.
+    BF16,
+    /// IEEE float16, widened by the `half` crate (F16C where the CPU has it).
+    F16,
+}
+
+/// `sum` of a large bfloat16 or float16 buffer (the raw `u16` bits) in `f32`,
+/// blocked as `sum_float_blocked`: each run of `BLOCK` values is widened exactly
+/// into a buffer on the stack and summed with numpy's 8-lane loop, and the run
+/// sums are added pairwise, all in `f32` (pairwise error bound; no heap buffer
+/// per block). The result does not depend on the CPU's vector unit nor on the
+/// number of threads: the same roundings in the same order everywhere.
+pub fn sum_half_blocked(bits: &[u16], format: Half) -> f32 {
+    let partial = map_blocks(bits, SUM_BLOCK, |b| half_block_sum(b, format));
     0.0f32 + pairwise(&partial)
+}
+
+/// The `f32` sum of one block of 16-bit floats (see [`sum_half_blocked`]),
+/// compiled for AVX-512, AVX2 (with F16C) and the baseline.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512dq+avx512vl+f16c",
+    "x86_64+avx2+fma+f16c"
+))]
+fn half_block_sum(b: &[u16], format: Half) -> f32 {
+    let mut runs = Vec::with_capacity(b.len().div_ceil(BLOCK));
+    let mut wide = [0.0f32; BLOCK];
+    for run in b.chunks(BLOCK) {
+        let w = &mut wide[..run.len()];
+        match format {
+            // Widened as they are added: the same sums as `pairwise_run` of the widened run.
+            Half::BF16 if run.len() >= 8 => {
+                runs.push(pairwise_run_bf16(run));
+                continue;
+            }
+            Half::BF16 => {
+                for (w, &h) in w.iter_mut().zip(run) {
+                    *w = f32::from_bits((h as u32) << 16);
+                }
+            }
+            // The crate's slice conversion picks F16C at run time, once per run.
+            Half::F16 => run.reinterpret_cast::<f16>().convert_to_f32_slice(w),
+        }
+        runs.push(pairwise_run(w));
+    }
+    pairwise(&runs)
 }
 
 /// `sum` of an integer buffer in int64, wrapping on overflow (torch sums
 /// integers in int64; numpy's `dtype=int64` reduction wraps the same way).
 pub fn sum_int<I: Copy + Into<i64>>(x: &[I]) -> i64 {
     x.iter().fold(0i64, |acc, &v| acc.wrapping_add(v.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bf16_runs_widened_in_place_add_as_the_widened_buffer() {
+        let mut seed = 11u64;
+        let bits: Vec<u16> = (0..BLOCK)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 48) as u16 & 0xBFFF // finite values of both signs
+            })
+            .collect();
+        for n in [8, 9, 15, 16, 63, 127, BLOCK] {
+            let wide: Vec<f32> = bits[..n]
+                .iter()
+                .map(|&h| f32::from_bits((h as u32) << 16))
+                .collect();
+            assert_eq!(
+                pairwise_run_bf16(&bits[..n]).to_bits(),
+                pairwise_run(&wide).to_bits(),
+                "{n} values"
+            );
+        }
+    }
 }

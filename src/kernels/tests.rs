@@ -1,5 +1,5 @@
 use super::elementwise::{arith, divide, divide_as, float_binary, negate, scaled, BinOp, Operand};
-use super::reduce::{sum_bf16_blocked, sum_float, sum_float_blocked, sum_int, SUM_BLOCK};
+use super::reduce::{sum_float, sum_float_blocked, sum_half_blocked, sum_int, Half, SUM_BLOCK};
 
 use Operand::{Scalar, Slice};
 
@@ -196,7 +196,7 @@ fn bfloat16_sum_widens_exactly() {
     let mut bits = vec![0x3FC0u16; 3 * SUM_BLOCK + 5];
     bits[7] = 0xC000;
     let want = 1.5f64 * (bits.len() - 1) as f64 - 2.0;
-    assert_eq!(sum_bf16_blocked(&bits) as f64, want);
+    assert_eq!(sum_half_blocked(&bits, Half::BF16) as f64, want);
     // As accurate as a float32 pairwise sum of the widened values.
     let mut seed = 7u64;
     let vals: Vec<u16> = (0..2 * SUM_BLOCK + 999)
@@ -212,11 +212,38 @@ fn bfloat16_sum_widens_exactly() {
         .map(|&h| f32::from_bits((h as u32) << 16))
         .collect();
     let exact: f64 = x.iter().map(|&v| v as f64).sum();
-    let got = sum_bf16_blocked(&vals) as f64;
+    let got = sum_half_blocked(&vals, Half::BF16) as f64;
     assert!(
         (got - exact).abs() / exact < 4.0 * f32::EPSILON as f64,
         "{got} vs {exact}"
     );
+}
+
+#[test]
+fn float16_sum_widens_exactly() {
+    // 1.5 is 0x3E00 in float16; -2.0 is 0xC000; 0x0001 the smallest subnormal.
+    let mut bits = vec![0x3E00u16; 3 * SUM_BLOCK + 5];
+    bits[7] = 0xC000;
+    let want = 1.5f64 * (bits.len() - 1) as f64 - 2.0;
+    assert_eq!(sum_half_blocked(&bits, Half::F16) as f64, want);
+    let tiny = vec![0x0001u16; SUM_BLOCK + 1];
+    let want = (SUM_BLOCK + 1) as f64 * 2f64.powi(-24);
+    assert_eq!(sum_half_blocked(&tiny, Half::F16) as f64, want);
+    assert!(sum_half_blocked(&[0x7E00u16; 300_000], Half::F16).is_nan());
+    assert_eq!(
+        sum_half_blocked(&[0x7C00u16; 300_000], Half::F16),
+        f32::INFINITY
+    );
+    // The same roundings whatever the thread count.
+    let vals: Vec<u16> = (0..2 * SUM_BLOCK as u32 + 999)
+        .map(|i| 0x3C00 | (i.wrapping_mul(2654435761) >> 22) as u16)
+        .collect();
+    crate::kernels::parallel::set_num_threads(1);
+    let one = sum_half_blocked(&vals, Half::F16);
+    crate::kernels::parallel::set_num_threads(2);
+    assert_eq!(sum_half_blocked(&vals, Half::F16).to_bits(), one.to_bits());
+    let exact: f64 = vals.iter().map(|&h| half::f16::from_bits(h).to_f64()).sum();
+    assert!((one as f64 - exact).abs() / exact < 4.0 * f32::EPSILON as f64);
 }
 
 #[test]

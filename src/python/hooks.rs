@@ -193,6 +193,10 @@ hooks! {
     /// `rebase_view_history(t, node, output_nr)`: an in-place op on a view
     /// rewrites the view's history (`views.py`; read by `_tensor_meta`).
     rebase_view_history: PyObject,
+    /// `regenerate_view_history(t)`: the `grad_fn` of view `t` whose memory
+    /// changed since its history was made (`views.py`, or torch's error; read
+    /// by `autograd/view_history.rs`).
+    regenerate_view_history: PyObject,
     /// `is_custom_op(op)`: whether `op` was made by `custom_op` (read by the
     /// autograd fallback).
     is_custom_op: PyObject,

@@ -177,6 +177,100 @@ def test_layer_norm_gradcheck():
     assert gradcheck(lambda x, w, b: F.layer_norm(x, [6], w, b), (x, w, b))
 
 
+def _layer_norm_backward64(g, x, cols, w, mean, rstd):
+    """``(dx, dw, db)`` of layer_norm in float64 from the given statistics (torch's formula)."""
+    g2, x2 = g.astype(np.float64).reshape(-1, cols), x.astype(np.float64).reshape(-1, cols)
+    mu, rs = mean.astype(np.float64).reshape(-1, 1), rstd.astype(np.float64).reshape(-1, 1)
+    xhat = (x2 - mu) * rs
+    d = g2 if w is None else g2 * w.astype(np.float64).reshape(1, -1)
+    dx = rs * (d - d.mean(axis=1, keepdims=True) - xhat * (d * xhat).mean(axis=1, keepdims=True))
+    return dx.reshape(x.shape), (g2 * xhat).sum(axis=0), g2.sum(axis=0)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, normalized", [((3, 5), 1), ((4, 300, 70), 1), ((512, 256), 1), ((6, 40, 30), 2)])
+def test_native_layer_norm_backward_matches_float64(dt, shape, normalized, threads):
+    x = _data(shape, dt) + 2.0
+    g = _data(shape, dt, seed=4)
+    ns = list(shape[-normalized:])
+    cols = int(np.prod(ns))
+    w, b = _data(ns, dt, seed=2), _data(ns, dt, seed=3)
+    xt, gt, wt, bt = (opyard.from_numpy(a) for a in (x, g, w, b))
+    _, mean, rstd = opyard.ops.aten.native_layer_norm(xt, ns, wt, bt, 1e-5)
+    got = []
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        got.append([t.numpy() for t in opyard.ops.aten.native_layer_norm_backward(
+            gt, xt, ns, mean, rstd, wt, bt, [True, True, True])])
+    for a, c in zip(*got):
+        assert a.tobytes() == c.tobytes()  # no dependence on the thread count
+    want = _layer_norm_backward64(g, x, cols, w, mean.numpy(), rstd.numpy())
+    tol = dict(rtol=2e-4, atol=2e-4) if dt == np.float32 else dict(rtol=1e-11, atol=1e-11)
+    for a, ref, like in zip(got[0], want, (x, w, b)):
+        assert a.dtype == dt and a.shape == like.shape
+        np.testing.assert_allclose(a, ref.reshape(like.shape), **tol)
+
+
+def test_native_layer_norm_backward_uses_the_given_statistics_and_the_mask():
+    x = opyard.tensor([[1.0, 2.0, 4.0], [0.0, -1.0, 5.0]], dtype=opyard.float64)
+    g = opyard.ones(2, 3, dtype=opyard.float64)
+    w = opyard.tensor([2.0, 3.0, 4.0], dtype=opyard.float64)
+    mean, rstd = opyard.zeros(2, 1, dtype=opyard.float64), opyard.ones(2, 1, dtype=opyard.float64)
+    dx, dw, db = opyard.ops.aten.native_layer_norm_backward(g, x, [3], mean, rstd, w, w, [True, True, True])
+    want = _layer_norm_backward64(g.numpy(), x.numpy(), 3, w.numpy(), mean.numpy(), rstd.numpy())
+    np.testing.assert_allclose(dx.numpy(), want[0], rtol=1e-13)
+    assert dw.tolist() == [1.0, 1.0, 9.0] and db.tolist() == [2.0, 2.0, 2.0]
+    assert opyard.ops.aten.native_layer_norm_backward(g, x, [3], mean, rstd, None, None,
+                                                      [False, False, False]) == (None, None, None)
+    empty = opyard.ops.aten.native_layer_norm_backward(
+        opyard.zeros(0, 3, dtype=opyard.float64), opyard.zeros(0, 3, dtype=opyard.float64), [3],
+        opyard.zeros(0, 1, dtype=opyard.float64), opyard.zeros(0, 1, dtype=opyard.float64), w, w, [True] * 3)
+    assert empty[0].shape == (0, 3) and empty[1].tolist() == [0.0] * 3 and empty[2].tolist() == [0.0] * 3
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda g, x, m, r, w: (g, x, [3], m, r, None, None, [True, True, False]), RuntimeError,
+     "tensor does not have a device"),
+    (lambda g, x, m, r, w: (g, x, [4], m, r, w, None, [True, False, False]), RuntimeError,
+     r"Expected weight to be of same shape as normalized_shape, but got weight of shape \[3\]"),
+    (lambda g, x, m, r, w: (g.to(opyard.float32), x, [3], m, r, w, None, [True, False, False]), RuntimeError,
+     "expected scalar type Double but found Float"),
+    (lambda g, x, m, r, w: (g.long(), x.long(), [3], m, r, None, None, [True, False, False]), NotImplementedError,
+     "\"LayerNormBackwardKernelImpl\" not implemented for 'Long'"),
+    (lambda g, x, m, r, w: (g, x, [3], m[:1], r, None, None, [True, False, False]), RuntimeError,
+     "expected mean to have 2 elements"),
+])
+def test_native_layer_norm_backward_errors_as_torch(call, exc, match):
+    x = opyard.randn(2, 3, dtype=opyard.float64)
+    args = call(opyard.ones(2, 3, dtype=opyard.float64), x, opyard.zeros(2, 1, dtype=opyard.float64),
+                opyard.ones(2, 1, dtype=opyard.float64), opyard.ones(3, dtype=opyard.float64))
+    with pytest.raises(exc, match=match):
+        opyard.ops.aten.native_layer_norm_backward(*args)
+
+
+def test_layer_norm_backward_runs_the_kernel_and_create_graph_the_composition():
+    x = opyard.randn(5, 7, dtype=opyard.float64, requires_grad=True)
+    w = opyard.randn(7, dtype=opyard.float64, requires_grad=True)
+    b = opyard.randn(7, dtype=opyard.float64, requires_grad=True)
+    assert gradcheck(lambda x, w, b: F.layer_norm(x, [7], w, b), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.layer_norm(x, [7], w, b), (x, w, b))
+    seen = []
+
+    class Log(opyard.utils.python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    y = F.layer_norm(x, [7], w, b)
+    with Log():
+        y.sum().backward()
+    assert "aten.native_layer_norm_backward.default" in seen
+    y = F.layer_norm(x, [7], w, b)
+    y.add_(1.0)  # the output is not saved: changing it in place leaves the backward valid, as torch
+    gx, = opyard.autograd.grad(y.sum(), x, create_graph=True)
+    assert gx.requires_grad and gx.grad_fn is not None
+
+
 def _gelu64(x, tanh):
     w = x.astype(np.float64)
     if tanh:
@@ -264,16 +358,43 @@ def test_get_and_set_num_threads_as_torch(threads):
     assert "set_num_threads" in opyard.__all__ and "get_num_threads" in opyard.__all__
 
 
-def test_large_bfloat16_sum_and_mean_accumulate_in_float32():
-    x = opyard.from_numpy((np.random.default_rng(6).random(1_000_003) + 0.5).astype(np.float32)).to(opyard.bfloat16)
+# 16-bit floats: (dtype, scale of values in [0.5, 1.5), mantissa bits). float16's scale keeps the
+# sum of a million values (~1e4) below its largest finite value, 65504.
+HALVES = [(opyard.bfloat16, 1.0, 8), (opyard.float16, 0.01, 11)]
+
+
+@pytest.mark.parametrize("dt, scale, bits", HALVES)
+def test_large_16_bit_float_sum_and_mean_accumulate_in_float32(dt, scale, bits, threads):
+    base = (np.random.default_rng(6).random(1_000_003) + 0.5).astype(np.float32) * np.float32(scale)
+    x = opyard.from_numpy(base).to(dt)
     wide = x.to(opyard.float32).numpy().astype(np.float64)
-    s, m = x.sum(), x.mean()
-    assert s.dtype == m.dtype == opyard.bfloat16
-    # float32 accumulation: only the final rounding to bfloat16 (8 bits) is visible
-    assert abs(s.to(opyard.float64).item() - wide.sum()) <= 2 ** -8 * wide.sum()
-    assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -8 * wide.mean()
-    # a float32 running sum of a million values near 1 would drift well past that; a bfloat16 one stalls at 256
-    assert s.to(opyard.float64).item() > 1e6 * 0.9
+    results = []
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        s, m = x.sum(), x.mean()
+        assert s.dtype == m.dtype == dt
+        # float32 accumulation: only the final rounding to the 16-bit format is visible
+        assert abs(s.to(opyard.float64).item() - wide.sum()) <= 2 ** -bits * wide.sum()
+        assert abs(m.to(opyard.float64).item() - wide.mean()) <= 2 ** -bits * wide.mean()
+        results.append((s.to(opyard.float32).item(), m.to(opyard.float32).item()))
+    assert results[0] == results[1]  # the blocks are fixed: no dependence on the thread count
+    # a float32 running sum of a million values would drift well past that; a 16-bit one stalls early
+    assert s.to(opyard.float64).item() > 1e6 * scale * 0.9
+
+
+def test_large_float16_sum_overflows_to_inf_and_keeps_nan_as_torch():
+    ones = opyard.ones(300_000, dtype=opyard.float16)
+    assert ones.sum().item() == math.inf  # 300000 > 65504: the float32 sum rounds to inf
+    assert ones.mean().item() == 1.0  # the float32 sum is divided before the rounding
+    ones[12345] = math.nan
+    assert math.isnan(ones.sum().item()) and math.isnan(ones.mean().item())
+
+
+def test_a_large_strided_16_bit_sum_takes_the_general_path():
+    x = opyard.from_numpy((np.arange(600_000, dtype=np.float32) % 7) * np.float32(0.01)).to(opyard.float16)
+    t = x.view(2, 300_000).t()  # not contiguous: numpy's float32 reduction
+    want = np.add.reduce(t.numpy().astype(np.float32), axis=None).astype(np.float16)
+    assert t.sum().numpy().tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("approximate", ["none", "tanh"])

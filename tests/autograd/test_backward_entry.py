@@ -239,3 +239,59 @@ def test_first_grad_is_not_the_root_gradient_of_another_tensor():
     first = x.grad
     s.backward()
     assert x.grad is first and first.tolist() == [2.0, 2.0, 2.0]
+
+
+# Adding into an existing .grad runs the built-in add_ kernel's in-place update without the
+# call machinery when the dispatcher would run that kernel (Note [Accumulation without the
+# call machinery]); these pin that it is the same call: in place, versioned, every layout and
+# dtype, and every case the dispatcher would route elsewhere still reaches its kernel.
+
+
+@pytest.mark.parametrize("dtype", [opyard.float16, opyard.bfloat16, opyard.float32, opyard.float64])
+@pytest.mark.parametrize("make", ["fresh", "expanded", "transposed"])
+def test_accumulation_into_an_existing_grad_is_in_place_and_versioned(dtype, make):
+    base = [[1.0, -2.0, 3.5], [0.25, 5.0, -6.0]]
+    x = opyard.tensor(base, dtype=dtype, requires_grad=True)
+    w = opyard.tensor([[2.0, 3.0], [-1.0, 0.5], [4.0, 1.5]], dtype=dtype)
+    losses = {
+        "fresh": lambda: (x * 2).sum(),  # a new contiguous gradient
+        "expanded": lambda: x.sum(),  # SumBackward0's ones, zero strides
+        "transposed": lambda: (x.t() * w).sum(),  # a transposed gradient
+    }
+    expect = {"fresh": [[2.0] * 3] * 2, "expanded": [[1.0] * 3] * 2, "transposed": w.t().tolist()}
+    losses[make]().backward()
+    grad, version = x.grad, x.grad._version
+    losses[make]().backward()
+    assert x.grad is grad and x.grad.dtype is dtype
+    assert x.grad._version == version + 1
+    assert x.grad.tolist() == [[2 * v for v in row] for row in expect[make]]
+
+
+def test_accumulation_into_a_non_contiguous_grad_adds_through_its_strides():
+    x = leaf()
+    x.grad = opyard.tensor([[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])[:, 0]
+    (x * 2).sum().backward()
+    assert x.grad.tolist() == [3.0, 4.0, 5.0]
+
+
+def test_accumulation_reaches_a_cpu_kernel_registered_over_the_built_in_add_():
+    calls = []
+    original = opyard.library.get_kernel("aten::add_.Tensor", "CPU")
+
+    def add_(keyset, self, other, alpha=1):
+        calls.append((self.tolist(), other.tolist()))
+        return original.call_boxed(keyset, self, other, alpha=alpha)
+
+    x = leaf()
+    x.sum().backward()
+    lib = opyard.library.Library("aten", "IMPL")
+    with pytest.warns(UserWarning, match="Overriding a previously registered kernel"):
+        lib.impl("add_.Tensor", add_, "CPU", with_keyset=True)
+    try:
+        x.sum().backward()
+    finally:
+        lib._destroy()
+    assert calls == [([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])]
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+    x.sum().backward()  # the built-in kernel again
+    assert calls == [([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])] and x.grad.tolist() == [3.0, 3.0, 3.0]

@@ -12,6 +12,7 @@ from opyard.autograd.derivatives import FORMULAS
 
 from grad_samples import COMPOSITE_SAMPLES, INPLACE_SAMPLES, SAMPLES
 from nn_grad_samples import NN_NO_FORWARD
+from statistics_grad_samples import STATS_NO_FORWARD
 
 A = opyard.ops.aten
 
@@ -30,6 +31,7 @@ NO_FORWARD = {
     "aten::grid_sampler_3d": "the grid tangent (torch's grid_sampler_3d_jvp) is not written",
 }
 NO_FORWARD.update(NN_NO_FORWARD)
+NO_FORWARD.update(STATS_NO_FORWARD)
 WITH_FORWARD = sorted(op for op in SAMPLES if op in autograd._registered_ops and op not in NO_FORWARD)
 
 

@@ -493,11 +493,250 @@ _cases("conj_layout", [f"{e}{a}" for e in (
     f"{_CX}[:, :1].expand(2, 3, 4).mH", f"{_CX}[0].H", f"{_CX}[0, ::2].adjoint()", f"{_CX}[0, 0, 1].conj()")
     for a in (".stride()", "")] + [f"{_CX}[:, :1].expand(2, 3, 4).conj().add_(1)",
                                                 f"({_CX}[:, ::2].conj() * 2).stride()"])
+# --- statistics: unique, bincount, histograms, nanmedian, quantile, cov, integration, gradient, ------
+# --- logcumsumexp, renorm, dist, segment_reduce (_aten/statistics.py) --------------------------------
+_NANS = "T.tensor([3., float('nan'), 1., float('nan'), 3., 2.])"
+_M = "T.tensor([[2., 1., 2.], [0., 1., 0.], [2., 1., 2.], [1., 1., 1.]])"
+_cases("statistics", [e.replace("NANS", _NANS).replace("MM", _M) for e in (
+    # unique family: sorted values, each nan its own value, inverse/counts, dims, dtypes refused
+    "T.unique(NANS)", "T.unique(NANS, return_inverse=True, return_counts=True)",
+    "T.unique(NANS, sorted=False, return_counts=True)", "T.unique(T.tensor(2.), return_inverse=True, return_counts=True)",
+    "T.unique(MM, dim=0, return_inverse=True, return_counts=True)", "T.unique(MM, dim=1, return_inverse=True)",
+    "T.unique(MM, dim=-1, return_counts=True)", "T.unique(T.zeros(0, 2), dim=1)", "T.unique(T.zeros(0, 2), dim=0)",
+    "T.unique(T.tensor(1.), dim=0)", "T.unique(T.tensor([1j]))", "T.unique(b, return_counts=True)",
+    "T.unique(u8)", "T.unique(h, return_inverse=True)", "T.unique(bf)", "T.unique(T.tensor([], dtype=T.int64), return_counts=True)",
+    "T.unique(MM.to(T.bfloat16), dim=0)", "MM.unique(dim=0)", "f.unique(return_counts=True)",
+    "T.unique_consecutive(NANS, return_inverse=True, return_counts=True)",
+    "T.unique_consecutive(T.tensor([1, 1, 2, 2, 3, 1, 1, 2]), return_inverse=True, return_counts=True)",
+    "T.unique_consecutive(T.tensor(2.), return_inverse=True, return_counts=True)",
+    "T.unique_consecutive(T.tensor(2.), dim=0)", "T.unique_consecutive(T.tensor([1j]))",
+    "T.unique_consecutive(b, return_counts=True)", "T.unique_consecutive(MM, dim=0, return_inverse=True, return_counts=True)",
+    "T.unique_consecutive(MM, dim=1)", "T.ops.aten._unique(NANS, True, True)", "T.ops.aten._unique2(f)",
+    "T.ops.aten.unique_dim(MM, 0)",
+    "FR(lambda x: T.unique(x), f)", "FR(lambda x: T.unique_consecutive(x), f)", "FR(lambda x: T.unique(x, dim=0), MM)",
+    "FRD(lambda x: [T.unique(x), T.unique(x, return_inverse=True, return_counts=True)], MM)",
+    "FRD(lambda x: [T.unique(x, dim=1), T.unique(x, dim=0, return_counts=True), T.unique_consecutive(x, dim=0)], MM)",
+    "FRD(lambda x: T.unique_consecutive(x, return_counts=True), f)", "FRD(lambda x: T.unique(x), T.ones(0))",
+    "FRD(lambda x: [T.bincount(x), T.bincount(x, T.ones(4)), T.bincount(x, T.ones(4, dtype=T.float16))], i64.abs())",
+    "FRD(lambda x: T.bincount(x, minlength=3), T.ones(0, dtype=T.int64))",
+    # bincount: integral 1-d non-negative input, weights' dtypes, minlength
+    "T.bincount(T.tensor([1, 5, 1]))", "T.bincount(T.tensor([1, 5, 1]), minlength=8)",
+    "T.bincount(T.tensor([1, 5, 1], dtype=T.uint8), T.tensor([0.5, 2., 0.25]))",
+    "T.bincount(T.tensor([1, 5, 1], dtype=T.int8), T.tensor([0.5, 2., 0.25], dtype=T.float64))",
+    "T.bincount(T.tensor([1, 2]), T.tensor([1, 2]))", "T.bincount(T.tensor([1, 2]), T.tensor([1, 2]).half())",
+    "T.bincount(T.tensor([1, 2]), T.tensor([1, 2], dtype=T.float16))", "T.bincount(T.tensor([], dtype=T.int64), minlength=2)",
+    "T.bincount(T.tensor([], dtype=T.int64), T.tensor([]), minlength=2)", "T.bincount(T.tensor([[1, 2]]))",
+    "T.bincount(T.tensor([-1, 2]))", "T.bincount(T.tensor([1., 2]))", "T.bincount(b)", "T.bincount(T.tensor(1))",
+    "T.bincount(T.tensor([1]), minlength=-1)", "T.bincount(T.tensor([1, 2]), T.tensor([1.]))",
+    "T.bincount(T.tensor([1, 2], dtype=T.int16))", "FR(lambda x: T.bincount(x), T.tensor([1, 2]))",
+    # histc: the data's range when min == max, bins computed in the element type
+    "T.histc(f, 4)", "T.histc(f, 3, min=-1, max=1)", "T.histc(f, 3, min=2, max=2)", "T.histc(T.tensor([1., 2.]), 3, min=3, max=1)",
+    "T.histc(NANS, 3)", "T.histc(T.tensor([1., float('inf')]), 3)", "T.histc(T.tensor([]), 3)", "T.histc(MM, 3)",
+    "T.histc(f, 0)", "T.histc(i64, 3)", "T.histc(h, 7)", "T.histc(bf, 7)", "T.histc(T.linspace(0, 1, 50, dtype=T.bfloat16), 7)",
+    "T.histc(T.linspace(0, 1, 50, dtype=T.float16), 7)", "T.histc(T.linspace(-3, 5, 101), 9)", "T.histc(d, 5, min=-5, max=0)",
+    "f.histc(2)", "FR(lambda x: T.histc(x, 5), f)", "FR(lambda x: T.histogram(x, 3), f)", "FR(lambda x: T.histogram(x, T.tensor([0., 1., 2.])), f)", "FR(lambda x: T.histogramdd(x, [2, 3, 1]), MM)",
+    # histogram / histogramdd: bin edges, weights, density, the checks
+    "T.histogram(f, 3)", "T.histogram(d, 3, weight=T.tensor([1., 2., 0.5, 1.], dtype=T.float64), density=True)",
+    "T.histogram(f, 4, range=(-2., 2.))", "T.histogram(f, T.tensor([-5., 0., 0.5, 200.]))",
+    "T.histogram(f, T.tensor([-5., 0., 0.5, 200.]), density=True)", "T.histogram(T.tensor(1.), 3)",
+    "T.histogram(T.tensor([]), 3)", "T.histogram(i64, 3)", "T.histogram(h, 3)", "T.histogram(f, 0)",
+    "T.histogram(f, 3, range=(2., 1.))", "T.histogram(NANS, 3)", "T.histogram(f, 3, weight=T.tensor([1., 2.]))",
+    "T.histogram(f, 3, weight=d)", "T.histogram(f, T.tensor([0., 1., 2.], dtype=T.float64))",
+    "T.histogram(f, T.tensor([[0., 1., 2.]]))", "T.histogram(f, T.tensor([]))",
+    "T.histogramdd(MM, [2, 3, 2])", "T.histogramdd(MM, 2, weight=T.tensor([1., 2., 3., 4.]), density=True)",
+    "T.histogramdd(MM, [2, 1, 2], range=[0., 2., 0., 2., -1., 3.])", "T.histogramdd(MM, [T.tensor([0., 1., 2.]), "
+    "T.tensor([0., 2.]), T.tensor([-1., 1.5, 2.])])", "T.histogramdd(f, [3])", "T.histogramdd(MM, [0, 2, 2])",
+    "T.histogramdd(MM, [2, 2])", "T.histogramdd(MM, [2, 2, 2], range=[0., 1.])", "T.histogramdd(MM.double(), [2, 2, 2], "
+    "weight=T.ones(4))", "T.histogramdd(MM, [2, 2, 2], weight=T.ones(3))", "T.histogramdd(MM.to(T.int64), [2, 2, 2])",
+    "T.ops.aten._histogramdd_bin_edges(MM, [2, 2, 3])", "T.ops.aten._histogramdd_from_bin_cts(MM, [2, 2, 3], density=True)",
+    # nanmedian: the lower median of the non-nan values, torch's index
+    "T.nanmedian(NANS)", "T.nanmedian(T.tensor([float('nan'), float('nan')]))", "T.nanmedian(T.tensor([]))",
+    "T.nanmedian(T.tensor([[float('nan'), float('nan')], [1., float('nan')], [4., 2.]]), 1)",
+    "T.nanmedian(MM, 0, keepdim=True)", "T.nanmedian(T.tensor(3.), 0)", "T.nanmedian(T.zeros(0, 3), 0)",
+    "T.nanmedian(i64)", "T.nanmedian(i8, 0)", "T.nanmedian(b)", "T.nanmedian(T.tensor([1j]))", "T.nanmedian(h)",
+    "T.nanmedian(bf, 0)", "T.nanmedian(MM, 5)", "NANS.nanmedian()",
+    "G(T.nanmedian(T.stack([xr, xr * 2]), 0).values, [xr])", "G(T.nanmedian(xr) * T.ones(3, dtype=T.float64), [xr])",
+    "T.nanmedian(xr).grad_fn.name()", "T.nanmedian(xr, 0).values.grad_fn.name()",
+    # quantile / nanquantile
+    "T.quantile(f, 0.3)", "T.quantile(MM, T.tensor([0.2, 0.5, 1.]), dim=1, keepdim=True)",
+    "T.quantile(MM, 0.5, dim=0, interpolation='lower')", "T.quantile(MM, 0.4, interpolation='higher')",
+    "T.quantile(MM, 0.4, dim=1, interpolation='nearest')", "T.quantile(MM, 0.3, dim=1, interpolation='midpoint')",
+    "T.quantile(NANS, 0.5)", "T.nanquantile(NANS, 0.5)", "T.nanquantile(T.tensor([[float('nan')] * 3, [1., 2., 3.]]), "
+    "T.tensor([0.25, 0.75]), dim=1)", "T.quantile(f, 0.5, keepdim=True)", "T.quantile(T.tensor(2.), 0.5, dim=0)",
+    "T.quantile(i64, 0.5)", "T.quantile(f, 1.5)", "T.quantile(f, T.tensor([1.5]))", "T.quantile(f, T.tensor([0.5], "
+    "dtype=T.float64))", "T.quantile(T.tensor([]), 0.5)", "T.quantile(f, 0.5, interpolation='foo')",
+    "T.quantile(f, T.tensor([[0.5]]))", "T.quantile(h, 0.5)", "FR(lambda x: T.quantile(x, 0.3, dim=0), MM)", "FR(lambda x: T.nanquantile(x, T.tensor([0.2, 0.5]), dim=1, keepdim=True), MM)", "FR(lambda x: T.nanmedian(x, 1), MM)",
+    "G(T.quantile(xr, T.tensor([0.1, 0.5, 0.9], dtype=T.float64)), [xr])",
+    "G(T.nanquantile(xr, 0.3) * T.ones(3, dtype=T.float64), [xr])",
+    # msort
+    "T.msort(MM)", "T.msort(T.tensor(1.))", "T.msort(b)", "MM.msort()",
+    # cov / corrcoef
+    "T.cov(MM)", "T.cov(MM, correction=0)", "T.cov(MM.T, fweights=T.tensor([1, 2, 1, 3]))",
+    "T.cov(MM.T, aweights=T.tensor([0.5, 1., 2., 1.]))", "T.cov(MM.T, correction=2, fweights=T.tensor([1, 2, 1, 3]), "
+    "aweights=T.tensor([0.5, 1., 2., 1.]))", "T.cov(f)", "T.cov(i64)", "T.cov(T.tensor([[1 + 2j, 3 - 1j, 0.5j]]))",
+    "T.cov(T.tensor([1.]))", "T.cov(b)", "T.cov(T.zeros(2, 2, 2))", "T.cov(MM.T, fweights=T.tensor([[1, 2, 1, 3]]))",
+    "T.cov(MM.T, fweights=T.tensor([1., 2., 1., 3.]))", "T.cov(MM.T, aweights=T.tensor([1, 2, 1, 3]))",
+    "T.cov(MM.T, fweights=T.tensor([1, 2]))", "T.cov(MM.T, fweights=T.tensor([1, -2, 1, 3]))",
+    "T.cov(MM.T, aweights=T.tensor([1., -2., 1., 3.]))", "T.cov(MM.T, fweights=T.tensor([0, 0, 0, 0]))",
+    "T.cov(h.reshape(2, 2))", "T.cov(bf.reshape(2, 2))",
+    "T.corrcoef(MM)", "T.corrcoef(f)", "T.corrcoef(T.tensor([[1 + 2j, 3 - 1j, 0.5j], [1., 2j, -1.]]))",
+    "T.corrcoef(T.zeros(2, 2, 2))", "T.corrcoef(i64.reshape(2, 2))", "FR(lambda x: T.corrcoef(x), MM)", "FR(lambda x: T.cov(x), MM)", "FR(lambda x: T.gradient(x), MM)", "FR(lambda x: T.gradient(x, spacing=(T.tensor([0., 1., 3., 4.]),), dim=0), MM)", "FR(lambda x: T.trapezoid(x), MM)", "FR(lambda x: T.cumulative_trapezoid(x, dim=0), MM)", "FR(lambda x: T.msort(x), MM)", "FR(lambda x: T.logcumsumexp(x, 0), MM)", "FR(lambda x: T.renorm(x, 2, 0, 1), MM)", "FR(lambda x, y: T.dist(x, y), MM, f[:3])",
+    "G(T.cov(T.stack([xr, b64])).sum() * T.ones(3, dtype=T.float64), [xr, b64])",
+    "G(T.corrcoef(T.stack([xr, b64, xr * b64]))[0], [xr, b64])",
+    # trapezoid / trapz / cumulative_trapezoid
+    "T.trapezoid(MM)", "T.trapezoid(MM, dim=0)", "T.trapezoid(MM, dx=0.5)", "T.trapezoid(MM, T.tensor([0., 1., 3.]))",
+    "T.trapezoid(MM, MM)", "T.trapezoid(MM, T.tensor([[0., 1., 3.]]))", "T.trapezoid(i64)", "T.trapezoid(i64, dx=2)",
+    "T.trapezoid(T.zeros(2, 0))", "T.trapezoid(b)", "T.trapezoid(f, dx=1j)", "T.trapezoid(f, T.tensor([1., 2., 3.]))",
+    "T.trapezoid(h)", "T.trapezoid(bf, dx=0.3)", "T.trapz(MM, dx=0.5)", "T.trapz(MM, T.tensor([0., 1., 3.]))",
+    "T.cumulative_trapezoid(MM)", "T.cumulative_trapezoid(MM, dx=0.5, dim=0)", "T.cumulative_trapezoid(MM, T.tensor([0., 1., 3.]))",
+    "T.cumulative_trapezoid(i64)", "T.cumulative_trapezoid(f, T.tensor([1., 2., 3.]))", "T.cumulative_trapezoid(b)",
+    "G(T.trapezoid(T.stack([xr, b64]), dim=0), [xr, b64])", "G(T.cumulative_trapezoid(xr, b64) * T.ones(3, dtype=T.float64)[:2], [xr, b64])",
+    # gradient
+    "T.gradient(MM)", "T.gradient(MM, spacing=2.)", "T.gradient(MM, spacing=[2., 0.5])", "T.gradient(MM, dim=1)",
+    "T.gradient(MM, dim=[1, 0], edge_order=2)", "T.gradient(MM, spacing=(T.tensor([0., 1., 3., 4.]), T.tensor([0., 2., 3.])))",
+    "T.gradient(MM, spacing=(T.tensor([0., 1., 3., 4.]),), dim=0, edge_order=2)", "T.gradient(i64)",
+    "T.gradient(u8)", "T.gradient(MM, spacing=[1.])", "T.gradient(MM, spacing=[1., 2.], dim=1)",
+    "T.gradient(MM, edge_order=3)", "T.gradient(MM, dim=[1, 1])", "T.gradient(MM, dim=2)",
+    "T.gradient(T.ones(2, 2), edge_order=2)", "T.gradient(MM, spacing=(T.ones(3, 3),), dim=0)", "T.gradient(h)",
+    "T.gradient(T.tensor([1 + 1j, 2j, 3.]))",
+    "G(T.gradient(xr)[0], [xr])", "G(T.gradient(xr, spacing=(b64,))[0], [xr, b64])",
+    # logcumsumexp
+    "T.logcumsumexp(MM, 1)", "T.logcumsumexp(f, 0)", "T.logcumsumexp(T.tensor([-float('inf'), float('inf'), 1., float('nan')]), 0)",
+    "T.logcumsumexp(T.tensor([-float('inf'), -float('inf'), 1.]), 0)", "T.logcumsumexp(T.tensor([float('inf'), float('inf')]), 0)",
+    "T.logcumsumexp(T.tensor([1 + 2j, -1j, 3 + 0.5j]), 0)", "T.logcumsumexp(T.tensor([complex(float('-inf'), 0), 1j, "
+    "complex(float('inf'), 1.)]), 0)", "T.logcumsumexp(h, 0)", "T.logcumsumexp(bf, 0)",
+    "T.logcumsumexp(T.tensor([100., 100.5, -100.]), 0)", "T.logcumsumexp(T.tensor(1.), 0)", "T.logcumsumexp(T.zeros(0, 2), 0)",
+    "T.logcumsumexp(i64, 0)", "T.logcumsumexp(b, 0)", "T.logcumsumexp(MM, 2)", "MM.logcumsumexp(0)",
+    "G(T.logcumsumexp(xr, 0), [xr])", "G(T.logcumsumexp(xc, 0), [xc])", "T.logcumsumexp(xr, 0).grad_fn.name()",
+    # renorm
+    "T.renorm(MM, 2, 0, 1.5)", "T.renorm(MM, 1, 1, 2)", "T.renorm(MM, float('inf'), 0, 1)", "T.renorm(MM.half(), 2, 0, 1.5)",
+    "T.renorm(MM.bfloat16(), 3, 1, 1)", "T.renorm(MM * (1 + 1j), 2, 0, 1.5)", "T.renorm(MM, 0, 0, 1)",
+    "T.renorm(MM, 2, 0, -1)", "T.renorm(MM.long(), 2, 0, 1)", "T.renorm(f, 2, 0, 1)", "T.renorm(MM, 2, 2, 1)",
+    "MM.clone().renorm_(2, 0, 1.5)", "MM.renorm(2, 1, 1)",
+    "G(T.renorm(T.stack([xr, xr * 3]), 2, 0, 2.5), [xr])", "G(T.renorm(T.stack([xr, b64]), 1.5, 1, 0.5), [xr, b64])",
+    "T.renorm(T.stack([xr, xr]), 2, 0, 1).grad_fn.name()",
+    # dist
+    "T.dist(f, d)", "T.dist(MM, MM.flip(0), 1)", "T.dist(MM, MM.flip(0), 0)", "T.dist(MM, MM.flip(0), float('inf'))",
+    "T.dist(MM, MM.flip(0), 0.5)", "T.dist(bf, bf * 2, 3)", "T.dist(h, h * 2)", "T.dist(T.tensor([1., 2j]), f[:2])",
+    "T.dist(i64, i64)", "T.dist(T.ones(2, 3), T.ones(4, 3))", "T.dist(MM, T.zeros(3))", "MM.dist(MM * 2)",
+    "G(T.dist(xr, b64) * T.ones(3, dtype=T.float64), [xr, b64])", "G(T.dist(xr, b64, 3) * T.ones(3, dtype=T.float64), "
+    "[xr, b64])", "G(T.dist(xr, xr.detach()) * T.ones(3, dtype=T.float64), [xr])", "T.dist(xr, b64).grad_fn.name()",
+    "G(T.dist(xc, yc) * T.ones(3, dtype=T.float64), [xc, yc])",
+    # segment_reduce
+    "T._segment_reduce(T.arange(6.), 'sum', lengths=T.tensor([1, 0, 3, 2]))",
+    "T._segment_reduce(T.arange(6.), 'mean', lengths=T.tensor([1, 0, 3, 2]))",
+    "T._segment_reduce(T.arange(6.), 'mean', lengths=T.tensor([1, 0, 3, 2]), initial=2.)",
+    "T._segment_reduce(T.arange(6.) - 2, 'prod', lengths=T.tensor([2, 4]))",
+    "T._segment_reduce(T.tensor([1., float('nan'), 2., 3.]), 'max', lengths=T.tensor([2, 2]))",
+    "T._segment_reduce(T.tensor([1., float('nan'), 2., 3.]), 'amin', lengths=T.tensor([2, 0, 2]))",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([1, 3]))",
+    "T._segment_reduce(MM, 'max', lengths=T.tensor([[1, 2], [3, 0], [0, 3], [2, 1]]), axis=1)",
+    "T._segment_reduce(MM, 'sum', offsets=T.tensor([0, 1, 4]))",
+    "T._segment_reduce(T.arange(6.).half(), 'sum', lengths=T.tensor([4, 2]))",
+    "T._segment_reduce(T.arange(6.).bfloat16(), 'mean', lengths=T.tensor([4, 2]))",
+    "T._segment_reduce(T.ones(3), 'foo', lengths=T.tensor([3]))", "T._segment_reduce(T.ones(3), 'sum', lengths=T.tensor([2]))",
+    "T._segment_reduce(T.ones(3), 'sum')", "T._segment_reduce(T.ones(3, dtype=T.long), 'sum', lengths=T.tensor([3]))",
+    "T._segment_reduce(T.ones(3), 'sum', lengths=T.tensor([2]), unsafe=True)",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([4]), indices=T.tensor([0]))",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([5, -1]))", "T._segment_reduce(MM, 'sum', lengths=T.tensor([4]), axis=1)",
+    "T._segment_reduce(MM, 'sum', offsets=T.tensor([0, 4]), axis=1)", "T._segment_reduce(MM, 'sum', offsets=T.tensor([0, 2]))",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([4.]))", "T._segment_reduce(MM, 'sum', lengths=T.tensor([4], dtype=T.int32))",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([4]), offsets=T.tensor([0, 1, 4]))",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([[4]]), axis=1)", "T._segment_reduce(MM, 'sum', lengths=T.tensor([4]), axis=-2)",
+    "T._segment_reduce(MM, 'sum', lengths=T.tensor([4]), axis=2)", "T._segment_reduce(MM, 'max', lengths=T.tensor([4, 0]), initial=-1)",
+    "T._segment_reduce(T.tensor(1.), 'sum', lengths=T.tensor([1]))",
+    "T._segment_reduce(MM, 'sum', offsets=T.tensor([1, 3]))", "T._segment_reduce(MM, 'mean', offsets=T.tensor([[0, 1], [1, 3], [0, 0], [2, 3]]), axis=1)",
+    "FR(lambda x: T._segment_reduce(x, 'sum', lengths=T.tensor([1, 3])), MM)",
+    "G(T._segment_reduce(T.cat([xr, b64]), 'prod', lengths=T.tensor([1, 2, 3])), [xr, b64])",
+    "G(T._segment_reduce(T.cat([xr, xr]), 'max', lengths=T.tensor([3, 2, 1])), [xr])",
+    "G(T._segment_reduce(T.cat([xr, b64]), 'mean', lengths=T.tensor([2, 4, 0])), [xr, b64])",
+    "T._segment_reduce(xr, 'sum', lengths=T.tensor([3])).grad_fn.name()",
+    # out= forms
+    "(lambda o: (T.histc(f, 3, out=o), o)[1])(T.empty(3))", "(lambda o: (T.logcumsumexp(MM, 0, out=o), o)[1])(T.empty(4, 3))",
+    "(lambda o: (T.renorm(MM, 2, 0, 1, out=o), o)[1])(T.empty(4, 3))", "(lambda o: (T.msort(MM, out=o), o)[1])(T.empty(4, 3))",
+    "(lambda o: (T.quantile(MM, 0.3, dim=0, out=o), o)[1])(T.empty(3))",
+    "(lambda o: (T.nanquantile(MM, T.tensor([0.3]), out=o), o)[1])(T.empty(1))",
+    "T.histc(f, 3, out=T.empty(3, dtype=T.float64))", "T.quantile(f, 0.3, out=T.empty((), dtype=T.float64))",
+    # values on bin edges: the edges are torch's linspace (one fused multiply-add each)
+    "T.histogram(T.tensor([-3., -2., -1., 0., 1., 2., 3.] * 3), 36)",
+    "T.histogram(T.tensor([-3., -2., -1., 0., 1., 2., 3.] * 3, dtype=T.float64), 36)",
+    "T.histogramdd(T.tensor([[-1., 0.], [0., 1.], [1., 2.], [-1., 2.]]), [12, 36])",
+    "T.linspace(-3, 3, 37)[12] == -1", "T.linspace(-2.5, 7.1, 101, dtype=T.float64)[30:40]",
+    # histc counts in the element type, one range of elements per thread (2 threads here)
+    *[f"(lambda n: (T.set_num_threads(2), T.histc(T.zeros({k}, dtype=T.{dt}), 3), T.set_num_threads(n))[1])"
+      "(T.get_num_threads())" for k in (258, 513, 1000, 5000) for dt in ("bfloat16", "float16")],
+    "(lambda n: (T.set_num_threads(1), T.histc(T.zeros(1000, dtype=T.bfloat16), 3), T.set_num_threads(n))[1])"
+    "(T.get_num_threads())",
+)])
+
+# Edge shapes and values of the statistics operators.
+_cases("statistics_edges", [
+    "T.cov(T.zeros(2, 0))", "T.cov(T.zeros(0, 3))", "T.cov(T.zeros(0))", "T.corrcoef(T.ones(1, 1))", "T.corrcoef(T.ones(2, 3))",
+    "T.cov(T.ones(3, 1))", "T.cov(T.tensor(2.))", "T.corrcoef(T.tensor([1., 2.]))",
+    "T.quantile(T.ones(3, 1), 0.5, dim=1)", "T.quantile(T.ones(0, 2), 0.5, dim=1)", "T.quantile(T.tensor(2.), T.tensor([0.5]))",
+    "T.nanquantile(T.full((2, 3), float('nan')), 0.5, dim=1, keepdim=True)", "T.quantile(T.tensor([1., float('inf')]), 0.5)",
+    "T.trapezoid(T.tensor(2.))", "T.trapezoid(T.ones(1))", "T.trapezoid(T.ones(3), dx=0)", "T.cumulative_trapezoid(T.ones(1))",
+    "T.cumulative_trapezoid(T.ones(2, 0))", "T.trapezoid(T.ones(3, 4), T.ones(5, 4), dim=0)",
+    "T.gradient(T.tensor(2.))", "T.gradient(T.ones(2), edge_order=1)", "T.gradient(T.ones(3, 0))",
+    "T.gradient(T.arange(5.), spacing=0.)", "T.gradient(T.arange(5.), spacing=(T.tensor([0., 1., 1., 2., 3.]),))",
+    "T.logcumsumexp(T.zeros(2, 0), 1)", "T.logcumsumexp(T.full((3,), -float('inf')), 0)",
+    "T.renorm(T.zeros(2, 3), 2, 0, 1)", "T.renorm(T.ones(0, 3), 2, 0, 1)", "T.renorm(T.ones(2, 3), 2, -1, 0)",
+    "T.dist(T.ones(0), T.ones(0))", "T.dist(T.ones(0), T.ones(0), float('inf'))", "T.dist(T.ones(0), T.ones(0), -1)",
+    "T.dist(T.ones(3), T.ones(3) * 2, -1)", "T.dist(T.ones(3), T.ones(3) * 2, -float('inf'))",
+    "T.histc(T.ones(4), 3)", "T.histc(T.ones(4), 3, min=1, max=1)", "T.histc(T.tensor([1e30, -1e30]), 2)",
+    "T.histc(T.tensor([0., 1.]), 2, min=0.5, max=0.5)", "T.histc(T.tensor([0., 1.]), 2, min=float('nan'), max=1)",
+    "T.histogram(T.ones(4), 3)", "T.histogram(T.ones(4), 3, range=(1., 1.))", "T.histogram(T.ones(4), 3, range=(0., float('inf')))",
+    "T.histogram(T.ones(4), T.tensor([2., 1., 0.]))", "T.histogram(T.ones(4), T.tensor([1.]))",
+    "T.histogramdd(T.ones(0, 2), [2, 2])", "T.histogramdd(T.ones(3, 0), [])", "T.histogramdd(T.ones(3, 2), [2, 2], density=True, weight=T.zeros(3))",
+    "T.msort(T.ones(0, 3))", "T.msort(T.tensor([3., float('nan'), 1.]))", "T.nanmedian(T.ones(3, 1), 1, keepdim=True)",
+    "T.nanmedian(T.tensor([[1., 2.]]), -1)", "T.nanmedian(T.ones(2, 3), 2)",
+    "T.unique(T.ones(0, 3), dim=1)", "T.unique(T.ones(2, 0, 3), dim=1)", "T.unique_consecutive(T.ones(0))",
+    "T.unique(T.tensor([-0., 0.]), return_counts=True)", "T.unique(T.tensor([float('inf'), -float('inf'), float('inf')]))",
+    "T.bincount(T.tensor([0, 0]), minlength=0)", "T.bincount(T.tensor([3]), T.tensor([2.], dtype=T.float64), 5)",
+    "T._segment_reduce(T.ones(0, 2), 'sum', lengths=T.tensor([0, 0]))", "T._segment_reduce(T.ones(3), 'prod', lengths=T.tensor([]).long())",
+    "T._segment_reduce(T.tensor([float('nan'), 1.]), 'min', lengths=T.tensor([2]))",
+    "T._segment_reduce(T.tensor([2., 0., 3.]), 'prod', lengths=T.tensor([3]), initial=2)",
+])
+
+# Which element types each statistics operator takes (torch's CPU kernels), one call per type.
+_STAT_TYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "bfloat16",
+               "float32", "float64", "complex64", "complex128")
+_STAT_CALLS = (
+    "T.unique(X)", "T.unique(X.reshape(2, 2), dim=0)", "T.unique_consecutive(X)", "T.bincount(X)",
+    "T.bincount(T.tensor([0, 1, 1, 2]), X)", "T.histc(X, 3)", "T.histogram(X, 3)", "T.histogramdd(X.reshape(2, 2), 2)",
+    "T.nanmedian(X)", "T.nanmedian(X, 0)", "T.quantile(X, 0.5)", "T.msort(X)", "T.cov(X.reshape(2, 2))",
+    "T.corrcoef(X.reshape(2, 2))", "T.trapezoid(X)", "T.cumulative_trapezoid(X)", "T.gradient(X)",
+    "T.logcumsumexp(X, 0)", "T.renorm(X.reshape(2, 2), 2, 0, 1)", "T.dist(X, X.flip(0))",
+    "T._segment_reduce(X, 'sum', lengths=T.tensor([1, 3]))",
+)
+_cases("statistics_dtypes", [c.replace("X", f"T.tensor([1, 0, 1, 1]).to(T.{dt})")
+                             for c in _STAT_CALLS for dt in _STAT_TYPES])
+
+
+def _shapes(r):
+    if hasattr(r, "shape"):
+        return [str(r.dtype).split(".")[-1], [str(n) for n in r.shape]]
+    return [_shapes(v) for v in r]
+
+
+def _fake_run(T, fn, *xs, dynamic=False):
+    """The dtypes and shapes of ``fn``'s results on fake copies of ``xs``, inside one FakeTensorMode (the
+    tensors ``fn`` makes are fake too); ``dynamic``: with a ShapeEnv allowing data-dependent shapes."""
+    import importlib
+
+    env = None
+    if dynamic:
+        shapes = importlib.import_module(T.__name__ + ".fx.experimental.symbolic_shapes")
+        env = shapes.ShapeEnv(allow_dynamic_output_shape_ops=True)
+    with T._subclasses.fake_tensor.FakeTensorMode(shape_env=env) as mode:
+        return _shapes(fn(*[mode.from_tensor(x) for x in xs]))
 
 
 def tensors(T):
-    """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``."""
-    env = {"T": T}
+    """``{"T": T, name: tensor}`` for the tensors (and helpers) of ``TENSORS``; ``FR(fn, *tensors)``
+    runs ``fn`` under a FakeTensorMode, ``FRD(fn, *tensors)`` under one with a ShapeEnv."""
+    env = {"T": T, "FR": lambda fn, *xs: _fake_run(T, fn, *xs),
+           "FRD": lambda fn, *xs: _fake_run(T, fn, *xs, dynamic=True)}
     for name, expr in TENSORS.items():
         env[name] = eval(expr, env)  # noqa: S307 -- the expressions of this module
     return env

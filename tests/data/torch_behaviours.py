@@ -19,7 +19,7 @@ SNIPPETS = {}
 CHECK = {}
 AREA = {}
 AREA_MODULES = ("torch_behaviours_library", "torch_behaviours_fake", "torch_behaviours_dispatch",
-                "torch_behaviours_ports")
+                "torch_behaviours_ports", "torch_behaviours_views")
 
 
 def snippet(name, code, check="value", area="autograd"):
@@ -215,6 +215,11 @@ out = [asyncio.run(co()), T.is_grad_enabled()]
 snippet("post_accumulate_grad_hook_returning_a_value", """
 x = T.ones(2, requires_grad=True)
 x.register_post_accumulate_grad_hook(lambda p: 5)
+(x * 2).sum().backward()
+""", "words")
+snippet("post_accumulate_grad_hook_returning_a_tensor", """
+x = T.ones(2, requires_grad=True)
+x.register_post_accumulate_grad_hook(lambda p: p.grad * 2)
 (x * 2).sum().backward()
 """, "words")
 snippet("post_accumulate_grad_hook_sees_the_grad", """

@@ -315,3 +315,59 @@ from T._library.infer_schema import tuple_to_list
 out = [plain(tuple_to_list(t)).replace("._tensor", "") for t in (tuple, typing.Tuple, tuple[int], tuple[int, ...], tuple[int, float],
                                           typing.Tuple[int, int], tuple[T.Tensor, ...])]
 """)
+
+
+# --- Library.fallback at the keys the library itself serves --------------------------------------
+
+# Every runtime key both name (torch cannot parse AutogradMAIA; the alias keys expand to keys of their own).
+# Not NestedTensor and AutogradPrivateUse1: torch takes a second fallback there without a word (the
+# first is lost), where opyard refuses it as at every other key.
+_FALLBACK_KEYS = ("CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "PrivateUse1", "Meta", "FPGA",
+                  "BackendSelect", "Fake", "Python", "Functionalize", "Conjugate", "Negative",
+                  "ZeroTensor", "ADInplaceOrView", "AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA",
+                  "AutogradMPS", "AutogradXPU", "AutogradHPU", "AutogradLazy", "AutogradMeta",
+                  "AutogradNestedTensor", "Tracer", "AutocastCPU", "AutocastCUDA", "Batched",
+                  "VmapMode", "PythonTLSSnapshot", "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode",
+                  "PythonDispatcher", "Autograd")
+# The refusal's words up to the first location, and where it says the new registration was made (the
+# line that created the Library, as torch's TORCH_LIBRARY_IMPL block).
+_FALLBACK = """
+from T.library import Library, fallthrough_kernel
+def fn(op, *args, **kwargs):
+    return op(*args, **kwargs)
+lib = Library("_", "IMPL")
+again = Library("_", "IMPL")
+def outcome(lib, fn):
+    try:
+        lib.fallback(fn, "{key}"{keyset})
+    except RuntimeError as e:
+        text = str(e)
+        return [text.split(";")[0], text.split("new registration registered at ")[1].split(" ")[0]]
+    return "registered"
+try:
+    out = [outcome(lib, fn), outcome(again, fn)]
+finally:
+    lib._destroy()
+    again._destroy()
+"""
+for _key in _FALLBACK_KEYS:
+    lib_snippet(f"fallback_at_{_key}", _FALLBACK.format(key=_key, keyset=""))
+for _key in ("AutocastCPU", "Python", "CPU"):
+    lib_snippet(f"fallback_with_keyset_at_{_key}", _FALLBACK.format(key=_key, keyset=", with_keyset=True"))
+    lib_snippet(f"fallthrough_fallback_at_{_key}",
+                _FALLBACK.format(key=_key, keyset="").replace("outcome(lib, fn), outcome(again, fn)",
+                                                              "outcome(lib, fallthrough_kernel), outcome(again, fn)"))
+
+
+# --- register_kernel replacing a custom op's own kernel ------------------------------------------
+
+lib_snippet("custom_op_register_kernel_twice_is_silent", """
+from T.library import custom_op
+@custom_op("bh_rk2::f", mutates_args=(), device_types="cpu")
+def f(x: T.Tensor) -> T.Tensor:
+    return x.clone()
+f.register_kernel("cpu")(lambda x: x * 2)
+a = f(T.ones(2))
+f.register_kernel("cpu")(lambda x: x * 3)
+out = [a, f(T.ones(2))]
+""")

@@ -123,10 +123,11 @@ def test_fallthrough_on_backend_reaches_undefined_slot(ns, kt):
 
 
 @pytest.mark.parametrize("fallback_key, registered, tensor_keys, include, expected", [
-    ("Tracer", ["CPU"], ["CPU"], ["Tracer"], "fallback"),
+    ("TESTING_ONLY_GenericMode", ["CPU"], ["CPU"], ["TESTING_ONLY_GenericMode"], "fallback"),
     ("CPU", ["Meta"], ["CPU"], [], "fallback"),
     ("CPU", ["CPU"], ["CPU"], [], "CPU"),
-    ("Tracer", ["Tracer", "CPU"], ["CPU"], ["Tracer"], "Tracer"),
+    ("TESTING_ONLY_GenericMode", ["TESTING_ONLY_GenericMode", "CPU"], ["CPU"], ["TESTING_ONLY_GenericMode"],
+     "TESTING_ONLY_GenericMode"),
 ])
 def test_backend_fallbacks(ns, kt, fallback_key, registered, tensor_keys, include, expected):
     lib = _define(ns, registered)  # noqa: F841 (keep alive)
@@ -160,14 +161,14 @@ def test_fallback_with_keyset_gets_keyset_then_op(ns, kt):
 
     def fallback(keyset, op, x):
         got["keyset"], got["op"] = keyset, op
-        return op.redispatch(keyset.remove(DispatchKey.Tracer), x)
+        return op.redispatch(keyset.remove(DispatchKey.TESTING_ONLY_GenericMode), x)
 
     g = Library("_", "IMPL")
-    g.fallback(fallback, "Tracer", with_keyset=True)
+    g.fallback(fallback, "TESTING_ONLY_GenericMode", with_keyset=True)
     try:
-        with opyard.dispatcher.include("Tracer"):
+        with opyard.dispatcher.include("TESTING_ONLY_GenericMode"):
             assert getattr(opyard.ops, ns).op(kt("CPU")) == "CPU"
-        assert got["keyset"].has(DispatchKey.Tracer) and got["keyset"].has(DispatchKey.CPU)
+        assert got["keyset"].has(DispatchKey.TESTING_ONLY_GenericMode) and got["keyset"].has(DispatchKey.CPU)
         assert got["op"] == getattr(opyard.ops, ns).op.default
     finally:
         g._destroy()

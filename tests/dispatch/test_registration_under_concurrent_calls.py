@@ -39,7 +39,7 @@ def _register_and_destroy(ns, i):
     frag.define(f"g{i}(Tensor x) -> str")
     frag.impl(f"g{i}", lambda x: "g", "CPU")
     fb = Library("_", "IMPL")
-    fb.fallback(lambda op, *a, **k: "fallback", "Tracer")
+    fb.fallback(lambda op, *a, **k: "fallback", "TESTING_ONLY_GenericMode")
     cyclic = Library(ns, "IMPL")
     cyclic.impl("f", lambda x: "cyclic", "Meta")
     cyclic.me = cyclic  # destroyed by the cyclic GC's finalizer
@@ -145,7 +145,7 @@ def test_a_kernel_may_destroy_its_own_library_mid_call(ns, kt):
         l.define(f'g{i}(Tensor x, int[] a=[1, 2], float b=0.5) -> Tensor')
         l.impl(f'g{i}', lambda x: x, 'CPU')
         f = Library('_', 'IMPL'); f.me = f
-        f.fallback(lambda op, *a, **k: None, 'Tracer')
+        f.fallback(lambda op, *a, **k: None, 'TESTING_ONLY_GenericMode')
         del l, f
         lib.define(f'h{i}(Tensor x, int[] a=[1, 2]) -> Tensor')
         lib.impl(f'h{i}', lambda x: x, 'CPU')

@@ -15,7 +15,7 @@ PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
 LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
         "_python_dispatcher", "_subclasses"]
 # Modules below the facade that load on first use too.
-LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.fx.experimental", "ml_dtypes", "logging",
+LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
               "hashlib", "dataclasses"]
 
 

@@ -8,6 +8,7 @@ import opyard
 
 from nn_grad_samples import NN_NOT_IMPLEMENTED, NN_SAMPLES
 from special_grad_samples import SPECIAL_INPLACE_SAMPLES, SPECIAL_NOT_IMPLEMENTED, SPECIAL_SAMPLES
+from statistics_grad_samples import STATS_NOT_IMPLEMENTED, STATS_SAMPLES
 
 A = opyard.ops.aten
 rng = np.random.default_rng(0)
@@ -359,7 +360,8 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
 NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf", "aten::scatter.reduce", "aten::scatter.value_reduce",
-                   "aten::scatter_.reduce", "aten::scatter_.value_reduce"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED
+                   "aten::scatter_.reduce", "aten::scatter_.value_reduce"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED \
+    | STATS_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call
 COMPOSITE_SAMPLES = {
     "aten::var_mean.correction": (_var_plus_mean, (r(2, 3),)),
@@ -414,3 +416,5 @@ SAMPLES["aten::logaddexp2"] = (lambda a, b: A.logaddexp2.default(a, b), (r(2, 3)
 # The special functions, the number-representation ops and the complex parts.
 SAMPLES.update(SPECIAL_SAMPLES)
 INPLACE_SAMPLES.update(SPECIAL_INPLACE_SAMPLES)
+# The statistics rows.
+SAMPLES.update(STATS_SAMPLES)

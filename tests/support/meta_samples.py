@@ -60,6 +60,8 @@ SAMPLES = {
     "clamp": lambda m: ((m(2, 3), -0.5, 0.5), {}), "clamp.Tensor": lambda m: ((m(2, 3), m(3)), {}),
     "clamp_min": lambda m: ((m(2, 3), 0), {}), "clamp_max": lambda m: ((m(2, 3), 0), {}),
     "isclose": lambda m: ((m(2, 3), m(2, 3)), {}), "bitwise_not": lambda m: ((m(2, 3, dtype=b8),), {}),
+    "copy": lambda m: ((m(2, 3), m(3)), {}), "fill.Scalar": lambda m: ((m(2, 3), 1), {}),
+    "fill.Tensor": lambda m: ((m(2, 3), m()), {}),
     "copy_": lambda m: ((m(2, 3), m(3)), {}), "fill_.Scalar": lambda m: ((m(2, 3), 1), {}),
     "fill_.Tensor": lambda m: ((m(2, 3), m()), {}), "zero_": lambda m: ((m(2, 3),), {}),
     "sum": lambda m: ((m(2, 3),), {"dtype": opyard.float64}), "sum.dim_IntList": lambda m: ((m(2, 3, 4), [0, 2], True), {}),
@@ -400,6 +402,8 @@ SAMPLES.update({
     "native_group_norm": lambda m: ((m(3, 4, 5), m(4), m(4), 3, 4, 5, 2, 1e-5), {}),
     "group_norm": lambda m: ((m(3, 4, 5), 2, m(4), m(4)), {}),
     "native_layer_norm": lambda m: ((m(3, 4, 5), [5], m(5), m(5), 1e-5), {}),
+    "native_layer_norm_backward": lambda m: ((m(3, 4, 5), m(3, 4, 5), [5], m(3, 4, 1), m(3, 4, 1, positive=True),
+                                              m(5), m(5), [True, True, True]), {}),
 })
 
 # Activation kernels and their compositions.
@@ -664,3 +668,59 @@ from special_meta_samples import SPECIAL_META_SAMPLES  # noqa: E402
 
 for _name, _sample in SPECIAL_META_SAMPLES.items():
     SAMPLES.setdefault(_name, _sample)
+
+# Statistics (_aten/statistics.py): histograms, nanmedian, quantiles, integration, gradient,
+# logcumsumexp, renorm, dist, segment_reduce; the unique family and bincount depend on the data.
+SAMPLES.update({
+    "histc": lambda m: ((m(2, 3), 4), {}), "histc.out": lambda m: ((m(2, 3), 4), {"out": opyard.empty(0, device=m.device)}),
+    "histogram.bin_ct": lambda m: ((m(7),), {"bins": 3, "weight": m(7), "density": True}),
+    "histogram.bins_tensor": lambda m: ((m(2, 3), opyard.linspace(-1, 1, 4, device=m.device)), {}),
+    "histogram.bin_ct_out": _multi_out_sample(lambda m: ((m(7), 3), {}), ("hist", "bin_edges")),
+    "histogram.bins_tensor_out": _multi_out_sample(
+        lambda m: ((m(7), opyard.linspace(-1, 1, 4, device=m.device)), {}), ("hist", "bin_edges")),
+    "_histogramdd_bin_edges": lambda m: ((m(5, 2), [2, 3]), {}),
+    "_histogramdd_from_bin_cts": lambda m: ((m(5, 2), [2, 3]), {"range": [-1.0, 1.0, 0.0, 2.0]}),
+    "_histogramdd_from_bin_tensors": lambda m: ((m(5, 2), [opyard.linspace(-1, 1, 3, device=m.device),
+                                                            opyard.linspace(-2, 2, 4, device=m.device)]), {}),
+    "histogramdd": lambda m: ((m(5, 2), [2, 3]), {}), "histogramdd.int_bins": lambda m: ((m(5, 2), 3), {}),
+    "histogramdd.TensorList_bins": lambda m: ((m(5, 2), [opyard.linspace(-1, 1, 3, device=m.device),
+                                                          opyard.linspace(-2, 2, 4, device=m.device)]), {}),
+    "nanmedian": lambda m: ((m(2, 3),), {}), "nanmedian.dim": lambda m: ((m(2, 5), 1, True), {}),
+    "nanmedian.dim_values": _multi_out_sample(lambda m: ((m(2, 5), 1), {}), ("values", "indices")),
+    "quantile": lambda m: ((m(3, 4), opyard.tensor([0.2, 0.7], device=m.device)), {"dim": 1, "keepdim": True}),
+    "quantile.scalar": lambda m: ((m(3, 4), 0.4), {"interpolation": "midpoint"}),
+    "nanquantile": lambda m: ((m(3, 4), opyard.tensor([0.2, 0.7], device=m.device)), {"dim": 0}),
+    "nanquantile.scalar": lambda m: ((m(3, 4), 0.4), {"dim": -1}),
+    "quantile.out": lambda m: ((m(3, 4), opyard.tensor([0.5], device=m.device)), {"out": opyard.empty(0, device=m.device)}),
+    "quantile.scalar_out": lambda m: ((m(3, 4), 0.5, 0), {"out": opyard.empty(0, device=m.device)}),
+    "nanquantile.out": lambda m: ((m(3, 4), opyard.tensor([0.5], device=m.device)), {"out": opyard.empty(0, device=m.device)}),
+    "nanquantile.scalar_out": lambda m: ((m(3, 4), 0.5), {"out": opyard.empty(0, device=m.device)}),
+    "msort": lambda m: ((m(3, 4),), {}), "msort.out": lambda m: ((m(3, 4),), {"out": opyard.empty(0, device=m.device)}),
+    "trapezoid.x": lambda m: ((m(3, 4), m(4)), {}), "trapezoid.dx": lambda m: ((m(3, 4),), {"dx": 0.5, "dim": 0}),
+    "trapz.x": lambda m: ((m(3, 4), m(3, 4)), {}), "trapz.dx": lambda m: ((m(3, 4),), {"dx": 2.0}),
+    "cumulative_trapezoid.x": lambda m: ((m(3, 4), m(4)), {}),
+    "cumulative_trapezoid.dx": lambda m: ((m(3, 4),), {"dx": 0.5, "dim": 0}),
+    "gradient.scalarint": lambda m: ((m(3, 4),), {"spacing": 2.0}),
+    "gradient.scalararray": lambda m: ((m(3, 4),), {"spacing": 2.0, "dim": [1]}),
+    "gradient.array": lambda m: ((m(3, 4),), {"dim": [0, 1], "edge_order": 2}),
+    "gradient.scalarrayint": lambda m: ((m(3, 4),), {"spacing": [1.0, 2.0]}),
+    "gradient.scalarrayarray": lambda m: ((m(3, 4),), {"spacing": [0.5], "dim": [0]}),
+    "gradient.tensorarrayint": lambda m: ((m(3, 4),), {"spacing": [opyard.tensor([0.0, 1.0, 3.0], device=m.device)],
+                                                        "dim": 0}),
+    "gradient.tensorarray": lambda m: ((m(3, 4),), {"spacing": [opyard.tensor([0.0, 1.0, 3.0, 4.0], device=m.device)],
+                                                     "dim": [1]}),
+    "logcumsumexp": lambda m: ((m(3, 4), 1), {}), "_logcumsumexp": lambda m: ((m(3, 4), 0), {}),
+    "logcumsumexp.out": lambda m: ((m(3, 4), 1), {"out": opyard.empty(0, device=m.device)}),
+    "renorm": lambda m: ((m(3, 4), 2, 0, 1.0), {}), "renorm_": lambda m: ((m(3, 4), 1.5, 1, 0.5), {}),
+    "renorm.out": lambda m: ((m(3, 4), 2, 0, 1.0), {"out": opyard.empty(0, device=m.device)}),
+    "dist": lambda m: ((m(3, 4), m(4)), {"p": 3}),
+    "segment_reduce": lambda m: ((m(5, 2), "sum"), {"lengths": m.idx([2, 3])}),
+    "_segment_reduce_backward": lambda m: ((m(2, 2), m(2, 2), m(5, 2), "max"), {"lengths": m.idx([2, 3])}),
+})
+DATA_DEPENDENT.update({
+    "_unique2": lambda m: ((m(2, 3),), {}), "_unique": lambda m: ((m(2, 3),), {}),
+    "unique_dim": lambda m: ((m(2, 3), 0), {}), "unique_consecutive": lambda m: ((m(2, 3),), {}),
+    "unique_dim_consecutive": lambda m: ((m(2, 3), 1), {}), "bincount": lambda m: ((m.idx([1, 2]),), {}),
+})
+# cov and corrcoef ask equal() whether their weights are valid, which meta tensors cannot answer (as torch's).
+META_REFUSES.update({"cov": lambda m: ((m(2, 3),), {}), "corrcoef": lambda m: ((m(2, 3),), {})})

@@ -191,11 +191,47 @@ def arange_start_step(start, end, step=1, *, dtype=None, layout=None, device=Non
     return _arange(start, end, step, dtype, device)
 
 
+def _fma(a, b, c):
+    """``a * b + c`` in float64 rounded once (the fused multiply-add torch's compiled kernels use):
+    the product split exactly into a sum of two doubles (Dekker), then added (Knuth's two-sum)."""
+    split = 134217729.0  # 2**27 + 1
+    prod = a * b
+    ah = a * split
+    ah = ah - (ah - a)
+    bh = b * split
+    bh = bh - (bh - b)
+    err = ((ah * bh - prod) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)
+    total = prod + c
+    back = total - prod
+    tail = (prod - (total - back)) + (c - back)
+    return total + (tail + err)
+
+
+def torch_linspace(start, end, steps, npdt):
+    """torch's CPU ``linspace`` for float32/float64 ``npdt``: the step ``(end - start) / (steps - 1)``
+    in the element type, the first half ``start + step * i`` and the second ``end - step * (steps - 1
+    - i)``, each one fused multiply-add (float32 computed in float64, which holds the product exactly,
+    and rounded once)."""
+    s, e = npdt.type(start), npdt.type(end)
+    if steps == 1:
+        return np.array([s], npdt)
+    step = (e - s) / npdt.type(steps - 1)
+    i = np.arange(steps, dtype=np.float64)
+    first = i < steps // 2
+    coef = np.where(first, i, -(steps - 1 - i))
+    base = np.where(first, np.float64(s), np.float64(e))
+    if npdt == np.float32:
+        return (base + np.float64(step) * coef).astype(np.float32)
+    return _fma(np.float64(step), coef, base)
+
+
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative (aten::linspace)")
     complex_ = any(isinstance(v, complex) for v in (start, end))
     dt = dtype if dtype is not None else (D.get_default_dtype().to_complex() if complex_ else D.get_default_dtype())
+    if steps and dt in (D.float32, D.float64) and not complex_:
+        return _new(torch_linspace(start, end, steps, dt.np), device)
     return _new(np.linspace(start, end, steps).astype(dt.np), device)
 
 

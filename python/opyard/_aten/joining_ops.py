@@ -171,20 +171,28 @@ def dsplit_array(self, indices):
 
 # torch's unsafe_split/unsafe_chunk return the pieces of ``self``'s memory without view tracking
 # (the caller promises not to write into them); here they are the tracked views ``split`` returns:
-# the same memory and strides, and an in-place write into one stays correct for autograd.
+# the same memory and strides, and an in-place write into one stays correct for autograd. Unlike
+# split's, they may be modified in place (torch's are no views for autograd): they forget being
+# outputs of an op returning several views (Note [View history] in src/python/autograd/view_history.rs).
 @_op("unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]", kind="composite")
 def unsafe_split(self, split_size, dim=0):
-    return A.split__Tensor(self, split_size, dim)
+    return _writable_pieces(A.split__Tensor(self, split_size, dim))
 
 
 @_op("unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]", kind="composite")
 def unsafe_split_with_sizes(self, split_sizes, dim=0):
-    return A.split_with_sizes(self, split_sizes, dim)
+    return _writable_pieces(A.split_with_sizes(self, split_sizes, dim))
+
+
+def _writable_pieces(pieces):
+    for p in pieces:
+        p._view_meta = None
+    return pieces
 
 
 @_op("unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]", kind="composite")
 def unsafe_chunk(self, chunks, dim=0):
-    return A.chunk(self, chunks, dim)
+    return _writable_pieces(A.chunk(self, chunks, dim))
 
 
 # --- broadcasting ---------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ SCHEMAS = (
     "native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)",
     "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor",
     "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
+    "native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)",
 )
 # ``layer_norm``'s schema is in schemas.py; its kernel is here.
 
@@ -144,8 +145,9 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
     ``native_batch_norm``."""
     if input.dim() >= 2:
         channels = input.shape[1]
-        for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                        ("running_var", running_var)):
+        # torch's order (``_batch_norm_impl_index``): the running statistics, then the affine parameters
+        for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                        ("bias", bias)):
             if t is not None and t.numel() != channels:
                 raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if not training:
@@ -310,6 +312,69 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
             out(rstd.astype(stats_dt.np).reshape(stats_shape), input))
 
 
+def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
+    """torch's ``layer_norm_backward_cpu``: ``(grad_input, grad_weight, grad_bias)`` from the statistics
+    ``native_layer_norm`` returned (used as given, not recomputed), each ``None`` where ``output_mask``
+    is false. With ``xhat = (x - mean) * rstd`` and ``d = grad_out * weight``: ``grad_input = rstd *
+    (d - mean(d) - xhat * mean(d * xhat))`` over the normalized dims, ``grad_weight = sum(grad_out *
+    xhat)`` and ``grad_bias = sum(grad_out)`` over the leading ones; in the compute dtype (float32 for
+    float16/bfloat16), each rounded once to its input's dtype."""
+    axis = layer_norm_checks(input, normalized_shape, weight, bias)
+    check_floating("LayerNormBackwardKernelImpl", input)
+    mask = [bool(m) for m in output_mask]
+    if (mask[1] and weight is None) or (mask[2] and bias is None):
+        raise RuntimeError("tensor does not have a device")  # torch: an undefined parameter asked for
+    if grad_out.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {D.legacy_name(input.dtype)} but found "
+                           f"{D.legacy_name(grad_out.dtype)}")
+    x = input._data
+    if grad_out._data.shape != x.shape:
+        raise RuntimeError(f"native_layer_norm_backward: expected grad_out of the input's shape {list(x.shape)}, "
+                           f"but got {list(grad_out._data.shape)}")
+    acc = opmath(np.empty(0, x.dtype)).dtype
+    m = int(np.prod(x.shape[:axis], dtype=np.int64))
+    cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+    g = np.ascontiguousarray(grad_out._data, dtype=acc).reshape(m, cols)
+    flat = np.ascontiguousarray(x, dtype=acc).reshape(m, cols)
+    stats = np.empty((m, 2), acc)
+    for col, t in enumerate((mean, rstd)):  # one value per row, of any shape (torch reads them flat)
+        if t.numel() != m:
+            raise RuntimeError(f"native_layer_norm_backward: expected {'mean' if col == 0 else 'rstd'} to have "
+                               f"{m} elements (one per normalized row), but got {t.numel()}")
+        stats[:, col] = t._data.reshape(m)
+    w = None if weight is None else np.ascontiguousarray(weight._data, dtype=acc).reshape(-1)
+    fused = _core._fused_norm_backward(g, flat, stats, w, cols, True, mask) if m and cols else None
+    if fused is not None:  # one pass per row in Rust (sums in float64), the pool above its threshold
+        dx, dw, db = fused
+    else:
+        dx, dw, db = _layer_norm_backward_rows(g, flat, stats, w, mask)
+    results = []
+    for on, grad, like in zip(mask, (dx, dw, db), (input, weight, bias)):
+        results.append(out(grad.reshape(like._data.shape).astype(like._data.dtype, copy=False), input)
+                       if on else None)
+    return tuple(results)
+
+
+def _layer_norm_backward_rows(g, x, stats, w, mask):
+    """``native_layer_norm_backward`` over the rows of ``g`` and ``x`` (m, cols) in numpy: what the
+    Rust kernel declines (no rows or columns, a weight not matching)."""
+    m, cols = x.shape
+    with np.errstate(all="ignore"):
+        xhat = (x - stats[:, :1]) * stats[:, 1:]
+        dx = dw = db = None
+        if mask[0]:
+            d = g if w is None else g * w.reshape(1, -1)
+            if cols:
+                dx = stats[:, 1:] * (d - d.mean(axis=1, keepdims=True) - xhat * (d * xhat).mean(axis=1, keepdims=True))
+            else:
+                dx = np.zeros_like(x)
+        if mask[1]:
+            dw = (g * xhat).sum(axis=0)
+        if mask[2]:
+            db = g.sum(axis=0)
+    return dx, dw, db
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True):
     return A.native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
 
@@ -323,6 +388,7 @@ KERNELS = {
     "_batch_norm_no_update": batch_norm_no_update,
     "native_group_norm": native_group_norm,
     "native_layer_norm": native_layer_norm,
+    "native_layer_norm_backward": native_layer_norm_backward,
 }
 COMPOSITE = {
     "batch_norm": batch_norm, "instance_norm": instance_norm, "group_norm": group_norm, "layer_norm": layer_norm,

@@ -30,19 +30,24 @@ def sum_all(self, *, dtype=None):
             if s is not None:
                 return out(s, self)
         return out(np.add.reduce(x, axis=None), self)
-    if dtype is None and x.dtype == D.bfloat16.np and x.size > _BLOCKED_SUM_MIN:  # float32 blocks, rounded once
+    if dtype is None and x.size > _BLOCKED_SUM_MIN and x.dtype.name in _HALVES:  # float32 blocks, rounded once
         s = _blocked_sum_wide(x)
         if s is not None:
             return out(s.astype(x.dtype), self)
     return out(reduced(np.add.reduce, x, dtype, axis=None), self)
 
 
+# The 16-bit floats whose large sums run the Rust float32 blocked sum, by numpy dtype name: whether
+# bfloat16 (by name, so that this module's import does not load ml_dtypes).
+_HALVES = {"bfloat16": True, "float16": False}
+
+
 def _blocked_sum_wide(x):
-    """The float32 blocked sum of a large contiguous bfloat16 array (widened exactly in Rust: a
-    bfloat16 is the high half of a float32's bits), or ``None``."""
+    """The float32 blocked sum of a large contiguous bfloat16 or float16 array (widened exactly in
+    Rust), or ``None``."""
     if x.size <= _BLOCKED_SUM_MIN or not x.flags.c_contiguous:
         return None
-    return _core._blocked_sum_bf16(x.reshape(-1).view(np.uint16))
+    return _core._blocked_sum_16(x.reshape(-1).view(np.uint16), _HALVES[x.dtype.name])
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
@@ -64,7 +69,7 @@ def mean_all(self, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
     if dtype is None and x.size > _BLOCKED_SUM_MIN:
-        s = _blocked_sum_wide(x) if x.dtype == D.bfloat16.np else _core._blocked_sum(x)
+        s = _blocked_sum_wide(x) if x.dtype.name in _HALVES else _core._blocked_sum(x)
         if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
             return out(np.true_divide(s, x.size, dtype=s.dtype).astype(x.dtype, copy=False), self)
     return out(reduced(np.mean, x, dtype), self)

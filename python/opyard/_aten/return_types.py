@@ -8,7 +8,7 @@ sequence, ``return_types.max((values, indices))``, so code that rebuilds a resul
 
 from operator import itemgetter
 
-__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "make",
+__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "nanmedian", "histogram", "histogramdd", "make",
            "linalg_cholesky_ex", "linalg_eig", "linalg_eigh", "linalg_inv_ex", "linalg_ldl_factor",
            "linalg_ldl_factor_ex", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",
            "linalg_polar", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd", "slogdet", "svd",
@@ -55,6 +55,9 @@ cummax = _make("cummax", ("values", "indices"))
 cummin = _make("cummin", ("values", "indices"))
 median = _make("median", ("values", "indices"))
 mode = _make("mode", ("values", "indices"))
+nanmedian = _make("nanmedian", ("values", "indices"))
+histogram = _make("histogram", ("hist", "bin_edges"))
+histogramdd = _make("histogramdd", ("hist", "bin_edges"))
 
 # The linear-algebra results (torch.return_types.linalg_eig, ...).
 linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))

@@ -161,17 +161,18 @@ def movedim(self, source, destination):
 
 
 def unflatten(self, dim, sizes):
-    x = self._data
-    d = _wrap_dim(dim, x.ndim)
+    # A composite of ``view``, as torch's (so its history is a ViewBackward0).
+    shape = list(self.shape)
+    d = _wrap_dim(dim, len(shape))
     sizes = list(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     try:
-        inner = _shape_arg(sizes, x.shape[d])
+        inner = _shape_arg(sizes, shape[d])
     except RuntimeError:
         raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} "
-                           f"({x.shape[d]}) in the input tensor") from None
-    return view(self, list(x.shape[:d]) + list(inner) + list(x.shape[d + 1:]))
+                           f"({shape[d]}) in the input tensor") from None
+    return A.view(self, shape[:d] + list(inner) + shape[d + 1:])
 
 
 def flip(self, dims):
@@ -298,10 +299,12 @@ def split(self, split_size, dim=0):
 
 
 def chunk(self, chunks, dim=0):
+    # A composite of ``split``, as torch's (its outputs' history is a SplitBackward0).
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: %d" % chunks)
-    size = self._data.shape[_wrap_dim(dim, self._data.ndim)]
-    return split(self, max(-(-size // chunks), 1), dim)
+    shape = self.shape
+    size = shape[_wrap_dim(dim, len(shape))]
+    return A.split__Tensor(self, max(-(-size // chunks), 1), dim)
 
 
 def narrow(self, dim, start, length):
@@ -342,8 +345,8 @@ KERNELS = {
     "view": view, "reshape": reshape, "t": t, "transpose.int": transpose, "permute": permute,
     "expand": expand, "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze.dim": squeeze_dim,
     "select.int": select, "slice.Tensor": slice_, "alias": alias, "detach": detach, "clone": clone,
-    "cat": cat, "stack": stack, "split.Tensor": split, "chunk": chunk, "squeeze.dims": squeeze_dims,
-    "movedim.int": movedim, "unflatten.int": unflatten, "flip": flip, "repeat": repeat,
+    "cat": cat, "stack": stack, "split.Tensor": split, "squeeze.dims": squeeze_dims,
+    "movedim.int": movedim, "flip": flip, "repeat": repeat,
     "triu": _tri(np.triu, "triu"), "tril": _tri(np.tril, "tril"),
 }
 
@@ -382,7 +385,7 @@ def contiguous(self, *, memory_format=0):
 # Compositions of other operators (CompositeImplicitAutograd: autograd comes from the parts).
 # Operators whose result views ``self`` (their Meta kernels view too).
 VIEWS = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze", "squeeze.dim",
-         "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor", "chunk", "narrow",
-         "unbind.int", "diagonal", "movedim.int", "unflatten.int"}
+         "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor", "narrow",
+         "unbind.int", "diagonal", "movedim.int"}
 COMPOSITE = {"expand_as": expand_as, "view_as": view_as, "flatten.using_ints": flatten,
-             "contiguous": contiguous}
+             "contiguous": contiguous, "chunk": chunk, "unflatten.int": unflatten}

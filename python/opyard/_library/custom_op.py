@@ -144,8 +144,13 @@ class CustomOpDef(_core.CustomOpBase):
             if self._refusals is not None:  # not overridden (no warning): remade below
                 self._refusals._destroy()
                 self._refusals = None
-            install_kernel(self._lib, self._opoverload, fn, keys)
-            for d in [device_types] if device_types is None or isinstance(device_types, str) else device_types:
+            devices = [device_types] if device_types is None or isinstance(device_types, str) else device_types
+            with warnings.catch_warnings():
+                if any(d in self._backend_fns for d in devices):
+                    # Replacing this op's own kernel for a device is silent, as torch's.
+                    warnings.simplefilter("ignore", UserWarning)
+                install_kernel(self._lib, self._opoverload, fn, keys)
+            for d in devices:
                 self._backend_fns[d] = fn
                 if d in self._disabled_kernel:
                     # Disabled before it was registered: it stays disabled until enabled again.

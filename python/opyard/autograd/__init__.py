@@ -13,7 +13,10 @@ Example::
     (tensor([...]),)
 """
 
-from . import forward_ad, function, functional, grad_mode, graph, views  # noqa: F401  (views installs its hook in _tensor_meta)
+import importlib as _importlib
+import typing as _typing
+
+from . import forward_ad, function, grad_mode, graph, views  # noqa: F401  (views installs its hook in _tensor_meta)
 from .engine import backward, grad
 from .fallback import autograd_not_implemented_fallback
 from .function import Function, FunctionCtx, InplaceFunction, once_differentiable  # noqa: F401
@@ -21,7 +24,36 @@ from .graph import increment_version  # noqa: F401  (torch.autograd.graph's; rea
 from .variable import Variable
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,  # noqa: F401  (in __all__
                         is_inference_mode_enabled, no_grad, set_grad_enabled)  # via grad_mode's)
+# Eager although no operator call needs it: the function ``gradcheck`` must be the package's attribute
+# of that name even after ``import opyard.autograd.gradcheck`` (which sets the attribute to the module
+# when it is the first import of the module).
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+# What no operator call reaches loads on first attribute access (PEP 562), so ``import opyard`` does
+# not pay for it: ``{attribute: (module, name in it or None for the module itself)}``.
+_LAZY = {
+    "functional": (".functional", None),
+}
+
+if _typing.TYPE_CHECKING:
+    from . import functional
+
+
+def __getattr__(name):
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = _importlib.import_module(module, __name__)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value  # later lookups are plain module attributes, never this function
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Function",

@@ -253,6 +253,10 @@ def move_retains_grad(t, node, output_nr):
 
 def check_inplace(t):
     """torch's checks before ``t`` is modified in place while grad mode is on."""
+    if t._view_meta is not None:  # a view made in no_grad mode or by a multi-output op refuses
+        err = view_refusal(t, direct=True)
+        if err is not None:
+            raise err
     fn = t._grad_fn
     if (fn is not None and getattr(fn, "_forward_cls", None) is not None
             and getattr(t, "_base", None) is not None and not any(d is t for d in fn._dirty)):
@@ -274,6 +278,40 @@ def check_inplace(t):
     if base is not None and base._grad_fn is None and requires_grad(base):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
+
+
+# The kinds of ``_view_meta = version << 2 | kind`` (See Note [View history] in
+# src/python/autograd/view_history.rs).
+VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_MULTI_OUTPUT = 0, 1, 2
+
+_NO_GRAD_ADVICE = ("with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                   "forbidden. You can clarify your code by moving both the view and the inplace either both "
+                   "inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+                   "you want the inplace to be tracked).")
+_MULTI_OUTPUT_ADVICE = ("This view is the output of a function that returns multiple views. Such functions do "
+                        "not allow the output views to be modified inplace. You should replace the inplace "
+                        "operation by an out-of-place one.")
+
+
+def view_refusal(view, direct):
+    """torch's error for view ``view`` made in no_grad mode or by a multi-output op, being modified in
+    place (``direct``) or after its base or another view of it was; None for other views."""
+    meta_ = view._view_meta
+    kind = meta_ & 3 if meta_ is not None else VIEW_DEFAULT
+    if kind == VIEW_DEFAULT:
+        return None
+    what = ("is being modified inplace" if direct
+            else "its base or another view of its base has been modified inplace")
+    fn = view._grad_fn
+    if kind == VIEW_MULTI_OUTPUT:
+        return RuntimeError(f"Output {view._output_nr} of {short_node_name(fn.name())} is a view and {what}. "
+                            f"{_MULTI_OUTPUT_ADVICE}")
+    if fn is not None or not requires_grad(view._base):
+        # Made while nothing recorded, then given a history of its own (an output of a custom
+        # Function, which has its own check): no view for autograd.
+        return None
+    return RuntimeError(f"A view was created in no_grad mode and {what} {_NO_GRAD_ADVICE}")
+
 
 
 def can_sum_to(shape_from, shape_to):

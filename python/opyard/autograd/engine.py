@@ -23,6 +23,7 @@ from .. import _function_protocol as _fp
 from .._ops import ops
 from ..dispatcher import DispatchKey, DispatchKeySet
 from . import _tensor_meta as meta
+from . import transform_levels as _transforms
 from .forward_ad import _state as _fw_state
 from .grad_mode import _current_state, _grad_state, _no_grad_guard, _set_state, no_grad
 from .graph import AccumulateGrad, grad_accumulator, gradient_edge
@@ -107,15 +108,28 @@ def _check_roots(outputs):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
+# torch's text: the transforms differentiate with their own passes (``grad``, ``vjp``); a pass
+# into ``.grad`` inside one has no level to belong to.
+IN_TRANSFORM_BACKWARD = (
+    "backward() called inside a functorch transform. This is not supported, please use functorch.grad or "
+    "functorch.vjp instead or call backward() outside of functorch transforms.")
+
+
+def _check_not_in_transform():
+    if _transforms._tls.levels and _transforms.active():
+        raise RuntimeError(IN_TRANSFORM_BACKWARD)
+
+
 def backward_scalar(t, retain_graph=None):
     """``t.backward()`` for one tensor, no gradient given, no ``inputs``, no create_graph:
     the common ``loss.backward()``, without the general argument handling."""
+    _check_not_in_transform()
     # Anything but a floating one-element tensor takes the general path (its checks and
     # messages). See Note [Scalar root shapes].
     if not (t._keyset & _AG_MASK and t.dtype.is_floating_point
             and (t.shape in _SCALAR_SHAPES or meta.numel(t) == 1)):
         return backward(t, None, retain_graph)  # the general path raises torch's message
-    fn = t._grad_fn
+    fn = t.grad_fn  # a stale view's history regenerated (Note [View history])
     with _no_grad_guard():
         root = _ones_like(t)
         if fn is not None:
@@ -160,6 +174,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                                                     "create_graph": create_graph, "inputs": None})
             if out is not NotImplemented:
                 return out
+    _check_not_in_transform()
     outputs = _as_tuple(tensors, "backward")
     grads = _as_tuple(grad_tensors, "backward") or (None,) * len(outputs)
     if inputs is not None:

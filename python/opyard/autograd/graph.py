@@ -187,6 +187,8 @@ class AccumulateGrad(Node):
             for hook in tuple(post.values()):
                 returned = hook(var)
                 if returned is not None:  # torch's check: the hook mutates .grad, returns None
+                    if meta.is_tensor(returned):
+                        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
                     raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
         return ()
 
@@ -194,7 +196,7 @@ class AccumulateGrad(Node):
 def gradient_edge(t):
     """The edge a gradient for tensor ``t`` flows into: ``(grad_fn, output_nr)``, the
     leaf's ``AccumulateGrad``, or ``(None, 0)`` when ``t`` does not require grad."""
-    fn = t._grad_fn
+    fn = t.grad_fn  # a stale view's history regenerated (Note [View history])
     if fn is not None:
         return (fn, t._output_nr)
     if meta.requires_grad(t):

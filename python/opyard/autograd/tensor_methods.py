@@ -45,7 +45,7 @@ def register_hook(self, hook):
     """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
     if not meta.requires_grad(self):
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    fn = self._grad_fn
+    fn = self.grad_fn  # a stale view's new history gets the hook (Note [View history])
     if fn is None:
         return _add_hook(self, "_backward_hooks", hook)
     return fn._register_tensor_hook(self._output_nr, hook)
@@ -69,7 +69,7 @@ def retain_grad(self):
                            "by a functorch transform. This is unsupported, please attempt to use the functorch "
                            "transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call retain_grad() outside of a "
                            "function being transformed instead.")
-    fn = self._grad_fn
+    fn = self.grad_fn
     if fn is None or self._retains_grad:
         return
     if fn._retains_grad_hooks is None:

@@ -1,7 +1,8 @@
 """What ``FakeTensorMode`` does with operators whose output depends on the data: torch's rules.
 
 A fake tensor has no data, so an operator whose output *shape* depends on it (``nonzero``,
-``masked_select``, boolean-mask indexing, ``repeat_interleave(repeats)``, ...) gets a fresh
+``masked_select``, boolean-mask indexing, ``repeat_interleave(repeats)``, ``unique``, ``bincount``,
+...) gets a fresh
 unbacked size ``u<k>`` when the mode has a ``ShapeEnv`` that allows dynamic output shapes,
 and raises ``DynamicOutputShapeException`` otherwise; a scalar read (``item()``, ``tolist()``,
 ``int(t)``, ``aten._local_scalar_dense``) gets a fresh unbacked ``SymInt``/``SymFloat``/
@@ -123,6 +124,71 @@ def index_tensor(mode, op, self, indices):
     return ops.aten.index.Tensor(self, expanded)
 
 
+_UNIQUE = TensorMemo()
+_UNIQUE_CONSECUTIVE = TensorMemo()
+
+
+def _contiguous(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step = step * n
+    return tuple(reversed(strides))
+
+
+def _unique(mode, op, self, dim, return_inverse, return_counts, consecutive=False):
+    """torch's fake ``unique``: an unbacked count of distinct values (of distinct slices along ``dim``),
+    remembered per tensor for the flat forms; inverse and counts when asked (always over a dim, as
+    torch's CPU kernel computes them)."""
+    if not _allows_dynamic(mode):
+        raise dynamic_shape_refused(op)
+    memo = _UNIQUE_CONSECUTIVE if consecutive else _UNIQUE
+    nnz = memo.get(self) if dim is None else None
+    if nnz is None:
+        if dim is not None:
+            dim = dim % max(self.dim(), 1)
+        nnz = _new_size(mode, self) if dim is None else (
+            0 if not isinstance(self.shape[dim], SymInt) and self.shape[dim] == 0
+            else mode.shape_env.create_unbacked_symint())
+        if dim is None:
+            memo.put(self, nnz)
+    shape = (nnz,) if dim is None else tuple(self.shape[:dim]) + (nnz,) + tuple(self.shape[dim + 1:])
+    dev = self._dev
+    values = _fake(mode, shape, self.dtype, dev, _contiguous(shape))
+    over_dim = dim is not None
+    inverse = _fake(mode, (tuple(self.shape) if dim is None else (self.shape[dim],))
+                    if return_inverse or over_dim else (0,), D.int64, dev)
+    counts = _fake(mode, (nnz,) if return_counts or over_dim else (0,), D.int64, dev, (1,))
+    return values, inverse, counts
+
+
+def unique2(mode, op, self, sorted=True, return_inverse=False, return_counts=False):
+    return _unique(mode, op, self, None, return_inverse, return_counts)
+
+
+def unique(mode, op, self, sorted=True, return_inverse=False):
+    return _unique(mode, op, self, None, return_inverse, False)[:2]
+
+
+def unique_dim(mode, op, self, dim, sorted=True, return_inverse=False, return_counts=False):
+    return _unique(mode, op, self, dim, return_inverse, return_counts)
+
+
+def unique_consecutive(mode, op, self, return_inverse=False, return_counts=False, dim=None):
+    return _unique(mode, op, self, dim, return_inverse, return_counts, consecutive=True)
+
+
+def bincount(mode, op, self, weights=None, minlength=0):
+    """An unbacked number of bins (``minlength`` for no data): int64 counts, float32 or float64 sums."""
+    if not _allows_dynamic(mode):
+        raise dynamic_shape_refused(op)
+    dtype = D.int64 if weights is None else (D.float32 if weights.dtype is D.float32 else D.float64)
+    n = _numel(self)
+    if not isinstance(n, SymInt) and n == 0:
+        return _fake(mode, (minlength,), D.int64, self._dev)
+    return _fake(mode, (mode.shape_env.create_unbacked_symint(),), dtype, self._dev, (1,))
+
+
 def local_scalar_dense(mode, op, self):
     """torch's ``_local_scalar_dense`` under the mode: what ``item()`` of a fake tensor gives."""
     return scalar_of(self, "item")
@@ -135,6 +201,12 @@ RULES = {
     "aten::masked_select": masked_select,
     "aten::repeat_interleave.Tensor": repeat_interleave_tensor,
     "aten::index.Tensor": index_tensor,
+    "aten::_unique2": unique2,
+    "aten::_unique": unique,
+    "aten::unique_dim": unique_dim,
+    "aten::unique_consecutive": unique_consecutive,
+    "aten::unique_dim_consecutive": unique_dim,
+    "aten::bincount": bincount,
 }
 
 from .._exports import public_dir  # noqa: E402

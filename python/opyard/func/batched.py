@@ -27,7 +27,7 @@ from .._ops import resolve
 from .._tensor import CPU, Tensor
 from ..autograd import transform_levels as _levels
 from ..autograd.tensor_methods import IN_TRANSFORM
-from ..autograd.transform_levels import VMAP, TransformLevel
+from ..autograd.transform_levels import GRAD, VMAP, TransformLevel
 from ..dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = ["debug_unwrap", 
@@ -119,7 +119,14 @@ class BatchedTensor(Tensor):
 
     @property
     def requires_grad(self):
-        return self._value.requires_grad
+        # As torch's: inside vmap a tensor has a history only at a reverse level inside this vmap
+        # (``vmap(grad(f))``); the graph of the physical tensor belongs to the levels outside.
+        if not self._value.requires_grad:
+            return False
+        for lv in _stack.levels:
+            if lv.kind is GRAD and lv.level > self._level or lv.level == self._level and lv.legacy:
+                return True  # (torch's legacy vmap of autograd.functional keeps the flag)
+        return False
 
     @requires_grad.setter
     def requires_grad(self, flag):

@@ -54,7 +54,7 @@ def _swapped(module, tensors):
             d[name] = old
 
 
-def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *, tie_weights=True,
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True,
                     strict=False):
     """``module(*args, **kwargs)`` with the tensors of ``parameter_and_buffer_dicts`` in place.
 
@@ -81,7 +81,9 @@ def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *,
         if missing:
             raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}: Missing key(s): "
                                f"{', '.join(repr(k) for k in missing)}.")
-    if not isinstance(args, tuple):
+    if args is None:  # torch's default: no positional argument
+        args = ()
+    elif not isinstance(args, tuple):
         args = (args,)
     with _swapped(module, dicts):
         return module(*args, **(kwargs or {}))

@@ -132,20 +132,43 @@ def batched_autograd_grad(grad, outputs, inputs, grad_outputs, options):
     """``autograd.grad`` called inside ``vmap`` on batched tensors (``Hooks.batched_autograd_grad``): the
     graph is recorded on the physical tensors, so those are differentiated, the batch dims of every
     active level leading, and the gradients wrapped back. An output's implicit gradient is ones per
-    example. An input must be batched at every active level: the gradient of a tensor shared by the
-    examples would be one per example, which its physical tensor cannot hold."""
+    example.
+
+    As torch's: inside ``vmap`` a batched tensor has no history of its own (its graph belongs to the
+    levels outside the vmap), unless a reverse transform runs inside that vmap (``vmap(grad(f))``): an
+    output batched by the vmap is then an output that does not require grad. Inside such a transform,
+    an input shared by the examples (not batched at every level) is no tensor of the transform's
+    graph: it was not used in it."""
     active = layers()
+    vmap_level = active[-1].level if active else None
+    inner = vmap_level is not None and any(
+        lv.kind is levels.GRAD and lv.level > vmap_level for lv in levels.levels())
+    if not inner and not (active and active[-1].legacy):
+        for i, o in enumerate(outputs):
+            if o.__class__ is BatchedTensor or not meta.requires_grad(o):
+                raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     ins = []
+    unused = []
     for i, x in enumerate(inputs):
         p = x
         for layer in reversed(active):
             if p.__class__ is not BatchedTensor or p._level != layer.level:
-                raise RuntimeError(
-                    f"autograd.grad inside vmap: input {i} is not batched at every vmap level around the call, "
-                    "so its gradient (one per example) has no tensor to flow into; pass it into the vmapped "
-                    "function as a batched argument (in_dims), or differentiate with opyard.func.grad/vjp")
+                if not options.get("allow_unused"):
+                    raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in "
+                                       "the graph. Set allow_unused=True if this is the desired behavior.")
+                unused.append(i)
+                break
             p = p._value
         ins.append(p)
+    if unused:
+        keep = [i for i in range(len(ins)) if i not in unused]
+        got = batched_autograd_grad(grad, outputs, [inputs[i] for i in keep], grad_outputs, options) if keep else []
+        out = [None] * len(inputs)
+        for i, g in zip(keep, got):
+            out[i] = g
+        if options.get("materialize_grads"):
+            out = [_zeros_like(x) if g is None else g for x, g in zip(inputs, out)]
+        return out
     outs = [to_plain(o, active) for o in outputs]
     gos = []
     for o, p, g in zip(outputs, outs, grad_outputs):

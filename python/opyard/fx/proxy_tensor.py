@@ -30,6 +30,7 @@ from ..utils._pytree import LEAF, tree_flatten, tree_unflatten
 __all__ = ["make_fx"]
 
 _TRACER = DispatchKeySet(DispatchKey.Tracer)
+_FUNCTIONALIZE = DispatchKey.Functionalize
 
 
 class _Tracer:
@@ -139,6 +140,11 @@ _state = _State()
 
 
 def _tracer_fallback(keyset, op, *args, **kwargs):
+    if keyset.has(_FUNCTIONALIZE):
+        # Inside ``functionalize``: what is recorded is what its kernel calls (the out-of-place operators,
+        # on the tensors under the functional ones), which reach this key again with ``Functionalize``
+        # excluded (Note [Functional tensors] in func/functionalize.py).
+        return op.redispatch(keyset.remove(DispatchKey.Tracer), *args, **kwargs)
     tracer = _state.tracer
     if tracer is not None and tracer.decompositions:
         decomposition = tracer.decompositions.get(op.name())

@@ -8,9 +8,11 @@ Example::
 """
 
 from . import functional, init
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .distance import CosineSimilarity, PairwiseDistance
 from .linear import Identity, Linear
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Module", "Parameter", "init", "functional", "Linear", "Identity", "PairwiseDistance", "CosineSimilarity"]
+__all__ = ["Module", "Parameter", "init", "functional", "Linear", "Identity", "PairwiseDistance", "CosineSimilarity",
+           "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]

@@ -257,14 +257,28 @@ class Module:
         return _IncompatibleKeys(missing, unexpected)
 
     def to(self, *args, **kwargs):
-        """Convert parameters and buffers in place (dtype and/or device), like torch."""
+        """Convert parameters and buffers in place (dtype and/or device), like torch: a dtype applies
+        to the floating-point and complex tensors only (integer buffers such as counters keep theirs)."""
+        dtype = kwargs.get("dtype")
+        if dtype is None:
+            dtype = next((a for a in args if isinstance(a, _dtype.dtype)), None)
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtype}")
+        other_args = [a for a in args if not isinstance(a, _dtype.dtype)]
+        other_kwargs = {k: v for k, v in kwargs.items() if k != "dtype"}
         for module in self.modules():
             for store in ("_parameters", "_buffers"):
                 for name, t in module.__dict__[store].items():
                     if t is None:
                         continue
                     with no_grad():
-                        converted = t.to(*args, **kwargs)
+                        if t.dtype.is_floating_point or t.dtype.is_complex:
+                            converted = t.to(*args, **kwargs)
+                        elif other_args or other_kwargs:
+                            converted = t.to(*other_args, **other_kwargs)
+                        else:
+                            continue
                     if converted is t:
                         continue
                     if store == "_parameters":

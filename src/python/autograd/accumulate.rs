@@ -8,6 +8,16 @@
 //! answer is in the array headers (Note [ndarray header]) and costs no
 //! attribute lookup, no `Size` and no `__eq__` call. Anything else takes the
 //! attribute path, so the result is the same either way.
+//!
+//! Note [Accumulation without the call machinery]: adding into an existing
+//! `.grad` is one `add_.Tensor` call, and for two plain CPU tensors binding
+//! its arguments, the dispatch and the kernel's own argument parsing cost
+//! several times the addition (the first write, which steals or clones the
+//! gradient, costs none of it). So the sink asks what the dispatcher would
+//! run (`kernels_py::add_into_existing`: no `__torch_function__` mode, the
+//! kernel at the highest key is the built-in Rust one) and runs the kernel's
+//! in-place update itself; every other call goes through the dispatcher as
+//! before, so modes, subclasses and user kernels still see `add_`.
 
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -17,7 +27,8 @@ use pyo3::types::PyTuple;
 use crate::dispatch::{tls, DispatchKeySet};
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::ffi::ndarray::ArrayView;
-use crate::python::hooks::installed;
+use crate::python::hooks::{fast_paths, installed};
+use crate::python::kernels_py::add_into_existing;
 
 use crate::python::tensor::fields as tensor_fields;
 
@@ -82,7 +93,16 @@ pub fn accumulate(
     }
     match tensor_fields::grad(var)? {
         Some(cur) => {
-            call_op(add_inplace.bind(py), (cur, g))?;
+            // The Rust kernel of `add_.Tensor` directly when the dispatcher
+            // would run it (Note [Accumulation without the call machinery]).
+            let op = add_inplace.bind(py);
+            let done = match op.downcast::<PyOpOverload>() {
+                Ok(o) if fast_paths() => add_into_existing(o, &cur, g.bind(py))?,
+                _ => false,
+            };
+            if !done {
+                call_op(op, (cur, g))?;
+            }
         }
         None => {
             // Steal the gradient when nothing else can see it (torch: use_count

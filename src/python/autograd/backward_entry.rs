@@ -12,7 +12,8 @@
 //! argument, an unknown keyword, a subclass, a tensor without numpy data
 //! such as meta or fake ones, an integer or non-scalar tensor, one that does
 //! not require grad) calls the Python `backward` of `tensor_methods.py` with
-//! the same arguments, which keeps torch's checks and messages. Subclasses
+//! the same arguments, which keeps torch's checks and messages (so does a call
+//! inside a function transform, which torch refuses). Subclasses
 //! with `__torch_function__` reach this method through the routing
 //! `opyard.overrides` installs on them, as they reached the Python method.
 //!
@@ -27,7 +28,7 @@ use pyo3::types::{PyBool, PyType};
 use std::ffi::CStr;
 
 use crate::dispatch::tls::{self, LocalKeySets};
-use crate::dispatch::DispatchKeySet;
+use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::python::ffi::fastcall::{fastcall_with_keywords, method_descriptor, FastCall};
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::{hooks, Hooks};
@@ -117,6 +118,7 @@ fn fast_case<'py>(call: &FastCall<'_, 'py>, entry: &Hooks) -> PyResult<Option<bo
     if gradient.as_ref().is_some_and(|g| !g.is_none())
         || inputs.as_ref().is_some_and(|i| !i.is_none())
         || !none_or_false(&create_graph)
+        || in_transform()
         || !is_scalar_root(py, entry, &call.slf)
     {
         return Ok(None);
@@ -125,6 +127,14 @@ fn fast_case<'py>(call: &FastCall<'_, 'py>, entry: &Hooks) -> PyResult<Option<bo
         None => Ok(Some(false)),
         Some(r) => Ok(Some(r.is_truthy()?)),
     }
+}
+
+/// Whether a function transform runs on this thread: `vmap` includes `VmapMode`, `grad`/`jvp`
+/// `ADInplaceOrView` (Note [Transform levels] in `transform_levels.py`). The general path then
+/// answers, with torch's refusal of `backward()` inside a transform.
+fn in_transform() -> bool {
+    let included = tls::get().included;
+    included.has(DispatchKey::VmapMode) || included.has(DispatchKey::ADInplaceOrView)
 }
 
 /// Which of `PARAMS` keyword `name` is: compared by identity with the
@@ -193,8 +203,9 @@ impl Drop for RestoreKeys {
 
 fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
     let root = crate::python::autograd::accumulate::call_op(entry.ones_like.bind(py), (t,))?;
-    let base = t.downcast::<PyTensorBase>()?.get();
-    let (node, nr) = match base.grad_fn(py) {
+    let this = t.downcast::<PyTensorBase>()?;
+    let base = this.get();
+    let (node, nr) = match crate::python::autograd::view_history::grad_fn(this)? {
         Some(f) => (f, base.output_nr(py)?),
         None => (crate::python::autograd::record::_grad_accumulator(t)?, 0),
     };

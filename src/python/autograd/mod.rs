@@ -14,6 +14,7 @@ pub mod node;
 pub mod record;
 pub mod saved;
 pub mod saved_hooks;
+pub mod view_history;
 pub mod view_replay;
 
 use pyo3::prelude::*;

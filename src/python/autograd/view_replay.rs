@@ -14,6 +14,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use crate::python::autograd::view_history;
 use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::slots::Field;
 
@@ -60,8 +61,10 @@ impl PyViewReplay {
 }
 
 /// After `op(*args, **kwargs)` made `out` (a view of `args[0]`) under grad:
-/// record its replay from the root base, as `views.record_view` does; `out`
-/// with no `_base` (a kernel that copied) records nothing.
+/// record its replay from the root base and how it was made, as
+/// `views.record_view` does (Note [View history]); the outputs of an op
+/// returning several views are marked as such; `out` with no `_base` (a
+/// kernel that copied) records nothing.
 pub fn record(
     py: Python<'_>,
     op: &Bound<'_, PyAny>,
@@ -70,15 +73,24 @@ pub fn record(
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<()> {
     let Ok(view) = out.downcast::<PyTensorBase>() else {
+        if let Ok(outs) = out.downcast::<pyo3::types::PyList>() {
+            mark_outputs(py, outs.iter());
+        } else if let Ok(outs) = out.downcast::<PyTuple>() {
+            mark_outputs(py, outs.iter());
+        }
         return Ok(());
     };
     if view.get().base(py).is_none() || args.is_empty() {
         return Ok(());
     }
-    let parent = match args.get_item(0)?.downcast::<PyTensorBase>() {
-        Ok(b) => b.get().field(py, Field::ViewFn).filter(|f| !f.is_none()),
-        Err(_) => None,
+    let (parent, kind) = match args.get_item(0)?.downcast::<PyTensorBase>() {
+        Ok(b) => (
+            b.get().field(py, Field::ViewFn).filter(|f| !f.is_none()),
+            view_history::kind(py, b.get()),
+        ),
+        Err(_) => (None, view_history::DEFAULT),
     };
+    view_history::mark(py, view.get(), kind);
     let replay = PyViewReplay {
         op: op.clone().unbind(),
         rest: args.get_slice(1, args.len()).unbind(),
@@ -88,4 +100,15 @@ pub fn record(
     let replay = Bound::new(py, replay)?;
     view.get().set_field(Field::ViewFn, Some(replay.as_any()));
     Ok(())
+}
+
+/// Mark the views among `outs` as outputs of a multi-output view op.
+fn mark_outputs<'py>(py: Python<'py>, outs: impl Iterator<Item = Bound<'py, PyAny>>) {
+    for t in outs {
+        if let Ok(t) = t.downcast::<PyTensorBase>() {
+            if t.get().base(py).is_some() {
+                view_history::mark(py, t.get(), view_history::MULTI_OUTPUT);
+            }
+        }
+    }
 }

@@ -16,7 +16,7 @@
 
 use crate::kernels::fused;
 use crate::kernels::parallel;
-use crate::kernels::reduce::{sum_bf16_blocked, sum_float_blocked};
+use crate::kernels::reduce::{sum_float_blocked, sum_half_blocked, Half};
 use crate::kernels::vmath::Real;
 use crate::python::hooks::fast_paths;
 use numpy::{
@@ -383,20 +383,26 @@ fn _blocked_sum(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObjec
     by_dtype!(x, T => sum_as::<T>(py, x))
 }
 
-/// The float32 sum of a large bfloat16 array given as its raw bits (`x.view(np.uint16)`,
-/// C-contiguous), blocked on the pool, as a 0-d float32 array; or `None`.
+/// The float32 sum of a large bfloat16 (`bf16` true) or float16 array given as
+/// its raw bits (`x.view(np.uint16)`, C-contiguous), blocked on the pool, as a
+/// 0-d float32 array; or `None`.
 #[pyfunction]
-fn _blocked_sum_bf16(py: Python<'_>, bits: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+fn _blocked_sum_16(
+    py: Python<'_>,
+    bits: &Bound<'_, PyAny>,
+    bf16: bool,
+) -> PyResult<Option<PyObject>> {
     if !fast_paths() {
         return Ok(None);
     }
     let Some(br) = contiguous::<u16>(bits) else {
         return Ok(None);
     };
+    let format = if bf16 { Half::BF16 } else { Half::F16 };
     let out = zeros::<f32>(py, &[]);
     {
         let bs = br.as_slice()?;
-        let s = py.allow_threads(|| sum_bf16_blocked(bs));
+        let s = py.allow_threads(|| sum_half_blocked(bs, format));
         out.readwrite().as_slice_mut()?[0] = s;
     }
     Ok(Some(out.into_any().unbind()))
@@ -454,7 +460,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_silu, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_silu_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_blocked_sum, m)?)?;
-    m.add_function(wrap_pyfunction!(_blocked_sum_bf16, m)?)?;
+    m.add_function(wrap_pyfunction!(_blocked_sum_16, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)
 }

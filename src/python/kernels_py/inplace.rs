@@ -37,11 +37,22 @@ pub fn inplace(
     let Ok(alpha) = alpha_arg(alpha) else {
         return Ok(None);
     };
-    let self_obj = args.get_item(0)?;
-    let Some(state) = plain_cpu_tensor(&self_obj) else {
+    update_pair(py, op, &args.get_item(0)?, &args.get_item(1)?, alpha)
+}
+
+/// `self_obj op= other` (times `alpha` for add/sub) for two plain CPU
+/// tensors, or `None` (nothing written) for the Python kernel's cases.
+pub fn update_pair(
+    py: Python<'_>,
+    op: BinOp,
+    self_obj: &Bound<'_, PyAny>,
+    other: &Bound<'_, PyAny>,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    let Some(state) = plain_cpu_tensor(self_obj) else {
         return Ok(None);
     };
-    let (Some(xa), Some(ya)) = (state.data(py), tensor_array(&args.get_item(1)?)) else {
+    let (Some(xa), Some(ya)) = (state.data(py), tensor_array(other)) else {
         return Ok(None);
     };
     let Some(x) = ArrayRef::read(&xa) else {
@@ -51,7 +62,7 @@ pub fn inplace(
         return Ok(None);
     }
     let Some(y) = ArrayRef::read(&ya) else {
-        return strided(py, op, &self_obj, state, &x, &ya, alpha);
+        return strided(py, op, self_obj, state, &x, &ya, alpha);
     };
     let single = y.dims() != x.dims();
     let fits = x.dt == y.dt && (!single || (y.len == 1 && y.dims().len() <= x.dims().len()));
@@ -69,7 +80,7 @@ pub fn inplace(
         return Ok(None);
     }
     state.bump_version(py)?;
-    Ok(Some(self_obj.unbind()))
+    Ok(Some(self_obj.clone().unbind()))
 }
 
 /// `self op= other` with `other` a view of `self`'s shape and dtype and any

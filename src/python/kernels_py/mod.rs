@@ -32,7 +32,9 @@ mod view_shape;
 
 pub use tensor_io::{plain_cpu_tensor, register_kernel_plain_type, wrap_result};
 
+use crate::dispatch::DispatchKeySet;
 use crate::kernels::elementwise::BinOp;
+use crate::python::dispatch::operator::{pick, PyOpOverload};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -187,6 +189,43 @@ impl PyRustKernel {
             self.fallback.bind(py).repr()?
         ))
     }
+}
+
+/// `cur.add_(g)` without the dispatcher's call machinery, for the engine's
+/// accumulation into an existing `.grad` (`autograd/accumulate.rs`): `true`
+/// when it ran, `false` (nothing done) unless the call `add_op(cur, g)` would
+/// reach this area's `add_.Tensor` kernel and that kernel's fast path serves
+/// it. What the dispatcher would do first is asked the same way it asks:
+/// `__torch_function__` (no mode, both tensors plain), then the kernel of
+/// the highest key of the tensors' keys with the thread's included and
+/// excluded keys applied, so a dispatch mode, a subclass, another device or
+/// a kernel registered over the built-in one all take the full call.
+pub fn add_into_existing(
+    add_op: &Bound<'_, PyOpOverload>,
+    cur: &Bound<'_, PyAny>,
+    g: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let (Some(a), Some(b)) = (plain_cpu_tensor(cur), plain_cpu_tensor(g)) else {
+        return Ok(false);
+    };
+    if crate::python::dispatch::tls::wants_function_protocol(false) {
+        return Ok(false);
+    }
+    let keys = crate::dispatch::tls::apply(DispatchKeySet::from_raw(a.keys() | b.keys()));
+    let Ok((kernel, _)) = pick(&add_op.get().op, keys) else {
+        return Ok(false);
+    };
+    if kernel.with_keyset || kernel.is_fallback {
+        return Ok(false);
+    }
+    let py = cur.py();
+    let Ok(rk) = kernel.func.bind(py).downcast_exact::<PyRustKernel>() else {
+        return Ok(false);
+    };
+    if !matches!(rk.get().fast, Fast::InPlace(BinOp::Add)) {
+        return Ok(false);
+    }
+    Ok(inplace::update_pair(py, BinOp::Add, cur, g, None)?.is_some())
 }
 
 /// Add this area's classes and functions to `_core`.

@@ -9,6 +9,7 @@
 //! default-dtype holder) comes from the switchboard (`Hooks`).
 
 use crate::dispatch::{DispatchKey, DispatchKeySet};
+use crate::python::autograd::view_history;
 use crate::python::ffi::type_slots::TypeSlots;
 use crate::python::hooks::{installed, Hooks};
 use crate::python::tensor::base::{new_tensor, PyDevice, PyTensorBase, CPU as CPU_DEVICE};
@@ -91,7 +92,9 @@ pub fn view_root<'py>(
 
 /// A view tensor holding `view`, as `_tensor._make_view` makes one: the
 /// viewed tensor's key set (`keys`) without autograd keys, the cpu device,
-/// `root` as `_base` and the root's version counter.
+/// `root` as `_base` and the root's version counter; a view of a tensor that
+/// requires grad is marked as made with nothing recording (an autograd
+/// kernel recording it overwrites that: Note [View history]).
 pub fn wrap_view(
     py: Python<'_>,
     view: Bound<'_, PyAny>,
@@ -103,6 +106,9 @@ pub fn wrap_view(
     let state = t.get();
     state.set_field(Field::Base, Some(root.as_any()));
     state.set_field(Field::Vc, Some(counter.as_any()));
+    if keys & ALLOWED != 0 {
+        view_history::mark(py, state, view_history::NO_GRAD);
+    }
     Ok(t.into_any().unbind())
 }
 

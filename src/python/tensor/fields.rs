@@ -64,9 +64,10 @@ pub fn shape<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     t.getattr(intern!(t.py(), "shape"))
 }
 
-/// `t._grad_fn`: the node that produced `t`, or None (a leaf or no history).
+/// `t.grad_fn`: the node that produced `t`, or None (a leaf or no history);
+/// a view's regenerated first when its memory changed (Note [View history]).
 pub fn grad_fn<'py>(t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    Ok(is_set(base_of(t)?.get().grad_fn(t.py())))
+    crate::python::autograd::view_history::grad_fn(base_of(t)?)
 }
 
 /// Makes `node` the producer of `t` as output 0.

@@ -1,6 +1,7 @@
 //! The autograd attributes of a tensor: `grad` (with torch's non-leaf warning
-//! and checks), `requires_grad`, `is_leaf`, `retains_grad`, and the read-only
-//! `grad_fn`/`output_nr` (members on their fields).
+//! and checks), `requires_grad`, `is_leaf`, `retains_grad`, the read-only
+//! `grad_fn` (a view's regenerated when stale: Note [View history]) and
+//! `output_nr` (a member on its field).
 
 use crate::dispatch::DispatchKeySet;
 use crate::python::ffi::ndarray::ArrayView;
@@ -86,6 +87,12 @@ fn requires_grad_set<'py>(
     Ok(())
 }
 
+/// `grad_fn`: the node that produced this tensor. See Note [View history].
+fn grad_fn_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    let node = crate::python::autograd::view_history::grad_fn(t)?;
+    Ok(node.unwrap_or_else(|| t.py().None().into_bound(t.py())))
+}
+
 /// `is_leaf`: no `grad_fn`.
 fn is_leaf_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
     let leaf = t.get().grad_fn(t.py()).is_none();
@@ -133,10 +140,21 @@ pub fn install_autograd_attributes(
         retains_grad_get,
         None,
     )?;
-    for (name, field) in [(c"grad_fn", Field::GradFn), (c"output_nr", Field::OutputNr)] {
-        let descr = member_descr(ty, name, slots_offset, field as usize, true)?;
-        ty.setattr(name.to_str().expect("ascii name"), descr)?;
-    }
+    install(
+        ty,
+        c"grad_fn",
+        c"The node that produced this tensor, or None for a leaf.",
+        grad_fn_get,
+        None,
+    )?;
+    let descr = member_descr(
+        ty,
+        c"output_nr",
+        slots_offset,
+        Field::OutputNr as usize,
+        true,
+    )?;
+    ty.setattr("output_nr", descr)?;
     Ok(())
 }
 

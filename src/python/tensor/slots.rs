@@ -67,6 +67,7 @@ fields! {
     PostAccumulateHooks = c"_post_accumulate_hooks", None, "A leaf's post-accumulate-grad hooks, or None.";
     FwGrad = c"_fw_grad", None, "The forward-mode tangent, or None.";
     ViewFn = c"_view_fn", None, "How autograd replays this view from its base, or None.";
+    ViewMeta = c"_view_meta", None, "How autograd made this view and when: `version << 2 | kind` (see Note [View history]), or None.";
     MetaStrides = c"_meta_strides", None, "Strides in elements when they are not the data's own (meta, fake and wrapper tensors), or None.";
     MetaOffset = c"_meta_offset", Zero, "Storage offset in elements of a meta view.";
     SymShape = c"_sym_shape", None, "Symbolic sizes of a fake tensor, or None.";

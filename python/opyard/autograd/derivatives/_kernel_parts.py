@@ -9,7 +9,7 @@ from .. import _tensor_meta as meta
 from .. import forward_ad as fwad
 from ..grad_mode import no_grad
 from ..graph import gradient_edge
-from ..views import record_view
+from ..views import mark_multi_output, record_view
 from ...dispatcher import DispatchKey, DispatchKeySet
 
 __all__ = ["_Args", "record_view_of", "collect_lists", "tangents_of", "clone_originals",
@@ -27,7 +27,11 @@ class _Args:
 
 
 def record_view_of(spec, out, args, kwargs):
-    """See Note in ``views.py``: how to rebuild this view from its root base."""
+    """See Note in ``views.py``: how to rebuild this view from its root base (the outputs of an op
+    returning several views are marked as such instead)."""
+    if isinstance(out, (list, tuple)):
+        mark_multi_output(out)
+        return
     if getattr(out, "_base", None) is None:
         return
     op, rest = spec.op, args[1:]

@@ -9,6 +9,9 @@ dtype, as torch's backward kernels compute."""
 
 from ... import _dtype as D
 from .. import _tensor_meta as meta
+from .. import forward_ad as fwAD
+from ..._keys import DispatchKey, DispatchKeySet
+from ..grad_mode import is_grad_enabled
 from ._helpers import A
 from .registry import Formula as F
 from ..._exports import public_dir
@@ -212,10 +215,32 @@ def _group_norm_jvp(t, a):
 # --- layer norm ------------------------------------------------------------------------------
 
 
+# The key bits of a plain CPU tensor, with or without autograd: the tensors the fused backward op
+# takes here. Others (vmap's batched tensors, subclasses, other devices) keep the composition, which
+# their rules and kernels already handle.
+_PLAIN_CPU = DispatchKeySet([DispatchKey.CPU, DispatchKey.AutogradCPU, DispatchKey.ADInplaceOrView]).raw()
+
+
+def _plain_cpu(t):
+    """Whether ``t`` is absent or a plain CPU tensor without a forward-mode tangent."""
+    return t is None or (not t._keyset & ~_PLAIN_CPU and fwAD.get_tangent(t) is None)
+
+
 def _layer_norm(grads, a, n):
+    """NativeLayerNormBackward0 as torch's: the ``native_layer_norm_backward`` kernel (fused, in Rust),
+    or with grad mode on (``create_graph=True``), a tangent on its inputs (forward mode over this
+    backward) or inputs that are not plain CPU tensors (vmap's batched tensors) the composition below, which is differentiable (``native_layer_norm_backward`` has no
+    derivative here). The kernel takes the forward's
+    statistics; they are not saved (saving the outputs would also save ``y``, which an in-place
+    change may then invalidate), so the forward's statistics kernel recomputes them, bit for bit."""
     g = grads[0]
     if g is None:
         return (None, None, None)
+    if not is_grad_enabled() and all(_plain_cpu(t) for t in (g, a.input, a.weight)):
+        _, mean, rstd = A.native_layer_norm.default(a.input, a.normalized_shape, None, None, a.eps)
+        mask = [bool(n[0]), bool(n[1]) and a.weight is not None, bool(n[2]) and a.bias is not None]
+        return A.native_layer_norm_backward.default(g, a.input, a.normalized_shape, mean, rstd, a.weight,
+                                                    a.bias, mask)
     x = _wide(a.input)
     nd = len(meta.shape(x))
     axis = nd - len(a.normalized_shape)
@@ -286,7 +311,7 @@ FORMULAS = {
                                      outputs=_OUT1 + (False,), forward=_bn_forward("no_update")),
     "aten::native_group_norm": F("NativeGroupNormBackward0", _BN, _group_norm, save=("input", "weight"),
                                  forward=_group_norm_jvp),
-    "aten::native_layer_norm": F("NativeLayerNormBackward0", _BN, _layer_norm, save=("input", "weight"),
+    "aten::native_layer_norm": F("NativeLayerNormBackward0", _BN, _layer_norm, save=("input", "weight", "bias"),
                                  outputs=_OUT1, forward=_layer_norm_jvp),
 }
 

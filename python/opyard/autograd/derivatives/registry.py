@@ -395,7 +395,7 @@ def _plain_kernel(spec, general):
         for p in diff_pos:
             v = values[p]
             if isinstance(v, _TensorBase) and v._keyset & _AG_MASK:
-                fn = v._grad_fn
+                fn = v.grad_fn  # a stale view's history regenerated (Note [View history])
                 edges.append((fn, v._output_nr) if fn is not None else (_grad_accumulator(v), 0))
                 any_grad = True
             else:

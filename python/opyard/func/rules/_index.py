@@ -2,4 +2,4 @@
 the modules holding batching rules (Note [Batching rule modules], ``__init__.py``; derived by
 ``opyard._gen.rule_modules``)."""
 
-MODULES = ('activations', 'dims', 'linalg', 'misc', 'norms', 'pointwise', 'shape', 'spatial', 'special', 'spectral')
+MODULES = ('activations', 'dims', 'linalg', 'misc', 'norms', 'pointwise', 'shape', 'spatial', 'special', 'spectral', 'statistics')

@@ -92,7 +92,7 @@ def dim_rule(op, spec):
 
 
 def _squeeze_back(out):
-    if out.__class__ in (tuple, list):
+    if isinstance(out, (tuple, list)):  # return_types (values, indices) too
         return out.__class__(_squeeze_back(o) for o in out)
     return out.reshape(out.shape[:1]) if out.dim() == 2 else out
 

@@ -16,7 +16,7 @@
 use super::convert::is_symint;
 use crate::python::tensor::base::PyTensorBase;
 use crate::schema::{BaseType, FunctionSchema, Type};
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyLong, PyTuple};
 
@@ -131,15 +131,16 @@ impl Returns {
         if self.quick().passes(v) {
             return Ok(out);
         }
-        let fail = |head: String| {
-            PyRuntimeError::new_err(format!(
+        let text = |head: String| {
+            format!(
                 "{head} (the {} of {op} returned {}, where its schema '{schema}' declares {}); \
                  return what the schema declares",
                 who(),
                 type_label(v),
                 returns_text(schema)
-            ))
+            )
         };
+        let fail = |head: String| PyRuntimeError::new_err(text(head));
         match self {
             Returns::Any => Ok(out),
             Returns::Nothing if v.is_none() => Ok(out),
@@ -153,10 +154,11 @@ impl Returns {
                 } else if let Ok(l) = v.downcast::<PyList>() {
                     l.iter().collect()
                 } else {
-                    return Err(fail(format!(
+                    // torch's pybind11 cast raises a TypeError here.
+                    return Err(PyTypeError::new_err(text(format!(
                         "Object of type '{}' is not an instance of 'sequence'",
                         type_label(v)
-                    )));
+                    ))));
                 };
                 if items.len() != rets.len() {
                     return Err(fail(format!(
