@@ -224,6 +224,7 @@ class TensorBase:
     _python_meta: int
     _value: Any
     _level: Any
+    _fixed_storage: bool
     grad: Optional[TensorBase]
     requires_grad: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> "TensorBase": ...
