@@ -23,6 +23,7 @@ __all__ = [
     "_FunctionSpec",
     "_KeyGuard",
     "_NodeApply",
+    "_BatchedPointwise",
     "_PlainAutogradKernel",
     "_SetKeysGuard",
     "_SizesMethod",
@@ -74,6 +75,8 @@ __all__ = [
     "_next_sequence_nr",
     "_graph_reaches",
     "_next_birth",
+    "_wrap_batched",
+    "_vmap_call",
     "_operator_packet",
     "_outputs_alias",
     "_packet",
@@ -219,6 +222,9 @@ class TensorBase:
     _fake_mode: Any
     _fake_storage: Any
     _python_meta: int
+    _value: Any
+    _level: Any
+    _fixed_storage: bool
     grad: Optional[TensorBase]
     requires_grad: bool
     def __new__(cls, *_args: Any, **_kwargs: Any) -> "TensorBase": ...
@@ -364,6 +370,11 @@ def _explain(op: OpOverload, *args: Any, **kwargs: Any) -> tuple[int, int, int, 
 def _next_sequence_nr() -> int: ...
 def _graph_reaches(roots: list[Any], mark: int, own: list[Any], birth: int) -> bool: ...
 def _next_birth() -> int: ...
+def _wrap_batched(value: Any, level: Any) -> Any: ...
+def _vmap_call(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: Optional[dict[str, Any]], layer: Any, level: int,
+    levels: list[Any], unwrap: bool,
+) -> tuple[bool, Any]: ...
 def _grad_accumulator(t: Any) -> Any: ...
 def _record_node(node_cls: type, edges: Any, out: Any, saved: Any, complex: bool = False) -> Any: ...
 def _outputs_alias(args: Any, kwargs: Optional[dict[str, Any]], out: Any) -> bool: ...
@@ -493,6 +504,18 @@ class _PlainAutogradKernel:
     def node_cls(self) -> type: ...
 
 @final
+class _BatchedPointwise:
+    """The ``Batched`` kernel of a pointwise op (``func/rules/pointwise.py``'s rule in Rust)."""
+    def __new__(cls, op: OpOverload, general: Callable[..., Any], *, unary: bool) -> "_BatchedPointwise": ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    @property
+    def __wrapped__(self) -> Callable[..., Any]: ...
+    @property
+    def __name__(self) -> str: ...
+    @property
+    def __qualname__(self) -> str: ...
+
+@final
 class _SizesMethod:
     """``Tensor.view``/``reshape``/``expand``/``permute``: sizes as varargs or one list/tuple."""
     def __new__(cls, packet: Any, fallback: Callable[..., Any]) -> "_SizesMethod": ...
@@ -576,6 +599,8 @@ class Hooks:
     def protocol_of(self) -> Any: ...
     @property
     def symint_type(self) -> Any: ...
+    @property
+    def batched_tensor(self) -> Any: ...
     @property
     def number_operands(self) -> Any: ...
     @property

@@ -157,7 +157,7 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device)
     if isinstance(data, np.ndarray) and (dtype is None or D.from_np(data.dtype) is dtype) and device is None:
-        return _lift_fresh(_make(data))
+        return _lift_fresh(_foreign(data))
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -166,14 +166,22 @@ def from_numpy(arr):
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
     D.from_np(arr.dtype)
-    return _make(arr)
+    return _foreign(arr)
 
 
 def from_dlpack(ext):
     """A tensor sharing memory with any DLPack-capable array (``__dlpack__``)."""
     if isinstance(ext, Tensor):
         return ext
-    return _make(np.from_dlpack(ext))
+    return _foreign(np.from_dlpack(ext))
+
+
+def _foreign(arr):
+    """A tensor around memory opyard did not allocate: as torch's storage of such memory, it cannot
+    grow (an ``out=`` that needs more room raises)."""
+    t = _make(arr)
+    t._fixed_storage = True
+    return t
 
 
 def _size_args(size):

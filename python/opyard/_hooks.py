@@ -55,6 +55,11 @@ def _symint_type():
     return None if loaded is None else loaded.SymInt
 
 
+def _batched_tensor():
+    batched = importlib.import_module(".func.batched", _PACKAGE)
+    return batched.BatchedTensor, batched.wrap_general
+
+
 def _symbolic_types():
     symbolic = importlib.import_module(".fake.symbolic", _PACKAGE)
     return symbolic.SymInt, symbolic.DynamicOutputShapeException
@@ -84,6 +89,7 @@ _core._install_hooks(
     function_protocol=overrides._dispatch_protocol,
     protocol_of=_function_protocol.protocol_impl,
     symint_type=_symint_type,
+    batched_tensor=_batched_tensor,
     number_operands=_on_first_use("._aten.number_operands", "retry"),
     # autograd
     set_requires_grad=tensor_methods._set_requires_grad,

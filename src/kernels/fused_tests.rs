@@ -99,6 +99,7 @@ fn close(a: &[f32], b: &[f64], rtol: f64, atol: f64) {
 
 /// Runs `f` with 1 and with 3 threads and checks both give the same bits.
 fn both_thread_counts(f: impl Fn() -> Vec<f32>) -> Vec<f32> {
+    let _serial = super::parallel::thread_count_guard();
     set_num_threads(1);
     let one = f();
     set_num_threads(3);

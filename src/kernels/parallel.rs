@@ -168,12 +168,22 @@ where
     }
 }
 
+/// Serialises the tests that change the process-wide thread count: the test
+/// harness runs tests on several threads, and one test's `set_num_threads`
+/// must not land between another's set and its read.
+#[cfg(test)]
+pub(crate) fn thread_count_guard() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn row_blocks_cover_every_row_once() {
+        let _serial = thread_count_guard();
         set_num_threads(2);
         let rows = 300;
         let cols = 1000;
@@ -193,6 +203,7 @@ mod tests {
 
     #[test]
     fn map_blocks_keeps_the_order_of_the_blocks() {
+        let _serial = thread_count_guard();
         let x: Vec<u32> = (0..200_000).collect();
         for threads in [1, 2, 3] {
             set_num_threads(threads);

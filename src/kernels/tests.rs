@@ -169,6 +169,7 @@ fn blocked_sum_is_pairwise_close_and_thread_independent() {
         .collect();
     let exact: f64 = x.iter().map(|&v| v as f64).sum();
     let mut got = Vec::new();
+    let _serial = super::parallel::thread_count_guard();
     for threads in [1, 2, 4] {
         set_num_threads(threads);
         got.push(sum_float_blocked(&x).to_bits());
@@ -238,6 +239,7 @@ fn float16_sum_widens_exactly() {
     let vals: Vec<u16> = (0..2 * SUM_BLOCK as u32 + 999)
         .map(|i| 0x3C00 | (i.wrapping_mul(2654435761) >> 22) as u16)
         .collect();
+    let _serial = crate::kernels::parallel::thread_count_guard();
     crate::kernels::parallel::set_num_threads(1);
     let one = sum_half_blocked(&vals, Half::F16);
     crate::kernels::parallel::set_num_threads(2);

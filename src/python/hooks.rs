@@ -137,6 +137,10 @@ hooks! {
     /// `protocol_of(cls)`: the protocol method of tensor type `cls`, or None
     /// when it is disabled (See Note [Disabled protocol types]).
     protocol_of: PyObject,
+    /// `batched_tensor()`: `(BatchedTensor, wrap)` of `opyard.func.batched`,
+    /// the class `_core._wrap_batched` makes and the general constructor it
+    /// hands the rare cases to (Note [Batched tensors in Rust]).
+    batched_tensor: PyObject,
     /// `symint_type()`: `opyard.fake.SymInt`, or None while `opyard.fake`
     /// is not loaded (no SymInt exists then). See [`symint_type`].
     symint_type: PyObject,

@@ -5,6 +5,7 @@
 #![allow(clippy::useless_conversion)]
 
 mod autograd;
+mod batched;
 mod dispatch;
 mod errors;
 mod fake;
@@ -25,5 +26,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dispatch::register(m)?;
     kernels_py::register(m)?;
     autograd::register(m)?;
+    batched::register(m)?;
     fake::register(m)
 }

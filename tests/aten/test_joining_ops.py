@@ -137,6 +137,23 @@ def test_as_strided_scatter():
     assert gradcheck(lambda b, s: A.as_strided_scatter.default(b, s, [2], [4], 0), [base, src])
 
 
+@pytest.mark.parametrize("shape, size, stride, offset", [
+    ((3, 3), [2, 2], [1, 2], 0), ((3, 3), [2, 2], [3, 1], 1), ((3, 3), [2], [3], 1), ((1,), [], [], 0),
+    ((16,), [2, 1, 1, 2], [1, 2, 4, 8], 0), ((4, 4), [2, 3], [5, 1], 2),
+])
+def test_as_strided_scatter_gradients_and_vmap(shape, size, stride, offset):
+    # The true derivative for both inputs (torch 2.15's backward for self is the complement of it and
+    # fails gradcheck: a deliberate difference, tests/conformance/policy.py).
+    base, src = r(*shape, grad=True), r(*size, grad=True) if size else opyard.tensor(0.5, dtype=opyard.float64,
+                                                                                     requires_grad=True)
+    assert gradcheck(lambda b, s: A.as_strided_scatter.default(b, s, size, stride, offset), [base, src])
+    bases, srcs = opyard.stack([base.detach(), -base.detach()]), opyard.stack([src.detach(), src.detach() * 2])
+    got = opyard.vmap(lambda b, s: A.as_strided_scatter.default(b, s, size, stride, offset))(bases, srcs)
+    for i in range(2):
+        want = A.as_strided_scatter.default(bases[i], srcs[i], size, stride, offset)
+        np.testing.assert_array_equal(got[i].numpy(), want.numpy())
+
+
 @pytest.mark.parametrize("call, error, match", [
     (lambda: opyard.hstack([]), RuntimeError, "hstack expects a non-empty TensorList"),
     (lambda: opyard.hsplit(opyard.ones(4, 4), 3), RuntimeError, "not divisible by the split_size 3"),

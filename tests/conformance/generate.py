@@ -382,6 +382,9 @@ def grad_record(w, call, sample):
             if loss is None:
                 return {"none": True}
             grads = torch.autograd.grad(loss, leaves, allow_unused=True)
+        # torch may answer a gradient that is zero by construction with a ZeroTensor (sgn of real
+        # data), which has no memory to read: record its value, zeros.
+        grads = [torch.zeros(g.shape, dtype=g.dtype) if g is not None and g._is_zerotensor() else g for g in grads]
         return {"grads": [None if g is None else w.encode(g) for g in grads]}
     except Unencodable:
         raise

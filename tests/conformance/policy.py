@@ -53,16 +53,17 @@ EQUIVALENCES = {
 
 @dataclass(frozen=True)
 class Deliberate:
-    """Cases where opyard differs from torch on purpose: entries and case ids (globs) and
-    the outcome kinds it covers."""
+    """Cases where opyard differs from torch on purpose: entries (a glob, or a tuple of the
+    entries of one class) and case ids (a glob) and the outcome kinds it covers."""
 
-    entries: str
+    entries: str | tuple
     cases: str
     kinds: tuple
     reason: str
 
     def covers(self, entry: str, case: str, kind: str) -> bool:
-        return (kind in self.kinds and fnmatch.fnmatchcase(entry, self.entries)
+        names = (self.entries,) if isinstance(self.entries, str) else self.entries
+        return (kind in self.kinds and any(fnmatch.fnmatchcase(entry, n) for n in names)
                 and fnmatch.fnmatchcase(case, self.cases))
 
 
@@ -78,6 +79,21 @@ DELIBERATE: list[Deliberate] = [
         "of its vectorised code that its result does not reveal (on a constant image its result is off by up "
         "to 3%, its own float32 result is not); opyard computes bfloat16 operation by operation in the scalar "
         "kernel's order, which agrees with torch for the bilinear and nearest modes and for half"),
+    Deliberate(
+        "as_strided_scatter", "*", ("grad_value", "vmap_returns"),
+        "torch 2.15's gradient with respect to self is wrong: its backward keeps the gradient of the elements "
+        "src overwrites and zeroes the others, the reverse of the derivative (torch's own gradcheck fails on it: "
+        "'Jacobian mismatch for output 0 with respect to input 0'); opyard gives the true gradient (gradcheck "
+        "passes) and, being a composite of index_put, also runs under vmap, where torch has no batching rule "
+        "('requires special handling'); the gradient with respect to src and the forward values agree"),
+    Deliberate(
+        ("conj", "H", "mH"), "fwd:complex*", ("stride",),
+        "the conjugate of a complex tensor is new memory, not a view: torch's conj is a lazy view whose conjugate "
+        "bit every later operator resolves (its Conjugate dispatch key); opyard has no such bit, and with its "
+        "tensors' memory read directly by numpy kernels, a view whose values differ from its memory would be "
+        "misread wherever a reader forgets the bit. opyard's conjugate keeps the view's sizes and strides "
+        "(a layout-preserving copy) and its values and gradients agree; it shares no memory with its input, "
+        "so writing into it does not write into the input"),
     Deliberate(
         "matrix_exp", "fwd:*float16:*", ("value",),
         "half and bfloat16: torch 2.15's CPU kernel returns wrong values for every matrix past a norm of about "

@@ -173,7 +173,8 @@ def write_report(rows, path):
     if not policy.DELIBERATE:
         w("None.")
     for d in policy.DELIBERATE:
-        w(f"- `{d.entries}` ({d.cases}; {', '.join(d.kinds)}): {d.reason}")
+        names = d.entries if isinstance(d.entries, str) else "`, `".join(d.entries)
+        w(f"- `{names}` ({d.cases}; {', '.join(d.kinds)}): {d.reason}")
     w("")
     with open(path, "w") as f:
         f.write("\n".join(out))

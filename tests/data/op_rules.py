@@ -377,6 +377,122 @@ _cases("index_tensors", [e.replace("X", _X) for e in (
 
 
 
+# --- factories: arange's range checks and integral values, eye's sizes (_aten/factory.py) -----------
+_cases("factory_checks", [f"T.arange({a})" for a in (
+    "0, float('inf'), 2", "float('-inf'), 1, 2", "0, float('nan')", "float('nan'), 1", "0, 1, float('inf')",
+    "0, 10, float('nan')", "0, 5, 0", "float('nan'), 1, 0", "5, 0, 1", "0, 1e20, 1e-10", "0, 3.5", "0, 1, 1/3",
+    "2.1, -2.9, -1.0, dtype=T.uint8", "2.1, -2.9, -1.0, dtype=T.int8", "5, 0, -0.5, dtype=T.int32",
+    "0.5, 3.7, 0.9", "0.5, 3.7, 0.9, dtype=T.int64", "-1.5, 3, 1.5, dtype=T.int8", "1, 2.5, 0.5, dtype=T.uint8",
+    "0, 1, 0.1, dtype=T.float16", "0, 1, 0.1, dtype=T.bfloat16", "0, 300, dtype=T.uint8", "0, 3, dtype=T.bool",
+    "10, dtype=T.float64", "-3, 4, 2")] + ["T.arange(5, device='meta').shape", "str(T.arange(0, 1, 0.25, device='meta').dtype).split('.')[1]"]
+    + [f"T.eye({a})" for a in ("-1", "-7, 42", "0, -3", "3, 0", "2, 3, dtype=T.int32")])
+
+# --- reductions without an identity over empty dims; out= dtypes of amax/amin/argmax (_aten/reduction.py)
+_Z = "T.zeros(5, 0, 5)"
+_cases("reduction_checks", [e.replace("Z", _Z) for e in (
+    "T.amax(Z, 0)", "T.amax(Z, 1)", "T.amax(Z, (0, -2))", "T.amin(Z, (0, 1))", "T.amax(Z)", "T.amin(Z, 2, True)",
+    "T.argmax(Z)", "T.argmax(Z, 0)", "T.argmin(Z, 1)", "T.argmin(Z, -2, True)", "T.aminmax(Z)",
+    "T.aminmax(Z, dim=0)", "T.aminmax(Z, dim=1)", "T.aminmax(Z, dim=-2, keepdim=True)", "T.max(Z)", "T.max(Z, 0)",
+    "T.max(Z, 1)", "T.min(Z, -2)", "T.amax(T.tensor([]), 0)", "T.amax(T.tensor(3.), 0)", "T.amax(Z, 5)",
+    "T.mean(T.zeros(3, dtype=T.long))", "T.mean(T.zeros(3), dtype=T.long)", "T.mean(T.zeros(3, dtype=T.bool), 0)",
+    "T.mean(T.zeros(2, 3, dtype=T.int32), (0, 1))", "T.nanmean(T.zeros(3, dtype=T.long))",
+    "T.amax(O(4, 4), 0, out=O(4, dt=T.float64))", "T.amin(O(4, 4), 0, out=O(4, dt=T.float16))",
+    "T.amax(O(4, 4), 0, out=O(4))", "T.argmax(O(4, 4), 0, out=O(4, dt=T.int32))",
+    "T.argmin(O(4, 4), 0, out=O(4, dt=T.int64))", "T.sum(O(4, 4), 0, out=O(4, dt=T.float64))",
+)])
+
+# --- the checks of the random fills (_aten/factory.py) -------------------------------------------------
+_cases("random_checks", [f"T.zeros(3, dtype=T.{dt}).{call}" for dt in ("float32", "float64", "float16", "bfloat16",
+                                                                       "int64", "complex64")
+                         for call in ("uniform_(3, -1)", "uniform_(float('-inf'), 0)",
+                                      "uniform_(0, float('nan'))", "uniform_(-1e5, 1e5).shape", "uniform_(-3e38, 3e38).shape",
+                                      "uniform_(0.5, 0.5)", "normal_(0, -1)", "normal_(0, float('nan'))",
+                                      "normal_(0, 1.5).shape")]
+       + ["(lambda t: (t.real.min() >= 0.25, t.imag.min() >= 0.25, t.real.max() < 0.5, t.imag.max() < 0.5))("
+          "T.zeros(1000, dtype=T.complex64).uniform_(0.25, 0.5))",
+          "(lambda t: (abs(t.real.std() - 0.5 / 2 ** 0.5) < 0.05, abs(t.imag.std() - 0.5 / 2 ** 0.5) < 0.05))("
+          "T.zeros(4000, dtype=T.complex128).normal_(0, 0.5))"])
+
+# --- the checks of nn.functional wrappers ----------------------------------------------------------
+_cases("functional_checks", [
+    "T.nn.functional.hardtanh(f, 0.5, -0.5)", "T.nn.functional.hardtanh(f, 0.5, 0.5)",
+    "T.nn.functional.hardtanh(f.clone(), 1.5, -0.5, inplace=True)", "T.nn.functional.hardtanh(f, -0.5, 0.5)",
+])
+
+# --- tensor lists: empty lists, cat's legacy empty tensors in the backward (_aten/shape.py) -----------
+_cases("tensor_lists", [
+    "T.cat([], dim=1)", "T.cat(())", "T.ops.aten.cat.default([])", "T.cat([], out=O(1))", "T.stack([])",
+    "T.ops.aten.stack.default([])", "T.hstack([])", "T.vstack([])", "T.block_diag()", "T.broadcast_tensors()",
+    "G(T.cat([xr[:0], xr]), [xr])",
+    "(lambda a, b: T.autograd.grad(T.cat([a, b], 1).sum(), [a, b]))(T.zeros(0, dtype=T.float64, requires_grad=True), "
+    "T.ones(2, 2, dtype=T.float64, requires_grad=True))",
+    "(lambda a, b: T.autograd.grad((T.cat([a, b], 0) * 2).sum(), [a, b]))(T.zeros(0, dtype=T.float64, "
+    "requires_grad=True), T.zeros(0, dtype=T.float64, requires_grad=True))",
+])
+
+# --- out= into memory from outside (from_numpy, as_tensor of an array): torch cannot grow it ----------
+_cases("out_storage", [
+    "T.cat([O(2), O(3)], out=T.from_numpy(O(0).numpy()))", "T.cat([O(2), O(3)], out=T.from_numpy(O(6).numpy()))",
+    "T.cat([O(2), O(3)], out=T.from_numpy(O(5).numpy()))", "T.cat([O(2), O(3)], out=T.from_numpy(O(2, 3).numpy()))",
+    "T.add(O(4), O(4), out=T.from_numpy(O(3).numpy()))", "T.add(O(2), O(2), out=T.from_numpy(O(6).numpy()))",
+    "T.add(O(2), O(2), out=T.from_numpy(O(6).numpy())[:0])", "T.add(O(2), O(2), out=T.from_numpy(O(6).numpy())[5:])",
+    "T.add(O(2), O(2), out=T.from_numpy(O(6).numpy())[4:])", "T.add(O(2), O(2), out=T.from_numpy(O(6).numpy()).detach())",
+    "T.gather(T.arange(3), 0, T.tensor([0, 1]), out=T.from_numpy(T.tensor([2]).numpy()))",
+    "T.gather(T.arange(3), 0, T.tensor([0, 1]), out=T.as_tensor(T.tensor([2, 3, 4]).numpy()))",
+    "T.mm(O(2, 3), O(3, 2), out=T.from_numpy(O(3).numpy()))", "T.cat([O(2), O(3)], out=T.zeros(0))",
+    "T.sum(O(4, 4), 0, out=T.from_numpy(O(2).numpy()))",
+])
+
+# --- vmap of reductions over every dim of a 0-dim example ---------------------------------------------
+_cases("vmap_reductions", [f"T.vmap(lambda t: {e})(T.tensor([1.5, -2.0], dtype=T.float64))" for e in (
+    "t.sum(dim=())", "t.amax(dim=())", "t.amin(())", "t.mean(dim=(), keepdim=True)", "t.sum(dim=None)",
+    "t.sum()", "t.amax(dim=(), keepdim=True)", "T.var(t, dim=(), correction=0)", "t.std(dim=None, correction=0)",
+)] + ["T.vmap(lambda t: t.sum(dim=()))(O(2, 3))", "T.vmap(lambda t: t.amax(dim=(), keepdim=True))(O(2, 3))"])
+
+
+# --- a Python number (or a 0-d tensor) meeting half-precision data, compared bit for bit
+# (_aten/scalars.py ``operand``): converted to the half type for add/sub/rsub (and alpha), pow, atan2,
+# fmod, ...; kept in float32 by mul, div and the rounding divisions; the scalar parameters of leaky_relu
+# and threshold read in float32; logit rounds each operation to the half type, xlogy/xlog1py their log.
+_HX = "(T.arange(25, dtype=T.float32) * 0.37 - 4.1).to(T.{dt})"
+_HALF_SCALAR_EXPRS = (
+    "X + {s}", "{s} + X", "X - {s}", "{s} - X", "X * {s}", "{s} * X", "X / {s}", "X // {s}", "{s} // X",
+    "T.fmod(X, {s})", "T.remainder(X, {s})", "X.abs() ** {s}", "abs({s}) ** X", "T.add(X, X, alpha={s})",
+    "T.sub(X, X * 0.5, alpha={s})", "T.add(X, 0.7, alpha={s})", "T.rsub(X, X, alpha={s})", "X + T.tensor({s})",
+    "X - T.tensor({s}, dtype=T.float64)", "X * T.tensor({s})", "X / T.tensor({s}, dtype=T.float64)",
+    "T.atan2(X, T.tensor({s}))", "T.hypot(X, T.tensor({s}))", "T.logaddexp(X, T.tensor({s}))",
+    "T.nn.functional.leaky_relu(X, {s})", "T.nn.functional.threshold(X, {s}, 7.0)", "T.logit(X.abs() / 10)",
+    "T.logit(X.abs() / 10, {s} / 4)", "T.xlogy(X, abs({s}))", "X.clone().add_({s})", "X.clone().sub_(X, alpha={s})",
+    "X.clone().mul_({s})", "T.div(X, {s}, rounding_mode='floor')", "T.div(X, {s}, rounding_mode='trunc')",
+    "T.nn.functional.smooth_l1_loss(X, X.flip(0) * 0.3, reduction='none', beta={s})",
+    "T.nn.functional.huber_loss(X, X.flip(0) * 0.3, reduction='none', delta={s})",
+    "T.nn.functional.smooth_l1_loss(X, X.flip(0) * 0.3, beta={s})", "T.nn.functional.huber_loss(X, X.flip(0) * 0.3, delta={s})",
+    "T.special.xlog1py(X, {s})", "T.special.xlog1py(X, X.abs())", "T.xlogy(X, X.abs())", "T.lerp(X, X * 0 + 1, {s})", "T.lerp(X, X * 2, -{s})", "T.lerp(X, X.flip(0), {s} / 4)",
+)
+_cases("half_scalars", [e.replace("X", _HX.format(dt=dt)).format(s=v) for dt in ("float16", "bfloat16")
+                        for v in ("0.1", "2.7", "(1 / 3)") for e in _HALF_SCALAR_EXPRS])
+
+
+# --- circular padding with negative pads: crop first, then wrap what is left (_aten/composite_nn.py) --
+_cases("pad_circular", [f"T.nn.functional.pad(T.arange(16.).reshape(1, 1, 4, 4), {p}, mode='circular')" for p in (
+    "(-1, 1, -2, 1)", "(1, -1, 0, 0)", "(-1, -1, 0, 0)", "(2, -1, -1, 2)", "(0, 0, -3, 3)", "(-2, 2, 0, 0)",
+    "(1, 1, 1, 1)", "(4, 0, 0, 4)", "(5, 0, 0, 0)")]
+    + [f"T.nn.functional.pad(T.arange(5.).reshape(1, 1, 5), {p}, mode='circular')" for p in (
+        "(-1, 1)", "(1, -1)", "(-2, 3)", "(3, -2)", "(-4, 0)", "(-5, 0)", "(-6, 1)", "(-3, -3)", "(6, 0)", "(5, 0)",
+        "(-3, 2)", "(2, -3)", "(-3, 3)")]
+    + ["T.nn.functional.pad(T.arange(27.).reshape(1, 1, 3, 3, 3), (-1, 1, 1, -1, 0, 1), mode='circular')",
+       "G(T.nn.functional.pad(xr[None, None], (-1, 2), mode='circular')[0, 0, :3], [xr])",
+       "G(T.nn.functional.pad(xr[None, None], (2, -1), mode='circular')[0, 0, 1:4], [xr])"])
+
+
+# --- the conjugate keeps the layout of torch's conjugate view (_aten/complex_views.py) ---------------
+_CX = "(T.arange(24, dtype=T.float32).reshape(2, 3, 4) * (1 + 2j))"
+_cases("conj_layout", [f"{e}{a}" for e in (
+    f"{_CX}.conj()", f"{_CX}.transpose(0, 2).conj()", f"{_CX}[:, ::2].conj()", f"{_CX}.permute(2, 0, 1).conj()",
+    f"{_CX}[:, :1].expand(2, 3, 4).conj()", f"{_CX}[1].conj()", f"{_CX}.mH", f"{_CX}[:, ::2].mH",
+    f"{_CX}[:, :1].expand(2, 3, 4).mH", f"{_CX}[0].H", f"{_CX}[0, ::2].adjoint()", f"{_CX}[0, 0, 1].conj()")
+    for a in (".stride()", "")] + [f"{_CX}[:, :1].expand(2, 3, 4).conj().add_(1)",
+                                                f"({_CX}[:, ::2].conj() * 2).stride()"])
 # --- statistics: unique, bincount, histograms, nanmedian, quantile, cov, integration, gradient, ------
 # --- logcumsumexp, renorm, dist, segment_reduce (_aten/statistics.py) --------------------------------
 _NANS = "T.tensor([3., float('nan'), 1., float('nan'), 3., 2.])"

@@ -166,10 +166,25 @@ def _define(packet):
             _core._defined_lazily(packet)
 
 
+def _list_only(schema):
+    """Whether every tensor argument of ``schema`` comes in a ``Tensor[]`` (``cat``, ``stack``): a call
+    with an empty list has no tensor to dispatch on."""
+    params = schema[schema.index("(") + 1:schema.index(") ->")]
+    types = [p.strip().split(" ")[0] for p in params.split(", ") if p.strip() not in ("*", "")]
+    return "Tensor[]" in types and not any(t.startswith("Tensor") and t != "Tensor[]" for t in types)
+
+
 def _register(packet):
     """The one place the built-in kernels are registered: one core call for a packet's rows.
-    Kernels registered later at the same keys (faster ones) override these as any ``impl`` does."""
-    LIB.impl_many(_kernel_rows(_op_row(*entry) for entry in _ENTRIES_OF.get(packet, ())))
+    Kernels registered later at the same keys (faster ones) override these as any ``impl`` does.
+    A backend kernel whose tensors all come in one list also serves calls without tensors (at
+    CompositeExplicitAutograd, as torch's): its own check refuses an empty list with torch's error."""
+    rows = _kernel_rows(_op_row(*entry) for entry in _ENTRIES_OF.get(packet, ()))
+    lists = {s[:s.index("(")] for s in _SCHEMAS_OF.get(packet, ()) if _list_only(s)}
+    if lists:
+        rows += [(name, "CompositeExplicitAutograd", kernel, False) for name, key, kernel, _ in rows
+                 if key == "CPU" and name in lists]
+    LIB.impl_many(rows)
 
 
 def on_define(hook):

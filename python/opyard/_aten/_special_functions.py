@@ -573,9 +573,13 @@ def entr(x):
                       default=-np.inf)
 
 
-def xlog1py(x, y):
-    """``x log1p(y)``: nan where ``y`` is nan, else 0 where ``x == 0``."""
-    r = x * np.log1p(y)
+def xlog1py(x, y, result=None):
+    """``x log1p(y)``: nan where ``y`` is nan, else 0 where ``x == 0``. With half-precision data
+    (``result`` its numpy dtype) torch's kernel rounds ``log1p(y)`` to that type before multiplying."""
+    lg = np.log1p(y)
+    if result is not None and result != lg.dtype:
+        lg = lg.astype(result).astype(lg.dtype)
+    r = x * lg
     return np.where(np.isnan(y), y.dtype.type(np.nan), np.where(x == 0, r.dtype.type(0), r))
 
 

@@ -184,10 +184,12 @@ def threshold(self, threshold, value):
         raise not_implemented("threshold_cpu", self.dtype)
     if x.dtype.kind == "c":
         raise not_implemented("threshold_cpu", self.dtype)
-    # The scalars in the tensor's dtype (an integer tensor truncates them), as torch's kernel reads them.
-    th = np.asarray(threshold).astype(x.dtype)
+    # The scalars in the tensor's dtype (an integer tensor truncates them), as torch's kernel reads
+    # them; half-precision data compares with the threshold in float32 (its compute type).
+    cmp = opmath(x)
+    th = np.asarray(threshold).astype(cmp.dtype)
     val = np.asarray(value).astype(x.dtype)
-    return out(np.where(x <= th, val, x).astype(x.dtype, copy=False), self)
+    return out(np.where(cmp <= th, val, x).astype(x.dtype, copy=False), self)
 
 
 def _inplace(fn, name):

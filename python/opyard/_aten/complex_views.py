@@ -3,8 +3,10 @@ complex element as two reals and back), ``real``/``imag`` (a select of the first
 ``conj_physical``, ``resolve_conj``/``resolve_neg``, and ``angle``.
 
 torch's ``conj`` of a complex tensor is a lazy view with a conjugate bit that later ops resolve;
-opyard has no conjugate or negative bit, so ``_conj`` computes the conjugate (new memory, the same
-values and gradients) and ``resolve_conj``/``resolve_neg``/``is_conj``/``is_neg`` see no bit set.
+opyard has no conjugate or negative bit, so ``_conj`` computes the conjugate into new memory laid out
+as torch's view is (the input's strides, gaps and repeated elements included: the same values,
+gradients, sizes and strides; a deliberate difference in that it shares no memory with its input,
+tests/conformance/policy.py) and ``resolve_conj``/``resolve_neg``/``is_conj``/``is_neg`` see no bit set.
 Of a real tensor every one of them is the tensor itself, as torch's.
 """
 
@@ -82,8 +84,22 @@ def imag(self):
 @OPS.op("_conj(Tensor(a) self) -> Tensor(a)", kind="pointwise")
 def _conj(self):
     """The complex conjugate. torch's is a view with the conjugate bit; opyard, with no such bit,
-    computes it (new memory, the same values)."""
-    return out(np.conj(self._data), self)
+    computes it into new memory with the input's strides (``_strided_like``)."""
+    return out(_strided_like(np.conj, self._data), self)
+
+
+def _strided_like(fn, x):
+    """``fn(x)`` written into new memory laid out with ``x``'s strides (the storage span they address,
+    from offset 0): what a view of ``x`` would report as its strides."""
+    if not x.size or x.ndim == 0 or x.flags.c_contiguous or any(s < 0 for s in x.strides):
+        return fn(x)
+    item = x.itemsize
+    span = 1 + sum((n - 1) * (s // item) for n, s in zip(x.shape, x.strides))
+    r = np.lib.stride_tricks.as_strided(np.empty(span, x.dtype), x.shape, x.strides)
+    fn(x, out=r)  # a zero stride repeats an element of x, so every write of it agrees
+    if 0 in r.strides:  # elements sharing memory: read-only, as opyard's expanded views (torch refuses writes)
+        r.flags.writeable = False
+    return r
 
 
 @OPS.op("conj(Tensor(a) self) -> Tensor(a)", kind="composite")

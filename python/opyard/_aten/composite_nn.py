@@ -89,15 +89,37 @@ def _pad_index(mode, d, before, after, like, input):
         raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
                            f"dimension, but got: padding ({before}, {after}) at dimension {d} of input "
                            f"{list(input.shape)}")
-    if mode == "circular" and (before > size or after > size):
-        raise RuntimeError("Padding value causes wrapping around more than once.")
+    if mode == "circular":
+        return _circular_index(before, after, size, like.device)
     j = A.arange__start(-before, size + after, dtype=D.int64, device=like.device)
     if mode == "replicate":
         return A.clamp(j, 0, size - 1)
-    if mode == "circular":
-        return A.remainder__Scalar(j, size)
     r = A.abs(j)
     return A.where__self(A.gt__Scalar(r, size - 1), A.rsub__Scalar(r, 2 * (size - 1)), r)
+
+
+_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _circular_index(before, after, size, device):
+    """torch's circular padding along one dimension: a negative pad crops first, and a positive pad
+    wraps around what is left (``pad([0, 1, 2, 3, 4], (-1, 1))`` is ``[1, 2, 3, 4, 1]``). A pad past
+    what is left would copy the padding onto itself: torch's overlap error."""
+    if size + before + after < 0:
+        raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    if before > size or after > size:
+        raise RuntimeError("Padding value causes wrapping around more than once.")
+    lo, kept = max(-before, 0), size - max(-before, 0) - max(-after, 0)
+    left, right = max(before, 0), max(after, 0)
+    if kept <= 0 or size + before + after == 0:
+        if size + before + after:
+            raise RuntimeError(_OVERLAP)
+        return A.arange__start(0, 0, dtype=D.int64, device=device)
+    if left > kept or right > kept:
+        raise RuntimeError(_OVERLAP)
+    j = A.arange__start(-left, kept + right, dtype=D.int64, device=device)
+    return A.add__Scalar(A.remainder__Scalar(j, kept), lo)
 
 
 def logsumexp(self, dim, keepdim=False):

@@ -1,5 +1,7 @@
 """Factory kernels (they dispatch on their ``device`` argument), randomness, ``_to_copy``."""
 
+import math
+
 import numpy as np
 
 from .. import _dtype as D
@@ -140,13 +142,41 @@ def _arange_dtype(values, dtype):
     return D.get_default_dtype() if any(isinstance(v, float) for v in values) else D.int64
 
 
-def _arange(start, end, step, dtype, device):
+def _arange_size(start, end, step):
+    """torch's checks of an ``arange`` range, in its order, and the number of values: computed in
+    double (in exact integers when all three are integers), ``ceil((end - start) / step)``."""
     if step == 0:
-        raise RuntimeError("arange: step must be nonzero")
-    if (end - start) * step < 0:
-        raise RuntimeError(f"upper bound and larger bound inconsistent with step sign (arange({start}, {end}, {step}))")
+        raise RuntimeError("step must be nonzero")
+    if not math.isfinite(step):
+        raise RuntimeError(f"step must be finite but got {step}")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if not (step > 0 and end >= start or step < 0 and end <= start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if all(type(v) is int for v in (start, end, step)):
+        n = -((start - end) // step)
+    else:
+        n = math.ceil((float(end) - float(start)) / float(step))
+    if not 0 <= n <= 2**63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
+    return n
+
+
+def _arange(start, end, step, dtype, device):
     dt = _arange_dtype((start, end, step), dtype)
-    return _new(np.arange(start, end, step).astype(dt.np), device)
+    n = _arange_size(start, end, step)
+    if dt is D.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if dt._cat == 1:
+        # torch's integral arange: ``start + step * i`` in int64, the bounds truncated toward zero
+        # first (``arange(2.1, -2.9, -1.0)`` is 2, 1, 0, -1, -2; a step of 0.5 repeats ``start``),
+        # then converted (wrapping) to the dtype.
+        vals = np.int64(math.trunc(start)) + np.int64(math.trunc(step)) * np.arange(n, dtype=np.int64)
+        return _new(vals.astype(dt.np), device)
+    # Floating: ``start + step * i`` in torch's accumulation type (double, float32 for half types).
+    acc = np.float32 if dt.itemsize == 2 and dt._cat == 2 else np.float64
+    vals = acc(start) + acc(step) * np.arange(n, dtype=acc)
+    return _new(vals.astype(dt.np), device)
 
 
 def arange(end, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -222,12 +252,21 @@ def require_floating(api, kernel, dt):
             f"pass a floating dtype such as opyard.float32 (opyard.randint draws integers)")
 
 
+def _eye_sizes(n, m):
+    """torch's checks of ``eye``'s sizes."""
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    return int(n), int(m)
+
+
 def eye(n, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.eye(int(n), dtype=_dt(dtype).np), device)
+    return _new(np.eye(*_eye_sizes(n, n), dtype=_dt(dtype).np), device)
 
 
 def eye_m(n, m, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.eye(int(n), int(m), dtype=_dt(dtype).np), device)
+    return _new(np.eye(*_eye_sizes(n, m), dtype=_dt(dtype).np), device)
 
 
 def rand(size, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -291,31 +330,46 @@ def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pi
                 device=device if device is not None else self._dev)
 
 
-def _check_uniform(self, from_, to):
-    """torch's ``uniform_`` checks: both ends finite values of the element type, ``from <= to``."""
-    dt = self.dtype.to_real() if self.dtype.is_complex else self.dtype
-    if not dt.is_floating_point:
-        return
-    info = D.finfo(dt)
-    lo, hi = float(info.min), float(info.max)
-    ctype = D.c_type_name(dt)
-    if not lo <= from_ <= hi:
-        raise RuntimeError(f"from is out of bounds for {ctype}")
-    if not lo <= to <= hi:
-        raise RuntimeError(f"to is out of bounds for {ctype}")
-    if not from_ <= to:
+# torch's C++ names of the floating element types, as its bound checks print them.
+_BOUND_NAMES = {"float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double"}
+
+
+def _check_uniform(dt, from_, to):
+    """torch's checks of ``uniform_``'s range for data of dtype ``dt`` (complex: of its parts)."""
+    if dt._cat < 2:
+        raise NotImplementedError(f"\"check_uniform_bounds\" not implemented for '{D.legacy_name(dt)}'")
+    real = dt.to_real() if dt._cat == 3 else dt
+    top = 3.3895313892515355e38 if real.name == "bfloat16" else float(np.finfo(real.np).max)
+    for name, v in (("from", from_), ("to", to)):
+        if not -top <= v <= top:
+            raise RuntimeError(f"{name} is out of bounds for {_BOUND_NAMES[real.name]}")
+    if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_:g} > to={to:g}")
+    if to - from_ > top:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{D.legacy_name(real)}>::max(), but "
+                           f"found to={to:g} and from={from_:g} which result in to-from to exceed the limit")
 
 
 def uniform_(self, from_=0, to=1, *, generator=None):
-    _check_uniform(self, from_, to)
-    return inplace_result(self, _Rng.gen.uniform(from_, to, self._data.shape), "aten::uniform_")
+    _check_uniform(self.dtype, from_, to)
+    shape = self._data.shape
+    if self.dtype._cat == 3:  # torch draws both parts of a complex element from [from, to)
+        return inplace_result(self, _Rng.gen.uniform(from_, to, shape) + 1j * _Rng.gen.uniform(from_, to, shape),
+                              "aten::uniform_")
+    return inplace_result(self, _Rng.gen.uniform(from_, to, shape), "aten::uniform_")
 
 
 def normal_(self, mean=0, std=1, *, generator=None):
     if not std >= 0.0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
-    return inplace_result(self, _Rng.gen.normal(mean, std, self._data.shape), "aten::normal_")
+    if self.dtype._cat < 2:
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+    shape = self._data.shape
+    if self.dtype._cat == 3:  # torch: both parts normal around ``mean``, each of deviation std / sqrt(2)
+        part = std / math.sqrt(2)
+        return inplace_result(self, _Rng.gen.normal(mean, part, shape) + 1j * _Rng.gen.normal(mean, part, shape),
+                              "aten::normal_")
+    return inplace_result(self, _Rng.gen.normal(mean, std, shape), "aten::normal_")
 
 
 def to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
@@ -350,11 +404,9 @@ def _meta_factory(kind):
         if kind == "arange":
             vals = [float(a) if not isinstance(a, int) else a for a in args]
             start, end, step = (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
-            n = max(int(np.ceil((end - start) / step)), 0)
-            return _make_meta((n,), _arange_dtype(vals, dtype))
+            return _make_meta((_arange_size(start, end, step),), _arange_dtype(vals, dtype))
         if kind == "eye":
-            n = int(args[0])
-            return _make_meta((n, int(args[1]) if len(args) > 1 else n), _dt(dtype))
+            return _make_meta(_eye_sizes(args[0], args[1] if len(args) > 1 else args[0]), _dt(dtype))
         if kind == "full":
             return _make_meta(_size(args[0]), _fill_dtype(args[1], dtype))
         if kind == "linspace":

@@ -152,6 +152,13 @@ def smooth_l1_loss(self, target, reduction=1, beta=1.0):
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _floating(self, "smooth_l1_cpu")
     x, t = _broadcast_pair(self, target, "smooth_l1_loss")
+    if self._data.dtype == np.float16:
+        # torch's float16 kernel works in the half type: beta and every step rounded to it (its
+        # bfloat16 kernel computes in float32, as below).
+        r = _stepwise(np.float16)
+        b, z = r(beta), r(np.abs(x - t))
+        loss = z if beta == 0 else np.where(z < b, r(r(0.5 * z * z) / b), r(z - 0.5 * b))
+        return _reduce(loss, reduction, _like(self, target, loss.shape))
     z = np.abs(x - t)
     loss = z if beta == 0 else np.where(z < beta, 0.5 * z * z / (beta or 1), z - 0.5 * beta)
     return _reduce(loss, reduction, _like(self, target, loss.shape))
@@ -175,6 +182,13 @@ def huber_loss(self, target, reduction=1, delta=1.0):
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _floating(self, "huber_cpu")
     x, t = _broadcast_pair(self, target, "huber_loss")
+    if self._data.dtype == D.bfloat16.np:
+        # torch's bfloat16 kernel works in bfloat16: delta and every step rounded to it (its float16
+        # kernel computes in float32, as below).
+        r = _stepwise(D.bfloat16.np)
+        d, z = r(delta), r(np.abs(x - t))
+        loss = np.where(z < d, r(0.5 * r(z * z)), r(d * r(z - 0.5 * d)))
+        return _reduce(loss, reduction, _like(self, target, loss.shape))
     z = np.abs(x - t)
     loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
     return _reduce(loss, reduction, _like(self, target, loss.shape))

@@ -10,6 +10,7 @@ from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
 from .pointwise import binary, real_only
 from .precision import reduced
+from .reduction import nonempty_dims
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -121,10 +122,11 @@ def split_with_sizes(self, split_sizes, dim=0):
 
 def aminmax(self, *, dim=None, keepdim=False):
     x = self._data
-    if x.size == 0:
+    if x.size == 0 and dim is None:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation "
                            "has no identity.")
     axis = None if dim is None else _wrap_dim(dim, x.ndim)
+    nonempty_dims(x, dim, "aminmax")
     kd = keepdim if dim is not None else False
     return RT.aminmax((out(np.asarray(np.amin(x, axis=axis, keepdims=kd)), self),
                        out(np.asarray(np.amax(x, axis=axis, keepdims=kd)), self)))

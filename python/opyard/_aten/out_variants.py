@@ -22,8 +22,9 @@ from .common import _OVERLAP, A, Tensor, _expanded, writable_alias
 __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
 
 # (out overload schema verbatim from native_functions.yaml, functional overload, exact dtype?)
-# "exact" ops (matrix products) require out's dtype to equal the result's, as torch's do; the
-# others accept any dtype the result can be cast to (c10::canCast).
+# "exact" ops (matrix products) require out's dtype to equal the result's, as torch's do; "input"
+# ones (amax, amin) require it to equal the input's, with torch's other message; the others
+# accept any dtype the result can be cast to (c10::canCast).
 _TABLE = (
     ("mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "mm", True),
     ("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", "bmm", True),
@@ -50,8 +51,8 @@ _TABLE = (
     ("lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "lt.Tensor", False),
     ("sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "sum.dim_IntList", False),
     ("mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "mean.dim", False),
-    ("amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "amax", False),
-    ("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "argmax", False),
+    ("amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "amax", "input"),
+    ("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "argmax", True),
     ("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "cumsum", False),
     ("softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", "softmax.int", False),
     ("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", "cat", False),
@@ -106,7 +107,7 @@ _TABLE = (
     ('log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "log10", False),
     ('log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "log1p", False),
     ('log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "log2", False),
-    ('amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', "amin", False),
+    ('amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)', "amin", "input"),
     ('reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "reciprocal", False),
     ('square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "square", False),
     ('std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)', "std.correction", False),
@@ -126,7 +127,7 @@ _TABLE = (
     ('min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "min", False),
     ('argsort.stable_out(Tensor self, *, bool stable, int dim=-1, bool descending=False, Tensor(a!) out) -> Tensor(a!)', "argsort.stable", True),
     ('inverse.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "inverse", True),
-    ('linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', "linalg_vector_norm", False),
+    ('linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)', "linalg_vector_norm", True),
     ('linalg_matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)', "linalg_matrix_power", True),
     ('asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "asin", False),
     ('acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', "acos", False),
@@ -167,6 +168,9 @@ def _check(op_name, result, out, exact):
         raise RuntimeError(f"Attempting to copy from device {result._dev} to device {out._dev}, but "
                            f"cross-device copies are not allowed! ({op_name} with out=)")
     rdt, odt = result.dtype, out.dtype
+    if exact == "input" and rdt is not odt:  # the result has the input's dtype
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got {D.legacy_name(rdt)} for "
+                           f"input's dtype and {D.legacy_name(odt)} for out's dtype.")
     if exact and rdt is not odt:
         raise RuntimeError(f"Expected out tensor to have dtype {_c_name(rdt)}, but got {_c_name(odt)} "
                            f"instead ({op_name})")
@@ -193,6 +197,12 @@ def _resize(op_name, out, shape, warn=True):
             "in a future release outputs will not be resized unless they have zero elements. You can "
             f"explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
             f"t.resize_(0). ({op_name})", UserWarning, stacklevel=3)
+    root = out._base if out._base is not None else out
+    if root._fixed_storage or out._fixed_storage:
+        # torch keeps such memory and refuses to grow it (resize_ of a from_numpy tensor).
+        offset = out.storage_offset() if out._base is not None else 0
+        if (offset + int(np.prod(shape))) * x.itemsize > root._data.nbytes:
+            raise RuntimeError("Trying to resize storage that is not resizable")
     if not _has_data(out):
         out._data = np.broadcast_to(_ZERO[x.dtype], shape)
         out._meta_strides = None

@@ -17,7 +17,7 @@ from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cas
                      data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
                      writable_alias)
 from .precision import compute_dtype, compute_np
-from .scalars import checked, clamp_limit, selected, wrapped
+from .scalars import checked, clamp_limit, operand, selected, wrapped
 
 _ndarray = np.ndarray
 
@@ -26,23 +26,18 @@ __all__ = ["KERNELS", "binary", "real_only"]
 _BOOL = np.dtype(np.bool_)
 
 
-def _operand(x, cdt, sdt):
-    return data_as(x, cdt) if isinstance(x, Tensor) else wrapped(x, sdt)
-
-
 def _general(fn, a, b, name, dt=None, arithmetic=False):
     """``fn`` over ``a`` and ``b`` in their result dtype ``dt`` (torch's, by default), computed in
-    ``precision.compute_dtype(dt)`` (half-precision data in float32) and rounded once to ``dt``. A
-    Python number is an operand of dtype ``dt`` (``scalars.wrapped``), of the computation's dtype for
-    the ``arithmetic`` ops (add, sub, mul, div: torch keeps it in float32 for half data)."""
+    ``precision.compute_dtype(dt)`` (half-precision data in float32) and rounded once to ``dt``. The
+    operands are converted as torch's (``scalars.operand``): to ``dt`` first, except a scalar ``b``
+    of the ``arithmetic`` ops (mul, div and the rounding divisions), read in the computation dtype."""
     if isinstance(b, Tensor) and a._dev is not b._dev:
         check_same_device(name, a, b)
     dt = dt or tensor_result_dtype(a, b)
     cdt = compute_dtype(dt)
-    sdt = cdt if arithmetic else dt
     try:
         with np.errstate(all="ignore"):  # torch: inf/nan silently (the general path can afford it)
-            r = fn(_operand(a, cdt, sdt), _operand(b, cdt, sdt))
+            r = fn(operand(a, dt, cdt), operand(b, dt, cdt, arithmetic))
     except ValueError:
         raise broadcast_error(name, a, b) from None
     return out(cast(np.asarray(r), dt), a)
@@ -81,7 +76,7 @@ def _scaled(fn, name, scales_self=False, negated=False):
     ``scales_self``): ``other + (-alpha) * self``. torch converts ``alpha`` (negated for sub and
     rsub, which are add with ``-alpha``) to the element type: unsigned types wrap, overflow raises.
     Adding the negated product is exact: ``x + (-a * y)`` is ``x - a * y`` bit for bit."""
-    plain = binary(fn, name, arithmetic=True)
+    plain = binary(fn, name)
 
     def kernel(self, other, *, alpha=1):
         if alpha == 1 and not isinstance(alpha, bool):
@@ -93,9 +88,12 @@ def _scaled(fn, name, scales_self=False, negated=False):
         factor = -alpha if negated else alpha
         if dt._cat:
             factor = checked(factor, dt)
-        # torch's half kernel rounds ``alpha * other`` to the half type before adding (its vector
-        # ops round after each operation): computed in ``dt``, not in float32.
-        x, y = _operand(self, dt, compute_dtype(dt)), _operand(other, dt, compute_dtype(dt))
+        # torch converts the operands and ``alpha`` to the element type (half data: rounded to the
+        # half type, ``scalars.operand``) and its elementwise loop rounds ``alpha * y`` to that type
+        # before adding (c10::Half arithmetic). Its vector loop, which takes whole blocks of 32
+        # elements of larger tensors, rounds once instead: opyard follows the elementwise loop,
+        # which computes every element of a small tensor.
+        x, y, factor = operand(self, dt, dt), operand(other, dt, dt), operand(factor, dt, dt)
         if scales_self:
             x, y = y, x
         with np.errstate(over="ignore", invalid="ignore"):  # inf and nan, silently as torch
@@ -134,7 +132,7 @@ def add(self, other, *, alpha=1):
                 try:
                     r = x + y
                 except ValueError:
-                    return _general(np.add, self, other, "aten::add", arithmetic=True)
+                    return _general(np.add, self, other, "aten::add")
                 if type(r) is not _ndarray:
                     r = as_array(r)
                 t = _new(Tensor)
@@ -149,7 +147,7 @@ def add(self, other, *, alpha=1):
         elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = np.add(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
-        return _general(np.add, self, other, "aten::add", arithmetic=True)
+        return _general(np.add, self, other, "aten::add")
     return _add_scaled(self, other, alpha=alpha)
 
 
@@ -317,7 +315,8 @@ def pow_ts(self, exponent):
     dt = tensor_result_dtype(self, exponent)
     if dt._cat <= 1 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed. (aten::pow)")
-    exponent = checked(exponent, dt)
+    # torch's kernel converts the exponent to the element type (half data: rounded to the half type)
+    exponent = wrapped(checked(exponent, dt), dt)
     with np.errstate(all="ignore"):
         return out(cast(np.asarray(np.power(data_as(self, compute_dtype(dt)), exponent)), dt), self)
 
@@ -491,11 +490,20 @@ def lerp_arrays(x, e, w, dt):
     ``x + w * (e - x)`` where ``|w| < 0.5``, else ``e - (e - x) * (1 - w)`` (exact at both ends)."""
     cdt = compute_np(dt.np)
     x, e = x.astype(cdt, copy=False), e.astype(cdt, copy=False)
-    w = w.astype(cdt, copy=False) if isinstance(w, np.ndarray) else w
+    # A Python weight in the computation type too (torch's ``weight.to<opmath_t>()``): ``1 - w`` in it.
+    w = w.astype(cdt, copy=False) if isinstance(w, np.ndarray) else cdt.type(w)
     with np.errstate(all="ignore"):
-        diff = e - x
-        r = np.where(np.abs(w) < 0.5, x + w * diff, e - diff * (1 - w))
-    return np.asarray(r).astype(dt.np, copy=False)
+        diff, rest = e - x, 1 - w
+        if cdt != dt.np:
+            # Half data: torch's kernel fuses each multiply-add (std::fma, one rounding), which the
+            # half result can show; in float64, where the float32 product is exact, rounded once.
+            # (float32 data keeps numpy's two roundings: a last-bit difference at most.)
+            x, e, diff, w, rest = (np.asarray(v, dtype=np.float64) for v in (x, e, diff, w, rest))
+        if w.ndim == 0:  # one weight: one branch
+            r = x + w * diff if abs(w) < 0.5 else e - diff * rest
+        else:
+            r = np.where(np.abs(w) < 0.5, x + w * diff, e - diff * rest)
+    return np.asarray(r).astype(cdt, copy=False).astype(dt.np, copy=False)
 
 
 def lerp_checks(self, others, kernel):

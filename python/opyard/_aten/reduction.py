@@ -56,11 +56,12 @@ def sum_dim(self, dim, keepdim=False, *, dtype=None):
 
 
 def _mean_check(x, dtype):
+    """torch's refusal of a mean of integral or bool data (or into such a ``dtype``)."""
     if (dtype.np if dtype is not None else x.dtype) not in INEXACT:
-        name = (dtype or D.FROM_NP[x.dtype]).name
-        raise RuntimeError(
-            f"mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {name.capitalize()}"
+        which = "Input" if dtype is None else "Optional"
+        raise NotImplementedError(
+            f"mean(): could not infer output dtype. {which} dtype must be either a floating point or "
+            f"complex dtype. Got: {D.legacy_name(dtype or D.FROM_NP[x.dtype])}"
         )
 
 
@@ -97,6 +98,23 @@ def _nonempty(x, name):
                            "Specify the reduction dim with the 'dim' argument.")
 
 
+def nonempty_dims(x, dims, name):
+    """torch's ``zero_numel_check_dims`` of a reduction without an identity (max, amax, argmax,
+    aminmax, ...) over ``dims`` (an int, a list, or None/[] for all) of the data ``x``: an empty
+    tensor needs dims, none of them of size zero (an IndexError naming the dim as given). ``name``
+    is how torch's message names the op (``"amax()"``, ``"aminmax"``)."""
+    if x.size:
+        return
+    if dims is None or (not isinstance(dims, int) and not len(dims)):
+        raise RuntimeError(f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+    for d in ([dims] if isinstance(dims, int) else dims):
+        w = _wrap_dim(d, x.ndim) if x.ndim else d
+        if x.ndim and x.shape[w] == 0:  # one dim is named wrapped, a list's as given (torch's)
+            raise IndexError(f"{name}: Expected reduction dim {w if isinstance(dims, int) else d} to have "
+                             "non-zero size.")
+
+
 def _no_complex(x, kernel):
     """The message of torch's dispatch macro for a CPU kernel without a complex instance."""
     if x.dtype.kind == "c":
@@ -116,14 +134,16 @@ def _no_complex_sort(x, api):
 
 def amax(self, dim=(), keepdim=False):
     _no_complex(self._data, "max_values_cpu")
-    _nonempty(self._data, "amax")
-    return out(np.asarray(np.amax(self._data, axis=dims_arg(dim, self._data.ndim), keepdims=keepdim)), self)
+    axis = dims_arg(dim, self._data.ndim)
+    nonempty_dims(self._data, dim, "amax()")
+    return out(np.asarray(np.amax(self._data, axis=axis, keepdims=keepdim)), self)
 
 
 def amin(self, dim=(), keepdim=False):
     _no_complex(self._data, "min_values_cpu")
-    _nonempty(self._data, "amin")
-    return out(np.asarray(np.amin(self._data, axis=dims_arg(dim, self._data.ndim), keepdims=keepdim)), self)
+    axis = dims_arg(dim, self._data.ndim)
+    nonempty_dims(self._data, dim, "amin()")
+    return out(np.asarray(np.amin(self._data, axis=axis, keepdims=keepdim)), self)
 
 
 def max_all(self):
@@ -157,16 +177,24 @@ def argmax(self, dim=None, keepdim=False):
     x = self._data
     _no_complex_input(x, "argmax")
     if dim is None:
+        if x.size == 0:  # torch's message here is an IndexError without the advice
+            raise IndexError("argmax(): Expected reduction dim to be specified for input.numel() == 0.")
         return out(np.asarray(np.argmax(x), dtype=np.int64), self)
-    return out(np.asarray(np.argmax(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), dtype=np.int64), self)
+    axis = _wrap_dim(dim, x.ndim)
+    nonempty_dims(x, dim, "argmax()")
+    return out(np.asarray(np.argmax(x, axis=axis, keepdims=keepdim), dtype=np.int64), self)
 
 
 def argmin(self, dim=None, keepdim=False):
     x = self._data
     _no_complex_input(x, "argmin")
     if dim is None:
+        if x.size == 0:  # torch's message here is an IndexError without the advice
+            raise IndexError("argmin(): Expected reduction dim to be specified for input.numel() == 0.")
         return out(np.asarray(np.argmin(x), dtype=np.int64), self)
-    return out(np.asarray(np.argmin(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), dtype=np.int64), self)
+    axis = _wrap_dim(dim, x.ndim)
+    nonempty_dims(x, dim, "argmin()")
+    return out(np.asarray(np.argmin(x, axis=axis, keepdims=keepdim), dtype=np.int64), self)
 
 
 def _var(fn):

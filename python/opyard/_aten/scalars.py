@@ -8,7 +8,8 @@ computation's element type depends on what the operator does with it, and torch 
     The number is an operand (arithmetic, comparisons, bitwise ops, ``bucketize``): torch wraps it
     into a 0-d tensor and converts it to the computation dtype as C++ does (``static_cast``): an
     integer outside an integral type wraps around (``uint8 >= -2`` compares with 254, ``int8 +
-    1000`` adds -24), a float past a floating type's range becomes infinite.
+    1000`` adds -24), a float past a floating type's range becomes infinite. ``operand`` applies
+    this to an operand of a binary kernel, a 0-d tensor of another dtype included.
 ``checked(value, dt)``
     The number is stored or scales (``fill_``, ``full``, ``masked_fill``, ``index_fill``,
     ``scatter(value=)``, ``where``, ``constant_pad_nd``, the exponent of ``pow``, ``alpha``,
@@ -31,7 +32,7 @@ import numpy as np
 
 from .. import _dtype as D
 
-__all__ = ["wrapped", "selected", "checked", "checked_of", "clamp_limit", "overflow_error"]
+__all__ = ["wrapped", "operand", "selected", "checked", "checked_of", "clamp_limit", "overflow_error"]
 
 # torch's C++ element type names, as its "value cannot be converted to type int64_t" messages print them.
 _C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t",
@@ -65,8 +66,8 @@ def wrapped(value, dt):
     ``dt`` (C++'s conversion): an integer outside an integral ``dt`` wraps around, a number meeting
     half-precision data is rounded to that type first (inf past its range: ``remainder(half, 1e6)``
     divides by inf); anything else passes unchanged (numpy rounds a Python float into a float32
-    array's type itself). The arithmetic ops (add, sub, mul, div) instead keep the number in the
-    computation's precision (``precision.compute_dtype``): pass that as ``dt`` for them."""
+    array's type itself). Multiplication and division keep the number in the computation's
+    precision instead (``operand(..., keep=True)``)."""
     if type(value) is int and dt._cat == 1:
         spec = _RANGE.get(dt.name)
         if spec is not None and not spec[2] <= value <= spec[3]:
@@ -78,6 +79,25 @@ def wrapped(value, dt):
         with np.errstate(over="ignore"):
             return dt.np.type(value)
     return value
+
+
+def operand(x, dt, cdt, keep=False):
+    """The operand ``x`` (a tensor or a Python number) of a binary kernel whose result dtype is ``dt``,
+    as the value the computation in ``cdt`` (``precision.compute_dtype(dt)``) reads.
+
+    torch's TensorIterator converts every operand to the common dtype ``dt`` first: a Python number
+    (``wrapped``) and a 0-d tensor of another dtype meeting half-precision data are rounded to the
+    half type (``half + 0.1`` adds ``0.0999755859375``; so do ``sub``, ``rsub`` and their ``alpha``,
+    ``pow``'s exponent, ``atan2``, ``fmod``, ...), and the kernel then computes in ``cdt``. ``keep``
+    is the exception of torch's ``mul``, ``div`` and the rounding divisions, whose kernels read a
+    scalar ``other`` in the computation type directly (``half * 0.1`` multiplies by
+    ``float32(0.1)``): pass it for their second operand only."""
+    if not hasattr(x, "_data"):  # a Python number
+        return wrapped(x, cdt if keep else dt)
+    a = x._data
+    if not keep and a.dtype != dt.np:
+        a = a.astype(dt.np)
+    return a if a.dtype == cdt.np else a.astype(cdt.np)
 
 
 def selected(value, dt):

@@ -272,7 +272,7 @@ def _dense(x):
 
 def cat(tensors, dim=0):
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("opyard.cat(): expected a non-empty list of Tensors")
     from .common import check_same_device, tensor_result_dtype
 
     check_same_device("aten::cat", *tensors)

@@ -18,6 +18,7 @@ from .. import _dtype as D
 from . import _special_functions as SF
 from ._declare import OpTable
 from .common import A, INEXACT, Tensor, broadcast_error, check_same_device, out, tensor_result_dtype
+from .scalars import operand
 
 __all__ = ["OPS"]
 
@@ -64,23 +65,25 @@ def unary(fn, cpu_name, reduced=True):
 
 
 def _arrays(a, b, dt, work, op_name):
-    """``a`` and ``b`` (tensors or Python numbers) as ``work`` arrays broadcast to one shape."""
+    """``a`` and ``b`` (tensors or Python numbers) as ``work`` arrays broadcast to one shape, each
+    converted to ``dt`` first as torch's (``scalars.operand``: a number meeting half data is rounded)."""
     xs = []
+    cdt = D.FROM_NP[np.dtype(work)]
     for v in (a, b):
-        if isinstance(v, Tensor):
-            arr = v._data
-            xs.append(arr if arr.dtype == work else arr.astype(work))
+        if isinstance(v, Tensor) and v._data.dtype == work:
+            xs.append(v._data)
         else:
-            xs.append(np.asarray(v, dtype=work))
+            xs.append(np.asarray(operand(v, dt, cdt), dtype=work))
     try:
         return np.broadcast_arrays(*xs)
     except ValueError:
         raise broadcast_error(op_name, a, b) from None
 
 
-def binary(fn, cpu_name, op_name, reduced=True):
+def binary(fn, cpu_name, op_name, reduced=True, with_dtype=False):
     """A kernel of ``fn`` (two numpy arrays -> array) with torch's floating binary promotion: either
-    argument may be a Python number (the ``self_scalar``/``other_scalar`` overloads)."""
+    argument may be a Python number (the ``self_scalar``/``other_scalar`` overloads). ``with_dtype``:
+    ``fn`` also takes the result's numpy dtype (a kernel rounding an intermediate to it)."""
     def kernel(self, other):
         check_same_device(op_name, self, other)
         dt = _float_dtype(self, other)
@@ -89,7 +92,7 @@ def binary(fn, cpu_name, op_name, reduced=True):
         work = _compute_dtype(dt, cpu_name, reduced)
         x, y = _arrays(self, other, dt, work, op_name)
         with np.errstate(all="ignore"):
-            r = np.asarray(fn(x, y))
+            r = np.asarray(fn(x, y, dt.np) if with_dtype else fn(x, y))
         ref = self if isinstance(self, Tensor) else other
         return out(r.astype(dt.np, copy=False), ref)
     kernel.__name__ = op_name.split("::")[-1].replace(".", "_")
@@ -223,7 +226,7 @@ for _name, _fn in (("igamma", SF.igamma), ("igammac", SF.igammac)):
            out=_out(_name, "Tensor self, Tensor other"))(
         _no_integers(binary(_fn, f"{_name}_cpu", f"aten::{_name}"), f"{_name}_cpu"))
 
-_XLOG1PY = binary(SF.xlog1py, "xlog1py_cpu", "aten::special_xlog1py")
+_XLOG1PY = binary(SF.xlog1py, "xlog1py_cpu", "aten::special_xlog1py", with_dtype=True)
 _ZETA = binary(SF.zeta, "zeta_cpu", "aten::special_zeta", reduced=False)
 
 

@@ -45,7 +45,9 @@ def logit(self, eps=None):
         from .. import _dtype as D
 
         raise NotImplementedError(f"\"logit_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
-    work = np.float32 if x.dtype.itemsize == 2 else x.dtype  # half and bfloat16 in float32, as torch
+    # Half and bfloat16 are computed in their own type, each operation rounded (as torch's kernel,
+    # whose clamp, ``1 - x``, division and log each round to the type), not in float32 once.
+    work = x.dtype
     with np.errstate(all="ignore"):
         return out(np.asarray(_logit(x.astype(work, copy=False), eps)).astype(x.dtype, copy=False), self)
 

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _core
 from .. import _dtype as D
 from .common import INEXACT, inplace_result, out
+from .precision import upcast
 
 __all__ = ["KERNELS"]
 
@@ -120,8 +121,11 @@ def silu(self):
 def leaky_relu(self, negative_slope=0.01):
     x = self._data
     if x.dtype not in INEXACT:
-        raise RuntimeError(f"\"leaky_relu_cpu\" not implemented for '{self.dtype.name.capitalize()}'")
-    return out(np.where(x > 0, x, (x * negative_slope).astype(x.dtype)), self)
+        raise RuntimeError(f"\"leaky_relu_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+    # torch reads the slope in the compute type: half-precision data is scaled in float32 (by the
+    # float32 slope, not one rounded to the half type) and rounded once.
+    w = upcast(x)
+    return out(np.where(x > 0, x, (w * negative_slope).astype(x.dtype)), self)
 
 
 def logical_not(self):

@@ -41,6 +41,7 @@ __all__ = ["debug_unwrap",
     "pop_layer",
     "push_layer",
     "wrap",
+    "wrap_general",
 ]
 
 BATCHED_BIT = DispatchKeySet(DispatchKey.Batched).raw()
@@ -51,7 +52,9 @@ _new = _core.TensorBase.__new__
 class BatchedTensor(Tensor):
     """A logical tensor inside ``vmap``: ``_value`` holds every example along dimension 0."""
 
-    __slots__ = ("_level", "_value")
+    # ``_value`` (the physical tensor) and ``_level`` are fields of ``TensorBase`` (Note [Batched
+    # tensors in Rust], src/python/batched/mod.rs): Rust makes and reads batched tensors directly.
+    __slots__ = ()
     # Internal to vmap, as FakeTensor to fake mode: plain to ``__torch_function__`` (torch's
     # BatchedTensor is a C++ TensorImpl the protocol never sees).
     __torch_function__ = _disabled_torch_function_impl
@@ -147,8 +150,8 @@ class BatchedTensor(Tensor):
 register_plain_tensor_type(BatchedTensor)
 
 
-def wrap(value, level):
-    """A ``BatchedTensor`` at ``level`` over ``value`` (batch dimension 0). The fast constructor."""
+def wrap_general(value, level):
+    """A ``BatchedTensor`` at ``level`` over ``value`` (batch dimension 0): ``wrap``'s general path."""
     t = _new(BatchedTensor)
     t._value = value
     t._level = level
@@ -161,6 +164,12 @@ def wrap(value, level):
     if value._dev is not CPU:
         t._dev = value._dev
     return t
+
+
+# The fast constructor: ``_core._wrap_batched`` (one call, the logical view made through numpy's C
+# API), which hands an empty batch or non-numpy storage to ``wrap_general``; ``wrap_general`` itself
+# with the fast paths off (Note [Fast paths and general paths]).
+wrap = _core._wrap_batched if _core.FAST_PATHS else wrap_general
 
 
 def move_dim(t, src, dst):

@@ -15,13 +15,17 @@ from .._ops import resolve
 from .._tensor import Tensor
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 from .._aten.factory import generator as _generator
-from .batched import BatchedTensor, LegacyVmapLevel, VmapLevel, _stack, _state, move_dim, pop_layer, push_layer, wrap
+from .. import _core
+from .batched import (BatchedTensor, LegacyVmapLevel, VmapLevel, _level_numbers, _new_layer, _stack, _state, move_dim,
+                      pop_layer, push_layer, wrap)
 
 __all__ = ["legacy_vmap", "vmap"]
 
 _RANDOMNESS = ("error", "different", "same")
 _expand = resolve("aten::expand")
 _cat = resolve("aten::cat")
+# The common call in Rust; None with the fast paths off (Note [Fast paths and general paths]).
+_vmap_call = _core._vmap_call if _core.FAST_PATHS else None
 
 
 def _name(func):
@@ -63,6 +67,20 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 size = shape[in_dims] if -len(shape) <= in_dims < len(shape) else None
             else:
                 size = _fast_size(args, in_dims)
+            if size is not None and in_dims == 0 and _vmap_call is not None:
+                # The call in Rust (Note [Batched tensors in Rust]): push the level, include VmapMode,
+                # wrap, run, restore; the layer record is made here, without an __init__ frame.
+                layer = _new_layer(VmapLevel)
+                layer.info = None
+                layer.level = level = next(_level_numbers)
+                layer.batch_size = size
+                layer.randomness = randomness
+                layer.name = name
+                done, out = _vmap_call(func, args, kwargs or None, layer, level, _stack.levels,
+                                       out_dims.__class__ is int)
+                if done:
+                    return out if out_dims == 0 else move_dim(out, 0, out_dims)
+                return _outputs(func, out, out_dims, level, size)
             if size is not None:
                 layer = push_layer(size, randomness, name)
                 level = layer.level

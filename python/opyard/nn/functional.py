@@ -88,6 +88,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:  # torch's functional checks the bounds (the operator itself does not)
+        raise ValueError("min_val cannot be greater than max_val")
     return _inplace(input, _A.hardtanh.default(input, min_val, max_val), inplace)
 
 

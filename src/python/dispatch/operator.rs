@@ -178,6 +178,12 @@ fn call_kernel(
     let func = k.func.bind(py);
     let kwargs = call.kwargs.as_ref();
     if !k.with_keyset && !k.is_fallback {
+        // A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
+        if let Ok(bp) =
+            func.downcast_exact::<crate::python::batched::pointwise::PyBatchedPointwise>()
+        {
+            return bp.get().call_unboxed(py, &call);
+        }
         return func.call(&call.args, kwargs).map(Bound::unbind);
     }
     if k.with_keyset && !k.is_fallback {

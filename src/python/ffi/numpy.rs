@@ -422,13 +422,38 @@ pub fn view_of<'py>(
     offset: isize,
     writeable: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = src.py();
     let head = Header::read(src).ok_or_else(not_an_array)?;
     if !inside(&head, dims, strides, offset) {
         return Err(pyo3::exceptions::PyValueError::new_err(
             "view_of: the view reaches outside the array",
         ));
     }
+    new_view(src, &head, dims, strides, offset, writeable)
+}
+
+/// `src[0]` for an exact ndarray `src` with at least one dimension of size > 0:
+/// the first entry along dimension 0, a view (writeable when `src` is) that
+/// keeps `src` alive. `None` for any other `src` (not an exact ndarray, 0-dim, empty).
+pub fn first_entry<'py>(src: &Bound<'py, PyAny>) -> Option<PyResult<Bound<'py, PyAny>>> {
+    let head = Header::read(src)?;
+    let (dims, strides) = head.dims_and_strides();
+    if dims.first().is_none_or(|&n| n <= 0) {
+        return None;
+    }
+    // Entry 0 along a dimension of size > 0 lies inside `src`: no `inside` check needed.
+    Some(new_view(src, &head, &dims[1..], &strides[1..], 0, true))
+}
+
+/// The view of [`view_of`], its bounds already known to lie inside `src`.
+fn new_view<'py>(
+    src: &Bound<'py, PyAny>,
+    head: &Header<'_>,
+    dims: &[isize],
+    strides: &[isize],
+    offset: isize,
+    writeable: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = src.py();
     let mut shape = [0 as npyffi::npy_intp; MAX_DIMS];
     let mut steps = [0 as npyffi::npy_intp; MAX_DIMS];
     shape[..dims.len()].copy_from_slice(dims);

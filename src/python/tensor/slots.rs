@@ -75,6 +75,9 @@ fields! {
     FakeMode = c"_fake_mode", None, "The `FakeTensorMode` a fake tensor belongs to, or None.";
     FakeStorage = c"_fake_storage", None, "The fake storage of a fake root tensor, or None.";
     PythonMeta = c"_python_meta", Zero, "Which metadata queries the class's `__torch_dispatch__` answers (bits: sizes, strides, device, layout; 0 for none).";
+    BatchValue = c"_value", None, "A `vmap` batched tensor's physical tensor (every example, batch dim 0), or None (Note [Batched tensors in Rust]).";
+    BatchLevel = c"_level", None, "The `vmap` level a batched tensor belongs to (an int), or None.";
+    FixedStorage = c"_fixed_storage", False, "Whether the memory came from outside (`from_numpy`, `from_dlpack`, `as_tensor` of an array): it cannot grow, as torch's storage of such memory is not resizable.";
 }
 
 impl Field {

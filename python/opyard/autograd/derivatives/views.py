@@ -67,8 +67,8 @@ def _cat_back(grads, a, n):
     out = []
     offset = 0
     for m in a.tensors:
-        if len(m.shape) == 1 and m.shape[0] == 0:  # torch's legacy empty tensors skip cat
-            out.append(None)
+        if len(m.shape) == 1 and m.shape[0] == 0:  # torch's legacy empty tensors skip cat: an empty gradient
+            out.append(A.new_zeros.default(g, [0]))
             continue
         d = dim % len(m.shape)
         out.append(A.narrow.default(g, d, offset, m.shape[d]))

@@ -69,13 +69,21 @@ RULES = _rule_table()
 RANDOM_OPS = {name: index for module in _MODULES for name, index in getattr(module, "RANDOM_OPS", {}).items()}
 
 
+_RUST_RULES = (pointwise.unary_rule, pointwise.pointwise_rule)
+
+
 def install():
     lib = _core._new_library("_", "IMPL", None, _SITE)
     _core._fallback(lib, "Batched", batched_fallback, with_keyset=False, fallthrough=False, provenance=_SITE)
     aten_lib = _core._new_library("aten", "IMPL", None, _SITE)
     for name, factory in RULES.items():
         op = aten(name)
-        _core._impl(aten_lib, name, "Batched", factory(op), with_keyset=False, fallthrough=False,
+        kernel = factory(op)
+        if _core.FAST_PATHS and factory in _RUST_RULES:
+            # The pointwise rules in Rust, this one as their general path (Note [Pointwise batching in
+            # Rust], src/python/batched/pointwise.rs).
+            kernel = _core._BatchedPointwise(op, kernel, unary=factory is pointwise.unary_rule)
+        _core._impl(aten_lib, name, "Batched", kernel, with_keyset=False, fallthrough=False,
                     allow_override=True, provenance=_SITE)
     for name, size_index in RANDOM_OPS.items():
         _core._impl(aten_lib, name, "VmapMode", vmap_mode_kernel(aten(name), size_index), with_keyset=False,

@@ -49,7 +49,8 @@ ALL_DIMS = {"sum": "sum.dim_IntList", "mean": "mean.dim", "max": "amax", "min": 
 
 def _shift(value, ndim, api, all_if_empty):
     if value is None or (all_if_empty and value.__class__ in (list, tuple) and len(value) == 0):
-        return list(range(1, ndim + 1)) if all_if_empty else None
+        # Every logical dim; a 0-dim example is given a size-1 dim 1 to reduce (see dim_rule).
+        return list(range(1, max(ndim, 1) + 1)) if all_if_empty else None
     if value.__class__ in (list, tuple):
         return [shift_dim(d, ndim, api) for d in value]
     return shift_dim(value, ndim, api)

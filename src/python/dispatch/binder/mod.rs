@@ -21,6 +21,7 @@ use convert::{Detail, Misfit};
 pub use param::Param;
 use param::{compile_param, Kind};
 pub use plain::_register_plain_tensor_type;
+pub(crate) use plain::plain_tensor;
 use plain::Gathered;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};

@@ -67,6 +67,14 @@ pub(super) fn is_plain(v: &Bound<'_, PyAny>) -> bool {
     PLAIN.holds(v)
 }
 
+/// `v` as a tensor when its type is exactly one of the plain tensor types (no subtype walk).
+#[inline]
+pub(crate) fn plain_tensor<'a, 'py>(
+    v: &'a Bound<'py, PyAny>,
+) -> Option<&'a Bound<'py, PyTensorBase>> {
+    PLAIN.downcast(v)
+}
+
 /// Bound on the per-type cache; past it the oldest entry goes. Programs use a
 /// handful of tensor subclasses, and a miss only costs the Python call.
 const MAX_CACHED_TYPES: usize = 64;

@@ -1,0 +1,215 @@
+//! `vmap`'s batched tensor in Rust: its state on `TensorBase`, its
+//! constructor, and the batching rules of the pointwise operators.
+//!
+//! Note [Batched tensors in Rust]: a batched tensor (`opyard.func.batched.
+//! BatchedTensor`, see Note [Batched tensor layout] there) is a `TensorBase`
+//! like any other: its physical tensor and its vmap level are two of the
+//! tensor's fields (`_value`, `_level`: [`Field::BatchValue`],
+//! [`Field::BatchLevel`]), read and written by Python as struct members and by
+//! Rust without a lookup, the way the autograd fields are. Its `_data` is the
+//! physical storage's first example (`d[0]`, a numpy view: the logical shape,
+//! dtype and strides), its key set the physical one plus `Batched`.
+//!
+//! [`wrap`] makes one in one call (`_core._wrap_batched`, what the Python
+//! `wrap` is while the fast paths are on): no `__new__` lookup, the logical
+//! view made through numpy's C API. The class and the general constructor (an
+//! empty batch, storage that is not a numpy array) come from the switchboard's
+//! `batched_tensor` hook, asked once.
+//!
+//! The pointwise family's rules run here too ([`pointwise`]); every other
+//! rule is Python's (`opyard/func/rules/`), and so are the cases the Rust
+//! rules hand back (Note [Fast paths and general paths]).
+
+pub mod pointwise;
+
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use smallvec::SmallVec;
+
+use crate::dispatch::tls::{self as key_tls, LocalKeySets};
+
+use crate::dispatch::{DispatchKey, DispatchKeySet};
+use crate::python::dispatch::binder::plain_tensor;
+use crate::python::ffi::numpy::first_entry;
+use crate::python::ffi::type_slots::SubclassOf;
+use crate::python::hooks::hooks;
+use crate::python::tensor::base::PyTensorBase;
+use crate::python::tensor::slots::Field;
+
+/// The `Batched` key's bit.
+pub const BATCHED: u64 = DispatchKeySet::from_key(DispatchKey::Batched).raw();
+
+/// `(BatchedTensor, wrap_general)`, from the `batched_tensor` hook on first use.
+struct Batched {
+    ty: SubclassOf<PyTensorBase>,
+    general: PyObject,
+}
+
+static BATCHED_TYPE: GILOnceCell<Batched> = GILOnceCell::new();
+
+fn batched(py: Python<'_>) -> PyResult<&Batched> {
+    if let Some(b) = BATCHED_TYPE.get(py) {
+        return Ok(b);
+    }
+    let found = hooks(py)?.batched_tensor.call0(py)?;
+    let (ty, general): (Bound<'_, PyType>, PyObject) = found.extract(py)?;
+    let made = Batched {
+        ty: SubclassOf::new(ty)?,
+        general,
+    };
+    Ok(BATCHED_TYPE.get_or_init(py, || made))
+}
+
+/// `obj` as a batched tensor when its type is exactly the batched tensor class.
+#[inline]
+pub fn as_batched<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyTensorBase>> {
+    BATCHED_TYPE.get(obj.py())?.ty.downcast_exact(obj)
+}
+
+/// A batched tensor of `level` over `value` (batch dimension 0). See Note [Batched tensors in Rust].
+pub fn wrap<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let b = batched(py)?;
+    let general = || {
+        b.general
+            .call1(py, (value, level))
+            .map(|o| o.into_bound(py))
+    };
+    let v = match plain_tensor(value) {
+        Some(v) => v,
+        None => match value.downcast::<PyTensorBase>() {
+            Ok(v) => v,
+            Err(_) => return general(),
+        },
+    };
+    let vs = v.get();
+    let Some(data) = vs.data(py) else {
+        return general();
+    };
+    // An empty batch, a 0-dim value, storage that is no numpy array: the general path.
+    let Some(logical) = first_entry(&data) else {
+        return general();
+    };
+    let logical = logical?;
+    let state = PyTensorBase::fresh(py);
+    state.set_data(&logical);
+    state.set_keys(vs.keys() | BATCHED);
+    state.set_field(Field::Dev, vs.device(py).as_ref());
+    state.set_field(Field::BatchValue, Some(value));
+    state.set_field(Field::BatchLevel, Some(level));
+    Ok(b.ty.new_instance(py, state)?.into_any())
+}
+
+/// `wrap(value, level)`: a batched tensor of `level` over `value` (batch dim 0). See Note [Batched tensors in Rust].
+#[pyfunction]
+pub fn _wrap_batched<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    wrap(py, value, level)
+}
+
+/// The thread's key sets with `VmapMode` included while alive, restored on drop
+/// (what `with _state.vmap_mode:` does), also when `func` raised.
+struct InVmapMode(LocalKeySets);
+
+impl InVmapMode {
+    fn enter() -> Self {
+        let cur = key_tls::get();
+        let mode = DispatchKeySet::from_key(DispatchKey::VmapMode);
+        key_tls::replace(LocalKeySets {
+            included: cur.included | mode,
+            excluded: cur.excluded - mode,
+        });
+        InVmapMode(cur)
+    }
+}
+
+impl Drop for InVmapMode {
+    fn drop(&mut self) {
+        key_tls::replace(self.0);
+    }
+}
+
+/// Take `layer` off `levels` (the thread's transform stack): the last entry, or,
+/// when an exception unwound inner levels out of order, it and everything after it.
+fn pop_layer(levels: &Bound<'_, PyList>, layer: &Bound<'_, PyAny>) -> PyResult<()> {
+    let n = levels.len();
+    if n > 0 && levels.get_item(n - 1)?.is(layer) {
+        return levels.del_slice(n - 1, n);
+    }
+    for i in 0..n {
+        if levels.get_item(i)?.is(layer) {
+            return levels.del_slice(i, n);
+        }
+    }
+    Ok(())
+}
+
+/// One `vmap` call of `func` over `args` (tensors, each mapped along dim 0), the
+/// common case of `opyard.func.vmap` (Note [Batched tensors in Rust]): `layer` (a
+/// `VmapLevel` of number `level`) goes on `levels`, the thread's transform stack,
+/// `VmapMode` is included, each argument becomes a batched tensor of `level`,
+/// `func` runs once; then the key sets and the stack are restored, exceptions
+/// included. Returns `(True, physical)` when `unwrap` and the result is one
+/// batched tensor of `level`, else `(False, result)` for `vmap`'s output rules.
+#[pyfunction]
+#[pyo3(signature = (func, args, kwargs, layer, level, levels, unwrap))]
+#[allow(clippy::too_many_arguments)]
+pub fn _vmap_call<'py>(
+    py: Python<'py>,
+    func: &Bound<'py, PyAny>,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+    layer: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+    levels: &Bound<'py, PyList>,
+    unwrap: bool,
+) -> PyResult<(bool, Bound<'py, PyAny>)> {
+    levels.append(layer)?;
+    let out = {
+        let _mode = InVmapMode::enter();
+        let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> =
+            args.iter().map(|a| wrap(py, &a, level)).collect();
+        wrapped.and_then(|w| func.call(PyTuple::new_bound(py, w), kwargs))
+    };
+    let popped = pop_layer(levels, layer);
+    let out = out?;
+    popped?;
+    if unwrap {
+        if let Some(b) = as_batched(&out) {
+            let b = b.get();
+            if b.field_is(Field::BatchLevel, level) || level_of(py, b) == exact_level(level) {
+                if let Some(v) = b.field(py, Field::BatchValue) {
+                    return Ok((true, v));
+                }
+            }
+        }
+    }
+    Ok((false, out))
+}
+
+fn exact_level(level: &Bound<'_, PyAny>) -> i64 {
+    crate::python::ffi::object::exact_int_bits(level).map_or(-1, |b| b as i64)
+}
+
+/// The level of a batched tensor (its `_level` field as an int; 0 when unset).
+#[inline]
+pub fn level_of(py: Python<'_>, t: &PyTensorBase) -> i64 {
+    t.field(py, Field::BatchLevel)
+        .and_then(|l| crate::python::ffi::object::exact_int_bits(&l).map(|b| b as i64))
+        .unwrap_or(0)
+}
+
+/// Add this area's classes and functions to `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_wrap_batched, m)?)?;
+    m.add_function(wrap_pyfunction!(_vmap_call, m)?)?;
+    m.add_class::<pointwise::PyBatchedPointwise>()?;
+    Ok(())
+}
