@@ -75,6 +75,7 @@ SAMPLES = {
     "_softmax": lambda m: ((m(2, 3), 1, False), {}), "_log_softmax": lambda m: ((m(2, 3), 1, False), {}),
     "cumsum": lambda m: ((m(2, 3, dtype=i64), 1), {}), "any": lambda m: ((m(2, 3, dtype=b8),), {}),
     "all": lambda m: ((m(2, 3),), {}), "any.dim": lambda m: ((m(2, 3), 1), {}), "all.dim": lambda m: ((m(2, 3), 0, True), {}),
+    "all.dims": lambda m: ((m(2, 3, 4), [0, 2]), {}), "any.dims": lambda m: ((m(2, 3), None, True), {}),
     "sort": lambda m: ((m(2, 3), 1, True), {}), "topk": lambda m: ((m(2, 5), 3), {}),
     "mm": lambda m: ((m(2, 3), m(3, 4)), {}), "bmm": lambda m: ((m(5, 2, 3), m(5, 3, 4)), {}),
     "addmm": lambda m: ((m(4), m(2, 3), m(3, 4)), {"beta": 0.5}), "dot": lambda m: ((m(3), m(3)), {}),
@@ -90,6 +91,7 @@ SAMPLES = {
     "select.int": lambda m: ((m(2, 3, 4), 1, 2), {}), "slice.Tensor": lambda m: ((m(5, 3), 0, 1, 5, 2), {}),
     "narrow": lambda m: ((m(5, 3), 1, 1, 2), {}), "unbind.int": lambda m: ((m(2, 3), 1), {}),
     "diagonal": lambda m: ((m(3, 4), 1), {}), "movedim.int": lambda m: ((m(2, 3, 4), 0, -1), {}),
+    "movedim.intlist": lambda m: ((m(2, 3, 4), [0, 1], [-1, 0]), {}),
     "unflatten.int": lambda m: ((m(2, 6), 1, [2, 3]), {}), "flatten.using_ints": lambda m: ((m(2, 3, 4), 1), {}),
     "alias": lambda m: ((m(2, 3),), {}), "detach": lambda m: ((m(2, 3),), {}),
     "clone": lambda m: ((m(2, 3).t(),), {}), "contiguous": lambda m: ((m(2, 3).t(),), {}),
@@ -176,6 +178,7 @@ SAMPLES.update({
     "logsumexp": lambda m: ((m(2, 3), [1]), {}), "round.decimals": lambda m: ((m(2, 3),), {"decimals": 2}),
     "cumprod": lambda m: ((m(2, 3), 1), {}), "aminmax": lambda m: ((m(2, 3),), {"dim": 1}),
     "exp2": lambda m: ((m(2, 3, dtype=i64),), {}), "count_nonzero": lambda m: ((m(2, 3), 0), {}),
+    "count_nonzero.dim_IntList": lambda m: ((m(2, 3, 4), [0, -1]), {}),
     "fmod.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}), "fmod.Scalar": lambda m: ((m(2, 3), 2), {}),
     "diff": lambda m: ((m(2, 4),), {"prepend": m(2, 1)}),
     "new_empty_strided": lambda m: ((m(2, 3), [2, 2], [1, 2]), {}),
@@ -214,6 +217,9 @@ DATA_DEPENDENT_EXT = {
     "argwhere": lambda m: ((m(2, 3),), {}), "masked_select": lambda m: ((m(2, 3), m(3, dtype=b8)), {}),
     "repeat_interleave.Tensor": lambda m: ((m.idx([1, 2]),), {}),
     "repeat_interleave.self_Tensor": lambda m: ((m(2, 3), m.idx([1, 2])), {"dim": 0}),
+    # the start or the split points are a tensor's values
+    "narrow.Tensor": lambda m: ((m(5, 3), 1, m.idx(1), 2), {}),
+    "tensor_split.tensor_indices_or_sections": lambda m: ((m(2, 7), m.idx([1, 5]), 1), {}),
 }
 
 
