@@ -217,9 +217,6 @@ DATA_DEPENDENT_EXT = {
     "argwhere": lambda m: ((m(2, 3),), {}), "masked_select": lambda m: ((m(2, 3), m(3, dtype=b8)), {}),
     "repeat_interleave.Tensor": lambda m: ((m.idx([1, 2]),), {}),
     "repeat_interleave.self_Tensor": lambda m: ((m(2, 3), m.idx([1, 2])), {"dim": 0}),
-    # the start or the split points are a tensor's values
-    "narrow.Tensor": lambda m: ((m(5, 3), 1, m.idx(1), 2), {}),
-    "tensor_split.tensor_indices_or_sections": lambda m: ((m(2, 7), m.idx([1, 5]), 1), {}),
 }
 
 
@@ -615,8 +612,14 @@ DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
 # Operators torch has no Meta kernel for (a result that is data): meta tensors get its Meta fallback's error.
 NO_META_KERNEL = {"equal": lambda m: ((m(2, 3), m(2, 3)), {})}
-# torch's meta refusal of a scalar read
-META_REFUSES = {"_local_scalar_dense": lambda m: ((m(1),), {})}
+# torch's meta refusals of a tensor argument's values: (sample, message)
+META_REFUSES = {
+    "_local_scalar_dense": (lambda m: ((m(1),), {}), "Tensor.item() cannot be called on meta tensors"),
+    "narrow.Tensor": (lambda m: ((m(5, 3), 1, m.idx(1), 2), {}), "Tensor.item() cannot be called on meta tensors"),
+    "tensor_split.tensor_indices_or_sections": (
+        lambda m: ((m(2, 7), m.idx([1, 5]), 1), {}),
+        "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on meta"),
+}
 
 # In-place matrix products and pointwise helpers
 SAMPLES.update({

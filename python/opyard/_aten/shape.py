@@ -392,7 +392,7 @@ def narrow_tensor(self, dim, start, length):
     """``narrow`` with its start given as a 0-dim integral tensor (its value read)."""
     if start.dim() != 0 or start.dtype.is_floating_point or start.dtype.is_complex or start.dtype is D.bool:
         raise RuntimeError("start must be an 0-dim integral Tensor.")
-    return A.narrow(self, dim, int(start.item()), length)
+    return A.narrow(self, dim, int(A._local_scalar_dense(start)), length)
 
 
 def contiguous(self, *, memory_format=0):

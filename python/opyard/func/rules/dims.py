@@ -56,7 +56,8 @@ def _shift(value, ndim, api, all_if_empty):
     """``value`` (a dim or dims) as physical dims; ``all_if_empty``: True when None and [] mean every
     dim, "none" when only None does, False when None stays None."""
     if value is None or (all_if_empty is True and value.__class__ in (list, tuple) and len(value) == 0):
-        return list(range(1, ndim + 1)) if all_if_empty else None
+        # a 0-dim example is worked on with a size-1 dim (``dim_rule``): that dim is every dim
+        return list(range(1, max(ndim, 1) + 1)) if all_if_empty else None
     if value.__class__ in (list, tuple):
         return [shift_dim(d, ndim, api) for d in value]
     return shift_dim(value, ndim, api)
