@@ -268,7 +268,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     D.expect_dtype(dtype, "linspace", "dtype")
     if layout is not None:
         _expect_layout(layout, "linspace")
-    return _finish(_aten.linspace.default(start, end, steps, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.linspace(start, end, steps, dtype=dtype, device=device), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,

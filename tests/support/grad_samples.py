@@ -259,6 +259,7 @@ SAMPLES.update({
     "aten::where.ScalarSelf": (lambda b: A.where.ScalarSelf(opyard.tensor([True, False]), 2.0, b), (r(2, 2),)),
     "aten::scatter_add": (lambda a, s: A.scatter_add.default(a, 0, opyard.tensor([[1, 0]]), s), (r(2, 2), r(1, 2))),
     "aten::movedim.int": (lambda a: A.movedim.int(a, 0, -1), (r(2, 3, 4),)),
+    "aten::movedim.intlist": (lambda a: A.movedim.intlist(a, [0, 1], [-1, 0]), (r(2, 3, 4),)),
     "aten::logit": (lambda a: A.logit.default(a, 0.05), (opyard.tensor([0.2, 0.5, 0.7], dtype=opyard.float64,
                                                                         requires_grad=True),)),
     "aten::fmax": (lambda a, b: A.fmax.default(a, b), (r(2, 3), r(3))),

@@ -77,6 +77,7 @@ SAMPLES = {
     "_softmax": lambda m: ((m(2, 3), 1, False), {}), "_log_softmax": lambda m: ((m(2, 3), 1, False), {}),
     "cumsum": lambda m: ((m(2, 3, dtype=i64), 1), {}), "any": lambda m: ((m(2, 3, dtype=b8),), {}),
     "all": lambda m: ((m(2, 3),), {}), "any.dim": lambda m: ((m(2, 3), 1), {}), "all.dim": lambda m: ((m(2, 3), 0, True), {}),
+    "all.dims": lambda m: ((m(2, 3, 4), [0, 2]), {}), "any.dims": lambda m: ((m(2, 3), None, True), {}),
     "sort": lambda m: ((m(2, 3), 1, True), {}), "topk": lambda m: ((m(2, 5), 3), {}),
     "mm": lambda m: ((m(2, 3), m(3, 4)), {}), "bmm": lambda m: ((m(5, 2, 3), m(5, 3, 4)), {}),
     "addmm": lambda m: ((m(4), m(2, 3), m(3, 4)), {"beta": 0.5}), "dot": lambda m: ((m(3), m(3)), {}),
@@ -92,6 +93,7 @@ SAMPLES = {
     "select.int": lambda m: ((m(2, 3, 4), 1, 2), {}), "slice.Tensor": lambda m: ((m(5, 3), 0, 1, 5, 2), {}),
     "narrow": lambda m: ((m(5, 3), 1, 1, 2), {}), "unbind.int": lambda m: ((m(2, 3), 1), {}),
     "diagonal": lambda m: ((m(3, 4), 1), {}), "movedim.int": lambda m: ((m(2, 3, 4), 0, -1), {}),
+    "movedim.intlist": lambda m: ((m(2, 3, 4), [0, 1], [-1, 0]), {}),
     "unflatten.int": lambda m: ((m(2, 6), 1, [2, 3]), {}), "flatten.using_ints": lambda m: ((m(2, 3, 4), 1), {}),
     "alias": lambda m: ((m(2, 3),), {}), "detach": lambda m: ((m(2, 3),), {}),
     "clone": lambda m: ((m(2, 3).t(),), {}), "contiguous": lambda m: ((m(2, 3).t(),), {}),
@@ -178,6 +180,7 @@ SAMPLES.update({
     "logsumexp": lambda m: ((m(2, 3), [1]), {}), "round.decimals": lambda m: ((m(2, 3),), {"decimals": 2}),
     "cumprod": lambda m: ((m(2, 3), 1), {}), "aminmax": lambda m: ((m(2, 3),), {"dim": 1}),
     "exp2": lambda m: ((m(2, 3, dtype=i64),), {}), "count_nonzero": lambda m: ((m(2, 3), 0), {}),
+    "count_nonzero.dim_IntList": lambda m: ((m(2, 3, 4), [0, -1]), {}),
     "fmod.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}), "fmod.Scalar": lambda m: ((m(2, 3), 2), {}),
     "diff": lambda m: ((m(2, 4),), {"prepend": m(2, 1)}),
     "new_empty_strided": lambda m: ((m(2, 3), [2, 2], [1, 2]), {}),
@@ -613,8 +616,15 @@ DATA_DEPENDENT.update(DATA_DEPENDENT_EXT)
 
 # Operators torch has no Meta kernel for (a result that is data): meta tensors get its Meta fallback's error.
 NO_META_KERNEL = {"equal": lambda m: ((m(2, 3), m(2, 3)), {})}
-# torch's meta refusal of a scalar read
-META_REFUSES = {"_local_scalar_dense": lambda m: ((m(1),), {})}
+# torch's meta refusals of a tensor argument's values: (sample, message) for a RuntimeError with exactly that
+# message, or (sample, message start, exception type)
+META_REFUSES = {
+    "_local_scalar_dense": (lambda m: ((m(1),), {}), "Tensor.item() cannot be called on meta tensors"),
+    "narrow.Tensor": (lambda m: ((m(5, 3), 1, m.idx(1), 2), {}), "Tensor.item() cannot be called on meta tensors"),
+    "tensor_split.tensor_indices_or_sections": (
+        lambda m: ((m(2, 7), m.idx([1, 5]), 1), {}),
+        "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on meta"),
+}
 
 # In-place matrix products and pointwise helpers
 SAMPLES.update({
@@ -722,8 +732,12 @@ DATA_DEPENDENT.update({
     "unique_dim": lambda m: ((m(2, 3), 0), {}), "unique_consecutive": lambda m: ((m(2, 3),), {}),
     "unique_dim_consecutive": lambda m: ((m(2, 3), 1), {}), "bincount": lambda m: ((m.idx([1, 2]),), {}),
 })
-# cov and corrcoef ask equal() whether their weights are valid, which meta tensors cannot answer (as torch's).
-META_REFUSES.update({"cov": lambda m: ((m(2, 3),), {}), "corrcoef": lambda m: ((m(2, 3),), {})})
+# cov and corrcoef ask equal() whether their weights are valid, which meta tensors cannot answer (as torch's):
+# the refusal is equal's (its message goes on with where to register a Meta kernel).
+_EQUAL_REFUSES = ("aten::equal: attempted to run this operator with Meta tensors, but there was no fake impl or "
+                  "Meta kernel registered.", NotImplementedError)
+META_REFUSES.update({"cov": (lambda m: ((m(2, 3),), {}), *_EQUAL_REFUSES),
+                     "corrcoef": (lambda m: ((m(2, 3),), {}), *_EQUAL_REFUSES)})
 
 # The samplers.
 from random_meta_samples import RANDOM_META_SAMPLES  # noqa: E402

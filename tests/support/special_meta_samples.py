@@ -1,5 +1,5 @@
 """Meta samples of the special functions, the number-representation ops, the complex parts and
-logspace (the rows ``meta_samples`` merges): most are made from the schema (a ``Tensor`` argument is
+logspace and linspace (the rows ``meta_samples`` merges): most are made from the schema (a ``Tensor`` argument is
 a positive float32 tensor, a ``Scalar`` one 2, an ``out`` an empty tensor of the result's dtype);
 the rest are written out where the function needs particular arguments."""
 
@@ -12,7 +12,7 @@ f32, f64, c64, i64 = opyard.float32, opyard.float64, opyard.complex64, opyard.in
 _FAMILY = ("special_", "digamma", "lgamma", "erfc", "erfinv", "i0", "igamma", "polygamma", "mvlgamma", "gcd",
            "lcm", "ldexp", "frexp", "nextafter", "logaddexp2", "float_power", "angle", "real", "imag", "complex",
            "polar", "view_as_real", "view_as_complex", "conj", "_conj", "resolve_conj", "resolve_neg", "isreal",
-           "positive", "logspace")
+           "positive", "logspace", "linspace")
 
 # Overloads whose arguments the schema does not say enough about.
 _WRITTEN = {
@@ -49,6 +49,9 @@ _WRITTEN = {
     "logspace.Tensor_Tensor": lambda m: ((m(), m(), 4), {"device": m.device}),
     "logspace.Tensor_Scalar": lambda m: ((m(), 2.0, 4), {"device": m.device}),
     "logspace.Scalar_Tensor": lambda m: ((0.5, m(), 4), {"device": m.device}),
+    "linspace.Tensor_Tensor": lambda m: ((m(), m(), 4), {"device": m.device}),
+    "linspace.Tensor_Scalar": lambda m: ((m(), 2.0, 4), {"device": m.device}),
+    "linspace.Scalar_Tensor": lambda m: ((0.5, m(), 4), {"device": m.device}),
     "frexp.Tensor_out": None,
 }
 _OUT_DTYPE = {"gcd": i64, "lcm": i64, "isreal": opyard.bool, "view_as_real": f32, "angle": f32,

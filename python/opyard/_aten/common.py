@@ -129,7 +129,28 @@ def dims_arg(dim, ndim):
     if len(dim) == 0:
         return None
     axes = tuple(_wrap_dim(d, ndim) for d in dim)
+    _no_repeats(axes)
     # A 0-d tensor takes dim 0 / -1 (torch treats it as one element): numpy's axes of it are ().
+    return () if ndim == 0 else axes
+
+
+def _no_repeats(axes):
+    """torch's check on a list of wrapped dims: each once."""
+    if len(set(axes)) != len(axes):
+        seen = set()
+        for a in axes:
+            if a in seen:
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+            seen.add(a)
+
+
+def dims_list_arg(dim, ndim):
+    """Normalize an ``int[]? dim`` argument whose empty list means *no* dim (``all.dims``,
+    ``any.dims``): a tuple of non-negative axes, None for every dim."""
+    if dim is None:
+        return None
+    axes = tuple(_wrap_dim(d, ndim) for d in dim)
+    _no_repeats(axes)
     return () if ndim == 0 else axes
 
 

@@ -225,16 +225,6 @@ def torch_linspace(start, end, steps, npdt):
     return _fma(np.float64(step), coef, base)
 
 
-def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative (aten::linspace)")
-    complex_ = any(isinstance(v, complex) for v in (start, end))
-    dt = dtype if dtype is not None else (D.get_default_dtype().to_complex() if complex_ else D.get_default_dtype())
-    if steps and dt in (D.float32, D.float64) and not complex_:
-        return _new(torch_linspace(start, end, steps, dt.np), device)
-    return _new(np.linspace(start, end, steps).astype(dt.np), device)
-
-
 # torch's C++ names of the element types, as its "not implemented for 'Long'" messages print them.
 _CPP_NAMES = {
     "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
@@ -395,7 +385,7 @@ KERNELS = {
     "zeros_like": _like(zeros), "ones_like": _like(ones), "empty_like": _like(empty),
     "rand_like": _like(rand), "randn_like": _like(randn), "full_like": full_like,
     "new_empty": _new_like(empty), "new_zeros": _new_like(zeros), "new_ones": _new_like(ones),
-    "new_full": new_full, "linspace": linspace, "uniform_": uniform_, "normal_": normal_, "_to_copy": to_copy, "numel": numel,
+    "new_full": new_full, "uniform_": uniform_, "normal_": normal_, "_to_copy": to_copy, "numel": numel,
 }
 
 
@@ -409,8 +399,6 @@ def _meta_factory(kind):
             return _make_meta(_eye_sizes(args[0], args[1] if len(args) > 1 else args[0]), _dt(dtype))
         if kind == "full":
             return _make_meta(_size(args[0]), _fill_dtype(args[1], dtype))
-        if kind == "linspace":
-            return _make_meta((int(args[2]),), linspace(args[0], args[1], 0, dtype=dtype).dtype)
         if kind == "randint":
             return _make_meta(_size(args[1]), _dt(dtype, D.int64))
         if kind == "strided":
@@ -424,7 +412,7 @@ META_KERNELS = {
     name: _meta_factory(kind) for name, kind in (
         ("zeros", "size"), ("ones", "size"), ("empty.memory_format", "size"), ("empty_strided", "strided"),
         ("rand", "size"), ("randn", "size"), ("full", "full"), ("arange", "arange"),
-        ("arange.start", "arange"), ("arange.start_step", "arange"), ("eye", "eye"), ("eye.m", "eye"), ("linspace", "linspace"),
+        ("arange.start", "arange"), ("arange.start_step", "arange"), ("eye", "eye"), ("eye.m", "eye"),
         ("randint", "randint"))
 }
 _ = META

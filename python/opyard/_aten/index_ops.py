@@ -7,6 +7,7 @@ torch too), so their gradients and Meta kernels come from the ops they call.
 
 import numpy as np
 
+from .. import _dtype as D
 from .._tensor import _make_view
 from .common import A, Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out
 
@@ -26,6 +27,8 @@ SCHEMAS = (
     "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
     "tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]",
     "tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]",
+    "tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) "
+    "-> Tensor(a)[]",
     "detach_(Tensor(a!) self) -> Tensor(a!)",
 )
 
@@ -211,6 +214,23 @@ def tensor_split_indices(self, indices, dim=0):
     return pieces
 
 
+def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
+    """``tensor_split`` with the sections (a 0-dim tensor) or indices (a 1-dim tensor) as int64 data."""
+    t = tensor_indices_or_sections
+    if t.device.type != "cpu":
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to be on cpu, but it's on "
+                           f"{t.device}")
+    if t.dtype is not D.int64:
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                           f"{D.legacy_name(t.dtype)}")
+    if t.dim() > 1:
+        raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                           f"one-dimensional tensor, but got a tensor with {t.dim()} dims")
+    if t.dim() == 0:
+        return A.tensor_split__sections(self, int(t.item()), dim)
+    return A.tensor_split__indices(self, [int(i) for i in t.tolist()], dim)
+
+
 def detach_(self):
     """Data and metadata stay; the autograd kernel (``autograd/derivatives``) drops the history."""
     return self
@@ -236,6 +256,7 @@ KERNELS = {
 COMPOSITE = {
     "take": take, "take_along_dim": take_along_dim,
     "tensor_split.sections": tensor_split_sections, "tensor_split.indices": tensor_split_indices,
+    "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
 VIEWS = {"unfold"}
 META_KERNELS = {"detach_": detach_}

@@ -1,11 +1,12 @@
-"""``logspace``: ``steps`` powers of ``base`` whose exponents are evenly spaced from ``start`` to
-``end``, computed as torch's CPU kernel computes them.
+"""``linspace`` and ``logspace``: ``steps`` values evenly spaced from ``start`` to ``end`` (for
+``logspace`` the exponents of ``base``), computed as torch's CPU kernels compute them.
 
 torch converts ``start`` and ``end`` to the result's element type first (an integral dtype
-truncates them), steps in double precision (complex: in the complex type), takes the power in
-double and converts it to the element type; the first half of the values count up from ``start``
-and the second half down from ``end``, so both ends are exact. The ``Tensor`` overloads take
-0-dimensional tensors and read their values.
+truncates them) and steps in double precision for integral types (floating: in the element type,
+complex: in the complex type; ``logspace`` takes the power in double) before converting to the
+element type; the first half of the values count up from ``start`` and the second half down from
+``end``, so both ends are exact. The ``Tensor`` overloads take 0-dimensional tensors and read
+their values.
 """
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy as np
 from .. import _dtype as D
 from ._declare import OpTable
 from .common import A, Tensor, _make_meta
-from .factory import _new
+from .factory import _new, torch_linspace
 
 __all__ = ["OPS"]
 
@@ -61,6 +62,45 @@ def _values(start, end, steps, base, dt):
         return _cast(np.where(i < steps // 2, up, down), dt)
 
 
+def _linspace_values(start, end, steps, dt):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if dt is D.bool or dt.name.startswith("float8"):
+        raise NotImplementedError(f"\"linspace_cpu\" not implemented for '{D.legacy_name(dt)}'")
+    if steps == 0:
+        return np.empty(0, dtype=dt.np)
+    if steps == 1:  # torch fills with start
+        return _fill_value(start, dt)
+    i = np.arange(steps)
+    half = i < steps // 2
+    with np.errstate(all="ignore"):
+        if dt._cat == 1:
+            s, e = _as(start, dt), _as(end, dt)
+            step = (float(e) - float(s)) / (steps - 1)
+            return _cast(np.where(half, s + step * i, e - step * (steps - i - 1)), dt)
+        if dt in (D.float32, D.float64):
+            return torch_linspace(_as(start, dt), _as(end, dt), steps, dt.np)
+        # floating and complex types step in their own precision (half precision: in float32)
+        T = np.dtype(np.float32) if dt._cat == 2 and dt.itemsize < 4 else dt.np
+        T = T.type
+        s, e = T(_as(start, dt)), T(_as(end, dt))
+        step = (e - s) / T(steps - 1)
+        up = s + step * i.astype(T)
+        down = e - step * (T(steps - 1) - i.astype(T))
+        return np.where(half, up, down).astype(dt.np)
+
+
+def _fill_value(v, dt):
+    """``[v]`` as ``dt`` (torch's ``fill_(start)``: an integral type truncates a float)."""
+    if dt._cat == 3:
+        return np.full(1, complex(v), dtype=dt.np)
+    if isinstance(v, complex):
+        v = v.real
+    if dt._cat == 1 and isinstance(v, int):
+        return np.full(1, v, dtype=np.int64).astype(dt.np)
+    return _cast(np.full(1, float(v)), dt)
+
+
 def _cast(values, dt):
     """Doubles as elements of ``dt`` (C's conversion: integers truncate toward zero)."""
     if dt._cat == 1:
@@ -77,10 +117,10 @@ def _scalar(v):
     return v
 
 
-def _check_tensors(start, end):
+def _check_tensors(start, end, api="logspace"):
     ds, de = (v.dim() if isinstance(v, Tensor) else 0 for v in (start, end))
     if ds or de:
-        raise RuntimeError(f"logspace only supports 0-dimensional start and end tensors, but got start with {ds} "
+        raise RuntimeError(f"{api} only supports 0-dimensional start and end tensors, but got start with {ds} "
                            f"dimension(s) and end with {de} dimension(s).")
 
 
@@ -120,3 +160,31 @@ for _overload, _args in (("", "Scalar start, Scalar end"), (".Tensor_Tensor", "T
            meta=_meta)(logspace)
     OPS.op(f"logspace.{_overload[1:] + '_' if _overload else ''}out({_args}, int steps, float base=10.0, *, "
            "Tensor(a!) out) -> Tensor(a!)", kind="composite")(_out_kernel(_overload))
+
+
+def _linspace_dtype(start, end, dtype):
+    """The given dtype, else the default one (its complex form when an end is complex)."""
+    if dtype is not None:
+        return dtype
+    complex_ = any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex) for v in (start, end))
+    default = D.get_default_dtype()
+    return default.to_complex() if complex_ else default
+
+
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    _check_tensors(start, end, "linspace")
+    dt = _linspace_dtype(start, end, dtype)
+    return _new(_linspace_values(_scalar(start), _scalar(end), steps, dt), device)
+
+
+def _linspace_meta(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    _check_tensors(start, end, "linspace")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return _make_meta((int(steps),), _linspace_dtype(start, end, dtype))
+
+
+for _overload, _args in (("", "Scalar start, Scalar end"), (".Tensor_Tensor", "Tensor start, Tensor end"),
+                         (".Tensor_Scalar", "Tensor start, Scalar end"), (".Scalar_Tensor", "Scalar start, Tensor end")):
+    OPS.op(f"linspace{_overload}({_args}, int steps, {_OPTIONS}) -> Tensor", kind="factory",
+           meta=_linspace_meta)(linspace)

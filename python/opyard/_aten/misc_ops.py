@@ -195,6 +195,7 @@ KERNELS = {
     "new_empty_strided": new_empty_strided, "view.dtype": view_dtype, "as_strided": as_strided, "split_with_sizes": split_with_sizes,
     "split.sizes": split_with_sizes, "aminmax": aminmax, "cumprod": cumprod,
     "round.decimals": round_decimals, "exp2": exp2, "count_nonzero": count_nonzero,
+    "count_nonzero.dim_IntList": count_nonzero,
     "masked_select": masked_select, "fmod.Tensor": real_only(binary(np.fmod, "aten::fmod"), "fmod"),
     "fmod.Scalar": real_only(binary(np.fmod, "aten::fmod"), "fmod"),
 }
@@ -204,5 +205,5 @@ META_KERNELS = {"view.dtype": meta_view_dtype, "as_strided": meta_as_strided,
 COMPOSITE = {"diff": diff}
 DATA_DEPENDENT = {"masked_select"}
 VIEWS = {"split_with_sizes", "split.sizes"}
-REDUCTIONS = {"cumprod", "count_nonzero"}
+REDUCTIONS = {"cumprod", "count_nonzero", "count_nonzero.dim_IntList"}
 POINTWISE = {"exp2", "round.decimals", "fmod.Tensor", "fmod.Scalar"}

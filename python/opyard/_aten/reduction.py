@@ -5,7 +5,7 @@ import numpy as np
 from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
-from .common import INEXACT, _wrap_dim, dims_arg, np_dtype, out
+from .common import INEXACT, _wrap_dim, dims_arg, dims_list_arg, np_dtype, out
 from .precision import reduced, upcast
 
 __all__ = ["KERNELS"]
@@ -256,8 +256,11 @@ def _any_all(fn, name):
     def along(self, dim, keepdim=False):
         x = self._data
         return out(_truth(fn(x, axis=_wrap_dim(dim, x.ndim), keepdims=keepdim), x), self)
-    whole.__name__, along.__name__ = name, name + "_dim"
-    return whole, along
+    def along_dims(self, dim=None, keepdim=False):
+        x = self._data
+        return out(_truth(fn(x, axis=dims_list_arg(dim, x.ndim), keepdims=keepdim), x), self)
+    whole.__name__, along.__name__, along_dims.__name__ = name, name + "_dim", name + "_dims"
+    return whole, along, along_dims
 
 
 def _order(x, d, descending):
@@ -338,10 +341,10 @@ KERNELS = {
     "_softmax": _private_softmax(False), "_log_softmax": _private_softmax(True), "cumsum": cumsum,
     "sort": sort, "topk": topk,
 }
-KERNELS["any"], KERNELS["any.dim"] = _any_all(np.any, "any")
-KERNELS["all"], KERNELS["all.dim"] = _any_all(np.all, "all")
+KERNELS["any"], KERNELS["any.dim"], KERNELS["any.dims"] = _any_all(np.any, "any")
+KERNELS["all"], KERNELS["all.dim"], KERNELS["all.dims"] = _any_all(np.all, "all")
 
 REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "prod.dim_int", "amax", "amin", "max", "min",
               "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction", "softmax.int",
-              "log_softmax.int", "_softmax", "_log_softmax", "cumsum", "any", "all", "any.dim", "all.dim", "sort"}
+              "log_softmax.int", "_softmax", "_log_softmax", "cumsum", "any", "all", "any.dim", "all.dim", "any.dims", "all.dims", "sort"}
 KINDS = {"topk": "topk"}

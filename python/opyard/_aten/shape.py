@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .. import _dtype as D
 from .._memory_format import check_memory_format_rank, contiguous_format, preserve_format
 from .._memory_format import memory_format as _MemoryFormat
 from .factory import laid_out
@@ -170,6 +171,22 @@ def squeeze_dims(self, dim):
 def movedim(self, source, destination):
     n = self._data.ndim
     return _make_view(np.moveaxis(self._data, _wrap_dim(source, n), _wrap_dim(destination, n)), self)
+
+
+def movedim_intlist(self, source, destination):
+    source, destination = list(source), list(destination)
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} dims) should contain the "
+                           f"same number of dims as destination ({destination} dims)")
+    n = self._data.ndim
+    src = [_wrap_dim(d, n) for d in source]
+    dst = [_wrap_dim(d, n) for d in destination]
+    for given, wrapped, name in ((source, src, "source"), (destination, dst, "destination")):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    if n == 0:
+        return _make_view(self._data, self)
+    return _make_view(np.moveaxis(self._data, src, dst), self)
 
 
 def unflatten(self, dim, sizes):
@@ -358,7 +375,7 @@ KERNELS = {
     "expand": expand, "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze.dim": squeeze_dim,
     "select.int": select, "slice.Tensor": slice_, "alias": alias, "detach": detach, "clone": clone,
     "cat": cat, "stack": stack, "split.Tensor": split, "squeeze.dims": squeeze_dims,
-    "movedim.int": movedim, "flip": flip, "repeat": repeat,
+    "movedim.int": movedim, "movedim.intlist": movedim_intlist, "flip": flip, "repeat": repeat,
     "triu": _tri(np.triu, "triu"), "tril": _tri(np.tril, "tril"),
 }
 
@@ -386,6 +403,13 @@ def flatten(self, start_dim=0, end_dim=-1):
     return A.reshape(self, shape[:s] + [int(np.prod(shape[s:e + 1]))] + shape[e + 1:])
 
 
+def narrow_tensor(self, dim, start, length):
+    """``narrow`` with its start given as a 0-dim integral tensor (its value read)."""
+    if start.dim() != 0 or start.dtype.is_floating_point or start.dtype.is_complex or start.dtype is D.bool:
+        raise RuntimeError("start must be an 0-dim integral Tensor.")
+    return A.narrow(self, dim, int(A._local_scalar_dense(start)), length)
+
+
 def contiguous(self, *, memory_format=0):
     fmt = memory_format if isinstance(memory_format, _MemoryFormat) else contiguous_format
     if fmt is contiguous_format or fmt is preserve_format:
@@ -398,6 +422,6 @@ def contiguous(self, *, memory_format=0):
 # Operators whose result views ``self`` (their Meta kernels view too).
 VIEWS = {"view", "reshape", "t", "transpose.int", "permute", "expand", "unsqueeze", "squeeze", "squeeze.dim",
          "squeeze.dims", "select.int", "slice.Tensor", "alias", "detach", "split.Tensor", "narrow",
-         "unbind.int", "diagonal", "movedim.int"}
+         "unbind.int", "diagonal", "movedim.int", "movedim.intlist"}
 COMPOSITE = {"expand_as": expand_as, "view_as": view_as, "flatten.using_ints": flatten,
-             "contiguous": contiguous, "chunk": chunk, "unflatten.int": unflatten}
+             "contiguous": contiguous, "chunk": chunk, "unflatten.int": unflatten, "narrow.Tensor": narrow_tensor}

@@ -15,6 +15,8 @@ NON_DIFFERENTIABLE = (
     "aten::logical_or", "aten::logical_not", "aten::detach",
     "aten::argsort", "aten::argsort.stable", "aten::bucketize.Tensor", "aten::bucketize.Scalar",
     "aten::searchsorted.Tensor", "aten::searchsorted.Scalar", "aten::argwhere", "aten::one_hot",
-    "aten::count_nonzero", "aten::view.dtype", "aten::new_empty_strided",
+    "aten::count_nonzero", "aten::count_nonzero.dim_IntList", "aten::view.dtype", "aten::new_empty_strided",
     "aten::repeat_interleave.Tensor", "aten::isin.Tensor_Tensor",
+    "aten::linspace.Tensor_Tensor", "aten::linspace.Tensor_Scalar", "aten::linspace.Scalar_Tensor",
+    "aten::logspace.Tensor_Tensor", "aten::logspace.Tensor_Scalar", "aten::logspace.Scalar_Tensor",
 )

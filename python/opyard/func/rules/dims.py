@@ -16,14 +16,16 @@ __all__ = ["ALL_DIMS", "DIM_SPECS", "RULES", "all_dims_rule", "dim_rule"]
 
 class DimSpec:
     """``args``: names of dim arguments; ``extra``: 1 when a dim may equal ``ndim`` (insertion);
-    ``all_if_empty``: None / [] means every dim (amax, var, sum.dim_IntList)."""
+    ``all_if_empty``: None / [] means every dim (amax, var, sum.dim_IntList); ``all_if_none``: None
+    means every dim and [] none (all.dims)."""
 
-    __slots__ = ("all_if_empty", "args", "extra", "lead")
+    __slots__ = ("all_if_empty", "all_if_none", "args", "extra", "lead")
 
-    def __init__(self, *args, extra=0, all_if_empty=False, lead=False):
+    def __init__(self, *args, extra=0, all_if_empty=False, all_if_none=False, lead=False):
         self.args = args
         self.extra = extra
         self.all_if_empty = all_if_empty
+        self.all_if_none = all_if_none
         self.lead = lead  # the dims list names every dim (permute): the batch dim leads it
 
 
@@ -34,12 +36,15 @@ DIM_SPECS = {
     "min.dim": DimSpec("dim"), "softmax.int": DimSpec("dim"), "log_softmax.int": DimSpec("dim"),
     "_softmax": DimSpec("dim"), "_log_softmax": DimSpec("dim"), "cumsum": DimSpec("dim"),
     "sort": DimSpec("dim"), "topk": DimSpec("dim"), "any.dim": DimSpec("dim"), "all.dim": DimSpec("dim"),
+    "any.dims": DimSpec("dim", all_if_none=True), "all.dims": DimSpec("dim", all_if_none=True),
+    "count_nonzero.dim_IntList": _ALL,
     "narrow": DimSpec("dim"), "unbind.int": DimSpec("dim"), "diagonal": DimSpec("dim1", "dim2"),
     "transpose.int": DimSpec("dim0", "dim1"), "unsqueeze": DimSpec("dim", extra=1),
     "squeeze.dim": DimSpec("dim"), "squeeze.dims": DimSpec("dim"), "select.int": DimSpec("dim"),
     "slice.Tensor": DimSpec("dim"), "split.Tensor": DimSpec("dim"), "chunk": DimSpec("dim"),
     "split_with_sizes": DimSpec("dim"), "tensor_split.sections": DimSpec("dim"),
-    "movedim.int": DimSpec("source", "destination"), "unflatten.int": DimSpec("dim"),
+    "movedim.int": DimSpec("source", "destination"),
+    "movedim.intlist": DimSpec("source", "destination"), "unflatten.int": DimSpec("dim"),
     "flip": DimSpec("dims"), "permute": DimSpec("dims", lead=True),
 }
 
@@ -48,8 +53,10 @@ ALL_DIMS = {"sum": "sum.dim_IntList", "mean": "mean.dim", "max": "amax", "min": 
 
 
 def _shift(value, ndim, api, all_if_empty):
-    if value is None or (all_if_empty and value.__class__ in (list, tuple) and len(value) == 0):
-        # Every logical dim; a 0-dim example is given a size-1 dim 1 to reduce (see dim_rule).
+    """``value`` (a dim or dims) as physical dims; ``all_if_empty``: True when None and [] mean every
+    dim, "none" when only None does, False when None stays None."""
+    if value is None or (all_if_empty is True and value.__class__ in (list, tuple) and len(value) == 0):
+        # a 0-dim example is worked on with a size-1 dim (``dim_rule``): that dim is every dim
         return list(range(1, max(ndim, 1) + 1)) if all_if_empty else None
     if value.__class__ in (list, tuple):
         return [shift_dim(d, ndim, api) for d in value]
@@ -64,7 +71,9 @@ def dim_rule(op, spec):
         positions.append((i, name, params[i].kwarg_only))
     last = max(i for i, _, kw in positions if not kw) if any(not kw for _, _, kw in positions) else 0
     api = op.name()
-    extra, all_if_empty, lead = spec.extra, spec.all_if_empty, spec.lead
+    extra, lead = spec.extra, spec.lead
+    # "none": only None means every dim (an empty list means no dim)
+    all_if_empty = "none" if spec.all_if_none else spec.all_if_empty
 
     def rule(self, *args, **kwargs):
         full = filled((self,) + args, last, op)
