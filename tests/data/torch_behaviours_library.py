@@ -319,7 +319,8 @@ out = [plain(tuple_to_list(t)).replace("._tensor", "") for t in (tuple, typing.T
 
 # --- Library.fallback at the keys the library itself serves --------------------------------------
 
-# Every runtime key both name (torch cannot parse AutogradMAIA; the alias keys expand to keys of their own).
+# Every runtime key both name (torch cannot parse AutogradMAIA) and the alias keys (a fallback there is one
+# at each runtime key the alias stands for: the first one held refuses it).
 # Not NestedTensor and AutogradPrivateUse1: torch takes a second fallback there without a word (the
 # first is lost), where opyard refuses it as at every other key.
 _FALLBACK_KEYS = ("CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "PrivateUse1", "Meta", "FPGA",
@@ -328,7 +329,8 @@ _FALLBACK_KEYS = ("CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "Pr
                   "AutogradMPS", "AutogradXPU", "AutogradHPU", "AutogradLazy", "AutogradMeta",
                   "AutogradNestedTensor", "Tracer", "AutocastCPU", "AutocastCUDA", "Batched",
                   "VmapMode", "PythonTLSSnapshot", "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode",
-                  "PythonDispatcher", "Autograd")
+                  "PythonDispatcher", "Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
+                  "CompositeExplicitAutogradNonFunctional")
 # The refusal's words up to the first location, and where it says the new registration was made (the
 # line that created the Library, as torch's TORCH_LIBRARY_IMPL block).
 _FALLBACK = """
@@ -358,6 +360,30 @@ for _key in ("AutocastCPU", "Python", "CPU"):
                 _FALLBACK.format(key=_key, keyset="").replace("outcome(lib, fn), outcome(again, fn)",
                                                               "outcome(lib, fallthrough_kernel), outcome(again, fn)"))
 
+# A refused fallback at an alias key keeps the runtime keys registered before the refusing one
+# (the backends before Meta) until the Library is destroyed.
+lib_snippet("fallback_at_an_alias_key_keeps_the_keys_before_the_refusal", """
+from T.library import Library
+d = Library("bh_fb_alias", "DEF")
+d.define("f(Tensor x) -> Tensor")
+lib = Library("_", "IMPL")
+calls = []
+def fn(op, *args, **kwargs):
+    calls.append(str(op))
+    return args[0] * 2
+try:
+    lib.fallback(fn, "CompositeExplicitAutograd")
+except RuntimeError:
+    calls.append("refused")
+first = T.ops.bh_fb_alias.f(T.ones(2))
+lib._destroy()
+try:
+    T.ops.bh_fb_alias.f(T.ones(2))
+    after = "ran"
+except NotImplementedError:
+    after = "no kernel"
+out = [first, calls, after]
+""")
 
 # --- register_kernel replacing a custom op's own kernel ------------------------------------------
 
