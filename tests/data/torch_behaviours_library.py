@@ -385,6 +385,38 @@ except NotImplementedError:
 out = [first, calls, after]
 """)
 
+# --- a custom op on meta tensors before register_fake -------------------------------------------
+
+# torch's Meta kernel of a custom op: the derived fake impl (a mutating op returning nothing: None,
+# its function not run), else the "no fake impl" error, whatever its device_types.
+for _i, (_sig, _mutates, _devices) in enumerate([("(x: T.Tensor) -> T.Tensor", "()", "None"),
+                                                   ("(x: T.Tensor) -> T.Tensor", "()", "'cpu'"),
+                                                   ("(x: T.Tensor) -> None", "('x',)", "None"),
+                                                   ("(x: T.Tensor) -> tuple[T.Tensor, T.Tensor]", "()", "None")]):
+    lib_snippet(f"custom_op_on_meta_without_fake_impl_{_i}", f"""
+from T.library import custom_op
+ran = []
+@custom_op("bh_meta{_i}::my_fn", mutates_args={_mutates}, device_types={_devices})
+def my_fn{_sig}:
+    ran.append(1)
+    return x.clone() if {_i} == 0 or {_i} == 1 else (x.clone(), x.clone()) if {_i} == 3 else None
+for call in (lambda: my_fn(T.ones(2, device="meta")), lambda: T.ops.bh_meta{_i}.my_fn(T.ones(2, device="meta"))):
+    try:
+        r = call()
+        ran.append(["returned", None if r is None else "tensor"])
+    except RuntimeError as e:
+        ran.append(str(e).split(" This is")[0])
+out = ran
+""")
+lib_snippet("custom_op_on_meta_after_register_fake", """
+from T.library import custom_op
+@custom_op("bh_meta_f::g", mutates_args=())
+def g(x: T.Tensor) -> T.Tensor:
+    return x.clone()
+g.register_fake(lambda x: x.new_empty(3))
+out = list(g(T.ones(2, device="meta")).shape)
+""")
+
 # --- register_kernel replacing a custom op's own kernel ------------------------------------------
 
 lib_snippet("custom_op_register_kernel_twice_is_silent", """
