@@ -162,6 +162,20 @@ class Library(KernelLibrary):
                                  "the key, e.g. fallback(fn, \"CPU\"), or give the Library one)")
         name = getattr(key, "name", key)
         where = self._site  # torch names the library's registration block
+        if name in _ALIAS_HELD_KEYS:
+            # As torch: the fallback goes to the alias's runtime keys one by one; the first key held
+            # refuses it, and the keys registered before it keep the fallback until _destroy().
+            for runtime in _ALIAS_LEADING_KEYS:
+                self._refuse_held_fallback(runtime, where)
+                _register_fallback(self._handle, runtime, fn, self._records, with_keyset=with_keyset)
+                _USER_FALLBACKS[runtime] = (weakref.ref(self), where)
+        self._refuse_held_fallback(name, where)
+        _register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
+        _USER_FALLBACKS[name] = (weakref.ref(self), where)
+
+    @staticmethod
+    def _refuse_held_fallback(name, where):
+        """torch's refusal of a second backend fallback at key ``name`` (opyard's own or a living Library's)."""
         builtin = _builtin_fallback_at(name)
         if builtin is not None:
             shown, site = builtin
@@ -176,8 +190,6 @@ class Library(KernelLibrary):
                 raise RuntimeError(f"Tried to register multiple backend fallbacks for the same dispatch key {name}; "
                                    f"previous registration registered at {held[1]}, new registration registered at "
                                    f"{where} (Library.fallback: _destroy() the Library holding the first one)")
-        _register_fallback(self._handle, key, fn, self._records, with_keyset=with_keyset)
-        _USER_FALLBACKS[name] = (weakref.ref(self), where)
 
     def _register_fake(self, op_name, fn, _stacklevel=1, *, allow_override=True):
         """Register ``fn`` as the fake impl of ``op_name`` (``name`` or ``name.overload``) in this namespace.
@@ -208,6 +220,18 @@ _AUTOGRAD_FALLBACK_KEYS = frozenset({"AutogradOther", "AutogradCPU", "AutogradCU
                                      "AutogradXPU", "AutogradHPU", "AutogradLazy", "AutogradMAIA",
                                      "AutogradMeta"})
 
+# The runtime keys an alias key stands for that hold one of opyard's own fallbacks, in the order torch
+# registers an alias's fallback key by key (backends first, then autograd, then vmap's); the first one
+# held refuses the registration, as in torch (src/dispatch/keyset.rs ``alias_expansion``).
+_ALIAS_HELD_KEYS = {
+    "CompositeImplicitAutograd": ("Meta", "AutogradOther", "Batched"),
+    "CompositeExplicitAutograd": ("Meta",),
+    "CompositeExplicitAutogradNonFunctional": ("Meta",),
+}
+# The backend keys before Meta, the first key every one of those aliases holds (torch's backend order,
+# which ``_core._key_names()`` keeps).
+_ALIAS_LEADING_KEYS = tuple(_core._key_names()[:_core._key_names().index("Meta")])
+
 
 def _builtin_fallback_at(name):
     """``(key as torch names it, where opyard registered its fallback)`` when opyard's own layers hold
@@ -215,6 +239,10 @@ def _builtin_fallback_at(name):
     tensors live there; a user's fallback stacks above theirs)."""
     if name == "Fake":
         return None
+    for key in _ALIAS_HELD_KEYS.get(name, ()):
+        held = _builtin_fallback_at(key)
+        if held is not None:
+            return held
     if name == "Autograd" or name in _AUTOGRAD_FALLBACK_KEYS:
         site = builtin_fallback_site(name) or builtin_fallback_site("Autograd")
         return None if site is None else ("AutogradOther" if name == "Autograd" else name, site)

@@ -319,7 +319,8 @@ out = [plain(tuple_to_list(t)).replace("._tensor", "") for t in (tuple, typing.T
 
 # --- Library.fallback at the keys the library itself serves --------------------------------------
 
-# Every runtime key both name (torch cannot parse AutogradMAIA; the alias keys expand to keys of their own).
+# Every runtime key both name (torch cannot parse AutogradMAIA) and the alias keys (a fallback there is one
+# at each runtime key the alias stands for: the first one held refuses it).
 # Not NestedTensor and AutogradPrivateUse1: torch takes a second fallback there without a word (the
 # first is lost), where opyard refuses it as at every other key.
 _FALLBACK_KEYS = ("CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "PrivateUse1", "Meta", "FPGA",
@@ -328,7 +329,8 @@ _FALLBACK_KEYS = ("CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MAIA", "Pr
                   "AutogradMPS", "AutogradXPU", "AutogradHPU", "AutogradLazy", "AutogradMeta",
                   "AutogradNestedTensor", "Tracer", "AutocastCPU", "AutocastCUDA", "Batched",
                   "VmapMode", "PythonTLSSnapshot", "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode",
-                  "PythonDispatcher", "Autograd")
+                  "PythonDispatcher", "Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
+                  "CompositeExplicitAutogradNonFunctional")
 # The refusal's words up to the first location, and where it says the new registration was made (the
 # line that created the Library, as torch's TORCH_LIBRARY_IMPL block).
 _FALLBACK = """
@@ -358,6 +360,62 @@ for _key in ("AutocastCPU", "Python", "CPU"):
                 _FALLBACK.format(key=_key, keyset="").replace("outcome(lib, fn), outcome(again, fn)",
                                                               "outcome(lib, fallthrough_kernel), outcome(again, fn)"))
 
+# A refused fallback at an alias key keeps the runtime keys registered before the refusing one
+# (the backends before Meta) until the Library is destroyed.
+lib_snippet("fallback_at_an_alias_key_keeps_the_keys_before_the_refusal", """
+from T.library import Library
+d = Library("bh_fb_alias", "DEF")
+d.define("f(Tensor x) -> Tensor")
+lib = Library("_", "IMPL")
+calls = []
+def fn(op, *args, **kwargs):
+    calls.append(str(op))
+    return args[0] * 2
+try:
+    lib.fallback(fn, "CompositeExplicitAutograd")
+except RuntimeError:
+    calls.append("refused")
+first = T.ops.bh_fb_alias.f(T.ones(2))
+lib._destroy()
+try:
+    T.ops.bh_fb_alias.f(T.ones(2))
+    after = "ran"
+except NotImplementedError:
+    after = "no kernel"
+out = [first, calls, after]
+""")
+
+# --- a custom op on meta tensors before register_fake -------------------------------------------
+
+# torch's Meta kernel of a custom op: the derived fake impl (a mutating op returning nothing: None,
+# its function not run), else the "no fake impl" error, whatever its device_types.
+for _i, (_sig, _mutates, _devices) in enumerate([("(x: T.Tensor) -> T.Tensor", "()", "None"),
+                                                   ("(x: T.Tensor) -> T.Tensor", "()", "'cpu'"),
+                                                   ("(x: T.Tensor) -> None", "('x',)", "None"),
+                                                   ("(x: T.Tensor) -> tuple[T.Tensor, T.Tensor]", "()", "None")]):
+    lib_snippet(f"custom_op_on_meta_without_fake_impl_{_i}", f"""
+from T.library import custom_op
+ran = []
+@custom_op("bh_meta{_i}::my_fn", mutates_args={_mutates}, device_types={_devices})
+def my_fn{_sig}:
+    ran.append(1)
+    return x.clone() if {_i} == 0 or {_i} == 1 else (x.clone(), x.clone()) if {_i} == 3 else None
+for call in (lambda: my_fn(T.ones(2, device="meta")), lambda: T.ops.bh_meta{_i}.my_fn(T.ones(2, device="meta"))):
+    try:
+        r = call()
+        ran.append(["returned", None if r is None else "tensor"])
+    except RuntimeError as e:
+        ran.append(str(e).split(" This is")[0])
+out = ran
+""")
+lib_snippet("custom_op_on_meta_after_register_fake", """
+from T.library import custom_op
+@custom_op("bh_meta_f::g", mutates_args=())
+def g(x: T.Tensor) -> T.Tensor:
+    return x.clone()
+g.register_fake(lambda x: x.new_empty(3))
+out = list(g(T.ones(2, device="meta")).shape)
+""")
 
 # --- register_kernel replacing a custom op's own kernel ------------------------------------------
 

@@ -45,9 +45,11 @@ def test_get_kernel_keeps_the_kernel_it_found_when_a_new_one_is_registered():
 def test_get_kernel_of_custom_ops_composites_autograd_and_fallbacks(ns):
     op = custom_op(f"{ns}::f", lambda x: x + 1, mutates_args=(), schema="(Tensor x) -> Tensor")
     x = opyard.ones(2)
-    # A CompositeExplicitAutograd kernel fills the CPU and Meta slots; a CustomOpDef is accepted.
+    # A CompositeExplicitAutograd kernel fills the CPU slot; a CustomOpDef is accepted. Its Meta slot
+    # holds torch's refusal until a fake impl is registered.
     assert get_kernel(op, "CPU").call_boxed(CPU, x).tolist() == [2.0, 2.0]
-    assert get_kernel(f"{ns}::f", "Meta").call_boxed(CPU, x).tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match="There was no fake impl registered for <CustomOpDef"):
+        get_kernel(f"{ns}::f", "Meta").call_boxed(CPU, x)
     lib = Library(ns, "FRAGMENT")
     lib.define("g(Tensor x) -> Tensor")
     lib.impl("g", lambda x: x * 3, "CompositeImplicitAutograd")

@@ -208,7 +208,7 @@ def test_missing_fake_impl():
     # torch's words (code matching them keeps working), then what they mean in opyard
     with pytest.raises(OpCheckError, match=r"There was no fake impl registered for <CustomOpDef\(t_oc::nofake\)>. "
                                            r"This is necessary for torch.compile/export/fx tracing to work. Please "
-                                           r"use `nofake.register_fake` to add an fake impl. \(In opyard: fake tensors "
+                                           r"use `nofake.register_fake` to add an fake impl. \(In opyard: meta tensors, fake tensors "
                                            r"and opyard.fx.make_fx need it.\)"):
         opcheck(nofake, (opyard.randn(3),), test_utils="test_faketensor")
 

@@ -22,7 +22,8 @@ from .._op_pickle import definition_site, load as load_op, missing_op_error
 from .._ops import Tag, ops, resolve
 from .._registration import KernelLibrary, fragment
 from .._torch_dispatch_rules import register_rule
-from ._opdefs import OPDEFS
+from ._opdefs import OPDEFS, no_fake_impl_message
+from .fake_impl import trivial_fake_impl
 from .aliasing import output_check_failed
 from .infer_schema import infer_schema
 from .register import (DEVICE_KEYS, device_arg_index, device_keys, forget_fakes, has_tensor_arg,
@@ -117,6 +118,7 @@ class CustomOpDef(_core.CustomOpBase):
         self.__qualname__ = name
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
+        self._install_default_meta_kernel()
 
     def __repr__(self):
         return f"<CustomOpDef({self._qualname})>"
@@ -130,6 +132,25 @@ class CustomOpDef(_core.CustomOpBase):
     @property
     def _schema(self):
         return self._opoverload._schema
+
+    def _install_default_meta_kernel(self):
+        """torch's Meta kernel of a custom op before ``register_fake``: the fake impl torch derives
+        (``trivial_fake_impl``), else its "There was no fake impl registered" error; never the op's
+        function on meta tensors. ``register_fake`` replaces it (this library's own: no warning).
+        An op without tensor arguments is left alone: torch reaches it through its default kernel,
+        which follows the ``device`` argument (a meta device runs the function)."""
+        op = self._opoverload
+        if not has_tensor_arg(op._schema):
+            return
+        trivial = trivial_fake_impl(op)
+        if trivial is None:
+            def no_fake_impl(*args, **kwargs):
+                raise RuntimeError(no_fake_impl_message(self))
+            kernel = no_fake_impl
+        else:
+            kernel = trivial
+        self._lib.impl(op, kernel, "Meta")
+        self._lib.__dict__.setdefault("_opyard_fake_names", []).append(op.name())
 
     def register_kernel(self, device_types, fn=None, /):
         """Register ``fn`` as this op's kernel for ``device_types`` (usable as a decorator)."""
@@ -146,8 +167,9 @@ class CustomOpDef(_core.CustomOpBase):
                 self._refusals = None
             devices = [device_types] if device_types is None or isinstance(device_types, str) else device_types
             with warnings.catch_warnings():
-                if any(d in self._backend_fns for d in devices):
-                    # Replacing this op's own kernel for a device is silent, as torch's.
+                if any(d in self._backend_fns or d == "meta" for d in devices):
+                    # Replacing this op's own kernel for a device (for meta: its default Meta
+                    # kernel, see _install_default_meta_kernel) is silent, as torch's.
                     warnings.simplefilter("ignore", UserWarning)
                 install_kernel(self._lib, self._opoverload, fn, keys)
             for d in devices:

@@ -11,7 +11,7 @@ named after their source (``input0.size()[1]``; See Note [Backed symbols]).
 
 import math
 
-from .._library._opdefs import OPDEFS
+from .._library._opdefs import OPDEFS, no_fake_impl_message
 from .._tensor import Tensor, _retype
 from .tensor import FakeTensor, make_fake, remember_item
 
@@ -59,15 +59,6 @@ def missing_fake_impl(name):
     return UnsupportedOperatorException(
         f"{dotted(name)}: it has no fake impl and no Meta kernel, so FakeTensorMode cannot run it on tensors "
         f"without data; use opyard.library.register_fake(\"{qualname}\") to say what it returns")
-
-
-def no_fake_impl_message(opdef):
-    """torch's words for a custom op without a fake impl (the features they name are torch's own, and
-    code matching them keeps working), then what they mean in opyard."""
-    name = opdef._qualname.split("::")[1]
-    return (f"There was no fake impl registered for {opdef!r}. This is necessary for torch.compile/export/fx "
-            f"tracing to work. Please use `{name}.register_fake` to add an fake impl. (In opyard: fake tensors "
-            "and opyard.fx.make_fx need it.)")
 
 
 def fake_of(mode, t, *, static_shapes, source=None, memo=True):
