@@ -131,7 +131,9 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         count = np.full(x.shape, 1 if include_self else 0, np.int64)
         np.add.at(count, target, 1)
         count = np.maximum(count, 1)
-        acc = acc / count if x.dtype.kind in "fc" else np.floor_divide(acc, count)
+        # floating types (bfloat16's numpy kind is "V") divide; integral ones floor, as torch's kernel
+        inexact = self.dtype.is_floating_point or self.dtype.is_complex
+        acc = acc / np.asarray(count, acc.dtype) if inexact else np.floor_divide(acc, count)
     return out(np.asarray(acc).astype(x.dtype, copy=False), self)
 
 
