@@ -305,28 +305,25 @@ def std(input, dim=None, unbiased=None, *, correction=None, keepdim=False, dtype
                     take_sqrt=True)
 
 
-def softmax(input, dim, *, dtype=None, mask=None):
-    if dtype is None:
-        dtype = input.dtype
+def _masked_softmax(op, fill_with, negate, input, dim, dtype, mask):
+    """``op`` along ``dim`` of ``input`` with the masked-out elements set to ``fill_with``'s identity."""
     d = _canonical_dim(dim, input.ndim)[0]
-    mask_input = _combine_input_and_mask("amax", input, mask)
-    return _A.softmax.int(mask_input, d, dtype)
+    mask_input = _combine_input_and_mask(fill_with, input, mask)
+    if negate:
+        mask_input = _A.neg.default(mask_input)
+    return op(mask_input, d, input.dtype if dtype is None else dtype)
+
+
+def softmax(input, dim, *, dtype=None, mask=None):
+    return _masked_softmax(_A.softmax.int, "amax", False, input, dim, dtype, mask)
 
 
 def log_softmax(input, dim, *, dtype=None, mask=None):
-    if dtype is None:
-        dtype = input.dtype
-    d = _canonical_dim(dim, input.ndim)[0]
-    mask_input = _combine_input_and_mask("amax", input, mask)
-    return _A.log_softmax.int(mask_input, d, dtype)
+    return _masked_softmax(_A.log_softmax.int, "amax", False, input, dim, dtype, mask)
 
 
 def softmin(input, dim, *, dtype=None, mask=None):
-    if dtype is None:
-        dtype = input.dtype
-    d = _canonical_dim(dim, input.ndim)[0]
-    mask_input = _combine_input_and_mask("amin", input, mask)
-    return _A.softmax.int(_A.neg.default(mask_input), d, dtype)
+    return _masked_softmax(_A.softmax.int, "amin", True, input, dim, dtype, mask)
 
 
 def normalize(input, ord, dim, *, eps=1e-12, dtype=None, mask=None):
