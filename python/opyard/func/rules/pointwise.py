@@ -96,6 +96,23 @@ def pointwise_rule(op, skip=()):
     return rule
 
 
+def _refuse_unbatched_self(op, name, self, args):
+    """torch's error for an in-place op whose ``self`` is not batched at the level another operand is
+    (one unbatched tensor cannot hold a different result per example); its text names the operand
+    `other` whatever the schema calls it. Returns ``self``'s level (0 when it is not batched)."""
+    level = self._level if self.__class__ is BatchedTensor else 0
+    for a in args:
+        if a.__class__ is BatchedTensor and a._level > level:
+            check_before_vmap(self, a._level, op.name())
+            raise RuntimeError(
+                f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
+                f"extra_args that has more elements than `self`. This happened due to `other` being vmapped "
+                f"over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
+                f"instead of {name}. If said operator is being called inside the opyard framework, please "
+                "file a bug report instead.")
+    return level
+
+
 def inplace_via_functional(op):
     """An in-place op that takes a dim or an index (``index_add_``, ``scatter_add_``, ``cumsum_``...):
     its out-of-place form on the batched arguments, copied into ``self`` (``copy_``'s rule refuses a
@@ -105,16 +122,7 @@ def inplace_via_functional(op):
     copy_ = aten("copy_")
 
     def rule(self, *args, **kwargs):
-        level = self._level if self.__class__ is BatchedTensor else 0
-        for a in args:
-            if a.__class__ is BatchedTensor and a._level > level:
-                check_before_vmap(self, a._level, op.name())
-                raise RuntimeError(
-                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
-                    f"extra_args that has more elements than `self`. This happened due to `other` being vmapped "
-                    f"over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
-                    f"instead of {name}. If said operator is being called inside the opyard framework, please "
-                    "file a bug report instead.")
+        _refuse_unbatched_self(op, name, self, args)
         return copy_(self, functional(self, *args, **kwargs))
     rule.__qualname__ = f"batch_rule<{op.name()}>"
     return rule
@@ -126,17 +134,7 @@ def inplace_rule(op):
     name = op.name().split(".")[0]
 
     def rule(self, *args, **kwargs):
-        level = self._level if self.__class__ is BatchedTensor else 0
-        for a in args:
-            if a.__class__ is BatchedTensor and a._level > level:
-                check_before_vmap(self, a._level, op.name())
-                # torch's text names the operand `other` whatever the schema calls it.
-                raise RuntimeError(
-                    f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in "
-                    f"extra_args that has more elements than `self`. This happened due to `other` being vmapped "
-                    f"over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
-                    f"instead of {name}. If said operator is being called inside the opyard framework, please "
-                    "file a bug report instead.")
+        level = _refuse_unbatched_self(op, name, self, args)
         rank = self._data.ndim
         for a in args:
             if isinstance(a, Tensor) and a._data.ndim > rank:
