@@ -69,6 +69,26 @@ def _dispatch_has_kernel_for_any_dispatch_key(name, dispatch_key_set):
     return _overload_named(name).has_kernel_for_any_dispatch_key(dispatch_key_set)
 
 
+def _alias_key_arg(fn, key):
+    if not isinstance(key, DispatchKey):
+        raise TypeError(f"{fn}(): argument must be a DispatchKey member (e.g. DispatchKey.CPU), "
+                        f"not {type(key).__name__}")
+    return key
+
+
+def _dispatch_is_alias_key(key):
+    """Whether ``key`` names a set of runtime keys (Autograd, the Composite* keys, FuncTorchBatchedDecomposition)."""
+    key = _alias_key_arg("_dispatch_is_alias_key", key)
+    return key.value > DispatchKey.Undefined.value
+
+
+def _dispatch_is_included_in_alias(key, alias):
+    """Whether runtime key ``key`` is one of the keys ``alias`` stands for (a key is included in itself)."""
+    key = _alias_key_arg("_dispatch_is_included_in_alias", key)
+    alias = _alias_key_arg("_dispatch_is_included_in_alias", alias)
+    return key == alias or DispatchKeySet(alias).has(key)
+
+
 def _dispatch_has_kernel(name):
     """Whether ``name`` has any kernel registered (at any key)."""
     return bool(registered_keys(_overload_named(name).name()))
@@ -284,6 +304,8 @@ ALIASES = _Rows({
         "Argument": _core.Argument, "AliasInfo": _core.AliasInfo,
         "_dispatch_dump": _dispatch_dump, "_dispatch_dump_table": _dispatch_dump_table,
         "_dispatch_has_kernel": _dispatch_has_kernel,
+        "_dispatch_is_alias_key": _dispatch_is_alias_key,
+        "_dispatch_is_included_in_alias": _dispatch_is_included_in_alias,
         "_dispatch_has_kernel_for_dispatch_key": _dispatch_has_kernel_for_dispatch_key,
         "_dispatch_has_computed_kernel_for_dispatch_key": _dispatch_has_computed_kernel_for_dispatch_key,
         "_dispatch_has_kernel_for_any_dispatch_key": _dispatch_has_kernel_for_any_dispatch_key,

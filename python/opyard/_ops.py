@@ -92,7 +92,7 @@ def _tags(self):
 # on the call path.
 _REGISTRATION = re.compile(r"^(\w+)(?:\[alias\])?: registered at ", re.MULTILINE)
 _ALIAS_KEYS = frozenset(("Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
-                         "CompositeExplicitAutogradNonFunctional"))
+                         "CompositeExplicitAutogradNonFunctional", "FuncTorchBatchedDecomposition"))
 
 
 def registered_keys(name):

@@ -162,7 +162,7 @@ class Library(KernelLibrary):
                                  "the key, e.g. fallback(fn, \"CPU\"), or give the Library one)")
         name = getattr(key, "name", key)
         where = self._site  # torch names the library's registration block
-        if name in _ALIAS_HELD_KEYS:
+        if name in _BACKEND_ALIASES:
             # As torch: the fallback goes to the alias's runtime keys one by one; the first key held
             # refuses it, and the keys registered before it keep the fallback until _destroy().
             for runtime in _ALIAS_LEADING_KEYS:
@@ -227,7 +227,11 @@ _ALIAS_HELD_KEYS = {
     "CompositeImplicitAutograd": ("Meta", "AutogradOther", "Batched"),
     "CompositeExplicitAutograd": ("Meta",),
     "CompositeExplicitAutogradNonFunctional": ("Meta",),
+    "FuncTorchBatchedDecomposition": ("Batched",),
 }
+# The aliases whose runtime keys begin with the backends.
+_BACKEND_ALIASES = frozenset(("CompositeImplicitAutograd", "CompositeExplicitAutograd",
+                              "CompositeExplicitAutogradNonFunctional"))
 # The backend keys before Meta, the first key every one of those aliases holds (torch's backend order,
 # which ``_core._key_names()`` keeps).
 _ALIAS_LEADING_KEYS = tuple(_core._key_names()[:_core._key_names().index("Meta")])

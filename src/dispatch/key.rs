@@ -197,6 +197,9 @@ dispatch_keys! {
         CompositeExplicitAutograd,
         /// Alias: backends.
         CompositeExplicitAutogradNonFunctional,
+        /// Alias: `Batched` (torch's `FuncTorchBatched`): a kernel vmap runs in
+        /// place of the per-example rule, usually a decomposition into batched ops.
+        FuncTorchBatchedDecomposition,
     }
 }
 
@@ -205,7 +208,7 @@ pub const NUM_RUNTIME_KEYS: usize = DispatchKey::Undefined as usize;
 /// Table slots: every runtime key plus `Undefined`.
 pub const NUM_SLOTS: usize = NUM_RUNTIME_KEYS + 1;
 /// Every key including aliases.
-pub const NUM_KEYS: usize = DispatchKey::CompositeExplicitAutogradNonFunctional as usize + 1;
+pub const NUM_KEYS: usize = DispatchKey::FuncTorchBatchedDecomposition as usize + 1;
 
 use DispatchKey::*;
 

@@ -75,6 +75,7 @@ impl DispatchKeySet {
                 Self(Self::BACKENDS.0 | Self::AUTOGRAD_KEYS.0 | bit(Batched))
             }
             CompositeExplicitAutograd | CompositeExplicitAutogradNonFunctional => Self::BACKENDS,
+            FuncTorchBatchedDecomposition => Self(bit(Batched)),
             Undefined => Self::EMPTY,
             runtime => Self(bit(runtime)),
         }

@@ -3,6 +3,7 @@
 //! Note [Slot precedence]: for one runtime key (torch's
 //! `computeDispatchTableEntryWithDebug`, `torch/_python_dispatcher.py`):
 //! 1. a kernel registered directly at the key;
+//!    1b. for `Batched`, one registered at `FuncTorchBatchedDecomposition`;
 //! 2. CompositeExplicitAutogradNonFunctional, for backend keys;
 //! 3. CompositeExplicitAutograd, for backend keys and `Undefined`;
 //! 4. CompositeImplicitAutograd, for backends, autograd keys and `Undefined` —
@@ -40,6 +41,7 @@ pub enum EntryKind {
     DefaultBackend,
     Math,
     Autograd,
+    Batched,
     BackendFallback,
 }
 
@@ -51,6 +53,7 @@ impl EntryKind {
             EntryKind::DefaultBackend => "default backend kernel",
             EntryKind::Math => "math kernel",
             EntryKind::Autograd => "autograd kernel",
+            EntryKind::Batched => "batched kernel",
             EntryKind::BackendFallback => "backend fallback",
         }
     }
@@ -92,6 +95,11 @@ pub fn compute_slot<K: Clone>(key: DispatchKey, src: &impl KernelSource<K>) -> S
     if key.is_runtime() {
         if let Some(r) = src.kernel(key) {
             return hit(r, EntryKind::Kernel);
+        }
+    }
+    if key == Batched {
+        if let Some(r) = src.kernel(FuncTorchBatchedDecomposition) {
+            return hit(r, EntryKind::Batched);
         }
     }
     if key.is_backend() {

@@ -71,6 +71,19 @@ fn cia_covers_autograd_and_undefined_alone() {
 }
 
 #[test]
+fn batched_decomposition_beats_cia_at_batched_only() {
+    let (r, lib) = setup("op(Tensor x) -> Tensor");
+    put(&r, lib, CompositeImplicitAutograd, "cia");
+    put(&r, lib, FuncTorchBatchedDecomposition, "decomp");
+    assert_eq!(slot(&r, Batched), Some(("decomp", EntryKind::Batched)));
+    for k in [CPU, AutogradCPU, Undefined] {
+        assert_eq!(slot(&r, k), Some(("cia", EntryKind::Math)), "{k}");
+    }
+    assert!(FuncTorchBatchedDecomposition.is_alias());
+    r.check_invariants().unwrap();
+}
+
+#[test]
 fn autograd_alias_and_fallbacks() {
     let (r, lib) = setup("op(Tensor x) -> Tensor");
     put(&r, lib, Autograd, "ag");

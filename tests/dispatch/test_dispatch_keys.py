@@ -16,7 +16,8 @@ def test_runtime_keys_in_priority_order():
     names = [k.name for k in DispatchKey]
     assert names[: len(RUNTIME_ORDER)] == RUNTIME_ORDER
     for alias in ["Undefined", "Autograd", "CompositeImplicitAutograd",
-                  "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional"]:
+                  "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
+                  "FuncTorchBatchedDecomposition"]:
         assert alias in names
 
 

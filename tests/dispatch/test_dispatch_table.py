@@ -188,6 +188,11 @@ def test_fallback_with_keyset_gets_keyset_then_op(ns, kt):
     (["Autograd", "CPU"], {"AutogradCUDA": ("fn_Autograd", "autograd kernel"), "CUDA": ("missing", "missing")}),
     ([CEANF, CEA], {"CPU": ("fn_CompositeExplicitAutogradNonFunctional", "default backend kernel"),
                     "Undefined": ("fn_CompositeExplicitAutograd", "default backend kernel")}),
+    # torch's FuncTorchBatchedDecomposition stands for the vmap key and wins over the math kernel there
+    ([CIA, "FuncTorchBatchedDecomposition"], {"Batched": ("fn_FuncTorchBatchedDecomposition", "batched kernel"),
+                                              "CPU": ("fn_CompositeImplicitAutograd", "math kernel")}),
+    (["FuncTorchBatchedDecomposition"], {"Batched": ("fn_FuncTorchBatchedDecomposition", "batched kernel"),
+                                         "CPU": ("missing", "missing")}),
 ])
 def test_what_if_table(keys, rows):
     table = {k: (label, reason) for k, label, reason in opyard._core._what_if(keys)}

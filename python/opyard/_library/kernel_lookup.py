@@ -23,13 +23,14 @@ from .._registration import FALLBACK_RECORDS, KERNEL_RECORDS
 __all__ = ["get_kernel", "SafeKernelFunction"]
 
 _ALIAS_KEYS = frozenset({"Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
-                         "CompositeExplicitAutogradNonFunctional"})
+                         "CompositeExplicitAutogradNonFunctional", "FuncTorchBatchedDecomposition"})
 # The registration keys a table entry of each kind comes from (besides the slot's own key).
 _SOURCE_KEYS = {
     "kernel": (),
     "default backend kernel": ("CompositeExplicitAutogradNonFunctional", "CompositeExplicitAutograd"),
     "math kernel": ("CompositeImplicitAutograd",),
     "autograd kernel": ("Autograd",),
+    "batched kernel": ("FuncTorchBatchedDecomposition",),
 }
 
 
