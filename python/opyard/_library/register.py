@@ -12,8 +12,8 @@ from .._provenance import caller_site
 from .fake_impl import (FAKE_IMPLS, drop_fake_impl, fake_impl_source, push_fake_impl, run_fake_impl,
                         run_fake_impl_on_meta)
 
-__all__ = ["DEVICE_KEYS", "DeviceTypeError", "device_keys", "install_kernel", "install_fake", "install_autocast",
-           "has_tensor_arg", "device_arg_index", "install_vmap"]
+__all__ = ["DEVICE_KEYS", "DeviceTypeError", "device_keys", "install_kernel", "install_fake", "push_fake",
+           "install_autocast", "has_tensor_arg", "device_arg_index", "install_vmap"]
 
 # Device type -> backend dispatch key (torch's ``_dispatch_key_for_device``; the core's table). "default"
 # is torch.library's spelling for "every device": the CompositeExplicitAutograd alias key.
@@ -134,6 +134,14 @@ def _check_fake_target(name, allow_override):
             f"We should not register a meta kernel directly to the operator '{name}', because it has a "
             "CompositeImplicitAutograd kernel in core. Instead we should let the operator decompose, and "
             "ensure that we have meta kernels for the base ops that it decomposes into.")
+
+
+def push_fake(lib, name, fn):
+    """``fn`` becomes what FakeTensorMode runs for ``name`` for as long as ``lib`` lives; the
+    Meta kernel is left alone."""
+    entry = push_fake_impl(name, fn, caller_site())
+    lib._registration_handles.append(lambda: drop_fake_impl(name, entry))
+    return entry
 
 
 def install_fake(lib, overload, fn, *, allow_override=True):
