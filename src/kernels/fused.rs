@@ -569,6 +569,20 @@ fn sigmoid<T: Real>(v: T) -> T {
     T::ONE.div(T::ONE.add(T::ZERO.sub(v).exp()))
 }
 
+/// `sigmoid(x) = 1 / (1 + exp(-x))`, one pass.
+pub fn sigmoid_forward<T: Real>(x: &[T], out: &mut [T]) {
+    for_chunks(out, |start, os| {
+        sigmoid_chunk(&x[start..start + os.len()], os)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn sigmoid_chunk<T: Real>(xs: &[T], os: &mut [T]) {
+    for (o, &v) in os.iter_mut().zip(xs) {
+        *o = sigmoid(v);
+    }
+}
+
 /// `silu(x) = x * sigmoid(x)`.
 pub fn silu<T: Real>(x: &[T], out: &mut [T]) {
     for_chunks(out, |start, os| silu_chunk(&x[start..start + os.len()], os));

@@ -1,4 +1,4 @@
-"""The fused Rust kernels behind softmax, log_softmax, layer_norm, gelu, silu and the softmax
+"""The fused Rust kernels behind softmax, log_softmax, layer_norm, gelu, silu, sigmoid and the softmax
 gradients, the blocked large ``sum``/``mean`` and ``set_num_threads``/``get_num_threads``.
 
 Results are pinned against float64 numpy references at sizes below and above the point where the
@@ -304,6 +304,40 @@ def test_gelu_and_silu_special_values():
         assert np.isnan(y[0]) and y[1] == np.inf and np.isnan(y[2]) and y[3] == 0  # -inf * 0, as torch
     y = F.silu(opyard.from_numpy(x)).numpy()
     assert np.isnan(y[0]) and y[1] == np.inf and np.isnan(y[2]) and y[3] == 0
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [7, 70_001, 300_000])
+def test_sigmoid_matches_float64_on_any_thread_count(dt, n, threads):
+    x = _data(n, dt) * 10
+    x[:4] = [0.0, -0.0, 200.0, -800.0]
+    w = x.astype(np.float64)
+    with np.errstate(over="ignore"):
+        want = 1 / (1 + np.exp(-w))
+    got = opyard.sigmoid(opyard.from_numpy(x)).numpy()
+    assert got.dtype == dt
+    np.testing.assert_allclose(got, want, rtol=2e-6 if dt == np.float32 else 1e-14, atol=1e-30)
+    opyard.set_num_threads(1)
+    one = opyard.sigmoid(opyard.from_numpy(x)).numpy()
+    opyard.set_num_threads(2)
+    assert one.tobytes() == opyard.sigmoid(opyard.from_numpy(x)).numpy().tobytes()
+
+
+def test_sigmoid_of_strided_half_integral_and_special_inputs():
+    x = opyard.from_numpy(_data((300, 400), np.float32))
+    np.testing.assert_allclose(opyard.sigmoid(x.t()).numpy(), opyard.sigmoid(x).numpy().T, rtol=0, atol=0)
+    assert opyard.sigmoid(x.t()).stride() == x.t().stride()  # the layout is kept, as torch's
+    np.testing.assert_allclose(opyard.sigmoid(x[:, ::3]).numpy(), opyard.sigmoid(x).numpy()[:, ::3], rtol=1e-6)
+    assert opyard.sigmoid(opyard.tensor(1.0)).shape == () and opyard.sigmoid(opyard.ones(0, 3)).shape == (0, 3)
+    h = x.to(opyard.bfloat16)
+    wide = h.to(opyard.float32).numpy().astype(np.float64)
+    want = (1 / (1 + np.exp(-wide))).astype(np.float32).astype(h.numpy().dtype)
+    assert opyard.sigmoid(h).numpy().tobytes() == want.tobytes()  # float32 inside, rounded once
+    assert opyard.sigmoid(opyard.tensor([-3, 0, 3])).dtype == opyard.float32
+    y = opyard.sigmoid(opyard.tensor([float("nan"), float("inf"), -float("inf"), -1000.0])).numpy()
+    assert np.isnan(y[0]) and y[1] == 1 and y[2] == 0 and y[3] == 0
+    c = opyard.tensor([1 + 1j, -2j], dtype=opyard.complex64)
+    np.testing.assert_allclose(opyard.sigmoid(c).numpy(), 1 / (1 + np.exp(-c.numpy())), rtol=1e-6)
 
 
 def test_silu_of_bfloat16_is_computed_in_float32_and_rounded_once():

@@ -118,6 +118,26 @@ def silu(self):
     return out(r.astype(x.dtype, copy=False), self)
 
 
+def sigmoid(self):
+    """One pass in Rust for contiguous real data (or its transpose; float16/bfloat16 computed in
+    float32 and rounded once, as torch); numpy's three passes for the other layouts and complex data."""
+    x = self._data
+    if x.dtype not in INEXACT:
+        x = x.astype(D.get_default_dtype().np)
+    if x.dtype.kind == "c":
+        return out(_sigmoid(x), self)
+    w = x.astype(np.float32) if x.dtype.itemsize < 4 else x  # order "K": the layout is kept
+    r = None
+    if w.flags.c_contiguous:
+        r = _core._fused_sigmoid(w)
+    elif w.flags.f_contiguous:  # a transposed matrix keeps its layout, as torch's result does
+        r = _core._fused_sigmoid(w.T)
+        r = None if r is None else r.T
+    if r is None:
+        r = _sigmoid(w)
+    return out(r.astype(x.dtype, copy=False), self)
+
+
 def leaky_relu(self, negative_slope=0.01):
     x = self._data
     if x.dtype not in INEXACT:
@@ -133,7 +153,7 @@ def logical_not(self):
 
 
 KERNELS = {
-    "neg": neg, "abs": abs, "sign": sign, "square": square, "relu": relu, "silu": silu,
+    "neg": neg, "abs": abs, "sign": sign, "square": square, "relu": relu, "silu": silu, "sigmoid": sigmoid,
     "leaky_relu": leaky_relu, "logical_not": logical_not,
     "floor": _rounding(np.floor, "floor"), "ceil": _rounding(np.ceil, "ceil"),
     "round": _rounding(np.round, "round"), "trunc": _rounding(np.trunc, "trunc"),
@@ -141,7 +161,7 @@ KERNELS = {
     "isfinite": same_unary(np.isfinite, "isfinite"),
 }
 for _name, _fn in (("exp", np.exp), ("expm1", np.expm1), ("sin", np.sin), ("cos", np.cos),
-                   ("tan", np.tan), ("tanh", np.tanh), ("sigmoid", _sigmoid)):
+                   ("tan", np.tan), ("tanh", np.tanh)):
     KERNELS[_name] = float_unary(_fn, _name)
 for _name, _fn in (("log", np.log), ("log2", np.log2), ("log10", np.log10), ("log1p", np.log1p),
                    ("sqrt", np.sqrt), ("rsqrt", _rsqrt), ("reciprocal", np.reciprocal)):

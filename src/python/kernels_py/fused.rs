@@ -296,6 +296,7 @@ fn _fused_norm_backward(
 enum Act {
     Gelu { tanh: bool },
     Silu,
+    Sigmoid,
 }
 
 fn act_as<'py, T: FusedElem>(
@@ -325,6 +326,7 @@ fn act_as<'py, T: FusedElem>(
             (Act::Gelu { tanh }, Some(gs)) => fused::gelu_backward(gs, xs, os, tanh),
             (Act::Silu, None) => fused::silu(xs, os),
             (Act::Silu, Some(gs)) => fused::silu_backward(gs, xs, os),
+            (Act::Sigmoid, _) => fused::sigmoid_forward(xs, os),
         });
     }
     Ok(Some(out.into_any().unbind()))
@@ -345,6 +347,12 @@ fn _fused_gelu_backward(
     tanh: bool,
 ) -> PyResult<Option<PyObject>> {
     by_dtype!(x, T => act_as::<T>(py, Act::Gelu { tanh }, x, Some(g)))
+}
+
+/// `sigmoid(x)`, or `None`.
+#[pyfunction]
+fn _fused_sigmoid(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => act_as::<T>(py, Act::Sigmoid, x, None))
 }
 
 /// `silu(x)`, or `None`.
@@ -457,6 +465,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_norm_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_gelu, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_gelu_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_sigmoid, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_silu, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_silu_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_blocked_sum, m)?)?;
