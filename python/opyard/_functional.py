@@ -392,7 +392,8 @@ def _reflected_via_fill(name):
 
 
 _rfloordiv = _reflected_via_fill("floor_divide")
-_rmod = _reflected_via_fill("remainder")
+def _rmod(self, other):
+    return _operator("remainder", 0)(other, self)
 _rlshift = _reflected_via_fill("bitwise_left_shift")
 _rrshift = _reflected_via_fill("bitwise_right_shift")
 
@@ -596,6 +597,12 @@ def install():
     Tensor.flip = _flip
     Tensor.__rfloordiv__ = _rfloordiv
     Tensor.__rmod__ = _rmod
+    # torch's alias methods: the same operators under their numpy-style names.
+    for alias, name in (("true_divide", "div"), ("true_divide_", "div_"), ("divide", "div"), ("divide_", "div_"),
+                        ("multiply", "mul"), ("multiply_", "mul_"), ("subtract", "sub"), ("subtract_", "sub_"),
+                        ("negative", "neg"), ("negative_", "neg_"), ("absolute", "abs"), ("absolute_", "abs_")):
+        if not hasattr(Tensor, alias) and hasattr(Tensor, name):
+            setattr(Tensor, alias, getattr(Tensor, name))
     # Sizes as varargs or one list, in Rust; the Python methods decide every other call. They carry
     # torch's names (what a ``__torch_function__`` override logs as ``func.__name__``).
     for name, fn in (("view", _view), ("reshape", _reshape), ("expand", _expand), ("permute", _permute)):

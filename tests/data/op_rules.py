@@ -755,6 +755,34 @@ def picture(x):
     return {"py": [type(x).__name__, repr(x)]}
 
 
+# A Python number on either side of a binary operator, in every spelling (operator, reflected operator,
+# function, method, in-place method, alias): the result and the autograd node it records, and what its
+# backward does (NotImplemented nodes raise torch's "derivative ... is not implemented").
+_SPELLINGS = (
+    "xr * 2", "2 * xr", "xr + 1", "1 + xr", "xr - 1", "1 - xr", "xr / 2", "2 / xr", "xr % 2", "2 % xr",
+    "xr // 2", "2 // xr", "xr ** 2", "2 ** xr", "xr.mul(2)", "T.mul(xr, 2)", "xr.add(1, alpha=2)", "xr.sub(1)",
+    "xr.div(2, rounding_mode='floor')", "xr.div(2, rounding_mode='trunc')", "xr.true_divide(2)", "xr.divide(2)",
+    "xr.divide(2, rounding_mode='floor')", "xr.multiply(2)", "xr.subtract(1, alpha=2)", "T.true_divide(xr, 2)",
+    "xr.remainder(2)", "T.remainder(2, xr)", "T.remainder(xr, 2)", "xr.fmod(2)", "xr.pow(2)", "T.pow(2, xr)",
+    "T.rsub(xr, 1)", "xr.xlogy(2)", "T.xlogy(2, xr)", "xr.copysign(2)", "T.floor_divide(xr, 2)",
+    "xr.clone().mul_(2)", "xr.clone().add_(1)", "xr.clone().sub_(1)", "xr.clone().div_(2)",
+    "xr.clone().div_(2, rounding_mode='floor')", "xr.clone().div_(2, rounding_mode='trunc')",
+    "xr.clone().true_divide_(2)", "xr.clone().divide_(2)", "xr.clone().multiply_(2)", "xr.clone().subtract_(1)",
+    "xr.clone().remainder_(2)", "xr.clone().fmod_(2)", "xr.clone().pow_(2)", "xr.clone().floor_divide_(2)",
+    "xr.clone().floor_divide_(T.tensor(2.0, dtype=T.float64))", "xr.negative()", "xr.absolute()",
+    "xr.clone().negative_()", "xr.clone().absolute_()",
+)
+_cases("scalar_operand_forms", [e for f in _SPELLINGS for e in (
+    f"{f}", f"type(({f}).grad_fn).__name__", f"({f}).grad_fn.name()", f"T.autograd.grad(({f}).sum(), xr)")])
+_cases("scalar_operand_forms", [f"{x} {op} {v}" for x in ("i32", "u8", "h", "bf", "b") for op in ("%", "//")
+                                for v in ("7", "-7", "2.5")] + [
+    f"{v} % {x}" for x in ("i32", "u8", "h", "bf", "b", "d") for v in ("7", "-7", "2.5", "True")] + [
+    f"{x}.clone().remainder_({v})" for x in ("i32", "u8", "h", "d", "b") for v in ("7", "2.5")] + [
+    f"{x}.clone().div_({v}, rounding_mode='{m}')" for x in ("i32", "h", "d") for v in ("2", "0.5") for m in ("floor", "trunc")] + [
+    f"{x}.clone().floor_divide_({v})" for x in ("i32", "u8", "h", "d") for v in ("3", "-2.5")] + [
+    "3 % T.tensor([0, 2])", "T.tensor([1.0, 2.0]).remainder_(T.tensor(0.0))", "T.tensor([4, 5]).floor_divide_(0)"])
+
+
 def outcome(expr, env):
     """``{"result": picture}`` of evaluating ``expr`` in ``env``, or ``{"error": [type, first line]}``."""
     import warnings

@@ -361,7 +361,8 @@ for _name, (_shape, _size, _align) in _UPSAMPLE.items():
         (r(*(_shape[:2] + tuple(_size))),))
 
 # derivatives.yaml's not_implemented rows: a node that raises torch's message (tested below)
-NOT_IMPLEMENTED = {"aten::heaviside", "aten::heaviside_", "aten::geqrf", "aten::scatter.reduce", "aten::scatter.value_reduce",
+# torch's derivatives.yaml: remainder.Scalar_Tensor (``2 % x``) is not_implemented
+NOT_IMPLEMENTED = {"aten::remainder.Scalar_Tensor", "aten::heaviside", "aten::heaviside_", "aten::geqrf", "aten::scatter.reduce", "aten::scatter.value_reduce",
                    "aten::scatter_.reduce", "aten::scatter_.value_reduce"} | NN_NOT_IMPLEMENTED | SPECIAL_NOT_IMPLEMENTED \
     | STATS_NOT_IMPLEMENTED | SAMPLING_NOT_IMPLEMENTED
 # compositions: their gradients come from the ops they call

@@ -51,6 +51,7 @@ SAMPLES = {
     "floor_divide.Scalar": lambda m: ((m(2, 3), 2), {}),
     "remainder.Tensor": lambda m: ((m(2, 3), m(3, positive=True)), {}),
     "remainder.Scalar": lambda m: ((m(2, 3), 2), {}),
+    "remainder.Scalar_Tensor": lambda m: ((7, m(2, 3, positive=True)), {}),
     "pow.Tensor_Tensor": lambda m: ((m(2, 3, positive=True), m(3)), {}),
     "pow.Tensor_Scalar": lambda m: ((m(2, 3), 2), {}), "pow.Scalar": lambda m: ((2, m(2, 3)), {}),
     "lerp.Scalar": lambda m: ((m(2, 3), m(2, 3), 0.5), {}),
@@ -149,8 +150,9 @@ for _op in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bi
     SAMPLES[f"{_op}.Tensor"] = (lambda m, i=_int: ((m(2, 3, dtype=i64 if i else f32), m(3, dtype=i64 if i else f32)), {}))
     SAMPLES[f"{_op}.Scalar"] = (lambda m, i=_int: ((m(2, 3, dtype=i64 if i else f32), 1), {}))
 for _n in ("add_.Tensor", "sub_.Tensor", "mul_.Tensor", "div_.Tensor", "pow_.Tensor", "remainder_.Tensor",
-           "add_.Scalar", "sub_.Scalar", "mul_.Scalar", "div_.Scalar", "pow_.Scalar", "div_.Tensor_mode"):
-    _scalar = _n.endswith("Scalar")
+           "add_.Scalar", "sub_.Scalar", "mul_.Scalar", "div_.Scalar", "pow_.Scalar", "div_.Tensor_mode",
+           "div_.Scalar_mode", "remainder_.Scalar", "floor_divide_.Tensor", "floor_divide_.Scalar"):
+    _scalar = ".Scalar" in _n
     SAMPLES[_n] = (lambda m, s=_scalar, n=_n: ((m(2, 3, positive=True), 2 if s else m(3, positive=True)),
                                               {"rounding_mode": "floor"} if n.endswith("mode") else {}))
 for _n in ("bitwise_and_.Tensor", "bitwise_or_.Tensor", "bitwise_xor_.Tensor"):

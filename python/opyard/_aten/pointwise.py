@@ -272,13 +272,31 @@ def floor_divide(self, other):
     return _general(_floor_div, self, other, "aten::floor_divide", dt, arithmetic=True)
 
 
+def _remainder_dtype(dt):
+    if dt is D.bool:
+        raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
+    return dt
+
+
 def remainder(self, other):
-    dt = tensor_result_dtype(self, other)
+    dt = _remainder_dtype(tensor_result_dtype(self, other))
     if dt._cat <= 1:
         _int_zero_check(data_as(other, dt), "aten::remainder")
     elif dt._cat == 3:
         _not_for_complex("remainder", dt)
     return _general(_remainder, self, other, "aten::remainder", dt)
+
+
+def remainder_st(self, other):
+    """``remainder.Scalar_Tensor``: a number divided by a tensor (``2 % x``)."""
+    dt = _remainder_dtype(tensor_result_dtype(other, self))
+    if dt._cat <= 1:
+        _int_zero_check(data_as(other, dt), "aten::remainder")
+    elif dt._cat == 3:
+        _not_for_complex("remainder", dt)
+    cdt = compute_dtype(dt)
+    with np.errstate(all="ignore"):
+        return out(cast(np.asarray(_remainder(wrapped(self, dt), data_as(other, cdt))), dt), other)
 
 
 def _power(x, e):
@@ -598,7 +616,7 @@ KERNELS = {
     "sub.Scalar": _alpha_positional(sub), "rsub.Tensor": rsub, "rsub.Scalar": _alpha_positional(rsub), "mul.Tensor": mul, "mul.Scalar": mul,
     "div.Tensor": div, "div.Scalar": div, "div.Tensor_mode": div_mode, "div.Scalar_mode": div_mode,
     "floor_divide": floor_divide, "floor_divide.Scalar": floor_divide,
-    "remainder.Tensor": remainder, "remainder.Scalar": remainder,
+    "remainder.Tensor": remainder, "remainder.Scalar": remainder, "remainder.Scalar_Tensor": remainder_st,
     "pow.Tensor_Tensor": pow_tt, "pow.Tensor_Scalar": pow_ts, "pow.Scalar": pow_st,
     "maximum": maximum, "minimum": minimum, "max.other": maximum, "min.other": minimum,
     "where.self": where, "where.ScalarOther": where, "where.ScalarSelf": where,
@@ -621,6 +639,8 @@ KERNELS["add_.Scalar"] = _alpha_positional(add_)
 KERNELS["sub_.Scalar"] = _alpha_positional(_inplace(sub, "aten::sub_.Scalar"))
 for _name, _base in (("sub_.Tensor", sub), ("mul_.Tensor", mul), ("mul_.Scalar", mul),
                      ("div_.Tensor", div), ("div_.Scalar", div), ("div_.Tensor_mode", div_mode),
+                     ("div_.Scalar_mode", div_mode), ("remainder_.Scalar", remainder),
+                     ("floor_divide_.Tensor", floor_divide), ("floor_divide_.Scalar", floor_divide),
                      ("pow_.Scalar", pow_ts), ("pow_.Tensor", pow_tt), ("clamp_", clamp),
                      ("remainder_.Tensor", remainder), ("bitwise_and_.Tensor", KERNELS["bitwise_and.Tensor"]),
                      ("bitwise_or_.Tensor", KERNELS["bitwise_or.Tensor"]),

@@ -41,6 +41,8 @@ class NotImplementedNode(Node):
         return "NotImplemented"
 
     def apply(self, grads):
+        if self.op_name.startswith("aten::"):
+            raise RuntimeError(f"derivative for {self.op_name.partition('.')[0]} is not implemented")
         if _core._hooks().is_custom_op(self.op):
             raise RuntimeError(f"Trying to backward through {self.op} but no autograd formula was registered. "
                                "Please use register_autograd to add one.")
@@ -48,6 +50,11 @@ class NotImplementedNode(Node):
             f"Trying to backward through {self.op_name} but no autograd formula was registered for "
             "it. Use opyard.library.register_autograd to add one (or compute it inside an "
             "opyard.autograd.Function with a backward).")
+
+
+# torch's node type is named ``NotImplemented`` (``type(y.grad_fn).__name__``); the Python name here
+# keeps the builtin ``NotImplemented`` unshadowed.
+NotImplementedNode.__name__ = NotImplementedNode.__qualname__ = "NotImplemented"
 
 
 def _checked_writes(op, mutated):
