@@ -1,6 +1,6 @@
 """Instructions per vmap call against the same function on the whole batch, counted by callgrind.
 
-The three goals of issue 25 point 3 as instruction ratios (numbers a busy machine cannot move):
+The three vmap overhead goals as instruction ratios (numbers a busy machine cannot move):
 (a) ``vmap(lambda r: sin(r) * 2)`` over a 64x16 float32 batch against ``sin(b) * 2``; (b) a custom op
 with a ``register_vmap`` rule, vmapped, against the op on the batch; (c) per-sample gradients
 ``vmap(grad(loss), in_dims=(None, 0, 0))`` of a linear model against one batched forward + backward.
