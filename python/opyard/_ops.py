@@ -91,7 +91,8 @@ def _tags(self):
 # answer is always the dispatcher's own; these queries run at registration time, never
 # on the call path.
 _REGISTRATION = re.compile(r"^(\w+)(?:\[alias\])?: registered at ", re.MULTILINE)
-_ALIAS_KEYS = frozenset(("Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
+# The alias keys (src/dispatch/key.rs): a registration there names a set of runtime keys.
+ALIAS_KEYS = frozenset(("Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
                          "CompositeExplicitAutogradNonFunctional", "FuncTorchBatchedDecomposition"))
 
 
@@ -117,7 +118,7 @@ def _has_kernel_for_dispatch_key(self, key):
 def _has_kernel_for_any_dispatch_key(self, keyset):
     """Whether a kernel is registered at a runtime key of ``keyset`` (alias keys do not count)."""
     names = {k.name for k in keyset}
-    return any(k in names for k in registered_keys(self.name()) if k not in _ALIAS_KEYS)
+    return any(k in names for k in registered_keys(self.name()) if k not in ALIAS_KEYS)
 
 
 # Registration-time behaviour added to the Rust class; its call path is untouched.

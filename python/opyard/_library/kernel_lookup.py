@@ -17,13 +17,11 @@ the same key do not change what the returned object calls.
 import enum
 
 from .. import _core
-from .._ops import OpOverload, OpOverloadPacket
+from .._ops import ALIAS_KEYS, OpOverload, OpOverloadPacket
 from .._registration import FALLBACK_RECORDS, KERNEL_RECORDS
 
 __all__ = ["get_kernel", "SafeKernelFunction"]
 
-_ALIAS_KEYS = frozenset({"Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd",
-                         "CompositeExplicitAutogradNonFunctional", "FuncTorchBatchedDecomposition"})
 # The registration keys a table entry of each kind comes from (besides the slot's own key).
 _SOURCE_KEYS = {
     "kernel": (),
@@ -101,7 +99,7 @@ def _key_name(dispatch_key):
                         f"{type(dispatch_key).__name__}")
     if dispatch_key not in _core._key_names():
         raise ValueError(f"Invalid dispatch key: {dispatch_key[:100]}")
-    if dispatch_key in _ALIAS_KEYS:
+    if dispatch_key in ALIAS_KEYS:
         raise RuntimeError("Alias keys do not have runtime kernel registrations.")
     return dispatch_key
 

@@ -8,6 +8,7 @@ import warnings
 
 from .. import _core
 from .._keys import BACKEND_OF_DEVICE
+from .._ops import ALIAS_KEYS
 from .._provenance import caller_site
 from .fake_impl import (FAKE_IMPLS, drop_fake_impl, fake_impl_source, push_fake_impl, run_fake_impl,
                         run_fake_impl_on_meta)
@@ -108,7 +109,7 @@ def _bump_versions_after(schema, fn):
 def _has_kernel(name, key):
     """Whether ``name`` has a kernel registered directly at ``key`` (torch's
     ``_dispatch_has_kernel_for_dispatch_key``)."""
-    label = f"{key}[alias]:" if key.startswith("Composite") or key == "Autograd" else f"{key}:"
+    label = f"{key}[alias]:" if key in ALIAS_KEYS else f"{key}:"
     return any(line.startswith(label) for line in _core._dump(name).splitlines())
 
 
