@@ -272,28 +272,25 @@ def floor_divide(self, other):
     return _general(_floor_div, self, other, "aten::floor_divide", dt, arithmetic=True)
 
 
-def _remainder_dtype(dt):
+def _remainder_dtype(dt, divisor):
+    """torch's checks of ``remainder`` in result dtype ``dt``: no bool, no complex, no integer zero divisor."""
     if dt is D.bool:
         raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
+    if dt._cat <= 1:
+        _int_zero_check(data_as(divisor, dt), "aten::remainder")
+    elif dt._cat == 3:
+        _not_for_complex("remainder", dt)
     return dt
 
 
 def remainder(self, other):
-    dt = _remainder_dtype(tensor_result_dtype(self, other))
-    if dt._cat <= 1:
-        _int_zero_check(data_as(other, dt), "aten::remainder")
-    elif dt._cat == 3:
-        _not_for_complex("remainder", dt)
+    dt = _remainder_dtype(tensor_result_dtype(self, other), other)
     return _general(_remainder, self, other, "aten::remainder", dt)
 
 
 def remainder_st(self, other):
     """``remainder.Scalar_Tensor``: a number divided by a tensor (``2 % x``)."""
-    dt = _remainder_dtype(tensor_result_dtype(other, self))
-    if dt._cat <= 1:
-        _int_zero_check(data_as(other, dt), "aten::remainder")
-    elif dt._cat == 3:
-        _not_for_complex("remainder", dt)
+    dt = _remainder_dtype(tensor_result_dtype(other, self), other)
     cdt = compute_dtype(dt)
     with np.errstate(all="ignore"):
         return out(cast(np.asarray(_remainder(wrapped(self, dt), data_as(other, cdt))), dt), other)
