@@ -49,20 +49,6 @@ KNOWN_DIFFERENT.update({
     f"T.renorm(T.tensor([1, 0, 1, 1]).to(T.{dt}).reshape(2, 2), 2, 0, 1)": "torch's internal assert (RuntimeError); "
     "opyard refuses the type with the norm's NotImplementedError" for dt in ("uint16", "uint32", "uint64")})
 
-# A number operand of add/sub/mul/div (every spelling): torch's Python bindings wrap the number into a 0-dim
-# tensor and call the Tensor overload (node MulBackward0, DivBackward2 with rounding_mode); opyard calls the Scalar
-# overload torch keeps for direct calls (MulBackward1, DivBackward3). Values, dtypes and gradients agree.
-_SCALAR_OVERLOAD_NODES = (
-    "xr * 2", "2 * xr", "xr + 1", "1 + xr", "xr - 1", "xr / 2", "2 / xr", "xr.mul(2)", "T.mul(xr, 2)",
-    "xr.add(1, alpha=2)", "xr.sub(1)", "xr.div(2, rounding_mode='floor')", "xr.div(2, rounding_mode='trunc')",
-    "xr.true_divide(2)", "xr.divide(2)", "xr.divide(2, rounding_mode='floor')", "xr.multiply(2)",
-    "xr.subtract(1, alpha=2)", "T.true_divide(xr, 2)", "xr.clone().mul_(2)", "xr.clone().add_(1)",
-    "xr.clone().sub_(1)", "xr.clone().div_(2)", "xr.clone().div_(2, rounding_mode='floor')",
-    "xr.clone().div_(2, rounding_mode='trunc')", "xr.clone().true_divide_(2)", "xr.clone().divide_(2)",
-    "xr.clone().multiply_(2)", "xr.clone().subtract_(1)")
-KNOWN_DIFFERENT.update({
-    e.format(f): "the Scalar overload's node where torch wraps the number and records the Tensor overload's"
-    for f in _SCALAR_OVERLOAD_NODES for e in ("type(({}).grad_fn).__name__", "({}).grad_fn.name()")})
 # Nodes without a formula: opyard's name() is the type's name, as for its other C++-named nodes (AccumulateGrad).
 KNOWN_DIFFERENT.update({
     f"({f}).grad_fn.name()": "torch's C++ name 'torch::autograd::NotImplemented'; opyard's node is 'NotImplemented'"

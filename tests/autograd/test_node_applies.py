@@ -102,10 +102,13 @@ def test_hooks_run_around_the_rust_apply():
 
 @pytest.mark.parametrize("make, kind", [
     (lambda a, b: a.sum(), "SumAll"), (lambda a, b: a.mean(), "MeanAll"), (lambda a, b: -a, "Neg"), (lambda a, b: a.clone(), "Identity"),
-    (lambda a, b: a + 2.0, "Identity"), (lambda a, b: opyard.sub(a, 2.0), "Identity"),
+    (lambda a, b: a + 2.0, "Add"), (lambda a, b: opyard.sub(a, 2.0), "Sub"),
+    (lambda a, b: opyard.ops.aten.add.Scalar(a, 2.0), "Identity"), (lambda a, b: opyard.ops.aten.sub.Scalar(a, 2.0), "Identity"),
     (lambda a, b: opyard.add(a, b, alpha=2), "Add"), (lambda a, b: opyard.sub(a, b, alpha=2), "Sub"),
-    (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "ByOther"),
-    (lambda a, b: a / 4.0, "ByOther"), (lambda a, b: a.exp(), "Result(Exp)"),
+    (lambda a, b: a - b, "Sub"), (lambda a, b: a * b, "Mul"), (lambda a, b: a * 1.5, "Mul"),
+    (lambda a, b: opyard.ops.aten.mul.Scalar(a, 1.5), "ByOther"), (lambda a, b: a / 4.0, "Div"),
+    (lambda a, b: a / b.detach(), "Div"), (lambda a, b: opyard.ops.aten.div.Scalar(a, 4.0), "ByOther"),
+    (lambda a, b: a.exp(), "Result(Exp)"),
     (lambda a, b: a.tanh(), "Result(Tanh)"), (lambda a, b: a.sigmoid(), "Result(Sigmoid)"),
     (lambda a, b: (a - 1.5).relu(), "Result(Relu)"),
 ])
@@ -143,7 +146,7 @@ def test_node_apply_errors():
         _core._NodeApply("bogus", lambda n, g: g, [], SavedTensor)
     with pytest.raises(ValueError, match="expected 1 op"):
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
-    assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul",
+    assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul", "div",
                                              "mul_scalar", "div_scalar", "mul_result", "tanh", "sigmoid",
                                              "relu", "mm", "addmm"}
     # Unusual arguments reach the Python apply, which reports them.

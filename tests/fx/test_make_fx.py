@@ -22,7 +22,7 @@ def test_records_overloads_and_reruns(mode):
     x, y = opyard.randn(3), opyard.randn(3)
     gm = make_fx(f, tracing_mode=mode)(x, y)
     assert isinstance(gm, GraphModule)
-    assert [t.name() for t in _calls(gm)] == ["aten::sin", "aten::add.Tensor", "aten::mul.Scalar", "aten::sum"]
+    assert [t.name() for t in _calls(gm)] == ["aten::sin", "aten::add.Tensor", "aten::mul.Tensor", "aten::sum"]
     assert [n.op for n in gm.graph.nodes][:2] == ["placeholder", "placeholder"]
     assert gm.graph.nodes[-1].op == "output"
     out, total = gm(x, y)
@@ -34,7 +34,7 @@ def test_code_and_print_readable(capsys):
     gm = make_fx(lambda x: x.cos() * 3)(opyard.randn(2))
     assert "def forward(self, x_1):" in gm.code
     assert "cos = opyard.ops.aten.cos.default(x_1)" in gm.code
-    assert "mul = opyard.ops.aten.mul.Scalar(cos, 3)" in gm.code
+    assert "mul = opyard.ops.aten.mul.Tensor(cos, 3)" in gm.code
     text = gm.print_readable()
     assert text.startswith("class GraphModule(opyard.nn.Module):")
     assert text in capsys.readouterr().out
@@ -47,7 +47,7 @@ def test_only_top_level_calls_are_recorded():
     def inner(x: Tensor) -> Tensor:
         return (x * 2).exp()  # not recorded: below the Tracer key
     gm = make_fx(lambda x: inner(x) + 1)(opyard.randn(2))
-    assert [t.name() for t in _calls(gm)] == ["t_fx::inner", "aten::add.Scalar"]
+    assert [t.name() for t in _calls(gm)] == ["t_fx::inner", "aten::add.Tensor"]
 
 
 def test_constants_factories_and_tuples():

@@ -1,8 +1,7 @@
 """make_fx(tracing_mode="symbolic"): input sizes as torch's backed symbols, its guards and graphs.
 
 The expected graphs, symbol names, guards and ranges are what torch 2.15 prints
-for the same functions (its op choices aside: opyard records ``add.Scalar``
-where torch records ``add.Tensor`` for a tensor plus a number).
+for the same functions.
 """
 
 import operator
@@ -23,7 +22,7 @@ CASES = [
     ("sin_plus_size", lambda x: x.sin() + x.shape[0], [(3,)],
      ["sin = opyard.ops.aten.sin.default(x_1)",
       "sym_size_int = opyard.ops.aten.sym_size.int(x_1, 0)",
-      "add = opyard.ops.aten.add.Scalar(sin, sym_size_int)", "return add"],
+      "add = opyard.ops.aten.add.Tensor(sin, sym_size_int)", "return add"],
      [], {"s75": (2, None)}),
     ("view_of_product", lambda x: x.view(x.shape[0] * x.shape[1]), [(3, 4)],
      ["sym_size_int = opyard.ops.aten.sym_size.int(x_1, 0)",
@@ -80,11 +79,11 @@ def test_graph_reruns_on_other_sizes(f, shapes, other_shapes):
 
 def test_int_inputs_become_symbols():
     gm = make_fx(lambda x, n: x * n, tracing_mode="symbolic")(opyard.randn(3), 5)
-    assert _body(gm) == ["mul = opyard.ops.aten.mul.Scalar(x_1, n_1)", "return mul"]
+    assert _body(gm) == ["mul = opyard.ops.aten.mul.Tensor(x_1, n_1)", "return mul"]
     assert gm.shape_env.var_to_range == {"s75": (2, None), "s30": (None, None)}  # ints may be negative
     assert np.allclose(gm(opyard.ones(2), -4).numpy(), [-4.0, -4.0])
     fixed = make_fx(lambda x, n: x * n, tracing_mode="symbolic")(opyard.randn(3), 1)
-    assert _body(fixed) == ["mul = opyard.ops.aten.mul.Scalar(x_1, 1)", "return mul"]  # 0/1 specialize
+    assert _body(fixed) == ["mul = opyard.ops.aten.mul.Tensor(x_1, 1)", "return mul"]  # 0/1 specialize
 
 
 def test_placeholders_hold_fake_values_with_symbols():
@@ -111,7 +110,7 @@ def test_custom_op_with_data_dependent_size():
         gm = make_fx(f, tracing_mode="symbolic")(opyard.tensor([0.0, 1.0, 2.0, 0.0]))
         assert _body(gm) == ["nonzero = opyard.ops.t_fxsym.nonzero.default(x_1)",
                              "sym_size_int = opyard.ops.aten.sym_size.int(x_1, 0)",
-                             "mul = opyard.ops.aten.mul.Scalar(nonzero, sym_size_int)", "return mul"]
+                             "mul = opyard.ops.aten.mul.Tensor(nonzero, sym_size_int)", "return mul"]
         assert gm.shape_env.var_to_range == {"s75": (2, None), "u0": (0, None)}
         assert gm(opyard.tensor([5.0, 0.0, 7.0])).tolist() == [0, 6]
     finally:
@@ -148,7 +147,7 @@ def test_real_constants_follow_allow_non_fake_inputs():
 
 def test_fake_mode_keeps_static_sizes():
     gm = make_fx(lambda x: x.sin() + x.shape[0], tracing_mode="fake")(opyard.randn(3))
-    assert _body(gm) == ["sin = opyard.ops.aten.sin.default(x_1)", "add = opyard.ops.aten.add.Scalar(sin, 3)",
+    assert _body(gm) == ["sin = opyard.ops.aten.sin.default(x_1)", "add = opyard.ops.aten.add.Tensor(sin, 3)",
                          "return add"]
     assert gm.shape_env is None
 

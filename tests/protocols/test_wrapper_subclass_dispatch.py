@@ -87,7 +87,7 @@ def test_ops_apply_to_both_and_see_overloads():
     r = t * 2 + 1
     assert type(r) is TwoTensor
     assert r.a.tolist() == [3.0, 5.0] and r.b.tolist() == [21.0, 41.0]
-    assert TwoTensor.funcs == [aten.mul.Scalar, aten.add.Scalar]  # a Python number picks .Scalar
+    assert TwoTensor.funcs == [aten.mul.Tensor, aten.add.Tensor]  # a Python number: the Tensor overload
 
 
 def test_mixed_with_a_plain_tensor_and_tuple_results():
@@ -278,7 +278,7 @@ def test_custom_op_autograd_on_a_wrapper_forward_and_backward(ns):
     scale3(t).sum().backward()
     assert [str(f) for f in TwoTensor.funcs] == [
         f"{ns}.scale3.default", "aten.sum.default",                    # forward, below autograd
-        "aten.ones_like.default", "aten.expand.default", "aten.mul.Scalar",  # backward
+        "aten.ones_like.default", "aten.expand.default", "aten.mul.Tensor",  # backward
     ]
     assert t.grad.a.tolist() == [3.0, 3.0] and t.grad.b.tolist() == [3.0, 3.0]
 

@@ -73,10 +73,25 @@ def tangents_of(spec, values):
     return found
 
 
-def clone_originals(spec, values):
+# What a node keeps of an argument: the tensor, its metadata, the value; ``SAVE_IF + k``: the tensor
+# when differentiable argument ``k`` needs a gradient, else its metadata (Note [Conditional saves]).
+SAVE, META, VALUE = 0, 1, 2
+SAVE_IF = 3
+
+
+def clone_originals(spec, values, edges=None):
     """In-place ops whose formula needs the input: save a copy of it before it changes. The copy
-    keeps the input's history (as torch's ``original_self``), so a double backward reaches it."""
-    return {p: values[p].clone() for p in spec.clone_before}
+    keeps the input's history (as torch's ``original_self``), so a double backward reaches it.
+    With ``edges``, an input saved only for a gradient no input needs (``mul_`` by a number:
+    Note [Conditional saves]) is not copied."""
+    if edges is None:
+        return {p: values[p].clone() for p in spec.clone_before}
+    out = {}
+    for p in spec.clone_before:
+        kind = spec.saves[p][2]
+        if kind < SAVE_IF or edges[kind - SAVE_IF][0] is not None:
+            out[p] = values[p].clone()
+    return out
 
 
 def _tangent_of(v, level):
@@ -213,7 +228,8 @@ _RUST_APPLY = {
     "identity": ((), lambda: ()),
     "add": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar,)),
     "sub": (("self", "other", "alpha"), lambda: (_ops.aten.mul.Scalar, _ops.aten.neg.default)),
-    "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor, _ops.aten.mul.Scalar)),
+    "mul": (("self", "other"), lambda: (_ops.aten.mul.Tensor,)),
+    "div": (("self", "other"), lambda: (_ops.aten.div.Tensor,)),
     "mm": (("self", "mat2"), lambda: (_ops.aten.mm.default, _ops.aten.t.default)),
     "addmm": (("self", "mat1", "mat2", "beta", "alpha"),
               lambda: (_ops.aten.mm.default, _ops.aten.t.default, _ops.aten.mul.Scalar)),
@@ -232,7 +248,7 @@ def rust_apply(formula, save_names, fallback, saved_tensor):
     back to the Python apply ``fallback``; ``saved_tensor`` is the ``SavedTensor`` class."""
     reads, ops = _RUST_APPLY[formula.rust_apply]
     # These read every saved value by position.
-    exact = formula.rust_apply in ("mul", "mm", "addmm", "mul_result", "tanh", "sigmoid", "relu")
+    exact = formula.rust_apply in ("mul", "div", "mm", "addmm", "mul_result", "tanh", "sigmoid", "relu")
     if save_names[:len(reads)] != reads or (exact and save_names != reads):
         raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
                          f"values {reads}, but the node saves {save_names}")

@@ -117,13 +117,13 @@ def _relu_grad(g, a, n):
 
 FORMULAS = {
     "aten::add.Tensor": F("AddBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (g, scale(g, cj(a.alpha)))),
+                          _g(lambda g, a, n: (g, scale(g, cj(a.alpha)) if n[1] else None)),
                           forward=lambda t, a: lin(t[0], None if t[1] is None else scale(t[1], a.alpha)),
                           rust_apply="add"),
     "aten::add.Scalar": F("AddBackward1", ("self",), _g(lambda g, a, n: (g,)),
                           forward=lambda t, a: t[0], rust_apply="identity"),
     "aten::sub.Tensor": F("SubBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (g, neg(scale(g, cj(a.alpha))))),
+                          _g(lambda g, a, n: (g, scale(neg(g), cj(a.alpha)) if n[1] else None)),
                           forward=lambda t, a: lin(t[0], None if t[1] is None else neg(scale(t[1], a.alpha))),
                           rust_apply="sub"),
     "aten::sub.Scalar": F("SubBackward1", ("self",), _g(lambda g, a, n: (g,)),
@@ -134,8 +134,10 @@ FORMULAS = {
     "aten::rsub.Scalar": F("RsubBackward1", ("self",), _g(lambda g, a, n: (neg(scale(g, cj(a.alpha))),)),
                            forward=lambda t, a: neg(scale(t[0], a.alpha))),
     "aten::mul.Tensor": F("MulBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (mul(g, cj(a.other)) if n[0] else None,
-                                              mul(g, cj(a.self)) if n[1] else None)),
+                          # ``mul.Tensor`` also for a Python number operand (``x * 2``), as torch's
+                          # formula multiplies by the wrapped number.
+                          _g(lambda g, a, n: (A.mul.Tensor(g, cj(a.other)) if n[0] else None,
+                                              A.mul.Tensor(g, cj(a.self)) if n[1] else None)),
                           save=("self", "other"), save_if={"self": "other", "other": "self"},
                           forward=lambda t, a: lin(None if t[0] is None else mul(t[0], a.other),
                                                    None if t[1] is None else mul(t[1], a.self)),
@@ -143,10 +145,10 @@ FORMULAS = {
     "aten::mul.Scalar": F("MulBackward1", ("self",), _g(lambda g, a, n: (mul(g, cj(a.other)),)),
                           forward=lambda t, a: mul(t[0], a.other), rust_apply="mul_scalar"),
     "aten::div.Tensor": F("DivBackward0", ("self", "other"),
-                          _g(lambda g, a, n: (div(g, cj(a.other)) if n[0] else None,
+                          _g(lambda g, a, n: (A.div.Tensor(g, cj(a.other)) if n[0] else None,
                                               neg(mul(g, cj(div(div(a.self, a.other), a.other))))
                                               if n[1] else None)),
-                          save=("self", "other"), save_if={"self": "other"},
+                          save=("self", "other"), save_if={"self": "other"}, rust_apply="div",
                           forward=lambda t, a: lin(None if t[0] is None else div(t[0], a.other),
                                                    None if t[1] is None else
                                                    neg(div(mul(t[1], a.self), mul(a.other, a.other))))),

@@ -33,6 +33,10 @@ from .. import forward_ad as fwad
 from ..grad_mode import _no_grad_guard
 from ..grad_mode import grad_off_in_forward_ad as _fw_off
 from ..graph import Node, SavedTensor, gradient_edge, set_history
+from ._kernel_parts import META as _META
+from ._kernel_parts import SAVE as _SAVE
+from ._kernel_parts import SAVE_IF as _SAVE_IF
+from ._kernel_parts import VALUE as _VALUE
 from ._kernel_parts import (
     TensorMeta,
     _Args,
@@ -179,10 +183,10 @@ def _binder(schema):
     return names, bind
 
 
-_SAVE, _META, _VALUE = 0, 1, 2
-# ``_SAVE_IF + k``: saved when differentiable argument ``k`` needs a gradient, else like _META.
-_SAVE_IF = 3
 _NO_EDGE = (None, 0)
+# A Python number in a Tensor argument (``x * 2`` calls ``mul.Tensor``; Note [Numbers as tensors] in
+# src/python/dispatch/binder/mod.rs) is saved as the value it is.
+_NUMBERS = (bool, int, float, complex)
 _TensorBase = _core.TensorBase
 _record_node = _core._record_node
 _grad_accumulator = _core._grad_accumulator
@@ -287,8 +291,8 @@ def make_kernel(op, formula, *, rust=True, general=False):
             for p in mutated:
                 meta.check_inplace(values[p])
         tangents = tangents_of(spec, values) if _fw_state.level is not None else None
-        originals = clone_originals(spec, values) if spec.clone_before and (any_grad or tangents) \
-            else None
+        originals = clone_originals(spec, values, None if tangents else edges) \
+            if spec.clone_before and (any_grad or tangents) else None
         # Below autograd: with the autograd keys excluded, a plain call reaches the next
         # kernel (measured ~1.5 us cheaper than op.redispatch(keyset & after_autograd)).
         with _no_grad_guard():
@@ -419,7 +423,7 @@ def _saved_values(saves, values, out, result_name, edges):
     saved = []
     for i, kind in saves:
         v = values[i]
-        if kind == _VALUE or v is None:
+        if kind == _VALUE or v is None or type(v) in _NUMBERS:
             saved.append(v)
         elif kind == _META or (kind >= _SAVE_IF and edges[kind - _SAVE_IF][0] is None):
             saved.append(tensor_meta(v))
@@ -436,7 +440,7 @@ def _record(spec, out, values, needs, edges, arity, originals):
         v = values[i] if originals is None else originals.get(i, values[i])
         if kind >= _SAVE_IF:  # See Note [Conditional saves]
             kind = _SAVE if edges[kind - _SAVE_IF][0] is not None else _META
-        if kind == _VALUE or v is None:
+        if kind == _VALUE or v is None or type(v) in _NUMBERS:
             saved.append(v)
         elif kind == _META:
             saved.append(tensor_meta(v) if not isinstance(v, (list, tuple)) else [tensor_meta(t) for t in v])

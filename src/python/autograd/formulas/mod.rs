@@ -8,13 +8,16 @@
 //! - `sum` (all-reduce): `expand(g, self.shape)`; `mean` (all-reduce):
 //!   `expand(g / max(numel, 1), self.shape)`;
 //! - `neg`: `-g`; `clone`, `alias`, `add.Scalar`, `sub.Scalar`: `g`;
-//! - `add.Tensor`/`sub.Tensor`: `g` and `±g * alpha` (no multiply for alpha == 1);
-//! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one,
+//! - `add.Tensor`/`sub.Tensor`: `g` and `(±g) * alpha` (no multiply for alpha == 1),
+//!   the second only when `other` needs a gradient;
+//! - `mul.Tensor`: `g * other` and `g * self`, for the inputs that need one
+//!   (`mul.Tensor` also for a Python number operand, as torch's wrapped number),
 //!   after unpacking both saved tensors (`SavedTensor.unpack`'s checks: a
 //!   freed graph, a tensor modified in place);
 //! - `mm`: `g @ mat2.t()` and `self.t() @ g`, likewise after unpacking both;
 //!   `addmm`: `g * beta`, `(g @ mat2.t()) * alpha`, `(mat1.t() @ g) * alpha`;
-//! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`;
+//! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`; `div.Tensor`
+//!   when `other` needs no gradient: `div.Tensor(g, other)`;
 //! - from the saved result, unpacked (and checked) first as `mul.Tensor`'s
 //!   operands: `exp` `g * r`; `tanh` `g * (1 - r * r)`; `sigmoid`
 //!   `g * (r * (1 - r))`; `relu` `where(r <= 0, zeros_like(g), g)`, each
@@ -56,8 +59,10 @@ pub(crate) enum Kind {
     Add,
     /// `mul.Scalar`, `neg`.
     Sub,
-    /// `mul.Tensor`, `mul.Scalar`.
+    /// `mul.Tensor` (a Python number operand too).
     Mul,
+    /// `div.Tensor`, for `self` only.
+    Div,
     /// `mm`, `t`.
     Mm,
     /// `mm`, `t`, `mul.Scalar`.
@@ -88,7 +93,8 @@ pub(crate) const KINDS: &[(&str, Kind, usize)] = &[
     ("identity", Kind::Identity, 0),
     ("add", Kind::Add, 1),
     ("sub", Kind::Sub, 2),
-    ("mul", Kind::Mul, 2),
+    ("mul", Kind::Mul, 1),
+    ("div", Kind::Div, 1),
     ("mm", Kind::Mm, 2),
     ("addmm", Kind::Addmm, 3),
     ("mul_scalar", Kind::ByOther, 2),
@@ -203,6 +209,9 @@ impl PyNodeApply {
         if matches!(self.kind, Kind::Mul | Kind::Mm) {
             return self.mul_tensor(py, node, g, &saved, released);
         }
+        if self.kind == Kind::Div {
+            return self.div_tensor(py, node, g, &saved, released);
+        }
         if let Kind::Result(f) = self.kind {
             return self.by_result(py, f, g, &saved, released, n_next);
         }
@@ -240,15 +249,22 @@ impl PyNodeApply {
                     return Ok(None);
                 };
                 let alpha = alpha.bind(py);
-                let scaled = if alpha.eq(1)? {
-                    g.clone().unbind()
+                // `other`'s gradient only when it needs one (`x + 2` computes none);
+                // sub negates first, then scales, as torch's formula.
+                let needs_other = node.borrow().next.get(1).is_some_and(|e| e.node.is_some());
+                let other = if !needs_other {
+                    py.None()
                 } else {
-                    call(py, &ops[0], [g, alpha])?
-                };
-                let other = if self.kind == Kind::Sub {
-                    call(py, &ops[1], [scaled.bind(py)])?
-                } else {
-                    scaled
+                    let signed = if self.kind == Kind::Sub {
+                        call(py, &ops[1], [g])?
+                    } else {
+                        g.clone().unbind()
+                    };
+                    if alpha.eq(1)? {
+                        signed
+                    } else {
+                        call(py, &ops[0], [signed.bind(py), alpha])?
+                    }
                 };
                 smallvec::smallvec![g.clone().unbind(), other]
             }
@@ -273,7 +289,7 @@ impl PyNodeApply {
                 let scaled = call(py, &ops[0], [g, &count])?;
                 smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
-            Kind::SumAll | Kind::Mul | Kind::Mm | Kind::Addmm | Kind::Result(_) => {
+            Kind::SumAll | Kind::Mul | Kind::Div | Kind::Mm | Kind::Addmm | Kind::Result(_) => {
                 unreachable!("handled above")
             }
         };

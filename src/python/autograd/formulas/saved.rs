@@ -4,7 +4,7 @@
 //! formula's ops in the formula's order.
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyComplex, PyFloat, PyLong, PyTuple};
 use smallvec::SmallVec;
 
 use crate::python::autograd::formulas::{call, mul, Kind, PyNodeApply, ResultFormula};
@@ -86,8 +86,10 @@ impl PyNodeApply {
             match (self.kind, i) {
                 (Kind::Mm, 0) => call(py, &ops[0], [g, call(py, &ops[1], [&other])?.bind(py)]),
                 (Kind::Mm, _) => call(py, &ops[0], [call(py, &ops[1], [&this])?.bind(py), g]),
-                (_, 0) => mul(ops, g, &other),
-                _ => mul(ops, g, &this),
+                // `MulBackward0` multiplies by `mul.Tensor`, a Python number
+                // operand too (Note [Numbers as tensors] in dispatch/binder/mod.rs).
+                (_, 0) => call(py, &ops[0], [g, &other]),
+                _ => call(py, &ops[0], [g, &this]),
             }
         };
         let (gs, go) = if g.is_none() {
@@ -98,6 +100,37 @@ impl PyNodeApply {
             (gs, go)
         };
         Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))
+    }
+
+    /// `DivBackward0` when `other` needs no gradient (a tensor that does not
+    /// require grad, or a Python number): `other` unpacked (and checked), then
+    /// `div.Tensor(g, other)`; when it needs one, the Python formula.
+    pub(crate) fn div_tensor(
+        &self,
+        py: Python<'_>,
+        node: &Bound<'_, PyNodeBase>,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+    ) -> PyResult<Option<PyObject>> {
+        let [s, o] = saved else {
+            return Ok(None);
+        };
+        let Some(needs) = needs_input::<2>(node) else {
+            return Ok(None);
+        };
+        if needs[1] {
+            return Ok(None);
+        }
+        let Some((_, other)) = self.unpack_two(py, (s, false), (o, true), released)? else {
+            return Ok(None);
+        };
+        let gs = if g.is_none() || !needs[0] {
+            py.None()
+        } else {
+            call(py, &self.ops[0], [g, &other])?
+        };
+        Ok(Some(PyTuple::new_bound(py, [gs, py.None()]).into_any().unbind()))
     }
 
     /// `AddmmBackward0`: `mat1` and `mat2` unpacked (and checked) first, as
@@ -158,6 +191,11 @@ impl PyNodeApply {
 
 /// Which of the node's `N` inputs need a gradient (an edge to a node), or
 /// None when the node does not have `N` edges (the Python apply handles it).
+/// A Python number (a wrapped-number operand, saved as itself).
+fn is_number(v: &Bound<'_, PyAny>) -> bool {
+    v.is_instance_of::<PyLong>() || v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyComplex>()
+}
+
 fn needs_input<const N: usize>(node: &Bound<'_, PyNodeBase>) -> Option<SmallVec<[bool; 3]>> {
     let needs: SmallVec<[bool; 3]> = node
         .borrow()
@@ -187,6 +225,8 @@ impl PyNodeApply {
             let v = v.bind(py);
             match unpack(v, ty, self.layout.as_ref(), released)? {
                 Some(t) => out.push(t),
+                // A Python number operand is saved as itself.
+                None if is_number(v) => out.push(v.clone()),
                 None if !read && !v.get_type().is(ty) => out.push(py.None().into_bound(py)),
                 None => return Ok(None),
             }

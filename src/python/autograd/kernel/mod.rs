@@ -290,7 +290,9 @@ impl PyPlainAutogradKernel {
                 other => other,
             };
             saved.push(match kind {
-                _ if v.is_none() => v.clone().unbind(),
+                // None, and a Python number in a Tensor argument (`x * 2` calls
+                // `mul.Tensor`; Note [Numbers as tensors] in dispatch/binder/mod.rs).
+                _ if v.is_none() || !v.is_instance_of::<PyTensorBase>() => v.clone().unbind(),
                 Save::Value => v.clone().unbind(),
                 Save::Meta => self.makers.meta(v)?.unbind(),
                 Save::Tensor | Save::TensorIf(_) => self.makers.saved(v, None)?.unbind(),

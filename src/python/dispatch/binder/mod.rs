@@ -115,6 +115,51 @@ fn failed_as(
     }
 }
 
+// Note [Numbers as tensors]: torch's argument parser lets a Python number
+// fill a `Tensor` parameter of a few arithmetic operators (its
+// `should_allow_numbers_as_tensors`): `x * 2`, `torch.add(x, 1)`,
+// `x.div(2, rounding_mode="floor")` call the `.Tensor`
+// overload (`mul.Tensor`, node `MulBackward0`) with the number as a wrapped
+// number, never the `.Scalar` one, which only an explicit
+// `ops.aten.mul.Scalar` reaches; `__torch_dispatch__` sees the number as a
+// Python number. opyard's binder does the same for the parameters after
+// `self` and passes the number on unchanged: the kernels, formulas and rules
+// of these operators take a number operand as a wrapped number (it does not
+// raise the tensor's dtype within its category). A number as `self`
+// (`opyard.mul(2, t)`) is no wrapped number the kernels take: the packet's
+// retry converts it (`_aten/number_operands.py`).
+
+/// The operators whose `Tensor` parameters take Python numbers; see Note [Numbers as tensors].
+const NUMBERS_AS_TENSORS: &[&str] = &[
+    "add",
+    "add_",
+    "sub",
+    "sub_",
+    "mul",
+    "mul_",
+    "div",
+    "div_",
+    "divide",
+    "divide_",
+    "multiply",
+    "multiply_",
+    "subtract",
+    "subtract_",
+    "true_divide",
+    "true_divide_",
+    "floor_divide",
+    "floor_divide_",
+];
+
+/// `aten::name.overload` is one of [`NUMBERS_AS_TENSORS`].
+fn takes_numbers(qualified: &str) -> bool {
+    let Some(rest) = qualified.strip_prefix("aten::") else {
+        return false;
+    };
+    let base = rest.split('.').next().unwrap_or(rest);
+    NUMBERS_AS_TENSORS.contains(&base)
+}
+
 /// A schema compiled for binding: parameters, dispatch positions, messages.
 pub struct Binder {
     pub params: Vec<Param>,
@@ -144,10 +189,12 @@ impl Binder {
     pub fn new(py: Python<'_>, schema: &Arc<FunctionSchema>) -> Binder {
         // See Note [Undefined tensors].
         let defined_tensors = schema.name.starts_with("aten::");
+        let numbers = takes_numbers(&schema.name);
         let params: Vec<Param> = schema
             .arguments
             .iter()
-            .map(|a| compile_param(py, a, defined_tensors))
+            .enumerate()
+            .map(|(i, a)| compile_param(py, a, defined_tensors, numbers && i > 0))
             .collect();
         let n_pos = params.iter().take_while(|p| !p.kwarg_only).count();
         let has_tensors = schema.arguments.iter().any(|a| a.ty.is_dispatchable());

@@ -85,13 +85,22 @@ pub struct Param {
     optional: bool,
     /// `None` for a non-optional Tensor is refused. See Note [Undefined tensors].
     defined_tensors: bool,
+    /// A Python number fits this `Tensor` parameter. See Note [Numbers as tensors].
+    numbers: bool,
     pub(super) default: Option<PyObject>,
     pub kwarg_only: bool,
     pub(super) type_str: String,
 }
 
-/// Compile one parameter; `defined_tensors` for ops whose kernels refuse undefined tensors.
-pub(super) fn compile_param(py: Python<'_>, a: &Argument, defined_tensors: bool) -> Param {
+/// Compile one parameter; `defined_tensors` for ops whose kernels refuse
+/// undefined tensors, `numbers` for ops whose tensors may be Python numbers.
+pub(super) fn compile_param(
+    py: Python<'_>,
+    a: &Argument,
+    defined_tensors: bool,
+    numbers: bool,
+) -> Param {
+    let kind = Kind::of(a);
     let type_str = match a.n {
         Some(n) => type_syntax(&a.ty).replacen("[]", &format!("[{n}]"), 1),
         None => type_syntax(&a.ty),
@@ -99,9 +108,10 @@ pub(super) fn compile_param(py: Python<'_>, a: &Argument, defined_tensors: bool)
     Param {
         name: PyString::intern_bound(py, &a.name).unbind(),
         name_str: a.name.clone(),
-        kind: Kind::of(a),
+        kind,
         optional: matches!(a.ty, Type::Optional(_)),
         defined_tensors,
+        numbers: numbers && kind == Kind::Tensor,
         default: a.default.as_ref().map(|d| super::default_to_py(py, d)),
         kwarg_only: a.kwarg_only,
         type_str,
@@ -133,7 +143,12 @@ impl Param {
             return self.check_none(strict);
         }
         match self.kind {
-            Kind::Tensor => fits(gathered.tensor(v)),
+            Kind::Tensor if gathered.tensor(v) => Ok(()),
+            Kind::Tensor if self.numbers => {
+                gathered.numbers = true;
+                check_scalar(v, strict)
+            }
+            Kind::Tensor => Err(Misfit::Type),
             Kind::TensorList { opt_elems } => fits(tensor_list_keys(v, opt_elems, gathered)),
             Kind::Int { sym } => match int_fit(v, sym) {
                 IntFit::Fits => Ok(()),
@@ -187,7 +202,8 @@ impl Param {
             Kind::ScalarType => return dtype_of_code(v),
             Kind::Layout => return enum_of_code(v, EnumLike::Layout),
             Kind::MemoryFormat => return enum_of_code(v, EnumLike::MemoryFormat),
-            Kind::Scalar => return numpy_scalar_item(v),
+            // A numpy scalar for a `Tensor` that takes numbers, as for a Scalar.
+            Kind::Scalar | Kind::Tensor => return numpy_scalar_item(v),
             Kind::Device => {
                 let dev = PyDevice::parse(v.downcast::<PyString>()?.to_str()?, None)?;
                 Ok(Bound::new(py, dev)?.into_any())

@@ -124,6 +124,8 @@ pub struct Gathered {
     pub keys: DispatchKeySet,
     /// Some tensor argument is not of a plain type. See Note [Subclass check].
     pub foreign: bool,
+    /// A Python number filled a `Tensor` parameter. See Note [Numbers as tensors].
+    pub numbers: bool,
 }
 
 impl Gathered {
