@@ -130,7 +130,9 @@ impl PyNodeApply {
         } else {
             call(py, &self.ops[0], [g, &other])?
         };
-        Ok(Some(PyTuple::new_bound(py, [gs, py.None()]).into_any().unbind()))
+        Ok(Some(
+            PyTuple::new_bound(py, [gs, py.None()]).into_any().unbind(),
+        ))
     }
 
     /// `AddmmBackward0`: `mat1` and `mat2` unpacked (and checked) first, as
