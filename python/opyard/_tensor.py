@@ -133,13 +133,14 @@ def _make_view(arr, base):
         keep = getattr(cls, "_keep_subclass", None)
         cls = keep if isinstance(keep, type) else cls if keep else Tensor
     keys = base._keyset
-    t = _make_tensor(cls, arr, keys & ~_AUTOGRAD_KEYS, base._dev)
+    t = _make_tensor(cls, arr, keys, base._dev)
     root = base._base if base._base is not None else base
     t._base = root
     t._vc = vc = root._counter()
     if keys & _AUTOGRAD_KEYS:
         # Made with nothing recording unless an autograd kernel now records it (Note [View
         # history] in src/python/autograd/view_history.rs): 1 is the kind "made in no_grad mode".
+        # Such a view requires grad, as its base, with no history and no AccumulateGrad of its own.
         t._view_meta = vc.value << 2 | 1
     return t
 

@@ -31,7 +31,9 @@ def same_view(got, want, x, detached=False):
     assert g.__array_interface__["data"] == w.__array_interface__["data"]
     assert got._keyset == want._keyset and got.device == want.device == x.device
     assert got._base is want._base is (None if detached else root_of(x))
-    assert not got.requires_grad and got.grad_fn is None and got.is_leaf
+    # A view of a tensor that requires grad, made with nothing recording (the kernel alone), requires grad as
+    # its base, as torch's view made in no_grad mode; a detached tensor does not.
+    assert got.requires_grad == (x.requires_grad and not detached) and got.grad_fn is None and got.is_leaf
     assert got._version == x._version == root_of(x)._version
 
 

@@ -111,11 +111,101 @@ def test_in_place_through_a_chain_of_views_and_double_backward():
     assert g.requires_grad and gg.tolist() == [50.0, 92.0, 146.0, 18.0, 48.0, 90.0]
 
 
-def test_views_under_no_grad_record_nothing():
-    x = opyard.ones(2, 3, requires_grad=True)
+# A view made in no_grad mode of a tensor that requires grad (torch's CreationMeta NO_GRAD_MODE): it requires
+# grad through its base, is a leaf without history and without an AccumulateGrad of its own, so an op on it records
+# a node whose edge for it is empty and its gradient reaches neither it nor the base; modifying it in place with
+# grad mode on is refused, under no_grad it is allowed and its history can then no longer be read. Every answer
+# below is torch 2.15's.
+_NO_GRAD_VIEWS = {
+    "view": lambda t: t.view(-1), "slice": lambda t: t[1:], "select": lambda t: t[0], "t": lambda t: t.t(),
+    "transpose": lambda t: t.transpose(0, 1), "expand": lambda t: t.unsqueeze(0).expand(2, 2, 3),
+    "unsqueeze": lambda t: t.unsqueeze(1), "permute": lambda t: t.permute(1, 0), "narrow": lambda t: t.narrow(1, 0, 2),
+    "as_strided": lambda t: t.as_strided((2,), (1,)), "diagonal": lambda t: t.diagonal(), "alias": lambda t: A.alias(t),
+    "view_as": lambda t: t.view_as(t), "reshape": lambda t: t.reshape(3, 2), "unflatten": lambda t: t.unflatten(1, (3, 1)),
+    "split": lambda t: t.split(1)[0], "unbind": lambda t: t.unbind()[1], "chunk": lambda t: t.chunk(2, 1)[0],
+}
+_NO_GRAD_INPLACE = (r"A view was created in no_grad mode and is being modified inplace with grad mode enabled\. "
+                    r"Given that this use case is ambiguous and error-prone, it is forbidden")
+_NO_GRAD_REBASED = r"A view was created in no_grad mode and its base or another view of its base has been modified"
+
+
+def _no_grad_view(name, leaf=True):
+    x = opyard.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], requires_grad=True)
+    base = x if leaf else x * 1
+    with opyard.no_grad():
+        v = _NO_GRAD_VIEWS[name](base)
+    return x, base, v
+
+
+@pytest.mark.parametrize("leaf", [True, False], ids=["leaf base", "non-leaf base"])
+@pytest.mark.parametrize("name", list(_NO_GRAD_VIEWS))
+def test_a_view_made_in_no_grad_mode_requires_grad_and_passes_no_gradient(name, leaf):
+    x, base, v = _no_grad_view(name, leaf)
+    assert v.requires_grad and v.is_leaf and v.grad_fn is None and v._base is base
+    y = v * 2
+    assert y.requires_grad and type(y.grad_fn).__name__ == "MulBackward0"
+    assert y.grad_fn.next_functions == ((None, 0), (None, 0))
+    w = opyard.ones((), requires_grad=True)
+    (y * w).sum().backward()
+    assert x.grad is None and v.grad is None and w.grad is not None
+    assert not v.detach().requires_grad
+
+
+@pytest.mark.parametrize("name", list(_NO_GRAD_VIEWS))
+def test_a_view_made_in_no_grad_mode_refuses_in_place_with_grad_mode_on(name):
+    x, _, v = _no_grad_view(name)
+    with pytest.raises(RuntimeError, match=_NO_GRAD_INPLACE):
+        v.mul_(2)
+    with pytest.raises(RuntimeError, match=_NO_GRAD_INPLACE):
+        v.add_(opyard.ones((), requires_grad=True))
+    with opyard.no_grad():
+        v.zero_()  # allowed: nothing records
+    with pytest.raises(RuntimeError, match=_NO_GRAD_REBASED):
+        v.grad_fn
+
+
+def test_a_view_of_a_no_grad_view_records_and_refuses_in_place():
+    x, _, v = _no_grad_view("view")
+    w = v[1:]
+    assert type(w.grad_fn).__name__ == "SliceBackward0" and w.grad_fn.next_functions == ((None, 0),)
+    with opyard.no_grad():
+        vv = v[1:]
+    assert vv.requires_grad and vv.is_leaf and vv.grad_fn is None
+    with pytest.raises(RuntimeError, match=_NO_GRAD_INPLACE):
+        vv.add_(1)
+    with pytest.raises(RuntimeError, match="is a view of a view which was created in no_grad mode and is being "
+                                           "modified inplace with grad mode enabled"):
+        w.add_(1)
+
+
+def test_a_view_made_in_no_grad_mode_as_a_root_or_an_input_of_a_gradient():
+    x, _, v = _no_grad_view("select")
+    with opyard.no_grad():
+        s = v[0]
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        s.backward()
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        opyard.autograd.backward([s])
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        opyard.autograd.grad(s, x)
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        opyard.autograd.grad(s * 2, s)
+    assert opyard.autograd.grad(s * 2, x, allow_unused=True) == (None,)
+    v[0].backward()  # recorded in grad mode: a node whose one edge is empty
+    assert x.grad is None
+    v.retain_grad()  # a leaf: nothing to retain
+    (v * 3).sum().backward()
+    assert v.grad is None and x.grad is None
+
+
+def test_views_of_a_tensor_without_grad_or_detached_do_not_require_grad():
+    x = opyard.ones(2, 3)
     with opyard.no_grad():
         v = x.view(-1)
-    assert v.grad_fn is None and not v.requires_grad and v._base is x and v._view_fn is None
+    assert not v.requires_grad and v.grad_fn is None and v._base is x and v._view_fn is None
+    with opyard.no_grad():
+        d = opyard.ones(3, requires_grad=True).detach()[1:]
+    assert not d.requires_grad
 
 
 # --- in place under grad: Note [In-place ops in the Rust kernel] (src/python/autograd/kernel/mod.rs) ---

@@ -306,9 +306,14 @@ def view_refusal(view, direct):
     if kind == VIEW_MULTI_OUTPUT:
         return RuntimeError(f"Output {view._output_nr} of {short_node_name(fn.name())} is a view and {what}. "
                             f"{_MULTI_OUTPUT_ADVICE}")
-    if fn is not None or not requires_grad(view._base):
+    if fn is not None and getattr(fn, "_forward_cls", None) is not None:
         # Made while nothing recorded, then given a history of its own (an output of a custom
         # Function, which has its own check): no view for autograd.
+        return None
+    if fn is not None:  # recorded as a view of a view made in no_grad mode
+        return RuntimeError(f"Output {view._output_nr} of {short_node_name(fn.name())} is a view of a view which "
+                            f"was created in no_grad mode and {what} {_NO_GRAD_ADVICE}")
+    if not requires_grad(view._base):
         return None
     return RuntimeError(f"A view was created in no_grad mode and {what} {_NO_GRAD_ADVICE}")
 

@@ -104,7 +104,8 @@ def _check_roots(outputs):
     for i, out in enumerate(outputs):
         if not meta.is_tensor(out):
             raise TypeError(f"backward: element {i} of tensors is a {type(out).__name__}, not a Tensor")
-        if not meta.requires_grad(out):
+        # A view made in no_grad mode requires grad with nothing to receive its gradient.
+        if not meta.requires_grad(out) or gradient_edge(out)[0] is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
@@ -135,7 +136,10 @@ def backward_scalar(t, retain_graph=None):
         if fn is not None:
             _run([(fn, t._output_nr, root)], None, bool(retain_graph), False, True)
         else:
-            _run([(grad_accumulator(t), 0, root)], None, bool(retain_graph), False, True)
+            acc = grad_accumulator(t)
+            if acc is None:  # a view made in no_grad mode: nothing receives its gradient
+                raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+            _run([(acc, 0, root)], None, bool(retain_graph), False, True)
 
 
 # Note [Root gradient through the dispatcher]: the implicit root gradient is

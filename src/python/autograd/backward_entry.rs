@@ -207,7 +207,15 @@ fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool)
     let base = this.get();
     let (node, nr) = match crate::python::autograd::view_history::grad_fn(this)? {
         Some(f) => (f, base.output_nr(py)?),
-        None => (crate::python::autograd::record::_grad_accumulator(t)?, 0),
+        None => match crate::python::autograd::record::_grad_accumulator(t)? {
+            Some(acc) => (acc, 0),
+            // A view made in no_grad mode: it requires grad, but nothing receives its gradient.
+            None => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "element 0 of tensors does not require grad and does not have a grad_fn",
+                ))
+            }
+        },
     };
     crate::python::autograd::engine::run_from_root(py, node, nr, root, retain)
 }

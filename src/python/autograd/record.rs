@@ -102,11 +102,24 @@ pub fn sink_type(py: Python<'_>) -> Option<&Bound<'_, PyType>> {
 /// It is allocated directly as an instance of the `AccumulateGrad` class
 /// with its Rust fields filled in (PyO3's own `tp_new` body): no attribute
 /// lookup of `__new__`, no argument tuple, no `__init__` frame, no borrow.
+///
+/// A view made in no_grad mode of a tensor that requires grad has none (it
+/// requires grad through its base; a gradient for it flows nowhere, as in
+/// torch): `None`. See Note [View history].
 #[pyfunction]
-pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = t.py();
     if let Some(acc) = crate::python::tensor::fields::grad_accumulator(t)? {
-        return Ok(acc);
+        return Ok(Some(acc));
+    }
+    if let Ok(view) = t.downcast::<PyTensorBase>() {
+        let view = view.get();
+        if view.base(py).is_some()
+            && crate::python::autograd::view_history::kind(py, view)
+                == crate::python::autograd::view_history::NO_GRAD
+        {
+            return Ok(None);
+        }
     }
     let init = PyNodeBase::sink(t.clone().unbind());
     let acc = hooks(py)?
@@ -115,7 +128,7 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAn
         .into_any();
     let weak = pyo3::types::PyWeakrefReference::new_bound(&acc)?;
     crate::python::tensor::fields::set_grad_accumulator(t, weak.as_any())?;
-    Ok(acc)
+    Ok(Some(acc))
 }
 
 /// Makes `out` output 0 of `node`: its shape (to check and materialize its

@@ -91,10 +91,12 @@ pub fn view_root<'py>(
 }
 
 /// A view tensor holding `view`, as `_tensor._make_view` makes one: the
-/// viewed tensor's key set (`keys`) without autograd keys, the cpu device,
-/// `root` as `_base` and the root's version counter; a view of a tensor that
-/// requires grad is marked as made with nothing recording (an autograd
-/// kernel recording it overwrites that: Note [View history]).
+/// viewed tensor's key set (`keys`), the cpu device, `root` as `_base` and
+/// the root's version counter. A view of a tensor that requires grad is
+/// marked as made with nothing recording and requires grad, with no history
+/// and no `AccumulateGrad` of its own (torch's view made in no_grad mode);
+/// an autograd kernel recording it gives it its history and overwrites the
+/// mark (Note [View history]).
 pub fn wrap_view(
     py: Python<'_>,
     view: Bound<'_, PyAny>,
@@ -102,7 +104,7 @@ pub fn wrap_view(
     root: &Bound<'_, PyTensorBase>,
 ) -> PyResult<PyObject> {
     let counter = root.get().counter(py)?;
-    let t = new_tensor(py, None, &view, keys & !ALLOWED, None)?;
+    let t = new_tensor(py, None, &view, keys, None)?;
     let state = t.get();
     state.set_field(Field::Base, Some(root.as_any()));
     state.set_field(Field::Vc, Some(counter.as_any()));

@@ -28,9 +28,9 @@ fn gradient_edge(t: &Bound<'_, PyAny>) -> PyResult<NodeEdge> {
             nr,
         });
     }
-    let acc = crate::python::autograd::record::_grad_accumulator(t)?.unbind();
+    let acc = crate::python::autograd::record::_grad_accumulator(t)?;
     Ok(NodeEdge {
-        node: Some(acc),
+        node: acc.map(Bound::unbind),
         nr: 0,
     })
 }

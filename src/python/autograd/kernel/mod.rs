@@ -234,7 +234,7 @@ impl PyPlainAutogradKernel {
                         node: Some(f.unbind()),
                     },
                     None => NodeEdge {
-                        node: Some(_grad_accumulator(v)?.unbind()),
+                        node: _grad_accumulator(v)?.map(Bound::unbind),
                         nr: 0,
                     },
                 }
