@@ -137,11 +137,11 @@ def _make_view(arr, base):
     root = base._base if base._base is not None else base
     t._base = root
     t._vc = vc = root._counter()
-    if keys & _AUTOGRAD_KEYS:
-        # Made with nothing recording unless an autograd kernel now records it (Note [View
-        # history] in src/python/autograd/view_history.rs): 1 is the kind "made in no_grad mode".
-        # Such a view requires grad, as its base, with no history and no AccumulateGrad of its own.
-        t._view_meta = vc.value << 2 | 1
+    # Made with nothing recording unless an autograd kernel now records it (Note [View history] in
+    # src/python/autograd/view_history.rs): a view of a tensor that requires grad is of kind 1, "made in
+    # no_grad mode" (it requires grad too, with no history and no AccumulateGrad of its own); a view of
+    # one without history is of the default kind 0, and follows a history its base gains later.
+    t._view_meta = vc.value << 2 | (1 if keys & _AUTOGRAD_KEYS else 0)
     return t
 
 
@@ -308,6 +308,14 @@ class Tensor(_core.TensorBase):
         root = self._base._data
         start = self._data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
         return start // self._data.itemsize
+
+    def data_ptr(self):
+        """The address of the first element; 0 for a tensor without memory (meta, fake, empty)."""
+        d = self._data
+        if _on_meta(self) or self._meta_strides is not None or d.size == 0:
+            return 0
+        iface = getattr(d, "__array_interface__", None) or d.__cuda_array_interface__
+        return iface["data"][0]
 
     def _is_view(self):
         """Whether this tensor views another's memory through a view op (``_base`` is set)."""

@@ -208,6 +208,56 @@ def test_views_of_a_tensor_without_grad_or_detached_do_not_require_grad():
     assert not d.requires_grad
 
 
+# A view of a tensor without history follows a history its base (or another view of the base) gains later by an
+# in-place op: torch reads each view's grad_fn when the view is used, regenerated as AsStridedBackward0 on the
+# base's new history. Every answer below is torch 2.15's.
+_LATER_VIEWS = {
+    "slice": lambda b: b[1:], "select": lambda b: b[1], "view": lambda b: b.view(2, 2), "t": lambda b: b.view(2, 2).t(),
+    "unsqueeze": lambda b: b.unsqueeze(0), "narrow": lambda b: b.narrow(0, 1, 2), "as_strided": lambda b: b.as_strided((2,), (2,)),
+    "reshape": lambda b: b.reshape(4), "diagonal": lambda b: b.view(2, 2).diagonal(), "alias": lambda b: A.alias(b),
+}
+
+
+@pytest.mark.parametrize("use", ["read first", "used directly"])
+@pytest.mark.parametrize("name", list(_LATER_VIEWS))
+def test_a_view_follows_the_history_its_base_gains_later(name, use):
+    b = opyard.zeros(4, dtype=opyard.float64)
+    v = _LATER_VIEWS[name](b)
+    assert not v.requires_grad
+    w = opyard.tensor([1.0, 2.0, 3.0, 4.0], dtype=opyard.float64, requires_grad=True)
+    b.mul_(1).add_(w)  # the base gains a history
+    if use == "read first":
+        assert v.requires_grad and not v.is_leaf and type(v.grad_fn).__name__ == "AsStridedBackward0"
+    (v * 3).sum().backward()
+    expected = opyard.zeros(4, dtype=opyard.float64)
+    with opyard.no_grad():
+        _LATER_VIEWS[name](expected).add_(3)
+    assert w.grad.tolist() == expected.tolist()
+
+
+def test_a_view_follows_a_history_another_view_of_its_base_gains():
+    b = opyard.zeros(4)
+    v1, v2 = b[:2], b[1:3]
+    w = opyard.ones(2, requires_grad=True)
+    v1.add_(w)
+    assert v2.requires_grad and type(v2.grad_fn).__name__ == "AsStridedBackward0"
+    v2.sum().backward()
+    assert w.grad.tolist() == [0.0, 1.0]
+
+
+def test_a_view_stays_without_grad_while_its_base_has_none():
+    b = opyard.zeros(4)
+    v = b[1:]
+    b.add_(1)
+    with opyard.no_grad():
+        b.add_(opyard.ones(4, requires_grad=True))
+    assert not v.requires_grad and v.grad_fn is None and not (v * 2).requires_grad
+    i = opyard.arange(4)
+    iv = i[1:]
+    i.add_(1)
+    assert not iv.requires_grad and iv.tolist() == [2, 3, 4]
+
+
 # --- in place under grad: Note [In-place ops in the Rust kernel] (src/python/autograd/kernel/mod.rs) ---
 
 

@@ -60,6 +60,10 @@ class FakeTensor(Tensor):
     # non-contiguous tensor with symbolic sizes, when known; ``fake_mode``, below).
     __slots__ = ()
 
+    def data_ptr(self):
+        """0: a fake tensor has no memory of its own (torch's answer)."""
+        return 0
+
     @property
     def shape(self):
         if self._sym_shape is not None and not hinting.active:

@@ -18,10 +18,14 @@
 //! - by the autograd kernels when they record a view op (kind [`DEFAULT`], or
 //!   the kind of the view it views: a view of a multi-output view is one too);
 //! - on every output of a multi-output view op (kind [`MULTI_OUTPUT`]);
-//! - by the view kernels (`wrap_view`, `_tensor._make_view`) on a view of a
-//!   base that requires grad (kind [`NO_GRAD`]); an autograd kernel recording
-//!   the view op afterwards overwrites it, so it stays only on views made
-//!   while grad mode was off;
+//! - by the view kernels (`wrap_view`, `_tensor._make_view`) on every view:
+//!   kind [`NO_GRAD`] for a view of a base that requires grad (an autograd
+//!   kernel recording the view op afterwards overwrites it, so it stays only
+//!   on views made while grad mode was off; such a view requires grad as its
+//!   base, with no history and no `AccumulateGrad` of its own, as torch's),
+//!   else kind [`DEFAULT`] (torch also refuses a view made in no_grad mode of
+//!   a base without history once the base gains one; opyard's view follows
+//!   the base's new history, as one made in grad mode);
 //! - when the view's history is rewritten (`views.rebase_view_history`) or
 //!   regenerated (`views.regenerate_view_history`), with the new version.
 //!
@@ -29,7 +33,13 @@
 //! through [`grad_fn`]: a tensor without `_view_meta` costs one pointer
 //! compare more than the plain field read; a stale view calls
 //! `Hooks::regenerate_view_history`, which makes the new node (or raises)
-//! and stores the new version.
+//! and stores the new version. A view made while its base had no history
+//! has no autograd keys, so the readers of keys ask too: binding an op's
+//! arguments with grad mode on, and `requires_grad`, regenerate a stale view
+//! without keys ([`stale_without_grad`]) first, as torch's
+//! `compute_requires_grad` reads each view's `grad_fn`: a view of a buffer
+//! that an in-place op later gave a history (`b.add_(w)`) then requires
+//! grad, its `grad_fn` an `AsStridedBackward0` on the base's history.
 
 use pyo3::prelude::*;
 
@@ -57,6 +67,21 @@ pub fn kind(py: Python<'_>, t: &PyTensorBase) -> u64 {
 pub fn mark(py: Python<'_>, t: &PyTensorBase, kind: u64) {
     let meta = (t.version(py) << 2 | kind).into_py(py);
     t.set_field(Field::ViewMeta, Some(meta.bind(py)));
+}
+
+/// A view without autograd keys whose memory changed since its history was
+/// made: its base (or another view of it) may have gained a history by an
+/// in-place op since, which the view shares. One field read for a tensor
+/// that is no view. See Note [View history].
+#[inline]
+pub fn stale_without_grad(py: Python<'_>, t: &PyTensorBase) -> bool {
+    if t.keys() & crate::dispatch::DispatchKeySet::AUTOGRAD_KEYS.raw() != 0 {
+        return false;
+    }
+    match t.field(py, Field::ViewMeta) {
+        Some(m) if !m.is_none() => m.extract::<u64>().is_ok_and(|m| m >> 2 != t.version(py)),
+        _ => false,
+    }
 }
 
 /// `t.grad_fn` as torch reads it: a view whose memory changed since its

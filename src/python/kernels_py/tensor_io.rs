@@ -96,7 +96,8 @@ pub fn view_root<'py>(
 /// marked as made with nothing recording and requires grad, with no history
 /// and no `AccumulateGrad` of its own (torch's view made in no_grad mode);
 /// an autograd kernel recording it gives it its history and overwrites the
-/// mark (Note [View history]).
+/// mark. A view of a tensor without history is marked as a default view, so
+/// that it follows a history its base gains later (Note [View history]).
 pub fn wrap_view(
     py: Python<'_>,
     view: Bound<'_, PyAny>,
@@ -108,9 +109,12 @@ pub fn wrap_view(
     let state = t.get();
     state.set_field(Field::Base, Some(root.as_any()));
     state.set_field(Field::Vc, Some(counter.as_any()));
-    if keys & ALLOWED != 0 {
-        view_history::mark(py, state, view_history::NO_GRAD);
-    }
+    let kind = if keys & ALLOWED != 0 {
+        view_history::NO_GRAD
+    } else {
+        view_history::DEFAULT
+    };
+    view_history::mark(py, state, kind);
     Ok(t.into_any().unbind())
 }
 

@@ -69,6 +69,10 @@ fn grad_set<'py>(
 
 /// `requires_grad`: whether the key set carries an `Autograd<backend>` key (DESIGN).
 fn requires_grad_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
+    // A stale view regenerates first (Note [View history]).
+    if crate::python::autograd::view_history::stale_without_grad(t.py(), t.get()) {
+        crate::python::autograd::view_history::grad_fn(t)?;
+    }
     let on = t.get().keys() & DispatchKeySet::AUTOGRAD_KEYS.raw() != 0;
     Ok(PyBool::new_bound(t.py(), on).to_owned().into_any())
 }

@@ -261,6 +261,9 @@ impl Binder {
         if let Some(p) = self.params[nargs..].iter().find(|p| p.default.is_none()) {
             return Err(self.missing(args.py(), p));
         }
+        if let Some(e) = gathered.error.take() {
+            return Err(e);
+        }
         let mut end = nargs;
         while end > 0 && self.params[end - 1].equals_default(&args.get_item(end - 1)?) {
             end -= 1;
@@ -314,6 +317,9 @@ impl Binder {
                 },
             };
             vals[i] = Some(v);
+        }
+        if let Some(e) = gathered.error.take() {
+            return Err(e);
         }
         let mut end = self.n_pos;
         while end > 0

@@ -17,7 +17,8 @@
 //! a hit is sound even if the type was changed or freed and its address
 //! reused. A type without a valid tag is asked every time.
 
-use crate::dispatch::DispatchKeySet;
+use crate::dispatch::{tls, DispatchKeySet};
+use crate::python::autograd::view_history;
 use crate::python::ffi::object::version_tag;
 use crate::python::ffi::type_slots::TypeSlots;
 use crate::python::tensor::base::PyTensorBase;
@@ -117,8 +118,13 @@ fn protocol_disabled(v: &Bound<'_, PyAny>) -> bool {
     disabled
 }
 
+/// Grad mode is on: the autograd keys are not excluded on this thread.
+fn grad_mode_on() -> bool {
+    !tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS)
+}
+
 /// What binding gathers from a call's tensor arguments.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Gathered {
     /// Union of the arguments' key sets.
     pub keys: DispatchKeySet,
@@ -126,6 +132,8 @@ pub struct Gathered {
     pub foreign: bool,
     /// A Python number filled a `Tensor` parameter. See Note [Numbers as tensors].
     pub numbers: bool,
+    /// Regenerating a stale view's history raised (Note [View history]).
+    pub error: Option<PyErr>,
 }
 
 impl Gathered {
@@ -142,6 +150,11 @@ impl Gathered {
         } else {
             return false;
         };
+        if view_history::stale_without_grad(v.py(), t.get()) && grad_mode_on() {
+            if let Err(e) = view_history::grad_fn(t) {
+                self.error.get_or_insert(e);
+            }
+        }
         self.keys = self.keys | DispatchKeySet::from_raw(t.get().keys());
         true
     }
