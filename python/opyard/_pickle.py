@@ -23,7 +23,6 @@ Example::
     (opyard.float64, (1, 3), False)
 """
 
-import copy
 import copyreg
 
 import numpy as np
@@ -37,6 +36,14 @@ from ._tensor import (_AUTOGRAD_KEYS, _AUTOGRAD_SET, _PYTHON_BITS, CPU, META, Te
                       _retype, device_keys)
 
 __all__ = ["install"]
+
+
+def _deepcopy(obj, memo):
+    """``copy.deepcopy``, imported on the first deep copy: numpy does not load ``copy``, so
+    ``import opyard`` does not either."""
+    import copy
+    return copy.deepcopy(obj, memo)
+
 
 # torch's first sentence; the advice fits opyard (which has no weight_norm).
 _DEEPCOPY_NON_LEAF = (
@@ -244,7 +251,7 @@ def deepcopy_tensor(t, memo):
     _check_not_fake(t, "deepcopy")
     base = t._base
     if base is not None and not t.is_meta and _inside(t._data, base._data):
-        new_base = copy.deepcopy(base, memo)
+        new_base = _deepcopy(base, memo)
         arr = _window(new_base._data, _ptr(t._data) - _ptr(base._data), t._data.shape, t._data.strides,
                       t._data.dtype)
         out = _fresh(type(t), arr, t._dev, _extra_keys(t))
@@ -252,11 +259,11 @@ def deepcopy_tensor(t, memo):
         out._vc = out._base._counter()
     else:
         fn, args = _parts(t)
-        out = fn(*copy.deepcopy(args, memo), False, None)
+        out = fn(*_deepcopy(args, memo), False, None)
     memo[id(t)] = out
-    _finish(out, t.requires_grad, copy.deepcopy(_user_state(t), memo))
+    _finish(out, t.requires_grad, _deepcopy(_user_state(t), memo))
     if t.grad is not None:
-        out.grad = copy.deepcopy(t.grad, memo)
+        out.grad = _deepcopy(t.grad, memo)
     return out
 
 
@@ -271,17 +278,17 @@ def _deepcopy_subclass(t, cls, memo):
             if type(out) is not cls:
                 raise RuntimeError(_SUBCLASS_NEW_EMPTY)
             fn, args = _parts(t)
-            _core._share_state(out, fn(*copy.deepcopy(args, memo), False, None))
+            _core._share_state(out, fn(*_deepcopy(args, memo), False, None))
     if t.requires_grad:
         out.requires_grad_(True)
     if t.grad is not None:
-        out.grad = copy.deepcopy(t.grad, memo)
+        out.grad = _deepcopy(t.grad, memo)
     for slot in copyreg._slotnames(cls):
         if hasattr(t, slot):
-            setattr(out, slot, copy.deepcopy(getattr(t, slot), memo))
+            setattr(out, slot, _deepcopy(getattr(t, slot), memo))
     d = getattr(t, "__dict__", None)
     if d is not None:
-        out.__dict__ = copy.deepcopy(d, memo)
+        out.__dict__ = _deepcopy(d, memo)
     memo[id(t)] = out
     return out
 

@@ -25,7 +25,7 @@ Note [Subclass check]).
 
 import contextlib
 import functools
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import warnings
 
 from . import _core
@@ -151,7 +151,7 @@ has_opyard_function = has_torch_function
 # --- function modes --------------------------------------------------------------------------
 
 
-class _ModeStack(threading.local):
+class _ModeStack(_thread._local):
     def __init__(self):
         self.modes = []
 

@@ -14,9 +14,10 @@ import pytest
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")
 LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
         "_python_dispatcher", "_subclasses"]
-# Modules below the facade that load on first use too.
+# Modules below the facade that load on first use too, and standard modules numpy does not load
+# (``threading``: its locks and thread-locals come from ``_thread``; ``copy``: on the first deep copy).
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
-              "hashlib", "dataclasses"]
+              "hashlib", "dataclasses", "threading", "copy"]
 
 
 def run(code):

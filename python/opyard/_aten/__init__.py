@@ -14,7 +14,7 @@ src/python/dispatch/lazy.rs): import hands the core the packet names and a defin
 """
 
 import importlib
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import warnings
 
 from .. import _core
@@ -137,7 +137,7 @@ def _kernel_rows(table_rows):
 
 # Packets not defined yet (Note [Operators defined on first use]); _LOCK guards it and the hooks.
 _PENDING = dict.fromkeys(_SCHEMAS_OF)
-_LOCK = threading.RLock()
+_LOCK = _thread.RLock()
 # Callables ``hook(names)`` of the layers above (derivative kernels, ...): run with the overload
 # names (``aten::add.Tensor``, ``aten::neg``) of each packet once its built-in kernels are registered.
 _HOOKS: list = []

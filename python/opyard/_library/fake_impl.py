@@ -6,7 +6,7 @@ registered with takes it away again when destroyed, uncovering the previous
 one. :data:`FAKE_IMPLS` mirrors the top of every stack for FakeTensorMode.
 """
 
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import warnings
 
 from .. import _core
@@ -19,7 +19,7 @@ FAKE_IMPLS = {}
 # "ns::op.overload" -> [FakeImplEntry], oldest first.
 _STACKS = {}
 # Reentrant: a drop may run from a finalizer while this thread registers.
-_lock = threading.RLock()
+_lock = _thread.RLock()
 
 
 def _changed():
@@ -68,7 +68,7 @@ def fake_impl_source(name):
     return stack[-1].source if stack else None
 
 
-class _State(threading.local):
+class _State(_thread._local):
     ctx = None
 
 

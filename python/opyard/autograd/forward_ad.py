@@ -37,7 +37,7 @@ none), so every view and its base stay consistent, as torch's.
 """
 
 import itertools
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import weakref
 from collections import namedtuple
 
@@ -64,7 +64,7 @@ class _State:
         self.tensors = {}
         self.user = False
         self.guard = None
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
 
 
 _state = _State()

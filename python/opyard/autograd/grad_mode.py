@@ -18,7 +18,7 @@ Example::
 
 import functools
 import inspect
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import warnings
 
 from .. import _core
@@ -39,8 +39,8 @@ _SetKeysGuard = _core._SetKeysGuard
 _KeyGuard = _core._KeyGuard
 # Inference mode also skips the in-place/view bookkeeping key, like torch's.
 _INFERENCE_KEYS = AUTOGRAD_KEYS | DispatchKeySet(DispatchKey.ADInplaceOrView)
-_inference = threading.local()
-class _ThreadState(threading.local):
+_inference = _thread._local()
+class _ThreadState(_thread._local):
     # ``fw_off`` always exists: reading a missing attribute of a thread-local raises internally,
     # which costs ~10x a plain read on every ``is_grad_enabled()``.
     def __init__(self):

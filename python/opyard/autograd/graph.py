@@ -15,7 +15,7 @@ and writes lives in fields of the tensor's ``TensorBase`` (``_grad_fn``,
 
 import contextlib
 import itertools
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import weakref
 
 from .. import _core
@@ -295,7 +295,7 @@ class SavedTensor:
         return (fn.name(), t._output_nr) if fn is not None else None
 
 
-class _HooksDisabled(threading.local):
+class _HooksDisabled(_thread._local):
     message = None  # the error that registering hooks raises (disable_saved_tensors_hooks)
 
 

@@ -52,7 +52,7 @@ records' Python objects.
 """
 
 import itertools
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 
 __all__ = ["GRAD", "JVP", "NUMBERS", "VMAP", "GradLevel", "JvpLevel", "TransformLevel", "active", "innermost",
            "innermost_autodiff", "levels", "new_number", "pop", "push"]
@@ -123,7 +123,7 @@ class JvpLevel(_AutodiffLevel):
         self.inputs = []
 
 
-class _Stack(threading.local):
+class _Stack(_thread._local):
     def __init__(self):
         self.levels = []
 

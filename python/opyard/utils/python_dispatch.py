@@ -28,7 +28,7 @@ records an operator first, then dispatch modes and wrapper subclasses
 """
 
 import contextlib
-import threading
+import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 
 from .. import (
     _core,
@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 
-class _Stack(threading.local):
+class _Stack(_thread._local):
     def __init__(self):
         self.modes = []
 
@@ -267,7 +267,7 @@ def _mode_impl(mode):
 # been through those already, and calls the handler makes on the tensors it unwraps start below
 # them (no second graph, no second trace). ``enable_reentrant_dispatch()`` gives a handler the
 # thread's sets as they were when the operator reached this key, so its calls run from the top.
-class _Snapshots(threading.local):
+class _Snapshots(_thread._local):
     def __init__(self):
         self.sets = []
 
