@@ -8,13 +8,31 @@ import os
 import subprocess
 import sys
 
-from opyard._aten import COMPOSITE_OPS, OP_NAMES, OP_TABLE, _index, _table
+from opyard._aten import COMPOSITE_OPS, OP_NAMES, OP_TABLE, QUALIFIED, SCHEMAS, _index, _table
 
 
 def test_index_is_what_the_kernel_modules_declare():
     assert _index.ROWS == _table.rows(OP_NAMES)
     assert _index.SCHEMAS == _table.schemas() and _index.OUT == _table.out_rows()
     assert (_index.FUNCTIONS, _index.METHODS) == _table.exposed(OP_NAMES)
+
+
+def _grouped(names):
+    found = {}
+    for i, name in enumerate(names):
+        found.setdefault("aten::" + name.split(".")[0], []).append(i)
+    return {packet: tuple(positions) for packet, positions in found.items()}
+
+
+def test_prebuilt_packet_table_groups_every_schema_and_row():
+    assert OP_NAMES == tuple(s.split("(")[0] for s in SCHEMAS) == _table.op_names()
+    assert QUALIFIED == tuple("aten::" + n.removesuffix(".default") for n in OP_NAMES)
+    assert _index.PACKETS == _grouped(OP_NAMES)
+    assert list(_index.PACKETS.items()) == list(_grouped(OP_NAMES).items())  # packet order kept
+    assert list(_index.PACKET_ROWS.items()) == list(_grouped(row[0] for row in _index.ROWS).items())
+    assert sorted(i for found in _index.PACKETS.values() for i in found) == list(range(len(SCHEMAS)))
+    assert [row[0] for row in OP_TABLE] == [_index.ROWS[i][0] for found in _index.PACKET_ROWS.values()
+                                            for i in found]
 
 
 def test_index_rows_name_every_operator_once_per_table():

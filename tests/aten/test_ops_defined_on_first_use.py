@@ -39,7 +39,7 @@ def run(code):
 def test_import_defines_few_packets():
     out = run("""
         from opyard import _aten
-        print(len(_core._pending_definitions()), len(_aten._SCHEMAS_OF))
+        print(len(_core._pending_definitions()), len(_aten._index.PACKETS))
     """)
     pending, total = map(int, out.split())
     assert pending >= total * 0.9, (pending, total)

@@ -22,6 +22,9 @@ from .. import _core
 from .._keys import BACKEND_OF_DEVICE, DispatchKey
 from .._registration import KernelLibrary
 from . import out_variants, return_types, tags
+from ._index import PACKET_ROWS as _PACKET_ROWS
+from ._index import PACKETS as _PACKETS
+from ._index import QUALIFIED
 from ._index import ROWS as _ROWS
 from ._index import SCHEMAS as _INDEXED_SCHEMAS
 from .schemas import SCHEMAS as _BASE_SCHEMAS
@@ -34,7 +37,7 @@ from .schemas import SCHEMAS as _BASE_SCHEMAS
 # fails when it is stale). out_variants stays eager: the derivative table reads its ``OUT_OPS`` at import.
 SCHEMAS = _BASE_SCHEMAS + _INDEXED_SCHEMAS + out_variants.SCHEMAS
 
-__all__ = ["LIB", "OP_NAMES", "OP_TABLE", "BACKENDS", "COMPOSITE_OPS", "on_define", "return_types"]
+__all__ = ["LIB", "OP_NAMES", "OP_TABLE", "QUALIFIED", "BACKENDS", "COMPOSITE_OPS", "on_define", "return_types"]
 
 # torch produces inf/nan silently; numpy warns from the frame that called the ufunc, i.e. from
 # these kernels. Scoped to this package's modules, so users' own numpy code still warns.
@@ -54,29 +57,13 @@ def _order(schema):
 
 
 LIB = KernelLibrary("aten", "DEF")
-OP_NAMES = tuple(s.split("(")[0] for s in SCHEMAS)
 
-
-def _packet_of(name):
-    """``aten::add`` for ``add.Tensor``."""
-    return "aten::" + name.partition(".")[0]
-
-
-# Schemas by packet, in table order: sorted into definition order when the packet is defined.
-_SCHEMAS_OF: dict = {}
-for _schema in SCHEMAS:
-    _SCHEMAS_OF.setdefault(_packet_of(_schema[:_schema.index("(")]), []).append(_schema)
-del _schema
-tags.attach(["aten::" + n.removesuffix(".default") for n in OP_NAMES])
+# The packet table is prebuilt (``_index.PACKETS``, ``_index.PACKET_ROWS``: per packet, the positions
+# of its schemas in SCHEMAS and of its rows in ``_index.ROWS``), so import groups nothing.
+tags.attach(QUALIFIED)
 
 # The backends a device reaches, but Meta (which takes the meta kernels): the core's device table.
 BACKENDS = tuple(key.name for key in BACKEND_OF_DEVICE.values() if key != DispatchKey.Meta)
-
-# Operator rows ``(name, module, table, kind, meta kernel's module)`` by packet (``_index.ROWS``).
-_ENTRIES_OF: dict = {}
-for _entry in _ROWS:
-    _ENTRIES_OF.setdefault(_packet_of(_entry[0]), []).append(_entry)
-del _entry
 
 # The operators whose one kernel is CompositeImplicitAutograd (autograd records what they call).
 COMPOSITE_OPS = frozenset("aten::" + row[0] for row in _ROWS if row[3] == "composite")
@@ -113,12 +100,21 @@ def _op_row(name, module, table, kind, meta_table):
 
 def __getattr__(name):
     """``OP_TABLE``: ``(name, kernel, meta kernel, kind)`` of every operator (kind is view / inplace /
-    pointwise / reduction / ... / composite / explicit), built on first read."""
-    if name != "OP_TABLE":
+    pointwise / reduction / ... / composite / explicit), by packet; ``OP_NAMES``: every operator's
+    name (``add.Tensor``) in SCHEMAS order. Built on first read."""
+    if name == "OP_TABLE":
+        value = tuple(_op_row(*_ROWS[i]) for found in _PACKET_ROWS.values() for i in found)
+    elif name == "OP_NAMES":
+        value = tuple(s.split("(")[0] for s in SCHEMAS)
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    table = tuple(_op_row(*entry) for entries in _ENTRIES_OF.values() for entry in entries)
-    globals()["OP_TABLE"] = table
-    return table
+    globals()[name] = value
+    return value
+
+
+def _schemas_of(packet):
+    """The schemas of ``packet`` (``aten::add``), in SCHEMAS order."""
+    return [SCHEMAS[i] for i in _PACKETS.get(packet, ())]
 
 
 def _kernel_rows(table_rows):
@@ -136,7 +132,7 @@ def _kernel_rows(table_rows):
 
 
 # Packets not defined yet (Note [Operators defined on first use]); _LOCK guards it and the hooks.
-_PENDING = dict.fromkeys(_SCHEMAS_OF)
+_PENDING = dict.fromkeys(_PACKETS)
 _LOCK = _thread.RLock()
 # Callables ``hook(names)`` of the layers above (derivative kernels, ...): run with the overload
 # names (``aten::add.Tensor``, ``aten::neg``) of each packet once its built-in kernels are registered.
@@ -153,7 +149,7 @@ def _define(packet):
         del _PENDING[packet]
         try:
             # One core call each (Note [Bulk registration], src/registry/bulk.rs).
-            names = LIB.define_many(sorted(_SCHEMAS_OF[packet], key=_order), forget=False)
+            names = LIB.define_many(sorted(_schemas_of(packet), key=_order), forget=False)
         except BaseException:
             _PENDING[packet] = None  # all or nothing, so nothing is defined: a later use tries again
             raise
@@ -179,8 +175,8 @@ def _register(packet):
     Kernels registered later at the same keys (faster ones) override these as any ``impl`` does.
     A backend kernel whose tensors all come in one list also serves calls without tensors (at
     CompositeExplicitAutograd, as torch's): its own check refuses an empty list with torch's error."""
-    rows = _kernel_rows(_op_row(*entry) for entry in _ENTRIES_OF.get(packet, ()))
-    lists = {s[:s.index("(")] for s in _SCHEMAS_OF.get(packet, ()) if _list_only(s)}
+    rows = _kernel_rows(_op_row(*_ROWS[i]) for i in _PACKET_ROWS.get(packet, ()))
+    lists = {s[:s.index("(")] for s in _schemas_of(packet) if _list_only(s)}
     if lists:
         rows += [(name, "CompositeExplicitAutograd", kernel, False) for name, key, kernel, _ in rows
                  if key == "CPU" and name in lists]
@@ -196,7 +192,7 @@ def on_define(hook):
             hook(list(_DEFINED))
 
 
-_core._defer_definitions(list(_SCHEMAS_OF), _define)
+_core._defer_definitions(list(_PACKETS), _define)
 
 # Rust CPU kernels over the Python ones, registered as each packet is defined.
 from . import fast  # noqa: E402

@@ -21,7 +21,7 @@ import os
 import pprint
 
 __all__ = ["declaring_modules", "rows", "schemas", "out_rows", "op_names", "exposed", "index_source", "names_literal",
-           "PATH"]
+           "packets", "packet_rows", "qualified", "PATH"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # Modules with tables of other roles: the base schemas (read at import) and the ``out=`` kernels.
@@ -158,6 +158,32 @@ def op_names():
     return tuple(s.split("(")[0] for s in _m("schemas").SCHEMAS + schemas() + _out_schemas())
 
 
+def _group(keys):
+    """``{packet: (positions in keys, ...)}`` for ``keys`` (operator names), packets in order of first
+    appearance: the grouping import would otherwise compute from every name."""
+    out = {}
+    for i, name in enumerate(keys):
+        out.setdefault("aten::" + name.partition(".")[0], []).append(i)
+    return {packet: tuple(found) for packet, found in out.items()}
+
+
+def packets(names):
+    """``{packet: positions of its schemas in names}``, ``names`` being ``op_names()`` (the order of
+    ``_aten.SCHEMAS``)."""
+    return _group(names)
+
+
+def packet_rows(table_rows):
+    """``{packet: positions of its rows in table_rows}``, ``table_rows`` being ``rows(...)``."""
+    return _group(row[0] for row in table_rows)
+
+
+def qualified(names):
+    """``aten::name[.overload]`` of every operator of ``names``, ``.default`` dropped (the names the
+    tags and the derivative table know)."""
+    return tuple("aten::" + n.removesuffix(".default") for n in names)
+
+
 def _variants():
     """``(torch's function names, torch's method names)`` from ``variants.txt``."""
     found = {}
@@ -186,6 +212,7 @@ def names_literal(names, indent=4):
 def index_source():
     """The text of ``_index.py`` for the kernel modules as they are."""
     names = op_names()
+    table_rows = rows(names)
     functions, methods = exposed(names)
     return (
         '"""Written by ``make gen`` (do not edit; ``tests/package/test_generated_indexes.py`` checks it):\n'
@@ -197,7 +224,13 @@ def index_source():
         "# (out= schema, functional overload, exact dtype?) declared beside their functional operators.\n"
         f"OUT = {pprint.pformat(out_rows(), width=118)}\n\n"
         "# (name, module, kernel table, kind, meta kernel's module.table or None), in index order.\n"
-        f"ROWS = {pprint.pformat(rows(names), width=118)}\n\n"
+        f"ROWS = {pprint.pformat(table_rows, width=118)}\n\n"
+        "# Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.\n"
+        f"QUALIFIED = {pprint.pformat(qualified(names), width=118)}\n\n"
+        "# Per packet, in order of first appearance: the positions of its schemas in _aten.SCHEMAS\n"
+        "# (base, declared, out=) and of its rows in ROWS (Note [Operators defined on first use]).\n"
+        f"PACKETS = {pprint.pformat(packets(names), width=118, sort_dicts=False)}\n\n"
+        f"PACKET_ROWS = {pprint.pformat(packet_rows(table_rows), width=118, sort_dicts=False)}\n\n"
         "# Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).\n"
         f"FUNCTIONS = {names_literal(functions)}\n"
         f"METHODS = {names_literal(methods)}\n")

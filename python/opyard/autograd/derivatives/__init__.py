@@ -15,7 +15,7 @@ import importlib as _importlib
 
 from ... import _core
 from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS
-from ..._aten import OP_NAMES as _OP_NAMES
+from ..._aten import QUALIFIED as _QUALIFIED
 from ..._aten import on_define as _on_define
 from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
@@ -130,7 +130,7 @@ def register():
     on first use]).
     """
     lib = KernelLibrary("aten", "IMPL")
-    known = {"aten::" + name.removesuffix(".default") for name in _OP_NAMES}
+    known = frozenset(_QUALIFIED)
     plan = {}  # overload name -> builders ``op -> Autograd kernel``, in registration order
     registered, missing = [], []
 
