@@ -35,6 +35,12 @@ def test_prebuilt_packet_table_groups_every_schema_and_row():
                                             for i in found]
 
 
+def test_out_overload_names_are_the_kernel_table_keys():
+    from opyard._aten import out_variants
+    assert out_variants.OUT_OPS == tuple(out_variants.EXPLICIT)
+    assert out_variants.EXPLICIT is out_variants.EXPLICIT
+
+
 def test_index_rows_name_every_operator_once_per_table():
     assert set(OP_NAMES) <= {row[0] for row in _index.ROWS}
     assert len({(row[0], row[2]) for row in _index.ROWS}) == len(_index.ROWS)

@@ -238,19 +238,21 @@ def write_out(op_name, result, out, exact=False, overlap="after", warn_resize=Tr
     return out
 
 
-# When each functional's out= form checks the written-to tensor for internal overlap (write_out).
-_OVERLAP_CHECK = {row[0]: {"pointwise": "first", "reduction": None}[row[3]] for row in _ROWS
-                  if row[3] in ("pointwise", "reduction")}
-_OVERLAP_CHECK.update({"index_select": "first", "sum.dim_IntList": None, "mean.dim": None, "amax": None,
-                       "amin": None, "argmax": None, "argmin": None, "prod.dim_int": None, "nansum": None,
-                       "nanmean": None, "logsumexp": None})
+def _overlap_checks():
+    """When each functional's out= form checks the written-to tensor for internal overlap (write_out)."""
+    checks = {row[0]: {"pointwise": "first", "reduction": None}[row[3]] for row in _ROWS
+              if row[3] in ("pointwise", "reduction")}
+    checks.update({"index_select": "first", "sum.dim_IntList": None, "mean.dim": None, "amax": None,
+                   "amin": None, "argmax": None, "argmin": None, "prod.dim_int": None, "nansum": None,
+                   "nanmean": None, "logsumexp": None})
+    return checks
 
 
-def _kernel(schema, functional, exact):
+def _kernel(schema, functional, exact, overlap_checks):
     name = schema.split("(")[0]
     op_name = "aten::" + name
     attr = functional.replace(".", "__")
-    overlap = _OVERLAP_CHECK.get(functional, "after")
+    overlap = overlap_checks.get(functional, "after")
 
     def kernel(*args, out, **kwargs):
         return write_out(op_name, getattr(A, attr)(*args, **kwargs), out, exact, overlap)
@@ -300,7 +302,17 @@ def _multi_kernel(schema, functional):
 # the index, so that no kernel module loads for them.
 SCHEMAS = SCHEMAS + tuple(row[0] for row in _DECLARED)
 
-EXPLICIT = dict(_kernel(*row) for row in _TABLE)
-EXPLICIT.update(_multi_kernel(*row) for row in _MULTI)
-EXPLICIT.update(_kernel(*row) for row in _DECLARED)
-OUT_OPS = tuple(EXPLICIT)
+# The overload names, in SCHEMAS order (the derivative table reads them at import).
+OUT_OPS = tuple(dict.fromkeys(s[:s.index("(")] for s in SCHEMAS))
+
+
+def __getattr__(name):
+    """``EXPLICIT``: ``{overload name: kernel}`` in OUT_OPS order, built when a packet with an ``out=``
+    overload is first defined, not with ``import opyard``."""
+    if name != "EXPLICIT":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    checks = _overlap_checks()
+    explicit = dict(_kernel(*row, checks) for row in _TABLE)
+    explicit.update(_multi_kernel(*row) for row in _MULTI)
+    explicit.update(_kernel(*row, checks) for row in _DECLARED)
+    return globals().setdefault("EXPLICIT", explicit)  # a racing thread's table is dropped
