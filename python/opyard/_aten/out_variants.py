@@ -19,7 +19,7 @@ from ._index import OUT as _DECLARED
 from ._index import ROWS as _ROWS
 from .common import _OVERLAP, A, Tensor, _expanded, writable_alias
 
-__all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
+__all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]  # noqa: F822 (EXPLICIT: built by __getattr__ on first read)
 
 # (out overload schema verbatim from native_functions.yaml, functional overload, exact dtype?)
 # "exact" ops (matrix products) require out's dtype to equal the result's, as torch's do; "input"
