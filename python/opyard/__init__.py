@@ -58,12 +58,6 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 # fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
 from . import overrides, utils
 
-# torch's private names that extension code uses, from the one alias table (opyard._compat).
-from . import _compat
-
-from .utils import _python_dispatch as _utils_python_dispatch  # noqa: F401
-from .utils import _mode_utils as _utils_mode_utils  # noqa: F401
-
 from ._ops import Tag
 
 # Every late-bound call between the layers, installed once now that the eager layers are loaded
@@ -90,8 +84,12 @@ _LAZY = {
     "_decomp": ("._decomp", None), "_inductor": ("._inductor", None), "_custom_op": ("._custom_op", None),
 }
 # torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
-# most live in ``opyard.fake``, which loads when one of them is first read.
-_LAZY.update(dict.fromkeys(_compat.FACADE_NAMES, ("._compat", "opyard")))
+# most live in ``opyard.fake``, which loads when one of them is first read, as does the table
+# (``opyard._compat``, whose FACADE_NAMES these are; tests/compat/test_private_aliases.py checks it).
+_LAZY.update(dict.fromkeys((
+    "_check", "_check_with", "_check_is_size", "_check_index", "_check_value", "_check_type",
+    "_check_not_implemented", "_check_tensor_all", "SymInt", "SymFloat", "SymBool", "sym_int", "sym_float",
+    "sym_max", "sym_min", "sym_not", "Tag"), ("._compat", "opyard")))
 
 # Submodules that load with a lazy module, so that they are its attributes as in torch
 # (``opyard.fx.experimental.proxy_tensor``); they sit in the facade's layer, above the module.

@@ -17,7 +17,8 @@ LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_pr
 # Modules below the facade that load on first use too, and standard modules numpy does not load
 # (``threading``: its locks and thread-locals come from ``_thread``; ``copy``: on the first deep copy).
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
-              "hashlib", "dataclasses", "threading", "copy"]
+              "hashlib", "dataclasses", "threading", "copy", "opyard._compat",
+              "opyard.utils._python_dispatch", "opyard.utils._mode_utils"]
 
 
 def run(code):
