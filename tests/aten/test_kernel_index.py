@@ -37,8 +37,9 @@ def test_prebuilt_packet_table_groups_every_schema_and_row():
 
 def test_out_overload_names_are_the_kernel_table_keys():
     from opyard._aten import out_variants
-    assert out_variants.OUT_OPS == tuple(out_variants.EXPLICIT)
-    assert out_variants.EXPLICIT is out_variants.EXPLICIT
+    assert out_variants.OUT_OPS == tuple(out_variants.EXPLICIT) == tuple(dict(out_variants.EXPLICIT.items()))
+    assert all(out_variants.EXPLICIT[name] is kernel for name, kernel in out_variants.EXPLICIT.items())
+    assert "mm.out" in out_variants.EXPLICIT and "mm" not in out_variants.EXPLICIT
 
 
 def test_index_rows_name_every_operator_once_per_table():

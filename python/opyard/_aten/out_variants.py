@@ -16,10 +16,11 @@ from .. import _dtype as D
 from .._tensor import _ZERO
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ._index import OUT as _DECLARED
+from ._index import PACKET_ROWS as _PACKET_ROWS
 from ._index import ROWS as _ROWS
 from .common import _OVERLAP, A, Tensor, _expanded, writable_alias
 
-__all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]  # noqa: F822 (EXPLICIT: built by __getattr__ on first read)
+__all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
 
 # (out overload schema verbatim from native_functions.yaml, functional overload, exact dtype?)
 # "exact" ops (matrix products) require out's dtype to equal the result's, as torch's do; "input"
@@ -238,21 +239,30 @@ def write_out(op_name, result, out, exact=False, overlap="after", warn_resize=Tr
     return out
 
 
-def _overlap_checks():
-    """When each functional's out= form checks the written-to tensor for internal overlap (write_out)."""
-    checks = {row[0]: {"pointwise": "first", "reduction": None}[row[3]] for row in _ROWS
-              if row[3] in ("pointwise", "reduction")}
-    checks.update({"index_select": "first", "sum.dim_IntList": None, "mean.dim": None, "amax": None,
+# When a functional's out= form checks the written-to tensor for internal overlap (write_out): by the
+# functional's kind (its rows in the index), or as listed here.
+_OVERLAP_BY_KIND = {"pointwise": "first", "reduction": None}
+_OVERLAP_LISTED = {"index_select": "first", "sum.dim_IntList": None, "mean.dim": None, "amax": None,
                    "amin": None, "argmax": None, "argmin": None, "prod.dim_int": None, "nansum": None,
-                   "nanmean": None, "logsumexp": None})
-    return checks
+                   "nanmean": None, "logsumexp": None}
 
 
-def _kernel(schema, functional, exact, overlap_checks):
+def _overlap_check(functional):
+    if functional in _OVERLAP_LISTED:
+        return _OVERLAP_LISTED[functional]
+    check = "after"
+    for i in _PACKET_ROWS.get("aten::" + functional.partition(".")[0], ()):
+        name, _, _, kind, _ = _ROWS[i]
+        if name == functional and kind in _OVERLAP_BY_KIND:
+            check = _OVERLAP_BY_KIND[kind]  # the last row of the name decides, as a table built in order
+    return check
+
+
+def _kernel(schema, functional, exact):
     name = schema.split("(")[0]
     op_name = "aten::" + name
     attr = functional.replace(".", "__")
-    overlap = overlap_checks.get(functional, "after")
+    overlap = _overlap_check(functional)
 
     def kernel(*args, out, **kwargs):
         return write_out(op_name, getattr(A, attr)(*args, **kwargs), out, exact, overlap)
@@ -306,13 +316,37 @@ SCHEMAS = SCHEMAS + tuple(row[0] for row in _DECLARED)
 OUT_OPS = tuple(dict.fromkeys(s[:s.index("(")] for s in SCHEMAS))
 
 
-def __getattr__(name):
-    """``EXPLICIT``: ``{overload name: kernel}`` in OUT_OPS order, built when a packet with an ``out=``
-    overload is first defined, not with ``import opyard``."""
-    if name != "EXPLICIT":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    checks = _overlap_checks()
-    explicit = dict(_kernel(*row, checks) for row in _TABLE)
-    explicit.update(_multi_kernel(*row) for row in _MULTI)
-    explicit.update(_kernel(*row, checks) for row in _DECLARED)
-    return globals().setdefault("EXPLICIT", explicit)  # a racing thread's table is dropped
+class _Kernels(dict):
+    """``{overload name: kernel}`` of every OUT_OPS name, each kernel built on its first read (when its
+    packet is defined), so neither import nor a packet's first use builds the others."""
+
+    def __init__(self):
+        super().__init__()
+        self._rows = {row[0].split("(")[0]: (_kernel, row) for row in _TABLE}
+        self._rows.update({row[0].split("(")[0]: (_multi_kernel, row) for row in _MULTI})
+        self._rows.update({row[0].split("(")[0]: (_kernel, row) for row in _DECLARED})
+
+    def __missing__(self, name):
+        build, row = self._rows[name]  # KeyError for a name that is not an out= overload
+        return self.setdefault(name, build(*row)[1])  # a racing thread's kernel is dropped
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __len__(self):
+        return len(self._rows)
+
+    def __contains__(self, name):
+        return name in self._rows
+
+    def keys(self):
+        return self._rows.keys()
+
+    def items(self):
+        return ((name, self[name]) for name in self._rows)
+
+    def values(self):
+        return (self[name] for name in self._rows)
+
+
+EXPLICIT = _Kernels()
