@@ -530,3 +530,41 @@ def test_round_to_bfloat16_rounds_to_nearest_even_and_keeps_nan():
     assert bits.dtype == np.uint16 and bits.shape == v.shape
     np.testing.assert_array_equal(bits, want.numpy().view(np.uint16))
     assert _core._round_to_bf16(v[::2]) is None and _core._round_to_bf16(v.astype(np.float64)) is None
+
+
+# --- cumsum / cumprod: float32 and complex64 accumulate in double, as torch's CPU scans -------------------
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5000,), (64, 300), (3, 70, 50), (1, 1), (0, 7), (4096, 2)])
+def test_scans_accumulate_in_double_along_every_dim(name, dt, shape, threads):
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=shape).astype(dt)
+    if name == "cumprod":
+        x = (1 + x * 1e-3).astype(dt)
+    for d in range(len(shape)):
+        want = getattr(np, name)(x.astype(np.float64), axis=d).astype(dt)
+        for n in (1, 2):
+            opyard.set_num_threads(n)
+            for t in (opyard.from_numpy(x), opyard.from_numpy(np.asfortranarray(x))):  # any layout
+                got = getattr(opyard, name)(t, d)
+                assert got.dtype == t.dtype and got.is_contiguous()
+                np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_scans_as_torch_where_a_single_precision_sum_would_lose_the_small_terms():
+    small = [1.0] + [1e-8] * 1000
+    assert opyard.cumsum(opyard.tensor(small), 0)[-1].item() == 1.0000100135803223
+    assert opyard.cumsum(opyard.tensor(small, dtype=opyard.complex64), 0)[-1].real.item() == 1.0000100135803223
+    assert opyard.cumprod(opyard.full((1000,), 1.00001), 0)[-1].item() == 1.010063886642456
+    ints = opyard.tensor([1, 2, 3], dtype=opyard.int32)
+    assert opyard.cumsum(ints, 0).dtype == opyard.int64
+    got = opyard.cumsum(ints, 0, dtype=opyard.float32)
+    assert got.dtype == opyard.float32 and got.tolist() == [1.0, 3.0, 6.0]
+    y = opyard.tensor(small)
+    y.cumsum_(0)
+    assert y[-1].item() == 1.0000100135803223
+    o = opyard.empty(1001)
+    opyard.cumsum(opyard.tensor(small), 0, out=o)
+    assert o[-1].item() == 1.0000100135803223

@@ -6,7 +6,7 @@ from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, dims_list_arg, np_dtype, out
-from .precision import reduced, upcast
+from .precision import reduced, scanned, upcast
 
 __all__ = ["KERNELS"]
 
@@ -428,7 +428,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
 def cumsum(self, dim, *, dtype=None):
     x = self._data
     # torch writes cumulative results row-major whatever the input's layout
-    return out(reduced(np.cumsum, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
+    return out(scanned(np.cumsum, x, dtype, _wrap_dim(dim, x.ndim), False), self)
 
 
 KERNELS = {

@@ -465,6 +465,43 @@ fn _round_to_bf16(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObj
     Ok(Some(out.into_any().unbind()))
 }
 
+fn scan_as<T: FusedElem + crate::kernels::scan::ScanElem>(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    product: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let shape = xr.shape().to_vec();
+    if dim >= shape.len() {
+        return Ok(None);
+    }
+    let (n, inner) = (shape[dim], shape[dim + 1..].iter().product::<usize>());
+    let out = zeros::<T>(py, &shape);
+    {
+        let xs = xr.as_slice()?;
+        let mut ow = out.readwrite();
+        let os = ow.as_slice_mut()?;
+        py.allow_threads(|| crate::kernels::scan::scan(xs, n, inner, product, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// The cumulative sum (`product` false) or product of a C-contiguous float32
+/// or float64 array along `dim` (non-negative), accumulated in float64 as
+/// torch's CPU kernel (Note [Scan accumulation]); or `None`.
+#[pyfunction]
+fn _scan(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    product: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => scan_as::<T>(py, x, dim, product))
+}
+
 /// torch's `set_num_threads(int)`: the number of intra-op threads the large
 /// kernels use (Note [Intra-op threads]). Takes what has `__index__` but `bool`,
 /// in C `int` range, positive; torch's exception types and messages otherwise.
@@ -521,6 +558,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_blocked_sum_16, m)?)?;
     m.add_function(wrap_pyfunction!(_row_sums_16, m)?)?;
     m.add_function(wrap_pyfunction!(_round_to_bf16, m)?)?;
+    m.add_function(wrap_pyfunction!(_scan, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)
 }
