@@ -416,6 +416,26 @@ fn _blocked_sum_16(
     Ok(Some(out.into_any().unbind()))
 }
 
+/// The float32 array `x` (C-contiguous) rounded to bfloat16, as a uint16 array of its shape
+/// holding the bits (the caller views it as bfloat16); or `None`.
+#[pyfunction]
+fn _round_to_bf16(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    if !fast_paths() {
+        return Ok(None);
+    }
+    let Some(xr) = contiguous::<f32>(x) else {
+        return Ok(None);
+    };
+    let out = zeros::<u16>(py, xr.shape());
+    {
+        let xs = xr.as_slice()?;
+        let mut ow = out.readwrite();
+        let os = ow.as_slice_mut()?;
+        py.allow_threads(|| fused::round_to_bf16(xs, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
 /// torch's `set_num_threads(int)`: the number of intra-op threads the large
 /// kernels use (Note [Intra-op threads]). Takes what has `__index__` but `bool`,
 /// in C `int` range, positive; torch's exception types and messages otherwise.
@@ -470,6 +490,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_silu_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_blocked_sum, m)?)?;
     m.add_function(wrap_pyfunction!(_blocked_sum_16, m)?)?;
+    m.add_function(wrap_pyfunction!(_round_to_bf16, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)
 }
