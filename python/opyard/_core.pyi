@@ -76,6 +76,9 @@ __all__ = [
     "_next_sequence_nr",
     "_graph_reaches",
     "_next_birth",
+    "_round_to_bf16",
+    "_row_sums_16",
+    "_scan",
     "_wrap_batched",
     "_vmap_call",
     "_operator_packet",
@@ -87,7 +90,6 @@ __all__ = [
     "_rename_privateuse1_backend",
     "_replace_kernel",
     "_restore_keysets",
-    "_round_to_bf16",
     "_run_backward",
     "_queue_final_callback",
     "_checkpoint_valid",
@@ -470,7 +472,9 @@ def _fused_silu(x: Any) -> Any: ...
 def _fused_silu_backward(g: Any, x: Any) -> Any: ...
 def _blocked_sum(x: Any) -> Any: ...
 def _blocked_sum_16(bits: Any, bf16: bool) -> Any: ...
+def _row_sums_16(bits: Any, bf16: bool) -> Any: ...
 def _round_to_bf16(x: Any) -> Any: ...
+def _scan(x: Any, dim: int, product: bool) -> Any: ...
 def set_num_threads(n: int) -> None:
     """Sets the number of threads used for intraop parallelism on CPU."""
 def get_num_threads() -> int:

@@ -610,22 +610,3 @@ fn silu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T]) {
         *o = gv.mul(s).mul(T::ONE.add(v.mul(T::ONE.sub(s))));
     }
 }
-
-/// Each `f32` of `x` rounded to the nearest bfloat16 as its raw bits, ties to even (the one
-/// rounding of a bfloat16 result computed in float32, as torch's `round_to_nearest_even`):
-/// overflow goes to ±inf, nan becomes torch's quiet nan `0x7fc0`. One pass, on the pool when large.
-pub fn round_to_bf16(x: &[f32], out: &mut [u16]) {
-    for_chunks(out, |start, os| {
-        round_to_bf16_chunk(&x[start..start + os.len()], os)
-    });
-}
-
-#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
-fn round_to_bf16_chunk(xs: &[f32], os: &mut [u16]) {
-    for (o, &v) in os.iter_mut().zip(xs) {
-        let b = v.to_bits();
-        // No overflow of u32: the largest non-nan bits are -inf's, 0xff80_0000.
-        let r = (b + 0x7fff + ((b >> 16) & 1)) >> 16;
-        *o = if v.is_nan() { 0x7fc0 } else { r as u16 };
-    }
-}

@@ -18,6 +18,7 @@ pub mod elementwise;
 pub mod fused;
 pub mod parallel;
 pub mod reduce;
+pub mod scan;
 pub mod strided;
 pub mod vmath;
 

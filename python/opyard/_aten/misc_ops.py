@@ -9,7 +9,7 @@ from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
 from .pointwise import binary, real_only
-from .precision import reduced
+from .precision import scanned
 from .reduction import nonempty_dims
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
@@ -135,7 +135,7 @@ def aminmax(self, *, dim=None, keepdim=False):
 def cumprod(self, dim, *, dtype=None):
     x = self._data
     # torch writes the scan row-major whatever the input's layout
-    return out(reduced(np.cumprod, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
+    return out(scanned(np.cumprod, x, dtype, _wrap_dim(dim, x.ndim), True), self)
 
 
 def round_decimals(self, *, decimals):
