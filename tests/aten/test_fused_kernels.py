@@ -568,3 +568,10 @@ def test_scans_as_torch_where_a_single_precision_sum_would_lose_the_small_terms(
     o = opyard.empty(1001)
     opyard.cumsum(opyard.tensor(small), 0, out=o)
     assert o[-1].item() == 1.0000100135803223
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dt", [opyard.float32, opyard.complex64, opyard.float64, opyard.bfloat16, opyard.int32])
+def test_a_scan_of_a_0_d_tensor_is_0_d(name, dt):
+    got = getattr(opyard, name)(opyard.tensor(3, dtype=dt), 0)
+    assert got.shape == () and got.item() == 3

@@ -92,7 +92,7 @@ def scanned(fn, x, requested, axis, product):
     accumulation] in src/kernels/scan.rs); other types as ``reduced`` (16-bit floats in float32)."""
     acc, res = sum_dtypes(x.dtype, requested)
     wide = _SCAN_WIDE.get(res)
-    if wide is None and res.kind != "f":
+    if (wide is None and res.kind != "f") or x.ndim == 0:  # a 0-d scan is its one value, 0-d
         return reduced(fn, x, requested, contiguous=True, axis=axis)
     if x.dtype != res:
         x = x.astype(res)
