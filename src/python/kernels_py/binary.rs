@@ -118,12 +118,13 @@ fn bf16_tensors(
     other: &Bound<'_, PyAny>,
     alpha: Option<Num>,
 ) -> PyResult<Option<PyObject>> {
+    // The cheapest test first: these calls are the other dtypes' way to the Python kernel.
+    if alpha.is_some() || !super::fused::maybe_bf16(xa) {
+        return Ok(None);
+    }
     let Some(ya) = tensor_array(other) else {
         return Ok(None);
     };
-    if alpha.is_some() {
-        return Ok(None);
-    }
     let code = match op {
         BinOp::Add => 0,
         BinOp::Sub => 1,

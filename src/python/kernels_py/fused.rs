@@ -507,6 +507,15 @@ fn _scan(
 /// [`fused::bf16_binary`] (below it ml_dtypes' element loop, the same values).
 const BF16_BINARY_MIN: usize = 1 << 16;
 
+/// Whether `x` is a numpy array of a 2-byte `V`-kind dtype (ml_dtypes' bfloat16; the full
+/// check is in [`bf16_binary`]): two field reads, no Python call.
+pub(super) fn maybe_bf16(x: &Bound<'_, PyAny>) -> bool {
+    x.downcast::<PyUntypedArray>().is_ok_and(|a| {
+        let dt = a.dtype();
+        dt.kind() == b'V' && dt.itemsize() == 2
+    })
+}
+
 /// `x op y` for two C-contiguous bfloat16 arrays of one shape with at least
 /// `BF16_BINARY_MIN` elements (`op`: 0..=3 for `+ - * /`), as a bfloat16 array; `None`
 /// for anything else (the caller's general path runs). Called by the binary fast
