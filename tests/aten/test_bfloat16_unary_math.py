@@ -85,6 +85,7 @@ def test_bfloat16_special_values_as_torch():
     assert z.shape == () and z.dtype == opyard.bfloat16 and float(z) == 2.71875
 
 
+@pytest.mark.skipif(not _core.FAST_PATHS, reason="with OPYARD_FASTPATH=0 every fused function declines")
 @pytest.mark.parametrize("nthreads", [1, 2])
 @pytest.mark.parametrize("n", [5000, 1 << 18])
 def test_round_to_bf16_is_nearest_even_on_every_float32(n, nthreads, threads):
@@ -104,6 +105,7 @@ def test_round_to_bf16_is_nearest_even_on_every_float32(n, nthreads, threads):
     assert got[0] == 0x3F80 and got[1] == 0x3F82 and got[2] == 0x7F80 and got[3] == 0xFF80
 
 
+@pytest.mark.skipif(not _core.FAST_PATHS, reason="with OPYARD_FASTPATH=0 every fused function declines")
 def test_round_to_bf16_keeps_shape_and_declines_other_inputs():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     np.testing.assert_array_equal(_core._round_to_bf16(x).view(BF16).astype(np.float32), x)
