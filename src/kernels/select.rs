@@ -1,0 +1,238 @@
+//! Selection and indexing along a dim: `topk` as a selection, `gather` and
+//! `scatter_add` of contiguous data with int64 indices.
+//!
+//! Note [Select layout]: a C-contiguous array is read as `(outer, n, inner)`
+//! around its dim of `n` elements; the index (and the result) of `gather` and
+//! `scatter_add` as `(outer, m, inner)` with the same `outer` and `inner` (the
+//! fast path takes only those shapes; others stay on the numpy kernel).
+//!
+//! Note [topk order]: the result is the first `k` of the stable sort the numpy
+//! kernel makes — by value, `-0.0` equal to `0.0` and every nan the largest
+//! value, `largest` descending; equal values in position order either way — so
+//! it is bit-identical to it, ties included. Each element gets a `u64` rank
+//! (the value's bits made order-preserving, inverted for `largest`), and
+//! `(rank, position)` is a total order: one pass keeps the candidates that beat
+//! the current k-th best (a single integer compare for most elements), pruning
+//! the buffer with `select_nth_unstable` whenever it fills, then sorts the k.
+
+use super::parallel::{for_row_blocks, map_blocks, GRAIN};
+
+/// Element types ranked for `topk` (Note [topk order]).
+pub trait Ranked: Copy + Send + Sync {
+    /// Ascending order-preserving key: smaller key, smaller value.
+    fn key(self) -> u64;
+}
+
+impl Ranked for f32 {
+    #[inline(always)]
+    fn key(self) -> u64 {
+        let v = self + 0.0; // -0.0 + 0.0 is 0.0
+        if v.is_nan() {
+            return u64::MAX;
+        }
+        let b = v.to_bits();
+        u64::from(if b >> 31 == 1 { !b } else { b | 1 << 31 })
+    }
+}
+
+impl Ranked for f64 {
+    #[inline(always)]
+    fn key(self) -> u64 {
+        let v = self + 0.0;
+        if v.is_nan() {
+            return u64::MAX;
+        }
+        let b = v.to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | 1 << 63
+        }
+    }
+}
+
+impl Ranked for i64 {
+    #[inline(always)]
+    fn key(self) -> u64 {
+        (self as u64) ^ (1 << 63)
+    }
+}
+
+impl Ranked for i32 {
+    #[inline(always)]
+    fn key(self) -> u64 {
+        u64::from((self as u32) ^ (1 << 31))
+    }
+}
+
+/// Keeps the best `k` of `cands` (unordered), `k >= 1`.
+fn prune(cands: &mut Vec<(u64, usize)>, k: usize) {
+    if cands.len() > k {
+        cands.select_nth_unstable(k - 1);
+        cands.truncate(k);
+    }
+}
+
+/// The best `k` `(rank, position)` of `get(0..n)` offered in position order
+/// from `start`, unordered (Note [topk order]); `k >= 1`.
+fn best_of<F: Fn(usize) -> u64>(start: usize, n: usize, k: usize, get: F) -> Vec<(u64, usize)> {
+    let cap = (2 * k).max(k + 64);
+    let mut cands: Vec<(u64, usize)> = Vec::with_capacity(cap.min(n) + 1);
+    let mut thr = u64::MAX;
+    let mut full = false;
+    for i in 0..n {
+        let r = get(i);
+        // A later position with the k-th best's rank loses the tie to it.
+        if full && r >= thr {
+            continue;
+        }
+        cands.push((r, start + i));
+        if cands.len() == cap {
+            prune(&mut cands, k);
+            thr = cands.iter().map(|c| c.0).max().unwrap_or(u64::MAX);
+            full = true;
+        }
+    }
+    prune(&mut cands, k);
+    cands
+}
+
+/// `topk` of the `(outer, n, inner)` array `x` (Note [Select layout]) along its
+/// middle dim: `vals` and `idx` of shape `(outer, k, inner)`, in the order of
+/// Note [topk order]. `k <= n`.
+pub fn topk<T: Ranked>(
+    x: &[T],
+    n: usize,
+    inner: usize,
+    k: usize,
+    largest: bool,
+    vals: &mut [T],
+    idx: &mut [i64],
+) {
+    if k == 0 || x.is_empty() {
+        return;
+    }
+    let flip = if largest { u64::MAX } else { 0 };
+    let rank = move |v: T| v.key() ^ flip;
+    let outer = x.len() / (n * inner);
+    let write = |o: usize, j: usize, best: &[(u64, usize)], vals: &mut [T], idx: &mut [i64]| {
+        for (t, &(_, p)) in best.iter().enumerate() {
+            let at = (o * k + t) * inner + j;
+            vals[at] = x[(o * n + p) * inner + j];
+            idx[at] = p as i64;
+        }
+    };
+    if outer * inner == 1 && n >= 4 * GRAIN {
+        // One long row: the best k of each block, then of their union.
+        let parts = map_blocks(x, n.div_ceil(8).max(2 * GRAIN), |b| {
+            let start = (b.as_ptr() as usize - x.as_ptr() as usize) / std::mem::size_of::<T>();
+            best_of(start, b.len(), k, |i| rank(b[i]))
+        });
+        let mut best: Vec<(u64, usize)> = parts.into_iter().flatten().collect();
+        prune(&mut best, k);
+        best.sort_unstable();
+        write(0, 0, &best, vals, idx);
+        return;
+    }
+    if inner == 1 {
+        // Rows split across the pool: each block of rows writes its own vals.
+        let mut pairs: Vec<(T, i64)> = vec![(x[0], 0); outer * k];
+        for_row_blocks(x, n, &mut pairs, k, |_, xs, out| {
+            for (r, row) in xs.chunks_exact(n).enumerate() {
+                let mut best = best_of(0, n, k, |i| rank(row[i]));
+                best.sort_unstable();
+                for (o, &(_, p)) in out[r * k..(r + 1) * k].iter_mut().zip(best.iter()) {
+                    *o = (row[p], p as i64);
+                }
+            }
+        });
+        for ((v, i), (pv, pi)) in vals.iter_mut().zip(idx.iter_mut()).zip(pairs) {
+            *v = pv;
+            *i = pi;
+        }
+        return;
+    }
+    for o in 0..outer {
+        for j in 0..inner {
+            let base = o * n * inner + j;
+            let mut best = best_of(0, n, k, |i| rank(x[base + i * inner]));
+            best.sort_unstable();
+            write(o, j, &best, vals, idx);
+        }
+    }
+}
+
+/// The first index of `idx` outside `0..n`, if any (torch's bounds check, made
+/// before anything is written).
+pub fn first_out_of_bounds(idx: &[i64], n: usize) -> Option<i64> {
+    let n = n as i64;
+    if idx.iter().all(|&i| (0..n).contains(&i)) {
+        return None;
+    }
+    idx.iter().copied().find(|&i| !(0..n).contains(&i))
+}
+
+/// `gather` along the middle dim (Note [Select layout]): `out[o, j, i] =
+/// x[o, idx[o, j, i], i]`, `x` of `(outer, n, inner)`, `idx`/`out` of
+/// `(outer, m, inner)`; every index already checked to lie in `0..n`.
+pub fn gather<T: Copy + Send + Sync>(
+    x: &[T],
+    n: usize,
+    idx: &[i64],
+    m: usize,
+    inner: usize,
+    out: &mut [T],
+) {
+    let row = m * inner;
+    if row == 0 {
+        return;
+    }
+    for_row_blocks(idx, row, out, row, |first, is, os| {
+        for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(row)).enumerate() {
+            let xr = &x[(first + r) * n * inner..(first + r + 1) * n * inner];
+            if inner == 1 {
+                for (o, &i) in or.iter_mut().zip(ir) {
+                    *o = xr[i as usize];
+                }
+            } else {
+                for (t, (o, &i)) in or.iter_mut().zip(ir).enumerate() {
+                    *o = xr[i as usize * inner + t % inner];
+                }
+            }
+        }
+    });
+}
+
+/// `scatter_add` along the middle dim into `out` (a copy of `self`, `(outer,
+/// n, inner)`): `out[o, idx[o, j, i], i] += src[o, j, i]`, `idx`/`src` of
+/// `(outer, m, inner)`, in the index's C order (the numpy kernel's `np.add.at`
+/// order, so float sums are bit-identical); indices already checked.
+pub fn scatter_add<T: super::Arith + Send + Sync>(
+    out: &mut [T],
+    n: usize,
+    idx: &[i64],
+    src: &[T],
+    m: usize,
+    inner: usize,
+) {
+    let row = m * inner;
+    if row == 0 {
+        return;
+    }
+    for_row_blocks(idx, row, out, n * inner, |first, is, os| {
+        for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(n * inner)).enumerate() {
+            let sr = &src[(first + r) * row..(first + r + 1) * row];
+            if inner == 1 {
+                for (&i, &s) in ir.iter().zip(sr) {
+                    let o = &mut or[i as usize];
+                    *o = o.add(s);
+                }
+            } else {
+                for (t, (&i, &s)) in ir.iter().zip(sr).enumerate() {
+                    let o = &mut or[i as usize * inner + t % inner];
+                    *o = o.add(s);
+                }
+            }
+        }
+    });
+}
