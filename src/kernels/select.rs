@@ -16,6 +16,7 @@
 //! the buffer with `select_nth_unstable` whenever it fills, then sorts the k.
 
 use super::parallel::{for_row_blocks, map_blocks, GRAIN};
+use parking_lot::Mutex;
 
 /// Element types ranked for `topk` (Note [topk order]).
 pub trait Ranked: Copy + Send + Sync {
@@ -162,19 +163,35 @@ pub fn topk<T: Ranked>(
     }
 }
 
-/// The first index of `idx` outside `0..n`, if any (torch's bounds check, made
-/// before anything is written).
-pub fn first_out_of_bounds(idx: &[i64], n: usize) -> Option<i64> {
-    let n = n as i64;
-    if idx.iter().all(|&i| (0..n).contains(&i)) {
-        return None;
+/// The first out-of-range index a block of rows met: `(its position, its value)`,
+/// the lowest position over all blocks.
+struct FirstBad(Mutex<Option<(usize, i64)>>);
+
+impl FirstBad {
+    fn new() -> Self {
+        FirstBad(Mutex::new(None))
     }
-    idx.iter().copied().find(|&i| !(0..n).contains(&i))
+
+    /// Records the first index of `ir` (at `base`) outside `0..n`.
+    #[cold]
+    fn record(&self, base: usize, ir: &[i64], n: usize) {
+        if let Some(p) = ir.iter().position(|&i| i < 0 || i as usize >= n) {
+            let mut slot = self.0.lock();
+            if slot.is_none_or(|(q, _)| base + p < q) {
+                *slot = Some((base + p, ir[p]));
+            }
+        }
+    }
+
+    fn value(self) -> Option<i64> {
+        self.0.into_inner().map(|(_, i)| i)
+    }
 }
 
 /// `gather` along the middle dim (Note [Select layout]): `out[o, j, i] =
 /// x[o, idx[o, j, i], i]`, `x` of `(outer, n, inner)`, `idx`/`out` of
-/// `(outer, m, inner)`; every index already checked to lie in `0..n`.
+/// `(outer, m, inner)`. `Err(i)`: the first index (in the index's order)
+/// outside `0..n`, `out` then partly written (the caller drops it).
 pub fn gather<T: Copy + Send + Sync>(
     x: &[T],
     n: usize,
@@ -182,31 +199,49 @@ pub fn gather<T: Copy + Send + Sync>(
     m: usize,
     inner: usize,
     out: &mut [T],
-) {
+) -> Result<(), i64> {
     let row = m * inner;
-    if row == 0 {
-        return;
+    if row == 0 || idx.is_empty() {
+        return Ok(());
     }
+    if n == 0 {
+        return Err(idx[0]);
+    }
+    let bad = FirstBad::new();
     for_row_blocks(idx, row, out, row, |first, is, os| {
         for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(row)).enumerate() {
             let xr = &x[(first + r) * n * inner..(first + r + 1) * n * inner];
-            if inner == 1 {
+            let ok = if inner == 1 {
+                let mut ok = true;
                 for (o, &i) in or.iter_mut().zip(ir) {
-                    *o = xr[i as usize];
+                    let u = i as usize; // a negative index wraps past n
+                    ok &= u < n;
+                    *o = xr[u.min(n - 1)];
                 }
+                ok
             } else {
+                let mut ok = true;
                 for (t, (o, &i)) in or.iter_mut().zip(ir).enumerate() {
-                    *o = xr[i as usize * inner + t % inner];
+                    let u = i as usize;
+                    ok &= u < n;
+                    *o = xr[u.min(n - 1) * inner + t % inner];
                 }
+                ok
+            };
+            if !ok {
+                bad.record((first + r) * row, ir, n);
+                return;
             }
         }
     });
+    bad.value().map_or(Ok(()), Err)
 }
 
-/// `scatter_add` along the middle dim into `out` (a copy of `self`, `(outer,
+/// `scatter_add` along the middle dim into `out` (a new copy of `self`, `(outer,
 /// n, inner)`): `out[o, idx[o, j, i], i] += src[o, j, i]`, `idx`/`src` of
 /// `(outer, m, inner)`, in the index's C order (the numpy kernel's `np.add.at`
-/// order, so float sums are bit-identical); indices already checked.
+/// order, so float sums are bit-identical). `Err(i)`: the first index outside
+/// `0..n`, `out` then partly written (the caller drops it).
 pub fn scatter_add<T: super::Arith + Send + Sync>(
     out: &mut [T],
     n: usize,
@@ -214,25 +249,28 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     src: &[T],
     m: usize,
     inner: usize,
-) {
+) -> Result<(), i64> {
     let row = m * inner;
-    if row == 0 {
-        return;
+    if row == 0 || idx.is_empty() {
+        return Ok(());
     }
+    if n == 0 {
+        return Err(idx[0]);
+    }
+    let bad = FirstBad::new();
     for_row_blocks(idx, row, out, n * inner, |first, is, os| {
         for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(n * inner)).enumerate() {
             let sr = &src[(first + r) * row..(first + r + 1) * row];
-            if inner == 1 {
-                for (&i, &s) in ir.iter().zip(sr) {
-                    let o = &mut or[i as usize];
-                    *o = o.add(s);
+            for (t, (&i, &s)) in ir.iter().zip(sr).enumerate() {
+                let u = i as usize; // a negative index wraps past n
+                if u >= n {
+                    bad.record((first + r) * row, ir, n);
+                    return;
                 }
-            } else {
-                for (t, (&i, &s)) in ir.iter().zip(sr).enumerate() {
-                    let o = &mut or[i as usize * inner + t % inner];
-                    *o = o.add(s);
-                }
+                let o = &mut or[u * inner + t % inner];
+                *o = o.add(s);
             }
         }
     });
+    bad.value().map_or(Ok(()), Err)
 }

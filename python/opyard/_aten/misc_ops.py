@@ -5,6 +5,7 @@
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as _np_as_strided
 
+from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
@@ -134,8 +135,13 @@ def aminmax(self, *, dim=None, keepdim=False):
 
 def cumprod(self, dim, *, dtype=None):
     x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    if dtype is None and x.ndim:  # Rust: contiguous float32/float64/int64, float32 accumulated in float64 as torch
+        fast = _core._scan(x, d, True)
+        if fast is not None:
+            return out(fast, self)
     # torch writes the scan row-major whatever the input's layout
-    return out(reduced(np.cumprod, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
+    return out(reduced(np.cumprod, x, dtype, axis=d, contiguous=True), self)
 
 
 def round_decimals(self, *, decimals):

@@ -409,8 +409,13 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
 
 def cumsum(self, dim, *, dtype=None):
     x = self._data
+    d = _wrap_dim(dim, x.ndim)
+    if dtype is None and x.ndim:  # Rust: contiguous float32/float64/int64, float32 accumulated in float64 as torch
+        fast = _core._scan(x, d, False)
+        if fast is not None:
+            return out(fast, self)
     # torch writes cumulative results row-major whatever the input's layout
-    return out(reduced(np.cumsum, x, dtype, axis=_wrap_dim(dim, x.ndim), contiguous=True), self)
+    return out(reduced(np.cumsum, x, dtype, axis=d, contiguous=True), self)
 
 
 KERNELS = {

@@ -1,5 +1,6 @@
-//! `topk`, `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
-//! `_core` functions their Python kernels call first.
+//! `topk`, `gather` and `scatter_add` (`crate::kernels::select`) and the scans
+//! `cumsum`/`cumprod` (`crate::kernels::scan`) in Rust, as `_core` functions
+//! their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
 //! `None` when it does not take the inputs — not C-contiguous or not aligned,
@@ -8,10 +9,12 @@
 //! (`OPYARD_FASTPATH=0`) — and the Python kernel then computes with numpy as
 //! before (Note [Fused kernels from Python]: the same contract). The Python
 //! kernel checks the arguments first (dims wrapped, `k` in range, dtypes and
-//! sizes matched); the indices' bounds are checked here, over the whole index
-//! before anything is written, with torch's message. The loops run with the
+//! sizes matched); the indices' bounds are checked here while the result (a new
+//! array, dropped on error) is written, with torch's message naming the first
+//! index out of range. The loops run with the
 //! GIL released.
 
+use crate::kernels::scan::{self, Scan};
 use crate::kernels::select::{self, Ranked};
 use crate::kernels::Arith;
 use crate::python::hooks::fast_paths;
@@ -126,14 +129,11 @@ fn index_layout(data: &[usize], idx: &[usize], dim: usize) -> Option<(usize, usi
     same.then_some((outer, n, idx[dim], inner))
 }
 
-/// torch's bounds check of a gather/scatter index along `dim` of size `n`.
-fn check_bounds(py: Python<'_>, idx: &[i64], dim: usize, n: usize) -> PyResult<()> {
-    match py.allow_threads(|| select::first_out_of_bounds(idx, n)) {
-        None => Ok(()),
-        Some(i) => Err(PyRuntimeError::new_err(format!(
-            "index {i} is out of bounds for dimension {dim} with size {n}"
-        ))),
-    }
+/// torch's error for an index `i` outside `0..n` along `dim`.
+fn out_of_bounds(i: i64, dim: usize, n: usize) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "index {i} is out of bounds for dimension {dim} with size {n}"
+    ))
 }
 
 fn gather_as<'py, T: Element + Copy + Send + Sync>(
@@ -148,14 +148,13 @@ fn gather_as<'py, T: Element + Copy + Send + Sync>(
     let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
         return Ok(None);
     };
-    let is = ir.as_slice()?;
-    check_bounds(py, is, dim, n)?;
     let out = PyArrayDyn::<T>::zeros_bound(py, ir.shape(), false);
     {
-        let xs = xr.as_slice()?;
+        let (xs, is) = (xr.as_slice()?, ir.as_slice()?);
         let mut w = out.readwrite();
         let os = w.as_slice_mut()?;
-        py.allow_threads(|| select::gather(xs, n, is, m, inner, os));
+        py.allow_threads(|| select::gather(xs, n, is, m, inner, os))
+            .map_err(|i| out_of_bounds(i, dim, n))?;
     }
     Ok(Some(out.into_any().unbind()))
 }
@@ -192,17 +191,16 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
     let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
         return Ok(None);
     };
-    let is = ir.as_slice()?;
-    check_bounds(py, is, dim, n)?;
     let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
     {
-        let (xs, ss) = (xr.as_slice()?, sr.as_slice()?);
+        let (xs, is, ss) = (xr.as_slice()?, ir.as_slice()?, sr.as_slice()?);
         let mut w = out.readwrite();
         let os = w.as_slice_mut()?;
         py.allow_threads(|| {
             os.copy_from_slice(xs);
-            select::scatter_add(os, n, is, ss, m, inner);
-        });
+            select::scatter_add(os, n, is, ss, m, inner)
+        })
+        .map_err(|i| out_of_bounds(i, dim, n))?;
     }
     Ok(Some(out.into_any().unbind()))
 }
@@ -221,9 +219,51 @@ fn _select_scatter_add(
     by_dtype!(x, T => scatter_add_as::<T>(py, x, dim, index, src))
 }
 
+fn scan_as<'py, T: Scan + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    dim: usize,
+    prod: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let Some((_, n, inner)) = around(xr.shape(), dim) else {
+        return Ok(None);
+    };
+    let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
+    {
+        let xs = xr.as_slice()?;
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| scan::scan(xs, n, inner, prod, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `cumsum` (`prod=False`) or `cumprod` of float32/float64/int64 `x` along
+/// `dim` (wrapped) in `x`'s dtype, accumulated as torch does (Note [Scan
+/// accumulation]); or `None`.
+#[pyfunction]
+fn _scan(py: Python<'_>, x: &Bound<'_, PyAny>, dim: usize, prod: bool) -> PyResult<Option<PyObject>> {
+    if !fast_paths() {
+        return Ok(None);
+    }
+    if x.downcast::<PyArrayDyn<f32>>().is_ok() {
+        scan_as::<f32>(py, x, dim, prod)
+    } else if x.downcast::<PyArrayDyn<f64>>().is_ok() {
+        scan_as::<f64>(py, x, dim, prod)
+    } else if x.downcast::<PyArrayDyn<i64>>().is_ok() {
+        scan_as::<i64>(py, x, dim, prod)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_select_topk, m)?)?;
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
-    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)
+    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
+    m.add_function(wrap_pyfunction!(_scan, m)?)
 }
