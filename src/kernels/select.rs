@@ -19,7 +19,7 @@ use super::parallel::{for_row_blocks, map_blocks, GRAIN};
 use parking_lot::Mutex;
 
 /// Element types ranked for `topk` (Note [topk order]).
-pub trait Ranked: Copy + Send + Sync {
+pub trait Ranked: Copy + PartialOrd + Send + Sync {
     /// Ascending order-preserving key: smaller key, smaller value.
     fn key(self) -> u64;
 }
@@ -74,24 +74,50 @@ fn prune(cands: &mut Vec<(u64, usize)>, k: usize) {
     }
 }
 
-/// The best `k` `(rank, position)` of `get(0..n)` offered in position order
-/// from `start`, unordered (Note [topk order]); `k >= 1`.
-fn best_of<F: Fn(usize) -> u64>(start: usize, n: usize, k: usize, get: F) -> Vec<(u64, usize)> {
+/// Keeps the best `k` `(rank, position)` of `row` (ranked by `rank`, offered
+/// in position order from `start`), unordered (Note [topk order]); `k >= 1`.
+/// Once the buffer has been pruned, each run of `RUN` elements is first
+/// tested as a whole, by value (vectorised): a run with no element at least as
+/// good as the k-th best so far is skipped without ranking its elements.
+fn best_of<T: Ranked, R: Fn(T) -> u64>(
+    row: &[T],
+    start: usize,
+    k: usize,
+    largest: bool,
+    rank: R,
+) -> Vec<(u64, usize)> {
+    const RUN: usize = 64;
+    let n = row.len();
     let cap = (2 * k).max(k + 64);
     let mut cands: Vec<(u64, usize)> = Vec::with_capacity(cap.min(n) + 1);
     let mut thr = u64::MAX;
+    let mut thr_val = row[0];
     let mut full = false;
-    for i in 0..n {
-        let r = get(i);
-        // A later position with the k-th best's rank loses the tie to it.
-        if full && r >= thr {
-            continue;
+    for (r0, run) in row.chunks(RUN).enumerate() {
+        if full {
+            // nan compares false: a nan k-th best (or a nan here) keeps the run.
+            let keep = if largest {
+                run.iter().fold(false, |a, &v| a | !(v < thr_val))
+            } else {
+                run.iter().fold(false, |a, &v| a | !(v > thr_val))
+            };
+            if !keep {
+                continue;
+            }
         }
-        cands.push((r, start + i));
-        if cands.len() == cap {
-            prune(&mut cands, k);
-            thr = cands.iter().map(|c| c.0).max().unwrap_or(u64::MAX);
-            full = true;
+        for (j, &v) in run.iter().enumerate() {
+            let r = rank(v);
+            // A later position with the k-th best's rank loses the tie to it.
+            if full && r >= thr {
+                continue;
+            }
+            cands.push((r, start + r0 * RUN + j));
+            if cands.len() == cap {
+                prune(&mut cands, k);
+                let worst = cands.iter().copied().max().unwrap_or((u64::MAX, start));
+                (thr, thr_val) = (worst.0, row[worst.1 - start]);
+                full = true;
+            }
         }
     }
     prune(&mut cands, k);
@@ -127,7 +153,7 @@ pub fn topk<T: Ranked>(
         // One long row: the best k of each block, then of their union.
         let parts = map_blocks(x, n.div_ceil(8).max(2 * GRAIN), |b| {
             let start = (b.as_ptr() as usize - x.as_ptr() as usize) / std::mem::size_of::<T>();
-            best_of(start, b.len(), k, |i| rank(b[i]))
+            best_of(b, start, k, largest, rank)
         });
         let mut best: Vec<(u64, usize)> = parts.into_iter().flatten().collect();
         prune(&mut best, k);
@@ -140,7 +166,7 @@ pub fn topk<T: Ranked>(
         let mut pairs: Vec<(T, i64)> = vec![(x[0], 0); outer * k];
         for_row_blocks(x, n, &mut pairs, k, |_, xs, out| {
             for (r, row) in xs.chunks_exact(n).enumerate() {
-                let mut best = best_of(0, n, k, |i| rank(row[i]));
+                let mut best = best_of(row, 0, k, largest, rank);
                 best.sort_unstable();
                 for (o, &(_, p)) in out[r * k..(r + 1) * k].iter_mut().zip(best.iter()) {
                     *o = (row[p], p as i64);
@@ -153,10 +179,13 @@ pub fn topk<T: Ranked>(
         }
         return;
     }
+    let mut row = Vec::with_capacity(n);
     for o in 0..outer {
         for j in 0..inner {
             let base = o * n * inner + j;
-            let mut best = best_of(0, n, k, |i| rank(x[base + i * inner]));
+            row.clear();
+            row.extend((0..n).map(|i| x[base + i * inner]));
+            let mut best = best_of(&row, 0, k, largest, rank);
             best.sort_unstable();
             write(o, j, &best, vals, idx);
         }
