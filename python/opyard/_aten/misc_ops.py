@@ -11,7 +11,7 @@ from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
 from .pointwise import binary, real_only
 from .precision import reduced
-from .reduction import nonempty_dims
+from .reduction import nonempty_dims, torch_scan
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -133,6 +133,9 @@ def aminmax(self, *, dim=None, keepdim=False):
                        out(np.asarray(np.amax(x, axis=axis, keepdims=kd)), self)))
 
 
+_CUMPROD = torch_scan(np.cumprod)
+
+
 def cumprod(self, dim, *, dtype=None):
     x = self._data
     d = _wrap_dim(dim, x.ndim)
@@ -141,7 +144,7 @@ def cumprod(self, dim, *, dtype=None):
         if fast is not None:
             return out(fast, self)
     # torch writes the scan row-major whatever the input's layout
-    return out(reduced(np.cumprod, x, dtype, axis=d, contiguous=True), self)
+    return out(reduced(_CUMPROD, x, dtype, axis=d, contiguous=True), self)
 
 
 def round_decimals(self, *, decimals):

@@ -407,6 +407,18 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     return RT.make(RT.topk, (out(vals, self), out(idx.astype(np.int64), self)))
 
 
+def torch_scan(fn):
+    """The numpy scan ``fn`` with torch's CPU accumulation (``acc_type``): float32 data in float64, rounded
+    once by ``reduced`` (Note [Scan accumulation]); half-precision data in float32 as ``reduced`` has it."""
+    def scan(x, dtype, **kwargs):
+        wide = dtype == np.float32 and x.dtype.itemsize != 2
+        return fn(x, dtype=np.float64 if wide else dtype, **kwargs)
+    return scan
+
+
+_CUMSUM = torch_scan(np.cumsum)
+
+
 def cumsum(self, dim, *, dtype=None):
     x = self._data
     d = _wrap_dim(dim, x.ndim)
@@ -415,7 +427,7 @@ def cumsum(self, dim, *, dtype=None):
         if fast is not None:
             return out(fast, self)
     # torch writes cumulative results row-major whatever the input's layout
-    return out(reduced(np.cumsum, x, dtype, axis=d, contiguous=True), self)
+    return out(reduced(_CUMSUM, x, dtype, axis=d, contiguous=True), self)
 
 
 KERNELS = {
