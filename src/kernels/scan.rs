@@ -86,3 +86,25 @@ pub fn scan<T: Scan>(x: &[T], n: usize, inner: usize, prod: bool, out: &mut [T])
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float32_scans_accumulate_in_float64() {
+        let x = [1.0e8f32, 1.0, 1.0, 1.0, -1.0e8];
+        let mut out = [0.0f32; 5];
+        scan(&x, 5, 1, false, &mut out);
+        // float32 accumulation would lose every 1.0 and end at 0.0.
+        assert_eq!(out[4], 3.0);
+        let y = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let mut o = [0.0f64; 6];
+        scan(&y, 2, 3, true, &mut o); // (outer 1, n 2, inner 3): along the first dim
+        assert_eq!(o, [1.0, 2.0, 3.0, 4.0, 10.0, 18.0]);
+        let z = [i64::MAX, 1];
+        let mut oz = [0i64; 2];
+        scan(&z, 2, 1, false, &mut oz);
+        assert_eq!(oz, [i64::MAX, i64::MIN]);
+    }
+}

@@ -303,3 +303,69 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     });
     bad.value().map_or(Ok(()), Err)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first k of the stable sort by (rank, position), the definition of Note [topk order].
+    fn reference(x: &[f32], k: usize, largest: bool) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..x.len()).collect();
+        let flip = if largest { u64::MAX } else { 0 };
+        order.sort_by_key(|&i| (x[i].key() ^ flip, i));
+        order.truncate(k);
+        order
+    }
+
+    #[test]
+    fn topk_keeps_ties_in_position_order_and_nan_largest() {
+        let _serial = super::super::parallel::thread_count_guard();
+        for n in [7usize, 1000, 300_000] {
+            let x: Vec<f32> = (0..n)
+                .map(|i| match i % 13 {
+                    0 => f32::NAN,
+                    1 => -0.0,
+                    _ => ((i * 7919) % 101) as f32 - 50.0,
+                })
+                .collect();
+            for k in [0, 1, 5, 100.min(n), n] {
+                for largest in [true, false] {
+                    let mut vals = vec![0.0f32; k];
+                    let mut idx = vec![0i64; k];
+                    topk(&x, n, 1, k, largest, &mut vals, &mut idx);
+                    let want = reference(&x, k, largest);
+                    let got: Vec<usize> = idx.iter().map(|&i| i as usize).collect();
+                    assert_eq!(got, want, "n={n} k={k} largest={largest}");
+                    for (v, &i) in vals.iter().zip(&want) {
+                        assert_eq!(v.to_bits(), x[i].to_bits());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_order_values_with_negative_zero_equal_and_every_nan_largest() {
+        assert_eq!((-0.0f32).key(), 0.0f32.key());
+        assert_eq!(f32::NAN.key(), (-f32::NAN).key());
+        assert!(f32::INFINITY.key() < f32::NAN.key());
+        assert!((-1.0f64).key() < (-0.5f64).key() && (-0.5f64).key() < 0.0f64.key());
+        assert!(i64::MIN.key() < (-1i64).key() && (-1i64).key() < 0i64.key());
+        assert!(i32::MIN.key() < 0i32.key() && 0i32.key() < i32::MAX.key());
+    }
+
+    #[test]
+    fn gather_and_scatter_add_name_the_first_bad_index() {
+        let x = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let mut out = [0.0; 6];
+        assert_eq!(gather(&x, 3, &[2, 0, 1, 1, 1, 2], 3, 1, &mut out), Ok(()));
+        assert_eq!(out, [3.0, 1.0, 2.0, 5.0, 5.0, 6.0]);
+        assert_eq!(gather(&x, 3, &[0, 0, 1, 9, -1, 2], 3, 1, &mut out), Err(9));
+        assert_eq!(gather(&x, 3, &[0, -4, 1, 9, -1, 2], 3, 1, &mut out), Err(-4));
+        let mut acc = x;
+        assert_eq!(scatter_add(&mut acc, 3, &[0, 0, 2, 1, 1, 1], &[1.0; 6], 3, 1), Ok(()));
+        assert_eq!(acc, [3.0, 2.0, 4.0, 4.0, 8.0, 6.0]);
+        assert_eq!(scatter_add(&mut acc, 3, &[0, 3, 2, 1, 1, 1], &[1.0; 6], 3, 1), Err(3));
+        assert_eq!(gather(&x, 0, &[0], 1, 1, &mut out[..1]), Err(0));
+    }
+}
