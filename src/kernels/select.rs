@@ -250,10 +250,12 @@ pub fn gather<T: Copy + Send + Sync>(
                 ok
             } else {
                 let mut ok = true;
-                for (t, (o, &i)) in or.iter_mut().zip(ir).enumerate() {
-                    let u = i as usize;
-                    ok &= u < n;
-                    *o = xr[u.min(n - 1) * inner + t % inner];
+                for (ol, il) in or.chunks_exact_mut(inner).zip(ir.chunks_exact(inner)) {
+                    for (t, (o, &i)) in ol.iter_mut().zip(il).enumerate() {
+                        let u = i as usize;
+                        ok &= u < n;
+                        *o = xr[u.min(n - 1) * inner + t];
+                    }
                 }
                 ok
             };
@@ -290,14 +292,17 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     for_row_blocks(idx, row, out, n * inner, |first, is, os| {
         for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(n * inner)).enumerate() {
             let sr = &src[(first + r) * row..(first + r + 1) * row];
-            for (t, (&i, &s)) in ir.iter().zip(sr).enumerate() {
-                let u = i as usize; // a negative index wraps past n
-                if u >= n {
-                    bad.record((first + r) * row, ir, n);
-                    return;
+            // Each run of `inner` index elements targets the columns 0..inner.
+            for (il, sl) in ir.chunks_exact(inner).zip(sr.chunks_exact(inner)) {
+                for (t, (&i, &s)) in il.iter().zip(sl).enumerate() {
+                    let u = i as usize; // a negative index wraps past n
+                    if u >= n {
+                        bad.record((first + r) * row, ir, n);
+                        return;
+                    }
+                    let o = &mut or[u * inner + t];
+                    *o = o.add(s);
                 }
-                let o = &mut or[u * inner + t % inner];
-                *o = o.add(s);
             }
         }
     });
