@@ -129,6 +129,40 @@ pub fn sum_half_blocked(bits: &[u16], format: Half) -> f32 {
     0.0f32 + pairwise(&partial)
 }
 
+/// `x` rounded to bfloat16 (nearest, ties to even; nan stays nan), as raw bits
+/// into `out`, on the pool when large: what a bfloat16 result computed in
+/// `f32` is stored as (ml_dtypes' and torch's rounding).
+pub fn round_to_bf16(x: &[f32], out: &mut [u16]) {
+    super::parallel::for_chunks(out, |start, os| {
+        let xs = &x[start..start + os.len()];
+        os.reinterpret_cast_mut::<half::bf16>()
+            .convert_from_f32_slice(xs);
+    });
+}
+
+/// The `f32` sum of each `row_len`-element row of a bfloat16 or float16 buffer
+/// (raw bits) into `out` (one value per row), the rows spread over the pool:
+/// each row summed as [`sum_half_blocked`] sums a buffer (so a row's value does
+/// not depend on the number of threads either).
+pub fn half_row_sums(bits: &[u16], row_len: usize, format: Half, out: &mut [f32]) {
+    super::parallel::for_row_blocks(bits, row_len, out, 1, |_, rows, sums| {
+        for (row, s) in rows.chunks(row_len.max(1)).zip(sums.iter_mut()) {
+            *s = if row.len() <= SUM_BLOCK {
+                0.0f32 + half_block_sum(row, format)
+            } else {
+                let partial: Vec<f32> = row
+                    .chunks(SUM_BLOCK)
+                    .map(|b| half_block_sum(b, format))
+                    .collect();
+                0.0f32 + pairwise(&partial)
+            };
+        }
+        if row_len == 0 {
+            sums.fill(0.0);
+        }
+    });
+}
+
 /// The `f32` sum of one block of 16-bit floats (see [`sum_half_blocked`]),
 /// compiled for AVX-512, AVX2 (with F16C) and the baseline.
 #[multiversion(targets(

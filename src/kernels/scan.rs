@@ -1,86 +1,80 @@
-//! `cumsum` and `cumprod` along a dim of contiguous data.
+//! Cumulative sums and products (`cumsum`, `cumprod`) of float data.
 //!
-//! Note [Scan accumulation]: torch's CPU scans accumulate in `acc_type`: a
-//! float32 scan in float64, each partial result rounded once to float32 (asked
-//! of torch 2.15: its float32 `cumsum` and `cumprod` of 1M elements equal the
-//! float64 scan rounded, element for element, where numpy's float32 scan drifts
-//! from it); float64 in float64; int64 in int64, wrapping on overflow. The
-//! array is read as `(outer, n, inner)` around the dim (Note [Select layout]);
-//! each row (each `outer` block when `inner > 1`) is scanned in order, and
-//! blocks of rows go to the pool when large.
+//! Note [Scan accumulation]: torch's CPU scan kernels accumulate `float` and
+//! `double` data in `double` (its `acc_type` on CPU) and store each output
+//! rounded to the element type: a float32 `cumsum` is the float64 running sum
+//! rounded element by element, not numpy's float32 running sum (which drifts
+//! from it after a few thousand elements). These kernels do the same, along
+//! one dim of C-contiguous data seen as `(outer, n, inner)`: the running
+//! values of one `inner` row are kept in a buffer, so the loop over `inner`
+//! vectorises; the `outer` blocks are independent and go to the pool.
 
 use super::parallel::for_row_blocks;
-use super::Arith;
 
-/// Element types of the scans, with their accumulation type.
-pub trait Scan: Copy + Send + Sync {
-    type Acc: Arith + Send + Sync;
-    fn widen(self) -> Self::Acc;
-    fn narrow(a: Self::Acc) -> Self;
+/// An element type whose scans accumulate in `f64`.
+pub trait ScanElem: Copy + Send + Sync {
+    fn wide(self) -> f64;
+    fn narrow(v: f64) -> Self;
 }
 
-impl Scan for f32 {
-    type Acc = f64;
+impl ScanElem for f32 {
     #[inline(always)]
-    fn widen(self) -> f64 {
+    fn wide(self) -> f64 {
         f64::from(self)
     }
     #[inline(always)]
-    fn narrow(a: f64) -> f32 {
-        a as f32
+    fn narrow(v: f64) -> Self {
+        v as f32 // nearest, ties to even
     }
 }
 
-impl Scan for f64 {
-    type Acc = f64;
+impl ScanElem for f64 {
     #[inline(always)]
-    fn widen(self) -> f64 {
+    fn wide(self) -> f64 {
         self
     }
     #[inline(always)]
-    fn narrow(a: f64) -> f64 {
-        a
+    fn narrow(v: f64) -> Self {
+        v
     }
 }
 
-impl Scan for i64 {
-    type Acc = i64;
-    #[inline(always)]
-    fn widen(self) -> i64 {
-        self
-    }
-    #[inline(always)]
-    fn narrow(a: i64) -> i64 {
-        a
-    }
-}
-
-/// The cumulative sum (`prod=false`) or product of the `(outer, n, inner)`
-/// array `x` along its middle dim into `out` (same length), accumulated as
-/// Note [Scan accumulation] says.
-pub fn scan<T: Scan>(x: &[T], n: usize, inner: usize, prod: bool, out: &mut [T]) {
-    let row = n * inner;
-    if row == 0 || x.is_empty() {
+/// The running sum (`product` false) or product of `x`, `(outer, n, inner)` in
+/// C order, along its middle axis into `out` (same layout). See Note [Scan accumulation].
+pub fn scan<T: ScanElem>(x: &[T], n: usize, inner: usize, product: bool, out: &mut [T]) {
+    let block = n * inner;
+    if block == 0 {
         return;
     }
-    let step = move |a: T::Acc, v: T| if prod { a.mul(v.widen()) } else { a.add(v.widen()) };
-    let start = if prod { T::Acc::ONE } else { T::Acc::ZERO };
-    for_row_blocks(x, row, out, row, |_, xs, os| {
-        let mut acc = vec![start; inner];
-        for (xr, or) in xs.chunks_exact(row).zip(os.chunks_exact_mut(row)) {
-            if inner == 1 {
-                let mut a = start;
-                for (o, &v) in or.iter_mut().zip(xr) {
-                    a = step(a, v);
+    let init = if product { 1.0 } else { 0.0 };
+    if inner == 1 {
+        // Along the last dim: one running value per row.
+        for_row_blocks(x, block, out, block, |_, xs, os| {
+            for (xb, ob) in xs.chunks_exact(block).zip(os.chunks_exact_mut(block)) {
+                let mut a = init;
+                for (&v, o) in xb.iter().zip(ob.iter_mut()) {
+                    a = if product { a * v.wide() } else { a + v.wide() };
                     *o = T::narrow(a);
                 }
-                continue;
             }
-            acc.fill(start);
-            for (xl, ol) in xr.chunks_exact(inner).zip(or.chunks_exact_mut(inner)) {
-                for ((a, o), &v) in acc.iter_mut().zip(ol.iter_mut()).zip(xl) {
-                    *a = step(*a, v);
-                    *o = T::narrow(*a);
+        });
+        return;
+    }
+    for_row_blocks(x, block, out, block, |_, xs, os| {
+        let mut acc = vec![0.0f64; inner];
+        for (xb, ob) in xs.chunks_exact(block).zip(os.chunks_exact_mut(block)) {
+            acc.fill(init);
+            for (xr, or) in xb.chunks_exact(inner).zip(ob.chunks_exact_mut(inner)) {
+                if product {
+                    for ((a, &v), o) in acc.iter_mut().zip(xr).zip(or.iter_mut()) {
+                        *a *= v.wide();
+                        *o = T::narrow(*a);
+                    }
+                } else {
+                    for ((a, &v), o) in acc.iter_mut().zip(xr).zip(or.iter_mut()) {
+                        *a += v.wide();
+                        *o = T::narrow(*a);
+                    }
                 }
             }
         }
@@ -89,22 +83,39 @@ pub fn scan<T: Scan>(x: &[T], n: usize, inner: usize, prod: bool, out: &mut [T])
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::scan;
 
     #[test]
-    fn float32_scans_accumulate_in_float64() {
-        let x = [1.0e8f32, 1.0, 1.0, 1.0, -1.0e8];
-        let mut out = [0.0f32; 5];
-        scan(&x, 5, 1, false, &mut out);
-        // float32 accumulation would lose every 1.0 and end at 0.0.
-        assert_eq!(out[4], 3.0);
-        let y = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0];
-        let mut o = [0.0f64; 6];
-        scan(&y, 2, 3, true, &mut o); // (outer 1, n 2, inner 3): along the first dim
-        assert_eq!(o, [1.0, 2.0, 3.0, 4.0, 10.0, 18.0]);
-        let z = [i64::MAX, 1];
-        let mut oz = [0i64; 2];
-        scan(&z, 2, 1, false, &mut oz);
-        assert_eq!(oz, [i64::MAX, i64::MIN]);
+    fn cumsum_of_float32_accumulates_in_float64_along_each_axis() {
+        // 1e8 + 1 + 1 ...: a float32 running sum would lose every 1.
+        let x = [1e8f32, 1.0, 1.0, 1.0];
+        let mut out = [0.0f32; 4];
+        scan(&x, 4, 1, false, &mut out);
+        assert_eq!(
+            out,
+            [
+                1e8,
+                (1e8f64 + 1.0) as f32,
+                (1e8f64 + 2.0) as f32,
+                (1e8f64 + 3.0) as f32
+            ]
+        );
+        // (outer 1, n 2, inner 2): down the columns
+        let y = [1.0f64, 2.0, 3.0, 4.0];
+        let mut o = [0.0f64; 4];
+        scan(&y, 2, 2, false, &mut o);
+        assert_eq!(o, [1.0, 2.0, 4.0, 6.0]);
+        scan(&y, 2, 2, true, &mut o);
+        assert_eq!(o, [1.0, 2.0, 3.0, 8.0]);
+        // (outer 2, n 2, inner 1): each block restarts
+        scan(&y, 2, 1, false, &mut o);
+        assert_eq!(o, [1.0, 3.0, 3.0, 7.0]);
+    }
+
+    #[test]
+    fn empty_scans_write_nothing() {
+        let mut out: [f32; 0] = [];
+        scan(&[], 0, 3, false, &mut out);
+        scan(&[], 3, 0, true, &mut out);
     }
 }

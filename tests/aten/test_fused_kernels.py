@@ -458,3 +458,120 @@ def test_silu_gradients_and_silu_backward():
         opyard.ops.aten.gelu_backward(opyard.ones(3, dtype=opyard.int64), opyard.ones(3, dtype=opyard.int64))
     with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
         opyard.ops.aten.gelu_backward(opyard.ones(3), opyard.ones(3), approximate="bad")
+
+
+# --- 16-bit floats: sums along the last dim and bfloat16 math, in float32 rounded once --------------------
+
+
+@pytest.mark.parametrize("name", ["bfloat16", "float16"])
+@pytest.mark.parametrize("shape", [(64, 512), (3, 70000), (40000, 1), (9, 0, 4000), (2, 3, 8000)])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_sum_of_16_bit_rows_matches_float64(name, shape, keepdim, threads):
+    dt = getattr(opyard, name)
+    x = opyard.from_numpy(np.random.default_rng(3).normal(size=shape).astype(np.float32)).to(dt)
+    wide = x.to(opyard.float64).numpy().sum(-1, keepdims=keepdim)
+    results = []
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        got = x.sum(-1, keepdim=keepdim)
+        assert got.dtype == dt and tuple(got.shape) == wide.shape
+        results.append(got.to(opyard.float64).numpy())
+        # float32 accumulation, one rounding to the 16-bit type: within one unit of its last place
+        np.testing.assert_allclose(results[-1], wide, rtol=2 ** -7 if name == "bfloat16" else 2 ** -10, atol=1e-2)
+    np.testing.assert_array_equal(results[0], results[1])  # the value does not depend on the thread count
+    # other dims and layouts: the general reduction, the same values up to its rounding
+    t = x.transpose(0, -1) if x.dim() > 1 else x
+    np.testing.assert_allclose(t.sum(0).to(opyard.float64).numpy(), t.to(opyard.float64).numpy().sum(0),
+                               rtol=2 ** -6, atol=1e-2)
+
+
+def test_sum_of_16_bit_rows_keeps_inf_and_nan_and_overflows_as_torch():
+    x = opyard.ones(4, 40000, dtype=opyard.bfloat16)
+    x[1, 7] = float("nan")
+    x[2, 9] = float("inf")
+    x[3] = 3e38
+    got = x.sum(1).tolist()
+    # 40000 rounds to bfloat16's 39936 (steps of 256 there)
+    assert got[0] == 39936.0 and math.isnan(got[1]) and got[2] == math.inf and got[3] == math.inf
+    h = opyard.full((2, 40000), 2.0, dtype=opyard.float16)
+    assert h.sum(1).tolist() == [math.inf, math.inf]  # 80000 is past float16's range
+
+
+@pytest.mark.parametrize("name", ["exp", "expm1", "sin", "cos", "tanh", "log", "log1p", "sqrt", "rsqrt",
+                                  "reciprocal"])
+@pytest.mark.parametrize("shape", [(100,), (5000,), (3, 1 << 15)])
+def test_bfloat16_math_is_float32_math_rounded_once(name, shape, threads):
+    x32 = (np.random.default_rng(4).normal(size=shape) * 3).astype(np.float32)
+    x32.reshape(-1)[:5] = [np.nan, np.inf, -np.inf, 0.0, -0.0]
+    x = opyard.from_numpy(x32).to(opyard.bfloat16)
+    exact = getattr(opyard, name)(x.to(opyard.float64)).to(opyard.bfloat16)  # float64, rounded once
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        got = getattr(opyard, name)(x)
+        assert got.dtype == opyard.bfloat16 and got.shape == x.shape
+        g, e = got.to(opyard.float32).numpy(), exact.to(opyard.float32).numpy()
+        same = (g == e) | (np.isnan(g) & np.isnan(e))
+        # float32 math is within a few float32 ulp: after rounding to bfloat16 it differs from the
+        # correctly rounded value at most by one bfloat16 step, and only rarely
+        assert same.mean() > 0.999
+        np.testing.assert_allclose(g[~same], e[~same], rtol=2 ** -7)
+    if hasattr(x, name + "_"):  # the in-place form computes the same
+        inplace = x.clone()
+        getattr(inplace, name + "_")()
+        np.testing.assert_array_equal(inplace.to(opyard.float32).numpy(), got.to(opyard.float32).numpy())
+
+
+@pytest.mark.skipif(not _core.FAST_PATHS, reason="with OPYARD_FASTPATH=0 every fused function declines")
+def test_round_to_bfloat16_rounds_to_nearest_even_and_keeps_nan():
+    v = np.array([1.0, 1.00390625, 1.01171875, 1.0 + 2 ** -8 + 2 ** -20, 3e38, -0.0, np.inf, np.nan],
+                 dtype=np.float32)
+    bits = _core._round_to_bf16(v)
+    want = opyard.from_numpy(v).to(opyard.bfloat16)  # ml_dtypes' conversion
+    assert bits.dtype == np.uint16 and bits.shape == v.shape
+    np.testing.assert_array_equal(bits, want.numpy().view(np.uint16))
+    assert _core._round_to_bf16(v[::2]) is None and _core._round_to_bf16(v.astype(np.float64)) is None
+
+
+# --- cumsum / cumprod: float32 and complex64 accumulate in double, as torch's CPU scans -------------------
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5000,), (64, 300), (3, 70, 50), (1, 1), (0, 7), (4096, 2)])
+def test_scans_accumulate_in_double_along_every_dim(name, dt, shape, threads):
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=shape).astype(dt)
+    if name == "cumprod":
+        x = (1 + x * 1e-3).astype(dt)
+    for d in range(len(shape)):
+        want = getattr(np, name)(x.astype(np.float64), axis=d).astype(dt)
+        for n in (1, 2):
+            opyard.set_num_threads(n)
+            for t in (opyard.from_numpy(x), opyard.from_numpy(np.asfortranarray(x))):  # any layout
+                got = getattr(opyard, name)(t, d)
+                assert got.dtype == t.dtype and got.is_contiguous()
+                np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_scans_as_torch_where_a_single_precision_sum_would_lose_the_small_terms():
+    small = [1.0] + [1e-8] * 1000
+    assert opyard.cumsum(opyard.tensor(small), 0)[-1].item() == 1.0000100135803223
+    assert opyard.cumsum(opyard.tensor(small, dtype=opyard.complex64), 0)[-1].real.item() == 1.0000100135803223
+    assert opyard.cumprod(opyard.full((1000,), 1.00001), 0)[-1].item() == 1.010063886642456
+    ints = opyard.tensor([1, 2, 3], dtype=opyard.int32)
+    assert opyard.cumsum(ints, 0).dtype == opyard.int64
+    got = opyard.cumsum(ints, 0, dtype=opyard.float32)
+    assert got.dtype == opyard.float32 and got.tolist() == [1.0, 3.0, 6.0]
+    y = opyard.tensor(small)
+    y.cumsum_(0)
+    assert y[-1].item() == 1.0000100135803223
+    o = opyard.empty(1001)
+    opyard.cumsum(opyard.tensor(small), 0, out=o)
+    assert o[-1].item() == 1.0000100135803223
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dt", [opyard.float32, opyard.complex64, opyard.float64, opyard.bfloat16, opyard.int32])
+def test_a_scan_of_a_0_d_tensor_is_0_d(name, dt):
+    got = getattr(opyard, name)(opyard.tensor(3, dtype=dt), 0)
+    assert got.shape == () and got.item() == 3

@@ -5,13 +5,12 @@
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as _np_as_strided
 
-from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import A, INEXACT, _make_view, _wrap_dim, check_same_device, dims_arg, out
 from .pointwise import binary, real_only
-from .precision import reduced
-from .reduction import nonempty_dims, torch_scan
+from .precision import scanned
+from .reduction import nonempty_dims
 
 __all__ = ["KERNELS", "META_KERNELS", "COMPOSITE", "DATA_DEPENDENT"]
 
@@ -133,18 +132,10 @@ def aminmax(self, *, dim=None, keepdim=False):
                        out(np.asarray(np.amax(x, axis=axis, keepdims=kd)), self)))
 
 
-_CUMPROD = torch_scan(np.cumprod)
-
-
 def cumprod(self, dim, *, dtype=None):
     x = self._data
-    d = _wrap_dim(dim, x.ndim)
-    if dtype is None and x.ndim:  # Rust: contiguous float32/float64/int64, float32 accumulated in float64 as torch
-        fast = _core._scan(x, d, True)
-        if fast is not None:
-            return out(fast, self)
     # torch writes the scan row-major whatever the input's layout
-    return out(reduced(_CUMPROD, x, dtype, axis=d, contiguous=True), self)
+    return out(scanned(np.cumprod, x, dtype, _wrap_dim(dim, x.ndim), True), self)
 
 
 def round_decimals(self, *, decimals):

@@ -17,9 +17,10 @@ Example::
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 
-__all__ = ["compute_dtype", "compute_np", "is_reduced", "upcast", "sum_dtypes", "reduced"]
+__all__ = ["compute_dtype", "compute_np", "is_reduced", "upcast", "sum_dtypes", "reduced", "scanned"]
 
 _F32 = np.dtype(np.float32)
 
@@ -76,6 +77,33 @@ def reduced(fn, x, requested=None, *, contiguous=False, upcast_first=False, **kw
         r = r.astype(res)
     # ``contiguous``: torch writes its scans row-major whatever the input's layout.
     return r.copy(order="C") if contiguous and not r.flags.c_contiguous else r
+
+
+# A scan's accumulate type where it is wider than ``sum_dtypes``' (see ``scanned``).
+_SCAN_WIDE = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
+# From this many elements a float scan runs the Rust kernel.
+_SCAN_RUST_MIN = 1 << 12
+
+
+def scanned(fn, x, requested, axis, product):
+    """The cumulative sum or product (``fn``: ``np.cumsum``/``np.cumprod``; ``product`` says which)
+    of ``x`` along ``axis`` as torch's CPU kernel computes it, row-major: float32 and complex64
+    data accumulate in double precision and each output is rounded to the result dtype (Note [Scan
+    accumulation] in src/kernels/scan.rs); other types as ``reduced`` (16-bit floats in float32)."""
+    acc, res = sum_dtypes(x.dtype, requested)
+    wide = _SCAN_WIDE.get(res)
+    if (wide is None and res.kind != "f") or x.ndim == 0:  # a 0-d scan is its one value, 0-d
+        return reduced(fn, x, requested, contiguous=True, axis=axis)
+    if x.dtype != res:
+        x = x.astype(res)
+    if x.size >= _SCAN_RUST_MIN and x.flags.c_contiguous:
+        r = _core._scan(x, axis, product)
+        if r is not None:
+            return r
+    if wide is None:
+        return reduced(fn, x, requested, contiguous=True, axis=axis)
+    r = np.asarray(fn(x, axis=axis, dtype=wide)).astype(res)
+    return r if r.flags.c_contiguous else r.copy(order="C")
 
 
 def upcast(arr):

@@ -6,7 +6,7 @@ from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, dims_list_arg, np_dtype, out
-from .precision import reduced, upcast
+from .precision import reduced, scanned, upcast
 
 __all__ = ["KERNELS"]
 
@@ -50,9 +50,30 @@ def _blocked_sum_wide(x):
     return _core._blocked_sum_16(x.reshape(-1).view(np.uint16), _HALVES[x.dtype.name])
 
 
+# From this many elements, a 16-bit float sum along the last dim runs the Rust row sums.
+_ROW_SUMS_16_MIN = 1 << 15
+
+
+def _row_sums_wide(x, axes, keepdim):
+    """The sums along the last dim of C-contiguous bfloat16 or float16 data in float32 (each row as
+    ``_blocked_sum_wide`` sums a buffer, the rows on the intra-op pool), rounded once to the data's
+    dtype; ``None`` for other dims or layouts."""
+    if axes != (x.ndim - 1,) or not x.flags.c_contiguous:
+        return None
+    s = _core._row_sums_16(x.reshape(-1, x.shape[-1]).view(np.uint16), _HALVES[x.dtype.name])
+    if s is None:
+        return None
+    return s.reshape(x.shape[:-1] + ((1,) if keepdim else ())).astype(x.dtype)
+
+
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
-    return out(reduced(np.sum, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim), self)
+    axes = dims_arg(dim, x.ndim)
+    if dtype is None and x.itemsize == 2 and x.size >= _ROW_SUMS_16_MIN and x.dtype.name in _HALVES:
+        s = _row_sums_wide(x, axes, keepdim)
+        if s is not None:
+            return out(s, self)
+    return out(reduced(np.sum, x, dtype, axis=axes, keepdims=keepdim), self)
 
 
 def _mean_check(x, dtype):
@@ -407,27 +428,10 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     return RT.make(RT.topk, (out(vals, self), out(idx.astype(np.int64), self)))
 
 
-def torch_scan(fn):
-    """The numpy scan ``fn`` with torch's CPU accumulation (``acc_type``): float32 data in float64, rounded
-    once by ``reduced`` (Note [Scan accumulation]); half-precision data in float32 as ``reduced`` has it."""
-    def scan(x, dtype, **kwargs):
-        wide = dtype == np.float32 and x.dtype.itemsize != 2
-        return fn(x, dtype=np.float64 if wide else dtype, **kwargs)
-    return scan
-
-
-_CUMSUM = torch_scan(np.cumsum)
-
-
 def cumsum(self, dim, *, dtype=None):
     x = self._data
-    d = _wrap_dim(dim, x.ndim)
-    if dtype is None and x.ndim:  # Rust: contiguous float32/float64/int64, float32 accumulated in float64 as torch
-        fast = _core._scan(x, d, False)
-        if fast is not None:
-            return out(fast, self)
     # torch writes cumulative results row-major whatever the input's layout
-    return out(reduced(_CUMSUM, x, dtype, axis=d, contiguous=True), self)
+    return out(scanned(np.cumsum, x, dtype, _wrap_dim(dim, x.ndim), False), self)
 
 
 KERNELS = {

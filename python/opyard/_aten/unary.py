@@ -19,12 +19,26 @@ def _floating(x):
     return x if x.dtype in INEXACT else x.astype(D.get_default_dtype().np)
 
 
+# From this many elements, bfloat16 math runs in float32 (see ``_in_float32``).
+_BF16_WIDE_MIN = 1 << 12
+
+
+def _in_float32(fn, x):
+    """``fn`` of bfloat16 data ``x`` computed in float32 and rounded once to bfloat16 (in Rust, on the
+    pool): what ml_dtypes' own loop does element by element (the same values), several times faster."""
+    r = fn(x.astype(np.float32))
+    bits = _core._round_to_bf16(r) if r.flags.c_contiguous else None
+    return bits.view(x.dtype) if bits is not None else r.astype(x.dtype)
+
+
 def float_unary(fn, name):
     """``fn`` on the data, integral inputs first converted to the default float."""
     def kernel(self):
         x = self._data
         if x.dtype not in INEXACT:
             x = x.astype(D.get_default_dtype().np)
+        elif x.dtype.kind == "V" and x.size >= _BF16_WIDE_MIN:
+            return out(_in_float32(fn, x), self)
         return out(fn(x), self)
     kernel.__name__ = name
     return kernel
@@ -38,6 +52,8 @@ def quiet_float_unary(fn, name):
         if x.dtype not in INEXACT:
             x = x.astype(D.get_default_dtype().np)
         with np.errstate(all="ignore"):
+            if x.dtype.kind == "V" and x.size >= _BF16_WIDE_MIN:
+                return out(_in_float32(fn, x), self)
             return out(fn(x), self)
     kernel.__name__ = name
     return kernel
@@ -99,6 +115,9 @@ def _sigmoid(x):
 
 
 def _rsqrt(x):
+    """``1 / sqrt(x)`` rounded once: 16-bit data in float32 (torch's compute type), not twice in its own."""
+    if x.itemsize == 2 and x.dtype.kind in "fV":
+        return np.reciprocal(np.sqrt(x.astype(np.float32))).astype(x.dtype)
     return np.reciprocal(np.sqrt(x))
 
 

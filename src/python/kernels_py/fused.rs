@@ -16,7 +16,9 @@
 
 use crate::kernels::fused;
 use crate::kernels::parallel;
-use crate::kernels::reduce::{sum_float_blocked, sum_half_blocked, Half};
+use crate::kernels::reduce::{
+    half_row_sums, round_to_bf16, sum_float_blocked, sum_half_blocked, Half,
+};
 use crate::kernels::vmath::Real;
 use crate::python::hooks::fast_paths;
 use numpy::{
@@ -416,6 +418,90 @@ fn _blocked_sum_16(
     Ok(Some(out.into_any().unbind()))
 }
 
+/// The float32 sums of the rows of a C-contiguous 2-D array of bfloat16
+/// (`bf16` true) or float16 raw bits (`x.view(np.uint16)`), one per row, each
+/// as `_blocked_sum_16` sums, the rows on the pool; or `None`.
+#[pyfunction]
+fn _row_sums_16(py: Python<'_>, bits: &Bound<'_, PyAny>, bf16: bool) -> PyResult<Option<PyObject>> {
+    if !fast_paths() {
+        return Ok(None);
+    }
+    let Some(br) = contiguous::<u16>(bits) else {
+        return Ok(None);
+    };
+    let shape = br.shape().to_vec();
+    let [rows, row_len] = shape[..] else {
+        return Ok(None);
+    };
+    let format = if bf16 { Half::BF16 } else { Half::F16 };
+    let out = zeros::<f32>(py, &[rows]);
+    {
+        let bs = br.as_slice()?;
+        let mut ow = out.readwrite();
+        let os = ow.as_slice_mut()?;
+        py.allow_threads(|| half_row_sums(bs, row_len, format, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// A C-contiguous float32 array rounded to bfloat16, as the raw bits of an
+/// array of its shape (`.view(bfloat16)` gives the values), on the pool when
+/// large; or `None`.
+#[pyfunction]
+fn _round_to_bf16(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    if !fast_paths() {
+        return Ok(None);
+    }
+    let Some(xr) = contiguous::<f32>(x) else {
+        return Ok(None);
+    };
+    let out = zeros::<u16>(py, xr.shape());
+    {
+        let xs = xr.as_slice()?;
+        let mut ow = out.readwrite();
+        let os = ow.as_slice_mut()?;
+        py.allow_threads(|| round_to_bf16(xs, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+fn scan_as<T: FusedElem + crate::kernels::scan::ScanElem>(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    product: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let shape = xr.shape().to_vec();
+    if dim >= shape.len() {
+        return Ok(None);
+    }
+    let (n, inner) = (shape[dim], shape[dim + 1..].iter().product::<usize>());
+    let out = zeros::<T>(py, &shape);
+    {
+        let xs = xr.as_slice()?;
+        let mut ow = out.readwrite();
+        let os = ow.as_slice_mut()?;
+        py.allow_threads(|| crate::kernels::scan::scan(xs, n, inner, product, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// The cumulative sum (`product` false) or product of a C-contiguous float32
+/// or float64 array along `dim` (non-negative), accumulated in float64 as
+/// torch's CPU kernel (Note [Scan accumulation]); or `None`.
+#[pyfunction]
+fn _scan(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    product: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => scan_as::<T>(py, x, dim, product))
+}
+
 /// torch's `set_num_threads(int)`: the number of intra-op threads the large
 /// kernels use (Note [Intra-op threads]). Takes what has `__index__` but `bool`,
 /// in C `int` range, positive; torch's exception types and messages otherwise.
@@ -470,6 +556,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_silu_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_blocked_sum, m)?)?;
     m.add_function(wrap_pyfunction!(_blocked_sum_16, m)?)?;
+    m.add_function(wrap_pyfunction!(_row_sums_16, m)?)?;
+    m.add_function(wrap_pyfunction!(_round_to_bf16, m)?)?;
+    m.add_function(wrap_pyfunction!(_scan, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)
 }

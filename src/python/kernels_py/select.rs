@@ -1,6 +1,5 @@
-//! `topk`, `gather` and `scatter_add` (`crate::kernels::select`) and the scans
-//! `cumsum`/`cumprod` (`crate::kernels::scan`) in Rust, as `_core` functions
-//! their Python kernels call first.
+//! `topk`, `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `_core` functions their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
 //! `None` when it does not take the inputs — not C-contiguous or not aligned,
@@ -14,7 +13,6 @@
 //! index out of range. The loops run with the
 //! GIL released.
 
-use crate::kernels::scan::{self, Scan};
 use crate::kernels::select::{self, Ranked};
 use crate::kernels::Arith;
 use crate::python::hooks::fast_paths;
@@ -219,51 +217,9 @@ fn _select_scatter_add(
     by_dtype!(x, T => scatter_add_as::<T>(py, x, dim, index, src))
 }
 
-fn scan_as<'py, T: Scan + Element>(
-    py: Python<'py>,
-    x: &Bound<'py, PyAny>,
-    dim: usize,
-    prod: bool,
-) -> PyResult<Option<PyObject>> {
-    let Some(xr) = contiguous::<T>(x) else {
-        return Ok(None);
-    };
-    let Some((_, n, inner)) = around(xr.shape(), dim) else {
-        return Ok(None);
-    };
-    let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
-    {
-        let xs = xr.as_slice()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| scan::scan(xs, n, inner, prod, os));
-    }
-    Ok(Some(out.into_any().unbind()))
-}
-
-/// `cumsum` (`prod=False`) or `cumprod` of float32/float64/int64 `x` along
-/// `dim` (wrapped) in `x`'s dtype, accumulated as torch does (Note [Scan
-/// accumulation]); or `None`.
-#[pyfunction]
-fn _scan(py: Python<'_>, x: &Bound<'_, PyAny>, dim: usize, prod: bool) -> PyResult<Option<PyObject>> {
-    if !fast_paths() {
-        return Ok(None);
-    }
-    if x.downcast::<PyArrayDyn<f32>>().is_ok() {
-        scan_as::<f32>(py, x, dim, prod)
-    } else if x.downcast::<PyArrayDyn<f64>>().is_ok() {
-        scan_as::<f64>(py, x, dim, prod)
-    } else if x.downcast::<PyArrayDyn<i64>>().is_ok() {
-        scan_as::<i64>(py, x, dim, prod)
-    } else {
-        Ok(None)
-    }
-}
-
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_select_topk, m)?)?;
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
-    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
-    m.add_function(wrap_pyfunction!(_scan, m)?)
+    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)
 }

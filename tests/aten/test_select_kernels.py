@@ -1,7 +1,6 @@
-"""The Rust kernels behind ``topk`` (a selection), ``gather``, ``scatter_add``, ``cumsum`` and ``cumprod``
-(``kernels/select.rs``, ``kernels/scan.rs``).
+"""The Rust kernels behind ``topk`` (a selection), ``gather`` and ``scatter_add`` (``kernels/select.rs``).
 
-Results are pinned against numpy references (float64 scans for float32, torch's accumulation) at sizes
+Results are pinned against numpy references at sizes
 below and above the point where the intra-op pool switches on (2 * 32768 elements of work; a single
 ``topk`` row from 4 * 32768), along every dim, for every dtype the Rust path takes, and do not depend on
 the number of threads. Inputs it does not take (strided, other dtypes, an index smaller than the data)
@@ -161,48 +160,3 @@ def test_what_the_rust_path_does_not_take_goes_to_numpy():
     np.testing.assert_array_equal(
         opyard.from_numpy(h).scatter_add(1, opyard.from_numpy(idx), opyard.from_numpy(h)).numpy(),
         _scatter_add_reference(h, 1, idx, h))
-
-
-def _scan_reference(x, d, prod):
-    acc = np.int64 if x.dtype.kind == "i" else np.float64  # torch's accumulation type
-    f = np.cumprod if prod else np.cumsum
-    return f(x.astype(acc), axis=d).astype(x.dtype)
-
-
-@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int64])
-@pytest.mark.parametrize("shape", [(5, 7), (3, 300, 90), (1 << 18,)])
-@pytest.mark.parametrize("prod", [False, True])
-def test_cumsum_and_cumprod_accumulate_as_torch_on_every_thread_count(dt, shape, prod, threads):
-    x = _data(shape, dt, special=True)
-    if prod:
-        x = (1 + x * 1e-3).astype(dt) if np.dtype(dt).kind == "f" else np.clip(x, -2, 2).astype(dt)
-    fn = opyard.cumprod if prod else opyard.cumsum
-    for d in range(len(shape)):
-        want = _scan_reference(x, d, prod)
-        got = []
-        for n in (1, 2):
-            opyard.set_num_threads(n)
-            r = fn(opyard.from_numpy(x), d).numpy()
-            assert r.dtype == dt
-            np.testing.assert_array_equal(r, want)
-            got.append(r.tobytes())
-        assert got[0] == got[1]
-
-
-def test_int64_cumsum_wraps_on_overflow_as_torch():
-    x = np.array([2**62, 2**62, 1], np.int64)
-    np.testing.assert_array_equal(opyard.cumsum(opyard.from_numpy(x), 0).numpy(), np.cumsum(x))
-
-
-def test_scans_of_other_dtypes_and_layouts_take_the_numpy_kernel():
-    x = np.arange(12, dtype=np.int32).reshape(3, 4)
-    r = opyard.cumsum(opyard.from_numpy(x), 1)
-    assert r.dtype == opyard.int64
-    np.testing.assert_array_equal(r.numpy(), np.cumsum(x, 1))
-    f = _data((30, 40), np.float32)
-    assert _core._scan(f.T, 1, False) is None
-    r = opyard.cumsum(opyard.from_numpy(f).t(), 1)
-    assert r.is_contiguous()
-    np.testing.assert_array_equal(r.numpy(), _scan_reference(f.T, 1, False))  # the same accumulation
-    r = opyard.cumsum(opyard.from_numpy(f), 1, dtype=opyard.float64)
-    np.testing.assert_array_equal(r.numpy(), np.cumsum(f.astype(np.float64), 1))
