@@ -79,6 +79,8 @@ fn prune(cands: &mut Vec<(u64, usize)>, k: usize) {
 /// Once the buffer has been pruned, each run of `RUN` elements is first
 /// tested as a whole, by value (vectorised): a run with no element at least as
 /// good as the k-th best so far is skipped without ranking its elements.
+// `!(v < t)` on purpose: true for a nan on either side, and a plain compare that vectorises.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn best_of<T: Ranked, R: Fn(T) -> u64>(
     row: &[T],
     start: usize,
@@ -238,7 +240,11 @@ pub fn gather<T: Copy + Send + Sync>(
     }
     let bad = FirstBad::new();
     for_row_blocks(idx, row, out, row, |first, is, os| {
-        for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(row)).enumerate() {
+        for (r, (ir, or)) in is
+            .chunks_exact(row)
+            .zip(os.chunks_exact_mut(row))
+            .enumerate()
+        {
             let xr = &x[(first + r) * n * inner..(first + r + 1) * n * inner];
             let ok = if inner == 1 {
                 let mut ok = true;
@@ -290,7 +296,11 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     }
     let bad = FirstBad::new();
     for_row_blocks(idx, row, out, n * inner, |first, is, os| {
-        for (r, (ir, or)) in is.chunks_exact(row).zip(os.chunks_exact_mut(n * inner)).enumerate() {
+        for (r, (ir, or)) in is
+            .chunks_exact(row)
+            .zip(os.chunks_exact_mut(n * inner))
+            .enumerate()
+        {
             let sr = &src[(first + r) * row..(first + r + 1) * row];
             // Each run of `inner` index elements targets the columns 0..inner.
             for (il, sl) in ir.chunks_exact(inner).zip(sr.chunks_exact(inner)) {
@@ -366,11 +376,20 @@ mod tests {
         assert_eq!(gather(&x, 3, &[2, 0, 1, 1, 1, 2], 3, 1, &mut out), Ok(()));
         assert_eq!(out, [3.0, 1.0, 2.0, 5.0, 5.0, 6.0]);
         assert_eq!(gather(&x, 3, &[0, 0, 1, 9, -1, 2], 3, 1, &mut out), Err(9));
-        assert_eq!(gather(&x, 3, &[0, -4, 1, 9, -1, 2], 3, 1, &mut out), Err(-4));
+        assert_eq!(
+            gather(&x, 3, &[0, -4, 1, 9, -1, 2], 3, 1, &mut out),
+            Err(-4)
+        );
         let mut acc = x;
-        assert_eq!(scatter_add(&mut acc, 3, &[0, 0, 2, 1, 1, 1], &[1.0; 6], 3, 1), Ok(()));
+        assert_eq!(
+            scatter_add(&mut acc, 3, &[0, 0, 2, 1, 1, 1], &[1.0; 6], 3, 1),
+            Ok(())
+        );
         assert_eq!(acc, [3.0, 2.0, 4.0, 4.0, 8.0, 6.0]);
-        assert_eq!(scatter_add(&mut acc, 3, &[0, 3, 2, 1, 1, 1], &[1.0; 6], 3, 1), Err(3));
+        assert_eq!(
+            scatter_add(&mut acc, 3, &[0, 3, 2, 1, 1, 1], &[1.0; 6], 3, 1),
+            Err(3)
+        );
         assert_eq!(gather(&x, 0, &[0], 1, 1, &mut out[..1]), Err(0));
     }
 }
