@@ -610,3 +610,38 @@ fn silu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T]) {
         *o = gv.mul(s).mul(T::ONE.add(v.mul(T::ONE.sub(s))));
     }
 }
+
+/// `f32` to bfloat16 bits, nearest with ties to even; nan becomes torch's quiet nan `0x7fc0`.
+#[inline(always)]
+fn bf16_bits(v: f32) -> u16 {
+    let b = v.to_bits();
+    // No u32 overflow: the largest non-nan bits are -inf's, 0xff80_0000.
+    let r = (b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16) as u16;
+    if v.is_nan() {
+        0x7fc0
+    } else {
+        r
+    }
+}
+
+/// `a op b` of two bfloat16 buffers (raw bits) of one length, each pair computed in `f32`
+/// and rounded once (torch's bfloat16 arithmetic: float32 opmath, one rounding); `op` is
+/// `+ - * /` as 0..=3. One pass, on the pool when large.
+pub fn bf16_binary(a: &[u16], b: &[u16], op: u8, out: &mut [u16]) {
+    for_chunks(out, |start, os| {
+        let end = start + os.len();
+        bf16_binary_chunk(&a[start..end], &b[start..end], op, os)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn bf16_binary_chunk(a: &[u16], b: &[u16], op: u8, os: &mut [u16]) {
+    let wide = |h: u16| f32::from_bits(u32::from(h) << 16);
+    let it = os.iter_mut().zip(a.iter().zip(b));
+    match op {
+        0 => it.for_each(|(o, (&x, &y))| *o = bf16_bits(wide(x) + wide(y))),
+        1 => it.for_each(|(o, (&x, &y))| *o = bf16_bits(wide(x) - wide(y))),
+        2 => it.for_each(|(o, (&x, &y))| *o = bf16_bits(wide(x) * wide(y))),
+        _ => it.for_each(|(o, (&x, &y))| *o = bf16_bits(wide(x) / wide(y))),
+    }
+}

@@ -89,7 +89,7 @@ pub fn binary(
         return Ok(None);
     };
     let Some(x) = ArrayRef::read(&xa) else {
-        return Ok(None);
+        return bf16_tensors(py, op, &xa, &args.get_item(1)?, alpha);
     };
     let other = args.get_item(1)?;
     let ya = tensor_array(&other);
@@ -106,6 +106,34 @@ pub fn binary(
     match rhs {
         Rhs::Tensor(y) => tensors(py, op, &x, &y, alpha),
         Rhs::Number(n) => with_number(py, op, &x, n, alpha),
+    }
+}
+
+/// Two large bfloat16 tensors of one shape (no `alpha`): computed in float32 and rounded
+/// once in Rust (`fused::bf16_binary`); `None` for anything else.
+fn bf16_tensors(
+    py: Python<'_>,
+    op: BinOp,
+    xa: &Bound<'_, PyAny>,
+    other: &Bound<'_, PyAny>,
+    alpha: Option<Num>,
+) -> PyResult<Option<PyObject>> {
+    // The cheapest test first: these calls are the other dtypes' way to the Python kernel.
+    if alpha.is_some() || !super::fused::maybe_bf16(xa) {
+        return Ok(None);
+    }
+    let Some(ya) = tensor_array(other) else {
+        return Ok(None);
+    };
+    let code = match op {
+        BinOp::Add => 0,
+        BinOp::Sub => 1,
+        BinOp::Mul => 2,
+        BinOp::Div => 3,
+    };
+    match super::fused::bf16_binary(py, xa, &ya, code)? {
+        Some(r) => wrap_result(py, r).map(Some),
+        None => Ok(None),
     }
 }
 

@@ -21,8 +21,9 @@ use crate::kernels::reduce::{
 };
 use crate::kernels::vmath::Real;
 use crate::python::hooks::fast_paths;
+use numpy::prelude::PyArrayDescrMethods;
 use numpy::{
-    Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn,
+    Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
     PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -500,6 +501,58 @@ fn _scan(
     product: bool,
 ) -> PyResult<Option<PyObject>> {
     by_dtype!(x, T => scan_as::<T>(py, x, dim, product))
+}
+
+/// From this many elements a bfloat16 `add`/`sub`/`mul`/`div` of two tensors runs
+/// [`fused::bf16_binary`] (below it ml_dtypes' element loop, the same values).
+const BF16_BINARY_MIN: usize = 1 << 16;
+
+/// Whether `x` is a numpy array of a 2-byte `V`-kind dtype (ml_dtypes' bfloat16; the full
+/// check is in [`bf16_binary`]): two field reads, no Python call.
+pub(super) fn maybe_bf16(x: &Bound<'_, PyAny>) -> bool {
+    x.downcast::<PyUntypedArray>().is_ok_and(|a| {
+        let dt = a.dtype();
+        dt.kind() == b'V' && dt.itemsize() == 2
+    })
+}
+
+/// `x op y` for two C-contiguous bfloat16 arrays of one shape with at least
+/// `BF16_BINARY_MIN` elements (`op`: 0..=3 for `+ - * /`), as a bfloat16 array; `None`
+/// for anything else (the caller's general path runs). Called by the binary fast
+/// path when its own dtypes decline, so only other dtypes pay the few checks.
+pub(super) fn bf16_binary<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    y: &Bound<'py, PyAny>,
+    op: u8,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let (Ok(xu), Ok(yu)) = (
+        x.downcast::<PyUntypedArray>(),
+        y.downcast::<PyUntypedArray>(),
+    ) else {
+        return Ok(None);
+    };
+    let dt = xu.dtype();
+    let bf16 = dt.kind() == b'V' && dt.itemsize() == 2 && dt.is_equiv_to(&yu.dtype());
+    if !bf16 || xu.len() < BF16_BINARY_MIN || xu.shape() != yu.shape() {
+        return Ok(None);
+    }
+    if !(xu.is_c_contiguous() && yu.is_c_contiguous()) || dt.getattr("name")?.ne("bfloat16")? {
+        return Ok(None);
+    }
+    let view = |a: &Bound<'py, PyAny>| a.call_method1("view", ("uint16",));
+    let (xb, yb) = (view(x)?, view(y)?);
+    let (Some(xr), Some(yr)) = (contiguous::<u16>(&xb), contiguous::<u16>(&yb)) else {
+        return Ok(None);
+    };
+    let out = zeros::<u16>(py, xr.shape());
+    {
+        let (xs, ys) = (xr.as_slice()?, yr.as_slice()?);
+        let mut ow = out.readwrite();
+        let os = ow.as_slice_mut()?;
+        py.allow_threads(|| fused::bf16_binary(xs, ys, op, os));
+    }
+    out.call_method1("view", (dt,)).map(Some)
 }
 
 /// torch's `set_num_threads(int)`: the number of intra-op threads the large
