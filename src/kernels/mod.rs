@@ -19,6 +19,7 @@ pub mod fused;
 pub mod parallel;
 pub mod reduce;
 pub mod scan;
+pub mod select;
 pub mod strided;
 pub mod vmath;
 

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 
 from .common import Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out, read_only_error
@@ -146,6 +147,10 @@ def gather(self, dim, index, *, sparse_grad=False):
         if i != d and iv.shape[i] > xv.shape[i]:
             raise RuntimeError(f"Size does not match at dimension {i} expected index {list(idx.shape)} to be no "
                                f"larger than self {list(x.shape)} apart from dimension {d}")
+    if x.ndim and idx.dtype == np.int64:
+        fast = _core._select_gather(x, d, idx)  # Rust: contiguous data, index of its shape apart from dim
+        if fast is not None:
+            return out(fast, self)
     _check_bounds(iv, d, xv.shape[d])
     part = xv[tuple(slice(0, n) if i != d else slice(None) for i, n in enumerate(iv.shape))]
     return out(np.take_along_axis(part, iv.astype(np.int64, copy=False), axis=d).reshape(idx.shape), self)
@@ -153,13 +158,14 @@ def gather(self, dim, index, *, sparse_grad=False):
 
 def _scatter_into(r, self, dim, index, src, name, reduce=None):
     """Write ``src`` (a tensor or a number) into the array ``r`` at ``index`` along ``dim``, with torch's
-    checks (``scatter_gather_dtype_check``, ``scatter_shape_check``, the bounds)."""
+    checks (``scatter_gather_dtype_check``, ``scatter_shape_check``, the bounds); ``r=None``: into a copy
+    of ``self``'s array, returned (the Rust kernel makes it when it takes the inputs)."""
     check_same_device(name, self, index, src)
     op = name.split("::")[1].rstrip("_")
     idx = index._data
     x = self._data
     if idx.size == 0:
-        return r
+        return x.copy() if r is None else r
     _index_dtype(op, idx)
     if isinstance(src, Tensor) and src._data.dtype != x.dtype:
         raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
@@ -168,14 +174,22 @@ def _scatter_into(r, self, dim, index, src, name, reduce=None):
     if isinstance(src, Tensor) and _nonempty_dims(idx) != _nonempty_dims(src._data):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     d = _wrap_dim(dim, x.ndim)
-    rv, iv = _as_vector(r), _as_vector(idx)
+    iv, xv = _as_vector(idx), _as_vector(x)
     sv = _as_vector(src._data) if isinstance(src, Tensor) else None
-    if any((i != d and iv.shape[i] > rv.shape[i]) or (sv is not None and iv.shape[i] > sv.shape[i])
+    if any((i != d and iv.shape[i] > xv.shape[i]) or (sv is not None and iv.shape[i] > sv.shape[i])
            for i in range(iv.ndim)):
         src_part = f" and to be no larger size than src {list(src._data.shape)}" if sv is not None else ""
         raise RuntimeError(f"Expected index {list(idx.shape)} to be no larger than self {list(x.shape)} apart from "
                            f"dimension {d}{src_part}")
-    _check_bounds(iv, d, rv.shape[d])
+    if r is None:  # a new result: Rust takes contiguous data, index and src of its shape apart from dim
+        fast = None
+        if reduce == "add" and x.ndim and sv is not None and idx.dtype == np.int64:
+            fast = _core._select_scatter_add(x, d, idx, src._data)
+        if fast is not None:
+            return fast
+        r = x.copy()
+    rv = _as_vector(r)
+    _check_bounds(iv, d, xv.shape[d])
     if sv is not None:
         values = sv[tuple(slice(0, s) for s in iv.shape)]
     else:
@@ -237,7 +251,7 @@ def scatter_(self, dim, index, src):
 
 
 def scatter_add(self, dim, index, src):
-    return out(_scatter_into(self._data.copy(), self, dim, index, src, "aten::scatter_add", "add"), self)
+    return out(_scatter_into(None, self, dim, index, src, "aten::scatter_add", "add"), self)
 
 
 def masked_fill(self, mask, value):

@@ -411,6 +411,9 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(f"selected index k out of range (aten::topk: k={k}, dimension {d} has size {size})")
+    fast = _core._select_topk(x, k, d, largest) if x.ndim else None  # Rust: contiguous 32/64-bit data
+    if fast is not None:
+        return RT.make(RT.topk, (out(fast[0], self), out(fast[1], self)))
     if x.ndim and size >= _SELECT_MIN and 0 < k <= size // 2 and x.dtype.kind in "fiub":
         idx = None
         if size >= _PREFILTER_MIN and k * 64 <= size:

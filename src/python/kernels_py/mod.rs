@@ -23,6 +23,7 @@ mod binary;
 mod fused;
 mod inplace;
 mod scalars;
+mod select;
 mod tensor_io;
 mod unary;
 mod view;
@@ -232,6 +233,7 @@ pub fn add_into_existing(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     fused::register(m)?;
+    select::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }

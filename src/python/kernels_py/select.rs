@@ -1,0 +1,225 @@
+//! `topk`, `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `_core` functions their Python kernels call first.
+//!
+//! Each `_select_*` function takes numpy arrays and returns its result, or
+//! `None` when it does not take the inputs — not C-contiguous or not aligned,
+//! another element type (float32/float64/int64/int32 data, int64 indices), a
+//! shape outside Note [Select layout], a borrowed array, or the fast paths off
+//! (`OPYARD_FASTPATH=0`) — and the Python kernel then computes with numpy as
+//! before (Note [Fused kernels from Python]: the same contract). The Python
+//! kernel checks the arguments first (dims wrapped, `k` in range, dtypes and
+//! sizes matched); the indices' bounds are checked here while the result (a new
+//! array, dropped on error) is written, with torch's message naming the first
+//! index out of range. The loops run with the
+//! GIL released.
+
+use crate::kernels::select::{self, Ranked};
+use crate::kernels::Arith;
+use crate::python::hooks::fast_paths;
+use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+/// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
+fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
+    let a = x.downcast::<PyArrayDyn<T>>().ok()?;
+    let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
+    if !(a.is_c_contiguous() && aligned) {
+        return None;
+    }
+    a.try_readonly().ok()
+}
+
+/// Runs `$body` with `$t` bound to the element type of `$x` (float32, float64,
+/// int64 or int32); `None` otherwise or with the fast paths off.
+macro_rules! by_dtype {
+    ($x:expr, $t:ident => $body:expr) => {{
+        if !fast_paths() {
+            return Ok(None);
+        }
+        if $x.downcast::<PyArrayDyn<f32>>().is_ok() {
+            type $t = f32;
+            $body
+        } else if $x.downcast::<PyArrayDyn<f64>>().is_ok() {
+            type $t = f64;
+            $body
+        } else if $x.downcast::<PyArrayDyn<i64>>().is_ok() {
+            type $t = i64;
+            $body
+        } else if $x.downcast::<PyArrayDyn<i32>>().is_ok() {
+            type $t = i32;
+            $body
+        } else {
+            Ok(None)
+        }
+    }};
+}
+
+/// `(outer, n, inner)` of `shape` around `dim` (Note [Select layout]); `None`
+/// for a 0-d shape or a dim out of range.
+fn around(shape: &[usize], dim: usize) -> Option<(usize, usize, usize)> {
+    if dim >= shape.len() {
+        return None;
+    }
+    Some((
+        shape[..dim].iter().product(),
+        shape[dim],
+        shape[dim + 1..].iter().product(),
+    ))
+}
+
+fn topk_as<'py, T: Ranked + Element>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    k: usize,
+    dim: usize,
+    largest: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let Some((_, n, inner)) = around(xr.shape(), dim) else {
+        return Ok(None);
+    };
+    if k > n {
+        return Ok(None);
+    }
+    let mut shape = xr.shape().to_vec();
+    shape[dim] = k;
+    let vals = PyArrayDyn::<T>::zeros_bound(py, shape.as_slice(), false);
+    let idx = PyArrayDyn::<i64>::zeros_bound(py, shape.as_slice(), false);
+    {
+        let xs = xr.as_slice()?;
+        let mut vw = vals.readwrite();
+        let mut iw = idx.readwrite();
+        let (vs, is) = (vw.as_slice_mut()?, iw.as_slice_mut()?);
+        py.allow_threads(|| select::topk(xs, n, inner, k, largest, vs, is));
+    }
+    Ok(Some((vals.into_any(), idx.into_any()).into_py(py)))
+}
+
+/// `(values, indices)` of the `k` largest (`largest`) or smallest elements of
+/// `x` along `dim` (wrapped, `0 <= k <= size`), sorted, ties in position order
+/// (Note [topk order]); or `None`.
+#[pyfunction]
+fn _select_topk(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    k: usize,
+    dim: usize,
+    largest: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => topk_as::<T>(py, x, k, dim, largest))
+}
+
+/// The index `idx` of `(outer, m, inner)` against data of `(outer, n, inner)`
+/// along `dim`: `(outer, n, m, inner)`, or `None` when the shapes are not that.
+fn index_layout(data: &[usize], idx: &[usize], dim: usize) -> Option<(usize, usize, usize, usize)> {
+    if data.len() != idx.len() {
+        return None;
+    }
+    let (outer, n, inner) = around(data, dim)?;
+    let same = data
+        .iter()
+        .zip(idx)
+        .enumerate()
+        .all(|(i, (a, b))| i == dim || a == b);
+    same.then_some((outer, n, idx[dim], inner))
+}
+
+/// torch's error for an index `i` outside `0..n` along `dim`.
+fn out_of_bounds(i: i64, dim: usize, n: usize) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "index {i} is out of bounds for dimension {dim} with size {n}"
+    ))
+}
+
+fn gather_as<'py, T: Element + Copy + Send + Sync>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    dim: usize,
+    index: &Bound<'py, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    let (Some(xr), Some(ir)) = (contiguous::<T>(x), contiguous::<i64>(index)) else {
+        return Ok(None);
+    };
+    let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
+        return Ok(None);
+    };
+    let out = PyArrayDyn::<T>::zeros_bound(py, ir.shape(), false);
+    {
+        let (xs, is) = (xr.as_slice()?, ir.as_slice()?);
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| select::gather(xs, n, is, m, inner, os))
+            .map_err(|i| out_of_bounds(i, dim, n))?;
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `gather(x, dim, index)` for an int64 `index` of `x`'s shape apart from `dim`
+/// (wrapped), its bounds checked first; or `None`.
+#[pyfunction]
+fn _select_gather(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    index: &Bound<'_, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => gather_as::<T>(py, x, dim, index))
+}
+
+fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    dim: usize,
+    index: &Bound<'py, PyAny>,
+    src: &Bound<'py, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    let (Some(xr), Some(ir), Some(sr)) = (
+        contiguous::<T>(x),
+        contiguous::<i64>(index),
+        contiguous::<T>(src),
+    ) else {
+        return Ok(None);
+    };
+    if ir.shape() != sr.shape() {
+        return Ok(None);
+    }
+    let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
+        return Ok(None);
+    };
+    let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
+    {
+        let (xs, is, ss) = (xr.as_slice()?, ir.as_slice()?, sr.as_slice()?);
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| {
+            os.copy_from_slice(xs);
+            select::scatter_add(os, n, is, ss, m, inner)
+        })
+        .map_err(|i| out_of_bounds(i, dim, n))?;
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `scatter_add(x, dim, index, src)` into a new array for an int64 `index` of
+/// `x`'s shape apart from `dim` (wrapped) and `src` of the index's shape and
+/// `x`'s dtype, its bounds checked before any write; or `None`.
+#[pyfunction]
+fn _select_scatter_add(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    index: &Bound<'_, PyAny>,
+    src: &Bound<'_, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => scatter_add_as::<T>(py, x, dim, index, src))
+}
+
+/// Add this file's functions to `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_select_topk, m)?)?;
+    m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
+    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)
+}
