@@ -26,6 +26,7 @@ _expand = resolve("aten::expand")
 _cat = resolve("aten::cat")
 # The common call in Rust; None with the fast paths off (Note [Fast paths and general paths]).
 _vmap_call = _core._vmap_call if _core.FAST_PATHS else None
+_VmapFunction = _core.VmapFunction if _core.FAST_PATHS else None
 
 
 def _name(func):
@@ -106,6 +107,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if chunk_size is not None and chunk_size < size:
             return _chunked(func, flat, dims, size, chunk_size, out_dims, randomness, args, kwargs)
         return _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs)
+    if (_VmapFunction is not None and int_dims and in_dims == 0 and chunk_size is None and bad_out_dims is None
+            and callable(func)):
+        # The common vmap as a Rust callable holding what each call reads (Note [vmap's function in Rust]);
+        # ``wrapped`` serves the calls it does not (inputs that are not tensors, unequal sizes, ...).
+        fast = _VmapFunction(func, wrapped, randomness, name, out_dims, _CONTEXT)
+        return functools.update_wrapper(fast, func)
     return wrapped
 
 
@@ -247,6 +254,10 @@ def _output(func, o, d, level, size):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     expanded = _expand(o, (size,) + tuple(o.shape))
     return expanded if d % n == 0 else move_dim(expanded, 0, d)
+
+
+# What every ``VmapFunction`` call reads besides its arguments.
+_CONTEXT = (VmapLevel, _new_layer, _level_numbers, _stack, _outputs, move_dim)
 
 
 def _chunked(func, flat, dims, size, chunk_size, out_dims, randomness, args, kwargs):

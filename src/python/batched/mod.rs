@@ -20,6 +20,7 @@
 //! rule is Python's (`opyard/func/rules/`), and so are the cases the Rust
 //! rules hand back (Note [Fast paths and general paths]).
 
+pub mod function;
 pub mod pointwise;
 
 use pyo3::prelude::*;
@@ -171,12 +172,32 @@ pub fn _vmap_call<'py>(
     levels: &Bound<'py, PyList>,
     unwrap: bool,
 ) -> PyResult<(bool, Bound<'py, PyAny>)> {
+    run(py, func, args, kwargs, layer, level, levels, unwrap)
+}
+
+/// The body of [`_vmap_call`], also what a `VmapFunction` calls
+/// (Note [vmap's function in Rust]).
+#[allow(clippy::too_many_arguments)]
+pub fn run<'py>(
+    py: Python<'py>,
+    func: &Bound<'py, PyAny>,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+    layer: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+    levels: &Bound<'py, PyList>,
+    unwrap: bool,
+) -> PyResult<(bool, Bound<'py, PyAny>)> {
     levels.append(layer)?;
     let out = {
         let _mode = InVmapMode::enter();
         let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> =
             args.iter().map(|a| wrap(py, &a, level)).collect();
-        wrapped.and_then(|w| func.call(PyTuple::new_bound(py, w), kwargs))
+        wrapped.and_then(|w| match kwargs {
+            // No argument tuple for a function that takes the vectorcall convention.
+            None => crate::python::ffi::object::vectorcall(func, w.iter().map(|b| b.as_borrowed())),
+            Some(_) => func.call(PyTuple::new_bound(py, w), kwargs),
+        })
     };
     let popped = pop_layer(levels, layer);
     let out = out?;
@@ -211,5 +232,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_wrap_batched, m)?)?;
     m.add_function(wrap_pyfunction!(_vmap_call, m)?)?;
     m.add_class::<pointwise::PyBatchedPointwise>()?;
+    function::register(m)?;
     Ok(())
 }

@@ -1,0 +1,220 @@
+//! The function `vmap(f)` returns, as a Rust callable.
+//!
+//! Note [vmap's function in Rust]: `opyard.func.vmap(f)` with `in_dims=0`
+//! (the int, not a tuple), no `chunk_size` and valid `out_dims` returns a
+//! `_core.VmapFunction`: what the call needs besides its arguments (the
+//! function, randomness, name, `out_dims` and whether it is an int, the
+//! `VmapLevel` class, the level counter, the thread's transform stack, the
+//! output rules) is read once, at `vmap()` time, and a call with tensors
+//! mapped along dim 0 runs entirely here: the batch size from each input's
+//! numpy header, the level record made and filled, then [`super::run`] (push,
+//! `VmapMode`, wrap, call, restore), then the physical result or `vmap`'s
+//! output rules. Every other call (an input that is not a tensor, a 0-dim
+//! input, unequal sizes, storage that is not a numpy array) goes to the Python
+//! function `vmap` built (`general`), which checks and reports as before; so
+//! does every call with the fast paths off (`vmap` then returns that function
+//! itself). `functools.update_wrapper` gives the object `f`'s name, doc and
+//! `__wrapped__` (the class has a `__dict__`), and `__get__` binds it as a
+//! method the way a Python function binds.
+
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple};
+
+use crate::python::dispatch::operator::bind_method;
+use crate::python::ffi::ndarray::ArrayView;
+use crate::python::hooks::installed;
+
+/// What every call of a `vmap`'d function reads, prepared at `vmap()` time.
+#[pyclass(name = "VmapFunction", module = "opyard._core", frozen, dict, weakref)]
+pub struct PyVmapFunction {
+    func: PyObject,
+    /// The Python function `vmap` built: every call this one does not serve.
+    general: PyObject,
+    randomness: PyObject,
+    name: PyObject,
+    out_dims: PyObject,
+    /// `out_dims` is an int (then it is valid: checked when `vmap` was called).
+    out_dims_int: bool,
+    /// `out_dims == 0`.
+    out_dims_zero: bool,
+    /// `(VmapLevel, object.__new__, level numbers, the thread-local stack holder,
+    /// _outputs, move_dim)`, shared by every `VmapFunction`.
+    context: PyObject,
+}
+
+/// The shared context, unpacked once per process.
+struct Context {
+    level_cls: PyObject,
+    new_layer: PyObject,
+    numbers: PyObject,
+    stack: PyObject,
+    outputs: PyObject,
+    move_dim: PyObject,
+}
+
+static CONTEXT: GILOnceCell<Context> = GILOnceCell::new();
+
+fn context<'py>(py: Python<'py>, ctx: &PyObject) -> PyResult<&'py Context> {
+    if let Some(c) = CONTEXT.get(py) {
+        return Ok(c);
+    }
+    let (level_cls, new_layer, numbers, stack, outputs, move_dim) = ctx.extract(py)?;
+    let made = Context {
+        level_cls,
+        new_layer,
+        numbers,
+        stack,
+        outputs,
+        move_dim,
+    };
+    Ok(CONTEXT.get_or_init(py, || made))
+}
+
+/// The batch size when every input is a tensor whose storage is a numpy array
+/// with at least one dimension, all of one size at dim 0; else `None`.
+fn batch_size(args: &Bound<'_, PyTuple>) -> Option<isize> {
+    let py = args.py();
+    let tensor = installed(py)?.tensor.bind(py);
+    let mut size = None;
+    for a in args.iter() {
+        if !crate::python::ffi::object::is_instance_of_type(&a, tensor) {
+            return None;
+        }
+        let base = a
+            .downcast::<crate::python::tensor::base::PyTensorBase>()
+            .ok()?;
+        let data = base.get().data(py)?;
+        let first = *ArrayView::of(&data)?.dims().first()?;
+        match size {
+            None => size = Some(first),
+            Some(s) if s != first => return None,
+            Some(_) => {}
+        }
+    }
+    size
+}
+
+impl PyVmapFunction {
+    /// The body of `__call__` (also the type's raw `tp_call`).
+    fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let Some(size) = batch_size(args) else {
+            return self.general.call_bound(py, args.clone(), kwargs);
+        };
+        let ctx = context(py, &self.context)?;
+        // The level record, as `push_layer` makes it (no `__init__` frame).
+        let layer = ctx.new_layer.bind(py).call1((ctx.level_cls.bind(py),))?;
+        let level = PyIterator::from_bound_object(ctx.numbers.bind(py))?
+            .next()
+            .unwrap_or_else(|| Err(pyo3::exceptions::PyStopIteration::new_err(())))?;
+        layer.setattr(pyo3::intern!(py, "info"), py.None())?;
+        layer.setattr(pyo3::intern!(py, "level"), &level)?;
+        layer.setattr(pyo3::intern!(py, "batch_size"), size)?;
+        layer.setattr(pyo3::intern!(py, "randomness"), self.randomness.bind(py))?;
+        layer.setattr(pyo3::intern!(py, "name"), self.name.bind(py))?;
+        let levels = ctx.stack.bind(py).getattr(pyo3::intern!(py, "levels"))?;
+        let levels = levels.downcast::<PyList>()?;
+        let kwargs = kwargs.filter(|k| !k.is_empty());
+        let func = self.func.bind(py);
+        let (done, out) = super::run(
+            py,
+            func,
+            args,
+            kwargs,
+            &layer,
+            &level,
+            levels,
+            self.out_dims_int,
+        )?;
+        let out_dims = self.out_dims.bind(py);
+        if done {
+            if self.out_dims_zero {
+                return Ok(out.unbind());
+            }
+            return Ok(ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind());
+        }
+        Ok(ctx
+            .outputs
+            .bind(py)
+            .call1((func, out, out_dims, level, size))?
+            .unbind())
+    }
+}
+
+crate::python::ffi::call_slot::raw_call_slot!(
+    /// A `VmapFunction` is called with the argument tuple and keyword dict
+    /// CPython built, without PyO3's argument extraction (Note [Packet call slots]).
+    install_call_slot, PyVmapFunction, method_descriptor = false,
+    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
+
+#[pymethods]
+impl PyVmapFunction {
+    /// `VmapFunction(func, general, randomness, name, out_dims, context)`; see
+    /// Note [vmap's function in Rust].
+    #[new]
+    fn new(
+        py: Python<'_>,
+        func: PyObject,
+        general: PyObject,
+        randomness: PyObject,
+        name: PyObject,
+        out_dims: &Bound<'_, PyAny>,
+        context: PyObject,
+    ) -> Self {
+        let out_dims_int = crate::python::ffi::object::exact_int_bits(out_dims).is_some()
+            || out_dims
+                .get_type()
+                .is(&py.get_type_bound::<pyo3::types::PyLong>());
+        let out_dims_zero = out_dims_int && out_dims.eq(0).unwrap_or(false);
+        PyVmapFunction {
+            func,
+            general,
+            randomness,
+            name,
+            out_dims: out_dims.clone().unbind(),
+            out_dims_int,
+            out_dims_zero,
+            context,
+        }
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        self.call(py, args, kwargs)
+    }
+
+    /// Bound as a method when stored on a class, as a Python function is.
+    fn __get__(
+        slf: &Bound<'_, Self>,
+        obj: Option<&Bound<'_, PyAny>>,
+        _ty: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
+        bind_method(slf.as_any(), obj)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let name = slf
+            .getattr(pyo3::intern!(slf.py(), "__qualname__"))
+            .and_then(|n| n.downcast_into::<PyString>().map_err(PyErr::from))
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "vmap".to_string());
+        Ok(format!("<function {name} at {:#x}>", slf.as_ptr() as usize))
+    }
+}
+
+/// Add this area's classes to `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVmapFunction>()?;
+    install_call_slot(m.py());
+    Ok(())
+}
