@@ -7,6 +7,7 @@ batch dims (0, or None for unbatched arguments; a list of those for a tensor
 list), and wraps each output whose out dim is not None at that level.
 """
 
+from .. import _core
 from .._tensor import CPU, Tensor
 from .batched import BATCHED_BIT, BatchedTensor, _new, _stack, layer_of, move_dim, wrap
 from .rules.common import level_of
@@ -132,5 +133,12 @@ def make_vmap_kernel(overload, rule):
                 return t
         return _checked(name, result, level)
     unary.__qualname__ = f"vmap_rule<{name}>"
+    if _core.FAST_PATHS:
+        # The same kernel in Rust, ``unary`` serving the calls it does not (Note [register_vmap kernel in Rust]).
+        return _core.VmapRuleKernel(rule, name, unary, _RULE_CONTEXT)
     return unary
+
+
+# What every ``VmapRuleKernel`` call reads besides its arguments.
+_RULE_CONTEXT = (VmapInfo, _stack, layer_of, _checked, _ZERO)
 

@@ -257,7 +257,7 @@ def _output(func, o, d, level, size):
 
 
 # What every ``VmapFunction`` call reads besides its arguments.
-_CONTEXT = (VmapLevel, _new_layer, _level_numbers, _stack, _outputs, move_dim)
+_CONTEXT = (VmapLevel, _level_numbers, _stack, _outputs, move_dim)
 
 
 def _chunked(func, flat, dims, size, chunk_size, out_dims, randomness, args, kwargs):

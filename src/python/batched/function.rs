@@ -19,10 +19,11 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple, PyType};
 
 use crate::python::dispatch::operator::bind_method;
 use crate::python::ffi::ndarray::ArrayView;
+use crate::python::ffi::object::new_by_base;
 use crate::python::hooks::installed;
 
 /// What every call of a `vmap`'d function reads, prepared at `vmap()` time.
@@ -38,15 +39,14 @@ pub struct PyVmapFunction {
     out_dims_int: bool,
     /// `out_dims == 0`.
     out_dims_zero: bool,
-    /// `(VmapLevel, object.__new__, level numbers, the thread-local stack holder,
-    /// _outputs, move_dim)`, shared by every `VmapFunction`.
+    /// `(VmapLevel, level numbers, the thread-local stack holder, _outputs,
+    /// move_dim)`, shared by every `VmapFunction`.
     context: PyObject,
 }
 
 /// The shared context, unpacked once per process.
 struct Context {
-    level_cls: PyObject,
-    new_layer: PyObject,
+    level_cls: Py<PyType>,
     numbers: PyObject,
     stack: PyObject,
     outputs: PyObject,
@@ -59,10 +59,9 @@ fn context<'py>(py: Python<'py>, ctx: &PyObject) -> PyResult<&'py Context> {
     if let Some(c) = CONTEXT.get(py) {
         return Ok(c);
     }
-    let (level_cls, new_layer, numbers, stack, outputs, move_dim) = ctx.extract(py)?;
+    let (level_cls, numbers, stack, outputs, move_dim) = ctx.extract(py)?;
     let made = Context {
         level_cls,
-        new_layer,
         numbers,
         stack,
         outputs,
@@ -107,8 +106,8 @@ impl PyVmapFunction {
             return self.general.call_bound(py, args.clone(), kwargs);
         };
         let ctx = context(py, &self.context)?;
-        // The level record, as `push_layer` makes it (no `__init__` frame).
-        let layer = ctx.new_layer.bind(py).call1((ctx.level_cls.bind(py),))?;
+        // The level record, as `push_layer` makes it: `object.__new__(VmapLevel)`, no `__init__`.
+        let layer = new_by_base(ctx.level_cls.bind(py), &py.get_type_bound::<PyAny>())?;
         let level = PyIterator::from_bound_object(ctx.numbers.bind(py))?
             .next()
             .unwrap_or_else(|| Err(pyo3::exceptions::PyStopIteration::new_err(())))?;

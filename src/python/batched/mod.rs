@@ -22,6 +22,7 @@
 
 pub mod function;
 pub mod pointwise;
+pub mod rule;
 
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -233,5 +234,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_vmap_call, m)?)?;
     m.add_class::<pointwise::PyBatchedPointwise>()?;
     function::register(m)?;
+    rule::register(m)?;
     Ok(())
 }
