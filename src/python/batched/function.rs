@@ -19,7 +19,7 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyIterator, PyString, PyTuple, PyType};
 
 use crate::python::dispatch::operator::bind_method;
 use crate::python::ffi::ndarray::ArrayView;
@@ -116,8 +116,7 @@ impl PyVmapFunction {
         layer.setattr(pyo3::intern!(py, "batch_size"), size)?;
         layer.setattr(pyo3::intern!(py, "randomness"), self.randomness.bind(py))?;
         layer.setattr(pyo3::intern!(py, "name"), self.name.bind(py))?;
-        let levels = ctx.stack.bind(py).getattr(pyo3::intern!(py, "levels"))?;
-        let levels = levels.downcast::<PyList>()?;
+        let levels = super::thread_levels(py, ctx.stack.bind(py))?;
         let kwargs = kwargs.filter(|k| !k.is_empty());
         let func = self.func.bind(py);
         let (done, out) = super::run(
@@ -127,7 +126,7 @@ impl PyVmapFunction {
             kwargs,
             &layer,
             &level,
-            levels,
+            &levels,
             self.out_dims_int,
         )?;
         let out_dims = self.out_dims.bind(py);

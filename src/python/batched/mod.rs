@@ -138,6 +138,42 @@ impl Drop for InVmapMode {
     }
 }
 
+thread_local! {
+    /// This thread's transform stack (`_levels._tls.levels`), with the address of
+    /// the thread-local holder it was read from. See [`thread_levels`].
+    static LEVELS: std::cell::RefCell<Option<(usize, Py<PyList>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `stack.levels`, this thread's transform stack (`stack` being
+/// `autograd/transform_levels.py`'s thread-local holder): read once per thread
+/// and kept, since the holder makes the list once per thread and only ever
+/// changes it in place (reading a thread-local attribute costs a lookup of the
+/// thread's dict first, on every call of a vmapped function and rule).
+pub fn thread_levels<'py>(
+    py: Python<'py>,
+    stack: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let key = stack.as_ptr() as usize;
+    let cached = LEVELS.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, l)| l.clone_ref(py))
+    });
+    if let Some(levels) = cached {
+        return Ok(levels.into_bound(py));
+    }
+    let levels = stack
+        .getattr(pyo3::intern!(py, "levels"))?
+        .downcast_into::<PyList>()?;
+    let old = LEVELS.with(|c| c.replace(Some((key, levels.clone().unbind()))));
+    // The replaced entry (another holder: tests may make one) is released here,
+    // with no borrow of the cell held.
+    drop(old);
+    Ok(levels)
+}
+
 /// Take `layer` off `levels` (the thread's transform stack): the last entry, or,
 /// when an exception unwound inner levels out of order, it and everything after it.
 fn pop_layer(levels: &Bound<'_, PyList>, layer: &Bound<'_, PyAny>) -> PyResult<()> {

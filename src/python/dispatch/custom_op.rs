@@ -94,6 +94,24 @@ impl PyCustomOpBase {
         })
     }
 
+    /// A subclass that keeps this `__call__` (`CustomOpDef`) calls it through the raw
+    /// `tp_call` too (see [`install_call_slot`]).
+    #[classmethod]
+    #[pyo3(signature = (**_kwargs))]
+    fn __init_subclass__(
+        cls: &Bound<'_, pyo3::types::PyType>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<()> {
+        if _kwargs.is_some_and(|k| !k.is_empty()) {
+            // What `object.__init_subclass__` says, which this one stands in for.
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{}.__init_subclass__() takes no keyword arguments",
+                cls.name()?
+            )));
+        }
+        install_call_slot_on(cls)
+    }
+
     /// Whether the autograd kernel checks the outputs (see Note [Custom op call]).
     fn _set_autograd_checks(&self, on: bool) {
         self.autograd_checks.store(on, Ordering::Relaxed);
@@ -101,6 +119,17 @@ impl PyCustomOpBase {
 
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        Self::call(slf, args, kwargs)
+    }
+}
+
+impl PyCustomOpBase {
+    /// The body of `__call__` (also the type's raw `tp_call`, see [`install_call_slot`]).
+    fn call(
         slf: &Bound<'_, Self>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
@@ -140,6 +169,13 @@ impl PyCustomOpBase {
         Ok(out)
     }
 }
+
+crate::python::ffi::call_slot::raw_call_slot!(
+    /// A custom op is called with the argument tuple and keyword dict CPython
+    /// built, without PyO3's argument extraction (Note [Packet call slots]);
+    /// `CustomOpDef`, the Python subclass, inherits the slot.
+    install_call_slot, install_call_slot_on, PyCustomOpBase,
+    |_py, slf, args, kwargs| PyCustomOpBase::call(slf, args, kwargs));
 
 /// `_outputs_alias(args, kwargs, out)`: whether `out` (a tensor, or a list or
 /// tuple of them) shares storage with a tensor in `args` (a tuple or list,
@@ -214,6 +250,9 @@ fn aliases(
     kwargs: Option<&Bound<'_, PyDict>>,
     out: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
+    if let Some(found) = aliases_plain(args, kwargs, out) {
+        return Ok(found);
+    }
     let shares_with_input = |so: &Bound<'_, PyAny>| -> PyResult<bool> {
         let hit = |a: &Bound<'_, PyAny>| -> PyResult<bool> { Ok(storage(a)?.is(so)) };
         for a in args.iter() {
@@ -242,6 +281,35 @@ fn aliases(
         earlier.push(so);
         Ok(false)
     })
+}
+
+/// [`aliases`] for the common call: one tensor output, no keywords, every
+/// argument a tensor or a value holding none (not a list or tuple); storages
+/// compared by address. `None` for any other call.
+fn aliases_plain(
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    out: &Bound<'_, PyAny>,
+) -> Option<bool> {
+    if kwargs.is_some_and(|k| !k.is_empty()) {
+        return None;
+    }
+    let py = out.py();
+    let address = |t: &Bound<'_, PyAny>| {
+        t.downcast::<crate::python::tensor::base::PyTensorBase>()
+            .ok()
+            .map(|tb| tb.get().storage_address(py, t.as_ptr() as usize))
+    };
+    let so = address(out)?;
+    for a in args.iter() {
+        match address(&a) {
+            Some(sa) if sa == so => return Some(true),
+            Some(_) => {}
+            None if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() => return None,
+            None => {}
+        }
+    }
+    Some(false)
 }
 
 /// An `out=` op returns its mutable keyword-only arguments: the one itself,

@@ -23,6 +23,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<operator::PyOpOverload>()?;
     m.add_class::<operator::PyOpOverloadPacket>()?;
     m.add_class::<custom_op::PyCustomOpBase>()?;
+    custom_op::install_call_slot(m.py());
     m.add_function(wrap_pyfunction!(custom_op::_outputs_alias, m)?)?;
     m.add_class::<tls::PyKeyGuard>()?;
     crate::python::ffi::call_slot::install_packet_call_slots(m.py());

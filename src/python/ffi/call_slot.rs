@@ -12,7 +12,9 @@ use pyo3::PyTypeInfo;
 /// instance found on a class as `f(obj, *args)` without binding it first.
 ///
 /// # Safety
-/// The GIL is held, `ty` is fully built and final (not subclassable), and
+/// The GIL is held, `ty` is fully built and final (not subclassable; without
+/// `method_descriptor` a subclassable `ty` is allowed too: its subclasses
+/// inherit `call` for instances that are `ty`'s), and
 /// `call` accepts every instance of `ty` (a method descriptor must also mean,
 /// called with the instance first, what its `__get__`-bound form means).
 pub unsafe fn install(ty: &Bound<'_, PyType>, call: ffi::ternaryfunc, method_descriptor: bool) {
@@ -22,6 +24,12 @@ pub unsafe fn install(ty: &Bound<'_, PyType>, call: ffi::ternaryfunc, method_des
         (*t).tp_flags |= ffi::Py_TPFLAGS_METHOD_DESCRIPTOR;
     }
     ffi::PyType_Modified(t);
+}
+
+/// `ty`'s `tp_call` slot.
+pub fn call_slot_of(ty: &Bound<'_, PyType>) -> Option<ffi::ternaryfunc> {
+    // SAFETY: a live, ready type object; a plain field read.
+    unsafe { (*ty.as_type_ptr()).tp_call }
 }
 
 /// Run `body` on `tp_call`'s raw arguments, typed.
@@ -53,7 +61,8 @@ pub unsafe fn with_args<T: PyTypeInfo, R>(
 /// a class is called as `f(obj, *args)` without being bound first.
 ///
 /// The caller promises what [`install`] requires: `$ty` is final (not
-/// subclassable) and `$body` accepts every instance (a method descriptor also
+/// subclassable, unless `method_descriptor = false`) and `$body` accepts every
+/// instance, subclass instances included (a method descriptor also
 /// means, called with the instance first, what its `__get__`-bound form means).
 macro_rules! raw_call_slot {
     ($(#[$doc:meta])* $install:ident, $ty:ty, method_descriptor = $md:expr,
@@ -92,6 +101,38 @@ macro_rules! raw_call_slot {
             // `tp_call`'s signature and, by this macro's contract, accepts
             // every instance.
             unsafe { $crate::python::ffi::call_slot::install(&ty, tp_call, $md) };
+        }
+    };
+    // A subclassable `$ty`: `$install_on(cls)` also points the `tp_call` of `cls`, a
+    // subclass that does not define `__call__` itself, at the raw body (CPython gives a
+    // heap subclass the base's original slot function, not the one installed later).
+    ($(#[$doc:meta])* $install:ident, $install_on:ident, $ty:ty,
+     |$py:ident, $slf:ident, $args:ident, $kwargs:ident| $body:expr) => {
+        $crate::python::ffi::call_slot::raw_call_slot!(
+            $(#[$doc])* $install, $ty, method_descriptor = false,
+            |$py, $slf, $args, $kwargs| $body);
+
+        /// Install the raw `tp_call` on `cls`, a subclass of this type whose `__call__`
+        /// is the base's (checked: anything else is left alone).
+        pub fn $install_on(cls: &pyo3::Bound<'_, pyo3::types::PyType>) -> pyo3::PyResult<()> {
+            use pyo3::prelude::*;
+            let py = cls.py();
+            let base = py.get_type_bound::<$ty>();
+            let name = pyo3::intern!(py, "__call__");
+            let own = base.getattr(name)?;
+            let theirs = cls.getattr(name)?;
+            if !$crate::python::ffi::object::is_subtype(cls, &base) || !theirs.is(&own) {
+                return Ok(());
+            }
+            // The base's slot is the raw body by now: `$install` ran at module init.
+            let slot = $crate::python::ffi::call_slot::call_slot_of(&base);
+            if let Some(slot) = slot {
+                // SAFETY: GIL held, `cls` is a built subclass of `$ty` (checked) whose
+                // instances are all `$ty`s, and `slot` is `$ty`'s raw `tp_call`, which
+                // accepts every one of them; no method descriptor flag.
+                unsafe { $crate::python::ffi::call_slot::install(cls, slot, false) };
+            }
+            Ok(())
         }
     };
 }

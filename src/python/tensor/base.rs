@@ -144,6 +144,18 @@ impl PyTensorBase {
         self.field(py, field).filter(|v| !v.is_none())
     }
 
+    /// The address of what this tensor's data belongs to: its view base (`_base`),
+    /// else `own`, the tensor's own address. Nothing is read, no reference taken.
+    #[inline]
+    pub fn storage_address(&self, py: Python<'_>, own: usize) -> usize {
+        let base = self.slots[Field::Base as usize].address();
+        if base == 0 || base == py.None().as_ptr() as usize {
+            own
+        } else {
+            base
+        }
+    }
+
     /// The storage array (`_data`), `None` while unset.
     pub fn data<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
         self.field(py, Field::Data)

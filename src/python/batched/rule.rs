@@ -1,0 +1,195 @@
+//! The `Batched` kernel of a custom op whose only argument is one Tensor and
+//! that has a `register_vmap` rule, in Rust.
+//!
+//! Note [register_vmap kernel in Rust]: `func/custom.py`'s `make_vmap_kernel`
+//! decides at registration which kernel runs a rule; for an op taking one
+//! Tensor it is this one (with the fast paths on). A call with that one
+//! batched tensor and no other argument reads the tensor's level and physical
+//! value from its fields, finds the level record (the innermost one in the
+//! common case: one comparison), makes its `VmapInfo` on first use, calls
+//! `rule(info, (0,), value)` with a prepared `in_dims`, and wraps an output
+//! returned with out dim `0` at the level in Rust ([`super::wrap`]). Any other
+//! call goes to the Python kernel (`general`), any other result to the Python
+//! checks (`checked`: torch's messages), so behaviour is the Python kernel's.
+
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyTuple, PyType};
+
+use super::{as_batched, wrap};
+use crate::python::ffi::object::{exact_int_bits, is_instance_of_type, new_by_base, vectorcall};
+use crate::python::hooks::installed;
+use crate::python::tensor::slots::Field;
+
+/// A custom op's `register_vmap` rule as its `Batched` kernel (one Tensor argument).
+#[pyclass(name = "VmapRuleKernel", module = "opyard._core", frozen)]
+pub struct PyVmapRuleKernel {
+    rule: PyObject,
+    /// `name` as the Python kernel's messages spell it.
+    name: PyObject,
+    /// The Python kernel: every call this one does not serve.
+    general: PyObject,
+    /// `(VmapInfo, the thread-local stack holder, layer_of, _checked, (0,))`.
+    context: PyObject,
+}
+
+struct Context {
+    info_cls: Py<PyType>,
+    stack: PyObject,
+    layer_of: PyObject,
+    checked: PyObject,
+    zero: PyObject,
+}
+
+static CONTEXT: GILOnceCell<Context> = GILOnceCell::new();
+
+fn context<'py>(py: Python<'py>, ctx: &PyObject) -> PyResult<&'py Context> {
+    if let Some(c) = CONTEXT.get(py) {
+        return Ok(c);
+    }
+    let (info_cls, stack, layer_of, checked, zero) = ctx.extract(py)?;
+    let made = Context {
+        info_cls,
+        stack,
+        layer_of,
+        checked,
+        zero,
+    };
+    Ok(CONTEXT.get_or_init(py, || made))
+}
+
+/// Whether `a == b` for two level numbers (identity first: small ints are shared).
+fn same_level(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if a.is(b) {
+        return Ok(true);
+    }
+    match (exact_int_bits(a), exact_int_bits(b)) {
+        (Some(x), Some(y)) => Ok(x == y),
+        _ => a.eq(b),
+    }
+}
+
+impl PyVmapRuleKernel {
+    fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let general = || self.general.call_bound(py, args.clone(), kwargs);
+        if args.len() != 1 || kwargs.is_some_and(|k| !k.is_empty()) {
+            return general();
+        }
+        let x = args.get_item(0)?;
+        let Some(b) = as_batched(&x) else {
+            return general();
+        };
+        let st = b.get();
+        let (Some(level), Some(value)) = (
+            st.field(py, Field::BatchLevel),
+            st.field(py, Field::BatchValue),
+        ) else {
+            return general();
+        };
+        let ctx = context(py, &self.context)?;
+        let levels = super::thread_levels(py, ctx.stack.bind(py))?;
+        let last = match levels.len() {
+            0 => None,
+            n => Some(levels.get_item(n - 1)?),
+        };
+        let layer = match last {
+            Some(l) if same_level(&l.getattr(pyo3::intern!(py, "level"))?, &level)? => l,
+            _ => ctx.layer_of.bind(py).call1((&level,))?,
+        };
+        let mut info = layer.getattr(pyo3::intern!(py, "info"))?;
+        if info.is_none() {
+            // `VmapInfo(batch_size, randomness)` without its `__init__` frame, which sets just these two.
+            info = new_by_base(ctx.info_cls.bind(py), &py.get_type_bound::<PyAny>())?;
+            info.setattr(
+                pyo3::intern!(py, "batch_size"),
+                layer.getattr(pyo3::intern!(py, "batch_size"))?,
+            )?;
+            info.setattr(
+                pyo3::intern!(py, "randomness"),
+                layer.getattr(pyo3::intern!(py, "randomness"))?,
+            )?;
+            layer.setattr(pyo3::intern!(py, "info"), &info)?;
+        }
+        let result = vectorcall(
+            self.rule.bind(py),
+            [
+                info.as_borrowed(),
+                ctx.zero.bind_borrowed(py),
+                value.as_borrowed(),
+            ],
+        )?;
+        if let Ok(pair) = result.downcast_exact::<PyTuple>() {
+            if pair.len() == 2 && exact_int_bits(&pair.get_item(1)?) == Some(0) {
+                let out = pair.get_item(0)?;
+                let tensor = installed(py).map(|h| h.tensor.bind(py));
+                if tensor.is_some_and(|t| is_instance_of_type(&out, t)) {
+                    return Ok(wrap(py, &out, &level)?.unbind());
+                }
+            }
+        }
+        Ok(ctx
+            .checked
+            .bind(py)
+            .call1((self.name.bind(py), result, level))?
+            .unbind())
+    }
+}
+
+crate::python::ffi::call_slot::raw_call_slot!(
+    /// The dispatcher calls a kernel with the bound argument tuple: no PyO3
+    /// argument extraction (Note [Packet call slots]).
+    install_call_slot, PyVmapRuleKernel, method_descriptor = false,
+    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
+
+#[pymethods]
+impl PyVmapRuleKernel {
+    /// `VmapRuleKernel(rule, name, general, context)`; see Note [register_vmap kernel in Rust].
+    #[new]
+    fn new(rule: PyObject, name: PyObject, general: PyObject, context: PyObject) -> Self {
+        PyVmapRuleKernel {
+            rule,
+            name,
+            general,
+            context,
+        }
+    }
+
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        self.call(py, args, kwargs)
+    }
+
+    /// The Python kernel's names, so dumps name the kernel as before.
+    #[getter]
+    fn __name__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.general.getattr(py, "__name__")
+    }
+
+    #[getter]
+    fn __qualname__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.general.getattr(py, "__qualname__")
+    }
+
+    /// The Python kernel this one falls back to.
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
+        self.general.clone_ref(py)
+    }
+}
+
+/// Add this area's classes to `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVmapRuleKernel>()?;
+    install_call_slot(m.py());
+    Ok(())
+}
