@@ -62,7 +62,7 @@ pub fn _impl_many(
             op_name,
             key: extract_opt_key(Some(&key))?,
             fallthrough: func.is(fallthrough),
-            kernel: py_kernel(func, with_keyset, false),
+            kernel: py_kernel(py, func, with_keyset, false),
         });
     }
     let shadowed = REGISTRY
@@ -95,6 +95,11 @@ pub fn _replace_kernel(
     // Compares pointers only: allowed under the registry lock.
     let is_old = |k: &crate::python::dispatch::operator::Kernel| k.func.as_ptr() == old;
     REGISTRY
-        .replace_kernel(op_name, key, is_old, py_kernel(new, with_keyset, false))
+        .replace_kernel(
+            op_name,
+            key,
+            is_old,
+            py_kernel(dispatch_key.py(), new, with_keyset, false),
+        )
         .map_err(core_err)
 }

@@ -73,11 +73,19 @@ pub(crate) fn schema_arg(schema: &Bound<'_, PyAny>) -> PyResult<FunctionSchema> 
 }
 
 /// The registry's kernel for a Python callable.
-pub(crate) fn py_kernel(func: PyObject, with_keyset: bool, is_fallback: bool) -> Arc<PyKernel> {
+pub(crate) fn py_kernel(
+    py: Python<'_>,
+    func: PyObject,
+    with_keyset: bool,
+    is_fallback: bool,
+) -> Arc<PyKernel> {
+    let kind =
+        crate::python::dispatch::operator::KernelKind::of(func.bind(py), with_keyset, is_fallback);
     Arc::new(PyKernel {
         func,
         with_keyset,
         is_fallback,
+        kind,
     })
 }
 
@@ -99,7 +107,7 @@ pub fn _impl(
     let key = extract_opt_key(dispatch_key)?;
     // An override of a built-in kernel lands on top of it, so define it first.
     ensure_defined_in(py, lib, op_name)?;
-    let kernel = py_kernel(func, with_keyset, false);
+    let kernel = py_kernel(py, func, with_keyset, false);
     let out = REGISTRY
         .impl_kernel(
             lib,
@@ -118,6 +126,7 @@ pub fn _impl(
 #[pyfunction]
 #[pyo3(signature = (lib, dispatch_key, func, *, with_keyset, fallthrough, provenance))]
 pub fn _fallback(
+    py: Python<'_>,
     lib: u64,
     dispatch_key: Option<&Bound<'_, PyAny>>,
     func: PyObject,
@@ -126,7 +135,7 @@ pub fn _fallback(
     provenance: &str,
 ) -> PyResult<Option<String>> {
     let key = extract_opt_key(dispatch_key)?;
-    let kernel = py_kernel(func, with_keyset, true);
+    let kernel = py_kernel(py, func, with_keyset, true);
     let out = REGISTRY
         .fallback(lib, key, kernel, fallthrough, provenance)
         .map_err(core_err)?;

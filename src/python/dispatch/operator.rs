@@ -36,6 +36,43 @@ pub struct PyKernel {
     pub with_keyset: bool,
     /// Boxed fallback: receives the `OpOverload` before the arguments.
     pub is_fallback: bool,
+    /// Which of the core's own kernel classes `func` is, found once at registration.
+    pub kind: KernelKind,
+}
+
+/// The core's kernel classes that the call path runs without a Python call of
+/// their `__call__` (found at registration, not by a type test per call).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KernelKind {
+    /// A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
+    BatchedPointwise,
+    /// A built-in op's Autograd kernel in Rust (Note [Autograd kernel in Rust]).
+    PlainAutograd,
+    /// The Fake fallback.
+    FakeFallback,
+    /// Anything else: called as a Python callable.
+    Other,
+}
+
+impl KernelKind {
+    /// The kind of `func` registered as a kernel (`with_keyset`, `is_fallback` as registered).
+    pub fn of(func: &Bound<'_, PyAny>, with_keyset: bool, is_fallback: bool) -> Self {
+        use crate::python::autograd::kernel::PyPlainAutogradKernel;
+        use crate::python::batched::pointwise::PyBatchedPointwise;
+        use crate::python::fake::cache::PyFakeFallback;
+        match (with_keyset, is_fallback) {
+            (false, false) if func.downcast_exact::<PyBatchedPointwise>().is_ok() => {
+                KernelKind::BatchedPointwise
+            }
+            (true, false) if func.downcast_exact::<PyPlainAutogradKernel>().is_ok() => {
+                KernelKind::PlainAutograd
+            }
+            (_, true) if func.downcast_exact::<PyFakeFallback>().is_ok() => {
+                KernelKind::FakeFallback
+            }
+            _ => KernelKind::Other,
+        }
+    }
 }
 
 /// Data compiled from a definition.
@@ -177,29 +214,36 @@ fn call_kernel(
 ) -> PyResult<PyObject> {
     let func = k.func.bind(py);
     let kwargs = call.kwargs.as_ref();
-    if !k.with_keyset && !k.is_fallback {
-        // A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
-        if let Ok(bp) =
-            func.downcast_exact::<crate::python::batched::pointwise::PyBatchedPointwise>()
-        {
-            return bp.get().call_unboxed(py, &call);
+    // The kernel's class was found at registration (`KernelKind::of`): the casts below
+    // cannot fail.
+    match k.kind {
+        KernelKind::Other if !k.with_keyset && !k.is_fallback => {
+            return func.call(&call.args, kwargs).map(Bound::unbind);
         }
-        return func.call(&call.args, kwargs).map(Bound::unbind);
-    }
-    if k.with_keyset && !k.is_fallback {
+        // A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
+        KernelKind::BatchedPointwise => {
+            if let Ok(bp) =
+                func.downcast_exact::<crate::python::batched::pointwise::PyBatchedPointwise>()
+            {
+                return bp.get().call_unboxed(py, &call);
+            }
+        }
         // A built-in op's Autograd kernel in Rust takes the call as it is, no key-set
         // object or new tuple (See Note [Autograd kernel in Rust] in `autograd/kernel/mod.rs`).
-        if let Ok(ag) =
-            func.downcast_exact::<crate::python::autograd::kernel::PyPlainAutogradKernel>()
-        {
-            return ag.get().call_unboxed(py, &call, masked);
+        KernelKind::PlainAutograd => {
+            if let Ok(ag) =
+                func.downcast_exact::<crate::python::autograd::kernel::PyPlainAutogradKernel>()
+            {
+                return ag.get().call_unboxed(py, &call, masked);
+            }
         }
-    }
-    if k.is_fallback {
         // The Fake fallback takes the operator and key set as Rust values.
-        if let Ok(ff) = func.downcast_exact::<crate::python::fake::cache::PyFakeFallback>() {
-            return crate::python::fake::cache::call(ff, k, op, op_obj, call, masked);
+        KernelKind::FakeFallback => {
+            if let Ok(ff) = func.downcast_exact::<crate::python::fake::cache::PyFakeFallback>() {
+                return crate::python::fake::cache::call(ff, k, op, op_obj, call, masked);
+            }
         }
+        KernelKind::Other => {}
     }
     let mut prefix: Vec<PyObject> = Vec::with_capacity(2);
     if k.with_keyset {
