@@ -139,9 +139,9 @@ impl Drop for InVmapMode {
 }
 
 thread_local! {
-    /// This thread's transform stack (`_levels._tls.levels`), with the address of
-    /// the thread-local holder it was read from. See [`thread_levels`].
-    static LEVELS: std::cell::RefCell<Option<(usize, Py<PyList>)>> =
+    /// This thread's transform stack (`_levels._tls.levels`), with the thread-local
+    /// holder it was read from (held, so its address names it). See [`thread_levels`].
+    static LEVELS: std::cell::RefCell<Option<(PyObject, Py<PyList>)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -154,11 +154,10 @@ pub fn thread_levels<'py>(
     py: Python<'py>,
     stack: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let key = stack.as_ptr() as usize;
     let cached = LEVELS.with(|c| {
         c.borrow()
             .as_ref()
-            .filter(|(k, _)| *k == key)
+            .filter(|(holder, _)| holder.is(stack))
             .map(|(_, l)| l.clone_ref(py))
     });
     if let Some(levels) = cached {
@@ -167,7 +166,8 @@ pub fn thread_levels<'py>(
     let levels = stack
         .getattr(pyo3::intern!(py, "levels"))?
         .downcast_into::<PyList>()?;
-    let old = LEVELS.with(|c| c.replace(Some((key, levels.clone().unbind()))));
+    let entry = (stack.clone().unbind(), levels.clone().unbind());
+    let old = LEVELS.with(|c| c.replace(Some(entry)));
     // The replaced entry (another holder: tests may make one) is released here,
     // with no borrow of the cell held.
     drop(old);
