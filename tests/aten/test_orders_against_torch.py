@@ -1,4 +1,5 @@
-"""``topk``, ``sort`` (not stable), ``argsort``, ``kthvalue`` and ``mode`` are torch's CPU kernels
+"""``topk``, ``sort`` (not stable), ``argsort``, ``kthvalue``, ``mode`` and ``unique`` (each nan its own
+value, in the order of torch's sort) are torch's CPU kernels
 element for element, equal values included: torch runs the C++ library's partial sort, selection or
 sort, or a quickselect of its own, on each row, none of them stable, so which of several equal
 values it picks and their order are those algorithms' (Note [topk order] in src/kernels/topk.rs,
@@ -66,6 +67,14 @@ def test_kthvalue_and_mode_are_torchs_index_for_index(case):
         got = np.take_along_axis(t.numpy(), np.expand_dims(r.indices.numpy(), dim), dim).squeeze(dim)
         np.testing.assert_array_equal(r.values.numpy(), got)
         assert r.values.dtype == t.dtype
+
+
+@pytest.mark.parametrize("case", [c for c in range(len(_META)) if f"u{c}" in _DATA])
+def test_unique_orders_nans_as_torchs_sort(case):
+    t, _, _ = _case(case)
+    values, inverse = opyard.unique(t, return_inverse=True)
+    np.testing.assert_array_equal(inverse.numpy(), _DATA[f"u{case}"])
+    np.testing.assert_array_equal(values.numpy()[inverse.numpy()], t.numpy())
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8, np.uint8])

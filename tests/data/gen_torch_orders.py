@@ -13,7 +13,8 @@ Run with a Python that has torch (``make orders-expect``; the tests read only th
 Case ``i`` is stored as ``x{i}`` (the input, as int8, float32 or float64, the first that holds it
 exactly), ``v{i}``/``n{i}`` (topk's values as float64, its indices), for inputs of at most 1200
 elements ``s{i}``/``d{i}`` (the indices of ``sort`` ascending/descending), ``k{i}`` (``kthvalue``'s
-index, with k = the case's ``max(k, 1)``) and ``m{i}`` (``mode``'s index), and one row of ``meta``:
+index, with k = the case's ``max(k, 1)``), ``m{i}`` (``mode``'s index), for float data with nan
+``u{i}`` (``unique``'s inverse indices: each nan is its own value), and one row of ``meta``:
 dtype number (into ``DTYPES``), dim, k, largest, sorted.
 """
 
@@ -73,6 +74,8 @@ def main():
                     arrays[f"d{c}"] = torch.sort(t, dim, descending=True).indices.numpy().astype(np.int16)
                 arrays[f"k{c}"] = torch.kthvalue(t, max(k, 1), dim).indices.numpy()
                 arrays[f"m{c}"] = torch.mode(t, dim).indices.numpy()
+                if kind == "nan" and t.is_floating_point():  # each nan its own value, in sort order
+                    arrays[f"u{c}"] = torch.unique(t, return_inverse=True)[1].numpy().astype(np.int32)
                 meta.append((DTYPES.index(dtype), dim, k, int(largest), int(srt)))
     arrays["meta"] = np.array(meta, dtype=np.int64)
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_orders.npz")

@@ -375,6 +375,13 @@ def ordered(self, kernel, refused=()):
     return np.ascontiguousarray(x if wide is None else x.astype(wide)), (None if wide is None else x.dtype)
 
 
+def unstable_order(x, d):
+    """The indices of torch's ``sort(stable=False)`` of the numpy array ``x`` (a real dtype the order
+    kernels take, at least 1-D) along ``d`` (Note [Unstable orders])."""
+    wide = _ORDER_AS[x.dtype.name]
+    return _core._sort_unstable(np.ascontiguousarray(x if wide is None else x.astype(wide)), d, False)[1]
+
+
 def values_back(vals, dtype):
     return vals if dtype is None else vals.astype(dtype)
 
