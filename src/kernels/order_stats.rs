@@ -48,6 +48,9 @@ pub fn sort_lines<T: TopkElem>(
     vals: &mut [T],
     idx: &mut [i64],
 ) {
+    if n == 0 || x.is_empty() {
+        return;
+    }
     if !T::KEYED || n > u32::MAX as usize {
         let Some(&first) = x.first() else {
             return;

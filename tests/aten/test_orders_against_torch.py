@@ -173,3 +173,19 @@ def test_topk_k_out_of_range(k):
 def test_topk_of_a_zero_dim_tensor_is_its_element(k):
     values, indices = opyard.topk(opyard.tensor(2.5), k)
     assert values.item() == 2.5 and indices.item() == 0 and values.dim() == 0 and indices.dim() == 0
+
+
+@pytest.mark.parametrize("shape, dim", [((0,), 0), ((3, 0), 1), ((0, 4), 0), ((0, 4), 1), ((2, 0, 3), 1)])
+@pytest.mark.parametrize("dtype", [opyard.float32, opyard.float64, opyard.int64, opyard.int32, opyard.float16])
+def test_orders_of_empty_tensors(shape, dim, dtype):
+    t = opyard.zeros(shape, dtype=dtype)
+    for descending in (False, True):
+        values, indices = opyard.sort(t, dim, descending)
+        assert values.shape == t.shape and indices.shape == t.shape and values.dtype == dtype
+    values, indices = opyard.topk(t, 0, dim)
+    assert values.shape == tuple(0 if i == dim else s for i, s in enumerate(shape))
+    if shape[dim]:
+        assert opyard.kthvalue(t, 1, dim).values.numel() == 0 and opyard.mode(t, dim).values.numel() == 0
+    else:
+        with pytest.raises(IndexError, match=f"mode\\(\\): Expected reduction dim {dim} to have non-zero size."):
+            opyard.mode(t, dim)
