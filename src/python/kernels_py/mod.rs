@@ -22,6 +22,7 @@
 mod binary;
 mod fused;
 mod inplace;
+mod order;
 mod scalars;
 mod select;
 mod tensor_io;
@@ -234,6 +235,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     fused::register(m)?;
     select::register(m)?;
+    order::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }
