@@ -263,3 +263,19 @@ def test_custom_op_output_checks_with_lists_and_numbers(ns):
     bad = custom_op(f"{ns}::lstbad", lambda xs, k: xs[1], mutates_args=(), schema="(Tensor[] xs, float k) -> Tensor")
     with pytest.raises(RuntimeError, match="alias"):
         bad([X, X + 1], 2.0)
+
+
+def test_a_function_referring_to_its_vmapped_form_is_collected():
+    import gc
+    import weakref
+
+    def make():
+        def f(r):
+            return r * 2 if v is not None else r
+        v = O.vmap(f)
+        return v, weakref.ref(f)
+    v, ref = make()
+    close(v(X), X * 2)
+    del v
+    gc.collect()
+    assert ref() is None

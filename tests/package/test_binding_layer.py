@@ -108,6 +108,7 @@ def test_every_unsafe_says_why():
 # or, if it is a cache or a registry of the layer that owns it, in this list with its reason.
 ALLOWED_STATICS = {
     "BATCHED_TYPE": "batched/mod.rs: vmap's batched tensor class and general constructor, from the hook once",
+    "LEVELS": "batched/mod.rs: the thread's transform stack list, read once per thread (thread-local state)",
     "ARGUMENT_ERROR": "errors.rs: the exception class the core creates on first use",
     "ARGUMENT_OVERFLOW_ERROR": "errors.rs: the exception class the core creates on first use",
     "SCHEMA_ERROR": "errors.rs: the exception class the core creates on first use",

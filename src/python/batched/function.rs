@@ -18,7 +18,6 @@
 //! method the way a Python function binds.
 
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyIterator, PyString, PyTuple, PyType};
 
 use crate::python::dispatch::operator::bind_method;
@@ -39,35 +38,17 @@ pub struct PyVmapFunction {
     out_dims_int: bool,
     /// `out_dims == 0`.
     out_dims_zero: bool,
-    /// `(VmapLevel, level numbers, the thread-local stack holder, _outputs,
-    /// move_dim)`, shared by every `VmapFunction`.
-    context: PyObject,
+    /// `(VmapLevel, level numbers, the thread-local stack holder, _outputs, move_dim)`.
+    context: Context,
 }
 
-/// The shared context, unpacked once per process.
+/// What `vmap`'s module hands every `VmapFunction` (`_CONTEXT`), unpacked at `vmap()` time.
 struct Context {
     level_cls: Py<PyType>,
     numbers: PyObject,
     stack: PyObject,
     outputs: PyObject,
     move_dim: PyObject,
-}
-
-static CONTEXT: GILOnceCell<Context> = GILOnceCell::new();
-
-fn context<'py>(py: Python<'py>, ctx: &PyObject) -> PyResult<&'py Context> {
-    if let Some(c) = CONTEXT.get(py) {
-        return Ok(c);
-    }
-    let (level_cls, numbers, stack, outputs, move_dim) = ctx.extract(py)?;
-    let made = Context {
-        level_cls,
-        numbers,
-        stack,
-        outputs,
-        move_dim,
-    };
-    Ok(CONTEXT.get_or_init(py, || made))
 }
 
 /// The batch size when every input is a tensor whose storage is a numpy array
@@ -105,7 +86,7 @@ impl PyVmapFunction {
         let Some(size) = batch_size(args) else {
             return self.general.call_bound(py, args.clone(), kwargs);
         };
-        let ctx = context(py, &self.context)?;
+        let ctx = &self.context;
         // The level record, as `push_layer` makes it: `object.__new__(VmapLevel)`, no `__init__`.
         let layer = new_by_base(ctx.level_cls.bind(py), &py.get_type_bound::<PyAny>())?;
         let level = PyIterator::from_bound_object(ctx.numbers.bind(py))?
@@ -162,14 +143,14 @@ impl PyVmapFunction {
         randomness: PyObject,
         name: PyObject,
         out_dims: &Bound<'_, PyAny>,
-        context: PyObject,
-    ) -> Self {
-        let out_dims_int = crate::python::ffi::object::exact_int_bits(out_dims).is_some()
-            || out_dims
-                .get_type()
-                .is(&py.get_type_bound::<pyo3::types::PyLong>());
-        let out_dims_zero = out_dims_int && out_dims.eq(0).unwrap_or(false);
-        PyVmapFunction {
+        context: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let out_dims_int = out_dims
+            .get_type()
+            .is(&py.get_type_bound::<pyo3::types::PyLong>());
+        let out_dims_zero = out_dims_int && out_dims.eq(0)?;
+        let (level_cls, numbers, stack, outputs, move_dim) = context.extract()?;
+        Ok(PyVmapFunction {
             func,
             general,
             randomness,
@@ -177,8 +158,14 @@ impl PyVmapFunction {
             out_dims: out_dims.clone().unbind(),
             out_dims_int,
             out_dims_zero,
-            context,
-        }
+            context: Context {
+                level_cls,
+                numbers,
+                stack,
+                outputs,
+                move_dim,
+            },
+        })
     }
 
     #[pyo3(signature = (*args, **kwargs))]
@@ -189,6 +176,45 @@ impl PyVmapFunction {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
         self.call(py, args, kwargs)
+    }
+
+    /// The objects held, for the cycle collector (a function that refers to its own
+    /// `vmap`'d form makes a cycle through this object; the function's own clear breaks it).
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        let c = &self.context;
+        for o in [
+            &self.func,
+            &self.general,
+            &self.randomness,
+            &self.name,
+            &self.out_dims,
+        ] {
+            visit.call(o)?;
+        }
+        visit.call(&c.level_cls)?;
+        for o in [&c.numbers, &c.stack, &c.outputs, &c.move_dim] {
+            visit.call(o)?;
+        }
+        Ok(())
+    }
+
+    /// The function mapped: held by this object itself, not in its `__dict__`, which
+    /// the cycle collector does not see (a function referring to its own `vmap`'d form
+    /// would otherwise make a cycle that is never collected).
+    #[getter]
+    fn __wrapped__(&self, py: Python<'_>) -> PyObject {
+        self.func.clone_ref(py)
+    }
+
+    /// `functools.update_wrapper` sets `__wrapped__` to the function mapped, which it already is.
+    #[setter(__wrapped__)]
+    fn set_wrapped(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if value.is(&self.func) {
+            return Ok(());
+        }
+        Err(pyo3::exceptions::PyAttributeError::new_err(
+            "the __wrapped__ of a vmap'd function is the function it maps",
+        ))
     }
 
     /// Bound as a method when stored on a class, as a Python function is.

@@ -13,7 +13,6 @@
 //! checks (`checked`: torch's messages), so behaviour is the Python kernel's.
 
 use pyo3::prelude::*;
-use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
 use super::{as_batched, wrap};
@@ -30,32 +29,16 @@ pub struct PyVmapRuleKernel {
     /// The Python kernel: every call this one does not serve.
     general: PyObject,
     /// `(VmapInfo, the thread-local stack holder, layer_of, _checked, (0,))`.
-    context: PyObject,
+    context: Context,
 }
 
+/// What `func/custom.py` hands every `VmapRuleKernel` (`_RULE_CONTEXT`), unpacked at registration.
 struct Context {
     info_cls: Py<PyType>,
     stack: PyObject,
     layer_of: PyObject,
     checked: PyObject,
     zero: PyObject,
-}
-
-static CONTEXT: GILOnceCell<Context> = GILOnceCell::new();
-
-fn context<'py>(py: Python<'py>, ctx: &PyObject) -> PyResult<&'py Context> {
-    if let Some(c) = CONTEXT.get(py) {
-        return Ok(c);
-    }
-    let (info_cls, stack, layer_of, checked, zero) = ctx.extract(py)?;
-    let made = Context {
-        info_cls,
-        stack,
-        layer_of,
-        checked,
-        zero,
-    };
-    Ok(CONTEXT.get_or_init(py, || made))
 }
 
 /// Whether `a == b` for two level numbers (identity first: small ints are shared).
@@ -91,7 +74,7 @@ impl PyVmapRuleKernel {
         ) else {
             return general();
         };
-        let ctx = context(py, &self.context)?;
+        let ctx = &self.context;
         let levels = super::thread_levels(py, ctx.stack.bind(py))?;
         let last = match levels.len() {
             0 => None,
@@ -150,13 +133,25 @@ crate::python::ffi::call_slot::raw_call_slot!(
 impl PyVmapRuleKernel {
     /// `VmapRuleKernel(rule, name, general, context)`; see Note [register_vmap kernel in Rust].
     #[new]
-    fn new(rule: PyObject, name: PyObject, general: PyObject, context: PyObject) -> Self {
-        PyVmapRuleKernel {
+    fn new(
+        rule: PyObject,
+        name: PyObject,
+        general: PyObject,
+        context: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (info_cls, stack, layer_of, checked, zero) = context.extract()?;
+        Ok(PyVmapRuleKernel {
             rule,
             name,
             general,
-            context,
-        }
+            context: Context {
+                info_cls,
+                stack,
+                layer_of,
+                checked,
+                zero,
+            },
+        })
     }
 
     #[pyo3(signature = (*args, **kwargs))]
@@ -167,6 +162,20 @@ impl PyVmapRuleKernel {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
         self.call(py, args, kwargs)
+    }
+
+    /// The objects held, for the cycle collector (a rule that refers to its op makes a
+    /// cycle through the op's table; the rule function's own clear breaks it).
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        let c = &self.context;
+        for o in [&self.rule, &self.name, &self.general] {
+            visit.call(o)?;
+        }
+        visit.call(&c.info_cls)?;
+        for o in [&c.stack, &c.layer_of, &c.checked, &c.zero] {
+            visit.call(o)?;
+        }
+        Ok(())
     }
 
     /// The Python kernel's names, so dumps name the kernel as before.
