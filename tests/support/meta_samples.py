@@ -782,3 +782,13 @@ for _op in ("bitwise_and_", "bitwise_or_", "bitwise_xor_"):
 for _op in ("bitwise_left_shift_", "bitwise_right_shift_"):
     SAMPLES[_op + ".Tensor"] = lambda m: ((m(2, 3, dtype=i64), m(3, dtype=i64).abs()), {})
     SAMPLES[_op + ".Tensor_Scalar"] = lambda m: ((m(2, 3, dtype=i64), 2), {})
+
+# The window functions and randperm (factories: the device from the maker).
+for _w in ("hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"):
+    SAMPLES[_w] = lambda m: ((7,), {"device": m.device})
+    SAMPLES[_w + ".periodic"] = lambda m: ((6, False), {"device": m.device})
+SAMPLES["hamming_window.periodic_alpha"] = lambda m: ((6, True, 0.5), {"device": m.device})
+SAMPLES["hamming_window.periodic_alpha_beta"] = lambda m: ((6, True, 0.5, 0.4), {"device": m.device})
+SAMPLES["kaiser_window.beta"] = lambda m: ((6, True, 3.0), {"device": m.device})
+SAMPLES["randperm"] = lambda m: ((5,), {"device": m.device})
+SAMPLES["randperm.generator"] = lambda m: ((5,), {"generator": None, "device": m.device})
