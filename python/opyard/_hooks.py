@@ -16,7 +16,10 @@ listed here and documented in ``hooks.rs``.
 ``__getattr__``), so their hooks are small functions that import the module
 when they are called (registering an autocast or vmap rule, gradcheck's
 batched check), or answer for it while it is not loaded (no fake tensor and no
-batched tensor exists before its module is).
+batched tensor exists before its module is). The ``__torch_dispatch__`` protocol
+(``utils.python_dispatch``) loads the same way: the ``Python`` key's fallback
+registered here imports it on the first call that reaches the key, and its
+real fallback, registered above this one, serves every later call.
 """
 
 import importlib
@@ -63,6 +66,23 @@ def _batched_tensor():
 def _symbolic_types():
     symbolic = importlib.import_module(".fake.symbolic", _PACKAGE)
     return symbolic.SymInt, symbolic.DynamicOutputShapeException
+
+
+def _python_key_fallback(keyset, op, *args, **kwargs):
+    """The ``Python`` key's fallback until ``utils.python_dispatch`` (the ``__torch_dispatch__``
+    protocol) is loaded: loading it registers the real one above this, which it then runs."""
+    dispatch = importlib.import_module(".utils.python_dispatch", _PACKAGE)
+    return dispatch._python_key_fallback(keyset, op, *args, **kwargs)
+
+
+# No operator call with plain tensors reaches the ``Python`` key, so the protocol's module loads on
+# first need: a tensor carrying the key (a wrapper subclass, a subclass with its own
+# ``__torch_dispatch__``) or a ``TorchDispatchMode`` (defined there). The handle lives as long as
+# the module.
+_PYTHON_KEY_SITE = "opyard/_hooks.py"
+_python_key_library = _core._new_library("_", "IMPL", None, _PYTHON_KEY_SITE)
+_core._fallback(_python_key_library, "Python", _python_key_fallback, with_keyset=True, fallthrough=False,
+                provenance=_PYTHON_KEY_SITE)
 
 
 _core._install_hooks(

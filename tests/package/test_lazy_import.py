@@ -18,7 +18,8 @@ LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_pr
 # (``threading``: its locks and thread-locals come from ``_thread``; ``copy``: on the first deep copy).
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
               "hashlib", "dataclasses", "threading", "copy", "opyard._compat",
-              "opyard.utils._python_dispatch", "opyard.utils._mode_utils"]
+              "opyard.utils._python_dispatch", "opyard.utils._mode_utils", "opyard.utils.python_dispatch",
+              "opyard.utils._aliasing", "opyard.utils._dispatch_checks"]
 
 
 def run(code):
@@ -206,3 +207,61 @@ def test_an_array_of_the_users_own_ml_dtypes_is_known():
         print(t.dtype, t.sin().dtype, t.is_floating_point(), opyard.tensor(a.astype(ml_dtypes.float8_e4m3fn)).dtype)
     """)
     assert out.split() == ["opyard.bfloat16", "opyard.bfloat16", "True", "opyard.float8_e4m3fn"]
+
+
+@pytest.mark.parametrize("first", ["wrapper", "subclass", "mode", "reentrant"])
+def test_dispatch_protocol_loads_on_first_need(first):
+    # ``utils.python_dispatch`` (the ``Python`` key's fallback) is not loaded by the import; the first
+    # tensor carrying the key, the first mode or the first read of its helpers loads it, and the
+    # operator reaches the class's or the mode's ``__torch_dispatch__`` from the first call on.
+    out = run("""
+        import sys, opyard
+        seen = []
+        first = %r
+        loaded = "opyard.utils.python_dispatch" in sys.modules
+
+        class Wrapper(opyard.Tensor):
+            @staticmethod
+            def __new__(cls, inner):
+                return opyard.Tensor._make_wrapper_subclass(cls, inner.shape, dtype=inner.dtype)
+
+            def __init__(self, inner):
+                self.inner = inner
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append(str(func))
+                unwrapped = [a.inner if isinstance(a, Wrapper) else a for a in args]
+                return func(*unwrapped, **(kwargs or {}))
+
+        class Plain(opyard.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append(str(func))
+                return super().__torch_dispatch__(func, types, args, kwargs)
+
+        if first == "wrapper":
+            y = Wrapper(opyard.ones(2)) + 1
+        elif first == "subclass":
+            y = opyard.ones(2).as_subclass(Plain).mul(2)
+        elif first == "mode":
+            from opyard.utils.python_dispatch import TorchDispatchMode
+
+            class Log(TorchDispatchMode):
+                def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                    seen.append(str(func))
+                    return func(*args, **(kwargs or {}))
+
+            with Log():
+                y = opyard.ones(2) * 3
+        else:
+            with opyard.overrides.enable_reentrant_dispatch():
+                y = opyard.ones(2) - 1
+            seen.append("-")
+        print(loaded, "opyard.utils.python_dispatch" in sys.modules, seen[:1], y.tolist())
+    """ % (first,))
+    expected = {"wrapper": "False True ['aten.add.Tensor'] [2.0, 2.0]",
+                "subclass": "False True ['aten.mul.Tensor'] [2.0, 2.0]",
+                "mode": "False True ['aten.ones.default'] [3.0, 3.0]",
+                "reentrant": "False True ['-'] [0.0, 0.0]"}
+    assert out.strip() == expected[first]
