@@ -550,9 +550,11 @@ def _permute(self, *dims):
     return op(self, list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims))
 
 
-def _sized(op):
+def _sized(name):
+    holder = _Default(name)  # defined on the first call, not at import
+
     def method(self, *size, **kwargs):
-        return op(self, _sizes(size), **kwargs)
+        return (holder.op or holder.get())(self, _sizes(size), **kwargs)
     return method
 
 
@@ -609,7 +611,7 @@ def install():
         fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
         setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn) if _core.FAST_PATHS else fn)
     for name in ("new_empty", "new_zeros", "new_ones", "tile", "sum_to_size", "resize_"):
-        setattr(Tensor, name, _sized(getattr(_A, name).default))
+        setattr(Tensor, name, _sized(name))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)
     Tensor.mH = property(_mH)

@@ -28,7 +28,6 @@ import sys
 import numpy as np
 
 from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor, overrides
-from ._library import register as _register
 from .autograd import _tensor_meta, engine, function, graph, tensor_methods, views
 
 _PACKAGE = __name__.rpartition(".")[0]
@@ -133,7 +132,8 @@ _core._install_hooks(
     freed_message=graph.FREED_MESSAGE,
     rebase_view_history=views.rebase_view_history,
     regenerate_view_history=views.regenerate_view_history,
-    is_custom_op=_register._is_custom_op,
+    # no custom op exists before ``custom_op`` (which imports ``register``) is loaded
+    is_custom_op=_if_loaded("._library.register", "_is_custom_op", False),
     batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),
     set_batched_tangent=_if_loaded(".func.forward", "_set_batched_tangent", NotImplemented),
     batched_grad_check=_on_first_use(".func.batched_grad_check", "check_batched_grad"),

@@ -19,7 +19,7 @@ LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_pr
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
               "hashlib", "dataclasses", "threading", "copy", "opyard._compat",
               "opyard.utils._python_dispatch", "opyard.utils._mode_utils", "opyard.utils.python_dispatch",
-              "opyard.utils._aliasing", "opyard.utils._dispatch_checks"]
+              "opyard.utils._aliasing", "opyard.utils._dispatch_checks", "opyard._library", "opyard._aten.joining_ops"]
 
 
 def run(code):
