@@ -20,7 +20,9 @@ pub mod parallel;
 pub mod reduce;
 pub mod scan;
 pub mod select;
+pub mod std_order;
 pub mod strided;
+pub mod topk;
 pub mod vmath;
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ def excluded(name: str, meta: dict | None = None) -> str | None:
 # (complex) per vector, and the columns of a full U past min(m, n) only up to a basis of
 # their space; LAPACK builds differ in the choice. (output index, "cols" | "rows").
 EQUIVALENCES = {
-    "topk": ("ties",), "kthvalue": ("ties",), "mode": ("ties",), "median": ("ties",),
+    "kthvalue": ("ties",), "mode": ("ties",), "median": ("ties",),
     "nanmedian": ("ties",),
     "linalg.eigh": ("phase", ((1, "cols"),)),
     "linalg.eig": ("phase", ((1, "cols"),)),

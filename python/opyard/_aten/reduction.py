@@ -334,98 +334,31 @@ def sort(self, dim=-1, descending=False):
     return RT.make(RT.sort, (out(vals, self), out(idx.astype(np.int64), self)))
 
 
-# From this many elements along the dim (and k at most half of them), ``topk`` selects before it sorts.
-_SELECT_MIN = 256
-
-
-def _selected_order(x, d, k, largest):
-    """The first ``k`` indices of ``_order(x, d, largest)`` from a selection: each row's ``k`` best
-    elements by ``argpartition`` (nan the largest value, as in ``_order``), then only those sorted
-    (in position order first, so the stable sort breaks ties by position as on the whole row).
-    ``None`` when a row has ties at its k-th value: which of them are kept is the full sort's choice."""
-    rows = np.moveaxis(x, d, -1)
-    n = rows.shape[-1]
-    kth = n - k if largest else k - 1
-    part = np.argpartition(rows, kth, axis=-1)
-    thr = np.take_along_axis(rows, part[..., kth:kth + 1], -1)
-    if largest:
-        count = (~(rows < thr)).sum(-1, keepdims=True)  # nan rows count as larger than thr
-        if rows.dtype.kind == "f":
-            nan_thr = np.isnan(thr)
-            if nan_thr.any():
-                count = np.where(nan_thr, np.isnan(rows).sum(-1, keepdims=True), count)
-        chosen = part[..., kth:]
-    else:
-        count = (rows <= thr).sum(-1, keepdims=True)
-        if rows.dtype.kind == "f":
-            count = np.where(np.isnan(thr), n, count)
-        chosen = part[..., :k]
-    if (count != k).any():
-        return None
-    chosen = np.sort(chosen, axis=-1)
-    picked = np.take_along_axis(rows, chosen, -1)
-    idx = np.take_along_axis(chosen, _order(picked, picked.ndim - 1, largest), -1)
-    return np.moveaxis(idx, -1, d)
-
-
-# Rows this long (with k small beside them, and few rows) are filtered first: see ``_prefiltered_order``.
-_PREFILTER_MIN, _PREFILTER_STEP, _PREFILTER_ROWS = 1 << 14, 16, 8
-
-
-def _prefiltered_order(x, d, k, largest):
-    """``_selected_order`` of a few long rows, each cut first to the elements at least as good as a
-    bound taken from every 16th element (a rank there that more than k elements of the row beat, in
-    expectation several times over): one comparison pass, then the selection on a few thousand
-    elements instead of the row. ``None`` when a bound keeps fewer than k elements or too many (the
-    selection on the whole row then decides)."""
-    rows = np.moveaxis(x, d, -1)
-    n = rows.shape[-1]
-    flat = rows.reshape(-1, n)
-    if flat.shape[0] > _PREFILTER_ROWS:
-        return None
-    sample = flat[:, ::_PREFILTER_STEP]
-    m = sample.shape[-1]
-    j = min(m - 1, 2 * (k // _PREFILTER_STEP) + 16)  # the sample's (j+1)-th best bounds the row's k-th
-    out_idx = np.empty((flat.shape[0], k), dtype=np.int64)
-    for r in range(flat.shape[0]):
-        row = flat[r]
-        if largest:
-            bound = np.partition(sample[r], m - 1 - j)[m - 1 - j]
-            cand = np.flatnonzero(~(row < bound))  # nan counts as the largest value
-        else:
-            bound = np.partition(sample[r], j)[j]
-            cand = np.flatnonzero(row <= bound)
-        if not k <= cand.size <= n // 4:
-            return None
-        sel = _selected_order(row[cand], 0, k, largest)
-        if sel is None:
-            return None
-        out_idx[r] = cand[sel]
-    return np.moveaxis(out_idx.reshape(rows.shape[:-1] + (k,)), -1, d)
+# The element type ``_core._topk`` reads each dtype torch's CPU ``topk`` takes as (without loss).
+_TOPK_AS = {"float32": None, "float64": None, "int64": None, "int32": None, "float16": np.float32,
+            "bfloat16": np.float32, "int16": np.int32, "int8": np.int32, "uint8": np.int32}
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
+    """torch's CPU ``topk``, equal values included: which of them are kept and their order are those of
+    the C++ library's partial sort or selection torch runs (Note [topk order] in src/kernels/topk.rs)."""
     x = self._data
     _no_complex_sort(x, "topk")
+    name = x.dtype.name
+    if name not in _TOPK_AS:
+        if name == "bool":
+            raise NotImplementedError("topk does not support bool dtypes on CPU")
+        raise NotImplementedError(f"\"topk_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
     d = _wrap_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(f"selected index k out of range (aten::topk: k={k}, dimension {d} has size {size})")
-    fast = _core._select_topk(x, k, d, largest) if x.ndim else None  # Rust: contiguous 32/64-bit data
-    if fast is not None:
-        return RT.make(RT.topk, (out(fast[0], self), out(fast[1], self)))
-    if x.ndim and size >= _SELECT_MIN and 0 < k <= size // 2 and x.dtype.kind in "fiub":
-        idx = None
-        if size >= _PREFILTER_MIN and k * 64 <= size:
-            idx = _prefiltered_order(x, d, k, largest)
-        if idx is None:
-            idx = _selected_order(x, d, k, largest)
-        if idx is not None:
-            return RT.make(RT.topk, (out(np.take_along_axis(x, idx, d), self), out(idx.astype(np.int64), self)))
-    idx = _order(x, d, largest)
-    idx = idx[(slice(None),) * d + (slice(0, k),)] if x.ndim else idx
-    vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
-    return RT.make(RT.topk, (out(vals, self), out(idx.astype(np.int64), self)))
+    if not x.ndim:  # torch returns the one element, for k = 0 too
+        return RT.make(RT.topk, (out(x.copy(), self), out(np.zeros((), np.int64), self)))
+    wide = _TOPK_AS[name]
+    data = np.ascontiguousarray(x if wide is None else x.astype(wide))
+    vals, idx = _core._topk(data, k, d, largest, sorted)
+    return RT.make(RT.topk, (out(vals if wide is None else vals.astype(x.dtype), self), out(idx, self)))
 
 
 def cumsum(self, dim, *, dtype=None):

@@ -25,6 +25,7 @@ mod inplace;
 mod scalars;
 mod select;
 mod tensor_io;
+mod topk;
 mod unary;
 mod view;
 mod view_args;
@@ -234,6 +235,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     fused::register(m)?;
     select::register(m)?;
+    topk::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }
