@@ -49,8 +49,7 @@ __all__ = list(_PACKETS) + [
 # Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
 _NUMBERS = (bool, int, float, complex)
 
-for _name in _PACKETS:
-    globals()[_name] = getattr(_A, _name)
+globals().update(zip(_PACKETS, _A._bind(_PACKETS)))
 
 concat = concatenate = cat
 negative = neg
@@ -568,9 +567,9 @@ def _flip(self, *dims):
 
 def install():
     """Bind the operator packets and the Python-level helpers onto ``Tensor``."""
-    for name in _METHOD_PACKETS:
+    for name, packet in zip(_METHOD_PACKETS, _A._bind(_METHOD_PACKETS)):
         if name != "numel":
-            setattr(Tensor, name, getattr(_A, name))
+            setattr(Tensor, name, packet)
     for dunder, name in _DUNDERS.items():
         setattr(Tensor, dunder, _operator(name))
     for dunder, name in _UNARY_DUNDERS.items():

@@ -165,7 +165,9 @@ _ATEN_SET = {
 def _define(ns, table, tags=()):
     lib = KernelLibrary(ns, "FRAGMENT")
     for schema, (name, kernel) in table.items():
-        if _core._find_op(f"{ns}::{name}") is None:
+        # An operator of the built-in table (``_local_scalar_dense``) is its own, defined there on
+        # first use: asking for it here (``_find_op``) would define its packet with ``import opyard``.
+        if not _core._is_pending(f"{ns}::{name.partition('.')[0]}") and _core._find_op(f"{ns}::{name}") is None:
             lib.define(schema, tags=tags)
             lib.impl_many([(name, "CompositeExplicitAutograd", kernel, False)])
     return lib

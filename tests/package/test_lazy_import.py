@@ -19,7 +19,8 @@ LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_pr
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
               "hashlib", "dataclasses", "threading", "copy", "opyard._compat",
               "opyard.utils._python_dispatch", "opyard.utils._mode_utils", "opyard.utils.python_dispatch",
-              "opyard.utils._aliasing", "opyard.utils._dispatch_checks", "opyard._library", "opyard._aten.joining_ops"]
+              "opyard.utils._aliasing", "opyard.utils._dispatch_checks", "opyard._library", "opyard._aten.joining_ops",
+              "opyard._aten.shape", "opyard._aten.reduction", "opyard._aten.unary"]
 
 
 def run(code):
@@ -265,3 +266,19 @@ def test_dispatch_protocol_loads_on_first_need(first):
                 "mode": "False True ['aten.ones.default'] [3.0, 3.0]",
                 "reentrant": "False True ['-'] [0.0, 0.0]"}
     assert out.strip() == expected[first]
+
+
+def test_import_defines_only_the_packets_the_backward_hooks_hold():
+    # The factories, indexing and the sized Tensor methods look their overloads up on first call;
+    # the switchboard holds ``add_.Tensor`` and ``ones_like`` (gradient accumulation, the root
+    # gradient) for the Rust engine.
+    out = run("""
+        import opyard
+        print(sorted({name.split(".")[0] for name in opyard._aten._DEFINED}))
+        x = opyard.zeros(2, 3)
+        print(x[1].tolist(), x[:, 1:].shape, opyard.ones_like(x).sum().item(), x.new_ones(2).tolist(),
+              x.tile(2).shape, opyard.empty(2, dtype=opyard.int64).dtype, opyard.randn_like(x).shape)
+    """)
+    assert out.splitlines() == ["['aten::add_', 'aten::ones_like']",
+                                "[0.0, 0.0, 0.0] opyard.Size([2, 2]) 6.0 [1.0, 1.0] opyard.Size([2, 6]) "
+                                "opyard.int64 opyard.Size([2, 3])"]
