@@ -34,6 +34,7 @@ __all__ = ["LIB", "PYTHON_KERNELS", "register"]
 # The Python kernel each Rust kernel falls back to, by ``name.overload``: found through the index's
 # rows (its kernel module and table), so that a kernel module loads only once one of its packets is
 # defined (Note [Kernel modules on first use], ``_aten/__init__.py``), not with this module.
+PYTHON_KERNELS: dict  # built on first read (``__getattr__``)
 _RUST = frozenset(_core.RustKernel.ops())
 _WHERE: dict = {}  # name -> (kernel module, table), filled on the first registration
 
