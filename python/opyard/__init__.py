@@ -16,68 +16,56 @@ order below is the order of registration.
 """
 
 import builtins as _builtins
-import gc as _gc
 import importlib as _importlib
 import typing as _typing
 
-# Note [No collection during import]: the import allocates tens of thousands of objects (the
-# modules' functions, classes and tables) and frees almost none, so the cyclic collector's passes
-# over them, and over everything numpy made before, find nothing (about a tenth of the import's
-# work). It is paused while the layers load and resumed as the caller had it, also when the import fails.
-_collecting = _gc.isenabled()
-_gc.disable()
-try:
-    # _core: schemas and the dispatcher's registry, in Rust.
-    from . import _core
-    from ._core import AliasInfo, Argument, FunctionSchema, SchemaError, parse_schema
-    # The intra-op thread pool of the large kernels (torch's functions of the same names).
-    from ._core import get_num_threads, set_num_threads
+# _core: schemas and the dispatcher's registry, in Rust.
+from . import _core
+from ._core import AliasInfo, Argument, FunctionSchema, SchemaError, parse_schema
+# The intra-op thread pool of the large kernels (torch's functions of the same names).
+from ._core import get_num_threads, set_num_threads
 
-    # tensor: dtypes, Tensor, devices.
-    from . import _dtype
-    from ._dtype import (
-        bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, finfo, float, float8_e4m3fn,
-        float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float16, float32, float64, get_default_dtype, half,
-        iinfo, int, int8, int16, int32, int64, long, set_default_dtype, short, uint8, uint16, uint32, uint64,
-    )
-    from ._tensor import (Size, Tensor, _mkldnn, contiguous_format, device, jagged, layout, memory_format,
-                          preserve_format, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
-    from . import cuda
+# tensor: dtypes, Tensor, devices.
+from . import _dtype
+from ._dtype import (
+    bfloat16, bool, cdouble, cfloat, complex64, complex128, double, dtype, finfo, float, float8_e4m3fn,
+    float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float16, float32, float64, get_default_dtype, half,
+    iinfo, int, int8, int16, int32, int64, long, set_default_dtype, short, uint8, uint16, uint32, uint64,
+)
+from ._tensor import (Size, Tensor, _mkldnn, contiguous_format, device, jagged, layout, memory_format,
+                      preserve_format, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
+from . import cuda
 
-    # built-in ops: the dispatcher's Python side, default fallthroughs, the aten library, factories.
-    from ._ops import ops
-    from . import dispatcher
-    from . import _fallbacks  # noqa: F401  (registers the default fallthroughs)
-    from . import _aten  # noqa: F401  (defines and registers the built-in operators)
-    from ._aten import return_types
-    from . import _pickle, _reducers  # noqa: F401  (pickling and copying: tensors, core types)
-    from ._factories import *
-    from ._factories import __all__ as _factory_names
-    from ._functional import *
-    from ._functional import __all__ as _functional_names
+# built-in ops: the dispatcher's Python side, default fallthroughs, the aten library, factories.
+from ._ops import ops
+from . import dispatcher
+from . import _fallbacks  # noqa: F401  (registers the default fallthroughs)
+from . import _aten  # noqa: F401  (defines and registers the built-in operators)
+from ._aten import return_types
+from . import _pickle, _reducers  # noqa: F401  (pickling and copying: tensors, core types)
+from ._factories import *
+from ._factories import __all__ as _factory_names
+from ._functional import *
+from ._functional import __all__ as _functional_names
 
-    # autograd: derivative kernels, the autograd fallback, grad modes.
-    from . import autograd
-    from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+# autograd: derivative kernels, the autograd fallback, grad modes.
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
-    # what plain calls reach (__torch_function__, __torch_dispatch__) loads now; what a user enters
-    # explicitly (fake tensors, tracing, vmap/grad, autocast) and the modules built on everything load on
-    # first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
-    # fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
-    from . import overrides, utils
-    # ``Tensor._make_wrapper_subclass`` / ``_make_subclass``; the ``__torch_dispatch__`` protocol itself
-    # (``utils.python_dispatch``) loads on first need (Note [The switchboard], ``_hooks.py``).
-    from . import _wrapper_subclass  # noqa: F401
+# what plain calls reach (__torch_function__, __torch_dispatch__) loads now; what a user enters
+# explicitly (fake tensors, tracing, vmap/grad, autocast) and the modules built on everything load on
+# first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
+# fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
+from . import overrides, utils
+# ``Tensor._make_wrapper_subclass`` / ``_make_subclass``; the ``__torch_dispatch__`` protocol itself
+# (``utils.python_dispatch``) loads on first need (Note [The switchboard], ``_hooks.py``).
+from . import _wrapper_subclass  # noqa: F401
 
-    from ._ops import Tag
+from ._ops import Tag
 
-    # Every late-bound call between the layers, installed once now that the eager layers are loaded
-    # (Note [The switchboard], src/python/hooks.rs).
-    from . import _hooks  # noqa: F401
-finally:
-    if _collecting:
-        _gc.enable()
-    del _collecting
+# Every late-bound call between the layers, installed once now that the eager layers are loaded
+# (Note [The switchboard], src/python/hooks.rs).
+from . import _hooks  # noqa: F401
 
 # ``{attribute: (module, name in it or None for the module itself)}``, loaded by ``__getattr__``.
 _LAZY = {

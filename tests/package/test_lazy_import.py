@@ -282,23 +282,3 @@ def test_import_defines_only_the_packets_the_backward_hooks_hold():
     assert out.splitlines() == ["['aten::add_', 'aten::ones_like']",
                                 "[0.0, 0.0, 0.0] opyard.Size([2, 2]) 6.0 [1.0, 1.0] opyard.Size([2, 6]) "
                                 "opyard.int64 opyard.Size([2, 3])"]
-
-
-@pytest.mark.parametrize("before", ["enabled", "disabled", "failing"])
-def test_import_leaves_the_cyclic_collector_as_it_found_it(before):
-    # Note [No collection during import]: paused while the package loads, then as the caller had it.
-    out = run("""
-        import gc, sys
-        before = %r
-        if before == "disabled":
-            gc.disable()
-        if before == "failing":
-            sys.modules["opyard._hooks"] = None  # importing it raises ImportError
-        try:
-            import opyard
-        except ImportError:
-            print("failed")
-        print(gc.isenabled(), "_collecting" in sys.modules.get("opyard", gc).__dict__)
-    """ % (before,))
-    assert out.split() == {"enabled": ["True", "False"], "disabled": ["False", "False"],
-                           "failing": ["failed", "True", "False"]}[before]
