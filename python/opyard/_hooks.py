@@ -116,8 +116,8 @@ _core._install_hooks(
     accumulate_grad_node=graph.AccumulateGrad,
     saved_tensor=graph.SavedTensor,
     add=_tensor_meta.add,
-    add_=_ops.ops.aten.add_.Tensor,
-    ones_like=engine._ones_like,
+    add_=_ops.ops.aten.add_,  # the packets: their overloads are looked up (defined) on first use
+    ones_like=_ops.ops.aten.ones_like,
     validate_grad=engine._validate,
     call_pre_hooks=engine._call_pre_hooks,
     call_tensor_pre_hooks=engine._call_tensor_pre_hooks,
