@@ -47,8 +47,8 @@
 //! | a `SavedTensor` made by its slots (`autograd/saved/construct.rs`) | `SavedTensor(...)` | (reached only from `Function.apply`'s fast path) |
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
-use pyo3::prelude::*;
 use pyo3::intern;
+use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use std::sync::atomic::{AtomicBool, Ordering};
