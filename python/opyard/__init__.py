@@ -147,4 +147,6 @@ __all__ = [
 # ``from opyard import *`` does not shadow the builtins.
 __all__ += [n for n in _dtype.__all__
             if n not in __all__ and n not in ("promote_types", "result_type", "bool", "int", "float")]
-__all__ += [n for n in (*_factory_names, *_functional_names) if n not in __all__ and n not in _builtins.__dict__]
+_listed = frozenset(__all__)  # a set: ~550 names are tested against it
+__all__ += [n for n in (*_factory_names, *_functional_names) if n not in _listed and n not in _builtins.__dict__]
+del _listed
