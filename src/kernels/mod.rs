@@ -16,6 +16,7 @@
 
 pub mod elementwise;
 pub mod fused;
+pub mod order_stats;
 pub mod parallel;
 pub mod reduce;
 pub mod scan;

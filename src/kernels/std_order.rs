@@ -10,7 +10,10 @@
 //! indices where values tie means repeating that sequence here, compare for
 //! compare (checked against torch on thousands of rows with ties, nan and
 //! `sorted=False`). Every function takes `comp(a, b)`: "a goes before b", a
-//! strict weak order.
+//! strict weak order. torch's `mode` sorts floats with a plain `<`, which nan
+//! makes something else: where libstdc++'s unguarded loops would then run past
+//! the ends of the range, these stop at them (the same steps wherever the C++
+//! ones stay inside).
 
 /// floor(log2(n)), `n >= 1`.
 fn lg(n: usize) -> usize {
@@ -119,7 +122,7 @@ pub fn partial_sort<E: Copy>(a: &mut [E], m: usize, comp: &impl Fn(&E, &E) -> bo
 
 fn unguarded_linear_insert<E: Copy>(a: &mut [E], mut last: usize, comp: &impl Fn(&E, &E) -> bool) {
     let val = a[last];
-    while comp(&val, &a[last - 1]) {
+    while last > 0 && comp(&val, &a[last - 1]) {
         a[last] = a[last - 1];
         last -= 1;
     }
@@ -166,11 +169,11 @@ fn partition_pivot<E: Copy>(a: &mut [E], comp: &impl Fn(&E, &E) -> bool) -> usiz
     move_median_to_first(a, comp);
     let (mut first, mut last) = (1, a.len());
     loop {
-        while comp(&a[first], &a[0]) {
+        while first < a.len() && comp(&a[first], &a[0]) {
             first += 1;
         }
         last -= 1;
-        while comp(&a[0], &a[last]) {
+        while last > 0 && comp(&a[0], &a[last]) {
             last -= 1;
         }
         if first >= last {

@@ -20,12 +20,32 @@ use super::std_order::{make_heap, nth_element, replace_top, sort, sort_heap};
 /// Element types of `topk`: ordered, with nan for the floats.
 pub trait TopkElem: Copy + PartialOrd + Send + Sync {
     fn nan(self) -> bool;
+    /// Whether `key32` orders the type (its 32-bit ones).
+    const KEYED: bool = false;
+    /// An order-preserving key: `a < b` as values (nan the largest, every nan
+    /// equal, `-0.0` equal to `0.0`) exactly when `key32(a) < key32(b)`.
+    fn key32(self) -> u32 {
+        0
+    }
 }
 
 impl TopkElem for f32 {
     #[inline(always)]
     fn nan(self) -> bool {
         self.is_nan()
+    }
+    const KEYED: bool = true;
+    #[inline(always)]
+    fn key32(self) -> u32 {
+        if self.is_nan() {
+            return u32::MAX;
+        }
+        let b = (self + 0.0).to_bits(); // -0.0 + 0.0 is 0.0
+        if b >> 31 == 1 {
+            !b
+        } else {
+            b | 1 << 31
+        }
     }
 }
 
@@ -46,7 +66,19 @@ macro_rules! no_nan {
         }
     )*};
 }
-no_nan!(i64, i32, u64);
+no_nan!(i64, u64);
+
+impl TopkElem for i32 {
+    #[inline(always)]
+    fn nan(self) -> bool {
+        false
+    }
+    const KEYED: bool = true;
+    #[inline(always)]
+    fn key32(self) -> u32 {
+        (self as u32) ^ (1 << 31)
+    }
+}
 
 /// torch's comparator: `a` goes before `b` in the result.
 #[inline(always)]

@@ -321,22 +321,69 @@ def _packed_order(x, d, descending):
     return idx, np.take_along_axis(x, idx, d)
 
 
-def sort(self, dim=-1, descending=False):
-    x = self._data
-    _no_complex_sort(x, "Sort")
-    d = _wrap_dim(dim, x.ndim)
+# torch sorts 1-D integer data of this many elements or more ascending with a stable radix sort.
+_RADIX_SORT_MIN = 1 << 15
+
+
+def stable_sort(x, d, descending):
+    """``(values, indices)`` of the stable sort of ``x`` along ``d`` (equal values in position order)."""
     quick = _packed_order(x, d, descending) if x.ndim else None
     if quick is not None:
         idx, vals = quick
-        return RT.make(RT.sort, (out(np.ascontiguousarray(vals), self), out(np.ascontiguousarray(idx), self)))
+        return np.ascontiguousarray(vals), np.ascontiguousarray(idx)
     idx = _order(x, d, descending)
     vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
-    return RT.make(RT.sort, (out(vals, self), out(idx.astype(np.int64), self)))
+    return vals, idx.astype(np.int64)
 
 
-# The element type ``_core._topk`` reads each dtype torch's CPU ``topk`` takes as (without loss).
-_TOPK_AS = {"float32": None, "float64": None, "int64": None, "int32": None, "float16": np.float32,
-            "bfloat16": np.float32, "int16": np.int32, "int8": np.int32, "uint8": np.int32}
+def sort_values(self, d, descending, stable):
+    """``(values, indices)`` of torch's CPU ``sort``: stable when asked (and for 1-D integer data of
+    ``_RADIX_SORT_MIN`` or more elements ascending, torch's radix sort), else the C++ library's sort,
+    whose order among equal values ``_core._sort_unstable`` repeats (Note [Unstable orders])."""
+    x = self._data
+    _no_complex_sort(x, "Sort")
+    data, back = ordered(self, "sorting_kernel_method_name")
+    radix = x.ndim == 1 and x.dtype.kind in "iu" and x.size >= _RADIX_SORT_MIN and not descending
+    if stable or radix or x.ndim == 0:
+        return stable_sort(x, d, descending)
+    vals, idx = _core._sort_unstable(data, d, descending)
+    return values_back(vals, back), idx
+
+
+def sort(self, dim=-1, descending=False):
+    vals, idx = sort_values(self, _wrap_dim(dim, self._data.ndim), descending, False)
+    return RT.make(RT.sort, (out(vals, self), out(idx, self)))
+
+
+# The element type the Rust order kernels (``_core._topk``, ``_sort_unstable``, ``_kthvalue``,
+# ``_mode``) read each real dtype as, without loss (None: as it is).
+_ORDER_AS = {"float32": None, "float64": None, "int64": None, "int32": None, "uint64": None,
+             "float16": np.float32, "bfloat16": np.float32, "int16": np.int32, "int8": np.int32,
+             "uint8": np.int32, "uint16": np.int32, "uint32": np.int64, "bool": np.int32}
+_UNSIGNED_WIDE = ("uint16", "uint32", "uint64")
+
+
+def ordered(self, kernel, refused=()):
+    """``self``'s data for a Rust order kernel (C-contiguous, in the element type ``_ORDER_AS`` gives)
+    and the dtype its values go back to (None: unchanged). torch's NotImplementedError naming
+    ``kernel`` for the ``refused`` dtypes and those no order kernel takes (float8)."""
+    x = self._data
+    name = x.dtype.name
+    if name in refused or name not in _ORDER_AS:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(self.dtype)}'")
+    wide = _ORDER_AS[name]
+    return np.ascontiguousarray(x if wide is None else x.astype(wide)), (None if wide is None else x.dtype)
+
+
+def unstable_order(x, d):
+    """The indices of torch's ``sort(stable=False)`` of the numpy array ``x`` (a real dtype the order
+    kernels take, at least 1-D) along ``d`` (Note [Unstable orders])."""
+    wide = _ORDER_AS[x.dtype.name]
+    return _core._sort_unstable(np.ascontiguousarray(x if wide is None else x.astype(wide)), d, False)[1]
+
+
+def values_back(vals, dtype):
+    return vals if dtype is None else vals.astype(dtype)
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
@@ -344,21 +391,17 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     the C++ library's partial sort or selection torch runs (Note [topk order] in src/kernels/topk.rs)."""
     x = self._data
     _no_complex_sort(x, "topk")
-    name = x.dtype.name
-    if name not in _TOPK_AS:
-        if name == "bool":
-            raise NotImplementedError("topk does not support bool dtypes on CPU")
-        raise NotImplementedError(f"\"topk_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+    if x.dtype == np.bool_:
+        raise NotImplementedError("topk does not support bool dtypes on CPU")
+    data, back = ordered(self, "topk_cpu", _UNSIGNED_WIDE)
     d = _wrap_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(f"selected index k out of range (aten::topk: k={k}, dimension {d} has size {size})")
     if not x.ndim:  # torch returns the one element, for k = 0 too
         return RT.make(RT.topk, (out(x.copy(), self), out(np.zeros((), np.int64), self)))
-    wide = _TOPK_AS[name]
-    data = np.ascontiguousarray(x if wide is None else x.astype(wide))
     vals, idx = _core._topk(data, k, d, largest, sorted)
-    return RT.make(RT.topk, (out(vals if wide is None else vals.astype(x.dtype), self), out(idx, self)))
+    return RT.make(RT.topk, (out(values_back(vals, back), self), out(idx, self)))
 
 
 def cumsum(self, dim, *, dtype=None):

@@ -22,10 +22,10 @@
 mod binary;
 mod fused;
 mod inplace;
+mod order;
 mod scalars;
 mod select;
 mod tensor_io;
-mod topk;
 mod unary;
 mod view;
 mod view_args;
@@ -235,7 +235,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     fused::register(m)?;
     select::register(m)?;
-    topk::register(m)?;
+    order::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }

@@ -1,16 +1,21 @@
-"""Writes ``torch_topk.npz``: torch 2.15's ``topk`` of rows with many equal values (and nan, and
-plain random rows), so the tests can check which of several equal values opyard keeps and in which
-order, index for index. torch runs the C++ library's partial sort (``64 * k <= n``) or selection and
-sort on each row; the cases cover both, ``sorted=False``, every dtype torch's CPU kernel takes,
-rows along the last dim and along a strided dim.
+"""Writes ``torch_orders.npz``: torch 2.15's ``topk``, ``sort`` (not stable, both directions),
+``kthvalue`` and ``mode`` of rows with many equal values (and nan, and plain random rows), so the
+tests can check which of several equal values opyard picks and in which order, index for index.
+torch runs the C++ library's partial sort (``64 * k <= n``) or selection for ``topk``, its sort for
+``sort`` and ``mode``, and a quickselect of its own for ``kthvalue``, none of them stable; the cases
+cover each algorithm's branches, ``sorted=False``, every dtype torch's CPU kernels take, rows along
+the last dim and along a strided dim.
 
-Run with a Python that has torch (``make topk-expect``; the tests read only the npz)::
+Run with a Python that has torch (``make orders-expect``; the tests read only the npz)::
 
-    python tests/data/gen_torch_topk.py
+    python tests/data/gen_torch_orders.py
 
-Case ``i`` is stored as ``x{i}`` (the input, as int8, float32 or float64, the first that holds it exactly),
-``v{i}``/``n{i}`` (values as float64, indices) and one row of ``meta``: dtype number (into
-``DTYPES``), dim, k, largest, sorted.
+Case ``i`` is stored as ``x{i}`` (the input, as int8, float32 or float64, the first that holds it
+exactly), ``v{i}``/``n{i}`` (topk's values as float64, its indices), for inputs of at most 1200
+elements ``s{i}``/``d{i}`` (the indices of ``sort`` ascending/descending), ``k{i}`` (``kthvalue``'s
+index, with k = the case's ``max(k, 1)``), ``m{i}`` (``mode``'s index), for float data with nan
+``u{i}`` (``unique``'s inverse indices: each nan is its own value), and one row of ``meta``:
+dtype number (into ``DTYPES``), dim, k, largest, sorted.
 """
 
 import os
@@ -64,9 +69,16 @@ def main():
                                        if (xs.astype(d) == xs).all() or d == np.float64)
                 arrays[f"v{c}"] = v.double().numpy()
                 arrays[f"n{c}"] = i.numpy()
+                if t.numel() <= 1200:  # a sort's indices do not compress
+                    arrays[f"s{c}"] = torch.sort(t, dim).indices.numpy().astype(np.int16)
+                    arrays[f"d{c}"] = torch.sort(t, dim, descending=True).indices.numpy().astype(np.int16)
+                arrays[f"k{c}"] = torch.kthvalue(t, max(k, 1), dim).indices.numpy()
+                arrays[f"m{c}"] = torch.mode(t, dim).indices.numpy()
+                if kind == "nan" and t.is_floating_point():  # each nan its own value, in sort order
+                    arrays[f"u{c}"] = torch.unique(t, return_inverse=True)[1].numpy().astype(np.int32)
                 meta.append((DTYPES.index(dtype), dim, k, int(largest), int(srt)))
     arrays["meta"] = np.array(meta, dtype=np.int64)
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_topk.npz")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_orders.npz")
     np.savez_compressed(path, **arrays)
     print(f"wrote {len(meta)} cases to {path}")
 
