@@ -12,7 +12,7 @@
 //! softmax, as torch's float kernels do, and in `f64` for the norms' statistics
 //! (see `row_stats`).
 
-use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2};
+use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2, map_chunks_mut, GRAIN};
 use multiversion::multiversion;
 
 use super::vmath::Real;
@@ -356,32 +356,90 @@ fn norm_rows<T: Real>(
     }
 }
 
-/// The input gradient of `norm` given the saved `stats`: with `xhat = (x - mean) *
-/// rstd` and `d = g * w`, `dx = rstd * (d - mean(d) - xhat * mean(d * xhat))`
-/// (layer_norm; rms_norm drops the `mean(d)` term).
+/// The gradients of `norm` given the saved `stats`, in one pass over `g` and `x`:
+/// with `xhat = (x - mean) * rstd` and `d = g * w`, the input's `dx = rstd * (d -
+/// mean(d) - xhat * mean(d * xhat))` (layer_norm; rms_norm drops the `mean(d)` term),
+/// and the weight's and bias's `dw[j] = sum_rows g * xhat`, `db[j] = sum_rows g`, each
+/// written where its buffer is given. Rows run in blocks of a fixed number of rows on
+/// the pool; each block sums its rows' parameter terms in `f64` in row order and the
+/// blocks' sums are added in block order, so the values do not depend on the number
+/// of threads.
 #[allow(clippy::too_many_arguments)]
-pub fn norm_backward_input<T: Real>(
+pub fn norm_backward<T: Real>(
     g: &[T],
     x: &[T],
     stats: &[T],
     w: Option<&[T]>,
     cols: usize,
     center: bool,
-    dx: &mut [T],
+    dx: Option<&mut [T]>,
+    dw: Option<&mut [T]>,
+    db: Option<&mut [T]>,
 ) {
-    if cols == 0 || x.is_empty() {
-        return;
+    assert_eq!(g.len(), x.len());
+    let params = dw.is_some() || db.is_some();
+    let mut acc_w = vec![0.0f64; if dw.is_some() { cols } else { 0 }];
+    let mut acc_b = vec![0.0f64; if db.is_some() { cols } else { 0 }];
+    if cols > 0 && !x.is_empty() {
+        let rows = x.len() / cols;
+        assert_eq!(stats.len(), 2 * rows);
+        let per = (4 * GRAIN / cols).clamp(1, rows);
+        let blocks = rows.div_ceil(per);
+        let work = x.len() * if dx.is_some() { 3 } else { 2 };
+        let (want_w, want_b) = (!acc_w.is_empty(), !acc_b.is_empty());
+        let block = |i: usize, dxs: Option<&mut [T]>| {
+            let (r0, r1) = (i * per, ((i + 1) * per).min(rows));
+            let span = r0 * cols..r1 * cols;
+            let mut pw = vec![0.0f64; if want_w { cols } else { 0 }];
+            let mut pb = vec![0.0f64; if want_b { cols } else { 0 }];
+            norm_backward_rows(
+                &g[span.clone()],
+                &x[span],
+                &stats[2 * r0..2 * r1],
+                w,
+                cols,
+                center,
+                dxs,
+                &mut pw,
+                &mut pb,
+            );
+            (pw, pb)
+        };
+        let partial = match dx {
+            Some(dx) => {
+                assert_eq!(dx.len(), x.len());
+                map_chunks_mut(dx, per * cols, work, |i, c| block(i, Some(c)))
+            }
+            None if params => {
+                let mut ids = vec![(); blocks];
+                map_chunks_mut(&mut ids, 1, work, |i, _| block(i, None))
+            }
+            None => Vec::new(),
+        };
+        for (pw, pb) in partial {
+            for (a, v) in acc_w.iter_mut().zip(pw) {
+                *a += v;
+            }
+            for (a, v) in acc_b.iter_mut().zip(pb) {
+                *a += v;
+            }
+        }
     }
-    for_row_blocks(g, cols, dx, cols, |first, gs, os| {
-        let xs = &x[first * cols..first * cols + gs.len()];
-        let rows = gs.len() / cols;
-        let ss = &stats[2 * first..2 * (first + rows)];
-        norm_backward_rows(gs, xs, ss, w, cols, center, os)
-    });
+    if let Some(dw) = dw {
+        for (o, &v) in dw.iter_mut().zip(&acc_w) {
+            *o = T::from_f64(v);
+        }
+    }
+    if let Some(db) = db {
+        for (o, &v) in db.iter_mut().zip(&acc_b) {
+            *o = T::from_f64(v);
+        }
+    }
 }
 
-/// [`norm_backward_input`] over a block of rows, compiled for AVX-512, AVX2+FMA
-/// and the baseline; one loop per weight case, so each is a plain loop the
+/// [`norm_backward`] over a block of rows, compiled for AVX-512, AVX2+FMA and the
+/// baseline: each row's `dx` (when `os` is given), and its parameter terms added to
+/// `pw`/`pb` (when not empty). One loop per weight case, so each is a plain loop the
 /// vectorizer takes (the arithmetic, in `f64`, is the same in every case).
 #[allow(clippy::too_many_arguments)]
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
@@ -392,35 +450,50 @@ fn norm_backward_rows<T: Real>(
     w: Option<&[T]>,
     cols: usize,
     center: bool,
-    os: &mut [T],
+    mut os: Option<&mut [T]>,
+    pw: &mut [f64],
+    pb: &mut [f64],
 ) {
-    for (((grow, xrow), orow), s) in gs
+    for (r, ((grow, xrow), s)) in gs
         .chunks_exact(cols)
         .zip(xs.chunks_exact(cols))
-        .zip(os.chunks_exact_mut(cols))
         .zip(ss.chunks_exact(2))
+        .enumerate()
     {
         let (mean, rstd) = (s[0].to_f64(), s[1].to_f64());
         let n = cols as f64;
-        match w {
-            Some(w) => {
-                let w = &w[..cols];
-                let (sd, sdx) = d_sums(grow, xrow, Some(w), mean, rstd);
-                let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
-                for (((o, &gv), &xv), &wv) in orow.iter_mut().zip(grow).zip(xrow).zip(w) {
-                    let d = gv.to_f64() * wv.to_f64();
-                    let xhat = (xv.to_f64() - mean) * rstd;
-                    *o = T::from_f64(rstd * (d - md - xhat * mdx));
+        if let Some(os) = os.as_deref_mut() {
+            let orow = &mut os[r * cols..(r + 1) * cols];
+            match w {
+                Some(w) => {
+                    let w = &w[..cols];
+                    let (sd, sdx) = d_sums(grow, xrow, Some(w), mean, rstd);
+                    let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+                    for (((o, &gv), &xv), &wv) in orow.iter_mut().zip(grow).zip(xrow).zip(w) {
+                        let d = gv.to_f64() * wv.to_f64();
+                        let xhat = (xv.to_f64() - mean) * rstd;
+                        *o = T::from_f64(rstd * (d - md - xhat * mdx));
+                    }
+                }
+                None => {
+                    let (sd, sdx) = d_sums(grow, xrow, None, mean, rstd);
+                    let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+                    for ((o, &gv), &xv) in orow.iter_mut().zip(grow).zip(xrow) {
+                        let d = gv.to_f64();
+                        let xhat = (xv.to_f64() - mean) * rstd;
+                        *o = T::from_f64(rstd * (d - md - xhat * mdx));
+                    }
                 }
             }
-            None => {
-                let (sd, sdx) = d_sums(grow, xrow, None, mean, rstd);
-                let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
-                for ((o, &gv), &xv) in orow.iter_mut().zip(grow).zip(xrow) {
-                    let d = gv.to_f64();
-                    let xhat = (xv.to_f64() - mean) * rstd;
-                    *o = T::from_f64(rstd * (d - md - xhat * mdx));
-                }
+        }
+        if !pw.is_empty() {
+            for ((a, &gv), &xv) in pw.iter_mut().zip(grow).zip(xrow) {
+                *a += gv.to_f64() * (xv.to_f64() - mean) * rstd;
+            }
+        }
+        if !pb.is_empty() {
+            for (a, &gv) in pb.iter_mut().zip(grow) {
+                *a += gv.to_f64();
             }
         }
     }
@@ -463,40 +536,6 @@ fn d_sums<T: Real>(g: &[T], x: &[T], w: Option<&[T]>, mean: f64, rstd: f64) -> (
     }
     let comb = |v: [f64; LANES]| ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
     (comb(a) + ra, comb(b) + rb)
-}
-
-/// The weight and bias gradients of `norm`: `dw[j] = sum_rows g * xhat`,
-/// `db[j] = sum_rows g`, accumulated in `f64` over rows in order.
-pub fn norm_backward_params<T: Real>(
-    g: &[T],
-    x: &[T],
-    stats: &[T],
-    cols: usize,
-    dw: Option<&mut [T]>,
-    db: Option<&mut [T]>,
-) {
-    let mut acc_w = vec![0.0f64; cols];
-    let mut acc_b = vec![0.0f64; cols];
-    if cols > 0 {
-        for (r, (grow, xrow)) in g.chunks_exact(cols).zip(x.chunks_exact(cols)).enumerate() {
-            let (mean, rstd) = (stats[2 * r].to_f64(), stats[2 * r + 1].to_f64());
-            for j in 0..cols {
-                let gv = grow[j].to_f64();
-                acc_w[j] += gv * (xrow[j].to_f64() - mean) * rstd;
-                acc_b[j] += gv;
-            }
-        }
-    }
-    if let Some(dw) = dw {
-        for (o, v) in dw.iter_mut().zip(acc_w) {
-            *o = T::from_f64(v);
-        }
-    }
-    if let Some(db) = db {
-        for (o, v) in db.iter_mut().zip(acc_b) {
-            *o = T::from_f64(v);
-        }
-    }
 }
 
 /// `gelu(x)`: `x * Φ(x)` with the exact normal CDF, or torch's `approximate="tanh"`.
@@ -613,7 +652,7 @@ fn silu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T]) {
 
 /// `f32` to bfloat16 bits, nearest with ties to even; nan becomes torch's quiet nan `0x7fc0`.
 #[inline(always)]
-fn bf16_bits(v: f32) -> u16 {
+pub(crate) fn bf16_bits(v: f32) -> u16 {
     let b = v.to_bits();
     // No u32 overflow: the largest non-nan bits are -inf's, 0xff80_0000.
     let r = (b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16) as u16;

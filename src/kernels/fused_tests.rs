@@ -2,8 +2,7 @@
 //! naive `f64` formulas, with 1 and several threads (bit-identical).
 
 use super::fused::{
-    gelu, gelu_backward, norm, norm_backward_input, norm_backward_params, silu, silu_backward,
-    softmax, softmax_backward,
+    gelu, gelu_backward, norm, norm_backward, silu, silu_backward, softmax, softmax_backward,
 };
 use super::parallel::set_num_threads;
 use super::vmath::{erf_f32, exp_f32, tanh_f32};
@@ -268,16 +267,42 @@ fn norms_and_their_gradients_match_f64() {
             }
         }
         close(&y, &want, 1e-5, 1e-5);
-        let dx = both_thread_counts(|| {
+        let all = both_thread_counts(|| {
             let mut dx = vec![0.0f32; x.len()];
-            norm_backward_input(&g, &x, &stats, Some(&w), cols, center, &mut dx);
-            dx
+            let (mut dw, mut db) = (vec![0.0f32; cols], vec![0.0f32; cols]);
+            norm_backward(
+                &g,
+                &x,
+                &stats,
+                Some(&w),
+                cols,
+                center,
+                Some(&mut dx),
+                Some(&mut dw),
+                Some(&mut db),
+            );
+            [dx, dw, db].concat()
         });
-        close(&dx, &dxw, 1e-4, 1e-5);
-        let (mut dw, mut db) = (vec![0.0f32; cols], vec![0.0f32; cols]);
-        norm_backward_params(&g, &x, &stats, cols, Some(&mut dw), Some(&mut db));
-        close(&dw, &dww, 1e-4, 1e-4);
-        close(&db, &dbw, 1e-5, 1e-5);
+        let (dx, rest) = all.split_at(x.len());
+        let (dw, db) = rest.split_at(cols);
+        close(dx, &dxw, 1e-4, 1e-5);
+        close(dw, &dww, 1e-4, 1e-4);
+        // the parameter gradients alone (no input gradient) are the same values
+        let (mut dw2, mut db2) = (vec![0.0f32; cols], vec![0.0f32; cols]);
+        norm_backward(
+            &g,
+            &x,
+            &stats,
+            Some(&w),
+            cols,
+            center,
+            None,
+            Some(&mut dw2),
+            Some(&mut db2),
+        );
+        assert_eq!(dw, &dw2[..]);
+        assert_eq!(db, &db2[..]);
+        close(db, &dbw, 1e-5, 1e-5);
     }
 }
 

@@ -21,6 +21,7 @@ pub mod reduce;
 pub mod scan;
 pub mod select;
 pub mod strided;
+pub mod unary_math;
 pub mod vmath;
 
 #[cfg(test)]

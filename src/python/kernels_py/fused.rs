@@ -23,8 +23,7 @@ use crate::kernels::vmath::Real;
 use crate::python::hooks::fast_paths;
 use numpy::prelude::PyArrayDescrMethods;
 use numpy::{
-    Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
-    PyUntypedArrayMethods,
+    Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -36,7 +35,9 @@ impl FusedElem for f32 {}
 impl FusedElem for f64 {}
 
 /// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
-fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
+pub(super) fn contiguous<'py, T: Element>(
+    x: &Bound<'py, PyAny>,
+) -> Option<PyReadonlyArrayDyn<'py, T>> {
     let a = x.downcast::<PyArrayDyn<T>>().ok()?;
     let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
     if !(a.is_c_contiguous() && aligned) {
@@ -63,6 +64,20 @@ fn optional<'py, T: Element>(
 /// A new zeroed C-contiguous array of `T` with `shape`.
 fn zeros<'py, T: Element>(py: Python<'py>, shape: &[usize]) -> Bound<'py, PyArrayDyn<T>> {
     PyArrayDyn::<T>::zeros_bound(py, shape, false)
+}
+
+/// A new C-contiguous array of `T` with `shape` whose elements are not yet written:
+/// for a result every element of which the kernel assigns before the array is
+/// returned (a zeroed result would cost a pass of page clearing or `memset` that the
+/// kernel then overwrites; numpy's `empty` is the same allocation).
+pub(super) fn output<'py, T: Element>(
+    py: Python<'py>,
+    shape: &[usize],
+) -> Bound<'py, PyArrayDyn<T>> {
+    // SAFETY: the GIL is held; `T` is a plain number type (every bit pattern valid),
+    // and each caller hands the whole buffer to a kernel that assigns every element
+    // (never reads one) before any other code can see the array.
+    unsafe { PyArrayDyn::<T>::new_bound(py, shape, false) }
 }
 
 /// Runs `$body` with `$t` bound to `f32` or `f64`, the element type of `$x`; `None` otherwise.
@@ -104,7 +119,7 @@ fn softmax_as<'py, T: FusedElem>(
         return Ok(None);
     };
     let (n, inner) = along(xr.shape(), dim)?;
-    let out = zeros::<T>(py, xr.shape());
+    let out = output::<T>(py, xr.shape());
     {
         let xs = xr.as_slice()?;
         let mut w = out.readwrite();
@@ -140,7 +155,7 @@ fn softmax_backward_as<'py, T: FusedElem>(
         return Ok(None);
     }
     let (n, inner) = along(gr.shape(), dim)?;
-    let out = zeros::<T>(py, gr.shape());
+    let out = output::<T>(py, gr.shape());
     {
         let (gs, ys) = (gr.as_slice()?, yr.as_slice()?);
         let mut w = out.readwrite();
@@ -183,8 +198,8 @@ fn norm_as<'py, T: FusedElem>(
         return Ok(None);
     }
     let rows = xr.len() / cols;
-    let out = zeros::<T>(py, xr.shape());
-    let stats = PyArray2::<T>::zeros_bound(py, [rows, 2], false);
+    let out = output::<T>(py, xr.shape());
+    let stats = output::<T>(py, &[rows, 2]);
     {
         let xs = xr.as_slice()?;
         let ws = wr.as_ref().map(|a| a.as_slice()).transpose()?;
@@ -242,9 +257,9 @@ fn norm_backward_as<'py, T: FusedElem>(
     if sr.len() != 2 * (xr.len() / cols) {
         return Ok(None);
     }
-    let dx = mask[0].then(|| zeros::<T>(py, xr.shape()));
-    let dw = mask[1].then(|| PyArray1::<T>::zeros_bound(py, cols, false));
-    let db = mask[2].then(|| PyArray1::<T>::zeros_bound(py, cols, false));
+    let dx = mask[0].then(|| output::<T>(py, xr.shape()));
+    let dw = mask[1].then(|| output::<T>(py, &[cols]));
+    let db = mask[2].then(|| output::<T>(py, &[cols]));
     {
         let (gs, xs, ss) = (gr.as_slice()?, xr.as_slice()?, sr.as_slice()?);
         let ws = wr.as_ref().map(|a| a.as_slice()).transpose()?;
@@ -254,14 +269,7 @@ fn norm_backward_as<'py, T: FusedElem>(
         let dxs = dxw.as_mut().map(|a| a.as_slice_mut()).transpose()?;
         let dws = dww.as_mut().map(|a| a.as_slice_mut()).transpose()?;
         let dbs = dbw.as_mut().map(|a| a.as_slice_mut()).transpose()?;
-        py.allow_threads(|| {
-            if let Some(dxs) = dxs {
-                fused::norm_backward_input(gs, xs, ss, ws, cols, center, dxs);
-            }
-            if dws.is_some() || dbs.is_some() {
-                fused::norm_backward_params(gs, xs, ss, cols, dws, dbs);
-            }
-        });
+        py.allow_threads(|| fused::norm_backward(gs, xs, ss, ws, cols, center, dxs, dws, dbs));
     }
     let none = || py.None();
     let pick = |a: Option<PyObject>| a.unwrap_or_else(none);
@@ -318,7 +326,7 @@ fn act_as<'py, T: FusedElem>(
             _ => return Ok(None),
         },
     };
-    let out = zeros::<T>(py, xr.shape());
+    let out = output::<T>(py, xr.shape());
     {
         let xs = xr.as_slice()?;
         let gs = gr.as_ref().map(|a| a.as_slice()).transpose()?;
