@@ -361,9 +361,10 @@ fn norm_rows<T: Real>(
 /// mean(d) - xhat * mean(d * xhat))` (layer_norm; rms_norm drops the `mean(d)` term),
 /// and the weight's and bias's `dw[j] = sum_rows g * xhat`, `db[j] = sum_rows g`, each
 /// written where its buffer is given. Rows run in blocks of a fixed number of rows on
-/// the pool; each block sums its rows' parameter terms in `f64` in row order and the
-/// blocks' sums are added in block order, so the values do not depend on the number
-/// of threads.
+/// the pool; each block sums its rows' parameter terms in row order (runs of
+/// `PARAM_RUN` rows in the element type, as torch's float accumulation, the runs in
+/// `f64`) and the blocks' sums are added in block order, so the values do not depend
+/// on the number of threads.
 #[allow(clippy::too_many_arguments)]
 pub fn norm_backward<T: Real>(
     g: &[T],
@@ -437,6 +438,9 @@ pub fn norm_backward<T: Real>(
     }
 }
 
+/// Rows whose weight and bias terms are summed in the element type before the `f64` totals.
+const PARAM_RUN: usize = 32;
+
 /// [`norm_backward`] over a block of rows, compiled for AVX-512, AVX2+FMA and the
 /// baseline: each row's `dx` (when `os` is given), and its parameter terms added to
 /// `pw`/`pb` (when not empty). One loop per weight case, so each is a plain loop the
@@ -454,6 +458,17 @@ fn norm_backward_rows<T: Real>(
     pw: &mut [f64],
     pb: &mut [f64],
 ) {
+    // The parameter terms of up to `PARAM_RUN` rows add up in the element type (vectorised
+    // as wide as the data), each run's sums then into the `f64` totals.
+    let rows = gs.len() / cols;
+    let mut tw = vec![T::ZERO; pw.len()];
+    let mut tb = vec![T::ZERO; pb.len()];
+    let flush = |t: &mut [T], total: &mut [f64]| {
+        for (a, v) in total.iter_mut().zip(t.iter_mut()) {
+            *a += v.to_f64();
+            *v = T::ZERO;
+        }
+    };
     for (r, ((grow, xrow), s)) in gs
         .chunks_exact(cols)
         .zip(xs.chunks_exact(cols))
@@ -464,37 +479,46 @@ fn norm_backward_rows<T: Real>(
         let n = cols as f64;
         if let Some(os) = os.as_deref_mut() {
             let orow = &mut os[r * cols..(r + 1) * cols];
+            // The row's sums in f64; then, as torch's kernel, `dx = a * d + b * x + c` in the
+            // element type with per-row constants `a = rstd`, `b = -rstd² mean(d xhat)`,
+            // `c = -b * mean - rstd * mean(d)`.
+            let (sd, sdx) = d_sums(grow, xrow, w, mean, rstd);
+            let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+            let b64 = -rstd * rstd * mdx;
+            let (a, b, c) = (
+                T::from_f64(rstd),
+                T::from_f64(b64),
+                T::from_f64(-b64 * mean - rstd * md),
+            );
             match w {
                 Some(w) => {
-                    let w = &w[..cols];
-                    let (sd, sdx) = d_sums(grow, xrow, Some(w), mean, rstd);
-                    let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
-                    for (((o, &gv), &xv), &wv) in orow.iter_mut().zip(grow).zip(xrow).zip(w) {
-                        let d = gv.to_f64() * wv.to_f64();
-                        let xhat = (xv.to_f64() - mean) * rstd;
-                        *o = T::from_f64(rstd * (d - md - xhat * mdx));
+                    for (((o, &gv), &xv), &wv) in
+                        orow.iter_mut().zip(grow).zip(xrow).zip(&w[..cols])
+                    {
+                        *o = a.mul(gv.mul(wv)).add(b.mul(xv)).add(c);
                     }
                 }
                 None => {
-                    let (sd, sdx) = d_sums(grow, xrow, None, mean, rstd);
-                    let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
                     for ((o, &gv), &xv) in orow.iter_mut().zip(grow).zip(xrow) {
-                        let d = gv.to_f64();
-                        let xhat = (xv.to_f64() - mean) * rstd;
-                        *o = T::from_f64(rstd * (d - md - xhat * mdx));
+                        *o = a.mul(gv).add(b.mul(xv)).add(c);
                     }
                 }
             }
         }
         if !pw.is_empty() {
-            for ((a, &gv), &xv) in pw.iter_mut().zip(grow).zip(xrow) {
-                *a += gv.to_f64() * (xv.to_f64() - mean) * rstd;
+            let (m, rs) = (T::from_f64(mean), T::from_f64(rstd));
+            for ((a, &gv), &xv) in tw.iter_mut().zip(grow).zip(xrow) {
+                *a = a.add(gv.mul(xv.sub(m).mul(rs)));
             }
         }
         if !pb.is_empty() {
-            for (a, &gv) in pb.iter_mut().zip(grow) {
-                *a += gv.to_f64();
+            for (a, &gv) in tb.iter_mut().zip(grow) {
+                *a = a.add(gv);
             }
+        }
+        if (r + 1) % PARAM_RUN == 0 || r + 1 == rows {
+            flush(&mut tw, pw);
+            flush(&mut tb, pb);
         }
     }
 }
