@@ -13,7 +13,7 @@
 //! (see `row_stats`).
 
 use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2, map_chunks_mut, GRAIN};
-use multiversion::multiversion;
+use multiversion::{multiversion, target::selected_target};
 
 use super::vmath::Real;
 
@@ -43,9 +43,9 @@ fn lane_max<T: Real>(x: &[T]) -> T {
 /// vectorizer turns the first into SIMD `exp`, which it does not do for the same
 /// work spread over the lanes of a fixed-size chunk.
 #[inline(always)]
-fn exp_shifted<T: Real>(x: &[T], m: T, out: &mut [T]) -> T {
+fn exp_shifted<T: Real, const F: bool>(x: &[T], m: T, out: &mut [T]) -> T {
     for (o, &v) in out.iter_mut().zip(x) {
-        *o = v.sub(m).exp();
+        *o = v.sub(m).exp::<F>();
     }
     lane_sum(out)
 }
@@ -71,9 +71,9 @@ fn lane_sum<T: Real>(x: &[T]) -> T {
 }
 
 #[inline(always)]
-fn softmax_row<T: Real>(x: &[T], out: &mut [T], log: bool) {
+fn softmax_row<T: Real, const F: bool>(x: &[T], out: &mut [T], log: bool) {
     let m = lane_max(x);
-    let s = exp_shifted(x, m, out);
+    let s = exp_shifted::<T, F>(x, m, out);
     if log {
         let shift = m.add(s.ln());
         for (o, &v) in out.iter_mut().zip(x) {
@@ -89,7 +89,13 @@ fn softmax_row<T: Real>(x: &[T], out: &mut [T], log: bool) {
 
 /// Softmax of one `(n, inner)` block along `n`, vectorised across `inner`.
 #[inline(always)]
-fn softmax_strided<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log: bool) {
+fn softmax_strided<T: Real, const F: bool>(
+    x: &[T],
+    n: usize,
+    inner: usize,
+    out: &mut [T],
+    log: bool,
+) {
     let mut m = vec![T::NEG_INFINITY; inner];
     for row in x.chunks_exact(inner) {
         for (a, &v) in m.iter_mut().zip(row) {
@@ -99,7 +105,7 @@ fn softmax_strided<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log:
     let mut s = vec![T::ZERO; inner];
     for (row, orow) in x.chunks_exact(inner).zip(out.chunks_exact_mut(inner)) {
         for i in 0..inner {
-            let e = row[i].sub(m[i]).exp();
+            let e = row[i].sub(m[i]).exp::<F>();
             orow[i] = e;
             s[i] = s[i].add(e);
         }
@@ -137,12 +143,27 @@ pub fn softmax<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log: boo
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn softmax_blocks<T: Real>(xs: &[T], n: usize, inner: usize, os: &mut [T], log: bool) {
+    if selected_target!().supports_feature_str("fma") {
+        softmax_blocks_with::<T, true>(xs, n, inner, os, log)
+    } else {
+        softmax_blocks_with::<T, false>(xs, n, inner, os, log)
+    }
+}
+
+#[inline(always)]
+fn softmax_blocks_with<T: Real, const F: bool>(
+    xs: &[T],
+    n: usize,
+    inner: usize,
+    os: &mut [T],
+    log: bool,
+) {
     let block = n * inner;
     for (xb, ob) in xs.chunks_exact(block).zip(os.chunks_exact_mut(block)) {
         if inner == 1 {
-            softmax_row(xb, ob, log);
+            softmax_row::<T, F>(xb, ob, log);
         } else {
-            softmax_strided(xb, n, inner, ob, log);
+            softmax_strided::<T, F>(xb, n, inner, ob, log);
         }
     }
 }
@@ -183,6 +204,22 @@ fn softmax_backward_blocks<T: Real>(
     os: &mut [T],
     log: bool,
 ) {
+    if selected_target!().supports_feature_str("fma") {
+        softmax_backward_with::<T, true>(gs, ys, n, inner, os, log)
+    } else {
+        softmax_backward_with::<T, false>(gs, ys, n, inner, os, log)
+    }
+}
+
+#[inline(always)]
+fn softmax_backward_with<T: Real, const F: bool>(
+    gs: &[T],
+    ys: &[T],
+    n: usize,
+    inner: usize,
+    os: &mut [T],
+    log: bool,
+) {
     let block = n * inner;
     {
         for ((gb, yb), ob) in gs
@@ -204,7 +241,7 @@ fn softmax_backward_blocks<T: Real>(
             {
                 for i in 0..inner {
                     orow[i] = if log {
-                        grow[i].sub(yrow[i].exp().mul(sums[i]))
+                        grow[i].sub(yrow[i].exp::<F>().mul(sums[i]))
                     } else {
                         yrow[i].mul(grow[i].sub(sums[i]))
                     };
@@ -571,6 +608,15 @@ pub fn gelu<T: Real>(x: &[T], out: &mut [T], tanh_approx: bool) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn gelu_chunk<T: Real>(xs: &[T], os: &mut [T], tanh_approx: bool) {
+    if selected_target!().supports_feature_str("fma") {
+        gelu_with::<T, true>(xs, os, tanh_approx)
+    } else {
+        gelu_with::<T, false>(xs, os, tanh_approx)
+    }
+}
+
+#[inline(always)]
+fn gelu_with<T: Real, const F: bool>(xs: &[T], os: &mut [T], tanh_approx: bool) {
     let (half, rsqrt2) = (
         T::from_f64(0.5),
         T::from_f64(std::f64::consts::FRAC_1_SQRT_2),
@@ -579,13 +625,16 @@ fn gelu_chunk<T: Real>(xs: &[T], os: &mut [T], tanh_approx: bool) {
         T::from_f64((2.0 / std::f64::consts::PI).sqrt()),
         T::from_f64(0.044715),
     );
-    for (o, &v) in os.iter_mut().zip(xs) {
-        let inner = if tanh_approx {
-            k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh()
-        } else {
-            v.mul(rsqrt2).erf()
-        };
-        *o = half.mul(v).mul(T::ONE.add(inner));
+    // One loop per form, so each is a plain loop the vectorizer takes.
+    if tanh_approx {
+        for (o, &v) in os.iter_mut().zip(xs) {
+            let inner = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh::<F>();
+            *o = half.mul(v).mul(T::ONE.add(inner));
+        }
+    } else {
+        for (o, &v) in os.iter_mut().zip(xs) {
+            *o = half.mul(v).mul(v.mul(rsqrt2).one_plus_erf::<F>());
+        }
     }
 }
 
@@ -599,6 +648,15 @@ pub fn gelu_backward<T: Real>(g: &[T], x: &[T], out: &mut [T], tanh_approx: bool
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: bool) {
+    if selected_target!().supports_feature_str("fma") {
+        gelu_backward_with::<T, true>(gs, xs, os, tanh_approx)
+    } else {
+        gelu_backward_with::<T, false>(gs, xs, os, tanh_approx)
+    }
+}
+
+#[inline(always)]
+fn gelu_backward_with<T: Real, const F: bool>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: bool) {
     let (half, rsqrt2) = (
         T::from_f64(0.5),
         T::from_f64(std::f64::consts::FRAC_1_SQRT_2),
@@ -612,15 +670,15 @@ fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: b
     let c3 = T::from_f64(3.0 * 0.044715);
     for ((o, &gv), &v) in os.iter_mut().zip(gs).zip(xs) {
         let d = if tanh_approx {
-            let t = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh();
+            let t = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh::<F>();
             let dt = T::ONE
                 .sub(t.mul(t))
                 .mul(k)
                 .mul(T::ONE.add(c3.mul(v).mul(v)));
             half.mul(T::ONE.add(t)).add(half.mul(v).mul(dt))
         } else {
-            let cdf = half.mul(T::ONE.add(v.mul(rsqrt2).erf()));
-            let pdf = pdf_k.mul(T::ZERO.sub(half.mul(v).mul(v)).exp());
+            let cdf = half.mul(v.mul(rsqrt2).one_plus_erf::<F>());
+            let pdf = pdf_k.mul(T::ZERO.sub(half.mul(v).mul(v)).exp::<F>());
             cdf.add(v.mul(pdf))
         };
         *o = gv.mul(d);
@@ -628,8 +686,8 @@ fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: b
 }
 
 #[inline(always)]
-fn sigmoid<T: Real>(v: T) -> T {
-    T::ONE.div(T::ONE.add(T::ZERO.sub(v).exp()))
+fn sigmoid<T: Real, const F: bool>(v: T) -> T {
+    T::ONE.div(T::ONE.add(T::ZERO.sub(v).exp::<F>()))
 }
 
 /// `sigmoid(x) = 1 / (1 + exp(-x))`, one pass.
@@ -641,8 +699,17 @@ pub fn sigmoid_forward<T: Real>(x: &[T], out: &mut [T]) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn sigmoid_chunk<T: Real>(xs: &[T], os: &mut [T]) {
+    if selected_target!().supports_feature_str("fma") {
+        sigmoid_with::<T, true>(xs, os)
+    } else {
+        sigmoid_with::<T, false>(xs, os)
+    }
+}
+
+#[inline(always)]
+fn sigmoid_with<T: Real, const F: bool>(xs: &[T], os: &mut [T]) {
     for (o, &v) in os.iter_mut().zip(xs) {
-        *o = sigmoid(v);
+        *o = sigmoid::<T, F>(v);
     }
 }
 
@@ -653,8 +720,17 @@ pub fn silu<T: Real>(x: &[T], out: &mut [T]) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn silu_chunk<T: Real>(xs: &[T], os: &mut [T]) {
+    if selected_target!().supports_feature_str("fma") {
+        silu_with::<T, true>(xs, os)
+    } else {
+        silu_with::<T, false>(xs, os)
+    }
+}
+
+#[inline(always)]
+fn silu_with<T: Real, const F: bool>(xs: &[T], os: &mut [T]) {
     for (o, &v) in os.iter_mut().zip(xs) {
-        *o = v.mul(sigmoid(v));
+        *o = v.mul(sigmoid::<T, F>(v));
     }
 }
 
@@ -668,8 +744,17 @@ pub fn silu_backward<T: Real>(g: &[T], x: &[T], out: &mut [T]) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn silu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T]) {
+    if selected_target!().supports_feature_str("fma") {
+        silu_backward_with::<T, true>(gs, xs, os)
+    } else {
+        silu_backward_with::<T, false>(gs, xs, os)
+    }
+}
+
+#[inline(always)]
+fn silu_backward_with<T: Real, const F: bool>(gs: &[T], xs: &[T], os: &mut [T]) {
     for ((o, &gv), &v) in os.iter_mut().zip(gs).zip(xs) {
-        let s = sigmoid(v);
+        let s = sigmoid::<T, F>(v);
         *o = gv.mul(s).mul(T::ONE.add(v.mul(T::ONE.sub(s))));
     }
 }

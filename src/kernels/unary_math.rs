@@ -16,9 +16,9 @@
 
 use super::fused::bf16_bits;
 use super::parallel::for_chunks;
-use super::vmath::{exp_f32, tanh_f32};
+use super::vmath::{exp_f32_with, tanh_f32_with};
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
-use multiversion::multiversion;
+use multiversion::{multiversion, target::selected_target};
 
 /// The functions [`map_f32`] and [`map_half`] apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,25 +43,36 @@ pub enum Half16 {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn apply_f32(xs: &[f32], os: &mut [f32], op: F32Op) {
+    if selected_target!().supports_feature_str("fma") {
+        apply_f32_with::<true>(xs, os, op)
+    } else {
+        apply_f32_with::<false>(xs, os, op)
+    }
+}
+
+#[inline(always)]
+fn apply_f32_with<const F: bool>(xs: &[f32], os: &mut [f32], op: F32Op) {
+    let it = os.iter_mut().zip(xs);
     match op {
-        F32Op::Exp => {
-            for (o, &v) in os.iter_mut().zip(xs) {
-                *o = exp_f32(v);
-            }
-        }
-        F32Op::Tanh => {
-            for (o, &v) in os.iter_mut().zip(xs) {
-                *o = tanh_f32(v);
-            }
-        }
+        F32Op::Exp => it.for_each(|(o, &v)| *o = exp_f32_with::<F>(v)),
+        F32Op::Tanh => it.for_each(|(o, &v)| *o = tanh_f32_with::<F>(v)),
     }
 }
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn apply_f32_in_place(xs: &mut [f32], op: F32Op) {
+    if selected_target!().supports_feature_str("fma") {
+        apply_in_place_with::<true>(xs, op)
+    } else {
+        apply_in_place_with::<false>(xs, op)
+    }
+}
+
+#[inline(always)]
+fn apply_in_place_with<const F: bool>(xs: &mut [f32], op: F32Op) {
     match op {
-        F32Op::Exp => xs.iter_mut().for_each(|v| *v = exp_f32(*v)),
-        F32Op::Tanh => xs.iter_mut().for_each(|v| *v = tanh_f32(*v)),
+        F32Op::Exp => xs.iter_mut().for_each(|v| *v = exp_f32_with::<F>(*v)),
+        F32Op::Tanh => xs.iter_mut().for_each(|v| *v = tanh_f32_with::<F>(*v)),
     }
 }
 
@@ -105,11 +116,20 @@ pub fn map_half(bits: &[u16], format: Half16, out: &mut [u16], op: F32Op) {
 /// branch-free loop the vectorizer takes.
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn bf16_chunk(xs: &[u16], os: &mut [u16], op: F32Op) {
+    if selected_target!().supports_feature_str("fma") {
+        bf16_with::<true>(xs, os, op)
+    } else {
+        bf16_with::<false>(xs, os, op)
+    }
+}
+
+#[inline(always)]
+fn bf16_with<const F: bool>(xs: &[u16], os: &mut [u16], op: F32Op) {
     let wide = |h: u16| f32::from_bits(u32::from(h) << 16);
     let it = os.iter_mut().zip(xs);
     match op {
-        F32Op::Exp => it.for_each(|(o, &x)| *o = bf16_bits(exp_f32(wide(x)))),
-        F32Op::Tanh => it.for_each(|(o, &x)| *o = bf16_bits(tanh_f32(wide(x)))),
+        F32Op::Exp => it.for_each(|(o, &x)| *o = bf16_bits(exp_f32_with::<F>(wide(x)))),
+        F32Op::Tanh => it.for_each(|(o, &x)| *o = bf16_bits(tanh_f32_with::<F>(wide(x)))),
     }
 }
 
@@ -122,8 +142,7 @@ pub fn map_f64_libm(x: &[f64], out: &mut [f64], op: F64Op) {
         let xs = &x[start..start + os.len()];
         sin_cos_chunk(xs, os, op == F64Op::Cos);
         for (o, &v) in os.iter_mut().zip(xs) {
-            // `!(a < b)`: also the nans
-            if !(v.abs() < SIN_COS_MEDIUM) {
+            if v.is_nan() || v.abs() >= SIN_COS_MEDIUM {
                 *o = if op == F64Op::Cos { v.cos() } else { v.sin() };
             }
         }
@@ -152,19 +171,26 @@ fn sin_cos_chunk(xs: &[f64], os: &mut [f64], cos: bool) {
 // at or beyond `SIN_COS_MEDIUM` (and inf, nan) take the C library's functions instead.
 // No fused multiply-add, so every CPU gives the same bits.
 
+// The constants are fdlibm's decimal spellings (more digits than a double holds; each
+// parses to the double fdlibm uses), kept verbatim so they can be checked against it.
+
 /// `2^20 * pi/2` rounded down: the reduction below is exact under it.
 pub const SIN_COS_MEDIUM: f64 = 1_647_099.0;
-const INV_PIO2: f64 = 6.366_197_723_675_813_824_33e-1;
+const INV_PIO2: f64 = std::f64::consts::FRAC_2_PI;
+#[allow(clippy::excessive_precision)]
 const PIO2_1: f64 = 1.570_796_326_734_125_614_17;
+#[allow(clippy::excessive_precision)]
 const PIO2_2: f64 = 6.077_100_506_303_965_976_6e-11;
-const PIO2_2T: f64 = 2.022_266_248_795_950_631_54e-21;
+#[allow(clippy::excessive_precision)]
 const PIO2_3: f64 = 2.022_266_248_711_166_455_8e-21;
+#[allow(clippy::excessive_precision)]
 const PIO2_3T: f64 = 8.478_427_660_368_899_569_97e-32;
 /// `1.5 * 2^52`: adding it rounds to an integer held in the low mantissa bits.
 const TOINT: f64 = 6_755_399_441_055_744.0;
 
 /// fdlibm's `__kernel_sin(x, y, 1)`: `sin(x + y)` for `|x| <= pi/4`, `y` the tail of `x`.
 #[inline(always)]
+#[allow(clippy::excessive_precision)]
 fn kernel_sin(x: f64, y: f64) -> f64 {
     const S1: f64 = -1.666_666_666_666_663_243_48e-1;
     const S2: f64 = 8.333_333_333_322_489_461_24e-3;
@@ -181,6 +207,7 @@ fn kernel_sin(x: f64, y: f64) -> f64 {
 
 /// fdlibm's `__kernel_cos(x, y)`: `cos(x + y)` for `|x| <= pi/4`.
 #[inline(always)]
+#[allow(clippy::excessive_precision)]
 fn kernel_cos(x: f64, y: f64) -> f64 {
     const C1: f64 = 4.166_666_666_666_660_190_37e-2;
     const C2: f64 = -1.388_888_888_887_410_957_49e-3;
