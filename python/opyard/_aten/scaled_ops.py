@@ -275,7 +275,10 @@ def _addc(self, tensor1, tensor2, value, op, name, kernel):
         # one pass in Rust for contiguous float32/float64 operands of one shape (the same values)
         r = _core._fused_addc(s, a, b, float(value), value != 1 or isinstance(value, bool), op is np.true_divide)
         if r is not None:
-            return out(r if r.dtype == dt.np else r.astype(dt.np), self)
+            if r.dtype != dt.np:
+                with np.errstate(all="ignore"):  # float16 overflow: inf, as torch's
+                    r = r.astype(dt.np)
+            return out(r, self)
     with np.errstate(all="ignore"):
         term = op(a, b)
         if term.shape == shape and term.dtype == cdt:  # a fresh array of the result's shape: in place
