@@ -342,6 +342,27 @@ pub fn norm<T: Real>(
     });
 }
 
+/// The per-row `(mean, rstd)` pairs of [`norm`] alone (the same values, bit for bit),
+/// into `stats` (two per row): what a backward needs when the forward's were not kept.
+pub fn norm_stats<T: Real>(x: &[T], cols: usize, eps: f64, center: bool, stats: &mut [T]) {
+    if cols == 0 || x.is_empty() {
+        return;
+    }
+    assert_eq!(stats.len(), 2 * (x.len() / cols));
+    for_row_blocks(x, cols, stats, 2, |_, xs, ss| {
+        norm_stats_rows(xs, cols, eps, center, ss)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn norm_stats_rows<T: Real>(xs: &[T], cols: usize, eps: f64, center: bool, ss: &mut [T]) {
+    for (row, s) in xs.chunks_exact(cols).zip(ss.chunks_exact_mut(2)) {
+        let (mean, rstd) = row_stats(row, eps, center);
+        s[0] = T::from_f64(mean);
+        s[1] = T::from_f64(rstd);
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn norm_rows<T: Real>(

@@ -230,6 +230,42 @@ fn _fused_norm(
     by_dtype!(x, T => norm_as::<T>(py, x, cols, weight, bias, eps, center))
 }
 
+fn norm_stats_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    cols: usize,
+    eps: f64,
+    center: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    if cols == 0 || xr.len() % cols != 0 || xr.len() == 0 {
+        return Ok(None);
+    }
+    let stats = output::<T>(py, &[xr.len() / cols, 2]);
+    {
+        let xs = xr.as_slice()?;
+        let mut sw = stats.readwrite();
+        let ss = sw.as_slice_mut()?;
+        py.allow_threads(|| fused::norm_stats(xs, cols, eps, center, ss));
+    }
+    Ok(Some(stats.into_any().unbind()))
+}
+
+/// The `stats` of `_fused_norm` alone (same values): `(rows, 2)` holding each row's
+/// `(mean, rstd)`; or `None`.
+#[pyfunction]
+fn _fused_norm_stats(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    cols: usize,
+    eps: f64,
+    center: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => norm_stats_as::<T>(py, x, cols, eps, center))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn norm_backward_as<'py, T: FusedElem>(
     py: Python<'py>,
@@ -610,6 +646,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_softmax_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_norm_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_norm_stats, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_gelu, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_gelu_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_sigmoid, m)?)?;

@@ -10,6 +10,7 @@ dtype, as torch's backward kernels compute."""
 from ... import _dtype as D
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwAD
+from ..._aten.norm_ops import layer_norm_stats
 from ..._keys import DispatchKey, DispatchKeySet
 from ..grad_mode import is_grad_enabled
 from ._helpers import A
@@ -237,7 +238,13 @@ def _layer_norm(grads, a, n):
     if g is None:
         return (None, None, None)
     if not is_grad_enabled() and all(_plain_cpu(t) for t in (g, a.input, a.weight)):
-        _, mean, rstd = A.native_layer_norm.default(a.input, a.normalized_shape, None, None, a.eps)
+        # The statistics alone, as the forward computed them (torch's backward reads its saved ones,
+        # so a dispatch mode sees only native_layer_norm_backward here too).
+        stats = layer_norm_stats(a.input, a.normalized_shape, a.eps)
+        if stats is None:
+            _, mean, rstd = A.native_layer_norm.default(a.input, a.normalized_shape, None, None, a.eps)
+        else:
+            mean, rstd = stats
         mask = [bool(n[0]), bool(n[1]) and a.weight is not None, bool(n[2]) and a.bias is not None]
         return A.native_layer_norm_backward.default(g, a.input, a.normalized_shape, mean, rstd, a.weight,
                                                     a.bias, mask)
