@@ -16,11 +16,14 @@
 
 pub mod elementwise;
 pub mod fused;
+pub mod order_stats;
 pub mod parallel;
 pub mod reduce;
 pub mod scan;
 pub mod select;
+pub mod std_order;
 pub mod strided;
+pub mod topk;
 pub mod unary_math;
 pub mod vmath;
 

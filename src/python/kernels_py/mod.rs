@@ -22,6 +22,7 @@
 mod binary;
 mod fused;
 mod inplace;
+mod order;
 mod scalars;
 mod select;
 mod tensor_io;
@@ -236,6 +237,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fused::register(m)?;
     unary_math::register(m)?;
     select::register(m)?;
+    order::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `topk`, `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
 //! `_core` functions their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
@@ -13,7 +13,7 @@
 //! index out of range. The loops run with the
 //! GIL released.
 
-use crate::kernels::select::{self, Ranked};
+use crate::kernels::select;
 use crate::kernels::Arith;
 use crate::python::hooks::fast_paths;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -66,50 +66,6 @@ fn around(shape: &[usize], dim: usize) -> Option<(usize, usize, usize)> {
         shape[dim],
         shape[dim + 1..].iter().product(),
     ))
-}
-
-fn topk_as<'py, T: Ranked + Element>(
-    py: Python<'py>,
-    x: &Bound<'py, PyAny>,
-    k: usize,
-    dim: usize,
-    largest: bool,
-) -> PyResult<Option<PyObject>> {
-    let Some(xr) = contiguous::<T>(x) else {
-        return Ok(None);
-    };
-    let Some((_, n, inner)) = around(xr.shape(), dim) else {
-        return Ok(None);
-    };
-    if k > n {
-        return Ok(None);
-    }
-    let mut shape = xr.shape().to_vec();
-    shape[dim] = k;
-    let vals = PyArrayDyn::<T>::zeros_bound(py, shape.as_slice(), false);
-    let idx = PyArrayDyn::<i64>::zeros_bound(py, shape.as_slice(), false);
-    {
-        let xs = xr.as_slice()?;
-        let mut vw = vals.readwrite();
-        let mut iw = idx.readwrite();
-        let (vs, is) = (vw.as_slice_mut()?, iw.as_slice_mut()?);
-        py.allow_threads(|| select::topk(xs, n, inner, k, largest, vs, is));
-    }
-    Ok(Some((vals.into_any(), idx.into_any()).into_py(py)))
-}
-
-/// `(values, indices)` of the `k` largest (`largest`) or smallest elements of
-/// `x` along `dim` (wrapped, `0 <= k <= size`), sorted, ties in position order
-/// (Note [topk order]); or `None`.
-#[pyfunction]
-fn _select_topk(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    k: usize,
-    dim: usize,
-    largest: bool,
-) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => topk_as::<T>(py, x, k, dim, largest))
 }
 
 /// The index `idx` of `(outer, m, inner)` against data of `(outer, n, inner)`
@@ -219,7 +175,6 @@ fn _select_scatter_add(
 
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_select_topk, m)?)?;
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
     m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)
 }
