@@ -293,3 +293,24 @@ def test_layer_norm_backward_fused_matches_float64(dt, shape, threads):
     want = np.concatenate([dx.ravel(), (g64 * xhat).sum(0), g64.sum(0)])
     tol = dict(rtol=1e-4, atol=1e-4) if dt == np.float32 else dict(rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(got, want, **tol)
+
+
+def test_layer_norm_saves_its_statistics_not_its_result():
+    x = opyard.randn(64, 1024, requires_grad=True)
+    w, b = opyard.randn(1024, requires_grad=True), opyard.randn(1024, requires_grad=True)
+    y = F.layer_norm(x, (1024,), w, b)
+    _, mean, rstd = opyard.native_layer_norm(x.detach(), (1024,), None, None, 1e-5)
+    saved = y.grad_fn._saved_result
+    assert saved[0] is None  # as torch: result1 and result2 only
+    np.testing.assert_array_equal(saved[1].numpy(), mean.numpy())
+    np.testing.assert_array_equal(saved[2].numpy(), rstd.numpy())
+    g = opyard.randn(64, 1024)
+    y.backward(g)
+    want = [t.grad.clone() for t in (x, w, b)]
+    for t in (x, w, b):
+        t.grad = None
+    y = F.layer_norm(x, (1024,), w, b)
+    y.mul_(2)  # the result changed in place: its backward does not read it
+    y.backward(g / 2)
+    for t, wt in zip((x, w, b), want):
+        np.testing.assert_allclose(t.grad.numpy(), wt.numpy(), rtol=1e-5, atol=1e-6)

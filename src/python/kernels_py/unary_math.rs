@@ -5,7 +5,7 @@
 //! off), and the Python kernel then computes with numpy as before; the kernel runs
 //! with the GIL released.
 
-use super::fused::{contiguous, output};
+use super::fused::{contiguous, filled};
 use crate::kernels::unary_math::{addc, map_f32, map_f64_libm, map_half, F32Op, F64Op, Half16};
 use crate::python::hooks::fast_paths;
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
@@ -36,7 +36,7 @@ fn _unary_math(
             return Ok(None);
         };
         let format = if half == 1 { Half16::BF16 } else { Half16::F16 };
-        let out = output::<u16>(py, xr.shape());
+        let out = PyArrayDyn::<u16>::zeros_bound(py, xr.shape(), false);
         {
             let xs = xr.as_slice()?;
             let mut w = out.readwrite();
@@ -46,14 +46,9 @@ fn _unary_math(
         return Ok(Some(out.into_any().unbind()));
     }
     if let (Some(op), Some(xr)) = (f32_op, contiguous::<f32>(x)) {
-        let out = output::<f32>(py, xr.shape());
-        {
-            let xs = xr.as_slice()?;
-            let mut w = out.readwrite();
-            let os = w.as_slice_mut()?;
-            py.allow_threads(|| map_f32(xs, os, op));
-        }
-        return Ok(Some(out.into_any().unbind()));
+        let xs = xr.as_slice()?;
+        let out = filled(py, xr.shape(), |os| map_f32(xs, os, op))?;
+        return Ok(Some(out.unbind()));
     }
     let f64_op = match op {
         "sin" => F64Op::Sin,
@@ -63,14 +58,9 @@ fn _unary_math(
     let Some(xr) = contiguous::<f64>(x) else {
         return Ok(None);
     };
-    let out = output::<f64>(py, xr.shape());
-    {
-        let xs = xr.as_slice()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| map_f64_libm(xs, os, f64_op));
-    }
-    Ok(Some(out.into_any().unbind()))
+    let xs = xr.as_slice()?;
+    let out = filled(py, xr.shape(), |os| map_f64_libm(xs, os, f64_op))?;
+    Ok(Some(out.unbind()))
 }
 
 fn addc_as<'py, T>(
@@ -83,7 +73,10 @@ fn addc_as<'py, T>(
     div: bool,
 ) -> PyResult<Option<PyObject>>
 where
-    T: crate::kernels::unary_math::AddcElem + numpy::Element,
+    T: crate::kernels::unary_math::AddcElem
+        + numpy::Element
+        + crate::python::ffi::numpy::Elem
+        + Send,
 {
     let (Some(sr), Some(ar), Some(br)) =
         (contiguous::<T>(s), contiguous::<T>(a), contiguous::<T>(b))
@@ -93,14 +86,11 @@ where
     if sr.shape() != ar.shape() || sr.shape() != br.shape() {
         return Ok(None);
     }
-    let out = output::<T>(py, sr.shape());
-    {
-        let (ss, as_, bs) = (sr.as_slice()?, ar.as_slice()?, br.as_slice()?);
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| addc(ss, as_, bs, value, scale, div, os));
-    }
-    Ok(Some(out.into_any().unbind()))
+    let (ss, as_, bs) = (sr.as_slice()?, ar.as_slice()?, br.as_slice()?);
+    let out = filled(py, sr.shape(), |os| {
+        addc(ss, as_, bs, value, scale, div, os)
+    })?;
+    Ok(Some(out.unbind()))
 }
 
 /// `s + value * (a * b)` (`div` false: addcmul) or `s + value * (a / b)` (addcdiv) of
