@@ -12,8 +12,8 @@
 //! softmax, as torch's float kernels do, and in `f64` for the norms' statistics
 //! (see `row_stats`).
 
-use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2};
-use multiversion::multiversion;
+use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2, map_chunks_mut, GRAIN};
+use multiversion::{multiversion, target::selected_target};
 
 use super::vmath::Real;
 
@@ -43,9 +43,9 @@ fn lane_max<T: Real>(x: &[T]) -> T {
 /// vectorizer turns the first into SIMD `exp`, which it does not do for the same
 /// work spread over the lanes of a fixed-size chunk.
 #[inline(always)]
-fn exp_shifted<T: Real>(x: &[T], m: T, out: &mut [T]) -> T {
+fn exp_shifted<T: Real, const F: bool>(x: &[T], m: T, out: &mut [T]) -> T {
     for (o, &v) in out.iter_mut().zip(x) {
-        *o = v.sub(m).exp();
+        *o = v.sub(m).exp::<F>();
     }
     lane_sum(out)
 }
@@ -71,9 +71,9 @@ fn lane_sum<T: Real>(x: &[T]) -> T {
 }
 
 #[inline(always)]
-fn softmax_row<T: Real>(x: &[T], out: &mut [T], log: bool) {
+fn softmax_row<T: Real, const F: bool>(x: &[T], out: &mut [T], log: bool) {
     let m = lane_max(x);
-    let s = exp_shifted(x, m, out);
+    let s = exp_shifted::<T, F>(x, m, out);
     if log {
         let shift = m.add(s.ln());
         for (o, &v) in out.iter_mut().zip(x) {
@@ -89,7 +89,13 @@ fn softmax_row<T: Real>(x: &[T], out: &mut [T], log: bool) {
 
 /// Softmax of one `(n, inner)` block along `n`, vectorised across `inner`.
 #[inline(always)]
-fn softmax_strided<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log: bool) {
+fn softmax_strided<T: Real, const F: bool>(
+    x: &[T],
+    n: usize,
+    inner: usize,
+    out: &mut [T],
+    log: bool,
+) {
     let mut m = vec![T::NEG_INFINITY; inner];
     for row in x.chunks_exact(inner) {
         for (a, &v) in m.iter_mut().zip(row) {
@@ -99,7 +105,7 @@ fn softmax_strided<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log:
     let mut s = vec![T::ZERO; inner];
     for (row, orow) in x.chunks_exact(inner).zip(out.chunks_exact_mut(inner)) {
         for i in 0..inner {
-            let e = row[i].sub(m[i]).exp();
+            let e = row[i].sub(m[i]).exp::<F>();
             orow[i] = e;
             s[i] = s[i].add(e);
         }
@@ -137,12 +143,27 @@ pub fn softmax<T: Real>(x: &[T], n: usize, inner: usize, out: &mut [T], log: boo
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn softmax_blocks<T: Real>(xs: &[T], n: usize, inner: usize, os: &mut [T], log: bool) {
+    if selected_target!().supports_feature_str("fma") {
+        softmax_blocks_with::<T, true>(xs, n, inner, os, log)
+    } else {
+        softmax_blocks_with::<T, false>(xs, n, inner, os, log)
+    }
+}
+
+#[inline(always)]
+fn softmax_blocks_with<T: Real, const F: bool>(
+    xs: &[T],
+    n: usize,
+    inner: usize,
+    os: &mut [T],
+    log: bool,
+) {
     let block = n * inner;
     for (xb, ob) in xs.chunks_exact(block).zip(os.chunks_exact_mut(block)) {
         if inner == 1 {
-            softmax_row(xb, ob, log);
+            softmax_row::<T, F>(xb, ob, log);
         } else {
-            softmax_strided(xb, n, inner, ob, log);
+            softmax_strided::<T, F>(xb, n, inner, ob, log);
         }
     }
 }
@@ -183,6 +204,22 @@ fn softmax_backward_blocks<T: Real>(
     os: &mut [T],
     log: bool,
 ) {
+    if selected_target!().supports_feature_str("fma") {
+        softmax_backward_with::<T, true>(gs, ys, n, inner, os, log)
+    } else {
+        softmax_backward_with::<T, false>(gs, ys, n, inner, os, log)
+    }
+}
+
+#[inline(always)]
+fn softmax_backward_with<T: Real, const F: bool>(
+    gs: &[T],
+    ys: &[T],
+    n: usize,
+    inner: usize,
+    os: &mut [T],
+    log: bool,
+) {
     let block = n * inner;
     {
         for ((gb, yb), ob) in gs
@@ -204,7 +241,7 @@ fn softmax_backward_blocks<T: Real>(
             {
                 for i in 0..inner {
                     orow[i] = if log {
-                        grow[i].sub(yrow[i].exp().mul(sums[i]))
+                        grow[i].sub(yrow[i].exp::<F>().mul(sums[i]))
                     } else {
                         yrow[i].mul(grow[i].sub(sums[i]))
                     };
@@ -305,6 +342,27 @@ pub fn norm<T: Real>(
     });
 }
 
+/// The per-row `(mean, rstd)` pairs of [`norm`] alone (the same values, bit for bit),
+/// into `stats` (two per row): what a backward needs when the forward's were not kept.
+pub fn norm_stats<T: Real>(x: &[T], cols: usize, eps: f64, center: bool, stats: &mut [T]) {
+    if cols == 0 || x.is_empty() {
+        return;
+    }
+    assert_eq!(stats.len(), 2 * (x.len() / cols));
+    for_row_blocks(x, cols, stats, 2, |_, xs, ss| {
+        norm_stats_rows(xs, cols, eps, center, ss)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn norm_stats_rows<T: Real>(xs: &[T], cols: usize, eps: f64, center: bool, ss: &mut [T]) {
+    for (row, s) in xs.chunks_exact(cols).zip(ss.chunks_exact_mut(2)) {
+        let (mean, rstd) = row_stats(row, eps, center);
+        s[0] = T::from_f64(mean);
+        s[1] = T::from_f64(rstd);
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn norm_rows<T: Real>(
@@ -356,32 +414,94 @@ fn norm_rows<T: Real>(
     }
 }
 
-/// The input gradient of `norm` given the saved `stats`: with `xhat = (x - mean) *
-/// rstd` and `d = g * w`, `dx = rstd * (d - mean(d) - xhat * mean(d * xhat))`
-/// (layer_norm; rms_norm drops the `mean(d)` term).
+/// The gradients of `norm` given the saved `stats`, in one pass over `g` and `x`:
+/// with `xhat = (x - mean) * rstd` and `d = g * w`, the input's `dx = rstd * (d -
+/// mean(d) - xhat * mean(d * xhat))` (layer_norm; rms_norm drops the `mean(d)` term),
+/// and the weight's and bias's `dw[j] = sum_rows g * xhat`, `db[j] = sum_rows g`, each
+/// written where its buffer is given. Rows run in blocks of a fixed number of rows on
+/// the pool; each block sums its rows' parameter terms in row order (runs of
+/// `PARAM_RUN` rows in the element type, as torch's float accumulation, the runs in
+/// `f64`) and the blocks' sums are added in block order, so the values do not depend
+/// on the number of threads.
 #[allow(clippy::too_many_arguments)]
-pub fn norm_backward_input<T: Real>(
+pub fn norm_backward<T: Real>(
     g: &[T],
     x: &[T],
     stats: &[T],
     w: Option<&[T]>,
     cols: usize,
     center: bool,
-    dx: &mut [T],
+    dx: Option<&mut [T]>,
+    dw: Option<&mut [T]>,
+    db: Option<&mut [T]>,
 ) {
-    if cols == 0 || x.is_empty() {
-        return;
+    assert_eq!(g.len(), x.len());
+    let params = dw.is_some() || db.is_some();
+    let mut acc_w = vec![0.0f64; if dw.is_some() { cols } else { 0 }];
+    let mut acc_b = vec![0.0f64; if db.is_some() { cols } else { 0 }];
+    if cols > 0 && !x.is_empty() {
+        let rows = x.len() / cols;
+        assert_eq!(stats.len(), 2 * rows);
+        let per = (4 * GRAIN / cols).clamp(1, rows);
+        let blocks = rows.div_ceil(per);
+        let work = x.len() * if dx.is_some() { 3 } else { 2 };
+        let (want_w, want_b) = (!acc_w.is_empty(), !acc_b.is_empty());
+        let block = |i: usize, dxs: Option<&mut [T]>| {
+            let (r0, r1) = (i * per, ((i + 1) * per).min(rows));
+            let span = r0 * cols..r1 * cols;
+            let mut pw = vec![0.0f64; if want_w { cols } else { 0 }];
+            let mut pb = vec![0.0f64; if want_b { cols } else { 0 }];
+            norm_backward_rows(
+                &g[span.clone()],
+                &x[span],
+                &stats[2 * r0..2 * r1],
+                w,
+                cols,
+                center,
+                dxs,
+                &mut pw,
+                &mut pb,
+            );
+            (pw, pb)
+        };
+        let partial = match dx {
+            Some(dx) => {
+                assert_eq!(dx.len(), x.len());
+                map_chunks_mut(dx, per * cols, work, |i, c| block(i, Some(c)))
+            }
+            None if params => {
+                let mut ids = vec![(); blocks];
+                map_chunks_mut(&mut ids, 1, work, |i, _| block(i, None))
+            }
+            None => Vec::new(),
+        };
+        for (pw, pb) in partial {
+            for (a, v) in acc_w.iter_mut().zip(pw) {
+                *a += v;
+            }
+            for (a, v) in acc_b.iter_mut().zip(pb) {
+                *a += v;
+            }
+        }
     }
-    for_row_blocks(g, cols, dx, cols, |first, gs, os| {
-        let xs = &x[first * cols..first * cols + gs.len()];
-        let rows = gs.len() / cols;
-        let ss = &stats[2 * first..2 * (first + rows)];
-        norm_backward_rows(gs, xs, ss, w, cols, center, os)
-    });
+    if let Some(dw) = dw {
+        for (o, &v) in dw.iter_mut().zip(&acc_w) {
+            *o = T::from_f64(v);
+        }
+    }
+    if let Some(db) = db {
+        for (o, &v) in db.iter_mut().zip(&acc_b) {
+            *o = T::from_f64(v);
+        }
+    }
 }
 
-/// [`norm_backward_input`] over a block of rows, compiled for AVX-512, AVX2+FMA
-/// and the baseline; one loop per weight case, so each is a plain loop the
+/// Rows whose weight and bias terms are summed in the element type before the `f64` totals.
+const PARAM_RUN: usize = 32;
+
+/// [`norm_backward`] over a block of rows, compiled for AVX-512, AVX2+FMA and the
+/// baseline: each row's `dx` (when `os` is given), and its parameter terms added to
+/// `pw`/`pb` (when not empty). One loop per weight case, so each is a plain loop the
 /// vectorizer takes (the arithmetic, in `f64`, is the same in every case).
 #[allow(clippy::too_many_arguments)]
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
@@ -392,36 +512,71 @@ fn norm_backward_rows<T: Real>(
     w: Option<&[T]>,
     cols: usize,
     center: bool,
-    os: &mut [T],
+    mut os: Option<&mut [T]>,
+    pw: &mut [f64],
+    pb: &mut [f64],
 ) {
-    for (((grow, xrow), orow), s) in gs
+    // The parameter terms of up to `PARAM_RUN` rows add up in the element type (vectorised
+    // as wide as the data), each run's sums then into the `f64` totals.
+    let rows = gs.len() / cols;
+    let mut tw = vec![T::ZERO; pw.len()];
+    let mut tb = vec![T::ZERO; pb.len()];
+    let flush = |t: &mut [T], total: &mut [f64]| {
+        for (a, v) in total.iter_mut().zip(t.iter_mut()) {
+            *a += v.to_f64();
+            *v = T::ZERO;
+        }
+    };
+    for (r, ((grow, xrow), s)) in gs
         .chunks_exact(cols)
         .zip(xs.chunks_exact(cols))
-        .zip(os.chunks_exact_mut(cols))
         .zip(ss.chunks_exact(2))
+        .enumerate()
     {
         let (mean, rstd) = (s[0].to_f64(), s[1].to_f64());
         let n = cols as f64;
-        match w {
-            Some(w) => {
-                let w = &w[..cols];
-                let (sd, sdx) = d_sums(grow, xrow, Some(w), mean, rstd);
-                let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
-                for (((o, &gv), &xv), &wv) in orow.iter_mut().zip(grow).zip(xrow).zip(w) {
-                    let d = gv.to_f64() * wv.to_f64();
-                    let xhat = (xv.to_f64() - mean) * rstd;
-                    *o = T::from_f64(rstd * (d - md - xhat * mdx));
+        if let Some(os) = os.as_deref_mut() {
+            let orow = &mut os[r * cols..(r + 1) * cols];
+            // The row's sums in f64; then, as torch's kernel, `dx = a * d + b * x + c` in the
+            // element type with per-row constants `a = rstd`, `b = -rstd² mean(d xhat)`,
+            // `c = -b * mean - rstd * mean(d)`.
+            let (sd, sdx) = d_sums(grow, xrow, w, mean, rstd);
+            let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
+            let b64 = -rstd * rstd * mdx;
+            let (a, b, c) = (
+                T::from_f64(rstd),
+                T::from_f64(b64),
+                T::from_f64(-b64 * mean - rstd * md),
+            );
+            match w {
+                Some(w) => {
+                    for (((o, &gv), &xv), &wv) in
+                        orow.iter_mut().zip(grow).zip(xrow).zip(&w[..cols])
+                    {
+                        *o = a.mul(gv.mul(wv)).add(b.mul(xv)).add(c);
+                    }
+                }
+                None => {
+                    for ((o, &gv), &xv) in orow.iter_mut().zip(grow).zip(xrow) {
+                        *o = a.mul(gv).add(b.mul(xv)).add(c);
+                    }
                 }
             }
-            None => {
-                let (sd, sdx) = d_sums(grow, xrow, None, mean, rstd);
-                let (md, mdx) = (if center { sd / n } else { 0.0 }, sdx / n);
-                for ((o, &gv), &xv) in orow.iter_mut().zip(grow).zip(xrow) {
-                    let d = gv.to_f64();
-                    let xhat = (xv.to_f64() - mean) * rstd;
-                    *o = T::from_f64(rstd * (d - md - xhat * mdx));
-                }
+        }
+        if !pw.is_empty() {
+            let (m, rs) = (T::from_f64(mean), T::from_f64(rstd));
+            for ((a, &gv), &xv) in tw.iter_mut().zip(grow).zip(xrow) {
+                *a = a.add(gv.mul(xv.sub(m).mul(rs)));
             }
+        }
+        if !pb.is_empty() {
+            for (a, &gv) in tb.iter_mut().zip(grow) {
+                *a = a.add(gv);
+            }
+        }
+        if (r + 1) % PARAM_RUN == 0 || r + 1 == rows {
+            flush(&mut tw, pw);
+            flush(&mut tb, pb);
         }
     }
 }
@@ -465,40 +620,6 @@ fn d_sums<T: Real>(g: &[T], x: &[T], w: Option<&[T]>, mean: f64, rstd: f64) -> (
     (comb(a) + ra, comb(b) + rb)
 }
 
-/// The weight and bias gradients of `norm`: `dw[j] = sum_rows g * xhat`,
-/// `db[j] = sum_rows g`, accumulated in `f64` over rows in order.
-pub fn norm_backward_params<T: Real>(
-    g: &[T],
-    x: &[T],
-    stats: &[T],
-    cols: usize,
-    dw: Option<&mut [T]>,
-    db: Option<&mut [T]>,
-) {
-    let mut acc_w = vec![0.0f64; cols];
-    let mut acc_b = vec![0.0f64; cols];
-    if cols > 0 {
-        for (r, (grow, xrow)) in g.chunks_exact(cols).zip(x.chunks_exact(cols)).enumerate() {
-            let (mean, rstd) = (stats[2 * r].to_f64(), stats[2 * r + 1].to_f64());
-            for j in 0..cols {
-                let gv = grow[j].to_f64();
-                acc_w[j] += gv * (xrow[j].to_f64() - mean) * rstd;
-                acc_b[j] += gv;
-            }
-        }
-    }
-    if let Some(dw) = dw {
-        for (o, v) in dw.iter_mut().zip(acc_w) {
-            *o = T::from_f64(v);
-        }
-    }
-    if let Some(db) = db {
-        for (o, v) in db.iter_mut().zip(acc_b) {
-            *o = T::from_f64(v);
-        }
-    }
-}
-
 /// `gelu(x)`: `x * Φ(x)` with the exact normal CDF, or torch's `approximate="tanh"`.
 pub fn gelu<T: Real>(x: &[T], out: &mut [T], tanh_approx: bool) {
     for_chunks(out, |start, os| {
@@ -508,6 +629,15 @@ pub fn gelu<T: Real>(x: &[T], out: &mut [T], tanh_approx: bool) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn gelu_chunk<T: Real>(xs: &[T], os: &mut [T], tanh_approx: bool) {
+    if selected_target!().supports_feature_str("fma") {
+        gelu_with::<T, true>(xs, os, tanh_approx)
+    } else {
+        gelu_with::<T, false>(xs, os, tanh_approx)
+    }
+}
+
+#[inline(always)]
+fn gelu_with<T: Real, const F: bool>(xs: &[T], os: &mut [T], tanh_approx: bool) {
     let (half, rsqrt2) = (
         T::from_f64(0.5),
         T::from_f64(std::f64::consts::FRAC_1_SQRT_2),
@@ -516,13 +646,16 @@ fn gelu_chunk<T: Real>(xs: &[T], os: &mut [T], tanh_approx: bool) {
         T::from_f64((2.0 / std::f64::consts::PI).sqrt()),
         T::from_f64(0.044715),
     );
-    for (o, &v) in os.iter_mut().zip(xs) {
-        let inner = if tanh_approx {
-            k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh()
-        } else {
-            v.mul(rsqrt2).erf()
-        };
-        *o = half.mul(v).mul(T::ONE.add(inner));
+    // One loop per form, so each is a plain loop the vectorizer takes.
+    if tanh_approx {
+        for (o, &v) in os.iter_mut().zip(xs) {
+            let inner = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh::<F>();
+            *o = half.mul(v).mul(T::ONE.add(inner));
+        }
+    } else {
+        for (o, &v) in os.iter_mut().zip(xs) {
+            *o = half.mul(v).mul(v.mul(rsqrt2).one_plus_erf::<F>());
+        }
     }
 }
 
@@ -536,6 +669,15 @@ pub fn gelu_backward<T: Real>(g: &[T], x: &[T], out: &mut [T], tanh_approx: bool
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: bool) {
+    if selected_target!().supports_feature_str("fma") {
+        gelu_backward_with::<T, true>(gs, xs, os, tanh_approx)
+    } else {
+        gelu_backward_with::<T, false>(gs, xs, os, tanh_approx)
+    }
+}
+
+#[inline(always)]
+fn gelu_backward_with<T: Real, const F: bool>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: bool) {
     let (half, rsqrt2) = (
         T::from_f64(0.5),
         T::from_f64(std::f64::consts::FRAC_1_SQRT_2),
@@ -549,15 +691,15 @@ fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: b
     let c3 = T::from_f64(3.0 * 0.044715);
     for ((o, &gv), &v) in os.iter_mut().zip(gs).zip(xs) {
         let d = if tanh_approx {
-            let t = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh();
+            let t = k.mul(v.add(c.mul(v).mul(v).mul(v))).tanh::<F>();
             let dt = T::ONE
                 .sub(t.mul(t))
                 .mul(k)
                 .mul(T::ONE.add(c3.mul(v).mul(v)));
             half.mul(T::ONE.add(t)).add(half.mul(v).mul(dt))
         } else {
-            let cdf = half.mul(T::ONE.add(v.mul(rsqrt2).erf()));
-            let pdf = pdf_k.mul(T::ZERO.sub(half.mul(v).mul(v)).exp());
+            let cdf = half.mul(v.mul(rsqrt2).one_plus_erf::<F>());
+            let pdf = pdf_k.mul(T::ZERO.sub(half.mul(v).mul(v)).exp::<F>());
             cdf.add(v.mul(pdf))
         };
         *o = gv.mul(d);
@@ -565,8 +707,8 @@ fn gelu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T], tanh_approx: b
 }
 
 #[inline(always)]
-fn sigmoid<T: Real>(v: T) -> T {
-    T::ONE.div(T::ONE.add(T::ZERO.sub(v).exp()))
+fn sigmoid<T: Real, const F: bool>(v: T) -> T {
+    T::ONE.div(T::ONE.add(T::ZERO.sub(v).exp::<F>()))
 }
 
 /// `sigmoid(x) = 1 / (1 + exp(-x))`, one pass.
@@ -578,8 +720,17 @@ pub fn sigmoid_forward<T: Real>(x: &[T], out: &mut [T]) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn sigmoid_chunk<T: Real>(xs: &[T], os: &mut [T]) {
+    if selected_target!().supports_feature_str("fma") {
+        sigmoid_with::<T, true>(xs, os)
+    } else {
+        sigmoid_with::<T, false>(xs, os)
+    }
+}
+
+#[inline(always)]
+fn sigmoid_with<T: Real, const F: bool>(xs: &[T], os: &mut [T]) {
     for (o, &v) in os.iter_mut().zip(xs) {
-        *o = sigmoid(v);
+        *o = sigmoid::<T, F>(v);
     }
 }
 
@@ -590,8 +741,17 @@ pub fn silu<T: Real>(x: &[T], out: &mut [T]) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn silu_chunk<T: Real>(xs: &[T], os: &mut [T]) {
+    if selected_target!().supports_feature_str("fma") {
+        silu_with::<T, true>(xs, os)
+    } else {
+        silu_with::<T, false>(xs, os)
+    }
+}
+
+#[inline(always)]
+fn silu_with<T: Real, const F: bool>(xs: &[T], os: &mut [T]) {
     for (o, &v) in os.iter_mut().zip(xs) {
-        *o = v.mul(sigmoid(v));
+        *o = v.mul(sigmoid::<T, F>(v));
     }
 }
 
@@ -605,15 +765,24 @@ pub fn silu_backward<T: Real>(g: &[T], x: &[T], out: &mut [T]) {
 
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn silu_backward_chunk<T: Real>(gs: &[T], xs: &[T], os: &mut [T]) {
+    if selected_target!().supports_feature_str("fma") {
+        silu_backward_with::<T, true>(gs, xs, os)
+    } else {
+        silu_backward_with::<T, false>(gs, xs, os)
+    }
+}
+
+#[inline(always)]
+fn silu_backward_with<T: Real, const F: bool>(gs: &[T], xs: &[T], os: &mut [T]) {
     for ((o, &gv), &v) in os.iter_mut().zip(gs).zip(xs) {
-        let s = sigmoid(v);
+        let s = sigmoid::<T, F>(v);
         *o = gv.mul(s).mul(T::ONE.add(v.mul(T::ONE.sub(s))));
     }
 }
 
 /// `f32` to bfloat16 bits, nearest with ties to even; nan becomes torch's quiet nan `0x7fc0`.
 #[inline(always)]
-fn bf16_bits(v: f32) -> u16 {
+pub(crate) fn bf16_bits(v: f32) -> u16 {
     let b = v.to_bits();
     // No u32 overflow: the largest non-nan bits are -inf's, 0xff80_0000.
     let r = (b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16) as u16;

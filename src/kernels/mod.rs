@@ -24,6 +24,7 @@ pub mod select;
 pub mod std_order;
 pub mod strided;
 pub mod topk;
+pub mod unary_math;
 pub mod vmath;
 
 #[cfg(test)]

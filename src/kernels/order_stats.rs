@@ -115,6 +115,41 @@ pub fn sort_lines<T: TopkElem>(
     }
 }
 
+/// The stable ascending order of `x` (positions): an LSD radix sort of each
+/// value's offset from the smallest, a byte a pass and only as many passes as
+/// the range of the values needs, the `(key, position)` pairs moved as a whole.
+/// It is the order of torch's radix sort of 1-D integer data (stable).
+pub fn radix_order<T: Copy + Into<i64>>(x: &[T]) -> Vec<i64> {
+    let Some(lo) = x.iter().map(|&v| v.into()).min() else {
+        return Vec::new();
+    };
+    let hi = x.iter().map(|&v| v.into()).max().unwrap_or(lo);
+    let range = (hi as u64).wrapping_sub(lo as u64);
+    let bits = u64::BITS - range.leading_zeros();
+    let mut cur: Vec<(u64, i64)> = x
+        .iter()
+        .zip(0i64..)
+        .map(|(&v, i)| ((v.into() as u64).wrapping_sub(lo as u64), i))
+        .collect();
+    let mut next = cur.clone();
+    for shift in (0..bits).step_by(8) {
+        let mut counts = [0usize; 257];
+        for &(k, _) in &cur {
+            counts[((k >> shift) & 0xFF) as usize + 1] += 1;
+        }
+        for b in 0..256 {
+            counts[b + 1] += counts[b];
+        }
+        for &p in &cur {
+            let b = ((p.0 >> shift) & 0xFF) as usize;
+            next[counts[b]] = p;
+            counts[b] += 1;
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    cur.into_iter().map(|(_, i)| i).collect()
+}
+
 /// torch's quickselect (`quick_select_template`) of the pair at `k` by value,
 /// nan the largest.
 pub fn kth_line<T: TopkElem>(arr: &mut [(T, i64)], k: usize) {
@@ -172,6 +207,9 @@ pub fn kth_line<T: TopkElem>(arr: &mut [(T, i64)], k: usize) {
 
 /// torch's `mode` of a line: `(value, position)`.
 pub fn mode_line<T: TopkElem>(pairs: &mut [(T, i64)]) -> (T, i64) {
+    if T::KEYED && pairs.len() <= u32::MAX as usize && !pairs.iter().any(|p| p.0.nan()) {
+        return mode_keyed(pairs);
+    }
     sort(pairs, &|a: &(T, i64), b: &(T, i64)| a.0 < b.0);
     let n = pairs.len();
     let (mut best, mut best_freq, mut freq) = (pairs[0], 0usize, 0usize);
@@ -189,6 +227,32 @@ pub fn mode_line<T: TopkElem>(pairs: &mut [(T, i64)]) -> (T, i64) {
         }
     }
     best
+}
+
+/// `mode_line` of a line of 32-bit values without nan, on packed `(key,
+/// position)` words: there `<` is a strict order, and compares as the keys
+/// do, so the sort makes the same moves (half the bytes) and the runs of equal
+/// keys are the runs of equal values.
+fn mode_keyed<T: TopkElem>(pairs: &[(T, i64)]) -> (T, i64) {
+    let mut words: Vec<u64> = pairs
+        .iter()
+        .zip(0u64..)
+        .map(|(p, i)| u64::from(p.0.key32()) << 32 | i)
+        .collect();
+    sort(&mut words, &|a: &u64, b: &u64| (a >> 32) < (b >> 32));
+    let n = words.len();
+    let (mut best, mut best_freq, mut freq) = (words[0], 0usize, 0usize);
+    for i in 0..n {
+        freq += 1;
+        if i == n - 1 || words[i] >> 32 != words[i + 1] >> 32 {
+            if freq > best_freq {
+                best = words[i];
+                best_freq = freq;
+            }
+            freq = 0;
+        }
+    }
+    pairs[(best & 0xFFFF_FFFF) as usize]
 }
 
 /// Calls `f(line, out)` for each line of `x` along its middle dim (`line`: its
@@ -250,6 +314,34 @@ mod tests {
     }
 
     #[test]
+    fn keyed_mode_is_the_pairs_mode() {
+        for seed in 0..20u64 {
+            let v: Vec<f32> = (0..300u64)
+                .map(|i| match (i * 7919 + seed * 104_729) % 23 {
+                    0 => -0.0,
+                    r => (r % 9) as f32 - 4.0,
+                })
+                .collect();
+            let pairs: Vec<(f32, i64)> = v.iter().copied().zip(0..).collect();
+            let keyed = mode_keyed(&pairs);
+            let mut plain: Vec<(f32, i64)> = v.iter().copied().zip(0..).collect();
+            sort(&mut plain, &|a: &(f32, i64), b: &(f32, i64)| a.0 < b.0);
+            // the pairs' run scan, as mode_line's
+            let (mut best, mut best_freq, mut freq) = (plain[0], 0, 0);
+            for i in 0..plain.len() {
+                freq += 1;
+                if i == plain.len() - 1 || plain[i].0 != plain[i + 1].0 {
+                    if freq > best_freq {
+                        (best, best_freq) = (plain[i], freq);
+                    }
+                    freq = 0;
+                }
+            }
+            assert_eq!(keyed.1, best.1);
+        }
+    }
+
+    #[test]
     fn kth_line_puts_the_kth_value_at_k() {
         let v: Vec<f64> = (0..200).map(|i| ((i * 7919) % 37) as f64).collect();
         let mut sorted = v.clone();
@@ -290,6 +382,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn radix_order_is_the_stable_order() {
+        let x: Vec<i64> = (0..5000).map(|i| ((i * 7919) % 613) as i64 - 300).collect();
+        let mut want: Vec<i64> = (0..5000).collect();
+        want.sort_by_key(|&i| x[i as usize]);
+        assert_eq!(radix_order(&x), want);
+        let wide = [i64::MAX, i64::MIN, 0, -1, i64::MIN, 5];
+        assert_eq!(radix_order(&wide), [1, 4, 3, 2, 5, 0]);
+        assert!(radix_order::<i32>(&[]).is_empty());
     }
 
     #[test]

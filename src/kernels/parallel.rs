@@ -168,6 +168,38 @@ where
     }
 }
 
+/// `f(i, piece)` for each consecutive `chunk`-element piece of `out` (the last may
+/// be shorter), the results in order; on the pool when `work` (the elements the
+/// call touches) is large. The pieces do not depend on the number of threads, so
+/// results combined in order are the same whatever `num_threads()` is.
+pub fn map_chunks_mut<U, R, F>(out: &mut [U], chunk: usize, work: usize, f: F) -> Vec<R>
+where
+    U: Send,
+    R: Send,
+    F: Fn(usize, &mut [U]) -> R + Sync,
+{
+    let chunk = chunk.max(1);
+    let threads = num_threads();
+    let pool = if threads > 1 && work >= 2 * GRAIN && out.len() > chunk {
+        pool()
+    } else {
+        None
+    };
+    match pool {
+        Some(pool) => pool.install(|| {
+            out.par_chunks_mut(chunk)
+                .enumerate()
+                .map(|(i, c)| f(i, c))
+                .collect()
+        }),
+        None => out
+            .chunks_mut(chunk)
+            .enumerate()
+            .map(|(i, c)| f(i, c))
+            .collect(),
+    }
+}
+
 /// Serialises the tests that change the process-wide thread count: the test
 /// harness runs tests on several threads, and one test's `set_num_threads`
 /// must not land between another's set and its read.

@@ -3,8 +3,12 @@ torch): rms_norm, embedding, pad,
 logsumexp. Autograd, Meta and fake tensors follow from the ops they call."""
 
 
+import numpy as np
+
+from .. import _core
 from .. import _dtype as D
-from .common import A
+from .._keys import DispatchKey, DispatchKeySet
+from .common import CPU_KEYS, A, out
 
 __all__ = ["COMPOSITE"]
 
@@ -24,17 +28,55 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if len(shape) < n or shape[len(shape) - n:] != normalized:
         raise RuntimeError(f"Given normalized_shape={normalized}, expected input with shape "
                            f"[*{', '.join(str(s) for s in normalized)}], but got input of size{shape}")
+    if eps is None:  # the machine epsilon of the compute dtype (a complex one's real part)
+        eps = D.finfo(D.float64 if input.dtype in (D.float64, D.complex128) else D.float32).eps
+    if _fusable(input, weight):
+        y = _fused_rms_norm(input, weight, n, eps)
+        if y is not None:
+            return y
     x = input
     if input.dtype in (D.float16, D.bfloat16):
         x = A._to_copy(input, dtype=D.float32)
-    if eps is None:  # the machine epsilon of the compute dtype (a complex one's real part)
-        eps = D.finfo(D.float64 if x.dtype in (D.float64, D.complex128) else D.float32).eps
     dims = list(range(len(shape) - 1, len(shape) - n - 1, -1))
     rstd = A.rsqrt(A.add__Scalar(A.mean__dim(A.pow__Tensor_Scalar(x, 2), dims, True), eps))
     y = A.mul__Tensor(x, rstd)
     if weight is not None:
         y = A.mul__Tensor(y, weight)
     return A._to_copy(y, dtype=input.dtype) if y.dtype is not input.dtype else y
+
+
+_FUSED_DTYPES = (D.float32, D.float64, D.float16, D.bfloat16)
+_AUTOGRAD_CPU = DispatchKeySet(DispatchKey.AutogradCPU)
+
+
+def _fusable(input, weight):
+    """Whether ``rms_norm`` may run as one kernel, not its composition: plain CPU tensors of one float
+    dtype, nothing on this thread that must see the composed ops (a dispatch mode, fake tensors, vmap,
+    forward AD, autocast: any key included on this thread) and no gradient to record."""
+    if input._keyset != CPU_KEYS or input.dtype not in _FUSED_DTYPES:
+        return False
+    if weight is not None and (weight._keyset != CPU_KEYS or weight.dtype is not input.dtype):
+        return False
+    if not _core._local_keysets()[0].empty():
+        return False
+    needs_grad = input.requires_grad or (weight is not None and weight.requires_grad)
+    return not needs_grad or _core._is_excluded(_AUTOGRAD_CPU)
+
+
+def _fused_rms_norm(input, weight, n, eps):
+    """The Rust kernel's ``rms_norm`` over the last ``n`` dims (statistics in float64, 16-bit data in
+    float32, rounded once), or ``None`` when it declines."""
+    x = input._data
+    acc = np.float64 if x.dtype == np.float64 else np.float32
+    cols = int(np.prod(x.shape[x.ndim - n:], dtype=np.int64))
+    if cols == 0 or x.size == 0:
+        return None
+    flat = np.ascontiguousarray(x, dtype=acc).reshape(-1, cols)
+    w = None if weight is None else np.ascontiguousarray(weight._data, dtype=acc).reshape(-1)
+    r = _core._fused_norm(flat, cols, w, None, float(eps), False)
+    if r is None:
+        return None
+    return out(r[0].reshape(x.shape).astype(x.dtype, copy=False), input)
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):

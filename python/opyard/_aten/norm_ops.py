@@ -312,6 +312,29 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
             out(rstd.astype(stats_dt.np).reshape(stats_shape), input))
 
 
+def layer_norm_stats(input, normalized_shape, eps):
+    """``native_layer_norm(input, normalized_shape, None, None, eps)``'s ``(mean, rstd)`` alone, bit for
+    bit, from the Rust kernel (no normalized result written); ``None`` where it declines (the caller
+    then runs ``native_layer_norm``). For a backward whose forward's statistics were not kept."""
+    axis = layer_norm_checks(input, normalized_shape, None, None)
+    x = input._data
+    if x.dtype.kind != "f" and x.dtype.name != "bfloat16":
+        return None
+    stats_dt = check_params(input, None, None)
+    acc = opmath(np.empty(0, x.dtype)).dtype
+    m = int(np.prod(x.shape[:axis], dtype=np.int64))
+    cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+    if not (m and cols):
+        return None
+    stats = _core._fused_norm_stats(np.ascontiguousarray(x.astype(acc, copy=False).reshape(m, cols)), cols,
+                                    float(eps), True)
+    if stats is None:
+        return None
+    stats_shape = tuple(x.shape[:axis]) + (1,) * (x.ndim - axis)
+    return (out(stats[:, 0].astype(stats_dt.np).reshape(stats_shape), input),
+            out(stats[:, 1].astype(stats_dt.np).reshape(stats_shape), input))
+
+
 def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
     """torch's ``layer_norm_backward_cpu``: ``(grad_input, grad_weight, grad_bias)`` from the statistics
     ``native_layer_norm`` returned (used as given, not recomputed), each ``None`` where ``output_mask``

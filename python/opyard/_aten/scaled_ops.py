@@ -24,6 +24,7 @@ form; the derivative formulas are in ``autograd/derivatives/scaled.py`` (``addmm
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from ._declare import OpTable
 from .common import broadcast_error, check_same_device, inplace_result, out, read_only_error, \
@@ -253,6 +254,10 @@ _ADDCDIV_INT = ("Integer division with addcdiv is no longer supported, and in a 
                 "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 
 
+# From this many elements addcmul/addcdiv of contiguous operands run ``_core._fused_addc``.
+_FUSED_ADDC_MIN = 1 << 12
+
+
 def _addc(self, tensor1, tensor2, value, op, name, kernel):
     check_same_device("aten::" + name, self, tensor1, tensor2)
     dt = tensor_result_dtype(self, tensor1, tensor2)
@@ -265,6 +270,15 @@ def _addc(self, tensor1, tensor2, value, op, name, kernel):
         shape = np.broadcast_shapes(s.shape, a.shape, b.shape)
     except ValueError:
         raise broadcast_error("aten::" + name, self, tensor1, tensor2) from None
+    if (a.size >= _FUSED_ADDC_MIN and cdt.kind == "f" and cdt.itemsize >= 4 and type(value) is not complex
+            and s.shape == shape and a.shape == shape and b.shape == shape):
+        # one pass in Rust for contiguous float32/float64 operands of one shape (the same values)
+        r = _core._fused_addc(s, a, b, float(value), value != 1 or isinstance(value, bool), op is np.true_divide)
+        if r is not None:
+            if r.dtype != dt.np:
+                with np.errstate(all="ignore"):  # float16 overflow: inf, as torch's
+                    r = r.astype(dt.np)
+            return out(r, self)
     with np.errstate(all="ignore"):
         term = op(a, b)
         if term.shape == shape and term.dtype == cdt:  # a fresh array of the result's shape: in place

@@ -31,14 +31,53 @@ def _in_float32(fn, x):
     return bits.view(x.dtype) if bits is not None else r.astype(x.dtype)
 
 
+# The dtypes each function runs in one Rust pass (``_core._unary_math``, see Note [Unary math in one
+# pass] in src/kernels/unary_math.rs): ``exp`` of float32 and of 16-bit data with the vectorised exp,
+# float64 ``sin``/``cos`` with the C library's functions (numpy's values) across the thread pool.
+_RUST_UNARY = {"exp": ("float32", "bfloat16", "float16"), "sin": ("float64",), "cos": ("float64",)}
+_HALF_CODES = {"bfloat16": 1, "float16": 2}
+
+
+def _rust_call(x, name):
+    code = _HALF_CODES.get(x.dtype.name, 0)
+    if not code:
+        return _core._unary_math(x, name, 0)
+    bits = _core._unary_math(x.view(np.uint16), name, code)
+    return None if bits is None else bits.view(x.dtype)
+
+
+def _rust_unary(x, name, dtypes):
+    """``name`` of ``x`` in one Rust pass, the result in ``x``'s memory order (numpy's ``"K"``, as
+    torch's result strides follow the input's), so every layout gets the same values; ``None`` for
+    another dtype."""
+    if x.dtype.name not in dtypes:
+        return None
+    if x.flags.c_contiguous:
+        return _rust_call(x, name)
+    if not x.flags.f_contiguous:  # strided: a dense copy in the same axis order
+        x = x.copy(order="K")
+    perm = np.argsort([-st for st in x.strides], kind="stable")
+    xt = x.transpose(perm)
+    r = _rust_call(xt, name) if xt.flags.c_contiguous else None
+    return None if r is None else r.transpose(np.argsort(perm))
+
+
 def float_unary(fn, name):
-    """``fn`` on the data, integral inputs first converted to the default float."""
+    """``fn`` on the data, integral inputs first converted to the default float; large contiguous data
+    of the dtypes ``_RUST_UNARY`` lists in one Rust pass."""
+    dtypes = _RUST_UNARY.get(name, ())
+
     def kernel(self):
         x = self._data
         if x.dtype not in INEXACT:
             x = x.astype(D.get_default_dtype().np)
-        elif x.dtype.kind == "V" and x.size >= _BF16_WIDE_MIN:
-            return out(_in_float32(fn, x), self)
+        if x.size >= _BF16_WIDE_MIN:
+            if dtypes:
+                r = _rust_unary(x, name, dtypes)
+                if r is not None:
+                    return out(r, self)
+            if x.dtype.kind == "V":
+                return out(_in_float32(fn, x), self)
         return out(fn(x), self)
     kernel.__name__ = name
     return kernel

@@ -20,23 +20,25 @@ use crate::kernels::reduce::{
     half_row_sums, round_to_bf16, sum_float_blocked, sum_half_blocked, Half,
 };
 use crate::kernels::vmath::Real;
+use crate::python::ffi::numpy::{alloc, Elem};
 use crate::python::hooks::fast_paths;
 use numpy::prelude::PyArrayDescrMethods;
 use numpy::{
-    Element, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
-    PyUntypedArrayMethods,
+    Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 
 /// The element types of the fused kernels.
-trait FusedElem: Real + Element + crate::kernels::Float + Send + Sync {}
+trait FusedElem: Real + Element + Elem + crate::kernels::Float + Send + Sync {}
 impl FusedElem for f32 {}
 impl FusedElem for f64 {}
 
 /// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
-fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
+pub(super) fn contiguous<'py, T: Element>(
+    x: &Bound<'py, PyAny>,
+) -> Option<PyReadonlyArrayDyn<'py, T>> {
     let a = x.downcast::<PyArrayDyn<T>>().ok()?;
     let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
     if !(a.is_c_contiguous() && aligned) {
@@ -63,6 +65,20 @@ fn optional<'py, T: Element>(
 /// A new zeroed C-contiguous array of `T` with `shape`.
 fn zeros<'py, T: Element>(py: Python<'py>, shape: &[usize]) -> Bound<'py, PyArrayDyn<T>> {
     PyArrayDyn::<T>::zeros_bound(py, shape, false)
+}
+
+/// A new C-contiguous array of `T` with `shape`, each element written by `fill` (run
+/// with the GIL released) before the array is returned: numpy's uninitialised
+/// allocation (`ffi::numpy::alloc`), as `np.empty`, for a result every element of which
+/// the kernel assigns (a zeroed result would cost a pass of page clearing or `memset`
+/// that the kernel then overwrites).
+pub(super) fn filled<'py, T: Elem + Send>(
+    py: Python<'py>,
+    shape: &[usize],
+    fill: impl FnOnce(&mut [T]) + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dims: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
+    alloc(py, &dims, |os| py.allow_threads(|| fill(os)))
 }
 
 /// Runs `$body` with `$t` bound to `f32` or `f64`, the element type of `$x`; `None` otherwise.
@@ -104,14 +120,9 @@ fn softmax_as<'py, T: FusedElem>(
         return Ok(None);
     };
     let (n, inner) = along(xr.shape(), dim)?;
-    let out = zeros::<T>(py, xr.shape());
-    {
-        let xs = xr.as_slice()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| fused::softmax(xs, n, inner, os, log));
-    }
-    Ok(Some(out.into_any().unbind()))
+    let xs = xr.as_slice()?;
+    let out = filled(py, xr.shape(), |os| fused::softmax(xs, n, inner, os, log))?;
+    Ok(Some(out.unbind()))
 }
 
 /// `softmax` (`log=False`) or `log_softmax` of `x` along `dim` (already wrapped),
@@ -140,14 +151,11 @@ fn softmax_backward_as<'py, T: FusedElem>(
         return Ok(None);
     }
     let (n, inner) = along(gr.shape(), dim)?;
-    let out = zeros::<T>(py, gr.shape());
-    {
-        let (gs, ys) = (gr.as_slice()?, yr.as_slice()?);
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| fused::softmax_backward(gs, ys, n, inner, os, log));
-    }
-    Ok(Some(out.into_any().unbind()))
+    let (gs, ys) = (gr.as_slice()?, yr.as_slice()?);
+    let out = filled(py, gr.shape(), |os| {
+        fused::softmax_backward(gs, ys, n, inner, os, log)
+    })?;
+    Ok(Some(out.unbind()))
 }
 
 /// The gradient of `softmax`/`log_softmax` along `dim` from the gradient `g` of
@@ -183,19 +191,18 @@ fn norm_as<'py, T: FusedElem>(
         return Ok(None);
     }
     let rows = xr.len() / cols;
-    let out = zeros::<T>(py, xr.shape());
-    let stats = PyArray2::<T>::zeros_bound(py, [rows, 2], false);
-    {
+    let stats = zeros::<T>(py, &[rows, 2]);
+    let out = {
         let xs = xr.as_slice()?;
         let ws = wr.as_ref().map(|a| a.as_slice()).transpose()?;
         let bs = br.as_ref().map(|a| a.as_slice()).transpose()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
         let mut sw = stats.readwrite();
         let ss = sw.as_slice_mut()?;
-        py.allow_threads(|| fused::norm(xs, cols, ws, bs, eps, center, os, ss));
-    }
-    Ok(Some((out.into_any(), stats.into_any()).into_py(py)))
+        filled(py, xr.shape(), |os| {
+            fused::norm(xs, cols, ws, bs, eps, center, os, ss)
+        })?
+    };
+    Ok(Some((out, stats.into_any()).into_py(py)))
 }
 
 /// `layer_norm` (`center=True`) or `rms_norm` over the trailing `cols` elements of
@@ -213,6 +220,42 @@ fn _fused_norm(
     center: bool,
 ) -> PyResult<Option<PyObject>> {
     by_dtype!(x, T => norm_as::<T>(py, x, cols, weight, bias, eps, center))
+}
+
+fn norm_stats_as<'py, T: FusedElem>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    cols: usize,
+    eps: f64,
+    center: bool,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    if cols == 0 || xr.len() % cols != 0 || xr.len() == 0 {
+        return Ok(None);
+    }
+    let stats = zeros::<T>(py, &[xr.len() / cols, 2]);
+    {
+        let xs = xr.as_slice()?;
+        let mut sw = stats.readwrite();
+        let ss = sw.as_slice_mut()?;
+        py.allow_threads(|| fused::norm_stats(xs, cols, eps, center, ss));
+    }
+    Ok(Some(stats.into_any().unbind()))
+}
+
+/// The `stats` of `_fused_norm` alone (same values): `(rows, 2)` holding each row's
+/// `(mean, rstd)`; or `None`.
+#[pyfunction]
+fn _fused_norm_stats(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    cols: usize,
+    eps: f64,
+    center: bool,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(x, T => norm_stats_as::<T>(py, x, cols, eps, center))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -242,32 +285,29 @@ fn norm_backward_as<'py, T: FusedElem>(
     if sr.len() != 2 * (xr.len() / cols) {
         return Ok(None);
     }
-    let dx = mask[0].then(|| zeros::<T>(py, xr.shape()));
-    let dw = mask[1].then(|| PyArray1::<T>::zeros_bound(py, cols, false));
-    let db = mask[2].then(|| PyArray1::<T>::zeros_bound(py, cols, false));
-    {
+    let dw = mask[1].then(|| zeros::<T>(py, &[cols]));
+    let db = mask[2].then(|| zeros::<T>(py, &[cols]));
+    let dx = {
         let (gs, xs, ss) = (gr.as_slice()?, xr.as_slice()?, sr.as_slice()?);
         let ws = wr.as_ref().map(|a| a.as_slice()).transpose()?;
-        let mut dxw = dx.as_ref().map(|a| a.readwrite());
         let mut dww = dw.as_ref().map(|a| a.readwrite());
         let mut dbw = db.as_ref().map(|a| a.readwrite());
-        let dxs = dxw.as_mut().map(|a| a.as_slice_mut()).transpose()?;
         let dws = dww.as_mut().map(|a| a.as_slice_mut()).transpose()?;
         let dbs = dbw.as_mut().map(|a| a.as_slice_mut()).transpose()?;
-        py.allow_threads(|| {
-            if let Some(dxs) = dxs {
-                fused::norm_backward_input(gs, xs, ss, ws, cols, center, dxs);
-            }
-            if dws.is_some() || dbs.is_some() {
-                fused::norm_backward_params(gs, xs, ss, cols, dws, dbs);
-            }
-        });
-    }
+        if mask[0] {
+            Some(filled(py, xr.shape(), |dxs| {
+                fused::norm_backward(gs, xs, ss, ws, cols, center, Some(dxs), dws, dbs)
+            })?)
+        } else {
+            py.allow_threads(|| fused::norm_backward(gs, xs, ss, ws, cols, center, None, dws, dbs));
+            None
+        }
+    };
     let none = || py.None();
     let pick = |a: Option<PyObject>| a.unwrap_or_else(none);
     Ok(Some(
         (
-            pick(dx.map(|a| a.into_any().unbind())),
+            pick(dx.map(|a| a.unbind())),
             pick(dw.map(|a| a.into_any().unbind())),
             pick(db.map(|a| a.into_any().unbind())),
         )
@@ -318,21 +358,16 @@ fn act_as<'py, T: FusedElem>(
             _ => return Ok(None),
         },
     };
-    let out = zeros::<T>(py, xr.shape());
-    {
-        let xs = xr.as_slice()?;
-        let gs = gr.as_ref().map(|a| a.as_slice()).transpose()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| match (act, gs) {
-            (Act::Gelu { tanh }, None) => fused::gelu(xs, os, tanh),
-            (Act::Gelu { tanh }, Some(gs)) => fused::gelu_backward(gs, xs, os, tanh),
-            (Act::Silu, None) => fused::silu(xs, os),
-            (Act::Silu, Some(gs)) => fused::silu_backward(gs, xs, os),
-            (Act::Sigmoid, _) => fused::sigmoid_forward(xs, os),
-        });
-    }
-    Ok(Some(out.into_any().unbind()))
+    let xs = xr.as_slice()?;
+    let gs = gr.as_ref().map(|a| a.as_slice()).transpose()?;
+    let out = filled(py, xr.shape(), |os| match (act, gs) {
+        (Act::Gelu { tanh }, None) => fused::gelu(xs, os, tanh),
+        (Act::Gelu { tanh }, Some(gs)) => fused::gelu_backward(gs, xs, os, tanh),
+        (Act::Silu, None) => fused::silu(xs, os),
+        (Act::Silu, Some(gs)) => fused::silu_backward(gs, xs, os),
+        (Act::Sigmoid, _) => fused::sigmoid_forward(xs, os),
+    })?;
+    Ok(Some(out.unbind()))
 }
 
 /// `gelu(x)` (`tanh`: torch's `approximate="tanh"`), or `None`.
@@ -602,6 +637,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fused_softmax_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_norm_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_fused_norm_stats, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_gelu, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_gelu_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_sigmoid, m)?)?;

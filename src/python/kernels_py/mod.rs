@@ -27,6 +27,7 @@ mod scalars;
 mod select;
 mod tensor_io;
 mod unary;
+mod unary_math;
 mod view;
 mod view_args;
 mod view_layout;
@@ -234,6 +235,7 @@ pub fn add_into_existing(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     fused::register(m)?;
+    unary_math::register(m)?;
     select::register(m)?;
     order::register(m)?;
     install_call_slot(m.py());

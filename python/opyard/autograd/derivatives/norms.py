@@ -10,6 +10,7 @@ dtype, as torch's backward kernels compute."""
 from ... import _dtype as D
 from .. import _tensor_meta as meta
 from .. import forward_ad as fwAD
+from ..._aten.norm_ops import layer_norm_stats
 from ..._keys import DispatchKey, DispatchKeySet
 from ..grad_mode import is_grad_enabled
 from ._helpers import A
@@ -227,17 +228,27 @@ def _plain_cpu(t):
 
 
 def _layer_norm(grads, a, n):
-    """NativeLayerNormBackward0 as torch's: the ``native_layer_norm_backward`` kernel (fused, in Rust),
-    or with grad mode on (``create_graph=True``), a tangent on its inputs (forward mode over this
-    backward) or inputs that are not plain CPU tensors (vmap's batched tensors) the composition below, which is differentiable (``native_layer_norm_backward`` has no
-    derivative here). The kernel takes the forward's
-    statistics; they are not saved (saving the outputs would also save ``y``, which an in-place
-    change may then invalidate), so the forward's statistics kernel recomputes them, bit for bit."""
+    """NativeLayerNormBackward0 as torch's: the ``native_layer_norm_backward`` kernel (fused, in Rust) on
+    the forward's saved statistics (``result1``/``result2``, as torch saves them: not ``y``, which the
+    caller may change in place), or with grad mode on (``create_graph=True``), a tangent on its inputs
+    (forward mode over this backward) or inputs that are not plain CPU tensors (vmap's batched
+    tensors) the composition below, which is differentiable (``native_layer_norm_backward`` has no
+    derivative here)."""
     g = grads[0]
     if g is None:
         return (None, None, None)
     if not is_grad_enabled() and all(_plain_cpu(t) for t in (g, a.input, a.weight)):
-        _, mean, rstd = A.native_layer_norm.default(a.input, a.normalized_shape, None, None, a.eps)
+        # The forward's statistics, saved as torch saves them (result1, result2); where they were not
+        # (a graph recorded otherwise), the statistics pass alone, bit for bit the forward's.
+        saved = a.result if isinstance(a.result, (list, tuple)) else None
+        if saved is not None and len(saved) == 3 and saved[1] is not None and saved[2] is not None:
+            mean, rstd = saved[1], saved[2]
+        else:
+            stats = layer_norm_stats(a.input, a.normalized_shape, a.eps)
+            if stats is None:
+                _, mean, rstd = A.native_layer_norm.default(a.input, a.normalized_shape, None, None, a.eps)
+            else:
+                mean, rstd = stats
         mask = [bool(n[0]), bool(n[1]) and a.weight is not None, bool(n[2]) and a.bias is not None]
         return A.native_layer_norm_backward.default(g, a.input, a.normalized_shape, mean, rstd, a.weight,
                                                     a.bias, mask)
@@ -311,7 +322,8 @@ FORMULAS = {
                                      outputs=_OUT1 + (False,), forward=_bn_forward("no_update")),
     "aten::native_group_norm": F("NativeGroupNormBackward0", _BN, _group_norm, save=("input", "weight"),
                                  forward=_group_norm_jvp),
-    "aten::native_layer_norm": F("NativeLayerNormBackward0", _BN, _layer_norm, save=("input", "weight", "bias"),
+    "aten::native_layer_norm": F("NativeLayerNormBackward0", _BN, _layer_norm,
+                                 save=("input", "weight", "bias", "result"), saved_outputs=(1, 2),
                                  outputs=_OUT1, forward=_layer_norm_jvp),
 }
 

@@ -57,10 +57,10 @@ class Formula:
     """Derivative data of one operator overload."""
 
     __slots__ = ("name", "diff", "save", "backward", "forward", "node_apply", "rust_apply", "outputs", "refuse",
-                 "save_if", "complex")
+                 "save_if", "complex", "saved_outputs")
 
     def __init__(self, name, diff, backward, save=(), forward=None, node_apply=None, rust_apply=None,
-                 outputs=None, refuse=(), save_if=None, complex=True):
+                 outputs=None, refuse=(), save_if=None, complex=True, saved_outputs=None):
         self.name = name
         self.diff = tuple(diff)
         self.save = tuple(save)
@@ -91,6 +91,17 @@ class Formula:
         # recorded answers in tests/aten/test_op_rules.py). A formula that does not says
         # ``complex=False``: its complex results never require grad and ``backward`` refuses them.
         self.complex = complex
+        # Of an op with several outputs that saves ``"result"``: the positions of the outputs kept
+        # (None: all). torch's ``native_layer_norm`` keeps ``result1``/``result2`` (the statistics),
+        # not ``result0``, which the caller may then change in place.
+        self.saved_outputs = None if saved_outputs is None else frozenset(saved_outputs)
+        if self.saved_outputs is not None and "result" not in self.save:
+            raise ValueError(f"{name}: saved_outputs needs 'result' saved")
+
+
+def _has_saved(v):
+    """Whether ``v`` (a saved value) is a list holding ``SavedTensor``s (None where an output is not kept)."""
+    return isinstance(v, list) and any(isinstance(s, SavedTensor) for s in v)
 
 
 class BuiltinNode(Node):
@@ -117,14 +128,14 @@ class BuiltinNode(Node):
         ``grad_fn._raw_saved_<arg>``: the ``SavedTensor`` itself (``register_hooks``)."""
         if name.startswith("_raw_saved_") and name[11:] in self._save_names:
             v = self._saved[self._save_names.index(name[11:])]
-            if isinstance(v, SavedTensor) or (isinstance(v, list) and v and isinstance(v[0], SavedTensor)):
+            if isinstance(v, SavedTensor) or _has_saved(v):
                 return v
         if name.startswith("_saved_") and name[7:] in self._save_names:
             v = self._saved[self._save_names.index(name[7:])]
             if isinstance(v, SavedTensor):
                 return v.unpack(self._released)
-            if isinstance(v, list) and v and isinstance(v[0], SavedTensor):
-                return [s.unpack(self._released) for s in v]
+            if _has_saved(v):
+                return [s.unpack(self._released) if isinstance(s, SavedTensor) else s for s in v]
             if not isinstance(v, TensorMeta) and not (isinstance(v, list) and v and isinstance(v[0], TensorMeta)):
                 return v
             if name[7:] in self._save_if_names:
@@ -147,8 +158,8 @@ class BuiltinNode(Node):
                 v = saved[i]
                 if isinstance(v, SavedTensor):
                     saved[i] = v.unpack(released)
-                elif isinstance(v, list) and v and isinstance(v[0], SavedTensor):
-                    saved[i] = [s.unpack(released) for s in v]
+                elif _has_saved(v):
+                    saved[i] = [s.unpack(released) if isinstance(s, SavedTensor) else s for s in v]
         for g in grads:
             if g is not None:
                 break
@@ -485,8 +496,9 @@ def _record_tuple(spec, node, out, values, saved):
             else:
                 set_history(o, node, i)
     if spec.save_result:
-        saved.append([SavedTensor(o, True, spec.formula.name, i) if meta.is_tensor(o) else o
-                      for i, o in enumerate(out)])
+        keep = spec.formula.saved_outputs
+        saved.append([(SavedTensor(o, True, spec.formula.name, i) if meta.is_tensor(o) else o)
+                      if keep is None or i in keep else None for i, o in enumerate(out)])
 
 
 def _is_mutated(o, values, mutated):
