@@ -17,7 +17,9 @@
 pub mod elementwise;
 pub mod fused;
 pub mod parallel;
+pub mod pool;
 pub mod reduce;
+pub mod reduce_dim;
 pub mod scan;
 pub mod select;
 pub mod strided;

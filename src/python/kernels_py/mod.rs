@@ -20,8 +20,11 @@
 //! Python kernel makes (Note [Shape views as numpy makes them]).
 
 mod binary;
+mod common;
 mod fused;
 mod inplace;
+mod pool;
+mod reduce;
 mod scalars;
 mod select;
 mod tensor_io;
@@ -234,6 +237,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
     fused::register(m)?;
     select::register(m)?;
+    reduce::register(m)?;
+    pool::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }

@@ -13,60 +13,12 @@
 //! index out of range. The loops run with the
 //! GIL released.
 
+use super::common::{around, by_dtype, contiguous};
 use crate::kernels::select::{self, Ranked};
 use crate::kernels::Arith;
-use crate::python::hooks::fast_paths;
-use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-
-/// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
-fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
-    let a = x.downcast::<PyArrayDyn<T>>().ok()?;
-    let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
-    if !(a.is_c_contiguous() && aligned) {
-        return None;
-    }
-    a.try_readonly().ok()
-}
-
-/// Runs `$body` with `$t` bound to the element type of `$x` (float32, float64,
-/// int64 or int32); `None` otherwise or with the fast paths off.
-macro_rules! by_dtype {
-    ($x:expr, $t:ident => $body:expr) => {{
-        if !fast_paths() {
-            return Ok(None);
-        }
-        if $x.downcast::<PyArrayDyn<f32>>().is_ok() {
-            type $t = f32;
-            $body
-        } else if $x.downcast::<PyArrayDyn<f64>>().is_ok() {
-            type $t = f64;
-            $body
-        } else if $x.downcast::<PyArrayDyn<i64>>().is_ok() {
-            type $t = i64;
-            $body
-        } else if $x.downcast::<PyArrayDyn<i32>>().is_ok() {
-            type $t = i32;
-            $body
-        } else {
-            Ok(None)
-        }
-    }};
-}
-
-/// `(outer, n, inner)` of `shape` around `dim` (Note [Select layout]); `None`
-/// for a 0-d shape or a dim out of range.
-fn around(shape: &[usize], dim: usize) -> Option<(usize, usize, usize)> {
-    if dim >= shape.len() {
-        return None;
-    }
-    Some((
-        shape[..dim].iter().product(),
-        shape[dim],
-        shape[dim + 1..].iter().product(),
-    ))
-}
 
 fn topk_as<'py, T: Ranked + Element>(
     py: Python<'py>,
@@ -78,7 +30,7 @@ fn topk_as<'py, T: Ranked + Element>(
     let Some(xr) = contiguous::<T>(x) else {
         return Ok(None);
     };
-    let Some((_, n, inner)) = around(xr.shape(), dim) else {
+    let Some((_, n, inner)) = around(xr.shape(), dim, dim) else {
         return Ok(None);
     };
     if k > n {
@@ -109,7 +61,7 @@ fn _select_topk(
     dim: usize,
     largest: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => topk_as::<T>(py, x, k, dim, largest))
+    by_dtype!(x, [f32, f64, i64, i32], T => topk_as::<T>(py, x, k, dim, largest))
 }
 
 /// The index `idx` of `(outer, m, inner)` against data of `(outer, n, inner)`
@@ -118,7 +70,7 @@ fn index_layout(data: &[usize], idx: &[usize], dim: usize) -> Option<(usize, usi
     if data.len() != idx.len() {
         return None;
     }
-    let (outer, n, inner) = around(data, dim)?;
+    let (outer, n, inner) = around(data, dim, dim)?;
     let same = data
         .iter()
         .zip(idx)
@@ -166,7 +118,7 @@ fn _select_gather(
     dim: usize,
     index: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => gather_as::<T>(py, x, dim, index))
+    by_dtype!(x, [f32, f64, i64, i32], T => gather_as::<T>(py, x, dim, index))
 }
 
 fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
@@ -214,7 +166,7 @@ fn _select_scatter_add(
     index: &Bound<'_, PyAny>,
     src: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => scatter_add_as::<T>(py, x, dim, index, src))
+    by_dtype!(x, [f32, f64, i64, i32], T => scatter_add_as::<T>(py, x, dim, index, src))
 }
 
 /// Add this file's functions to `_core`.
