@@ -19,7 +19,6 @@
 //! result numpy computes, is what smaller buffers keep.
 
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
-use multiversion::multiversion;
 
 use super::parallel::map_blocks;
 use super::Float;
@@ -99,8 +98,14 @@ pub fn bf16_to_f32(h: u16) -> f32 {
 /// exponent (inf, nan) maps to `f32`'s all-ones exponent, the payload kept.
 #[inline(always)]
 pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = ((h & 0x8000) as u32) << 16;
-    let mag = ((h & 0x7fff) as u32) << 13;
+    f16_bits_to_f32(h as u32)
+}
+
+/// [`f16_to_f32`] of the float16 bits in the low half of `h` (the high half zero).
+#[inline(always)]
+fn f16_bits_to_f32(h: u32) -> f32 {
+    let sign = (h & 0x8000) << 16;
+    let mag = (h & 0x7fff) << 13;
     let scaled = (f32::from_bits(mag) * f32::from_bits(0x7780_0000)).to_bits(); // × 2^112
     let bits = if mag >= 0x0f80_0000 {
         mag | 0x7f80_0000
@@ -118,20 +123,22 @@ const LANES: usize = 32;
 /// partials then added as a tree; the runs of a block are added pairwise.
 const RUN: usize = 1024;
 
-/// The `f32` sum of at most `RUN` 16-bit values widened by `wide`: `LANES`
-/// running partial sums from zero (lane `j` takes elements `j`, `j + LANES`,
-/// ...), combined as a balanced tree (lane `j` with `j + 16`, then `j + 8`,
-/// ...), then the remainder in order. The order is fixed, so the value does
-/// not depend on the CPU's vector unit.
+/// The lane of element `j` of a group of `LANES` 16-bit values: float16 in
+/// order; bfloat16 by halves of 16, the even elements of a half in its first 8
+/// lanes and the odd ones in the next 8 (what widening a 32-bit word's two
+/// halves in place gives: the low half shifted up, the high half masked).
 #[inline(always)]
-fn lanes_run(x: &[u16], wide: impl Fn(u16) -> f32) -> f32 {
-    let mut r = [0.0f32; LANES];
-    let full = x.len() - x.len() % LANES;
-    for chunk in x[..full].chunks_exact(LANES) {
-        for (acc, &h) in r.iter_mut().zip(chunk) {
-            *acc += wide(h);
-        }
+const fn lane_of(j: usize, format: Half) -> usize {
+    match format {
+        Half::F16 => j,
+        Half::BF16 => (j / 16) * 16 + (j % 2) * 8 + (j % 16) / 2,
     }
+}
+
+/// `LANES` partial sums combined as a balanced tree (lane `j` with `j + 16`,
+/// then `j + 8`, ...).
+#[inline(always)]
+fn tree(mut r: [f32; LANES]) -> f32 {
     let mut w = LANES;
     while w > 1 {
         w /= 2;
@@ -139,24 +146,114 @@ fn lanes_run(x: &[u16], wide: impl Fn(u16) -> f32) -> f32 {
             r[i] += r[i + w];
         }
     }
-    let mut res = r[0];
-    for &h in &x[full..] {
-        res += wide(h);
+    r[0]
+}
+
+/// The `f32` sum of at most `RUN` 16-bit values: `LANES` running partial sums
+/// from zero, element `j` of each group of `LANES` going to lane
+/// [`lane_of`]`(j)`, combined by [`tree`], then the remainder in order. The
+/// order is fixed, so the value does not depend on the CPU's vector unit:
+/// [`lanes_run_avx2`] computes the same sums 8 lanes per instruction.
+#[inline(always)]
+fn lanes_run(x: &[u16], format: Half) -> f32 {
+    let wide = |h: u16| match format {
+        Half::BF16 => bf16_to_f32(h),
+        Half::F16 => f16_to_f32(h),
+    };
+    let mut r = [0.0f32; LANES];
+    let full = x.len() - x.len() % LANES;
+    for chunk in x[..full].chunks_exact(LANES) {
+        for (j, &h) in chunk.iter().enumerate() {
+            r[lane_of(j, format)] += wide(h);
+        }
     }
-    res
+    x[full..].iter().fold(tree(r), |acc, &h| acc + wide(h))
+}
+
+/// [`lanes_run`] with AVX2 and F16C: four 8-lane accumulators (lanes `8k..8k+8`
+/// in the `k`-th), bfloat16 widened by a shift and a mask of 32-bit words,
+/// float16 by `vcvtph2ps`; the same additions in the same order.
+///
+/// # Safety
+/// The CPU must have AVX2 and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn lanes_run_avx2(x: &[u16], format: Half) -> f32 {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm256_setzero_ps(); 4];
+    let full = x.len() - x.len() % LANES;
+    let high = _mm256_set1_epi32(0xffff_0000u32 as i32);
+    for chunk in x[..full].chunks_exact(LANES) {
+        let p = chunk.as_ptr();
+        match format {
+            Half::BF16 => {
+                for half in 0..2 {
+                    // SAFETY: the chunk holds LANES = 32 values; each load reads 16 of them.
+                    let v = unsafe { _mm256_loadu_si256(p.add(16 * half) as *const __m256i) };
+                    let lo = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+                    let hi = _mm256_castsi256_ps(_mm256_and_si256(v, high));
+                    acc[2 * half] = _mm256_add_ps(acc[2 * half], lo);
+                    acc[2 * half + 1] = _mm256_add_ps(acc[2 * half + 1], hi);
+                }
+            }
+            Half::F16 => {
+                for (k, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: the chunk holds 32 values; each load reads 8 of them.
+                    let h = unsafe { _mm_loadu_si128(p.add(8 * k) as *const __m128i) };
+                    *a = _mm256_add_ps(*a, _mm256_cvtph_ps(h));
+                }
+            }
+        }
+    }
+    let mut r = [0.0f32; LANES];
+    for (k, a) in acc.iter().enumerate() {
+        // SAFETY: r has 32 floats; each store writes 8 of them.
+        unsafe { _mm256_storeu_ps(r.as_mut_ptr().add(8 * k), *a) };
+    }
+    let wide = |h: u16| match format {
+        Half::BF16 => bf16_to_f32(h),
+        Half::F16 => f16_to_f32(h),
+    };
+    x[full..].iter().fold(tree(r), |acc, &h| acc + wide(h))
+}
+
+/// Whether [`lanes_run_avx2`] can run here (the answer is cached by std).
+#[inline(always)]
+fn has_avx2_f16c() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("f16c")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`lanes_run`] on the widest unit the CPU has (the same value on every CPU).
+#[inline(always)]
+fn lanes_run_best(x: &[u16], format: Half, avx2: bool) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` says the CPU has AVX2 and F16C.
+        return unsafe { lanes_run_avx2(x, format) };
+    }
+    let _ = avx2;
+    lanes_run(x, format)
 }
 
 /// The `f32` sum of at most `SUM_BLOCK` 16-bit values: the sums of its runs of
 /// `RUN` ([`lanes_run`]) added pairwise.
 #[inline(always)]
-fn runs_sum(b: &[u16], wide: impl Fn(u16) -> f32 + Copy) -> f32 {
+fn runs_sum(b: &[u16], format: Half) -> f32 {
+    let avx2 = has_avx2_f16c();
     if b.len() <= RUN {
-        return lanes_run(b, wide);
+        return lanes_run_best(b, format, avx2);
     }
     let mut runs = [0.0f32; SUM_BLOCK / RUN];
     let mut k = 0;
     for run in b.chunks(RUN) {
-        runs[k] = lanes_run(run, wide);
+        runs[k] = lanes_run_best(run, format, avx2);
         k += 1;
     }
     pairwise(&runs[..k])
@@ -219,16 +316,9 @@ pub fn half_row_sums(bits: &[u16], row_len: usize, format: Half, out: &mut [f32]
 }
 
 /// The `f32` sum of one block of at most `SUM_BLOCK` 16-bit floats (see
-/// [`sum_half_blocked`], [`runs_sum`]), compiled for AVX-512, AVX2 and the baseline.
-#[multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512dq+avx512vl",
-    "x86_64+avx2+fma"
-))]
+/// [`sum_half_blocked`], [`runs_sum`]).
 pub fn half_block_sum(b: &[u16], format: Half) -> f32 {
-    match format {
-        Half::BF16 => runs_sum(b, bf16_to_f32),
-        Half::F16 => runs_sum(b, f16_to_f32),
-    }
+    runs_sum(b, format)
 }
 
 /// `sum` of an integer buffer in int64, wrapping on overflow (torch sums
@@ -256,37 +346,46 @@ mod tests {
         }
     }
 
-    /// A run's sum is its lanes' sums (in order from zero) combined as the tree, then the rest.
-    #[test]
-    fn runs_add_lanes_then_the_tree_then_the_remainder() {
+    fn bits(len: usize, mask: u16) -> Vec<u16> {
         let mut seed = 11u64;
-        let bits: Vec<u16> = (0..RUN + 77)
+        (0..len)
             .map(|_| {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                (seed >> 48) as u16 & 0xBFFF // finite values of both signs
+                (seed >> 48) as u16 & mask
             })
-            .collect();
-        for n in [0, 1, 31, 32, 33, 100, RUN] {
-            let x = &bits[..n];
-            let full = n - n % LANES;
-            let mut lanes = vec![0.0f32; LANES];
-            for (i, &h) in x[..full].iter().enumerate() {
-                lanes[i % LANES] += bf16_to_f32(h);
-            }
-            let mut w = LANES;
-            while w > 1 {
-                w /= 2;
-                for i in 0..w {
-                    lanes[i] += lanes[i + w];
+            .collect()
+    }
+
+    /// A run's sum is its lanes' sums (in order from zero) combined as the tree, then the rest;
+    /// the AVX2 loop gives the same bits as the portable one.
+    #[test]
+    fn runs_add_lanes_then_the_tree_then_the_remainder() {
+        // finite values of both signs: bfloat16 below 2^64, float16 below 2^15
+        for (format, mask, wide) in [
+            (Half::BF16, 0xBFFF, bf16_to_f32 as fn(u16) -> f32),
+            (Half::F16, 0xBBFF, f16_to_f32 as fn(u16) -> f32),
+        ] {
+            let bits = bits(RUN + 77, mask);
+            for n in [0, 1, 31, 32, 33, 100, RUN] {
+                let x = &bits[..n];
+                let full = n - n % LANES;
+                let mut lanes = [0.0f32; LANES];
+                for (i, &h) in x[..full].iter().enumerate() {
+                    lanes[lane_of(i % LANES, format)] += wide(h);
+                }
+                let want = x[full..].iter().fold(tree(lanes), |a, &h| a + wide(h));
+                let got = lanes_run(x, format);
+                assert_eq!(got.to_bits(), want.to_bits(), "{format:?} {n} values");
+                if has_avx2_f16c() {
+                    let fast = lanes_run_best(x, format, true);
+                    assert_eq!(fast.to_bits(), want.to_bits(), "{format:?} {n} values, AVX2");
                 }
             }
-            let want = x[full..].iter().fold(lanes[0], |a, &h| a + bf16_to_f32(h));
-            assert_eq!(lanes_run(x, bf16_to_f32).to_bits(), want.to_bits(), "{n} values");
+            let sum = half_block_sum(&bits, format);
+            let want = 0.0 + lanes_run(&bits[..RUN], format) + lanes_run(&bits[RUN..], format);
+            assert_eq!(sum.to_bits(), want.to_bits());
         }
-        let sum = half_block_sum(&bits, Half::BF16);
-        let want = lanes_run(&bits[..RUN], bf16_to_f32) + lanes_run(&bits[RUN..], bf16_to_f32);
-        assert_eq!(sum.to_bits(), want.to_bits());
     }
 }
