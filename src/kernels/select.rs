@@ -1,5 +1,5 @@
-//! Selection and indexing along a dim: `topk` as a selection, `gather` and
-//! `scatter_add` of contiguous data with int64 indices.
+//! Selection and indexing along a dim: `topk` as a selection, `gather`,
+//! `scatter` and `scatter_add` of contiguous data with int64 indices.
 //!
 //! Note [Select layout]: a C-contiguous array is read as `(outer, n, inner)`
 //! around its dim of `n` elements; the index (and the result) of `gather` and
@@ -274,11 +274,48 @@ pub fn gather<T: Copy + Send + Sync>(
     bad.value().map_or(Ok(()), Err)
 }
 
-/// `scatter_add` along the middle dim into `out` (a new copy of `self`, `(outer,
-/// n, inner)`): `out[o, idx[o, j, i], i] += src[o, j, i]`, `idx`/`src` of
-/// `(outer, m, inner)`, in the index's C order (the numpy kernel's `np.add.at`
-/// order, so float sums are bit-identical). `Err(i)`: the first index outside
-/// `0..n`, `out` then partly written (the caller drops it).
+/// What `scatter` writes: the elements of a `src` of the index's shape, or one
+/// value everywhere (`scatter.value`).
+#[derive(Clone, Copy, Debug)]
+pub enum Src<'a, T> {
+    Tensor(&'a [T]),
+    Value(T),
+}
+
+/// How `scatter` combines the written element with the one there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    /// `scatter`: the element is replaced (the last write in the index's order wins).
+    Assign,
+    /// `scatter_add`, `scatter(reduce="add")`.
+    Add,
+    /// `scatter(reduce="multiply")`.
+    Multiply,
+}
+
+/// `scatter` along the middle dim into `out` (a new copy of `self`, `(outer, n,
+/// inner)`): `out[o, idx[o, j, i], i] = combine(out[..], src[o, j, i])`,
+/// `idx`/`src` of `(outer, m, inner)`, in the index's C order (the numpy
+/// kernel's order: `np.add.at`/`np.multiply.at`, or fancy assignment where the
+/// last write wins, so results are bit-identical). `Err(i)`: the first index
+/// outside `0..n`, `out` then partly written (the caller drops it).
+pub fn scatter<T: super::Arith + Send + Sync>(
+    out: &mut [T],
+    n: usize,
+    idx: &[i64],
+    src: Src<'_, T>,
+    m: usize,
+    inner: usize,
+    combine: Combine,
+) -> Result<(), i64> {
+    match combine {
+        Combine::Assign => scatter_with(out, n, idx, src, m, inner, |_, s| s),
+        Combine::Add => scatter_with(out, n, idx, src, m, inner, |o, s| o.add(s)),
+        Combine::Multiply => scatter_with(out, n, idx, src, m, inner, |o, s| o.mul(s)),
+    }
+}
+
+/// `scatter_add` of a `src` tensor (see [`scatter`]).
 pub fn scatter_add<T: super::Arith + Send + Sync>(
     out: &mut [T],
     n: usize,
@@ -286,6 +323,19 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     src: &[T],
     m: usize,
     inner: usize,
+) -> Result<(), i64> {
+    scatter(out, n, idx, Src::Tensor(src), m, inner, Combine::Add)
+}
+
+#[inline(always)]
+fn scatter_with<T: Copy + Send + Sync>(
+    out: &mut [T],
+    n: usize,
+    idx: &[i64],
+    src: Src<'_, T>,
+    m: usize,
+    inner: usize,
+    f: impl Fn(T, T) -> T + Sync,
 ) -> Result<(), i64> {
     let row = m * inner;
     if row == 0 || idx.is_empty() {
@@ -301,17 +351,20 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
             .zip(os.chunks_exact_mut(n * inner))
             .enumerate()
         {
-            let sr = &src[(first + r) * row..(first + r + 1) * row];
             // Each run of `inner` index elements targets the columns 0..inner.
-            for (il, sl) in ir.chunks_exact(inner).zip(sr.chunks_exact(inner)) {
-                for (t, (&i, &s)) in il.iter().zip(sl).enumerate() {
+            for (l, il) in ir.chunks_exact(inner).enumerate() {
+                for (t, &i) in il.iter().enumerate() {
                     let u = i as usize; // a negative index wraps past n
                     if u >= n {
                         bad.record((first + r) * row, ir, n);
                         return;
                     }
+                    let s = match src {
+                        Src::Tensor(sv) => sv[(first + r) * row + l * inner + t],
+                        Src::Value(v) => v,
+                    };
                     let o = &mut or[u * inner + t];
-                    *o = o.add(s);
+                    *o = f(*o, s);
                 }
             }
         }

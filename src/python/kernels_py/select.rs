@@ -1,4 +1,4 @@
-//! `topk`, `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `topk`, `gather`, `scatter` and `scatter_add` in Rust (`crate::kernels::select`) as
 //! `_core` functions their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
@@ -14,7 +14,7 @@
 //! GIL released.
 
 use super::common::{around, by_dtype, contiguous};
-use crate::kernels::select::{self, Ranked};
+use crate::kernels::select::{self, Combine, Ranked, Src};
 use crate::kernels::Arith;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
@@ -121,12 +121,14 @@ fn _select_gather(
     by_dtype!(x, [f32, f64, i64, i32], T => gather_as::<T>(py, x, dim, index))
 }
 
-fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
+fn scatter_as<'py, T: Element + Arith + Send + Sync>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     dim: usize,
     index: &Bound<'py, PyAny>,
     src: &Bound<'py, PyAny>,
+    value: bool,
+    combine: Combine,
 ) -> PyResult<Option<PyObject>> {
     let (Some(xr), Some(ir), Some(sr)) = (
         contiguous::<T>(x),
@@ -135,7 +137,7 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
     ) else {
         return Ok(None);
     };
-    if ir.shape() != sr.shape() {
+    if (value && sr.len() != 1) || (!value && ir.shape() != sr.shape()) {
         return Ok(None);
     }
     let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
@@ -144,11 +146,16 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
     let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
     {
         let (xs, is, ss) = (xr.as_slice()?, ir.as_slice()?, sr.as_slice()?);
+        let src = if value {
+            Src::Value(ss[0])
+        } else {
+            Src::Tensor(ss)
+        };
         let mut w = out.readwrite();
         let os = w.as_slice_mut()?;
         py.allow_threads(|| {
             os.copy_from_slice(xs);
-            select::scatter_add(os, n, is, ss, m, inner)
+            select::scatter(os, n, is, src, m, inner, combine)
         })
         .map_err(|i| out_of_bounds(i, dim, n))?;
     }
@@ -157,7 +164,7 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
 
 /// `scatter_add(x, dim, index, src)` into a new array for an int64 `index` of
 /// `x`'s shape apart from `dim` (wrapped) and `src` of the index's shape and
-/// `x`'s dtype, its bounds checked before any write; or `None`.
+/// `x`'s dtype, its bounds checked before the result is returned; or `None`.
 #[pyfunction]
 fn _select_scatter_add(
     py: Python<'_>,
@@ -166,12 +173,36 @@ fn _select_scatter_add(
     index: &Bound<'_, PyAny>,
     src: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, [f32, f64, i64, i32], T => scatter_add_as::<T>(py, x, dim, index, src))
+    by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, false, Combine::Add))
+}
+
+/// `scatter(x, dim, index, src)` into a new array, as `_select_scatter_add`
+/// takes its arguments; `value`: `src` is one element of `x`'s dtype written
+/// everywhere (`scatter.value`); `reduce`: "" (assign), "add" or "multiply"
+/// (the legacy `reduce=` overloads). `None` when it does not take the inputs.
+#[pyfunction]
+fn _select_scatter(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    index: &Bound<'_, PyAny>,
+    src: &Bound<'_, PyAny>,
+    value: bool,
+    reduce: &str,
+) -> PyResult<Option<PyObject>> {
+    let combine = match reduce {
+        "" => Combine::Assign,
+        "add" => Combine::Add,
+        "multiply" => Combine::Multiply,
+        _ => return Ok(None),
+    };
+    by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, value, combine))
 }
 
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_select_topk, m)?)?;
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
-    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)
+    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
+    m.add_function(wrap_pyfunction!(_select_scatter, m)?)
 }
