@@ -136,6 +136,11 @@ def rows(L: Lib):
     row("scatter_add f32 4096×1024 dim=1", None, lambda: (
         lambda a=L.rand(act), i=L.index(4096 * 1024, 1024).reshape(act), s=L.rand(act, seed=3):
         a.scatter_add(1, i, s)))
+    row("scatter f32 4096×1024 dim=1", None, lambda: (
+        lambda a=L.rand(act), i=L.index(4096 * 1024, 1024).reshape(act), s=L.rand(act, seed=3):
+        a.scatter(1, i, s)))
+    row("scatter.value f32 4096×1024 dim=1", None, lambda: (
+        lambda a=L.rand(act), i=L.index(4096 * 1024, 1024).reshape(act): a.scatter(1, i, 2.0)))
     row("index_put f32 1M, 256k indices", None, lambda: (
         lambda a=L.rand(M1), i=L.index(1 << 18, M1), v=L.rand(1 << 18, seed=3): a.index_put((i,), v)))
     row("cat 8 × 1M f32", 8 * 8 * M1, lambda: (lambda ts=[L.rand(M1, seed=k) for k in range(8)]: m.cat(ts)))

@@ -178,7 +178,9 @@ fn beyond<T: DimElem>(v: T, m: T, which: Extreme) -> bool {
 /// Lanes of the row scan of [`extreme_row`].
 const MAX_LANES: usize = 16;
 
-/// The largest (smallest) value of a non-empty row; nan if it has one.
+/// The largest (smallest) value of a non-empty row; nan if it has one. A row
+/// of `MAX_LANES` or more runs in that many lanes, each keeping its running
+/// value and whether it saw a nan (flags, so the loop stays in vector registers).
 #[inline(always)]
 fn extreme_row<T: DimElem>(row: &[T], which: Extreme) -> T {
     let mut nan = false;
@@ -187,16 +189,19 @@ fn extreme_row<T: DimElem>(row: &[T], which: Extreme) -> T {
     if row.len() >= MAX_LANES {
         let mut lanes = [row[0]; MAX_LANES];
         lanes.copy_from_slice(&row[..MAX_LANES]);
+        let mut seen = [false; MAX_LANES];
         let full = row.len() - row.len() % MAX_LANES;
-        for chunk in row[..full].chunks_exact(MAX_LANES) {
-            for (l, &v) in lanes.iter_mut().zip(chunk) {
-                nan |= v.is_nan();
-                *l = if beyond(v, *l, which) { v } else { *l };
+        for chunk in row[MAX_LANES..full].chunks_exact(MAX_LANES) {
+            let c: &[T; MAX_LANES] = chunk.try_into().expect("chunks_exact gives MAX_LANES values");
+            for i in 0..MAX_LANES {
+                let v = c[i];
+                seen[i] |= v.is_nan();
+                lanes[i] = if beyond(v, lanes[i], which) { v } else { lanes[i] };
             }
         }
         m = lanes[0];
-        for &l in &lanes[1..] {
-            nan |= l.is_nan();
+        for (&l, &s) in lanes.iter().zip(&seen) {
+            nan |= s | l.is_nan();
             m = if beyond(l, m, which) { l } else { m };
         }
         rest = &row[full..];
