@@ -16,13 +16,16 @@
 
 pub mod elementwise;
 pub mod fused;
+pub mod order_stats;
 pub mod parallel;
 pub mod pool;
 pub mod reduce;
 pub mod reduce_dim;
 pub mod scan;
 pub mod select;
+pub mod std_order;
 pub mod strided;
+pub mod topk;
 pub mod vmath;
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
-"""``sort`` of long slices of 32-bit data through numpy's SIMD sort of packed (value, position) keys:
-the indices are the stable sort's (ties in position order, -0.0 equal to 0.0, nans last ascending and
-first descending) along every dim, as with the general path."""
+"""``sort(stable=True)`` of long slices of 32-bit data through numpy's SIMD sort of packed (value,
+position) keys: the indices are the stable sort's (ties in position order, -0.0 equal to 0.0, nans
+last ascending and first descending) along every dim, as with the general path. The default sort
+(not stable) has the same values, and the same indices where no two values are equal (its order
+among equal values is torch's: ``test_orders_against_torch.py``)."""
 
 import numpy as np
 import opyard
@@ -47,12 +49,17 @@ def _cases():
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_gives_the_stable_sorts_indices(name, x, descending):
     for d in range(x.ndim):
-        vals, idx = opyard.sort(opyard.from_numpy(x), d, descending)
+        vals, idx = opyard.sort(opyard.from_numpy(x), dim=d, descending=descending, stable=True)
         want_vals, want_idx = _stable(x, d, descending)
         assert idx.dtype == opyard.int64 and vals.dtype == opyard.from_numpy(x).dtype
         np.testing.assert_array_equal(idx.numpy(), want_idx)
         np.testing.assert_array_equal(vals.numpy(), want_vals)
         assert vals.is_contiguous() and idx.is_contiguous()
+        vals, idx = opyard.sort(opyard.from_numpy(x), d, descending)
+        np.testing.assert_array_equal(vals.numpy(), want_vals)
+        distinct = np.unique(x.astype(np.float64)).size == x.size and not np.isnan(x).any()
+        if distinct:
+            np.testing.assert_array_equal(idx.numpy(), want_idx)
 
 
 def test_sort_along_a_leading_dim_of_distinct_values():

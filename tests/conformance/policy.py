@@ -36,14 +36,10 @@ def excluded(name: str, meta: dict | None = None) -> str | None:
 
 
 # Results torch does not pin down, compared up to the freedom they have (not differences):
-# "ties": the index torch returns among equal values is implementation-defined for these
-# (quickselect / partial sorts); an index is right when it points at the returned value.
 # "phase": eigenvectors and singular vectors are unique only up to a sign (real) or a phase
 # (complex) per vector, and the columns of a full U past min(m, n) only up to a basis of
 # their space; LAPACK builds differ in the choice. (output index, "cols" | "rows").
 EQUIVALENCES = {
-    "topk": ("ties",), "kthvalue": ("ties",), "mode": ("ties",), "median": ("ties",),
-    "nanmedian": ("ties",),
     "linalg.eigh": ("phase", ((1, "cols"),)),
     "linalg.eig": ("phase", ((1, "cols"),)),
     "linalg.svd": ("phase", ((0, "cols"), (2, "rows"))),

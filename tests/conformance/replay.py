@@ -416,32 +416,6 @@ def _call(fn, case, arrays, transform=None):
     return d, inp, args, kwargs
 
 
-def _gathers(inp, idx, vals):
-    """``idx`` picks ``vals`` out of ``inp`` along some dim (with or without keepdim)."""
-    for d in range(inp.ndim):
-        i = idx if idx.ndim == inp.ndim else np.expand_dims(idx, d)
-        v = vals if vals.ndim == inp.ndim else np.expand_dims(vals, d)
-        if i.ndim != inp.ndim or any(a != b for k, (a, b) in enumerate(zip(i.shape, inp.shape)) if k != d):
-            continue
-        if i.size and (i.min() < 0 or i.max() >= inp.shape[d]):
-            continue
-        got = np.take_along_axis(inp, i.astype(np.int64), axis=d)
-        if np.array_equal(got, v, equal_nan=got.dtype.kind in "fc"):
-            return True
-    return False
-
-
-def _ties_equivalent(result, enc, arrays, inputs):
-    """Values as torch's; indices that differ only among equal values."""
-    if not (isinstance(result, tuple) and len(result) == 2 and inputs):
-        return False
-    values, indices = result
-    if compare(values, enc["tuple"][0], arrays):
-        return False
-    inp = tensor_numpy(inputs[0])
-    return _gathers(inp, tensor_numpy(indices), tensor_numpy(values))
-
-
 def _normalise_phase(m, ref, axis_rows):
     """Each column of ``m`` (rows if ``axis_rows``) divided by the phase of its entry where
     ``ref``'s column is largest, so vectors equal up to a phase compare equal."""
@@ -484,8 +458,6 @@ def equivalent(entry, result, enc, arrays, inputs):
     rule = EQUIVALENCES.get(entry)
     if rule is None or not isinstance(enc, dict) or "tuple" not in enc:
         return False
-    if rule[0] == "ties":
-        return _ties_equivalent(result, enc, arrays, inputs)
     return _phase_equivalent(result, enc, arrays, rule[1])
 
 

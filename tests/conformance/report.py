@@ -163,11 +163,11 @@ def write_report(rows, path):
 
     w("## Compared up to an equivalence\n")
     w("Results torch's contract leaves free are compared up to that freedom (`policy.EQUIVALENCES`): "
-      "the index among equal values for " + ", ".join(f"`{e}`" for e, r in policy.EQUIVALENCES.items()
-                                                        if r[0] == "ties")
-      + " (it must point at the returned value); the sign or phase of each eigen- or singular vector for "
+      "the sign or phase of each eigen- or singular vector for "
       + ", ".join(f"`{e}`" for e, r in policy.EQUIVALENCES.items() if r[0] == "phase")
-      + " (LAPACK builds choose differently), of which only the determined vectors are compared.\n")
+      + " (LAPACK builds choose differently), of which only the determined vectors are compared. "
+      "Indices among equal values (`topk`, `sort`, `kthvalue`, `mode`, `median`) are compared exactly: "
+      "opyard repeats torch's algorithms.\n")
 
     w(f"## Deliberate differences ({len(policy.DELIBERATE)})\n")
     if not policy.DELIBERATE:

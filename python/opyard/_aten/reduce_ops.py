@@ -7,11 +7,12 @@ mode; var_mean/std_mean as the compositions torch differentiates through.
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, A, _wrap_dim, dims_arg, inplace_result, out
 from .misc_ops import cumprod as _cumprod
-from .reduction import cumsum as _cumsum
+from .reduction import cumsum as _cumsum, ordered, values_back
 from .precision import reduced, sum_dtypes
 
 __all__ = ["COMPOSITE", "KERNELS", "REDUCTIONS", "SCHEMAS"]
@@ -115,25 +116,19 @@ def median_dim(self, dim, keepdim=False):
 
 
 def mode(self, dim=-1, keepdim=False):
-    """The most frequent value (the smallest among ties) and the last index where it occurs."""
+    """torch's CPU ``mode``: the first most frequent value of the C++ library's sort of the row by
+    ``<`` (a nan is its own run) and the last index of its run there (Note [Unstable orders])."""
     x = self._data
+    data, back = ordered(self, "mode_cpu", ("uint16", "uint32", "uint64"))
     d = _wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return RT.make(RT.mode, (out(x.copy(), self), out(np.zeros((), np.int64), self)))
     if x.shape[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
-    xs = np.moveaxis(x, d, -1)
-    flat = xs.reshape(-1, xs.shape[-1])
-    vals = np.empty(flat.shape[0], x.dtype)
-    idx = np.empty(flat.shape[0], np.int64)
-    for r, row in enumerate(flat):
-        uniq, counts = np.unique(row, return_counts=True)
-        v = uniq[np.argmax(counts)]
-        vals[r] = v
-        idx[r] = np.flatnonzero(row == v)[-1]
-    vals, idx = vals.reshape(xs.shape[:-1]), idx.reshape(xs.shape[:-1])
-    if keepdim:
-        vals, idx = np.expand_dims(vals, d), np.expand_dims(idx, d)
+    vals, idx = _core._mode(data, d)
+    vals = values_back(vals, back)
+    if not keepdim:
+        vals, idx = np.squeeze(vals, d), np.squeeze(idx, d)
     return RT.make(RT.mode, (out(np.asarray(vals), self), out(np.asarray(idx), self)))
 
 

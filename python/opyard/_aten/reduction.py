@@ -375,111 +375,87 @@ def _packed_order(x, d, descending):
     return idx, np.take_along_axis(x, idx, d)
 
 
-def sort(self, dim=-1, descending=False):
-    x = self._data
-    _no_complex_sort(x, "Sort")
-    d = _wrap_dim(dim, x.ndim)
+# torch sorts 1-D integer data of this many elements or more ascending with a stable radix sort.
+_RADIX_SORT_MIN = 1 << 15
+
+
+def stable_sort(x, d, descending):
+    """``(values, indices)`` of the stable sort of ``x`` along ``d`` (equal values in position order)."""
     quick = _packed_order(x, d, descending) if x.ndim else None
     if quick is not None:
         idx, vals = quick
-        return RT.make(RT.sort, (out(np.ascontiguousarray(vals), self), out(np.ascontiguousarray(idx), self)))
+        return np.ascontiguousarray(vals), np.ascontiguousarray(idx)
     idx = _order(x, d, descending)
     vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
-    return RT.make(RT.sort, (out(vals, self), out(idx.astype(np.int64), self)))
+    return vals, idx.astype(np.int64)
 
 
-# From this many elements along the dim (and k at most half of them), ``topk`` selects before it sorts.
-_SELECT_MIN = 256
+def sort_values(self, d, descending, stable):
+    """``(values, indices)`` of torch's CPU ``sort``: stable when asked (and for 1-D integer data of
+    ``_RADIX_SORT_MIN`` or more elements ascending, torch's radix sort), else the C++ library's sort,
+    whose order among equal values ``_core._sort_unstable`` repeats (Note [Unstable orders])."""
+    x = self._data
+    _no_complex_sort(x, "Sort")
+    data, back = ordered(self, "sorting_kernel_method_name")
+    radix = x.ndim == 1 and x.dtype.kind in "iu" and x.size >= _RADIX_SORT_MIN and not descending
+    if stable or radix or x.ndim == 0:
+        return stable_sort(x, d, descending)
+    vals, idx = _core._sort_unstable(data, d, descending)
+    return values_back(vals, back), idx
 
 
-def _selected_order(x, d, k, largest):
-    """The first ``k`` indices of ``_order(x, d, largest)`` from a selection: each row's ``k`` best
-    elements by ``argpartition`` (nan the largest value, as in ``_order``), then only those sorted
-    (in position order first, so the stable sort breaks ties by position as on the whole row).
-    ``None`` when a row has ties at its k-th value: which of them are kept is the full sort's choice."""
-    rows = np.moveaxis(x, d, -1)
-    n = rows.shape[-1]
-    kth = n - k if largest else k - 1
-    part = np.argpartition(rows, kth, axis=-1)
-    thr = np.take_along_axis(rows, part[..., kth:kth + 1], -1)
-    if largest:
-        count = (~(rows < thr)).sum(-1, keepdims=True)  # nan rows count as larger than thr
-        if rows.dtype.kind == "f":
-            nan_thr = np.isnan(thr)
-            if nan_thr.any():
-                count = np.where(nan_thr, np.isnan(rows).sum(-1, keepdims=True), count)
-        chosen = part[..., kth:]
-    else:
-        count = (rows <= thr).sum(-1, keepdims=True)
-        if rows.dtype.kind == "f":
-            count = np.where(np.isnan(thr), n, count)
-        chosen = part[..., :k]
-    if (count != k).any():
-        return None
-    chosen = np.sort(chosen, axis=-1)
-    picked = np.take_along_axis(rows, chosen, -1)
-    idx = np.take_along_axis(chosen, _order(picked, picked.ndim - 1, largest), -1)
-    return np.moveaxis(idx, -1, d)
+def sort(self, dim=-1, descending=False):
+    vals, idx = sort_values(self, _wrap_dim(dim, self._data.ndim), descending, False)
+    return RT.make(RT.sort, (out(vals, self), out(idx, self)))
 
 
-# Rows this long (with k small beside them, and few rows) are filtered first: see ``_prefiltered_order``.
-_PREFILTER_MIN, _PREFILTER_STEP, _PREFILTER_ROWS = 1 << 14, 16, 8
+# The element type the Rust order kernels (``_core._topk``, ``_sort_unstable``, ``_kthvalue``,
+# ``_mode``) read each real dtype as, without loss (None: as it is).
+_ORDER_AS = {"float32": None, "float64": None, "int64": None, "int32": None, "uint64": None,
+             "float16": np.float32, "bfloat16": np.float32, "int16": np.int32, "int8": np.int32,
+             "uint8": np.int32, "uint16": np.int32, "uint32": np.int64, "bool": np.int32}
+_UNSIGNED_WIDE = ("uint16", "uint32", "uint64")
 
 
-def _prefiltered_order(x, d, k, largest):
-    """``_selected_order`` of a few long rows, each cut first to the elements at least as good as a
-    bound taken from every 16th element (a rank there that more than k elements of the row beat, in
-    expectation several times over): one comparison pass, then the selection on a few thousand
-    elements instead of the row. ``None`` when a bound keeps fewer than k elements or too many (the
-    selection on the whole row then decides)."""
-    rows = np.moveaxis(x, d, -1)
-    n = rows.shape[-1]
-    flat = rows.reshape(-1, n)
-    if flat.shape[0] > _PREFILTER_ROWS:
-        return None
-    sample = flat[:, ::_PREFILTER_STEP]
-    m = sample.shape[-1]
-    j = min(m - 1, 2 * (k // _PREFILTER_STEP) + 16)  # the sample's (j+1)-th best bounds the row's k-th
-    out_idx = np.empty((flat.shape[0], k), dtype=np.int64)
-    for r in range(flat.shape[0]):
-        row = flat[r]
-        if largest:
-            bound = np.partition(sample[r], m - 1 - j)[m - 1 - j]
-            cand = np.flatnonzero(~(row < bound))  # nan counts as the largest value
-        else:
-            bound = np.partition(sample[r], j)[j]
-            cand = np.flatnonzero(row <= bound)
-        if not k <= cand.size <= n // 4:
-            return None
-        sel = _selected_order(row[cand], 0, k, largest)
-        if sel is None:
-            return None
-        out_idx[r] = cand[sel]
-    return np.moveaxis(out_idx.reshape(rows.shape[:-1] + (k,)), -1, d)
+def ordered(self, kernel, refused=()):
+    """``self``'s data for a Rust order kernel (C-contiguous, in the element type ``_ORDER_AS`` gives)
+    and the dtype its values go back to (None: unchanged). torch's NotImplementedError naming
+    ``kernel`` for the ``refused`` dtypes and those no order kernel takes (float8)."""
+    x = self._data
+    name = x.dtype.name
+    if name in refused or name not in _ORDER_AS:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(self.dtype)}'")
+    wide = _ORDER_AS[name]
+    return np.ascontiguousarray(x if wide is None else x.astype(wide)), (None if wide is None else x.dtype)
+
+
+def unstable_order(x, d):
+    """The indices of torch's ``sort(stable=False)`` of the numpy array ``x`` (a real dtype the order
+    kernels take, at least 1-D) along ``d`` (Note [Unstable orders])."""
+    wide = _ORDER_AS[x.dtype.name]
+    return _core._sort_unstable(np.ascontiguousarray(x if wide is None else x.astype(wide)), d, False)[1]
+
+
+def values_back(vals, dtype):
+    return vals if dtype is None else vals.astype(dtype)
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
+    """torch's CPU ``topk``, equal values included: which of them are kept and their order are those of
+    the C++ library's partial sort or selection torch runs (Note [topk order] in src/kernels/topk.rs)."""
     x = self._data
     _no_complex_sort(x, "topk")
+    if x.dtype == np.bool_:
+        raise NotImplementedError("topk does not support bool dtypes on CPU")
+    data, back = ordered(self, "topk_cpu", _UNSIGNED_WIDE)
     d = _wrap_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(f"selected index k out of range (aten::topk: k={k}, dimension {d} has size {size})")
-    fast = _core._select_topk(x, k, d, largest) if x.ndim else None  # Rust: contiguous 32/64-bit data
-    if fast is not None:
-        return RT.make(RT.topk, (out(fast[0], self), out(fast[1], self)))
-    if x.ndim and size >= _SELECT_MIN and 0 < k <= size // 2 and x.dtype.kind in "fiub":
-        idx = None
-        if size >= _PREFILTER_MIN and k * 64 <= size:
-            idx = _prefiltered_order(x, d, k, largest)
-        if idx is None:
-            idx = _selected_order(x, d, k, largest)
-        if idx is not None:
-            return RT.make(RT.topk, (out(np.take_along_axis(x, idx, d), self), out(idx.astype(np.int64), self)))
-    idx = _order(x, d, largest)
-    idx = idx[(slice(None),) * d + (slice(0, k),)] if x.ndim else idx
-    vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
-    return RT.make(RT.topk, (out(vals, self), out(idx.astype(np.int64), self)))
+    if not x.ndim:  # torch returns the one element, for k = 0 too
+        return RT.make(RT.topk, (out(x.copy(), self), out(np.zeros((), np.int64), self)))
+    vals, idx = _core._topk(data, k, d, largest, sorted)
+    return RT.make(RT.topk, (out(values_back(vals, back), self), out(idx, self)))
 
 
 def cumsum(self, dim, *, dtype=None):

@@ -3,39 +3,26 @@ kthvalue, repeat_interleave. Ops returning ``(values, indices)`` return torch's 
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .common import Tensor, _wrap_dim, check_same_device, out
-from .reduction import _no_complex_sort
+from .reduction import ordered, sort_values, values_back
 from .return_types import kthvalue as _kthvalue_rt, make as _make_rt, sort as _sort_rt
 
 __all__ = ["KERNELS", "DATA_DEPENDENT"]
 
 
-def _order(x, d, descending):
-    if x.ndim == 0:
-        return np.zeros((), dtype=np.int64)
-    if descending:  # stable for equal keys: flip, sort stably, map positions back
-        return (x.shape[d] - 1) - np.flip(np.argsort(np.flip(x, d), axis=d, kind="stable"), d)
-    return np.argsort(x, axis=d, kind="stable")
-
-
 def argsort(self, dim=-1, descending=False):
-    x = self._data
-    _no_complex_sort(x, "Sort")
-    return out(_order(x, _wrap_dim(dim, x.ndim), descending).astype(np.int64), self)
+    return out(sort_values(self, _wrap_dim(dim, self._data.ndim), descending, False)[1], self)
 
 
 def argsort_stable(self, *, stable, dim=-1, descending=False):
-    return argsort(self, dim, descending)
+    return out(sort_values(self, _wrap_dim(dim, self._data.ndim), descending, bool(stable))[1], self)
 
 
 def sort_stable(self, *, stable=None, dim=-1, descending=False):
-    x = self._data
-    _no_complex_sort(x, "Sort")
-    d = _wrap_dim(dim, x.ndim)
-    idx = _order(x, d, descending)
-    vals = np.take_along_axis(x, idx, d) if x.ndim else x.copy()
-    return _make_rt(_sort_rt, (out(vals, self), out(idx.astype(np.int64), self)))
+    vals, idx = sort_values(self, _wrap_dim(dim, self._data.ndim), descending, bool(stable))
+    return _make_rt(_sort_rt, (out(vals, self), out(idx, self)))
 
 
 def _search(name, boundaries, values, out_int32, right, side=None, sorter=None):
@@ -86,6 +73,7 @@ def argwhere(self):
 
 def kthvalue(self, k, dim=-1, keepdim=False):
     x = self._data
+    data, back = ordered(self, "kthvalue_cpu", ("bool", "uint16", "uint32", "uint64"))
     d = _wrap_dim(dim, x.ndim)
     size = x.shape[d] if x.ndim else 1
     if not 1 <= k <= size:
@@ -93,8 +81,8 @@ def kthvalue(self, k, dim=-1, keepdim=False):
                            f"(k={k}, size {size})")
     if x.ndim == 0:
         return _make_rt(_kthvalue_rt, (out(x.copy(), self), out(np.asarray(0, dtype=np.int64), self)))
-    idx = np.take(np.argsort(x, axis=d, kind="stable"), [k - 1], axis=d)
-    vals = np.take_along_axis(x, idx, d)
+    vals, idx = _core._kthvalue(data, k, d)  # torch's quickselect (Note [Unstable orders])
+    vals = values_back(vals, back)
     if not keepdim:
         idx, vals = np.squeeze(idx, d), np.squeeze(vals, d)
     return _make_rt(_kthvalue_rt, (out(vals, self), out(idx.astype(np.int64), self)))

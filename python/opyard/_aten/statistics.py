@@ -30,6 +30,7 @@ from .factory import torch_linspace
 from .common import A, INEXACT, _wrap_dim, broadcast_error, out, tensor_result_dtype
 from .nn_common import not_implemented
 from .norms import _vector_norm
+from .reduction import unstable_order
 
 __all__ = ["OPS"]
 
@@ -65,9 +66,13 @@ def _unique_dtype_check(self, kernel="unique"):
 
 def _unique_flat(x, return_inverse, return_counts):
     """Sorted distinct values of ``x`` (flattened), the index of each element's value and the count
-    of each value; nans compare unequal, so each is its own value (torch's ``equal_nan=False``)."""
+    of each value; nans compare unequal, so each is its own value (torch's ``equal_nan=False``), and
+    they come in the order torch's sort (not stable) leaves them in, as torch sorts first."""
     flat = x.reshape(-1)
-    order = np.argsort(_sort_key(flat), kind="stable")
+    if flat.dtype.kind in "fV" and flat.dtype.itemsize > 1 and np.isnan(flat).any():
+        order = unstable_order(flat, 0)
+    else:
+        order = np.argsort(_sort_key(flat), kind="stable")
     s = flat[order]
     key = _sort_key(s)
     new = np.ones(s.size, bool)

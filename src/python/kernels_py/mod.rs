@@ -23,6 +23,7 @@ mod binary;
 mod common;
 mod fused;
 mod inplace;
+mod order;
 mod pool;
 mod reduce;
 mod scalars;
@@ -239,6 +240,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     select::register(m)?;
     reduce::register(m)?;
     pool::register(m)?;
+    order::register(m)?;
     install_call_slot(m.py());
     Ok(())
 }

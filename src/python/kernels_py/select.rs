@@ -1,4 +1,4 @@
-//! `topk`, `gather`, `scatter` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `gather`, `scatter` and `scatter_add` in Rust (`crate::kernels::select`) as
 //! `_core` functions their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
@@ -7,62 +7,18 @@
 //! shape outside Note [Select layout], a borrowed array, or the fast paths off
 //! (`OPYARD_FASTPATH=0`) — and the Python kernel then computes with numpy as
 //! before (Note [Fused kernels from Python]: the same contract). The Python
-//! kernel checks the arguments first (dims wrapped, `k` in range, dtypes and
+//! kernel checks the arguments first (dims wrapped, dtypes and
 //! sizes matched); the indices' bounds are checked here while the result (a new
 //! array, dropped on error) is written, with torch's message naming the first
 //! index out of range. The loops run with the
 //! GIL released.
 
 use super::common::{around, by_dtype, contiguous};
-use crate::kernels::select::{self, Combine, Ranked, Src};
+use crate::kernels::select::{self, Combine, Src};
 use crate::kernels::Arith;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-
-fn topk_as<'py, T: Ranked + Element>(
-    py: Python<'py>,
-    x: &Bound<'py, PyAny>,
-    k: usize,
-    dim: usize,
-    largest: bool,
-) -> PyResult<Option<PyObject>> {
-    let Some(xr) = contiguous::<T>(x) else {
-        return Ok(None);
-    };
-    let Some((_, n, inner)) = around(xr.shape(), dim, dim) else {
-        return Ok(None);
-    };
-    if k > n {
-        return Ok(None);
-    }
-    let mut shape = xr.shape().to_vec();
-    shape[dim] = k;
-    let vals = PyArrayDyn::<T>::zeros_bound(py, shape.as_slice(), false);
-    let idx = PyArrayDyn::<i64>::zeros_bound(py, shape.as_slice(), false);
-    {
-        let xs = xr.as_slice()?;
-        let mut vw = vals.readwrite();
-        let mut iw = idx.readwrite();
-        let (vs, is) = (vw.as_slice_mut()?, iw.as_slice_mut()?);
-        py.allow_threads(|| select::topk(xs, n, inner, k, largest, vs, is));
-    }
-    Ok(Some((vals.into_any(), idx.into_any()).into_py(py)))
-}
-
-/// `(values, indices)` of the `k` largest (`largest`) or smallest elements of
-/// `x` along `dim` (wrapped, `0 <= k <= size`), sorted, ties in position order
-/// (Note [topk order]); or `None`.
-#[pyfunction]
-fn _select_topk(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    k: usize,
-    dim: usize,
-    largest: bool,
-) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, [f32, f64, i64, i32], T => topk_as::<T>(py, x, k, dim, largest))
-}
 
 /// The index `idx` of `(outer, m, inner)` against data of `(outer, n, inner)`
 /// along `dim`: `(outer, n, m, inner)`, or `None` when the shapes are not that.
@@ -201,7 +157,6 @@ fn _select_scatter(
 
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_select_topk, m)?)?;
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
     m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
     m.add_function(wrap_pyfunction!(_select_scatter, m)?)
