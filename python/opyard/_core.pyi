@@ -81,6 +81,11 @@ __all__ = [
     "_scan",
     "_select_gather",
     "_select_scatter_add",
+    "_select_scatter",
+    "_reduce_dim",
+    "_sum_dim_16",
+    "_max_pool2d",
+    "_max_pool2d_backward",
     "_topk",
     "_sort_unstable",
     "_kthvalue",
@@ -487,6 +492,18 @@ def _kthvalue(x: Any, k: int, dim: int) -> Any: ...
 def _mode(x: Any, dim: int) -> Any: ...
 def _select_gather(x: Any, dim: int, index: Any) -> Any: ...
 def _select_scatter_add(x: Any, dim: int, index: Any, src: Any) -> Any: ...
+def _select_scatter(x: Any, dim: int, index: Any, src: Any, value: bool, reduce: str) -> Any: ...
+def _reduce_dim(x: Any, first: int, last: int, op: str) -> Any: ...
+def _sum_dim_16(bits: Any, first: int, last: int, bf16: bool) -> Any: ...
+def _max_pool2d(
+    x: Any,
+    output: tuple[int, int],
+    kernel: tuple[int, int],
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+) -> Any: ...
+def _max_pool2d_backward(grad: Any, indices: Any, input: tuple[int, int]) -> Any: ...
 def set_num_threads(n: int) -> None:
     """Sets the number of threads used for intraop parallelism on CPU."""
 def get_num_threads() -> int:

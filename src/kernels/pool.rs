@@ -59,7 +59,9 @@ pub fn max_pool2d<T: DimElem>(x: &[T], g: &Pool2d, values: &mut [T], indices: &m
     let (dh, dw) = g.dilation;
     let pin = plane_in.max(1);
     for_row_blocks_pair(x, pin, values, indices, plane_out, |xs, vs, is| {
-        let planes = xs.chunks(pin).zip(vs.chunks_mut(plane_out).zip(is.chunks_mut(plane_out)));
+        let planes = xs
+            .chunks(pin)
+            .zip(vs.chunks_mut(plane_out).zip(is.chunks_mut(plane_out)));
         for (xp, (vp, ip)) in planes {
             for (r, &(h0, h1)) in rows.iter().enumerate() {
                 let vrow = &mut vp[r * ow..(r + 1) * ow];
@@ -100,26 +102,29 @@ pub fn max_pool2d_backward<T: DimElem>(
     plane_in: usize,
     grad_in: &mut [T],
 ) -> Result<(), i64> {
-    if let Some(&bad) = indices
-        .iter()
-        .find(|&&i| i < 0 || i as usize >= plane_in)
-    {
+    if let Some(&bad) = indices.iter().find(|&&i| i < 0 || i as usize >= plane_in) {
         return Err(bad);
     }
     grad_in.fill(T::ZERO);
     if plane_out == 0 {
         return Ok(());
     }
-    for_row_blocks(grad_out, plane_out, grad_in, plane_in.max(1), |first, gs, os| {
-        let is = &indices[first * plane_out..first * plane_out + gs.len()];
-        let planes = gs.chunks(plane_out).zip(is.chunks(plane_out));
-        for ((gp, ip), op) in planes.zip(os.chunks_mut(plane_in.max(1))) {
-            for (&g, &i) in gp.iter().zip(ip) {
-                let slot = &mut op[i as usize];
-                *slot = slot.add(g);
+    for_row_blocks(
+        grad_out,
+        plane_out,
+        grad_in,
+        plane_in.max(1),
+        |first, gs, os| {
+            let is = &indices[first * plane_out..first * plane_out + gs.len()];
+            let planes = gs.chunks(plane_out).zip(is.chunks(plane_out));
+            for ((gp, ip), op) in planes.zip(os.chunks_mut(plane_in.max(1))) {
+                for (&g, &i) in gp.iter().zip(ip) {
+                    let slot = &mut op[i as usize];
+                    *slot = slot.add(g);
+                }
             }
-        }
-    });
+        },
+    );
     Ok(())
 }
 

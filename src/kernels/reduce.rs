@@ -380,7 +380,11 @@ mod tests {
                 assert_eq!(got.to_bits(), want.to_bits(), "{format:?} {n} values");
                 if has_avx2_f16c() {
                     let fast = lanes_run_best(x, format, true);
-                    assert_eq!(fast.to_bits(), want.to_bits(), "{format:?} {n} values, AVX2");
+                    assert_eq!(
+                        fast.to_bits(),
+                        want.to_bits(),
+                        "{format:?} {n} values, AVX2"
+                    );
                 }
             }
             let sum = half_block_sum(&bits, format);

@@ -109,10 +109,7 @@ pub fn sum_dim<T: DimElem>(x: &[T], outer: usize, n: usize, inner: usize, out: &
 }
 
 /// `acc[i] += x[i]`, compiled for the wider vector units.
-#[multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512dq+avx512vl",
-    "x86_64+avx2+fma"
-))]
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn add_into<T: DimElem>(acc: &mut [T], x: &[T]) {
     for (a, &v) in acc.iter_mut().zip(x) {
         *a = a.add(v);
@@ -147,10 +144,7 @@ pub fn half_sum_slices(
 }
 
 /// `acc[i] += widen(x[i])`, compiled for the wider vector units.
-#[multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512dq+avx512vl",
-    "x86_64+avx2+fma"
-))]
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn add_half_into(acc: &mut [f32], x: &[u16], format: Half) {
     match format {
         Half::BF16 => {
@@ -192,11 +186,17 @@ fn extreme_row<T: DimElem>(row: &[T], which: Extreme) -> T {
         let mut seen = [false; MAX_LANES];
         let full = row.len() - row.len() % MAX_LANES;
         for chunk in row[MAX_LANES..full].chunks_exact(MAX_LANES) {
-            let c: &[T; MAX_LANES] = chunk.try_into().expect("chunks_exact gives MAX_LANES values");
+            let c: &[T; MAX_LANES] = chunk
+                .try_into()
+                .expect("chunks_exact gives MAX_LANES values");
             for i in 0..MAX_LANES {
                 let v = c[i];
                 seen[i] |= v.is_nan();
-                lanes[i] = if beyond(v, lanes[i], which) { v } else { lanes[i] };
+                lanes[i] = if beyond(v, lanes[i], which) {
+                    v
+                } else {
+                    lanes[i]
+                };
             }
         }
         m = lanes[0];
@@ -243,10 +243,7 @@ pub fn extreme_dim<T: DimElem>(
     extreme_dim_mv(x, outer, n, inner, which, out)
 }
 
-#[multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512dq+avx512vl",
-    "x86_64+avx2+fma"
-))]
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn extreme_dim_mv<T: DimElem>(
     x: &[T],
     outer: usize,

@@ -56,7 +56,13 @@ fn _max_pool2d(
     padding: Pair,
     dilation: Pair,
 ) -> PyResult<Option<PyObject>> {
-    if kernel.0 == 0 || kernel.1 == 0 || stride.0 == 0 || stride.1 == 0 || dilation.0 == 0 || dilation.1 == 0 {
+    if kernel.0 == 0
+        || kernel.1 == 0
+        || stride.0 == 0
+        || stride.1 == 0
+        || dilation.0 == 0
+        || dilation.1 == 0
+    {
         return Ok(None);
     }
     let g = Pool2d {

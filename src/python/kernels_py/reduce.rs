@@ -50,7 +50,8 @@ fn reduce_as<'py, T: DimElem + Element>(
     if which.is_some() && n == 0 {
         return Ok(None);
     }
-    let out = PyArrayDyn::<T>::zeros_bound(py, reduced_shape(xr.shape(), first, last).as_slice(), false);
+    let out =
+        PyArrayDyn::<T>::zeros_bound(py, reduced_shape(xr.shape(), first, last).as_slice(), false);
     {
         let xs = xr.as_slice()?;
         let mut w = out.readwrite();
