@@ -248,3 +248,39 @@ def test_what_the_rust_path_does_not_take_goes_to_numpy():
     np.testing.assert_array_equal(
         opyard.from_numpy(h).scatter_add(1, opyard.from_numpy(idx), opyard.from_numpy(h)).numpy(),
         _scatter_add_reference(h, 1, idx, h))
+
+
+WHERE_DTYPES = [opyard.bool, opyard.int8, opyard.float16, opyard.bfloat16, opyard.int32, opyard.float32,
+                opyard.int64, opyard.float64, opyard.complex64]
+
+
+@pytest.mark.parametrize("dt", WHERE_DTYPES)
+@pytest.mark.parametrize("shape", [(300,), (40000,), (3, 300, 90)])  # below the Rust minimum, inline, pool
+def test_where_selects_every_dtype_bit_for_bit_on_every_thread_count(dt, shape, threads):
+    rng = np.random.default_rng(5)
+    cond = rng.random(shape) > 0.5
+    a = opyard.from_numpy(rng.standard_normal(shape) * 100).to(dt)
+    b = opyard.from_numpy(rng.standard_normal(shape) * 100).to(dt)
+    want = np.where(cond, a.numpy(), b.numpy())
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        got = opyard.where(opyard.from_numpy(cond), a, b)
+        assert got.dtype == dt and got.shape == a.shape
+        assert got.numpy().tobytes() == want.tobytes()
+
+
+def test_where_inputs_the_rust_path_does_not_take_go_to_numpy():
+    rng = np.random.default_rng(6)
+    cond = rng.random((300, 200)) > 0.5
+    a, b = rng.standard_normal((300, 200)), rng.standard_normal((300, 200))
+    assert _core._select_where(cond, a.view(np.uint64), b.view(np.uint64)) is not None
+    assert _core._select_where(cond.T, a.T.view(np.uint64), b.T.view(np.uint64)) is None  # strided
+    assert _core._select_where(cond, a.view(np.uint64), b[:100].view(np.uint64)) is None  # shapes differ
+    assert _core._select_where(cond.astype(np.uint8), a.view(np.uint64), b.view(np.uint64)) is None  # not bool
+    assert _core._select_where(cond, a, b) is None  # not bits
+    ta, tb, tc = opyard.from_numpy(a), opyard.from_numpy(b), opyard.from_numpy(cond)
+    np.testing.assert_array_equal(opyard.where(tc.t(), ta.t(), tb.t()).numpy(), np.where(cond.T, a.T, b.T))
+    np.testing.assert_array_equal(opyard.where(tc, ta, tb[0]).numpy(), np.where(cond, a, b[0]))  # broadcast
+    np.testing.assert_array_equal(opyard.where(tc, ta, 2.5).numpy(), np.where(cond, a, 2.5))  # a Scalar
+    np.testing.assert_array_equal(opyard.where(tc, ta, tb.to(opyard.float32)).numpy(),
+                                  np.where(cond, a, b.astype(np.float32)))  # promoted

@@ -1,4 +1,4 @@
-//! `gather`, `scatter` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `gather`, `scatter`, `scatter_add` and `where` in Rust (`crate::kernels::select`) as
 //! `_core` functions their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
@@ -155,9 +155,49 @@ fn _select_scatter(
     by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, value, combine))
 }
 
+fn where_as<'py, T: Element + Copy + Send + Sync>(
+    py: Python<'py>,
+    cond: &Bound<'py, PyAny>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    let (Some(cr), Some(ar), Some(br)) = (
+        contiguous::<bool>(cond),
+        contiguous::<T>(a),
+        contiguous::<T>(b),
+    ) else {
+        return Ok(None);
+    };
+    if cr.shape() != ar.shape() || ar.shape() != br.shape() {
+        return Ok(None);
+    }
+    let out = PyArrayDyn::<T>::zeros_bound(py, ar.shape(), false);
+    {
+        let (cs, xs, ys) = (cr.as_slice()?, ar.as_slice()?, br.as_slice()?);
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| select::where_select(cs, xs, ys, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `where(cond, a, b)` of a bool `cond` and `a`, `b` of one shape, all
+/// C-contiguous, `a` and `b` given as the bits of their elements (unsigned
+/// integers of 1, 2, 4 or 8 bytes, one type); the result in that type, or `None`.
+#[pyfunction]
+fn _select_where(
+    py: Python<'_>,
+    cond: &Bound<'_, PyAny>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(a, [u8, u16, u32, u64], T => where_as::<T>(py, cond, a, b))
+}
+
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
     m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
-    m.add_function(wrap_pyfunction!(_select_scatter, m)?)
+    m.add_function(wrap_pyfunction!(_select_scatter, m)?)?;
+    m.add_function(wrap_pyfunction!(_select_where, m)?)
 }
