@@ -232,3 +232,17 @@ def test_max_pool2d_inputs_the_rust_path_does_not_take_go_to_numpy():
     bad[1, 2, 3, 4] = 120  # outside the 12 x 10 plane
     assert _core._max_pool2d_backward(g, bad, (12, 10)) is None
     assert _core._max_pool2d_backward(g, bad[..., :4].copy(), (12, 10)) is None  # shapes differ
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES[:4])
+def test_max_pool2d_gradients_pass_gradcheck_in_float64(geometry):
+    kernel, stride, padding, dilation, ceil_mode = geometry
+    # distinct values, so every window's maximum is unique and the gradient is defined
+    x = np.random.default_rng(8).permutation(2 * 3 * 9 * 10).reshape(2, 3, 9, 10).astype(np.float64) / 7
+    t = opyard.from_numpy(x).requires_grad_()
+
+    def pool(a):
+        return opyard.nn.functional.max_pool2d(a, kernel, stride, padding, dilation, ceil_mode)
+
+    assert opyard.autograd.gradcheck(pool, (t,))
+    assert opyard.autograd.gradgradcheck(pool, (t,))
