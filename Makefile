@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect sampling-expect protocol-expect rules-expect orders-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect sampling-expect protocol-expect rules-expect orders-expect windows-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -120,6 +120,9 @@ sampling-expect: $(PEERS)/bin/python  ## record torch 2.15's errors and autograd
 
 special-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the special functions at their special points into tests/data/torch_special_family.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_special_family.py
+
+windows-expect: $(PEERS)/bin/python  ## record torch 2.15's window functions and randperm's errors into tests/data/torch_windows.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_windows.py
 
 orders-expect: $(PEERS)/bin/python  ## record torch 2.15's topk, sort, kthvalue and mode of rows with equal values into tests/data/torch_orders.npz (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_orders.py

@@ -17,6 +17,7 @@ __all__ = [
     "tensor", "as_tensor", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full", "eye",
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
     "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "tril_indices", "triu_indices", "manual_seed", "scalar_tensor", "empty_strided",
+    "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "randperm",
 ]
 
 _aten = ops.aten
@@ -287,6 +288,20 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad
     if low != 0:
         return add_offset(_aten.randint.default(high - low, list(size), dtype=dtype, device=device), low)
     return _aten.randint.default(high, list(size), dtype=dtype, device=device)
+
+
+def _with_requires_grad(name):
+    """``opyard.<name>``: the packet ``aten::<name>`` (its overloads chosen by the arguments), with
+    torch's ``requires_grad=`` keyword."""
+    def make(*args, requires_grad=False, **kwargs):
+        return _finish(getattr(_aten, name)(*args, **kwargs), requires_grad)
+    make.__name__ = make.__qualname__ = name
+    return make
+
+
+hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window, randperm = (
+    _with_requires_grad(n) for n in ("hann_window", "hamming_window", "blackman_window", "bartlett_window",
+                                     "kaiser_window", "randperm"))
 
 
 def add_offset(t, low):

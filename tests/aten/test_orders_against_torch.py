@@ -189,3 +189,40 @@ def test_orders_of_empty_tensors(shape, dim, dtype):
     else:
         with pytest.raises(IndexError, match=f"mode\\(\\): Expected reduction dim {dim} to have non-zero size."):
             opyard.mode(t, dim)
+
+
+@pytest.fixture
+def threads():
+    before = opyard.get_num_threads()
+    yield
+    opyard.set_num_threads(before)
+
+
+_ORDER_CALLS = {
+    "sort": lambda t: opyard.sort(t, 1),
+    "sort descending": lambda t: opyard.sort(t, 1, True),
+    "topk": lambda t: opyard.topk(t, 700, 1),
+    "topk k=5": lambda t: opyard.topk(t, 5, 1, largest=False),
+    "kthvalue": lambda t: opyard.kthvalue(t, 1000, 1),
+    "mode": lambda t: opyard.mode(t, 1),
+}
+
+
+@pytest.mark.parametrize("name", list(_ORDER_CALLS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int32])
+def test_orders_on_the_pool_are_each_rows_own(name, dtype, threads):
+    """40 rows of 4096 (above the pool's threshold): on 1 and 2 threads the same as each row alone."""
+    x = np.round(np.random.default_rng(3).normal(size=(40, 4096)) * 4).astype(dtype)
+    if dtype in (np.float32, np.float64):
+        x[:, ::97] = np.nan
+    call = _ORDER_CALLS[name]
+    got = []
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        values, indices = call(opyard.from_numpy(x))
+        got.append((values.numpy().tobytes(), indices.numpy().tobytes()))
+    assert got[0] == got[1]
+    rows = [call(opyard.from_numpy(x[r:r + 1].copy())) for r in range(0, 40, 13)]
+    for r, (v, i) in zip(range(0, 40, 13), rows):
+        np.testing.assert_array_equal(i.numpy()[0], indices.numpy()[r])
+        np.testing.assert_array_equal(v.numpy()[0], values.numpy()[r])

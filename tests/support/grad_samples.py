@@ -142,6 +142,10 @@ SAMPLES = {
     "aten::floor": (lambda a: A.floor.default(a) + a, (r(3),)),
     "aten::ceil": (lambda a: A.ceil.default(a) + a, (r(3),)),
 }
+# The in-place comparisons: zero gradients for self and (.Tensor) other.
+for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
+    SAMPLES[f"aten::{_op}_.Scalar"] = (lambda a, o=_op: getattr(A, o + "_").Scalar(a * 1, 0.1) + a, (r(3),))
+    SAMPLES[f"aten::{_op}_.Tensor"] = (lambda a, b, o=_op: getattr(A, o + "_").Tensor(a * 1, b) + a * b, (r(3), r(3)))
 
 # --- activations, padding and splits (begin) ---
 SAMPLES.update({

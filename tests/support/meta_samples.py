@@ -752,3 +752,43 @@ from placement_meta_samples import PLACEMENT_META_SAMPLES  # noqa: E402
 
 for _name, _sample in PLACEMENT_META_SAMPLES.items():
     SAMPLES.setdefault(_name, _sample)
+
+# torch's alias operators and the in-place comparisons, logical and bitwise ops.
+for _n in ("arccos", "arcsin", "arctan", "arcsinh", "arctanh", "fix"):
+    SAMPLES[_n] = SAMPLES[_n + "_"] = lambda m: ((_unit(m, 2, 3),), {})
+SAMPLES["arccosh"] = SAMPLES["arccosh_"] = lambda m: ((m(2, 3, positive=True) + 1,), {})
+SAMPLES["arctan2"] = SAMPLES["arctan2_"] = lambda m: ((m(2, 3), m(3)), {})
+SAMPLES["clip"] = SAMPLES["clip_"] = lambda m: ((m(2, 3), -0.5, 0.5), {})
+SAMPLES["clip.Tensor"] = SAMPLES["clip_.Tensor"] = lambda m: ((m(2, 3), m(3)), {})
+for _a in ("greater", "greater_equal", "less", "less_equal", "not_equal"):
+    for _s in ("", "_"):
+        SAMPLES[f"{_a}{_s}.Tensor"] = lambda m: ((m(2, 3), m(3)), {})
+        SAMPLES[f"{_a}{_s}.Scalar"] = lambda m: ((m(2, 3), 0.5), {})
+SAMPLES.update({
+    "moveaxis.int": lambda m: ((m(2, 3, 4), 0, -1), {}), "moveaxis.intlist": lambda m: ((m(2, 3, 4), [0, 1], [2, 0]), {}),
+    "swapaxes": lambda m: ((m(2, 3), 0, 1), {}), "swapaxes_": lambda m: ((m(2, 3), 0, 1), {}),
+    "swapdims": lambda m: ((m(2, 3), 1, 0), {}), "swapdims_": lambda m: ((m(2, 3), 1, 0), {}),
+    "row_stack": lambda m: (([m(2, 3), m(3)],), {}), "ger": lambda m: ((m(3), m(4)), {}),
+})
+for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
+    SAMPLES[f"{_op}_.Tensor"] = lambda m: ((m(2, 3), m(3)), {})
+    SAMPLES[f"{_op}_.Scalar"] = lambda m: ((m(2, 3), 0.5), {})
+for _op in ("logical_and_", "logical_or_", "logical_xor_"):
+    SAMPLES[_op] = lambda m: ((m(2, 3), m(3)), {})
+SAMPLES["logical_not_"] = lambda m: ((m(2, 3),), {})
+SAMPLES["bitwise_not_"] = lambda m: ((m(2, 3, dtype=i64),), {})
+for _op in ("bitwise_and_", "bitwise_or_", "bitwise_xor_"):
+    SAMPLES[_op + ".Scalar"] = lambda m: ((m(2, 3, dtype=i64), 6), {})
+for _op in ("bitwise_left_shift_", "bitwise_right_shift_"):
+    SAMPLES[_op + ".Tensor"] = lambda m: ((m(2, 3, dtype=i64), m(3, dtype=i64).abs()), {})
+    SAMPLES[_op + ".Tensor_Scalar"] = lambda m: ((m(2, 3, dtype=i64), 2), {})
+
+# The window functions and randperm (factories: the device from the maker).
+for _w in ("hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"):
+    SAMPLES[_w] = lambda m: ((7,), {"device": m.device})
+    SAMPLES[_w + ".periodic"] = lambda m: ((6, False), {"device": m.device})
+SAMPLES["hamming_window.periodic_alpha"] = lambda m: ((6, True, 0.5), {"device": m.device})
+SAMPLES["hamming_window.periodic_alpha_beta"] = lambda m: ((6, True, 0.5, 0.4), {"device": m.device})
+SAMPLES["kaiser_window.beta"] = lambda m: ((6, True, 3.0), {"device": m.device})
+SAMPLES["randperm"] = lambda m: ((5,), {"device": m.device})
+SAMPLES["randperm.generator"] = lambda m: ((5,), {"generator": None, "device": m.device})

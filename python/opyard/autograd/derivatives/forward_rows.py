@@ -187,6 +187,8 @@ FORWARD = {
     "aten::fill_.Scalar": _zero, "aten::zero_": _zero, "aten::uniform_": _zero, "aten::normal_": _zero,
     "aten::round": _zero, "aten::round.decimals": _zero, "aten::sign": _zero, "aten::floor": _zero,
     "aten::ceil": _zero,
+    # The in-place comparisons (derivatives.yaml: ``result: self_t.zero_()``).
+    **{f"aten::{op}_.{over}": _zero for op in ("eq", "ne", "lt", "le", "gt", "ge") for over in ("Tensor", "Scalar")},
 }
 
 
