@@ -272,6 +272,65 @@ fn extreme_dim_mv<T: DimElem>(
     });
 }
 
+/// `x` widened into `buf` (resized to its length), compiled for the wider
+/// vector units (the float16 widening is integer arithmetic that vectorises).
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn widen_into(x: &[u16], format: Half, buf: &mut Vec<f32>) {
+    buf.resize(x.len(), 0.0);
+    match format {
+        Half::BF16 => {
+            for (w, &h) in buf.iter_mut().zip(x) {
+                *w = bf16_to_f32(h);
+            }
+        }
+        Half::F16 => {
+            for (w, &h) in buf.iter_mut().zip(x) {
+                *w = f16_to_f32(h);
+            }
+        }
+    }
+}
+
+/// `amax`/`amin` along the dim of 16-bit floats (raw bits) read as `(outer, n,
+/// inner)`, `n >= 1`, as `f32` values (each exactly one of the elements, or
+/// nan): each row or slice widened exactly into a buffer, then scanned as
+/// [`extreme_dim`] scans `f32` data, so the same rules hold.
+pub fn half_extreme_dim(
+    bits: &[u16],
+    outer: usize,
+    n: usize,
+    inner: usize,
+    format: Half,
+    which: Extreme,
+    out: &mut [f32],
+) {
+    if n == 0 {
+        return;
+    }
+    if inner == 1 {
+        for_row_blocks(bits, n, out, 1, |_, rows, os| {
+            let mut buf = Vec::with_capacity(n);
+            for (row, o) in rows.chunks(n).zip(os.iter_mut()) {
+                widen_into(row, format, &mut buf);
+                *o = extreme_row(&buf, which);
+            }
+        });
+        return;
+    }
+    for_slices(bits, outer, n, inner, out, |os, xb, start| {
+        let len = os.len();
+        let mut buf = Vec::with_capacity(len);
+        for (i, slice) in xb.chunks(inner).enumerate() {
+            widen_into(&slice[start..start + len], format, &mut buf);
+            if i == 0 {
+                os.copy_from_slice(&buf);
+            } else {
+                extreme_into(os, &buf, which);
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -74,6 +74,26 @@ def test_amax_and_amin_over_any_run_of_dims_match_numpy_and_propagate_nan(dt, sh
                 np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("dt", [opyard.bfloat16, opyard.float16])
+@pytest.mark.parametrize("shape", [s for s, _ in SHAPES])
+@pytest.mark.parametrize("nan", [False, True])
+def test_16_bit_amax_and_amin_are_one_of_the_elements_or_nan(dt, shape, nan, threads):
+    x = opyard.from_numpy(_data(shape, np.float32, nan=nan) * 50).to(dt)
+    wide = x.to(opyard.float32).numpy()
+    runs = [(d,) for d in range(len(shape))] + [tuple(range(len(shape))), tuple(range(1, len(shape)))]
+    for dims in runs:
+        for name, ref in (("amax", np.amax), ("amin", np.amin)):
+            got = _each_thread_count(lambda: getattr(x, name)(dims, keepdim=True).to(opyard.float32).numpy())
+            assert getattr(x, name)(dims).dtype == dt
+            np.testing.assert_array_equal(got, ref(wide, axis=dims, keepdims=True))
+    bits = x.view(opyard.int16).numpy().view(np.uint16)
+    assert _core._extreme_dim_16(bits, 0, 0, dt == opyard.bfloat16, "amax") is not None
+    assert _core._extreme_dim_16(bits.view(np.int16), 0, 0, dt == opyard.bfloat16, "amax") is None  # not bits
+    assert _core._extreme_dim_16(bits.T, 0, 0, dt == opyard.bfloat16, "amax") is None  # strided
+    with pytest.raises(ValueError, match="op must be 'amax' or 'amin'"):
+        _core._extreme_dim_16(bits, 0, 0, True, "sum")
+
+
 def test_amax_keeps_the_first_of_equal_zeros_in_a_short_row_as_torch():
     # torch 2.15: amax([0.0, -0.0]) is 0.0 and amax([-0.0, 0.0]) is -0.0 (numpy keeps the last)
     x = np.zeros((RUST_MIN, 2), np.float32)

@@ -191,11 +191,19 @@ def _no_complex_sort(x, api):
 
 
 def _extreme_fast(x, axis, keepdim, op):
-    """amax/amin (``op``) over ``axis`` of large contiguous float32/float64 data in Rust, or None."""
-    if x.dtype.kind != "f" or x.itemsize < 4:
+    """amax/amin (``op``) over ``axis`` of large contiguous float32/float64 or bfloat16/float16 data in
+    Rust (the 16-bit values widened exactly and the result narrowed back exactly), or None."""
+    half = x.itemsize == 2 and x.dtype.name in _HALVES
+    if not half and (x.dtype.kind != "f" or x.itemsize < 4):
         return None
     run = _dim_run(x, axis)
-    r = None if run is None else _core._reduce_dim(x, run[0], run[1], op)
+    if run is None:
+        return None
+    if half:
+        r = _core._extreme_dim_16(x.view(np.uint16), run[0], run[1], _HALVES[x.dtype.name], op)
+        r = None if r is None else r.astype(x.dtype)
+    else:
+        r = _core._reduce_dim(x, run[0], run[1], op)
     return None if r is None else _kept(r, x, run, keepdim)
 
 

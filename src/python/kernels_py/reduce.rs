@@ -111,8 +111,55 @@ fn _sum_dim_16(
     Ok(Some(out.into_any().unbind()))
 }
 
+/// `amax` (`op` "amax") or `amin` ("amin") over the dims `first..=last` (none
+/// empty) of a C-contiguous bfloat16 (`bf16` true) or float16 array given as
+/// its raw bits, as float32 values (each one of the elements, or nan); or `None`.
+#[pyfunction]
+fn _extreme_dim_16(
+    py: Python<'_>,
+    bits: &Bound<'_, PyAny>,
+    first: usize,
+    last: usize,
+    bf16: bool,
+    op: &str,
+) -> PyResult<Option<PyObject>> {
+    let which = match op {
+        "amax" => Extreme::Max,
+        "amin" => Extreme::Min,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "_extreme_dim_16: op must be 'amax' or 'amin', not {:?}",
+                crate::python::errors::clip(op)
+            )))
+        }
+    };
+    if !crate::python::hooks::fast_paths() {
+        return Ok(None);
+    }
+    let Some(br) = contiguous::<u16>(bits) else {
+        return Ok(None);
+    };
+    let Some((outer, n, inner)) = around(br.shape(), first, last) else {
+        return Ok(None);
+    };
+    if n == 0 {
+        return Ok(None);
+    }
+    let format = if bf16 { Half::BF16 } else { Half::F16 };
+    let shape = reduced_shape(br.shape(), first, last);
+    let out = PyArrayDyn::<f32>::zeros_bound(py, shape.as_slice(), false);
+    {
+        let bs = br.as_slice()?;
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| reduce_dim::half_extreme_dim(bs, outer, n, inner, format, which, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_reduce_dim, m)?)?;
-    m.add_function(wrap_pyfunction!(_sum_dim_16, m)?)
+    m.add_function(wrap_pyfunction!(_sum_dim_16, m)?)?;
+    m.add_function(wrap_pyfunction!(_extreme_dim_16, m)?)
 }
