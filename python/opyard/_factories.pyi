@@ -15,6 +15,7 @@ __all__ = [
     "arange", "linspace", "logspace", "rand", "randn", "randint", "zeros_like", "ones_like", "empty_like",
     "full_like", "rand_like", "randn_like", "randint_like", "empty_permuted", "tril_indices", "triu_indices",
     "manual_seed", "scalar_tensor", "empty_strided",
+    "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window", "randperm",
 ]
 
 _Device = device | str | int
@@ -91,3 +92,21 @@ def manual_seed(seed: int) -> Any: ...
 def scalar_tensor(value: _Scalar, *, dtype: dtype | None = None, layout: layout | None = None,
                   device: _Device | None = None, pin_memory: bool | None = None,
                   requires_grad: bool = False) -> Tensor: ...
+
+def hann_window(window_length: int, periodic: bool = True, *, dtype: dtype | None = None,
+                layout: layout | None = None, device: _Device | None = None, pin_memory: bool | None = None,
+                requires_grad: bool = False) -> Tensor: ...
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
+                   dtype: dtype | None = None, layout: layout | None = None, device: _Device | None = None,
+                   pin_memory: bool | None = None, requires_grad: bool = False) -> Tensor: ...
+def blackman_window(window_length: int, periodic: bool = True, *, dtype: dtype | None = None,
+                    layout: layout | None = None, device: _Device | None = None, pin_memory: bool | None = None,
+                    requires_grad: bool = False) -> Tensor: ...
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype: dtype | None = None,
+                    layout: layout | None = None, device: _Device | None = None, pin_memory: bool | None = None,
+                    requires_grad: bool = False) -> Tensor: ...
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype: dtype | None = None,
+                  layout: layout | None = None, device: _Device | None = None, pin_memory: bool | None = None,
+                  requires_grad: bool = False) -> Tensor: ...
+def randperm(n: int, *, generator: Any = None, dtype: dtype | None = None, layout: layout | None = None,
+             device: _Device | None = None, pin_memory: bool | None = None, requires_grad: bool = False) -> Tensor: ...

@@ -115,6 +115,41 @@ pub fn sort_lines<T: TopkElem>(
     }
 }
 
+/// The stable ascending order of `x` (positions): an LSD radix sort of each
+/// value's offset from the smallest, a byte a pass and only as many passes as
+/// the range of the values needs, the `(key, position)` pairs moved as a whole.
+/// It is the order of torch's radix sort of 1-D integer data (stable).
+pub fn radix_order<T: Copy + Into<i64>>(x: &[T]) -> Vec<i64> {
+    let Some(lo) = x.iter().map(|&v| v.into()).min() else {
+        return Vec::new();
+    };
+    let hi = x.iter().map(|&v| v.into()).max().unwrap_or(lo);
+    let range = (hi as u64).wrapping_sub(lo as u64);
+    let bits = u64::BITS - range.leading_zeros();
+    let mut cur: Vec<(u64, i64)> = x
+        .iter()
+        .zip(0i64..)
+        .map(|(&v, i)| ((v.into() as u64).wrapping_sub(lo as u64), i))
+        .collect();
+    let mut next = cur.clone();
+    for shift in (0..bits).step_by(8) {
+        let mut counts = [0usize; 257];
+        for &(k, _) in &cur {
+            counts[((k >> shift) & 0xFF) as usize + 1] += 1;
+        }
+        for b in 0..256 {
+            counts[b + 1] += counts[b];
+        }
+        for &p in &cur {
+            let b = ((p.0 >> shift) & 0xFF) as usize;
+            next[counts[b]] = p;
+            counts[b] += 1;
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    cur.into_iter().map(|(_, i)| i).collect()
+}
+
 /// torch's quickselect (`quick_select_template`) of the pair at `k` by value,
 /// nan the largest.
 pub fn kth_line<T: TopkElem>(arr: &mut [(T, i64)], k: usize) {
@@ -290,6 +325,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn radix_order_is_the_stable_order() {
+        let x: Vec<i64> = (0..5000).map(|i| ((i * 7919) % 613) as i64 - 300).collect();
+        let mut want: Vec<i64> = (0..5000).collect();
+        want.sort_by_key(|&i| x[i as usize]);
+        assert_eq!(radix_order(&x), want);
+        let wide = [i64::MAX, i64::MIN, 0, -1, i64::MIN, 5];
+        assert_eq!(radix_order(&wide), [1, 4, 3, 2, 5, 0]);
+        assert!(radix_order::<i32>(&[]).is_empty());
     }
 
     #[test]

@@ -138,6 +138,24 @@ fn row_topk<T: TopkElem>(
             i = end;
         }
         sort_heap(queue, &comp);
+    } else if T::KEYED && n <= u32::MAX as usize {
+        // The same compares on packed `(key, position)` words (`TopkElem::key32`;
+        // `largest` inverts the key): the same order, half the bytes moved.
+        let flip = if largest { u32::MAX } else { 0 };
+        let by_key = |a: &u64, b: &u64| (a >> 32) < (b >> 32);
+        let mut words: Vec<u64> = row
+            .iter()
+            .zip(0u64..)
+            .map(|(&v, i)| u64::from(v.key32() ^ flip) << 32 | i)
+            .collect();
+        nth_element(&mut words, k - 1, &by_key);
+        if sorted {
+            sort(&mut words[..k - 1], &by_key);
+        }
+        queue.extend(words[..k].iter().map(|w| {
+            let p = (w & 0xFFFF_FFFF) as usize;
+            (row[p], p as i64)
+        }));
     } else {
         queue.extend(row.iter().copied().zip(0..));
         nth_element(queue, k - 1, &comp);
@@ -229,6 +247,33 @@ mod tests {
             let mut q = Vec::new();
             row_topk(&v, k, largest, true, &mut q);
             prop_assert_eq!(bits(&q), bits(&row_topk_unskipped(&v, k, largest)));
+        }
+    }
+
+    #[test]
+    fn keyed_selection_is_the_pairs_selection() {
+        let row: Vec<f32> = (0..700)
+            .map(|i| match i % 19 {
+                0 => f32::NAN,
+                1 => -0.0,
+                _ => ((i * 7919) % 29) as f32 - 14.0,
+            })
+            .collect();
+        for k in [12, 100, 699, 700] {
+            for largest in [true, false] {
+                for sorted in [true, false] {
+                    let mut keyed = Vec::new();
+                    row_topk(&row, k, largest, sorted, &mut keyed);
+                    let comp = |a: &(f32, i64), b: &(f32, i64)| before(a.0, b.0, largest);
+                    let mut pairs: Vec<(f32, i64)> = row.iter().copied().zip(0..).collect();
+                    nth_element(&mut pairs, k - 1, &comp);
+                    if sorted {
+                        sort(&mut pairs[..k - 1], &comp);
+                    }
+                    let pos = |q: &[(f32, i64)]| q.iter().map(|p| p.1).collect::<Vec<_>>();
+                    assert_eq!(pos(&keyed), pos(&pairs[..k]));
+                }
+            }
         }
     }
 

@@ -77,10 +77,16 @@ def test_unique_orders_nans_as_torchs_sort(case):
     np.testing.assert_array_equal(values.numpy()[inverse.numpy()], t.numpy())
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8, np.uint8])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32])
 def test_sort_of_long_1d_integers_ascending_is_stable_as_torchs_radix_sort(dtype):
-    x = np.random.default_rng(0).integers(0, 50, 1 << 15).astype(dtype)
-    np.testing.assert_array_equal(opyard.sort(opyard.from_numpy(x)).indices.numpy(), np.argsort(x, kind="stable"))
+    rng = np.random.default_rng(0)
+    info = np.iinfo(dtype)
+    for x in (rng.integers(0, 50, 1 << 15).astype(dtype),  # few values: ties everywhere
+              rng.integers(info.min, info.max, 1 << 16, endpoint=True, dtype=dtype)):  # the whole range
+        values, indices = opyard.sort(opyard.from_numpy(x))
+        np.testing.assert_array_equal(indices.numpy(), np.argsort(x, kind="stable"))
+        np.testing.assert_array_equal(values.numpy(), np.sort(x))
+        np.testing.assert_array_equal(opyard.argsort(opyard.from_numpy(x)).numpy(), np.argsort(x, kind="stable"))
 
 
 @pytest.mark.parametrize("descending", [False, True])

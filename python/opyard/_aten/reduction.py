@@ -406,6 +406,10 @@ def sort_values(self, d, descending, stable):
     _no_complex_sort(x, "Sort")
     data, back = ordered(self, "sorting_kernel_method_name")
     radix = x.ndim == 1 and x.dtype.kind in "iu" and x.size >= _RADIX_SORT_MIN and not descending
+    if radix:
+        idx = _core._radix_order(data)
+        if idx is not None:
+            return x[idx], idx
     if stable or radix or x.ndim == 0:
         return stable_sort(x, d, descending)
     vals, idx = _core._sort_unstable(data, d, descending)

@@ -11,7 +11,7 @@
 //! dim's size replaced by the result's (`k`, `n` or 1), or `None` for an array
 //! it does not take. The loops run with the GIL released.
 
-use crate::kernels::order_stats::{for_lines, kth_line, mode_line, sort_lines};
+use crate::kernels::order_stats::{for_lines, kth_line, mode_line, radix_order, sort_lines};
 use crate::kernels::topk::{self, TopkElem};
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -180,10 +180,42 @@ fn _mode(py: Python<'_>, x: &Bound<'_, PyAny>, dim: usize) -> PyResult<Option<Py
     })
 }
 
+/// The stable ascending order of the 1-D, C-contiguous int64 or int32 array
+/// `x` (torch's radix sort of integer data); `None` for other arrays.
+#[pyfunction]
+fn _radix_order(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+    fn order_of<T: Element + Copy + Into<i64> + Sync>(
+        py: Python<'_>,
+        a: &Bound<'_, PyArrayDyn<T>>,
+    ) -> PyResult<Option<PyObject>> {
+        let Ok(xr) = a.try_readonly() else {
+            return Ok(None);
+        };
+        if xr.ndim() != 1 || !xr.is_c_contiguous() {
+            return Ok(None);
+        }
+        let xs = xr.as_slice()?;
+        let order = py.allow_threads(|| radix_order(xs));
+        Ok(Some(
+            numpy::PyArray1::from_vec_bound(py, order)
+                .into_any()
+                .unbind(),
+        ))
+    }
+    if let Ok(a) = x.downcast::<PyArrayDyn<i64>>() {
+        order_of(py, a)
+    } else if let Ok(a) = x.downcast::<PyArrayDyn<i32>>() {
+        order_of(py, a)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_topk, m)?)?;
     m.add_function(wrap_pyfunction!(_sort_unstable, m)?)?;
     m.add_function(wrap_pyfunction!(_kthvalue, m)?)?;
-    m.add_function(wrap_pyfunction!(_mode, m)?)
+    m.add_function(wrap_pyfunction!(_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(_radix_order, m)?)
 }
