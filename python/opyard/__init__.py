@@ -57,6 +57,9 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 # first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
 # fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
 from . import overrides, utils
+# ``Tensor._make_wrapper_subclass`` / ``_make_subclass``; the ``__torch_dispatch__`` protocol itself
+# (``utils.python_dispatch``) loads on first need (Note [The switchboard], ``_hooks.py``).
+from . import _wrapper_subclass  # noqa: F401
 
 from ._ops import Tag
 
@@ -144,4 +147,6 @@ __all__ = [
 # ``from opyard import *`` does not shadow the builtins.
 __all__ += [n for n in _dtype.__all__
             if n not in __all__ and n not in ("promote_types", "result_type", "bool", "int", "float")]
-__all__ += [n for n in (*_factory_names, *_functional_names) if n not in __all__ and n not in _builtins.__dict__]
+_listed = frozenset(__all__)  # a set: ~550 names are tested against it
+__all__ += [n for n in (*_factory_names, *_functional_names) if n not in _listed and n not in _builtins.__dict__]
+del _listed

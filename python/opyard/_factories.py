@@ -204,26 +204,33 @@ def _expect_layout(layout, api):
                               "(opyard.strided)")
 
 
-def _factory(op, sampler=None):
-    name = op.__name__.split(".")[0]
+# Note [Factory overloads on first call]: a factory looks its overload up on its first call, not at
+# import, so that ``import opyard`` defines none of the built-in packets (Note [Operators defined on
+# first use], src/python/dispatch/lazy.rs); later calls pay one test of the closure cell.
+
+def _factory(name, overload="default", sampler=None):
+    op = None  # ``aten::<name>.<overload>`` from the first call on
 
     def make(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
              **memory_format):  # only ``empty`` takes memory_format: the op's binding refuses it elsewhere
+        nonlocal op
         D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
             _expect_layout(layout, name)
         if sampler is not None:
             _require_floating(name, sampler, dtype)
+        if op is None:
+            op = getattr(getattr(_aten, name), overload)
         return _finish(op(_size_args(size), dtype=dtype, device=device, **memory_format), requires_grad)
     make.__name__ = name
     return make
 
 
-zeros = _factory(_aten.zeros.default)
-ones = _factory(_aten.ones.default)
-empty = _factory(_aten.empty.memory_format)
-rand = _factory(_aten.rand.default, "check_uniform_bounds")
-randn = _factory(_aten.randn.default, "normal_kernel_cpu")
+zeros = _factory("zeros")
+ones = _factory("ones")
+empty = _factory("empty", "memory_format")
+rand = _factory("rand", sampler="check_uniform_bounds")
+randn = _factory("randn", sampler="normal_kernel_cpu")
 zeros.__doc__ = "A tensor of zeros: ``opyard.zeros(2, 3, dtype=opyard.float64)``."
 ones.__doc__ = "A tensor of ones."
 empty.__doc__ = "An uninitialized tensor."
@@ -308,26 +315,29 @@ def add_offset(t, low):
     return _aten.add.Scalar(t, low)
 
 
-def _like(op, sampler=None):
-    name = op.__name__.split(".")[0]
+def _like(name, sampler=None):
+    op = None  # ``aten::<name>.default`` from the first call on (Note [Factory overloads on first call])
 
     def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+        nonlocal op
         D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
             _expect_layout(layout, name)
         if sampler is not None and isinstance(input, Tensor):
             _require_floating(name, sampler, dtype or input.dtype)
         fmt = {} if memory_format is None else {"memory_format": memory_format}
+        if op is None:
+            op = getattr(_aten, name).default
         return _finish(op(input, dtype=dtype, device=device, **fmt), requires_grad)
     make.__name__ = name
     return make
 
 
-zeros_like = _like(_aten.zeros_like.default)
-ones_like = _like(_aten.ones_like.default)
-empty_like = _like(_aten.empty_like.default)
-rand_like = _like(_aten.rand_like.default, "check_uniform_bounds")
-randn_like = _like(_aten.randn_like.default, "normal_kernel_cpu")
+zeros_like = _like("zeros_like")
+ones_like = _like("ones_like")
+empty_like = _like("empty_like")
+rand_like = _like("rand_like", "check_uniform_bounds")
+randn_like = _like("randn_like", "normal_kernel_cpu")
 
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):

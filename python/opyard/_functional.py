@@ -49,8 +49,7 @@ __all__ = list(_PACKETS) + [
 # Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.
 _NUMBERS = (bool, int, float, complex)
 
-for _name in _PACKETS:
-    globals()[_name] = getattr(_A, _name)
+globals().update(zip(_PACKETS, _A._bind(_PACKETS)))
 
 concat = concatenate = cat
 negative = neg
@@ -550,9 +549,11 @@ def _permute(self, *dims):
     return op(self, list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims))
 
 
-def _sized(op):
+def _sized(name):
+    holder = _Default(name)  # defined on the first call, not at import
+
     def method(self, *size, **kwargs):
-        return op(self, _sizes(size), **kwargs)
+        return (holder.op or holder.get())(self, _sizes(size), **kwargs)
     return method
 
 
@@ -566,9 +567,9 @@ def _flip(self, *dims):
 
 def install():
     """Bind the operator packets and the Python-level helpers onto ``Tensor``."""
-    for name in _METHOD_PACKETS:
+    for name, packet in zip(_METHOD_PACKETS, _A._bind(_METHOD_PACKETS)):
         if name != "numel":
-            setattr(Tensor, name, getattr(_A, name))
+            setattr(Tensor, name, packet)
     for dunder, name in _DUNDERS.items():
         setattr(Tensor, dunder, _operator(name))
     for dunder, name in _UNARY_DUNDERS.items():
@@ -609,7 +610,7 @@ def install():
         fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
         setattr(Tensor, name, _core._SizesMethod(getattr(_A, name), fn) if _core.FAST_PATHS else fn)
     for name in ("new_empty", "new_zeros", "new_ones", "tile", "sum_to_size", "resize_"):
-        setattr(Tensor, name, _sized(getattr(_A, name).default))
+        setattr(Tensor, name, _sized(name))
     Tensor.T = property(_T)
     Tensor.mT = property(_mT)
     Tensor.mH = property(_mH)

@@ -16,7 +16,10 @@ listed here and documented in ``hooks.rs``.
 ``__getattr__``), so their hooks are small functions that import the module
 when they are called (registering an autocast or vmap rule, gradcheck's
 batched check), or answer for it while it is not loaded (no fake tensor and no
-batched tensor exists before its module is).
+batched tensor exists before its module is). The ``__torch_dispatch__`` protocol
+(``utils.python_dispatch``) loads the same way: the ``Python`` key's fallback
+registered here imports it on the first call that reaches the key, and its
+real fallback, registered above this one, serves every later call.
 """
 
 import importlib
@@ -25,7 +28,6 @@ import sys
 import numpy as np
 
 from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor, overrides
-from ._library import register as _register
 from .autograd import _tensor_meta, engine, function, graph, tensor_methods, views
 
 _PACKAGE = __name__.rpartition(".")[0]
@@ -65,6 +67,23 @@ def _symbolic_types():
     return symbolic.SymInt, symbolic.DynamicOutputShapeException
 
 
+def _python_key_fallback(keyset, op, *args, **kwargs):
+    """The ``Python`` key's fallback until ``utils.python_dispatch`` (the ``__torch_dispatch__``
+    protocol) is loaded: loading it registers the real one above this, which it then runs."""
+    dispatch = importlib.import_module(".utils.python_dispatch", _PACKAGE)
+    return dispatch._python_key_fallback(keyset, op, *args, **kwargs)
+
+
+# No operator call with plain tensors reaches the ``Python`` key, so the protocol's module loads on
+# first need: a tensor carrying the key (a wrapper subclass, a subclass with its own
+# ``__torch_dispatch__``) or a ``TorchDispatchMode`` (defined there). The handle lives as long as
+# the module.
+_PYTHON_KEY_SITE = "opyard/_hooks.py"
+_python_key_library = _core._new_library("_", "IMPL", None, _PYTHON_KEY_SITE)
+_core._fallback(_python_key_library, "Python", _python_key_fallback, with_keyset=True, fallthrough=False,
+                provenance=_PYTHON_KEY_SITE)
+
+
 _core._install_hooks(
     # the tensor layer
     tensor=_tensor.Tensor,
@@ -97,8 +116,8 @@ _core._install_hooks(
     accumulate_grad_node=graph.AccumulateGrad,
     saved_tensor=graph.SavedTensor,
     add=_tensor_meta.add,
-    add_=_ops.ops.aten.add_.Tensor,
-    ones_like=engine._ones_like,
+    add_=_ops.ops.aten.add_,  # the packets: their overloads are looked up (defined) on first use
+    ones_like=_ops.ops.aten.ones_like,
     validate_grad=engine._validate,
     call_pre_hooks=engine._call_pre_hooks,
     call_tensor_pre_hooks=engine._call_tensor_pre_hooks,
@@ -113,7 +132,8 @@ _core._install_hooks(
     freed_message=graph.FREED_MESSAGE,
     rebase_view_history=views.rebase_view_history,
     regenerate_view_history=views.regenerate_view_history,
-    is_custom_op=_register._is_custom_op,
+    # no custom op exists before ``custom_op`` (which imports ``register``) is loaded
+    is_custom_op=_if_loaded("._library.register", "_is_custom_op", False),
     batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),
     set_batched_tangent=_if_loaded(".func.forward", "_set_batched_tangent", NotImplemented),
     batched_grad_check=_on_first_use(".func.batched_grad_check", "check_batched_grad"),

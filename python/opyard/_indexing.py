@@ -14,10 +14,16 @@ from ._ops import ops
 from ._tensor import Tensor
 
 _A = ops.aten
-# The overloads basic indexing calls, looked up once (the packets' own choice: one overload each).
-_SELECT = _A.select.int
-_SLICE = _A.slice.Tensor
-_ALIAS = _A.alias.default
+# The overloads basic indexing calls (the packets' own choice: one overload each), looked up on the
+# first indexing rather than at import, which defines no built-in packet (Note [Operators defined on
+# first use], src/python/dispatch/lazy.rs); each use then pays one test of a global.
+_SELECT = _SLICE = _ALIAS = None
+
+
+def _bind():
+    global _SELECT, _SLICE, _ALIAS
+    _SELECT, _SLICE, _ALIAS = _A.select.int, _A.slice.Tensor, _A.alias.default
+    return _SELECT
 
 
 def _normalize(key, ndim):
@@ -90,6 +96,8 @@ def _ints_and_slices(self, key):
     if type(self) is not Tensor or len(items) > self.ndim:
         return None
     t, dim = self, 0
+    if _SELECT is None:
+        _bind()
     for k in items:
         tk = type(k)
         if tk is int:
@@ -122,7 +130,7 @@ def _takes_part(value):
 
 def getitem(self, key):
     if type(key) is int and type(self) is Tensor and self.ndim:  # x[i], the commonest: one frame
-        return _SELECT(self, 0, key)
+        return (_SELECT or _bind())(self, 0, key)
     t = _ints_and_slices(self, key)
     if t is not None:
         return t

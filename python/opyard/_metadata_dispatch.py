@@ -164,10 +164,13 @@ _ATEN_SET = {
 
 def _define(ns, table, tags=()):
     lib = KernelLibrary(ns, "FRAGMENT")
-    for schema, (name, kernel) in table.items():
-        if _core._find_op(f"{ns}::{name}") is None:
-            lib.define(schema, tags=tags)
-            lib.impl_many([(name, "CompositeExplicitAutograd", kernel, False)])
+    # An operator of the built-in table (``_local_scalar_dense``) is its own, defined there on first
+    # use: asking for it here (``_find_op``) would define its packet with ``import opyard``.
+    mine = {schema: row for schema, row in table.items()
+            if not _core._is_pending(f"{ns}::{row[0].partition('.')[0]}") and _core._find_op(f"{ns}::{row[0]}") is None}
+    if mine:  # one core call each (Note [Bulk registration], src/registry/bulk.rs)
+        lib.define_many(list(mine), tags=tags)
+        lib.impl_many([(name, "CompositeExplicitAutograd", kernel, False) for name, kernel in mine.values()])
     return lib
 
 

@@ -25,6 +25,8 @@ Note [Subclass check]).
 
 import contextlib
 import functools
+import importlib as _importlib
+import typing as _typing  # numpy loads it; only ``TYPE_CHECKING`` is read
 import _thread  # threading's locks and ``local``, without loading threading (numpy does not)
 import warnings
 
@@ -46,7 +48,9 @@ from ._override_listing import (
     get_testing_overrides,
 )
 from ._tensor import Tensor
-from .utils.python_dispatch import enable_reentrant_dispatch
+
+if _typing.TYPE_CHECKING:
+    from .utils.python_dispatch import enable_reentrant_dispatch
 
 __all__ = [
     "get_overridable_functions", "get_testing_overrides", "get_ignored_functions",
@@ -528,6 +532,21 @@ def _name_routed_methods():
 
 _name_routed_methods()  # torch's names from the start: listings and overrides key on these functions
 
+
+def __getattr__(name):
+    # ``enable_reentrant_dispatch`` is ``utils.python_dispatch``'s (the ``__torch_dispatch__`` helpers),
+    # which loads on its first read (PEP 562): no plain operator call needs it.
+    if name != "enable_reentrant_dispatch":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = _importlib.import_module(".utils.python_dispatch", __package__).enable_reentrant_dispatch
+    globals()[name] = value  # later lookups are plain module attributes, never this function
+    return value
+
+
 from ._exports import public_dir  # noqa: E402
 
-__dir__ = public_dir(globals())
+_public_dir = public_dir(globals())
+
+
+def __dir__():
+    return sorted({*_public_dir(), "enable_reentrant_dispatch"})

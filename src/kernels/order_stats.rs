@@ -207,6 +207,9 @@ pub fn kth_line<T: TopkElem>(arr: &mut [(T, i64)], k: usize) {
 
 /// torch's `mode` of a line: `(value, position)`.
 pub fn mode_line<T: TopkElem>(pairs: &mut [(T, i64)]) -> (T, i64) {
+    if T::KEYED && pairs.len() <= u32::MAX as usize && !pairs.iter().any(|p| p.0.nan()) {
+        return mode_keyed(pairs);
+    }
     sort(pairs, &|a: &(T, i64), b: &(T, i64)| a.0 < b.0);
     let n = pairs.len();
     let (mut best, mut best_freq, mut freq) = (pairs[0], 0usize, 0usize);
@@ -224,6 +227,32 @@ pub fn mode_line<T: TopkElem>(pairs: &mut [(T, i64)]) -> (T, i64) {
         }
     }
     best
+}
+
+/// `mode_line` of a line of 32-bit values without nan, on packed `(key,
+/// position)` words: there `<` is a strict order, and compares as the keys
+/// do, so the sort makes the same moves (half the bytes) and the runs of equal
+/// keys are the runs of equal values.
+fn mode_keyed<T: TopkElem>(pairs: &[(T, i64)]) -> (T, i64) {
+    let mut words: Vec<u64> = pairs
+        .iter()
+        .zip(0u64..)
+        .map(|(p, i)| u64::from(p.0.key32()) << 32 | i)
+        .collect();
+    sort(&mut words, &|a: &u64, b: &u64| (a >> 32) < (b >> 32));
+    let n = words.len();
+    let (mut best, mut best_freq, mut freq) = (words[0], 0usize, 0usize);
+    for i in 0..n {
+        freq += 1;
+        if i == n - 1 || words[i] >> 32 != words[i + 1] >> 32 {
+            if freq > best_freq {
+                best = words[i];
+                best_freq = freq;
+            }
+            freq = 0;
+        }
+    }
+    pairs[(best & 0xFFFF_FFFF) as usize]
 }
 
 /// Calls `f(line, out)` for each line of `x` along its middle dim (`line`: its
@@ -282,6 +311,34 @@ mod tests {
         assert!(v.is_nan() && i == 0);
         assert_eq!(mode_line(&mut line(&[2.0, nan, 1.0, nan, nan])), (1.0, 2));
         assert_eq!(mode_line(&mut line(&[1.0, 1.0, 2.0, 2.0])), (1.0, 1));
+    }
+
+    #[test]
+    fn keyed_mode_is_the_pairs_mode() {
+        for seed in 0..20u64 {
+            let v: Vec<f32> = (0..300u64)
+                .map(|i| match (i * 7919 + seed * 104_729) % 23 {
+                    0 => -0.0,
+                    r => (r % 9) as f32 - 4.0,
+                })
+                .collect();
+            let pairs: Vec<(f32, i64)> = v.iter().copied().zip(0..).collect();
+            let keyed = mode_keyed(&pairs);
+            let mut plain: Vec<(f32, i64)> = v.iter().copied().zip(0..).collect();
+            sort(&mut plain, &|a: &(f32, i64), b: &(f32, i64)| a.0 < b.0);
+            // the pairs' run scan, as mode_line's
+            let (mut best, mut best_freq, mut freq) = (plain[0], 0, 0);
+            for i in 0..plain.len() {
+                freq += 1;
+                if i == plain.len() - 1 || plain[i].0 != plain[i + 1].0 {
+                    if freq > best_freq {
+                        (best, best_freq) = (plain[i], freq);
+                    }
+                    freq = 0;
+                }
+            }
+            assert_eq!(keyed.1, best.1);
+        }
     }
 
     #[test]

@@ -47,6 +47,7 @@
 //! | a `SavedTensor` made by its slots (`autograd/saved/construct.rs`) | `SavedTensor(...)` | (reached only from `Function.apply`'s fast path) |
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -162,9 +163,11 @@ hooks! {
     saved_tensor: Py<PyType>,
     /// `aten::add.Tensor`, summing the gradients that meet at one input.
     add: PyObject,
-    /// `aten::add_.Tensor`, accumulating into an existing `.grad`.
+    /// The `aten::add_` packet: its `Tensor` overload accumulates into an
+    /// existing `.grad` ([`Hooks::add_inplace`]).
     add_: PyObject,
-    /// `aten::ones_like.default`: `backward()`'s implicit root gradient.
+    /// The `aten::ones_like` packet: its `default` overload makes
+    /// `backward()`'s implicit root gradient ([`Hooks::ones_like_default`]).
     ones_like: PyObject,
     /// `validate_grad(node, i, g, next, nr)`: a gradient whose shape differs
     /// from its input's (reduce a broadcast, or raise torch's message).
@@ -244,12 +247,37 @@ hooks! {
     facade: PyObject,
 
     derived(py) {
+        /// `add_`'s `Tensor` overload, looked up on first use (Note [Packets
+        /// the switchboard holds]).
+        add_tensor: GILOnceCell<PyObject> = GILOnceCell::new(),
+        /// `ones_like`'s `default` overload, looked up on first use.
+        ones_like_overload: GILOnceCell<PyObject> = GILOnceCell::new(),
         /// `NodeBase.release_variables`: nodes whose class does not override
         /// it are released without a Python call.
         default_release: PyObject = py
             .get_type_bound::<crate::python::autograd::node::PyNodeBase>()
             .getattr(pyo3::intern!(py, "release_variables"))?
             .unbind(),
+    }
+}
+
+// Note [Packets the switchboard holds]: the engine's two built-in operators,
+// `add_.Tensor` (accumulating into an existing `.grad`) and `ones_like.default`
+// (the implicit root gradient), are handed over as their packets, which
+// `import opyard` binds without defining (Note [Operators defined on first
+// use], dispatch/lazy.rs); the overload is looked up, and so the packet
+// defined, on the first backward pass that needs it, then kept here.
+impl Hooks {
+    /// `aten::add_.Tensor` (defined on the first call of this).
+    pub fn add_inplace(&self, py: Python<'_>) -> PyResult<&PyObject> {
+        self.add_tensor
+            .get_or_try_init(py, || self.add_.getattr(py, intern!(py, "Tensor")))
+    }
+
+    /// `aten::ones_like.default` (defined on the first call of this).
+    pub fn ones_like_default(&self, py: Python<'_>) -> PyResult<&PyObject> {
+        self.ones_like_overload
+            .get_or_try_init(py, || self.ones_like.getattr(py, intern!(py, "default")))
     }
 }
 

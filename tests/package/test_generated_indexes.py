@@ -29,7 +29,7 @@ def test_the_check_passes_and_writes_nothing_when_fresh(capsys):
 
 @pytest.mark.parametrize("source, names", [
     (_table.index_source, {"SCHEMAS", "OUT", "ROWS", "FUNCTIONS", "METHODS"}),
-    (derivatives.index_source, {"BY_MODULE", "NON_DIFFERENTIABLE"}),
+    (derivatives.index_source, {"BY_MODULE", "NON_DIFFERENTIABLE", "PLAN", "MISSING"}),
     (_gen.rules_index_source, {"MODULES"}),
 ], ids=["aten", "derivatives", "rules"])
 def test_each_index_is_python_defining_its_tables(source, names):

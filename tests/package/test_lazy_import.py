@@ -18,7 +18,10 @@ LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_pr
 # (``threading``: its locks and thread-locals come from ``_thread``; ``copy``: on the first deep copy).
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
               "hashlib", "dataclasses", "threading", "copy", "opyard._compat",
-              "opyard.utils._python_dispatch", "opyard.utils._mode_utils"]
+              "opyard.utils._python_dispatch", "opyard.utils._mode_utils", "opyard.utils.python_dispatch",
+              "opyard.utils._aliasing", "opyard.utils._dispatch_checks", "opyard._library", "opyard._aten.joining_ops",
+              "opyard._aten.shape", "opyard._aten.reduction", "opyard._aten.unary", "opyard._aten.pointwise",
+              "opyard._aten.meta", "opyard._aten.extra_ops", "opyard._aten.resize_ops", "opyard._torch_dispatch_rules"]
 
 
 def run(code):
@@ -206,3 +209,81 @@ def test_an_array_of_the_users_own_ml_dtypes_is_known():
         print(t.dtype, t.sin().dtype, t.is_floating_point(), opyard.tensor(a.astype(ml_dtypes.float8_e4m3fn)).dtype)
     """)
     assert out.split() == ["opyard.bfloat16", "opyard.bfloat16", "True", "opyard.float8_e4m3fn"]
+
+
+@pytest.mark.parametrize("first", ["wrapper", "subclass", "mode", "reentrant"])
+def test_dispatch_protocol_loads_on_first_need(first):
+    # ``utils.python_dispatch`` (the ``Python`` key's fallback) is not loaded by the import; the first
+    # tensor carrying the key, the first mode or the first read of its helpers loads it, and the
+    # operator reaches the class's or the mode's ``__torch_dispatch__`` from the first call on.
+    out = run("""
+        import sys, opyard
+        seen = []
+        first = %r
+        loaded = "opyard.utils.python_dispatch" in sys.modules
+
+        class Wrapper(opyard.Tensor):
+            @staticmethod
+            def __new__(cls, inner):
+                return opyard.Tensor._make_wrapper_subclass(cls, inner.shape, dtype=inner.dtype)
+
+            def __init__(self, inner):
+                self.inner = inner
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append(str(func))
+                unwrapped = [a.inner if isinstance(a, Wrapper) else a for a in args]
+                return func(*unwrapped, **(kwargs or {}))
+
+        class Plain(opyard.Tensor):
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.append(str(func))
+                return super().__torch_dispatch__(func, types, args, kwargs)
+
+        if first == "wrapper":
+            y = Wrapper(opyard.ones(2)) + 1
+        elif first == "subclass":
+            y = opyard.ones(2).as_subclass(Plain).mul(2)
+        elif first == "mode":
+            from opyard.utils.python_dispatch import TorchDispatchMode
+
+            class Log(TorchDispatchMode):
+                def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                    seen.append(str(func))
+                    return func(*args, **(kwargs or {}))
+
+            with Log():
+                y = opyard.ones(2) * 3
+        else:
+            with opyard.overrides.enable_reentrant_dispatch():
+                y = opyard.ones(2) - 1
+            seen.append("-")
+        print(loaded, "opyard.utils.python_dispatch" in sys.modules, seen[:1], y.tolist())
+    """ % (first,))
+    expected = {"wrapper": "False True ['aten.add.Tensor'] [2.0, 2.0]",
+                "subclass": "False True ['aten.mul.Tensor'] [2.0, 2.0]",
+                "mode": "False True ['aten.ones.default'] [3.0, 3.0]",
+                "reentrant": "False True ['-'] [0.0, 0.0]"}
+    assert out.strip() == expected[first]
+
+
+def test_import_defines_no_builtin_packet():
+    # The factories, indexing and the sized Tensor methods look their overloads up on first call;
+    # the switchboard holds the ``add_`` and ``ones_like`` packets, whose overloads the engine looks
+    # up on the first backward pass (Note [Packets the switchboard holds], src/python/hooks.rs).
+    out = run("""
+        import opyard
+        print(opyard._aten._DEFINED)
+        x = opyard.zeros(2, 3)
+        print(x[1].tolist(), x[:, 1:].shape, opyard.ones_like(x).sum().item(), x.new_ones(2).tolist(),
+              x.tile(2).shape, opyard.empty(2, dtype=opyard.int64).dtype, opyard.randn_like(x).shape)
+        w = opyard.ones(2, requires_grad=True)
+        (w * 2).sum().backward()
+        (w * 3).sum().backward()  # accumulates into the existing grad
+        print(w.grad.tolist())
+    """)
+    assert out.splitlines() == ["[]",
+                                "[0.0, 0.0, 0.0] opyard.Size([2, 2]) 6.0 [1.0, 1.0] opyard.Size([2, 6]) "
+                                "opyard.int64 opyard.Size([2, 3])", "[5.0, 5.0]"]

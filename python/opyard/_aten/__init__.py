@@ -148,13 +148,17 @@ def _define(packet):
             return
         del _PENDING[packet]
         try:
-            # One core call each (Note [Bulk registration], src/registry/bulk.rs).
+            # The kernels first (their modules load now), so that the overloads and their kernels go in
+            # by two core calls back to back: another thread that finds the overloads defined (and so
+            # does not wait for this lock) finds their kernels too. One core call each (Note [Bulk
+            # registration], src/registry/bulk.rs).
+            rows = _kernel_rows_of(packet)
             names = LIB.define_many(sorted(_schemas_of(packet), key=_order), forget=False)
         except BaseException:
             _PENDING[packet] = None  # all or nothing, so nothing is defined: a later use tries again
             raise
         try:
-            _register(packet)
+            LIB.impl_many(rows)
             _DEFINED.extend(names)
             for hook in _HOOKS:
                 hook(names)
@@ -170,17 +174,18 @@ def _list_only(schema):
     return "Tensor[]" in types and not any(t.startswith("Tensor") and t != "Tensor[]" for t in types)
 
 
-def _register(packet):
-    """The one place the built-in kernels are registered: one core call for a packet's rows.
-    Kernels registered later at the same keys (faster ones) override these as any ``impl`` does.
-    A backend kernel whose tensors all come in one list also serves calls without tensors (at
-    CompositeExplicitAutograd, as torch's): its own check refuses an empty list with torch's error."""
+def _kernel_rows_of(packet):
+    """The built-in kernels of ``packet``, as ``_define`` registers them with one core call: the one
+    place they are listed. Kernels registered later at the same keys (faster ones) override these as
+    any ``impl`` does. A backend kernel whose tensors all come in one list also serves calls without
+    tensors (at CompositeExplicitAutograd, as torch's): its own check refuses an empty list with
+    torch's error."""
     rows = _kernel_rows(_op_row(*_ROWS[i]) for i in _PACKET_ROWS.get(packet, ()))
     lists = {s[:s.index("(")] for s in _schemas_of(packet) if _list_only(s)}
     if lists:
         rows += [(name, "CompositeExplicitAutograd", kernel, False) for name, key, kernel, _ in rows
                  if key == "CPU" and name in lists]
-    LIB.impl_many(rows)
+    return rows
 
 
 def on_define(hook):

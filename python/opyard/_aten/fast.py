@@ -19,6 +19,7 @@ Example::
     tensor([2., 2.])
 """
 
+import importlib
 import warnings
 
 import numpy as np
@@ -26,14 +27,36 @@ import numpy as np
 from .. import _core
 from .._registration import KernelLibrary, _warned_overrides
 from .._tensor import _make
-from . import factory, pointwise, reduction, shape, unary
+from ._index import ROWS as _ROWS
 
 __all__ = ["LIB", "PYTHON_KERNELS", "register"]
 
-# The Python kernel each Rust kernel falls back to, by ``name.overload``.
-PYTHON_KERNELS = {name: table[name] for name in _core.RustKernel.ops()
-                  for table in (pointwise.KERNELS, unary.KERNELS, reduction.KERNELS, shape.KERNELS,
-                                factory.KERNELS) if name in table}
+# The Python kernel each Rust kernel falls back to, by ``name.overload``: found through the index's
+# rows (its kernel module and table), so that a kernel module loads only once one of its packets is
+# defined (Note [Kernel modules on first use], ``_aten/__init__.py``), not with this module.
+PYTHON_KERNELS: dict  # built on first read (``__getattr__``)
+_RUST = frozenset(_core.RustKernel.ops())
+_WHERE: dict = {}  # name -> (kernel module, table), filled on the first registration
+
+
+def _python_kernel(name):
+    if not _WHERE:
+        _WHERE.update((row[0], (row[1], row[2])) for row in _ROWS if row[0] in _RUST)
+    module, path = _WHERE[name]
+    table = importlib.import_module(f"{__package__}.{module}")
+    for part in path.split("."):
+        table = getattr(table, part)
+    return table[name]
+
+
+def __getattr__(name):
+    """``PYTHON_KERNELS``: every Rust kernel's Python kernel, by name (loads their modules), built on
+    first read."""
+    if name != "PYTHON_KERNELS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()["PYTHON_KERNELS"] = {n: _python_kernel(n) for n in _core.RustKernel.ops()}
+    return value
+
 
 LIB = KernelLibrary("aten", "IMPL")
 
@@ -45,7 +68,7 @@ def register(names):
     the Python kernels stay: See Note [Fast paths and general paths] in src/python/hooks.rs."""
     if not _core.FAST_PATHS:
         return
-    mine = [name for name in (q.partition("::")[2] for q in names) if name in PYTHON_KERNELS]
+    mine = [name for name in (q.partition("::")[2] for q in names) if name in _RUST]
     if "sum" in mine and not _sums_as_numpy():
         mine.remove("sum")
     # Replacing the Python kernel is the point here, not a user's accident: no override
@@ -53,7 +76,7 @@ def register(names):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for name in mine:
-            LIB.impl(name, _core.RustKernel(name, PYTHON_KERNELS[name]), "CPU")
+            LIB.impl(name, _core.RustKernel(name, _python_kernel(name)), "CPU")
     for name in mine:
         _warned_overrides.discard((f"aten::{name}", "CPU"))
 
@@ -64,6 +87,6 @@ def _sums_as_numpy():
     of that size, which the Rust loop does not reproduce. Where the two differ, ``sum`` keeps its
     Python kernel: a fast path must equal its general path. Runs once, when ``sum`` is defined."""
     x = np.sin(np.arange(16_387.0)) * 1e3  # two buffers and more; varied values, no numpy.random
-    kernel = _core.RustKernel("sum", PYTHON_KERNELS["sum"])
+    kernel = _core.RustKernel("sum", _python_kernel("sum"))
     return all(kernel(_make(x.astype(dt))).numpy().tobytes() == np.add.reduce(x.astype(dt)).tobytes()
                for dt in (np.float32, np.float64))

@@ -8,11 +8,48 @@ sequence, ``return_types.max((values, indices))``, so code that rebuilds a resul
 
 from operator import itemgetter
 
-__all__ = ["max", "min", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "median", "mode", "nanmedian", "histogram", "histogramdd", "make",
-           "linalg_cholesky_ex", "linalg_eig", "linalg_eigh", "linalg_inv_ex", "linalg_ldl_factor",
-           "linalg_ldl_factor_ex", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",
-           "linalg_polar", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd", "slogdet", "svd",
-           "lu_unpack", "geqrf", "triangular_solve", "frexp"]
+# Note [Return types on first use]: each class is made on its first read (PEP 562), not with
+# ``import opyard``: a kernel or ``opyard.return_types.max`` reads it when it is needed; a made class
+# is then a plain module attribute, so a result's type is the same object every time (pickling too).
+_FIELDS = {
+    "max": ("values", "indices"),
+    "min": ("values", "indices"),
+    "sort": ("values", "indices"),
+    "topk": ("values", "indices"),
+    "kthvalue": ("values", "indices"),
+    "aminmax": ("min", "max"),
+    "cummax": ("values", "indices"),
+    "cummin": ("values", "indices"),
+    "median": ("values", "indices"),
+    "mode": ("values", "indices"),
+    "nanmedian": ("values", "indices"),
+    "histogram": ("hist", "bin_edges"),
+    "histogramdd": ("hist", "bin_edges"),
+    # the linear-algebra results (torch.return_types.linalg_eig, ...)
+    "linalg_cholesky_ex": ("L", "info"),
+    "linalg_eig": ("eigenvalues", "eigenvectors"),
+    "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "linalg_inv_ex": ("inverse", "info"),
+    "linalg_ldl_factor": ("LD", "pivots"),
+    "linalg_ldl_factor_ex": ("LD", "pivots", "info"),
+    "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
+    "linalg_lu": ("P", "L", "U"),
+    "linalg_lu_factor": ("LU", "pivots"),
+    "linalg_lu_factor_ex": ("LU", "pivots", "info"),
+    "linalg_polar": ("U", "H"),
+    "linalg_qr": ("Q", "R"),
+    "linalg_slogdet": ("sign", "logabsdet"),
+    "linalg_solve_ex": ("result", "info"),
+    "linalg_svd": ("U", "S", "Vh"),
+    "slogdet": ("sign", "logabsdet"),
+    "svd": ("U", "S", "V"),
+    "lu_unpack": ("P", "L", "U"),
+    "geqrf": ("a", "tau"),
+    "triangular_solve": ("solution", "cloned_coefficient"),
+    "frexp": ("mantissa", "exponent"),
+}
+
+__all__ = [*_FIELDS, "make"]
 
 # Kernels build results with ``make(cls, (values, indices))``: tuple's own constructor, no Python
 # frame (the checking ``__new__`` below is for users and for code rebuilding a result).
@@ -45,39 +82,13 @@ def _make(name, fields):
     return type(name, (_StructSeq,), namespace)
 
 
-max = _make("max", ("values", "indices"))  # noqa: A001 (torch.return_types.max)
-min = _make("min", ("values", "indices"))  # noqa: A001
-sort = _make("sort", ("values", "indices"))
-topk = _make("topk", ("values", "indices"))
-kthvalue = _make("kthvalue", ("values", "indices"))
-aminmax = _make("aminmax", ("min", "max"))
-cummax = _make("cummax", ("values", "indices"))
-cummin = _make("cummin", ("values", "indices"))
-median = _make("median", ("values", "indices"))
-mode = _make("mode", ("values", "indices"))
-nanmedian = _make("nanmedian", ("values", "indices"))
-histogram = _make("histogram", ("hist", "bin_edges"))
-histogramdd = _make("histogramdd", ("hist", "bin_edges"))
 
-# The linear-algebra results (torch.return_types.linalg_eig, ...).
-linalg_cholesky_ex = _make("linalg_cholesky_ex", ("L", "info"))
-linalg_eig = _make("linalg_eig", ("eigenvalues", "eigenvectors"))
-linalg_eigh = _make("linalg_eigh", ("eigenvalues", "eigenvectors"))
-linalg_inv_ex = _make("linalg_inv_ex", ("inverse", "info"))
-linalg_ldl_factor = _make("linalg_ldl_factor", ("LD", "pivots"))
-linalg_ldl_factor_ex = _make("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
-linalg_lstsq = _make("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
-linalg_lu = _make("linalg_lu", ("P", "L", "U"))
-linalg_lu_factor = _make("linalg_lu_factor", ("LU", "pivots"))
-linalg_lu_factor_ex = _make("linalg_lu_factor_ex", ("LU", "pivots", "info"))
-linalg_polar = _make("linalg_polar", ("U", "H"))
-linalg_qr = _make("linalg_qr", ("Q", "R"))
-linalg_slogdet = _make("linalg_slogdet", ("sign", "logabsdet"))
-linalg_solve_ex = _make("linalg_solve_ex", ("result", "info"))
-linalg_svd = _make("linalg_svd", ("U", "S", "Vh"))
-slogdet = _make("slogdet", ("sign", "logabsdet"))
-svd = _make("svd", ("U", "S", "V"))
-lu_unpack = _make("lu_unpack", ("P", "L", "U"))
-geqrf = _make("geqrf", ("a", "tau"))
-triangular_solve = _make("triangular_solve", ("solution", "cloned_coefficient"))
-frexp = _make("frexp", ("mantissa", "exponent"))
+def __getattr__(name):
+    fields = _FIELDS.get(name)
+    if fields is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return globals().setdefault(name, _make(name, fields))  # one class even when threads race here
+
+
+def __dir__():
+    return sorted({*globals(), *_FIELDS})

@@ -33,7 +33,7 @@ _TensorBase = _core.TensorBase
 _BATCHED = DispatchKeySet(DispatchKey.Batched).raw()
 _VMAP_MODE = DispatchKeySet(DispatchKey.VmapMode)  # included on the thread while a vmap runs
 _AG_MASK = meta.AUTOGRAD_MASK
-_ones_like = ops.aten.ones_like.default  # See Note [Root gradient through the dispatcher]
+_ONES_LIKE = ops.aten.ones_like  # See Note [Root gradient through the dispatcher]
 _run = _core._run_backward
 
 __all__ = ["backward", "backward_scalar", "grad", "run_backward", "ExecutionEngine"]
@@ -132,7 +132,7 @@ def backward_scalar(t, retain_graph=None):
         return backward(t, None, retain_graph)  # the general path raises torch's message
     fn = t.grad_fn  # a stale view's history regenerated (Note [View history])
     with _no_grad_guard():
-        root = _ones_like(t)
+        root = _ONES_LIKE.default(t)  # the packet's first use defines it
         if fn is not None:
             _run([(fn, t._output_nr, root)], None, bool(retain_graph), False, True)
         else:

@@ -53,7 +53,7 @@ Example::
 
 /// Makes the `backward` method descriptor of `tensor` (`opyard.Tensor`).
 /// Every call it does not serve goes to its general path, `Hooks::backward`;
-/// the root gradient is `Hooks::ones_like`.
+/// the root gradient is `Hooks::ones_like_default`.
 #[pyfunction]
 pub fn _backward_method<'py>(tensor: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
     if !tensor.is_subclass_of::<PyTensorBase>()? {
@@ -202,7 +202,8 @@ impl Drop for RestoreKeys {
 }
 
 fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
-    let root = crate::python::autograd::accumulate::call_op(entry.ones_like.bind(py), (t,))?;
+    let root =
+        crate::python::autograd::accumulate::call_op(entry.ones_like_default(py)?.bind(py), (t,))?;
     let this = t.downcast::<PyTensorBase>()?;
     let base = this.get();
     let (node, nr) = match crate::python::autograd::view_history::grad_fn(this)? {

@@ -266,7 +266,7 @@ impl PyNode {
             if !tensor_fields::has_leaf_hooks(var)? {
                 if let Some(Some(g)) = grads.into_iter().next() {
                     let h = hooks(py)?;
-                    accumulate(var, g.0, &h.add_, &h.accumulate_grad)?;
+                    accumulate(var, g.0, h.add_inplace(py)?, &h.accumulate_grad)?;
                 }
                 return Ok(Vec::new());
             }

@@ -14,14 +14,14 @@ are never differentiable.
 import importlib as _importlib
 
 from ... import _core
-from ..._aten import COMPOSITE_OPS as _COMPOSITE_OPS
-from ..._aten import QUALIFIED as _QUALIFIED
 from ..._aten import on_define as _on_define
 from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
 from ..fallback import make_non_differentiable_kernel
 from ._index import BY_MODULE as _BY_MODULE
+from ._index import MISSING as _MISSING
 from ._index import NON_DIFFERENTIABLE as _NON_DIFFERENTIABLE
+from ._index import PLAN as _PLAN
 from .registry import Formula, make_kernel
 
 # ``out=`` overloads of the built-in ops (their Autograd kernel refuses inputs that require grad).
@@ -60,6 +60,9 @@ def __getattr__(name):
     globals()["FORMULAS"] = table
     return table
 
+
+# The entries of ``_index.PLAN`` besides a formula row's name (``_derive.plan`` writes them).
+_NONDIFF_ENTRY, _DETACH_ENTRY, _OUT_ENTRY, _OWN_ROW = "!non_differentiable", "!detach", "!out", "="
 
 # In-place overloads whose name is not ``inplace_name`` of their out-of-place row.
 INPLACE_ALIASES = {"aten::pow_.Scalar": "aten::pow.Tensor_Scalar"}
@@ -121,54 +124,45 @@ def _out_kernel(op):
 
 
 def register():
-    """Register every derivative kernel; returns ``(library, registered, missing)``.
+    """Register every derivative kernel; returns the library holding them.
 
     The built-in packets are defined on first use (Note [Operators defined on first use],
-    src/python/dispatch/lazy.rs): this plans each overload's Autograd kernel by name, and the rows of a
-    packet are registered by one core call once it is defined (Note [Bulk registration],
-    src/registry/bulk.rs). The formula kernels are built on first call (Note [Derivative kernels
-    on first use]).
+    src/python/dispatch/lazy.rs): each overload's Autograd kernels are planned by name in the
+    generated ``_index.PLAN`` (``_derive.plan``: a formula row, also an in-place overload's
+    out-of-place one, the pass-through of the non-differentiable ops, ``detach_``'s, the ``out=``
+    overloads'), and the rows of a packet are registered by one core call once it is defined (Note
+    [Bulk registration], src/registry/bulk.rs). The formula kernels are built on first call (Note
+    [Derivative kernels on first use]).
     """
     lib = KernelLibrary("aten", "IMPL")
-    known = frozenset(_QUALIFIED)
-    plan = {}  # overload name -> builders ``op -> Autograd kernel``, in registration order
-    registered, missing = [], []
+    # With OPYARD_FASTPATH=0, the general kernel (Note [Fast paths and general paths], hooks.rs).
+    general = not _core.FAST_PATHS
 
-    def add(name, build):
-        name = name.removesuffix(".default")
-        if name not in known:
-            return False
-        plan.setdefault(name, []).append(build)
-        return True
-
-    rows = [(name, name, name) for name in _MODULE_OF]
-    rows += [(alias, target, target) for alias, target in INPLACE_ALIASES.items()]
-    for name, formula_name, row in rows:
-        for target in ((name, inplace_name(name)) if name == row else (name,)):
-            if target != name and (target in INPLACE_ALIASES or target in _MODULE_OF):
-                continue  # mapped explicitly (pow_.Scalar is not pow.Scalar's in-place form), or its own row
-            qualified = target.removesuffix(".default")
-            if qualified not in known:
-                if target == row:
-                    missing.append(name)
-                continue
-            if qualified in _COMPOSITE_OPS:
-                continue  # autograd records what a CompositeImplicitAutograd op calls (torch's rule)
-            # With OPYARD_FASTPATH=0, the general kernel (Note [Fast paths and general paths], hooks.rs).
-            add(qualified, lambda op, f=formula_name: _on_first_call(
-                op, lambda: make_kernel(op, formula(f), general=not _core.FAST_PATHS)))
-            registered.append(qualified)
-    for name in NON_DIFFERENTIABLE:
-        add(name, make_non_differentiable_kernel)
-    add("aten::detach_", _detach_kernel)
-    for name in OUT_OPS:
-        add("aten::" + name, _out_kernel)
+    def build(name, entry, op):
+        if entry == _OUT_ENTRY:
+            return _out_kernel(op)
+        if entry == _NONDIFF_ENTRY:
+            return make_non_differentiable_kernel(op)
+        if entry == _DETACH_ENTRY:
+            return _detach_kernel(op)
+        row = name if entry == _OWN_ROW else entry
+        return _on_first_call(op, lambda: make_kernel(op, formula(row), general=general))
 
     def register_defined(names):
-        kernels = [(name, "Autograd", build(_core._find_op(name)), True)
-                   for name in names for build in plan.get(name, ())]
+        kernels = [(name, "Autograd", build(name, entry, _core._find_op(name)), True)
+                   for name in names for entry in _PLAN.get(name, ())]
         if kernels:
             lib.impl_many(kernels)
 
     _on_define(register_defined)
-    return lib, registered, missing
+    return lib
+
+
+def registered_ops():
+    """The overloads differentiated with a formula row, in the plan's order."""
+    return tuple(name for name, entries in _PLAN.items() if any(e[0] != "!" for e in entries))
+
+
+def ops_without_formula():
+    """The formula rows naming no built-in operator."""
+    return _MISSING
