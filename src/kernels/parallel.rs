@@ -125,6 +125,43 @@ pub fn for_row_blocks2<T, U, V, F>(
     });
 }
 
+/// [`for_row_blocks`] with two outputs of `out_row_len` elements per row each
+/// (a kernel's values and their indices), split along the same rows.
+pub fn for_row_blocks_pair<T, U, V, F>(
+    x: &[T],
+    row_len: usize,
+    out: &mut [U],
+    aux: &mut [V],
+    out_row_len: usize,
+    f: F,
+) where
+    T: Sync,
+    U: Send,
+    V: Send,
+    F: Fn(&[T], &mut [U], &mut [V]) + Sync,
+{
+    let rows = out.len() / out_row_len.max(1);
+    let work = rows * row_len.max(out_row_len);
+    let threads = num_threads();
+    let pool = if threads > 1 && rows >= 2 && work >= 2 * GRAIN && row_len > 0 {
+        pool()
+    } else {
+        None
+    };
+    let Some(pool) = pool else {
+        f(x, out, aux);
+        return;
+    };
+    let tasks = (work / GRAIN).clamp(1, 4 * threads).min(rows);
+    let per = rows.div_ceil(tasks);
+    pool.install(|| {
+        x.par_chunks(per * row_len)
+            .zip(out.par_chunks_mut(per * out_row_len))
+            .zip(aux.par_chunks_mut(per * out_row_len))
+            .for_each(|((xs, os), aux)| f(xs, os, aux));
+    });
+}
+
 /// `f(start, chunk)` over `out` split into contiguous chunks, on the pool when large.
 pub fn for_chunks<U: Send, F: Fn(usize, &mut [U]) + Sync>(out: &mut [U], f: F) {
     let n = out.len();
@@ -138,6 +175,34 @@ pub fn for_chunks<U: Send, F: Fn(usize, &mut [U]) + Sync>(out: &mut [U], f: F) {
         return;
     };
     let per = n.div_ceil((n / GRAIN).clamp(1, 4 * threads));
+    pool.install(|| {
+        out.par_chunks_mut(per)
+            .enumerate()
+            .for_each(|(i, c)| f(i * per, c));
+    });
+}
+
+/// `f(start, chunk)` over `out` split into contiguous chunks as [`for_chunks`],
+/// for outputs that each cost `weight` elements of work (a reduction of
+/// `weight` values per output): on the pool when `out.len() * weight` is large.
+pub fn for_weighted_chunks<U: Send, F: Fn(usize, &mut [U]) + Sync>(
+    out: &mut [U],
+    weight: usize,
+    f: F,
+) {
+    let n = out.len();
+    let work = n * weight.max(1);
+    let threads = num_threads();
+    if threads <= 1 || work < 2 * GRAIN || n < 2 * 64 {
+        f(0, out);
+        return;
+    }
+    let Some(pool) = pool() else {
+        f(0, out);
+        return;
+    };
+    let tasks = (work / GRAIN).clamp(1, 4 * threads).min(n / 64);
+    let per = n.div_ceil(tasks);
     pool.install(|| {
         out.par_chunks_mut(per)
             .enumerate()

@@ -1,5 +1,6 @@
-//! Indexing along a dim: `gather` and `scatter_add` of contiguous data with
-//! int64 indices (`topk` is in `topk.rs`).
+//! Indexing along a dim: `gather`, `scatter` and `scatter_add` of contiguous
+//! data with int64 indices (`topk` is in `topk.rs`); `where`'s elementwise
+//! selection.
 //!
 //! Note [Select layout]: a C-contiguous array is read as `(outer, n, inner)`
 //! around its dim of `n` elements; the index (and the result) of `gather` and
@@ -89,11 +90,48 @@ pub fn gather<T: Copy + Send + Sync>(
     bad.value().map_or(Ok(()), Err)
 }
 
-/// `scatter_add` along the middle dim into `out` (a new copy of `self`, `(outer,
-/// n, inner)`): `out[o, idx[o, j, i], i] += src[o, j, i]`, `idx`/`src` of
-/// `(outer, m, inner)`, in the index's C order (the numpy kernel's `np.add.at`
-/// order, so float sums are bit-identical). `Err(i)`: the first index outside
-/// `0..n`, `out` then partly written (the caller drops it).
+/// What `scatter` writes: the elements of a `src` of the index's shape, or one
+/// value everywhere (`scatter.value`).
+#[derive(Clone, Copy, Debug)]
+pub enum Src<'a, T> {
+    Tensor(&'a [T]),
+    Value(T),
+}
+
+/// How `scatter` combines the written element with the one there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    /// `scatter`: the element is replaced (the last write in the index's order wins).
+    Assign,
+    /// `scatter_add`, `scatter(reduce="add")`.
+    Add,
+    /// `scatter(reduce="multiply")`.
+    Multiply,
+}
+
+/// `scatter` along the middle dim into `out` (a new copy of `self`, `(outer, n,
+/// inner)`): `out[o, idx[o, j, i], i] = combine(out[..], src[o, j, i])`,
+/// `idx`/`src` of `(outer, m, inner)`, in the index's C order (the numpy
+/// kernel's order: `np.add.at`/`np.multiply.at`, or fancy assignment where the
+/// last write wins, so results are bit-identical). `Err(i)`: the first index
+/// outside `0..n`, `out` then partly written (the caller drops it).
+pub fn scatter<T: super::Arith + Send + Sync>(
+    out: &mut [T],
+    n: usize,
+    idx: &[i64],
+    src: Src<'_, T>,
+    m: usize,
+    inner: usize,
+    combine: Combine,
+) -> Result<(), i64> {
+    match combine {
+        Combine::Assign => scatter_with(out, n, idx, src, m, inner, |_, s| s),
+        Combine::Add => scatter_with(out, n, idx, src, m, inner, |o, s| o.add(s)),
+        Combine::Multiply => scatter_with(out, n, idx, src, m, inner, |o, s| o.mul(s)),
+    }
+}
+
+/// `scatter_add` of a `src` tensor (see [`scatter`]).
 pub fn scatter_add<T: super::Arith + Send + Sync>(
     out: &mut [T],
     n: usize,
@@ -101,6 +139,19 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     src: &[T],
     m: usize,
     inner: usize,
+) -> Result<(), i64> {
+    scatter(out, n, idx, Src::Tensor(src), m, inner, Combine::Add)
+}
+
+#[inline(always)]
+fn scatter_with<T: Copy + Send + Sync>(
+    out: &mut [T],
+    n: usize,
+    idx: &[i64],
+    src: Src<'_, T>,
+    m: usize,
+    inner: usize,
+    f: impl Fn(T, T) -> T + Sync,
 ) -> Result<(), i64> {
     let row = m * inner;
     if row == 0 || idx.is_empty() {
@@ -116,27 +167,83 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
             .zip(os.chunks_exact_mut(n * inner))
             .enumerate()
         {
-            let sr = &src[(first + r) * row..(first + r + 1) * row];
             // Each run of `inner` index elements targets the columns 0..inner.
-            for (il, sl) in ir.chunks_exact(inner).zip(sr.chunks_exact(inner)) {
-                for (t, (&i, &s)) in il.iter().zip(sl).enumerate() {
-                    let u = i as usize; // a negative index wraps past n
-                    if u >= n {
-                        bad.record((first + r) * row, ir, n);
-                        return;
-                    }
-                    let o = &mut or[u * inner + t];
-                    *o = o.add(s);
+            let ok = match src {
+                Src::Tensor(sv) => {
+                    let sr = &sv[(first + r) * row..(first + r + 1) * row];
+                    scatter_row(or, n, ir, inner, |k| sr[k], &f)
                 }
+                Src::Value(v) => scatter_row(or, n, ir, inner, |_| v, &f),
+            };
+            if !ok {
+                bad.record((first + r) * row, ir, n);
+                return;
             }
         }
     });
     bad.value().map_or(Ok(()), Err)
 }
 
+/// One outer row of [`scatter_with`]: `src(k)` is the `k`-th source element of
+/// the row; `false` at the first index outside `0..n` (the row then partly written).
+#[inline(always)]
+fn scatter_row<T: Copy>(
+    or: &mut [T],
+    n: usize,
+    ir: &[i64],
+    inner: usize,
+    src: impl Fn(usize) -> T,
+    f: &impl Fn(T, T) -> T,
+) -> bool {
+    for (l, il) in ir.chunks_exact(inner).enumerate() {
+        for (t, &i) in il.iter().enumerate() {
+            let u = i as usize; // a negative index wraps past n
+            if u >= n {
+                return false;
+            }
+            let o = &mut or[u * inner + t];
+            *o = f(*o, src(l * inner + t));
+        }
+    }
+    true
+}
+
+/// `out[i] = if cond[i] { a[i] } else { b[i] }` for elements of any type given
+/// as their bits (`T`: an unsigned integer of the element's size), by chunks on
+/// the pool; one branchless select per element.
+pub fn where_select<T: Copy + Send + Sync>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
+    super::parallel::for_chunks(out, |start, oc| {
+        let end = start + oc.len();
+        select_run(&cond[start..end], &a[start..end], &b[start..end], oc);
+    });
+}
+
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512dq+avx512vl",
+    "x86_64+avx2+fma"
+))]
+fn select_run<T: Copy>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
+    for (((o, &c), &x), &y) in out.iter_mut().zip(cond).zip(a).zip(b) {
+        *o = if c { x } else { y };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn where_takes_a_where_the_condition_holds() {
+        let n = 100_003;
+        let cond: Vec<bool> = (0..n).map(|i| i % 3 == 0 || i % 7 == 1).collect();
+        let a: Vec<u32> = (0..n as u32).collect();
+        let b: Vec<u32> = (0..n as u32).map(|i| !i).collect();
+        let mut out = vec![0u32; n];
+        where_select(&cond, &a, &b, &mut out);
+        for i in 0..n {
+            assert_eq!(out[i], if cond[i] { a[i] } else { b[i] });
+        }
+    }
 
     #[test]
     fn gather_and_scatter_add_name_the_first_bad_index() {

@@ -1,4 +1,5 @@
-"""The Rust kernels behind ``topk`` (``kernels/topk.rs``), ``gather`` and ``scatter_add`` (``kernels/select.rs``).
+"""The Rust kernels behind ``topk`` (``kernels/topk.rs``), ``gather``, ``scatter`` and ``scatter_add``
+(``kernels/select.rs``).
 
 Results are pinned against numpy references at sizes
 below and above the point where the intra-op pool switches on (2 * 32768 elements of work; a single
@@ -99,6 +100,89 @@ def _scatter_add_reference(x, d, idx, src):
     return r
 
 
+def _scatter_reference(x, d, idx, src, reduce=None):
+    """torch's CPU scatter: the index's C order, one element at a time (the last write wins)."""
+    r = x.copy()
+    src = np.broadcast_to(np.asarray(src, dtype=x.dtype), idx.shape)
+    with np.errstate(over="ignore"):  # integer products wrap, as in torch
+        _scatter_elementwise(r, d, idx, src, reduce)
+    return r
+
+
+def _scatter_elementwise(r, d, idx, src, reduce):
+    for pos in np.ndindex(idx.shape):
+        at = list(pos)
+        at[d] = idx[pos]
+        at = tuple(at)
+        if reduce == "add":
+            r[at] += src[pos]
+        elif reduce == "multiply":
+            r[at] *= src[pos]
+        else:
+            r[at] = src[pos]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(5, 7), (60, 30, 40)])
+@pytest.mark.parametrize("reduce", [None, "add", "multiply"])
+def test_scatter_and_scatter_value_match_the_elementwise_order_on_every_thread_count(dt, shape, reduce, threads):
+    x = _data(shape, dt)
+    for d in range(len(shape)):
+        for m in (1, shape[d], 2 * shape[d] + 1):  # m > n: repeated targets, the last write wins
+            idx = _index(shape, d, m, shape[d])
+            src = _data(idx.shape, dt, seed=2)
+            value = 3 if dt in (np.int64, np.int32) else -1.5
+            want_t = _scatter_reference(x, d, idx, src, reduce)
+            want_v = _scatter_reference(x, d, idx, value, reduce)
+            assert _core._select_scatter(x, d, idx, src, False, reduce or "") is not None
+            for n in (1, 2):
+                opyard.set_num_threads(n)
+                t, i = opyard.from_numpy(x), opyard.from_numpy(idx)
+                kw = {"reduce": reduce} if reduce else {}
+                got = t.scatter(d, i, opyard.from_numpy(src), **kw).numpy()
+                assert got.dtype == dt and got.tobytes() == want_t.tobytes()
+                got = t.scatter(d, i, value, **kw).numpy()
+                assert got.dtype == dt and got.tobytes() == want_v.tobytes()
+                assert t.numpy().tobytes() == x.tobytes()  # a new result
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (600, 300)])
+def test_scatter_out_of_range_raises_torchs_error_and_leaves_self(shape, threads):
+    opyard.set_num_threads(2)
+    x = _data(shape, np.float64)
+    idx = _index(shape, 1, shape[1], shape[1])
+    idx[-1, -1] = -1
+    idx[shape[0] // 2, 2] = shape[1]  # the first in the index's order
+    t, i = opyard.from_numpy(x), opyard.from_numpy(idx)
+    msg = f"index {shape[1]} is out of bounds for dimension 1 with size {shape[1]}"
+    for call in (lambda: t.scatter(1, i, opyard.from_numpy(np.ones(idx.shape))), lambda: t.scatter(1, i, 2.0),
+                 lambda: t.scatter(1, i, 2.0, reduce="multiply")):
+        with pytest.raises(RuntimeError, match=msg):
+            call()
+    assert t.numpy().tobytes() == x.tobytes()
+
+
+def test_scatter_inputs_the_rust_path_does_not_take_go_to_numpy():
+    x = _data((40, 30), np.float32)
+    idx = _index((40, 30), 1, 30, 30)
+    src = _data(idx.shape, np.float32, seed=2)
+    # a src larger than the index (only its index-shaped part is read), float16 data, a strided self,
+    # an unknown reduction, a value that is not one element
+    big = _data((40, 31), np.float32, seed=3)
+    assert _core._select_scatter(x, 1, idx, big, False, "") is None
+    got = opyard.from_numpy(x).scatter(1, opyard.from_numpy(idx), opyard.from_numpy(big)).numpy()
+    assert got.tobytes() == _scatter_reference(x, 1, idx, big[:, :30]).tobytes()
+    h = x.astype(np.float16)
+    assert _core._select_scatter(h, 1, idx, h, False, "") is None
+    got = opyard.from_numpy(h).scatter(1, opyard.from_numpy(idx), opyard.from_numpy(h)).numpy()
+    assert got.tobytes() == _scatter_reference(h, 1, idx, h).tobytes()
+    assert _core._select_scatter(x.T, 1, np.ascontiguousarray(idx.T), src.T, False, "") is None
+    got = opyard.from_numpy(x).t().scatter(1, opyard.from_numpy(idx.T.copy()), opyard.from_numpy(src.T.copy())).numpy()
+    assert got.tobytes() == _scatter_reference(x.T, 1, idx.T, src.T).tobytes()
+    assert _core._select_scatter(x, 1, idx, src, False, "mean") is None
+    assert _core._select_scatter(x, 1, idx, src, True, "") is None
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 @pytest.mark.parametrize("shape", [(5, 7), (3, 300, 90), (1 << 17,)])
 def test_gather_and_scatter_add_match_numpy_on_every_thread_count(dt, shape, threads):
@@ -164,3 +248,39 @@ def test_what_the_rust_path_does_not_take_goes_to_numpy():
     np.testing.assert_array_equal(
         opyard.from_numpy(h).scatter_add(1, opyard.from_numpy(idx), opyard.from_numpy(h)).numpy(),
         _scatter_add_reference(h, 1, idx, h))
+
+
+WHERE_DTYPES = [opyard.bool, opyard.int8, opyard.float16, opyard.bfloat16, opyard.int32, opyard.float32,
+                opyard.int64, opyard.float64, opyard.complex64]
+
+
+@pytest.mark.parametrize("dt", WHERE_DTYPES)
+@pytest.mark.parametrize("shape", [(300,), (40000,), (3, 300, 90)])  # below the Rust minimum, inline, pool
+def test_where_selects_every_dtype_bit_for_bit_on_every_thread_count(dt, shape, threads):
+    rng = np.random.default_rng(5)
+    cond = rng.random(shape) > 0.5
+    a = opyard.from_numpy(rng.standard_normal(shape) * 100).to(dt)
+    b = opyard.from_numpy(rng.standard_normal(shape) * 100).to(dt)
+    want = np.where(cond, a.numpy(), b.numpy())
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        got = opyard.where(opyard.from_numpy(cond), a, b)
+        assert got.dtype == dt and got.shape == a.shape
+        assert got.numpy().tobytes() == want.tobytes()
+
+
+def test_where_inputs_the_rust_path_does_not_take_go_to_numpy():
+    rng = np.random.default_rng(6)
+    cond = rng.random((300, 200)) > 0.5
+    a, b = rng.standard_normal((300, 200)), rng.standard_normal((300, 200))
+    assert _core._select_where(cond, a.view(np.uint64), b.view(np.uint64)) is not None
+    assert _core._select_where(cond.T, a.T.view(np.uint64), b.T.view(np.uint64)) is None  # strided
+    assert _core._select_where(cond, a.view(np.uint64), b[:100].view(np.uint64)) is None  # shapes differ
+    assert _core._select_where(cond.astype(np.uint8), a.view(np.uint64), b.view(np.uint64)) is None  # not bool
+    assert _core._select_where(cond, a, b) is None  # not bits
+    ta, tb, tc = opyard.from_numpy(a), opyard.from_numpy(b), opyard.from_numpy(cond)
+    np.testing.assert_array_equal(opyard.where(tc.t(), ta.t(), tb.t()).numpy(), np.where(cond.T, a.T, b.T))
+    np.testing.assert_array_equal(opyard.where(tc, ta, tb[0]).numpy(), np.where(cond, a, b[0]))  # broadcast
+    np.testing.assert_array_equal(opyard.where(tc, ta, 2.5).numpy(), np.where(cond, a, 2.5))  # a Scalar
+    np.testing.assert_array_equal(opyard.where(tc, ta, tb.to(opyard.float32)).numpy(),
+                                  np.where(cond, a, b.astype(np.float32)))  # promoted

@@ -183,8 +183,16 @@ def _scatter_into(r, self, dim, index, src, name, reduce=None):
                            f"dimension {d}{src_part}")
     if r is None:  # a new result: Rust takes contiguous data, index and src of its shape apart from dim
         fast = None
-        if reduce == "add" and x.ndim and sv is not None and idx.dtype == np.int64:
-            fast = _core._select_scatter_add(x, d, idx, src._data)
+        if x.ndim and idx.dtype == np.int64:
+            if sv is not None:
+                fast = _core._select_scatter(x, d, idx, src._data, False, reduce or "")
+            else:
+                try:  # the fallback's conversion below; on its error the fallback raises in its order
+                    v = np.asarray(src, dtype=x.dtype)
+                except (OverflowError, TypeError, ValueError):
+                    v = None
+                if v is not None:
+                    fast = _core._select_scatter(x, d, idx, v, True, reduce or "")
         if fast is not None:
             return fast
         r = x.copy()
@@ -225,8 +233,7 @@ def _scatter_value(src, self):
 def scatter_reduce_legacy(self, dim, index, src, *, reduce):
     """``scatter(..., reduce="add"|"multiply")`` (``scatter.reduce`` / ``scatter.value_reduce``)."""
     reduce = _reduce_arg(reduce)
-    r = self._data.copy()
-    return out(_scatter_into(r, self, dim, index, _scatter_value(src, self), "aten::scatter", reduce), self)
+    return out(_scatter_into(None, self, dim, index, _scatter_value(src, self), "aten::scatter", reduce), self)
 
 
 def scatter_reduce_legacy_(self, dim, index, src, *, reduce):
@@ -239,7 +246,7 @@ def scatter_reduce_legacy_(self, dim, index, src, *, reduce):
 
 
 def _scatter(self, dim, index, src):
-    return out(_scatter_into(self._data.copy(), self, dim, index, src, "aten::scatter"), self)
+    return out(_scatter_into(None, self, dim, index, src, "aten::scatter"), self)
 
 
 def scatter_(self, dim, index, src):

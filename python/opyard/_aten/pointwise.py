@@ -11,6 +11,7 @@ the op's own errors. Unary math lives in ``unary.py``.
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from ._declare import OpTable
 from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
@@ -421,7 +422,21 @@ def where(condition, self, other):
     dt = tensor_result_dtype(self, other)
     a = data_as(self, dt) if isinstance(self, Tensor) else selected(self, dt)
     b = data_as(other, dt) if isinstance(other, Tensor) else selected(other, dt)
-    return out(cast(np.asarray(np.where(condition._data, a, b)), dt), ref)
+    c = condition._data
+    if c.size >= _WHERE_RUST_MIN and isinstance(self, Tensor) and isinstance(other, Tensor) and a.dtype == b.dtype \
+            and a.dtype.kind != "O" and a.itemsize in _BITS and c.shape == a.shape == b.shape \
+            and a.flags.c_contiguous and b.flags.c_contiguous and c.flags.c_contiguous:
+        bits = _BITS[a.itemsize]  # a selection moves bits: one Rust loop per element size, on the pool
+        r = _core._select_where(c, a.view(bits), b.view(bits))
+        if r is not None:
+            return out(r.view(a.dtype), ref)
+    return out(cast(np.asarray(np.where(c, a, b)), dt), ref)
+
+
+# From this many elements ``where`` of same-shape contiguous operands runs in Rust (numpy's loop branches
+# on each element); the elements as unsigned integers of their size.
+_WHERE_RUST_MIN = 1 << 15
+_BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def _bound(v, dt, cdt, which):

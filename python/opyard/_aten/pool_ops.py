@@ -13,6 +13,7 @@ row-major order, or its last nan (torch's ``val > max || isnan(val)`` scan).
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .._tensor import _make_meta
 from . import windows as W
@@ -267,7 +268,13 @@ def _max_pool_with_indices(op, n, self, kernel_size, stride, padding, dilation, 
     if meta:
         st = W.format_strides(shape, fmt)
         return _make_meta(shape, self.dtype, st), _make_meta(shape, D.int64, st)
-    values, index = max_pool_arrays(self._data, n, outs, kernel, stride, padding, dilation)
+    x = self._data
+    if n == 2 and fmt is None and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        # Rust: contiguous float32/float64 planes, torch's scan (Note [Max pool scan])
+        fast = _core._max_pool2d(x, tuple(outs), tuple(kernel), tuple(stride), tuple(padding), tuple(dilation))
+        if fast is not None:
+            return out(fast[0], self), out(fast[1], self)
+    values, index = max_pool_arrays(x, n, outs, kernel, stride, padding, dilation)
     return out(W.as_format(values, fmt), self), out(W.as_format(index, fmt), self)
 
 
@@ -301,6 +308,12 @@ def scatter_planes(grad, indices, self_shape, n):
 
 def _indices_backward(grad_output, self, indices, n):
     g = grad_output._data
+    if n == 2 and g.dtype == self._data.dtype and g.dtype.kind == "f" and g.itemsize >= 4 and g.ndim in (3, 4) \
+            and W.suggest_format(self) is None:
+        # Rust: contiguous planes, added in the element type in output order (torch's CPU kernel)
+        r = _core._max_pool2d_backward(g, indices._data, tuple(self.shape[-2:]))
+        if r is not None and r.shape == tuple(self.shape):
+            return out(r, self)
     r = scatter_planes(g, indices._data, tuple(self.shape), n)
     return out(W.as_format(r.astype(self.dtype.np), W.suggest_format(self)), self)
 

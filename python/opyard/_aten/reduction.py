@@ -1,5 +1,7 @@
 """Reductions and normalizations (numpy)."""
 
+import math
+
 import numpy as np
 
 from .. import _core
@@ -50,29 +52,58 @@ def _blocked_sum_wide(x):
     return _core._blocked_sum_16(x.reshape(-1).view(np.uint16), _HALVES[x.dtype.name])
 
 
-# From this many elements, a 16-bit float sum along the last dim runs the Rust row sums.
-_ROW_SUMS_16_MIN = 1 << 15
+# From this many elements a float reduction along dims of C-contiguous data runs in Rust
+# (src/kernels/reduce_dim.rs: float32/float64 sums bit for bit numpy's, 16-bit sums in float32).
+_DIM_RUST_MIN = 1 << 15
 
 
-def _row_sums_wide(x, axes, keepdim):
-    """The sums along the last dim of C-contiguous bfloat16 or float16 data in float32 (each row as
-    ``_blocked_sum_wide`` sums a buffer, the rows on the intra-op pool), rounded once to the data's
-    dtype; ``None`` for other dims or layouts."""
-    if axes != (x.ndim - 1,) or not x.flags.c_contiguous:
+def _dim_run(x, axes):
+    """``(first, last)`` when the wrapped ``axes`` (None: all) of the large C-contiguous ``x`` are one run
+    of adjacent dims, else None."""
+    if x.size < _DIM_RUST_MIN or not x.flags.c_contiguous or x.ndim == 0:
         return None
-    s = _core._row_sums_16(x.reshape(-1, x.shape[-1]).view(np.uint16), _HALVES[x.dtype.name])
-    if s is None:
+    if axes is None:
+        return 0, x.ndim - 1
+    first, last = min(axes), max(axes)
+    return (first, last) if last - first + 1 == len(axes) else None
+
+
+def _kept(r, x, run, keepdim):
+    """The Rust reduction ``r`` over the dims ``run`` of ``x`` with them kept as size 1 when ``keepdim``."""
+    if keepdim:
+        return r.reshape(x.shape[:run[0]] + (1,) * (run[1] - run[0] + 1) + x.shape[run[1] + 1:])
+    return r
+
+
+def _sum_dim_fast(x, axes, keepdim):
+    """The sum over ``axes`` of large contiguous float data in Rust in its dtype (16-bit floats in
+    float32, not yet rounded), or None."""
+    run = _dim_run(x, axes)
+    if run is None:
         return None
-    return s.reshape(x.shape[:-1] + ((1,) if keepdim else ())).astype(x.dtype)
+    if x.itemsize == 2:
+        if x.dtype.name not in _HALVES:
+            return None
+        if run[1] == x.ndim - 1:  # rows: the blocked 16-bit sum of each
+            rows = x.reshape(-1, math.prod(x.shape[run[0]:])).view(np.uint16)
+            r = _core._row_sums_16(rows, _HALVES[x.dtype.name])
+            r = None if r is None else r.reshape(x.shape[:run[0]])
+        else:
+            r = _core._sum_dim_16(x.view(np.uint16), run[0], run[1], _HALVES[x.dtype.name])
+    elif run[0] != run[1]:  # numpy's order over several dims is its own
+        return None
+    else:
+        r = _core._reduce_dim(x, run[0], run[1], "sum")
+    return None if r is None else _kept(r, x, run, keepdim)
 
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
     axes = dims_arg(dim, x.ndim)
-    if dtype is None and x.itemsize == 2 and x.size >= _ROW_SUMS_16_MIN and x.dtype.name in _HALVES:
-        s = _row_sums_wide(x, axes, keepdim)
+    if dtype is None and x.size >= _DIM_RUST_MIN and x.dtype.kind in "fV" and x.itemsize <= 8:
+        s = _sum_dim_fast(x, axes, keepdim)
         if s is not None:
-            return out(s, self)
+            return out(s.astype(x.dtype, copy=False), self)
     return out(reduced(np.sum, x, dtype, axis=axes, keepdims=keepdim), self)
 
 
@@ -99,6 +130,12 @@ def mean_all(self, *, dtype=None):
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     _mean_check(self._data, dtype)
     x = self._data
+    if dtype is None and x.size >= _DIM_RUST_MIN and x.dtype.kind in "fV" and x.itemsize <= 8:
+        axes = dims_arg(dim, x.ndim)
+        s = _sum_dim_fast(x, axes, keepdim)
+        if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
+            count = x.size // s.size
+            return out(np.true_divide(s, count, dtype=s.dtype).astype(x.dtype, copy=False), self)
     r = reduced(np.mean, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim)
     return out(np.asarray(r).astype(np_dtype(dtype) or x.dtype), self)
 
@@ -153,10 +190,31 @@ def _no_complex_sort(x, api):
         raise TypeError(f" {api} does not support complex dtypes on CPU")
 
 
+def _extreme_fast(x, axis, keepdim, op):
+    """amax/amin (``op``) over ``axis`` of large contiguous float32/float64 or bfloat16/float16 data in
+    Rust (the 16-bit values widened exactly and the result narrowed back exactly), or None."""
+    half = x.itemsize == 2 and x.dtype.name in _HALVES
+    if not half and (x.dtype.kind != "f" or x.itemsize < 4):
+        return None
+    run = _dim_run(x, axis)
+    if run is None:
+        return None
+    if half:
+        r = _core._extreme_dim_16(x.view(np.uint16), run[0], run[1], _HALVES[x.dtype.name], op)
+        r = None if r is None else r.astype(x.dtype)
+    else:
+        r = _core._reduce_dim(x, run[0], run[1], op)
+    return None if r is None else _kept(r, x, run, keepdim)
+
+
 def amax(self, dim=(), keepdim=False):
     _no_complex(self._data, "max_values_cpu")
     axis = dims_arg(dim, self._data.ndim)
     nonempty_dims(self._data, dim, "amax()")
+    if self._data.size >= _DIM_RUST_MIN:
+        r = _extreme_fast(self._data, axis, keepdim, "amax")
+        if r is not None:
+            return out(r, self)
     return out(np.asarray(np.amax(self._data, axis=axis, keepdims=keepdim)), self)
 
 
@@ -164,6 +222,10 @@ def amin(self, dim=(), keepdim=False):
     _no_complex(self._data, "min_values_cpu")
     axis = dims_arg(dim, self._data.ndim)
     nonempty_dims(self._data, dim, "amin()")
+    if self._data.size >= _DIM_RUST_MIN:
+        r = _extreme_fast(self._data, axis, keepdim, "amin")
+        if r is not None:
+            return out(r, self)
     return out(np.asarray(np.amin(self._data, axis=axis, keepdims=keepdim)), self)
 
 

@@ -20,9 +20,12 @@
 //! Python kernel makes (Note [Shape views as numpy makes them]).
 
 mod binary;
+mod common;
 mod fused;
 mod inplace;
 mod order;
+mod pool;
+mod reduce;
 mod scalars;
 mod select;
 mod tensor_io;
@@ -237,6 +240,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fused::register(m)?;
     unary_math::register(m)?;
     select::register(m)?;
+    reduce::register(m)?;
+    pool::register(m)?;
     order::register(m)?;
     install_call_slot(m.py());
     Ok(())

@@ -1,4 +1,4 @@
-//! `gather` and `scatter_add` in Rust (`crate::kernels::select`) as
+//! `gather`, `scatter`, `scatter_add` and `where` in Rust (`crate::kernels::select`) as
 //! `_core` functions their Python kernels call first.
 //!
 //! Each `_select_*` function takes numpy arrays and returns its result, or
@@ -7,66 +7,18 @@
 //! shape outside Note [Select layout], a borrowed array, or the fast paths off
 //! (`OPYARD_FASTPATH=0`) — and the Python kernel then computes with numpy as
 //! before (Note [Fused kernels from Python]: the same contract). The Python
-//! kernel checks the arguments first (dims wrapped, `k` in range, dtypes and
+//! kernel checks the arguments first (dims wrapped, dtypes and
 //! sizes matched); the indices' bounds are checked here while the result (a new
 //! array, dropped on error) is written, with torch's message naming the first
 //! index out of range. The loops run with the
 //! GIL released.
 
-use crate::kernels::select;
+use super::common::{around, by_dtype, contiguous};
+use crate::kernels::select::{self, Combine, Src};
 use crate::kernels::Arith;
-use crate::python::hooks::fast_paths;
-use numpy::{Element, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-
-/// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
-fn contiguous<'py, T: Element>(x: &Bound<'py, PyAny>) -> Option<PyReadonlyArrayDyn<'py, T>> {
-    let a = x.downcast::<PyArrayDyn<T>>().ok()?;
-    let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
-    if !(a.is_c_contiguous() && aligned) {
-        return None;
-    }
-    a.try_readonly().ok()
-}
-
-/// Runs `$body` with `$t` bound to the element type of `$x` (float32, float64,
-/// int64 or int32); `None` otherwise or with the fast paths off.
-macro_rules! by_dtype {
-    ($x:expr, $t:ident => $body:expr) => {{
-        if !fast_paths() {
-            return Ok(None);
-        }
-        if $x.downcast::<PyArrayDyn<f32>>().is_ok() {
-            type $t = f32;
-            $body
-        } else if $x.downcast::<PyArrayDyn<f64>>().is_ok() {
-            type $t = f64;
-            $body
-        } else if $x.downcast::<PyArrayDyn<i64>>().is_ok() {
-            type $t = i64;
-            $body
-        } else if $x.downcast::<PyArrayDyn<i32>>().is_ok() {
-            type $t = i32;
-            $body
-        } else {
-            Ok(None)
-        }
-    }};
-}
-
-/// `(outer, n, inner)` of `shape` around `dim` (Note [Select layout]); `None`
-/// for a 0-d shape or a dim out of range.
-fn around(shape: &[usize], dim: usize) -> Option<(usize, usize, usize)> {
-    if dim >= shape.len() {
-        return None;
-    }
-    Some((
-        shape[..dim].iter().product(),
-        shape[dim],
-        shape[dim + 1..].iter().product(),
-    ))
-}
 
 /// The index `idx` of `(outer, m, inner)` against data of `(outer, n, inner)`
 /// along `dim`: `(outer, n, m, inner)`, or `None` when the shapes are not that.
@@ -74,7 +26,7 @@ fn index_layout(data: &[usize], idx: &[usize], dim: usize) -> Option<(usize, usi
     if data.len() != idx.len() {
         return None;
     }
-    let (outer, n, inner) = around(data, dim)?;
+    let (outer, n, inner) = around(data, dim, dim)?;
     let same = data
         .iter()
         .zip(idx)
@@ -122,15 +74,17 @@ fn _select_gather(
     dim: usize,
     index: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => gather_as::<T>(py, x, dim, index))
+    by_dtype!(x, [f32, f64, i64, i32], T => gather_as::<T>(py, x, dim, index))
 }
 
-fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
+fn scatter_as<'py, T: Element + Arith + Send + Sync>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     dim: usize,
     index: &Bound<'py, PyAny>,
     src: &Bound<'py, PyAny>,
+    value: bool,
+    combine: Combine,
 ) -> PyResult<Option<PyObject>> {
     let (Some(xr), Some(ir), Some(sr)) = (
         contiguous::<T>(x),
@@ -139,7 +93,7 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
     ) else {
         return Ok(None);
     };
-    if ir.shape() != sr.shape() {
+    if (value && sr.len() != 1) || (!value && ir.shape() != sr.shape()) {
         return Ok(None);
     }
     let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
@@ -148,11 +102,16 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
     let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
     {
         let (xs, is, ss) = (xr.as_slice()?, ir.as_slice()?, sr.as_slice()?);
+        let src = if value {
+            Src::Value(ss[0])
+        } else {
+            Src::Tensor(ss)
+        };
         let mut w = out.readwrite();
         let os = w.as_slice_mut()?;
         py.allow_threads(|| {
             os.copy_from_slice(xs);
-            select::scatter_add(os, n, is, ss, m, inner)
+            select::scatter(os, n, is, src, m, inner, combine)
         })
         .map_err(|i| out_of_bounds(i, dim, n))?;
     }
@@ -161,7 +120,7 @@ fn scatter_add_as<'py, T: Element + Arith + Send + Sync>(
 
 /// `scatter_add(x, dim, index, src)` into a new array for an int64 `index` of
 /// `x`'s shape apart from `dim` (wrapped) and `src` of the index's shape and
-/// `x`'s dtype, its bounds checked before any write; or `None`.
+/// `x`'s dtype, its bounds checked before the result is returned; or `None`.
 #[pyfunction]
 fn _select_scatter_add(
     py: Python<'_>,
@@ -170,11 +129,75 @@ fn _select_scatter_add(
     index: &Bound<'_, PyAny>,
     src: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => scatter_add_as::<T>(py, x, dim, index, src))
+    by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, false, Combine::Add))
+}
+
+/// `scatter(x, dim, index, src)` into a new array, as `_select_scatter_add`
+/// takes its arguments; `value`: `src` is one element of `x`'s dtype written
+/// everywhere (`scatter.value`); `reduce`: "" (assign), "add" or "multiply"
+/// (the legacy `reduce=` overloads). `None` when it does not take the inputs.
+#[pyfunction]
+fn _select_scatter(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    dim: usize,
+    index: &Bound<'_, PyAny>,
+    src: &Bound<'_, PyAny>,
+    value: bool,
+    reduce: &str,
+) -> PyResult<Option<PyObject>> {
+    let combine = match reduce {
+        "" => Combine::Assign,
+        "add" => Combine::Add,
+        "multiply" => Combine::Multiply,
+        _ => return Ok(None),
+    };
+    by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, value, combine))
+}
+
+fn where_as<'py, T: Element + Copy + Send + Sync>(
+    py: Python<'py>,
+    cond: &Bound<'py, PyAny>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    let (Some(cr), Some(ar), Some(br)) = (
+        contiguous::<bool>(cond),
+        contiguous::<T>(a),
+        contiguous::<T>(b),
+    ) else {
+        return Ok(None);
+    };
+    if cr.shape() != ar.shape() || ar.shape() != br.shape() {
+        return Ok(None);
+    }
+    let out = PyArrayDyn::<T>::zeros_bound(py, ar.shape(), false);
+    {
+        let (cs, xs, ys) = (cr.as_slice()?, ar.as_slice()?, br.as_slice()?);
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| select::where_select(cs, xs, ys, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
+/// `where(cond, a, b)` of a bool `cond` and `a`, `b` of one shape, all
+/// C-contiguous, `a` and `b` given as the bits of their elements (unsigned
+/// integers of 1, 2, 4 or 8 bytes, one type); the result in that type, or `None`.
+#[pyfunction]
+fn _select_where(
+    py: Python<'_>,
+    cond: &Bound<'_, PyAny>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<Option<PyObject>> {
+    by_dtype!(a, [u8, u16, u32, u64], T => where_as::<T>(py, cond, a, b))
 }
 
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
-    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)
+    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
+    m.add_function(wrap_pyfunction!(_select_scatter, m)?)?;
+    m.add_function(wrap_pyfunction!(_select_where, m)?)
 }
