@@ -134,7 +134,7 @@ def test_scatter_and_scatter_value_match_the_elementwise_order_on_every_thread_c
             value = 3 if dt in (np.int64, np.int32) else -1.5
             want_t = _scatter_reference(x, d, idx, src, reduce)
             want_v = _scatter_reference(x, d, idx, value, reduce)
-            assert _core._select_scatter(x, d, idx, src, False, reduce or "") is not None
+            assert not _core.FAST_PATHS or _core._select_scatter(x, d, idx, src, False, reduce or "") is not None
             for n in (1, 2):
                 opyard.set_num_threads(n)
                 t, i = opyard.from_numpy(x), opyard.from_numpy(idx)
@@ -273,7 +273,7 @@ def test_where_inputs_the_rust_path_does_not_take_go_to_numpy():
     rng = np.random.default_rng(6)
     cond = rng.random((300, 200)) > 0.5
     a, b = rng.standard_normal((300, 200)), rng.standard_normal((300, 200))
-    assert _core._select_where(cond, a.view(np.uint64), b.view(np.uint64)) is not None
+    assert not _core.FAST_PATHS or _core._select_where(cond, a.view(np.uint64), b.view(np.uint64)) is not None
     assert _core._select_where(cond.T, a.T.view(np.uint64), b.T.view(np.uint64)) is None  # strided
     assert _core._select_where(cond, a.view(np.uint64), b[:100].view(np.uint64)) is None  # shapes differ
     assert _core._select_where(cond.astype(np.uint8), a.view(np.uint64), b.view(np.uint64)) is None  # not bool

@@ -54,6 +54,7 @@ def _ulps32(got, want64):
 # --- exp ----------------------------------------------------------------------------------------
 
 
+@FAST
 @pytest.mark.parametrize("n", SIZES)
 def test_exp_float32_within_one_ulp_of_float64(n, threads):
     x = np.random.default_rng(n).uniform(-103.0, 88.7, n).astype(np.float32)
@@ -64,6 +65,7 @@ def test_exp_float32_within_one_ulp_of_float64(n, threads):
     assert got[0] == 1.0 and got[1] == 1.0
 
 
+@FAST
 def test_exp_float32_special_values():
     x = np.full(10_000, 1.0, np.float32)
     x[:6] = [np.inf, -np.inf, np.nan, 89.0, -104.0, -1e30]
@@ -72,6 +74,7 @@ def test_exp_float32_special_values():
     assert got[4] == 0.0 and got[5] == 0.0 and (got[6:] == np.float32(math.e)).all()
 
 
+@FAST
 @pytest.mark.parametrize("dt", [BF16, np.dtype(np.float16)])
 @pytest.mark.parametrize("n", SIZES)
 def test_exp_16_bit_is_float32_rounded_once(dt, n, threads):
