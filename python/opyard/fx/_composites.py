@@ -44,6 +44,7 @@ RECORDED = frozenset((
     "aten::blackman_window.periodic", "aten::bartlett_window", "aten::bartlett_window.periodic",
     "aten::kaiser_window", "aten::kaiser_window.periodic", "aten::hamming_window.periodic_alpha",
     "aten::hamming_window.periodic_alpha_beta", "aten::kaiser_window.beta", "aten::native_channel_shuffle",
+    "aten::affine_grid_generator",
 ))
 
 
