@@ -264,8 +264,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    norm = _A.pow.Tensor_Scalar(_A.sum.dim_IntList(_A.pow.Tensor_Scalar(_A.abs.default(input), p), [dim], True),
-                                1.0 / p)
+    # torch's: ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)`` (any p: 0, inf)
+    norm = _A.norm.ScalarOpt_dim(input, p, [dim] if isinstance(dim, int) else list(dim), True)
     result = _A.div.Tensor(input, _A.expand_as.default(_A.clamp_min.default(norm, eps), input))
     return result if out is None else out.copy_(result)
 

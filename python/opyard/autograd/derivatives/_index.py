@@ -326,6 +326,10 @@ BY_MODULE = {
         'aten::var.correction',
         'aten::var.dim',
     ),
+    'repeats': (
+        'aten::repeat_interleave.self_Tensor',
+        'aten::repeat_interleave.self_int',
+    ),
     'scaled': (
         'aten::addbmm',
         'aten::addcdiv',
@@ -988,6 +992,8 @@ PLAN = {
     'aten::sum': ('=',),
     'aten::sum.dim_IntList': ('=',),
     'aten::var.correction': ('=',),
+    'aten::repeat_interleave.self_Tensor': ('=',),
+    'aten::repeat_interleave.self_int': ('=',),
     'aten::addbmm': ('=',),
     'aten::addbmm_': ('aten::addbmm',),
     'aten::addcdiv': ('=',),
