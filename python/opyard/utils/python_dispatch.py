@@ -52,7 +52,8 @@ __all__ = [
     "_push_mode", "_pop_mode", "_pop_mode_temporarily", "_len_torch_dispatch_stack",
     "_disabled_torch_dispatch_impl", "is_traceable_wrapper_subclass", "is_traceable_wrapper_subclass_type",
     "check_dispatch_results", "is_in_torch_dispatch_mode", "transform_subclass", "return_and_correct_aliasing",
-    "no_dispatch", "all_same_mode", "enable_reentrant_dispatch",
+    "no_dispatch", "all_same_mode", "enable_reentrant_dispatch", "any_torch_dispatch_mode_on_stack",
+    "_disable_current_modes", "_has_traceable_wrapper_subclass_protocol",
 ]
 
 
@@ -194,6 +195,31 @@ def is_in_torch_dispatch_mode(include_infra_modes=True):
     if include_infra_modes:
         return bool(modes) or _current_fake_mode() is not None
     return any(not m.is_infra_mode() for m in modes) or _current_fake_mode() is not None
+
+
+def any_torch_dispatch_mode_on_stack():
+    """Whether a dispatch mode of the user's is on this thread's stack (infra modes, and modes that
+    ignore compile internals, do not count)."""
+    return any(not m.is_infra_mode() and not m.ignore_compile_internals() for m in _stack.modes)
+
+
+@contextlib.contextmanager
+def _disable_current_modes():
+    """Pop every dispatch mode of this thread for the block (yielding them, innermost first) and push
+    them back after it, as torch's helper does."""
+    popped = []
+    while _stack.modes:
+        popped.append(_pop_mode())
+    try:
+        yield popped
+    finally:
+        for mode in reversed(popped):
+            _push_mode(mode)
+
+
+def _has_traceable_wrapper_subclass_protocol(t):
+    """Whether ``t`` defines ``__tensor_flatten__`` and ``__tensor_unflatten__``."""
+    return hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
 
 
 def all_same_mode(modes):
