@@ -419,8 +419,9 @@ class Tensor(_core.TensorBase):
         return _make(array)
 
     def item(self):
-        if self._keyset & _PYTHON_BITS:
-            # torch's ``aten._local_scalar_dense``, which the ``__torch_dispatch__`` handler answers
+        if self._keyset & _PYTHON_BITS or _core._is_included(_PYTHON_KEY):
+            # torch's ``aten._local_scalar_dense``, which the ``__torch_dispatch__`` handler (or a
+            # dispatch mode, which puts the key in the thread's set) answers
             return _core._find_op("aten::_local_scalar_dense")(self)
         if self.is_meta:
             raise _no_data_error(self, "item")
@@ -577,6 +578,7 @@ _core.device.__reduce__ = _device_reduce
 
 
 _PYTHON_BITS = DispatchKeySet(DispatchKey.Python).raw()
+_PYTHON_KEY = DispatchKeySet(DispatchKey.Python)
 def _wrap_dim(dim, ndim):
     n = max(ndim, 1)
     if not -n <= dim < n:

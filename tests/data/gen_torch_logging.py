@@ -22,9 +22,11 @@ from logging_cases import CASES  # noqa: E402
 def run(T, lt_module, kind, source):
     env = {"T": T, "LT": lt_module.LoggingTensor, "log_input": lt_module.log_input}
     capture = lt_module.capture_logs_with_logging_tensor_mode if kind == "mode" else lt_module.capture_logs
+    setup, _, body = source.rpartition(" || ")
     try:
+        exec(setup, env)
         with capture() as logs:
-            exec(source, env)
+            exec(body, env)
     except Exception as e:  # noqa: BLE001 - the answer is what the library raised
         return [f"ERROR {type(e).__name__}"]
     return [line.replace("torch.", "opyard.") for line in logs]

@@ -1,8 +1,9 @@
 """Snippets run under torch's and opyard's logging helpers (``testing._internal.logging_tensor``):
 ``gen_torch_logging.py`` records the lines torch logs, ``tests/protocols/test_logging_tensor.py``
 compares opyard's. Each snippet runs with ``T`` bound to the library, ``LT`` to ``LoggingTensor``,
-``log_input`` to the helper; ``MODE`` snippets run under ``capture_logs_with_logging_tensor_mode``,
-the others under ``capture_logs`` with their inputs logged first."""
+``log_input`` to the helper; ``mode`` snippets run under ``capture_logs_with_logging_tensor_mode``,
+the others under ``capture_logs`` with their inputs logged first. A source ``setup || body`` runs its
+setup before the capture starts."""
 
 # name -> (kind, source): kind "tensor" (LoggingTensor inputs) or "mode" (LoggingTensorMode).
 CASES = {
@@ -29,4 +30,16 @@ CASES = {
     "mode_matmul": ("mode", "a = T.ones(4, 2, 3); b = T.ones(3, 5); c = a @ b"),
     "mode_backward": ("mode", "a = T.ones(2, requires_grad=True); (a * a).sum().backward()"),
     "mode_indexing": ("mode", "a = T.ones(3, 4); b = a[1:, :2]; c = a[0, 1]"),
+    "mode_arith": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x + y; x * 2.5; x / 3; x ** 2; -x; x.abs(); x.exp().log()'),
+    "mode_reduce": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x.mean(); x.mean(1); x.sum(0, keepdim=True); x.max(); x.max(1); x.argmax(1); x.std(); x.norm()'),
+    "mode_views": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x.T; x.mT; x.permute(1, 0); x.contiguous(); x.t().contiguous(); x.view(-1); x.flatten(0); x.squeeze(); x.unsqueeze(-1); x.expand(2, 2, 3)'),
+    "mode_index": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x[:, idx]; x[idx > 0]; x.index_select(1, idx); x.gather(1, idx.view(1, 2).expand(2, 2))'),
+    "mode_join": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'T.cat([x, x], 1); T.stack([y, y]); x.chunk(3, 1); x.split([1, 2], 1); x.unbind(0)'),
+    "mode_select": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x.clamp(0, 1); x.clamp(min=0); x.masked_fill(x > 0, 0.0); x.sort(1); x.topk(2); x.cumsum(1)'),
+    "mode_convert": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x.float(); x.long(); x.to(T.float64); x.type(T.int32); x.clone(); x.detach()'),
+    "mode_products": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + "x @ y; x.mm(x.t()); T.einsum('ij,j->i', x, y)"),
+    "mode_nn": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'F = T.nn.functional; F.relu(x); F.gelu(x); F.softmax(x, 1); F.layer_norm(x, (3,)); F.mse_loss(x, x); F.cross_entropy(x, idx); F.pad(x, (1, 1))'),
+    "mode_misc": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x.sum().item(); x[0].diag(1); T.diagflat(x[0]); x.tril(); x.flip(0); x.roll(1, 1); x.trace(); x.any(); x.all(); x.eq(x); x.sign(); x.round(); x.lerp(x, 0.5); x.addcmul(x, x)'),
+    "mode_like_factories": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'x.new_zeros(2); x.new_ones((2, 3)); T.zeros_like(x); T.empty_like(x)'),
+    "mode_tensor_literal": ("mode", "x = T.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]]); y = T.tensor([1.0, 2.0, 3.0]); idx = T.tensor([0, 2]) || " + 'T.tensor([1.0, 2.0])'),
 }

@@ -106,7 +106,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
 
 def pad(self, pad, mode="constant", value=None):
     if mode == "constant":
-        return A.constant_pad_nd(self, pad, 0 if value is None else value)
+        return A.constant_pad_nd(self, pad, 0.0 if value is None else value)  # torch passes value_or(0.0)
     if value is not None and value != 0:
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument.")
     if mode not in ("reflect", "replicate", "circular"):

@@ -347,16 +347,17 @@ def diag_embed(self, offset=0, dim1=-2, dim2=-1):
 @_op("diag(Tensor self, int diagonal=0) -> Tensor", kind="composite",
      out="diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)")
 def diag(self, diagonal=0):
+    """torch's composition: ``diag_embed`` of a vector, ``diagonal_copy`` of a matrix."""
     if self.dim() == 1:
-        return A.diag_embed(self, diagonal, 0, 1)
+        return A.diag_embed(self, diagonal)
     if self.dim() == 2:
-        return _copy(A.diagonal(self, diagonal, 0, 1))
+        return A.diagonal_copy(self, diagonal)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.dim()}D")
 
 
 @_op("diagflat(Tensor self, int offset=0) -> Tensor", kind="composite")
 def diagflat(self, offset=0):
-    return A.diag_embed(A.reshape(self, [-1]), offset, 0, 1)
+    return A.diag_embed(A.reshape(self, [-1]), offset)
 
 
 # --- flips and rotations --------------------------------------------------------------------------

@@ -327,17 +327,29 @@ _COMPOSITION = []
 
 def _torch_composition(op):
     if not _COMPOSITION:
-        from ..fx._composites import composition
-
-        _COMPOSITION.append(composition)
+        _load_compositions()
     return _COMPOSITION[0](op)
+
+
+def _torch_records(op):
+    """Whether torch runs ``op`` as a kernel of its own where opyard composes it (``diag_embed``): the
+    handlers see the operator, not its parts."""
+    if not _COMPOSITION:
+        _load_compositions()
+    return op.name() in _COMPOSITION[1]
+
+
+def _load_compositions():
+    from ..fx._composites import RECORDED, composition
+
+    _COMPOSITION[:] = [composition, RECORDED]
 
 
 def _python_key_fallback(keyset, op, *args, **kwargs):
     """The ``Python`` key's fallback: the innermost mode, else the subclasses that define
     ``__torch_dispatch__``, each run below the keys above ``Python`` (Note [Handlers run below
     Python])."""
-    if op._decomposes_below_python(keyset):
+    if op._decomposes_below_python(keyset) and not _torch_records(op):
         # A CompositeImplicitAutograd op: decompose first, so its parts come back here (torch's
         # order, where the decomposition sits in the autograd slot above this key).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)

@@ -17,7 +17,7 @@ use super::plain::Gathered;
 use crate::python::tensor::base::PyDevice;
 use crate::schema::{Argument, BaseType, Type};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyList, PyString};
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyString};
 
 /// What an argument accepts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -263,6 +263,14 @@ impl Param {
             return v.is(d);
         }
         if v.is_instance_of::<PyBool>() != d.is_instance_of::<PyBool>() {
+            return false;
+        }
+        // A Scalar keeps its kind, as torch's IValues do: 0.0 is not the default 0 (so
+        // `constant_pad_nd(x, pad, 0.0)` passes its value on).
+        if self.kind == Kind::Scalar
+            && (v.is_instance_of::<PyFloat>() != d.is_instance_of::<PyFloat>()
+                || v.is_instance_of::<PyComplex>() != d.is_instance_of::<PyComplex>())
+        {
             return false;
         }
         v.is(d) || v.eq(d).unwrap_or(false)
