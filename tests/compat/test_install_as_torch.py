@@ -151,7 +151,7 @@ def test_refused_when_the_real_torch_is_imported():
 
 @pytest.mark.parametrize("statement, missing", [
     ("import torch._dynamo", "torch._dynamo"),
-    ("from torch.testing._internal import common_utils", "torch.testing"),
+    ("from torch.testing._internal.common_utils import TestCase", "torch.testing._internal.common_utils"),
     ("import torch.nn.does_not_exist", "torch.nn.does_not_exist"),
 ])
 def test_a_module_opyard_lacks_names_what_was_looked_for(statement, missing):

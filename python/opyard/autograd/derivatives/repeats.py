@@ -42,7 +42,11 @@ def _by_tensor(grads, a, n):
 
 
 FORMULAS = {
-    "aten::repeat_interleave.self_int": F("RepeatInterleaveBackward0", ("self",), _by_count, save=("self",)),
-    "aten::repeat_interleave.self_Tensor": F("RepeatInterleaveBackward1", ("self",), _by_tensor,
-                                             save=("self", "repeats")),
+    # linear in self: the tangent is repeated as the input is
+    "aten::repeat_interleave.self_int": F(
+        "RepeatInterleaveBackward0", ("self",), _by_count, save=("self",),
+        forward=lambda t, a: A.repeat_interleave.self_int(t[0], a.repeats, a.dim)),
+    "aten::repeat_interleave.self_Tensor": F(
+        "RepeatInterleaveBackward1", ("self",), _by_tensor, save=("self", "repeats"),
+        forward=lambda t, a: A.repeat_interleave.self_Tensor(t[0], a.repeats, a.dim)),
 }
