@@ -50,6 +50,9 @@ pub enum KernelKind {
     PlainAutograd,
     /// The Fake fallback.
     FakeFallback,
+    /// A built-in op's CPU kernel in Rust (Note [Rust kernels] in `kernels_py/mod.rs`),
+    /// called without `PyObject_Call` and its trampoline.
+    Rust,
     /// Anything else: called as a Python callable.
     Other,
 }
@@ -60,6 +63,7 @@ impl KernelKind {
         use crate::python::autograd::kernel::PyPlainAutogradKernel;
         use crate::python::batched::pointwise::PyBatchedPointwise;
         use crate::python::fake::cache::PyFakeFallback;
+        use crate::python::kernels_py::PyRustKernel;
         match (with_keyset, is_fallback) {
             (false, false) if func.downcast_exact::<PyBatchedPointwise>().is_ok() => {
                 KernelKind::BatchedPointwise
@@ -70,6 +74,7 @@ impl KernelKind {
             (_, true) if func.downcast_exact::<PyFakeFallback>().is_ok() => {
                 KernelKind::FakeFallback
             }
+            (false, false) if func.downcast_exact::<PyRustKernel>().is_ok() => KernelKind::Rust,
             _ => KernelKind::Other,
         }
     }
@@ -122,6 +127,8 @@ pub struct PyOpOverload {
     /// (a strong one would make a cycle the GC cannot see). See
     /// Note [Canonical packet] in `dispatch/packet.rs`.
     packet_ref: GILOnceCell<Py<PyWeakrefReference>>,
+    /// The definition the last call read. See Note [Definitions kept by the called object].
+    kept: crate::python::dispatch::hot::KeptDef,
 }
 
 impl PyOpOverload {
@@ -130,6 +137,7 @@ impl PyOpOverload {
         PyOpOverload {
             op,
             packet_ref: GILOnceCell::new(),
+            kept: Default::default(),
         }
     }
 }
@@ -220,6 +228,12 @@ fn call_kernel(
         KernelKind::Other if !k.with_keyset && !k.is_fallback => {
             return func.call(&call.args, kwargs).map(Bound::unbind);
         }
+        // A Rust CPU kernel: its `__call__` body, called directly.
+        KernelKind::Rust => {
+            if let Ok(rk) = func.downcast_exact::<crate::python::kernels_py::PyRustKernel>() {
+                return rk.get().call(py, &call.args, kwargs);
+            }
+        }
         // A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
         KernelKind::BatchedPointwise => {
             if let Ok(bp) =
@@ -279,10 +293,11 @@ impl PyOpOverload {
         keys: Option<DispatchKeySet>,
         ran_at: &mut Option<DispatchKey>,
     ) -> PyResult<PyObject> {
-        let op = &slf.get().op;
+        let this = slf.get();
+        let op = &this.op;
         let bound = {
             // Scoped: the definition is not needed while the kernel runs.
-            let def = op.def();
+            let def = crate::python::dispatch::hot::def_of(&this.kept, slf.py(), op);
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
             def.compiled.binder(args.py()).bind(args, kwargs, false)
         };

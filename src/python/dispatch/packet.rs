@@ -6,6 +6,7 @@
 
 use crate::python::dispatch::binder::{BoundCall, Failure, QuietBinding, Signature};
 use crate::python::dispatch::function_protocol::{function_protocol, try_override_or_numbers};
+use crate::python::dispatch::hot::{overloads_of, Kept, Overloaded};
 use crate::python::dispatch::lazy;
 use crate::python::dispatch::operator::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
@@ -35,6 +36,8 @@ pub struct PyOpOverloadPacket {
     /// failure on the other operand's type returns `NotImplemented`. See
     /// Note [Operator protocol] in `dispatch/operator_protocol.rs`.
     pub operator: Option<OperatorForm>,
+    /// The overloads and definitions the last call read. See Note [Definitions kept by the called object].
+    kept: Kept<Overloaded>,
 }
 
 impl PyOpOverloadPacket {
@@ -49,6 +52,7 @@ impl PyOpOverloadPacket {
             packet,
             overload_cache: parking_lot::Mutex::new(Vec::new()),
             operator,
+            kept: Default::default(),
         }
     }
 
@@ -126,15 +130,14 @@ enum Resolved<'py> {
 /// `TypeError` (a conversion that raised) ends the search.
 fn resolve<'py>(
     py: Python<'py>,
-    overloads: &[Arc<PyOperator>],
+    overloads: &Overloaded,
     args: &Bound<'py, PyTuple>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Resolved<'py>> {
     let quiet = QuietBinding::new(true);
     let mut cacheable = true;
     for strict in [true, false] {
-        for (index, op) in overloads.iter().enumerate() {
-            let def = op.def();
+        for (index, def) in overloads.defs.iter().enumerate() {
             let Some(def) = def.as_ref() else {
                 cacheable = false;
                 continue;
@@ -260,9 +263,9 @@ impl PyOpOverloadPacket {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
         let this = slf.get();
-        let overloads = this.packet.overloads();
-        if let [op] = overloads.as_slice() {
-            let def = op.def();
+        let kept = overloads_of(&this.kept, slf.py(), &this.packet);
+        let overloads = &kept.list;
+        if let ([op], [def]) = (overloads.as_slice(), kept.defs.as_slice()) {
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
             let call = match def.compiled.binder(args.py()).bind(args, kwargs, false) {
                 Ok(call) => call,
@@ -277,7 +280,7 @@ impl PyOpOverloadPacket {
                 if let Some(op) = overloads.get(choice.index as usize) {
                     let bound = {
                         let _quiet = QuietBinding::new(true);
-                        let def = op.def();
+                        let def = &kept.defs[choice.index as usize];
                         def.as_ref().map(|d| {
                             d.compiled
                                 .binder(args.py())
@@ -295,7 +298,7 @@ impl PyOpOverloadPacket {
                 }
             }
         }
-        match resolve(slf.py(), &overloads, args, kwargs)? {
+        match resolve(slf.py(), &kept, args, kwargs)? {
             Resolved::Found {
                 index,
                 strict,
