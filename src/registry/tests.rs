@@ -342,7 +342,11 @@ fn definitions_epoch_moves_with_definitions_and_lists_only() {
     assert!(defined > 0, "a definition moves it");
     put(&r, lib, CPU, "k");
     r.find_op("t::op").unwrap();
-    assert_eq!(r.definitions_epoch(), defined, "a kernel or a lookup is no definition");
+    assert_eq!(
+        r.definitions_epoch(),
+        defined,
+        "a kernel or a lookup is no definition"
+    );
     let more = r
         .new_library("t", LibraryKind::Fragment, None, "m.py:1")
         .unwrap();
@@ -358,7 +362,10 @@ fn definitions_epoch_moves_with_definitions_and_lists_only() {
     let op = r.find_op("t::op.int").unwrap();
     assert!(op.def_full().is_some());
     r.destroy_library(more);
-    assert!(r.definitions_epoch() > second, "an undefined overload moves it");
+    assert!(
+        r.definitions_epoch() > second,
+        "an undefined overload moves it"
+    );
     assert!(op.def_full().is_none());
     assert_eq!(r.packet("t::op").unwrap().overloads_full().len(), 1);
 }

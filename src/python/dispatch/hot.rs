@@ -67,7 +67,12 @@ impl<T: Send + Clone> Kept<T> {
     }
 
     #[cold]
-    fn refresh<'a>(&'a self, cell: &'a RefCell<Option<(u64, T)>>, epoch: u64, fresh: T) -> Read<'a, T> {
+    fn refresh<'a>(
+        &'a self,
+        cell: &'a RefCell<Option<(u64, T)>>,
+        epoch: u64,
+        fresh: T,
+    ) -> Read<'a, T> {
         let old = match cell.try_borrow_mut() {
             Ok(mut w) => w.replace((epoch, fresh.clone())),
             Err(_) => None,

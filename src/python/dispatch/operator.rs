@@ -12,6 +12,7 @@ use crate::python::dispatch::function_protocol::{function_protocol, try_override
 use crate::python::dispatch::keys::PyDispatchKeySet;
 use crate::python::dispatch::tls;
 use crate::python::errors;
+use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::registry::{split_qualified, Operator, Packet, Registry};
 use crate::schema::FunctionSchema;
 use pyo3::prelude::*;
@@ -129,16 +130,33 @@ pub struct PyOpOverload {
     packet_ref: GILOnceCell<Py<PyWeakrefReference>>,
     /// The definition the last call read. See Note [Definitions kept by the called object].
     kept: crate::python::dispatch::hot::KeptDef,
+    /// How CPython calls it. See Note [Vectorcall entries] in `ffi/vectorcall.rs`.
+    vectorcall: VectorcallSlot,
 }
 
+vectorcall_entry!(
+    /// `OpOverload`'s vectorcall entry: the body of `__call__`.
+    overload_vectorcall,
+    PyOpOverload,
+    |_py, slf, args, kwargs| PyOpOverload::bind_and_dispatch(slf, args, kwargs, None)
+);
+
 impl PyOpOverload {
-    /// An `OpOverload` object for `op`.
-    pub fn new(op: Arc<PyOperator>) -> Self {
+    /// An `OpOverload` object for `op` (see [`PyOpOverload::create`]).
+    fn new(op: Arc<PyOperator>) -> Self {
         PyOpOverload {
             op,
             packet_ref: GILOnceCell::new(),
             kept: Default::default(),
+            vectorcall: VectorcallSlot::new(overload_vectorcall),
         }
+    }
+
+    /// A new `OpOverload` object for `op`, called through its vectorcall entry.
+    pub fn create(py: Python<'_>, op: Arc<PyOperator>) -> PyResult<Py<PyOpOverload>> {
+        let made = Bound::new(py, PyOpOverload::new(op))?;
+        vectorcall::enable(&made, &made.get().vectorcall)?;
+        Ok(made.unbind())
     }
 }
 
@@ -266,7 +284,7 @@ fn call_kernel(
     if k.is_fallback {
         match op_obj {
             Some(o) => prefix.push(o.clone().into_any().unbind()),
-            None => prefix.push(Py::new(py, PyOpOverload::new(op.clone()))?.into_any()),
+            None => prefix.push(PyOpOverload::create(py, op.clone())?.into_any()),
         }
     }
     prefix.extend(call.args.iter().map(Bound::unbind));

@@ -15,6 +15,7 @@ use crate::python::dispatch::operator_protocol::{self, OperatorForm};
 use crate::python::dispatch::tls;
 use crate::python::errors::{self, clip};
 use crate::python::ffi::object::{generic_getattr, lookup_on_type};
+use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
@@ -41,7 +42,16 @@ pub struct PyOpOverloadPacket {
     pub tuple_form_of: Option<Py<PyOpOverloadPacket>>,
     /// The overloads and definitions the last call read. See Note [Definitions kept by the called object].
     kept: Kept<Overloaded>,
+    /// How CPython calls it. See Note [Vectorcall entries] in `ffi/vectorcall.rs`.
+    vectorcall: VectorcallSlot,
 }
+
+vectorcall_entry!(
+    /// The packet's vectorcall entry: the body of its `tp_call` (Note [Packet call slots]).
+    packet_vectorcall,
+    PyOpOverloadPacket,
+    |_py, slf, args, kwargs| PyOpOverloadPacket::call(slf, args, kwargs)
+);
 
 // Note [Tensor lists as tuples]: torch's Python bindings (`torch.split`,
 // `Tensor.unbind`, ...) return a `Tensor[]` result as a tuple, while the
@@ -64,7 +74,15 @@ impl PyOpOverloadPacket {
             operator,
             tuple_form_of: None,
             kept: Default::default(),
+            vectorcall: VectorcallSlot::new(packet_vectorcall),
         }
+    }
+
+    /// The Python object of `self`, called through its vectorcall entry.
+    pub fn into_object(self, py: Python<'_>) -> PyResult<Py<Self>> {
+        let made = Bound::new(py, self)?;
+        vectorcall::enable(&made, &made.get().vectorcall)?;
+        Ok(made.unbind())
     }
 
     /// What the function protocol receives as `func`: the plain packet of an operator form.
@@ -86,7 +104,7 @@ impl PyOpOverloadPacket {
         if let Some(hit) = hit {
             return Ok(hit);
         }
-        let made = Py::new(py, PyOpOverload::new(op.clone()))?;
+        let made = PyOpOverload::create(py, op.clone())?;
         let stale = {
             let mut cache = self.overload_cache.lock();
             let stale: Vec<_> = cache
@@ -118,7 +136,10 @@ pub(crate) fn canonical<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py,
             let packet = crate::python::dispatch::operator::REGISTRY
                 .packet(name)
                 .map_err(errors::core_err)?;
-            Ok(Bound::new(py, PyOpOverloadPacket::new(packet))?.into_any())
+            Ok(PyOpOverloadPacket::new(packet)
+                .into_object(py)?
+                .into_bound(py)
+                .into_any())
         }
     }
 }
@@ -508,5 +529,5 @@ pub fn _tuple_packet(packet: &Bound<'_, PyOpOverloadPacket>) -> PyResult<Py<PyOp
     };
     let mut form = PyOpOverloadPacket::new(this.packet.clone());
     form.tuple_form_of = Some(plain);
-    Py::new(packet.py(), form)
+    form.into_object(packet.py())
 }
