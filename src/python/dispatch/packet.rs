@@ -337,7 +337,7 @@ impl PyOpOverloadPacket {
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
             let call = match def.compiled.binder(args.py()).bind(args, kwargs, false) {
                 Ok(call) => call,
-                Err(e) => return Self::single_failed(slf, &overloads, args, kwargs, e),
+                Err(e) => return Self::single_failed(slf, overloads, args, kwargs, e),
             };
             return call_bound(slf, op, call, args, kwargs);
         }
@@ -382,7 +382,7 @@ impl PyOpOverloadPacket {
                 }
                 call_bound(slf, &overloads[index], call, args, kwargs)
             }
-            Resolved::NoMatch => no_match(slf, &overloads, args, kwargs),
+            Resolved::NoMatch => no_match(slf, overloads, args, kwargs),
         }
     }
 }
