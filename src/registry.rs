@@ -73,6 +73,12 @@ impl<K, C> Operator<K, C> {
         self.def.load()
     }
 
+    /// The current definition as an owned handle (a reference count taken).
+    /// See Note [Definitions epoch].
+    pub fn def_full(&self) -> Option<Arc<OpDef<C>>> {
+        self.def.load_full()
+    }
+
     /// The current table; hold the guard while using a kernel borrowed from it.
     /// See Note [Table publication].
     #[inline]
@@ -128,6 +134,11 @@ impl<K, C> Packet<K, C> {
     pub fn overloads(&self) -> OverloadList<K, C> {
         self.overloads.load()
     }
+
+    /// The overloads as an owned handle (a reference count taken). See Note [Definitions epoch].
+    pub fn overloads_full(&self) -> Overloads<K, C> {
+        self.overloads.load_full()
+    }
 }
 
 /// What an `impl` replaced, so the caller can warn once.
@@ -146,9 +157,20 @@ pub struct DumpRow<K> {
     pub active: bool,
 }
 
+// Note [Definitions epoch]: a number that changes whenever any operator's
+// definition or any packet's overload list is replaced (a `define`, a library
+// destroyed), published after the replacement. A reader that keeps a
+// definition or list (with the epoch it read *before* loading them) may use
+// it as long as the epoch still reads the same: one plain atomic load per
+// call instead of an `arc_swap` load and its thread-local debt slot. Tables
+// are not covered: a kernel registration does not change the epoch, and a
+// kept table would keep a destroyed library's kernels alive.
+
 /// The registry. See Note [Cold and hot state].
 pub struct Registry<K, C> {
     state: Mutex<State<K, C>>,
+    /// See Note [Definitions epoch].
+    epoch: std::sync::atomic::AtomicU64,
     /// Libraries whose destruction was requested from under the lock, by the
     /// thread holding it; destroyed before that thread releases it. See Note
     /// [No foreign code under a lock]. A leaf lock: held only to push or take.
@@ -166,8 +188,15 @@ impl<K: Clone, C> Registry<K, C> {
     pub fn new() -> Self {
         Registry {
             state: Mutex::new(State::new()),
+            epoch: std::sync::atomic::AtomicU64::new(0),
             deferred: Mutex::new(Vec::new()),
         }
+    }
+
+    /// See Note [Definitions epoch].
+    #[inline]
+    pub fn definitions_epoch(&self) -> u64 {
+        self.epoch.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Run `f` with the state locked, then drop what it threw away, unlocked.
@@ -194,6 +223,11 @@ impl<K: Clone, C> Registry<K, C> {
                 for lib in pending {
                     st.destroy(lib, &mut trash);
                 }
+            }
+            if trash.definitions_changed {
+                // After the replacements, before the lock is released. See Note [Definitions epoch].
+                self.epoch
+                    .fetch_add(1, std::sync::atomic::Ordering::Release);
             }
             out
         };
@@ -257,6 +291,7 @@ impl<K: Clone, C> Registry<K, C> {
             st.check_undefined(&qualified, provenance)?;
             let op = st.op_entry(&qualified, lib);
             trash.defs.extend(op.handle.def.swap(def.take()));
+            trash.definitions_changed = true;
             let handle = op.handle.clone();
             st.add_to_packet(&handle, trash);
             Ok(handle)

@@ -75,6 +75,7 @@ impl<K: Clone, C> Registry<K, C> {
             for (qualified, def) in names.iter().zip(defs.iter_mut()) {
                 let op = st.op_entry(qualified, lib);
                 trash.defs.extend(op.handle.def.swap(def.take()));
+                trash.definitions_changed = true;
                 let handle = op.handle.clone();
                 st.add_to_packet(&handle, trash);
                 out.push(handle);

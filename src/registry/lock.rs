@@ -78,6 +78,8 @@ pub(super) struct Trash<K, C> {
     pub ops: Vec<Arc<Operator<K, C>>>,
     pub lists: Vec<Overloads<K, C>>,
     pub packets: Vec<Arc<Packet<K, C>>>,
+    /// A definition or an overload list was replaced. See Note [Definitions epoch].
+    pub definitions_changed: bool,
 }
 
 impl<K, C> Trash<K, C> {
@@ -91,6 +93,7 @@ impl<K, C> Trash<K, C> {
             ops: Vec::new(),
             lists: Vec::new(),
             packets: Vec::new(),
+            definitions_changed: false,
         }
     }
 }

@@ -134,6 +134,7 @@ impl<K: Clone, C> State<K, C> {
         trash
             .lists
             .push(packet.overloads.swap(Arc::new(OverloadSet::new(v))));
+        trash.definitions_changed = true;
         // `packet` is not the last reference (the map holds one): dropping it frees nothing.
     }
 
@@ -156,6 +157,7 @@ impl<K: Clone, C> State<K, C> {
         trash
             .lists
             .push(packet.overloads.swap(Arc::new(OverloadSet::new(v))));
+        trash.definitions_changed = true;
         if empty && Arc::strong_count(packet) == 1 {
             trash.packets.extend(self.packets.remove(base));
         }
@@ -243,6 +245,7 @@ impl<K: Clone, C> State<K, C> {
             let undefine = op.handle.def.load().as_ref().is_some_and(|d| d.lib == lib);
             if undefine {
                 trash.defs.extend(op.handle.def.swap(None));
+                trash.definitions_changed = true;
                 self.remove_from_packet(name, trash);
             }
             if !keys.is_empty() || undefined {

@@ -335,4 +335,39 @@ fn overload_lists_change_generation_only_when_overloads_change() {
     r.check_invariants().unwrap();
 }
 
+#[test]
+fn definitions_epoch_moves_with_definitions_and_lists_only() {
+    let (r, lib) = setup("op(Tensor x) -> Tensor");
+    let defined = r.definitions_epoch();
+    assert!(defined > 0, "a definition moves it");
+    put(&r, lib, CPU, "k");
+    r.find_op("t::op").unwrap();
+    assert_eq!(
+        r.definitions_epoch(),
+        defined,
+        "a kernel or a lookup is no definition"
+    );
+    let more = r
+        .new_library("t", LibraryKind::Fragment, None, "m.py:1")
+        .unwrap();
+    r.define(
+        more,
+        parse_schema("op.int(Tensor x, int n) -> Tensor").unwrap(),
+        "m.py:2",
+        |_| (),
+    )
+    .unwrap();
+    let second = r.definitions_epoch();
+    assert!(second > defined);
+    let op = r.find_op("t::op.int").unwrap();
+    assert!(op.def_full().is_some());
+    r.destroy_library(more);
+    assert!(
+        r.definitions_epoch() > second,
+        "an undefined overload moves it"
+    );
+    assert!(op.def_full().is_none());
+    assert_eq!(r.packet("t::op").unwrap().overloads_full().len(), 1);
+}
+
 mod lifetime;

@@ -295,10 +295,17 @@ fn aliases_plain(
         return None;
     }
     let py = out.py();
+    // An exact `Tensor` by one type comparison, any other by PyO3's subclass test.
+    let exact = crate::python::hooks::installed(py).map(|h| &h.tensor);
     let address = |t: &Bound<'_, PyAny>| {
-        t.downcast::<crate::python::tensor::base::PyTensorBase>()
-            .ok()
-            .map(|tb| tb.get().storage_address(py, t.as_ptr() as usize))
+        let state = match exact.and_then(|ty| ty.downcast_exact(t)) {
+            Some(tb) => tb.get(),
+            None => t
+                .downcast::<crate::python::tensor::base::PyTensorBase>()
+                .ok()?
+                .get(),
+        };
+        Some(state.storage_address(py, t.as_ptr() as usize))
     };
     let so = address(out)?;
     for a in args.iter() {

@@ -148,7 +148,7 @@ pub fn _find_op(py: Python<'_>, name: &str) -> PyResult<Option<Py<PyOpOverload>>
     ensure_defined(py, name)?;
     REGISTRY
         .find_op(name)
-        .map(|op| Py::new(py, PyOpOverload::new(op)))
+        .map(|op| PyOpOverload::create(py, op))
         .transpose()
 }
 
@@ -156,7 +156,7 @@ pub fn _find_op(py: Python<'_>, name: &str) -> PyResult<Option<Py<PyOpOverload>>
 #[pyfunction]
 pub fn _packet(py: Python<'_>, name: &str) -> PyResult<Py<PyOpOverloadPacket>> {
     let packet = REGISTRY.packet(name).map_err(core_err)?;
-    Py::new(py, PyOpOverloadPacket::new(packet))
+    PyOpOverloadPacket::new(packet).into_object(py)
 }
 
 /// Operators with kernels but no definition.

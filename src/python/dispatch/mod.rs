@@ -7,6 +7,7 @@ pub mod binder;
 pub mod bulk;
 pub mod custom_op;
 pub mod function_protocol;
+pub mod hot;
 pub mod keys;
 pub mod lazy;
 pub mod library;

@@ -12,6 +12,7 @@ use crate::python::dispatch::function_protocol::{function_protocol, try_override
 use crate::python::dispatch::keys::PyDispatchKeySet;
 use crate::python::dispatch::tls;
 use crate::python::errors;
+use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::registry::{split_qualified, Operator, Packet, Registry};
 use crate::schema::FunctionSchema;
 use pyo3::prelude::*;
@@ -50,6 +51,9 @@ pub enum KernelKind {
     PlainAutograd,
     /// The Fake fallback.
     FakeFallback,
+    /// A built-in op's CPU kernel in Rust (Note [Rust kernels] in `kernels_py/mod.rs`),
+    /// called without `PyObject_Call` and its trampoline.
+    Rust,
     /// Anything else: called as a Python callable.
     Other,
 }
@@ -60,6 +64,7 @@ impl KernelKind {
         use crate::python::autograd::kernel::PyPlainAutogradKernel;
         use crate::python::batched::pointwise::PyBatchedPointwise;
         use crate::python::fake::cache::PyFakeFallback;
+        use crate::python::kernels_py::PyRustKernel;
         match (with_keyset, is_fallback) {
             (false, false) if func.downcast_exact::<PyBatchedPointwise>().is_ok() => {
                 KernelKind::BatchedPointwise
@@ -70,6 +75,7 @@ impl KernelKind {
             (_, true) if func.downcast_exact::<PyFakeFallback>().is_ok() => {
                 KernelKind::FakeFallback
             }
+            (false, false) if func.downcast_exact::<PyRustKernel>().is_ok() => KernelKind::Rust,
             _ => KernelKind::Other,
         }
     }
@@ -122,15 +128,35 @@ pub struct PyOpOverload {
     /// (a strong one would make a cycle the GC cannot see). See
     /// Note [Canonical packet] in `dispatch/packet.rs`.
     packet_ref: GILOnceCell<Py<PyWeakrefReference>>,
+    /// The definition the last call read. See Note [Definitions kept by the called object].
+    kept: crate::python::dispatch::hot::KeptDef,
+    /// How CPython calls it. See Note [Vectorcall entries] in `ffi/vectorcall.rs`.
+    vectorcall: VectorcallSlot,
 }
 
+vectorcall_entry!(
+    /// `OpOverload`'s vectorcall entry: the body of `__call__`.
+    overload_vectorcall,
+    PyOpOverload,
+    |_py, slf, args, kwargs| PyOpOverload::bind_and_dispatch(slf, args, kwargs, None)
+);
+
 impl PyOpOverload {
-    /// An `OpOverload` object for `op`.
-    pub fn new(op: Arc<PyOperator>) -> Self {
+    /// An `OpOverload` object for `op` (see [`PyOpOverload::create`]).
+    fn new(op: Arc<PyOperator>) -> Self {
         PyOpOverload {
             op,
             packet_ref: GILOnceCell::new(),
+            kept: Default::default(),
+            vectorcall: VectorcallSlot::new(overload_vectorcall),
         }
+    }
+
+    /// A new `OpOverload` object for `op`, called through its vectorcall entry.
+    pub fn create(py: Python<'_>, op: Arc<PyOperator>) -> PyResult<Py<PyOpOverload>> {
+        let made = Bound::new(py, PyOpOverload::new(op))?;
+        vectorcall::enable(&made, &made.get().vectorcall)?;
+        Ok(made.unbind())
     }
 }
 
@@ -220,6 +246,12 @@ fn call_kernel(
         KernelKind::Other if !k.with_keyset && !k.is_fallback => {
             return func.call(&call.args, kwargs).map(Bound::unbind);
         }
+        // A Rust CPU kernel: its `__call__` body, called directly.
+        KernelKind::Rust => {
+            if let Ok(rk) = func.downcast_exact::<crate::python::kernels_py::PyRustKernel>() {
+                return rk.get().call(py, &call.args, kwargs);
+            }
+        }
         // A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
         KernelKind::BatchedPointwise => {
             if let Ok(bp) =
@@ -252,7 +284,7 @@ fn call_kernel(
     if k.is_fallback {
         match op_obj {
             Some(o) => prefix.push(o.clone().into_any().unbind()),
-            None => prefix.push(Py::new(py, PyOpOverload::new(op.clone()))?.into_any()),
+            None => prefix.push(PyOpOverload::create(py, op.clone())?.into_any()),
         }
     }
     prefix.extend(call.args.iter().map(Bound::unbind));
@@ -279,10 +311,11 @@ impl PyOpOverload {
         keys: Option<DispatchKeySet>,
         ran_at: &mut Option<DispatchKey>,
     ) -> PyResult<PyObject> {
-        let op = &slf.get().op;
+        let this = slf.get();
+        let op = &this.op;
         let bound = {
             // Scoped: the definition is not needed while the kernel runs.
-            let def = op.def();
+            let def = crate::python::dispatch::hot::def_of(&this.kept, slf.py(), op);
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
             def.compiled.binder(args.py()).bind(args, kwargs, false)
         };

@@ -71,10 +71,7 @@ pub fn _operator_packet(
         None => packet.clone().unbind(),
     };
     let form = OperatorForm { plain, other };
-    Py::new(
-        packet.py(),
-        PyOpOverloadPacket::with_operator(this.packet.clone(), Some(form)),
-    )
+    PyOpOverloadPacket::with_operator(this.packet.clone(), Some(form)).into_object(packet.py())
 }
 
 /// Binding failed with `err` and `form`'s packet is an operator: return

@@ -6,6 +6,7 @@
 
 use crate::python::dispatch::binder::{BoundCall, Failure, QuietBinding, Signature};
 use crate::python::dispatch::function_protocol::{function_protocol, try_override_or_numbers};
+use crate::python::dispatch::hot::{overloads_of, Kept, Overloaded};
 use crate::python::dispatch::lazy;
 use crate::python::dispatch::operator::{
     bind_method, dispatch, display_overload, undefined, PyOpOverload, PyOperator, PyPacket,
@@ -14,6 +15,7 @@ use crate::python::dispatch::operator_protocol::{self, OperatorForm};
 use crate::python::dispatch::tls;
 use crate::python::errors::{self, clip};
 use crate::python::ffi::object::{generic_getattr, lookup_on_type};
+use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
@@ -38,7 +40,18 @@ pub struct PyOpOverloadPacket {
     /// Set on the public forms (`opyard.split`, `Tensor.split`) of operators
     /// returning `Tensor[]`: the plain packet. See Note [Tensor lists as tuples].
     pub tuple_form_of: Option<Py<PyOpOverloadPacket>>,
+    /// The overloads and definitions the last call read. See Note [Definitions kept by the called object].
+    kept: Kept<Overloaded>,
+    /// How CPython calls it. See Note [Vectorcall entries] in `ffi/vectorcall.rs`.
+    vectorcall: VectorcallSlot,
 }
+
+vectorcall_entry!(
+    /// The packet's vectorcall entry: the body of its `tp_call` (Note [Packet call slots]).
+    packet_vectorcall,
+    PyOpOverloadPacket,
+    |_py, slf, args, kwargs| PyOpOverloadPacket::call(slf, args, kwargs)
+);
 
 // Note [Tensor lists as tuples]: torch's Python bindings (`torch.split`,
 // `Tensor.unbind`, ...) return a `Tensor[]` result as a tuple, while the
@@ -60,7 +73,16 @@ impl PyOpOverloadPacket {
             overload_cache: parking_lot::Mutex::new(Vec::new()),
             operator,
             tuple_form_of: None,
+            kept: Default::default(),
+            vectorcall: VectorcallSlot::new(packet_vectorcall),
         }
+    }
+
+    /// The Python object of `self`, called through its vectorcall entry.
+    pub fn into_object(self, py: Python<'_>) -> PyResult<Py<Self>> {
+        let made = Bound::new(py, self)?;
+        vectorcall::enable(&made, &made.get().vectorcall)?;
+        Ok(made.unbind())
     }
 
     /// What the function protocol receives as `func`: the plain packet of an operator form.
@@ -82,7 +104,7 @@ impl PyOpOverloadPacket {
         if let Some(hit) = hit {
             return Ok(hit);
         }
-        let made = Py::new(py, PyOpOverload::new(op.clone()))?;
+        let made = PyOpOverload::create(py, op.clone())?;
         let stale = {
             let mut cache = self.overload_cache.lock();
             let stale: Vec<_> = cache
@@ -114,7 +136,10 @@ pub(crate) fn canonical<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py,
             let packet = crate::python::dispatch::operator::REGISTRY
                 .packet(name)
                 .map_err(errors::core_err)?;
-            Ok(Bound::new(py, PyOpOverloadPacket::new(packet))?.into_any())
+            Ok(PyOpOverloadPacket::new(packet)
+                .into_object(py)?
+                .into_bound(py)
+                .into_any())
         }
     }
 }
@@ -137,15 +162,14 @@ enum Resolved<'py> {
 /// `TypeError` (a conversion that raised) ends the search.
 fn resolve<'py>(
     py: Python<'py>,
-    overloads: &[Arc<PyOperator>],
+    overloads: &Overloaded,
     args: &Bound<'py, PyTuple>,
     kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Resolved<'py>> {
     let quiet = QuietBinding::new(true);
     let mut cacheable = true;
     for strict in [true, false] {
-        for (index, op) in overloads.iter().enumerate() {
-            let def = op.def();
+        for (index, def) in overloads.defs.iter().enumerate() {
             let Some(def) = def.as_ref() else {
                 cacheable = false;
                 continue;
@@ -307,13 +331,13 @@ impl PyOpOverloadPacket {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
         let this = slf.get();
-        let overloads = this.packet.overloads();
-        if let [op] = overloads.as_slice() {
-            let def = op.def();
+        let kept = overloads_of(&this.kept, slf.py(), &this.packet);
+        let overloads = &kept.list;
+        if let ([op], [def]) = (overloads.as_slice(), kept.defs.as_slice()) {
             let def = def.as_ref().ok_or_else(|| undefined(op))?;
             let call = match def.compiled.binder(args.py()).bind(args, kwargs, false) {
                 Ok(call) => call,
-                Err(e) => return Self::single_failed(slf, &overloads, args, kwargs, e),
+                Err(e) => return Self::single_failed(slf, overloads, args, kwargs, e),
             };
             return call_bound(slf, op, call, args, kwargs);
         }
@@ -324,7 +348,7 @@ impl PyOpOverloadPacket {
                 if let Some(op) = overloads.get(choice.index as usize) {
                     let bound = {
                         let _quiet = QuietBinding::new(true);
-                        let def = op.def();
+                        let def = &kept.defs[choice.index as usize];
                         def.as_ref().map(|d| {
                             d.compiled
                                 .binder(args.py())
@@ -342,7 +366,7 @@ impl PyOpOverloadPacket {
                 }
             }
         }
-        match resolve(slf.py(), &overloads, args, kwargs)? {
+        match resolve(slf.py(), &kept, args, kwargs)? {
             Resolved::Found {
                 index,
                 strict,
@@ -358,7 +382,7 @@ impl PyOpOverloadPacket {
                 }
                 call_bound(slf, &overloads[index], call, args, kwargs)
             }
-            Resolved::NoMatch => no_match(slf, &overloads, args, kwargs),
+            Resolved::NoMatch => no_match(slf, overloads, args, kwargs),
         }
     }
 }
@@ -505,5 +529,5 @@ pub fn _tuple_packet(packet: &Bound<'_, PyOpOverloadPacket>) -> PyResult<Py<PyOp
     };
     let mut form = PyOpOverloadPacket::new(this.packet.clone());
     form.tuple_form_of = Some(plain);
-    Py::new(packet.py(), form)
+    form.into_object(packet.py())
 }

@@ -293,7 +293,7 @@ fn overload_object(
 ) -> PyResult<Py<PyOpOverload>> {
     match op_obj {
         Some(o) => Ok(o.clone().unbind()),
-        None => Py::new(py, PyOpOverload::new(op.clone())),
+        None => PyOpOverload::create(py, op.clone()),
     }
 }
 

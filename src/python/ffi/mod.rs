@@ -11,3 +11,4 @@ pub mod numpy;
 pub mod numpy_strided;
 pub mod object;
 pub mod type_slots;
+pub mod vectorcall;

@@ -105,8 +105,9 @@ pub struct PyRustKernel {
 }
 
 impl PyRustKernel {
-    /// The body of `__call__` (also the type's raw `tp_call`, see [`install_call_slot`]).
-    fn call(
+    /// The body of `__call__` (also the type's raw `tp_call`, see [`install_call_slot`],
+    /// and what the dispatcher calls for `KernelKind::Rust`).
+    pub(crate) fn call(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,

@@ -149,7 +149,7 @@ impl PyTensorBase {
     #[inline]
     pub fn storage_address(&self, py: Python<'_>, own: usize) -> usize {
         let base = self.slots[Field::Base as usize].address();
-        if base == 0 || base == py.None().as_ptr() as usize {
+        if base == 0 || base == pyo3::types::PyNone::get_bound(py).as_ptr() as usize {
             own
         } else {
             base
