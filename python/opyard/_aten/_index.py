@@ -1,1015 +1,834 @@
 """Written by ``make gen`` (do not edit; ``tests/package/test_generated_indexes.py`` checks it):
 the built-in operators' declared schemas, their ``out=`` rows, per operator row where its kernels
 live, and the packets torch has as functions and methods (Note [Kernel modules on first use],
-``_aten/__init__.py``; ``_aten/_table.py`` derives it)."""
+``_aten/__init__.py``; ``_aten/_table.py`` derives it). The large tables are strings, one entry
+per line, decoded when first read (Note [Packed operator index], ``_table.py``)."""
 
 # The SCHEMAS of the declaring modules, in module order.
-SCHEMAS = ('celu(Tensor self, Scalar alpha=1.0) -> Tensor',
- 'celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)',
- 'selu(Tensor self) -> Tensor',
- 'selu_(Tensor(a!) self) -> Tensor(a!)',
- 'elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)',
- 'glu(Tensor self, int dim=-1) -> Tensor',
- 'hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor',
- 'softshrink(Tensor self, Scalar lambd=0.5) -> Tensor',
- 'hardsigmoid(Tensor self) -> Tensor',
- 'hardsigmoid_(Tensor(a!) self) -> Tensor(a!)',
- 'hardswish(Tensor self) -> Tensor',
- 'hardswish_(Tensor(a!) self) -> Tensor(a!)',
- 'log_sigmoid(Tensor self) -> Tensor',
- 'log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)',
- 'mish(Tensor self) -> Tensor',
- 'mish_(Tensor(a!) self) -> Tensor(a!)',
- 'prelu(Tensor self, Tensor weight) -> Tensor',
- '_prelu_kernel(Tensor self, Tensor weight) -> Tensor',
- 'rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? '
- 'generator=None) -> Tensor',
- 'rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? '
- 'generator=None) -> Tensor(a!)',
- 'rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool '
- 'training=False, Generator? generator=None) -> Tensor',
- 'rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool '
- 'training=False, Generator? generator=None) -> Tensor(a!)',
- 'threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor',
- 'threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)',
- 'arccos(Tensor self) -> Tensor',
- 'arccos_(Tensor(a!) self) -> Tensor(a!)',
- 'arccosh(Tensor self) -> Tensor',
- 'arccosh_(Tensor(a!) self) -> Tensor(a!)',
- 'arcsin(Tensor self) -> Tensor',
- 'arcsin_(Tensor(a!) self) -> Tensor(a!)',
- 'arcsinh(Tensor self) -> Tensor',
- 'arcsinh_(Tensor(a!) self) -> Tensor(a!)',
- 'arctan(Tensor self) -> Tensor',
- 'arctan_(Tensor(a!) self) -> Tensor(a!)',
- 'arctanh(Tensor self) -> Tensor',
- 'arctanh_(Tensor(a!) self) -> Tensor(a!)',
- 'arctan2(Tensor self, Tensor other) -> Tensor',
- 'arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'fix(Tensor self) -> Tensor',
- 'fix_(Tensor(a!) self) -> Tensor(a!)',
- 'greater.Tensor(Tensor self, Tensor other) -> Tensor',
- 'greater.Scalar(Tensor self, Scalar other) -> Tensor',
- 'greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'greater_equal.Tensor(Tensor self, Tensor other) -> Tensor',
- 'greater_equal.Scalar(Tensor self, Scalar other) -> Tensor',
- 'greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'less.Tensor(Tensor self, Tensor other) -> Tensor',
- 'less.Scalar(Tensor self, Scalar other) -> Tensor',
- 'less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'less_equal.Tensor(Tensor self, Tensor other) -> Tensor',
- 'less_equal.Scalar(Tensor self, Scalar other) -> Tensor',
- 'less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'not_equal.Tensor(Tensor self, Tensor other) -> Tensor',
- 'not_equal.Scalar(Tensor self, Scalar other) -> Tensor',
- 'not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor',
- 'clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)',
- 'clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor',
- 'clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)',
- 'moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)',
- 'moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)',
- 'swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)',
- 'swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)',
- 'swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)',
- 'swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)',
- 'row_stack(Tensor[] tensors) -> Tensor',
- 'ger(Tensor self, Tensor vec2) -> Tensor',
- '_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
- '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
- '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
- '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool '
- 'is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)',
- '_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, '
- 'Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> '
- '(Tensor grad_query, Tensor grad_key, Tensor grad_value)',
- '_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float '
- 'dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> '
- '(Tensor, Tensor)',
- 'complex(Tensor real, Tensor imag) -> Tensor',
- 'polar(Tensor abs, Tensor angle) -> Tensor',
- 'isreal(Tensor self) -> Tensor',
- 'adjoint(Tensor(a) self) -> Tensor(a)',
- 'view_as_real(Tensor(a) self) -> Tensor(a)',
- 'view_as_complex(Tensor(a) self) -> Tensor(a)',
- 'real(Tensor(a) self) -> Tensor(a)',
- 'imag(Tensor(a) self) -> Tensor(a)',
- '_conj(Tensor(a) self) -> Tensor(a)',
- 'conj(Tensor(a) self) -> Tensor(a)',
- '_conj_physical(Tensor self) -> Tensor',
- 'conj_physical(Tensor self) -> Tensor',
- 'conj_physical_(Tensor(a!) self) -> Tensor(a!)',
- 'resolve_conj(Tensor(a) self) -> Tensor(a)',
- 'resolve_neg(Tensor(a) self) -> Tensor(a)',
- 'angle(Tensor self) -> Tensor',
- 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool '
- 'transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
- 'convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, '
- 'SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) '
- '-> (Tensor, Tensor, Tensor)',
- '_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool '
- 'transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool '
- 'allow_tf32) -> Tensor',
- '_convolution.deprecated(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] '
- 'dilation, bool transposed, int[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool '
- 'cudnn_enabled) -> Tensor',
- '_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, '
- 'SymInt groups) -> Tensor',
- 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] '
- 'dilation=1, SymInt groups=1) -> Tensor',
- 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] '
- 'dilation=1, SymInt groups=1) -> Tensor',
- 'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] '
- 'dilation=1, SymInt groups=1) -> Tensor',
- 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] '
- 'dilation=1, SymInt groups=1) -> Tensor',
- 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] '
- 'dilation=1, SymInt groups=1) -> Tensor',
- 'conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] '
- 'dilation=1, SymInt groups=1) -> Tensor',
- 'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, '
- 'SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor',
- 'conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, '
- 'SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor',
- 'conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, '
- 'SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor',
- 'im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor',
- 'col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> '
- 'Tensor',
- 'pixel_shuffle(Tensor self, int upscale_factor) -> Tensor',
- 'pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor',
- 'channel_shuffle(Tensor self, SymInt groups) -> Tensor',
- 'native_channel_shuffle(Tensor self, SymInt groups) -> Tensor',
- '_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool '
- 'zero_infinity=False) -> (Tensor, Tensor)',
- '_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool '
- 'zero_infinity=False) -> (Tensor, Tensor)',
- '_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, '
- 'Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor',
- '_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor '
- 'target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor',
- 'ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int '
- 'reduction=Mean, bool zero_infinity=False) -> Tensor',
- 'ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int '
- 'reduction=Mean, bool zero_infinity=False) -> Tensor',
- 'cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor',
- '_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor',
- '_euclidean_dist(Tensor x1, Tensor x2) -> Tensor',
- 'pdist(Tensor self, float p=2) -> Tensor',
- '_pdist_forward(Tensor self, float p=2) -> Tensor',
- 'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor',
- 'bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor',
- '_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int '
- 'unroll_dim=1) -> Tensor',
- 'embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool '
- 'sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)',
- 'embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool '
- 'sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, '
- 'Tensor)',
- '_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool '
- 'sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, '
- 'Tensor, Tensor, Tensor)',
- '_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int '
- 'mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> '
- '(Tensor, Tensor, Tensor, Tensor)',
- '_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor '
- 'maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, '
- 'int padding_idx=-1) -> Tensor',
- '_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor '
- 'maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int '
- 'padding_idx=-1) -> Tensor',
- '_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor '
- 'offset2bag, int mode, int padding_idx=-1) -> Tensor',
- 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)',
- 'dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
- 'feature_dropout(Tensor input, float p, bool train) -> Tensor',
- 'feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
- 'alpha_dropout(Tensor input, float p, bool train) -> Tensor',
- 'alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
- 'feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor',
- 'feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)',
- 'native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)',
- 'native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor',
- 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
- 'bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor',
- 'bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
- 'bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor',
- 'bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor',
- 'index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor',
- 'index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)',
- 'scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)',
- 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor',
- 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor',
- 'isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> '
- 'Tensor',
- 'norm.Scalar(Tensor self, Scalar p=2) -> Tensor',
- 'norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor',
- 'var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor',
- 'std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor',
- 'var(Tensor self, bool unbiased=True) -> Tensor',
- 'std(Tensor self, bool unbiased=True) -> Tensor',
- 'tile(Tensor self, SymInt[] dims) -> Tensor',
- 'equal(Tensor self, Tensor other) -> bool',
- '_local_scalar_dense(Tensor self) -> Scalar',
- 'copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor',
- 'fill.Scalar(Tensor self, Scalar value) -> Tensor',
- 'fill.Tensor(Tensor self, Tensor value) -> Tensor',
- 'index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor',
- 'index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)',
- 'index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor',
- 'index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor',
- 'index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)',
- 'index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)',
- 'scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> '
- 'Tensor',
- 'scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> '
- 'Tensor(a!)',
- 'take(Tensor self, Tensor index) -> Tensor',
- 'take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor',
- 'unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)',
- 'tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]',
- 'tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]',
- 'tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> '
- 'Tensor(a)[]',
- 'detach_(Tensor(a!) self) -> Tensor(a!)',
- 'index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor',
- 'index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> '
- 'Tensor(a!)',
- 'eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'logical_not_(Tensor(a!) self) -> Tensor(a!)',
- 'bitwise_not_(Tensor(a!) self) -> Tensor(a!)',
- 'bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'atleast_1d(Tensor self) -> Tensor',
- 'atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]',
- 'atleast_2d(Tensor self) -> Tensor',
- 'atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]',
- 'atleast_3d(Tensor self) -> Tensor',
- 'atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]',
- 'hstack(Tensor[] tensors) -> Tensor',
- 'vstack(Tensor[] tensors) -> Tensor',
- 'dstack(Tensor[] tensors) -> Tensor',
- 'column_stack(Tensor[] tensors) -> Tensor',
- 'hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]',
- 'hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]',
- 'vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]',
- 'vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]',
- 'dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]',
- 'dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]',
- 'unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]',
- 'unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]',
- 'unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]',
- 'broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)',
- 'broadcast_tensors(Tensor[] tensors) -> Tensor[]',
- 'meshgrid(Tensor[] tensors) -> Tensor[]',
- 'meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]',
- 'cartesian_prod(Tensor[] tensors) -> Tensor',
- 'combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor',
- 'block_diag(Tensor[] tensors) -> Tensor',
- 'diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor',
- 'diag(Tensor self, int diagonal=0) -> Tensor',
- 'diagflat(Tensor self, int offset=0) -> Tensor',
- 'fliplr(Tensor self) -> Tensor',
- 'flipud(Tensor self) -> Tensor',
- 'rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor',
- 'ravel(Tensor(a) self) -> Tensor(a)',
- 'reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)',
- 'sum_to_size(Tensor self, SymInt[] size) -> Tensor',
- 'alias_copy(Tensor self) -> Tensor',
- 'as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor',
- 'diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor',
- 'expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor',
- 'narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor',
- 'permute_copy(Tensor self, int[] dims) -> Tensor',
- 'select_copy.int(Tensor self, int dim, SymInt index) -> Tensor',
- 'slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor',
- 'squeeze_copy(Tensor self) -> Tensor',
- 'squeeze_copy.dim(Tensor self, int dim) -> Tensor',
- 'squeeze_copy.dims(Tensor self, int[] dim) -> Tensor',
- 't_copy(Tensor self) -> Tensor',
- 'transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor',
- 'unsqueeze_copy(Tensor self, int dim) -> Tensor',
- 'unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor',
- 'view_copy(Tensor self, SymInt[] size) -> Tensor',
- 'view_copy.dtype(Tensor self, ScalarType dtype) -> Tensor',
- 'detach_copy(Tensor self) -> Tensor',
- 'split_copy.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]',
- 'split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]',
- 'unbind_copy.int(Tensor self, int dim=0) -> Tensor[]',
- 'slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor',
- 'select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor',
- 'diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor',
- 'as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor',
- 'tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, '
- 'bool? pin_memory=None) -> Tensor',
- 'triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, '
- 'bool? pin_memory=None) -> Tensor',
- 'empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor',
- 'linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor',
- 'linalg_inv(Tensor A) -> Tensor',
- 'linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)',
- 'linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor',
- 'linalg_det(Tensor A) -> Tensor',
- 'linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)',
- 'slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)',
- 'logdet(Tensor self) -> Tensor',
- 'linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)',
- 'linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor',
- 'linalg_eigvals(Tensor self) -> Tensor',
- 'linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)',
- 'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor',
- 'svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)',
- 'linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)',
- '_lu_with_info(Tensor self, bool pivot=True, bool check_errors=True) -> (Tensor LU, Tensor pivots, Tensor info)',
- 'lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor',
- 'linalg_ldl_factor(Tensor self, *, bool hermitian=False) -> (Tensor LD, Tensor pivots)',
- 'matrix_exp(Tensor self) -> Tensor',
- 'orgqr(Tensor self, Tensor input2) -> Tensor',
- 'linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor',
- 'linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor',
- 'linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor',
- 'pinverse(Tensor self, float rcond=1e-15) -> Tensor',
- 'linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) '
- '-> Tensor',
- 'linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> '
- 'Tensor',
- 'linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor',
- 'linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor',
- 'linalg_cond(Tensor self, Scalar? p=None) -> Tensor',
- 'linalg_cond.p_str(Tensor self, str p) -> Tensor',
- 'linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)',
- 'linalg_multi_dot(Tensor[] tensors) -> Tensor',
- 'linalg_tensorinv(Tensor self, int ind=2) -> Tensor',
- 'linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor',
- 'linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor',
- 'linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor',
- 'linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)',
- 'linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor '
- 'info)',
- 'linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)',
- 'lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor '
- 'L, Tensor U)',
- 'linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor',
- 'linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)',
- '_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, '
- 'Tensor pivots, Tensor info)',
- '_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)',
- '_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)',
- 'linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor',
- 'triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> '
- '(Tensor solution, Tensor cloned_coefficient)',
- 'cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor',
- 'cholesky_inverse(Tensor self, bool upper=False) -> Tensor',
- 'linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> (Tensor LD, Tensor pivots, '
- 'Tensor info)',
- 'linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor',
- 'trace(Tensor self) -> Tensor',
- 'det(Tensor self) -> Tensor',
- 'inverse(Tensor self) -> Tensor',
- 'cholesky(Tensor self, bool upper=False) -> Tensor',
- "linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)",
- 'linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor',
- 'cross(Tensor self, Tensor other, int? dim=None) -> Tensor',
- 'kron(Tensor self, Tensor other) -> Tensor',
- 'matrix_power(Tensor self, int n) -> Tensor',
- 'linalg_matrix_power(Tensor self, int n) -> Tensor',
- '_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)',
- 'linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)',
- '_linalg_eigvals(Tensor self) -> Tensor',
- '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, '
- 'Tensor Vh)',
- 'linalg_polar(Tensor A) -> (Tensor U, Tensor H)',
- 'linalg_matrix_sqrth(Tensor self) -> Tensor',
- 'linalg_matrix_exp(Tensor self) -> Tensor',
- 'linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor',
- 'linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, '
- 'Tensor rank, Tensor singular_values)',
- 'geqrf(Tensor self) -> (Tensor a, Tensor tau)',
- 'linalg_householder_product(Tensor input, Tensor tau) -> Tensor',
- 'ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor',
- 'logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, '
- 'Device? device=None, bool? pin_memory=None) -> Tensor',
- 'logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)',
- 'logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? '
- 'layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
- 'logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)',
- 'logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? '
- 'layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
- 'logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)',
- 'logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? '
- 'layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
- 'logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)',
- 'linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
- 'bool? pin_memory=None) -> Tensor',
- 'linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, '
- 'Device? device=None, bool? pin_memory=None) -> Tensor',
- 'linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, '
- 'Device? device=None, bool? pin_memory=None) -> Tensor',
- 'linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, '
- 'Device? device=None, bool? pin_memory=None) -> Tensor',
- 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor',
- 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int '
- 'reduction=Mean) -> Tensor',
- 'nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor '
- 'output, Tensor total_weight)',
- 'nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor '
- 'output, Tensor total_weight)',
- 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
- 'nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> '
- 'Tensor',
- 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> '
- 'Tensor',
- 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, '
- 'float label_smoothing=0.0) -> Tensor',
- 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor',
- 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
- 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor',
- 'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
- 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor',
- 'soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
- 'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor',
- 'hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor',
- 'margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor',
- 'cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor',
- 'multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int '
- 'reduction=Mean) -> Tensor',
- 'multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
- 'multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)',
- 'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, '
- 'bool swap=False, int reduction=Mean) -> Tensor',
- 'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor',
- 'atan2(Tensor self, Tensor other) -> Tensor',
- 'atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'hypot(Tensor self, Tensor other) -> Tensor',
- 'hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'logaddexp(Tensor self, Tensor other) -> Tensor',
- 'copysign.Tensor(Tensor self, Tensor other) -> Tensor',
- 'copysign.Scalar(Tensor self, Scalar other) -> Tensor',
- 'copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'heaviside(Tensor self, Tensor values) -> Tensor',
- 'heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)',
- 'sinc(Tensor self) -> Tensor',
- 'sinc_(Tensor(a!) self) -> Tensor(a!)',
- 'xlogy.Tensor(Tensor self, Tensor other) -> Tensor',
- 'xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor',
- 'xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor',
- 'xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'frac(Tensor self) -> Tensor',
- 'frac_(Tensor(a!) self) -> Tensor(a!)',
- 'sgn(Tensor self) -> Tensor',
- 'sgn_(Tensor(a!) self) -> Tensor(a!)',
- 'lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor',
- 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)',
- 'lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)',
- 'trunc_(Tensor(a!) self) -> Tensor(a!)',
- 'floor_(Tensor(a!) self) -> Tensor(a!)',
- 'ceil_(Tensor(a!) self) -> Tensor(a!)',
- 'round_(Tensor(a!) self) -> Tensor(a!)',
- 'round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)',
- 'reciprocal_(Tensor(a!) self) -> Tensor(a!)',
- 'rsqrt_(Tensor(a!) self) -> Tensor(a!)',
- 'square_(Tensor(a!) self) -> Tensor(a!)',
- 'log2_(Tensor(a!) self) -> Tensor(a!)',
- 'log10_(Tensor(a!) self) -> Tensor(a!)',
- 'log1p_(Tensor(a!) self) -> Tensor(a!)',
- 'tan_(Tensor(a!) self) -> Tensor(a!)',
- 'erf_(Tensor(a!) self) -> Tensor(a!)',
- 'clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)',
- 'exp2_(Tensor(a!) self) -> Tensor(a!)',
- 'fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
- 'fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)',
- 'triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)',
- 'clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)',
- 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)',
- 'logaddexp2(Tensor self, Tensor other) -> Tensor',
- "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor",
- 'silu_backward(Tensor grad_output, Tensor self) -> Tensor',
- 'native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool '
- 'training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
- '_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) '
- 'running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
- '_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float '
- 'eps) -> (Tensor, Tensor, Tensor)',
- '_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor '
- 'running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)',
- '_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) '
- 'running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)',
- '_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, float '
- 'momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)',
- 'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, '
- 'float momentum, float eps, bool cudnn_enabled) -> Tensor',
- 'instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool '
- 'use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor',
- 'native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float '
- 'eps) -> (Tensor, Tensor, Tensor)',
- 'group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool '
- 'cudnn_enabled=True) -> Tensor',
- 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, '
- 'Tensor, Tensor)',
- 'native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, '
- 'Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)',
- 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> '
- 'Tensor',
- 'linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> '
- 'Tensor',
- "linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? "
- 'dtype=None) -> Tensor',
- 'linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> '
- 'Tensor',
- 'linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> '
- 'Tensor',
- 'gcd(Tensor self, Tensor other) -> Tensor',
- 'gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'lcm(Tensor self, Tensor other) -> Tensor',
- 'lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'ldexp.Tensor(Tensor self, Tensor other) -> Tensor',
- 'ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)',
- 'nextafter(Tensor self, Tensor other) -> Tensor',
- 'nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
- 'float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor',
- 'float_power.Scalar(Scalar self, Tensor exponent) -> Tensor',
- 'float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)',
- 'float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)',
- 'positive(Tensor(a) self) -> Tensor(a)',
- 'put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor',
- 'put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)',
- 'masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor',
- 'masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)',
- 'masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor',
- '_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor',
- '_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor',
- 'nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor',
- '_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor',
- 'hash_tensor(Tensor self, int[1] dim=[], *, bool keepdim=False, int mode=0) -> Tensor',
- 'clamp_min.Tensor(Tensor self, Tensor min) -> Tensor',
- 'clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)',
- 'clamp_max.Tensor(Tensor self, Tensor max) -> Tensor',
- 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)',
- 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)',
- 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, '
- 'bool ceil_mode=False) -> (Tensor, Tensor)',
- 'max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool '
- 'ceil_mode=False) -> Tensor',
- 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool '
- 'ceil_mode=False) -> Tensor',
- 'max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool '
- 'ceil_mode=False) -> Tensor',
- 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, '
- 'bool ceil_mode=False) -> (Tensor, Tensor)',
- 'max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, '
- 'bool ceil_mode=False) -> (Tensor, Tensor)',
- 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] '
- 'padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor',
- 'max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] '
- 'padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor',
- 'avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool '
- 'count_include_pad=True) -> Tensor',
- 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool '
- 'count_include_pad=True, int? divisor_override=None) -> Tensor',
- 'avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool '
- 'count_include_pad=True, int? divisor_override=None) -> Tensor',
- 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool '
- 'ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
- 'avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool '
- 'ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
- 'adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor',
- 'adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor',
- 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
- '_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor',
- '_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
- '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor',
- '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor',
- 'adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)',
- 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)',
- 'adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)',
- 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
- 'adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
- 'fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, '
- 'Tensor)',
- 'fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, '
- 'Tensor)',
- 'fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor '
- 'indices) -> Tensor',
- 'fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor '
- 'indices) -> Tensor',
- 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor',
- 'max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor',
- 'vdot(Tensor self, Tensor other) -> Tensor',
- 'tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor',
- 'inner(Tensor self, Tensor other) -> Tensor',
- 'cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)',
- 'exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)',
- 'log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)',
- 'geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)',
- 'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor',
- 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor',
- 'bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)',
- 'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)',
- 'random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)',
- 'random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)',
- 'random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)',
- 'randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? '
- 'pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',
- 'randint_like.generator(Tensor self, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? '
- 'layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',
- 'randint_like.Tensor(Tensor self, Tensor high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
- 'bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',
- 'randint_like.Tensor_generator(Tensor self, Tensor high, *, Generator? generator, ScalarType? dtype=None, Layout? '
- 'layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',
- 'randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, '
- 'Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',
- 'randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator, ScalarType? '
- 'dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> '
- 'Tensor',
- 'multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor',
- 'multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) '
- 'out) -> Tensor(a!)',
- 'normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor',
- 'normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor',
- 'normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor',
- 'normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, '
- 'Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
- 'normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> '
- 'Tensor(a!)',
- 'nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
- 'nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
- 'cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)',
- 'cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)',
- 'median(Tensor self) -> Tensor',
- 'median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
- 'mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)',
- 'var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, '
- 'Tensor)',
- 'var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)',
- 'var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)',
- 'std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, '
- 'Tensor)',
- 'std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)',
- 'std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)',
- 'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)',
- 'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)',
- 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)',
- 'resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)',
- 'upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
- 'upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
- 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor',
- 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
- 'upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? '
- 'scales_w=None) -> Tensor',
- 'upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
- '_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
- '_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
- '_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> '
- 'Tensor',
- '_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
- '_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? '
- 'scales_w=None) -> Tensor',
- '_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
- 'upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor',
- 'upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
- 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
- 'scales_w=None) -> Tensor',
- 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
- 'upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? '
- 'scales_h=None, float? scales_w=None) -> Tensor',
- 'upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
- 'Tensor',
- 'upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
- 'scales_w=None) -> Tensor',
- 'upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
- '_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
- 'scales_w=None) -> Tensor',
- '_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
- 'Tensor',
- '_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? '
- 'scales_w=None) -> Tensor',
- '_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> '
- 'Tensor',
- 'upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) '
- '-> Tensor',
- 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, '
- 'float? scales_w=None) -> Tensor',
- 'upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, '
- 'float? scales_h=None, float? scales_w=None) -> Tensor',
- '_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? '
- 'scales=None) -> Tensor',
- '_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? '
- 'scales_h=None, float? scales_w=None) -> Tensor',
- '_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? '
- 'scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
- 'upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, '
- 'float? scales=None) -> Tensor',
- 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, '
- 'float? scales_h=None, float? scales_w=None) -> Tensor',
- 'upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, '
- 'float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
- 'upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, '
- 'float? scales_h=None, float? scales_w=None) -> Tensor',
- '_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool '
- 'align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
- '_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool '
- 'align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
- 'grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
- 'grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
- 'grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor',
- 'grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
- 'bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)',
- 'grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
- 'bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)',
- 'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
- 'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
- 'addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
- 'addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
- 'addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
- 'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
- 'addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor',
- 'addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)',
- 'addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor',
- 'addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)',
- 'addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
- 'addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
- 'addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
- 'baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
- 'digamma(Tensor self) -> Tensor',
- 'digamma_(Tensor(a!) self) -> Tensor(a!)',
- 'lgamma(Tensor self) -> Tensor',
- 'lgamma_(Tensor(a!) self) -> Tensor(a!)',
- 'erfc(Tensor self) -> Tensor',
- 'erfc_(Tensor(a!) self) -> Tensor(a!)',
- 'erfinv(Tensor self) -> Tensor',
- 'erfinv_(Tensor(a!) self) -> Tensor(a!)',
- 'i0(Tensor self) -> Tensor',
- 'i0_(Tensor(a!) self) -> Tensor(a!)',
- 'special_i0e(Tensor self) -> Tensor',
- 'special_i1(Tensor self) -> Tensor',
- 'special_i1e(Tensor self) -> Tensor',
- 'special_entr(Tensor self) -> Tensor',
- 'special_erfcx(Tensor self) -> Tensor',
- 'special_ndtri(Tensor self) -> Tensor',
- 'special_log_ndtr(Tensor self) -> Tensor',
- 'special_airy_ai(Tensor x) -> Tensor',
- 'special_bessel_j0(Tensor self) -> Tensor',
- 'special_bessel_j1(Tensor self) -> Tensor',
- 'special_bessel_y0(Tensor self) -> Tensor',
- 'special_bessel_y1(Tensor self) -> Tensor',
- 'special_modified_bessel_i0(Tensor self) -> Tensor',
- 'special_modified_bessel_i1(Tensor self) -> Tensor',
- 'special_modified_bessel_k0(Tensor self) -> Tensor',
- 'special_modified_bessel_k1(Tensor self) -> Tensor',
- 'special_scaled_modified_bessel_k0(Tensor x) -> Tensor',
- 'special_scaled_modified_bessel_k1(Tensor x) -> Tensor',
- 'special_spherical_bessel_j0(Tensor x) -> Tensor',
- 'polygamma(int n, Tensor self) -> Tensor',
- 'polygamma_(Tensor(a!) self, int n) -> Tensor(a!)',
- 'mvlgamma(Tensor self, int p) -> Tensor',
- 'mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)',
- 'igamma(Tensor self, Tensor other) -> Tensor',
- 'igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'igammac(Tensor self, Tensor other) -> Tensor',
- 'igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
- 'special_xlog1py(Tensor self, Tensor other) -> Tensor',
- 'special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor',
- 'special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor',
- 'special_zeta(Tensor self, Tensor other) -> Tensor',
- 'special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor',
- 'special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor',
- 'special_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_shifted_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_hermite_polynomial_h(Tensor x, Tensor n) -> Tensor',
- 'special_hermite_polynomial_h.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_hermite_polynomial_h.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_hermite_polynomial_he(Tensor x, Tensor n) -> Tensor',
- 'special_hermite_polynomial_he.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_hermite_polynomial_he.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_laguerre_polynomial_l(Tensor x, Tensor n) -> Tensor',
- 'special_laguerre_polynomial_l.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_laguerre_polynomial_l.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_legendre_polynomial_p(Tensor x, Tensor n) -> Tensor',
- 'special_legendre_polynomial_p.x_scalar(Scalar x, Tensor n) -> Tensor',
- 'special_legendre_polynomial_p.n_scalar(Tensor x, Scalar n) -> Tensor',
- 'special_psi(Tensor self) -> Tensor',
- 'special_digamma(Tensor self) -> Tensor',
- 'special_gammaln(Tensor self) -> Tensor',
- 'special_erf(Tensor self) -> Tensor',
- 'special_erfc(Tensor self) -> Tensor',
- 'special_erfinv(Tensor self) -> Tensor',
- 'special_i0(Tensor self) -> Tensor',
- 'special_expit(Tensor self) -> Tensor',
- 'special_exp2(Tensor self) -> Tensor',
- 'special_expm1(Tensor self) -> Tensor',
- 'special_log1p(Tensor self) -> Tensor',
- 'special_sinc(Tensor self) -> Tensor',
- 'special_logit(Tensor self, float? eps=None) -> Tensor',
- 'special_round(Tensor self, *, int decimals=0) -> Tensor',
- 'special_xlogy(Tensor self, Tensor other) -> Tensor',
- 'special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor',
- 'special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor',
- 'special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
- 'special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
- 'special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor',
- 'special_gammainc(Tensor self, Tensor other) -> Tensor',
- 'special_gammaincc(Tensor self, Tensor other) -> Tensor',
- 'special_polygamma(int n, Tensor self) -> Tensor',
- 'special_multigammaln(Tensor self, int p) -> Tensor',
- 'special_ndtr(Tensor self) -> Tensor',
- '_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor',
- '_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor',
- '_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor',
- 'fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor',
- 'fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor',
- 'fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor',
- 'fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor',
- 'fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor',
- 'fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor',
- 'fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor',
- 'fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor',
- 'fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor',
- 'fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor',
- 'fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor',
- 'fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor',
- 'fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor',
- 'fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor',
- 'fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor',
- 'fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor',
- 'fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor',
- 'fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor',
- 'fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor',
- 'fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor',
- 'unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor',
- 'stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool '
- 'normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor',
- 'stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool '
- 'center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? '
- 'align_to_window=None) -> Tensor',
- 'istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, '
- 'bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor',
- '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, '
- 'Tensor)',
- '_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)',
- 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> '
- '(Tensor, Tensor, Tensor)',
- 'unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, '
- 'Tensor, Tensor)',
- 'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, '
- 'Tensor, Tensor)',
- 'bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor',
- '_histogramdd_bin_edges(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) '
- '-> Tensor[]',
- '_histogramdd_from_bin_cts(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool '
- 'density=False) -> Tensor',
- '_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, bool density=False) -> Tensor',
- 'histogramdd(Tensor self, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor '
- 'hist, Tensor[] bin_edges)',
- 'histogramdd.int_bins(Tensor self, int bins, float[]? range=None, Tensor? weight=None, bool density=False) -> '
- '(Tensor hist, Tensor[] bin_edges)',
- 'histogramdd.TensorList_bins(Tensor self, Tensor[] bins, float[]? range=None, Tensor? weight=None, bool '
- 'density=False) -> (Tensor hist, Tensor[] bin_edges)',
- 'histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, '
- 'Tensor bin_edges)',
- 'histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> '
- '(Tensor hist, Tensor bin_edges)',
- 'histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor',
- 'nanmedian(Tensor self) -> Tensor',
- 'nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
- '_logcumsumexp(Tensor self, int dim) -> Tensor',
- 'logcumsumexp(Tensor self, int dim) -> Tensor',
- 'renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor',
- 'renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)',
- 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor',
- 'segment_reduce(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, Tensor? offsets=None, int '
- 'axis=0, bool unsafe=False, Scalar? initial=None) -> Tensor',
- '_segment_reduce_backward(Tensor grad, Tensor output, Tensor data, str reduce, *, Tensor? lengths=None, Tensor? '
- 'offsets=None, int axis=0, Scalar? initial=None) -> Tensor',
- 'msort(Tensor self) -> Tensor',
- 'trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor',
- 'trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor',
- 'trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor',
- 'trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor',
- 'cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor',
- 'cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor',
- 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor',
- 'corrcoef(Tensor self) -> Tensor',
- "quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
- "quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
- "nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor",
- "nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> "
- 'Tensor',
- 'gradient.tensorarrayint(Tensor self, *, Tensor[] spacing, int? dim=None, int edge_order=1) -> Tensor[]',
- 'gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int edge_order=1) -> Tensor[]',
- 'gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]',
- 'gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1) -> Tensor[]',
- 'gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]',
- 'gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]',
- 'gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]',
- 'asin(Tensor self) -> Tensor',
- 'acos(Tensor self) -> Tensor',
- 'atan(Tensor self) -> Tensor',
- 'sinh(Tensor self) -> Tensor',
- 'cosh(Tensor self) -> Tensor',
- 'asinh(Tensor self) -> Tensor',
- 'acosh(Tensor self) -> Tensor',
- 'atanh(Tensor self) -> Tensor',
- 'deg2rad(Tensor self) -> Tensor',
- 'rad2deg(Tensor self) -> Tensor',
- 'asin_(Tensor(a!) self) -> Tensor(a!)',
- 'acos_(Tensor(a!) self) -> Tensor(a!)',
- 'atan_(Tensor(a!) self) -> Tensor(a!)',
- 'sinh_(Tensor(a!) self) -> Tensor(a!)',
- 'cosh_(Tensor(a!) self) -> Tensor(a!)',
- 'asinh_(Tensor(a!) self) -> Tensor(a!)',
- 'acosh_(Tensor(a!) self) -> Tensor(a!)',
- 'atanh_(Tensor(a!) self) -> Tensor(a!)',
- 'deg2rad_(Tensor(a!) self) -> Tensor(a!)',
- 'rad2deg_(Tensor(a!) self) -> Tensor(a!)',
- 'logit(Tensor self, float? eps=None) -> Tensor',
- 'logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)',
- 'signbit(Tensor self) -> Tensor',
- 'fmax(Tensor self, Tensor other) -> Tensor',
- 'fmin(Tensor self, Tensor other) -> Tensor',
- 'isposinf(Tensor self) -> Tensor',
- 'isneginf(Tensor self) -> Tensor',
- 'hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? '
- 'pin_memory=None) -> Tensor',
- 'hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor',
- 'hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? '
- 'pin_memory=None) -> Tensor',
- 'hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor',
- 'blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? '
- 'pin_memory=None) -> Tensor',
- 'blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor',
- 'bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? '
- 'pin_memory=None) -> Tensor',
- 'bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor',
- 'kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? '
- 'pin_memory=None) -> Tensor',
- 'kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor',
- 'hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? '
- 'layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
- 'hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? '
- 'dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
- 'kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, '
- 'Device? device=None, bool? pin_memory=None) -> Tensor',
- 'randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> '
- 'Tensor',
- 'randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? '
- 'device=None, bool? pin_memory=None) -> Tensor')
+SCHEMAS = tuple("""\
+celu(Tensor self, Scalar alpha=1.0) -> Tensor
+celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)
+selu(Tensor self) -> Tensor
+selu_(Tensor(a!) self) -> Tensor(a!)
+elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)
+glu(Tensor self, int dim=-1) -> Tensor
+hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+softshrink(Tensor self, Scalar lambd=0.5) -> Tensor
+hardsigmoid(Tensor self) -> Tensor
+hardsigmoid_(Tensor(a!) self) -> Tensor(a!)
+hardswish(Tensor self) -> Tensor
+hardswish_(Tensor(a!) self) -> Tensor(a!)
+log_sigmoid(Tensor self) -> Tensor
+log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)
+mish(Tensor self) -> Tensor
+mish_(Tensor(a!) self) -> Tensor(a!)
+prelu(Tensor self, Tensor weight) -> Tensor
+_prelu_kernel(Tensor self, Tensor weight) -> Tensor
+rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor
+rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)
+rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor
+rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)
+threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor
+threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)
+arccos(Tensor self) -> Tensor
+arccos_(Tensor(a!) self) -> Tensor(a!)
+arccosh(Tensor self) -> Tensor
+arccosh_(Tensor(a!) self) -> Tensor(a!)
+arcsin(Tensor self) -> Tensor
+arcsin_(Tensor(a!) self) -> Tensor(a!)
+arcsinh(Tensor self) -> Tensor
+arcsinh_(Tensor(a!) self) -> Tensor(a!)
+arctan(Tensor self) -> Tensor
+arctan_(Tensor(a!) self) -> Tensor(a!)
+arctanh(Tensor self) -> Tensor
+arctanh_(Tensor(a!) self) -> Tensor(a!)
+arctan2(Tensor self, Tensor other) -> Tensor
+arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+fix(Tensor self) -> Tensor
+fix_(Tensor(a!) self) -> Tensor(a!)
+greater.Tensor(Tensor self, Tensor other) -> Tensor
+greater.Scalar(Tensor self, Scalar other) -> Tensor
+greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+greater_equal.Tensor(Tensor self, Tensor other) -> Tensor
+greater_equal.Scalar(Tensor self, Scalar other) -> Tensor
+greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+less.Tensor(Tensor self, Tensor other) -> Tensor
+less.Scalar(Tensor self, Scalar other) -> Tensor
+less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+less_equal.Tensor(Tensor self, Tensor other) -> Tensor
+less_equal.Scalar(Tensor self, Scalar other) -> Tensor
+less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+not_equal.Tensor(Tensor self, Tensor other) -> Tensor
+not_equal.Scalar(Tensor self, Scalar other) -> Tensor
+not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
+clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
+moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)
+moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
+swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)
+swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)
+swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
+swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)
+row_stack(Tensor[] tensors) -> Tensor
+ger(Tensor self, Tensor vec2) -> Tensor
+_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
+_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
+_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)
+_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)
+_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None, bool enable_gqa=False) -> (Tensor, Tensor)
+complex(Tensor real, Tensor imag) -> Tensor
+polar(Tensor abs, Tensor angle) -> Tensor
+isreal(Tensor self) -> Tensor
+adjoint(Tensor(a) self) -> Tensor(a)
+view_as_real(Tensor(a) self) -> Tensor(a)
+view_as_complex(Tensor(a) self) -> Tensor(a)
+real(Tensor(a) self) -> Tensor(a)
+imag(Tensor(a) self) -> Tensor(a)
+_conj(Tensor(a) self) -> Tensor(a)
+conj(Tensor(a) self) -> Tensor(a)
+_conj_physical(Tensor self) -> Tensor
+conj_physical(Tensor self) -> Tensor
+conj_physical_(Tensor(a!) self) -> Tensor(a!)
+resolve_conj(Tensor(a) self) -> Tensor(a)
+resolve_neg(Tensor(a) self) -> Tensor(a)
+angle(Tensor self) -> Tensor
+convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor
+convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor
+_convolution.deprecated(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, int[] output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled) -> Tensor
+_convolution_mode(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, str padding, SymInt[] dilation, SymInt groups) -> Tensor
+conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor
+conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor
+conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor
+conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor
+conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor
+conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor
+conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor
+conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor
+conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor
+im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+channel_shuffle(Tensor self, SymInt groups) -> Tensor
+native_channel_shuffle(Tensor self, SymInt groups) -> Tensor
+_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)
+_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor
+ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor
+ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor
+cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor
+_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor
+_euclidean_dist(Tensor x1, Tensor x2) -> Tensor
+pdist(Tensor self, float p=2) -> Tensor
+_pdist_forward(Tensor self, float p=2) -> Tensor
+cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor
+embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor
+_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor
+_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor
+embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)
+dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+feature_dropout(Tensor input, float p, bool train) -> Tensor
+feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+alpha_dropout(Tensor input, float p, bool train) -> Tensor
+alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor
+feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
+native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
+native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)
+scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
+roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor
+nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor
+norm.Scalar(Tensor self, Scalar p=2) -> Tensor
+norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
+std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
+var(Tensor self, bool unbiased=True) -> Tensor
+std(Tensor self, bool unbiased=True) -> Tensor
+tile(Tensor self, SymInt[] dims) -> Tensor
+equal(Tensor self, Tensor other) -> bool
+_local_scalar_dense(Tensor self) -> Scalar
+copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
+fill.Scalar(Tensor self, Scalar value) -> Tensor
+fill.Tensor(Tensor self, Tensor value) -> Tensor
+index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor
+index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)
+index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
+index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)
+scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
+scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)
+take(Tensor self, Tensor index) -> Tensor
+take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]
+tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]
+tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]
+detach_(Tensor(a!) self) -> Tensor(a!)
+index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor
+index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)
+eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+logical_not_(Tensor(a!) self) -> Tensor(a!)
+bitwise_not_(Tensor(a!) self) -> Tensor(a!)
+bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+atleast_1d(Tensor self) -> Tensor
+atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]
+atleast_2d(Tensor self) -> Tensor
+atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]
+atleast_3d(Tensor self) -> Tensor
+atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]
+hstack(Tensor[] tensors) -> Tensor
+vstack(Tensor[] tensors) -> Tensor
+dstack(Tensor[] tensors) -> Tensor
+column_stack(Tensor[] tensors) -> Tensor
+hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
+hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]
+vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
+vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]
+dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
+dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]
+unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]
+unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]
+unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]
+broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)
+broadcast_tensors(Tensor[] tensors) -> Tensor[]
+meshgrid(Tensor[] tensors) -> Tensor[]
+meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
+cartesian_prod(Tensor[] tensors) -> Tensor
+combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor
+block_diag(Tensor[] tensors) -> Tensor
+diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
+diag(Tensor self, int diagonal=0) -> Tensor
+diagflat(Tensor self, int offset=0) -> Tensor
+fliplr(Tensor self) -> Tensor
+flipud(Tensor self) -> Tensor
+rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+ravel(Tensor(a) self) -> Tensor(a)
+reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)
+sum_to_size(Tensor self, SymInt[] size) -> Tensor
+alias_copy(Tensor self) -> Tensor
+as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor
+diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor
+expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor
+narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor
+permute_copy(Tensor self, int[] dims) -> Tensor
+select_copy.int(Tensor self, int dim, SymInt index) -> Tensor
+slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor
+squeeze_copy(Tensor self) -> Tensor
+squeeze_copy.dim(Tensor self, int dim) -> Tensor
+squeeze_copy.dims(Tensor self, int[] dim) -> Tensor
+t_copy(Tensor self) -> Tensor
+transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor
+unsqueeze_copy(Tensor self, int dim) -> Tensor
+unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor
+view_copy(Tensor self, SymInt[] size) -> Tensor
+view_copy.dtype(Tensor self, ScalarType dtype) -> Tensor
+detach_copy(Tensor self) -> Tensor
+split_copy.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]
+split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]
+unbind_copy.int(Tensor self, int dim=0) -> Tensor[]
+slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor
+select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor
+diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor
+as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor
+tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor
+linalg_inv(Tensor A) -> Tensor
+linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)
+linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor
+linalg_det(Tensor A) -> Tensor
+linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)
+slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)
+logdet(Tensor self) -> Tensor
+linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)
+linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor
+linalg_eigvals(Tensor self) -> Tensor
+linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)
+linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor
+svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)
+linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)
+_lu_with_info(Tensor self, bool pivot=True, bool check_errors=True) -> (Tensor LU, Tensor pivots, Tensor info)
+lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor
+linalg_ldl_factor(Tensor self, *, bool hermitian=False) -> (Tensor LD, Tensor pivots)
+matrix_exp(Tensor self) -> Tensor
+orgqr(Tensor self, Tensor input2) -> Tensor
+linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor
+linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor
+linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor
+pinverse(Tensor self, float rcond=1e-15) -> Tensor
+linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor
+linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor
+linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor
+linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor
+linalg_cond(Tensor self, Scalar? p=None) -> Tensor
+linalg_cond.p_str(Tensor self, str p) -> Tensor
+linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)
+linalg_multi_dot(Tensor[] tensors) -> Tensor
+linalg_tensorinv(Tensor self, int ind=2) -> Tensor
+linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor
+linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor
+linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor
+linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)
+linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)
+linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)
+lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U)
+linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor
+linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
+_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)
+_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)
+_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)
+linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor
+triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)
+cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor
+cholesky_inverse(Tensor self, bool upper=False) -> Tensor
+linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> (Tensor LD, Tensor pivots, Tensor info)
+linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor
+trace(Tensor self) -> Tensor
+det(Tensor self) -> Tensor
+inverse(Tensor self) -> Tensor
+cholesky(Tensor self, bool upper=False) -> Tensor
+linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)
+linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+cross(Tensor self, Tensor other, int? dim=None) -> Tensor
+kron(Tensor self, Tensor other) -> Tensor
+matrix_power(Tensor self, int n) -> Tensor
+linalg_matrix_power(Tensor self, int n) -> Tensor
+_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)
+linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)
+_linalg_eigvals(Tensor self) -> Tensor
+_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)
+linalg_polar(Tensor A) -> (Tensor U, Tensor H)
+linalg_matrix_sqrth(Tensor self) -> Tensor
+linalg_matrix_exp(Tensor self) -> Tensor
+linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor
+linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)
+geqrf(Tensor self) -> (Tensor a, Tensor tau)
+linalg_householder_product(Tensor input, Tensor tau) -> Tensor
+ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor
+logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+logspace.Tensor_Tensor_out(Tensor start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+logspace.Tensor_Scalar_out(Tensor start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+logspace.Scalar_Tensor_out(Scalar start, Tensor end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)
+linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor
+binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor
+nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)
+nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)
+nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor
+nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor
+nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor
+cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor
+kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor
+l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor
+mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor
+soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor
+margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor
+cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor
+multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor
+multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)
+triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor
+pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor
+atan2(Tensor self, Tensor other) -> Tensor
+atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+hypot(Tensor self, Tensor other) -> Tensor
+hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+logaddexp(Tensor self, Tensor other) -> Tensor
+copysign.Tensor(Tensor self, Tensor other) -> Tensor
+copysign.Scalar(Tensor self, Scalar other) -> Tensor
+copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+heaviside(Tensor self, Tensor values) -> Tensor
+heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)
+sinc(Tensor self) -> Tensor
+sinc_(Tensor(a!) self) -> Tensor(a!)
+xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor
+xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor
+xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)
+frac(Tensor self) -> Tensor
+frac_(Tensor(a!) self) -> Tensor(a!)
+sgn(Tensor self) -> Tensor
+sgn_(Tensor(a!) self) -> Tensor(a!)
+lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
+lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
+trunc_(Tensor(a!) self) -> Tensor(a!)
+floor_(Tensor(a!) self) -> Tensor(a!)
+ceil_(Tensor(a!) self) -> Tensor(a!)
+round_(Tensor(a!) self) -> Tensor(a!)
+round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
+reciprocal_(Tensor(a!) self) -> Tensor(a!)
+rsqrt_(Tensor(a!) self) -> Tensor(a!)
+square_(Tensor(a!) self) -> Tensor(a!)
+log2_(Tensor(a!) self) -> Tensor(a!)
+log10_(Tensor(a!) self) -> Tensor(a!)
+log1p_(Tensor(a!) self) -> Tensor(a!)
+tan_(Tensor(a!) self) -> Tensor(a!)
+erf_(Tensor(a!) self) -> Tensor(a!)
+clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)
+exp2_(Tensor(a!) self) -> Tensor(a!)
+fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)
+triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)
+clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)
+nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)
+logaddexp2(Tensor self, Tensor other) -> Tensor
+gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor
+silu_backward(Tensor grad_output, Tensor self) -> Tensor
+native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)
+_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)
+batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
+group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor
+native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)
+native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+gcd(Tensor self, Tensor other) -> Tensor
+gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+lcm(Tensor self, Tensor other) -> Tensor
+lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+ldexp.Tensor(Tensor self, Tensor other) -> Tensor
+ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)
+nextafter(Tensor self, Tensor other) -> Tensor
+nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
+float_power.Scalar(Scalar self, Tensor exponent) -> Tensor
+float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)
+float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
+positive(Tensor(a) self) -> Tensor(a)
+put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)
+masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)
+masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor
+_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor
+_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor
+nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor
+_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor
+hash_tensor(Tensor self, int[1] dim=[], *, bool keepdim=False, int mode=0) -> Tensor
+clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)
+clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)
+clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
+max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor
+max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor
+max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor
+max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor
+avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor
+avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor
+adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
+_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
+_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor
+adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)
+adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
+adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)
+adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor)
+fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor)
+fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor indices) -> Tensor
+fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor indices) -> Tensor
+max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor
+max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor
+vdot(Tensor self, Tensor other) -> Tensor
+tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor
+inner(Tensor self, Tensor other) -> Tensor
+cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)
+exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)
+log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)
+geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)
+bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)
+bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+randint_like.generator(Tensor self, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+randint_like.Tensor(Tensor self, Tensor high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+randint_like.Tensor_generator(Tensor self, Tensor high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor
+multinomial.out(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+normal.float_float_out(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)
+nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
+cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+median(Tensor self) -> Tensor
+median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
+std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)
+cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)
+resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)
+resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)
+upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor
+_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor
+upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
+upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor
+_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor
+upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor
+upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor
+grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)
+addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)
+addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+digamma(Tensor self) -> Tensor
+digamma_(Tensor(a!) self) -> Tensor(a!)
+lgamma(Tensor self) -> Tensor
+lgamma_(Tensor(a!) self) -> Tensor(a!)
+erfc(Tensor self) -> Tensor
+erfc_(Tensor(a!) self) -> Tensor(a!)
+erfinv(Tensor self) -> Tensor
+erfinv_(Tensor(a!) self) -> Tensor(a!)
+i0(Tensor self) -> Tensor
+i0_(Tensor(a!) self) -> Tensor(a!)
+special_i0e(Tensor self) -> Tensor
+special_i1(Tensor self) -> Tensor
+special_i1e(Tensor self) -> Tensor
+special_entr(Tensor self) -> Tensor
+special_erfcx(Tensor self) -> Tensor
+special_ndtri(Tensor self) -> Tensor
+special_log_ndtr(Tensor self) -> Tensor
+special_airy_ai(Tensor x) -> Tensor
+special_bessel_j0(Tensor self) -> Tensor
+special_bessel_j1(Tensor self) -> Tensor
+special_bessel_y0(Tensor self) -> Tensor
+special_bessel_y1(Tensor self) -> Tensor
+special_modified_bessel_i0(Tensor self) -> Tensor
+special_modified_bessel_i1(Tensor self) -> Tensor
+special_modified_bessel_k0(Tensor self) -> Tensor
+special_modified_bessel_k1(Tensor self) -> Tensor
+special_scaled_modified_bessel_k0(Tensor x) -> Tensor
+special_scaled_modified_bessel_k1(Tensor x) -> Tensor
+special_spherical_bessel_j0(Tensor x) -> Tensor
+polygamma(int n, Tensor self) -> Tensor
+polygamma_(Tensor(a!) self, int n) -> Tensor(a!)
+mvlgamma(Tensor self, int p) -> Tensor
+mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)
+igamma(Tensor self, Tensor other) -> Tensor
+igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+igammac(Tensor self, Tensor other) -> Tensor
+igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+special_xlog1py(Tensor self, Tensor other) -> Tensor
+special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor
+special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor
+special_zeta(Tensor self, Tensor other) -> Tensor
+special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor
+special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor
+special_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor
+special_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor
+special_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor
+special_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor
+special_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor
+special_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor
+special_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor
+special_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor
+special_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor
+special_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor
+special_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor
+special_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor
+special_shifted_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor
+special_shifted_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor
+special_shifted_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor
+special_shifted_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor
+special_shifted_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor
+special_hermite_polynomial_h(Tensor x, Tensor n) -> Tensor
+special_hermite_polynomial_h.x_scalar(Scalar x, Tensor n) -> Tensor
+special_hermite_polynomial_h.n_scalar(Tensor x, Scalar n) -> Tensor
+special_hermite_polynomial_he(Tensor x, Tensor n) -> Tensor
+special_hermite_polynomial_he.x_scalar(Scalar x, Tensor n) -> Tensor
+special_hermite_polynomial_he.n_scalar(Tensor x, Scalar n) -> Tensor
+special_laguerre_polynomial_l(Tensor x, Tensor n) -> Tensor
+special_laguerre_polynomial_l.x_scalar(Scalar x, Tensor n) -> Tensor
+special_laguerre_polynomial_l.n_scalar(Tensor x, Scalar n) -> Tensor
+special_legendre_polynomial_p(Tensor x, Tensor n) -> Tensor
+special_legendre_polynomial_p.x_scalar(Scalar x, Tensor n) -> Tensor
+special_legendre_polynomial_p.n_scalar(Tensor x, Scalar n) -> Tensor
+special_psi(Tensor self) -> Tensor
+special_digamma(Tensor self) -> Tensor
+special_gammaln(Tensor self) -> Tensor
+special_erf(Tensor self) -> Tensor
+special_erfc(Tensor self) -> Tensor
+special_erfinv(Tensor self) -> Tensor
+special_i0(Tensor self) -> Tensor
+special_expit(Tensor self) -> Tensor
+special_exp2(Tensor self) -> Tensor
+special_expm1(Tensor self) -> Tensor
+special_log1p(Tensor self) -> Tensor
+special_sinc(Tensor self) -> Tensor
+special_logit(Tensor self, float? eps=None) -> Tensor
+special_round(Tensor self, *, int decimals=0) -> Tensor
+special_xlogy(Tensor self, Tensor other) -> Tensor
+special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor
+special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor
+special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+special_gammainc(Tensor self, Tensor other) -> Tensor
+special_gammaincc(Tensor self, Tensor other) -> Tensor
+special_polygamma(int n, Tensor self) -> Tensor
+special_multigammaln(Tensor self, int p) -> Tensor
+special_ndtr(Tensor self) -> Tensor
+_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor
+_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor
+_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor
+fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor
+fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor
+fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor
+fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor
+fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor
+unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor
+stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+stft.center(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, str pad_mode="reflect", bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor
+_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)
+unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
+bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
+_histogramdd_bin_edges(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) -> Tensor[]
+_histogramdd_from_bin_cts(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) -> Tensor
+_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, bool density=False) -> Tensor
+histogramdd(Tensor self, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)
+histogramdd.int_bins(Tensor self, int bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)
+histogramdd.TensorList_bins(Tensor self, Tensor[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)
+histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)
+histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)
+histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+nanmedian(Tensor self) -> Tensor
+nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+_logcumsumexp(Tensor self, int dim) -> Tensor
+logcumsumexp(Tensor self, int dim) -> Tensor
+renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor
+renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)
+dist(Tensor self, Tensor other, Scalar p=2) -> Tensor
+segment_reduce(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None) -> Tensor
+_segment_reduce_backward(Tensor grad, Tensor output, Tensor data, str reduce, *, Tensor? lengths=None, Tensor? offsets=None, int axis=0, Scalar? initial=None) -> Tensor
+msort(Tensor self) -> Tensor
+trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
+trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor
+cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor
+cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor
+cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor
+corrcoef(Tensor self) -> Tensor
+quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor
+gradient.tensorarrayint(Tensor self, *, Tensor[] spacing, int? dim=None, int edge_order=1) -> Tensor[]
+gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int edge_order=1) -> Tensor[]
+gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]
+gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1) -> Tensor[]
+gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]
+gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]
+gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]
+asin(Tensor self) -> Tensor
+acos(Tensor self) -> Tensor
+atan(Tensor self) -> Tensor
+sinh(Tensor self) -> Tensor
+cosh(Tensor self) -> Tensor
+asinh(Tensor self) -> Tensor
+acosh(Tensor self) -> Tensor
+atanh(Tensor self) -> Tensor
+deg2rad(Tensor self) -> Tensor
+rad2deg(Tensor self) -> Tensor
+asin_(Tensor(a!) self) -> Tensor(a!)
+acos_(Tensor(a!) self) -> Tensor(a!)
+atan_(Tensor(a!) self) -> Tensor(a!)
+sinh_(Tensor(a!) self) -> Tensor(a!)
+cosh_(Tensor(a!) self) -> Tensor(a!)
+asinh_(Tensor(a!) self) -> Tensor(a!)
+acosh_(Tensor(a!) self) -> Tensor(a!)
+atanh_(Tensor(a!) self) -> Tensor(a!)
+deg2rad_(Tensor(a!) self) -> Tensor(a!)
+rad2deg_(Tensor(a!) self) -> Tensor(a!)
+logit(Tensor self, float? eps=None) -> Tensor
+logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)
+signbit(Tensor self) -> Tensor
+fmax(Tensor self, Tensor other) -> Tensor
+fmin(Tensor self, Tensor other) -> Tensor
+isposinf(Tensor self) -> Tensor
+isneginf(Tensor self) -> Tensor
+hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+hamming_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+blackman_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+bartlett_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+bartlett_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+kaiser_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+kaiser_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+hamming_window.periodic_alpha(int window_length, bool periodic, float alpha, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+hamming_window.periodic_alpha_beta(int window_length, bool periodic, float alpha, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+kaiser_window.beta(int window_length, bool periodic, float beta, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor""".split("\n"))
 
 # (out= schema, functional overload, exact dtype?) declared beside their functional operators.
 OUT = (('complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)', 'complex', True),
@@ -1304,4469 +1123,4475 @@ OUT = (('complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)'
   'nanquantile.scalar',
   True))
 
-# (name, module, kernel table, kind, meta kernel's module.table or None), in index order.
-ROWS = (('celu', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('glu', 'activation_ops', 'KERNELS', 'proxy', None),
- ('hardshrink', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('softshrink', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('hardsigmoid', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('hardswish', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('log_sigmoid_forward', 'activation_ops', 'KERNELS', 'proxy', None),
- ('mish', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('_prelu_kernel', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('rrelu_with_noise', 'activation_ops', 'KERNELS', 'proxy', None),
- ('rrelu_with_noise_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('threshold', 'activation_ops', 'KERNELS', 'pointwise', None),
- ('celu_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('hardsigmoid_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('hardswish_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('mish_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('threshold_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('elu_', 'activation_ops', 'KERNELS', 'inplace', None),
- ('_safe_softmax', 'attention_ops', 'KERNELS', 'proxy', None),
- ('_softmax_backward_data', 'attention_ops', 'KERNELS', 'proxy', None),
- ('_log_softmax_backward_data', 'attention_ops', 'KERNELS', 'proxy', None),
- ('_scaled_dot_product_flash_attention_for_cpu', 'attention_ops', 'KERNELS', 'proxy', None),
- ('_scaled_dot_product_flash_attention_for_cpu_backward', 'attention_ops', 'KERNELS', 'proxy', None),
- ('complex', 'complex_build', 'OPS.KERNELS', 'pointwise', None),
- ('polar', 'complex_build', 'OPS.KERNELS', 'pointwise', None),
- ('view_as_real', 'complex_views', 'OPS.KERNELS', 'view', None),
- ('view_as_complex', 'complex_views', 'OPS.KERNELS', 'view', None),
- ('_conj', 'complex_views', 'OPS.KERNELS', 'pointwise', None),
- ('_conj_physical', 'complex_views', 'OPS.KERNELS', 'pointwise', None),
- ('conj_physical_', 'complex_views', 'OPS.KERNELS', 'inplace', None),
- ('angle', 'complex_views', 'OPS.KERNELS', 'pointwise', None),
- ('convolution', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('convolution_backward', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('_convolution', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('im2col', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('col2im', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('pixel_shuffle', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('pixel_unshuffle', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('channel_shuffle', 'conv_ops', 'OPS.KERNELS', 'own_meta', 'conv_ops.OPS.META_KERNELS'),
- ('_ctc_loss', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops.META_KERNELS'),
- ('_ctc_loss.Tensor', 'ctc_ops', 'KERNELS', 'data_dependent', None),
- ('_ctc_loss_backward', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops.META_KERNELS'),
- ('_ctc_loss_backward.Tensor', 'ctc_ops', 'KERNELS', 'own_meta', 'ctc_ops.META_KERNELS'),
- ('_cdist_forward', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_euclidean_dist', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_pdist_forward', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_trilinear', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_embedding_bag', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_embedding_bag_forward_only', 'distance_ops', 'KERNELS', 'proxy', None),
- ('embedding_renorm_', 'distance_ops', 'KERNELS', 'inplace', None),
- ('_embedding_bag_backward', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_embedding_bag_dense_backward', 'distance_ops', 'KERNELS', 'proxy', None),
- ('_embedding_bag_per_sample_weights_backward', 'distance_ops', 'KERNELS', 'proxy', None),
- ('native_dropout', 'dropout_ops', 'KERNELS', 'proxy', None),
- ('native_dropout_backward', 'dropout_ops', 'KERNELS', 'proxy', None),
- ('bitwise_left_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
- ('bitwise_left_shift.Tensor_Scalar', 'extra_ops', 'KERNELS', 'pointwise', None),
- ('bitwise_right_shift.Tensor', 'extra_ops', 'KERNELS', 'pointwise', None),
- ('bitwise_right_shift.Tensor_Scalar', 'extra_ops', 'KERNELS', 'pointwise', None),
- ('index_add', 'extra_ops', 'KERNELS', 'proxy', None),
- ('index_add_', 'extra_ops', 'KERNELS', 'inplace', None),
- ('scatter_add_', 'extra_ops', 'KERNELS', 'inplace', None),
- ('roll', 'extra_ops', 'KERNELS', 'proxy', None),
- ('nan_to_num', 'extra_ops', 'KERNELS', 'pointwise', None),
- ('isin.Tensor_Tensor', 'extra_ops', 'KERNELS', 'proxy', None),
- ('equal', 'extra_ops', 'KERNELS', 'own_meta', 'extra_ops.META_KERNELS'),
- ('_local_scalar_dense', 'extra_ops', 'KERNELS', 'own_meta', 'extra_ops.META_KERNELS'),
- ('zeros', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('ones', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('empty.memory_format', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('empty_strided', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('full', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('arange', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('arange.start', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('arange.start_step', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('eye', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('eye.m', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('rand', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('randn', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('randint', 'factory', 'KERNELS', 'factory', 'factory.META_KERNELS'),
- ('zeros_like', 'factory', 'KERNELS', 'like', None),
- ('ones_like', 'factory', 'KERNELS', 'like', None),
- ('empty_like', 'factory', 'KERNELS', 'like', None),
- ('rand_like', 'factory', 'KERNELS', 'like', None),
- ('randn_like', 'factory', 'KERNELS', 'like', None),
- ('full_like', 'factory', 'KERNELS', 'like', None),
- ('new_empty', 'factory', 'KERNELS', 'like', None),
- ('new_zeros', 'factory', 'KERNELS', 'like', None),
- ('new_ones', 'factory', 'KERNELS', 'like', None),
- ('new_full', 'factory', 'KERNELS', 'like', None),
- ('uniform_', 'factory', 'KERNELS', 'inplace', None),
- ('normal_', 'factory', 'KERNELS', 'inplace', None),
- ('_to_copy', 'factory', 'KERNELS', 'meta_aware', None),
- ('numel', 'factory', 'KERNELS', 'meta_aware', None),
- ('index_copy', 'index_ops', 'KERNELS', 'proxy', None),
- ('index_copy_', 'index_ops', 'KERNELS', 'inplace', None),
- ('index_fill.int_Scalar', 'index_ops', 'KERNELS', 'proxy', None),
- ('index_fill.int_Tensor', 'index_ops', 'KERNELS', 'proxy', None),
- ('index_fill_.int_Scalar', 'index_ops', 'KERNELS', 'inplace', None),
- ('index_fill_.int_Tensor', 'index_ops', 'KERNELS', 'inplace', None),
- ('scatter_reduce.two', 'index_ops', 'KERNELS', 'proxy', None),
- ('scatter_reduce_.two', 'index_ops', 'KERNELS', 'inplace', None),
- ('unfold', 'index_ops', 'KERNELS', 'view', None),
- ('detach_', 'index_ops', 'KERNELS', 'own_meta', 'index_ops.META_KERNELS'),
- ('index_reduce', 'index_reduce_ops', 'OPS.KERNELS', 'proxy', None),
- ('index_reduce_', 'index_reduce_ops', 'OPS.KERNELS', 'inplace', None),
- ('index.Tensor', 'indexing', 'KERNELS', 'proxy', None),
- ('index_put_', 'indexing', 'KERNELS', 'inplace', None),
- ('index_put', 'indexing', 'KERNELS', 'proxy', None),
- ('index_select', 'indexing', 'KERNELS', 'proxy', None),
- ('gather', 'indexing', 'KERNELS', 'proxy', None),
- ('scatter.src', 'indexing', 'KERNELS', 'proxy', None),
- ('scatter.value', 'indexing', 'KERNELS', 'proxy', None),
- ('masked_fill.Scalar', 'indexing', 'KERNELS', 'proxy', None),
- ('masked_fill.Tensor', 'indexing', 'KERNELS', 'proxy', None),
- ('masked_fill_.Scalar', 'indexing', 'KERNELS', 'inplace', None),
- ('masked_fill_.Tensor', 'indexing', 'KERNELS', 'inplace', None),
- ('nonzero', 'indexing', 'KERNELS', 'data_dependent', None),
- ('scatter_.src', 'indexing', 'KERNELS', 'inplace', None),
- ('scatter_.value', 'indexing', 'KERNELS', 'inplace', None),
- ('scatter_add', 'indexing', 'KERNELS', 'proxy', None),
- ('scatter.reduce', 'indexing', 'KERNELS', 'proxy', None),
- ('scatter.value_reduce', 'indexing', 'KERNELS', 'proxy', None),
- ('scatter_.reduce', 'indexing', 'KERNELS', 'inplace', None),
- ('scatter_.value_reduce', 'indexing', 'KERNELS', 'inplace', None),
- ('eq_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('eq_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('ne_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('ne_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('lt_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('lt_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('le_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('le_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('gt_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('gt_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('ge_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('ge_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_and_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_or_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_xor_.Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('logical_and_', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('logical_or_', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('logical_xor_', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('logical_not_', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_not_', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_left_shift_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_left_shift_.Tensor_Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_right_shift_.Tensor', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('bitwise_right_shift_.Tensor_Scalar', 'inplace_logic', 'OPS.KERNELS', 'inplace', None),
- ('tril_indices', 'layout_factories', 'OPS.KERNELS', 'own_meta', 'layout_factories.OPS.META_KERNELS'),
- ('triu_indices', 'layout_factories', 'OPS.KERNELS', 'own_meta', 'layout_factories.OPS.META_KERNELS'),
- ('empty_permuted', 'layout_factories', 'OPS.KERNELS', 'own_meta', 'layout_factories.OPS.META_KERNELS'),
- ('mm', 'linalg', 'KERNELS', 'proxy', None),
- ('bmm', 'linalg', 'KERNELS', 'proxy', None),
- ('dot', 'linalg', 'KERNELS', 'proxy', None),
- ('outer', 'linalg', 'KERNELS', 'proxy', None),
- ('mv', 'linalg', 'KERNELS', 'proxy', None),
- ('linalg_cholesky_ex', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_lu_factor_ex', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_lu', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('lu_unpack', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_lu_solve', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_inv_ex', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('_linalg_solve_ex', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('_linalg_det', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('_linalg_slogdet', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_solve_triangular', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('triangular_solve', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('cholesky_solve', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('cholesky_inverse', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_ldl_factor_ex', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_ldl_solve', 'linalg_factor', 'OPS.KERNELS', 'meta_aware', None),
- ('trace', 'linalg_ops', 'KERNELS', 'own_meta', 'linalg_ops.META_KERNELS'),
- ('linalg_qr', 'linalg_ops', 'KERNELS', 'own_meta', 'linalg_ops.META_KERNELS'),
- ('linalg_cross', 'linalg_ops', 'KERNELS', 'own_meta', 'linalg_ops.META_KERNELS'),
- ('_linalg_eigh', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_eig', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('_linalg_eigvals', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('_linalg_svd', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_polar', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_matrix_sqrth', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_matrix_exp', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_pinv.atol_rtol_tensor', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_lstsq', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('geqrf', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('linalg_householder_product', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('ormqr', 'linalg_spectral', 'OPS.KERNELS', 'meta_aware', None),
- ('logspace', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('logspace.Tensor_Tensor', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('logspace.Tensor_Scalar', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('logspace.Scalar_Tensor', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('linspace', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('linspace.Tensor_Tensor', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('linspace.Tensor_Scalar', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('linspace.Scalar_Tensor', 'logspace_ops', 'OPS.KERNELS', 'own_meta', 'logspace_ops.OPS.META_KERNELS'),
- ('binary_cross_entropy', 'loss_ops', 'KERNELS', 'proxy', None),
- ('binary_cross_entropy_with_logits', 'loss_ops', 'KERNELS', 'proxy', None),
- ('nll_loss_forward', 'loss_ops', 'KERNELS', 'proxy', None),
- ('nll_loss2d_forward', 'loss_ops', 'KERNELS', 'proxy', None),
- ('smooth_l1_loss', 'loss_ops', 'KERNELS', 'proxy', None),
- ('mse_loss', 'loss_ops', 'KERNELS', 'proxy', None),
- ('huber_loss', 'loss_ops', 'KERNELS', 'proxy', None),
- ('soft_margin_loss', 'loss_ops', 'KERNELS', 'proxy', None),
- ('multi_margin_loss', 'loss_ops', 'KERNELS', 'proxy', None),
- ('multilabel_margin_loss_forward', 'loss_ops', 'KERNELS', 'proxy', None),
- ('atan2', 'math_ops', 'KERNELS', 'pointwise', None),
- ('hypot', 'math_ops', 'KERNELS', 'pointwise', None),
- ('logaddexp', 'math_ops', 'KERNELS', 'pointwise', None),
- ('copysign.Tensor', 'math_ops', 'KERNELS', 'pointwise', None),
- ('copysign.Scalar', 'math_ops', 'KERNELS', 'pointwise', None),
- ('heaviside', 'math_ops', 'KERNELS', 'pointwise', None),
- ('sinc', 'math_ops', 'KERNELS', 'pointwise', None),
- ('xlogy.Tensor', 'math_ops', 'KERNELS', 'pointwise', None),
- ('xlogy.Scalar_Other', 'math_ops', 'KERNELS', 'pointwise', None),
- ('xlogy.Scalar_Self', 'math_ops', 'KERNELS', 'pointwise', None),
- ('frac', 'math_ops', 'KERNELS', 'pointwise', None),
- ('sgn', 'math_ops', 'KERNELS', 'pointwise', None),
- ('lerp.Tensor', 'math_ops', 'KERNELS', 'pointwise', None),
- ('atan2_', 'math_ops', 'KERNELS', 'inplace', None),
- ('hypot_', 'math_ops', 'KERNELS', 'inplace', None),
- ('copysign_.Tensor', 'math_ops', 'KERNELS', 'inplace', None),
- ('copysign_.Scalar', 'math_ops', 'KERNELS', 'inplace', None),
- ('heaviside_', 'math_ops', 'KERNELS', 'inplace', None),
- ('sinc_', 'math_ops', 'KERNELS', 'inplace', None),
- ('xlogy_.Tensor', 'math_ops', 'KERNELS', 'inplace', None),
- ('xlogy_.Scalar_Other', 'math_ops', 'KERNELS', 'inplace', None),
- ('frac_', 'math_ops', 'KERNELS', 'inplace', None),
- ('sgn_', 'math_ops', 'KERNELS', 'inplace', None),
- ('lerp_.Tensor', 'math_ops', 'KERNELS', 'inplace', None),
- ('trunc_', 'math_ops', 'KERNELS', 'inplace', None),
- ('floor_', 'math_ops', 'KERNELS', 'inplace', None),
- ('ceil_', 'math_ops', 'KERNELS', 'inplace', None),
- ('round_', 'math_ops', 'KERNELS', 'inplace', None),
- ('reciprocal_', 'math_ops', 'KERNELS', 'inplace', None),
- ('rsqrt_', 'math_ops', 'KERNELS', 'inplace', None),
- ('square_', 'math_ops', 'KERNELS', 'inplace', None),
- ('log2_', 'math_ops', 'KERNELS', 'inplace', None),
- ('log10_', 'math_ops', 'KERNELS', 'inplace', None),
- ('log1p_', 'math_ops', 'KERNELS', 'inplace', None),
- ('tan_', 'math_ops', 'KERNELS', 'inplace', None),
- ('erf_', 'math_ops', 'KERNELS', 'inplace', None),
- ('lerp_.Scalar', 'math_ops', 'KERNELS', 'inplace', None),
- ('clamp_min_', 'math_ops', 'KERNELS', 'inplace', None),
- ('clamp_max_', 'math_ops', 'KERNELS', 'inplace', None),
- ('nan_to_num_', 'math_ops', 'KERNELS', 'inplace', None),
- ('exp2_', 'math_ops', 'KERNELS', 'inplace', None),
- ('fmod_.Scalar', 'math_ops', 'KERNELS', 'inplace', None),
- ('fmod_.Tensor', 'math_ops', 'KERNELS', 'inplace', None),
- ('tril_', 'math_ops', 'KERNELS', 'inplace', None),
- ('triu_', 'math_ops', 'KERNELS', 'inplace', None),
- ('round_.decimals', 'math_ops', 'KERNELS', 'inplace', None),
- ('logaddexp2', 'math_ops', 'OPS.KERNELS', 'pointwise', None),
- ('new_empty_strided', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
- ('view.dtype', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
- ('as_strided', 'misc_ops', 'KERNELS', 'own_meta', 'misc_ops.META_KERNELS'),
- ('split_with_sizes', 'misc_ops', 'KERNELS', 'view', None),
- ('split.sizes', 'misc_ops', 'KERNELS', 'view', None),
- ('aminmax', 'misc_ops', 'KERNELS', 'proxy', None),
- ('cumprod', 'misc_ops', 'KERNELS', 'reduction', None),
- ('round.decimals', 'misc_ops', 'KERNELS', 'pointwise', None),
- ('exp2', 'misc_ops', 'KERNELS', 'pointwise', None),
- ('count_nonzero', 'misc_ops', 'KERNELS', 'reduction', None),
- ('count_nonzero.dim_IntList', 'misc_ops', 'KERNELS', 'reduction', None),
- ('masked_select', 'misc_ops', 'KERNELS', 'data_dependent', None),
- ('fmod.Tensor', 'misc_ops', 'KERNELS', 'pointwise', None),
- ('fmod.Scalar', 'misc_ops', 'KERNELS', 'pointwise', None),
- ('erf', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('gelu', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('gelu_backward', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('silu_backward', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('hardtanh', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('elu', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('softplus', 'nn_ops', 'KERNELS', 'pointwise', None),
- ('constant_pad_nd', 'nn_ops', 'KERNELS', 'proxy', None),
- ('one_hot', 'nn_ops', 'KERNELS', 'own_meta', 'meta.META_KERNELS'),
- ('native_batch_norm', 'norm_ops', 'KERNELS', 'proxy', None),
- ('_native_batch_norm_legit', 'norm_ops', 'KERNELS', 'proxy', None),
- ('_native_batch_norm_legit.no_stats', 'norm_ops', 'KERNELS', 'proxy', None),
- ('_native_batch_norm_legit_no_training', 'norm_ops', 'KERNELS', 'proxy', None),
- ('_batch_norm_with_update', 'norm_ops', 'KERNELS', 'proxy', None),
- ('_batch_norm_no_update', 'norm_ops', 'KERNELS', 'proxy', None),
- ('native_group_norm', 'norm_ops', 'KERNELS', 'proxy', None),
- ('native_layer_norm', 'norm_ops', 'KERNELS', 'proxy', None),
- ('native_layer_norm_backward', 'norm_ops', 'KERNELS', 'proxy', None),
- ('linalg_vector_norm', 'norms', 'OPS.KERNELS', 'own_meta', 'norms.OPS.META_KERNELS'),
- ('gcd', 'numeric_ops', 'OPS.KERNELS', 'pointwise', None),
- ('gcd_', 'numeric_ops', 'OPS.KERNELS', 'inplace', None),
- ('lcm', 'numeric_ops', 'OPS.KERNELS', 'pointwise', None),
- ('lcm_', 'numeric_ops', 'OPS.KERNELS', 'inplace', None),
- ('ldexp.Tensor', 'numeric_ops', 'OPS.KERNELS', 'pointwise', None),
- ('ldexp_', 'numeric_ops', 'OPS.KERNELS', 'inplace', None),
- ('frexp.Tensor', 'numeric_ops', 'OPS.KERNELS', 'own_meta', 'numeric_ops.OPS.META_KERNELS'),
- ('nextafter', 'numeric_ops', 'OPS.KERNELS', 'pointwise', None),
- ('nextafter_', 'numeric_ops', 'OPS.KERNELS', 'inplace', None),
- ('put', 'placement_ops', 'OPS.KERNELS', 'own_meta', 'placement_ops.OPS.META_KERNELS'),
- ('put_', 'placement_ops', 'OPS.KERNELS', 'inplace', None),
- ('masked_scatter', 'placement_ops', 'OPS.KERNELS', 'own_meta', 'placement_ops.OPS.META_KERNELS'),
- ('masked_scatter_', 'placement_ops', 'OPS.KERNELS', 'inplace', None),
- ('masked_scatter_backward', 'placement_ops', 'OPS.KERNELS', 'own_meta', 'placement_ops.OPS.META_KERNELS'),
- ('_unsafe_masked_index', 'placement_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('_unsafe_masked_index_put_accumulate', 'placement_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('nonzero_static', 'placement_ops', 'OPS.KERNELS', 'own_meta', 'placement_ops.OPS.META_KERNELS'),
- ('_chunk_cat', 'placement_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('hash_tensor', 'placement_ops', 'OPS.KERNELS', 'own_meta', 'placement_ops.OPS.META_KERNELS'),
- ('add.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('add.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('sub.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('sub.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('rsub.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('rsub.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('mul.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('mul.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('div.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('div.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('div.Tensor_mode', 'pointwise', 'KERNELS', 'pointwise', None),
- ('div.Scalar_mode', 'pointwise', 'KERNELS', 'pointwise', None),
- ('floor_divide', 'pointwise', 'KERNELS', 'pointwise', None),
- ('floor_divide.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('remainder.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('remainder.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('remainder.Scalar_Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('pow.Tensor_Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('pow.Tensor_Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('pow.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('maximum', 'pointwise', 'KERNELS', 'pointwise', None),
- ('minimum', 'pointwise', 'KERNELS', 'pointwise', None),
- ('max.other', 'pointwise', 'KERNELS', 'pointwise', None),
- ('min.other', 'pointwise', 'KERNELS', 'pointwise', None),
- ('where.self', 'pointwise', 'KERNELS', 'pointwise', None),
- ('where.ScalarOther', 'pointwise', 'KERNELS', 'pointwise', None),
- ('where.ScalarSelf', 'pointwise', 'KERNELS', 'pointwise', None),
- ('clamp', 'pointwise', 'KERNELS', 'pointwise', None),
- ('clamp.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('clamp_min', 'pointwise', 'KERNELS', 'pointwise', None),
- ('clamp_max', 'pointwise', 'KERNELS', 'pointwise', None),
- ('isclose', 'pointwise', 'KERNELS', 'pointwise', None),
- ('allclose', 'pointwise', 'KERNELS', 'data_dependent', None),
- ('lerp.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('logical_and', 'pointwise', 'KERNELS', 'pointwise', None),
- ('logical_or', 'pointwise', 'KERNELS', 'pointwise', None),
- ('logical_xor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_not', 'pointwise', 'KERNELS', 'pointwise', None),
- ('copy_', 'pointwise', 'KERNELS', 'inplace', None),
- ('fill_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('fill_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('zero_', 'pointwise', 'KERNELS', 'inplace', None),
- ('eq.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('eq.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('ne.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('ne.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('lt.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('lt.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('le.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('le.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('gt.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('gt.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('ge.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('ge.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_and.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_and.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_or.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_or.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_xor.Tensor', 'pointwise', 'KERNELS', 'pointwise', None),
- ('bitwise_xor.Scalar', 'pointwise', 'KERNELS', 'pointwise', None),
- ('add_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('add_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('sub_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('sub_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('mul_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('mul_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('div_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('div_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('div_.Tensor_mode', 'pointwise', 'KERNELS', 'inplace', None),
- ('div_.Scalar_mode', 'pointwise', 'KERNELS', 'inplace', None),
- ('remainder_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('floor_divide_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('floor_divide_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('pow_.Scalar', 'pointwise', 'KERNELS', 'inplace', None),
- ('pow_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('clamp_', 'pointwise', 'KERNELS', 'inplace', None),
- ('remainder_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('bitwise_and_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('bitwise_or_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('bitwise_xor_.Tensor', 'pointwise', 'KERNELS', 'inplace', None),
- ('clamp_min.Tensor', 'pointwise', 'OPS.KERNELS', 'pointwise', None),
- ('clamp_min_.Tensor', 'pointwise', 'OPS.KERNELS', 'inplace', None),
- ('clamp_max.Tensor', 'pointwise', 'OPS.KERNELS', 'pointwise', None),
- ('clamp_max_.Tensor', 'pointwise', 'OPS.KERNELS', 'inplace', None),
- ('clamp_.Tensor', 'pointwise', 'OPS.KERNELS', 'inplace', None),
- ('max_pool2d_with_indices', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('max_pool3d_with_indices', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('max_pool2d_with_indices_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('max_pool3d_with_indices_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('avg_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('avg_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('avg_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('avg_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('_adaptive_avg_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('_adaptive_avg_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('_adaptive_avg_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('_adaptive_avg_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('adaptive_max_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('adaptive_max_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('adaptive_max_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('adaptive_max_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('fractional_max_pool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('fractional_max_pool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('fractional_max_pool2d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('fractional_max_pool3d_backward', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('max_unpool2d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('max_unpool3d', 'pool_ops', 'OPS.KERNELS', 'own_meta', 'pool_ops.OPS.META_KERNELS'),
- ('vdot', 'products', 'OPS.KERNELS', 'proxy', None),
- ('cauchy_', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('exponential_', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('log_normal_', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('geometric_', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('bernoulli', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('bernoulli.p', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('bernoulli_.Tensor', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('bernoulli_.float', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('random_.from', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('random_.to', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('random_', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('randint_like', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('randint_like.generator', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('randint_like.Tensor', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('randint_like.Tensor_generator', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('randint_like.low_dtype', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('randint_like.low_generator_dtype', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('multinomial', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('multinomial.out', 'random_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('normal.Tensor_float', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('normal.float_Tensor', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('normal.Tensor_Tensor', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('normal.float_float', 'random_ops', 'OPS.KERNELS', 'own_meta', 'random_ops.OPS.META_KERNELS'),
- ('normal.float_float_out', 'random_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('nansum', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('nanmean', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('cummax', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('cummin', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('median', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('median.dim', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('mode', 'reduce_ops', 'KERNELS', 'reduction', None),
- ('cumprod_', 'reduce_ops', 'KERNELS', 'inplace', None),
- ('cumsum_', 'reduce_ops', 'KERNELS', 'inplace', None),
- ('sum', 'reduction', 'KERNELS', 'reduction', None),
- ('sum.dim_IntList', 'reduction', 'KERNELS', 'reduction', None),
- ('mean', 'reduction', 'KERNELS', 'reduction', None),
- ('mean.dim', 'reduction', 'KERNELS', 'reduction', None),
- ('prod', 'reduction', 'KERNELS', 'reduction', None),
- ('prod.dim_int', 'reduction', 'KERNELS', 'reduction', None),
- ('amax', 'reduction', 'KERNELS', 'reduction', None),
- ('amin', 'reduction', 'KERNELS', 'reduction', None),
- ('max', 'reduction', 'KERNELS', 'reduction', None),
- ('min', 'reduction', 'KERNELS', 'reduction', None),
- ('max.dim', 'reduction', 'KERNELS', 'reduction', None),
- ('min.dim', 'reduction', 'KERNELS', 'reduction', None),
- ('argmax', 'reduction', 'KERNELS', 'reduction', None),
- ('argmin', 'reduction', 'KERNELS', 'reduction', None),
- ('var.correction', 'reduction', 'KERNELS', 'reduction', None),
- ('std.correction', 'reduction', 'KERNELS', 'reduction', None),
- ('softmax.int', 'reduction', 'KERNELS', 'reduction', None),
- ('log_softmax.int', 'reduction', 'KERNELS', 'reduction', None),
- ('_softmax', 'reduction', 'KERNELS', 'reduction', None),
- ('_log_softmax', 'reduction', 'KERNELS', 'reduction', None),
- ('cumsum', 'reduction', 'KERNELS', 'reduction', None),
- ('sort', 'reduction', 'KERNELS', 'reduction', None),
- ('topk', 'reduction', 'KERNELS', 'topk', None),
- ('any', 'reduction', 'KERNELS', 'reduction', None),
- ('any.dim', 'reduction', 'KERNELS', 'reduction', None),
- ('any.dims', 'reduction', 'KERNELS', 'reduction', None),
- ('all', 'reduction', 'KERNELS', 'reduction', None),
- ('all.dim', 'reduction', 'KERNELS', 'reduction', None),
- ('all.dims', 'reduction', 'KERNELS', 'reduction', None),
- ('resize_', 'resize_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('resize_as_', 'resize_ops', 'OPS.KERNELS', 'meta_aware', None),
- ('upsample_nearest1d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_nearest2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_nearest3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_nearest_exact1d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_nearest_exact2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_nearest_exact3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_linear1d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_bilinear2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_trilinear3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_bicubic2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_bilinear2d_aa', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_bicubic2d_aa', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_nearest1d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_nearest2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_nearest3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_nearest_exact1d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_nearest_exact2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_nearest_exact3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_linear1d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_bilinear2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_trilinear3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('upsample_bicubic2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_bilinear2d_aa_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('_upsample_bicubic2d_aa_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('grid_sampler_2d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('grid_sampler_3d', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('grid_sampler_2d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('grid_sampler_3d_backward', 'sample_ops', 'OPS.KERNELS', 'own_meta', 'sample_ops.OPS.META_KERNELS'),
- ('addmm', 'scaled_ops', 'OPS.KERNELS', 'proxy', None),
- ('addmv', 'scaled_ops', 'OPS.KERNELS', 'proxy', None),
- ('addr', 'scaled_ops', 'OPS.KERNELS', 'proxy', None),
- ('addr_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('addbmm', 'scaled_ops', 'OPS.KERNELS', 'proxy', None),
- ('baddbmm', 'scaled_ops', 'OPS.KERNELS', 'proxy', None),
- ('addcmul', 'scaled_ops', 'OPS.KERNELS', 'pointwise', None),
- ('addcmul_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('addcdiv', 'scaled_ops', 'OPS.KERNELS', 'pointwise', None),
- ('addcdiv_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('addmm_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('addmv_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('addbmm_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('baddbmm_', 'scaled_ops', 'OPS.KERNELS', 'inplace', None),
- ('narrow', 'shape', 'KERNELS', 'view', None),
- ('unbind.int', 'shape', 'KERNELS', 'view', None),
- ('diagonal', 'shape', 'KERNELS', 'view', None),
- ('view', 'shape', 'KERNELS', 'view', None),
- ('reshape', 'shape', 'KERNELS', 'view', None),
- ('t', 'shape', 'KERNELS', 'view', None),
- ('transpose.int', 'shape', 'KERNELS', 'view', None),
- ('permute', 'shape', 'KERNELS', 'view', None),
- ('expand', 'shape', 'KERNELS', 'view', None),
- ('unsqueeze', 'shape', 'KERNELS', 'view', None),
- ('squeeze', 'shape', 'KERNELS', 'view', None),
- ('squeeze.dim', 'shape', 'KERNELS', 'view', None),
- ('select.int', 'shape', 'KERNELS', 'view', None),
- ('slice.Tensor', 'shape', 'KERNELS', 'view', None),
- ('alias', 'shape', 'KERNELS', 'view', None),
- ('detach', 'shape', 'KERNELS', 'view', None),
- ('clone', 'shape', 'KERNELS', 'proxy', None),
- ('cat', 'shape', 'KERNELS', 'proxy', None),
- ('stack', 'shape', 'KERNELS', 'proxy', None),
- ('split.Tensor', 'shape', 'KERNELS', 'view', None),
- ('squeeze.dims', 'shape', 'KERNELS', 'view', None),
- ('movedim.int', 'shape', 'KERNELS', 'view', None),
- ('movedim.intlist', 'shape', 'KERNELS', 'view', None),
- ('flip', 'shape', 'KERNELS', 'proxy', None),
- ('repeat', 'shape', 'KERNELS', 'proxy', None),
- ('triu', 'shape', 'KERNELS', 'proxy', None),
- ('tril', 'shape', 'KERNELS', 'proxy', None),
- ('argsort', 'sorting', 'KERNELS', 'reduction', None),
- ('argsort.stable', 'sorting', 'KERNELS', 'reduction', None),
- ('sort.stable', 'sorting', 'KERNELS', 'reduction', None),
- ('bucketize.Tensor', 'sorting', 'KERNELS', 'proxy', None),
- ('bucketize.Scalar', 'sorting', 'KERNELS', 'proxy', None),
- ('searchsorted.Tensor', 'sorting', 'KERNELS', 'proxy', None),
- ('searchsorted.Scalar', 'sorting', 'KERNELS', 'proxy', None),
- ('argwhere', 'sorting', 'KERNELS', 'data_dependent', None),
- ('kthvalue', 'sorting', 'KERNELS', 'reduction', None),
- ('repeat_interleave.self_int', 'sorting', 'KERNELS', 'proxy', None),
- ('repeat_interleave.self_Tensor', 'sorting', 'KERNELS', 'data_dependent', None),
- ('repeat_interleave.Tensor', 'sorting', 'KERNELS', 'data_dependent', None),
- ('digamma', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('digamma_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('lgamma', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('lgamma_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('erfc', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('erfc_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('erfinv', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('erfinv_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('i0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('i0_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('special_i0e', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_i1', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_i1e', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_entr', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_erfcx', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_ndtri', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_log_ndtr', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_airy_ai', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_bessel_j0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_bessel_j1', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_bessel_y0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_bessel_y1', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_modified_bessel_i0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_modified_bessel_i1', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_modified_bessel_k0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_modified_bessel_k1', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_scaled_modified_bessel_k0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_scaled_modified_bessel_k1', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_spherical_bessel_j0', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('polygamma', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('polygamma_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('mvlgamma', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('mvlgamma_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('igamma', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('igamma_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('igammac', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('igammac_', 'special_ops', 'OPS.KERNELS', 'inplace', None),
- ('special_xlog1py', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_xlog1py.self_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_xlog1py.other_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_zeta', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_zeta.self_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_zeta.other_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_t', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_t.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_t.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_u', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_u.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_u.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_v', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_v.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_v.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_w', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_w.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_chebyshev_polynomial_w.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_t', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_t.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_t.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_u', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_u.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_u.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_v', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_v.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_v.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_w', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_w.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_shifted_chebyshev_polynomial_w.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_hermite_polynomial_h', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_hermite_polynomial_h.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_hermite_polynomial_h.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_hermite_polynomial_he', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_hermite_polynomial_he.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_hermite_polynomial_he.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_laguerre_polynomial_l', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_laguerre_polynomial_l.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_laguerre_polynomial_l.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_legendre_polynomial_p', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_legendre_polynomial_p.x_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('special_legendre_polynomial_p.n_scalar', 'special_ops', 'OPS.KERNELS', 'pointwise', None),
- ('_fft_c2c', 'spectral', 'OPS.KERNELS', 'own_meta', 'spectral.OPS.META_KERNELS'),
- ('_fft_r2c', 'spectral', 'OPS.KERNELS', 'own_meta', 'spectral.OPS.META_KERNELS'),
- ('_fft_c2r', 'spectral', 'OPS.KERNELS', 'own_meta', 'spectral.OPS.META_KERNELS'),
- ('unfold_backward', 'spectral', 'OPS.KERNELS', 'proxy', None),
- ('_unique2', 'statistics', 'OPS.KERNELS', 'data_dependent', None),
- ('_unique', 'statistics', 'OPS.KERNELS', 'data_dependent', None),
- ('unique_dim', 'statistics', 'OPS.KERNELS', 'data_dependent', None),
- ('unique_dim_consecutive', 'statistics', 'OPS.KERNELS', 'data_dependent', None),
- ('unique_consecutive', 'statistics', 'OPS.KERNELS', 'data_dependent', None),
- ('bincount', 'statistics', 'OPS.KERNELS', 'data_dependent', None),
- ('_histogramdd_bin_edges', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('_histogramdd_from_bin_cts', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('_histogramdd_from_bin_tensors', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('histogram.bins_tensor', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('histogram.bin_ct', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('histc', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('nanmedian', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('nanmedian.dim', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('_logcumsumexp', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('logcumsumexp', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('renorm', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('renorm_', 'statistics', 'OPS.KERNELS', 'inplace', None),
- ('dist', 'statistics', 'OPS.KERNELS', 'proxy', None),
- ('segment_reduce', 'statistics', 'OPS.KERNELS', 'own_meta', 'statistics.OPS.META_KERNELS'),
- ('_segment_reduce_backward', 'statistics', 'OPS.KERNELS', 'own_meta', 'statistics.OPS.META_KERNELS'),
- ('asin', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('acos', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('atan', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('sinh', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('cosh', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('asinh', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('acosh', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('atanh', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('deg2rad', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('rad2deg', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('logit', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('signbit', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('fmax', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('fmin', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('isposinf', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('isneginf', 'trig_ops', 'KERNELS', 'pointwise', None),
- ('asin_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('acos_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('atan_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('sinh_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('cosh_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('asinh_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('acosh_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('atanh_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('deg2rad_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('rad2deg_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('logit_', 'trig_ops', 'KERNELS', 'inplace', None),
- ('neg', 'unary', 'KERNELS', 'pointwise', None),
- ('abs', 'unary', 'KERNELS', 'pointwise', None),
- ('sign', 'unary', 'KERNELS', 'pointwise', None),
- ('square', 'unary', 'KERNELS', 'pointwise', None),
- ('relu', 'unary', 'KERNELS', 'pointwise', None),
- ('silu', 'unary', 'KERNELS', 'pointwise', None),
- ('sigmoid', 'unary', 'KERNELS', 'pointwise', None),
- ('leaky_relu', 'unary', 'KERNELS', 'pointwise', None),
- ('logical_not', 'unary', 'KERNELS', 'pointwise', None),
- ('floor', 'unary', 'KERNELS', 'pointwise', None),
- ('ceil', 'unary', 'KERNELS', 'pointwise', None),
- ('round', 'unary', 'KERNELS', 'pointwise', None),
- ('trunc', 'unary', 'KERNELS', 'pointwise', None),
- ('isnan', 'unary', 'KERNELS', 'pointwise', None),
- ('isinf', 'unary', 'KERNELS', 'pointwise', None),
- ('isfinite', 'unary', 'KERNELS', 'pointwise', None),
- ('exp', 'unary', 'KERNELS', 'pointwise', None),
- ('expm1', 'unary', 'KERNELS', 'pointwise', None),
- ('sin', 'unary', 'KERNELS', 'pointwise', None),
- ('cos', 'unary', 'KERNELS', 'pointwise', None),
- ('tan', 'unary', 'KERNELS', 'pointwise', None),
- ('tanh', 'unary', 'KERNELS', 'pointwise', None),
- ('log', 'unary', 'KERNELS', 'pointwise', None),
- ('log2', 'unary', 'KERNELS', 'pointwise', None),
- ('log10', 'unary', 'KERNELS', 'pointwise', None),
- ('log1p', 'unary', 'KERNELS', 'pointwise', None),
- ('sqrt', 'unary', 'KERNELS', 'pointwise', None),
- ('rsqrt', 'unary', 'KERNELS', 'pointwise', None),
- ('reciprocal', 'unary', 'KERNELS', 'pointwise', None),
- ('abs_', 'unary', 'KERNELS', 'inplace', None),
- ('neg_', 'unary', 'KERNELS', 'inplace', None),
- ('exp_', 'unary', 'KERNELS', 'inplace', None),
- ('log_', 'unary', 'KERNELS', 'inplace', None),
- ('sin_', 'unary', 'KERNELS', 'inplace', None),
- ('cos_', 'unary', 'KERNELS', 'inplace', None),
- ('tanh_', 'unary', 'KERNELS', 'inplace', None),
- ('sqrt_', 'unary', 'KERNELS', 'inplace', None),
- ('sigmoid_', 'unary', 'KERNELS', 'inplace', None),
- ('relu_', 'unary', 'KERNELS', 'inplace', None),
- ('sign_', 'unary', 'KERNELS', 'inplace', None),
- ('expm1_', 'unary', 'KERNELS', 'inplace', None),
- ('randperm', 'window_functions', 'OPS.KERNELS', 'own_meta', 'window_functions.OPS.META_KERNELS'),
- ('randperm.generator', 'window_functions', 'OPS.KERNELS', 'own_meta', 'window_functions.OPS.META_KERNELS'),
- ('selu', 'activation_ops', 'COMPOSITE', 'composite', None),
- ('selu_', 'activation_ops', 'COMPOSITE', 'composite', None),
- ('log_sigmoid', 'activation_ops', 'COMPOSITE', 'composite', None),
- ('prelu', 'activation_ops', 'COMPOSITE', 'composite', None),
- ('rrelu', 'activation_ops', 'COMPOSITE', 'composite', None),
- ('rrelu_', 'activation_ops', 'COMPOSITE', 'composite', None),
- ('arccos', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arccos_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arccosh', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arccosh_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arcsin', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arcsin_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arcsinh', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arcsinh_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arctan', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arctan_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arctanh', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arctanh_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arctan2', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('arctan2_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('fix', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('fix_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater_.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater_.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater_equal.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater_equal.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater_equal_.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('greater_equal_.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less_.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less_.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less_equal.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less_equal.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less_equal_.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('less_equal_.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('not_equal.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('not_equal.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('not_equal_.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('not_equal_.Scalar', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('clip', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('clip_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('clip.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('clip_.Tensor', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('moveaxis.int', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('moveaxis.intlist', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('swapaxes', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('swapaxes_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('swapdims', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('swapdims_', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('row_stack', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('ger', 'aliases', 'OPS.COMPOSITE', 'composite', None),
- ('scaled_dot_product_attention', 'attention_ops', 'COMPOSITE', 'composite', None),
- ('_scaled_dot_product_attention_math', 'attention_ops', 'COMPOSITE', 'composite', None),
- ('isreal', 'complex_build', 'OPS.COMPOSITE', 'composite', None),
- ('adjoint', 'complex_ops', 'OPS.COMPOSITE', 'composite', None),
- ('real', 'complex_views', 'OPS.COMPOSITE', 'composite', None),
- ('imag', 'complex_views', 'OPS.COMPOSITE', 'composite', None),
- ('conj', 'complex_views', 'OPS.COMPOSITE', 'composite', None),
- ('conj_physical', 'complex_views', 'OPS.COMPOSITE', 'composite', None),
- ('resolve_conj', 'complex_views', 'OPS.COMPOSITE', 'composite', None),
- ('resolve_neg', 'complex_views', 'OPS.COMPOSITE', 'composite', None),
- ('rms_norm', 'composite_nn', 'COMPOSITE', 'composite', None),
- ('embedding', 'composite_nn', 'COMPOSITE', 'composite', None),
- ('pad', 'composite_nn', 'COMPOSITE', 'composite', None),
- ('logsumexp', 'composite_nn', 'COMPOSITE', 'composite', None),
- ('_convolution.deprecated', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('_convolution_mode', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv1d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv2d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv3d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv1d.padding', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv2d.padding', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv3d.padding', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv_transpose1d', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv_transpose2d.input', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('conv_transpose3d.input', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('native_channel_shuffle', 'conv_ops', 'OPS.COMPOSITE', 'composite', None),
- ('ctc_loss.IntList', 'ctc_ops', 'COMPOSITE', 'composite', None),
- ('ctc_loss.Tensor', 'ctc_ops', 'COMPOSITE', 'composite', None),
- ('cdist', 'distance_ops', 'COMPOSITE', 'composite', None),
- ('pdist', 'distance_ops', 'COMPOSITE', 'composite', None),
- ('cosine_similarity', 'distance_ops', 'COMPOSITE', 'composite', None),
- ('bilinear', 'distance_ops', 'COMPOSITE', 'composite', None),
- ('embedding_bag', 'distance_ops', 'COMPOSITE', 'composite', None),
- ('embedding_bag.padding_idx', 'distance_ops', 'COMPOSITE', 'composite', None),
- ('dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('feature_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('feature_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('alpha_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('alpha_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('feature_alpha_dropout', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('feature_alpha_dropout_', 'dropout_ops', 'COMPOSITE', 'composite', None),
- ('einsum', 'einsum', 'OPS.COMPOSITE', 'composite', None),
- ('norm.Scalar', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('norm.ScalarOpt_dim', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('var.dim', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('std.dim', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('var', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('std', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('tile', 'extra_ops', 'COMPOSITE', 'composite', None),
- ('copy', 'functional_forms', 'OPS.COMPOSITE', 'composite', None),
- ('fill.Scalar', 'functional_forms', 'OPS.COMPOSITE', 'composite', None),
- ('fill.Tensor', 'functional_forms', 'OPS.COMPOSITE', 'composite', None),
- ('take', 'index_ops', 'COMPOSITE', 'composite', None),
- ('take_along_dim', 'index_ops', 'COMPOSITE', 'composite', None),
- ('tensor_split.sections', 'index_ops', 'COMPOSITE', 'composite', None),
- ('tensor_split.indices', 'index_ops', 'COMPOSITE', 'composite', None),
- ('tensor_split.tensor_indices_or_sections', 'index_ops', 'COMPOSITE', 'composite', None),
- ('atleast_1d', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('atleast_1d.Sequence', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('atleast_2d', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('atleast_2d.Sequence', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('atleast_3d', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('atleast_3d.Sequence', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('hstack', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('vstack', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('dstack', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('column_stack', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('hsplit.int', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('hsplit.array', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('vsplit.int', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('vsplit.array', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('dsplit.int', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('dsplit.array', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('unsafe_split.Tensor', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('unsafe_split_with_sizes', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('unsafe_chunk', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('broadcast_to', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('broadcast_tensors', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('meshgrid', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('meshgrid.indexing', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('cartesian_prod', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('combinations', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('block_diag', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('diag_embed', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('diag', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('diagflat', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('fliplr', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('flipud', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('rot90', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('ravel', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('reshape_as', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('sum_to_size', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('alias_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('as_strided_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('diagonal_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('expand_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('narrow_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('permute_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('select_copy.int', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('slice_copy.Tensor', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('squeeze_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('squeeze_copy.dim', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('squeeze_copy.dims', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('t_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('transpose_copy.int', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('unsqueeze_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('unfold_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('view_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('view_copy.dtype', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('detach_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('split_copy.Tensor', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('split_with_sizes_copy', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('unbind_copy.int', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('slice_scatter', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('select_scatter', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('diagonal_scatter', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('as_strided_scatter', 'joining_ops', 'OPS.COMPOSITE', 'composite', None),
- ('matmul', 'linalg', 'COMPOSITE', 'composite', None),
- ('linear', 'linalg', 'COMPOSITE', 'composite', None),
- ('linalg_cholesky', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_inv', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_solve_ex', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_solve', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_det', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_slogdet', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('slogdet', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('logdet', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_eigh', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_eigvalsh', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_eigvals', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_svd', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_svdvals', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('svd', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_lu_factor', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('_lu_with_info', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('lu_solve', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_ldl_factor', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('matrix_exp', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('orgqr', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_pinv.atol_rtol_float', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_pinv', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_pinv.rcond_tensor', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('pinverse', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_matrix_rank.atol_rtol_tensor', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_matrix_rank.atol_rtol_float', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_matrix_rank', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_matrix_rank.tol_tensor', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_cond', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_cond.p_str', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_diagonal', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_multi_dot', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_tensorinv', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_tensorsolve', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_vander', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_vecdot', 'linalg_composite', 'OPS.COMPOSITE', 'composite', None),
- ('det', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('inverse', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('cholesky', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('cross', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('kron', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('matrix_power', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('linalg_matrix_power', 'linalg_ops', 'COMPOSITE', 'composite', None),
- ('logspace.out', 'logspace_ops', 'OPS.COMPOSITE', 'composite', None),
- ('logspace.Tensor_Tensor_out', 'logspace_ops', 'OPS.COMPOSITE', 'composite', None),
- ('logspace.Tensor_Scalar_out', 'logspace_ops', 'OPS.COMPOSITE', 'composite', None),
- ('logspace.Scalar_Tensor_out', 'logspace_ops', 'OPS.COMPOSITE', 'composite', None),
- ('nll_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('nll_loss2d', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('nll_loss_nd', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('cross_entropy_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('kl_div', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('l1_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('poisson_nll_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('hinge_embedding_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('margin_ranking_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('cosine_embedding_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('multilabel_margin_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('pairwise_distance', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('triplet_margin_loss', 'loss_ops', 'COMPOSITE', 'composite', None),
- ('diff', 'misc_ops', 'COMPOSITE', 'composite', None),
- ('batch_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
- ('instance_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
- ('group_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
- ('layer_norm', 'norm_ops', 'COMPOSITE', 'composite', None),
- ('linalg_matrix_norm', 'norms', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_matrix_norm.str_ord', 'norms', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_norm', 'norms', 'OPS.COMPOSITE', 'composite', None),
- ('linalg_norm.ord_str', 'norms', 'OPS.COMPOSITE', 'composite', None),
- ('float_power.Tensor_Tensor', 'numeric_ops', 'OPS.COMPOSITE', 'composite', None),
- ('float_power.Tensor_Scalar', 'numeric_ops', 'OPS.COMPOSITE', 'composite', None),
- ('float_power.Scalar', 'numeric_ops', 'OPS.COMPOSITE', 'composite', None),
- ('float_power_.Scalar', 'numeric_ops', 'OPS.COMPOSITE', 'composite', None),
- ('float_power_.Tensor', 'numeric_ops', 'OPS.COMPOSITE', 'composite', None),
- ('positive', 'numeric_ops', 'OPS.COMPOSITE', 'composite', None),
- ('max_pool1d_with_indices', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('max_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('max_pool2d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('max_pool3d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('avg_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('adaptive_avg_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('adaptive_avg_pool2d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('adaptive_avg_pool3d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('adaptive_max_pool1d', 'pool_ops', 'OPS.COMPOSITE', 'composite', None),
- ('tensordot', 'products', 'OPS.COMPOSITE', 'composite', None),
- ('inner', 'products', 'OPS.COMPOSITE', 'composite', None),
- ('var_mean.correction', 'reduce_ops', 'COMPOSITE', 'composite', None),
- ('var_mean.dim', 'reduce_ops', 'COMPOSITE', 'composite', None),
- ('var_mean', 'reduce_ops', 'COMPOSITE', 'composite', None),
- ('std_mean.correction', 'reduce_ops', 'COMPOSITE', 'composite', None),
- ('std_mean.dim', 'reduce_ops', 'COMPOSITE', 'composite', None),
- ('std_mean', 'reduce_ops', 'COMPOSITE', 'composite', None),
- ('upsample_nearest1d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('upsample_nearest2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('upsample_nearest3d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('_upsample_nearest_exact1d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('_upsample_nearest_exact2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('_upsample_nearest_exact3d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('upsample_linear1d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('upsample_bilinear2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('upsample_trilinear3d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('upsample_bicubic2d.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('_upsample_bilinear2d_aa.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('_upsample_bicubic2d_aa.vec', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('grid_sampler', 'sample_ops', 'OPS.COMPOSITE', 'composite', None),
- ('expand_as', 'shape', 'COMPOSITE', 'composite', None),
- ('view_as', 'shape', 'COMPOSITE', 'composite', None),
- ('flatten.using_ints', 'shape', 'COMPOSITE', 'composite', None),
- ('contiguous', 'shape', 'COMPOSITE', 'composite', None),
- ('chunk', 'shape', 'COMPOSITE', 'composite', None),
- ('unflatten.int', 'shape', 'COMPOSITE', 'composite', None),
- ('narrow.Tensor', 'shape', 'COMPOSITE', 'composite', None),
- ('special_psi', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_digamma', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_gammaln', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_erf', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_erfc', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_erfinv', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_i0', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_expit', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_exp2', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_expm1', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_log1p', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_sinc', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_logit', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_round', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_xlogy', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_xlogy.self_scalar', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_xlogy.other_scalar', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_log_softmax', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_softmax', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_logsumexp', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_gammainc', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_gammaincc', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_polygamma', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_multigammaln', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('special_ndtr', 'special_ops', 'OPS.COMPOSITE', 'composite', None),
- ('fft_fft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ifft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_rfft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_irfft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_hfft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ihfft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_fft2', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ifft2', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_rfft2', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_irfft2', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_hfft2', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ihfft2', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_fftn', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ifftn', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_rfftn', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_irfftn', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_hfftn', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ihfftn', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_fftshift', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('fft_ifftshift', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('stft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('stft.center', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('istft', 'spectral', 'OPS.COMPOSITE', 'composite', None),
- ('histogramdd', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('histogramdd.int_bins', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('histogramdd.TensorList_bins', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('msort', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('trapezoid.x', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('trapezoid.dx', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('trapz.x', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('trapz.dx', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('cumulative_trapezoid.x', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('cumulative_trapezoid.dx', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('cov', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('corrcoef', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('quantile', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('quantile.scalar', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('nanquantile', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('nanquantile.scalar', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.tensorarrayint', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.tensorarray', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.scalarint', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.scalararray', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.array', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.scalarrayint', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('gradient.scalarrayarray', 'statistics', 'OPS.COMPOSITE', 'composite', None),
- ('hann_window', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('hann_window.periodic', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('hamming_window', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('hamming_window.periodic', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('blackman_window', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('blackman_window.periodic', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('bartlett_window', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('bartlett_window.periodic', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('kaiser_window', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('kaiser_window.periodic', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('hamming_window.periodic_alpha', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('hamming_window.periodic_alpha_beta', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('kaiser_window.beta', 'window_functions', 'OPS.COMPOSITE', 'composite', None),
- ('mm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('bmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('matmul.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('add.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sub.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('mul.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('div.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('maximum.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('minimum.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('pow.Tensor_Scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('clamp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('where.self_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('exp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('neg.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('abs.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sqrt.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('rsqrt.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sigmoid.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('tanh.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('floor.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('round.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('eq.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('lt.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sum.IntList_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('mean.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('amax.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('argmax.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cumsum.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('softmax.int_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cat.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('stack.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sgn.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('copysign.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('ceil.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('clamp_max.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('clamp_min.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cos.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cumprod.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('frac.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('index_copy.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('kron.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nan_to_num.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('log.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('logaddexp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('xlogy.OutTensor', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('logsumexp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('matrix_power.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nanmean.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sin.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sinc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nansum.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('prod.int_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('trunc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('heaviside.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('scatter_reduce.two_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cross.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('triu.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('tril.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('take.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('take_along_dim.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('index_select.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('gather.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sign.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('atan2.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('lerp.Scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('lerp.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('hypot.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_cholesky.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_cross.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_det.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_inv.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('outer.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_solve.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('argmin.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('erf.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('exp2.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('expm1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('log10.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('log1p.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('log2.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('amin.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('reciprocal.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('square.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('std.correction_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('tan.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('var.correction_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('norm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('scatter.src_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('scatter.value_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('scatter_add.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cholesky.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('fmod.Scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('fmod.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('remainder.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('max.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('min.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('max.unary_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('min.unary_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('argsort.stable_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('inverse.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_vector_norm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_matrix_power.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('asin.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('acos.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('atan.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sinh.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cosh.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('asinh.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('acosh.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('atanh.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('deg2rad.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('rad2deg.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('logit.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('signbit.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('fmax.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('fmin.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('isposinf.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('isneginf.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cummax.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('cummin.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('kthvalue.values', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('aminmax.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('max.dim_max', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('min.dim_min', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('median.dim_values', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nanmedian.dim_values', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('histogram.bins_tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('histogram.bin_ct_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('mode.values', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('sort.values', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('topk.values', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_qr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_svd.U', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('linalg_eigh.eigvals', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('complex.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('polar.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('conj_physical.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('angle.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('index_reduce.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('hstack.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('vstack.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('dstack.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('column_stack.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('diag.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('logaddexp2.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('gcd.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('lcm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('ldexp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nextafter.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('float_power.Tensor_Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('float_power.Tensor_Scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('float_power.Scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nonzero_static.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('_chunk_cat.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('hash_tensor.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('clamp_min.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('clamp_max.Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('vdot.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('inner.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('bernoulli.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('normal.Tensor_float_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('normal.float_Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('normal.Tensor_Tensor_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('addmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('addmv.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('addr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('addbmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('baddbmm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('addcmul.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('addcdiv.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('digamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('lgamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('erfc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('erfinv.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('i0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_i0e.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_i1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_i1e.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_entr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_erfcx.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_ndtri.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_log_ndtr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_airy_ai.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_bessel_j0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_bessel_j1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_bessel_y0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_bessel_y1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_modified_bessel_i0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_modified_bessel_i1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_modified_bessel_k0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_modified_bessel_k1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_scaled_modified_bessel_k0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_scaled_modified_bessel_k1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_spherical_bessel_j0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('polygamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('mvlgamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('igamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('igammac.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_xlog1py.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_xlog1py.self_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_xlog1py.other_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_zeta.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_zeta.self_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_zeta.other_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_t.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_t.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_t.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_u.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_u.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_u.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_v.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_v.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_v.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_w.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_w.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_chebyshev_polynomial_w.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_t.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_t.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_t.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_u.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_u.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_u.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_v.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_v.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_v.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_w.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_w.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_shifted_chebyshev_polynomial_w.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_hermite_polynomial_h.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_hermite_polynomial_h.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_hermite_polynomial_h.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_hermite_polynomial_he.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_hermite_polynomial_he.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_hermite_polynomial_he.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_laguerre_polynomial_l.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_laguerre_polynomial_l.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_laguerre_polynomial_l.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_legendre_polynomial_p.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_legendre_polynomial_p.x_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_legendre_polynomial_p.n_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_psi.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_digamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_gammaln.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_erf.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_erfc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_erfinv.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_i0.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_expit.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_exp2.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_expm1.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_log1p.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_sinc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_logit.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_round.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_xlogy.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_xlogy.self_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_xlogy.other_scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_logsumexp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_gammainc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_gammaincc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_polygamma.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_multigammaln.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('special_ndtr.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('_fft_c2c.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('_fft_r2c.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('_fft_c2r.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('histc.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('logcumsumexp.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('renorm.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('msort.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('quantile.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('quantile.scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nanquantile.out', 'out_variants', 'EXPLICIT', 'explicit', None),
- ('nanquantile.scalar_out', 'out_variants', 'EXPLICIT', 'explicit', None))
-
 # Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.
-QUALIFIED = ('aten::_log_softmax',
- 'aten::_softmax',
- 'aten::_to_copy',
- 'aten::abs',
- 'aten::abs_',
- 'aten::add.Scalar',
- 'aten::add.Tensor',
- 'aten::add_.Scalar',
- 'aten::add_.Tensor',
- 'aten::alias',
- 'aten::all',
- 'aten::all.dim',
- 'aten::all.dims',
- 'aten::allclose',
- 'aten::amax',
- 'aten::amin',
- 'aten::aminmax',
- 'aten::any',
- 'aten::any.dim',
- 'aten::any.dims',
- 'aten::arange',
- 'aten::arange.start',
- 'aten::arange.start_step',
- 'aten::argmax',
- 'aten::argmin',
- 'aten::argsort',
- 'aten::argsort.stable',
- 'aten::argwhere',
- 'aten::as_strided',
- 'aten::bitwise_and.Scalar',
- 'aten::bitwise_and.Tensor',
- 'aten::bitwise_and_.Tensor',
- 'aten::bitwise_not',
- 'aten::bitwise_or.Scalar',
- 'aten::bitwise_or.Tensor',
- 'aten::bitwise_or_.Tensor',
- 'aten::bitwise_xor.Scalar',
- 'aten::bitwise_xor.Tensor',
- 'aten::bitwise_xor_.Tensor',
- 'aten::bmm',
- 'aten::bucketize.Scalar',
- 'aten::bucketize.Tensor',
- 'aten::cat',
- 'aten::ceil',
- 'aten::chunk',
- 'aten::clamp',
- 'aten::clamp.Tensor',
- 'aten::clamp_',
- 'aten::clamp_max',
- 'aten::clamp_min',
- 'aten::clone',
- 'aten::constant_pad_nd',
- 'aten::contiguous',
- 'aten::copy_',
- 'aten::cos',
- 'aten::cos_',
- 'aten::count_nonzero',
- 'aten::count_nonzero.dim_IntList',
- 'aten::cumprod',
- 'aten::cumsum',
- 'aten::detach',
- 'aten::diagonal',
- 'aten::diff',
- 'aten::div.Scalar',
- 'aten::div.Scalar_mode',
- 'aten::div.Tensor',
- 'aten::div.Tensor_mode',
- 'aten::div_.Scalar',
- 'aten::div_.Tensor',
- 'aten::div_.Tensor_mode',
- 'aten::div_.Scalar_mode',
- 'aten::dot',
- 'aten::dropout',
- 'aten::elu',
- 'aten::embedding',
- 'aten::empty.memory_format',
- 'aten::empty_like',
- 'aten::empty_strided',
- 'aten::eq.Scalar',
- 'aten::eq.Tensor',
- 'aten::erf',
- 'aten::exp',
- 'aten::exp2',
- 'aten::exp_',
- 'aten::expand',
- 'aten::expand_as',
- 'aten::expm1',
- 'aten::expm1_',
- 'aten::eye',
- 'aten::eye.m',
- 'aten::fill_.Scalar',
- 'aten::fill_.Tensor',
- 'aten::flatten.using_ints',
- 'aten::flip',
- 'aten::floor',
- 'aten::floor_divide',
- 'aten::floor_divide.Scalar',
- 'aten::floor_divide_.Tensor',
- 'aten::floor_divide_.Scalar',
- 'aten::fmod.Scalar',
- 'aten::fmod.Tensor',
- 'aten::full',
- 'aten::full_like',
- 'aten::gather',
- 'aten::ge.Scalar',
- 'aten::ge.Tensor',
- 'aten::gelu',
- 'aten::gt.Scalar',
- 'aten::gt.Tensor',
- 'aten::hardtanh',
- 'aten::index.Tensor',
- 'aten::index_put',
- 'aten::index_put_',
- 'aten::index_select',
- 'aten::isclose',
- 'aten::isfinite',
- 'aten::isinf',
- 'aten::isnan',
- 'aten::kthvalue',
- 'aten::layer_norm',
- 'aten::le.Scalar',
- 'aten::le.Tensor',
- 'aten::leaky_relu',
- 'aten::lerp.Scalar',
- 'aten::linear',
- 'aten::log',
- 'aten::log10',
- 'aten::log1p',
- 'aten::log2',
- 'aten::log_',
- 'aten::log_softmax.int',
- 'aten::logical_and',
- 'aten::logical_not',
- 'aten::logical_or',
- 'aten::logical_xor',
- 'aten::logsumexp',
- 'aten::lt.Scalar',
- 'aten::lt.Tensor',
- 'aten::masked_fill.Scalar',
- 'aten::masked_fill.Tensor',
- 'aten::masked_fill_.Scalar',
- 'aten::masked_fill_.Tensor',
- 'aten::masked_select',
- 'aten::matmul',
- 'aten::max',
- 'aten::max.dim',
- 'aten::max.other',
- 'aten::maximum',
- 'aten::mean',
- 'aten::mean.dim',
- 'aten::min',
- 'aten::min.dim',
- 'aten::min.other',
- 'aten::minimum',
- 'aten::mm',
- 'aten::movedim.int',
- 'aten::movedim.intlist',
- 'aten::mul.Scalar',
- 'aten::mul.Tensor',
- 'aten::mul_.Scalar',
- 'aten::mul_.Tensor',
- 'aten::mv',
- 'aten::narrow',
- 'aten::narrow.Tensor',
- 'aten::ne.Scalar',
- 'aten::ne.Tensor',
- 'aten::neg',
- 'aten::neg_',
- 'aten::new_empty',
- 'aten::new_empty_strided',
- 'aten::new_full',
- 'aten::new_ones',
- 'aten::new_zeros',
- 'aten::nonzero',
- 'aten::normal_',
- 'aten::numel',
- 'aten::one_hot',
- 'aten::ones',
- 'aten::ones_like',
- 'aten::outer',
- 'aten::pad',
- 'aten::permute',
- 'aten::pow.Scalar',
- 'aten::pow.Tensor_Scalar',
- 'aten::pow.Tensor_Tensor',
- 'aten::pow_.Scalar',
- 'aten::pow_.Tensor',
- 'aten::prod',
- 'aten::prod.dim_int',
- 'aten::rand',
- 'aten::rand_like',
- 'aten::randint',
- 'aten::randn',
- 'aten::randn_like',
- 'aten::reciprocal',
- 'aten::relu',
- 'aten::relu_',
- 'aten::remainder.Scalar',
- 'aten::remainder.Tensor',
- 'aten::remainder_.Tensor',
- 'aten::remainder_.Scalar',
- 'aten::remainder.Scalar_Tensor',
- 'aten::repeat',
- 'aten::repeat_interleave.Tensor',
- 'aten::repeat_interleave.self_Tensor',
- 'aten::repeat_interleave.self_int',
- 'aten::reshape',
- 'aten::rms_norm',
- 'aten::round',
- 'aten::round.decimals',
- 'aten::rsqrt',
- 'aten::rsub.Scalar',
- 'aten::rsub.Tensor',
- 'aten::scaled_dot_product_attention',
- 'aten::scatter.src',
- 'aten::scatter.value',
- 'aten::scatter_.src',
- 'aten::scatter_.value',
- 'aten::scatter.reduce',
- 'aten::scatter.value_reduce',
- 'aten::scatter_.reduce',
- 'aten::scatter_.value_reduce',
- 'aten::scatter_add',
- 'aten::searchsorted.Scalar',
- 'aten::searchsorted.Tensor',
- 'aten::select.int',
- 'aten::sigmoid',
- 'aten::sigmoid_',
- 'aten::sign',
- 'aten::sign_',
- 'aten::silu',
- 'aten::sin',
- 'aten::sin_',
- 'aten::slice.Tensor',
- 'aten::softmax.int',
- 'aten::softplus',
- 'aten::sort',
- 'aten::sort.stable',
- 'aten::split.Tensor',
- 'aten::split.sizes',
- 'aten::split_with_sizes',
- 'aten::sqrt',
- 'aten::sqrt_',
- 'aten::square',
- 'aten::squeeze',
- 'aten::squeeze.dim',
- 'aten::squeeze.dims',
- 'aten::stack',
- 'aten::std.correction',
- 'aten::sub.Scalar',
- 'aten::sub.Tensor',
- 'aten::sub_.Scalar',
- 'aten::sub_.Tensor',
- 'aten::sum',
- 'aten::sum.dim_IntList',
- 'aten::t',
- 'aten::tan',
- 'aten::tanh',
- 'aten::tanh_',
- 'aten::topk',
- 'aten::transpose.int',
- 'aten::tril',
- 'aten::triu',
- 'aten::trunc',
- 'aten::unbind.int',
- 'aten::unflatten.int',
- 'aten::uniform_',
- 'aten::unsqueeze',
- 'aten::var.correction',
- 'aten::view',
- 'aten::view.dtype',
- 'aten::view_as',
- 'aten::where.ScalarOther',
- 'aten::where.ScalarSelf',
- 'aten::where.self',
- 'aten::zero_',
- 'aten::zeros',
- 'aten::zeros_like',
- 'aten::celu',
- 'aten::celu_',
- 'aten::selu',
- 'aten::selu_',
- 'aten::elu_',
- 'aten::glu',
- 'aten::hardshrink',
- 'aten::softshrink',
- 'aten::hardsigmoid',
- 'aten::hardsigmoid_',
- 'aten::hardswish',
- 'aten::hardswish_',
- 'aten::log_sigmoid',
- 'aten::log_sigmoid_forward',
- 'aten::mish',
- 'aten::mish_',
- 'aten::prelu',
- 'aten::_prelu_kernel',
- 'aten::rrelu',
- 'aten::rrelu_',
- 'aten::rrelu_with_noise',
- 'aten::rrelu_with_noise_',
- 'aten::threshold',
- 'aten::threshold_',
- 'aten::arccos',
- 'aten::arccos_',
- 'aten::arccosh',
- 'aten::arccosh_',
- 'aten::arcsin',
- 'aten::arcsin_',
- 'aten::arcsinh',
- 'aten::arcsinh_',
- 'aten::arctan',
- 'aten::arctan_',
- 'aten::arctanh',
- 'aten::arctanh_',
- 'aten::arctan2',
- 'aten::arctan2_',
- 'aten::fix',
- 'aten::fix_',
- 'aten::greater.Tensor',
- 'aten::greater.Scalar',
- 'aten::greater_.Tensor',
- 'aten::greater_.Scalar',
- 'aten::greater_equal.Tensor',
- 'aten::greater_equal.Scalar',
- 'aten::greater_equal_.Tensor',
- 'aten::greater_equal_.Scalar',
- 'aten::less.Tensor',
- 'aten::less.Scalar',
- 'aten::less_.Tensor',
- 'aten::less_.Scalar',
- 'aten::less_equal.Tensor',
- 'aten::less_equal.Scalar',
- 'aten::less_equal_.Tensor',
- 'aten::less_equal_.Scalar',
- 'aten::not_equal.Tensor',
- 'aten::not_equal.Scalar',
- 'aten::not_equal_.Tensor',
- 'aten::not_equal_.Scalar',
- 'aten::clip',
- 'aten::clip_',
- 'aten::clip.Tensor',
- 'aten::clip_.Tensor',
- 'aten::moveaxis.int',
- 'aten::moveaxis.intlist',
- 'aten::swapaxes',
- 'aten::swapaxes_',
- 'aten::swapdims',
- 'aten::swapdims_',
- 'aten::row_stack',
- 'aten::ger',
- 'aten::_safe_softmax',
- 'aten::_softmax_backward_data',
- 'aten::_log_softmax_backward_data',
- 'aten::_scaled_dot_product_flash_attention_for_cpu',
- 'aten::_scaled_dot_product_flash_attention_for_cpu_backward',
- 'aten::_scaled_dot_product_attention_math',
- 'aten::complex',
- 'aten::polar',
- 'aten::isreal',
- 'aten::adjoint',
- 'aten::view_as_real',
- 'aten::view_as_complex',
- 'aten::real',
- 'aten::imag',
- 'aten::_conj',
- 'aten::conj',
- 'aten::_conj_physical',
- 'aten::conj_physical',
- 'aten::conj_physical_',
- 'aten::resolve_conj',
- 'aten::resolve_neg',
- 'aten::angle',
- 'aten::convolution',
- 'aten::convolution_backward',
- 'aten::_convolution',
- 'aten::_convolution.deprecated',
- 'aten::_convolution_mode',
- 'aten::conv1d',
- 'aten::conv2d',
- 'aten::conv3d',
- 'aten::conv1d.padding',
- 'aten::conv2d.padding',
- 'aten::conv3d.padding',
- 'aten::conv_transpose1d',
- 'aten::conv_transpose2d.input',
- 'aten::conv_transpose3d.input',
- 'aten::im2col',
- 'aten::col2im',
- 'aten::pixel_shuffle',
- 'aten::pixel_unshuffle',
- 'aten::channel_shuffle',
- 'aten::native_channel_shuffle',
- 'aten::_ctc_loss',
- 'aten::_ctc_loss.Tensor',
- 'aten::_ctc_loss_backward',
- 'aten::_ctc_loss_backward.Tensor',
- 'aten::ctc_loss.IntList',
- 'aten::ctc_loss.Tensor',
- 'aten::cdist',
- 'aten::_cdist_forward',
- 'aten::_euclidean_dist',
- 'aten::pdist',
- 'aten::_pdist_forward',
- 'aten::cosine_similarity',
- 'aten::bilinear',
- 'aten::_trilinear',
- 'aten::embedding_bag',
- 'aten::embedding_bag.padding_idx',
- 'aten::_embedding_bag',
- 'aten::_embedding_bag_forward_only',
- 'aten::_embedding_bag_backward',
- 'aten::_embedding_bag_dense_backward',
- 'aten::_embedding_bag_per_sample_weights_backward',
- 'aten::embedding_renorm_',
- 'aten::dropout_',
- 'aten::feature_dropout',
- 'aten::feature_dropout_',
- 'aten::alpha_dropout',
- 'aten::alpha_dropout_',
- 'aten::feature_alpha_dropout',
- 'aten::feature_alpha_dropout_',
- 'aten::native_dropout',
- 'aten::native_dropout_backward',
- 'aten::einsum',
- 'aten::bitwise_left_shift.Tensor',
- 'aten::bitwise_left_shift.Tensor_Scalar',
- 'aten::bitwise_right_shift.Tensor',
- 'aten::bitwise_right_shift.Tensor_Scalar',
- 'aten::index_add',
- 'aten::index_add_',
- 'aten::scatter_add_',
- 'aten::roll',
- 'aten::nan_to_num',
- 'aten::isin.Tensor_Tensor',
- 'aten::norm.Scalar',
- 'aten::norm.ScalarOpt_dim',
- 'aten::var.dim',
- 'aten::std.dim',
- 'aten::var',
- 'aten::std',
- 'aten::tile',
- 'aten::equal',
- 'aten::_local_scalar_dense',
- 'aten::copy',
- 'aten::fill.Scalar',
- 'aten::fill.Tensor',
- 'aten::index_copy',
- 'aten::index_copy_',
- 'aten::index_fill.int_Scalar',
- 'aten::index_fill.int_Tensor',
- 'aten::index_fill_.int_Scalar',
- 'aten::index_fill_.int_Tensor',
- 'aten::scatter_reduce.two',
- 'aten::scatter_reduce_.two',
- 'aten::take',
- 'aten::take_along_dim',
- 'aten::unfold',
- 'aten::tensor_split.sections',
- 'aten::tensor_split.indices',
- 'aten::tensor_split.tensor_indices_or_sections',
- 'aten::detach_',
- 'aten::index_reduce',
- 'aten::index_reduce_',
- 'aten::eq_.Tensor',
- 'aten::eq_.Scalar',
- 'aten::ne_.Tensor',
- 'aten::ne_.Scalar',
- 'aten::lt_.Tensor',
- 'aten::lt_.Scalar',
- 'aten::le_.Tensor',
- 'aten::le_.Scalar',
- 'aten::gt_.Tensor',
- 'aten::gt_.Scalar',
- 'aten::ge_.Tensor',
- 'aten::ge_.Scalar',
- 'aten::bitwise_and_.Scalar',
- 'aten::bitwise_or_.Scalar',
- 'aten::bitwise_xor_.Scalar',
- 'aten::logical_and_',
- 'aten::logical_or_',
- 'aten::logical_xor_',
- 'aten::logical_not_',
- 'aten::bitwise_not_',
- 'aten::bitwise_left_shift_.Tensor',
- 'aten::bitwise_left_shift_.Tensor_Scalar',
- 'aten::bitwise_right_shift_.Tensor',
- 'aten::bitwise_right_shift_.Tensor_Scalar',
- 'aten::atleast_1d',
- 'aten::atleast_1d.Sequence',
- 'aten::atleast_2d',
- 'aten::atleast_2d.Sequence',
- 'aten::atleast_3d',
- 'aten::atleast_3d.Sequence',
- 'aten::hstack',
- 'aten::vstack',
- 'aten::dstack',
- 'aten::column_stack',
- 'aten::hsplit.int',
- 'aten::hsplit.array',
- 'aten::vsplit.int',
- 'aten::vsplit.array',
- 'aten::dsplit.int',
- 'aten::dsplit.array',
- 'aten::unsafe_split.Tensor',
- 'aten::unsafe_split_with_sizes',
- 'aten::unsafe_chunk',
- 'aten::broadcast_to',
- 'aten::broadcast_tensors',
- 'aten::meshgrid',
- 'aten::meshgrid.indexing',
- 'aten::cartesian_prod',
- 'aten::combinations',
- 'aten::block_diag',
- 'aten::diag_embed',
- 'aten::diag',
- 'aten::diagflat',
- 'aten::fliplr',
- 'aten::flipud',
- 'aten::rot90',
- 'aten::ravel',
- 'aten::reshape_as',
- 'aten::sum_to_size',
- 'aten::alias_copy',
- 'aten::as_strided_copy',
- 'aten::diagonal_copy',
- 'aten::expand_copy',
- 'aten::narrow_copy',
- 'aten::permute_copy',
- 'aten::select_copy.int',
- 'aten::slice_copy.Tensor',
- 'aten::squeeze_copy',
- 'aten::squeeze_copy.dim',
- 'aten::squeeze_copy.dims',
- 'aten::t_copy',
- 'aten::transpose_copy.int',
- 'aten::unsqueeze_copy',
- 'aten::unfold_copy',
- 'aten::view_copy',
- 'aten::view_copy.dtype',
- 'aten::detach_copy',
- 'aten::split_copy.Tensor',
- 'aten::split_with_sizes_copy',
- 'aten::unbind_copy.int',
- 'aten::slice_scatter',
- 'aten::select_scatter',
- 'aten::diagonal_scatter',
- 'aten::as_strided_scatter',
- 'aten::tril_indices',
- 'aten::triu_indices',
- 'aten::empty_permuted',
- 'aten::linalg_cholesky',
- 'aten::linalg_inv',
- 'aten::linalg_solve_ex',
- 'aten::linalg_solve',
- 'aten::linalg_det',
- 'aten::linalg_slogdet',
- 'aten::slogdet',
- 'aten::logdet',
- 'aten::linalg_eigh',
- 'aten::linalg_eigvalsh',
- 'aten::linalg_eigvals',
- 'aten::linalg_svd',
- 'aten::linalg_svdvals',
- 'aten::svd',
- 'aten::linalg_lu_factor',
- 'aten::_lu_with_info',
- 'aten::lu_solve',
- 'aten::linalg_ldl_factor',
- 'aten::matrix_exp',
- 'aten::orgqr',
- 'aten::linalg_pinv.atol_rtol_float',
- 'aten::linalg_pinv',
- 'aten::linalg_pinv.rcond_tensor',
- 'aten::pinverse',
- 'aten::linalg_matrix_rank.atol_rtol_tensor',
- 'aten::linalg_matrix_rank.atol_rtol_float',
- 'aten::linalg_matrix_rank',
- 'aten::linalg_matrix_rank.tol_tensor',
- 'aten::linalg_cond',
- 'aten::linalg_cond.p_str',
- 'aten::linalg_diagonal',
- 'aten::linalg_multi_dot',
- 'aten::linalg_tensorinv',
- 'aten::linalg_tensorsolve',
- 'aten::linalg_vander',
- 'aten::linalg_vecdot',
- 'aten::linalg_cholesky_ex',
- 'aten::linalg_lu_factor_ex',
- 'aten::linalg_lu',
- 'aten::lu_unpack',
- 'aten::linalg_lu_solve',
- 'aten::linalg_inv_ex',
- 'aten::_linalg_solve_ex',
- 'aten::_linalg_det',
- 'aten::_linalg_slogdet',
- 'aten::linalg_solve_triangular',
- 'aten::triangular_solve',
- 'aten::cholesky_solve',
- 'aten::cholesky_inverse',
- 'aten::linalg_ldl_factor_ex',
- 'aten::linalg_ldl_solve',
- 'aten::trace',
- 'aten::det',
- 'aten::inverse',
- 'aten::cholesky',
- 'aten::linalg_qr',
- 'aten::linalg_cross',
- 'aten::cross',
- 'aten::kron',
- 'aten::matrix_power',
- 'aten::linalg_matrix_power',
- 'aten::_linalg_eigh',
- 'aten::linalg_eig',
- 'aten::_linalg_eigvals',
- 'aten::_linalg_svd',
- 'aten::linalg_polar',
- 'aten::linalg_matrix_sqrth',
- 'aten::linalg_matrix_exp',
- 'aten::linalg_pinv.atol_rtol_tensor',
- 'aten::linalg_lstsq',
- 'aten::geqrf',
- 'aten::linalg_householder_product',
- 'aten::ormqr',
- 'aten::logspace',
- 'aten::logspace.out',
- 'aten::logspace.Tensor_Tensor',
- 'aten::logspace.Tensor_Tensor_out',
- 'aten::logspace.Tensor_Scalar',
- 'aten::logspace.Tensor_Scalar_out',
- 'aten::logspace.Scalar_Tensor',
- 'aten::logspace.Scalar_Tensor_out',
- 'aten::linspace',
- 'aten::linspace.Tensor_Tensor',
- 'aten::linspace.Tensor_Scalar',
- 'aten::linspace.Scalar_Tensor',
- 'aten::binary_cross_entropy',
- 'aten::binary_cross_entropy_with_logits',
- 'aten::nll_loss_forward',
- 'aten::nll_loss2d_forward',
- 'aten::nll_loss',
- 'aten::nll_loss2d',
- 'aten::nll_loss_nd',
- 'aten::cross_entropy_loss',
- 'aten::kl_div',
- 'aten::l1_loss',
- 'aten::smooth_l1_loss',
- 'aten::mse_loss',
- 'aten::huber_loss',
- 'aten::soft_margin_loss',
- 'aten::poisson_nll_loss',
- 'aten::hinge_embedding_loss',
- 'aten::margin_ranking_loss',
- 'aten::cosine_embedding_loss',
- 'aten::multi_margin_loss',
- 'aten::multilabel_margin_loss',
- 'aten::multilabel_margin_loss_forward',
- 'aten::triplet_margin_loss',
- 'aten::pairwise_distance',
- 'aten::atan2',
- 'aten::atan2_',
- 'aten::hypot',
- 'aten::hypot_',
- 'aten::logaddexp',
- 'aten::copysign.Tensor',
- 'aten::copysign.Scalar',
- 'aten::copysign_.Tensor',
- 'aten::copysign_.Scalar',
- 'aten::heaviside',
- 'aten::heaviside_',
- 'aten::sinc',
- 'aten::sinc_',
- 'aten::xlogy.Tensor',
- 'aten::xlogy.Scalar_Self',
- 'aten::xlogy.Scalar_Other',
- 'aten::xlogy_.Tensor',
- 'aten::xlogy_.Scalar_Other',
- 'aten::frac',
- 'aten::frac_',
- 'aten::sgn',
- 'aten::sgn_',
- 'aten::lerp.Tensor',
- 'aten::lerp_.Scalar',
- 'aten::lerp_.Tensor',
- 'aten::trunc_',
- 'aten::floor_',
- 'aten::ceil_',
- 'aten::round_',
- 'aten::round_.decimals',
- 'aten::reciprocal_',
- 'aten::rsqrt_',
- 'aten::square_',
- 'aten::log2_',
- 'aten::log10_',
- 'aten::log1p_',
- 'aten::tan_',
- 'aten::erf_',
- 'aten::clamp_min_',
- 'aten::exp2_',
- 'aten::fmod_.Scalar',
- 'aten::fmod_.Tensor',
- 'aten::tril_',
- 'aten::triu_',
- 'aten::clamp_max_',
- 'aten::nan_to_num_',
- 'aten::logaddexp2',
- 'aten::gelu_backward',
- 'aten::silu_backward',
- 'aten::native_batch_norm',
- 'aten::_native_batch_norm_legit',
- 'aten::_native_batch_norm_legit.no_stats',
- 'aten::_native_batch_norm_legit_no_training',
- 'aten::_batch_norm_with_update',
- 'aten::_batch_norm_no_update',
- 'aten::batch_norm',
- 'aten::instance_norm',
- 'aten::native_group_norm',
- 'aten::group_norm',
- 'aten::native_layer_norm',
- 'aten::native_layer_norm_backward',
- 'aten::linalg_vector_norm',
- 'aten::linalg_matrix_norm',
- 'aten::linalg_matrix_norm.str_ord',
- 'aten::linalg_norm',
- 'aten::linalg_norm.ord_str',
- 'aten::gcd',
- 'aten::gcd_',
- 'aten::lcm',
- 'aten::lcm_',
- 'aten::ldexp.Tensor',
- 'aten::ldexp_',
- 'aten::frexp.Tensor',
- 'aten::nextafter',
- 'aten::nextafter_',
- 'aten::float_power.Tensor_Tensor',
- 'aten::float_power.Tensor_Scalar',
- 'aten::float_power.Scalar',
- 'aten::float_power_.Scalar',
- 'aten::float_power_.Tensor',
- 'aten::positive',
- 'aten::put',
- 'aten::put_',
- 'aten::masked_scatter',
- 'aten::masked_scatter_',
- 'aten::masked_scatter_backward',
- 'aten::_unsafe_masked_index',
- 'aten::_unsafe_masked_index_put_accumulate',
- 'aten::nonzero_static',
- 'aten::_chunk_cat',
- 'aten::hash_tensor',
- 'aten::clamp_min.Tensor',
- 'aten::clamp_min_.Tensor',
- 'aten::clamp_max.Tensor',
- 'aten::clamp_max_.Tensor',
- 'aten::clamp_.Tensor',
- 'aten::max_pool1d_with_indices',
- 'aten::max_pool1d',
- 'aten::max_pool2d',
- 'aten::max_pool3d',
- 'aten::max_pool2d_with_indices',
- 'aten::max_pool3d_with_indices',
- 'aten::max_pool2d_with_indices_backward',
- 'aten::max_pool3d_with_indices_backward',
- 'aten::avg_pool1d',
- 'aten::avg_pool2d',
- 'aten::avg_pool3d',
- 'aten::avg_pool2d_backward',
- 'aten::avg_pool3d_backward',
- 'aten::adaptive_avg_pool1d',
- 'aten::adaptive_avg_pool2d',
- 'aten::adaptive_avg_pool3d',
- 'aten::_adaptive_avg_pool2d',
- 'aten::_adaptive_avg_pool3d',
- 'aten::_adaptive_avg_pool2d_backward',
- 'aten::_adaptive_avg_pool3d_backward',
- 'aten::adaptive_max_pool1d',
- 'aten::adaptive_max_pool2d',
- 'aten::adaptive_max_pool3d',
- 'aten::adaptive_max_pool2d_backward',
- 'aten::adaptive_max_pool3d_backward',
- 'aten::fractional_max_pool2d',
- 'aten::fractional_max_pool3d',
- 'aten::fractional_max_pool2d_backward',
- 'aten::fractional_max_pool3d_backward',
- 'aten::max_unpool2d',
- 'aten::max_unpool3d',
- 'aten::vdot',
- 'aten::tensordot',
- 'aten::inner',
- 'aten::cauchy_',
- 'aten::exponential_',
- 'aten::log_normal_',
- 'aten::geometric_',
- 'aten::bernoulli',
- 'aten::bernoulli.p',
- 'aten::bernoulli_.Tensor',
- 'aten::bernoulli_.float',
- 'aten::random_.from',
- 'aten::random_.to',
- 'aten::random_',
- 'aten::randint_like',
- 'aten::randint_like.generator',
- 'aten::randint_like.Tensor',
- 'aten::randint_like.Tensor_generator',
- 'aten::randint_like.low_dtype',
- 'aten::randint_like.low_generator_dtype',
- 'aten::multinomial',
- 'aten::multinomial.out',
- 'aten::normal.Tensor_float',
- 'aten::normal.float_Tensor',
- 'aten::normal.Tensor_Tensor',
- 'aten::normal.float_float',
- 'aten::normal.float_float_out',
- 'aten::nansum',
- 'aten::nanmean',
- 'aten::cummax',
- 'aten::cummin',
- 'aten::median',
- 'aten::median.dim',
- 'aten::mode',
- 'aten::var_mean.correction',
- 'aten::var_mean.dim',
- 'aten::var_mean',
- 'aten::std_mean.correction',
- 'aten::std_mean.dim',
- 'aten::std_mean',
- 'aten::cumprod_',
- 'aten::cumsum_',
- 'aten::resize_',
- 'aten::resize_as_',
- 'aten::upsample_nearest1d',
- 'aten::upsample_nearest1d.vec',
- 'aten::upsample_nearest2d',
- 'aten::upsample_nearest2d.vec',
- 'aten::upsample_nearest3d',
- 'aten::upsample_nearest3d.vec',
- 'aten::_upsample_nearest_exact1d',
- 'aten::_upsample_nearest_exact1d.vec',
- 'aten::_upsample_nearest_exact2d',
- 'aten::_upsample_nearest_exact2d.vec',
- 'aten::_upsample_nearest_exact3d',
- 'aten::_upsample_nearest_exact3d.vec',
- 'aten::upsample_linear1d',
- 'aten::upsample_linear1d.vec',
- 'aten::upsample_bilinear2d',
- 'aten::upsample_bilinear2d.vec',
- 'aten::upsample_trilinear3d',
- 'aten::upsample_trilinear3d.vec',
- 'aten::upsample_bicubic2d',
- 'aten::upsample_bicubic2d.vec',
- 'aten::_upsample_bilinear2d_aa',
- 'aten::_upsample_bilinear2d_aa.vec',
- 'aten::_upsample_bicubic2d_aa',
- 'aten::_upsample_bicubic2d_aa.vec',
- 'aten::upsample_nearest1d_backward',
- 'aten::upsample_nearest2d_backward',
- 'aten::upsample_nearest3d_backward',
- 'aten::_upsample_nearest_exact1d_backward',
- 'aten::_upsample_nearest_exact2d_backward',
- 'aten::_upsample_nearest_exact3d_backward',
- 'aten::upsample_linear1d_backward',
- 'aten::upsample_bilinear2d_backward',
- 'aten::upsample_trilinear3d_backward',
- 'aten::upsample_bicubic2d_backward',
- 'aten::_upsample_bilinear2d_aa_backward',
- 'aten::_upsample_bicubic2d_aa_backward',
- 'aten::grid_sampler',
- 'aten::grid_sampler_2d',
- 'aten::grid_sampler_3d',
- 'aten::grid_sampler_2d_backward',
- 'aten::grid_sampler_3d_backward',
- 'aten::addmm',
- 'aten::addmv',
- 'aten::addr',
- 'aten::addr_',
- 'aten::addbmm',
- 'aten::baddbmm',
- 'aten::addcmul',
- 'aten::addcmul_',
- 'aten::addcdiv',
- 'aten::addcdiv_',
- 'aten::addmm_',
- 'aten::addmv_',
- 'aten::addbmm_',
- 'aten::baddbmm_',
- 'aten::digamma',
- 'aten::digamma_',
- 'aten::lgamma',
- 'aten::lgamma_',
- 'aten::erfc',
- 'aten::erfc_',
- 'aten::erfinv',
- 'aten::erfinv_',
- 'aten::i0',
- 'aten::i0_',
- 'aten::special_i0e',
- 'aten::special_i1',
- 'aten::special_i1e',
- 'aten::special_entr',
- 'aten::special_erfcx',
- 'aten::special_ndtri',
- 'aten::special_log_ndtr',
- 'aten::special_airy_ai',
- 'aten::special_bessel_j0',
- 'aten::special_bessel_j1',
- 'aten::special_bessel_y0',
- 'aten::special_bessel_y1',
- 'aten::special_modified_bessel_i0',
- 'aten::special_modified_bessel_i1',
- 'aten::special_modified_bessel_k0',
- 'aten::special_modified_bessel_k1',
- 'aten::special_scaled_modified_bessel_k0',
- 'aten::special_scaled_modified_bessel_k1',
- 'aten::special_spherical_bessel_j0',
- 'aten::polygamma',
- 'aten::polygamma_',
- 'aten::mvlgamma',
- 'aten::mvlgamma_',
- 'aten::igamma',
- 'aten::igamma_',
- 'aten::igammac',
- 'aten::igammac_',
- 'aten::special_xlog1py',
- 'aten::special_xlog1py.self_scalar',
- 'aten::special_xlog1py.other_scalar',
- 'aten::special_zeta',
- 'aten::special_zeta.self_scalar',
- 'aten::special_zeta.other_scalar',
- 'aten::special_chebyshev_polynomial_t',
- 'aten::special_chebyshev_polynomial_t.x_scalar',
- 'aten::special_chebyshev_polynomial_t.n_scalar',
- 'aten::special_chebyshev_polynomial_u',
- 'aten::special_chebyshev_polynomial_u.x_scalar',
- 'aten::special_chebyshev_polynomial_u.n_scalar',
- 'aten::special_chebyshev_polynomial_v',
- 'aten::special_chebyshev_polynomial_v.x_scalar',
- 'aten::special_chebyshev_polynomial_v.n_scalar',
- 'aten::special_chebyshev_polynomial_w',
- 'aten::special_chebyshev_polynomial_w.x_scalar',
- 'aten::special_chebyshev_polynomial_w.n_scalar',
- 'aten::special_shifted_chebyshev_polynomial_t',
- 'aten::special_shifted_chebyshev_polynomial_t.x_scalar',
- 'aten::special_shifted_chebyshev_polynomial_t.n_scalar',
- 'aten::special_shifted_chebyshev_polynomial_u',
- 'aten::special_shifted_chebyshev_polynomial_u.x_scalar',
- 'aten::special_shifted_chebyshev_polynomial_u.n_scalar',
- 'aten::special_shifted_chebyshev_polynomial_v',
- 'aten::special_shifted_chebyshev_polynomial_v.x_scalar',
- 'aten::special_shifted_chebyshev_polynomial_v.n_scalar',
- 'aten::special_shifted_chebyshev_polynomial_w',
- 'aten::special_shifted_chebyshev_polynomial_w.x_scalar',
- 'aten::special_shifted_chebyshev_polynomial_w.n_scalar',
- 'aten::special_hermite_polynomial_h',
- 'aten::special_hermite_polynomial_h.x_scalar',
- 'aten::special_hermite_polynomial_h.n_scalar',
- 'aten::special_hermite_polynomial_he',
- 'aten::special_hermite_polynomial_he.x_scalar',
- 'aten::special_hermite_polynomial_he.n_scalar',
- 'aten::special_laguerre_polynomial_l',
- 'aten::special_laguerre_polynomial_l.x_scalar',
- 'aten::special_laguerre_polynomial_l.n_scalar',
- 'aten::special_legendre_polynomial_p',
- 'aten::special_legendre_polynomial_p.x_scalar',
- 'aten::special_legendre_polynomial_p.n_scalar',
- 'aten::special_psi',
- 'aten::special_digamma',
- 'aten::special_gammaln',
- 'aten::special_erf',
- 'aten::special_erfc',
- 'aten::special_erfinv',
- 'aten::special_i0',
- 'aten::special_expit',
- 'aten::special_exp2',
- 'aten::special_expm1',
- 'aten::special_log1p',
- 'aten::special_sinc',
- 'aten::special_logit',
- 'aten::special_round',
- 'aten::special_xlogy',
- 'aten::special_xlogy.self_scalar',
- 'aten::special_xlogy.other_scalar',
- 'aten::special_log_softmax',
- 'aten::special_softmax',
- 'aten::special_logsumexp',
- 'aten::special_gammainc',
- 'aten::special_gammaincc',
- 'aten::special_polygamma',
- 'aten::special_multigammaln',
- 'aten::special_ndtr',
- 'aten::_fft_c2c',
- 'aten::_fft_r2c',
- 'aten::_fft_c2r',
- 'aten::fft_fft',
- 'aten::fft_ifft',
- 'aten::fft_rfft',
- 'aten::fft_irfft',
- 'aten::fft_hfft',
- 'aten::fft_ihfft',
- 'aten::fft_fft2',
- 'aten::fft_ifft2',
- 'aten::fft_rfft2',
- 'aten::fft_irfft2',
- 'aten::fft_hfft2',
- 'aten::fft_ihfft2',
- 'aten::fft_fftn',
- 'aten::fft_ifftn',
- 'aten::fft_rfftn',
- 'aten::fft_irfftn',
- 'aten::fft_hfftn',
- 'aten::fft_ihfftn',
- 'aten::fft_fftshift',
- 'aten::fft_ifftshift',
- 'aten::unfold_backward',
- 'aten::stft',
- 'aten::stft.center',
- 'aten::istft',
- 'aten::_unique2',
- 'aten::_unique',
- 'aten::unique_dim',
- 'aten::unique_dim_consecutive',
- 'aten::unique_consecutive',
- 'aten::bincount',
- 'aten::_histogramdd_bin_edges',
- 'aten::_histogramdd_from_bin_cts',
- 'aten::_histogramdd_from_bin_tensors',
- 'aten::histogramdd',
- 'aten::histogramdd.int_bins',
- 'aten::histogramdd.TensorList_bins',
- 'aten::histogram.bins_tensor',
- 'aten::histogram.bin_ct',
- 'aten::histc',
- 'aten::nanmedian',
- 'aten::nanmedian.dim',
- 'aten::_logcumsumexp',
- 'aten::logcumsumexp',
- 'aten::renorm',
- 'aten::renorm_',
- 'aten::dist',
- 'aten::segment_reduce',
- 'aten::_segment_reduce_backward',
- 'aten::msort',
- 'aten::trapezoid.x',
- 'aten::trapezoid.dx',
- 'aten::trapz.x',
- 'aten::trapz.dx',
- 'aten::cumulative_trapezoid.x',
- 'aten::cumulative_trapezoid.dx',
- 'aten::cov',
- 'aten::corrcoef',
- 'aten::quantile',
- 'aten::quantile.scalar',
- 'aten::nanquantile',
- 'aten::nanquantile.scalar',
- 'aten::gradient.tensorarrayint',
- 'aten::gradient.tensorarray',
- 'aten::gradient.scalarint',
- 'aten::gradient.scalararray',
- 'aten::gradient.array',
- 'aten::gradient.scalarrayint',
- 'aten::gradient.scalarrayarray',
- 'aten::asin',
- 'aten::acos',
- 'aten::atan',
- 'aten::sinh',
- 'aten::cosh',
- 'aten::asinh',
- 'aten::acosh',
- 'aten::atanh',
- 'aten::deg2rad',
- 'aten::rad2deg',
- 'aten::asin_',
- 'aten::acos_',
- 'aten::atan_',
- 'aten::sinh_',
- 'aten::cosh_',
- 'aten::asinh_',
- 'aten::acosh_',
- 'aten::atanh_',
- 'aten::deg2rad_',
- 'aten::rad2deg_',
- 'aten::logit',
- 'aten::logit_',
- 'aten::signbit',
- 'aten::fmax',
- 'aten::fmin',
- 'aten::isposinf',
- 'aten::isneginf',
- 'aten::hann_window',
- 'aten::hann_window.periodic',
- 'aten::hamming_window',
- 'aten::hamming_window.periodic',
- 'aten::blackman_window',
- 'aten::blackman_window.periodic',
- 'aten::bartlett_window',
- 'aten::bartlett_window.periodic',
- 'aten::kaiser_window',
- 'aten::kaiser_window.periodic',
- 'aten::hamming_window.periodic_alpha',
- 'aten::hamming_window.periodic_alpha_beta',
- 'aten::kaiser_window.beta',
- 'aten::randperm',
- 'aten::randperm.generator',
- 'aten::mm.out',
- 'aten::bmm.out',
- 'aten::matmul.out',
- 'aten::add.out',
- 'aten::sub.out',
- 'aten::mul.out',
- 'aten::div.out',
- 'aten::maximum.out',
- 'aten::minimum.out',
- 'aten::pow.Tensor_Scalar_out',
- 'aten::clamp.out',
- 'aten::where.self_out',
- 'aten::exp.out',
- 'aten::neg.out',
- 'aten::abs.out',
- 'aten::sqrt.out',
- 'aten::rsqrt.out',
- 'aten::sigmoid.out',
- 'aten::tanh.out',
- 'aten::floor.out',
- 'aten::round.out',
- 'aten::eq.Tensor_out',
- 'aten::lt.Tensor_out',
- 'aten::sum.IntList_out',
- 'aten::mean.out',
- 'aten::amax.out',
- 'aten::argmax.out',
- 'aten::cumsum.out',
- 'aten::softmax.int_out',
- 'aten::cat.out',
- 'aten::stack.out',
- 'aten::sgn.out',
- 'aten::copysign.out',
- 'aten::ceil.out',
- 'aten::clamp_max.out',
- 'aten::clamp_min.out',
- 'aten::cos.out',
- 'aten::cumprod.out',
- 'aten::frac.out',
- 'aten::index_copy.out',
- 'aten::kron.out',
- 'aten::nan_to_num.out',
- 'aten::log.out',
- 'aten::logaddexp.out',
- 'aten::xlogy.OutTensor',
- 'aten::logsumexp.out',
- 'aten::matrix_power.out',
- 'aten::nanmean.out',
- 'aten::sin.out',
- 'aten::sinc.out',
- 'aten::nansum.out',
- 'aten::prod.int_out',
- 'aten::trunc.out',
- 'aten::heaviside.out',
- 'aten::scatter_reduce.two_out',
- 'aten::cross.out',
- 'aten::triu.out',
- 'aten::tril.out',
- 'aten::take.out',
- 'aten::take_along_dim.out',
- 'aten::index_select.out',
- 'aten::gather.out',
- 'aten::sign.out',
- 'aten::atan2.out',
- 'aten::lerp.Scalar_out',
- 'aten::lerp.Tensor_out',
- 'aten::hypot.out',
- 'aten::linalg_cholesky.out',
- 'aten::linalg_cross.out',
- 'aten::linalg_det.out',
- 'aten::linalg_inv.out',
- 'aten::outer.out',
- 'aten::linalg_solve.out',
- 'aten::argmin.out',
- 'aten::erf.out',
- 'aten::exp2.out',
- 'aten::expm1.out',
- 'aten::log10.out',
- 'aten::log1p.out',
- 'aten::log2.out',
- 'aten::amin.out',
- 'aten::reciprocal.out',
- 'aten::square.out',
- 'aten::std.correction_out',
- 'aten::tan.out',
- 'aten::var.correction_out',
- 'aten::norm.out',
- 'aten::scatter.src_out',
- 'aten::scatter.value_out',
- 'aten::scatter_add.out',
- 'aten::cholesky.out',
- 'aten::fmod.Scalar_out',
- 'aten::fmod.Tensor_out',
- 'aten::remainder.Tensor_out',
- 'aten::max.out',
- 'aten::min.out',
- 'aten::max.unary_out',
- 'aten::min.unary_out',
- 'aten::argsort.stable_out',
- 'aten::inverse.out',
- 'aten::linalg_vector_norm.out',
- 'aten::linalg_matrix_power.out',
- 'aten::asin.out',
- 'aten::acos.out',
- 'aten::atan.out',
- 'aten::sinh.out',
- 'aten::cosh.out',
- 'aten::asinh.out',
- 'aten::acosh.out',
- 'aten::atanh.out',
- 'aten::deg2rad.out',
- 'aten::rad2deg.out',
- 'aten::logit.out',
- 'aten::signbit.out',
- 'aten::fmax.out',
- 'aten::fmin.out',
- 'aten::isposinf.out',
- 'aten::isneginf.out',
- 'aten::cummax.out',
- 'aten::cummin.out',
- 'aten::kthvalue.values',
- 'aten::aminmax.out',
- 'aten::max.dim_max',
- 'aten::min.dim_min',
- 'aten::median.dim_values',
- 'aten::nanmedian.dim_values',
- 'aten::histogram.bins_tensor_out',
- 'aten::histogram.bin_ct_out',
- 'aten::mode.values',
- 'aten::sort.values',
- 'aten::topk.values',
- 'aten::linalg_qr.out',
- 'aten::linalg_svd.U',
- 'aten::linalg_eigh.eigvals',
- 'aten::complex.out',
- 'aten::polar.out',
- 'aten::conj_physical.out',
- 'aten::angle.out',
- 'aten::index_reduce.out',
- 'aten::hstack.out',
- 'aten::vstack.out',
- 'aten::dstack.out',
- 'aten::column_stack.out',
- 'aten::diag.out',
- 'aten::logaddexp2.out',
- 'aten::gcd.out',
- 'aten::lcm.out',
- 'aten::ldexp.out',
- 'aten::nextafter.out',
- 'aten::float_power.Tensor_Tensor_out',
- 'aten::float_power.Tensor_Scalar_out',
- 'aten::float_power.Scalar_out',
- 'aten::nonzero_static.out',
- 'aten::_chunk_cat.out',
- 'aten::hash_tensor.out',
- 'aten::clamp_min.Tensor_out',
- 'aten::clamp_max.Tensor_out',
- 'aten::vdot.out',
- 'aten::inner.out',
- 'aten::bernoulli.out',
- 'aten::normal.Tensor_float_out',
- 'aten::normal.float_Tensor_out',
- 'aten::normal.Tensor_Tensor_out',
- 'aten::addmm.out',
- 'aten::addmv.out',
- 'aten::addr.out',
- 'aten::addbmm.out',
- 'aten::baddbmm.out',
- 'aten::addcmul.out',
- 'aten::addcdiv.out',
- 'aten::digamma.out',
- 'aten::lgamma.out',
- 'aten::erfc.out',
- 'aten::erfinv.out',
- 'aten::i0.out',
- 'aten::special_i0e.out',
- 'aten::special_i1.out',
- 'aten::special_i1e.out',
- 'aten::special_entr.out',
- 'aten::special_erfcx.out',
- 'aten::special_ndtri.out',
- 'aten::special_log_ndtr.out',
- 'aten::special_airy_ai.out',
- 'aten::special_bessel_j0.out',
- 'aten::special_bessel_j1.out',
- 'aten::special_bessel_y0.out',
- 'aten::special_bessel_y1.out',
- 'aten::special_modified_bessel_i0.out',
- 'aten::special_modified_bessel_i1.out',
- 'aten::special_modified_bessel_k0.out',
- 'aten::special_modified_bessel_k1.out',
- 'aten::special_scaled_modified_bessel_k0.out',
- 'aten::special_scaled_modified_bessel_k1.out',
- 'aten::special_spherical_bessel_j0.out',
- 'aten::polygamma.out',
- 'aten::mvlgamma.out',
- 'aten::igamma.out',
- 'aten::igammac.out',
- 'aten::special_xlog1py.out',
- 'aten::special_xlog1py.self_scalar_out',
- 'aten::special_xlog1py.other_scalar_out',
- 'aten::special_zeta.out',
- 'aten::special_zeta.self_scalar_out',
- 'aten::special_zeta.other_scalar_out',
- 'aten::special_chebyshev_polynomial_t.out',
- 'aten::special_chebyshev_polynomial_t.x_scalar_out',
- 'aten::special_chebyshev_polynomial_t.n_scalar_out',
- 'aten::special_chebyshev_polynomial_u.out',
- 'aten::special_chebyshev_polynomial_u.x_scalar_out',
- 'aten::special_chebyshev_polynomial_u.n_scalar_out',
- 'aten::special_chebyshev_polynomial_v.out',
- 'aten::special_chebyshev_polynomial_v.x_scalar_out',
- 'aten::special_chebyshev_polynomial_v.n_scalar_out',
- 'aten::special_chebyshev_polynomial_w.out',
- 'aten::special_chebyshev_polynomial_w.x_scalar_out',
- 'aten::special_chebyshev_polynomial_w.n_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_t.out',
- 'aten::special_shifted_chebyshev_polynomial_t.x_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_t.n_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_u.out',
- 'aten::special_shifted_chebyshev_polynomial_u.x_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_u.n_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_v.out',
- 'aten::special_shifted_chebyshev_polynomial_v.x_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_v.n_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_w.out',
- 'aten::special_shifted_chebyshev_polynomial_w.x_scalar_out',
- 'aten::special_shifted_chebyshev_polynomial_w.n_scalar_out',
- 'aten::special_hermite_polynomial_h.out',
- 'aten::special_hermite_polynomial_h.x_scalar_out',
- 'aten::special_hermite_polynomial_h.n_scalar_out',
- 'aten::special_hermite_polynomial_he.out',
- 'aten::special_hermite_polynomial_he.x_scalar_out',
- 'aten::special_hermite_polynomial_he.n_scalar_out',
- 'aten::special_laguerre_polynomial_l.out',
- 'aten::special_laguerre_polynomial_l.x_scalar_out',
- 'aten::special_laguerre_polynomial_l.n_scalar_out',
- 'aten::special_legendre_polynomial_p.out',
- 'aten::special_legendre_polynomial_p.x_scalar_out',
- 'aten::special_legendre_polynomial_p.n_scalar_out',
- 'aten::special_psi.out',
- 'aten::special_digamma.out',
- 'aten::special_gammaln.out',
- 'aten::special_erf.out',
- 'aten::special_erfc.out',
- 'aten::special_erfinv.out',
- 'aten::special_i0.out',
- 'aten::special_expit.out',
- 'aten::special_exp2.out',
- 'aten::special_expm1.out',
- 'aten::special_log1p.out',
- 'aten::special_sinc.out',
- 'aten::special_logit.out',
- 'aten::special_round.out',
- 'aten::special_xlogy.out',
- 'aten::special_xlogy.self_scalar_out',
- 'aten::special_xlogy.other_scalar_out',
- 'aten::special_logsumexp.out',
- 'aten::special_gammainc.out',
- 'aten::special_gammaincc.out',
- 'aten::special_polygamma.out',
- 'aten::special_multigammaln.out',
- 'aten::special_ndtr.out',
- 'aten::_fft_c2c.out',
- 'aten::_fft_r2c.out',
- 'aten::_fft_c2r.out',
- 'aten::histc.out',
- 'aten::logcumsumexp.out',
- 'aten::renorm.out',
- 'aten::msort.out',
- 'aten::quantile.out',
- 'aten::quantile.scalar_out',
- 'aten::nanquantile.out',
- 'aten::nanquantile.scalar_out')
+QUALIFIED = tuple("""\
+aten::_log_softmax
+aten::_softmax
+aten::_to_copy
+aten::abs
+aten::abs_
+aten::add.Scalar
+aten::add.Tensor
+aten::add_.Scalar
+aten::add_.Tensor
+aten::alias
+aten::all
+aten::all.dim
+aten::all.dims
+aten::allclose
+aten::amax
+aten::amin
+aten::aminmax
+aten::any
+aten::any.dim
+aten::any.dims
+aten::arange
+aten::arange.start
+aten::arange.start_step
+aten::argmax
+aten::argmin
+aten::argsort
+aten::argsort.stable
+aten::argwhere
+aten::as_strided
+aten::bitwise_and.Scalar
+aten::bitwise_and.Tensor
+aten::bitwise_and_.Tensor
+aten::bitwise_not
+aten::bitwise_or.Scalar
+aten::bitwise_or.Tensor
+aten::bitwise_or_.Tensor
+aten::bitwise_xor.Scalar
+aten::bitwise_xor.Tensor
+aten::bitwise_xor_.Tensor
+aten::bmm
+aten::bucketize.Scalar
+aten::bucketize.Tensor
+aten::cat
+aten::ceil
+aten::chunk
+aten::clamp
+aten::clamp.Tensor
+aten::clamp_
+aten::clamp_max
+aten::clamp_min
+aten::clone
+aten::constant_pad_nd
+aten::contiguous
+aten::copy_
+aten::cos
+aten::cos_
+aten::count_nonzero
+aten::count_nonzero.dim_IntList
+aten::cumprod
+aten::cumsum
+aten::detach
+aten::diagonal
+aten::diff
+aten::div.Scalar
+aten::div.Scalar_mode
+aten::div.Tensor
+aten::div.Tensor_mode
+aten::div_.Scalar
+aten::div_.Tensor
+aten::div_.Tensor_mode
+aten::div_.Scalar_mode
+aten::dot
+aten::dropout
+aten::elu
+aten::embedding
+aten::empty.memory_format
+aten::empty_like
+aten::empty_strided
+aten::eq.Scalar
+aten::eq.Tensor
+aten::erf
+aten::exp
+aten::exp2
+aten::exp_
+aten::expand
+aten::expand_as
+aten::expm1
+aten::expm1_
+aten::eye
+aten::eye.m
+aten::fill_.Scalar
+aten::fill_.Tensor
+aten::flatten.using_ints
+aten::flip
+aten::floor
+aten::floor_divide
+aten::floor_divide.Scalar
+aten::floor_divide_.Tensor
+aten::floor_divide_.Scalar
+aten::fmod.Scalar
+aten::fmod.Tensor
+aten::full
+aten::full_like
+aten::gather
+aten::ge.Scalar
+aten::ge.Tensor
+aten::gelu
+aten::gt.Scalar
+aten::gt.Tensor
+aten::hardtanh
+aten::index.Tensor
+aten::index_put
+aten::index_put_
+aten::index_select
+aten::isclose
+aten::isfinite
+aten::isinf
+aten::isnan
+aten::kthvalue
+aten::layer_norm
+aten::le.Scalar
+aten::le.Tensor
+aten::leaky_relu
+aten::lerp.Scalar
+aten::linear
+aten::log
+aten::log10
+aten::log1p
+aten::log2
+aten::log_
+aten::log_softmax.int
+aten::logical_and
+aten::logical_not
+aten::logical_or
+aten::logical_xor
+aten::logsumexp
+aten::lt.Scalar
+aten::lt.Tensor
+aten::masked_fill.Scalar
+aten::masked_fill.Tensor
+aten::masked_fill_.Scalar
+aten::masked_fill_.Tensor
+aten::masked_select
+aten::matmul
+aten::max
+aten::max.dim
+aten::max.other
+aten::maximum
+aten::mean
+aten::mean.dim
+aten::min
+aten::min.dim
+aten::min.other
+aten::minimum
+aten::mm
+aten::movedim.int
+aten::movedim.intlist
+aten::mul.Scalar
+aten::mul.Tensor
+aten::mul_.Scalar
+aten::mul_.Tensor
+aten::mv
+aten::narrow
+aten::narrow.Tensor
+aten::ne.Scalar
+aten::ne.Tensor
+aten::neg
+aten::neg_
+aten::new_empty
+aten::new_empty_strided
+aten::new_full
+aten::new_ones
+aten::new_zeros
+aten::nonzero
+aten::normal_
+aten::numel
+aten::one_hot
+aten::ones
+aten::ones_like
+aten::outer
+aten::pad
+aten::permute
+aten::pow.Scalar
+aten::pow.Tensor_Scalar
+aten::pow.Tensor_Tensor
+aten::pow_.Scalar
+aten::pow_.Tensor
+aten::prod
+aten::prod.dim_int
+aten::rand
+aten::rand_like
+aten::randint
+aten::randn
+aten::randn_like
+aten::reciprocal
+aten::relu
+aten::relu_
+aten::remainder.Scalar
+aten::remainder.Tensor
+aten::remainder_.Tensor
+aten::remainder_.Scalar
+aten::remainder.Scalar_Tensor
+aten::repeat
+aten::repeat_interleave.Tensor
+aten::repeat_interleave.self_Tensor
+aten::repeat_interleave.self_int
+aten::reshape
+aten::rms_norm
+aten::round
+aten::round.decimals
+aten::rsqrt
+aten::rsub.Scalar
+aten::rsub.Tensor
+aten::scaled_dot_product_attention
+aten::scatter.src
+aten::scatter.value
+aten::scatter_.src
+aten::scatter_.value
+aten::scatter.reduce
+aten::scatter.value_reduce
+aten::scatter_.reduce
+aten::scatter_.value_reduce
+aten::scatter_add
+aten::searchsorted.Scalar
+aten::searchsorted.Tensor
+aten::select.int
+aten::sigmoid
+aten::sigmoid_
+aten::sign
+aten::sign_
+aten::silu
+aten::sin
+aten::sin_
+aten::slice.Tensor
+aten::softmax.int
+aten::softplus
+aten::sort
+aten::sort.stable
+aten::split.Tensor
+aten::split.sizes
+aten::split_with_sizes
+aten::sqrt
+aten::sqrt_
+aten::square
+aten::squeeze
+aten::squeeze.dim
+aten::squeeze.dims
+aten::stack
+aten::std.correction
+aten::sub.Scalar
+aten::sub.Tensor
+aten::sub_.Scalar
+aten::sub_.Tensor
+aten::sum
+aten::sum.dim_IntList
+aten::t
+aten::tan
+aten::tanh
+aten::tanh_
+aten::topk
+aten::transpose.int
+aten::tril
+aten::triu
+aten::trunc
+aten::unbind.int
+aten::unflatten.int
+aten::uniform_
+aten::unsqueeze
+aten::var.correction
+aten::view
+aten::view.dtype
+aten::view_as
+aten::where.ScalarOther
+aten::where.ScalarSelf
+aten::where.self
+aten::zero_
+aten::zeros
+aten::zeros_like
+aten::celu
+aten::celu_
+aten::selu
+aten::selu_
+aten::elu_
+aten::glu
+aten::hardshrink
+aten::softshrink
+aten::hardsigmoid
+aten::hardsigmoid_
+aten::hardswish
+aten::hardswish_
+aten::log_sigmoid
+aten::log_sigmoid_forward
+aten::mish
+aten::mish_
+aten::prelu
+aten::_prelu_kernel
+aten::rrelu
+aten::rrelu_
+aten::rrelu_with_noise
+aten::rrelu_with_noise_
+aten::threshold
+aten::threshold_
+aten::arccos
+aten::arccos_
+aten::arccosh
+aten::arccosh_
+aten::arcsin
+aten::arcsin_
+aten::arcsinh
+aten::arcsinh_
+aten::arctan
+aten::arctan_
+aten::arctanh
+aten::arctanh_
+aten::arctan2
+aten::arctan2_
+aten::fix
+aten::fix_
+aten::greater.Tensor
+aten::greater.Scalar
+aten::greater_.Tensor
+aten::greater_.Scalar
+aten::greater_equal.Tensor
+aten::greater_equal.Scalar
+aten::greater_equal_.Tensor
+aten::greater_equal_.Scalar
+aten::less.Tensor
+aten::less.Scalar
+aten::less_.Tensor
+aten::less_.Scalar
+aten::less_equal.Tensor
+aten::less_equal.Scalar
+aten::less_equal_.Tensor
+aten::less_equal_.Scalar
+aten::not_equal.Tensor
+aten::not_equal.Scalar
+aten::not_equal_.Tensor
+aten::not_equal_.Scalar
+aten::clip
+aten::clip_
+aten::clip.Tensor
+aten::clip_.Tensor
+aten::moveaxis.int
+aten::moveaxis.intlist
+aten::swapaxes
+aten::swapaxes_
+aten::swapdims
+aten::swapdims_
+aten::row_stack
+aten::ger
+aten::_safe_softmax
+aten::_softmax_backward_data
+aten::_log_softmax_backward_data
+aten::_scaled_dot_product_flash_attention_for_cpu
+aten::_scaled_dot_product_flash_attention_for_cpu_backward
+aten::_scaled_dot_product_attention_math
+aten::complex
+aten::polar
+aten::isreal
+aten::adjoint
+aten::view_as_real
+aten::view_as_complex
+aten::real
+aten::imag
+aten::_conj
+aten::conj
+aten::_conj_physical
+aten::conj_physical
+aten::conj_physical_
+aten::resolve_conj
+aten::resolve_neg
+aten::angle
+aten::convolution
+aten::convolution_backward
+aten::_convolution
+aten::_convolution.deprecated
+aten::_convolution_mode
+aten::conv1d
+aten::conv2d
+aten::conv3d
+aten::conv1d.padding
+aten::conv2d.padding
+aten::conv3d.padding
+aten::conv_transpose1d
+aten::conv_transpose2d.input
+aten::conv_transpose3d.input
+aten::im2col
+aten::col2im
+aten::pixel_shuffle
+aten::pixel_unshuffle
+aten::channel_shuffle
+aten::native_channel_shuffle
+aten::_ctc_loss
+aten::_ctc_loss.Tensor
+aten::_ctc_loss_backward
+aten::_ctc_loss_backward.Tensor
+aten::ctc_loss.IntList
+aten::ctc_loss.Tensor
+aten::cdist
+aten::_cdist_forward
+aten::_euclidean_dist
+aten::pdist
+aten::_pdist_forward
+aten::cosine_similarity
+aten::bilinear
+aten::_trilinear
+aten::embedding_bag
+aten::embedding_bag.padding_idx
+aten::_embedding_bag
+aten::_embedding_bag_forward_only
+aten::_embedding_bag_backward
+aten::_embedding_bag_dense_backward
+aten::_embedding_bag_per_sample_weights_backward
+aten::embedding_renorm_
+aten::dropout_
+aten::feature_dropout
+aten::feature_dropout_
+aten::alpha_dropout
+aten::alpha_dropout_
+aten::feature_alpha_dropout
+aten::feature_alpha_dropout_
+aten::native_dropout
+aten::native_dropout_backward
+aten::einsum
+aten::bitwise_left_shift.Tensor
+aten::bitwise_left_shift.Tensor_Scalar
+aten::bitwise_right_shift.Tensor
+aten::bitwise_right_shift.Tensor_Scalar
+aten::index_add
+aten::index_add_
+aten::scatter_add_
+aten::roll
+aten::nan_to_num
+aten::isin.Tensor_Tensor
+aten::norm.Scalar
+aten::norm.ScalarOpt_dim
+aten::var.dim
+aten::std.dim
+aten::var
+aten::std
+aten::tile
+aten::equal
+aten::_local_scalar_dense
+aten::copy
+aten::fill.Scalar
+aten::fill.Tensor
+aten::index_copy
+aten::index_copy_
+aten::index_fill.int_Scalar
+aten::index_fill.int_Tensor
+aten::index_fill_.int_Scalar
+aten::index_fill_.int_Tensor
+aten::scatter_reduce.two
+aten::scatter_reduce_.two
+aten::take
+aten::take_along_dim
+aten::unfold
+aten::tensor_split.sections
+aten::tensor_split.indices
+aten::tensor_split.tensor_indices_or_sections
+aten::detach_
+aten::index_reduce
+aten::index_reduce_
+aten::eq_.Tensor
+aten::eq_.Scalar
+aten::ne_.Tensor
+aten::ne_.Scalar
+aten::lt_.Tensor
+aten::lt_.Scalar
+aten::le_.Tensor
+aten::le_.Scalar
+aten::gt_.Tensor
+aten::gt_.Scalar
+aten::ge_.Tensor
+aten::ge_.Scalar
+aten::bitwise_and_.Scalar
+aten::bitwise_or_.Scalar
+aten::bitwise_xor_.Scalar
+aten::logical_and_
+aten::logical_or_
+aten::logical_xor_
+aten::logical_not_
+aten::bitwise_not_
+aten::bitwise_left_shift_.Tensor
+aten::bitwise_left_shift_.Tensor_Scalar
+aten::bitwise_right_shift_.Tensor
+aten::bitwise_right_shift_.Tensor_Scalar
+aten::atleast_1d
+aten::atleast_1d.Sequence
+aten::atleast_2d
+aten::atleast_2d.Sequence
+aten::atleast_3d
+aten::atleast_3d.Sequence
+aten::hstack
+aten::vstack
+aten::dstack
+aten::column_stack
+aten::hsplit.int
+aten::hsplit.array
+aten::vsplit.int
+aten::vsplit.array
+aten::dsplit.int
+aten::dsplit.array
+aten::unsafe_split.Tensor
+aten::unsafe_split_with_sizes
+aten::unsafe_chunk
+aten::broadcast_to
+aten::broadcast_tensors
+aten::meshgrid
+aten::meshgrid.indexing
+aten::cartesian_prod
+aten::combinations
+aten::block_diag
+aten::diag_embed
+aten::diag
+aten::diagflat
+aten::fliplr
+aten::flipud
+aten::rot90
+aten::ravel
+aten::reshape_as
+aten::sum_to_size
+aten::alias_copy
+aten::as_strided_copy
+aten::diagonal_copy
+aten::expand_copy
+aten::narrow_copy
+aten::permute_copy
+aten::select_copy.int
+aten::slice_copy.Tensor
+aten::squeeze_copy
+aten::squeeze_copy.dim
+aten::squeeze_copy.dims
+aten::t_copy
+aten::transpose_copy.int
+aten::unsqueeze_copy
+aten::unfold_copy
+aten::view_copy
+aten::view_copy.dtype
+aten::detach_copy
+aten::split_copy.Tensor
+aten::split_with_sizes_copy
+aten::unbind_copy.int
+aten::slice_scatter
+aten::select_scatter
+aten::diagonal_scatter
+aten::as_strided_scatter
+aten::tril_indices
+aten::triu_indices
+aten::empty_permuted
+aten::linalg_cholesky
+aten::linalg_inv
+aten::linalg_solve_ex
+aten::linalg_solve
+aten::linalg_det
+aten::linalg_slogdet
+aten::slogdet
+aten::logdet
+aten::linalg_eigh
+aten::linalg_eigvalsh
+aten::linalg_eigvals
+aten::linalg_svd
+aten::linalg_svdvals
+aten::svd
+aten::linalg_lu_factor
+aten::_lu_with_info
+aten::lu_solve
+aten::linalg_ldl_factor
+aten::matrix_exp
+aten::orgqr
+aten::linalg_pinv.atol_rtol_float
+aten::linalg_pinv
+aten::linalg_pinv.rcond_tensor
+aten::pinverse
+aten::linalg_matrix_rank.atol_rtol_tensor
+aten::linalg_matrix_rank.atol_rtol_float
+aten::linalg_matrix_rank
+aten::linalg_matrix_rank.tol_tensor
+aten::linalg_cond
+aten::linalg_cond.p_str
+aten::linalg_diagonal
+aten::linalg_multi_dot
+aten::linalg_tensorinv
+aten::linalg_tensorsolve
+aten::linalg_vander
+aten::linalg_vecdot
+aten::linalg_cholesky_ex
+aten::linalg_lu_factor_ex
+aten::linalg_lu
+aten::lu_unpack
+aten::linalg_lu_solve
+aten::linalg_inv_ex
+aten::_linalg_solve_ex
+aten::_linalg_det
+aten::_linalg_slogdet
+aten::linalg_solve_triangular
+aten::triangular_solve
+aten::cholesky_solve
+aten::cholesky_inverse
+aten::linalg_ldl_factor_ex
+aten::linalg_ldl_solve
+aten::trace
+aten::det
+aten::inverse
+aten::cholesky
+aten::linalg_qr
+aten::linalg_cross
+aten::cross
+aten::kron
+aten::matrix_power
+aten::linalg_matrix_power
+aten::_linalg_eigh
+aten::linalg_eig
+aten::_linalg_eigvals
+aten::_linalg_svd
+aten::linalg_polar
+aten::linalg_matrix_sqrth
+aten::linalg_matrix_exp
+aten::linalg_pinv.atol_rtol_tensor
+aten::linalg_lstsq
+aten::geqrf
+aten::linalg_householder_product
+aten::ormqr
+aten::logspace
+aten::logspace.out
+aten::logspace.Tensor_Tensor
+aten::logspace.Tensor_Tensor_out
+aten::logspace.Tensor_Scalar
+aten::logspace.Tensor_Scalar_out
+aten::logspace.Scalar_Tensor
+aten::logspace.Scalar_Tensor_out
+aten::linspace
+aten::linspace.Tensor_Tensor
+aten::linspace.Tensor_Scalar
+aten::linspace.Scalar_Tensor
+aten::binary_cross_entropy
+aten::binary_cross_entropy_with_logits
+aten::nll_loss_forward
+aten::nll_loss2d_forward
+aten::nll_loss
+aten::nll_loss2d
+aten::nll_loss_nd
+aten::cross_entropy_loss
+aten::kl_div
+aten::l1_loss
+aten::smooth_l1_loss
+aten::mse_loss
+aten::huber_loss
+aten::soft_margin_loss
+aten::poisson_nll_loss
+aten::hinge_embedding_loss
+aten::margin_ranking_loss
+aten::cosine_embedding_loss
+aten::multi_margin_loss
+aten::multilabel_margin_loss
+aten::multilabel_margin_loss_forward
+aten::triplet_margin_loss
+aten::pairwise_distance
+aten::atan2
+aten::atan2_
+aten::hypot
+aten::hypot_
+aten::logaddexp
+aten::copysign.Tensor
+aten::copysign.Scalar
+aten::copysign_.Tensor
+aten::copysign_.Scalar
+aten::heaviside
+aten::heaviside_
+aten::sinc
+aten::sinc_
+aten::xlogy.Tensor
+aten::xlogy.Scalar_Self
+aten::xlogy.Scalar_Other
+aten::xlogy_.Tensor
+aten::xlogy_.Scalar_Other
+aten::frac
+aten::frac_
+aten::sgn
+aten::sgn_
+aten::lerp.Tensor
+aten::lerp_.Scalar
+aten::lerp_.Tensor
+aten::trunc_
+aten::floor_
+aten::ceil_
+aten::round_
+aten::round_.decimals
+aten::reciprocal_
+aten::rsqrt_
+aten::square_
+aten::log2_
+aten::log10_
+aten::log1p_
+aten::tan_
+aten::erf_
+aten::clamp_min_
+aten::exp2_
+aten::fmod_.Scalar
+aten::fmod_.Tensor
+aten::tril_
+aten::triu_
+aten::clamp_max_
+aten::nan_to_num_
+aten::logaddexp2
+aten::gelu_backward
+aten::silu_backward
+aten::native_batch_norm
+aten::_native_batch_norm_legit
+aten::_native_batch_norm_legit.no_stats
+aten::_native_batch_norm_legit_no_training
+aten::_batch_norm_with_update
+aten::_batch_norm_no_update
+aten::batch_norm
+aten::instance_norm
+aten::native_group_norm
+aten::group_norm
+aten::native_layer_norm
+aten::native_layer_norm_backward
+aten::linalg_vector_norm
+aten::linalg_matrix_norm
+aten::linalg_matrix_norm.str_ord
+aten::linalg_norm
+aten::linalg_norm.ord_str
+aten::gcd
+aten::gcd_
+aten::lcm
+aten::lcm_
+aten::ldexp.Tensor
+aten::ldexp_
+aten::frexp.Tensor
+aten::nextafter
+aten::nextafter_
+aten::float_power.Tensor_Tensor
+aten::float_power.Tensor_Scalar
+aten::float_power.Scalar
+aten::float_power_.Scalar
+aten::float_power_.Tensor
+aten::positive
+aten::put
+aten::put_
+aten::masked_scatter
+aten::masked_scatter_
+aten::masked_scatter_backward
+aten::_unsafe_masked_index
+aten::_unsafe_masked_index_put_accumulate
+aten::nonzero_static
+aten::_chunk_cat
+aten::hash_tensor
+aten::clamp_min.Tensor
+aten::clamp_min_.Tensor
+aten::clamp_max.Tensor
+aten::clamp_max_.Tensor
+aten::clamp_.Tensor
+aten::max_pool1d_with_indices
+aten::max_pool1d
+aten::max_pool2d
+aten::max_pool3d
+aten::max_pool2d_with_indices
+aten::max_pool3d_with_indices
+aten::max_pool2d_with_indices_backward
+aten::max_pool3d_with_indices_backward
+aten::avg_pool1d
+aten::avg_pool2d
+aten::avg_pool3d
+aten::avg_pool2d_backward
+aten::avg_pool3d_backward
+aten::adaptive_avg_pool1d
+aten::adaptive_avg_pool2d
+aten::adaptive_avg_pool3d
+aten::_adaptive_avg_pool2d
+aten::_adaptive_avg_pool3d
+aten::_adaptive_avg_pool2d_backward
+aten::_adaptive_avg_pool3d_backward
+aten::adaptive_max_pool1d
+aten::adaptive_max_pool2d
+aten::adaptive_max_pool3d
+aten::adaptive_max_pool2d_backward
+aten::adaptive_max_pool3d_backward
+aten::fractional_max_pool2d
+aten::fractional_max_pool3d
+aten::fractional_max_pool2d_backward
+aten::fractional_max_pool3d_backward
+aten::max_unpool2d
+aten::max_unpool3d
+aten::vdot
+aten::tensordot
+aten::inner
+aten::cauchy_
+aten::exponential_
+aten::log_normal_
+aten::geometric_
+aten::bernoulli
+aten::bernoulli.p
+aten::bernoulli_.Tensor
+aten::bernoulli_.float
+aten::random_.from
+aten::random_.to
+aten::random_
+aten::randint_like
+aten::randint_like.generator
+aten::randint_like.Tensor
+aten::randint_like.Tensor_generator
+aten::randint_like.low_dtype
+aten::randint_like.low_generator_dtype
+aten::multinomial
+aten::multinomial.out
+aten::normal.Tensor_float
+aten::normal.float_Tensor
+aten::normal.Tensor_Tensor
+aten::normal.float_float
+aten::normal.float_float_out
+aten::nansum
+aten::nanmean
+aten::cummax
+aten::cummin
+aten::median
+aten::median.dim
+aten::mode
+aten::var_mean.correction
+aten::var_mean.dim
+aten::var_mean
+aten::std_mean.correction
+aten::std_mean.dim
+aten::std_mean
+aten::cumprod_
+aten::cumsum_
+aten::resize_
+aten::resize_as_
+aten::upsample_nearest1d
+aten::upsample_nearest1d.vec
+aten::upsample_nearest2d
+aten::upsample_nearest2d.vec
+aten::upsample_nearest3d
+aten::upsample_nearest3d.vec
+aten::_upsample_nearest_exact1d
+aten::_upsample_nearest_exact1d.vec
+aten::_upsample_nearest_exact2d
+aten::_upsample_nearest_exact2d.vec
+aten::_upsample_nearest_exact3d
+aten::_upsample_nearest_exact3d.vec
+aten::upsample_linear1d
+aten::upsample_linear1d.vec
+aten::upsample_bilinear2d
+aten::upsample_bilinear2d.vec
+aten::upsample_trilinear3d
+aten::upsample_trilinear3d.vec
+aten::upsample_bicubic2d
+aten::upsample_bicubic2d.vec
+aten::_upsample_bilinear2d_aa
+aten::_upsample_bilinear2d_aa.vec
+aten::_upsample_bicubic2d_aa
+aten::_upsample_bicubic2d_aa.vec
+aten::upsample_nearest1d_backward
+aten::upsample_nearest2d_backward
+aten::upsample_nearest3d_backward
+aten::_upsample_nearest_exact1d_backward
+aten::_upsample_nearest_exact2d_backward
+aten::_upsample_nearest_exact3d_backward
+aten::upsample_linear1d_backward
+aten::upsample_bilinear2d_backward
+aten::upsample_trilinear3d_backward
+aten::upsample_bicubic2d_backward
+aten::_upsample_bilinear2d_aa_backward
+aten::_upsample_bicubic2d_aa_backward
+aten::grid_sampler
+aten::grid_sampler_2d
+aten::grid_sampler_3d
+aten::grid_sampler_2d_backward
+aten::grid_sampler_3d_backward
+aten::addmm
+aten::addmv
+aten::addr
+aten::addr_
+aten::addbmm
+aten::baddbmm
+aten::addcmul
+aten::addcmul_
+aten::addcdiv
+aten::addcdiv_
+aten::addmm_
+aten::addmv_
+aten::addbmm_
+aten::baddbmm_
+aten::digamma
+aten::digamma_
+aten::lgamma
+aten::lgamma_
+aten::erfc
+aten::erfc_
+aten::erfinv
+aten::erfinv_
+aten::i0
+aten::i0_
+aten::special_i0e
+aten::special_i1
+aten::special_i1e
+aten::special_entr
+aten::special_erfcx
+aten::special_ndtri
+aten::special_log_ndtr
+aten::special_airy_ai
+aten::special_bessel_j0
+aten::special_bessel_j1
+aten::special_bessel_y0
+aten::special_bessel_y1
+aten::special_modified_bessel_i0
+aten::special_modified_bessel_i1
+aten::special_modified_bessel_k0
+aten::special_modified_bessel_k1
+aten::special_scaled_modified_bessel_k0
+aten::special_scaled_modified_bessel_k1
+aten::special_spherical_bessel_j0
+aten::polygamma
+aten::polygamma_
+aten::mvlgamma
+aten::mvlgamma_
+aten::igamma
+aten::igamma_
+aten::igammac
+aten::igammac_
+aten::special_xlog1py
+aten::special_xlog1py.self_scalar
+aten::special_xlog1py.other_scalar
+aten::special_zeta
+aten::special_zeta.self_scalar
+aten::special_zeta.other_scalar
+aten::special_chebyshev_polynomial_t
+aten::special_chebyshev_polynomial_t.x_scalar
+aten::special_chebyshev_polynomial_t.n_scalar
+aten::special_chebyshev_polynomial_u
+aten::special_chebyshev_polynomial_u.x_scalar
+aten::special_chebyshev_polynomial_u.n_scalar
+aten::special_chebyshev_polynomial_v
+aten::special_chebyshev_polynomial_v.x_scalar
+aten::special_chebyshev_polynomial_v.n_scalar
+aten::special_chebyshev_polynomial_w
+aten::special_chebyshev_polynomial_w.x_scalar
+aten::special_chebyshev_polynomial_w.n_scalar
+aten::special_shifted_chebyshev_polynomial_t
+aten::special_shifted_chebyshev_polynomial_t.x_scalar
+aten::special_shifted_chebyshev_polynomial_t.n_scalar
+aten::special_shifted_chebyshev_polynomial_u
+aten::special_shifted_chebyshev_polynomial_u.x_scalar
+aten::special_shifted_chebyshev_polynomial_u.n_scalar
+aten::special_shifted_chebyshev_polynomial_v
+aten::special_shifted_chebyshev_polynomial_v.x_scalar
+aten::special_shifted_chebyshev_polynomial_v.n_scalar
+aten::special_shifted_chebyshev_polynomial_w
+aten::special_shifted_chebyshev_polynomial_w.x_scalar
+aten::special_shifted_chebyshev_polynomial_w.n_scalar
+aten::special_hermite_polynomial_h
+aten::special_hermite_polynomial_h.x_scalar
+aten::special_hermite_polynomial_h.n_scalar
+aten::special_hermite_polynomial_he
+aten::special_hermite_polynomial_he.x_scalar
+aten::special_hermite_polynomial_he.n_scalar
+aten::special_laguerre_polynomial_l
+aten::special_laguerre_polynomial_l.x_scalar
+aten::special_laguerre_polynomial_l.n_scalar
+aten::special_legendre_polynomial_p
+aten::special_legendre_polynomial_p.x_scalar
+aten::special_legendre_polynomial_p.n_scalar
+aten::special_psi
+aten::special_digamma
+aten::special_gammaln
+aten::special_erf
+aten::special_erfc
+aten::special_erfinv
+aten::special_i0
+aten::special_expit
+aten::special_exp2
+aten::special_expm1
+aten::special_log1p
+aten::special_sinc
+aten::special_logit
+aten::special_round
+aten::special_xlogy
+aten::special_xlogy.self_scalar
+aten::special_xlogy.other_scalar
+aten::special_log_softmax
+aten::special_softmax
+aten::special_logsumexp
+aten::special_gammainc
+aten::special_gammaincc
+aten::special_polygamma
+aten::special_multigammaln
+aten::special_ndtr
+aten::_fft_c2c
+aten::_fft_r2c
+aten::_fft_c2r
+aten::fft_fft
+aten::fft_ifft
+aten::fft_rfft
+aten::fft_irfft
+aten::fft_hfft
+aten::fft_ihfft
+aten::fft_fft2
+aten::fft_ifft2
+aten::fft_rfft2
+aten::fft_irfft2
+aten::fft_hfft2
+aten::fft_ihfft2
+aten::fft_fftn
+aten::fft_ifftn
+aten::fft_rfftn
+aten::fft_irfftn
+aten::fft_hfftn
+aten::fft_ihfftn
+aten::fft_fftshift
+aten::fft_ifftshift
+aten::unfold_backward
+aten::stft
+aten::stft.center
+aten::istft
+aten::_unique2
+aten::_unique
+aten::unique_dim
+aten::unique_dim_consecutive
+aten::unique_consecutive
+aten::bincount
+aten::_histogramdd_bin_edges
+aten::_histogramdd_from_bin_cts
+aten::_histogramdd_from_bin_tensors
+aten::histogramdd
+aten::histogramdd.int_bins
+aten::histogramdd.TensorList_bins
+aten::histogram.bins_tensor
+aten::histogram.bin_ct
+aten::histc
+aten::nanmedian
+aten::nanmedian.dim
+aten::_logcumsumexp
+aten::logcumsumexp
+aten::renorm
+aten::renorm_
+aten::dist
+aten::segment_reduce
+aten::_segment_reduce_backward
+aten::msort
+aten::trapezoid.x
+aten::trapezoid.dx
+aten::trapz.x
+aten::trapz.dx
+aten::cumulative_trapezoid.x
+aten::cumulative_trapezoid.dx
+aten::cov
+aten::corrcoef
+aten::quantile
+aten::quantile.scalar
+aten::nanquantile
+aten::nanquantile.scalar
+aten::gradient.tensorarrayint
+aten::gradient.tensorarray
+aten::gradient.scalarint
+aten::gradient.scalararray
+aten::gradient.array
+aten::gradient.scalarrayint
+aten::gradient.scalarrayarray
+aten::asin
+aten::acos
+aten::atan
+aten::sinh
+aten::cosh
+aten::asinh
+aten::acosh
+aten::atanh
+aten::deg2rad
+aten::rad2deg
+aten::asin_
+aten::acos_
+aten::atan_
+aten::sinh_
+aten::cosh_
+aten::asinh_
+aten::acosh_
+aten::atanh_
+aten::deg2rad_
+aten::rad2deg_
+aten::logit
+aten::logit_
+aten::signbit
+aten::fmax
+aten::fmin
+aten::isposinf
+aten::isneginf
+aten::hann_window
+aten::hann_window.periodic
+aten::hamming_window
+aten::hamming_window.periodic
+aten::blackman_window
+aten::blackman_window.periodic
+aten::bartlett_window
+aten::bartlett_window.periodic
+aten::kaiser_window
+aten::kaiser_window.periodic
+aten::hamming_window.periodic_alpha
+aten::hamming_window.periodic_alpha_beta
+aten::kaiser_window.beta
+aten::randperm
+aten::randperm.generator
+aten::mm.out
+aten::bmm.out
+aten::matmul.out
+aten::add.out
+aten::sub.out
+aten::mul.out
+aten::div.out
+aten::maximum.out
+aten::minimum.out
+aten::pow.Tensor_Scalar_out
+aten::clamp.out
+aten::where.self_out
+aten::exp.out
+aten::neg.out
+aten::abs.out
+aten::sqrt.out
+aten::rsqrt.out
+aten::sigmoid.out
+aten::tanh.out
+aten::floor.out
+aten::round.out
+aten::eq.Tensor_out
+aten::lt.Tensor_out
+aten::sum.IntList_out
+aten::mean.out
+aten::amax.out
+aten::argmax.out
+aten::cumsum.out
+aten::softmax.int_out
+aten::cat.out
+aten::stack.out
+aten::sgn.out
+aten::copysign.out
+aten::ceil.out
+aten::clamp_max.out
+aten::clamp_min.out
+aten::cos.out
+aten::cumprod.out
+aten::frac.out
+aten::index_copy.out
+aten::kron.out
+aten::nan_to_num.out
+aten::log.out
+aten::logaddexp.out
+aten::xlogy.OutTensor
+aten::logsumexp.out
+aten::matrix_power.out
+aten::nanmean.out
+aten::sin.out
+aten::sinc.out
+aten::nansum.out
+aten::prod.int_out
+aten::trunc.out
+aten::heaviside.out
+aten::scatter_reduce.two_out
+aten::cross.out
+aten::triu.out
+aten::tril.out
+aten::take.out
+aten::take_along_dim.out
+aten::index_select.out
+aten::gather.out
+aten::sign.out
+aten::atan2.out
+aten::lerp.Scalar_out
+aten::lerp.Tensor_out
+aten::hypot.out
+aten::linalg_cholesky.out
+aten::linalg_cross.out
+aten::linalg_det.out
+aten::linalg_inv.out
+aten::outer.out
+aten::linalg_solve.out
+aten::argmin.out
+aten::erf.out
+aten::exp2.out
+aten::expm1.out
+aten::log10.out
+aten::log1p.out
+aten::log2.out
+aten::amin.out
+aten::reciprocal.out
+aten::square.out
+aten::std.correction_out
+aten::tan.out
+aten::var.correction_out
+aten::norm.out
+aten::scatter.src_out
+aten::scatter.value_out
+aten::scatter_add.out
+aten::cholesky.out
+aten::fmod.Scalar_out
+aten::fmod.Tensor_out
+aten::remainder.Tensor_out
+aten::max.out
+aten::min.out
+aten::max.unary_out
+aten::min.unary_out
+aten::argsort.stable_out
+aten::inverse.out
+aten::linalg_vector_norm.out
+aten::linalg_matrix_power.out
+aten::asin.out
+aten::acos.out
+aten::atan.out
+aten::sinh.out
+aten::cosh.out
+aten::asinh.out
+aten::acosh.out
+aten::atanh.out
+aten::deg2rad.out
+aten::rad2deg.out
+aten::logit.out
+aten::signbit.out
+aten::fmax.out
+aten::fmin.out
+aten::isposinf.out
+aten::isneginf.out
+aten::cummax.out
+aten::cummin.out
+aten::kthvalue.values
+aten::aminmax.out
+aten::max.dim_max
+aten::min.dim_min
+aten::median.dim_values
+aten::nanmedian.dim_values
+aten::histogram.bins_tensor_out
+aten::histogram.bin_ct_out
+aten::mode.values
+aten::sort.values
+aten::topk.values
+aten::linalg_qr.out
+aten::linalg_svd.U
+aten::linalg_eigh.eigvals
+aten::complex.out
+aten::polar.out
+aten::conj_physical.out
+aten::angle.out
+aten::index_reduce.out
+aten::hstack.out
+aten::vstack.out
+aten::dstack.out
+aten::column_stack.out
+aten::diag.out
+aten::logaddexp2.out
+aten::gcd.out
+aten::lcm.out
+aten::ldexp.out
+aten::nextafter.out
+aten::float_power.Tensor_Tensor_out
+aten::float_power.Tensor_Scalar_out
+aten::float_power.Scalar_out
+aten::nonzero_static.out
+aten::_chunk_cat.out
+aten::hash_tensor.out
+aten::clamp_min.Tensor_out
+aten::clamp_max.Tensor_out
+aten::vdot.out
+aten::inner.out
+aten::bernoulli.out
+aten::normal.Tensor_float_out
+aten::normal.float_Tensor_out
+aten::normal.Tensor_Tensor_out
+aten::addmm.out
+aten::addmv.out
+aten::addr.out
+aten::addbmm.out
+aten::baddbmm.out
+aten::addcmul.out
+aten::addcdiv.out
+aten::digamma.out
+aten::lgamma.out
+aten::erfc.out
+aten::erfinv.out
+aten::i0.out
+aten::special_i0e.out
+aten::special_i1.out
+aten::special_i1e.out
+aten::special_entr.out
+aten::special_erfcx.out
+aten::special_ndtri.out
+aten::special_log_ndtr.out
+aten::special_airy_ai.out
+aten::special_bessel_j0.out
+aten::special_bessel_j1.out
+aten::special_bessel_y0.out
+aten::special_bessel_y1.out
+aten::special_modified_bessel_i0.out
+aten::special_modified_bessel_i1.out
+aten::special_modified_bessel_k0.out
+aten::special_modified_bessel_k1.out
+aten::special_scaled_modified_bessel_k0.out
+aten::special_scaled_modified_bessel_k1.out
+aten::special_spherical_bessel_j0.out
+aten::polygamma.out
+aten::mvlgamma.out
+aten::igamma.out
+aten::igammac.out
+aten::special_xlog1py.out
+aten::special_xlog1py.self_scalar_out
+aten::special_xlog1py.other_scalar_out
+aten::special_zeta.out
+aten::special_zeta.self_scalar_out
+aten::special_zeta.other_scalar_out
+aten::special_chebyshev_polynomial_t.out
+aten::special_chebyshev_polynomial_t.x_scalar_out
+aten::special_chebyshev_polynomial_t.n_scalar_out
+aten::special_chebyshev_polynomial_u.out
+aten::special_chebyshev_polynomial_u.x_scalar_out
+aten::special_chebyshev_polynomial_u.n_scalar_out
+aten::special_chebyshev_polynomial_v.out
+aten::special_chebyshev_polynomial_v.x_scalar_out
+aten::special_chebyshev_polynomial_v.n_scalar_out
+aten::special_chebyshev_polynomial_w.out
+aten::special_chebyshev_polynomial_w.x_scalar_out
+aten::special_chebyshev_polynomial_w.n_scalar_out
+aten::special_shifted_chebyshev_polynomial_t.out
+aten::special_shifted_chebyshev_polynomial_t.x_scalar_out
+aten::special_shifted_chebyshev_polynomial_t.n_scalar_out
+aten::special_shifted_chebyshev_polynomial_u.out
+aten::special_shifted_chebyshev_polynomial_u.x_scalar_out
+aten::special_shifted_chebyshev_polynomial_u.n_scalar_out
+aten::special_shifted_chebyshev_polynomial_v.out
+aten::special_shifted_chebyshev_polynomial_v.x_scalar_out
+aten::special_shifted_chebyshev_polynomial_v.n_scalar_out
+aten::special_shifted_chebyshev_polynomial_w.out
+aten::special_shifted_chebyshev_polynomial_w.x_scalar_out
+aten::special_shifted_chebyshev_polynomial_w.n_scalar_out
+aten::special_hermite_polynomial_h.out
+aten::special_hermite_polynomial_h.x_scalar_out
+aten::special_hermite_polynomial_h.n_scalar_out
+aten::special_hermite_polynomial_he.out
+aten::special_hermite_polynomial_he.x_scalar_out
+aten::special_hermite_polynomial_he.n_scalar_out
+aten::special_laguerre_polynomial_l.out
+aten::special_laguerre_polynomial_l.x_scalar_out
+aten::special_laguerre_polynomial_l.n_scalar_out
+aten::special_legendre_polynomial_p.out
+aten::special_legendre_polynomial_p.x_scalar_out
+aten::special_legendre_polynomial_p.n_scalar_out
+aten::special_psi.out
+aten::special_digamma.out
+aten::special_gammaln.out
+aten::special_erf.out
+aten::special_erfc.out
+aten::special_erfinv.out
+aten::special_i0.out
+aten::special_expit.out
+aten::special_exp2.out
+aten::special_expm1.out
+aten::special_log1p.out
+aten::special_sinc.out
+aten::special_logit.out
+aten::special_round.out
+aten::special_xlogy.out
+aten::special_xlogy.self_scalar_out
+aten::special_xlogy.other_scalar_out
+aten::special_logsumexp.out
+aten::special_gammainc.out
+aten::special_gammaincc.out
+aten::special_polygamma.out
+aten::special_multigammaln.out
+aten::special_ndtr.out
+aten::_fft_c2c.out
+aten::_fft_r2c.out
+aten::_fft_c2r.out
+aten::histc.out
+aten::logcumsumexp.out
+aten::renorm.out
+aten::msort.out
+aten::quantile.out
+aten::quantile.scalar_out
+aten::nanquantile.out
+aten::nanquantile.scalar_out""".split("\n"))
 
-# Per packet, in order of first appearance: the positions of its schemas in _aten.SCHEMAS
-# (base, declared, out=) and of its rows in ROWS (Note [Operators defined on first use]).
-PACKETS = {'aten::_log_softmax': (0,),
- 'aten::_softmax': (1,),
- 'aten::_to_copy': (2,),
- 'aten::abs': (3, 1115),
- 'aten::abs_': (4,),
- 'aten::add': (5, 6, 1104),
- 'aten::add_': (7, 8),
- 'aten::alias': (9,),
- 'aten::all': (10, 11, 12),
- 'aten::allclose': (13,),
- 'aten::amax': (14, 1126),
- 'aten::amin': (15, 1181),
- 'aten::aminmax': (16, 1222),
- 'aten::any': (17, 18, 19),
- 'aten::arange': (20, 21, 22),
- 'aten::argmax': (23, 1127),
- 'aten::argmin': (24, 1174),
- 'aten::argsort': (25, 26, 1199),
- 'aten::argwhere': (27,),
- 'aten::as_strided': (28,),
- 'aten::bitwise_and': (29, 30),
- 'aten::bitwise_and_': (31, 475),
- 'aten::bitwise_not': (32,),
- 'aten::bitwise_or': (33, 34),
- 'aten::bitwise_or_': (35, 476),
- 'aten::bitwise_xor': (36, 37),
- 'aten::bitwise_xor_': (38, 477),
- 'aten::bmm': (39, 1102),
- 'aten::bucketize': (40, 41),
- 'aten::cat': (42, 1130),
- 'aten::ceil': (43, 1134),
- 'aten::chunk': (44,),
- 'aten::clamp': (45, 46, 1111),
- 'aten::clamp_': (47, 753),
- 'aten::clamp_max': (48, 751, 1135, 1257),
- 'aten::clamp_min': (49, 749, 1136, 1256),
- 'aten::clone': (50,),
- 'aten::constant_pad_nd': (51,),
- 'aten::contiguous': (52,),
- 'aten::copy_': (53,),
- 'aten::cos': (54, 1137),
- 'aten::cos_': (55,),
- 'aten::count_nonzero': (56, 57),
- 'aten::cumprod': (58, 1138),
- 'aten::cumsum': (59, 1128),
- 'aten::detach': (60,),
- 'aten::diagonal': (61,),
- 'aten::diff': (62,),
- 'aten::div': (63, 64, 65, 66, 1107),
- 'aten::div_': (67, 68, 69, 70),
- 'aten::dot': (71,),
- 'aten::dropout': (72,),
- 'aten::elu': (73,),
- 'aten::embedding': (74,),
- 'aten::empty': (75,),
- 'aten::empty_like': (76,),
- 'aten::empty_strided': (77,),
- 'aten::eq': (78, 79, 1122),
- 'aten::erf': (80, 1175),
- 'aten::exp': (81, 1113),
- 'aten::exp2': (82, 1176),
- 'aten::exp_': (83,),
- 'aten::expand': (84,),
- 'aten::expand_as': (85,),
- 'aten::expm1': (86, 1177),
- 'aten::expm1_': (87,),
- 'aten::eye': (88, 89),
- 'aten::fill_': (90, 91),
- 'aten::flatten': (92,),
- 'aten::flip': (93,),
- 'aten::floor': (94, 1120),
- 'aten::floor_divide': (95, 96),
- 'aten::floor_divide_': (97, 98),
- 'aten::fmod': (99, 100, 1192, 1193),
- 'aten::full': (101,),
- 'aten::full_like': (102,),
- 'aten::gather': (103, 1162),
- 'aten::ge': (104, 105),
- 'aten::gelu': (106,),
- 'aten::gt': (107, 108),
- 'aten::hardtanh': (109,),
- 'aten::index': (110,),
- 'aten::index_put': (111,),
- 'aten::index_put_': (112,),
- 'aten::index_select': (113, 1161),
- 'aten::isclose': (114,),
- 'aten::isfinite': (115,),
- 'aten::isinf': (116,),
- 'aten::isnan': (117,),
- 'aten::kthvalue': (118, 1221),
- 'aten::layer_norm': (119,),
- 'aten::le': (120, 121),
- 'aten::leaky_relu': (122,),
- 'aten::lerp': (123, 680, 1165, 1166),
- 'aten::linear': (124,),
- 'aten::log': (125, 1143),
- 'aten::log10': (126, 1178),
- 'aten::log1p': (127, 1179),
- 'aten::log2': (128, 1180),
- 'aten::log_': (129,),
- 'aten::log_softmax': (130,),
- 'aten::logical_and': (131,),
- 'aten::logical_not': (132,),
- 'aten::logical_or': (133,),
- 'aten::logical_xor': (134,),
- 'aten::logsumexp': (135, 1146),
- 'aten::lt': (136, 137, 1123),
- 'aten::masked_fill': (138, 139),
- 'aten::masked_fill_': (140, 141),
- 'aten::masked_select': (142,),
- 'aten::matmul': (143, 1103),
- 'aten::max': (144, 145, 146, 1195, 1197, 1223),
- 'aten::maximum': (147, 1108),
- 'aten::mean': (148, 149, 1125),
- 'aten::min': (150, 151, 152, 1196, 1198, 1224),
- 'aten::minimum': (153, 1109),
- 'aten::mm': (154, 1101),
- 'aten::movedim': (155, 156),
- 'aten::mul': (157, 158, 1106),
- 'aten::mul_': (159, 160),
- 'aten::mv': (161,),
- 'aten::narrow': (162, 163),
- 'aten::ne': (164, 165),
- 'aten::neg': (166, 1114),
- 'aten::neg_': (167,),
- 'aten::new_empty': (168,),
- 'aten::new_empty_strided': (169,),
- 'aten::new_full': (170,),
- 'aten::new_ones': (171,),
- 'aten::new_zeros': (172,),
- 'aten::nonzero': (173,),
- 'aten::normal_': (174,),
- 'aten::numel': (175,),
- 'aten::one_hot': (176,),
- 'aten::ones': (177,),
- 'aten::ones_like': (178,),
- 'aten::outer': (179, 1172),
- 'aten::pad': (180,),
- 'aten::permute': (181,),
- 'aten::pow': (182, 183, 184, 1110),
- 'aten::pow_': (185, 186),
- 'aten::prod': (187, 188, 1152),
- 'aten::rand': (189,),
- 'aten::rand_like': (190,),
- 'aten::randint': (191,),
- 'aten::randn': (192,),
- 'aten::randn_like': (193,),
- 'aten::reciprocal': (194, 1182),
- 'aten::relu': (195,),
- 'aten::relu_': (196,),
- 'aten::remainder': (197, 198, 201, 1194),
- 'aten::remainder_': (199, 200),
- 'aten::repeat': (202,),
- 'aten::repeat_interleave': (203, 204, 205),
- 'aten::reshape': (206,),
- 'aten::rms_norm': (207,),
- 'aten::round': (208, 209, 1121),
- 'aten::rsqrt': (210, 1117),
- 'aten::rsub': (211, 212),
- 'aten::scaled_dot_product_attention': (213,),
- 'aten::scatter': (214, 215, 218, 219, 1188, 1189),
- 'aten::scatter_': (216, 217, 220, 221),
- 'aten::scatter_add': (222, 1190),
- 'aten::searchsorted': (223, 224),
- 'aten::select': (225,),
- 'aten::sigmoid': (226, 1118),
- 'aten::sigmoid_': (227,),
- 'aten::sign': (228, 1163),
- 'aten::sign_': (229,),
- 'aten::silu': (230,),
- 'aten::sin': (231, 1149),
- 'aten::sin_': (232,),
- 'aten::slice': (233,),
- 'aten::softmax': (234, 1129),
- 'aten::softplus': (235,),
- 'aten::sort': (236, 237, 1230),
- 'aten::split': (238, 239),
- 'aten::split_with_sizes': (240,),
- 'aten::sqrt': (241, 1116),
- 'aten::sqrt_': (242,),
- 'aten::square': (243, 1183),
- 'aten::squeeze': (244, 245, 246),
- 'aten::stack': (247, 1131),
- 'aten::std': (248, 437, 439, 1184),
- 'aten::sub': (249, 250, 1105),
- 'aten::sub_': (251, 252),
- 'aten::sum': (253, 254, 1124),
- 'aten::t': (255,),
- 'aten::tan': (256, 1185),
- 'aten::tanh': (257, 1119),
- 'aten::tanh_': (258,),
- 'aten::topk': (259, 1231),
- 'aten::transpose': (260,),
- 'aten::tril': (261, 1158),
- 'aten::triu': (262, 1157),
- 'aten::trunc': (263, 1153),
- 'aten::unbind': (264,),
- 'aten::unflatten': (265,),
- 'aten::uniform_': (266,),
- 'aten::unsqueeze': (267,),
- 'aten::var': (268, 436, 438, 1186),
- 'aten::view': (269, 270),
- 'aten::view_as': (271,),
- 'aten::where': (272, 273, 274, 1112),
- 'aten::zero_': (275,),
- 'aten::zeros': (276,),
- 'aten::zeros_like': (277,),
- 'aten::celu': (278,),
- 'aten::celu_': (279,),
- 'aten::selu': (280,),
- 'aten::selu_': (281,),
- 'aten::elu_': (282,),
- 'aten::glu': (283,),
- 'aten::hardshrink': (284,),
- 'aten::softshrink': (285,),
- 'aten::hardsigmoid': (286,),
- 'aten::hardsigmoid_': (287,),
- 'aten::hardswish': (288,),
- 'aten::hardswish_': (289,),
- 'aten::log_sigmoid': (290,),
- 'aten::log_sigmoid_forward': (291,),
- 'aten::mish': (292,),
- 'aten::mish_': (293,),
- 'aten::prelu': (294,),
- 'aten::_prelu_kernel': (295,),
- 'aten::rrelu': (296,),
- 'aten::rrelu_': (297,),
- 'aten::rrelu_with_noise': (298,),
- 'aten::rrelu_with_noise_': (299,),
- 'aten::threshold': (300,),
- 'aten::threshold_': (301,),
- 'aten::arccos': (302,),
- 'aten::arccos_': (303,),
- 'aten::arccosh': (304,),
- 'aten::arccosh_': (305,),
- 'aten::arcsin': (306,),
- 'aten::arcsin_': (307,),
- 'aten::arcsinh': (308,),
- 'aten::arcsinh_': (309,),
- 'aten::arctan': (310,),
- 'aten::arctan_': (311,),
- 'aten::arctanh': (312,),
- 'aten::arctanh_': (313,),
- 'aten::arctan2': (314,),
- 'aten::arctan2_': (315,),
- 'aten::fix': (316,),
- 'aten::fix_': (317,),
- 'aten::greater': (318, 319),
- 'aten::greater_': (320, 321),
- 'aten::greater_equal': (322, 323),
- 'aten::greater_equal_': (324, 325),
- 'aten::less': (326, 327),
- 'aten::less_': (328, 329),
- 'aten::less_equal': (330, 331),
- 'aten::less_equal_': (332, 333),
- 'aten::not_equal': (334, 335),
- 'aten::not_equal_': (336, 337),
- 'aten::clip': (338, 340),
- 'aten::clip_': (339, 341),
- 'aten::moveaxis': (342, 343),
- 'aten::swapaxes': (344,),
- 'aten::swapaxes_': (345,),
- 'aten::swapdims': (346,),
- 'aten::swapdims_': (347,),
- 'aten::row_stack': (348,),
- 'aten::ger': (349,),
- 'aten::_safe_softmax': (350,),
- 'aten::_softmax_backward_data': (351,),
- 'aten::_log_softmax_backward_data': (352,),
- 'aten::_scaled_dot_product_flash_attention_for_cpu': (353,),
- 'aten::_scaled_dot_product_flash_attention_for_cpu_backward': (354,),
- 'aten::_scaled_dot_product_attention_math': (355,),
- 'aten::complex': (356, 1235),
- 'aten::polar': (357, 1236),
- 'aten::isreal': (358,),
- 'aten::adjoint': (359,),
- 'aten::view_as_real': (360,),
- 'aten::view_as_complex': (361,),
- 'aten::real': (362,),
- 'aten::imag': (363,),
- 'aten::_conj': (364,),
- 'aten::conj': (365,),
- 'aten::_conj_physical': (366,),
- 'aten::conj_physical': (367, 1237),
- 'aten::conj_physical_': (368,),
- 'aten::resolve_conj': (369,),
- 'aten::resolve_neg': (370,),
- 'aten::angle': (371, 1238),
- 'aten::convolution': (372,),
- 'aten::convolution_backward': (373,),
- 'aten::_convolution': (374, 375),
- 'aten::_convolution_mode': (376,),
- 'aten::conv1d': (377, 380),
- 'aten::conv2d': (378, 381),
- 'aten::conv3d': (379, 382),
- 'aten::conv_transpose1d': (383,),
- 'aten::conv_transpose2d': (384,),
- 'aten::conv_transpose3d': (385,),
- 'aten::im2col': (386,),
- 'aten::col2im': (387,),
- 'aten::pixel_shuffle': (388,),
- 'aten::pixel_unshuffle': (389,),
- 'aten::channel_shuffle': (390,),
- 'aten::native_channel_shuffle': (391,),
- 'aten::_ctc_loss': (392, 393),
- 'aten::_ctc_loss_backward': (394, 395),
- 'aten::ctc_loss': (396, 397),
- 'aten::cdist': (398,),
- 'aten::_cdist_forward': (399,),
- 'aten::_euclidean_dist': (400,),
- 'aten::pdist': (401,),
- 'aten::_pdist_forward': (402,),
- 'aten::cosine_similarity': (403,),
- 'aten::bilinear': (404,),
- 'aten::_trilinear': (405,),
- 'aten::embedding_bag': (406, 407),
- 'aten::_embedding_bag': (408,),
- 'aten::_embedding_bag_forward_only': (409,),
- 'aten::_embedding_bag_backward': (410,),
- 'aten::_embedding_bag_dense_backward': (411,),
- 'aten::_embedding_bag_per_sample_weights_backward': (412,),
- 'aten::embedding_renorm_': (413,),
- 'aten::dropout_': (414,),
- 'aten::feature_dropout': (415,),
- 'aten::feature_dropout_': (416,),
- 'aten::alpha_dropout': (417,),
- 'aten::alpha_dropout_': (418,),
- 'aten::feature_alpha_dropout': (419,),
- 'aten::feature_alpha_dropout_': (420,),
- 'aten::native_dropout': (421,),
- 'aten::native_dropout_backward': (422,),
- 'aten::einsum': (423,),
- 'aten::bitwise_left_shift': (424, 425),
- 'aten::bitwise_right_shift': (426, 427),
- 'aten::index_add': (428,),
- 'aten::index_add_': (429,),
- 'aten::scatter_add_': (430,),
- 'aten::roll': (431,),
- 'aten::nan_to_num': (432, 1142),
- 'aten::isin': (433,),
- 'aten::norm': (434, 435, 1187),
- 'aten::tile': (440,),
- 'aten::equal': (441,),
- 'aten::_local_scalar_dense': (442,),
- 'aten::copy': (443,),
- 'aten::fill': (444, 445),
- 'aten::index_copy': (446, 1140),
- 'aten::index_copy_': (447,),
- 'aten::index_fill': (448, 449),
- 'aten::index_fill_': (450, 451),
- 'aten::scatter_reduce': (452, 1155),
- 'aten::scatter_reduce_': (453,),
- 'aten::take': (454, 1159),
- 'aten::take_along_dim': (455, 1160),
- 'aten::unfold': (456,),
- 'aten::tensor_split': (457, 458, 459),
- 'aten::detach_': (460,),
- 'aten::index_reduce': (461, 1239),
- 'aten::index_reduce_': (462,),
- 'aten::eq_': (463, 464),
- 'aten::ne_': (465, 466),
- 'aten::lt_': (467, 468),
- 'aten::le_': (469, 470),
- 'aten::gt_': (471, 472),
- 'aten::ge_': (473, 474),
- 'aten::logical_and_': (478,),
- 'aten::logical_or_': (479,),
- 'aten::logical_xor_': (480,),
- 'aten::logical_not_': (481,),
- 'aten::bitwise_not_': (482,),
- 'aten::bitwise_left_shift_': (483, 484),
- 'aten::bitwise_right_shift_': (485, 486),
- 'aten::atleast_1d': (487, 488),
- 'aten::atleast_2d': (489, 490),
- 'aten::atleast_3d': (491, 492),
- 'aten::hstack': (493, 1240),
- 'aten::vstack': (494, 1241),
- 'aten::dstack': (495, 1242),
- 'aten::column_stack': (496, 1243),
- 'aten::hsplit': (497, 498),
- 'aten::vsplit': (499, 500),
- 'aten::dsplit': (501, 502),
- 'aten::unsafe_split': (503,),
- 'aten::unsafe_split_with_sizes': (504,),
- 'aten::unsafe_chunk': (505,),
- 'aten::broadcast_to': (506,),
- 'aten::broadcast_tensors': (507,),
- 'aten::meshgrid': (508, 509),
- 'aten::cartesian_prod': (510,),
- 'aten::combinations': (511,),
- 'aten::block_diag': (512,),
- 'aten::diag_embed': (513,),
- 'aten::diag': (514, 1244),
- 'aten::diagflat': (515,),
- 'aten::fliplr': (516,),
- 'aten::flipud': (517,),
- 'aten::rot90': (518,),
- 'aten::ravel': (519,),
- 'aten::reshape_as': (520,),
- 'aten::sum_to_size': (521,),
- 'aten::alias_copy': (522,),
- 'aten::as_strided_copy': (523,),
- 'aten::diagonal_copy': (524,),
- 'aten::expand_copy': (525,),
- 'aten::narrow_copy': (526,),
- 'aten::permute_copy': (527,),
- 'aten::select_copy': (528,),
- 'aten::slice_copy': (529,),
- 'aten::squeeze_copy': (530, 531, 532),
- 'aten::t_copy': (533,),
- 'aten::transpose_copy': (534,),
- 'aten::unsqueeze_copy': (535,),
- 'aten::unfold_copy': (536,),
- 'aten::view_copy': (537, 538),
- 'aten::detach_copy': (539,),
- 'aten::split_copy': (540,),
- 'aten::split_with_sizes_copy': (541,),
- 'aten::unbind_copy': (542,),
- 'aten::slice_scatter': (543,),
- 'aten::select_scatter': (544,),
- 'aten::diagonal_scatter': (545,),
- 'aten::as_strided_scatter': (546,),
- 'aten::tril_indices': (547,),
- 'aten::triu_indices': (548,),
- 'aten::empty_permuted': (549,),
- 'aten::linalg_cholesky': (550, 1168),
- 'aten::linalg_inv': (551, 1171),
- 'aten::linalg_solve_ex': (552,),
- 'aten::linalg_solve': (553, 1173),
- 'aten::linalg_det': (554, 1170),
- 'aten::linalg_slogdet': (555,),
- 'aten::slogdet': (556,),
- 'aten::logdet': (557,),
- 'aten::linalg_eigh': (558, 1234),
- 'aten::linalg_eigvalsh': (559,),
- 'aten::linalg_eigvals': (560,),
- 'aten::linalg_svd': (561, 1233),
- 'aten::linalg_svdvals': (562,),
- 'aten::svd': (563,),
- 'aten::linalg_lu_factor': (564,),
- 'aten::_lu_with_info': (565,),
- 'aten::lu_solve': (566,),
- 'aten::linalg_ldl_factor': (567,),
- 'aten::matrix_exp': (568,),
- 'aten::orgqr': (569,),
- 'aten::linalg_pinv': (570, 571, 572, 618),
- 'aten::pinverse': (573,),
- 'aten::linalg_matrix_rank': (574, 575, 576, 577),
- 'aten::linalg_cond': (578, 579),
- 'aten::linalg_diagonal': (580,),
- 'aten::linalg_multi_dot': (581,),
- 'aten::linalg_tensorinv': (582,),
- 'aten::linalg_tensorsolve': (583,),
- 'aten::linalg_vander': (584,),
- 'aten::linalg_vecdot': (585,),
- 'aten::linalg_cholesky_ex': (586,),
- 'aten::linalg_lu_factor_ex': (587,),
- 'aten::linalg_lu': (588,),
- 'aten::lu_unpack': (589,),
- 'aten::linalg_lu_solve': (590,),
- 'aten::linalg_inv_ex': (591,),
- 'aten::_linalg_solve_ex': (592,),
- 'aten::_linalg_det': (593,),
- 'aten::_linalg_slogdet': (594,),
- 'aten::linalg_solve_triangular': (595,),
- 'aten::triangular_solve': (596,),
- 'aten::cholesky_solve': (597,),
- 'aten::cholesky_inverse': (598,),
- 'aten::linalg_ldl_factor_ex': (599,),
- 'aten::linalg_ldl_solve': (600,),
- 'aten::trace': (601,),
- 'aten::det': (602,),
- 'aten::inverse': (603, 1200),
- 'aten::cholesky': (604, 1191),
- 'aten::linalg_qr': (605, 1232),
- 'aten::linalg_cross': (606, 1169),
- 'aten::cross': (607, 1156),
- 'aten::kron': (608, 1141),
- 'aten::matrix_power': (609, 1147),
- 'aten::linalg_matrix_power': (610, 1202),
- 'aten::_linalg_eigh': (611,),
- 'aten::linalg_eig': (612,),
- 'aten::_linalg_eigvals': (613,),
- 'aten::_linalg_svd': (614,),
- 'aten::linalg_polar': (615,),
- 'aten::linalg_matrix_sqrth': (616,),
- 'aten::linalg_matrix_exp': (617,),
- 'aten::linalg_lstsq': (619,),
- 'aten::geqrf': (620,),
- 'aten::linalg_householder_product': (621,),
- 'aten::ormqr': (622,),
- 'aten::logspace': (623, 624, 625, 626, 627, 628, 629, 630),
- 'aten::linspace': (631, 632, 633, 634),
- 'aten::binary_cross_entropy': (635,),
- 'aten::binary_cross_entropy_with_logits': (636,),
- 'aten::nll_loss_forward': (637,),
- 'aten::nll_loss2d_forward': (638,),
- 'aten::nll_loss': (639,),
- 'aten::nll_loss2d': (640,),
- 'aten::nll_loss_nd': (641,),
- 'aten::cross_entropy_loss': (642,),
- 'aten::kl_div': (643,),
- 'aten::l1_loss': (644,),
- 'aten::smooth_l1_loss': (645,),
- 'aten::mse_loss': (646,),
- 'aten::huber_loss': (647,),
- 'aten::soft_margin_loss': (648,),
- 'aten::poisson_nll_loss': (649,),
- 'aten::hinge_embedding_loss': (650,),
- 'aten::margin_ranking_loss': (651,),
- 'aten::cosine_embedding_loss': (652,),
- 'aten::multi_margin_loss': (653,),
- 'aten::multilabel_margin_loss': (654,),
- 'aten::multilabel_margin_loss_forward': (655,),
- 'aten::triplet_margin_loss': (656,),
- 'aten::pairwise_distance': (657,),
- 'aten::atan2': (658, 1164),
- 'aten::atan2_': (659,),
- 'aten::hypot': (660, 1167),
- 'aten::hypot_': (661,),
- 'aten::logaddexp': (662, 1144),
- 'aten::copysign': (663, 664, 1133),
- 'aten::copysign_': (665, 666),
- 'aten::heaviside': (667, 1154),
- 'aten::heaviside_': (668,),
- 'aten::sinc': (669, 1150),
- 'aten::sinc_': (670,),
- 'aten::xlogy': (671, 672, 673, 1145),
- 'aten::xlogy_': (674, 675),
- 'aten::frac': (676, 1139),
- 'aten::frac_': (677,),
- 'aten::sgn': (678, 1132),
- 'aten::sgn_': (679,),
- 'aten::lerp_': (681, 682),
- 'aten::trunc_': (683,),
- 'aten::floor_': (684,),
- 'aten::ceil_': (685,),
- 'aten::round_': (686, 687),
- 'aten::reciprocal_': (688,),
- 'aten::rsqrt_': (689,),
- 'aten::square_': (690,),
- 'aten::log2_': (691,),
- 'aten::log10_': (692,),
- 'aten::log1p_': (693,),
- 'aten::tan_': (694,),
- 'aten::erf_': (695,),
- 'aten::clamp_min_': (696, 750),
- 'aten::exp2_': (697,),
- 'aten::fmod_': (698, 699),
- 'aten::tril_': (700,),
- 'aten::triu_': (701,),
- 'aten::clamp_max_': (702, 752),
- 'aten::nan_to_num_': (703,),
- 'aten::logaddexp2': (704, 1245),
- 'aten::gelu_backward': (705,),
- 'aten::silu_backward': (706,),
- 'aten::native_batch_norm': (707,),
- 'aten::_native_batch_norm_legit': (708, 709),
- 'aten::_native_batch_norm_legit_no_training': (710,),
- 'aten::_batch_norm_with_update': (711,),
- 'aten::_batch_norm_no_update': (712,),
- 'aten::batch_norm': (713,),
- 'aten::instance_norm': (714,),
- 'aten::native_group_norm': (715,),
- 'aten::group_norm': (716,),
- 'aten::native_layer_norm': (717,),
- 'aten::native_layer_norm_backward': (718,),
- 'aten::linalg_vector_norm': (719, 1201),
- 'aten::linalg_matrix_norm': (720, 721),
- 'aten::linalg_norm': (722, 723),
- 'aten::gcd': (724, 1246),
- 'aten::gcd_': (725,),
- 'aten::lcm': (726, 1247),
- 'aten::lcm_': (727,),
- 'aten::ldexp': (728, 1248),
- 'aten::ldexp_': (729,),
- 'aten::frexp': (730,),
- 'aten::nextafter': (731, 1249),
- 'aten::nextafter_': (732,),
- 'aten::float_power': (733, 734, 735, 1250, 1251, 1252),
- 'aten::float_power_': (736, 737),
- 'aten::positive': (738,),
- 'aten::put': (739,),
- 'aten::put_': (740,),
- 'aten::masked_scatter': (741,),
- 'aten::masked_scatter_': (742,),
- 'aten::masked_scatter_backward': (743,),
- 'aten::_unsafe_masked_index': (744,),
- 'aten::_unsafe_masked_index_put_accumulate': (745,),
- 'aten::nonzero_static': (746, 1253),
- 'aten::_chunk_cat': (747, 1254),
- 'aten::hash_tensor': (748, 1255),
- 'aten::max_pool1d_with_indices': (754,),
- 'aten::max_pool1d': (755,),
- 'aten::max_pool2d': (756,),
- 'aten::max_pool3d': (757,),
- 'aten::max_pool2d_with_indices': (758,),
- 'aten::max_pool3d_with_indices': (759,),
- 'aten::max_pool2d_with_indices_backward': (760,),
- 'aten::max_pool3d_with_indices_backward': (761,),
- 'aten::avg_pool1d': (762,),
- 'aten::avg_pool2d': (763,),
- 'aten::avg_pool3d': (764,),
- 'aten::avg_pool2d_backward': (765,),
- 'aten::avg_pool3d_backward': (766,),
- 'aten::adaptive_avg_pool1d': (767,),
- 'aten::adaptive_avg_pool2d': (768,),
- 'aten::adaptive_avg_pool3d': (769,),
- 'aten::_adaptive_avg_pool2d': (770,),
- 'aten::_adaptive_avg_pool3d': (771,),
- 'aten::_adaptive_avg_pool2d_backward': (772,),
- 'aten::_adaptive_avg_pool3d_backward': (773,),
- 'aten::adaptive_max_pool1d': (774,),
- 'aten::adaptive_max_pool2d': (775,),
- 'aten::adaptive_max_pool3d': (776,),
- 'aten::adaptive_max_pool2d_backward': (777,),
- 'aten::adaptive_max_pool3d_backward': (778,),
- 'aten::fractional_max_pool2d': (779,),
- 'aten::fractional_max_pool3d': (780,),
- 'aten::fractional_max_pool2d_backward': (781,),
- 'aten::fractional_max_pool3d_backward': (782,),
- 'aten::max_unpool2d': (783,),
- 'aten::max_unpool3d': (784,),
- 'aten::vdot': (785, 1258),
- 'aten::tensordot': (786,),
- 'aten::inner': (787, 1259),
- 'aten::cauchy_': (788,),
- 'aten::exponential_': (789,),
- 'aten::log_normal_': (790,),
- 'aten::geometric_': (791,),
- 'aten::bernoulli': (792, 793, 1260),
- 'aten::bernoulli_': (794, 795),
- 'aten::random_': (796, 797, 798),
- 'aten::randint_like': (799, 800, 801, 802, 803, 804),
- 'aten::multinomial': (805, 806),
- 'aten::normal': (807, 808, 809, 810, 811, 1261, 1262, 1263),
- 'aten::nansum': (812, 1151),
- 'aten::nanmean': (813, 1148),
- 'aten::cummax': (814, 1219),
- 'aten::cummin': (815, 1220),
- 'aten::median': (816, 817, 1225),
- 'aten::mode': (818, 1229),
- 'aten::var_mean': (819, 820, 821),
- 'aten::std_mean': (822, 823, 824),
- 'aten::cumprod_': (825,),
- 'aten::cumsum_': (826,),
- 'aten::resize_': (827,),
- 'aten::resize_as_': (828,),
- 'aten::upsample_nearest1d': (829, 830),
- 'aten::upsample_nearest2d': (831, 832),
- 'aten::upsample_nearest3d': (833, 834),
- 'aten::_upsample_nearest_exact1d': (835, 836),
- 'aten::_upsample_nearest_exact2d': (837, 838),
- 'aten::_upsample_nearest_exact3d': (839, 840),
- 'aten::upsample_linear1d': (841, 842),
- 'aten::upsample_bilinear2d': (843, 844),
- 'aten::upsample_trilinear3d': (845, 846),
- 'aten::upsample_bicubic2d': (847, 848),
- 'aten::_upsample_bilinear2d_aa': (849, 850),
- 'aten::_upsample_bicubic2d_aa': (851, 852),
- 'aten::upsample_nearest1d_backward': (853,),
- 'aten::upsample_nearest2d_backward': (854,),
- 'aten::upsample_nearest3d_backward': (855,),
- 'aten::_upsample_nearest_exact1d_backward': (856,),
- 'aten::_upsample_nearest_exact2d_backward': (857,),
- 'aten::_upsample_nearest_exact3d_backward': (858,),
- 'aten::upsample_linear1d_backward': (859,),
- 'aten::upsample_bilinear2d_backward': (860,),
- 'aten::upsample_trilinear3d_backward': (861,),
- 'aten::upsample_bicubic2d_backward': (862,),
- 'aten::_upsample_bilinear2d_aa_backward': (863,),
- 'aten::_upsample_bicubic2d_aa_backward': (864,),
- 'aten::grid_sampler': (865,),
- 'aten::grid_sampler_2d': (866,),
- 'aten::grid_sampler_3d': (867,),
- 'aten::grid_sampler_2d_backward': (868,),
- 'aten::grid_sampler_3d_backward': (869,),
- 'aten::addmm': (870, 1264),
- 'aten::addmv': (871, 1265),
- 'aten::addr': (872, 1266),
- 'aten::addr_': (873,),
- 'aten::addbmm': (874, 1267),
- 'aten::baddbmm': (875, 1268),
- 'aten::addcmul': (876, 1269),
- 'aten::addcmul_': (877,),
- 'aten::addcdiv': (878, 1270),
- 'aten::addcdiv_': (879,),
- 'aten::addmm_': (880,),
- 'aten::addmv_': (881,),
- 'aten::addbmm_': (882,),
- 'aten::baddbmm_': (883,),
- 'aten::digamma': (884, 1271),
- 'aten::digamma_': (885,),
- 'aten::lgamma': (886, 1272),
- 'aten::lgamma_': (887,),
- 'aten::erfc': (888, 1273),
- 'aten::erfc_': (889,),
- 'aten::erfinv': (890, 1274),
- 'aten::erfinv_': (891,),
- 'aten::i0': (892, 1275),
- 'aten::i0_': (893,),
- 'aten::special_i0e': (894, 1276),
- 'aten::special_i1': (895, 1277),
- 'aten::special_i1e': (896, 1278),
- 'aten::special_entr': (897, 1279),
- 'aten::special_erfcx': (898, 1280),
- 'aten::special_ndtri': (899, 1281),
- 'aten::special_log_ndtr': (900, 1282),
- 'aten::special_airy_ai': (901, 1283),
- 'aten::special_bessel_j0': (902, 1284),
- 'aten::special_bessel_j1': (903, 1285),
- 'aten::special_bessel_y0': (904, 1286),
- 'aten::special_bessel_y1': (905, 1287),
- 'aten::special_modified_bessel_i0': (906, 1288),
- 'aten::special_modified_bessel_i1': (907, 1289),
- 'aten::special_modified_bessel_k0': (908, 1290),
- 'aten::special_modified_bessel_k1': (909, 1291),
- 'aten::special_scaled_modified_bessel_k0': (910, 1292),
- 'aten::special_scaled_modified_bessel_k1': (911, 1293),
- 'aten::special_spherical_bessel_j0': (912, 1294),
- 'aten::polygamma': (913, 1295),
- 'aten::polygamma_': (914,),
- 'aten::mvlgamma': (915, 1296),
- 'aten::mvlgamma_': (916,),
- 'aten::igamma': (917, 1297),
- 'aten::igamma_': (918,),
- 'aten::igammac': (919, 1298),
- 'aten::igammac_': (920,),
- 'aten::special_xlog1py': (921, 922, 923, 1299, 1300, 1301),
- 'aten::special_zeta': (924, 925, 926, 1302, 1303, 1304),
- 'aten::special_chebyshev_polynomial_t': (927, 928, 929, 1305, 1306, 1307),
- 'aten::special_chebyshev_polynomial_u': (930, 931, 932, 1308, 1309, 1310),
- 'aten::special_chebyshev_polynomial_v': (933, 934, 935, 1311, 1312, 1313),
- 'aten::special_chebyshev_polynomial_w': (936, 937, 938, 1314, 1315, 1316),
- 'aten::special_shifted_chebyshev_polynomial_t': (939, 940, 941, 1317, 1318, 1319),
- 'aten::special_shifted_chebyshev_polynomial_u': (942, 943, 944, 1320, 1321, 1322),
- 'aten::special_shifted_chebyshev_polynomial_v': (945, 946, 947, 1323, 1324, 1325),
- 'aten::special_shifted_chebyshev_polynomial_w': (948, 949, 950, 1326, 1327, 1328),
- 'aten::special_hermite_polynomial_h': (951, 952, 953, 1329, 1330, 1331),
- 'aten::special_hermite_polynomial_he': (954, 955, 956, 1332, 1333, 1334),
- 'aten::special_laguerre_polynomial_l': (957, 958, 959, 1335, 1336, 1337),
- 'aten::special_legendre_polynomial_p': (960, 961, 962, 1338, 1339, 1340),
- 'aten::special_psi': (963, 1341),
- 'aten::special_digamma': (964, 1342),
- 'aten::special_gammaln': (965, 1343),
- 'aten::special_erf': (966, 1344),
- 'aten::special_erfc': (967, 1345),
- 'aten::special_erfinv': (968, 1346),
- 'aten::special_i0': (969, 1347),
- 'aten::special_expit': (970, 1348),
- 'aten::special_exp2': (971, 1349),
- 'aten::special_expm1': (972, 1350),
- 'aten::special_log1p': (973, 1351),
- 'aten::special_sinc': (974, 1352),
- 'aten::special_logit': (975, 1353),
- 'aten::special_round': (976, 1354),
- 'aten::special_xlogy': (977, 978, 979, 1355, 1356, 1357),
- 'aten::special_log_softmax': (980,),
- 'aten::special_softmax': (981,),
- 'aten::special_logsumexp': (982, 1358),
- 'aten::special_gammainc': (983, 1359),
- 'aten::special_gammaincc': (984, 1360),
- 'aten::special_polygamma': (985, 1361),
- 'aten::special_multigammaln': (986, 1362),
- 'aten::special_ndtr': (987, 1363),
- 'aten::_fft_c2c': (988, 1364),
- 'aten::_fft_r2c': (989, 1365),
- 'aten::_fft_c2r': (990, 1366),
- 'aten::fft_fft': (991,),
- 'aten::fft_ifft': (992,),
- 'aten::fft_rfft': (993,),
- 'aten::fft_irfft': (994,),
- 'aten::fft_hfft': (995,),
- 'aten::fft_ihfft': (996,),
- 'aten::fft_fft2': (997,),
- 'aten::fft_ifft2': (998,),
- 'aten::fft_rfft2': (999,),
- 'aten::fft_irfft2': (1000,),
- 'aten::fft_hfft2': (1001,),
- 'aten::fft_ihfft2': (1002,),
- 'aten::fft_fftn': (1003,),
- 'aten::fft_ifftn': (1004,),
- 'aten::fft_rfftn': (1005,),
- 'aten::fft_irfftn': (1006,),
- 'aten::fft_hfftn': (1007,),
- 'aten::fft_ihfftn': (1008,),
- 'aten::fft_fftshift': (1009,),
- 'aten::fft_ifftshift': (1010,),
- 'aten::unfold_backward': (1011,),
- 'aten::stft': (1012, 1013),
- 'aten::istft': (1014,),
- 'aten::_unique2': (1015,),
- 'aten::_unique': (1016,),
- 'aten::unique_dim': (1017,),
- 'aten::unique_dim_consecutive': (1018,),
- 'aten::unique_consecutive': (1019,),
- 'aten::bincount': (1020,),
- 'aten::_histogramdd_bin_edges': (1021,),
- 'aten::_histogramdd_from_bin_cts': (1022,),
- 'aten::_histogramdd_from_bin_tensors': (1023,),
- 'aten::histogramdd': (1024, 1025, 1026),
- 'aten::histogram': (1027, 1028, 1227, 1228),
- 'aten::histc': (1029, 1367),
- 'aten::nanmedian': (1030, 1031, 1226),
- 'aten::_logcumsumexp': (1032,),
- 'aten::logcumsumexp': (1033, 1368),
- 'aten::renorm': (1034, 1369),
- 'aten::renorm_': (1035,),
- 'aten::dist': (1036,),
- 'aten::segment_reduce': (1037,),
- 'aten::_segment_reduce_backward': (1038,),
- 'aten::msort': (1039, 1370),
- 'aten::trapezoid': (1040, 1041),
- 'aten::trapz': (1042, 1043),
- 'aten::cumulative_trapezoid': (1044, 1045),
- 'aten::cov': (1046,),
- 'aten::corrcoef': (1047,),
- 'aten::quantile': (1048, 1049, 1371, 1372),
- 'aten::nanquantile': (1050, 1051, 1373, 1374),
- 'aten::gradient': (1052, 1053, 1054, 1055, 1056, 1057, 1058),
- 'aten::asin': (1059, 1203),
- 'aten::acos': (1060, 1204),
- 'aten::atan': (1061, 1205),
- 'aten::sinh': (1062, 1206),
- 'aten::cosh': (1063, 1207),
- 'aten::asinh': (1064, 1208),
- 'aten::acosh': (1065, 1209),
- 'aten::atanh': (1066, 1210),
- 'aten::deg2rad': (1067, 1211),
- 'aten::rad2deg': (1068, 1212),
- 'aten::asin_': (1069,),
- 'aten::acos_': (1070,),
- 'aten::atan_': (1071,),
- 'aten::sinh_': (1072,),
- 'aten::cosh_': (1073,),
- 'aten::asinh_': (1074,),
- 'aten::acosh_': (1075,),
- 'aten::atanh_': (1076,),
- 'aten::deg2rad_': (1077,),
- 'aten::rad2deg_': (1078,),
- 'aten::logit': (1079, 1213),
- 'aten::logit_': (1080,),
- 'aten::signbit': (1081, 1214),
- 'aten::fmax': (1082, 1215),
- 'aten::fmin': (1083, 1216),
- 'aten::isposinf': (1084, 1217),
- 'aten::isneginf': (1085, 1218),
- 'aten::hann_window': (1086, 1087),
- 'aten::hamming_window': (1088, 1089, 1096, 1097),
- 'aten::blackman_window': (1090, 1091),
- 'aten::bartlett_window': (1092, 1093),
- 'aten::kaiser_window': (1094, 1095, 1098),
- 'aten::randperm': (1099, 1100)}
+# ROWS, one per line in index order: name, module, kernel table, kind, meta kernel's module.table
+# (- for none).
+_ROWS = """\
+celu activation_ops KERNELS pointwise -
+glu activation_ops KERNELS proxy -
+hardshrink activation_ops KERNELS pointwise -
+softshrink activation_ops KERNELS pointwise -
+hardsigmoid activation_ops KERNELS pointwise -
+hardswish activation_ops KERNELS pointwise -
+log_sigmoid_forward activation_ops KERNELS proxy -
+mish activation_ops KERNELS pointwise -
+_prelu_kernel activation_ops KERNELS pointwise -
+rrelu_with_noise activation_ops KERNELS proxy -
+rrelu_with_noise_ activation_ops KERNELS inplace -
+threshold activation_ops KERNELS pointwise -
+celu_ activation_ops KERNELS inplace -
+hardsigmoid_ activation_ops KERNELS inplace -
+hardswish_ activation_ops KERNELS inplace -
+mish_ activation_ops KERNELS inplace -
+threshold_ activation_ops KERNELS inplace -
+elu_ activation_ops KERNELS inplace -
+_safe_softmax attention_ops KERNELS proxy -
+_softmax_backward_data attention_ops KERNELS proxy -
+_log_softmax_backward_data attention_ops KERNELS proxy -
+_scaled_dot_product_flash_attention_for_cpu attention_ops KERNELS proxy -
+_scaled_dot_product_flash_attention_for_cpu_backward attention_ops KERNELS proxy -
+complex complex_build OPS.KERNELS pointwise -
+polar complex_build OPS.KERNELS pointwise -
+view_as_real complex_views OPS.KERNELS view -
+view_as_complex complex_views OPS.KERNELS view -
+_conj complex_views OPS.KERNELS pointwise -
+_conj_physical complex_views OPS.KERNELS pointwise -
+conj_physical_ complex_views OPS.KERNELS inplace -
+angle complex_views OPS.KERNELS pointwise -
+convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+convolution_backward conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+_convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+im2col conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+col2im conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+pixel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+pixel_unshuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+channel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+_ctc_loss ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
+_ctc_loss.Tensor ctc_ops KERNELS data_dependent -
+_ctc_loss_backward ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
+_ctc_loss_backward.Tensor ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
+_cdist_forward distance_ops KERNELS proxy -
+_euclidean_dist distance_ops KERNELS proxy -
+_pdist_forward distance_ops KERNELS proxy -
+_trilinear distance_ops KERNELS proxy -
+_embedding_bag distance_ops KERNELS proxy -
+_embedding_bag_forward_only distance_ops KERNELS proxy -
+embedding_renorm_ distance_ops KERNELS inplace -
+_embedding_bag_backward distance_ops KERNELS proxy -
+_embedding_bag_dense_backward distance_ops KERNELS proxy -
+_embedding_bag_per_sample_weights_backward distance_ops KERNELS proxy -
+native_dropout dropout_ops KERNELS proxy -
+native_dropout_backward dropout_ops KERNELS proxy -
+bitwise_left_shift.Tensor extra_ops KERNELS pointwise -
+bitwise_left_shift.Tensor_Scalar extra_ops KERNELS pointwise -
+bitwise_right_shift.Tensor extra_ops KERNELS pointwise -
+bitwise_right_shift.Tensor_Scalar extra_ops KERNELS pointwise -
+index_add extra_ops KERNELS proxy -
+index_add_ extra_ops KERNELS inplace -
+scatter_add_ extra_ops KERNELS inplace -
+roll extra_ops KERNELS proxy -
+nan_to_num extra_ops KERNELS pointwise -
+isin.Tensor_Tensor extra_ops KERNELS proxy -
+equal extra_ops KERNELS own_meta extra_ops.META_KERNELS
+_local_scalar_dense extra_ops KERNELS own_meta extra_ops.META_KERNELS
+zeros factory KERNELS factory factory.META_KERNELS
+ones factory KERNELS factory factory.META_KERNELS
+empty.memory_format factory KERNELS factory factory.META_KERNELS
+empty_strided factory KERNELS factory factory.META_KERNELS
+full factory KERNELS factory factory.META_KERNELS
+arange factory KERNELS factory factory.META_KERNELS
+arange.start factory KERNELS factory factory.META_KERNELS
+arange.start_step factory KERNELS factory factory.META_KERNELS
+eye factory KERNELS factory factory.META_KERNELS
+eye.m factory KERNELS factory factory.META_KERNELS
+rand factory KERNELS factory factory.META_KERNELS
+randn factory KERNELS factory factory.META_KERNELS
+randint factory KERNELS factory factory.META_KERNELS
+zeros_like factory KERNELS like -
+ones_like factory KERNELS like -
+empty_like factory KERNELS like -
+rand_like factory KERNELS like -
+randn_like factory KERNELS like -
+full_like factory KERNELS like -
+new_empty factory KERNELS like -
+new_zeros factory KERNELS like -
+new_ones factory KERNELS like -
+new_full factory KERNELS like -
+uniform_ factory KERNELS inplace -
+normal_ factory KERNELS inplace -
+_to_copy factory KERNELS meta_aware -
+numel factory KERNELS meta_aware -
+index_copy index_ops KERNELS proxy -
+index_copy_ index_ops KERNELS inplace -
+index_fill.int_Scalar index_ops KERNELS proxy -
+index_fill.int_Tensor index_ops KERNELS proxy -
+index_fill_.int_Scalar index_ops KERNELS inplace -
+index_fill_.int_Tensor index_ops KERNELS inplace -
+scatter_reduce.two index_ops KERNELS proxy -
+scatter_reduce_.two index_ops KERNELS inplace -
+unfold index_ops KERNELS view -
+detach_ index_ops KERNELS own_meta index_ops.META_KERNELS
+index_reduce index_reduce_ops OPS.KERNELS proxy -
+index_reduce_ index_reduce_ops OPS.KERNELS inplace -
+index.Tensor indexing KERNELS proxy -
+index_put_ indexing KERNELS inplace -
+index_put indexing KERNELS proxy -
+index_select indexing KERNELS proxy -
+gather indexing KERNELS proxy -
+scatter.src indexing KERNELS proxy -
+scatter.value indexing KERNELS proxy -
+masked_fill.Scalar indexing KERNELS proxy -
+masked_fill.Tensor indexing KERNELS proxy -
+masked_fill_.Scalar indexing KERNELS inplace -
+masked_fill_.Tensor indexing KERNELS inplace -
+nonzero indexing KERNELS data_dependent -
+scatter_.src indexing KERNELS inplace -
+scatter_.value indexing KERNELS inplace -
+scatter_add indexing KERNELS proxy -
+scatter.reduce indexing KERNELS proxy -
+scatter.value_reduce indexing KERNELS proxy -
+scatter_.reduce indexing KERNELS inplace -
+scatter_.value_reduce indexing KERNELS inplace -
+eq_.Tensor inplace_logic OPS.KERNELS inplace -
+eq_.Scalar inplace_logic OPS.KERNELS inplace -
+ne_.Tensor inplace_logic OPS.KERNELS inplace -
+ne_.Scalar inplace_logic OPS.KERNELS inplace -
+lt_.Tensor inplace_logic OPS.KERNELS inplace -
+lt_.Scalar inplace_logic OPS.KERNELS inplace -
+le_.Tensor inplace_logic OPS.KERNELS inplace -
+le_.Scalar inplace_logic OPS.KERNELS inplace -
+gt_.Tensor inplace_logic OPS.KERNELS inplace -
+gt_.Scalar inplace_logic OPS.KERNELS inplace -
+ge_.Tensor inplace_logic OPS.KERNELS inplace -
+ge_.Scalar inplace_logic OPS.KERNELS inplace -
+bitwise_and_.Scalar inplace_logic OPS.KERNELS inplace -
+bitwise_or_.Scalar inplace_logic OPS.KERNELS inplace -
+bitwise_xor_.Scalar inplace_logic OPS.KERNELS inplace -
+logical_and_ inplace_logic OPS.KERNELS inplace -
+logical_or_ inplace_logic OPS.KERNELS inplace -
+logical_xor_ inplace_logic OPS.KERNELS inplace -
+logical_not_ inplace_logic OPS.KERNELS inplace -
+bitwise_not_ inplace_logic OPS.KERNELS inplace -
+bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -
+bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -
+bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+tril_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+triu_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+empty_permuted layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+mm linalg KERNELS proxy -
+bmm linalg KERNELS proxy -
+dot linalg KERNELS proxy -
+outer linalg KERNELS proxy -
+mv linalg KERNELS proxy -
+linalg_cholesky_ex linalg_factor OPS.KERNELS meta_aware -
+linalg_lu_factor_ex linalg_factor OPS.KERNELS meta_aware -
+linalg_lu linalg_factor OPS.KERNELS meta_aware -
+lu_unpack linalg_factor OPS.KERNELS meta_aware -
+linalg_lu_solve linalg_factor OPS.KERNELS meta_aware -
+linalg_inv_ex linalg_factor OPS.KERNELS meta_aware -
+_linalg_solve_ex linalg_factor OPS.KERNELS meta_aware -
+_linalg_det linalg_factor OPS.KERNELS meta_aware -
+_linalg_slogdet linalg_factor OPS.KERNELS meta_aware -
+linalg_solve_triangular linalg_factor OPS.KERNELS meta_aware -
+triangular_solve linalg_factor OPS.KERNELS meta_aware -
+cholesky_solve linalg_factor OPS.KERNELS meta_aware -
+cholesky_inverse linalg_factor OPS.KERNELS meta_aware -
+linalg_ldl_factor_ex linalg_factor OPS.KERNELS meta_aware -
+linalg_ldl_solve linalg_factor OPS.KERNELS meta_aware -
+trace linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
+linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
+linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
+_linalg_eigh linalg_spectral OPS.KERNELS meta_aware -
+linalg_eig linalg_spectral OPS.KERNELS meta_aware -
+_linalg_eigvals linalg_spectral OPS.KERNELS meta_aware -
+_linalg_svd linalg_spectral OPS.KERNELS meta_aware -
+linalg_polar linalg_spectral OPS.KERNELS meta_aware -
+linalg_matrix_sqrth linalg_spectral OPS.KERNELS meta_aware -
+linalg_matrix_exp linalg_spectral OPS.KERNELS meta_aware -
+linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -
+linalg_lstsq linalg_spectral OPS.KERNELS meta_aware -
+geqrf linalg_spectral OPS.KERNELS meta_aware -
+linalg_householder_product linalg_spectral OPS.KERNELS meta_aware -
+ormqr linalg_spectral OPS.KERNELS meta_aware -
+logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+binary_cross_entropy loss_ops KERNELS proxy -
+binary_cross_entropy_with_logits loss_ops KERNELS proxy -
+nll_loss_forward loss_ops KERNELS proxy -
+nll_loss2d_forward loss_ops KERNELS proxy -
+smooth_l1_loss loss_ops KERNELS proxy -
+mse_loss loss_ops KERNELS proxy -
+huber_loss loss_ops KERNELS proxy -
+soft_margin_loss loss_ops KERNELS proxy -
+multi_margin_loss loss_ops KERNELS proxy -
+multilabel_margin_loss_forward loss_ops KERNELS proxy -
+atan2 math_ops KERNELS pointwise -
+hypot math_ops KERNELS pointwise -
+logaddexp math_ops KERNELS pointwise -
+copysign.Tensor math_ops KERNELS pointwise -
+copysign.Scalar math_ops KERNELS pointwise -
+heaviside math_ops KERNELS pointwise -
+sinc math_ops KERNELS pointwise -
+xlogy.Tensor math_ops KERNELS pointwise -
+xlogy.Scalar_Other math_ops KERNELS pointwise -
+xlogy.Scalar_Self math_ops KERNELS pointwise -
+frac math_ops KERNELS pointwise -
+sgn math_ops KERNELS pointwise -
+lerp.Tensor math_ops KERNELS pointwise -
+atan2_ math_ops KERNELS inplace -
+hypot_ math_ops KERNELS inplace -
+copysign_.Tensor math_ops KERNELS inplace -
+copysign_.Scalar math_ops KERNELS inplace -
+heaviside_ math_ops KERNELS inplace -
+sinc_ math_ops KERNELS inplace -
+xlogy_.Tensor math_ops KERNELS inplace -
+xlogy_.Scalar_Other math_ops KERNELS inplace -
+frac_ math_ops KERNELS inplace -
+sgn_ math_ops KERNELS inplace -
+lerp_.Tensor math_ops KERNELS inplace -
+trunc_ math_ops KERNELS inplace -
+floor_ math_ops KERNELS inplace -
+ceil_ math_ops KERNELS inplace -
+round_ math_ops KERNELS inplace -
+reciprocal_ math_ops KERNELS inplace -
+rsqrt_ math_ops KERNELS inplace -
+square_ math_ops KERNELS inplace -
+log2_ math_ops KERNELS inplace -
+log10_ math_ops KERNELS inplace -
+log1p_ math_ops KERNELS inplace -
+tan_ math_ops KERNELS inplace -
+erf_ math_ops KERNELS inplace -
+lerp_.Scalar math_ops KERNELS inplace -
+clamp_min_ math_ops KERNELS inplace -
+clamp_max_ math_ops KERNELS inplace -
+nan_to_num_ math_ops KERNELS inplace -
+exp2_ math_ops KERNELS inplace -
+fmod_.Scalar math_ops KERNELS inplace -
+fmod_.Tensor math_ops KERNELS inplace -
+tril_ math_ops KERNELS inplace -
+triu_ math_ops KERNELS inplace -
+round_.decimals math_ops KERNELS inplace -
+logaddexp2 math_ops OPS.KERNELS pointwise -
+new_empty_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
+view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS
+as_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
+split_with_sizes misc_ops KERNELS view -
+split.sizes misc_ops KERNELS view -
+aminmax misc_ops KERNELS proxy -
+cumprod misc_ops KERNELS reduction -
+round.decimals misc_ops KERNELS pointwise -
+exp2 misc_ops KERNELS pointwise -
+count_nonzero misc_ops KERNELS reduction -
+count_nonzero.dim_IntList misc_ops KERNELS reduction -
+masked_select misc_ops KERNELS data_dependent -
+fmod.Tensor misc_ops KERNELS pointwise -
+fmod.Scalar misc_ops KERNELS pointwise -
+erf nn_ops KERNELS pointwise -
+gelu nn_ops KERNELS pointwise -
+gelu_backward nn_ops KERNELS pointwise -
+silu_backward nn_ops KERNELS pointwise -
+hardtanh nn_ops KERNELS pointwise -
+elu nn_ops KERNELS pointwise -
+softplus nn_ops KERNELS pointwise -
+constant_pad_nd nn_ops KERNELS proxy -
+one_hot nn_ops KERNELS own_meta meta.META_KERNELS
+native_batch_norm norm_ops KERNELS proxy -
+_native_batch_norm_legit norm_ops KERNELS proxy -
+_native_batch_norm_legit.no_stats norm_ops KERNELS proxy -
+_native_batch_norm_legit_no_training norm_ops KERNELS proxy -
+_batch_norm_with_update norm_ops KERNELS proxy -
+_batch_norm_no_update norm_ops KERNELS proxy -
+native_group_norm norm_ops KERNELS proxy -
+native_layer_norm norm_ops KERNELS proxy -
+native_layer_norm_backward norm_ops KERNELS proxy -
+linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS
+gcd numeric_ops OPS.KERNELS pointwise -
+gcd_ numeric_ops OPS.KERNELS inplace -
+lcm numeric_ops OPS.KERNELS pointwise -
+lcm_ numeric_ops OPS.KERNELS inplace -
+ldexp.Tensor numeric_ops OPS.KERNELS pointwise -
+ldexp_ numeric_ops OPS.KERNELS inplace -
+frexp.Tensor numeric_ops OPS.KERNELS own_meta numeric_ops.OPS.META_KERNELS
+nextafter numeric_ops OPS.KERNELS pointwise -
+nextafter_ numeric_ops OPS.KERNELS inplace -
+put placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+put_ placement_ops OPS.KERNELS inplace -
+masked_scatter placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+masked_scatter_ placement_ops OPS.KERNELS inplace -
+masked_scatter_backward placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+_unsafe_masked_index placement_ops OPS.KERNELS meta_aware -
+_unsafe_masked_index_put_accumulate placement_ops OPS.KERNELS meta_aware -
+nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+_chunk_cat placement_ops OPS.KERNELS meta_aware -
+hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+add.Tensor pointwise KERNELS pointwise -
+add.Scalar pointwise KERNELS pointwise -
+sub.Tensor pointwise KERNELS pointwise -
+sub.Scalar pointwise KERNELS pointwise -
+rsub.Tensor pointwise KERNELS pointwise -
+rsub.Scalar pointwise KERNELS pointwise -
+mul.Tensor pointwise KERNELS pointwise -
+mul.Scalar pointwise KERNELS pointwise -
+div.Tensor pointwise KERNELS pointwise -
+div.Scalar pointwise KERNELS pointwise -
+div.Tensor_mode pointwise KERNELS pointwise -
+div.Scalar_mode pointwise KERNELS pointwise -
+floor_divide pointwise KERNELS pointwise -
+floor_divide.Scalar pointwise KERNELS pointwise -
+remainder.Tensor pointwise KERNELS pointwise -
+remainder.Scalar pointwise KERNELS pointwise -
+remainder.Scalar_Tensor pointwise KERNELS pointwise -
+pow.Tensor_Tensor pointwise KERNELS pointwise -
+pow.Tensor_Scalar pointwise KERNELS pointwise -
+pow.Scalar pointwise KERNELS pointwise -
+maximum pointwise KERNELS pointwise -
+minimum pointwise KERNELS pointwise -
+max.other pointwise KERNELS pointwise -
+min.other pointwise KERNELS pointwise -
+where.self pointwise KERNELS pointwise -
+where.ScalarOther pointwise KERNELS pointwise -
+where.ScalarSelf pointwise KERNELS pointwise -
+clamp pointwise KERNELS pointwise -
+clamp.Tensor pointwise KERNELS pointwise -
+clamp_min pointwise KERNELS pointwise -
+clamp_max pointwise KERNELS pointwise -
+isclose pointwise KERNELS pointwise -
+allclose pointwise KERNELS data_dependent -
+lerp.Scalar pointwise KERNELS pointwise -
+logical_and pointwise KERNELS pointwise -
+logical_or pointwise KERNELS pointwise -
+logical_xor pointwise KERNELS pointwise -
+bitwise_not pointwise KERNELS pointwise -
+copy_ pointwise KERNELS inplace -
+fill_.Scalar pointwise KERNELS inplace -
+fill_.Tensor pointwise KERNELS inplace -
+zero_ pointwise KERNELS inplace -
+eq.Tensor pointwise KERNELS pointwise -
+eq.Scalar pointwise KERNELS pointwise -
+ne.Tensor pointwise KERNELS pointwise -
+ne.Scalar pointwise KERNELS pointwise -
+lt.Tensor pointwise KERNELS pointwise -
+lt.Scalar pointwise KERNELS pointwise -
+le.Tensor pointwise KERNELS pointwise -
+le.Scalar pointwise KERNELS pointwise -
+gt.Tensor pointwise KERNELS pointwise -
+gt.Scalar pointwise KERNELS pointwise -
+ge.Tensor pointwise KERNELS pointwise -
+ge.Scalar pointwise KERNELS pointwise -
+bitwise_and.Tensor pointwise KERNELS pointwise -
+bitwise_and.Scalar pointwise KERNELS pointwise -
+bitwise_or.Tensor pointwise KERNELS pointwise -
+bitwise_or.Scalar pointwise KERNELS pointwise -
+bitwise_xor.Tensor pointwise KERNELS pointwise -
+bitwise_xor.Scalar pointwise KERNELS pointwise -
+add_.Tensor pointwise KERNELS inplace -
+add_.Scalar pointwise KERNELS inplace -
+sub_.Scalar pointwise KERNELS inplace -
+sub_.Tensor pointwise KERNELS inplace -
+mul_.Tensor pointwise KERNELS inplace -
+mul_.Scalar pointwise KERNELS inplace -
+div_.Tensor pointwise KERNELS inplace -
+div_.Scalar pointwise KERNELS inplace -
+div_.Tensor_mode pointwise KERNELS inplace -
+div_.Scalar_mode pointwise KERNELS inplace -
+remainder_.Scalar pointwise KERNELS inplace -
+floor_divide_.Tensor pointwise KERNELS inplace -
+floor_divide_.Scalar pointwise KERNELS inplace -
+pow_.Scalar pointwise KERNELS inplace -
+pow_.Tensor pointwise KERNELS inplace -
+clamp_ pointwise KERNELS inplace -
+remainder_.Tensor pointwise KERNELS inplace -
+bitwise_and_.Tensor pointwise KERNELS inplace -
+bitwise_or_.Tensor pointwise KERNELS inplace -
+bitwise_xor_.Tensor pointwise KERNELS inplace -
+clamp_min.Tensor pointwise OPS.KERNELS pointwise -
+clamp_min_.Tensor pointwise OPS.KERNELS inplace -
+clamp_max.Tensor pointwise OPS.KERNELS pointwise -
+clamp_max_.Tensor pointwise OPS.KERNELS inplace -
+clamp_.Tensor pointwise OPS.KERNELS inplace -
+max_pool2d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+max_pool3d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+max_pool2d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+max_pool3d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+_adaptive_avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+_adaptive_avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+_adaptive_avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+_adaptive_avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+adaptive_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+adaptive_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+adaptive_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+adaptive_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+fractional_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+fractional_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+fractional_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+fractional_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+max_unpool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+max_unpool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+vdot products OPS.KERNELS proxy -
+cauchy_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+exponential_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+log_normal_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+geometric_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+bernoulli_.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+bernoulli_.float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+random_.from random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+random_.to random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+random_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+multinomial random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+multinomial.out random_ops OPS.KERNELS meta_aware -
+normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+normal.float_float_out random_ops OPS.KERNELS meta_aware -
+nansum reduce_ops KERNELS reduction -
+nanmean reduce_ops KERNELS reduction -
+cummax reduce_ops KERNELS reduction -
+cummin reduce_ops KERNELS reduction -
+median reduce_ops KERNELS reduction -
+median.dim reduce_ops KERNELS reduction -
+mode reduce_ops KERNELS reduction -
+cumprod_ reduce_ops KERNELS inplace -
+cumsum_ reduce_ops KERNELS inplace -
+sum reduction KERNELS reduction -
+sum.dim_IntList reduction KERNELS reduction -
+mean reduction KERNELS reduction -
+mean.dim reduction KERNELS reduction -
+prod reduction KERNELS reduction -
+prod.dim_int reduction KERNELS reduction -
+amax reduction KERNELS reduction -
+amin reduction KERNELS reduction -
+max reduction KERNELS reduction -
+min reduction KERNELS reduction -
+max.dim reduction KERNELS reduction -
+min.dim reduction KERNELS reduction -
+argmax reduction KERNELS reduction -
+argmin reduction KERNELS reduction -
+var.correction reduction KERNELS reduction -
+std.correction reduction KERNELS reduction -
+softmax.int reduction KERNELS reduction -
+log_softmax.int reduction KERNELS reduction -
+_softmax reduction KERNELS reduction -
+_log_softmax reduction KERNELS reduction -
+cumsum reduction KERNELS reduction -
+sort reduction KERNELS reduction -
+topk reduction KERNELS topk -
+any reduction KERNELS reduction -
+any.dim reduction KERNELS reduction -
+any.dims reduction KERNELS reduction -
+all reduction KERNELS reduction -
+all.dim reduction KERNELS reduction -
+all.dims reduction KERNELS reduction -
+resize_ resize_ops OPS.KERNELS meta_aware -
+resize_as_ resize_ops OPS.KERNELS meta_aware -
+upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_nearest1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_nearest2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_nearest3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_nearest_exact1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_nearest_exact2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_nearest_exact3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_linear1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_bilinear2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_trilinear3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+upsample_bicubic2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_bilinear2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+_upsample_bicubic2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+grid_sampler_2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+grid_sampler_3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+grid_sampler_2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+grid_sampler_3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+addmm scaled_ops OPS.KERNELS proxy -
+addmv scaled_ops OPS.KERNELS proxy -
+addr scaled_ops OPS.KERNELS proxy -
+addr_ scaled_ops OPS.KERNELS inplace -
+addbmm scaled_ops OPS.KERNELS proxy -
+baddbmm scaled_ops OPS.KERNELS proxy -
+addcmul scaled_ops OPS.KERNELS pointwise -
+addcmul_ scaled_ops OPS.KERNELS inplace -
+addcdiv scaled_ops OPS.KERNELS pointwise -
+addcdiv_ scaled_ops OPS.KERNELS inplace -
+addmm_ scaled_ops OPS.KERNELS inplace -
+addmv_ scaled_ops OPS.KERNELS inplace -
+addbmm_ scaled_ops OPS.KERNELS inplace -
+baddbmm_ scaled_ops OPS.KERNELS inplace -
+narrow shape KERNELS view -
+unbind.int shape KERNELS view -
+diagonal shape KERNELS view -
+view shape KERNELS view -
+reshape shape KERNELS view -
+t shape KERNELS view -
+transpose.int shape KERNELS view -
+permute shape KERNELS view -
+expand shape KERNELS view -
+unsqueeze shape KERNELS view -
+squeeze shape KERNELS view -
+squeeze.dim shape KERNELS view -
+select.int shape KERNELS view -
+slice.Tensor shape KERNELS view -
+alias shape KERNELS view -
+detach shape KERNELS view -
+clone shape KERNELS proxy -
+cat shape KERNELS proxy -
+stack shape KERNELS proxy -
+split.Tensor shape KERNELS view -
+squeeze.dims shape KERNELS view -
+movedim.int shape KERNELS view -
+movedim.intlist shape KERNELS view -
+flip shape KERNELS proxy -
+repeat shape KERNELS proxy -
+triu shape KERNELS proxy -
+tril shape KERNELS proxy -
+argsort sorting KERNELS reduction -
+argsort.stable sorting KERNELS reduction -
+sort.stable sorting KERNELS reduction -
+bucketize.Tensor sorting KERNELS proxy -
+bucketize.Scalar sorting KERNELS proxy -
+searchsorted.Tensor sorting KERNELS proxy -
+searchsorted.Scalar sorting KERNELS proxy -
+argwhere sorting KERNELS data_dependent -
+kthvalue sorting KERNELS reduction -
+repeat_interleave.self_int sorting KERNELS proxy -
+repeat_interleave.self_Tensor sorting KERNELS data_dependent -
+repeat_interleave.Tensor sorting KERNELS data_dependent -
+digamma special_ops OPS.KERNELS pointwise -
+digamma_ special_ops OPS.KERNELS inplace -
+lgamma special_ops OPS.KERNELS pointwise -
+lgamma_ special_ops OPS.KERNELS inplace -
+erfc special_ops OPS.KERNELS pointwise -
+erfc_ special_ops OPS.KERNELS inplace -
+erfinv special_ops OPS.KERNELS pointwise -
+erfinv_ special_ops OPS.KERNELS inplace -
+i0 special_ops OPS.KERNELS pointwise -
+i0_ special_ops OPS.KERNELS inplace -
+special_i0e special_ops OPS.KERNELS pointwise -
+special_i1 special_ops OPS.KERNELS pointwise -
+special_i1e special_ops OPS.KERNELS pointwise -
+special_entr special_ops OPS.KERNELS pointwise -
+special_erfcx special_ops OPS.KERNELS pointwise -
+special_ndtri special_ops OPS.KERNELS pointwise -
+special_log_ndtr special_ops OPS.KERNELS pointwise -
+special_airy_ai special_ops OPS.KERNELS pointwise -
+special_bessel_j0 special_ops OPS.KERNELS pointwise -
+special_bessel_j1 special_ops OPS.KERNELS pointwise -
+special_bessel_y0 special_ops OPS.KERNELS pointwise -
+special_bessel_y1 special_ops OPS.KERNELS pointwise -
+special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -
+special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -
+special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -
+special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -
+special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -
+special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -
+special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -
+polygamma special_ops OPS.KERNELS pointwise -
+polygamma_ special_ops OPS.KERNELS inplace -
+mvlgamma special_ops OPS.KERNELS pointwise -
+mvlgamma_ special_ops OPS.KERNELS inplace -
+igamma special_ops OPS.KERNELS pointwise -
+igamma_ special_ops OPS.KERNELS inplace -
+igammac special_ops OPS.KERNELS pointwise -
+igammac_ special_ops OPS.KERNELS inplace -
+special_xlog1py special_ops OPS.KERNELS pointwise -
+special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -
+special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -
+special_zeta special_ops OPS.KERNELS pointwise -
+special_zeta.self_scalar special_ops OPS.KERNELS pointwise -
+special_zeta.other_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -
+special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -
+special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -
+special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -
+special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -
+special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -
+special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -
+special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -
+special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -
+special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -
+special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -
+special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -
+special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -
+special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -
+special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -
+_fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS
+_fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS
+_fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS
+unfold_backward spectral OPS.KERNELS proxy -
+_unique2 statistics OPS.KERNELS data_dependent -
+_unique statistics OPS.KERNELS data_dependent -
+unique_dim statistics OPS.KERNELS data_dependent -
+unique_dim_consecutive statistics OPS.KERNELS data_dependent -
+unique_consecutive statistics OPS.KERNELS data_dependent -
+bincount statistics OPS.KERNELS data_dependent -
+_histogramdd_bin_edges statistics OPS.KERNELS proxy -
+_histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
+_histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
+histogram.bins_tensor statistics OPS.KERNELS proxy -
+histogram.bin_ct statistics OPS.KERNELS proxy -
+histc statistics OPS.KERNELS proxy -
+nanmedian statistics OPS.KERNELS proxy -
+nanmedian.dim statistics OPS.KERNELS proxy -
+_logcumsumexp statistics OPS.KERNELS proxy -
+logcumsumexp statistics OPS.KERNELS proxy -
+renorm statistics OPS.KERNELS proxy -
+renorm_ statistics OPS.KERNELS inplace -
+dist statistics OPS.KERNELS proxy -
+segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+_segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+asin trig_ops KERNELS pointwise -
+acos trig_ops KERNELS pointwise -
+atan trig_ops KERNELS pointwise -
+sinh trig_ops KERNELS pointwise -
+cosh trig_ops KERNELS pointwise -
+asinh trig_ops KERNELS pointwise -
+acosh trig_ops KERNELS pointwise -
+atanh trig_ops KERNELS pointwise -
+deg2rad trig_ops KERNELS pointwise -
+rad2deg trig_ops KERNELS pointwise -
+logit trig_ops KERNELS pointwise -
+signbit trig_ops KERNELS pointwise -
+fmax trig_ops KERNELS pointwise -
+fmin trig_ops KERNELS pointwise -
+isposinf trig_ops KERNELS pointwise -
+isneginf trig_ops KERNELS pointwise -
+asin_ trig_ops KERNELS inplace -
+acos_ trig_ops KERNELS inplace -
+atan_ trig_ops KERNELS inplace -
+sinh_ trig_ops KERNELS inplace -
+cosh_ trig_ops KERNELS inplace -
+asinh_ trig_ops KERNELS inplace -
+acosh_ trig_ops KERNELS inplace -
+atanh_ trig_ops KERNELS inplace -
+deg2rad_ trig_ops KERNELS inplace -
+rad2deg_ trig_ops KERNELS inplace -
+logit_ trig_ops KERNELS inplace -
+neg unary KERNELS pointwise -
+abs unary KERNELS pointwise -
+sign unary KERNELS pointwise -
+square unary KERNELS pointwise -
+relu unary KERNELS pointwise -
+silu unary KERNELS pointwise -
+sigmoid unary KERNELS pointwise -
+leaky_relu unary KERNELS pointwise -
+logical_not unary KERNELS pointwise -
+floor unary KERNELS pointwise -
+ceil unary KERNELS pointwise -
+round unary KERNELS pointwise -
+trunc unary KERNELS pointwise -
+isnan unary KERNELS pointwise -
+isinf unary KERNELS pointwise -
+isfinite unary KERNELS pointwise -
+exp unary KERNELS pointwise -
+expm1 unary KERNELS pointwise -
+sin unary KERNELS pointwise -
+cos unary KERNELS pointwise -
+tan unary KERNELS pointwise -
+tanh unary KERNELS pointwise -
+log unary KERNELS pointwise -
+log2 unary KERNELS pointwise -
+log10 unary KERNELS pointwise -
+log1p unary KERNELS pointwise -
+sqrt unary KERNELS pointwise -
+rsqrt unary KERNELS pointwise -
+reciprocal unary KERNELS pointwise -
+abs_ unary KERNELS inplace -
+neg_ unary KERNELS inplace -
+exp_ unary KERNELS inplace -
+log_ unary KERNELS inplace -
+sin_ unary KERNELS inplace -
+cos_ unary KERNELS inplace -
+tanh_ unary KERNELS inplace -
+sqrt_ unary KERNELS inplace -
+sigmoid_ unary KERNELS inplace -
+relu_ unary KERNELS inplace -
+sign_ unary KERNELS inplace -
+expm1_ unary KERNELS inplace -
+randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS
+randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS
+selu activation_ops COMPOSITE composite -
+selu_ activation_ops COMPOSITE composite -
+log_sigmoid activation_ops COMPOSITE composite -
+prelu activation_ops COMPOSITE composite -
+rrelu activation_ops COMPOSITE composite -
+rrelu_ activation_ops COMPOSITE composite -
+arccos aliases OPS.COMPOSITE composite -
+arccos_ aliases OPS.COMPOSITE composite -
+arccosh aliases OPS.COMPOSITE composite -
+arccosh_ aliases OPS.COMPOSITE composite -
+arcsin aliases OPS.COMPOSITE composite -
+arcsin_ aliases OPS.COMPOSITE composite -
+arcsinh aliases OPS.COMPOSITE composite -
+arcsinh_ aliases OPS.COMPOSITE composite -
+arctan aliases OPS.COMPOSITE composite -
+arctan_ aliases OPS.COMPOSITE composite -
+arctanh aliases OPS.COMPOSITE composite -
+arctanh_ aliases OPS.COMPOSITE composite -
+arctan2 aliases OPS.COMPOSITE composite -
+arctan2_ aliases OPS.COMPOSITE composite -
+fix aliases OPS.COMPOSITE composite -
+fix_ aliases OPS.COMPOSITE composite -
+greater.Tensor aliases OPS.COMPOSITE composite -
+greater.Scalar aliases OPS.COMPOSITE composite -
+greater_.Tensor aliases OPS.COMPOSITE composite -
+greater_.Scalar aliases OPS.COMPOSITE composite -
+greater_equal.Tensor aliases OPS.COMPOSITE composite -
+greater_equal.Scalar aliases OPS.COMPOSITE composite -
+greater_equal_.Tensor aliases OPS.COMPOSITE composite -
+greater_equal_.Scalar aliases OPS.COMPOSITE composite -
+less.Tensor aliases OPS.COMPOSITE composite -
+less.Scalar aliases OPS.COMPOSITE composite -
+less_.Tensor aliases OPS.COMPOSITE composite -
+less_.Scalar aliases OPS.COMPOSITE composite -
+less_equal.Tensor aliases OPS.COMPOSITE composite -
+less_equal.Scalar aliases OPS.COMPOSITE composite -
+less_equal_.Tensor aliases OPS.COMPOSITE composite -
+less_equal_.Scalar aliases OPS.COMPOSITE composite -
+not_equal.Tensor aliases OPS.COMPOSITE composite -
+not_equal.Scalar aliases OPS.COMPOSITE composite -
+not_equal_.Tensor aliases OPS.COMPOSITE composite -
+not_equal_.Scalar aliases OPS.COMPOSITE composite -
+clip aliases OPS.COMPOSITE composite -
+clip_ aliases OPS.COMPOSITE composite -
+clip.Tensor aliases OPS.COMPOSITE composite -
+clip_.Tensor aliases OPS.COMPOSITE composite -
+moveaxis.int aliases OPS.COMPOSITE composite -
+moveaxis.intlist aliases OPS.COMPOSITE composite -
+swapaxes aliases OPS.COMPOSITE composite -
+swapaxes_ aliases OPS.COMPOSITE composite -
+swapdims aliases OPS.COMPOSITE composite -
+swapdims_ aliases OPS.COMPOSITE composite -
+row_stack aliases OPS.COMPOSITE composite -
+ger aliases OPS.COMPOSITE composite -
+scaled_dot_product_attention attention_ops COMPOSITE composite -
+_scaled_dot_product_attention_math attention_ops COMPOSITE composite -
+isreal complex_build OPS.COMPOSITE composite -
+adjoint complex_ops OPS.COMPOSITE composite -
+real complex_views OPS.COMPOSITE composite -
+imag complex_views OPS.COMPOSITE composite -
+conj complex_views OPS.COMPOSITE composite -
+conj_physical complex_views OPS.COMPOSITE composite -
+resolve_conj complex_views OPS.COMPOSITE composite -
+resolve_neg complex_views OPS.COMPOSITE composite -
+rms_norm composite_nn COMPOSITE composite -
+embedding composite_nn COMPOSITE composite -
+pad composite_nn COMPOSITE composite -
+logsumexp composite_nn COMPOSITE composite -
+_convolution.deprecated conv_ops OPS.COMPOSITE composite -
+_convolution_mode conv_ops OPS.COMPOSITE composite -
+conv1d conv_ops OPS.COMPOSITE composite -
+conv2d conv_ops OPS.COMPOSITE composite -
+conv3d conv_ops OPS.COMPOSITE composite -
+conv1d.padding conv_ops OPS.COMPOSITE composite -
+conv2d.padding conv_ops OPS.COMPOSITE composite -
+conv3d.padding conv_ops OPS.COMPOSITE composite -
+conv_transpose1d conv_ops OPS.COMPOSITE composite -
+conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
+conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
+native_channel_shuffle conv_ops OPS.COMPOSITE composite -
+ctc_loss.IntList ctc_ops COMPOSITE composite -
+ctc_loss.Tensor ctc_ops COMPOSITE composite -
+cdist distance_ops COMPOSITE composite -
+pdist distance_ops COMPOSITE composite -
+cosine_similarity distance_ops COMPOSITE composite -
+bilinear distance_ops COMPOSITE composite -
+embedding_bag distance_ops COMPOSITE composite -
+embedding_bag.padding_idx distance_ops COMPOSITE composite -
+dropout dropout_ops COMPOSITE composite -
+dropout_ dropout_ops COMPOSITE composite -
+feature_dropout dropout_ops COMPOSITE composite -
+feature_dropout_ dropout_ops COMPOSITE composite -
+alpha_dropout dropout_ops COMPOSITE composite -
+alpha_dropout_ dropout_ops COMPOSITE composite -
+feature_alpha_dropout dropout_ops COMPOSITE composite -
+feature_alpha_dropout_ dropout_ops COMPOSITE composite -
+einsum einsum OPS.COMPOSITE composite -
+norm.Scalar extra_ops COMPOSITE composite -
+norm.ScalarOpt_dim extra_ops COMPOSITE composite -
+var.dim extra_ops COMPOSITE composite -
+std.dim extra_ops COMPOSITE composite -
+var extra_ops COMPOSITE composite -
+std extra_ops COMPOSITE composite -
+tile extra_ops COMPOSITE composite -
+copy functional_forms OPS.COMPOSITE composite -
+fill.Scalar functional_forms OPS.COMPOSITE composite -
+fill.Tensor functional_forms OPS.COMPOSITE composite -
+take index_ops COMPOSITE composite -
+take_along_dim index_ops COMPOSITE composite -
+tensor_split.sections index_ops COMPOSITE composite -
+tensor_split.indices index_ops COMPOSITE composite -
+tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
+atleast_1d joining_ops OPS.COMPOSITE composite -
+atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
+atleast_2d joining_ops OPS.COMPOSITE composite -
+atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
+atleast_3d joining_ops OPS.COMPOSITE composite -
+atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
+hstack joining_ops OPS.COMPOSITE composite -
+vstack joining_ops OPS.COMPOSITE composite -
+dstack joining_ops OPS.COMPOSITE composite -
+column_stack joining_ops OPS.COMPOSITE composite -
+hsplit.int joining_ops OPS.COMPOSITE composite -
+hsplit.array joining_ops OPS.COMPOSITE composite -
+vsplit.int joining_ops OPS.COMPOSITE composite -
+vsplit.array joining_ops OPS.COMPOSITE composite -
+dsplit.int joining_ops OPS.COMPOSITE composite -
+dsplit.array joining_ops OPS.COMPOSITE composite -
+unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
+unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
+unsafe_chunk joining_ops OPS.COMPOSITE composite -
+broadcast_to joining_ops OPS.COMPOSITE composite -
+broadcast_tensors joining_ops OPS.COMPOSITE composite -
+meshgrid joining_ops OPS.COMPOSITE composite -
+meshgrid.indexing joining_ops OPS.COMPOSITE composite -
+cartesian_prod joining_ops OPS.COMPOSITE composite -
+combinations joining_ops OPS.COMPOSITE composite -
+block_diag joining_ops OPS.COMPOSITE composite -
+diag_embed joining_ops OPS.COMPOSITE composite -
+diag joining_ops OPS.COMPOSITE composite -
+diagflat joining_ops OPS.COMPOSITE composite -
+fliplr joining_ops OPS.COMPOSITE composite -
+flipud joining_ops OPS.COMPOSITE composite -
+rot90 joining_ops OPS.COMPOSITE composite -
+ravel joining_ops OPS.COMPOSITE composite -
+reshape_as joining_ops OPS.COMPOSITE composite -
+sum_to_size joining_ops OPS.COMPOSITE composite -
+alias_copy joining_ops OPS.COMPOSITE composite -
+as_strided_copy joining_ops OPS.COMPOSITE composite -
+diagonal_copy joining_ops OPS.COMPOSITE composite -
+expand_copy joining_ops OPS.COMPOSITE composite -
+narrow_copy joining_ops OPS.COMPOSITE composite -
+permute_copy joining_ops OPS.COMPOSITE composite -
+select_copy.int joining_ops OPS.COMPOSITE composite -
+slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
+squeeze_copy joining_ops OPS.COMPOSITE composite -
+squeeze_copy.dim joining_ops OPS.COMPOSITE composite -
+squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
+t_copy joining_ops OPS.COMPOSITE composite -
+transpose_copy.int joining_ops OPS.COMPOSITE composite -
+unsqueeze_copy joining_ops OPS.COMPOSITE composite -
+unfold_copy joining_ops OPS.COMPOSITE composite -
+view_copy joining_ops OPS.COMPOSITE composite -
+view_copy.dtype joining_ops OPS.COMPOSITE composite -
+detach_copy joining_ops OPS.COMPOSITE composite -
+split_copy.Tensor joining_ops OPS.COMPOSITE composite -
+split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
+unbind_copy.int joining_ops OPS.COMPOSITE composite -
+slice_scatter joining_ops OPS.COMPOSITE composite -
+select_scatter joining_ops OPS.COMPOSITE composite -
+diagonal_scatter joining_ops OPS.COMPOSITE composite -
+as_strided_scatter joining_ops OPS.COMPOSITE composite -
+matmul linalg COMPOSITE composite -
+linear linalg COMPOSITE composite -
+linalg_cholesky linalg_composite OPS.COMPOSITE composite -
+linalg_inv linalg_composite OPS.COMPOSITE composite -
+linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
+linalg_solve linalg_composite OPS.COMPOSITE composite -
+linalg_det linalg_composite OPS.COMPOSITE composite -
+linalg_slogdet linalg_composite OPS.COMPOSITE composite -
+slogdet linalg_composite OPS.COMPOSITE composite -
+logdet linalg_composite OPS.COMPOSITE composite -
+linalg_eigh linalg_composite OPS.COMPOSITE composite -
+linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
+linalg_eigvals linalg_composite OPS.COMPOSITE composite -
+linalg_svd linalg_composite OPS.COMPOSITE composite -
+linalg_svdvals linalg_composite OPS.COMPOSITE composite -
+svd linalg_composite OPS.COMPOSITE composite -
+linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
+_lu_with_info linalg_composite OPS.COMPOSITE composite -
+lu_solve linalg_composite OPS.COMPOSITE composite -
+linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
+matrix_exp linalg_composite OPS.COMPOSITE composite -
+orgqr linalg_composite OPS.COMPOSITE composite -
+linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -
+linalg_pinv linalg_composite OPS.COMPOSITE composite -
+linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
+pinverse linalg_composite OPS.COMPOSITE composite -
+linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -
+linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -
+linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -
+linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
+linalg_cond linalg_composite OPS.COMPOSITE composite -
+linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
+linalg_diagonal linalg_composite OPS.COMPOSITE composite -
+linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
+linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
+linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
+linalg_vander linalg_composite OPS.COMPOSITE composite -
+linalg_vecdot linalg_composite OPS.COMPOSITE composite -
+det linalg_ops COMPOSITE composite -
+inverse linalg_ops COMPOSITE composite -
+cholesky linalg_ops COMPOSITE composite -
+cross linalg_ops COMPOSITE composite -
+kron linalg_ops COMPOSITE composite -
+matrix_power linalg_ops COMPOSITE composite -
+linalg_matrix_power linalg_ops COMPOSITE composite -
+logspace.out logspace_ops OPS.COMPOSITE composite -
+logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -
+logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -
+logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
+nll_loss loss_ops COMPOSITE composite -
+nll_loss2d loss_ops COMPOSITE composite -
+nll_loss_nd loss_ops COMPOSITE composite -
+cross_entropy_loss loss_ops COMPOSITE composite -
+kl_div loss_ops COMPOSITE composite -
+l1_loss loss_ops COMPOSITE composite -
+poisson_nll_loss loss_ops COMPOSITE composite -
+hinge_embedding_loss loss_ops COMPOSITE composite -
+margin_ranking_loss loss_ops COMPOSITE composite -
+cosine_embedding_loss loss_ops COMPOSITE composite -
+multilabel_margin_loss loss_ops COMPOSITE composite -
+pairwise_distance loss_ops COMPOSITE composite -
+triplet_margin_loss loss_ops COMPOSITE composite -
+diff misc_ops COMPOSITE composite -
+batch_norm norm_ops COMPOSITE composite -
+instance_norm norm_ops COMPOSITE composite -
+group_norm norm_ops COMPOSITE composite -
+layer_norm norm_ops COMPOSITE composite -
+linalg_matrix_norm norms OPS.COMPOSITE composite -
+linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
+linalg_norm norms OPS.COMPOSITE composite -
+linalg_norm.ord_str norms OPS.COMPOSITE composite -
+float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -
+float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -
+float_power.Scalar numeric_ops OPS.COMPOSITE composite -
+float_power_.Scalar numeric_ops OPS.COMPOSITE composite -
+float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
+positive numeric_ops OPS.COMPOSITE composite -
+max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
+max_pool1d pool_ops OPS.COMPOSITE composite -
+max_pool2d pool_ops OPS.COMPOSITE composite -
+max_pool3d pool_ops OPS.COMPOSITE composite -
+avg_pool1d pool_ops OPS.COMPOSITE composite -
+adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
+adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
+adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
+adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
+tensordot products OPS.COMPOSITE composite -
+inner products OPS.COMPOSITE composite -
+var_mean.correction reduce_ops COMPOSITE composite -
+var_mean.dim reduce_ops COMPOSITE composite -
+var_mean reduce_ops COMPOSITE composite -
+std_mean.correction reduce_ops COMPOSITE composite -
+std_mean.dim reduce_ops COMPOSITE composite -
+std_mean reduce_ops COMPOSITE composite -
+upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
+upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
+upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
+_upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
+_upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
+_upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
+upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
+upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
+upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
+upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
+_upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
+_upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
+grid_sampler sample_ops OPS.COMPOSITE composite -
+expand_as shape COMPOSITE composite -
+view_as shape COMPOSITE composite -
+flatten.using_ints shape COMPOSITE composite -
+contiguous shape COMPOSITE composite -
+chunk shape COMPOSITE composite -
+unflatten.int shape COMPOSITE composite -
+narrow.Tensor shape COMPOSITE composite -
+special_psi special_ops OPS.COMPOSITE composite -
+special_digamma special_ops OPS.COMPOSITE composite -
+special_gammaln special_ops OPS.COMPOSITE composite -
+special_erf special_ops OPS.COMPOSITE composite -
+special_erfc special_ops OPS.COMPOSITE composite -
+special_erfinv special_ops OPS.COMPOSITE composite -
+special_i0 special_ops OPS.COMPOSITE composite -
+special_expit special_ops OPS.COMPOSITE composite -
+special_exp2 special_ops OPS.COMPOSITE composite -
+special_expm1 special_ops OPS.COMPOSITE composite -
+special_log1p special_ops OPS.COMPOSITE composite -
+special_sinc special_ops OPS.COMPOSITE composite -
+special_logit special_ops OPS.COMPOSITE composite -
+special_round special_ops OPS.COMPOSITE composite -
+special_xlogy special_ops OPS.COMPOSITE composite -
+special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -
+special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -
+special_log_softmax special_ops OPS.COMPOSITE composite -
+special_softmax special_ops OPS.COMPOSITE composite -
+special_logsumexp special_ops OPS.COMPOSITE composite -
+special_gammainc special_ops OPS.COMPOSITE composite -
+special_gammaincc special_ops OPS.COMPOSITE composite -
+special_polygamma special_ops OPS.COMPOSITE composite -
+special_multigammaln special_ops OPS.COMPOSITE composite -
+special_ndtr special_ops OPS.COMPOSITE composite -
+fft_fft spectral OPS.COMPOSITE composite -
+fft_ifft spectral OPS.COMPOSITE composite -
+fft_rfft spectral OPS.COMPOSITE composite -
+fft_irfft spectral OPS.COMPOSITE composite -
+fft_hfft spectral OPS.COMPOSITE composite -
+fft_ihfft spectral OPS.COMPOSITE composite -
+fft_fft2 spectral OPS.COMPOSITE composite -
+fft_ifft2 spectral OPS.COMPOSITE composite -
+fft_rfft2 spectral OPS.COMPOSITE composite -
+fft_irfft2 spectral OPS.COMPOSITE composite -
+fft_hfft2 spectral OPS.COMPOSITE composite -
+fft_ihfft2 spectral OPS.COMPOSITE composite -
+fft_fftn spectral OPS.COMPOSITE composite -
+fft_ifftn spectral OPS.COMPOSITE composite -
+fft_rfftn spectral OPS.COMPOSITE composite -
+fft_irfftn spectral OPS.COMPOSITE composite -
+fft_hfftn spectral OPS.COMPOSITE composite -
+fft_ihfftn spectral OPS.COMPOSITE composite -
+fft_fftshift spectral OPS.COMPOSITE composite -
+fft_ifftshift spectral OPS.COMPOSITE composite -
+stft spectral OPS.COMPOSITE composite -
+stft.center spectral OPS.COMPOSITE composite -
+istft spectral OPS.COMPOSITE composite -
+histogramdd statistics OPS.COMPOSITE composite -
+histogramdd.int_bins statistics OPS.COMPOSITE composite -
+histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
+msort statistics OPS.COMPOSITE composite -
+trapezoid.x statistics OPS.COMPOSITE composite -
+trapezoid.dx statistics OPS.COMPOSITE composite -
+trapz.x statistics OPS.COMPOSITE composite -
+trapz.dx statistics OPS.COMPOSITE composite -
+cumulative_trapezoid.x statistics OPS.COMPOSITE composite -
+cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
+cov statistics OPS.COMPOSITE composite -
+corrcoef statistics OPS.COMPOSITE composite -
+quantile statistics OPS.COMPOSITE composite -
+quantile.scalar statistics OPS.COMPOSITE composite -
+nanquantile statistics OPS.COMPOSITE composite -
+nanquantile.scalar statistics OPS.COMPOSITE composite -
+gradient.tensorarrayint statistics OPS.COMPOSITE composite -
+gradient.tensorarray statistics OPS.COMPOSITE composite -
+gradient.scalarint statistics OPS.COMPOSITE composite -
+gradient.scalararray statistics OPS.COMPOSITE composite -
+gradient.array statistics OPS.COMPOSITE composite -
+gradient.scalarrayint statistics OPS.COMPOSITE composite -
+gradient.scalarrayarray statistics OPS.COMPOSITE composite -
+hann_window window_functions OPS.COMPOSITE composite -
+hann_window.periodic window_functions OPS.COMPOSITE composite -
+hamming_window window_functions OPS.COMPOSITE composite -
+hamming_window.periodic window_functions OPS.COMPOSITE composite -
+blackman_window window_functions OPS.COMPOSITE composite -
+blackman_window.periodic window_functions OPS.COMPOSITE composite -
+bartlett_window window_functions OPS.COMPOSITE composite -
+bartlett_window.periodic window_functions OPS.COMPOSITE composite -
+kaiser_window window_functions OPS.COMPOSITE composite -
+kaiser_window.periodic window_functions OPS.COMPOSITE composite -
+hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -
+hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
+kaiser_window.beta window_functions OPS.COMPOSITE composite -
+mm.out out_variants EXPLICIT explicit -
+bmm.out out_variants EXPLICIT explicit -
+matmul.out out_variants EXPLICIT explicit -
+add.out out_variants EXPLICIT explicit -
+sub.out out_variants EXPLICIT explicit -
+mul.out out_variants EXPLICIT explicit -
+div.out out_variants EXPLICIT explicit -
+maximum.out out_variants EXPLICIT explicit -
+minimum.out out_variants EXPLICIT explicit -
+pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
+clamp.out out_variants EXPLICIT explicit -
+where.self_out out_variants EXPLICIT explicit -
+exp.out out_variants EXPLICIT explicit -
+neg.out out_variants EXPLICIT explicit -
+abs.out out_variants EXPLICIT explicit -
+sqrt.out out_variants EXPLICIT explicit -
+rsqrt.out out_variants EXPLICIT explicit -
+sigmoid.out out_variants EXPLICIT explicit -
+tanh.out out_variants EXPLICIT explicit -
+floor.out out_variants EXPLICIT explicit -
+round.out out_variants EXPLICIT explicit -
+eq.Tensor_out out_variants EXPLICIT explicit -
+lt.Tensor_out out_variants EXPLICIT explicit -
+sum.IntList_out out_variants EXPLICIT explicit -
+mean.out out_variants EXPLICIT explicit -
+amax.out out_variants EXPLICIT explicit -
+argmax.out out_variants EXPLICIT explicit -
+cumsum.out out_variants EXPLICIT explicit -
+softmax.int_out out_variants EXPLICIT explicit -
+cat.out out_variants EXPLICIT explicit -
+stack.out out_variants EXPLICIT explicit -
+sgn.out out_variants EXPLICIT explicit -
+copysign.out out_variants EXPLICIT explicit -
+ceil.out out_variants EXPLICIT explicit -
+clamp_max.out out_variants EXPLICIT explicit -
+clamp_min.out out_variants EXPLICIT explicit -
+cos.out out_variants EXPLICIT explicit -
+cumprod.out out_variants EXPLICIT explicit -
+frac.out out_variants EXPLICIT explicit -
+index_copy.out out_variants EXPLICIT explicit -
+kron.out out_variants EXPLICIT explicit -
+nan_to_num.out out_variants EXPLICIT explicit -
+log.out out_variants EXPLICIT explicit -
+logaddexp.out out_variants EXPLICIT explicit -
+xlogy.OutTensor out_variants EXPLICIT explicit -
+logsumexp.out out_variants EXPLICIT explicit -
+matrix_power.out out_variants EXPLICIT explicit -
+nanmean.out out_variants EXPLICIT explicit -
+sin.out out_variants EXPLICIT explicit -
+sinc.out out_variants EXPLICIT explicit -
+nansum.out out_variants EXPLICIT explicit -
+prod.int_out out_variants EXPLICIT explicit -
+trunc.out out_variants EXPLICIT explicit -
+heaviside.out out_variants EXPLICIT explicit -
+scatter_reduce.two_out out_variants EXPLICIT explicit -
+cross.out out_variants EXPLICIT explicit -
+triu.out out_variants EXPLICIT explicit -
+tril.out out_variants EXPLICIT explicit -
+take.out out_variants EXPLICIT explicit -
+take_along_dim.out out_variants EXPLICIT explicit -
+index_select.out out_variants EXPLICIT explicit -
+gather.out out_variants EXPLICIT explicit -
+sign.out out_variants EXPLICIT explicit -
+atan2.out out_variants EXPLICIT explicit -
+lerp.Scalar_out out_variants EXPLICIT explicit -
+lerp.Tensor_out out_variants EXPLICIT explicit -
+hypot.out out_variants EXPLICIT explicit -
+linalg_cholesky.out out_variants EXPLICIT explicit -
+linalg_cross.out out_variants EXPLICIT explicit -
+linalg_det.out out_variants EXPLICIT explicit -
+linalg_inv.out out_variants EXPLICIT explicit -
+outer.out out_variants EXPLICIT explicit -
+linalg_solve.out out_variants EXPLICIT explicit -
+argmin.out out_variants EXPLICIT explicit -
+erf.out out_variants EXPLICIT explicit -
+exp2.out out_variants EXPLICIT explicit -
+expm1.out out_variants EXPLICIT explicit -
+log10.out out_variants EXPLICIT explicit -
+log1p.out out_variants EXPLICIT explicit -
+log2.out out_variants EXPLICIT explicit -
+amin.out out_variants EXPLICIT explicit -
+reciprocal.out out_variants EXPLICIT explicit -
+square.out out_variants EXPLICIT explicit -
+std.correction_out out_variants EXPLICIT explicit -
+tan.out out_variants EXPLICIT explicit -
+var.correction_out out_variants EXPLICIT explicit -
+norm.out out_variants EXPLICIT explicit -
+scatter.src_out out_variants EXPLICIT explicit -
+scatter.value_out out_variants EXPLICIT explicit -
+scatter_add.out out_variants EXPLICIT explicit -
+cholesky.out out_variants EXPLICIT explicit -
+fmod.Scalar_out out_variants EXPLICIT explicit -
+fmod.Tensor_out out_variants EXPLICIT explicit -
+remainder.Tensor_out out_variants EXPLICIT explicit -
+max.out out_variants EXPLICIT explicit -
+min.out out_variants EXPLICIT explicit -
+max.unary_out out_variants EXPLICIT explicit -
+min.unary_out out_variants EXPLICIT explicit -
+argsort.stable_out out_variants EXPLICIT explicit -
+inverse.out out_variants EXPLICIT explicit -
+linalg_vector_norm.out out_variants EXPLICIT explicit -
+linalg_matrix_power.out out_variants EXPLICIT explicit -
+asin.out out_variants EXPLICIT explicit -
+acos.out out_variants EXPLICIT explicit -
+atan.out out_variants EXPLICIT explicit -
+sinh.out out_variants EXPLICIT explicit -
+cosh.out out_variants EXPLICIT explicit -
+asinh.out out_variants EXPLICIT explicit -
+acosh.out out_variants EXPLICIT explicit -
+atanh.out out_variants EXPLICIT explicit -
+deg2rad.out out_variants EXPLICIT explicit -
+rad2deg.out out_variants EXPLICIT explicit -
+logit.out out_variants EXPLICIT explicit -
+signbit.out out_variants EXPLICIT explicit -
+fmax.out out_variants EXPLICIT explicit -
+fmin.out out_variants EXPLICIT explicit -
+isposinf.out out_variants EXPLICIT explicit -
+isneginf.out out_variants EXPLICIT explicit -
+cummax.out out_variants EXPLICIT explicit -
+cummin.out out_variants EXPLICIT explicit -
+kthvalue.values out_variants EXPLICIT explicit -
+aminmax.out out_variants EXPLICIT explicit -
+max.dim_max out_variants EXPLICIT explicit -
+min.dim_min out_variants EXPLICIT explicit -
+median.dim_values out_variants EXPLICIT explicit -
+nanmedian.dim_values out_variants EXPLICIT explicit -
+histogram.bins_tensor_out out_variants EXPLICIT explicit -
+histogram.bin_ct_out out_variants EXPLICIT explicit -
+mode.values out_variants EXPLICIT explicit -
+sort.values out_variants EXPLICIT explicit -
+topk.values out_variants EXPLICIT explicit -
+linalg_qr.out out_variants EXPLICIT explicit -
+linalg_svd.U out_variants EXPLICIT explicit -
+linalg_eigh.eigvals out_variants EXPLICIT explicit -
+complex.out out_variants EXPLICIT explicit -
+polar.out out_variants EXPLICIT explicit -
+conj_physical.out out_variants EXPLICIT explicit -
+angle.out out_variants EXPLICIT explicit -
+index_reduce.out out_variants EXPLICIT explicit -
+hstack.out out_variants EXPLICIT explicit -
+vstack.out out_variants EXPLICIT explicit -
+dstack.out out_variants EXPLICIT explicit -
+column_stack.out out_variants EXPLICIT explicit -
+diag.out out_variants EXPLICIT explicit -
+logaddexp2.out out_variants EXPLICIT explicit -
+gcd.out out_variants EXPLICIT explicit -
+lcm.out out_variants EXPLICIT explicit -
+ldexp.out out_variants EXPLICIT explicit -
+nextafter.out out_variants EXPLICIT explicit -
+float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -
+float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -
+float_power.Scalar_out out_variants EXPLICIT explicit -
+nonzero_static.out out_variants EXPLICIT explicit -
+_chunk_cat.out out_variants EXPLICIT explicit -
+hash_tensor.out out_variants EXPLICIT explicit -
+clamp_min.Tensor_out out_variants EXPLICIT explicit -
+clamp_max.Tensor_out out_variants EXPLICIT explicit -
+vdot.out out_variants EXPLICIT explicit -
+inner.out out_variants EXPLICIT explicit -
+bernoulli.out out_variants EXPLICIT explicit -
+normal.Tensor_float_out out_variants EXPLICIT explicit -
+normal.float_Tensor_out out_variants EXPLICIT explicit -
+normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
+addmm.out out_variants EXPLICIT explicit -
+addmv.out out_variants EXPLICIT explicit -
+addr.out out_variants EXPLICIT explicit -
+addbmm.out out_variants EXPLICIT explicit -
+baddbmm.out out_variants EXPLICIT explicit -
+addcmul.out out_variants EXPLICIT explicit -
+addcdiv.out out_variants EXPLICIT explicit -
+digamma.out out_variants EXPLICIT explicit -
+lgamma.out out_variants EXPLICIT explicit -
+erfc.out out_variants EXPLICIT explicit -
+erfinv.out out_variants EXPLICIT explicit -
+i0.out out_variants EXPLICIT explicit -
+special_i0e.out out_variants EXPLICIT explicit -
+special_i1.out out_variants EXPLICIT explicit -
+special_i1e.out out_variants EXPLICIT explicit -
+special_entr.out out_variants EXPLICIT explicit -
+special_erfcx.out out_variants EXPLICIT explicit -
+special_ndtri.out out_variants EXPLICIT explicit -
+special_log_ndtr.out out_variants EXPLICIT explicit -
+special_airy_ai.out out_variants EXPLICIT explicit -
+special_bessel_j0.out out_variants EXPLICIT explicit -
+special_bessel_j1.out out_variants EXPLICIT explicit -
+special_bessel_y0.out out_variants EXPLICIT explicit -
+special_bessel_y1.out out_variants EXPLICIT explicit -
+special_modified_bessel_i0.out out_variants EXPLICIT explicit -
+special_modified_bessel_i1.out out_variants EXPLICIT explicit -
+special_modified_bessel_k0.out out_variants EXPLICIT explicit -
+special_modified_bessel_k1.out out_variants EXPLICIT explicit -
+special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
+special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
+special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
+polygamma.out out_variants EXPLICIT explicit -
+mvlgamma.out out_variants EXPLICIT explicit -
+igamma.out out_variants EXPLICIT explicit -
+igammac.out out_variants EXPLICIT explicit -
+special_xlog1py.out out_variants EXPLICIT explicit -
+special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -
+special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
+special_zeta.out out_variants EXPLICIT explicit -
+special_zeta.self_scalar_out out_variants EXPLICIT explicit -
+special_zeta.other_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -
+special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -
+special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+special_hermite_polynomial_h.out out_variants EXPLICIT explicit -
+special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -
+special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
+special_hermite_polynomial_he.out out_variants EXPLICIT explicit -
+special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -
+special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
+special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -
+special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -
+special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
+special_legendre_polynomial_p.out out_variants EXPLICIT explicit -
+special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -
+special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
+special_psi.out out_variants EXPLICIT explicit -
+special_digamma.out out_variants EXPLICIT explicit -
+special_gammaln.out out_variants EXPLICIT explicit -
+special_erf.out out_variants EXPLICIT explicit -
+special_erfc.out out_variants EXPLICIT explicit -
+special_erfinv.out out_variants EXPLICIT explicit -
+special_i0.out out_variants EXPLICIT explicit -
+special_expit.out out_variants EXPLICIT explicit -
+special_exp2.out out_variants EXPLICIT explicit -
+special_expm1.out out_variants EXPLICIT explicit -
+special_log1p.out out_variants EXPLICIT explicit -
+special_sinc.out out_variants EXPLICIT explicit -
+special_logit.out out_variants EXPLICIT explicit -
+special_round.out out_variants EXPLICIT explicit -
+special_xlogy.out out_variants EXPLICIT explicit -
+special_xlogy.self_scalar_out out_variants EXPLICIT explicit -
+special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
+special_logsumexp.out out_variants EXPLICIT explicit -
+special_gammainc.out out_variants EXPLICIT explicit -
+special_gammaincc.out out_variants EXPLICIT explicit -
+special_polygamma.out out_variants EXPLICIT explicit -
+special_multigammaln.out out_variants EXPLICIT explicit -
+special_ndtr.out out_variants EXPLICIT explicit -
+_fft_c2c.out out_variants EXPLICIT explicit -
+_fft_r2c.out out_variants EXPLICIT explicit -
+_fft_c2r.out out_variants EXPLICIT explicit -
+histc.out out_variants EXPLICIT explicit -
+logcumsumexp.out out_variants EXPLICIT explicit -
+renorm.out out_variants EXPLICIT explicit -
+msort.out out_variants EXPLICIT explicit -
+quantile.out out_variants EXPLICIT explicit -
+quantile.scalar_out out_variants EXPLICIT explicit -
+nanquantile.out out_variants EXPLICIT explicit -
+nanquantile.scalar_out out_variants EXPLICIT explicit -"""
 
-PACKET_ROWS = {'aten::celu': (0,),
- 'aten::glu': (1,),
- 'aten::hardshrink': (2,),
- 'aten::softshrink': (3,),
- 'aten::hardsigmoid': (4,),
- 'aten::hardswish': (5,),
- 'aten::log_sigmoid_forward': (6,),
- 'aten::mish': (7,),
- 'aten::_prelu_kernel': (8,),
- 'aten::rrelu_with_noise': (9,),
- 'aten::rrelu_with_noise_': (10,),
- 'aten::threshold': (11,),
- 'aten::celu_': (12,),
- 'aten::hardsigmoid_': (13,),
- 'aten::hardswish_': (14,),
- 'aten::mish_': (15,),
- 'aten::threshold_': (16,),
- 'aten::elu_': (17,),
- 'aten::_safe_softmax': (18,),
- 'aten::_softmax_backward_data': (19,),
- 'aten::_log_softmax_backward_data': (20,),
- 'aten::_scaled_dot_product_flash_attention_for_cpu': (21,),
- 'aten::_scaled_dot_product_flash_attention_for_cpu_backward': (22,),
- 'aten::complex': (23, 1235),
- 'aten::polar': (24, 1236),
- 'aten::view_as_real': (25,),
- 'aten::view_as_complex': (26,),
- 'aten::_conj': (27,),
- 'aten::_conj_physical': (28,),
- 'aten::conj_physical_': (29,),
- 'aten::angle': (30, 1238),
- 'aten::convolution': (31,),
- 'aten::convolution_backward': (32,),
- 'aten::_convolution': (33, 799),
- 'aten::im2col': (34,),
- 'aten::col2im': (35,),
- 'aten::pixel_shuffle': (36,),
- 'aten::pixel_unshuffle': (37,),
- 'aten::channel_shuffle': (38,),
- 'aten::_ctc_loss': (39, 40),
- 'aten::_ctc_loss_backward': (41, 42),
- 'aten::_cdist_forward': (43,),
- 'aten::_euclidean_dist': (44,),
- 'aten::_pdist_forward': (45,),
- 'aten::_trilinear': (46,),
- 'aten::_embedding_bag': (47,),
- 'aten::_embedding_bag_forward_only': (48,),
- 'aten::embedding_renorm_': (49,),
- 'aten::_embedding_bag_backward': (50,),
- 'aten::_embedding_bag_dense_backward': (51,),
- 'aten::_embedding_bag_per_sample_weights_backward': (52,),
- 'aten::native_dropout': (53,),
- 'aten::native_dropout_backward': (54,),
- 'aten::bitwise_left_shift': (55, 56),
- 'aten::bitwise_right_shift': (57, 58),
- 'aten::index_add': (59,),
- 'aten::index_add_': (60,),
- 'aten::scatter_add_': (61,),
- 'aten::roll': (62,),
- 'aten::nan_to_num': (63, 1142),
- 'aten::isin': (64,),
- 'aten::equal': (65,),
- 'aten::_local_scalar_dense': (66,),
- 'aten::zeros': (67,),
- 'aten::ones': (68,),
- 'aten::empty': (69,),
- 'aten::empty_strided': (70,),
- 'aten::full': (71,),
- 'aten::arange': (72, 73, 74),
- 'aten::eye': (75, 76),
- 'aten::rand': (77,),
- 'aten::randn': (78,),
- 'aten::randint': (79,),
- 'aten::zeros_like': (80,),
- 'aten::ones_like': (81,),
- 'aten::empty_like': (82,),
- 'aten::rand_like': (83,),
- 'aten::randn_like': (84,),
- 'aten::full_like': (85,),
- 'aten::new_empty': (86,),
- 'aten::new_zeros': (87,),
- 'aten::new_ones': (88,),
- 'aten::new_full': (89,),
- 'aten::uniform_': (90,),
- 'aten::normal_': (91,),
- 'aten::_to_copy': (92,),
- 'aten::numel': (93,),
- 'aten::index_copy': (94, 1140),
- 'aten::index_copy_': (95,),
- 'aten::index_fill': (96, 97),
- 'aten::index_fill_': (98, 99),
- 'aten::scatter_reduce': (100, 1155),
- 'aten::scatter_reduce_': (101,),
- 'aten::unfold': (102,),
- 'aten::detach_': (103,),
- 'aten::index_reduce': (104, 1239),
- 'aten::index_reduce_': (105,),
- 'aten::index': (106,),
- 'aten::index_put_': (107,),
- 'aten::index_put': (108,),
- 'aten::index_select': (109, 1161),
- 'aten::gather': (110, 1162),
- 'aten::scatter': (111, 112, 121, 122, 1188, 1189),
- 'aten::masked_fill': (113, 114),
- 'aten::masked_fill_': (115, 116),
- 'aten::nonzero': (117,),
- 'aten::scatter_': (118, 119, 123, 124),
- 'aten::scatter_add': (120, 1190),
- 'aten::eq_': (125, 126),
- 'aten::ne_': (127, 128),
- 'aten::lt_': (129, 130),
- 'aten::le_': (131, 132),
- 'aten::gt_': (133, 134),
- 'aten::ge_': (135, 136),
- 'aten::bitwise_and_': (137, 381),
- 'aten::bitwise_or_': (138, 382),
- 'aten::bitwise_xor_': (139, 383),
- 'aten::logical_and_': (140,),
- 'aten::logical_or_': (141,),
- 'aten::logical_xor_': (142,),
- 'aten::logical_not_': (143,),
- 'aten::bitwise_not_': (144,),
- 'aten::bitwise_left_shift_': (145, 146),
- 'aten::bitwise_right_shift_': (147, 148),
- 'aten::tril_indices': (149,),
- 'aten::triu_indices': (150,),
- 'aten::empty_permuted': (151,),
- 'aten::mm': (152, 1101),
- 'aten::bmm': (153, 1102),
- 'aten::dot': (154,),
- 'aten::outer': (155, 1172),
- 'aten::mv': (156,),
- 'aten::linalg_cholesky_ex': (157,),
- 'aten::linalg_lu_factor_ex': (158,),
- 'aten::linalg_lu': (159,),
- 'aten::lu_unpack': (160,),
- 'aten::linalg_lu_solve': (161,),
- 'aten::linalg_inv_ex': (162,),
- 'aten::_linalg_solve_ex': (163,),
- 'aten::_linalg_det': (164,),
- 'aten::_linalg_slogdet': (165,),
- 'aten::linalg_solve_triangular': (166,),
- 'aten::triangular_solve': (167,),
- 'aten::cholesky_solve': (168,),
- 'aten::cholesky_inverse': (169,),
- 'aten::linalg_ldl_factor_ex': (170,),
- 'aten::linalg_ldl_solve': (171,),
- 'aten::trace': (172,),
- 'aten::linalg_qr': (173, 1232),
- 'aten::linalg_cross': (174, 1169),
- 'aten::_linalg_eigh': (175,),
- 'aten::linalg_eig': (176,),
- 'aten::_linalg_eigvals': (177,),
- 'aten::_linalg_svd': (178,),
- 'aten::linalg_polar': (179,),
- 'aten::linalg_matrix_sqrth': (180,),
- 'aten::linalg_matrix_exp': (181,),
- 'aten::linalg_pinv': (182, 925, 926, 927),
- 'aten::linalg_lstsq': (183,),
- 'aten::geqrf': (184,),
- 'aten::linalg_householder_product': (185,),
- 'aten::ormqr': (186,),
- 'aten::logspace': (187, 188, 189, 190, 948, 949, 950, 951),
- 'aten::linspace': (191, 192, 193, 194),
- 'aten::binary_cross_entropy': (195,),
- 'aten::binary_cross_entropy_with_logits': (196,),
- 'aten::nll_loss_forward': (197,),
- 'aten::nll_loss2d_forward': (198,),
- 'aten::smooth_l1_loss': (199,),
- 'aten::mse_loss': (200,),
- 'aten::huber_loss': (201,),
- 'aten::soft_margin_loss': (202,),
- 'aten::multi_margin_loss': (203,),
- 'aten::multilabel_margin_loss_forward': (204,),
- 'aten::atan2': (205, 1164),
- 'aten::hypot': (206, 1167),
- 'aten::logaddexp': (207, 1144),
- 'aten::copysign': (208, 209, 1133),
- 'aten::heaviside': (210, 1154),
- 'aten::sinc': (211, 1150),
- 'aten::xlogy': (212, 213, 214, 1145),
- 'aten::frac': (215, 1139),
- 'aten::sgn': (216, 1132),
- 'aten::lerp': (217, 337, 1165, 1166),
- 'aten::atan2_': (218,),
- 'aten::hypot_': (219,),
- 'aten::copysign_': (220, 221),
- 'aten::heaviside_': (222,),
- 'aten::sinc_': (223,),
- 'aten::xlogy_': (224, 225),
- 'aten::frac_': (226,),
- 'aten::sgn_': (227,),
- 'aten::lerp_': (228, 241),
- 'aten::trunc_': (229,),
- 'aten::floor_': (230,),
- 'aten::ceil_': (231,),
- 'aten::round_': (232, 250),
- 'aten::reciprocal_': (233,),
- 'aten::rsqrt_': (234,),
- 'aten::square_': (235,),
- 'aten::log2_': (236,),
- 'aten::log10_': (237,),
- 'aten::log1p_': (238,),
- 'aten::tan_': (239,),
- 'aten::erf_': (240,),
- 'aten::clamp_min_': (242, 385),
- 'aten::clamp_max_': (243, 387),
- 'aten::nan_to_num_': (244,),
- 'aten::exp2_': (245,),
- 'aten::fmod_': (246, 247),
- 'aten::tril_': (248,),
- 'aten::triu_': (249,),
- 'aten::logaddexp2': (251, 1245),
- 'aten::new_empty_strided': (252,),
- 'aten::view': (253, 521),
- 'aten::as_strided': (254,),
- 'aten::split_with_sizes': (255,),
- 'aten::split': (256, 537),
- 'aten::aminmax': (257, 1222),
- 'aten::cumprod': (258, 1138),
- 'aten::round': (259, 699, 1121),
- 'aten::exp2': (260, 1176),
- 'aten::count_nonzero': (261, 262),
- 'aten::masked_select': (263,),
- 'aten::fmod': (264, 265, 1192, 1193),
- 'aten::erf': (266, 1175),
- 'aten::gelu': (267,),
- 'aten::gelu_backward': (268,),
- 'aten::silu_backward': (269,),
- 'aten::hardtanh': (270,),
- 'aten::elu': (271,),
- 'aten::softplus': (272,),
- 'aten::constant_pad_nd': (273,),
- 'aten::one_hot': (274,),
- 'aten::native_batch_norm': (275,),
- 'aten::_native_batch_norm_legit': (276, 277),
- 'aten::_native_batch_norm_legit_no_training': (278,),
- 'aten::_batch_norm_with_update': (279,),
- 'aten::_batch_norm_no_update': (280,),
- 'aten::native_group_norm': (281,),
- 'aten::native_layer_norm': (282,),
- 'aten::native_layer_norm_backward': (283,),
- 'aten::linalg_vector_norm': (284, 1201),
- 'aten::gcd': (285, 1246),
- 'aten::gcd_': (286,),
- 'aten::lcm': (287, 1247),
- 'aten::lcm_': (288,),
- 'aten::ldexp': (289, 1248),
- 'aten::ldexp_': (290,),
- 'aten::frexp': (291,),
- 'aten::nextafter': (292, 1249),
- 'aten::nextafter_': (293,),
- 'aten::put': (294,),
- 'aten::put_': (295,),
- 'aten::masked_scatter': (296,),
- 'aten::masked_scatter_': (297,),
- 'aten::masked_scatter_backward': (298,),
- 'aten::_unsafe_masked_index': (299,),
- 'aten::_unsafe_masked_index_put_accumulate': (300,),
- 'aten::nonzero_static': (301, 1253),
- 'aten::_chunk_cat': (302, 1254),
- 'aten::hash_tensor': (303, 1255),
- 'aten::add': (304, 305, 1104),
- 'aten::sub': (306, 307, 1105),
- 'aten::rsub': (308, 309),
- 'aten::mul': (310, 311, 1106),
- 'aten::div': (312, 313, 314, 315, 1107),
- 'aten::floor_divide': (316, 317),
- 'aten::remainder': (318, 319, 320, 1194),
- 'aten::pow': (321, 322, 323, 1110),
- 'aten::maximum': (324, 1108),
- 'aten::minimum': (325, 1109),
- 'aten::max': (326, 453, 455, 1195, 1197, 1223),
- 'aten::min': (327, 454, 456, 1196, 1198, 1224),
- 'aten::where': (328, 329, 330, 1112),
- 'aten::clamp': (331, 332, 1111),
- 'aten::clamp_min': (333, 384, 1136, 1256),
- 'aten::clamp_max': (334, 386, 1135, 1257),
- 'aten::isclose': (335,),
- 'aten::allclose': (336,),
- 'aten::logical_and': (338,),
- 'aten::logical_or': (339,),
- 'aten::logical_xor': (340,),
- 'aten::bitwise_not': (341,),
- 'aten::copy_': (342,),
- 'aten::fill_': (343, 344),
- 'aten::zero_': (345,),
- 'aten::eq': (346, 347, 1122),
- 'aten::ne': (348, 349),
- 'aten::lt': (350, 351, 1123),
- 'aten::le': (352, 353),
- 'aten::gt': (354, 355),
- 'aten::ge': (356, 357),
- 'aten::bitwise_and': (358, 359),
- 'aten::bitwise_or': (360, 361),
- 'aten::bitwise_xor': (362, 363),
- 'aten::add_': (364, 365),
- 'aten::sub_': (366, 367),
- 'aten::mul_': (368, 369),
- 'aten::div_': (370, 371, 372, 373),
- 'aten::remainder_': (374, 380),
- 'aten::floor_divide_': (375, 376),
- 'aten::pow_': (377, 378),
- 'aten::clamp_': (379, 388),
- 'aten::max_pool2d_with_indices': (389,),
- 'aten::max_pool3d_with_indices': (390,),
- 'aten::max_pool2d_with_indices_backward': (391,),
- 'aten::max_pool3d_with_indices_backward': (392,),
- 'aten::avg_pool2d': (393,),
- 'aten::avg_pool3d': (394,),
- 'aten::avg_pool2d_backward': (395,),
- 'aten::avg_pool3d_backward': (396,),
- 'aten::_adaptive_avg_pool2d': (397,),
- 'aten::_adaptive_avg_pool3d': (398,),
- 'aten::_adaptive_avg_pool2d_backward': (399,),
- 'aten::_adaptive_avg_pool3d_backward': (400,),
- 'aten::adaptive_max_pool2d': (401,),
- 'aten::adaptive_max_pool3d': (402,),
- 'aten::adaptive_max_pool2d_backward': (403,),
- 'aten::adaptive_max_pool3d_backward': (404,),
- 'aten::fractional_max_pool2d': (405,),
- 'aten::fractional_max_pool3d': (406,),
- 'aten::fractional_max_pool2d_backward': (407,),
- 'aten::fractional_max_pool3d_backward': (408,),
- 'aten::max_unpool2d': (409,),
- 'aten::max_unpool3d': (410,),
- 'aten::vdot': (411, 1258),
- 'aten::cauchy_': (412,),
- 'aten::exponential_': (413,),
- 'aten::log_normal_': (414,),
- 'aten::geometric_': (415,),
- 'aten::bernoulli': (416, 417, 1260),
- 'aten::bernoulli_': (418, 419),
- 'aten::random_': (420, 421, 422),
- 'aten::randint_like': (423, 424, 425, 426, 427, 428),
- 'aten::multinomial': (429, 430),
- 'aten::normal': (431, 432, 433, 434, 435, 1261, 1262, 1263),
- 'aten::nansum': (436, 1151),
- 'aten::nanmean': (437, 1148),
- 'aten::cummax': (438, 1219),
- 'aten::cummin': (439, 1220),
- 'aten::median': (440, 441, 1225),
- 'aten::mode': (442, 1229),
- 'aten::cumprod_': (443,),
- 'aten::cumsum_': (444,),
- 'aten::sum': (445, 446, 1124),
- 'aten::mean': (447, 448, 1125),
- 'aten::prod': (449, 450, 1152),
- 'aten::amax': (451, 1126),
- 'aten::amin': (452, 1181),
- 'aten::argmax': (457, 1127),
- 'aten::argmin': (458, 1174),
- 'aten::var': (459, 830, 832, 1186),
- 'aten::std': (460, 831, 833, 1184),
- 'aten::softmax': (461, 1129),
- 'aten::log_softmax': (462,),
- 'aten::_softmax': (463,),
- 'aten::_log_softmax': (464,),
- 'aten::cumsum': (465, 1128),
- 'aten::sort': (466, 547, 1230),
- 'aten::topk': (467, 1231),
- 'aten::any': (468, 469, 470),
- 'aten::all': (471, 472, 473),
- 'aten::resize_': (474,),
- 'aten::resize_as_': (475,),
- 'aten::upsample_nearest1d': (476, 997),
- 'aten::upsample_nearest2d': (477, 998),
- 'aten::upsample_nearest3d': (478, 999),
- 'aten::_upsample_nearest_exact1d': (479, 1000),
- 'aten::_upsample_nearest_exact2d': (480, 1001),
- 'aten::_upsample_nearest_exact3d': (481, 1002),
- 'aten::upsample_linear1d': (482, 1003),
- 'aten::upsample_bilinear2d': (483, 1004),
- 'aten::upsample_trilinear3d': (484, 1005),
- 'aten::upsample_bicubic2d': (485, 1006),
- 'aten::_upsample_bilinear2d_aa': (486, 1007),
- 'aten::_upsample_bicubic2d_aa': (487, 1008),
- 'aten::upsample_nearest1d_backward': (488,),
- 'aten::upsample_nearest2d_backward': (489,),
- 'aten::upsample_nearest3d_backward': (490,),
- 'aten::_upsample_nearest_exact1d_backward': (491,),
- 'aten::_upsample_nearest_exact2d_backward': (492,),
- 'aten::_upsample_nearest_exact3d_backward': (493,),
- 'aten::upsample_linear1d_backward': (494,),
- 'aten::upsample_bilinear2d_backward': (495,),
- 'aten::upsample_trilinear3d_backward': (496,),
- 'aten::upsample_bicubic2d_backward': (497,),
- 'aten::_upsample_bilinear2d_aa_backward': (498,),
- 'aten::_upsample_bicubic2d_aa_backward': (499,),
- 'aten::grid_sampler_2d': (500,),
- 'aten::grid_sampler_3d': (501,),
- 'aten::grid_sampler_2d_backward': (502,),
- 'aten::grid_sampler_3d_backward': (503,),
- 'aten::addmm': (504, 1264),
- 'aten::addmv': (505, 1265),
- 'aten::addr': (506, 1266),
- 'aten::addr_': (507,),
- 'aten::addbmm': (508, 1267),
- 'aten::baddbmm': (509, 1268),
- 'aten::addcmul': (510, 1269),
- 'aten::addcmul_': (511,),
- 'aten::addcdiv': (512, 1270),
- 'aten::addcdiv_': (513,),
- 'aten::addmm_': (514,),
- 'aten::addmv_': (515,),
- 'aten::addbmm_': (516,),
- 'aten::baddbmm_': (517,),
- 'aten::narrow': (518, 1016),
- 'aten::unbind': (519,),
- 'aten::diagonal': (520,),
- 'aten::reshape': (522,),
- 'aten::t': (523,),
- 'aten::transpose': (524,),
- 'aten::permute': (525,),
- 'aten::expand': (526,),
- 'aten::unsqueeze': (527,),
- 'aten::squeeze': (528, 529, 538),
- 'aten::select': (530,),
- 'aten::slice': (531,),
- 'aten::alias': (532,),
- 'aten::detach': (533,),
- 'aten::clone': (534,),
- 'aten::cat': (535, 1130),
- 'aten::stack': (536, 1131),
- 'aten::movedim': (539, 540),
- 'aten::flip': (541,),
- 'aten::repeat': (542,),
- 'aten::triu': (543, 1157),
- 'aten::tril': (544, 1158),
- 'aten::argsort': (545, 546, 1199),
- 'aten::bucketize': (548, 549),
- 'aten::searchsorted': (550, 551),
- 'aten::argwhere': (552,),
- 'aten::kthvalue': (553, 1221),
- 'aten::repeat_interleave': (554, 555, 556),
- 'aten::digamma': (557, 1271),
- 'aten::digamma_': (558,),
- 'aten::lgamma': (559, 1272),
- 'aten::lgamma_': (560,),
- 'aten::erfc': (561, 1273),
- 'aten::erfc_': (562,),
- 'aten::erfinv': (563, 1274),
- 'aten::erfinv_': (564,),
- 'aten::i0': (565, 1275),
- 'aten::i0_': (566,),
- 'aten::special_i0e': (567, 1276),
- 'aten::special_i1': (568, 1277),
- 'aten::special_i1e': (569, 1278),
- 'aten::special_entr': (570, 1279),
- 'aten::special_erfcx': (571, 1280),
- 'aten::special_ndtri': (572, 1281),
- 'aten::special_log_ndtr': (573, 1282),
- 'aten::special_airy_ai': (574, 1283),
- 'aten::special_bessel_j0': (575, 1284),
- 'aten::special_bessel_j1': (576, 1285),
- 'aten::special_bessel_y0': (577, 1286),
- 'aten::special_bessel_y1': (578, 1287),
- 'aten::special_modified_bessel_i0': (579, 1288),
- 'aten::special_modified_bessel_i1': (580, 1289),
- 'aten::special_modified_bessel_k0': (581, 1290),
- 'aten::special_modified_bessel_k1': (582, 1291),
- 'aten::special_scaled_modified_bessel_k0': (583, 1292),
- 'aten::special_scaled_modified_bessel_k1': (584, 1293),
- 'aten::special_spherical_bessel_j0': (585, 1294),
- 'aten::polygamma': (586, 1295),
- 'aten::polygamma_': (587,),
- 'aten::mvlgamma': (588, 1296),
- 'aten::mvlgamma_': (589,),
- 'aten::igamma': (590, 1297),
- 'aten::igamma_': (591,),
- 'aten::igammac': (592, 1298),
- 'aten::igammac_': (593,),
- 'aten::special_xlog1py': (594, 595, 596, 1299, 1300, 1301),
- 'aten::special_zeta': (597, 598, 599, 1302, 1303, 1304),
- 'aten::special_chebyshev_polynomial_t': (600, 601, 602, 1305, 1306, 1307),
- 'aten::special_chebyshev_polynomial_u': (603, 604, 605, 1308, 1309, 1310),
- 'aten::special_chebyshev_polynomial_v': (606, 607, 608, 1311, 1312, 1313),
- 'aten::special_chebyshev_polynomial_w': (609, 610, 611, 1314, 1315, 1316),
- 'aten::special_shifted_chebyshev_polynomial_t': (612, 613, 614, 1317, 1318, 1319),
- 'aten::special_shifted_chebyshev_polynomial_u': (615, 616, 617, 1320, 1321, 1322),
- 'aten::special_shifted_chebyshev_polynomial_v': (618, 619, 620, 1323, 1324, 1325),
- 'aten::special_shifted_chebyshev_polynomial_w': (621, 622, 623, 1326, 1327, 1328),
- 'aten::special_hermite_polynomial_h': (624, 625, 626, 1329, 1330, 1331),
- 'aten::special_hermite_polynomial_he': (627, 628, 629, 1332, 1333, 1334),
- 'aten::special_laguerre_polynomial_l': (630, 631, 632, 1335, 1336, 1337),
- 'aten::special_legendre_polynomial_p': (633, 634, 635, 1338, 1339, 1340),
- 'aten::_fft_c2c': (636, 1364),
- 'aten::_fft_r2c': (637, 1365),
- 'aten::_fft_c2r': (638, 1366),
- 'aten::unfold_backward': (639,),
- 'aten::_unique2': (640,),
- 'aten::_unique': (641,),
- 'aten::unique_dim': (642,),
- 'aten::unique_dim_consecutive': (643,),
- 'aten::unique_consecutive': (644,),
- 'aten::bincount': (645,),
- 'aten::_histogramdd_bin_edges': (646,),
- 'aten::_histogramdd_from_bin_cts': (647,),
- 'aten::_histogramdd_from_bin_tensors': (648,),
- 'aten::histogram': (649, 650, 1227, 1228),
- 'aten::histc': (651, 1367),
- 'aten::nanmedian': (652, 653, 1226),
- 'aten::_logcumsumexp': (654,),
- 'aten::logcumsumexp': (655, 1368),
- 'aten::renorm': (656, 1369),
- 'aten::renorm_': (657,),
- 'aten::dist': (658,),
- 'aten::segment_reduce': (659,),
- 'aten::_segment_reduce_backward': (660,),
- 'aten::asin': (661, 1203),
- 'aten::acos': (662, 1204),
- 'aten::atan': (663, 1205),
- 'aten::sinh': (664, 1206),
- 'aten::cosh': (665, 1207),
- 'aten::asinh': (666, 1208),
- 'aten::acosh': (667, 1209),
- 'aten::atanh': (668, 1210),
- 'aten::deg2rad': (669, 1211),
- 'aten::rad2deg': (670, 1212),
- 'aten::logit': (671, 1213),
- 'aten::signbit': (672, 1214),
- 'aten::fmax': (673, 1215),
- 'aten::fmin': (674, 1216),
- 'aten::isposinf': (675, 1217),
- 'aten::isneginf': (676, 1218),
- 'aten::asin_': (677,),
- 'aten::acos_': (678,),
- 'aten::atan_': (679,),
- 'aten::sinh_': (680,),
- 'aten::cosh_': (681,),
- 'aten::asinh_': (682,),
- 'aten::acosh_': (683,),
- 'aten::atanh_': (684,),
- 'aten::deg2rad_': (685,),
- 'aten::rad2deg_': (686,),
- 'aten::logit_': (687,),
- 'aten::neg': (688, 1114),
- 'aten::abs': (689, 1115),
- 'aten::sign': (690, 1163),
- 'aten::square': (691, 1183),
- 'aten::relu': (692,),
- 'aten::silu': (693,),
- 'aten::sigmoid': (694, 1118),
- 'aten::leaky_relu': (695,),
- 'aten::logical_not': (696,),
- 'aten::floor': (697, 1120),
- 'aten::ceil': (698, 1134),
- 'aten::trunc': (700, 1153),
- 'aten::isnan': (701,),
- 'aten::isinf': (702,),
- 'aten::isfinite': (703,),
- 'aten::exp': (704, 1113),
- 'aten::expm1': (705, 1177),
- 'aten::sin': (706, 1149),
- 'aten::cos': (707, 1137),
- 'aten::tan': (708, 1185),
- 'aten::tanh': (709, 1119),
- 'aten::log': (710, 1143),
- 'aten::log2': (711, 1180),
- 'aten::log10': (712, 1178),
- 'aten::log1p': (713, 1179),
- 'aten::sqrt': (714, 1116),
- 'aten::rsqrt': (715, 1117),
- 'aten::reciprocal': (716, 1182),
- 'aten::abs_': (717,),
- 'aten::neg_': (718,),
- 'aten::exp_': (719,),
- 'aten::log_': (720,),
- 'aten::sin_': (721,),
- 'aten::cos_': (722,),
- 'aten::tanh_': (723,),
- 'aten::sqrt_': (724,),
- 'aten::sigmoid_': (725,),
- 'aten::relu_': (726,),
- 'aten::sign_': (727,),
- 'aten::expm1_': (728,),
- 'aten::randperm': (729, 730),
- 'aten::selu': (731,),
- 'aten::selu_': (732,),
- 'aten::log_sigmoid': (733,),
- 'aten::prelu': (734,),
- 'aten::rrelu': (735,),
- 'aten::rrelu_': (736,),
- 'aten::arccos': (737,),
- 'aten::arccos_': (738,),
- 'aten::arccosh': (739,),
- 'aten::arccosh_': (740,),
- 'aten::arcsin': (741,),
- 'aten::arcsin_': (742,),
- 'aten::arcsinh': (743,),
- 'aten::arcsinh_': (744,),
- 'aten::arctan': (745,),
- 'aten::arctan_': (746,),
- 'aten::arctanh': (747,),
- 'aten::arctanh_': (748,),
- 'aten::arctan2': (749,),
- 'aten::arctan2_': (750,),
- 'aten::fix': (751,),
- 'aten::fix_': (752,),
- 'aten::greater': (753, 754),
- 'aten::greater_': (755, 756),
- 'aten::greater_equal': (757, 758),
- 'aten::greater_equal_': (759, 760),
- 'aten::less': (761, 762),
- 'aten::less_': (763, 764),
- 'aten::less_equal': (765, 766),
- 'aten::less_equal_': (767, 768),
- 'aten::not_equal': (769, 770),
- 'aten::not_equal_': (771, 772),
- 'aten::clip': (773, 775),
- 'aten::clip_': (774, 776),
- 'aten::moveaxis': (777, 778),
- 'aten::swapaxes': (779,),
- 'aten::swapaxes_': (780,),
- 'aten::swapdims': (781,),
- 'aten::swapdims_': (782,),
- 'aten::row_stack': (783,),
- 'aten::ger': (784,),
- 'aten::scaled_dot_product_attention': (785,),
- 'aten::_scaled_dot_product_attention_math': (786,),
- 'aten::isreal': (787,),
- 'aten::adjoint': (788,),
- 'aten::real': (789,),
- 'aten::imag': (790,),
- 'aten::conj': (791,),
- 'aten::conj_physical': (792, 1237),
- 'aten::resolve_conj': (793,),
- 'aten::resolve_neg': (794,),
- 'aten::rms_norm': (795,),
- 'aten::embedding': (796,),
- 'aten::pad': (797,),
- 'aten::logsumexp': (798, 1146),
- 'aten::_convolution_mode': (800,),
- 'aten::conv1d': (801, 804),
- 'aten::conv2d': (802, 805),
- 'aten::conv3d': (803, 806),
- 'aten::conv_transpose1d': (807,),
- 'aten::conv_transpose2d': (808,),
- 'aten::conv_transpose3d': (809,),
- 'aten::native_channel_shuffle': (810,),
- 'aten::ctc_loss': (811, 812),
- 'aten::cdist': (813,),
- 'aten::pdist': (814,),
- 'aten::cosine_similarity': (815,),
- 'aten::bilinear': (816,),
- 'aten::embedding_bag': (817, 818),
- 'aten::dropout': (819,),
- 'aten::dropout_': (820,),
- 'aten::feature_dropout': (821,),
- 'aten::feature_dropout_': (822,),
- 'aten::alpha_dropout': (823,),
- 'aten::alpha_dropout_': (824,),
- 'aten::feature_alpha_dropout': (825,),
- 'aten::feature_alpha_dropout_': (826,),
- 'aten::einsum': (827,),
- 'aten::norm': (828, 829, 1187),
- 'aten::tile': (834,),
- 'aten::copy': (835,),
- 'aten::fill': (836, 837),
- 'aten::take': (838, 1159),
- 'aten::take_along_dim': (839, 1160),
- 'aten::tensor_split': (840, 841, 842),
- 'aten::atleast_1d': (843, 844),
- 'aten::atleast_2d': (845, 846),
- 'aten::atleast_3d': (847, 848),
- 'aten::hstack': (849, 1240),
- 'aten::vstack': (850, 1241),
- 'aten::dstack': (851, 1242),
- 'aten::column_stack': (852, 1243),
- 'aten::hsplit': (853, 854),
- 'aten::vsplit': (855, 856),
- 'aten::dsplit': (857, 858),
- 'aten::unsafe_split': (859,),
- 'aten::unsafe_split_with_sizes': (860,),
- 'aten::unsafe_chunk': (861,),
- 'aten::broadcast_to': (862,),
- 'aten::broadcast_tensors': (863,),
- 'aten::meshgrid': (864, 865),
- 'aten::cartesian_prod': (866,),
- 'aten::combinations': (867,),
- 'aten::block_diag': (868,),
- 'aten::diag_embed': (869,),
- 'aten::diag': (870, 1244),
- 'aten::diagflat': (871,),
- 'aten::fliplr': (872,),
- 'aten::flipud': (873,),
- 'aten::rot90': (874,),
- 'aten::ravel': (875,),
- 'aten::reshape_as': (876,),
- 'aten::sum_to_size': (877,),
- 'aten::alias_copy': (878,),
- 'aten::as_strided_copy': (879,),
- 'aten::diagonal_copy': (880,),
- 'aten::expand_copy': (881,),
- 'aten::narrow_copy': (882,),
- 'aten::permute_copy': (883,),
- 'aten::select_copy': (884,),
- 'aten::slice_copy': (885,),
- 'aten::squeeze_copy': (886, 887, 888),
- 'aten::t_copy': (889,),
- 'aten::transpose_copy': (890,),
- 'aten::unsqueeze_copy': (891,),
- 'aten::unfold_copy': (892,),
- 'aten::view_copy': (893, 894),
- 'aten::detach_copy': (895,),
- 'aten::split_copy': (896,),
- 'aten::split_with_sizes_copy': (897,),
- 'aten::unbind_copy': (898,),
- 'aten::slice_scatter': (899,),
- 'aten::select_scatter': (900,),
- 'aten::diagonal_scatter': (901,),
- 'aten::as_strided_scatter': (902,),
- 'aten::matmul': (903, 1103),
- 'aten::linear': (904,),
- 'aten::linalg_cholesky': (905, 1168),
- 'aten::linalg_inv': (906, 1171),
- 'aten::linalg_solve_ex': (907,),
- 'aten::linalg_solve': (908, 1173),
- 'aten::linalg_det': (909, 1170),
- 'aten::linalg_slogdet': (910,),
- 'aten::slogdet': (911,),
- 'aten::logdet': (912,),
- 'aten::linalg_eigh': (913, 1234),
- 'aten::linalg_eigvalsh': (914,),
- 'aten::linalg_eigvals': (915,),
- 'aten::linalg_svd': (916, 1233),
- 'aten::linalg_svdvals': (917,),
- 'aten::svd': (918,),
- 'aten::linalg_lu_factor': (919,),
- 'aten::_lu_with_info': (920,),
- 'aten::lu_solve': (921,),
- 'aten::linalg_ldl_factor': (922,),
- 'aten::matrix_exp': (923,),
- 'aten::orgqr': (924,),
- 'aten::pinverse': (928,),
- 'aten::linalg_matrix_rank': (929, 930, 931, 932),
- 'aten::linalg_cond': (933, 934),
- 'aten::linalg_diagonal': (935,),
- 'aten::linalg_multi_dot': (936,),
- 'aten::linalg_tensorinv': (937,),
- 'aten::linalg_tensorsolve': (938,),
- 'aten::linalg_vander': (939,),
- 'aten::linalg_vecdot': (940,),
- 'aten::det': (941,),
- 'aten::inverse': (942, 1200),
- 'aten::cholesky': (943, 1191),
- 'aten::cross': (944, 1156),
- 'aten::kron': (945, 1141),
- 'aten::matrix_power': (946, 1147),
- 'aten::linalg_matrix_power': (947, 1202),
- 'aten::nll_loss': (952,),
- 'aten::nll_loss2d': (953,),
- 'aten::nll_loss_nd': (954,),
- 'aten::cross_entropy_loss': (955,),
- 'aten::kl_div': (956,),
- 'aten::l1_loss': (957,),
- 'aten::poisson_nll_loss': (958,),
- 'aten::hinge_embedding_loss': (959,),
- 'aten::margin_ranking_loss': (960,),
- 'aten::cosine_embedding_loss': (961,),
- 'aten::multilabel_margin_loss': (962,),
- 'aten::pairwise_distance': (963,),
- 'aten::triplet_margin_loss': (964,),
- 'aten::diff': (965,),
- 'aten::batch_norm': (966,),
- 'aten::instance_norm': (967,),
- 'aten::group_norm': (968,),
- 'aten::layer_norm': (969,),
- 'aten::linalg_matrix_norm': (970, 971),
- 'aten::linalg_norm': (972, 973),
- 'aten::float_power': (974, 975, 976, 1250, 1251, 1252),
- 'aten::float_power_': (977, 978),
- 'aten::positive': (979,),
- 'aten::max_pool1d_with_indices': (980,),
- 'aten::max_pool1d': (981,),
- 'aten::max_pool2d': (982,),
- 'aten::max_pool3d': (983,),
- 'aten::avg_pool1d': (984,),
- 'aten::adaptive_avg_pool1d': (985,),
- 'aten::adaptive_avg_pool2d': (986,),
- 'aten::adaptive_avg_pool3d': (987,),
- 'aten::adaptive_max_pool1d': (988,),
- 'aten::tensordot': (989,),
- 'aten::inner': (990, 1259),
- 'aten::var_mean': (991, 992, 993),
- 'aten::std_mean': (994, 995, 996),
- 'aten::grid_sampler': (1009,),
- 'aten::expand_as': (1010,),
- 'aten::view_as': (1011,),
- 'aten::flatten': (1012,),
- 'aten::contiguous': (1013,),
- 'aten::chunk': (1014,),
- 'aten::unflatten': (1015,),
- 'aten::special_psi': (1017, 1341),
- 'aten::special_digamma': (1018, 1342),
- 'aten::special_gammaln': (1019, 1343),
- 'aten::special_erf': (1020, 1344),
- 'aten::special_erfc': (1021, 1345),
- 'aten::special_erfinv': (1022, 1346),
- 'aten::special_i0': (1023, 1347),
- 'aten::special_expit': (1024, 1348),
- 'aten::special_exp2': (1025, 1349),
- 'aten::special_expm1': (1026, 1350),
- 'aten::special_log1p': (1027, 1351),
- 'aten::special_sinc': (1028, 1352),
- 'aten::special_logit': (1029, 1353),
- 'aten::special_round': (1030, 1354),
- 'aten::special_xlogy': (1031, 1032, 1033, 1355, 1356, 1357),
- 'aten::special_log_softmax': (1034,),
- 'aten::special_softmax': (1035,),
- 'aten::special_logsumexp': (1036, 1358),
- 'aten::special_gammainc': (1037, 1359),
- 'aten::special_gammaincc': (1038, 1360),
- 'aten::special_polygamma': (1039, 1361),
- 'aten::special_multigammaln': (1040, 1362),
- 'aten::special_ndtr': (1041, 1363),
- 'aten::fft_fft': (1042,),
- 'aten::fft_ifft': (1043,),
- 'aten::fft_rfft': (1044,),
- 'aten::fft_irfft': (1045,),
- 'aten::fft_hfft': (1046,),
- 'aten::fft_ihfft': (1047,),
- 'aten::fft_fft2': (1048,),
- 'aten::fft_ifft2': (1049,),
- 'aten::fft_rfft2': (1050,),
- 'aten::fft_irfft2': (1051,),
- 'aten::fft_hfft2': (1052,),
- 'aten::fft_ihfft2': (1053,),
- 'aten::fft_fftn': (1054,),
- 'aten::fft_ifftn': (1055,),
- 'aten::fft_rfftn': (1056,),
- 'aten::fft_irfftn': (1057,),
- 'aten::fft_hfftn': (1058,),
- 'aten::fft_ihfftn': (1059,),
- 'aten::fft_fftshift': (1060,),
- 'aten::fft_ifftshift': (1061,),
- 'aten::stft': (1062, 1063),
- 'aten::istft': (1064,),
- 'aten::histogramdd': (1065, 1066, 1067),
- 'aten::msort': (1068, 1370),
- 'aten::trapezoid': (1069, 1070),
- 'aten::trapz': (1071, 1072),
- 'aten::cumulative_trapezoid': (1073, 1074),
- 'aten::cov': (1075,),
- 'aten::corrcoef': (1076,),
- 'aten::quantile': (1077, 1078, 1371, 1372),
- 'aten::nanquantile': (1079, 1080, 1373, 1374),
- 'aten::gradient': (1081, 1082, 1083, 1084, 1085, 1086, 1087),
- 'aten::hann_window': (1088, 1089),
- 'aten::hamming_window': (1090, 1091, 1098, 1099),
- 'aten::blackman_window': (1092, 1093),
- 'aten::bartlett_window': (1094, 1095),
- 'aten::kaiser_window': (1096, 1097, 1100)}
+# The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).
+_PACKET_NAMES = """\
+aten::_log_softmax
+aten::_softmax
+aten::_to_copy
+aten::abs
+aten::abs_
+aten::add
+aten::add_
+aten::alias
+aten::all
+aten::allclose
+aten::amax
+aten::amin
+aten::aminmax
+aten::any
+aten::arange
+aten::argmax
+aten::argmin
+aten::argsort
+aten::argwhere
+aten::as_strided
+aten::bitwise_and
+aten::bitwise_and_
+aten::bitwise_not
+aten::bitwise_or
+aten::bitwise_or_
+aten::bitwise_xor
+aten::bitwise_xor_
+aten::bmm
+aten::bucketize
+aten::cat
+aten::ceil
+aten::chunk
+aten::clamp
+aten::clamp_
+aten::clamp_max
+aten::clamp_min
+aten::clone
+aten::constant_pad_nd
+aten::contiguous
+aten::copy_
+aten::cos
+aten::cos_
+aten::count_nonzero
+aten::cumprod
+aten::cumsum
+aten::detach
+aten::diagonal
+aten::diff
+aten::div
+aten::div_
+aten::dot
+aten::dropout
+aten::elu
+aten::embedding
+aten::empty
+aten::empty_like
+aten::empty_strided
+aten::eq
+aten::erf
+aten::exp
+aten::exp2
+aten::exp_
+aten::expand
+aten::expand_as
+aten::expm1
+aten::expm1_
+aten::eye
+aten::fill_
+aten::flatten
+aten::flip
+aten::floor
+aten::floor_divide
+aten::floor_divide_
+aten::fmod
+aten::full
+aten::full_like
+aten::gather
+aten::ge
+aten::gelu
+aten::gt
+aten::hardtanh
+aten::index
+aten::index_put
+aten::index_put_
+aten::index_select
+aten::isclose
+aten::isfinite
+aten::isinf
+aten::isnan
+aten::kthvalue
+aten::layer_norm
+aten::le
+aten::leaky_relu
+aten::lerp
+aten::linear
+aten::log
+aten::log10
+aten::log1p
+aten::log2
+aten::log_
+aten::log_softmax
+aten::logical_and
+aten::logical_not
+aten::logical_or
+aten::logical_xor
+aten::logsumexp
+aten::lt
+aten::masked_fill
+aten::masked_fill_
+aten::masked_select
+aten::matmul
+aten::max
+aten::maximum
+aten::mean
+aten::min
+aten::minimum
+aten::mm
+aten::movedim
+aten::mul
+aten::mul_
+aten::mv
+aten::narrow
+aten::ne
+aten::neg
+aten::neg_
+aten::new_empty
+aten::new_empty_strided
+aten::new_full
+aten::new_ones
+aten::new_zeros
+aten::nonzero
+aten::normal_
+aten::numel
+aten::one_hot
+aten::ones
+aten::ones_like
+aten::outer
+aten::pad
+aten::permute
+aten::pow
+aten::pow_
+aten::prod
+aten::rand
+aten::rand_like
+aten::randint
+aten::randn
+aten::randn_like
+aten::reciprocal
+aten::relu
+aten::relu_
+aten::remainder
+aten::remainder_
+aten::repeat
+aten::repeat_interleave
+aten::reshape
+aten::rms_norm
+aten::round
+aten::rsqrt
+aten::rsub
+aten::scaled_dot_product_attention
+aten::scatter
+aten::scatter_
+aten::scatter_add
+aten::searchsorted
+aten::select
+aten::sigmoid
+aten::sigmoid_
+aten::sign
+aten::sign_
+aten::silu
+aten::sin
+aten::sin_
+aten::slice
+aten::softmax
+aten::softplus
+aten::sort
+aten::split
+aten::split_with_sizes
+aten::sqrt
+aten::sqrt_
+aten::square
+aten::squeeze
+aten::stack
+aten::std
+aten::sub
+aten::sub_
+aten::sum
+aten::t
+aten::tan
+aten::tanh
+aten::tanh_
+aten::topk
+aten::transpose
+aten::tril
+aten::triu
+aten::trunc
+aten::unbind
+aten::unflatten
+aten::uniform_
+aten::unsqueeze
+aten::var
+aten::view
+aten::view_as
+aten::where
+aten::zero_
+aten::zeros
+aten::zeros_like
+aten::celu
+aten::celu_
+aten::selu
+aten::selu_
+aten::elu_
+aten::glu
+aten::hardshrink
+aten::softshrink
+aten::hardsigmoid
+aten::hardsigmoid_
+aten::hardswish
+aten::hardswish_
+aten::log_sigmoid
+aten::log_sigmoid_forward
+aten::mish
+aten::mish_
+aten::prelu
+aten::_prelu_kernel
+aten::rrelu
+aten::rrelu_
+aten::rrelu_with_noise
+aten::rrelu_with_noise_
+aten::threshold
+aten::threshold_
+aten::arccos
+aten::arccos_
+aten::arccosh
+aten::arccosh_
+aten::arcsin
+aten::arcsin_
+aten::arcsinh
+aten::arcsinh_
+aten::arctan
+aten::arctan_
+aten::arctanh
+aten::arctanh_
+aten::arctan2
+aten::arctan2_
+aten::fix
+aten::fix_
+aten::greater
+aten::greater_
+aten::greater_equal
+aten::greater_equal_
+aten::less
+aten::less_
+aten::less_equal
+aten::less_equal_
+aten::not_equal
+aten::not_equal_
+aten::clip
+aten::clip_
+aten::moveaxis
+aten::swapaxes
+aten::swapaxes_
+aten::swapdims
+aten::swapdims_
+aten::row_stack
+aten::ger
+aten::_safe_softmax
+aten::_softmax_backward_data
+aten::_log_softmax_backward_data
+aten::_scaled_dot_product_flash_attention_for_cpu
+aten::_scaled_dot_product_flash_attention_for_cpu_backward
+aten::_scaled_dot_product_attention_math
+aten::complex
+aten::polar
+aten::isreal
+aten::adjoint
+aten::view_as_real
+aten::view_as_complex
+aten::real
+aten::imag
+aten::_conj
+aten::conj
+aten::_conj_physical
+aten::conj_physical
+aten::conj_physical_
+aten::resolve_conj
+aten::resolve_neg
+aten::angle
+aten::convolution
+aten::convolution_backward
+aten::_convolution
+aten::_convolution_mode
+aten::conv1d
+aten::conv2d
+aten::conv3d
+aten::conv_transpose1d
+aten::conv_transpose2d
+aten::conv_transpose3d
+aten::im2col
+aten::col2im
+aten::pixel_shuffle
+aten::pixel_unshuffle
+aten::channel_shuffle
+aten::native_channel_shuffle
+aten::_ctc_loss
+aten::_ctc_loss_backward
+aten::ctc_loss
+aten::cdist
+aten::_cdist_forward
+aten::_euclidean_dist
+aten::pdist
+aten::_pdist_forward
+aten::cosine_similarity
+aten::bilinear
+aten::_trilinear
+aten::embedding_bag
+aten::_embedding_bag
+aten::_embedding_bag_forward_only
+aten::_embedding_bag_backward
+aten::_embedding_bag_dense_backward
+aten::_embedding_bag_per_sample_weights_backward
+aten::embedding_renorm_
+aten::dropout_
+aten::feature_dropout
+aten::feature_dropout_
+aten::alpha_dropout
+aten::alpha_dropout_
+aten::feature_alpha_dropout
+aten::feature_alpha_dropout_
+aten::native_dropout
+aten::native_dropout_backward
+aten::einsum
+aten::bitwise_left_shift
+aten::bitwise_right_shift
+aten::index_add
+aten::index_add_
+aten::scatter_add_
+aten::roll
+aten::nan_to_num
+aten::isin
+aten::norm
+aten::tile
+aten::equal
+aten::_local_scalar_dense
+aten::copy
+aten::fill
+aten::index_copy
+aten::index_copy_
+aten::index_fill
+aten::index_fill_
+aten::scatter_reduce
+aten::scatter_reduce_
+aten::take
+aten::take_along_dim
+aten::unfold
+aten::tensor_split
+aten::detach_
+aten::index_reduce
+aten::index_reduce_
+aten::eq_
+aten::ne_
+aten::lt_
+aten::le_
+aten::gt_
+aten::ge_
+aten::logical_and_
+aten::logical_or_
+aten::logical_xor_
+aten::logical_not_
+aten::bitwise_not_
+aten::bitwise_left_shift_
+aten::bitwise_right_shift_
+aten::atleast_1d
+aten::atleast_2d
+aten::atleast_3d
+aten::hstack
+aten::vstack
+aten::dstack
+aten::column_stack
+aten::hsplit
+aten::vsplit
+aten::dsplit
+aten::unsafe_split
+aten::unsafe_split_with_sizes
+aten::unsafe_chunk
+aten::broadcast_to
+aten::broadcast_tensors
+aten::meshgrid
+aten::cartesian_prod
+aten::combinations
+aten::block_diag
+aten::diag_embed
+aten::diag
+aten::diagflat
+aten::fliplr
+aten::flipud
+aten::rot90
+aten::ravel
+aten::reshape_as
+aten::sum_to_size
+aten::alias_copy
+aten::as_strided_copy
+aten::diagonal_copy
+aten::expand_copy
+aten::narrow_copy
+aten::permute_copy
+aten::select_copy
+aten::slice_copy
+aten::squeeze_copy
+aten::t_copy
+aten::transpose_copy
+aten::unsqueeze_copy
+aten::unfold_copy
+aten::view_copy
+aten::detach_copy
+aten::split_copy
+aten::split_with_sizes_copy
+aten::unbind_copy
+aten::slice_scatter
+aten::select_scatter
+aten::diagonal_scatter
+aten::as_strided_scatter
+aten::tril_indices
+aten::triu_indices
+aten::empty_permuted
+aten::linalg_cholesky
+aten::linalg_inv
+aten::linalg_solve_ex
+aten::linalg_solve
+aten::linalg_det
+aten::linalg_slogdet
+aten::slogdet
+aten::logdet
+aten::linalg_eigh
+aten::linalg_eigvalsh
+aten::linalg_eigvals
+aten::linalg_svd
+aten::linalg_svdvals
+aten::svd
+aten::linalg_lu_factor
+aten::_lu_with_info
+aten::lu_solve
+aten::linalg_ldl_factor
+aten::matrix_exp
+aten::orgqr
+aten::linalg_pinv
+aten::pinverse
+aten::linalg_matrix_rank
+aten::linalg_cond
+aten::linalg_diagonal
+aten::linalg_multi_dot
+aten::linalg_tensorinv
+aten::linalg_tensorsolve
+aten::linalg_vander
+aten::linalg_vecdot
+aten::linalg_cholesky_ex
+aten::linalg_lu_factor_ex
+aten::linalg_lu
+aten::lu_unpack
+aten::linalg_lu_solve
+aten::linalg_inv_ex
+aten::_linalg_solve_ex
+aten::_linalg_det
+aten::_linalg_slogdet
+aten::linalg_solve_triangular
+aten::triangular_solve
+aten::cholesky_solve
+aten::cholesky_inverse
+aten::linalg_ldl_factor_ex
+aten::linalg_ldl_solve
+aten::trace
+aten::det
+aten::inverse
+aten::cholesky
+aten::linalg_qr
+aten::linalg_cross
+aten::cross
+aten::kron
+aten::matrix_power
+aten::linalg_matrix_power
+aten::_linalg_eigh
+aten::linalg_eig
+aten::_linalg_eigvals
+aten::_linalg_svd
+aten::linalg_polar
+aten::linalg_matrix_sqrth
+aten::linalg_matrix_exp
+aten::linalg_lstsq
+aten::geqrf
+aten::linalg_householder_product
+aten::ormqr
+aten::logspace
+aten::linspace
+aten::binary_cross_entropy
+aten::binary_cross_entropy_with_logits
+aten::nll_loss_forward
+aten::nll_loss2d_forward
+aten::nll_loss
+aten::nll_loss2d
+aten::nll_loss_nd
+aten::cross_entropy_loss
+aten::kl_div
+aten::l1_loss
+aten::smooth_l1_loss
+aten::mse_loss
+aten::huber_loss
+aten::soft_margin_loss
+aten::poisson_nll_loss
+aten::hinge_embedding_loss
+aten::margin_ranking_loss
+aten::cosine_embedding_loss
+aten::multi_margin_loss
+aten::multilabel_margin_loss
+aten::multilabel_margin_loss_forward
+aten::triplet_margin_loss
+aten::pairwise_distance
+aten::atan2
+aten::atan2_
+aten::hypot
+aten::hypot_
+aten::logaddexp
+aten::copysign
+aten::copysign_
+aten::heaviside
+aten::heaviside_
+aten::sinc
+aten::sinc_
+aten::xlogy
+aten::xlogy_
+aten::frac
+aten::frac_
+aten::sgn
+aten::sgn_
+aten::lerp_
+aten::trunc_
+aten::floor_
+aten::ceil_
+aten::round_
+aten::reciprocal_
+aten::rsqrt_
+aten::square_
+aten::log2_
+aten::log10_
+aten::log1p_
+aten::tan_
+aten::erf_
+aten::clamp_min_
+aten::exp2_
+aten::fmod_
+aten::tril_
+aten::triu_
+aten::clamp_max_
+aten::nan_to_num_
+aten::logaddexp2
+aten::gelu_backward
+aten::silu_backward
+aten::native_batch_norm
+aten::_native_batch_norm_legit
+aten::_native_batch_norm_legit_no_training
+aten::_batch_norm_with_update
+aten::_batch_norm_no_update
+aten::batch_norm
+aten::instance_norm
+aten::native_group_norm
+aten::group_norm
+aten::native_layer_norm
+aten::native_layer_norm_backward
+aten::linalg_vector_norm
+aten::linalg_matrix_norm
+aten::linalg_norm
+aten::gcd
+aten::gcd_
+aten::lcm
+aten::lcm_
+aten::ldexp
+aten::ldexp_
+aten::frexp
+aten::nextafter
+aten::nextafter_
+aten::float_power
+aten::float_power_
+aten::positive
+aten::put
+aten::put_
+aten::masked_scatter
+aten::masked_scatter_
+aten::masked_scatter_backward
+aten::_unsafe_masked_index
+aten::_unsafe_masked_index_put_accumulate
+aten::nonzero_static
+aten::_chunk_cat
+aten::hash_tensor
+aten::max_pool1d_with_indices
+aten::max_pool1d
+aten::max_pool2d
+aten::max_pool3d
+aten::max_pool2d_with_indices
+aten::max_pool3d_with_indices
+aten::max_pool2d_with_indices_backward
+aten::max_pool3d_with_indices_backward
+aten::avg_pool1d
+aten::avg_pool2d
+aten::avg_pool3d
+aten::avg_pool2d_backward
+aten::avg_pool3d_backward
+aten::adaptive_avg_pool1d
+aten::adaptive_avg_pool2d
+aten::adaptive_avg_pool3d
+aten::_adaptive_avg_pool2d
+aten::_adaptive_avg_pool3d
+aten::_adaptive_avg_pool2d_backward
+aten::_adaptive_avg_pool3d_backward
+aten::adaptive_max_pool1d
+aten::adaptive_max_pool2d
+aten::adaptive_max_pool3d
+aten::adaptive_max_pool2d_backward
+aten::adaptive_max_pool3d_backward
+aten::fractional_max_pool2d
+aten::fractional_max_pool3d
+aten::fractional_max_pool2d_backward
+aten::fractional_max_pool3d_backward
+aten::max_unpool2d
+aten::max_unpool3d
+aten::vdot
+aten::tensordot
+aten::inner
+aten::cauchy_
+aten::exponential_
+aten::log_normal_
+aten::geometric_
+aten::bernoulli
+aten::bernoulli_
+aten::random_
+aten::randint_like
+aten::multinomial
+aten::normal
+aten::nansum
+aten::nanmean
+aten::cummax
+aten::cummin
+aten::median
+aten::mode
+aten::var_mean
+aten::std_mean
+aten::cumprod_
+aten::cumsum_
+aten::resize_
+aten::resize_as_
+aten::upsample_nearest1d
+aten::upsample_nearest2d
+aten::upsample_nearest3d
+aten::_upsample_nearest_exact1d
+aten::_upsample_nearest_exact2d
+aten::_upsample_nearest_exact3d
+aten::upsample_linear1d
+aten::upsample_bilinear2d
+aten::upsample_trilinear3d
+aten::upsample_bicubic2d
+aten::_upsample_bilinear2d_aa
+aten::_upsample_bicubic2d_aa
+aten::upsample_nearest1d_backward
+aten::upsample_nearest2d_backward
+aten::upsample_nearest3d_backward
+aten::_upsample_nearest_exact1d_backward
+aten::_upsample_nearest_exact2d_backward
+aten::_upsample_nearest_exact3d_backward
+aten::upsample_linear1d_backward
+aten::upsample_bilinear2d_backward
+aten::upsample_trilinear3d_backward
+aten::upsample_bicubic2d_backward
+aten::_upsample_bilinear2d_aa_backward
+aten::_upsample_bicubic2d_aa_backward
+aten::grid_sampler
+aten::grid_sampler_2d
+aten::grid_sampler_3d
+aten::grid_sampler_2d_backward
+aten::grid_sampler_3d_backward
+aten::addmm
+aten::addmv
+aten::addr
+aten::addr_
+aten::addbmm
+aten::baddbmm
+aten::addcmul
+aten::addcmul_
+aten::addcdiv
+aten::addcdiv_
+aten::addmm_
+aten::addmv_
+aten::addbmm_
+aten::baddbmm_
+aten::digamma
+aten::digamma_
+aten::lgamma
+aten::lgamma_
+aten::erfc
+aten::erfc_
+aten::erfinv
+aten::erfinv_
+aten::i0
+aten::i0_
+aten::special_i0e
+aten::special_i1
+aten::special_i1e
+aten::special_entr
+aten::special_erfcx
+aten::special_ndtri
+aten::special_log_ndtr
+aten::special_airy_ai
+aten::special_bessel_j0
+aten::special_bessel_j1
+aten::special_bessel_y0
+aten::special_bessel_y1
+aten::special_modified_bessel_i0
+aten::special_modified_bessel_i1
+aten::special_modified_bessel_k0
+aten::special_modified_bessel_k1
+aten::special_scaled_modified_bessel_k0
+aten::special_scaled_modified_bessel_k1
+aten::special_spherical_bessel_j0
+aten::polygamma
+aten::polygamma_
+aten::mvlgamma
+aten::mvlgamma_
+aten::igamma
+aten::igamma_
+aten::igammac
+aten::igammac_
+aten::special_xlog1py
+aten::special_zeta
+aten::special_chebyshev_polynomial_t
+aten::special_chebyshev_polynomial_u
+aten::special_chebyshev_polynomial_v
+aten::special_chebyshev_polynomial_w
+aten::special_shifted_chebyshev_polynomial_t
+aten::special_shifted_chebyshev_polynomial_u
+aten::special_shifted_chebyshev_polynomial_v
+aten::special_shifted_chebyshev_polynomial_w
+aten::special_hermite_polynomial_h
+aten::special_hermite_polynomial_he
+aten::special_laguerre_polynomial_l
+aten::special_legendre_polynomial_p
+aten::special_psi
+aten::special_digamma
+aten::special_gammaln
+aten::special_erf
+aten::special_erfc
+aten::special_erfinv
+aten::special_i0
+aten::special_expit
+aten::special_exp2
+aten::special_expm1
+aten::special_log1p
+aten::special_sinc
+aten::special_logit
+aten::special_round
+aten::special_xlogy
+aten::special_log_softmax
+aten::special_softmax
+aten::special_logsumexp
+aten::special_gammainc
+aten::special_gammaincc
+aten::special_polygamma
+aten::special_multigammaln
+aten::special_ndtr
+aten::_fft_c2c
+aten::_fft_r2c
+aten::_fft_c2r
+aten::fft_fft
+aten::fft_ifft
+aten::fft_rfft
+aten::fft_irfft
+aten::fft_hfft
+aten::fft_ihfft
+aten::fft_fft2
+aten::fft_ifft2
+aten::fft_rfft2
+aten::fft_irfft2
+aten::fft_hfft2
+aten::fft_ihfft2
+aten::fft_fftn
+aten::fft_ifftn
+aten::fft_rfftn
+aten::fft_irfftn
+aten::fft_hfftn
+aten::fft_ihfftn
+aten::fft_fftshift
+aten::fft_ifftshift
+aten::unfold_backward
+aten::stft
+aten::istft
+aten::_unique2
+aten::_unique
+aten::unique_dim
+aten::unique_dim_consecutive
+aten::unique_consecutive
+aten::bincount
+aten::_histogramdd_bin_edges
+aten::_histogramdd_from_bin_cts
+aten::_histogramdd_from_bin_tensors
+aten::histogramdd
+aten::histogram
+aten::histc
+aten::nanmedian
+aten::_logcumsumexp
+aten::logcumsumexp
+aten::renorm
+aten::renorm_
+aten::dist
+aten::segment_reduce
+aten::_segment_reduce_backward
+aten::msort
+aten::trapezoid
+aten::trapz
+aten::cumulative_trapezoid
+aten::cov
+aten::corrcoef
+aten::quantile
+aten::nanquantile
+aten::gradient
+aten::asin
+aten::acos
+aten::atan
+aten::sinh
+aten::cosh
+aten::asinh
+aten::acosh
+aten::atanh
+aten::deg2rad
+aten::rad2deg
+aten::asin_
+aten::acos_
+aten::atan_
+aten::sinh_
+aten::cosh_
+aten::asinh_
+aten::acosh_
+aten::atanh_
+aten::deg2rad_
+aten::rad2deg_
+aten::logit
+aten::logit_
+aten::signbit
+aten::fmax
+aten::fmin
+aten::isposinf
+aten::isneginf
+aten::hann_window
+aten::hamming_window
+aten::blackman_window
+aten::bartlett_window
+aten::kaiser_window
+aten::randperm"""
+
+# Per packet, same order: the positions of its schemas in _aten.SCHEMAS (base, declared, out=) and,
+# after |, of its rows in ROWS (Note [Operators defined on first use]).
+_PACKET_POSITIONS = """\
+0|464
+1|463
+2|92
+3 1115|689 1115
+4|717
+5 6 1104|304 305 1104
+7 8|364 365
+9|532
+10 11 12|471 472 473
+13|336
+14 1126|451 1126
+15 1181|452 1181
+16 1222|257 1222
+17 18 19|468 469 470
+20 21 22|72 73 74
+23 1127|457 1127
+24 1174|458 1174
+25 26 1199|545 546 1199
+27|552
+28|254
+29 30|358 359
+31 475|137 381
+32|341
+33 34|360 361
+35 476|138 382
+36 37|362 363
+38 477|139 383
+39 1102|153 1102
+40 41|548 549
+42 1130|535 1130
+43 1134|698 1134
+44|1014
+45 46 1111|331 332 1111
+47 753|379 388
+48 751 1135 1257|334 386 1135 1257
+49 749 1136 1256|333 384 1136 1256
+50|534
+51|273
+52|1013
+53|342
+54 1137|707 1137
+55|722
+56 57|261 262
+58 1138|258 1138
+59 1128|465 1128
+60|533
+61|520
+62|965
+63 64 65 66 1107|312 313 314 315 1107
+67 68 69 70|370 371 372 373
+71|154
+72|819
+73|271
+74|796
+75|69
+76|82
+77|70
+78 79 1122|346 347 1122
+80 1175|266 1175
+81 1113|704 1113
+82 1176|260 1176
+83|719
+84|526
+85|1010
+86 1177|705 1177
+87|728
+88 89|75 76
+90 91|343 344
+92|1012
+93|541
+94 1120|697 1120
+95 96|316 317
+97 98|375 376
+99 100 1192 1193|264 265 1192 1193
+101|71
+102|85
+103 1162|110 1162
+104 105|356 357
+106|267
+107 108|354 355
+109|270
+110|106
+111|108
+112|107
+113 1161|109 1161
+114|335
+115|703
+116|702
+117|701
+118 1221|553 1221
+119|969
+120 121|352 353
+122|695
+123 680 1165 1166|217 337 1165 1166
+124|904
+125 1143|710 1143
+126 1178|712 1178
+127 1179|713 1179
+128 1180|711 1180
+129|720
+130|462
+131|338
+132|696
+133|339
+134|340
+135 1146|798 1146
+136 137 1123|350 351 1123
+138 139|113 114
+140 141|115 116
+142|263
+143 1103|903 1103
+144 145 146 1195 1197 1223|326 453 455 1195 1197 1223
+147 1108|324 1108
+148 149 1125|447 448 1125
+150 151 152 1196 1198 1224|327 454 456 1196 1198 1224
+153 1109|325 1109
+154 1101|152 1101
+155 156|539 540
+157 158 1106|310 311 1106
+159 160|368 369
+161|156
+162 163|518 1016
+164 165|348 349
+166 1114|688 1114
+167|718
+168|86
+169|252
+170|89
+171|88
+172|87
+173|117
+174|91
+175|93
+176|274
+177|68
+178|81
+179 1172|155 1172
+180|797
+181|525
+182 183 184 1110|321 322 323 1110
+185 186|377 378
+187 188 1152|449 450 1152
+189|77
+190|83
+191|79
+192|78
+193|84
+194 1182|716 1182
+195|692
+196|726
+197 198 201 1194|318 319 320 1194
+199 200|374 380
+202|542
+203 204 205|554 555 556
+206|522
+207|795
+208 209 1121|259 699 1121
+210 1117|715 1117
+211 212|308 309
+213|785
+214 215 218 219 1188 1189|111 112 121 122 1188 1189
+216 217 220 221|118 119 123 124
+222 1190|120 1190
+223 224|550 551
+225|530
+226 1118|694 1118
+227|725
+228 1163|690 1163
+229|727
+230|693
+231 1149|706 1149
+232|721
+233|531
+234 1129|461 1129
+235|272
+236 237 1230|466 547 1230
+238 239|256 537
+240|255
+241 1116|714 1116
+242|724
+243 1183|691 1183
+244 245 246|528 529 538
+247 1131|536 1131
+248 437 439 1184|460 831 833 1184
+249 250 1105|306 307 1105
+251 252|366 367
+253 254 1124|445 446 1124
+255|523
+256 1185|708 1185
+257 1119|709 1119
+258|723
+259 1231|467 1231
+260|524
+261 1158|544 1158
+262 1157|543 1157
+263 1153|700 1153
+264|519
+265|1015
+266|90
+267|527
+268 436 438 1186|459 830 832 1186
+269 270|253 521
+271|1011
+272 273 274 1112|328 329 330 1112
+275|345
+276|67
+277|80
+278|0
+279|12
+280|731
+281|732
+282|17
+283|1
+284|2
+285|3
+286|4
+287|13
+288|5
+289|14
+290|733
+291|6
+292|7
+293|15
+294|734
+295|8
+296|735
+297|736
+298|9
+299|10
+300|11
+301|16
+302|737
+303|738
+304|739
+305|740
+306|741
+307|742
+308|743
+309|744
+310|745
+311|746
+312|747
+313|748
+314|749
+315|750
+316|751
+317|752
+318 319|753 754
+320 321|755 756
+322 323|757 758
+324 325|759 760
+326 327|761 762
+328 329|763 764
+330 331|765 766
+332 333|767 768
+334 335|769 770
+336 337|771 772
+338 340|773 775
+339 341|774 776
+342 343|777 778
+344|779
+345|780
+346|781
+347|782
+348|783
+349|784
+350|18
+351|19
+352|20
+353|21
+354|22
+355|786
+356 1235|23 1235
+357 1236|24 1236
+358|787
+359|788
+360|25
+361|26
+362|789
+363|790
+364|27
+365|791
+366|28
+367 1237|792 1237
+368|29
+369|793
+370|794
+371 1238|30 1238
+372|31
+373|32
+374 375|33 799
+376|800
+377 380|801 804
+378 381|802 805
+379 382|803 806
+383|807
+384|808
+385|809
+386|34
+387|35
+388|36
+389|37
+390|38
+391|810
+392 393|39 40
+394 395|41 42
+396 397|811 812
+398|813
+399|43
+400|44
+401|814
+402|45
+403|815
+404|816
+405|46
+406 407|817 818
+408|47
+409|48
+410|50
+411|51
+412|52
+413|49
+414|820
+415|821
+416|822
+417|823
+418|824
+419|825
+420|826
+421|53
+422|54
+423|827
+424 425|55 56
+426 427|57 58
+428|59
+429|60
+430|61
+431|62
+432 1142|63 1142
+433|64
+434 435 1187|828 829 1187
+440|834
+441|65
+442|66
+443|835
+444 445|836 837
+446 1140|94 1140
+447|95
+448 449|96 97
+450 451|98 99
+452 1155|100 1155
+453|101
+454 1159|838 1159
+455 1160|839 1160
+456|102
+457 458 459|840 841 842
+460|103
+461 1239|104 1239
+462|105
+463 464|125 126
+465 466|127 128
+467 468|129 130
+469 470|131 132
+471 472|133 134
+473 474|135 136
+478|140
+479|141
+480|142
+481|143
+482|144
+483 484|145 146
+485 486|147 148
+487 488|843 844
+489 490|845 846
+491 492|847 848
+493 1240|849 1240
+494 1241|850 1241
+495 1242|851 1242
+496 1243|852 1243
+497 498|853 854
+499 500|855 856
+501 502|857 858
+503|859
+504|860
+505|861
+506|862
+507|863
+508 509|864 865
+510|866
+511|867
+512|868
+513|869
+514 1244|870 1244
+515|871
+516|872
+517|873
+518|874
+519|875
+520|876
+521|877
+522|878
+523|879
+524|880
+525|881
+526|882
+527|883
+528|884
+529|885
+530 531 532|886 887 888
+533|889
+534|890
+535|891
+536|892
+537 538|893 894
+539|895
+540|896
+541|897
+542|898
+543|899
+544|900
+545|901
+546|902
+547|149
+548|150
+549|151
+550 1168|905 1168
+551 1171|906 1171
+552|907
+553 1173|908 1173
+554 1170|909 1170
+555|910
+556|911
+557|912
+558 1234|913 1234
+559|914
+560|915
+561 1233|916 1233
+562|917
+563|918
+564|919
+565|920
+566|921
+567|922
+568|923
+569|924
+570 571 572 618|182 925 926 927
+573|928
+574 575 576 577|929 930 931 932
+578 579|933 934
+580|935
+581|936
+582|937
+583|938
+584|939
+585|940
+586|157
+587|158
+588|159
+589|160
+590|161
+591|162
+592|163
+593|164
+594|165
+595|166
+596|167
+597|168
+598|169
+599|170
+600|171
+601|172
+602|941
+603 1200|942 1200
+604 1191|943 1191
+605 1232|173 1232
+606 1169|174 1169
+607 1156|944 1156
+608 1141|945 1141
+609 1147|946 1147
+610 1202|947 1202
+611|175
+612|176
+613|177
+614|178
+615|179
+616|180
+617|181
+619|183
+620|184
+621|185
+622|186
+623 624 625 626 627 628 629 630|187 188 189 190 948 949 950 951
+631 632 633 634|191 192 193 194
+635|195
+636|196
+637|197
+638|198
+639|952
+640|953
+641|954
+642|955
+643|956
+644|957
+645|199
+646|200
+647|201
+648|202
+649|958
+650|959
+651|960
+652|961
+653|203
+654|962
+655|204
+656|964
+657|963
+658 1164|205 1164
+659|218
+660 1167|206 1167
+661|219
+662 1144|207 1144
+663 664 1133|208 209 1133
+665 666|220 221
+667 1154|210 1154
+668|222
+669 1150|211 1150
+670|223
+671 672 673 1145|212 213 214 1145
+674 675|224 225
+676 1139|215 1139
+677|226
+678 1132|216 1132
+679|227
+681 682|228 241
+683|229
+684|230
+685|231
+686 687|232 250
+688|233
+689|234
+690|235
+691|236
+692|237
+693|238
+694|239
+695|240
+696 750|242 385
+697|245
+698 699|246 247
+700|248
+701|249
+702 752|243 387
+703|244
+704 1245|251 1245
+705|268
+706|269
+707|275
+708 709|276 277
+710|278
+711|279
+712|280
+713|966
+714|967
+715|281
+716|968
+717|282
+718|283
+719 1201|284 1201
+720 721|970 971
+722 723|972 973
+724 1246|285 1246
+725|286
+726 1247|287 1247
+727|288
+728 1248|289 1248
+729|290
+730|291
+731 1249|292 1249
+732|293
+733 734 735 1250 1251 1252|974 975 976 1250 1251 1252
+736 737|977 978
+738|979
+739|294
+740|295
+741|296
+742|297
+743|298
+744|299
+745|300
+746 1253|301 1253
+747 1254|302 1254
+748 1255|303 1255
+754|980
+755|981
+756|982
+757|983
+758|389
+759|390
+760|391
+761|392
+762|984
+763|393
+764|394
+765|395
+766|396
+767|985
+768|986
+769|987
+770|397
+771|398
+772|399
+773|400
+774|988
+775|401
+776|402
+777|403
+778|404
+779|405
+780|406
+781|407
+782|408
+783|409
+784|410
+785 1258|411 1258
+786|989
+787 1259|990 1259
+788|412
+789|413
+790|414
+791|415
+792 793 1260|416 417 1260
+794 795|418 419
+796 797 798|420 421 422
+799 800 801 802 803 804|423 424 425 426 427 428
+805 806|429 430
+807 808 809 810 811 1261 1262 1263|431 432 433 434 435 1261 1262 1263
+812 1151|436 1151
+813 1148|437 1148
+814 1219|438 1219
+815 1220|439 1220
+816 817 1225|440 441 1225
+818 1229|442 1229
+819 820 821|991 992 993
+822 823 824|994 995 996
+825|443
+826|444
+827|474
+828|475
+829 830|476 997
+831 832|477 998
+833 834|478 999
+835 836|479 1000
+837 838|480 1001
+839 840|481 1002
+841 842|482 1003
+843 844|483 1004
+845 846|484 1005
+847 848|485 1006
+849 850|486 1007
+851 852|487 1008
+853|488
+854|489
+855|490
+856|491
+857|492
+858|493
+859|494
+860|495
+861|496
+862|497
+863|498
+864|499
+865|1009
+866|500
+867|501
+868|502
+869|503
+870 1264|504 1264
+871 1265|505 1265
+872 1266|506 1266
+873|507
+874 1267|508 1267
+875 1268|509 1268
+876 1269|510 1269
+877|511
+878 1270|512 1270
+879|513
+880|514
+881|515
+882|516
+883|517
+884 1271|557 1271
+885|558
+886 1272|559 1272
+887|560
+888 1273|561 1273
+889|562
+890 1274|563 1274
+891|564
+892 1275|565 1275
+893|566
+894 1276|567 1276
+895 1277|568 1277
+896 1278|569 1278
+897 1279|570 1279
+898 1280|571 1280
+899 1281|572 1281
+900 1282|573 1282
+901 1283|574 1283
+902 1284|575 1284
+903 1285|576 1285
+904 1286|577 1286
+905 1287|578 1287
+906 1288|579 1288
+907 1289|580 1289
+908 1290|581 1290
+909 1291|582 1291
+910 1292|583 1292
+911 1293|584 1293
+912 1294|585 1294
+913 1295|586 1295
+914|587
+915 1296|588 1296
+916|589
+917 1297|590 1297
+918|591
+919 1298|592 1298
+920|593
+921 922 923 1299 1300 1301|594 595 596 1299 1300 1301
+924 925 926 1302 1303 1304|597 598 599 1302 1303 1304
+927 928 929 1305 1306 1307|600 601 602 1305 1306 1307
+930 931 932 1308 1309 1310|603 604 605 1308 1309 1310
+933 934 935 1311 1312 1313|606 607 608 1311 1312 1313
+936 937 938 1314 1315 1316|609 610 611 1314 1315 1316
+939 940 941 1317 1318 1319|612 613 614 1317 1318 1319
+942 943 944 1320 1321 1322|615 616 617 1320 1321 1322
+945 946 947 1323 1324 1325|618 619 620 1323 1324 1325
+948 949 950 1326 1327 1328|621 622 623 1326 1327 1328
+951 952 953 1329 1330 1331|624 625 626 1329 1330 1331
+954 955 956 1332 1333 1334|627 628 629 1332 1333 1334
+957 958 959 1335 1336 1337|630 631 632 1335 1336 1337
+960 961 962 1338 1339 1340|633 634 635 1338 1339 1340
+963 1341|1017 1341
+964 1342|1018 1342
+965 1343|1019 1343
+966 1344|1020 1344
+967 1345|1021 1345
+968 1346|1022 1346
+969 1347|1023 1347
+970 1348|1024 1348
+971 1349|1025 1349
+972 1350|1026 1350
+973 1351|1027 1351
+974 1352|1028 1352
+975 1353|1029 1353
+976 1354|1030 1354
+977 978 979 1355 1356 1357|1031 1032 1033 1355 1356 1357
+980|1034
+981|1035
+982 1358|1036 1358
+983 1359|1037 1359
+984 1360|1038 1360
+985 1361|1039 1361
+986 1362|1040 1362
+987 1363|1041 1363
+988 1364|636 1364
+989 1365|637 1365
+990 1366|638 1366
+991|1042
+992|1043
+993|1044
+994|1045
+995|1046
+996|1047
+997|1048
+998|1049
+999|1050
+1000|1051
+1001|1052
+1002|1053
+1003|1054
+1004|1055
+1005|1056
+1006|1057
+1007|1058
+1008|1059
+1009|1060
+1010|1061
+1011|639
+1012 1013|1062 1063
+1014|1064
+1015|640
+1016|641
+1017|642
+1018|643
+1019|644
+1020|645
+1021|646
+1022|647
+1023|648
+1024 1025 1026|1065 1066 1067
+1027 1028 1227 1228|649 650 1227 1228
+1029 1367|651 1367
+1030 1031 1226|652 653 1226
+1032|654
+1033 1368|655 1368
+1034 1369|656 1369
+1035|657
+1036|658
+1037|659
+1038|660
+1039 1370|1068 1370
+1040 1041|1069 1070
+1042 1043|1071 1072
+1044 1045|1073 1074
+1046|1075
+1047|1076
+1048 1049 1371 1372|1077 1078 1371 1372
+1050 1051 1373 1374|1079 1080 1373 1374
+1052 1053 1054 1055 1056 1057 1058|1081 1082 1083 1084 1085 1086 1087
+1059 1203|661 1203
+1060 1204|662 1204
+1061 1205|663 1205
+1062 1206|664 1206
+1063 1207|665 1207
+1064 1208|666 1208
+1065 1209|667 1209
+1066 1210|668 1210
+1067 1211|669 1211
+1068 1212|670 1212
+1069|677
+1070|678
+1071|679
+1072|680
+1073|681
+1074|682
+1075|683
+1076|684
+1077|685
+1078|686
+1079 1213|671 1213
+1080|687
+1081 1214|672 1214
+1082 1215|673 1215
+1083 1216|674 1216
+1084 1217|675 1217
+1085 1218|676 1218
+1086 1087|1088 1089
+1088 1089 1096 1097|1090 1091 1098 1099
+1090 1091|1092 1093
+1092 1093|1094 1095
+1094 1095 1098|1096 1097 1100
+1099 1100|729 730"""
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
@@ -6740,3 +6565,62 @@ METHODS = (
     'xlogy_',
     'zero_',
 )
+
+# --- decoding (fixed text written by ``_table.py``, Note [Packed operator index]) ---
+
+PACKET_NAMES = tuple(_PACKET_NAMES.split("\n"))
+_cache = {}  # decoded tables, made on first read (a racing thread makes an equal one)
+
+
+def _table(name, make):
+    found = _cache.get(name)
+    if found is None:
+        found = _cache[name] = make()
+    return found
+
+
+def _row(line):
+    return tuple(None if f == "-" else f for f in line.split(" "))
+
+
+def _row_lines():
+    return _ROWS.split("\n")
+
+
+def _positions():
+    return dict(zip(PACKET_NAMES, _PACKET_POSITIONS.split("\n")))
+
+
+def _ints(text):
+    return tuple(map(int, text.split())) if text else ()
+
+
+def packet_schemas(packet):
+    """The positions of ``packet``'s schemas in ``_aten.SCHEMAS`` (``()`` for an unknown packet)."""
+    line = _table("positions", _positions).get(packet)
+    return () if line is None else _ints(line.partition("|")[0])
+
+
+def packet_rows(packet):
+    """The rows of ``packet`` (``ROWS`` entries), in index order (``()`` for an unknown packet)."""
+    line = _table("positions", _positions).get(packet)
+    if line is None:
+        return ()
+    lines = _table("row lines", _row_lines)
+    return tuple(_row(lines[i]) for i in _ints(line.partition("|")[2]))
+
+
+def __getattr__(name):
+    """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    if name == "ROWS":
+        value = tuple(map(_row, _table("row lines", _row_lines)))
+    elif name == "PACKETS":
+        value = {p: packet_schemas(p) for p in PACKET_NAMES}
+    elif name == "PACKET_ROWS":
+        positions = _table("positions", _positions)
+        found = [(p, _ints(positions[p].partition("|")[2])) for p in PACKET_NAMES]
+        value = dict(sorted(((p, rows) for p, rows in found if rows), key=lambda item: item[1][0]))
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

@@ -209,31 +209,131 @@ def names_literal(names, indent=4):
     return f"(\n{body}{' ' * (indent - 4)})"
 
 
+def _lines(items, what):
+    """``items`` (strings) as the body of a triple-quoted literal, one per line."""
+    for item in items:
+        if not item or "\n" in item or "\\" in item or '"""' in item or item.endswith('"'):
+            raise RuntimeError(f"aten index: {what} {item!r} cannot be written one per line")
+    return "\n".join(items)
+
+
+def _fields(values, what):
+    """``values`` as one line of space-separated fields (``None`` written ``-``)."""
+    out = []
+    for v in values:
+        v = "-" if v is None else str(v)
+        if not v or " " in v or "\n" in v or "|" in v:
+            raise RuntimeError(f"aten index: {what} field {v!r} cannot be written")
+        out.append(v)
+    return " ".join(out)
+
+
+# Note [Packed operator index]: a tuple of 1,300 tuples and two dicts of 850 tuples cost ~0.5 ms to
+# unmarshal and build at import, most of it objects no import reads. So the index holds its tables
+# as one string each, one entry per line (a string unmarshals as one copy, and splitting it is one C
+# call), and decodes only what is asked: per packet, its schema positions and rows when it is first
+# defined (``packet_schemas``, ``packet_rows``); the whole tables (``ROWS``, ``PACKETS``,
+# ``PACKET_ROWS``) on first read of those names. The decoder is fixed text, written after the tables.
+_DECODER = '''
+# --- decoding (fixed text written by ``_table.py``, Note [Packed operator index]) ---
+
+PACKET_NAMES = tuple(_PACKET_NAMES.split("\\n"))
+_cache = {}  # decoded tables, made on first read (a racing thread makes an equal one)
+
+
+def _table(name, make):
+    found = _cache.get(name)
+    if found is None:
+        found = _cache[name] = make()
+    return found
+
+
+def _row(line):
+    return tuple(None if f == "-" else f for f in line.split(" "))
+
+
+def _row_lines():
+    return _ROWS.split("\\n")
+
+
+def _positions():
+    return dict(zip(PACKET_NAMES, _PACKET_POSITIONS.split("\\n")))
+
+
+def _ints(text):
+    return tuple(map(int, text.split())) if text else ()
+
+
+def packet_schemas(packet):
+    """The positions of ``packet``'s schemas in ``_aten.SCHEMAS`` (``()`` for an unknown packet)."""
+    line = _table("positions", _positions).get(packet)
+    return () if line is None else _ints(line.partition("|")[0])
+
+
+def packet_rows(packet):
+    """The rows of ``packet`` (``ROWS`` entries), in index order (``()`` for an unknown packet)."""
+    line = _table("positions", _positions).get(packet)
+    if line is None:
+        return ()
+    lines = _table("row lines", _row_lines)
+    return tuple(_row(lines[i]) for i in _ints(line.partition("|")[2]))
+
+
+def __getattr__(name):
+    """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    if name == "ROWS":
+        value = tuple(map(_row, _table("row lines", _row_lines)))
+    elif name == "PACKETS":
+        value = {p: packet_schemas(p) for p in PACKET_NAMES}
+    elif name == "PACKET_ROWS":
+        positions = _table("positions", _positions)
+        found = [(p, _ints(positions[p].partition("|")[2])) for p in PACKET_NAMES]
+        value = dict(sorted(((p, rows) for p, rows in found if rows), key=lambda item: item[1][0]))
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+'''
+
+
 def index_source():
-    """The text of ``_index.py`` for the kernel modules as they are."""
+    """The text of ``_index.py`` for the kernel modules as they are (Note [Packed operator index])."""
     names = op_names()
     table_rows = rows(names)
     functions, methods = exposed(names)
+    by_packet, by_packet_rows = packets(names), packet_rows(table_rows)
+    if not set(by_packet_rows) <= set(by_packet):
+        raise RuntimeError(f"aten index: rows of packets without schemas: {set(by_packet_rows) - set(by_packet)}")
+    firsts = [found[0] for found in by_packet_rows.values()]
+    if firsts != sorted(firsts):  # the decoder orders PACKET_ROWS by first row
+        raise RuntimeError("aten index: PACKET_ROWS is not in the order of its first rows")
+    positions = [_fields(by_packet[p], "position") + "|" + _fields(by_packet_rows.get(p, ()), "position")
+                 for p in by_packet]
+    row_lines = [_fields(r, "row") for r in table_rows]
     return (
         '"""Written by ``make gen`` (do not edit; ``tests/package/test_generated_indexes.py`` checks it):\n'
         "the built-in operators' declared schemas, their ``out=`` rows, per operator row where its kernels\n"
         "live, and the packets torch has as functions and methods (Note [Kernel modules on first use],\n"
-        '``_aten/__init__.py``; ``_aten/_table.py`` derives it)."""\n\n'
+        "``_aten/__init__.py``; ``_aten/_table.py`` derives it). The large tables are strings, one entry\n"
+        'per line, decoded when first read (Note [Packed operator index], ``_table.py``)."""\n\n'
         "# The SCHEMAS of the declaring modules, in module order.\n"
-        f"SCHEMAS = {pprint.pformat(schemas(), width=118)}\n\n"
+        f'SCHEMAS = tuple("""\\\n{_lines(schemas(), "schema")}""".split("\\n"))\n\n'
         "# (out= schema, functional overload, exact dtype?) declared beside their functional operators.\n"
         f"OUT = {pprint.pformat(out_rows(), width=118)}\n\n"
-        "# (name, module, kernel table, kind, meta kernel's module.table or None), in index order.\n"
-        f"ROWS = {pprint.pformat(table_rows, width=118)}\n\n"
         "# Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.\n"
-        f"QUALIFIED = {pprint.pformat(qualified(names), width=118)}\n\n"
-        "# Per packet, in order of first appearance: the positions of its schemas in _aten.SCHEMAS\n"
-        "# (base, declared, out=) and of its rows in ROWS (Note [Operators defined on first use]).\n"
-        f"PACKETS = {pprint.pformat(packets(names), width=118, sort_dicts=False)}\n\n"
-        f"PACKET_ROWS = {pprint.pformat(packet_rows(table_rows), width=118, sort_dicts=False)}\n\n"
+        f'QUALIFIED = tuple("""\\\n{_lines(qualified(names), "name")}""".split("\\n"))\n\n'
+        "# ROWS, one per line in index order: name, module, kernel table, kind, meta kernel's module.table\n"
+        "# (- for none).\n"
+        f'_ROWS = """\\\n{_lines(row_lines, "row")}"""\n\n'
+        "# The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).\n"
+        f'_PACKET_NAMES = """\\\n{_lines(list(by_packet), "packet")}"""\n\n'
+        "# Per packet, same order: the positions of its schemas in _aten.SCHEMAS (base, declared, out=) and,\n"
+        "# after |, of its rows in ROWS (Note [Operators defined on first use]).\n"
+        f'_PACKET_POSITIONS = """\\\n{chr(10).join(positions)}"""\n\n'
         "# Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).\n"
         f"FUNCTIONS = {names_literal(functions)}\n"
-        f"METHODS = {names_literal(methods)}\n")
+        f"METHODS = {names_literal(methods)}\n"
+        + _DECODER)
 
 
 PATH = os.path.join(_HERE, "_index.py")
