@@ -2501,1385 +2501,6 @@ aten::quantile.scalar_out
 aten::nanquantile.out
 aten::nanquantile.scalar_out""".split("\n"))
 
-# ROWS, one per line in index order: name, module, kernel table, kind, meta kernel's module.table
-# (- for none).
-_ROWS = """\
-celu activation_ops KERNELS pointwise -
-glu activation_ops KERNELS proxy -
-hardshrink activation_ops KERNELS pointwise -
-softshrink activation_ops KERNELS pointwise -
-hardsigmoid activation_ops KERNELS pointwise -
-hardswish activation_ops KERNELS pointwise -
-log_sigmoid_forward activation_ops KERNELS proxy -
-mish activation_ops KERNELS pointwise -
-_prelu_kernel activation_ops KERNELS pointwise -
-rrelu_with_noise activation_ops KERNELS proxy -
-rrelu_with_noise_ activation_ops KERNELS inplace -
-threshold activation_ops KERNELS pointwise -
-celu_ activation_ops KERNELS inplace -
-hardsigmoid_ activation_ops KERNELS inplace -
-hardswish_ activation_ops KERNELS inplace -
-mish_ activation_ops KERNELS inplace -
-threshold_ activation_ops KERNELS inplace -
-elu_ activation_ops KERNELS inplace -
-_safe_softmax attention_ops KERNELS proxy -
-_softmax_backward_data attention_ops KERNELS proxy -
-_log_softmax_backward_data attention_ops KERNELS proxy -
-_scaled_dot_product_flash_attention_for_cpu attention_ops KERNELS proxy -
-_scaled_dot_product_flash_attention_for_cpu_backward attention_ops KERNELS proxy -
-complex complex_build OPS.KERNELS pointwise -
-polar complex_build OPS.KERNELS pointwise -
-view_as_real complex_views OPS.KERNELS view -
-view_as_complex complex_views OPS.KERNELS view -
-_conj complex_views OPS.KERNELS pointwise -
-_conj_physical complex_views OPS.KERNELS pointwise -
-conj_physical_ complex_views OPS.KERNELS inplace -
-angle complex_views OPS.KERNELS pointwise -
-convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-convolution_backward conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-_convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-im2col conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-col2im conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-pixel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-pixel_unshuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-channel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-_ctc_loss ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
-_ctc_loss.Tensor ctc_ops KERNELS data_dependent -
-_ctc_loss_backward ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
-_ctc_loss_backward.Tensor ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
-_cdist_forward distance_ops KERNELS proxy -
-_euclidean_dist distance_ops KERNELS proxy -
-_pdist_forward distance_ops KERNELS proxy -
-_trilinear distance_ops KERNELS proxy -
-_embedding_bag distance_ops KERNELS proxy -
-_embedding_bag_forward_only distance_ops KERNELS proxy -
-embedding_renorm_ distance_ops KERNELS inplace -
-_embedding_bag_backward distance_ops KERNELS proxy -
-_embedding_bag_dense_backward distance_ops KERNELS proxy -
-_embedding_bag_per_sample_weights_backward distance_ops KERNELS proxy -
-native_dropout dropout_ops KERNELS proxy -
-native_dropout_backward dropout_ops KERNELS proxy -
-bitwise_left_shift.Tensor extra_ops KERNELS pointwise -
-bitwise_left_shift.Tensor_Scalar extra_ops KERNELS pointwise -
-bitwise_right_shift.Tensor extra_ops KERNELS pointwise -
-bitwise_right_shift.Tensor_Scalar extra_ops KERNELS pointwise -
-index_add extra_ops KERNELS proxy -
-index_add_ extra_ops KERNELS inplace -
-scatter_add_ extra_ops KERNELS inplace -
-roll extra_ops KERNELS proxy -
-nan_to_num extra_ops KERNELS pointwise -
-isin.Tensor_Tensor extra_ops KERNELS proxy -
-equal extra_ops KERNELS own_meta extra_ops.META_KERNELS
-_local_scalar_dense extra_ops KERNELS own_meta extra_ops.META_KERNELS
-zeros factory KERNELS factory factory.META_KERNELS
-ones factory KERNELS factory factory.META_KERNELS
-empty.memory_format factory KERNELS factory factory.META_KERNELS
-empty_strided factory KERNELS factory factory.META_KERNELS
-full factory KERNELS factory factory.META_KERNELS
-arange factory KERNELS factory factory.META_KERNELS
-arange.start factory KERNELS factory factory.META_KERNELS
-arange.start_step factory KERNELS factory factory.META_KERNELS
-eye factory KERNELS factory factory.META_KERNELS
-eye.m factory KERNELS factory factory.META_KERNELS
-rand factory KERNELS factory factory.META_KERNELS
-randn factory KERNELS factory factory.META_KERNELS
-randint factory KERNELS factory factory.META_KERNELS
-zeros_like factory KERNELS like -
-ones_like factory KERNELS like -
-empty_like factory KERNELS like -
-rand_like factory KERNELS like -
-randn_like factory KERNELS like -
-full_like factory KERNELS like -
-new_empty factory KERNELS like -
-new_zeros factory KERNELS like -
-new_ones factory KERNELS like -
-new_full factory KERNELS like -
-uniform_ factory KERNELS inplace -
-normal_ factory KERNELS inplace -
-_to_copy factory KERNELS meta_aware -
-numel factory KERNELS meta_aware -
-index_copy index_ops KERNELS proxy -
-index_copy_ index_ops KERNELS inplace -
-index_fill.int_Scalar index_ops KERNELS proxy -
-index_fill.int_Tensor index_ops KERNELS proxy -
-index_fill_.int_Scalar index_ops KERNELS inplace -
-index_fill_.int_Tensor index_ops KERNELS inplace -
-scatter_reduce.two index_ops KERNELS proxy -
-scatter_reduce_.two index_ops KERNELS inplace -
-unfold index_ops KERNELS view -
-detach_ index_ops KERNELS own_meta index_ops.META_KERNELS
-index_reduce index_reduce_ops OPS.KERNELS proxy -
-index_reduce_ index_reduce_ops OPS.KERNELS inplace -
-index.Tensor indexing KERNELS proxy -
-index_put_ indexing KERNELS inplace -
-index_put indexing KERNELS proxy -
-index_select indexing KERNELS proxy -
-gather indexing KERNELS proxy -
-scatter.src indexing KERNELS proxy -
-scatter.value indexing KERNELS proxy -
-masked_fill.Scalar indexing KERNELS proxy -
-masked_fill.Tensor indexing KERNELS proxy -
-masked_fill_.Scalar indexing KERNELS inplace -
-masked_fill_.Tensor indexing KERNELS inplace -
-nonzero indexing KERNELS data_dependent -
-scatter_.src indexing KERNELS inplace -
-scatter_.value indexing KERNELS inplace -
-scatter_add indexing KERNELS proxy -
-scatter.reduce indexing KERNELS proxy -
-scatter.value_reduce indexing KERNELS proxy -
-scatter_.reduce indexing KERNELS inplace -
-scatter_.value_reduce indexing KERNELS inplace -
-eq_.Tensor inplace_logic OPS.KERNELS inplace -
-eq_.Scalar inplace_logic OPS.KERNELS inplace -
-ne_.Tensor inplace_logic OPS.KERNELS inplace -
-ne_.Scalar inplace_logic OPS.KERNELS inplace -
-lt_.Tensor inplace_logic OPS.KERNELS inplace -
-lt_.Scalar inplace_logic OPS.KERNELS inplace -
-le_.Tensor inplace_logic OPS.KERNELS inplace -
-le_.Scalar inplace_logic OPS.KERNELS inplace -
-gt_.Tensor inplace_logic OPS.KERNELS inplace -
-gt_.Scalar inplace_logic OPS.KERNELS inplace -
-ge_.Tensor inplace_logic OPS.KERNELS inplace -
-ge_.Scalar inplace_logic OPS.KERNELS inplace -
-bitwise_and_.Scalar inplace_logic OPS.KERNELS inplace -
-bitwise_or_.Scalar inplace_logic OPS.KERNELS inplace -
-bitwise_xor_.Scalar inplace_logic OPS.KERNELS inplace -
-logical_and_ inplace_logic OPS.KERNELS inplace -
-logical_or_ inplace_logic OPS.KERNELS inplace -
-logical_xor_ inplace_logic OPS.KERNELS inplace -
-logical_not_ inplace_logic OPS.KERNELS inplace -
-bitwise_not_ inplace_logic OPS.KERNELS inplace -
-bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -
-bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
-bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -
-bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
-tril_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-triu_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-empty_permuted layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-mm linalg KERNELS proxy -
-bmm linalg KERNELS proxy -
-dot linalg KERNELS proxy -
-outer linalg KERNELS proxy -
-mv linalg KERNELS proxy -
-linalg_cholesky_ex linalg_factor OPS.KERNELS meta_aware -
-linalg_lu_factor_ex linalg_factor OPS.KERNELS meta_aware -
-linalg_lu linalg_factor OPS.KERNELS meta_aware -
-lu_unpack linalg_factor OPS.KERNELS meta_aware -
-linalg_lu_solve linalg_factor OPS.KERNELS meta_aware -
-linalg_inv_ex linalg_factor OPS.KERNELS meta_aware -
-_linalg_solve_ex linalg_factor OPS.KERNELS meta_aware -
-_linalg_det linalg_factor OPS.KERNELS meta_aware -
-_linalg_slogdet linalg_factor OPS.KERNELS meta_aware -
-linalg_solve_triangular linalg_factor OPS.KERNELS meta_aware -
-triangular_solve linalg_factor OPS.KERNELS meta_aware -
-cholesky_solve linalg_factor OPS.KERNELS meta_aware -
-cholesky_inverse linalg_factor OPS.KERNELS meta_aware -
-linalg_ldl_factor_ex linalg_factor OPS.KERNELS meta_aware -
-linalg_ldl_solve linalg_factor OPS.KERNELS meta_aware -
-trace linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
-linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
-linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
-_linalg_eigh linalg_spectral OPS.KERNELS meta_aware -
-linalg_eig linalg_spectral OPS.KERNELS meta_aware -
-_linalg_eigvals linalg_spectral OPS.KERNELS meta_aware -
-_linalg_svd linalg_spectral OPS.KERNELS meta_aware -
-linalg_polar linalg_spectral OPS.KERNELS meta_aware -
-linalg_matrix_sqrth linalg_spectral OPS.KERNELS meta_aware -
-linalg_matrix_exp linalg_spectral OPS.KERNELS meta_aware -
-linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -
-linalg_lstsq linalg_spectral OPS.KERNELS meta_aware -
-geqrf linalg_spectral OPS.KERNELS meta_aware -
-linalg_householder_product linalg_spectral OPS.KERNELS meta_aware -
-ormqr linalg_spectral OPS.KERNELS meta_aware -
-logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-binary_cross_entropy loss_ops KERNELS proxy -
-binary_cross_entropy_with_logits loss_ops KERNELS proxy -
-nll_loss_forward loss_ops KERNELS proxy -
-nll_loss2d_forward loss_ops KERNELS proxy -
-smooth_l1_loss loss_ops KERNELS proxy -
-mse_loss loss_ops KERNELS proxy -
-huber_loss loss_ops KERNELS proxy -
-soft_margin_loss loss_ops KERNELS proxy -
-multi_margin_loss loss_ops KERNELS proxy -
-multilabel_margin_loss_forward loss_ops KERNELS proxy -
-atan2 math_ops KERNELS pointwise -
-hypot math_ops KERNELS pointwise -
-logaddexp math_ops KERNELS pointwise -
-copysign.Tensor math_ops KERNELS pointwise -
-copysign.Scalar math_ops KERNELS pointwise -
-heaviside math_ops KERNELS pointwise -
-sinc math_ops KERNELS pointwise -
-xlogy.Tensor math_ops KERNELS pointwise -
-xlogy.Scalar_Other math_ops KERNELS pointwise -
-xlogy.Scalar_Self math_ops KERNELS pointwise -
-frac math_ops KERNELS pointwise -
-sgn math_ops KERNELS pointwise -
-lerp.Tensor math_ops KERNELS pointwise -
-atan2_ math_ops KERNELS inplace -
-hypot_ math_ops KERNELS inplace -
-copysign_.Tensor math_ops KERNELS inplace -
-copysign_.Scalar math_ops KERNELS inplace -
-heaviside_ math_ops KERNELS inplace -
-sinc_ math_ops KERNELS inplace -
-xlogy_.Tensor math_ops KERNELS inplace -
-xlogy_.Scalar_Other math_ops KERNELS inplace -
-frac_ math_ops KERNELS inplace -
-sgn_ math_ops KERNELS inplace -
-lerp_.Tensor math_ops KERNELS inplace -
-trunc_ math_ops KERNELS inplace -
-floor_ math_ops KERNELS inplace -
-ceil_ math_ops KERNELS inplace -
-round_ math_ops KERNELS inplace -
-reciprocal_ math_ops KERNELS inplace -
-rsqrt_ math_ops KERNELS inplace -
-square_ math_ops KERNELS inplace -
-log2_ math_ops KERNELS inplace -
-log10_ math_ops KERNELS inplace -
-log1p_ math_ops KERNELS inplace -
-tan_ math_ops KERNELS inplace -
-erf_ math_ops KERNELS inplace -
-lerp_.Scalar math_ops KERNELS inplace -
-clamp_min_ math_ops KERNELS inplace -
-clamp_max_ math_ops KERNELS inplace -
-nan_to_num_ math_ops KERNELS inplace -
-exp2_ math_ops KERNELS inplace -
-fmod_.Scalar math_ops KERNELS inplace -
-fmod_.Tensor math_ops KERNELS inplace -
-tril_ math_ops KERNELS inplace -
-triu_ math_ops KERNELS inplace -
-round_.decimals math_ops KERNELS inplace -
-logaddexp2 math_ops OPS.KERNELS pointwise -
-new_empty_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
-view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS
-as_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
-split_with_sizes misc_ops KERNELS view -
-split.sizes misc_ops KERNELS view -
-aminmax misc_ops KERNELS proxy -
-cumprod misc_ops KERNELS reduction -
-round.decimals misc_ops KERNELS pointwise -
-exp2 misc_ops KERNELS pointwise -
-count_nonzero misc_ops KERNELS reduction -
-count_nonzero.dim_IntList misc_ops KERNELS reduction -
-masked_select misc_ops KERNELS data_dependent -
-fmod.Tensor misc_ops KERNELS pointwise -
-fmod.Scalar misc_ops KERNELS pointwise -
-erf nn_ops KERNELS pointwise -
-gelu nn_ops KERNELS pointwise -
-gelu_backward nn_ops KERNELS pointwise -
-silu_backward nn_ops KERNELS pointwise -
-hardtanh nn_ops KERNELS pointwise -
-elu nn_ops KERNELS pointwise -
-softplus nn_ops KERNELS pointwise -
-constant_pad_nd nn_ops KERNELS proxy -
-one_hot nn_ops KERNELS own_meta meta.META_KERNELS
-native_batch_norm norm_ops KERNELS proxy -
-_native_batch_norm_legit norm_ops KERNELS proxy -
-_native_batch_norm_legit.no_stats norm_ops KERNELS proxy -
-_native_batch_norm_legit_no_training norm_ops KERNELS proxy -
-_batch_norm_with_update norm_ops KERNELS proxy -
-_batch_norm_no_update norm_ops KERNELS proxy -
-native_group_norm norm_ops KERNELS proxy -
-native_layer_norm norm_ops KERNELS proxy -
-native_layer_norm_backward norm_ops KERNELS proxy -
-linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS
-gcd numeric_ops OPS.KERNELS pointwise -
-gcd_ numeric_ops OPS.KERNELS inplace -
-lcm numeric_ops OPS.KERNELS pointwise -
-lcm_ numeric_ops OPS.KERNELS inplace -
-ldexp.Tensor numeric_ops OPS.KERNELS pointwise -
-ldexp_ numeric_ops OPS.KERNELS inplace -
-frexp.Tensor numeric_ops OPS.KERNELS own_meta numeric_ops.OPS.META_KERNELS
-nextafter numeric_ops OPS.KERNELS pointwise -
-nextafter_ numeric_ops OPS.KERNELS inplace -
-put placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-put_ placement_ops OPS.KERNELS inplace -
-masked_scatter placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-masked_scatter_ placement_ops OPS.KERNELS inplace -
-masked_scatter_backward placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-_unsafe_masked_index placement_ops OPS.KERNELS meta_aware -
-_unsafe_masked_index_put_accumulate placement_ops OPS.KERNELS meta_aware -
-nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-_chunk_cat placement_ops OPS.KERNELS meta_aware -
-hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-add.Tensor pointwise KERNELS pointwise -
-add.Scalar pointwise KERNELS pointwise -
-sub.Tensor pointwise KERNELS pointwise -
-sub.Scalar pointwise KERNELS pointwise -
-rsub.Tensor pointwise KERNELS pointwise -
-rsub.Scalar pointwise KERNELS pointwise -
-mul.Tensor pointwise KERNELS pointwise -
-mul.Scalar pointwise KERNELS pointwise -
-div.Tensor pointwise KERNELS pointwise -
-div.Scalar pointwise KERNELS pointwise -
-div.Tensor_mode pointwise KERNELS pointwise -
-div.Scalar_mode pointwise KERNELS pointwise -
-floor_divide pointwise KERNELS pointwise -
-floor_divide.Scalar pointwise KERNELS pointwise -
-remainder.Tensor pointwise KERNELS pointwise -
-remainder.Scalar pointwise KERNELS pointwise -
-remainder.Scalar_Tensor pointwise KERNELS pointwise -
-pow.Tensor_Tensor pointwise KERNELS pointwise -
-pow.Tensor_Scalar pointwise KERNELS pointwise -
-pow.Scalar pointwise KERNELS pointwise -
-maximum pointwise KERNELS pointwise -
-minimum pointwise KERNELS pointwise -
-max.other pointwise KERNELS pointwise -
-min.other pointwise KERNELS pointwise -
-where.self pointwise KERNELS pointwise -
-where.ScalarOther pointwise KERNELS pointwise -
-where.ScalarSelf pointwise KERNELS pointwise -
-clamp pointwise KERNELS pointwise -
-clamp.Tensor pointwise KERNELS pointwise -
-clamp_min pointwise KERNELS pointwise -
-clamp_max pointwise KERNELS pointwise -
-isclose pointwise KERNELS pointwise -
-allclose pointwise KERNELS data_dependent -
-lerp.Scalar pointwise KERNELS pointwise -
-logical_and pointwise KERNELS pointwise -
-logical_or pointwise KERNELS pointwise -
-logical_xor pointwise KERNELS pointwise -
-bitwise_not pointwise KERNELS pointwise -
-copy_ pointwise KERNELS inplace -
-fill_.Scalar pointwise KERNELS inplace -
-fill_.Tensor pointwise KERNELS inplace -
-zero_ pointwise KERNELS inplace -
-eq.Tensor pointwise KERNELS pointwise -
-eq.Scalar pointwise KERNELS pointwise -
-ne.Tensor pointwise KERNELS pointwise -
-ne.Scalar pointwise KERNELS pointwise -
-lt.Tensor pointwise KERNELS pointwise -
-lt.Scalar pointwise KERNELS pointwise -
-le.Tensor pointwise KERNELS pointwise -
-le.Scalar pointwise KERNELS pointwise -
-gt.Tensor pointwise KERNELS pointwise -
-gt.Scalar pointwise KERNELS pointwise -
-ge.Tensor pointwise KERNELS pointwise -
-ge.Scalar pointwise KERNELS pointwise -
-bitwise_and.Tensor pointwise KERNELS pointwise -
-bitwise_and.Scalar pointwise KERNELS pointwise -
-bitwise_or.Tensor pointwise KERNELS pointwise -
-bitwise_or.Scalar pointwise KERNELS pointwise -
-bitwise_xor.Tensor pointwise KERNELS pointwise -
-bitwise_xor.Scalar pointwise KERNELS pointwise -
-add_.Tensor pointwise KERNELS inplace -
-add_.Scalar pointwise KERNELS inplace -
-sub_.Scalar pointwise KERNELS inplace -
-sub_.Tensor pointwise KERNELS inplace -
-mul_.Tensor pointwise KERNELS inplace -
-mul_.Scalar pointwise KERNELS inplace -
-div_.Tensor pointwise KERNELS inplace -
-div_.Scalar pointwise KERNELS inplace -
-div_.Tensor_mode pointwise KERNELS inplace -
-div_.Scalar_mode pointwise KERNELS inplace -
-remainder_.Scalar pointwise KERNELS inplace -
-floor_divide_.Tensor pointwise KERNELS inplace -
-floor_divide_.Scalar pointwise KERNELS inplace -
-pow_.Scalar pointwise KERNELS inplace -
-pow_.Tensor pointwise KERNELS inplace -
-clamp_ pointwise KERNELS inplace -
-remainder_.Tensor pointwise KERNELS inplace -
-bitwise_and_.Tensor pointwise KERNELS inplace -
-bitwise_or_.Tensor pointwise KERNELS inplace -
-bitwise_xor_.Tensor pointwise KERNELS inplace -
-clamp_min.Tensor pointwise OPS.KERNELS pointwise -
-clamp_min_.Tensor pointwise OPS.KERNELS inplace -
-clamp_max.Tensor pointwise OPS.KERNELS pointwise -
-clamp_max_.Tensor pointwise OPS.KERNELS inplace -
-clamp_.Tensor pointwise OPS.KERNELS inplace -
-max_pool2d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-max_pool3d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-max_pool2d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-max_pool3d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-_adaptive_avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-_adaptive_avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-_adaptive_avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-_adaptive_avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-adaptive_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-adaptive_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-adaptive_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-adaptive_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-fractional_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-fractional_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-fractional_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-fractional_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-max_unpool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-max_unpool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-vdot products OPS.KERNELS proxy -
-cauchy_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-exponential_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-log_normal_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-geometric_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-bernoulli_.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-bernoulli_.float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-random_.from random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-random_.to random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-random_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-multinomial random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-multinomial.out random_ops OPS.KERNELS meta_aware -
-normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-normal.float_float_out random_ops OPS.KERNELS meta_aware -
-nansum reduce_ops KERNELS reduction -
-nanmean reduce_ops KERNELS reduction -
-cummax reduce_ops KERNELS reduction -
-cummin reduce_ops KERNELS reduction -
-median reduce_ops KERNELS reduction -
-median.dim reduce_ops KERNELS reduction -
-mode reduce_ops KERNELS reduction -
-cumprod_ reduce_ops KERNELS inplace -
-cumsum_ reduce_ops KERNELS inplace -
-sum reduction KERNELS reduction -
-sum.dim_IntList reduction KERNELS reduction -
-mean reduction KERNELS reduction -
-mean.dim reduction KERNELS reduction -
-prod reduction KERNELS reduction -
-prod.dim_int reduction KERNELS reduction -
-amax reduction KERNELS reduction -
-amin reduction KERNELS reduction -
-max reduction KERNELS reduction -
-min reduction KERNELS reduction -
-max.dim reduction KERNELS reduction -
-min.dim reduction KERNELS reduction -
-argmax reduction KERNELS reduction -
-argmin reduction KERNELS reduction -
-var.correction reduction KERNELS reduction -
-std.correction reduction KERNELS reduction -
-softmax.int reduction KERNELS reduction -
-log_softmax.int reduction KERNELS reduction -
-_softmax reduction KERNELS reduction -
-_log_softmax reduction KERNELS reduction -
-cumsum reduction KERNELS reduction -
-sort reduction KERNELS reduction -
-topk reduction KERNELS topk -
-any reduction KERNELS reduction -
-any.dim reduction KERNELS reduction -
-any.dims reduction KERNELS reduction -
-all reduction KERNELS reduction -
-all.dim reduction KERNELS reduction -
-all.dims reduction KERNELS reduction -
-resize_ resize_ops OPS.KERNELS meta_aware -
-resize_as_ resize_ops OPS.KERNELS meta_aware -
-upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_nearest1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_nearest2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_nearest3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_nearest_exact1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_nearest_exact2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_nearest_exact3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_linear1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_bilinear2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_trilinear3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-upsample_bicubic2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_bilinear2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-_upsample_bicubic2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-grid_sampler_2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-grid_sampler_3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-grid_sampler_2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-grid_sampler_3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-addmm scaled_ops OPS.KERNELS proxy -
-addmv scaled_ops OPS.KERNELS proxy -
-addr scaled_ops OPS.KERNELS proxy -
-addr_ scaled_ops OPS.KERNELS inplace -
-addbmm scaled_ops OPS.KERNELS proxy -
-baddbmm scaled_ops OPS.KERNELS proxy -
-addcmul scaled_ops OPS.KERNELS pointwise -
-addcmul_ scaled_ops OPS.KERNELS inplace -
-addcdiv scaled_ops OPS.KERNELS pointwise -
-addcdiv_ scaled_ops OPS.KERNELS inplace -
-addmm_ scaled_ops OPS.KERNELS inplace -
-addmv_ scaled_ops OPS.KERNELS inplace -
-addbmm_ scaled_ops OPS.KERNELS inplace -
-baddbmm_ scaled_ops OPS.KERNELS inplace -
-narrow shape KERNELS view -
-unbind.int shape KERNELS view -
-diagonal shape KERNELS view -
-view shape KERNELS view -
-reshape shape KERNELS view -
-t shape KERNELS view -
-transpose.int shape KERNELS view -
-permute shape KERNELS view -
-expand shape KERNELS view -
-unsqueeze shape KERNELS view -
-squeeze shape KERNELS view -
-squeeze.dim shape KERNELS view -
-select.int shape KERNELS view -
-slice.Tensor shape KERNELS view -
-alias shape KERNELS view -
-detach shape KERNELS view -
-clone shape KERNELS proxy -
-cat shape KERNELS proxy -
-stack shape KERNELS proxy -
-split.Tensor shape KERNELS view -
-squeeze.dims shape KERNELS view -
-movedim.int shape KERNELS view -
-movedim.intlist shape KERNELS view -
-flip shape KERNELS proxy -
-repeat shape KERNELS proxy -
-triu shape KERNELS proxy -
-tril shape KERNELS proxy -
-argsort sorting KERNELS reduction -
-argsort.stable sorting KERNELS reduction -
-sort.stable sorting KERNELS reduction -
-bucketize.Tensor sorting KERNELS proxy -
-bucketize.Scalar sorting KERNELS proxy -
-searchsorted.Tensor sorting KERNELS proxy -
-searchsorted.Scalar sorting KERNELS proxy -
-argwhere sorting KERNELS data_dependent -
-kthvalue sorting KERNELS reduction -
-repeat_interleave.self_int sorting KERNELS proxy -
-repeat_interleave.self_Tensor sorting KERNELS data_dependent -
-repeat_interleave.Tensor sorting KERNELS data_dependent -
-digamma special_ops OPS.KERNELS pointwise -
-digamma_ special_ops OPS.KERNELS inplace -
-lgamma special_ops OPS.KERNELS pointwise -
-lgamma_ special_ops OPS.KERNELS inplace -
-erfc special_ops OPS.KERNELS pointwise -
-erfc_ special_ops OPS.KERNELS inplace -
-erfinv special_ops OPS.KERNELS pointwise -
-erfinv_ special_ops OPS.KERNELS inplace -
-i0 special_ops OPS.KERNELS pointwise -
-i0_ special_ops OPS.KERNELS inplace -
-special_i0e special_ops OPS.KERNELS pointwise -
-special_i1 special_ops OPS.KERNELS pointwise -
-special_i1e special_ops OPS.KERNELS pointwise -
-special_entr special_ops OPS.KERNELS pointwise -
-special_erfcx special_ops OPS.KERNELS pointwise -
-special_ndtri special_ops OPS.KERNELS pointwise -
-special_log_ndtr special_ops OPS.KERNELS pointwise -
-special_airy_ai special_ops OPS.KERNELS pointwise -
-special_bessel_j0 special_ops OPS.KERNELS pointwise -
-special_bessel_j1 special_ops OPS.KERNELS pointwise -
-special_bessel_y0 special_ops OPS.KERNELS pointwise -
-special_bessel_y1 special_ops OPS.KERNELS pointwise -
-special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -
-special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -
-special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -
-special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -
-special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -
-special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -
-special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -
-polygamma special_ops OPS.KERNELS pointwise -
-polygamma_ special_ops OPS.KERNELS inplace -
-mvlgamma special_ops OPS.KERNELS pointwise -
-mvlgamma_ special_ops OPS.KERNELS inplace -
-igamma special_ops OPS.KERNELS pointwise -
-igamma_ special_ops OPS.KERNELS inplace -
-igammac special_ops OPS.KERNELS pointwise -
-igammac_ special_ops OPS.KERNELS inplace -
-special_xlog1py special_ops OPS.KERNELS pointwise -
-special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -
-special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -
-special_zeta special_ops OPS.KERNELS pointwise -
-special_zeta.self_scalar special_ops OPS.KERNELS pointwise -
-special_zeta.other_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -
-special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -
-special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -
-special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -
-special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -
-special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -
-special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -
-special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -
-special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -
-special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -
-special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -
-special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -
-special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -
-special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -
-special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -
-_fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS
-_fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS
-_fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS
-unfold_backward spectral OPS.KERNELS proxy -
-_unique2 statistics OPS.KERNELS data_dependent -
-_unique statistics OPS.KERNELS data_dependent -
-unique_dim statistics OPS.KERNELS data_dependent -
-unique_dim_consecutive statistics OPS.KERNELS data_dependent -
-unique_consecutive statistics OPS.KERNELS data_dependent -
-bincount statistics OPS.KERNELS data_dependent -
-_histogramdd_bin_edges statistics OPS.KERNELS proxy -
-_histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
-_histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
-histogram.bins_tensor statistics OPS.KERNELS proxy -
-histogram.bin_ct statistics OPS.KERNELS proxy -
-histc statistics OPS.KERNELS proxy -
-nanmedian statistics OPS.KERNELS proxy -
-nanmedian.dim statistics OPS.KERNELS proxy -
-_logcumsumexp statistics OPS.KERNELS proxy -
-logcumsumexp statistics OPS.KERNELS proxy -
-renorm statistics OPS.KERNELS proxy -
-renorm_ statistics OPS.KERNELS inplace -
-dist statistics OPS.KERNELS proxy -
-segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
-_segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
-asin trig_ops KERNELS pointwise -
-acos trig_ops KERNELS pointwise -
-atan trig_ops KERNELS pointwise -
-sinh trig_ops KERNELS pointwise -
-cosh trig_ops KERNELS pointwise -
-asinh trig_ops KERNELS pointwise -
-acosh trig_ops KERNELS pointwise -
-atanh trig_ops KERNELS pointwise -
-deg2rad trig_ops KERNELS pointwise -
-rad2deg trig_ops KERNELS pointwise -
-logit trig_ops KERNELS pointwise -
-signbit trig_ops KERNELS pointwise -
-fmax trig_ops KERNELS pointwise -
-fmin trig_ops KERNELS pointwise -
-isposinf trig_ops KERNELS pointwise -
-isneginf trig_ops KERNELS pointwise -
-asin_ trig_ops KERNELS inplace -
-acos_ trig_ops KERNELS inplace -
-atan_ trig_ops KERNELS inplace -
-sinh_ trig_ops KERNELS inplace -
-cosh_ trig_ops KERNELS inplace -
-asinh_ trig_ops KERNELS inplace -
-acosh_ trig_ops KERNELS inplace -
-atanh_ trig_ops KERNELS inplace -
-deg2rad_ trig_ops KERNELS inplace -
-rad2deg_ trig_ops KERNELS inplace -
-logit_ trig_ops KERNELS inplace -
-neg unary KERNELS pointwise -
-abs unary KERNELS pointwise -
-sign unary KERNELS pointwise -
-square unary KERNELS pointwise -
-relu unary KERNELS pointwise -
-silu unary KERNELS pointwise -
-sigmoid unary KERNELS pointwise -
-leaky_relu unary KERNELS pointwise -
-logical_not unary KERNELS pointwise -
-floor unary KERNELS pointwise -
-ceil unary KERNELS pointwise -
-round unary KERNELS pointwise -
-trunc unary KERNELS pointwise -
-isnan unary KERNELS pointwise -
-isinf unary KERNELS pointwise -
-isfinite unary KERNELS pointwise -
-exp unary KERNELS pointwise -
-expm1 unary KERNELS pointwise -
-sin unary KERNELS pointwise -
-cos unary KERNELS pointwise -
-tan unary KERNELS pointwise -
-tanh unary KERNELS pointwise -
-log unary KERNELS pointwise -
-log2 unary KERNELS pointwise -
-log10 unary KERNELS pointwise -
-log1p unary KERNELS pointwise -
-sqrt unary KERNELS pointwise -
-rsqrt unary KERNELS pointwise -
-reciprocal unary KERNELS pointwise -
-abs_ unary KERNELS inplace -
-neg_ unary KERNELS inplace -
-exp_ unary KERNELS inplace -
-log_ unary KERNELS inplace -
-sin_ unary KERNELS inplace -
-cos_ unary KERNELS inplace -
-tanh_ unary KERNELS inplace -
-sqrt_ unary KERNELS inplace -
-sigmoid_ unary KERNELS inplace -
-relu_ unary KERNELS inplace -
-sign_ unary KERNELS inplace -
-expm1_ unary KERNELS inplace -
-randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS
-randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS
-selu activation_ops COMPOSITE composite -
-selu_ activation_ops COMPOSITE composite -
-log_sigmoid activation_ops COMPOSITE composite -
-prelu activation_ops COMPOSITE composite -
-rrelu activation_ops COMPOSITE composite -
-rrelu_ activation_ops COMPOSITE composite -
-arccos aliases OPS.COMPOSITE composite -
-arccos_ aliases OPS.COMPOSITE composite -
-arccosh aliases OPS.COMPOSITE composite -
-arccosh_ aliases OPS.COMPOSITE composite -
-arcsin aliases OPS.COMPOSITE composite -
-arcsin_ aliases OPS.COMPOSITE composite -
-arcsinh aliases OPS.COMPOSITE composite -
-arcsinh_ aliases OPS.COMPOSITE composite -
-arctan aliases OPS.COMPOSITE composite -
-arctan_ aliases OPS.COMPOSITE composite -
-arctanh aliases OPS.COMPOSITE composite -
-arctanh_ aliases OPS.COMPOSITE composite -
-arctan2 aliases OPS.COMPOSITE composite -
-arctan2_ aliases OPS.COMPOSITE composite -
-fix aliases OPS.COMPOSITE composite -
-fix_ aliases OPS.COMPOSITE composite -
-greater.Tensor aliases OPS.COMPOSITE composite -
-greater.Scalar aliases OPS.COMPOSITE composite -
-greater_.Tensor aliases OPS.COMPOSITE composite -
-greater_.Scalar aliases OPS.COMPOSITE composite -
-greater_equal.Tensor aliases OPS.COMPOSITE composite -
-greater_equal.Scalar aliases OPS.COMPOSITE composite -
-greater_equal_.Tensor aliases OPS.COMPOSITE composite -
-greater_equal_.Scalar aliases OPS.COMPOSITE composite -
-less.Tensor aliases OPS.COMPOSITE composite -
-less.Scalar aliases OPS.COMPOSITE composite -
-less_.Tensor aliases OPS.COMPOSITE composite -
-less_.Scalar aliases OPS.COMPOSITE composite -
-less_equal.Tensor aliases OPS.COMPOSITE composite -
-less_equal.Scalar aliases OPS.COMPOSITE composite -
-less_equal_.Tensor aliases OPS.COMPOSITE composite -
-less_equal_.Scalar aliases OPS.COMPOSITE composite -
-not_equal.Tensor aliases OPS.COMPOSITE composite -
-not_equal.Scalar aliases OPS.COMPOSITE composite -
-not_equal_.Tensor aliases OPS.COMPOSITE composite -
-not_equal_.Scalar aliases OPS.COMPOSITE composite -
-clip aliases OPS.COMPOSITE composite -
-clip_ aliases OPS.COMPOSITE composite -
-clip.Tensor aliases OPS.COMPOSITE composite -
-clip_.Tensor aliases OPS.COMPOSITE composite -
-moveaxis.int aliases OPS.COMPOSITE composite -
-moveaxis.intlist aliases OPS.COMPOSITE composite -
-swapaxes aliases OPS.COMPOSITE composite -
-swapaxes_ aliases OPS.COMPOSITE composite -
-swapdims aliases OPS.COMPOSITE composite -
-swapdims_ aliases OPS.COMPOSITE composite -
-row_stack aliases OPS.COMPOSITE composite -
-ger aliases OPS.COMPOSITE composite -
-scaled_dot_product_attention attention_ops COMPOSITE composite -
-_scaled_dot_product_attention_math attention_ops COMPOSITE composite -
-isreal complex_build OPS.COMPOSITE composite -
-adjoint complex_ops OPS.COMPOSITE composite -
-real complex_views OPS.COMPOSITE composite -
-imag complex_views OPS.COMPOSITE composite -
-conj complex_views OPS.COMPOSITE composite -
-conj_physical complex_views OPS.COMPOSITE composite -
-resolve_conj complex_views OPS.COMPOSITE composite -
-resolve_neg complex_views OPS.COMPOSITE composite -
-rms_norm composite_nn COMPOSITE composite -
-embedding composite_nn COMPOSITE composite -
-pad composite_nn COMPOSITE composite -
-logsumexp composite_nn COMPOSITE composite -
-_convolution.deprecated conv_ops OPS.COMPOSITE composite -
-_convolution_mode conv_ops OPS.COMPOSITE composite -
-conv1d conv_ops OPS.COMPOSITE composite -
-conv2d conv_ops OPS.COMPOSITE composite -
-conv3d conv_ops OPS.COMPOSITE composite -
-conv1d.padding conv_ops OPS.COMPOSITE composite -
-conv2d.padding conv_ops OPS.COMPOSITE composite -
-conv3d.padding conv_ops OPS.COMPOSITE composite -
-conv_transpose1d conv_ops OPS.COMPOSITE composite -
-conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
-conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
-native_channel_shuffle conv_ops OPS.COMPOSITE composite -
-ctc_loss.IntList ctc_ops COMPOSITE composite -
-ctc_loss.Tensor ctc_ops COMPOSITE composite -
-cdist distance_ops COMPOSITE composite -
-pdist distance_ops COMPOSITE composite -
-cosine_similarity distance_ops COMPOSITE composite -
-bilinear distance_ops COMPOSITE composite -
-embedding_bag distance_ops COMPOSITE composite -
-embedding_bag.padding_idx distance_ops COMPOSITE composite -
-dropout dropout_ops COMPOSITE composite -
-dropout_ dropout_ops COMPOSITE composite -
-feature_dropout dropout_ops COMPOSITE composite -
-feature_dropout_ dropout_ops COMPOSITE composite -
-alpha_dropout dropout_ops COMPOSITE composite -
-alpha_dropout_ dropout_ops COMPOSITE composite -
-feature_alpha_dropout dropout_ops COMPOSITE composite -
-feature_alpha_dropout_ dropout_ops COMPOSITE composite -
-einsum einsum OPS.COMPOSITE composite -
-norm.Scalar extra_ops COMPOSITE composite -
-norm.ScalarOpt_dim extra_ops COMPOSITE composite -
-var.dim extra_ops COMPOSITE composite -
-std.dim extra_ops COMPOSITE composite -
-var extra_ops COMPOSITE composite -
-std extra_ops COMPOSITE composite -
-tile extra_ops COMPOSITE composite -
-copy functional_forms OPS.COMPOSITE composite -
-fill.Scalar functional_forms OPS.COMPOSITE composite -
-fill.Tensor functional_forms OPS.COMPOSITE composite -
-take index_ops COMPOSITE composite -
-take_along_dim index_ops COMPOSITE composite -
-tensor_split.sections index_ops COMPOSITE composite -
-tensor_split.indices index_ops COMPOSITE composite -
-tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
-atleast_1d joining_ops OPS.COMPOSITE composite -
-atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
-atleast_2d joining_ops OPS.COMPOSITE composite -
-atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
-atleast_3d joining_ops OPS.COMPOSITE composite -
-atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
-hstack joining_ops OPS.COMPOSITE composite -
-vstack joining_ops OPS.COMPOSITE composite -
-dstack joining_ops OPS.COMPOSITE composite -
-column_stack joining_ops OPS.COMPOSITE composite -
-hsplit.int joining_ops OPS.COMPOSITE composite -
-hsplit.array joining_ops OPS.COMPOSITE composite -
-vsplit.int joining_ops OPS.COMPOSITE composite -
-vsplit.array joining_ops OPS.COMPOSITE composite -
-dsplit.int joining_ops OPS.COMPOSITE composite -
-dsplit.array joining_ops OPS.COMPOSITE composite -
-unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
-unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
-unsafe_chunk joining_ops OPS.COMPOSITE composite -
-broadcast_to joining_ops OPS.COMPOSITE composite -
-broadcast_tensors joining_ops OPS.COMPOSITE composite -
-meshgrid joining_ops OPS.COMPOSITE composite -
-meshgrid.indexing joining_ops OPS.COMPOSITE composite -
-cartesian_prod joining_ops OPS.COMPOSITE composite -
-combinations joining_ops OPS.COMPOSITE composite -
-block_diag joining_ops OPS.COMPOSITE composite -
-diag_embed joining_ops OPS.COMPOSITE composite -
-diag joining_ops OPS.COMPOSITE composite -
-diagflat joining_ops OPS.COMPOSITE composite -
-fliplr joining_ops OPS.COMPOSITE composite -
-flipud joining_ops OPS.COMPOSITE composite -
-rot90 joining_ops OPS.COMPOSITE composite -
-ravel joining_ops OPS.COMPOSITE composite -
-reshape_as joining_ops OPS.COMPOSITE composite -
-sum_to_size joining_ops OPS.COMPOSITE composite -
-alias_copy joining_ops OPS.COMPOSITE composite -
-as_strided_copy joining_ops OPS.COMPOSITE composite -
-diagonal_copy joining_ops OPS.COMPOSITE composite -
-expand_copy joining_ops OPS.COMPOSITE composite -
-narrow_copy joining_ops OPS.COMPOSITE composite -
-permute_copy joining_ops OPS.COMPOSITE composite -
-select_copy.int joining_ops OPS.COMPOSITE composite -
-slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
-squeeze_copy joining_ops OPS.COMPOSITE composite -
-squeeze_copy.dim joining_ops OPS.COMPOSITE composite -
-squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
-t_copy joining_ops OPS.COMPOSITE composite -
-transpose_copy.int joining_ops OPS.COMPOSITE composite -
-unsqueeze_copy joining_ops OPS.COMPOSITE composite -
-unfold_copy joining_ops OPS.COMPOSITE composite -
-view_copy joining_ops OPS.COMPOSITE composite -
-view_copy.dtype joining_ops OPS.COMPOSITE composite -
-detach_copy joining_ops OPS.COMPOSITE composite -
-split_copy.Tensor joining_ops OPS.COMPOSITE composite -
-split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
-unbind_copy.int joining_ops OPS.COMPOSITE composite -
-slice_scatter joining_ops OPS.COMPOSITE composite -
-select_scatter joining_ops OPS.COMPOSITE composite -
-diagonal_scatter joining_ops OPS.COMPOSITE composite -
-as_strided_scatter joining_ops OPS.COMPOSITE composite -
-matmul linalg COMPOSITE composite -
-linear linalg COMPOSITE composite -
-linalg_cholesky linalg_composite OPS.COMPOSITE composite -
-linalg_inv linalg_composite OPS.COMPOSITE composite -
-linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
-linalg_solve linalg_composite OPS.COMPOSITE composite -
-linalg_det linalg_composite OPS.COMPOSITE composite -
-linalg_slogdet linalg_composite OPS.COMPOSITE composite -
-slogdet linalg_composite OPS.COMPOSITE composite -
-logdet linalg_composite OPS.COMPOSITE composite -
-linalg_eigh linalg_composite OPS.COMPOSITE composite -
-linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
-linalg_eigvals linalg_composite OPS.COMPOSITE composite -
-linalg_svd linalg_composite OPS.COMPOSITE composite -
-linalg_svdvals linalg_composite OPS.COMPOSITE composite -
-svd linalg_composite OPS.COMPOSITE composite -
-linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
-_lu_with_info linalg_composite OPS.COMPOSITE composite -
-lu_solve linalg_composite OPS.COMPOSITE composite -
-linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
-matrix_exp linalg_composite OPS.COMPOSITE composite -
-orgqr linalg_composite OPS.COMPOSITE composite -
-linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -
-linalg_pinv linalg_composite OPS.COMPOSITE composite -
-linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
-pinverse linalg_composite OPS.COMPOSITE composite -
-linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -
-linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -
-linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -
-linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
-linalg_cond linalg_composite OPS.COMPOSITE composite -
-linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
-linalg_diagonal linalg_composite OPS.COMPOSITE composite -
-linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
-linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
-linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
-linalg_vander linalg_composite OPS.COMPOSITE composite -
-linalg_vecdot linalg_composite OPS.COMPOSITE composite -
-det linalg_ops COMPOSITE composite -
-inverse linalg_ops COMPOSITE composite -
-cholesky linalg_ops COMPOSITE composite -
-cross linalg_ops COMPOSITE composite -
-kron linalg_ops COMPOSITE composite -
-matrix_power linalg_ops COMPOSITE composite -
-linalg_matrix_power linalg_ops COMPOSITE composite -
-logspace.out logspace_ops OPS.COMPOSITE composite -
-logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -
-logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -
-logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
-nll_loss loss_ops COMPOSITE composite -
-nll_loss2d loss_ops COMPOSITE composite -
-nll_loss_nd loss_ops COMPOSITE composite -
-cross_entropy_loss loss_ops COMPOSITE composite -
-kl_div loss_ops COMPOSITE composite -
-l1_loss loss_ops COMPOSITE composite -
-poisson_nll_loss loss_ops COMPOSITE composite -
-hinge_embedding_loss loss_ops COMPOSITE composite -
-margin_ranking_loss loss_ops COMPOSITE composite -
-cosine_embedding_loss loss_ops COMPOSITE composite -
-multilabel_margin_loss loss_ops COMPOSITE composite -
-pairwise_distance loss_ops COMPOSITE composite -
-triplet_margin_loss loss_ops COMPOSITE composite -
-diff misc_ops COMPOSITE composite -
-batch_norm norm_ops COMPOSITE composite -
-instance_norm norm_ops COMPOSITE composite -
-group_norm norm_ops COMPOSITE composite -
-layer_norm norm_ops COMPOSITE composite -
-linalg_matrix_norm norms OPS.COMPOSITE composite -
-linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
-linalg_norm norms OPS.COMPOSITE composite -
-linalg_norm.ord_str norms OPS.COMPOSITE composite -
-float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -
-float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -
-float_power.Scalar numeric_ops OPS.COMPOSITE composite -
-float_power_.Scalar numeric_ops OPS.COMPOSITE composite -
-float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
-positive numeric_ops OPS.COMPOSITE composite -
-max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
-max_pool1d pool_ops OPS.COMPOSITE composite -
-max_pool2d pool_ops OPS.COMPOSITE composite -
-max_pool3d pool_ops OPS.COMPOSITE composite -
-avg_pool1d pool_ops OPS.COMPOSITE composite -
-adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
-adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
-adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
-adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
-tensordot products OPS.COMPOSITE composite -
-inner products OPS.COMPOSITE composite -
-var_mean.correction reduce_ops COMPOSITE composite -
-var_mean.dim reduce_ops COMPOSITE composite -
-var_mean reduce_ops COMPOSITE composite -
-std_mean.correction reduce_ops COMPOSITE composite -
-std_mean.dim reduce_ops COMPOSITE composite -
-std_mean reduce_ops COMPOSITE composite -
-upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
-upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
-upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
-_upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
-_upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
-_upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
-upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
-upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
-upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
-upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
-_upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
-_upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
-grid_sampler sample_ops OPS.COMPOSITE composite -
-expand_as shape COMPOSITE composite -
-view_as shape COMPOSITE composite -
-flatten.using_ints shape COMPOSITE composite -
-contiguous shape COMPOSITE composite -
-chunk shape COMPOSITE composite -
-unflatten.int shape COMPOSITE composite -
-narrow.Tensor shape COMPOSITE composite -
-special_psi special_ops OPS.COMPOSITE composite -
-special_digamma special_ops OPS.COMPOSITE composite -
-special_gammaln special_ops OPS.COMPOSITE composite -
-special_erf special_ops OPS.COMPOSITE composite -
-special_erfc special_ops OPS.COMPOSITE composite -
-special_erfinv special_ops OPS.COMPOSITE composite -
-special_i0 special_ops OPS.COMPOSITE composite -
-special_expit special_ops OPS.COMPOSITE composite -
-special_exp2 special_ops OPS.COMPOSITE composite -
-special_expm1 special_ops OPS.COMPOSITE composite -
-special_log1p special_ops OPS.COMPOSITE composite -
-special_sinc special_ops OPS.COMPOSITE composite -
-special_logit special_ops OPS.COMPOSITE composite -
-special_round special_ops OPS.COMPOSITE composite -
-special_xlogy special_ops OPS.COMPOSITE composite -
-special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -
-special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -
-special_log_softmax special_ops OPS.COMPOSITE composite -
-special_softmax special_ops OPS.COMPOSITE composite -
-special_logsumexp special_ops OPS.COMPOSITE composite -
-special_gammainc special_ops OPS.COMPOSITE composite -
-special_gammaincc special_ops OPS.COMPOSITE composite -
-special_polygamma special_ops OPS.COMPOSITE composite -
-special_multigammaln special_ops OPS.COMPOSITE composite -
-special_ndtr special_ops OPS.COMPOSITE composite -
-fft_fft spectral OPS.COMPOSITE composite -
-fft_ifft spectral OPS.COMPOSITE composite -
-fft_rfft spectral OPS.COMPOSITE composite -
-fft_irfft spectral OPS.COMPOSITE composite -
-fft_hfft spectral OPS.COMPOSITE composite -
-fft_ihfft spectral OPS.COMPOSITE composite -
-fft_fft2 spectral OPS.COMPOSITE composite -
-fft_ifft2 spectral OPS.COMPOSITE composite -
-fft_rfft2 spectral OPS.COMPOSITE composite -
-fft_irfft2 spectral OPS.COMPOSITE composite -
-fft_hfft2 spectral OPS.COMPOSITE composite -
-fft_ihfft2 spectral OPS.COMPOSITE composite -
-fft_fftn spectral OPS.COMPOSITE composite -
-fft_ifftn spectral OPS.COMPOSITE composite -
-fft_rfftn spectral OPS.COMPOSITE composite -
-fft_irfftn spectral OPS.COMPOSITE composite -
-fft_hfftn spectral OPS.COMPOSITE composite -
-fft_ihfftn spectral OPS.COMPOSITE composite -
-fft_fftshift spectral OPS.COMPOSITE composite -
-fft_ifftshift spectral OPS.COMPOSITE composite -
-stft spectral OPS.COMPOSITE composite -
-stft.center spectral OPS.COMPOSITE composite -
-istft spectral OPS.COMPOSITE composite -
-histogramdd statistics OPS.COMPOSITE composite -
-histogramdd.int_bins statistics OPS.COMPOSITE composite -
-histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
-msort statistics OPS.COMPOSITE composite -
-trapezoid.x statistics OPS.COMPOSITE composite -
-trapezoid.dx statistics OPS.COMPOSITE composite -
-trapz.x statistics OPS.COMPOSITE composite -
-trapz.dx statistics OPS.COMPOSITE composite -
-cumulative_trapezoid.x statistics OPS.COMPOSITE composite -
-cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
-cov statistics OPS.COMPOSITE composite -
-corrcoef statistics OPS.COMPOSITE composite -
-quantile statistics OPS.COMPOSITE composite -
-quantile.scalar statistics OPS.COMPOSITE composite -
-nanquantile statistics OPS.COMPOSITE composite -
-nanquantile.scalar statistics OPS.COMPOSITE composite -
-gradient.tensorarrayint statistics OPS.COMPOSITE composite -
-gradient.tensorarray statistics OPS.COMPOSITE composite -
-gradient.scalarint statistics OPS.COMPOSITE composite -
-gradient.scalararray statistics OPS.COMPOSITE composite -
-gradient.array statistics OPS.COMPOSITE composite -
-gradient.scalarrayint statistics OPS.COMPOSITE composite -
-gradient.scalarrayarray statistics OPS.COMPOSITE composite -
-hann_window window_functions OPS.COMPOSITE composite -
-hann_window.periodic window_functions OPS.COMPOSITE composite -
-hamming_window window_functions OPS.COMPOSITE composite -
-hamming_window.periodic window_functions OPS.COMPOSITE composite -
-blackman_window window_functions OPS.COMPOSITE composite -
-blackman_window.periodic window_functions OPS.COMPOSITE composite -
-bartlett_window window_functions OPS.COMPOSITE composite -
-bartlett_window.periodic window_functions OPS.COMPOSITE composite -
-kaiser_window window_functions OPS.COMPOSITE composite -
-kaiser_window.periodic window_functions OPS.COMPOSITE composite -
-hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -
-hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
-kaiser_window.beta window_functions OPS.COMPOSITE composite -
-mm.out out_variants EXPLICIT explicit -
-bmm.out out_variants EXPLICIT explicit -
-matmul.out out_variants EXPLICIT explicit -
-add.out out_variants EXPLICIT explicit -
-sub.out out_variants EXPLICIT explicit -
-mul.out out_variants EXPLICIT explicit -
-div.out out_variants EXPLICIT explicit -
-maximum.out out_variants EXPLICIT explicit -
-minimum.out out_variants EXPLICIT explicit -
-pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
-clamp.out out_variants EXPLICIT explicit -
-where.self_out out_variants EXPLICIT explicit -
-exp.out out_variants EXPLICIT explicit -
-neg.out out_variants EXPLICIT explicit -
-abs.out out_variants EXPLICIT explicit -
-sqrt.out out_variants EXPLICIT explicit -
-rsqrt.out out_variants EXPLICIT explicit -
-sigmoid.out out_variants EXPLICIT explicit -
-tanh.out out_variants EXPLICIT explicit -
-floor.out out_variants EXPLICIT explicit -
-round.out out_variants EXPLICIT explicit -
-eq.Tensor_out out_variants EXPLICIT explicit -
-lt.Tensor_out out_variants EXPLICIT explicit -
-sum.IntList_out out_variants EXPLICIT explicit -
-mean.out out_variants EXPLICIT explicit -
-amax.out out_variants EXPLICIT explicit -
-argmax.out out_variants EXPLICIT explicit -
-cumsum.out out_variants EXPLICIT explicit -
-softmax.int_out out_variants EXPLICIT explicit -
-cat.out out_variants EXPLICIT explicit -
-stack.out out_variants EXPLICIT explicit -
-sgn.out out_variants EXPLICIT explicit -
-copysign.out out_variants EXPLICIT explicit -
-ceil.out out_variants EXPLICIT explicit -
-clamp_max.out out_variants EXPLICIT explicit -
-clamp_min.out out_variants EXPLICIT explicit -
-cos.out out_variants EXPLICIT explicit -
-cumprod.out out_variants EXPLICIT explicit -
-frac.out out_variants EXPLICIT explicit -
-index_copy.out out_variants EXPLICIT explicit -
-kron.out out_variants EXPLICIT explicit -
-nan_to_num.out out_variants EXPLICIT explicit -
-log.out out_variants EXPLICIT explicit -
-logaddexp.out out_variants EXPLICIT explicit -
-xlogy.OutTensor out_variants EXPLICIT explicit -
-logsumexp.out out_variants EXPLICIT explicit -
-matrix_power.out out_variants EXPLICIT explicit -
-nanmean.out out_variants EXPLICIT explicit -
-sin.out out_variants EXPLICIT explicit -
-sinc.out out_variants EXPLICIT explicit -
-nansum.out out_variants EXPLICIT explicit -
-prod.int_out out_variants EXPLICIT explicit -
-trunc.out out_variants EXPLICIT explicit -
-heaviside.out out_variants EXPLICIT explicit -
-scatter_reduce.two_out out_variants EXPLICIT explicit -
-cross.out out_variants EXPLICIT explicit -
-triu.out out_variants EXPLICIT explicit -
-tril.out out_variants EXPLICIT explicit -
-take.out out_variants EXPLICIT explicit -
-take_along_dim.out out_variants EXPLICIT explicit -
-index_select.out out_variants EXPLICIT explicit -
-gather.out out_variants EXPLICIT explicit -
-sign.out out_variants EXPLICIT explicit -
-atan2.out out_variants EXPLICIT explicit -
-lerp.Scalar_out out_variants EXPLICIT explicit -
-lerp.Tensor_out out_variants EXPLICIT explicit -
-hypot.out out_variants EXPLICIT explicit -
-linalg_cholesky.out out_variants EXPLICIT explicit -
-linalg_cross.out out_variants EXPLICIT explicit -
-linalg_det.out out_variants EXPLICIT explicit -
-linalg_inv.out out_variants EXPLICIT explicit -
-outer.out out_variants EXPLICIT explicit -
-linalg_solve.out out_variants EXPLICIT explicit -
-argmin.out out_variants EXPLICIT explicit -
-erf.out out_variants EXPLICIT explicit -
-exp2.out out_variants EXPLICIT explicit -
-expm1.out out_variants EXPLICIT explicit -
-log10.out out_variants EXPLICIT explicit -
-log1p.out out_variants EXPLICIT explicit -
-log2.out out_variants EXPLICIT explicit -
-amin.out out_variants EXPLICIT explicit -
-reciprocal.out out_variants EXPLICIT explicit -
-square.out out_variants EXPLICIT explicit -
-std.correction_out out_variants EXPLICIT explicit -
-tan.out out_variants EXPLICIT explicit -
-var.correction_out out_variants EXPLICIT explicit -
-norm.out out_variants EXPLICIT explicit -
-scatter.src_out out_variants EXPLICIT explicit -
-scatter.value_out out_variants EXPLICIT explicit -
-scatter_add.out out_variants EXPLICIT explicit -
-cholesky.out out_variants EXPLICIT explicit -
-fmod.Scalar_out out_variants EXPLICIT explicit -
-fmod.Tensor_out out_variants EXPLICIT explicit -
-remainder.Tensor_out out_variants EXPLICIT explicit -
-max.out out_variants EXPLICIT explicit -
-min.out out_variants EXPLICIT explicit -
-max.unary_out out_variants EXPLICIT explicit -
-min.unary_out out_variants EXPLICIT explicit -
-argsort.stable_out out_variants EXPLICIT explicit -
-inverse.out out_variants EXPLICIT explicit -
-linalg_vector_norm.out out_variants EXPLICIT explicit -
-linalg_matrix_power.out out_variants EXPLICIT explicit -
-asin.out out_variants EXPLICIT explicit -
-acos.out out_variants EXPLICIT explicit -
-atan.out out_variants EXPLICIT explicit -
-sinh.out out_variants EXPLICIT explicit -
-cosh.out out_variants EXPLICIT explicit -
-asinh.out out_variants EXPLICIT explicit -
-acosh.out out_variants EXPLICIT explicit -
-atanh.out out_variants EXPLICIT explicit -
-deg2rad.out out_variants EXPLICIT explicit -
-rad2deg.out out_variants EXPLICIT explicit -
-logit.out out_variants EXPLICIT explicit -
-signbit.out out_variants EXPLICIT explicit -
-fmax.out out_variants EXPLICIT explicit -
-fmin.out out_variants EXPLICIT explicit -
-isposinf.out out_variants EXPLICIT explicit -
-isneginf.out out_variants EXPLICIT explicit -
-cummax.out out_variants EXPLICIT explicit -
-cummin.out out_variants EXPLICIT explicit -
-kthvalue.values out_variants EXPLICIT explicit -
-aminmax.out out_variants EXPLICIT explicit -
-max.dim_max out_variants EXPLICIT explicit -
-min.dim_min out_variants EXPLICIT explicit -
-median.dim_values out_variants EXPLICIT explicit -
-nanmedian.dim_values out_variants EXPLICIT explicit -
-histogram.bins_tensor_out out_variants EXPLICIT explicit -
-histogram.bin_ct_out out_variants EXPLICIT explicit -
-mode.values out_variants EXPLICIT explicit -
-sort.values out_variants EXPLICIT explicit -
-topk.values out_variants EXPLICIT explicit -
-linalg_qr.out out_variants EXPLICIT explicit -
-linalg_svd.U out_variants EXPLICIT explicit -
-linalg_eigh.eigvals out_variants EXPLICIT explicit -
-complex.out out_variants EXPLICIT explicit -
-polar.out out_variants EXPLICIT explicit -
-conj_physical.out out_variants EXPLICIT explicit -
-angle.out out_variants EXPLICIT explicit -
-index_reduce.out out_variants EXPLICIT explicit -
-hstack.out out_variants EXPLICIT explicit -
-vstack.out out_variants EXPLICIT explicit -
-dstack.out out_variants EXPLICIT explicit -
-column_stack.out out_variants EXPLICIT explicit -
-diag.out out_variants EXPLICIT explicit -
-logaddexp2.out out_variants EXPLICIT explicit -
-gcd.out out_variants EXPLICIT explicit -
-lcm.out out_variants EXPLICIT explicit -
-ldexp.out out_variants EXPLICIT explicit -
-nextafter.out out_variants EXPLICIT explicit -
-float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -
-float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -
-float_power.Scalar_out out_variants EXPLICIT explicit -
-nonzero_static.out out_variants EXPLICIT explicit -
-_chunk_cat.out out_variants EXPLICIT explicit -
-hash_tensor.out out_variants EXPLICIT explicit -
-clamp_min.Tensor_out out_variants EXPLICIT explicit -
-clamp_max.Tensor_out out_variants EXPLICIT explicit -
-vdot.out out_variants EXPLICIT explicit -
-inner.out out_variants EXPLICIT explicit -
-bernoulli.out out_variants EXPLICIT explicit -
-normal.Tensor_float_out out_variants EXPLICIT explicit -
-normal.float_Tensor_out out_variants EXPLICIT explicit -
-normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
-addmm.out out_variants EXPLICIT explicit -
-addmv.out out_variants EXPLICIT explicit -
-addr.out out_variants EXPLICIT explicit -
-addbmm.out out_variants EXPLICIT explicit -
-baddbmm.out out_variants EXPLICIT explicit -
-addcmul.out out_variants EXPLICIT explicit -
-addcdiv.out out_variants EXPLICIT explicit -
-digamma.out out_variants EXPLICIT explicit -
-lgamma.out out_variants EXPLICIT explicit -
-erfc.out out_variants EXPLICIT explicit -
-erfinv.out out_variants EXPLICIT explicit -
-i0.out out_variants EXPLICIT explicit -
-special_i0e.out out_variants EXPLICIT explicit -
-special_i1.out out_variants EXPLICIT explicit -
-special_i1e.out out_variants EXPLICIT explicit -
-special_entr.out out_variants EXPLICIT explicit -
-special_erfcx.out out_variants EXPLICIT explicit -
-special_ndtri.out out_variants EXPLICIT explicit -
-special_log_ndtr.out out_variants EXPLICIT explicit -
-special_airy_ai.out out_variants EXPLICIT explicit -
-special_bessel_j0.out out_variants EXPLICIT explicit -
-special_bessel_j1.out out_variants EXPLICIT explicit -
-special_bessel_y0.out out_variants EXPLICIT explicit -
-special_bessel_y1.out out_variants EXPLICIT explicit -
-special_modified_bessel_i0.out out_variants EXPLICIT explicit -
-special_modified_bessel_i1.out out_variants EXPLICIT explicit -
-special_modified_bessel_k0.out out_variants EXPLICIT explicit -
-special_modified_bessel_k1.out out_variants EXPLICIT explicit -
-special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
-special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
-special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
-polygamma.out out_variants EXPLICIT explicit -
-mvlgamma.out out_variants EXPLICIT explicit -
-igamma.out out_variants EXPLICIT explicit -
-igammac.out out_variants EXPLICIT explicit -
-special_xlog1py.out out_variants EXPLICIT explicit -
-special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -
-special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
-special_zeta.out out_variants EXPLICIT explicit -
-special_zeta.self_scalar_out out_variants EXPLICIT explicit -
-special_zeta.other_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -
-special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -
-special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
-special_hermite_polynomial_h.out out_variants EXPLICIT explicit -
-special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -
-special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
-special_hermite_polynomial_he.out out_variants EXPLICIT explicit -
-special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -
-special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
-special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -
-special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -
-special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
-special_legendre_polynomial_p.out out_variants EXPLICIT explicit -
-special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -
-special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
-special_psi.out out_variants EXPLICIT explicit -
-special_digamma.out out_variants EXPLICIT explicit -
-special_gammaln.out out_variants EXPLICIT explicit -
-special_erf.out out_variants EXPLICIT explicit -
-special_erfc.out out_variants EXPLICIT explicit -
-special_erfinv.out out_variants EXPLICIT explicit -
-special_i0.out out_variants EXPLICIT explicit -
-special_expit.out out_variants EXPLICIT explicit -
-special_exp2.out out_variants EXPLICIT explicit -
-special_expm1.out out_variants EXPLICIT explicit -
-special_log1p.out out_variants EXPLICIT explicit -
-special_sinc.out out_variants EXPLICIT explicit -
-special_logit.out out_variants EXPLICIT explicit -
-special_round.out out_variants EXPLICIT explicit -
-special_xlogy.out out_variants EXPLICIT explicit -
-special_xlogy.self_scalar_out out_variants EXPLICIT explicit -
-special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
-special_logsumexp.out out_variants EXPLICIT explicit -
-special_gammainc.out out_variants EXPLICIT explicit -
-special_gammaincc.out out_variants EXPLICIT explicit -
-special_polygamma.out out_variants EXPLICIT explicit -
-special_multigammaln.out out_variants EXPLICIT explicit -
-special_ndtr.out out_variants EXPLICIT explicit -
-_fft_c2c.out out_variants EXPLICIT explicit -
-_fft_r2c.out out_variants EXPLICIT explicit -
-_fft_c2r.out out_variants EXPLICIT explicit -
-histc.out out_variants EXPLICIT explicit -
-logcumsumexp.out out_variants EXPLICIT explicit -
-renorm.out out_variants EXPLICIT explicit -
-msort.out out_variants EXPLICIT explicit -
-quantile.out out_variants EXPLICIT explicit -
-quantile.scalar_out out_variants EXPLICIT explicit -
-nanquantile.out out_variants EXPLICIT explicit -
-nanquantile.scalar_out out_variants EXPLICIT explicit -"""
-
 # The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).
 _PACKET_NAMES = """\
 aten::_log_softmax
@@ -4736,862 +3357,863 @@ aten::bartlett_window
 aten::kaiser_window
 aten::randperm"""
 
-# Per packet, same order: the positions of its schemas in _aten.SCHEMAS (base, declared, out=) and,
-# after |, of its rows in ROWS (Note [Operators defined on first use]).
-_PACKET_POSITIONS = """\
-0|464
-1|463
-2|92
-3 1115|689 1115
-4|717
-5 6 1104|304 305 1104
-7 8|364 365
-9|532
-10 11 12|471 472 473
-13|336
-14 1126|451 1126
-15 1181|452 1181
-16 1222|257 1222
-17 18 19|468 469 470
-20 21 22|72 73 74
-23 1127|457 1127
-24 1174|458 1174
-25 26 1199|545 546 1199
-27|552
-28|254
-29 30|358 359
-31 475|137 381
-32|341
-33 34|360 361
-35 476|138 382
-36 37|362 363
-38 477|139 383
-39 1102|153 1102
-40 41|548 549
-42 1130|535 1130
-43 1134|698 1134
-44|1014
-45 46 1111|331 332 1111
-47 753|379 388
-48 751 1135 1257|334 386 1135 1257
-49 749 1136 1256|333 384 1136 1256
-50|534
-51|273
-52|1013
-53|342
-54 1137|707 1137
-55|722
-56 57|261 262
-58 1138|258 1138
-59 1128|465 1128
-60|533
-61|520
-62|965
-63 64 65 66 1107|312 313 314 315 1107
-67 68 69 70|370 371 372 373
-71|154
-72|819
-73|271
-74|796
-75|69
-76|82
-77|70
-78 79 1122|346 347 1122
-80 1175|266 1175
-81 1113|704 1113
-82 1176|260 1176
-83|719
-84|526
-85|1010
-86 1177|705 1177
-87|728
-88 89|75 76
-90 91|343 344
-92|1012
-93|541
-94 1120|697 1120
-95 96|316 317
-97 98|375 376
-99 100 1192 1193|264 265 1192 1193
-101|71
-102|85
-103 1162|110 1162
-104 105|356 357
-106|267
-107 108|354 355
-109|270
-110|106
-111|108
-112|107
-113 1161|109 1161
-114|335
-115|703
-116|702
-117|701
-118 1221|553 1221
-119|969
-120 121|352 353
-122|695
-123 680 1165 1166|217 337 1165 1166
-124|904
-125 1143|710 1143
-126 1178|712 1178
-127 1179|713 1179
-128 1180|711 1180
-129|720
-130|462
-131|338
-132|696
-133|339
-134|340
-135 1146|798 1146
-136 137 1123|350 351 1123
-138 139|113 114
-140 141|115 116
-142|263
-143 1103|903 1103
-144 145 146 1195 1197 1223|326 453 455 1195 1197 1223
-147 1108|324 1108
-148 149 1125|447 448 1125
-150 151 152 1196 1198 1224|327 454 456 1196 1198 1224
-153 1109|325 1109
-154 1101|152 1101
-155 156|539 540
-157 158 1106|310 311 1106
-159 160|368 369
-161|156
-162 163|518 1016
-164 165|348 349
-166 1114|688 1114
-167|718
-168|86
-169|252
-170|89
-171|88
-172|87
-173|117
-174|91
-175|93
-176|274
-177|68
-178|81
-179 1172|155 1172
-180|797
-181|525
-182 183 184 1110|321 322 323 1110
-185 186|377 378
-187 188 1152|449 450 1152
-189|77
-190|83
-191|79
-192|78
-193|84
-194 1182|716 1182
-195|692
-196|726
-197 198 201 1194|318 319 320 1194
-199 200|374 380
-202|542
-203 204 205|554 555 556
-206|522
-207|795
-208 209 1121|259 699 1121
-210 1117|715 1117
-211 212|308 309
-213|785
-214 215 218 219 1188 1189|111 112 121 122 1188 1189
-216 217 220 221|118 119 123 124
-222 1190|120 1190
-223 224|550 551
-225|530
-226 1118|694 1118
-227|725
-228 1163|690 1163
-229|727
-230|693
-231 1149|706 1149
-232|721
-233|531
-234 1129|461 1129
-235|272
-236 237 1230|466 547 1230
-238 239|256 537
-240|255
-241 1116|714 1116
-242|724
-243 1183|691 1183
-244 245 246|528 529 538
-247 1131|536 1131
-248 437 439 1184|460 831 833 1184
-249 250 1105|306 307 1105
-251 252|366 367
-253 254 1124|445 446 1124
-255|523
-256 1185|708 1185
-257 1119|709 1119
-258|723
-259 1231|467 1231
-260|524
-261 1158|544 1158
-262 1157|543 1157
-263 1153|700 1153
-264|519
-265|1015
-266|90
-267|527
-268 436 438 1186|459 830 832 1186
-269 270|253 521
-271|1011
-272 273 274 1112|328 329 330 1112
-275|345
-276|67
-277|80
-278|0
-279|12
-280|731
-281|732
-282|17
-283|1
-284|2
-285|3
-286|4
-287|13
-288|5
-289|14
-290|733
-291|6
-292|7
-293|15
-294|734
-295|8
-296|735
-297|736
-298|9
-299|10
-300|11
-301|16
-302|737
-303|738
-304|739
-305|740
-306|741
-307|742
-308|743
-309|744
-310|745
-311|746
-312|747
-313|748
-314|749
-315|750
-316|751
-317|752
-318 319|753 754
-320 321|755 756
-322 323|757 758
-324 325|759 760
-326 327|761 762
-328 329|763 764
-330 331|765 766
-332 333|767 768
-334 335|769 770
-336 337|771 772
-338 340|773 775
-339 341|774 776
-342 343|777 778
-344|779
-345|780
-346|781
-347|782
-348|783
-349|784
-350|18
-351|19
-352|20
-353|21
-354|22
-355|786
-356 1235|23 1235
-357 1236|24 1236
-358|787
-359|788
-360|25
-361|26
-362|789
-363|790
-364|27
-365|791
-366|28
-367 1237|792 1237
-368|29
-369|793
-370|794
-371 1238|30 1238
-372|31
-373|32
-374 375|33 799
-376|800
-377 380|801 804
-378 381|802 805
-379 382|803 806
-383|807
-384|808
-385|809
-386|34
-387|35
-388|36
-389|37
-390|38
-391|810
-392 393|39 40
-394 395|41 42
-396 397|811 812
-398|813
-399|43
-400|44
-401|814
-402|45
-403|815
-404|816
-405|46
-406 407|817 818
-408|47
-409|48
-410|50
-411|51
-412|52
-413|49
-414|820
-415|821
-416|822
-417|823
-418|824
-419|825
-420|826
-421|53
-422|54
-423|827
-424 425|55 56
-426 427|57 58
-428|59
-429|60
-430|61
-431|62
-432 1142|63 1142
-433|64
-434 435 1187|828 829 1187
-440|834
-441|65
-442|66
-443|835
-444 445|836 837
-446 1140|94 1140
-447|95
-448 449|96 97
-450 451|98 99
-452 1155|100 1155
-453|101
-454 1159|838 1159
-455 1160|839 1160
-456|102
-457 458 459|840 841 842
-460|103
-461 1239|104 1239
-462|105
-463 464|125 126
-465 466|127 128
-467 468|129 130
-469 470|131 132
-471 472|133 134
-473 474|135 136
-478|140
-479|141
-480|142
-481|143
-482|144
-483 484|145 146
-485 486|147 148
-487 488|843 844
-489 490|845 846
-491 492|847 848
-493 1240|849 1240
-494 1241|850 1241
-495 1242|851 1242
-496 1243|852 1243
-497 498|853 854
-499 500|855 856
-501 502|857 858
-503|859
-504|860
-505|861
-506|862
-507|863
-508 509|864 865
-510|866
-511|867
-512|868
-513|869
-514 1244|870 1244
-515|871
-516|872
-517|873
-518|874
-519|875
-520|876
-521|877
-522|878
-523|879
-524|880
-525|881
-526|882
-527|883
-528|884
-529|885
-530 531 532|886 887 888
-533|889
-534|890
-535|891
-536|892
-537 538|893 894
-539|895
-540|896
-541|897
-542|898
-543|899
-544|900
-545|901
-546|902
-547|149
-548|150
-549|151
-550 1168|905 1168
-551 1171|906 1171
-552|907
-553 1173|908 1173
-554 1170|909 1170
-555|910
-556|911
-557|912
-558 1234|913 1234
-559|914
-560|915
-561 1233|916 1233
-562|917
-563|918
-564|919
-565|920
-566|921
-567|922
-568|923
-569|924
-570 571 572 618|182 925 926 927
-573|928
-574 575 576 577|929 930 931 932
-578 579|933 934
-580|935
-581|936
-582|937
-583|938
-584|939
-585|940
-586|157
-587|158
-588|159
-589|160
-590|161
-591|162
-592|163
-593|164
-594|165
-595|166
-596|167
-597|168
-598|169
-599|170
-600|171
-601|172
-602|941
-603 1200|942 1200
-604 1191|943 1191
-605 1232|173 1232
-606 1169|174 1169
-607 1156|944 1156
-608 1141|945 1141
-609 1147|946 1147
-610 1202|947 1202
-611|175
-612|176
-613|177
-614|178
-615|179
-616|180
-617|181
-619|183
-620|184
-621|185
-622|186
-623 624 625 626 627 628 629 630|187 188 189 190 948 949 950 951
-631 632 633 634|191 192 193 194
-635|195
-636|196
-637|197
-638|198
-639|952
-640|953
-641|954
-642|955
-643|956
-644|957
-645|199
-646|200
-647|201
-648|202
-649|958
-650|959
-651|960
-652|961
-653|203
-654|962
-655|204
-656|964
-657|963
-658 1164|205 1164
-659|218
-660 1167|206 1167
-661|219
-662 1144|207 1144
-663 664 1133|208 209 1133
-665 666|220 221
-667 1154|210 1154
-668|222
-669 1150|211 1150
-670|223
-671 672 673 1145|212 213 214 1145
-674 675|224 225
-676 1139|215 1139
-677|226
-678 1132|216 1132
-679|227
-681 682|228 241
-683|229
-684|230
-685|231
-686 687|232 250
-688|233
-689|234
-690|235
-691|236
-692|237
-693|238
-694|239
-695|240
-696 750|242 385
-697|245
-698 699|246 247
-700|248
-701|249
-702 752|243 387
-703|244
-704 1245|251 1245
-705|268
-706|269
-707|275
-708 709|276 277
-710|278
-711|279
-712|280
-713|966
-714|967
-715|281
-716|968
-717|282
-718|283
-719 1201|284 1201
-720 721|970 971
-722 723|972 973
-724 1246|285 1246
-725|286
-726 1247|287 1247
-727|288
-728 1248|289 1248
-729|290
-730|291
-731 1249|292 1249
-732|293
-733 734 735 1250 1251 1252|974 975 976 1250 1251 1252
-736 737|977 978
-738|979
-739|294
-740|295
-741|296
-742|297
-743|298
-744|299
-745|300
-746 1253|301 1253
-747 1254|302 1254
-748 1255|303 1255
-754|980
-755|981
-756|982
-757|983
-758|389
-759|390
-760|391
-761|392
-762|984
-763|393
-764|394
-765|395
-766|396
-767|985
-768|986
-769|987
-770|397
-771|398
-772|399
-773|400
-774|988
-775|401
-776|402
-777|403
-778|404
-779|405
-780|406
-781|407
-782|408
-783|409
-784|410
-785 1258|411 1258
-786|989
-787 1259|990 1259
-788|412
-789|413
-790|414
-791|415
-792 793 1260|416 417 1260
-794 795|418 419
-796 797 798|420 421 422
-799 800 801 802 803 804|423 424 425 426 427 428
-805 806|429 430
-807 808 809 810 811 1261 1262 1263|431 432 433 434 435 1261 1262 1263
-812 1151|436 1151
-813 1148|437 1148
-814 1219|438 1219
-815 1220|439 1220
-816 817 1225|440 441 1225
-818 1229|442 1229
-819 820 821|991 992 993
-822 823 824|994 995 996
-825|443
-826|444
-827|474
-828|475
-829 830|476 997
-831 832|477 998
-833 834|478 999
-835 836|479 1000
-837 838|480 1001
-839 840|481 1002
-841 842|482 1003
-843 844|483 1004
-845 846|484 1005
-847 848|485 1006
-849 850|486 1007
-851 852|487 1008
-853|488
-854|489
-855|490
-856|491
-857|492
-858|493
-859|494
-860|495
-861|496
-862|497
-863|498
-864|499
-865|1009
-866|500
-867|501
-868|502
-869|503
-870 1264|504 1264
-871 1265|505 1265
-872 1266|506 1266
-873|507
-874 1267|508 1267
-875 1268|509 1268
-876 1269|510 1269
-877|511
-878 1270|512 1270
-879|513
-880|514
-881|515
-882|516
-883|517
-884 1271|557 1271
-885|558
-886 1272|559 1272
-887|560
-888 1273|561 1273
-889|562
-890 1274|563 1274
-891|564
-892 1275|565 1275
-893|566
-894 1276|567 1276
-895 1277|568 1277
-896 1278|569 1278
-897 1279|570 1279
-898 1280|571 1280
-899 1281|572 1281
-900 1282|573 1282
-901 1283|574 1283
-902 1284|575 1284
-903 1285|576 1285
-904 1286|577 1286
-905 1287|578 1287
-906 1288|579 1288
-907 1289|580 1289
-908 1290|581 1290
-909 1291|582 1291
-910 1292|583 1292
-911 1293|584 1293
-912 1294|585 1294
-913 1295|586 1295
-914|587
-915 1296|588 1296
-916|589
-917 1297|590 1297
-918|591
-919 1298|592 1298
-920|593
-921 922 923 1299 1300 1301|594 595 596 1299 1300 1301
-924 925 926 1302 1303 1304|597 598 599 1302 1303 1304
-927 928 929 1305 1306 1307|600 601 602 1305 1306 1307
-930 931 932 1308 1309 1310|603 604 605 1308 1309 1310
-933 934 935 1311 1312 1313|606 607 608 1311 1312 1313
-936 937 938 1314 1315 1316|609 610 611 1314 1315 1316
-939 940 941 1317 1318 1319|612 613 614 1317 1318 1319
-942 943 944 1320 1321 1322|615 616 617 1320 1321 1322
-945 946 947 1323 1324 1325|618 619 620 1323 1324 1325
-948 949 950 1326 1327 1328|621 622 623 1326 1327 1328
-951 952 953 1329 1330 1331|624 625 626 1329 1330 1331
-954 955 956 1332 1333 1334|627 628 629 1332 1333 1334
-957 958 959 1335 1336 1337|630 631 632 1335 1336 1337
-960 961 962 1338 1339 1340|633 634 635 1338 1339 1340
-963 1341|1017 1341
-964 1342|1018 1342
-965 1343|1019 1343
-966 1344|1020 1344
-967 1345|1021 1345
-968 1346|1022 1346
-969 1347|1023 1347
-970 1348|1024 1348
-971 1349|1025 1349
-972 1350|1026 1350
-973 1351|1027 1351
-974 1352|1028 1352
-975 1353|1029 1353
-976 1354|1030 1354
-977 978 979 1355 1356 1357|1031 1032 1033 1355 1356 1357
-980|1034
-981|1035
-982 1358|1036 1358
-983 1359|1037 1359
-984 1360|1038 1360
-985 1361|1039 1361
-986 1362|1040 1362
-987 1363|1041 1363
-988 1364|636 1364
-989 1365|637 1365
-990 1366|638 1366
-991|1042
-992|1043
-993|1044
-994|1045
-995|1046
-996|1047
-997|1048
-998|1049
-999|1050
-1000|1051
-1001|1052
-1002|1053
-1003|1054
-1004|1055
-1005|1056
-1006|1057
-1007|1058
-1008|1059
-1009|1060
-1010|1061
-1011|639
-1012 1013|1062 1063
-1014|1064
-1015|640
-1016|641
-1017|642
-1018|643
-1019|644
-1020|645
-1021|646
-1022|647
-1023|648
-1024 1025 1026|1065 1066 1067
-1027 1028 1227 1228|649 650 1227 1228
-1029 1367|651 1367
-1030 1031 1226|652 653 1226
-1032|654
-1033 1368|655 1368
-1034 1369|656 1369
-1035|657
-1036|658
-1037|659
-1038|660
-1039 1370|1068 1370
-1040 1041|1069 1070
-1042 1043|1071 1072
-1044 1045|1073 1074
-1046|1075
-1047|1076
-1048 1049 1371 1372|1077 1078 1371 1372
-1050 1051 1373 1374|1079 1080 1373 1374
-1052 1053 1054 1055 1056 1057 1058|1081 1082 1083 1084 1085 1086 1087
-1059 1203|661 1203
-1060 1204|662 1204
-1061 1205|663 1205
-1062 1206|664 1206
-1063 1207|665 1207
-1064 1208|666 1208
-1065 1209|667 1209
-1066 1210|668 1210
-1067 1211|669 1211
-1068 1212|670 1212
-1069|677
-1070|678
-1071|679
-1072|680
-1073|681
-1074|682
-1075|683
-1076|684
-1077|685
-1078|686
-1079 1213|671 1213
-1080|687
-1081 1214|672 1214
-1082 1215|673 1215
-1083 1216|674 1216
-1084 1217|675 1217
-1085 1218|676 1218
-1086 1087|1088 1089
-1088 1089 1096 1097|1090 1091 1098 1099
-1090 1091|1092 1093
-1092 1093|1094 1095
-1094 1095 1098|1096 1097 1100
-1099 1100|729 730"""
+# Per packet, same order (Note [Operators defined on first use]): the positions of its schemas in
+# _aten.SCHEMAS (base, declared, out=), then after | its rows, separated by ;, each its position in
+# ROWS, name, module, kernel table, kind and meta kernel's module.table (- for none).
+_PACKETS = """\
+0|464 _log_softmax reduction KERNELS reduction -
+1|463 _softmax reduction KERNELS reduction -
+2|92 _to_copy factory KERNELS meta_aware -
+3 1115|689 abs unary KERNELS pointwise -;1115 abs.out out_variants EXPLICIT explicit -
+4|717 abs_ unary KERNELS inplace -
+5 6 1104|304 add.Tensor pointwise KERNELS pointwise -;305 add.Scalar pointwise KERNELS pointwise -;1104 add.out out_variants EXPLICIT explicit -
+7 8|364 add_.Tensor pointwise KERNELS inplace -;365 add_.Scalar pointwise KERNELS inplace -
+9|532 alias shape KERNELS view -
+10 11 12|471 all reduction KERNELS reduction -;472 all.dim reduction KERNELS reduction -;473 all.dims reduction KERNELS reduction -
+13|336 allclose pointwise KERNELS data_dependent -
+14 1126|451 amax reduction KERNELS reduction -;1126 amax.out out_variants EXPLICIT explicit -
+15 1181|452 amin reduction KERNELS reduction -;1181 amin.out out_variants EXPLICIT explicit -
+16 1222|257 aminmax misc_ops KERNELS proxy -;1222 aminmax.out out_variants EXPLICIT explicit -
+17 18 19|468 any reduction KERNELS reduction -;469 any.dim reduction KERNELS reduction -;470 any.dims reduction KERNELS reduction -
+20 21 22|72 arange factory KERNELS factory factory.META_KERNELS;73 arange.start factory KERNELS factory factory.META_KERNELS;74 arange.start_step factory KERNELS factory factory.META_KERNELS
+23 1127|457 argmax reduction KERNELS reduction -;1127 argmax.out out_variants EXPLICIT explicit -
+24 1174|458 argmin reduction KERNELS reduction -;1174 argmin.out out_variants EXPLICIT explicit -
+25 26 1199|545 argsort sorting KERNELS reduction -;546 argsort.stable sorting KERNELS reduction -;1199 argsort.stable_out out_variants EXPLICIT explicit -
+27|552 argwhere sorting KERNELS data_dependent -
+28|254 as_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
+29 30|358 bitwise_and.Tensor pointwise KERNELS pointwise -;359 bitwise_and.Scalar pointwise KERNELS pointwise -
+31 475|137 bitwise_and_.Scalar inplace_logic OPS.KERNELS inplace -;381 bitwise_and_.Tensor pointwise KERNELS inplace -
+32|341 bitwise_not pointwise KERNELS pointwise -
+33 34|360 bitwise_or.Tensor pointwise KERNELS pointwise -;361 bitwise_or.Scalar pointwise KERNELS pointwise -
+35 476|138 bitwise_or_.Scalar inplace_logic OPS.KERNELS inplace -;382 bitwise_or_.Tensor pointwise KERNELS inplace -
+36 37|362 bitwise_xor.Tensor pointwise KERNELS pointwise -;363 bitwise_xor.Scalar pointwise KERNELS pointwise -
+38 477|139 bitwise_xor_.Scalar inplace_logic OPS.KERNELS inplace -;383 bitwise_xor_.Tensor pointwise KERNELS inplace -
+39 1102|153 bmm linalg KERNELS proxy -;1102 bmm.out out_variants EXPLICIT explicit -
+40 41|548 bucketize.Tensor sorting KERNELS proxy -;549 bucketize.Scalar sorting KERNELS proxy -
+42 1130|535 cat shape KERNELS proxy -;1130 cat.out out_variants EXPLICIT explicit -
+43 1134|698 ceil unary KERNELS pointwise -;1134 ceil.out out_variants EXPLICIT explicit -
+44|1014 chunk shape COMPOSITE composite -
+45 46 1111|331 clamp pointwise KERNELS pointwise -;332 clamp.Tensor pointwise KERNELS pointwise -;1111 clamp.out out_variants EXPLICIT explicit -
+47 753|379 clamp_ pointwise KERNELS inplace -;388 clamp_.Tensor pointwise OPS.KERNELS inplace -
+48 751 1135 1257|334 clamp_max pointwise KERNELS pointwise -;386 clamp_max.Tensor pointwise OPS.KERNELS pointwise -;1135 clamp_max.out out_variants EXPLICIT explicit -;1257 clamp_max.Tensor_out out_variants EXPLICIT explicit -
+49 749 1136 1256|333 clamp_min pointwise KERNELS pointwise -;384 clamp_min.Tensor pointwise OPS.KERNELS pointwise -;1136 clamp_min.out out_variants EXPLICIT explicit -;1256 clamp_min.Tensor_out out_variants EXPLICIT explicit -
+50|534 clone shape KERNELS proxy -
+51|273 constant_pad_nd nn_ops KERNELS proxy -
+52|1013 contiguous shape COMPOSITE composite -
+53|342 copy_ pointwise KERNELS inplace -
+54 1137|707 cos unary KERNELS pointwise -;1137 cos.out out_variants EXPLICIT explicit -
+55|722 cos_ unary KERNELS inplace -
+56 57|261 count_nonzero misc_ops KERNELS reduction -;262 count_nonzero.dim_IntList misc_ops KERNELS reduction -
+58 1138|258 cumprod misc_ops KERNELS reduction -;1138 cumprod.out out_variants EXPLICIT explicit -
+59 1128|465 cumsum reduction KERNELS reduction -;1128 cumsum.out out_variants EXPLICIT explicit -
+60|533 detach shape KERNELS view -
+61|520 diagonal shape KERNELS view -
+62|965 diff misc_ops COMPOSITE composite -
+63 64 65 66 1107|312 div.Tensor pointwise KERNELS pointwise -;313 div.Scalar pointwise KERNELS pointwise -;314 div.Tensor_mode pointwise KERNELS pointwise -;315 div.Scalar_mode pointwise KERNELS pointwise -;1107 div.out out_variants EXPLICIT explicit -
+67 68 69 70|370 div_.Tensor pointwise KERNELS inplace -;371 div_.Scalar pointwise KERNELS inplace -;372 div_.Tensor_mode pointwise KERNELS inplace -;373 div_.Scalar_mode pointwise KERNELS inplace -
+71|154 dot linalg KERNELS proxy -
+72|819 dropout dropout_ops COMPOSITE composite -
+73|271 elu nn_ops KERNELS pointwise -
+74|796 embedding composite_nn COMPOSITE composite -
+75|69 empty.memory_format factory KERNELS factory factory.META_KERNELS
+76|82 empty_like factory KERNELS like -
+77|70 empty_strided factory KERNELS factory factory.META_KERNELS
+78 79 1122|346 eq.Tensor pointwise KERNELS pointwise -;347 eq.Scalar pointwise KERNELS pointwise -;1122 eq.Tensor_out out_variants EXPLICIT explicit -
+80 1175|266 erf nn_ops KERNELS pointwise -;1175 erf.out out_variants EXPLICIT explicit -
+81 1113|704 exp unary KERNELS pointwise -;1113 exp.out out_variants EXPLICIT explicit -
+82 1176|260 exp2 misc_ops KERNELS pointwise -;1176 exp2.out out_variants EXPLICIT explicit -
+83|719 exp_ unary KERNELS inplace -
+84|526 expand shape KERNELS view -
+85|1010 expand_as shape COMPOSITE composite -
+86 1177|705 expm1 unary KERNELS pointwise -;1177 expm1.out out_variants EXPLICIT explicit -
+87|728 expm1_ unary KERNELS inplace -
+88 89|75 eye factory KERNELS factory factory.META_KERNELS;76 eye.m factory KERNELS factory factory.META_KERNELS
+90 91|343 fill_.Scalar pointwise KERNELS inplace -;344 fill_.Tensor pointwise KERNELS inplace -
+92|1012 flatten.using_ints shape COMPOSITE composite -
+93|541 flip shape KERNELS proxy -
+94 1120|697 floor unary KERNELS pointwise -;1120 floor.out out_variants EXPLICIT explicit -
+95 96|316 floor_divide pointwise KERNELS pointwise -;317 floor_divide.Scalar pointwise KERNELS pointwise -
+97 98|375 floor_divide_.Tensor pointwise KERNELS inplace -;376 floor_divide_.Scalar pointwise KERNELS inplace -
+99 100 1192 1193|264 fmod.Tensor misc_ops KERNELS pointwise -;265 fmod.Scalar misc_ops KERNELS pointwise -;1192 fmod.Scalar_out out_variants EXPLICIT explicit -;1193 fmod.Tensor_out out_variants EXPLICIT explicit -
+101|71 full factory KERNELS factory factory.META_KERNELS
+102|85 full_like factory KERNELS like -
+103 1162|110 gather indexing KERNELS proxy -;1162 gather.out out_variants EXPLICIT explicit -
+104 105|356 ge.Tensor pointwise KERNELS pointwise -;357 ge.Scalar pointwise KERNELS pointwise -
+106|267 gelu nn_ops KERNELS pointwise -
+107 108|354 gt.Tensor pointwise KERNELS pointwise -;355 gt.Scalar pointwise KERNELS pointwise -
+109|270 hardtanh nn_ops KERNELS pointwise -
+110|106 index.Tensor indexing KERNELS proxy -
+111|108 index_put indexing KERNELS proxy -
+112|107 index_put_ indexing KERNELS inplace -
+113 1161|109 index_select indexing KERNELS proxy -;1161 index_select.out out_variants EXPLICIT explicit -
+114|335 isclose pointwise KERNELS pointwise -
+115|703 isfinite unary KERNELS pointwise -
+116|702 isinf unary KERNELS pointwise -
+117|701 isnan unary KERNELS pointwise -
+118 1221|553 kthvalue sorting KERNELS reduction -;1221 kthvalue.values out_variants EXPLICIT explicit -
+119|969 layer_norm norm_ops COMPOSITE composite -
+120 121|352 le.Tensor pointwise KERNELS pointwise -;353 le.Scalar pointwise KERNELS pointwise -
+122|695 leaky_relu unary KERNELS pointwise -
+123 680 1165 1166|217 lerp.Tensor math_ops KERNELS pointwise -;337 lerp.Scalar pointwise KERNELS pointwise -;1165 lerp.Scalar_out out_variants EXPLICIT explicit -;1166 lerp.Tensor_out out_variants EXPLICIT explicit -
+124|904 linear linalg COMPOSITE composite -
+125 1143|710 log unary KERNELS pointwise -;1143 log.out out_variants EXPLICIT explicit -
+126 1178|712 log10 unary KERNELS pointwise -;1178 log10.out out_variants EXPLICIT explicit -
+127 1179|713 log1p unary KERNELS pointwise -;1179 log1p.out out_variants EXPLICIT explicit -
+128 1180|711 log2 unary KERNELS pointwise -;1180 log2.out out_variants EXPLICIT explicit -
+129|720 log_ unary KERNELS inplace -
+130|462 log_softmax.int reduction KERNELS reduction -
+131|338 logical_and pointwise KERNELS pointwise -
+132|696 logical_not unary KERNELS pointwise -
+133|339 logical_or pointwise KERNELS pointwise -
+134|340 logical_xor pointwise KERNELS pointwise -
+135 1146|798 logsumexp composite_nn COMPOSITE composite -;1146 logsumexp.out out_variants EXPLICIT explicit -
+136 137 1123|350 lt.Tensor pointwise KERNELS pointwise -;351 lt.Scalar pointwise KERNELS pointwise -;1123 lt.Tensor_out out_variants EXPLICIT explicit -
+138 139|113 masked_fill.Scalar indexing KERNELS proxy -;114 masked_fill.Tensor indexing KERNELS proxy -
+140 141|115 masked_fill_.Scalar indexing KERNELS inplace -;116 masked_fill_.Tensor indexing KERNELS inplace -
+142|263 masked_select misc_ops KERNELS data_dependent -
+143 1103|903 matmul linalg COMPOSITE composite -;1103 matmul.out out_variants EXPLICIT explicit -
+144 145 146 1195 1197 1223|326 max.other pointwise KERNELS pointwise -;453 max reduction KERNELS reduction -;455 max.dim reduction KERNELS reduction -;1195 max.out out_variants EXPLICIT explicit -;1197 max.unary_out out_variants EXPLICIT explicit -;1223 max.dim_max out_variants EXPLICIT explicit -
+147 1108|324 maximum pointwise KERNELS pointwise -;1108 maximum.out out_variants EXPLICIT explicit -
+148 149 1125|447 mean reduction KERNELS reduction -;448 mean.dim reduction KERNELS reduction -;1125 mean.out out_variants EXPLICIT explicit -
+150 151 152 1196 1198 1224|327 min.other pointwise KERNELS pointwise -;454 min reduction KERNELS reduction -;456 min.dim reduction KERNELS reduction -;1196 min.out out_variants EXPLICIT explicit -;1198 min.unary_out out_variants EXPLICIT explicit -;1224 min.dim_min out_variants EXPLICIT explicit -
+153 1109|325 minimum pointwise KERNELS pointwise -;1109 minimum.out out_variants EXPLICIT explicit -
+154 1101|152 mm linalg KERNELS proxy -;1101 mm.out out_variants EXPLICIT explicit -
+155 156|539 movedim.int shape KERNELS view -;540 movedim.intlist shape KERNELS view -
+157 158 1106|310 mul.Tensor pointwise KERNELS pointwise -;311 mul.Scalar pointwise KERNELS pointwise -;1106 mul.out out_variants EXPLICIT explicit -
+159 160|368 mul_.Tensor pointwise KERNELS inplace -;369 mul_.Scalar pointwise KERNELS inplace -
+161|156 mv linalg KERNELS proxy -
+162 163|518 narrow shape KERNELS view -;1016 narrow.Tensor shape COMPOSITE composite -
+164 165|348 ne.Tensor pointwise KERNELS pointwise -;349 ne.Scalar pointwise KERNELS pointwise -
+166 1114|688 neg unary KERNELS pointwise -;1114 neg.out out_variants EXPLICIT explicit -
+167|718 neg_ unary KERNELS inplace -
+168|86 new_empty factory KERNELS like -
+169|252 new_empty_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
+170|89 new_full factory KERNELS like -
+171|88 new_ones factory KERNELS like -
+172|87 new_zeros factory KERNELS like -
+173|117 nonzero indexing KERNELS data_dependent -
+174|91 normal_ factory KERNELS inplace -
+175|93 numel factory KERNELS meta_aware -
+176|274 one_hot nn_ops KERNELS own_meta meta.META_KERNELS
+177|68 ones factory KERNELS factory factory.META_KERNELS
+178|81 ones_like factory KERNELS like -
+179 1172|155 outer linalg KERNELS proxy -;1172 outer.out out_variants EXPLICIT explicit -
+180|797 pad composite_nn COMPOSITE composite -
+181|525 permute shape KERNELS view -
+182 183 184 1110|321 pow.Tensor_Tensor pointwise KERNELS pointwise -;322 pow.Tensor_Scalar pointwise KERNELS pointwise -;323 pow.Scalar pointwise KERNELS pointwise -;1110 pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
+185 186|377 pow_.Scalar pointwise KERNELS inplace -;378 pow_.Tensor pointwise KERNELS inplace -
+187 188 1152|449 prod reduction KERNELS reduction -;450 prod.dim_int reduction KERNELS reduction -;1152 prod.int_out out_variants EXPLICIT explicit -
+189|77 rand factory KERNELS factory factory.META_KERNELS
+190|83 rand_like factory KERNELS like -
+191|79 randint factory KERNELS factory factory.META_KERNELS
+192|78 randn factory KERNELS factory factory.META_KERNELS
+193|84 randn_like factory KERNELS like -
+194 1182|716 reciprocal unary KERNELS pointwise -;1182 reciprocal.out out_variants EXPLICIT explicit -
+195|692 relu unary KERNELS pointwise -
+196|726 relu_ unary KERNELS inplace -
+197 198 201 1194|318 remainder.Tensor pointwise KERNELS pointwise -;319 remainder.Scalar pointwise KERNELS pointwise -;320 remainder.Scalar_Tensor pointwise KERNELS pointwise -;1194 remainder.Tensor_out out_variants EXPLICIT explicit -
+199 200|374 remainder_.Scalar pointwise KERNELS inplace -;380 remainder_.Tensor pointwise KERNELS inplace -
+202|542 repeat shape KERNELS proxy -
+203 204 205|554 repeat_interleave.self_int sorting KERNELS proxy -;555 repeat_interleave.self_Tensor sorting KERNELS data_dependent -;556 repeat_interleave.Tensor sorting KERNELS data_dependent -
+206|522 reshape shape KERNELS view -
+207|795 rms_norm composite_nn COMPOSITE composite -
+208 209 1121|259 round.decimals misc_ops KERNELS pointwise -;699 round unary KERNELS pointwise -;1121 round.out out_variants EXPLICIT explicit -
+210 1117|715 rsqrt unary KERNELS pointwise -;1117 rsqrt.out out_variants EXPLICIT explicit -
+211 212|308 rsub.Tensor pointwise KERNELS pointwise -;309 rsub.Scalar pointwise KERNELS pointwise -
+213|785 scaled_dot_product_attention attention_ops COMPOSITE composite -
+214 215 218 219 1188 1189|111 scatter.src indexing KERNELS proxy -;112 scatter.value indexing KERNELS proxy -;121 scatter.reduce indexing KERNELS proxy -;122 scatter.value_reduce indexing KERNELS proxy -;1188 scatter.src_out out_variants EXPLICIT explicit -;1189 scatter.value_out out_variants EXPLICIT explicit -
+216 217 220 221|118 scatter_.src indexing KERNELS inplace -;119 scatter_.value indexing KERNELS inplace -;123 scatter_.reduce indexing KERNELS inplace -;124 scatter_.value_reduce indexing KERNELS inplace -
+222 1190|120 scatter_add indexing KERNELS proxy -;1190 scatter_add.out out_variants EXPLICIT explicit -
+223 224|550 searchsorted.Tensor sorting KERNELS proxy -;551 searchsorted.Scalar sorting KERNELS proxy -
+225|530 select.int shape KERNELS view -
+226 1118|694 sigmoid unary KERNELS pointwise -;1118 sigmoid.out out_variants EXPLICIT explicit -
+227|725 sigmoid_ unary KERNELS inplace -
+228 1163|690 sign unary KERNELS pointwise -;1163 sign.out out_variants EXPLICIT explicit -
+229|727 sign_ unary KERNELS inplace -
+230|693 silu unary KERNELS pointwise -
+231 1149|706 sin unary KERNELS pointwise -;1149 sin.out out_variants EXPLICIT explicit -
+232|721 sin_ unary KERNELS inplace -
+233|531 slice.Tensor shape KERNELS view -
+234 1129|461 softmax.int reduction KERNELS reduction -;1129 softmax.int_out out_variants EXPLICIT explicit -
+235|272 softplus nn_ops KERNELS pointwise -
+236 237 1230|466 sort reduction KERNELS reduction -;547 sort.stable sorting KERNELS reduction -;1230 sort.values out_variants EXPLICIT explicit -
+238 239|256 split.sizes misc_ops KERNELS view -;537 split.Tensor shape KERNELS view -
+240|255 split_with_sizes misc_ops KERNELS view -
+241 1116|714 sqrt unary KERNELS pointwise -;1116 sqrt.out out_variants EXPLICIT explicit -
+242|724 sqrt_ unary KERNELS inplace -
+243 1183|691 square unary KERNELS pointwise -;1183 square.out out_variants EXPLICIT explicit -
+244 245 246|528 squeeze shape KERNELS view -;529 squeeze.dim shape KERNELS view -;538 squeeze.dims shape KERNELS view -
+247 1131|536 stack shape KERNELS proxy -;1131 stack.out out_variants EXPLICIT explicit -
+248 437 439 1184|460 std.correction reduction KERNELS reduction -;831 std.dim extra_ops COMPOSITE composite -;833 std extra_ops COMPOSITE composite -;1184 std.correction_out out_variants EXPLICIT explicit -
+249 250 1105|306 sub.Tensor pointwise KERNELS pointwise -;307 sub.Scalar pointwise KERNELS pointwise -;1105 sub.out out_variants EXPLICIT explicit -
+251 252|366 sub_.Scalar pointwise KERNELS inplace -;367 sub_.Tensor pointwise KERNELS inplace -
+253 254 1124|445 sum reduction KERNELS reduction -;446 sum.dim_IntList reduction KERNELS reduction -;1124 sum.IntList_out out_variants EXPLICIT explicit -
+255|523 t shape KERNELS view -
+256 1185|708 tan unary KERNELS pointwise -;1185 tan.out out_variants EXPLICIT explicit -
+257 1119|709 tanh unary KERNELS pointwise -;1119 tanh.out out_variants EXPLICIT explicit -
+258|723 tanh_ unary KERNELS inplace -
+259 1231|467 topk reduction KERNELS topk -;1231 topk.values out_variants EXPLICIT explicit -
+260|524 transpose.int shape KERNELS view -
+261 1158|544 tril shape KERNELS proxy -;1158 tril.out out_variants EXPLICIT explicit -
+262 1157|543 triu shape KERNELS proxy -;1157 triu.out out_variants EXPLICIT explicit -
+263 1153|700 trunc unary KERNELS pointwise -;1153 trunc.out out_variants EXPLICIT explicit -
+264|519 unbind.int shape KERNELS view -
+265|1015 unflatten.int shape COMPOSITE composite -
+266|90 uniform_ factory KERNELS inplace -
+267|527 unsqueeze shape KERNELS view -
+268 436 438 1186|459 var.correction reduction KERNELS reduction -;830 var.dim extra_ops COMPOSITE composite -;832 var extra_ops COMPOSITE composite -;1186 var.correction_out out_variants EXPLICIT explicit -
+269 270|253 view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS;521 view shape KERNELS view -
+271|1011 view_as shape COMPOSITE composite -
+272 273 274 1112|328 where.self pointwise KERNELS pointwise -;329 where.ScalarOther pointwise KERNELS pointwise -;330 where.ScalarSelf pointwise KERNELS pointwise -;1112 where.self_out out_variants EXPLICIT explicit -
+275|345 zero_ pointwise KERNELS inplace -
+276|67 zeros factory KERNELS factory factory.META_KERNELS
+277|80 zeros_like factory KERNELS like -
+278|0 celu activation_ops KERNELS pointwise -
+279|12 celu_ activation_ops KERNELS inplace -
+280|731 selu activation_ops COMPOSITE composite -
+281|732 selu_ activation_ops COMPOSITE composite -
+282|17 elu_ activation_ops KERNELS inplace -
+283|1 glu activation_ops KERNELS proxy -
+284|2 hardshrink activation_ops KERNELS pointwise -
+285|3 softshrink activation_ops KERNELS pointwise -
+286|4 hardsigmoid activation_ops KERNELS pointwise -
+287|13 hardsigmoid_ activation_ops KERNELS inplace -
+288|5 hardswish activation_ops KERNELS pointwise -
+289|14 hardswish_ activation_ops KERNELS inplace -
+290|733 log_sigmoid activation_ops COMPOSITE composite -
+291|6 log_sigmoid_forward activation_ops KERNELS proxy -
+292|7 mish activation_ops KERNELS pointwise -
+293|15 mish_ activation_ops KERNELS inplace -
+294|734 prelu activation_ops COMPOSITE composite -
+295|8 _prelu_kernel activation_ops KERNELS pointwise -
+296|735 rrelu activation_ops COMPOSITE composite -
+297|736 rrelu_ activation_ops COMPOSITE composite -
+298|9 rrelu_with_noise activation_ops KERNELS proxy -
+299|10 rrelu_with_noise_ activation_ops KERNELS inplace -
+300|11 threshold activation_ops KERNELS pointwise -
+301|16 threshold_ activation_ops KERNELS inplace -
+302|737 arccos aliases OPS.COMPOSITE composite -
+303|738 arccos_ aliases OPS.COMPOSITE composite -
+304|739 arccosh aliases OPS.COMPOSITE composite -
+305|740 arccosh_ aliases OPS.COMPOSITE composite -
+306|741 arcsin aliases OPS.COMPOSITE composite -
+307|742 arcsin_ aliases OPS.COMPOSITE composite -
+308|743 arcsinh aliases OPS.COMPOSITE composite -
+309|744 arcsinh_ aliases OPS.COMPOSITE composite -
+310|745 arctan aliases OPS.COMPOSITE composite -
+311|746 arctan_ aliases OPS.COMPOSITE composite -
+312|747 arctanh aliases OPS.COMPOSITE composite -
+313|748 arctanh_ aliases OPS.COMPOSITE composite -
+314|749 arctan2 aliases OPS.COMPOSITE composite -
+315|750 arctan2_ aliases OPS.COMPOSITE composite -
+316|751 fix aliases OPS.COMPOSITE composite -
+317|752 fix_ aliases OPS.COMPOSITE composite -
+318 319|753 greater.Tensor aliases OPS.COMPOSITE composite -;754 greater.Scalar aliases OPS.COMPOSITE composite -
+320 321|755 greater_.Tensor aliases OPS.COMPOSITE composite -;756 greater_.Scalar aliases OPS.COMPOSITE composite -
+322 323|757 greater_equal.Tensor aliases OPS.COMPOSITE composite -;758 greater_equal.Scalar aliases OPS.COMPOSITE composite -
+324 325|759 greater_equal_.Tensor aliases OPS.COMPOSITE composite -;760 greater_equal_.Scalar aliases OPS.COMPOSITE composite -
+326 327|761 less.Tensor aliases OPS.COMPOSITE composite -;762 less.Scalar aliases OPS.COMPOSITE composite -
+328 329|763 less_.Tensor aliases OPS.COMPOSITE composite -;764 less_.Scalar aliases OPS.COMPOSITE composite -
+330 331|765 less_equal.Tensor aliases OPS.COMPOSITE composite -;766 less_equal.Scalar aliases OPS.COMPOSITE composite -
+332 333|767 less_equal_.Tensor aliases OPS.COMPOSITE composite -;768 less_equal_.Scalar aliases OPS.COMPOSITE composite -
+334 335|769 not_equal.Tensor aliases OPS.COMPOSITE composite -;770 not_equal.Scalar aliases OPS.COMPOSITE composite -
+336 337|771 not_equal_.Tensor aliases OPS.COMPOSITE composite -;772 not_equal_.Scalar aliases OPS.COMPOSITE composite -
+338 340|773 clip aliases OPS.COMPOSITE composite -;775 clip.Tensor aliases OPS.COMPOSITE composite -
+339 341|774 clip_ aliases OPS.COMPOSITE composite -;776 clip_.Tensor aliases OPS.COMPOSITE composite -
+342 343|777 moveaxis.int aliases OPS.COMPOSITE composite -;778 moveaxis.intlist aliases OPS.COMPOSITE composite -
+344|779 swapaxes aliases OPS.COMPOSITE composite -
+345|780 swapaxes_ aliases OPS.COMPOSITE composite -
+346|781 swapdims aliases OPS.COMPOSITE composite -
+347|782 swapdims_ aliases OPS.COMPOSITE composite -
+348|783 row_stack aliases OPS.COMPOSITE composite -
+349|784 ger aliases OPS.COMPOSITE composite -
+350|18 _safe_softmax attention_ops KERNELS proxy -
+351|19 _softmax_backward_data attention_ops KERNELS proxy -
+352|20 _log_softmax_backward_data attention_ops KERNELS proxy -
+353|21 _scaled_dot_product_flash_attention_for_cpu attention_ops KERNELS proxy -
+354|22 _scaled_dot_product_flash_attention_for_cpu_backward attention_ops KERNELS proxy -
+355|786 _scaled_dot_product_attention_math attention_ops COMPOSITE composite -
+356 1235|23 complex complex_build OPS.KERNELS pointwise -;1235 complex.out out_variants EXPLICIT explicit -
+357 1236|24 polar complex_build OPS.KERNELS pointwise -;1236 polar.out out_variants EXPLICIT explicit -
+358|787 isreal complex_build OPS.COMPOSITE composite -
+359|788 adjoint complex_ops OPS.COMPOSITE composite -
+360|25 view_as_real complex_views OPS.KERNELS view -
+361|26 view_as_complex complex_views OPS.KERNELS view -
+362|789 real complex_views OPS.COMPOSITE composite -
+363|790 imag complex_views OPS.COMPOSITE composite -
+364|27 _conj complex_views OPS.KERNELS pointwise -
+365|791 conj complex_views OPS.COMPOSITE composite -
+366|28 _conj_physical complex_views OPS.KERNELS pointwise -
+367 1237|792 conj_physical complex_views OPS.COMPOSITE composite -;1237 conj_physical.out out_variants EXPLICIT explicit -
+368|29 conj_physical_ complex_views OPS.KERNELS inplace -
+369|793 resolve_conj complex_views OPS.COMPOSITE composite -
+370|794 resolve_neg complex_views OPS.COMPOSITE composite -
+371 1238|30 angle complex_views OPS.KERNELS pointwise -;1238 angle.out out_variants EXPLICIT explicit -
+372|31 convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+373|32 convolution_backward conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+374 375|33 _convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS;799 _convolution.deprecated conv_ops OPS.COMPOSITE composite -
+376|800 _convolution_mode conv_ops OPS.COMPOSITE composite -
+377 380|801 conv1d conv_ops OPS.COMPOSITE composite -;804 conv1d.padding conv_ops OPS.COMPOSITE composite -
+378 381|802 conv2d conv_ops OPS.COMPOSITE composite -;805 conv2d.padding conv_ops OPS.COMPOSITE composite -
+379 382|803 conv3d conv_ops OPS.COMPOSITE composite -;806 conv3d.padding conv_ops OPS.COMPOSITE composite -
+383|807 conv_transpose1d conv_ops OPS.COMPOSITE composite -
+384|808 conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
+385|809 conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
+386|34 im2col conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+387|35 col2im conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+388|36 pixel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+389|37 pixel_unshuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+390|38 channel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
+391|810 native_channel_shuffle conv_ops OPS.COMPOSITE composite -
+392 393|39 _ctc_loss ctc_ops KERNELS own_meta ctc_ops.META_KERNELS;40 _ctc_loss.Tensor ctc_ops KERNELS data_dependent -
+394 395|41 _ctc_loss_backward ctc_ops KERNELS own_meta ctc_ops.META_KERNELS;42 _ctc_loss_backward.Tensor ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
+396 397|811 ctc_loss.IntList ctc_ops COMPOSITE composite -;812 ctc_loss.Tensor ctc_ops COMPOSITE composite -
+398|813 cdist distance_ops COMPOSITE composite -
+399|43 _cdist_forward distance_ops KERNELS proxy -
+400|44 _euclidean_dist distance_ops KERNELS proxy -
+401|814 pdist distance_ops COMPOSITE composite -
+402|45 _pdist_forward distance_ops KERNELS proxy -
+403|815 cosine_similarity distance_ops COMPOSITE composite -
+404|816 bilinear distance_ops COMPOSITE composite -
+405|46 _trilinear distance_ops KERNELS proxy -
+406 407|817 embedding_bag distance_ops COMPOSITE composite -;818 embedding_bag.padding_idx distance_ops COMPOSITE composite -
+408|47 _embedding_bag distance_ops KERNELS proxy -
+409|48 _embedding_bag_forward_only distance_ops KERNELS proxy -
+410|50 _embedding_bag_backward distance_ops KERNELS proxy -
+411|51 _embedding_bag_dense_backward distance_ops KERNELS proxy -
+412|52 _embedding_bag_per_sample_weights_backward distance_ops KERNELS proxy -
+413|49 embedding_renorm_ distance_ops KERNELS inplace -
+414|820 dropout_ dropout_ops COMPOSITE composite -
+415|821 feature_dropout dropout_ops COMPOSITE composite -
+416|822 feature_dropout_ dropout_ops COMPOSITE composite -
+417|823 alpha_dropout dropout_ops COMPOSITE composite -
+418|824 alpha_dropout_ dropout_ops COMPOSITE composite -
+419|825 feature_alpha_dropout dropout_ops COMPOSITE composite -
+420|826 feature_alpha_dropout_ dropout_ops COMPOSITE composite -
+421|53 native_dropout dropout_ops KERNELS proxy -
+422|54 native_dropout_backward dropout_ops KERNELS proxy -
+423|827 einsum einsum OPS.COMPOSITE composite -
+424 425|55 bitwise_left_shift.Tensor extra_ops KERNELS pointwise -;56 bitwise_left_shift.Tensor_Scalar extra_ops KERNELS pointwise -
+426 427|57 bitwise_right_shift.Tensor extra_ops KERNELS pointwise -;58 bitwise_right_shift.Tensor_Scalar extra_ops KERNELS pointwise -
+428|59 index_add extra_ops KERNELS proxy -
+429|60 index_add_ extra_ops KERNELS inplace -
+430|61 scatter_add_ extra_ops KERNELS inplace -
+431|62 roll extra_ops KERNELS proxy -
+432 1142|63 nan_to_num extra_ops KERNELS pointwise -;1142 nan_to_num.out out_variants EXPLICIT explicit -
+433|64 isin.Tensor_Tensor extra_ops KERNELS proxy -
+434 435 1187|828 norm.Scalar extra_ops COMPOSITE composite -;829 norm.ScalarOpt_dim extra_ops COMPOSITE composite -;1187 norm.out out_variants EXPLICIT explicit -
+440|834 tile extra_ops COMPOSITE composite -
+441|65 equal extra_ops KERNELS own_meta extra_ops.META_KERNELS
+442|66 _local_scalar_dense extra_ops KERNELS own_meta extra_ops.META_KERNELS
+443|835 copy functional_forms OPS.COMPOSITE composite -
+444 445|836 fill.Scalar functional_forms OPS.COMPOSITE composite -;837 fill.Tensor functional_forms OPS.COMPOSITE composite -
+446 1140|94 index_copy index_ops KERNELS proxy -;1140 index_copy.out out_variants EXPLICIT explicit -
+447|95 index_copy_ index_ops KERNELS inplace -
+448 449|96 index_fill.int_Scalar index_ops KERNELS proxy -;97 index_fill.int_Tensor index_ops KERNELS proxy -
+450 451|98 index_fill_.int_Scalar index_ops KERNELS inplace -;99 index_fill_.int_Tensor index_ops KERNELS inplace -
+452 1155|100 scatter_reduce.two index_ops KERNELS proxy -;1155 scatter_reduce.two_out out_variants EXPLICIT explicit -
+453|101 scatter_reduce_.two index_ops KERNELS inplace -
+454 1159|838 take index_ops COMPOSITE composite -;1159 take.out out_variants EXPLICIT explicit -
+455 1160|839 take_along_dim index_ops COMPOSITE composite -;1160 take_along_dim.out out_variants EXPLICIT explicit -
+456|102 unfold index_ops KERNELS view -
+457 458 459|840 tensor_split.sections index_ops COMPOSITE composite -;841 tensor_split.indices index_ops COMPOSITE composite -;842 tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
+460|103 detach_ index_ops KERNELS own_meta index_ops.META_KERNELS
+461 1239|104 index_reduce index_reduce_ops OPS.KERNELS proxy -;1239 index_reduce.out out_variants EXPLICIT explicit -
+462|105 index_reduce_ index_reduce_ops OPS.KERNELS inplace -
+463 464|125 eq_.Tensor inplace_logic OPS.KERNELS inplace -;126 eq_.Scalar inplace_logic OPS.KERNELS inplace -
+465 466|127 ne_.Tensor inplace_logic OPS.KERNELS inplace -;128 ne_.Scalar inplace_logic OPS.KERNELS inplace -
+467 468|129 lt_.Tensor inplace_logic OPS.KERNELS inplace -;130 lt_.Scalar inplace_logic OPS.KERNELS inplace -
+469 470|131 le_.Tensor inplace_logic OPS.KERNELS inplace -;132 le_.Scalar inplace_logic OPS.KERNELS inplace -
+471 472|133 gt_.Tensor inplace_logic OPS.KERNELS inplace -;134 gt_.Scalar inplace_logic OPS.KERNELS inplace -
+473 474|135 ge_.Tensor inplace_logic OPS.KERNELS inplace -;136 ge_.Scalar inplace_logic OPS.KERNELS inplace -
+478|140 logical_and_ inplace_logic OPS.KERNELS inplace -
+479|141 logical_or_ inplace_logic OPS.KERNELS inplace -
+480|142 logical_xor_ inplace_logic OPS.KERNELS inplace -
+481|143 logical_not_ inplace_logic OPS.KERNELS inplace -
+482|144 bitwise_not_ inplace_logic OPS.KERNELS inplace -
+483 484|145 bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -;146 bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+485 486|147 bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -;148 bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+487 488|843 atleast_1d joining_ops OPS.COMPOSITE composite -;844 atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
+489 490|845 atleast_2d joining_ops OPS.COMPOSITE composite -;846 atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
+491 492|847 atleast_3d joining_ops OPS.COMPOSITE composite -;848 atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
+493 1240|849 hstack joining_ops OPS.COMPOSITE composite -;1240 hstack.out out_variants EXPLICIT explicit -
+494 1241|850 vstack joining_ops OPS.COMPOSITE composite -;1241 vstack.out out_variants EXPLICIT explicit -
+495 1242|851 dstack joining_ops OPS.COMPOSITE composite -;1242 dstack.out out_variants EXPLICIT explicit -
+496 1243|852 column_stack joining_ops OPS.COMPOSITE composite -;1243 column_stack.out out_variants EXPLICIT explicit -
+497 498|853 hsplit.int joining_ops OPS.COMPOSITE composite -;854 hsplit.array joining_ops OPS.COMPOSITE composite -
+499 500|855 vsplit.int joining_ops OPS.COMPOSITE composite -;856 vsplit.array joining_ops OPS.COMPOSITE composite -
+501 502|857 dsplit.int joining_ops OPS.COMPOSITE composite -;858 dsplit.array joining_ops OPS.COMPOSITE composite -
+503|859 unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
+504|860 unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
+505|861 unsafe_chunk joining_ops OPS.COMPOSITE composite -
+506|862 broadcast_to joining_ops OPS.COMPOSITE composite -
+507|863 broadcast_tensors joining_ops OPS.COMPOSITE composite -
+508 509|864 meshgrid joining_ops OPS.COMPOSITE composite -;865 meshgrid.indexing joining_ops OPS.COMPOSITE composite -
+510|866 cartesian_prod joining_ops OPS.COMPOSITE composite -
+511|867 combinations joining_ops OPS.COMPOSITE composite -
+512|868 block_diag joining_ops OPS.COMPOSITE composite -
+513|869 diag_embed joining_ops OPS.COMPOSITE composite -
+514 1244|870 diag joining_ops OPS.COMPOSITE composite -;1244 diag.out out_variants EXPLICIT explicit -
+515|871 diagflat joining_ops OPS.COMPOSITE composite -
+516|872 fliplr joining_ops OPS.COMPOSITE composite -
+517|873 flipud joining_ops OPS.COMPOSITE composite -
+518|874 rot90 joining_ops OPS.COMPOSITE composite -
+519|875 ravel joining_ops OPS.COMPOSITE composite -
+520|876 reshape_as joining_ops OPS.COMPOSITE composite -
+521|877 sum_to_size joining_ops OPS.COMPOSITE composite -
+522|878 alias_copy joining_ops OPS.COMPOSITE composite -
+523|879 as_strided_copy joining_ops OPS.COMPOSITE composite -
+524|880 diagonal_copy joining_ops OPS.COMPOSITE composite -
+525|881 expand_copy joining_ops OPS.COMPOSITE composite -
+526|882 narrow_copy joining_ops OPS.COMPOSITE composite -
+527|883 permute_copy joining_ops OPS.COMPOSITE composite -
+528|884 select_copy.int joining_ops OPS.COMPOSITE composite -
+529|885 slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
+530 531 532|886 squeeze_copy joining_ops OPS.COMPOSITE composite -;887 squeeze_copy.dim joining_ops OPS.COMPOSITE composite -;888 squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
+533|889 t_copy joining_ops OPS.COMPOSITE composite -
+534|890 transpose_copy.int joining_ops OPS.COMPOSITE composite -
+535|891 unsqueeze_copy joining_ops OPS.COMPOSITE composite -
+536|892 unfold_copy joining_ops OPS.COMPOSITE composite -
+537 538|893 view_copy joining_ops OPS.COMPOSITE composite -;894 view_copy.dtype joining_ops OPS.COMPOSITE composite -
+539|895 detach_copy joining_ops OPS.COMPOSITE composite -
+540|896 split_copy.Tensor joining_ops OPS.COMPOSITE composite -
+541|897 split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
+542|898 unbind_copy.int joining_ops OPS.COMPOSITE composite -
+543|899 slice_scatter joining_ops OPS.COMPOSITE composite -
+544|900 select_scatter joining_ops OPS.COMPOSITE composite -
+545|901 diagonal_scatter joining_ops OPS.COMPOSITE composite -
+546|902 as_strided_scatter joining_ops OPS.COMPOSITE composite -
+547|149 tril_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+548|150 triu_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+549|151 empty_permuted layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+550 1168|905 linalg_cholesky linalg_composite OPS.COMPOSITE composite -;1168 linalg_cholesky.out out_variants EXPLICIT explicit -
+551 1171|906 linalg_inv linalg_composite OPS.COMPOSITE composite -;1171 linalg_inv.out out_variants EXPLICIT explicit -
+552|907 linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
+553 1173|908 linalg_solve linalg_composite OPS.COMPOSITE composite -;1173 linalg_solve.out out_variants EXPLICIT explicit -
+554 1170|909 linalg_det linalg_composite OPS.COMPOSITE composite -;1170 linalg_det.out out_variants EXPLICIT explicit -
+555|910 linalg_slogdet linalg_composite OPS.COMPOSITE composite -
+556|911 slogdet linalg_composite OPS.COMPOSITE composite -
+557|912 logdet linalg_composite OPS.COMPOSITE composite -
+558 1234|913 linalg_eigh linalg_composite OPS.COMPOSITE composite -;1234 linalg_eigh.eigvals out_variants EXPLICIT explicit -
+559|914 linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
+560|915 linalg_eigvals linalg_composite OPS.COMPOSITE composite -
+561 1233|916 linalg_svd linalg_composite OPS.COMPOSITE composite -;1233 linalg_svd.U out_variants EXPLICIT explicit -
+562|917 linalg_svdvals linalg_composite OPS.COMPOSITE composite -
+563|918 svd linalg_composite OPS.COMPOSITE composite -
+564|919 linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
+565|920 _lu_with_info linalg_composite OPS.COMPOSITE composite -
+566|921 lu_solve linalg_composite OPS.COMPOSITE composite -
+567|922 linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
+568|923 matrix_exp linalg_composite OPS.COMPOSITE composite -
+569|924 orgqr linalg_composite OPS.COMPOSITE composite -
+570 571 572 618|182 linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -;925 linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;926 linalg_pinv linalg_composite OPS.COMPOSITE composite -;927 linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
+573|928 pinverse linalg_composite OPS.COMPOSITE composite -
+574 575 576 577|929 linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -;930 linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;931 linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -;932 linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
+578 579|933 linalg_cond linalg_composite OPS.COMPOSITE composite -;934 linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
+580|935 linalg_diagonal linalg_composite OPS.COMPOSITE composite -
+581|936 linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
+582|937 linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
+583|938 linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
+584|939 linalg_vander linalg_composite OPS.COMPOSITE composite -
+585|940 linalg_vecdot linalg_composite OPS.COMPOSITE composite -
+586|157 linalg_cholesky_ex linalg_factor OPS.KERNELS meta_aware -
+587|158 linalg_lu_factor_ex linalg_factor OPS.KERNELS meta_aware -
+588|159 linalg_lu linalg_factor OPS.KERNELS meta_aware -
+589|160 lu_unpack linalg_factor OPS.KERNELS meta_aware -
+590|161 linalg_lu_solve linalg_factor OPS.KERNELS meta_aware -
+591|162 linalg_inv_ex linalg_factor OPS.KERNELS meta_aware -
+592|163 _linalg_solve_ex linalg_factor OPS.KERNELS meta_aware -
+593|164 _linalg_det linalg_factor OPS.KERNELS meta_aware -
+594|165 _linalg_slogdet linalg_factor OPS.KERNELS meta_aware -
+595|166 linalg_solve_triangular linalg_factor OPS.KERNELS meta_aware -
+596|167 triangular_solve linalg_factor OPS.KERNELS meta_aware -
+597|168 cholesky_solve linalg_factor OPS.KERNELS meta_aware -
+598|169 cholesky_inverse linalg_factor OPS.KERNELS meta_aware -
+599|170 linalg_ldl_factor_ex linalg_factor OPS.KERNELS meta_aware -
+600|171 linalg_ldl_solve linalg_factor OPS.KERNELS meta_aware -
+601|172 trace linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
+602|941 det linalg_ops COMPOSITE composite -
+603 1200|942 inverse linalg_ops COMPOSITE composite -;1200 inverse.out out_variants EXPLICIT explicit -
+604 1191|943 cholesky linalg_ops COMPOSITE composite -;1191 cholesky.out out_variants EXPLICIT explicit -
+605 1232|173 linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1232 linalg_qr.out out_variants EXPLICIT explicit -
+606 1169|174 linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1169 linalg_cross.out out_variants EXPLICIT explicit -
+607 1156|944 cross linalg_ops COMPOSITE composite -;1156 cross.out out_variants EXPLICIT explicit -
+608 1141|945 kron linalg_ops COMPOSITE composite -;1141 kron.out out_variants EXPLICIT explicit -
+609 1147|946 matrix_power linalg_ops COMPOSITE composite -;1147 matrix_power.out out_variants EXPLICIT explicit -
+610 1202|947 linalg_matrix_power linalg_ops COMPOSITE composite -;1202 linalg_matrix_power.out out_variants EXPLICIT explicit -
+611|175 _linalg_eigh linalg_spectral OPS.KERNELS meta_aware -
+612|176 linalg_eig linalg_spectral OPS.KERNELS meta_aware -
+613|177 _linalg_eigvals linalg_spectral OPS.KERNELS meta_aware -
+614|178 _linalg_svd linalg_spectral OPS.KERNELS meta_aware -
+615|179 linalg_polar linalg_spectral OPS.KERNELS meta_aware -
+616|180 linalg_matrix_sqrth linalg_spectral OPS.KERNELS meta_aware -
+617|181 linalg_matrix_exp linalg_spectral OPS.KERNELS meta_aware -
+619|183 linalg_lstsq linalg_spectral OPS.KERNELS meta_aware -
+620|184 geqrf linalg_spectral OPS.KERNELS meta_aware -
+621|185 linalg_householder_product linalg_spectral OPS.KERNELS meta_aware -
+622|186 ormqr linalg_spectral OPS.KERNELS meta_aware -
+623 624 625 626 627 628 629 630|187 logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;188 logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;189 logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;190 logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;948 logspace.out logspace_ops OPS.COMPOSITE composite -;949 logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -;950 logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -;951 logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
+631 632 633 634|191 linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;192 linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;193 linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;194 linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+635|195 binary_cross_entropy loss_ops KERNELS proxy -
+636|196 binary_cross_entropy_with_logits loss_ops KERNELS proxy -
+637|197 nll_loss_forward loss_ops KERNELS proxy -
+638|198 nll_loss2d_forward loss_ops KERNELS proxy -
+639|952 nll_loss loss_ops COMPOSITE composite -
+640|953 nll_loss2d loss_ops COMPOSITE composite -
+641|954 nll_loss_nd loss_ops COMPOSITE composite -
+642|955 cross_entropy_loss loss_ops COMPOSITE composite -
+643|956 kl_div loss_ops COMPOSITE composite -
+644|957 l1_loss loss_ops COMPOSITE composite -
+645|199 smooth_l1_loss loss_ops KERNELS proxy -
+646|200 mse_loss loss_ops KERNELS proxy -
+647|201 huber_loss loss_ops KERNELS proxy -
+648|202 soft_margin_loss loss_ops KERNELS proxy -
+649|958 poisson_nll_loss loss_ops COMPOSITE composite -
+650|959 hinge_embedding_loss loss_ops COMPOSITE composite -
+651|960 margin_ranking_loss loss_ops COMPOSITE composite -
+652|961 cosine_embedding_loss loss_ops COMPOSITE composite -
+653|203 multi_margin_loss loss_ops KERNELS proxy -
+654|962 multilabel_margin_loss loss_ops COMPOSITE composite -
+655|204 multilabel_margin_loss_forward loss_ops KERNELS proxy -
+656|964 triplet_margin_loss loss_ops COMPOSITE composite -
+657|963 pairwise_distance loss_ops COMPOSITE composite -
+658 1164|205 atan2 math_ops KERNELS pointwise -;1164 atan2.out out_variants EXPLICIT explicit -
+659|218 atan2_ math_ops KERNELS inplace -
+660 1167|206 hypot math_ops KERNELS pointwise -;1167 hypot.out out_variants EXPLICIT explicit -
+661|219 hypot_ math_ops KERNELS inplace -
+662 1144|207 logaddexp math_ops KERNELS pointwise -;1144 logaddexp.out out_variants EXPLICIT explicit -
+663 664 1133|208 copysign.Tensor math_ops KERNELS pointwise -;209 copysign.Scalar math_ops KERNELS pointwise -;1133 copysign.out out_variants EXPLICIT explicit -
+665 666|220 copysign_.Tensor math_ops KERNELS inplace -;221 copysign_.Scalar math_ops KERNELS inplace -
+667 1154|210 heaviside math_ops KERNELS pointwise -;1154 heaviside.out out_variants EXPLICIT explicit -
+668|222 heaviside_ math_ops KERNELS inplace -
+669 1150|211 sinc math_ops KERNELS pointwise -;1150 sinc.out out_variants EXPLICIT explicit -
+670|223 sinc_ math_ops KERNELS inplace -
+671 672 673 1145|212 xlogy.Tensor math_ops KERNELS pointwise -;213 xlogy.Scalar_Other math_ops KERNELS pointwise -;214 xlogy.Scalar_Self math_ops KERNELS pointwise -;1145 xlogy.OutTensor out_variants EXPLICIT explicit -
+674 675|224 xlogy_.Tensor math_ops KERNELS inplace -;225 xlogy_.Scalar_Other math_ops KERNELS inplace -
+676 1139|215 frac math_ops KERNELS pointwise -;1139 frac.out out_variants EXPLICIT explicit -
+677|226 frac_ math_ops KERNELS inplace -
+678 1132|216 sgn math_ops KERNELS pointwise -;1132 sgn.out out_variants EXPLICIT explicit -
+679|227 sgn_ math_ops KERNELS inplace -
+681 682|228 lerp_.Tensor math_ops KERNELS inplace -;241 lerp_.Scalar math_ops KERNELS inplace -
+683|229 trunc_ math_ops KERNELS inplace -
+684|230 floor_ math_ops KERNELS inplace -
+685|231 ceil_ math_ops KERNELS inplace -
+686 687|232 round_ math_ops KERNELS inplace -;250 round_.decimals math_ops KERNELS inplace -
+688|233 reciprocal_ math_ops KERNELS inplace -
+689|234 rsqrt_ math_ops KERNELS inplace -
+690|235 square_ math_ops KERNELS inplace -
+691|236 log2_ math_ops KERNELS inplace -
+692|237 log10_ math_ops KERNELS inplace -
+693|238 log1p_ math_ops KERNELS inplace -
+694|239 tan_ math_ops KERNELS inplace -
+695|240 erf_ math_ops KERNELS inplace -
+696 750|242 clamp_min_ math_ops KERNELS inplace -;385 clamp_min_.Tensor pointwise OPS.KERNELS inplace -
+697|245 exp2_ math_ops KERNELS inplace -
+698 699|246 fmod_.Scalar math_ops KERNELS inplace -;247 fmod_.Tensor math_ops KERNELS inplace -
+700|248 tril_ math_ops KERNELS inplace -
+701|249 triu_ math_ops KERNELS inplace -
+702 752|243 clamp_max_ math_ops KERNELS inplace -;387 clamp_max_.Tensor pointwise OPS.KERNELS inplace -
+703|244 nan_to_num_ math_ops KERNELS inplace -
+704 1245|251 logaddexp2 math_ops OPS.KERNELS pointwise -;1245 logaddexp2.out out_variants EXPLICIT explicit -
+705|268 gelu_backward nn_ops KERNELS pointwise -
+706|269 silu_backward nn_ops KERNELS pointwise -
+707|275 native_batch_norm norm_ops KERNELS proxy -
+708 709|276 _native_batch_norm_legit norm_ops KERNELS proxy -;277 _native_batch_norm_legit.no_stats norm_ops KERNELS proxy -
+710|278 _native_batch_norm_legit_no_training norm_ops KERNELS proxy -
+711|279 _batch_norm_with_update norm_ops KERNELS proxy -
+712|280 _batch_norm_no_update norm_ops KERNELS proxy -
+713|966 batch_norm norm_ops COMPOSITE composite -
+714|967 instance_norm norm_ops COMPOSITE composite -
+715|281 native_group_norm norm_ops KERNELS proxy -
+716|968 group_norm norm_ops COMPOSITE composite -
+717|282 native_layer_norm norm_ops KERNELS proxy -
+718|283 native_layer_norm_backward norm_ops KERNELS proxy -
+719 1201|284 linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS;1201 linalg_vector_norm.out out_variants EXPLICIT explicit -
+720 721|970 linalg_matrix_norm norms OPS.COMPOSITE composite -;971 linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
+722 723|972 linalg_norm norms OPS.COMPOSITE composite -;973 linalg_norm.ord_str norms OPS.COMPOSITE composite -
+724 1246|285 gcd numeric_ops OPS.KERNELS pointwise -;1246 gcd.out out_variants EXPLICIT explicit -
+725|286 gcd_ numeric_ops OPS.KERNELS inplace -
+726 1247|287 lcm numeric_ops OPS.KERNELS pointwise -;1247 lcm.out out_variants EXPLICIT explicit -
+727|288 lcm_ numeric_ops OPS.KERNELS inplace -
+728 1248|289 ldexp.Tensor numeric_ops OPS.KERNELS pointwise -;1248 ldexp.out out_variants EXPLICIT explicit -
+729|290 ldexp_ numeric_ops OPS.KERNELS inplace -
+730|291 frexp.Tensor numeric_ops OPS.KERNELS own_meta numeric_ops.OPS.META_KERNELS
+731 1249|292 nextafter numeric_ops OPS.KERNELS pointwise -;1249 nextafter.out out_variants EXPLICIT explicit -
+732|293 nextafter_ numeric_ops OPS.KERNELS inplace -
+733 734 735 1250 1251 1252|974 float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -;975 float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -;976 float_power.Scalar numeric_ops OPS.COMPOSITE composite -;1250 float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -;1251 float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -;1252 float_power.Scalar_out out_variants EXPLICIT explicit -
+736 737|977 float_power_.Scalar numeric_ops OPS.COMPOSITE composite -;978 float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
+738|979 positive numeric_ops OPS.COMPOSITE composite -
+739|294 put placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+740|295 put_ placement_ops OPS.KERNELS inplace -
+741|296 masked_scatter placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+742|297 masked_scatter_ placement_ops OPS.KERNELS inplace -
+743|298 masked_scatter_backward placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+744|299 _unsafe_masked_index placement_ops OPS.KERNELS meta_aware -
+745|300 _unsafe_masked_index_put_accumulate placement_ops OPS.KERNELS meta_aware -
+746 1253|301 nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1253 nonzero_static.out out_variants EXPLICIT explicit -
+747 1254|302 _chunk_cat placement_ops OPS.KERNELS meta_aware -;1254 _chunk_cat.out out_variants EXPLICIT explicit -
+748 1255|303 hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1255 hash_tensor.out out_variants EXPLICIT explicit -
+754|980 max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
+755|981 max_pool1d pool_ops OPS.COMPOSITE composite -
+756|982 max_pool2d pool_ops OPS.COMPOSITE composite -
+757|983 max_pool3d pool_ops OPS.COMPOSITE composite -
+758|389 max_pool2d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+759|390 max_pool3d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+760|391 max_pool2d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+761|392 max_pool3d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+762|984 avg_pool1d pool_ops OPS.COMPOSITE composite -
+763|393 avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+764|394 avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+765|395 avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+766|396 avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+767|985 adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
+768|986 adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
+769|987 adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
+770|397 _adaptive_avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+771|398 _adaptive_avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+772|399 _adaptive_avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+773|400 _adaptive_avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+774|988 adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
+775|401 adaptive_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+776|402 adaptive_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+777|403 adaptive_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+778|404 adaptive_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+779|405 fractional_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+780|406 fractional_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+781|407 fractional_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+782|408 fractional_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+783|409 max_unpool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+784|410 max_unpool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+785 1258|411 vdot products OPS.KERNELS proxy -;1258 vdot.out out_variants EXPLICIT explicit -
+786|989 tensordot products OPS.COMPOSITE composite -
+787 1259|990 inner products OPS.COMPOSITE composite -;1259 inner.out out_variants EXPLICIT explicit -
+788|412 cauchy_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+789|413 exponential_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+790|414 log_normal_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+791|415 geometric_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+792 793 1260|416 bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;417 bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;1260 bernoulli.out out_variants EXPLICIT explicit -
+794 795|418 bernoulli_.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;419 bernoulli_.float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+796 797 798|420 random_.from random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;421 random_.to random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;422 random_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+799 800 801 802 803 804|423 randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;424 randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;425 randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;426 randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;427 randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;428 randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+805 806|429 multinomial random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;430 multinomial.out random_ops OPS.KERNELS meta_aware -
+807 808 809 810 811 1261 1262 1263|431 normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;432 normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;433 normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;434 normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;435 normal.float_float_out random_ops OPS.KERNELS meta_aware -;1261 normal.Tensor_float_out out_variants EXPLICIT explicit -;1262 normal.float_Tensor_out out_variants EXPLICIT explicit -;1263 normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
+812 1151|436 nansum reduce_ops KERNELS reduction -;1151 nansum.out out_variants EXPLICIT explicit -
+813 1148|437 nanmean reduce_ops KERNELS reduction -;1148 nanmean.out out_variants EXPLICIT explicit -
+814 1219|438 cummax reduce_ops KERNELS reduction -;1219 cummax.out out_variants EXPLICIT explicit -
+815 1220|439 cummin reduce_ops KERNELS reduction -;1220 cummin.out out_variants EXPLICIT explicit -
+816 817 1225|440 median reduce_ops KERNELS reduction -;441 median.dim reduce_ops KERNELS reduction -;1225 median.dim_values out_variants EXPLICIT explicit -
+818 1229|442 mode reduce_ops KERNELS reduction -;1229 mode.values out_variants EXPLICIT explicit -
+819 820 821|991 var_mean.correction reduce_ops COMPOSITE composite -;992 var_mean.dim reduce_ops COMPOSITE composite -;993 var_mean reduce_ops COMPOSITE composite -
+822 823 824|994 std_mean.correction reduce_ops COMPOSITE composite -;995 std_mean.dim reduce_ops COMPOSITE composite -;996 std_mean reduce_ops COMPOSITE composite -
+825|443 cumprod_ reduce_ops KERNELS inplace -
+826|444 cumsum_ reduce_ops KERNELS inplace -
+827|474 resize_ resize_ops OPS.KERNELS meta_aware -
+828|475 resize_as_ resize_ops OPS.KERNELS meta_aware -
+829 830|476 upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;997 upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
+831 832|477 upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;998 upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
+833 834|478 upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;999 upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
+835 836|479 _upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1000 _upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
+837 838|480 _upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1001 _upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
+839 840|481 _upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1002 _upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
+841 842|482 upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1003 upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
+843 844|483 upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1004 upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
+845 846|484 upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1005 upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
+847 848|485 upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1006 upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
+849 850|486 _upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1007 _upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
+851 852|487 _upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1008 _upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
+853|488 upsample_nearest1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+854|489 upsample_nearest2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+855|490 upsample_nearest3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+856|491 _upsample_nearest_exact1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+857|492 _upsample_nearest_exact2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+858|493 _upsample_nearest_exact3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+859|494 upsample_linear1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+860|495 upsample_bilinear2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+861|496 upsample_trilinear3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+862|497 upsample_bicubic2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+863|498 _upsample_bilinear2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+864|499 _upsample_bicubic2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+865|1009 grid_sampler sample_ops OPS.COMPOSITE composite -
+866|500 grid_sampler_2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+867|501 grid_sampler_3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+868|502 grid_sampler_2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+869|503 grid_sampler_3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+870 1264|504 addmm scaled_ops OPS.KERNELS proxy -;1264 addmm.out out_variants EXPLICIT explicit -
+871 1265|505 addmv scaled_ops OPS.KERNELS proxy -;1265 addmv.out out_variants EXPLICIT explicit -
+872 1266|506 addr scaled_ops OPS.KERNELS proxy -;1266 addr.out out_variants EXPLICIT explicit -
+873|507 addr_ scaled_ops OPS.KERNELS inplace -
+874 1267|508 addbmm scaled_ops OPS.KERNELS proxy -;1267 addbmm.out out_variants EXPLICIT explicit -
+875 1268|509 baddbmm scaled_ops OPS.KERNELS proxy -;1268 baddbmm.out out_variants EXPLICIT explicit -
+876 1269|510 addcmul scaled_ops OPS.KERNELS pointwise -;1269 addcmul.out out_variants EXPLICIT explicit -
+877|511 addcmul_ scaled_ops OPS.KERNELS inplace -
+878 1270|512 addcdiv scaled_ops OPS.KERNELS pointwise -;1270 addcdiv.out out_variants EXPLICIT explicit -
+879|513 addcdiv_ scaled_ops OPS.KERNELS inplace -
+880|514 addmm_ scaled_ops OPS.KERNELS inplace -
+881|515 addmv_ scaled_ops OPS.KERNELS inplace -
+882|516 addbmm_ scaled_ops OPS.KERNELS inplace -
+883|517 baddbmm_ scaled_ops OPS.KERNELS inplace -
+884 1271|557 digamma special_ops OPS.KERNELS pointwise -;1271 digamma.out out_variants EXPLICIT explicit -
+885|558 digamma_ special_ops OPS.KERNELS inplace -
+886 1272|559 lgamma special_ops OPS.KERNELS pointwise -;1272 lgamma.out out_variants EXPLICIT explicit -
+887|560 lgamma_ special_ops OPS.KERNELS inplace -
+888 1273|561 erfc special_ops OPS.KERNELS pointwise -;1273 erfc.out out_variants EXPLICIT explicit -
+889|562 erfc_ special_ops OPS.KERNELS inplace -
+890 1274|563 erfinv special_ops OPS.KERNELS pointwise -;1274 erfinv.out out_variants EXPLICIT explicit -
+891|564 erfinv_ special_ops OPS.KERNELS inplace -
+892 1275|565 i0 special_ops OPS.KERNELS pointwise -;1275 i0.out out_variants EXPLICIT explicit -
+893|566 i0_ special_ops OPS.KERNELS inplace -
+894 1276|567 special_i0e special_ops OPS.KERNELS pointwise -;1276 special_i0e.out out_variants EXPLICIT explicit -
+895 1277|568 special_i1 special_ops OPS.KERNELS pointwise -;1277 special_i1.out out_variants EXPLICIT explicit -
+896 1278|569 special_i1e special_ops OPS.KERNELS pointwise -;1278 special_i1e.out out_variants EXPLICIT explicit -
+897 1279|570 special_entr special_ops OPS.KERNELS pointwise -;1279 special_entr.out out_variants EXPLICIT explicit -
+898 1280|571 special_erfcx special_ops OPS.KERNELS pointwise -;1280 special_erfcx.out out_variants EXPLICIT explicit -
+899 1281|572 special_ndtri special_ops OPS.KERNELS pointwise -;1281 special_ndtri.out out_variants EXPLICIT explicit -
+900 1282|573 special_log_ndtr special_ops OPS.KERNELS pointwise -;1282 special_log_ndtr.out out_variants EXPLICIT explicit -
+901 1283|574 special_airy_ai special_ops OPS.KERNELS pointwise -;1283 special_airy_ai.out out_variants EXPLICIT explicit -
+902 1284|575 special_bessel_j0 special_ops OPS.KERNELS pointwise -;1284 special_bessel_j0.out out_variants EXPLICIT explicit -
+903 1285|576 special_bessel_j1 special_ops OPS.KERNELS pointwise -;1285 special_bessel_j1.out out_variants EXPLICIT explicit -
+904 1286|577 special_bessel_y0 special_ops OPS.KERNELS pointwise -;1286 special_bessel_y0.out out_variants EXPLICIT explicit -
+905 1287|578 special_bessel_y1 special_ops OPS.KERNELS pointwise -;1287 special_bessel_y1.out out_variants EXPLICIT explicit -
+906 1288|579 special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -;1288 special_modified_bessel_i0.out out_variants EXPLICIT explicit -
+907 1289|580 special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -;1289 special_modified_bessel_i1.out out_variants EXPLICIT explicit -
+908 1290|581 special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1290 special_modified_bessel_k0.out out_variants EXPLICIT explicit -
+909 1291|582 special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1291 special_modified_bessel_k1.out out_variants EXPLICIT explicit -
+910 1292|583 special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1292 special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
+911 1293|584 special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1293 special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
+912 1294|585 special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -;1294 special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
+913 1295|586 polygamma special_ops OPS.KERNELS pointwise -;1295 polygamma.out out_variants EXPLICIT explicit -
+914|587 polygamma_ special_ops OPS.KERNELS inplace -
+915 1296|588 mvlgamma special_ops OPS.KERNELS pointwise -;1296 mvlgamma.out out_variants EXPLICIT explicit -
+916|589 mvlgamma_ special_ops OPS.KERNELS inplace -
+917 1297|590 igamma special_ops OPS.KERNELS pointwise -;1297 igamma.out out_variants EXPLICIT explicit -
+918|591 igamma_ special_ops OPS.KERNELS inplace -
+919 1298|592 igammac special_ops OPS.KERNELS pointwise -;1298 igammac.out out_variants EXPLICIT explicit -
+920|593 igammac_ special_ops OPS.KERNELS inplace -
+921 922 923 1299 1300 1301|594 special_xlog1py special_ops OPS.KERNELS pointwise -;595 special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -;596 special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -;1299 special_xlog1py.out out_variants EXPLICIT explicit -;1300 special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -;1301 special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
+924 925 926 1302 1303 1304|597 special_zeta special_ops OPS.KERNELS pointwise -;598 special_zeta.self_scalar special_ops OPS.KERNELS pointwise -;599 special_zeta.other_scalar special_ops OPS.KERNELS pointwise -;1302 special_zeta.out out_variants EXPLICIT explicit -;1303 special_zeta.self_scalar_out out_variants EXPLICIT explicit -;1304 special_zeta.other_scalar_out out_variants EXPLICIT explicit -
+927 928 929 1305 1306 1307|600 special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;601 special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;602 special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1305 special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1306 special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1307 special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+930 931 932 1308 1309 1310|603 special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;604 special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;605 special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1308 special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1309 special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1310 special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+933 934 935 1311 1312 1313|606 special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;607 special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;608 special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1311 special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1312 special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1313 special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+936 937 938 1314 1315 1316|609 special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;610 special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;611 special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1314 special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1315 special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1316 special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+939 940 941 1317 1318 1319|612 special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;613 special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;614 special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1317 special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1318 special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1319 special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+942 943 944 1320 1321 1322|615 special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;616 special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;617 special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1320 special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1321 special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1322 special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+945 946 947 1323 1324 1325|618 special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;619 special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;620 special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1323 special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1324 special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1325 special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+948 949 950 1326 1327 1328|621 special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;622 special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;623 special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1326 special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1327 special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1328 special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+951 952 953 1329 1330 1331|624 special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -;625 special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -;626 special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -;1329 special_hermite_polynomial_h.out out_variants EXPLICIT explicit -;1330 special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -;1331 special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
+954 955 956 1332 1333 1334|627 special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -;628 special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -;629 special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -;1332 special_hermite_polynomial_he.out out_variants EXPLICIT explicit -;1333 special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -;1334 special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
+957 958 959 1335 1336 1337|630 special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -;631 special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -;632 special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -;1335 special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -;1336 special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -;1337 special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
+960 961 962 1338 1339 1340|633 special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -;634 special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -;635 special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -;1338 special_legendre_polynomial_p.out out_variants EXPLICIT explicit -;1339 special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -;1340 special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
+963 1341|1017 special_psi special_ops OPS.COMPOSITE composite -;1341 special_psi.out out_variants EXPLICIT explicit -
+964 1342|1018 special_digamma special_ops OPS.COMPOSITE composite -;1342 special_digamma.out out_variants EXPLICIT explicit -
+965 1343|1019 special_gammaln special_ops OPS.COMPOSITE composite -;1343 special_gammaln.out out_variants EXPLICIT explicit -
+966 1344|1020 special_erf special_ops OPS.COMPOSITE composite -;1344 special_erf.out out_variants EXPLICIT explicit -
+967 1345|1021 special_erfc special_ops OPS.COMPOSITE composite -;1345 special_erfc.out out_variants EXPLICIT explicit -
+968 1346|1022 special_erfinv special_ops OPS.COMPOSITE composite -;1346 special_erfinv.out out_variants EXPLICIT explicit -
+969 1347|1023 special_i0 special_ops OPS.COMPOSITE composite -;1347 special_i0.out out_variants EXPLICIT explicit -
+970 1348|1024 special_expit special_ops OPS.COMPOSITE composite -;1348 special_expit.out out_variants EXPLICIT explicit -
+971 1349|1025 special_exp2 special_ops OPS.COMPOSITE composite -;1349 special_exp2.out out_variants EXPLICIT explicit -
+972 1350|1026 special_expm1 special_ops OPS.COMPOSITE composite -;1350 special_expm1.out out_variants EXPLICIT explicit -
+973 1351|1027 special_log1p special_ops OPS.COMPOSITE composite -;1351 special_log1p.out out_variants EXPLICIT explicit -
+974 1352|1028 special_sinc special_ops OPS.COMPOSITE composite -;1352 special_sinc.out out_variants EXPLICIT explicit -
+975 1353|1029 special_logit special_ops OPS.COMPOSITE composite -;1353 special_logit.out out_variants EXPLICIT explicit -
+976 1354|1030 special_round special_ops OPS.COMPOSITE composite -;1354 special_round.out out_variants EXPLICIT explicit -
+977 978 979 1355 1356 1357|1031 special_xlogy special_ops OPS.COMPOSITE composite -;1032 special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -;1033 special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -;1355 special_xlogy.out out_variants EXPLICIT explicit -;1356 special_xlogy.self_scalar_out out_variants EXPLICIT explicit -;1357 special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
+980|1034 special_log_softmax special_ops OPS.COMPOSITE composite -
+981|1035 special_softmax special_ops OPS.COMPOSITE composite -
+982 1358|1036 special_logsumexp special_ops OPS.COMPOSITE composite -;1358 special_logsumexp.out out_variants EXPLICIT explicit -
+983 1359|1037 special_gammainc special_ops OPS.COMPOSITE composite -;1359 special_gammainc.out out_variants EXPLICIT explicit -
+984 1360|1038 special_gammaincc special_ops OPS.COMPOSITE composite -;1360 special_gammaincc.out out_variants EXPLICIT explicit -
+985 1361|1039 special_polygamma special_ops OPS.COMPOSITE composite -;1361 special_polygamma.out out_variants EXPLICIT explicit -
+986 1362|1040 special_multigammaln special_ops OPS.COMPOSITE composite -;1362 special_multigammaln.out out_variants EXPLICIT explicit -
+987 1363|1041 special_ndtr special_ops OPS.COMPOSITE composite -;1363 special_ndtr.out out_variants EXPLICIT explicit -
+988 1364|636 _fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1364 _fft_c2c.out out_variants EXPLICIT explicit -
+989 1365|637 _fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1365 _fft_r2c.out out_variants EXPLICIT explicit -
+990 1366|638 _fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1366 _fft_c2r.out out_variants EXPLICIT explicit -
+991|1042 fft_fft spectral OPS.COMPOSITE composite -
+992|1043 fft_ifft spectral OPS.COMPOSITE composite -
+993|1044 fft_rfft spectral OPS.COMPOSITE composite -
+994|1045 fft_irfft spectral OPS.COMPOSITE composite -
+995|1046 fft_hfft spectral OPS.COMPOSITE composite -
+996|1047 fft_ihfft spectral OPS.COMPOSITE composite -
+997|1048 fft_fft2 spectral OPS.COMPOSITE composite -
+998|1049 fft_ifft2 spectral OPS.COMPOSITE composite -
+999|1050 fft_rfft2 spectral OPS.COMPOSITE composite -
+1000|1051 fft_irfft2 spectral OPS.COMPOSITE composite -
+1001|1052 fft_hfft2 spectral OPS.COMPOSITE composite -
+1002|1053 fft_ihfft2 spectral OPS.COMPOSITE composite -
+1003|1054 fft_fftn spectral OPS.COMPOSITE composite -
+1004|1055 fft_ifftn spectral OPS.COMPOSITE composite -
+1005|1056 fft_rfftn spectral OPS.COMPOSITE composite -
+1006|1057 fft_irfftn spectral OPS.COMPOSITE composite -
+1007|1058 fft_hfftn spectral OPS.COMPOSITE composite -
+1008|1059 fft_ihfftn spectral OPS.COMPOSITE composite -
+1009|1060 fft_fftshift spectral OPS.COMPOSITE composite -
+1010|1061 fft_ifftshift spectral OPS.COMPOSITE composite -
+1011|639 unfold_backward spectral OPS.KERNELS proxy -
+1012 1013|1062 stft spectral OPS.COMPOSITE composite -;1063 stft.center spectral OPS.COMPOSITE composite -
+1014|1064 istft spectral OPS.COMPOSITE composite -
+1015|640 _unique2 statistics OPS.KERNELS data_dependent -
+1016|641 _unique statistics OPS.KERNELS data_dependent -
+1017|642 unique_dim statistics OPS.KERNELS data_dependent -
+1018|643 unique_dim_consecutive statistics OPS.KERNELS data_dependent -
+1019|644 unique_consecutive statistics OPS.KERNELS data_dependent -
+1020|645 bincount statistics OPS.KERNELS data_dependent -
+1021|646 _histogramdd_bin_edges statistics OPS.KERNELS proxy -
+1022|647 _histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
+1023|648 _histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
+1024 1025 1026|1065 histogramdd statistics OPS.COMPOSITE composite -;1066 histogramdd.int_bins statistics OPS.COMPOSITE composite -;1067 histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
+1027 1028 1227 1228|649 histogram.bins_tensor statistics OPS.KERNELS proxy -;650 histogram.bin_ct statistics OPS.KERNELS proxy -;1227 histogram.bins_tensor_out out_variants EXPLICIT explicit -;1228 histogram.bin_ct_out out_variants EXPLICIT explicit -
+1029 1367|651 histc statistics OPS.KERNELS proxy -;1367 histc.out out_variants EXPLICIT explicit -
+1030 1031 1226|652 nanmedian statistics OPS.KERNELS proxy -;653 nanmedian.dim statistics OPS.KERNELS proxy -;1226 nanmedian.dim_values out_variants EXPLICIT explicit -
+1032|654 _logcumsumexp statistics OPS.KERNELS proxy -
+1033 1368|655 logcumsumexp statistics OPS.KERNELS proxy -;1368 logcumsumexp.out out_variants EXPLICIT explicit -
+1034 1369|656 renorm statistics OPS.KERNELS proxy -;1369 renorm.out out_variants EXPLICIT explicit -
+1035|657 renorm_ statistics OPS.KERNELS inplace -
+1036|658 dist statistics OPS.KERNELS proxy -
+1037|659 segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+1038|660 _segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+1039 1370|1068 msort statistics OPS.COMPOSITE composite -;1370 msort.out out_variants EXPLICIT explicit -
+1040 1041|1069 trapezoid.x statistics OPS.COMPOSITE composite -;1070 trapezoid.dx statistics OPS.COMPOSITE composite -
+1042 1043|1071 trapz.x statistics OPS.COMPOSITE composite -;1072 trapz.dx statistics OPS.COMPOSITE composite -
+1044 1045|1073 cumulative_trapezoid.x statistics OPS.COMPOSITE composite -;1074 cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
+1046|1075 cov statistics OPS.COMPOSITE composite -
+1047|1076 corrcoef statistics OPS.COMPOSITE composite -
+1048 1049 1371 1372|1077 quantile statistics OPS.COMPOSITE composite -;1078 quantile.scalar statistics OPS.COMPOSITE composite -;1371 quantile.out out_variants EXPLICIT explicit -;1372 quantile.scalar_out out_variants EXPLICIT explicit -
+1050 1051 1373 1374|1079 nanquantile statistics OPS.COMPOSITE composite -;1080 nanquantile.scalar statistics OPS.COMPOSITE composite -;1373 nanquantile.out out_variants EXPLICIT explicit -;1374 nanquantile.scalar_out out_variants EXPLICIT explicit -
+1052 1053 1054 1055 1056 1057 1058|1081 gradient.tensorarrayint statistics OPS.COMPOSITE composite -;1082 gradient.tensorarray statistics OPS.COMPOSITE composite -;1083 gradient.scalarint statistics OPS.COMPOSITE composite -;1084 gradient.scalararray statistics OPS.COMPOSITE composite -;1085 gradient.array statistics OPS.COMPOSITE composite -;1086 gradient.scalarrayint statistics OPS.COMPOSITE composite -;1087 gradient.scalarrayarray statistics OPS.COMPOSITE composite -
+1059 1203|661 asin trig_ops KERNELS pointwise -;1203 asin.out out_variants EXPLICIT explicit -
+1060 1204|662 acos trig_ops KERNELS pointwise -;1204 acos.out out_variants EXPLICIT explicit -
+1061 1205|663 atan trig_ops KERNELS pointwise -;1205 atan.out out_variants EXPLICIT explicit -
+1062 1206|664 sinh trig_ops KERNELS pointwise -;1206 sinh.out out_variants EXPLICIT explicit -
+1063 1207|665 cosh trig_ops KERNELS pointwise -;1207 cosh.out out_variants EXPLICIT explicit -
+1064 1208|666 asinh trig_ops KERNELS pointwise -;1208 asinh.out out_variants EXPLICIT explicit -
+1065 1209|667 acosh trig_ops KERNELS pointwise -;1209 acosh.out out_variants EXPLICIT explicit -
+1066 1210|668 atanh trig_ops KERNELS pointwise -;1210 atanh.out out_variants EXPLICIT explicit -
+1067 1211|669 deg2rad trig_ops KERNELS pointwise -;1211 deg2rad.out out_variants EXPLICIT explicit -
+1068 1212|670 rad2deg trig_ops KERNELS pointwise -;1212 rad2deg.out out_variants EXPLICIT explicit -
+1069|677 asin_ trig_ops KERNELS inplace -
+1070|678 acos_ trig_ops KERNELS inplace -
+1071|679 atan_ trig_ops KERNELS inplace -
+1072|680 sinh_ trig_ops KERNELS inplace -
+1073|681 cosh_ trig_ops KERNELS inplace -
+1074|682 asinh_ trig_ops KERNELS inplace -
+1075|683 acosh_ trig_ops KERNELS inplace -
+1076|684 atanh_ trig_ops KERNELS inplace -
+1077|685 deg2rad_ trig_ops KERNELS inplace -
+1078|686 rad2deg_ trig_ops KERNELS inplace -
+1079 1213|671 logit trig_ops KERNELS pointwise -;1213 logit.out out_variants EXPLICIT explicit -
+1080|687 logit_ trig_ops KERNELS inplace -
+1081 1214|672 signbit trig_ops KERNELS pointwise -;1214 signbit.out out_variants EXPLICIT explicit -
+1082 1215|673 fmax trig_ops KERNELS pointwise -;1215 fmax.out out_variants EXPLICIT explicit -
+1083 1216|674 fmin trig_ops KERNELS pointwise -;1216 fmin.out out_variants EXPLICIT explicit -
+1084 1217|675 isposinf trig_ops KERNELS pointwise -;1217 isposinf.out out_variants EXPLICIT explicit -
+1085 1218|676 isneginf trig_ops KERNELS pointwise -;1218 isneginf.out out_variants EXPLICIT explicit -
+1086 1087|1088 hann_window window_functions OPS.COMPOSITE composite -;1089 hann_window.periodic window_functions OPS.COMPOSITE composite -
+1088 1089 1096 1097|1090 hamming_window window_functions OPS.COMPOSITE composite -;1091 hamming_window.periodic window_functions OPS.COMPOSITE composite -;1098 hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -;1099 hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
+1090 1091|1092 blackman_window window_functions OPS.COMPOSITE composite -;1093 blackman_window.periodic window_functions OPS.COMPOSITE composite -
+1092 1093|1094 bartlett_window window_functions OPS.COMPOSITE composite -;1095 bartlett_window.periodic window_functions OPS.COMPOSITE composite -
+1094 1095 1098|1096 kaiser_window window_functions OPS.COMPOSITE composite -;1097 kaiser_window.periodic window_functions OPS.COMPOSITE composite -;1100 kaiser_window.beta window_functions OPS.COMPOSITE composite -
+1099 1100|729 randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS;730 randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS"""
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
@@ -6569,56 +5191,44 @@ METHODS = (
 # --- decoding (fixed text written by ``_table.py``, Note [Packed operator index]) ---
 
 PACKET_NAMES = tuple(_PACKET_NAMES.split("\n"))
-_cache = {}  # decoded tables, made on first read (a racing thread makes an equal one)
+_cache = {}  # the packets' lines by name, made on first read (a racing thread makes an equal one)
 
 
-def _table(name, make):
-    found = _cache.get(name)
+def _lines():
+    found = _cache.get("lines")
     if found is None:
-        found = _cache[name] = make()
+        found = _cache["lines"] = dict(zip(PACKET_NAMES, _PACKETS.split("\n")))
     return found
 
 
-def _row(line):
-    return tuple(None if f == "-" else f for f in line.split(" "))
-
-
-def _row_lines():
-    return _ROWS.split("\n")
-
-
-def _positions():
-    return dict(zip(PACKET_NAMES, _PACKET_POSITIONS.split("\n")))
-
-
-def _ints(text):
-    return tuple(map(int, text.split())) if text else ()
+def _rows_of(line):
+    """``[(position in ROWS, row), ...]`` of a packet's line."""
+    rows = line.partition("|")[2]
+    return [(int(fields[0]), tuple(None if f == "-" else f for f in fields[1:]))
+            for fields in (row.split(" ") for row in rows.split(";"))] if rows else []
 
 
 def packet_schemas(packet):
     """The positions of ``packet``'s schemas in ``_aten.SCHEMAS`` (``()`` for an unknown packet)."""
-    line = _table("positions", _positions).get(packet)
-    return () if line is None else _ints(line.partition("|")[0])
+    line = _lines().get(packet)
+    return () if line is None else tuple(map(int, line.partition("|")[0].split()))
 
 
 def packet_rows(packet):
     """The rows of ``packet`` (``ROWS`` entries), in index order (``()`` for an unknown packet)."""
-    line = _table("positions", _positions).get(packet)
-    if line is None:
-        return ()
-    lines = _table("row lines", _row_lines)
-    return tuple(_row(lines[i]) for i in _ints(line.partition("|")[2]))
+    line = _lines().get(packet)
+    return () if line is None else tuple(row for _, row in _rows_of(line))
 
 
 def __getattr__(name):
     """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    lines = _lines()
     if name == "ROWS":
-        value = tuple(map(_row, _table("row lines", _row_lines)))
+        value = tuple(row for _, row in sorted(r for p in PACKET_NAMES for r in _rows_of(lines[p])))
     elif name == "PACKETS":
         value = {p: packet_schemas(p) for p in PACKET_NAMES}
     elif name == "PACKET_ROWS":
-        positions = _table("positions", _positions)
-        found = [(p, _ints(positions[p].partition("|")[2])) for p in PACKET_NAMES]
+        found = [(p, tuple(i for i, _ in _rows_of(lines[p]))) for p in PACKET_NAMES]
         value = dict(sorted(((p, rows) for p, rows in found if rows), key=lambda item: item[1][0]))
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

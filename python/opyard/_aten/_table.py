@@ -230,64 +230,53 @@ def _fields(values, what):
 
 # Note [Packed operator index]: a tuple of 1,300 tuples and two dicts of 850 tuples cost ~0.5 ms to
 # unmarshal and build at import, most of it objects no import reads. So the index holds its tables
-# as one string each, one entry per line (a string unmarshals as one copy, and splitting it is one C
-# call), and decodes only what is asked: per packet, its schema positions and rows when it is first
-# defined (``packet_schemas``, ``packet_rows``); the whole tables (``ROWS``, ``PACKETS``,
-# ``PACKET_ROWS``) on first read of those names. The decoder is fixed text, written after the tables.
+# as strings, one packet a line (a string unmarshals as one copy, and splitting it is one C call):
+# the positions of its schemas, then its rows with their positions in ROWS. It decodes only what is
+# asked: a packet's line when the packet is first defined (``packet_schemas``, ``packet_rows``); the
+# whole tables (``ROWS``, ``PACKETS``, ``PACKET_ROWS``) on first read of those names. The decoder is
+# fixed text, written after the tables.
 _DECODER = '''
 # --- decoding (fixed text written by ``_table.py``, Note [Packed operator index]) ---
 
 PACKET_NAMES = tuple(_PACKET_NAMES.split("\\n"))
-_cache = {}  # decoded tables, made on first read (a racing thread makes an equal one)
+_cache = {}  # the packets' lines by name, made on first read (a racing thread makes an equal one)
 
 
-def _table(name, make):
-    found = _cache.get(name)
+def _lines():
+    found = _cache.get("lines")
     if found is None:
-        found = _cache[name] = make()
+        found = _cache["lines"] = dict(zip(PACKET_NAMES, _PACKETS.split("\\n")))
     return found
 
 
-def _row(line):
-    return tuple(None if f == "-" else f for f in line.split(" "))
-
-
-def _row_lines():
-    return _ROWS.split("\\n")
-
-
-def _positions():
-    return dict(zip(PACKET_NAMES, _PACKET_POSITIONS.split("\\n")))
-
-
-def _ints(text):
-    return tuple(map(int, text.split())) if text else ()
+def _rows_of(line):
+    """``[(position in ROWS, row), ...]`` of a packet's line."""
+    rows = line.partition("|")[2]
+    return [(int(fields[0]), tuple(None if f == "-" else f for f in fields[1:]))
+            for fields in (row.split(" ") for row in rows.split(";"))] if rows else []
 
 
 def packet_schemas(packet):
     """The positions of ``packet``'s schemas in ``_aten.SCHEMAS`` (``()`` for an unknown packet)."""
-    line = _table("positions", _positions).get(packet)
-    return () if line is None else _ints(line.partition("|")[0])
+    line = _lines().get(packet)
+    return () if line is None else tuple(map(int, line.partition("|")[0].split()))
 
 
 def packet_rows(packet):
     """The rows of ``packet`` (``ROWS`` entries), in index order (``()`` for an unknown packet)."""
-    line = _table("positions", _positions).get(packet)
-    if line is None:
-        return ()
-    lines = _table("row lines", _row_lines)
-    return tuple(_row(lines[i]) for i in _ints(line.partition("|")[2]))
+    line = _lines().get(packet)
+    return () if line is None else tuple(row for _, row in _rows_of(line))
 
 
 def __getattr__(name):
     """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    lines = _lines()
     if name == "ROWS":
-        value = tuple(map(_row, _table("row lines", _row_lines)))
+        value = tuple(row for _, row in sorted(r for p in PACKET_NAMES for r in _rows_of(lines[p])))
     elif name == "PACKETS":
         value = {p: packet_schemas(p) for p in PACKET_NAMES}
     elif name == "PACKET_ROWS":
-        positions = _table("positions", _positions)
-        found = [(p, _ints(positions[p].partition("|")[2])) for p in PACKET_NAMES]
+        found = [(p, tuple(i for i, _ in _rows_of(lines[p]))) for p in PACKET_NAMES]
         value = dict(sorted(((p, rows) for p, rows in found if rows), key=lambda item: item[1][0]))
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -307,9 +296,11 @@ def index_source():
     firsts = [found[0] for found in by_packet_rows.values()]
     if firsts != sorted(firsts):  # the decoder orders PACKET_ROWS by first row
         raise RuntimeError("aten index: PACKET_ROWS is not in the order of its first rows")
-    positions = [_fields(by_packet[p], "position") + "|" + _fields(by_packet_rows.get(p, ()), "position")
-                 for p in by_packet]
     row_lines = [_fields(r, "row") for r in table_rows]
+    if any(";" in line for line in row_lines):
+        raise RuntimeError("aten index: a row field holds ';'")
+    lines = [_fields(by_packet[p], "position") + "|" + ";".join(f"{i} {row_lines[i]}" for i in by_packet_rows.get(p, ()))
+             for p in by_packet]
     return (
         '"""Written by ``make gen`` (do not edit; ``tests/package/test_generated_indexes.py`` checks it):\n'
         "the built-in operators' declared schemas, their ``out=`` rows, per operator row where its kernels\n"
@@ -322,14 +313,12 @@ def index_source():
         f"OUT = {pprint.pformat(out_rows(), width=118)}\n\n"
         "# Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.\n"
         f'QUALIFIED = tuple("""\\\n{_lines(qualified(names), "name")}""".split("\\n"))\n\n'
-        "# ROWS, one per line in index order: name, module, kernel table, kind, meta kernel's module.table\n"
-        "# (- for none).\n"
-        f'_ROWS = """\\\n{_lines(row_lines, "row")}"""\n\n'
         "# The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).\n"
         f'_PACKET_NAMES = """\\\n{_lines(list(by_packet), "packet")}"""\n\n'
-        "# Per packet, same order: the positions of its schemas in _aten.SCHEMAS (base, declared, out=) and,\n"
-        "# after |, of its rows in ROWS (Note [Operators defined on first use]).\n"
-        f'_PACKET_POSITIONS = """\\\n{chr(10).join(positions)}"""\n\n'
+        "# Per packet, same order (Note [Operators defined on first use]): the positions of its schemas in\n"
+        "# _aten.SCHEMAS (base, declared, out=), then after | its rows, separated by ;, each its position in\n"
+        "# ROWS, name, module, kernel table, kind and meta kernel's module.table (- for none).\n"
+        f'_PACKETS = """\\\n{chr(10).join(lines)}"""\n\n'
         "# Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).\n"
         f"FUNCTIONS = {names_literal(functions)}\n"
         f"METHODS = {names_literal(methods)}\n"
