@@ -598,6 +598,7 @@ grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_m
 grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
 grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
 grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)
+scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
@@ -814,6 +815,7 @@ fmax(Tensor self, Tensor other) -> Tensor
 fmin(Tensor self, Tensor other) -> Tensor
 isposinf(Tensor self) -> Tensor
 isneginf(Tensor self) -> Tensor
+_unsafe_view(Tensor self, SymInt[] size) -> Tensor
 hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 hann_window.periodic(int window_length, bool periodic, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
@@ -1995,6 +1997,7 @@ aten::grid_sampler_2d
 aten::grid_sampler_3d
 aten::grid_sampler_2d_backward
 aten::grid_sampler_3d_backward
+aten::scalar_tensor
 aten::addmm
 aten::addmv
 aten::addr
@@ -2211,6 +2214,7 @@ aten::fmax
 aten::fmin
 aten::isposinf
 aten::isneginf
+aten::_unsafe_view
 aten::hann_window
 aten::hann_window.periodic
 aten::hamming_window
@@ -3180,6 +3184,7 @@ aten::grid_sampler_2d
 aten::grid_sampler_3d
 aten::grid_sampler_2d_backward
 aten::grid_sampler_3d_backward
+aten::scalar_tensor
 aten::addmm
 aten::addmv
 aten::addr
@@ -3350,6 +3355,7 @@ aten::fmax
 aten::fmin
 aten::isposinf
 aten::isneginf
+aten::_unsafe_view
 aten::hann_window
 aten::hamming_window
 aten::blackman_window
@@ -3364,128 +3370,128 @@ _PACKETS = """\
 0|464 _log_softmax reduction KERNELS reduction -
 1|463 _softmax reduction KERNELS reduction -
 2|92 _to_copy factory KERNELS meta_aware -
-3 1115|689 abs unary KERNELS pointwise -;1115 abs.out out_variants EXPLICIT explicit -
-4|717 abs_ unary KERNELS inplace -
-5 6 1104|304 add.Tensor pointwise KERNELS pointwise -;305 add.Scalar pointwise KERNELS pointwise -;1104 add.out out_variants EXPLICIT explicit -
-7 8|364 add_.Tensor pointwise KERNELS inplace -;365 add_.Scalar pointwise KERNELS inplace -
-9|532 alias shape KERNELS view -
+3 1117|690 abs unary KERNELS pointwise -;1117 abs.out out_variants EXPLICIT explicit -
+4|718 abs_ unary KERNELS inplace -
+6 5 1106|304 add.Tensor pointwise KERNELS pointwise -;305 add.Scalar pointwise KERNELS pointwise -;1106 add.out out_variants EXPLICIT explicit -
+8 7|364 add_.Tensor pointwise KERNELS inplace -;365 add_.Scalar pointwise KERNELS inplace -
+9|533 alias shape KERNELS view -
 10 11 12|471 all reduction KERNELS reduction -;472 all.dim reduction KERNELS reduction -;473 all.dims reduction KERNELS reduction -
 13|336 allclose pointwise KERNELS data_dependent -
-14 1126|451 amax reduction KERNELS reduction -;1126 amax.out out_variants EXPLICIT explicit -
-15 1181|452 amin reduction KERNELS reduction -;1181 amin.out out_variants EXPLICIT explicit -
-16 1222|257 aminmax misc_ops KERNELS proxy -;1222 aminmax.out out_variants EXPLICIT explicit -
+14 1128|451 amax reduction KERNELS reduction -;1128 amax.out out_variants EXPLICIT explicit -
+15 1183|452 amin reduction KERNELS reduction -;1183 amin.out out_variants EXPLICIT explicit -
+16 1224|257 aminmax misc_ops KERNELS proxy -;1224 aminmax.out out_variants EXPLICIT explicit -
 17 18 19|468 any reduction KERNELS reduction -;469 any.dim reduction KERNELS reduction -;470 any.dims reduction KERNELS reduction -
 20 21 22|72 arange factory KERNELS factory factory.META_KERNELS;73 arange.start factory KERNELS factory factory.META_KERNELS;74 arange.start_step factory KERNELS factory factory.META_KERNELS
-23 1127|457 argmax reduction KERNELS reduction -;1127 argmax.out out_variants EXPLICIT explicit -
-24 1174|458 argmin reduction KERNELS reduction -;1174 argmin.out out_variants EXPLICIT explicit -
-25 26 1199|545 argsort sorting KERNELS reduction -;546 argsort.stable sorting KERNELS reduction -;1199 argsort.stable_out out_variants EXPLICIT explicit -
-27|552 argwhere sorting KERNELS data_dependent -
+23 1129|457 argmax reduction KERNELS reduction -;1129 argmax.out out_variants EXPLICIT explicit -
+24 1176|458 argmin reduction KERNELS reduction -;1176 argmin.out out_variants EXPLICIT explicit -
+25 26 1201|546 argsort sorting KERNELS reduction -;547 argsort.stable sorting KERNELS reduction -;1201 argsort.stable_out out_variants EXPLICIT explicit -
+27|553 argwhere sorting KERNELS data_dependent -
 28|254 as_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
-29 30|358 bitwise_and.Tensor pointwise KERNELS pointwise -;359 bitwise_and.Scalar pointwise KERNELS pointwise -
+30 29|358 bitwise_and.Tensor pointwise KERNELS pointwise -;359 bitwise_and.Scalar pointwise KERNELS pointwise -
 31 475|137 bitwise_and_.Scalar inplace_logic OPS.KERNELS inplace -;381 bitwise_and_.Tensor pointwise KERNELS inplace -
 32|341 bitwise_not pointwise KERNELS pointwise -
-33 34|360 bitwise_or.Tensor pointwise KERNELS pointwise -;361 bitwise_or.Scalar pointwise KERNELS pointwise -
+34 33|360 bitwise_or.Tensor pointwise KERNELS pointwise -;361 bitwise_or.Scalar pointwise KERNELS pointwise -
 35 476|138 bitwise_or_.Scalar inplace_logic OPS.KERNELS inplace -;382 bitwise_or_.Tensor pointwise KERNELS inplace -
-36 37|362 bitwise_xor.Tensor pointwise KERNELS pointwise -;363 bitwise_xor.Scalar pointwise KERNELS pointwise -
+37 36|362 bitwise_xor.Tensor pointwise KERNELS pointwise -;363 bitwise_xor.Scalar pointwise KERNELS pointwise -
 38 477|139 bitwise_xor_.Scalar inplace_logic OPS.KERNELS inplace -;383 bitwise_xor_.Tensor pointwise KERNELS inplace -
-39 1102|153 bmm linalg KERNELS proxy -;1102 bmm.out out_variants EXPLICIT explicit -
-40 41|548 bucketize.Tensor sorting KERNELS proxy -;549 bucketize.Scalar sorting KERNELS proxy -
-42 1130|535 cat shape KERNELS proxy -;1130 cat.out out_variants EXPLICIT explicit -
-43 1134|698 ceil unary KERNELS pointwise -;1134 ceil.out out_variants EXPLICIT explicit -
-44|1014 chunk shape COMPOSITE composite -
-45 46 1111|331 clamp pointwise KERNELS pointwise -;332 clamp.Tensor pointwise KERNELS pointwise -;1111 clamp.out out_variants EXPLICIT explicit -
+39 1104|153 bmm linalg KERNELS proxy -;1104 bmm.out out_variants EXPLICIT explicit -
+41 40|549 bucketize.Tensor sorting KERNELS proxy -;550 bucketize.Scalar sorting KERNELS proxy -
+42 1132|536 cat shape KERNELS proxy -;1132 cat.out out_variants EXPLICIT explicit -
+43 1136|699 ceil unary KERNELS pointwise -;1136 ceil.out out_variants EXPLICIT explicit -
+44|1016 chunk shape COMPOSITE composite -
+45 46 1113|331 clamp pointwise KERNELS pointwise -;332 clamp.Tensor pointwise KERNELS pointwise -;1113 clamp.out out_variants EXPLICIT explicit -
 47 753|379 clamp_ pointwise KERNELS inplace -;388 clamp_.Tensor pointwise OPS.KERNELS inplace -
-48 751 1135 1257|334 clamp_max pointwise KERNELS pointwise -;386 clamp_max.Tensor pointwise OPS.KERNELS pointwise -;1135 clamp_max.out out_variants EXPLICIT explicit -;1257 clamp_max.Tensor_out out_variants EXPLICIT explicit -
-49 749 1136 1256|333 clamp_min pointwise KERNELS pointwise -;384 clamp_min.Tensor pointwise OPS.KERNELS pointwise -;1136 clamp_min.out out_variants EXPLICIT explicit -;1256 clamp_min.Tensor_out out_variants EXPLICIT explicit -
-50|534 clone shape KERNELS proxy -
+48 751 1137 1259|334 clamp_max pointwise KERNELS pointwise -;386 clamp_max.Tensor pointwise OPS.KERNELS pointwise -;1137 clamp_max.out out_variants EXPLICIT explicit -;1259 clamp_max.Tensor_out out_variants EXPLICIT explicit -
+49 749 1138 1258|333 clamp_min pointwise KERNELS pointwise -;384 clamp_min.Tensor pointwise OPS.KERNELS pointwise -;1138 clamp_min.out out_variants EXPLICIT explicit -;1258 clamp_min.Tensor_out out_variants EXPLICIT explicit -
+50|535 clone shape KERNELS proxy -
 51|273 constant_pad_nd nn_ops KERNELS proxy -
-52|1013 contiguous shape COMPOSITE composite -
+52|1015 contiguous shape COMPOSITE composite -
 53|342 copy_ pointwise KERNELS inplace -
-54 1137|707 cos unary KERNELS pointwise -;1137 cos.out out_variants EXPLICIT explicit -
-55|722 cos_ unary KERNELS inplace -
+54 1139|708 cos unary KERNELS pointwise -;1139 cos.out out_variants EXPLICIT explicit -
+55|723 cos_ unary KERNELS inplace -
 56 57|261 count_nonzero misc_ops KERNELS reduction -;262 count_nonzero.dim_IntList misc_ops KERNELS reduction -
-58 1138|258 cumprod misc_ops KERNELS reduction -;1138 cumprod.out out_variants EXPLICIT explicit -
-59 1128|465 cumsum reduction KERNELS reduction -;1128 cumsum.out out_variants EXPLICIT explicit -
-60|533 detach shape KERNELS view -
-61|520 diagonal shape KERNELS view -
-62|965 diff misc_ops COMPOSITE composite -
-63 64 65 66 1107|312 div.Tensor pointwise KERNELS pointwise -;313 div.Scalar pointwise KERNELS pointwise -;314 div.Tensor_mode pointwise KERNELS pointwise -;315 div.Scalar_mode pointwise KERNELS pointwise -;1107 div.out out_variants EXPLICIT explicit -
-67 68 69 70|370 div_.Tensor pointwise KERNELS inplace -;371 div_.Scalar pointwise KERNELS inplace -;372 div_.Tensor_mode pointwise KERNELS inplace -;373 div_.Scalar_mode pointwise KERNELS inplace -
+58 1140|258 cumprod misc_ops KERNELS reduction -;1140 cumprod.out out_variants EXPLICIT explicit -
+59 1130|465 cumsum reduction KERNELS reduction -;1130 cumsum.out out_variants EXPLICIT explicit -
+60|534 detach shape KERNELS view -
+61|521 diagonal shape KERNELS view -
+62|967 diff misc_ops COMPOSITE composite -
+65 63 66 64 1109|312 div.Tensor pointwise KERNELS pointwise -;313 div.Scalar pointwise KERNELS pointwise -;314 div.Tensor_mode pointwise KERNELS pointwise -;315 div.Scalar_mode pointwise KERNELS pointwise -;1109 div.out out_variants EXPLICIT explicit -
+68 69 67 70|370 div_.Tensor pointwise KERNELS inplace -;371 div_.Scalar pointwise KERNELS inplace -;372 div_.Tensor_mode pointwise KERNELS inplace -;373 div_.Scalar_mode pointwise KERNELS inplace -
 71|154 dot linalg KERNELS proxy -
-72|819 dropout dropout_ops COMPOSITE composite -
+72|821 dropout dropout_ops COMPOSITE composite -
 73|271 elu nn_ops KERNELS pointwise -
-74|796 embedding composite_nn COMPOSITE composite -
+74|798 embedding composite_nn COMPOSITE composite -
 75|69 empty.memory_format factory KERNELS factory factory.META_KERNELS
 76|82 empty_like factory KERNELS like -
 77|70 empty_strided factory KERNELS factory factory.META_KERNELS
-78 79 1122|346 eq.Tensor pointwise KERNELS pointwise -;347 eq.Scalar pointwise KERNELS pointwise -;1122 eq.Tensor_out out_variants EXPLICIT explicit -
-80 1175|266 erf nn_ops KERNELS pointwise -;1175 erf.out out_variants EXPLICIT explicit -
-81 1113|704 exp unary KERNELS pointwise -;1113 exp.out out_variants EXPLICIT explicit -
-82 1176|260 exp2 misc_ops KERNELS pointwise -;1176 exp2.out out_variants EXPLICIT explicit -
-83|719 exp_ unary KERNELS inplace -
-84|526 expand shape KERNELS view -
-85|1010 expand_as shape COMPOSITE composite -
-86 1177|705 expm1 unary KERNELS pointwise -;1177 expm1.out out_variants EXPLICIT explicit -
-87|728 expm1_ unary KERNELS inplace -
+79 78 1124|346 eq.Tensor pointwise KERNELS pointwise -;347 eq.Scalar pointwise KERNELS pointwise -;1124 eq.Tensor_out out_variants EXPLICIT explicit -
+80 1177|266 erf nn_ops KERNELS pointwise -;1177 erf.out out_variants EXPLICIT explicit -
+81 1115|705 exp unary KERNELS pointwise -;1115 exp.out out_variants EXPLICIT explicit -
+82 1178|260 exp2 misc_ops KERNELS pointwise -;1178 exp2.out out_variants EXPLICIT explicit -
+83|720 exp_ unary KERNELS inplace -
+84|527 expand shape KERNELS view -
+85|1012 expand_as shape COMPOSITE composite -
+86 1179|706 expm1 unary KERNELS pointwise -;1179 expm1.out out_variants EXPLICIT explicit -
+87|729 expm1_ unary KERNELS inplace -
 88 89|75 eye factory KERNELS factory factory.META_KERNELS;76 eye.m factory KERNELS factory factory.META_KERNELS
 90 91|343 fill_.Scalar pointwise KERNELS inplace -;344 fill_.Tensor pointwise KERNELS inplace -
-92|1012 flatten.using_ints shape COMPOSITE composite -
-93|541 flip shape KERNELS proxy -
-94 1120|697 floor unary KERNELS pointwise -;1120 floor.out out_variants EXPLICIT explicit -
+92|1014 flatten.using_ints shape COMPOSITE composite -
+93|542 flip shape KERNELS proxy -
+94 1122|698 floor unary KERNELS pointwise -;1122 floor.out out_variants EXPLICIT explicit -
 95 96|316 floor_divide pointwise KERNELS pointwise -;317 floor_divide.Scalar pointwise KERNELS pointwise -
 97 98|375 floor_divide_.Tensor pointwise KERNELS inplace -;376 floor_divide_.Scalar pointwise KERNELS inplace -
-99 100 1192 1193|264 fmod.Tensor misc_ops KERNELS pointwise -;265 fmod.Scalar misc_ops KERNELS pointwise -;1192 fmod.Scalar_out out_variants EXPLICIT explicit -;1193 fmod.Tensor_out out_variants EXPLICIT explicit -
+100 99 1195 1194|264 fmod.Tensor misc_ops KERNELS pointwise -;265 fmod.Scalar misc_ops KERNELS pointwise -;1194 fmod.Scalar_out out_variants EXPLICIT explicit -;1195 fmod.Tensor_out out_variants EXPLICIT explicit -
 101|71 full factory KERNELS factory factory.META_KERNELS
 102|85 full_like factory KERNELS like -
-103 1162|110 gather indexing KERNELS proxy -;1162 gather.out out_variants EXPLICIT explicit -
-104 105|356 ge.Tensor pointwise KERNELS pointwise -;357 ge.Scalar pointwise KERNELS pointwise -
+103 1164|110 gather indexing KERNELS proxy -;1164 gather.out out_variants EXPLICIT explicit -
+105 104|356 ge.Tensor pointwise KERNELS pointwise -;357 ge.Scalar pointwise KERNELS pointwise -
 106|267 gelu nn_ops KERNELS pointwise -
-107 108|354 gt.Tensor pointwise KERNELS pointwise -;355 gt.Scalar pointwise KERNELS pointwise -
+108 107|354 gt.Tensor pointwise KERNELS pointwise -;355 gt.Scalar pointwise KERNELS pointwise -
 109|270 hardtanh nn_ops KERNELS pointwise -
 110|106 index.Tensor indexing KERNELS proxy -
 111|108 index_put indexing KERNELS proxy -
 112|107 index_put_ indexing KERNELS inplace -
-113 1161|109 index_select indexing KERNELS proxy -;1161 index_select.out out_variants EXPLICIT explicit -
+113 1163|109 index_select indexing KERNELS proxy -;1163 index_select.out out_variants EXPLICIT explicit -
 114|335 isclose pointwise KERNELS pointwise -
-115|703 isfinite unary KERNELS pointwise -
-116|702 isinf unary KERNELS pointwise -
-117|701 isnan unary KERNELS pointwise -
-118 1221|553 kthvalue sorting KERNELS reduction -;1221 kthvalue.values out_variants EXPLICIT explicit -
-119|969 layer_norm norm_ops COMPOSITE composite -
-120 121|352 le.Tensor pointwise KERNELS pointwise -;353 le.Scalar pointwise KERNELS pointwise -
-122|695 leaky_relu unary KERNELS pointwise -
-123 680 1165 1166|217 lerp.Tensor math_ops KERNELS pointwise -;337 lerp.Scalar pointwise KERNELS pointwise -;1165 lerp.Scalar_out out_variants EXPLICIT explicit -;1166 lerp.Tensor_out out_variants EXPLICIT explicit -
-124|904 linear linalg COMPOSITE composite -
-125 1143|710 log unary KERNELS pointwise -;1143 log.out out_variants EXPLICIT explicit -
-126 1178|712 log10 unary KERNELS pointwise -;1178 log10.out out_variants EXPLICIT explicit -
-127 1179|713 log1p unary KERNELS pointwise -;1179 log1p.out out_variants EXPLICIT explicit -
-128 1180|711 log2 unary KERNELS pointwise -;1180 log2.out out_variants EXPLICIT explicit -
-129|720 log_ unary KERNELS inplace -
+115|704 isfinite unary KERNELS pointwise -
+116|703 isinf unary KERNELS pointwise -
+117|702 isnan unary KERNELS pointwise -
+118 1223|554 kthvalue sorting KERNELS reduction -;1223 kthvalue.values out_variants EXPLICIT explicit -
+119|971 layer_norm norm_ops COMPOSITE composite -
+121 120|352 le.Tensor pointwise KERNELS pointwise -;353 le.Scalar pointwise KERNELS pointwise -
+122|696 leaky_relu unary KERNELS pointwise -
+123 680 1167 1168|217 lerp.Tensor math_ops KERNELS pointwise -;337 lerp.Scalar pointwise KERNELS pointwise -;1167 lerp.Scalar_out out_variants EXPLICIT explicit -;1168 lerp.Tensor_out out_variants EXPLICIT explicit -
+124|906 linear linalg COMPOSITE composite -
+125 1145|711 log unary KERNELS pointwise -;1145 log.out out_variants EXPLICIT explicit -
+126 1180|713 log10 unary KERNELS pointwise -;1180 log10.out out_variants EXPLICIT explicit -
+127 1181|714 log1p unary KERNELS pointwise -;1181 log1p.out out_variants EXPLICIT explicit -
+128 1182|712 log2 unary KERNELS pointwise -;1182 log2.out out_variants EXPLICIT explicit -
+129|721 log_ unary KERNELS inplace -
 130|462 log_softmax.int reduction KERNELS reduction -
 131|338 logical_and pointwise KERNELS pointwise -
-132|696 logical_not unary KERNELS pointwise -
+132|697 logical_not unary KERNELS pointwise -
 133|339 logical_or pointwise KERNELS pointwise -
 134|340 logical_xor pointwise KERNELS pointwise -
-135 1146|798 logsumexp composite_nn COMPOSITE composite -;1146 logsumexp.out out_variants EXPLICIT explicit -
-136 137 1123|350 lt.Tensor pointwise KERNELS pointwise -;351 lt.Scalar pointwise KERNELS pointwise -;1123 lt.Tensor_out out_variants EXPLICIT explicit -
+135 1148|800 logsumexp composite_nn COMPOSITE composite -;1148 logsumexp.out out_variants EXPLICIT explicit -
+137 136 1125|350 lt.Tensor pointwise KERNELS pointwise -;351 lt.Scalar pointwise KERNELS pointwise -;1125 lt.Tensor_out out_variants EXPLICIT explicit -
 138 139|113 masked_fill.Scalar indexing KERNELS proxy -;114 masked_fill.Tensor indexing KERNELS proxy -
 140 141|115 masked_fill_.Scalar indexing KERNELS inplace -;116 masked_fill_.Tensor indexing KERNELS inplace -
 142|263 masked_select misc_ops KERNELS data_dependent -
-143 1103|903 matmul linalg COMPOSITE composite -;1103 matmul.out out_variants EXPLICIT explicit -
-144 145 146 1195 1197 1223|326 max.other pointwise KERNELS pointwise -;453 max reduction KERNELS reduction -;455 max.dim reduction KERNELS reduction -;1195 max.out out_variants EXPLICIT explicit -;1197 max.unary_out out_variants EXPLICIT explicit -;1223 max.dim_max out_variants EXPLICIT explicit -
-147 1108|324 maximum pointwise KERNELS pointwise -;1108 maximum.out out_variants EXPLICIT explicit -
-148 149 1125|447 mean reduction KERNELS reduction -;448 mean.dim reduction KERNELS reduction -;1125 mean.out out_variants EXPLICIT explicit -
-150 151 152 1196 1198 1224|327 min.other pointwise KERNELS pointwise -;454 min reduction KERNELS reduction -;456 min.dim reduction KERNELS reduction -;1196 min.out out_variants EXPLICIT explicit -;1198 min.unary_out out_variants EXPLICIT explicit -;1224 min.dim_min out_variants EXPLICIT explicit -
-153 1109|325 minimum pointwise KERNELS pointwise -;1109 minimum.out out_variants EXPLICIT explicit -
-154 1101|152 mm linalg KERNELS proxy -;1101 mm.out out_variants EXPLICIT explicit -
-155 156|539 movedim.int shape KERNELS view -;540 movedim.intlist shape KERNELS view -
-157 158 1106|310 mul.Tensor pointwise KERNELS pointwise -;311 mul.Scalar pointwise KERNELS pointwise -;1106 mul.out out_variants EXPLICIT explicit -
-159 160|368 mul_.Tensor pointwise KERNELS inplace -;369 mul_.Scalar pointwise KERNELS inplace -
+143 1105|905 matmul linalg COMPOSITE composite -;1105 matmul.out out_variants EXPLICIT explicit -
+146 144 145 1225 1199 1197|326 max.other pointwise KERNELS pointwise -;453 max reduction KERNELS reduction -;455 max.dim reduction KERNELS reduction -;1197 max.out out_variants EXPLICIT explicit -;1199 max.unary_out out_variants EXPLICIT explicit -;1225 max.dim_max out_variants EXPLICIT explicit -
+147 1110|324 maximum pointwise KERNELS pointwise -;1110 maximum.out out_variants EXPLICIT explicit -
+148 149 1127|447 mean reduction KERNELS reduction -;448 mean.dim reduction KERNELS reduction -;1127 mean.out out_variants EXPLICIT explicit -
+152 150 151 1226 1200 1198|327 min.other pointwise KERNELS pointwise -;454 min reduction KERNELS reduction -;456 min.dim reduction KERNELS reduction -;1198 min.out out_variants EXPLICIT explicit -;1200 min.unary_out out_variants EXPLICIT explicit -;1226 min.dim_min out_variants EXPLICIT explicit -
+153 1111|325 minimum pointwise KERNELS pointwise -;1111 minimum.out out_variants EXPLICIT explicit -
+154 1103|152 mm linalg KERNELS proxy -;1103 mm.out out_variants EXPLICIT explicit -
+155 156|540 movedim.int shape KERNELS view -;541 movedim.intlist shape KERNELS view -
+158 157 1108|310 mul.Tensor pointwise KERNELS pointwise -;311 mul.Scalar pointwise KERNELS pointwise -;1108 mul.out out_variants EXPLICIT explicit -
+160 159|368 mul_.Tensor pointwise KERNELS inplace -;369 mul_.Scalar pointwise KERNELS inplace -
 161|156 mv linalg KERNELS proxy -
-162 163|518 narrow shape KERNELS view -;1016 narrow.Tensor shape COMPOSITE composite -
-164 165|348 ne.Tensor pointwise KERNELS pointwise -;349 ne.Scalar pointwise KERNELS pointwise -
-166 1114|688 neg unary KERNELS pointwise -;1114 neg.out out_variants EXPLICIT explicit -
-167|718 neg_ unary KERNELS inplace -
+162 163|519 narrow shape KERNELS view -;1018 narrow.Tensor shape COMPOSITE composite -
+165 164|348 ne.Tensor pointwise KERNELS pointwise -;349 ne.Scalar pointwise KERNELS pointwise -
+166 1116|689 neg unary KERNELS pointwise -;1116 neg.out out_variants EXPLICIT explicit -
+167|719 neg_ unary KERNELS inplace -
 168|86 new_empty factory KERNELS like -
 169|252 new_empty_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
 170|89 new_full factory KERNELS like -
@@ -3497,81 +3503,81 @@ _PACKETS = """\
 176|274 one_hot nn_ops KERNELS own_meta meta.META_KERNELS
 177|68 ones factory KERNELS factory factory.META_KERNELS
 178|81 ones_like factory KERNELS like -
-179 1172|155 outer linalg KERNELS proxy -;1172 outer.out out_variants EXPLICIT explicit -
-180|797 pad composite_nn COMPOSITE composite -
-181|525 permute shape KERNELS view -
-182 183 184 1110|321 pow.Tensor_Tensor pointwise KERNELS pointwise -;322 pow.Tensor_Scalar pointwise KERNELS pointwise -;323 pow.Scalar pointwise KERNELS pointwise -;1110 pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
+179 1174|155 outer linalg KERNELS proxy -;1174 outer.out out_variants EXPLICIT explicit -
+180|799 pad composite_nn COMPOSITE composite -
+181|526 permute shape KERNELS view -
+184 183 182 1112|321 pow.Tensor_Tensor pointwise KERNELS pointwise -;322 pow.Tensor_Scalar pointwise KERNELS pointwise -;323 pow.Scalar pointwise KERNELS pointwise -;1112 pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
 185 186|377 pow_.Scalar pointwise KERNELS inplace -;378 pow_.Tensor pointwise KERNELS inplace -
-187 188 1152|449 prod reduction KERNELS reduction -;450 prod.dim_int reduction KERNELS reduction -;1152 prod.int_out out_variants EXPLICIT explicit -
+187 188 1154|449 prod reduction KERNELS reduction -;450 prod.dim_int reduction KERNELS reduction -;1154 prod.int_out out_variants EXPLICIT explicit -
 189|77 rand factory KERNELS factory factory.META_KERNELS
 190|83 rand_like factory KERNELS like -
 191|79 randint factory KERNELS factory factory.META_KERNELS
 192|78 randn factory KERNELS factory factory.META_KERNELS
 193|84 randn_like factory KERNELS like -
-194 1182|716 reciprocal unary KERNELS pointwise -;1182 reciprocal.out out_variants EXPLICIT explicit -
-195|692 relu unary KERNELS pointwise -
-196|726 relu_ unary KERNELS inplace -
-197 198 201 1194|318 remainder.Tensor pointwise KERNELS pointwise -;319 remainder.Scalar pointwise KERNELS pointwise -;320 remainder.Scalar_Tensor pointwise KERNELS pointwise -;1194 remainder.Tensor_out out_variants EXPLICIT explicit -
+194 1184|717 reciprocal unary KERNELS pointwise -;1184 reciprocal.out out_variants EXPLICIT explicit -
+195|693 relu unary KERNELS pointwise -
+196|727 relu_ unary KERNELS inplace -
+198 197 201 1196|318 remainder.Tensor pointwise KERNELS pointwise -;319 remainder.Scalar pointwise KERNELS pointwise -;320 remainder.Scalar_Tensor pointwise KERNELS pointwise -;1196 remainder.Tensor_out out_variants EXPLICIT explicit -
 199 200|374 remainder_.Scalar pointwise KERNELS inplace -;380 remainder_.Tensor pointwise KERNELS inplace -
-202|542 repeat shape KERNELS proxy -
-203 204 205|554 repeat_interleave.self_int sorting KERNELS proxy -;555 repeat_interleave.self_Tensor sorting KERNELS data_dependent -;556 repeat_interleave.Tensor sorting KERNELS data_dependent -
-206|522 reshape shape KERNELS view -
-207|795 rms_norm composite_nn COMPOSITE composite -
-208 209 1121|259 round.decimals misc_ops KERNELS pointwise -;699 round unary KERNELS pointwise -;1121 round.out out_variants EXPLICIT explicit -
-210 1117|715 rsqrt unary KERNELS pointwise -;1117 rsqrt.out out_variants EXPLICIT explicit -
-211 212|308 rsub.Tensor pointwise KERNELS pointwise -;309 rsub.Scalar pointwise KERNELS pointwise -
-213|785 scaled_dot_product_attention attention_ops COMPOSITE composite -
-214 215 218 219 1188 1189|111 scatter.src indexing KERNELS proxy -;112 scatter.value indexing KERNELS proxy -;121 scatter.reduce indexing KERNELS proxy -;122 scatter.value_reduce indexing KERNELS proxy -;1188 scatter.src_out out_variants EXPLICIT explicit -;1189 scatter.value_out out_variants EXPLICIT explicit -
+202|543 repeat shape KERNELS proxy -
+203 204 205|555 repeat_interleave.self_int sorting KERNELS proxy -;556 repeat_interleave.self_Tensor sorting KERNELS data_dependent -;557 repeat_interleave.Tensor sorting KERNELS data_dependent -
+206|523 reshape shape KERNELS view -
+207|797 rms_norm composite_nn COMPOSITE composite -
+208 209 1123|259 round.decimals misc_ops KERNELS pointwise -;700 round unary KERNELS pointwise -;1123 round.out out_variants EXPLICIT explicit -
+210 1119|716 rsqrt unary KERNELS pointwise -;1119 rsqrt.out out_variants EXPLICIT explicit -
+212 211|308 rsub.Tensor pointwise KERNELS pointwise -;309 rsub.Scalar pointwise KERNELS pointwise -
+213|787 scaled_dot_product_attention attention_ops COMPOSITE composite -
+215 214 218 219 1190 1191|111 scatter.src indexing KERNELS proxy -;112 scatter.value indexing KERNELS proxy -;121 scatter.reduce indexing KERNELS proxy -;122 scatter.value_reduce indexing KERNELS proxy -;1190 scatter.src_out out_variants EXPLICIT explicit -;1191 scatter.value_out out_variants EXPLICIT explicit -
 216 217 220 221|118 scatter_.src indexing KERNELS inplace -;119 scatter_.value indexing KERNELS inplace -;123 scatter_.reduce indexing KERNELS inplace -;124 scatter_.value_reduce indexing KERNELS inplace -
-222 1190|120 scatter_add indexing KERNELS proxy -;1190 scatter_add.out out_variants EXPLICIT explicit -
-223 224|550 searchsorted.Tensor sorting KERNELS proxy -;551 searchsorted.Scalar sorting KERNELS proxy -
-225|530 select.int shape KERNELS view -
-226 1118|694 sigmoid unary KERNELS pointwise -;1118 sigmoid.out out_variants EXPLICIT explicit -
-227|725 sigmoid_ unary KERNELS inplace -
-228 1163|690 sign unary KERNELS pointwise -;1163 sign.out out_variants EXPLICIT explicit -
-229|727 sign_ unary KERNELS inplace -
-230|693 silu unary KERNELS pointwise -
-231 1149|706 sin unary KERNELS pointwise -;1149 sin.out out_variants EXPLICIT explicit -
-232|721 sin_ unary KERNELS inplace -
-233|531 slice.Tensor shape KERNELS view -
-234 1129|461 softmax.int reduction KERNELS reduction -;1129 softmax.int_out out_variants EXPLICIT explicit -
+222 1192|120 scatter_add indexing KERNELS proxy -;1192 scatter_add.out out_variants EXPLICIT explicit -
+224 223|551 searchsorted.Tensor sorting KERNELS proxy -;552 searchsorted.Scalar sorting KERNELS proxy -
+225|531 select.int shape KERNELS view -
+226 1120|695 sigmoid unary KERNELS pointwise -;1120 sigmoid.out out_variants EXPLICIT explicit -
+227|726 sigmoid_ unary KERNELS inplace -
+228 1165|691 sign unary KERNELS pointwise -;1165 sign.out out_variants EXPLICIT explicit -
+229|728 sign_ unary KERNELS inplace -
+230|694 silu unary KERNELS pointwise -
+231 1151|707 sin unary KERNELS pointwise -;1151 sin.out out_variants EXPLICIT explicit -
+232|722 sin_ unary KERNELS inplace -
+233|532 slice.Tensor shape KERNELS view -
+234 1131|461 softmax.int reduction KERNELS reduction -;1131 softmax.int_out out_variants EXPLICIT explicit -
 235|272 softplus nn_ops KERNELS pointwise -
-236 237 1230|466 sort reduction KERNELS reduction -;547 sort.stable sorting KERNELS reduction -;1230 sort.values out_variants EXPLICIT explicit -
-238 239|256 split.sizes misc_ops KERNELS view -;537 split.Tensor shape KERNELS view -
+236 237 1232|466 sort reduction KERNELS reduction -;548 sort.stable sorting KERNELS reduction -;1232 sort.values out_variants EXPLICIT explicit -
+238 239|256 split.sizes misc_ops KERNELS view -;538 split.Tensor shape KERNELS view -
 240|255 split_with_sizes misc_ops KERNELS view -
-241 1116|714 sqrt unary KERNELS pointwise -;1116 sqrt.out out_variants EXPLICIT explicit -
-242|724 sqrt_ unary KERNELS inplace -
-243 1183|691 square unary KERNELS pointwise -;1183 square.out out_variants EXPLICIT explicit -
-244 245 246|528 squeeze shape KERNELS view -;529 squeeze.dim shape KERNELS view -;538 squeeze.dims shape KERNELS view -
-247 1131|536 stack shape KERNELS proxy -;1131 stack.out out_variants EXPLICIT explicit -
-248 437 439 1184|460 std.correction reduction KERNELS reduction -;831 std.dim extra_ops COMPOSITE composite -;833 std extra_ops COMPOSITE composite -;1184 std.correction_out out_variants EXPLICIT explicit -
-249 250 1105|306 sub.Tensor pointwise KERNELS pointwise -;307 sub.Scalar pointwise KERNELS pointwise -;1105 sub.out out_variants EXPLICIT explicit -
-251 252|366 sub_.Scalar pointwise KERNELS inplace -;367 sub_.Tensor pointwise KERNELS inplace -
-253 254 1124|445 sum reduction KERNELS reduction -;446 sum.dim_IntList reduction KERNELS reduction -;1124 sum.IntList_out out_variants EXPLICIT explicit -
-255|523 t shape KERNELS view -
-256 1185|708 tan unary KERNELS pointwise -;1185 tan.out out_variants EXPLICIT explicit -
-257 1119|709 tanh unary KERNELS pointwise -;1119 tanh.out out_variants EXPLICIT explicit -
-258|723 tanh_ unary KERNELS inplace -
-259 1231|467 topk reduction KERNELS topk -;1231 topk.values out_variants EXPLICIT explicit -
-260|524 transpose.int shape KERNELS view -
-261 1158|544 tril shape KERNELS proxy -;1158 tril.out out_variants EXPLICIT explicit -
-262 1157|543 triu shape KERNELS proxy -;1157 triu.out out_variants EXPLICIT explicit -
-263 1153|700 trunc unary KERNELS pointwise -;1153 trunc.out out_variants EXPLICIT explicit -
-264|519 unbind.int shape KERNELS view -
-265|1015 unflatten.int shape COMPOSITE composite -
+241 1118|715 sqrt unary KERNELS pointwise -;1118 sqrt.out out_variants EXPLICIT explicit -
+242|725 sqrt_ unary KERNELS inplace -
+243 1185|692 square unary KERNELS pointwise -;1185 square.out out_variants EXPLICIT explicit -
+244 245 246|529 squeeze shape KERNELS view -;530 squeeze.dim shape KERNELS view -;539 squeeze.dims shape KERNELS view -
+247 1133|537 stack shape KERNELS proxy -;1133 stack.out out_variants EXPLICIT explicit -
+437 248 439 1186|460 std.correction reduction KERNELS reduction -;833 std.dim extra_ops COMPOSITE composite -;835 std extra_ops COMPOSITE composite -;1186 std.correction_out out_variants EXPLICIT explicit -
+250 249 1107|306 sub.Tensor pointwise KERNELS pointwise -;307 sub.Scalar pointwise KERNELS pointwise -;1107 sub.out out_variants EXPLICIT explicit -
+252 251|366 sub_.Scalar pointwise KERNELS inplace -;367 sub_.Tensor pointwise KERNELS inplace -
+254 253 1126|445 sum reduction KERNELS reduction -;446 sum.dim_IntList reduction KERNELS reduction -;1126 sum.IntList_out out_variants EXPLICIT explicit -
+255|524 t shape KERNELS view -
+256 1187|709 tan unary KERNELS pointwise -;1187 tan.out out_variants EXPLICIT explicit -
+257 1121|710 tanh unary KERNELS pointwise -;1121 tanh.out out_variants EXPLICIT explicit -
+258|724 tanh_ unary KERNELS inplace -
+259 1233|467 topk reduction KERNELS topk -;1233 topk.values out_variants EXPLICIT explicit -
+260|525 transpose.int shape KERNELS view -
+261 1160|545 tril shape KERNELS proxy -;1160 tril.out out_variants EXPLICIT explicit -
+262 1159|544 triu shape KERNELS proxy -;1159 triu.out out_variants EXPLICIT explicit -
+263 1155|701 trunc unary KERNELS pointwise -;1155 trunc.out out_variants EXPLICIT explicit -
+264|520 unbind.int shape KERNELS view -
+265|1017 unflatten.int shape COMPOSITE composite -
 266|90 uniform_ factory KERNELS inplace -
-267|527 unsqueeze shape KERNELS view -
-268 436 438 1186|459 var.correction reduction KERNELS reduction -;830 var.dim extra_ops COMPOSITE composite -;832 var extra_ops COMPOSITE composite -;1186 var.correction_out out_variants EXPLICIT explicit -
-269 270|253 view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS;521 view shape KERNELS view -
-271|1011 view_as shape COMPOSITE composite -
-272 273 274 1112|328 where.self pointwise KERNELS pointwise -;329 where.ScalarOther pointwise KERNELS pointwise -;330 where.ScalarSelf pointwise KERNELS pointwise -;1112 where.self_out out_variants EXPLICIT explicit -
+267|528 unsqueeze shape KERNELS view -
+436 268 438 1188|459 var.correction reduction KERNELS reduction -;832 var.dim extra_ops COMPOSITE composite -;834 var extra_ops COMPOSITE composite -;1188 var.correction_out out_variants EXPLICIT explicit -
+269 270|253 view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS;522 view shape KERNELS view -
+271|1013 view_as shape COMPOSITE composite -
+274 272 273 1114|328 where.self pointwise KERNELS pointwise -;329 where.ScalarOther pointwise KERNELS pointwise -;330 where.ScalarSelf pointwise KERNELS pointwise -;1114 where.self_out out_variants EXPLICIT explicit -
 275|345 zero_ pointwise KERNELS inplace -
 276|67 zeros factory KERNELS factory factory.META_KERNELS
 277|80 zeros_like factory KERNELS like -
 278|0 celu activation_ops KERNELS pointwise -
 279|12 celu_ activation_ops KERNELS inplace -
-280|731 selu activation_ops COMPOSITE composite -
-281|732 selu_ activation_ops COMPOSITE composite -
+280|733 selu activation_ops COMPOSITE composite -
+281|734 selu_ activation_ops COMPOSITE composite -
 282|17 elu_ activation_ops KERNELS inplace -
 283|1 glu activation_ops KERNELS proxy -
 284|2 hardshrink activation_ops KERNELS pointwise -
@@ -3580,242 +3586,242 @@ _PACKETS = """\
 287|13 hardsigmoid_ activation_ops KERNELS inplace -
 288|5 hardswish activation_ops KERNELS pointwise -
 289|14 hardswish_ activation_ops KERNELS inplace -
-290|733 log_sigmoid activation_ops COMPOSITE composite -
+290|735 log_sigmoid activation_ops COMPOSITE composite -
 291|6 log_sigmoid_forward activation_ops KERNELS proxy -
 292|7 mish activation_ops KERNELS pointwise -
 293|15 mish_ activation_ops KERNELS inplace -
-294|734 prelu activation_ops COMPOSITE composite -
+294|736 prelu activation_ops COMPOSITE composite -
 295|8 _prelu_kernel activation_ops KERNELS pointwise -
-296|735 rrelu activation_ops COMPOSITE composite -
-297|736 rrelu_ activation_ops COMPOSITE composite -
+296|737 rrelu activation_ops COMPOSITE composite -
+297|738 rrelu_ activation_ops COMPOSITE composite -
 298|9 rrelu_with_noise activation_ops KERNELS proxy -
 299|10 rrelu_with_noise_ activation_ops KERNELS inplace -
 300|11 threshold activation_ops KERNELS pointwise -
 301|16 threshold_ activation_ops KERNELS inplace -
-302|737 arccos aliases OPS.COMPOSITE composite -
-303|738 arccos_ aliases OPS.COMPOSITE composite -
-304|739 arccosh aliases OPS.COMPOSITE composite -
-305|740 arccosh_ aliases OPS.COMPOSITE composite -
-306|741 arcsin aliases OPS.COMPOSITE composite -
-307|742 arcsin_ aliases OPS.COMPOSITE composite -
-308|743 arcsinh aliases OPS.COMPOSITE composite -
-309|744 arcsinh_ aliases OPS.COMPOSITE composite -
-310|745 arctan aliases OPS.COMPOSITE composite -
-311|746 arctan_ aliases OPS.COMPOSITE composite -
-312|747 arctanh aliases OPS.COMPOSITE composite -
-313|748 arctanh_ aliases OPS.COMPOSITE composite -
-314|749 arctan2 aliases OPS.COMPOSITE composite -
-315|750 arctan2_ aliases OPS.COMPOSITE composite -
-316|751 fix aliases OPS.COMPOSITE composite -
-317|752 fix_ aliases OPS.COMPOSITE composite -
-318 319|753 greater.Tensor aliases OPS.COMPOSITE composite -;754 greater.Scalar aliases OPS.COMPOSITE composite -
-320 321|755 greater_.Tensor aliases OPS.COMPOSITE composite -;756 greater_.Scalar aliases OPS.COMPOSITE composite -
-322 323|757 greater_equal.Tensor aliases OPS.COMPOSITE composite -;758 greater_equal.Scalar aliases OPS.COMPOSITE composite -
-324 325|759 greater_equal_.Tensor aliases OPS.COMPOSITE composite -;760 greater_equal_.Scalar aliases OPS.COMPOSITE composite -
-326 327|761 less.Tensor aliases OPS.COMPOSITE composite -;762 less.Scalar aliases OPS.COMPOSITE composite -
-328 329|763 less_.Tensor aliases OPS.COMPOSITE composite -;764 less_.Scalar aliases OPS.COMPOSITE composite -
-330 331|765 less_equal.Tensor aliases OPS.COMPOSITE composite -;766 less_equal.Scalar aliases OPS.COMPOSITE composite -
-332 333|767 less_equal_.Tensor aliases OPS.COMPOSITE composite -;768 less_equal_.Scalar aliases OPS.COMPOSITE composite -
-334 335|769 not_equal.Tensor aliases OPS.COMPOSITE composite -;770 not_equal.Scalar aliases OPS.COMPOSITE composite -
-336 337|771 not_equal_.Tensor aliases OPS.COMPOSITE composite -;772 not_equal_.Scalar aliases OPS.COMPOSITE composite -
-338 340|773 clip aliases OPS.COMPOSITE composite -;775 clip.Tensor aliases OPS.COMPOSITE composite -
-339 341|774 clip_ aliases OPS.COMPOSITE composite -;776 clip_.Tensor aliases OPS.COMPOSITE composite -
-342 343|777 moveaxis.int aliases OPS.COMPOSITE composite -;778 moveaxis.intlist aliases OPS.COMPOSITE composite -
-344|779 swapaxes aliases OPS.COMPOSITE composite -
-345|780 swapaxes_ aliases OPS.COMPOSITE composite -
-346|781 swapdims aliases OPS.COMPOSITE composite -
-347|782 swapdims_ aliases OPS.COMPOSITE composite -
-348|783 row_stack aliases OPS.COMPOSITE composite -
-349|784 ger aliases OPS.COMPOSITE composite -
+302|739 arccos aliases OPS.COMPOSITE composite -
+303|740 arccos_ aliases OPS.COMPOSITE composite -
+304|741 arccosh aliases OPS.COMPOSITE composite -
+305|742 arccosh_ aliases OPS.COMPOSITE composite -
+306|743 arcsin aliases OPS.COMPOSITE composite -
+307|744 arcsin_ aliases OPS.COMPOSITE composite -
+308|745 arcsinh aliases OPS.COMPOSITE composite -
+309|746 arcsinh_ aliases OPS.COMPOSITE composite -
+310|747 arctan aliases OPS.COMPOSITE composite -
+311|748 arctan_ aliases OPS.COMPOSITE composite -
+312|749 arctanh aliases OPS.COMPOSITE composite -
+313|750 arctanh_ aliases OPS.COMPOSITE composite -
+314|751 arctan2 aliases OPS.COMPOSITE composite -
+315|752 arctan2_ aliases OPS.COMPOSITE composite -
+316|753 fix aliases OPS.COMPOSITE composite -
+317|754 fix_ aliases OPS.COMPOSITE composite -
+318 319|755 greater.Tensor aliases OPS.COMPOSITE composite -;756 greater.Scalar aliases OPS.COMPOSITE composite -
+321 320|757 greater_.Tensor aliases OPS.COMPOSITE composite -;758 greater_.Scalar aliases OPS.COMPOSITE composite -
+322 323|759 greater_equal.Tensor aliases OPS.COMPOSITE composite -;760 greater_equal.Scalar aliases OPS.COMPOSITE composite -
+325 324|761 greater_equal_.Tensor aliases OPS.COMPOSITE composite -;762 greater_equal_.Scalar aliases OPS.COMPOSITE composite -
+326 327|763 less.Tensor aliases OPS.COMPOSITE composite -;764 less.Scalar aliases OPS.COMPOSITE composite -
+329 328|765 less_.Tensor aliases OPS.COMPOSITE composite -;766 less_.Scalar aliases OPS.COMPOSITE composite -
+330 331|767 less_equal.Tensor aliases OPS.COMPOSITE composite -;768 less_equal.Scalar aliases OPS.COMPOSITE composite -
+333 332|769 less_equal_.Tensor aliases OPS.COMPOSITE composite -;770 less_equal_.Scalar aliases OPS.COMPOSITE composite -
+334 335|771 not_equal.Tensor aliases OPS.COMPOSITE composite -;772 not_equal.Scalar aliases OPS.COMPOSITE composite -
+337 336|773 not_equal_.Tensor aliases OPS.COMPOSITE composite -;774 not_equal_.Scalar aliases OPS.COMPOSITE composite -
+338 340|775 clip aliases OPS.COMPOSITE composite -;777 clip.Tensor aliases OPS.COMPOSITE composite -
+339 341|776 clip_ aliases OPS.COMPOSITE composite -;778 clip_.Tensor aliases OPS.COMPOSITE composite -
+343 342|779 moveaxis.int aliases OPS.COMPOSITE composite -;780 moveaxis.intlist aliases OPS.COMPOSITE composite -
+344|781 swapaxes aliases OPS.COMPOSITE composite -
+345|782 swapaxes_ aliases OPS.COMPOSITE composite -
+346|783 swapdims aliases OPS.COMPOSITE composite -
+347|784 swapdims_ aliases OPS.COMPOSITE composite -
+348|785 row_stack aliases OPS.COMPOSITE composite -
+349|786 ger aliases OPS.COMPOSITE composite -
 350|18 _safe_softmax attention_ops KERNELS proxy -
 351|19 _softmax_backward_data attention_ops KERNELS proxy -
 352|20 _log_softmax_backward_data attention_ops KERNELS proxy -
 353|21 _scaled_dot_product_flash_attention_for_cpu attention_ops KERNELS proxy -
 354|22 _scaled_dot_product_flash_attention_for_cpu_backward attention_ops KERNELS proxy -
-355|786 _scaled_dot_product_attention_math attention_ops COMPOSITE composite -
-356 1235|23 complex complex_build OPS.KERNELS pointwise -;1235 complex.out out_variants EXPLICIT explicit -
-357 1236|24 polar complex_build OPS.KERNELS pointwise -;1236 polar.out out_variants EXPLICIT explicit -
-358|787 isreal complex_build OPS.COMPOSITE composite -
-359|788 adjoint complex_ops OPS.COMPOSITE composite -
+355|788 _scaled_dot_product_attention_math attention_ops COMPOSITE composite -
+356 1237|23 complex complex_build OPS.KERNELS pointwise -;1237 complex.out out_variants EXPLICIT explicit -
+357 1238|24 polar complex_build OPS.KERNELS pointwise -;1238 polar.out out_variants EXPLICIT explicit -
+358|789 isreal complex_build OPS.COMPOSITE composite -
+359|790 adjoint complex_ops OPS.COMPOSITE composite -
 360|25 view_as_real complex_views OPS.KERNELS view -
 361|26 view_as_complex complex_views OPS.KERNELS view -
-362|789 real complex_views OPS.COMPOSITE composite -
-363|790 imag complex_views OPS.COMPOSITE composite -
+362|791 real complex_views OPS.COMPOSITE composite -
+363|792 imag complex_views OPS.COMPOSITE composite -
 364|27 _conj complex_views OPS.KERNELS pointwise -
-365|791 conj complex_views OPS.COMPOSITE composite -
+365|793 conj complex_views OPS.COMPOSITE composite -
 366|28 _conj_physical complex_views OPS.KERNELS pointwise -
-367 1237|792 conj_physical complex_views OPS.COMPOSITE composite -;1237 conj_physical.out out_variants EXPLICIT explicit -
+367 1239|794 conj_physical complex_views OPS.COMPOSITE composite -;1239 conj_physical.out out_variants EXPLICIT explicit -
 368|29 conj_physical_ complex_views OPS.KERNELS inplace -
-369|793 resolve_conj complex_views OPS.COMPOSITE composite -
-370|794 resolve_neg complex_views OPS.COMPOSITE composite -
-371 1238|30 angle complex_views OPS.KERNELS pointwise -;1238 angle.out out_variants EXPLICIT explicit -
+369|795 resolve_conj complex_views OPS.COMPOSITE composite -
+370|796 resolve_neg complex_views OPS.COMPOSITE composite -
+371 1240|30 angle complex_views OPS.KERNELS pointwise -;1240 angle.out out_variants EXPLICIT explicit -
 372|31 convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 373|32 convolution_backward conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-374 375|33 _convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS;799 _convolution.deprecated conv_ops OPS.COMPOSITE composite -
-376|800 _convolution_mode conv_ops OPS.COMPOSITE composite -
-377 380|801 conv1d conv_ops OPS.COMPOSITE composite -;804 conv1d.padding conv_ops OPS.COMPOSITE composite -
-378 381|802 conv2d conv_ops OPS.COMPOSITE composite -;805 conv2d.padding conv_ops OPS.COMPOSITE composite -
-379 382|803 conv3d conv_ops OPS.COMPOSITE composite -;806 conv3d.padding conv_ops OPS.COMPOSITE composite -
-383|807 conv_transpose1d conv_ops OPS.COMPOSITE composite -
-384|808 conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
-385|809 conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
+375 374|33 _convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS;801 _convolution.deprecated conv_ops OPS.COMPOSITE composite -
+376|802 _convolution_mode conv_ops OPS.COMPOSITE composite -
+377 380|803 conv1d conv_ops OPS.COMPOSITE composite -;806 conv1d.padding conv_ops OPS.COMPOSITE composite -
+378 381|804 conv2d conv_ops OPS.COMPOSITE composite -;807 conv2d.padding conv_ops OPS.COMPOSITE composite -
+379 382|805 conv3d conv_ops OPS.COMPOSITE composite -;808 conv3d.padding conv_ops OPS.COMPOSITE composite -
+383|809 conv_transpose1d conv_ops OPS.COMPOSITE composite -
+384|810 conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
+385|811 conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
 386|34 im2col conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 387|35 col2im conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 388|36 pixel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 389|37 pixel_unshuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 390|38 channel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-391|810 native_channel_shuffle conv_ops OPS.COMPOSITE composite -
+391|812 native_channel_shuffle conv_ops OPS.COMPOSITE composite -
 392 393|39 _ctc_loss ctc_ops KERNELS own_meta ctc_ops.META_KERNELS;40 _ctc_loss.Tensor ctc_ops KERNELS data_dependent -
 394 395|41 _ctc_loss_backward ctc_ops KERNELS own_meta ctc_ops.META_KERNELS;42 _ctc_loss_backward.Tensor ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
-396 397|811 ctc_loss.IntList ctc_ops COMPOSITE composite -;812 ctc_loss.Tensor ctc_ops COMPOSITE composite -
-398|813 cdist distance_ops COMPOSITE composite -
+396 397|813 ctc_loss.IntList ctc_ops COMPOSITE composite -;814 ctc_loss.Tensor ctc_ops COMPOSITE composite -
+398|815 cdist distance_ops COMPOSITE composite -
 399|43 _cdist_forward distance_ops KERNELS proxy -
 400|44 _euclidean_dist distance_ops KERNELS proxy -
-401|814 pdist distance_ops COMPOSITE composite -
+401|816 pdist distance_ops COMPOSITE composite -
 402|45 _pdist_forward distance_ops KERNELS proxy -
-403|815 cosine_similarity distance_ops COMPOSITE composite -
-404|816 bilinear distance_ops COMPOSITE composite -
+403|817 cosine_similarity distance_ops COMPOSITE composite -
+404|818 bilinear distance_ops COMPOSITE composite -
 405|46 _trilinear distance_ops KERNELS proxy -
-406 407|817 embedding_bag distance_ops COMPOSITE composite -;818 embedding_bag.padding_idx distance_ops COMPOSITE composite -
+406 407|819 embedding_bag distance_ops COMPOSITE composite -;820 embedding_bag.padding_idx distance_ops COMPOSITE composite -
 408|47 _embedding_bag distance_ops KERNELS proxy -
 409|48 _embedding_bag_forward_only distance_ops KERNELS proxy -
 410|50 _embedding_bag_backward distance_ops KERNELS proxy -
 411|51 _embedding_bag_dense_backward distance_ops KERNELS proxy -
 412|52 _embedding_bag_per_sample_weights_backward distance_ops KERNELS proxy -
 413|49 embedding_renorm_ distance_ops KERNELS inplace -
-414|820 dropout_ dropout_ops COMPOSITE composite -
-415|821 feature_dropout dropout_ops COMPOSITE composite -
-416|822 feature_dropout_ dropout_ops COMPOSITE composite -
-417|823 alpha_dropout dropout_ops COMPOSITE composite -
-418|824 alpha_dropout_ dropout_ops COMPOSITE composite -
-419|825 feature_alpha_dropout dropout_ops COMPOSITE composite -
-420|826 feature_alpha_dropout_ dropout_ops COMPOSITE composite -
+414|822 dropout_ dropout_ops COMPOSITE composite -
+415|823 feature_dropout dropout_ops COMPOSITE composite -
+416|824 feature_dropout_ dropout_ops COMPOSITE composite -
+417|825 alpha_dropout dropout_ops COMPOSITE composite -
+418|826 alpha_dropout_ dropout_ops COMPOSITE composite -
+419|827 feature_alpha_dropout dropout_ops COMPOSITE composite -
+420|828 feature_alpha_dropout_ dropout_ops COMPOSITE composite -
 421|53 native_dropout dropout_ops KERNELS proxy -
 422|54 native_dropout_backward dropout_ops KERNELS proxy -
-423|827 einsum einsum OPS.COMPOSITE composite -
+423|829 einsum einsum OPS.COMPOSITE composite -
 424 425|55 bitwise_left_shift.Tensor extra_ops KERNELS pointwise -;56 bitwise_left_shift.Tensor_Scalar extra_ops KERNELS pointwise -
 426 427|57 bitwise_right_shift.Tensor extra_ops KERNELS pointwise -;58 bitwise_right_shift.Tensor_Scalar extra_ops KERNELS pointwise -
 428|59 index_add extra_ops KERNELS proxy -
 429|60 index_add_ extra_ops KERNELS inplace -
 430|61 scatter_add_ extra_ops KERNELS inplace -
 431|62 roll extra_ops KERNELS proxy -
-432 1142|63 nan_to_num extra_ops KERNELS pointwise -;1142 nan_to_num.out out_variants EXPLICIT explicit -
+432 1144|63 nan_to_num extra_ops KERNELS pointwise -;1144 nan_to_num.out out_variants EXPLICIT explicit -
 433|64 isin.Tensor_Tensor extra_ops KERNELS proxy -
-434 435 1187|828 norm.Scalar extra_ops COMPOSITE composite -;829 norm.ScalarOpt_dim extra_ops COMPOSITE composite -;1187 norm.out out_variants EXPLICIT explicit -
-440|834 tile extra_ops COMPOSITE composite -
+434 435 1189|830 norm.Scalar extra_ops COMPOSITE composite -;831 norm.ScalarOpt_dim extra_ops COMPOSITE composite -;1189 norm.out out_variants EXPLICIT explicit -
+440|836 tile extra_ops COMPOSITE composite -
 441|65 equal extra_ops KERNELS own_meta extra_ops.META_KERNELS
 442|66 _local_scalar_dense extra_ops KERNELS own_meta extra_ops.META_KERNELS
-443|835 copy functional_forms OPS.COMPOSITE composite -
-444 445|836 fill.Scalar functional_forms OPS.COMPOSITE composite -;837 fill.Tensor functional_forms OPS.COMPOSITE composite -
-446 1140|94 index_copy index_ops KERNELS proxy -;1140 index_copy.out out_variants EXPLICIT explicit -
+443|837 copy functional_forms OPS.COMPOSITE composite -
+444 445|838 fill.Scalar functional_forms OPS.COMPOSITE composite -;839 fill.Tensor functional_forms OPS.COMPOSITE composite -
+446 1142|94 index_copy index_ops KERNELS proxy -;1142 index_copy.out out_variants EXPLICIT explicit -
 447|95 index_copy_ index_ops KERNELS inplace -
-448 449|96 index_fill.int_Scalar index_ops KERNELS proxy -;97 index_fill.int_Tensor index_ops KERNELS proxy -
-450 451|98 index_fill_.int_Scalar index_ops KERNELS inplace -;99 index_fill_.int_Tensor index_ops KERNELS inplace -
-452 1155|100 scatter_reduce.two index_ops KERNELS proxy -;1155 scatter_reduce.two_out out_variants EXPLICIT explicit -
+449 448|96 index_fill.int_Scalar index_ops KERNELS proxy -;97 index_fill.int_Tensor index_ops KERNELS proxy -
+451 450|98 index_fill_.int_Scalar index_ops KERNELS inplace -;99 index_fill_.int_Tensor index_ops KERNELS inplace -
+452 1157|100 scatter_reduce.two index_ops KERNELS proxy -;1157 scatter_reduce.two_out out_variants EXPLICIT explicit -
 453|101 scatter_reduce_.two index_ops KERNELS inplace -
-454 1159|838 take index_ops COMPOSITE composite -;1159 take.out out_variants EXPLICIT explicit -
-455 1160|839 take_along_dim index_ops COMPOSITE composite -;1160 take_along_dim.out out_variants EXPLICIT explicit -
+454 1161|840 take index_ops COMPOSITE composite -;1161 take.out out_variants EXPLICIT explicit -
+455 1162|841 take_along_dim index_ops COMPOSITE composite -;1162 take_along_dim.out out_variants EXPLICIT explicit -
 456|102 unfold index_ops KERNELS view -
-457 458 459|840 tensor_split.sections index_ops COMPOSITE composite -;841 tensor_split.indices index_ops COMPOSITE composite -;842 tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
+457 458 459|842 tensor_split.sections index_ops COMPOSITE composite -;843 tensor_split.indices index_ops COMPOSITE composite -;844 tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
 460|103 detach_ index_ops KERNELS own_meta index_ops.META_KERNELS
-461 1239|104 index_reduce index_reduce_ops OPS.KERNELS proxy -;1239 index_reduce.out out_variants EXPLICIT explicit -
+461 1241|104 index_reduce index_reduce_ops OPS.KERNELS proxy -;1241 index_reduce.out out_variants EXPLICIT explicit -
 462|105 index_reduce_ index_reduce_ops OPS.KERNELS inplace -
-463 464|125 eq_.Tensor inplace_logic OPS.KERNELS inplace -;126 eq_.Scalar inplace_logic OPS.KERNELS inplace -
-465 466|127 ne_.Tensor inplace_logic OPS.KERNELS inplace -;128 ne_.Scalar inplace_logic OPS.KERNELS inplace -
-467 468|129 lt_.Tensor inplace_logic OPS.KERNELS inplace -;130 lt_.Scalar inplace_logic OPS.KERNELS inplace -
-469 470|131 le_.Tensor inplace_logic OPS.KERNELS inplace -;132 le_.Scalar inplace_logic OPS.KERNELS inplace -
-471 472|133 gt_.Tensor inplace_logic OPS.KERNELS inplace -;134 gt_.Scalar inplace_logic OPS.KERNELS inplace -
-473 474|135 ge_.Tensor inplace_logic OPS.KERNELS inplace -;136 ge_.Scalar inplace_logic OPS.KERNELS inplace -
+464 463|125 eq_.Tensor inplace_logic OPS.KERNELS inplace -;126 eq_.Scalar inplace_logic OPS.KERNELS inplace -
+466 465|127 ne_.Tensor inplace_logic OPS.KERNELS inplace -;128 ne_.Scalar inplace_logic OPS.KERNELS inplace -
+468 467|129 lt_.Tensor inplace_logic OPS.KERNELS inplace -;130 lt_.Scalar inplace_logic OPS.KERNELS inplace -
+470 469|131 le_.Tensor inplace_logic OPS.KERNELS inplace -;132 le_.Scalar inplace_logic OPS.KERNELS inplace -
+472 471|133 gt_.Tensor inplace_logic OPS.KERNELS inplace -;134 gt_.Scalar inplace_logic OPS.KERNELS inplace -
+474 473|135 ge_.Tensor inplace_logic OPS.KERNELS inplace -;136 ge_.Scalar inplace_logic OPS.KERNELS inplace -
 478|140 logical_and_ inplace_logic OPS.KERNELS inplace -
 479|141 logical_or_ inplace_logic OPS.KERNELS inplace -
 480|142 logical_xor_ inplace_logic OPS.KERNELS inplace -
 481|143 logical_not_ inplace_logic OPS.KERNELS inplace -
 482|144 bitwise_not_ inplace_logic OPS.KERNELS inplace -
-483 484|145 bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -;146 bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
-485 486|147 bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -;148 bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
-487 488|843 atleast_1d joining_ops OPS.COMPOSITE composite -;844 atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
-489 490|845 atleast_2d joining_ops OPS.COMPOSITE composite -;846 atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
-491 492|847 atleast_3d joining_ops OPS.COMPOSITE composite -;848 atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
-493 1240|849 hstack joining_ops OPS.COMPOSITE composite -;1240 hstack.out out_variants EXPLICIT explicit -
-494 1241|850 vstack joining_ops OPS.COMPOSITE composite -;1241 vstack.out out_variants EXPLICIT explicit -
-495 1242|851 dstack joining_ops OPS.COMPOSITE composite -;1242 dstack.out out_variants EXPLICIT explicit -
-496 1243|852 column_stack joining_ops OPS.COMPOSITE composite -;1243 column_stack.out out_variants EXPLICIT explicit -
-497 498|853 hsplit.int joining_ops OPS.COMPOSITE composite -;854 hsplit.array joining_ops OPS.COMPOSITE composite -
-499 500|855 vsplit.int joining_ops OPS.COMPOSITE composite -;856 vsplit.array joining_ops OPS.COMPOSITE composite -
-501 502|857 dsplit.int joining_ops OPS.COMPOSITE composite -;858 dsplit.array joining_ops OPS.COMPOSITE composite -
-503|859 unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
-504|860 unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
-505|861 unsafe_chunk joining_ops OPS.COMPOSITE composite -
-506|862 broadcast_to joining_ops OPS.COMPOSITE composite -
-507|863 broadcast_tensors joining_ops OPS.COMPOSITE composite -
-508 509|864 meshgrid joining_ops OPS.COMPOSITE composite -;865 meshgrid.indexing joining_ops OPS.COMPOSITE composite -
-510|866 cartesian_prod joining_ops OPS.COMPOSITE composite -
-511|867 combinations joining_ops OPS.COMPOSITE composite -
-512|868 block_diag joining_ops OPS.COMPOSITE composite -
-513|869 diag_embed joining_ops OPS.COMPOSITE composite -
-514 1244|870 diag joining_ops OPS.COMPOSITE composite -;1244 diag.out out_variants EXPLICIT explicit -
-515|871 diagflat joining_ops OPS.COMPOSITE composite -
-516|872 fliplr joining_ops OPS.COMPOSITE composite -
-517|873 flipud joining_ops OPS.COMPOSITE composite -
-518|874 rot90 joining_ops OPS.COMPOSITE composite -
-519|875 ravel joining_ops OPS.COMPOSITE composite -
-520|876 reshape_as joining_ops OPS.COMPOSITE composite -
-521|877 sum_to_size joining_ops OPS.COMPOSITE composite -
-522|878 alias_copy joining_ops OPS.COMPOSITE composite -
-523|879 as_strided_copy joining_ops OPS.COMPOSITE composite -
-524|880 diagonal_copy joining_ops OPS.COMPOSITE composite -
-525|881 expand_copy joining_ops OPS.COMPOSITE composite -
-526|882 narrow_copy joining_ops OPS.COMPOSITE composite -
-527|883 permute_copy joining_ops OPS.COMPOSITE composite -
-528|884 select_copy.int joining_ops OPS.COMPOSITE composite -
-529|885 slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
-530 531 532|886 squeeze_copy joining_ops OPS.COMPOSITE composite -;887 squeeze_copy.dim joining_ops OPS.COMPOSITE composite -;888 squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
-533|889 t_copy joining_ops OPS.COMPOSITE composite -
-534|890 transpose_copy.int joining_ops OPS.COMPOSITE composite -
-535|891 unsqueeze_copy joining_ops OPS.COMPOSITE composite -
-536|892 unfold_copy joining_ops OPS.COMPOSITE composite -
-537 538|893 view_copy joining_ops OPS.COMPOSITE composite -;894 view_copy.dtype joining_ops OPS.COMPOSITE composite -
-539|895 detach_copy joining_ops OPS.COMPOSITE composite -
-540|896 split_copy.Tensor joining_ops OPS.COMPOSITE composite -
-541|897 split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
-542|898 unbind_copy.int joining_ops OPS.COMPOSITE composite -
-543|899 slice_scatter joining_ops OPS.COMPOSITE composite -
-544|900 select_scatter joining_ops OPS.COMPOSITE composite -
-545|901 diagonal_scatter joining_ops OPS.COMPOSITE composite -
-546|902 as_strided_scatter joining_ops OPS.COMPOSITE composite -
+484 483|145 bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -;146 bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+486 485|147 bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -;148 bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+487 488|845 atleast_1d joining_ops OPS.COMPOSITE composite -;846 atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
+489 490|847 atleast_2d joining_ops OPS.COMPOSITE composite -;848 atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
+491 492|849 atleast_3d joining_ops OPS.COMPOSITE composite -;850 atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
+493 1242|851 hstack joining_ops OPS.COMPOSITE composite -;1242 hstack.out out_variants EXPLICIT explicit -
+494 1243|852 vstack joining_ops OPS.COMPOSITE composite -;1243 vstack.out out_variants EXPLICIT explicit -
+495 1244|853 dstack joining_ops OPS.COMPOSITE composite -;1244 dstack.out out_variants EXPLICIT explicit -
+496 1245|854 column_stack joining_ops OPS.COMPOSITE composite -;1245 column_stack.out out_variants EXPLICIT explicit -
+497 498|855 hsplit.int joining_ops OPS.COMPOSITE composite -;856 hsplit.array joining_ops OPS.COMPOSITE composite -
+499 500|857 vsplit.int joining_ops OPS.COMPOSITE composite -;858 vsplit.array joining_ops OPS.COMPOSITE composite -
+501 502|859 dsplit.int joining_ops OPS.COMPOSITE composite -;860 dsplit.array joining_ops OPS.COMPOSITE composite -
+503|861 unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
+504|862 unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
+505|863 unsafe_chunk joining_ops OPS.COMPOSITE composite -
+506|864 broadcast_to joining_ops OPS.COMPOSITE composite -
+507|865 broadcast_tensors joining_ops OPS.COMPOSITE composite -
+508 509|866 meshgrid joining_ops OPS.COMPOSITE composite -;867 meshgrid.indexing joining_ops OPS.COMPOSITE composite -
+510|868 cartesian_prod joining_ops OPS.COMPOSITE composite -
+511|869 combinations joining_ops OPS.COMPOSITE composite -
+512|870 block_diag joining_ops OPS.COMPOSITE composite -
+513|871 diag_embed joining_ops OPS.COMPOSITE composite -
+514 1246|872 diag joining_ops OPS.COMPOSITE composite -;1246 diag.out out_variants EXPLICIT explicit -
+515|873 diagflat joining_ops OPS.COMPOSITE composite -
+516|874 fliplr joining_ops OPS.COMPOSITE composite -
+517|875 flipud joining_ops OPS.COMPOSITE composite -
+518|876 rot90 joining_ops OPS.COMPOSITE composite -
+519|877 ravel joining_ops OPS.COMPOSITE composite -
+520|878 reshape_as joining_ops OPS.COMPOSITE composite -
+521|879 sum_to_size joining_ops OPS.COMPOSITE composite -
+522|880 alias_copy joining_ops OPS.COMPOSITE composite -
+523|881 as_strided_copy joining_ops OPS.COMPOSITE composite -
+524|882 diagonal_copy joining_ops OPS.COMPOSITE composite -
+525|883 expand_copy joining_ops OPS.COMPOSITE composite -
+526|884 narrow_copy joining_ops OPS.COMPOSITE composite -
+527|885 permute_copy joining_ops OPS.COMPOSITE composite -
+528|886 select_copy.int joining_ops OPS.COMPOSITE composite -
+529|887 slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
+530 531 532|888 squeeze_copy joining_ops OPS.COMPOSITE composite -;889 squeeze_copy.dim joining_ops OPS.COMPOSITE composite -;890 squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
+533|891 t_copy joining_ops OPS.COMPOSITE composite -
+534|892 transpose_copy.int joining_ops OPS.COMPOSITE composite -
+535|893 unsqueeze_copy joining_ops OPS.COMPOSITE composite -
+536|894 unfold_copy joining_ops OPS.COMPOSITE composite -
+537 538|895 view_copy joining_ops OPS.COMPOSITE composite -;896 view_copy.dtype joining_ops OPS.COMPOSITE composite -
+539|897 detach_copy joining_ops OPS.COMPOSITE composite -
+540|898 split_copy.Tensor joining_ops OPS.COMPOSITE composite -
+541|899 split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
+542|900 unbind_copy.int joining_ops OPS.COMPOSITE composite -
+543|901 slice_scatter joining_ops OPS.COMPOSITE composite -
+544|902 select_scatter joining_ops OPS.COMPOSITE composite -
+545|903 diagonal_scatter joining_ops OPS.COMPOSITE composite -
+546|904 as_strided_scatter joining_ops OPS.COMPOSITE composite -
 547|149 tril_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
 548|150 triu_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
 549|151 empty_permuted layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-550 1168|905 linalg_cholesky linalg_composite OPS.COMPOSITE composite -;1168 linalg_cholesky.out out_variants EXPLICIT explicit -
-551 1171|906 linalg_inv linalg_composite OPS.COMPOSITE composite -;1171 linalg_inv.out out_variants EXPLICIT explicit -
-552|907 linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
-553 1173|908 linalg_solve linalg_composite OPS.COMPOSITE composite -;1173 linalg_solve.out out_variants EXPLICIT explicit -
-554 1170|909 linalg_det linalg_composite OPS.COMPOSITE composite -;1170 linalg_det.out out_variants EXPLICIT explicit -
-555|910 linalg_slogdet linalg_composite OPS.COMPOSITE composite -
-556|911 slogdet linalg_composite OPS.COMPOSITE composite -
-557|912 logdet linalg_composite OPS.COMPOSITE composite -
-558 1234|913 linalg_eigh linalg_composite OPS.COMPOSITE composite -;1234 linalg_eigh.eigvals out_variants EXPLICIT explicit -
-559|914 linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
-560|915 linalg_eigvals linalg_composite OPS.COMPOSITE composite -
-561 1233|916 linalg_svd linalg_composite OPS.COMPOSITE composite -;1233 linalg_svd.U out_variants EXPLICIT explicit -
-562|917 linalg_svdvals linalg_composite OPS.COMPOSITE composite -
-563|918 svd linalg_composite OPS.COMPOSITE composite -
-564|919 linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
-565|920 _lu_with_info linalg_composite OPS.COMPOSITE composite -
-566|921 lu_solve linalg_composite OPS.COMPOSITE composite -
-567|922 linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
-568|923 matrix_exp linalg_composite OPS.COMPOSITE composite -
-569|924 orgqr linalg_composite OPS.COMPOSITE composite -
-570 571 572 618|182 linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -;925 linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;926 linalg_pinv linalg_composite OPS.COMPOSITE composite -;927 linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
-573|928 pinverse linalg_composite OPS.COMPOSITE composite -
-574 575 576 577|929 linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -;930 linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;931 linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -;932 linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
-578 579|933 linalg_cond linalg_composite OPS.COMPOSITE composite -;934 linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
-580|935 linalg_diagonal linalg_composite OPS.COMPOSITE composite -
-581|936 linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
-582|937 linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
-583|938 linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
-584|939 linalg_vander linalg_composite OPS.COMPOSITE composite -
-585|940 linalg_vecdot linalg_composite OPS.COMPOSITE composite -
+550 1170|907 linalg_cholesky linalg_composite OPS.COMPOSITE composite -;1170 linalg_cholesky.out out_variants EXPLICIT explicit -
+551 1173|908 linalg_inv linalg_composite OPS.COMPOSITE composite -;1173 linalg_inv.out out_variants EXPLICIT explicit -
+552|909 linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
+553 1175|910 linalg_solve linalg_composite OPS.COMPOSITE composite -;1175 linalg_solve.out out_variants EXPLICIT explicit -
+554 1172|911 linalg_det linalg_composite OPS.COMPOSITE composite -;1172 linalg_det.out out_variants EXPLICIT explicit -
+555|912 linalg_slogdet linalg_composite OPS.COMPOSITE composite -
+556|913 slogdet linalg_composite OPS.COMPOSITE composite -
+557|914 logdet linalg_composite OPS.COMPOSITE composite -
+558 1236|915 linalg_eigh linalg_composite OPS.COMPOSITE composite -;1236 linalg_eigh.eigvals out_variants EXPLICIT explicit -
+559|916 linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
+560|917 linalg_eigvals linalg_composite OPS.COMPOSITE composite -
+561 1235|918 linalg_svd linalg_composite OPS.COMPOSITE composite -;1235 linalg_svd.U out_variants EXPLICIT explicit -
+562|919 linalg_svdvals linalg_composite OPS.COMPOSITE composite -
+563|920 svd linalg_composite OPS.COMPOSITE composite -
+564|921 linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
+565|922 _lu_with_info linalg_composite OPS.COMPOSITE composite -
+566|923 lu_solve linalg_composite OPS.COMPOSITE composite -
+567|924 linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
+568|925 matrix_exp linalg_composite OPS.COMPOSITE composite -
+569|926 orgqr linalg_composite OPS.COMPOSITE composite -
+571 570 618 572|182 linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -;927 linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;928 linalg_pinv linalg_composite OPS.COMPOSITE composite -;929 linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
+573|930 pinverse linalg_composite OPS.COMPOSITE composite -
+576 577 574 575|931 linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -;932 linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;933 linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -;934 linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
+578 579|935 linalg_cond linalg_composite OPS.COMPOSITE composite -;936 linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
+580|937 linalg_diagonal linalg_composite OPS.COMPOSITE composite -
+581|938 linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
+582|939 linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
+583|940 linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
+584|941 linalg_vander linalg_composite OPS.COMPOSITE composite -
+585|942 linalg_vecdot linalg_composite OPS.COMPOSITE composite -
 586|157 linalg_cholesky_ex linalg_factor OPS.KERNELS meta_aware -
 587|158 linalg_lu_factor_ex linalg_factor OPS.KERNELS meta_aware -
 588|159 linalg_lu linalg_factor OPS.KERNELS meta_aware -
@@ -3832,15 +3838,15 @@ _PACKETS = """\
 599|170 linalg_ldl_factor_ex linalg_factor OPS.KERNELS meta_aware -
 600|171 linalg_ldl_solve linalg_factor OPS.KERNELS meta_aware -
 601|172 trace linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
-602|941 det linalg_ops COMPOSITE composite -
-603 1200|942 inverse linalg_ops COMPOSITE composite -;1200 inverse.out out_variants EXPLICIT explicit -
-604 1191|943 cholesky linalg_ops COMPOSITE composite -;1191 cholesky.out out_variants EXPLICIT explicit -
-605 1232|173 linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1232 linalg_qr.out out_variants EXPLICIT explicit -
-606 1169|174 linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1169 linalg_cross.out out_variants EXPLICIT explicit -
-607 1156|944 cross linalg_ops COMPOSITE composite -;1156 cross.out out_variants EXPLICIT explicit -
-608 1141|945 kron linalg_ops COMPOSITE composite -;1141 kron.out out_variants EXPLICIT explicit -
-609 1147|946 matrix_power linalg_ops COMPOSITE composite -;1147 matrix_power.out out_variants EXPLICIT explicit -
-610 1202|947 linalg_matrix_power linalg_ops COMPOSITE composite -;1202 linalg_matrix_power.out out_variants EXPLICIT explicit -
+602|943 det linalg_ops COMPOSITE composite -
+603 1202|944 inverse linalg_ops COMPOSITE composite -;1202 inverse.out out_variants EXPLICIT explicit -
+604 1193|945 cholesky linalg_ops COMPOSITE composite -;1193 cholesky.out out_variants EXPLICIT explicit -
+605 1234|173 linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1234 linalg_qr.out out_variants EXPLICIT explicit -
+606 1171|174 linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1171 linalg_cross.out out_variants EXPLICIT explicit -
+607 1158|946 cross linalg_ops COMPOSITE composite -;1158 cross.out out_variants EXPLICIT explicit -
+608 1143|947 kron linalg_ops COMPOSITE composite -;1143 kron.out out_variants EXPLICIT explicit -
+609 1149|948 matrix_power linalg_ops COMPOSITE composite -;1149 matrix_power.out out_variants EXPLICIT explicit -
+610 1204|949 linalg_matrix_power linalg_ops COMPOSITE composite -;1204 linalg_matrix_power.out out_variants EXPLICIT explicit -
 611|175 _linalg_eigh linalg_spectral OPS.KERNELS meta_aware -
 612|176 linalg_eig linalg_spectral OPS.KERNELS meta_aware -
 613|177 _linalg_eigvals linalg_spectral OPS.KERNELS meta_aware -
@@ -3852,47 +3858,47 @@ _PACKETS = """\
 620|184 geqrf linalg_spectral OPS.KERNELS meta_aware -
 621|185 linalg_householder_product linalg_spectral OPS.KERNELS meta_aware -
 622|186 ormqr linalg_spectral OPS.KERNELS meta_aware -
-623 624 625 626 627 628 629 630|187 logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;188 logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;189 logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;190 logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;948 logspace.out logspace_ops OPS.COMPOSITE composite -;949 logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -;950 logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -;951 logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
-631 632 633 634|191 linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;192 linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;193 linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;194 linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+625 627 629 623 624 626 628 630|187 logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;188 logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;189 logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;190 logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;950 logspace.out logspace_ops OPS.COMPOSITE composite -;951 logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -;952 logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -;953 logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
+632 633 634 631|191 linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;192 linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;193 linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;194 linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
 635|195 binary_cross_entropy loss_ops KERNELS proxy -
 636|196 binary_cross_entropy_with_logits loss_ops KERNELS proxy -
 637|197 nll_loss_forward loss_ops KERNELS proxy -
 638|198 nll_loss2d_forward loss_ops KERNELS proxy -
-639|952 nll_loss loss_ops COMPOSITE composite -
-640|953 nll_loss2d loss_ops COMPOSITE composite -
-641|954 nll_loss_nd loss_ops COMPOSITE composite -
-642|955 cross_entropy_loss loss_ops COMPOSITE composite -
-643|956 kl_div loss_ops COMPOSITE composite -
-644|957 l1_loss loss_ops COMPOSITE composite -
+639|954 nll_loss loss_ops COMPOSITE composite -
+640|955 nll_loss2d loss_ops COMPOSITE composite -
+641|956 nll_loss_nd loss_ops COMPOSITE composite -
+642|957 cross_entropy_loss loss_ops COMPOSITE composite -
+643|958 kl_div loss_ops COMPOSITE composite -
+644|959 l1_loss loss_ops COMPOSITE composite -
 645|199 smooth_l1_loss loss_ops KERNELS proxy -
 646|200 mse_loss loss_ops KERNELS proxy -
 647|201 huber_loss loss_ops KERNELS proxy -
 648|202 soft_margin_loss loss_ops KERNELS proxy -
-649|958 poisson_nll_loss loss_ops COMPOSITE composite -
-650|959 hinge_embedding_loss loss_ops COMPOSITE composite -
-651|960 margin_ranking_loss loss_ops COMPOSITE composite -
-652|961 cosine_embedding_loss loss_ops COMPOSITE composite -
+649|960 poisson_nll_loss loss_ops COMPOSITE composite -
+650|961 hinge_embedding_loss loss_ops COMPOSITE composite -
+651|962 margin_ranking_loss loss_ops COMPOSITE composite -
+652|963 cosine_embedding_loss loss_ops COMPOSITE composite -
 653|203 multi_margin_loss loss_ops KERNELS proxy -
-654|962 multilabel_margin_loss loss_ops COMPOSITE composite -
+654|964 multilabel_margin_loss loss_ops COMPOSITE composite -
 655|204 multilabel_margin_loss_forward loss_ops KERNELS proxy -
-656|964 triplet_margin_loss loss_ops COMPOSITE composite -
-657|963 pairwise_distance loss_ops COMPOSITE composite -
-658 1164|205 atan2 math_ops KERNELS pointwise -;1164 atan2.out out_variants EXPLICIT explicit -
+656|966 triplet_margin_loss loss_ops COMPOSITE composite -
+657|965 pairwise_distance loss_ops COMPOSITE composite -
+658 1166|205 atan2 math_ops KERNELS pointwise -;1166 atan2.out out_variants EXPLICIT explicit -
 659|218 atan2_ math_ops KERNELS inplace -
-660 1167|206 hypot math_ops KERNELS pointwise -;1167 hypot.out out_variants EXPLICIT explicit -
+660 1169|206 hypot math_ops KERNELS pointwise -;1169 hypot.out out_variants EXPLICIT explicit -
 661|219 hypot_ math_ops KERNELS inplace -
-662 1144|207 logaddexp math_ops KERNELS pointwise -;1144 logaddexp.out out_variants EXPLICIT explicit -
-663 664 1133|208 copysign.Tensor math_ops KERNELS pointwise -;209 copysign.Scalar math_ops KERNELS pointwise -;1133 copysign.out out_variants EXPLICIT explicit -
+662 1146|207 logaddexp math_ops KERNELS pointwise -;1146 logaddexp.out out_variants EXPLICIT explicit -
+663 664 1135|208 copysign.Tensor math_ops KERNELS pointwise -;209 copysign.Scalar math_ops KERNELS pointwise -;1135 copysign.out out_variants EXPLICIT explicit -
 665 666|220 copysign_.Tensor math_ops KERNELS inplace -;221 copysign_.Scalar math_ops KERNELS inplace -
-667 1154|210 heaviside math_ops KERNELS pointwise -;1154 heaviside.out out_variants EXPLICIT explicit -
+667 1156|210 heaviside math_ops KERNELS pointwise -;1156 heaviside.out out_variants EXPLICIT explicit -
 668|222 heaviside_ math_ops KERNELS inplace -
-669 1150|211 sinc math_ops KERNELS pointwise -;1150 sinc.out out_variants EXPLICIT explicit -
+669 1152|211 sinc math_ops KERNELS pointwise -;1152 sinc.out out_variants EXPLICIT explicit -
 670|223 sinc_ math_ops KERNELS inplace -
-671 672 673 1145|212 xlogy.Tensor math_ops KERNELS pointwise -;213 xlogy.Scalar_Other math_ops KERNELS pointwise -;214 xlogy.Scalar_Self math_ops KERNELS pointwise -;1145 xlogy.OutTensor out_variants EXPLICIT explicit -
+671 673 672 1147|212 xlogy.Tensor math_ops KERNELS pointwise -;213 xlogy.Scalar_Other math_ops KERNELS pointwise -;214 xlogy.Scalar_Self math_ops KERNELS pointwise -;1147 xlogy.OutTensor out_variants EXPLICIT explicit -
 674 675|224 xlogy_.Tensor math_ops KERNELS inplace -;225 xlogy_.Scalar_Other math_ops KERNELS inplace -
-676 1139|215 frac math_ops KERNELS pointwise -;1139 frac.out out_variants EXPLICIT explicit -
+676 1141|215 frac math_ops KERNELS pointwise -;1141 frac.out out_variants EXPLICIT explicit -
 677|226 frac_ math_ops KERNELS inplace -
-678 1132|216 sgn math_ops KERNELS pointwise -;1132 sgn.out out_variants EXPLICIT explicit -
+678 1134|216 sgn math_ops KERNELS pointwise -;1134 sgn.out out_variants EXPLICIT explicit -
 679|227 sgn_ math_ops KERNELS inplace -
 681 682|228 lerp_.Tensor math_ops KERNELS inplace -;241 lerp_.Scalar math_ops KERNELS inplace -
 683|229 trunc_ math_ops KERNELS inplace -
@@ -3909,12 +3915,12 @@ _PACKETS = """\
 695|240 erf_ math_ops KERNELS inplace -
 696 750|242 clamp_min_ math_ops KERNELS inplace -;385 clamp_min_.Tensor pointwise OPS.KERNELS inplace -
 697|245 exp2_ math_ops KERNELS inplace -
-698 699|246 fmod_.Scalar math_ops KERNELS inplace -;247 fmod_.Tensor math_ops KERNELS inplace -
+699 698|246 fmod_.Scalar math_ops KERNELS inplace -;247 fmod_.Tensor math_ops KERNELS inplace -
 700|248 tril_ math_ops KERNELS inplace -
 701|249 triu_ math_ops KERNELS inplace -
 702 752|243 clamp_max_ math_ops KERNELS inplace -;387 clamp_max_.Tensor pointwise OPS.KERNELS inplace -
 703|244 nan_to_num_ math_ops KERNELS inplace -
-704 1245|251 logaddexp2 math_ops OPS.KERNELS pointwise -;1245 logaddexp2.out out_variants EXPLICIT explicit -
+704 1247|251 logaddexp2 math_ops OPS.KERNELS pointwise -;1247 logaddexp2.out out_variants EXPLICIT explicit -
 705|268 gelu_backward nn_ops KERNELS pointwise -
 706|269 silu_backward nn_ops KERNELS pointwise -
 707|275 native_batch_norm norm_ops KERNELS proxy -
@@ -3922,27 +3928,27 @@ _PACKETS = """\
 710|278 _native_batch_norm_legit_no_training norm_ops KERNELS proxy -
 711|279 _batch_norm_with_update norm_ops KERNELS proxy -
 712|280 _batch_norm_no_update norm_ops KERNELS proxy -
-713|966 batch_norm norm_ops COMPOSITE composite -
-714|967 instance_norm norm_ops COMPOSITE composite -
+713|968 batch_norm norm_ops COMPOSITE composite -
+714|969 instance_norm norm_ops COMPOSITE composite -
 715|281 native_group_norm norm_ops KERNELS proxy -
-716|968 group_norm norm_ops COMPOSITE composite -
+716|970 group_norm norm_ops COMPOSITE composite -
 717|282 native_layer_norm norm_ops KERNELS proxy -
 718|283 native_layer_norm_backward norm_ops KERNELS proxy -
-719 1201|284 linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS;1201 linalg_vector_norm.out out_variants EXPLICIT explicit -
-720 721|970 linalg_matrix_norm norms OPS.COMPOSITE composite -;971 linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
-722 723|972 linalg_norm norms OPS.COMPOSITE composite -;973 linalg_norm.ord_str norms OPS.COMPOSITE composite -
-724 1246|285 gcd numeric_ops OPS.KERNELS pointwise -;1246 gcd.out out_variants EXPLICIT explicit -
+719 1203|284 linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS;1203 linalg_vector_norm.out out_variants EXPLICIT explicit -
+720 721|972 linalg_matrix_norm norms OPS.COMPOSITE composite -;973 linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
+722 723|974 linalg_norm norms OPS.COMPOSITE composite -;975 linalg_norm.ord_str norms OPS.COMPOSITE composite -
+724 1248|285 gcd numeric_ops OPS.KERNELS pointwise -;1248 gcd.out out_variants EXPLICIT explicit -
 725|286 gcd_ numeric_ops OPS.KERNELS inplace -
-726 1247|287 lcm numeric_ops OPS.KERNELS pointwise -;1247 lcm.out out_variants EXPLICIT explicit -
+726 1249|287 lcm numeric_ops OPS.KERNELS pointwise -;1249 lcm.out out_variants EXPLICIT explicit -
 727|288 lcm_ numeric_ops OPS.KERNELS inplace -
-728 1248|289 ldexp.Tensor numeric_ops OPS.KERNELS pointwise -;1248 ldexp.out out_variants EXPLICIT explicit -
+728 1250|289 ldexp.Tensor numeric_ops OPS.KERNELS pointwise -;1250 ldexp.out out_variants EXPLICIT explicit -
 729|290 ldexp_ numeric_ops OPS.KERNELS inplace -
 730|291 frexp.Tensor numeric_ops OPS.KERNELS own_meta numeric_ops.OPS.META_KERNELS
-731 1249|292 nextafter numeric_ops OPS.KERNELS pointwise -;1249 nextafter.out out_variants EXPLICIT explicit -
+731 1251|292 nextafter numeric_ops OPS.KERNELS pointwise -;1251 nextafter.out out_variants EXPLICIT explicit -
 732|293 nextafter_ numeric_ops OPS.KERNELS inplace -
-733 734 735 1250 1251 1252|974 float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -;975 float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -;976 float_power.Scalar numeric_ops OPS.COMPOSITE composite -;1250 float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -;1251 float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -;1252 float_power.Scalar_out out_variants EXPLICIT explicit -
-736 737|977 float_power_.Scalar numeric_ops OPS.COMPOSITE composite -;978 float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
-738|979 positive numeric_ops OPS.COMPOSITE composite -
+733 734 735 1252 1254 1253|976 float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -;977 float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -;978 float_power.Scalar numeric_ops OPS.COMPOSITE composite -;1252 float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -;1253 float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -;1254 float_power.Scalar_out out_variants EXPLICIT explicit -
+737 736|979 float_power_.Scalar numeric_ops OPS.COMPOSITE composite -;980 float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
+738|981 positive numeric_ops OPS.COMPOSITE composite -
 739|294 put placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
 740|295 put_ placement_ops OPS.KERNELS inplace -
 741|296 masked_scatter placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
@@ -3950,30 +3956,30 @@ _PACKETS = """\
 743|298 masked_scatter_backward placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
 744|299 _unsafe_masked_index placement_ops OPS.KERNELS meta_aware -
 745|300 _unsafe_masked_index_put_accumulate placement_ops OPS.KERNELS meta_aware -
-746 1253|301 nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1253 nonzero_static.out out_variants EXPLICIT explicit -
-747 1254|302 _chunk_cat placement_ops OPS.KERNELS meta_aware -;1254 _chunk_cat.out out_variants EXPLICIT explicit -
-748 1255|303 hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1255 hash_tensor.out out_variants EXPLICIT explicit -
-754|980 max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
-755|981 max_pool1d pool_ops OPS.COMPOSITE composite -
-756|982 max_pool2d pool_ops OPS.COMPOSITE composite -
-757|983 max_pool3d pool_ops OPS.COMPOSITE composite -
+746 1255|301 nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1255 nonzero_static.out out_variants EXPLICIT explicit -
+747 1256|302 _chunk_cat placement_ops OPS.KERNELS meta_aware -;1256 _chunk_cat.out out_variants EXPLICIT explicit -
+748 1257|303 hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1257 hash_tensor.out out_variants EXPLICIT explicit -
+754|982 max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
+755|983 max_pool1d pool_ops OPS.COMPOSITE composite -
+756|984 max_pool2d pool_ops OPS.COMPOSITE composite -
+757|985 max_pool3d pool_ops OPS.COMPOSITE composite -
 758|389 max_pool2d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 759|390 max_pool3d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 760|391 max_pool2d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 761|392 max_pool3d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-762|984 avg_pool1d pool_ops OPS.COMPOSITE composite -
+762|986 avg_pool1d pool_ops OPS.COMPOSITE composite -
 763|393 avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 764|394 avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 765|395 avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 766|396 avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-767|985 adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
-768|986 adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
-769|987 adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
+767|987 adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
+768|988 adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
+769|989 adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
 770|397 _adaptive_avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 771|398 _adaptive_avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 772|399 _adaptive_avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 773|400 _adaptive_avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-774|988 adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
+774|990 adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
 775|401 adaptive_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 776|402 adaptive_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 777|403 adaptive_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
@@ -3984,43 +3990,43 @@ _PACKETS = """\
 782|408 fractional_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 783|409 max_unpool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
 784|410 max_unpool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-785 1258|411 vdot products OPS.KERNELS proxy -;1258 vdot.out out_variants EXPLICIT explicit -
-786|989 tensordot products OPS.COMPOSITE composite -
-787 1259|990 inner products OPS.COMPOSITE composite -;1259 inner.out out_variants EXPLICIT explicit -
+785 1260|411 vdot products OPS.KERNELS proxy -;1260 vdot.out out_variants EXPLICIT explicit -
+786|991 tensordot products OPS.COMPOSITE composite -
+787 1261|992 inner products OPS.COMPOSITE composite -;1261 inner.out out_variants EXPLICIT explicit -
 788|412 cauchy_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
 789|413 exponential_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
 790|414 log_normal_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
 791|415 geometric_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-792 793 1260|416 bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;417 bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;1260 bernoulli.out out_variants EXPLICIT explicit -
+792 1262 793|416 bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;417 bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;1262 bernoulli.out out_variants EXPLICIT explicit -
 794 795|418 bernoulli_.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;419 bernoulli_.float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
 796 797 798|420 random_.from random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;421 random_.to random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;422 random_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-799 800 801 802 803 804|423 randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;424 randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;425 randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;426 randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;427 randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;428 randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+799 801 803 800 802 804|423 randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;424 randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;425 randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;426 randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;427 randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;428 randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
 805 806|429 multinomial random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;430 multinomial.out random_ops OPS.KERNELS meta_aware -
-807 808 809 810 811 1261 1262 1263|431 normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;432 normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;433 normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;434 normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;435 normal.float_float_out random_ops OPS.KERNELS meta_aware -;1261 normal.Tensor_float_out out_variants EXPLICIT explicit -;1262 normal.float_Tensor_out out_variants EXPLICIT explicit -;1263 normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
-812 1151|436 nansum reduce_ops KERNELS reduction -;1151 nansum.out out_variants EXPLICIT explicit -
-813 1148|437 nanmean reduce_ops KERNELS reduction -;1148 nanmean.out out_variants EXPLICIT explicit -
-814 1219|438 cummax reduce_ops KERNELS reduction -;1219 cummax.out out_variants EXPLICIT explicit -
-815 1220|439 cummin reduce_ops KERNELS reduction -;1220 cummin.out out_variants EXPLICIT explicit -
-816 817 1225|440 median reduce_ops KERNELS reduction -;441 median.dim reduce_ops KERNELS reduction -;1225 median.dim_values out_variants EXPLICIT explicit -
-818 1229|442 mode reduce_ops KERNELS reduction -;1229 mode.values out_variants EXPLICIT explicit -
-819 820 821|991 var_mean.correction reduce_ops COMPOSITE composite -;992 var_mean.dim reduce_ops COMPOSITE composite -;993 var_mean reduce_ops COMPOSITE composite -
-822 823 824|994 std_mean.correction reduce_ops COMPOSITE composite -;995 std_mean.dim reduce_ops COMPOSITE composite -;996 std_mean reduce_ops COMPOSITE composite -
+807 1263 1264 808 809 1265 810 811|431 normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;432 normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;433 normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;434 normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;435 normal.float_float_out random_ops OPS.KERNELS meta_aware -;1263 normal.Tensor_float_out out_variants EXPLICIT explicit -;1264 normal.float_Tensor_out out_variants EXPLICIT explicit -;1265 normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
+812 1153|436 nansum reduce_ops KERNELS reduction -;1153 nansum.out out_variants EXPLICIT explicit -
+813 1150|437 nanmean reduce_ops KERNELS reduction -;1150 nanmean.out out_variants EXPLICIT explicit -
+814 1221|438 cummax reduce_ops KERNELS reduction -;1221 cummax.out out_variants EXPLICIT explicit -
+815 1222|439 cummin reduce_ops KERNELS reduction -;1222 cummin.out out_variants EXPLICIT explicit -
+816 817 1227|440 median reduce_ops KERNELS reduction -;441 median.dim reduce_ops KERNELS reduction -;1227 median.dim_values out_variants EXPLICIT explicit -
+818 1231|442 mode reduce_ops KERNELS reduction -;1231 mode.values out_variants EXPLICIT explicit -
+820 819 821|993 var_mean.correction reduce_ops COMPOSITE composite -;994 var_mean.dim reduce_ops COMPOSITE composite -;995 var_mean reduce_ops COMPOSITE composite -
+823 822 824|996 std_mean.correction reduce_ops COMPOSITE composite -;997 std_mean.dim reduce_ops COMPOSITE composite -;998 std_mean reduce_ops COMPOSITE composite -
 825|443 cumprod_ reduce_ops KERNELS inplace -
 826|444 cumsum_ reduce_ops KERNELS inplace -
 827|474 resize_ resize_ops OPS.KERNELS meta_aware -
 828|475 resize_as_ resize_ops OPS.KERNELS meta_aware -
-829 830|476 upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;997 upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
-831 832|477 upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;998 upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
-833 834|478 upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;999 upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
-835 836|479 _upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1000 _upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
-837 838|480 _upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1001 _upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
-839 840|481 _upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1002 _upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
-841 842|482 upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1003 upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
-843 844|483 upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1004 upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
-845 846|484 upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1005 upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
-847 848|485 upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1006 upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
-849 850|486 _upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1007 _upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
-851 852|487 _upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1008 _upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
+829 830|476 upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;999 upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
+831 832|477 upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1000 upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
+833 834|478 upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1001 upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
+835 836|479 _upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1002 _upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
+837 838|480 _upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1003 _upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
+839 840|481 _upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1004 _upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
+841 842|482 upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1005 upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
+843 844|483 upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1006 upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
+845 846|484 upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1007 upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
+847 848|485 upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1008 upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
+849 850|486 _upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1009 _upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
+851 852|487 _upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1010 _upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
 853|488 upsample_nearest1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 854|489 upsample_nearest2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 855|490 upsample_nearest3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
@@ -4033,187 +4039,189 @@ _PACKETS = """\
 862|497 upsample_bicubic2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 863|498 _upsample_bilinear2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 864|499 _upsample_bicubic2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-865|1009 grid_sampler sample_ops OPS.COMPOSITE composite -
+865|1011 grid_sampler sample_ops OPS.COMPOSITE composite -
 866|500 grid_sampler_2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 867|501 grid_sampler_3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 868|502 grid_sampler_2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
 869|503 grid_sampler_3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-870 1264|504 addmm scaled_ops OPS.KERNELS proxy -;1264 addmm.out out_variants EXPLICIT explicit -
-871 1265|505 addmv scaled_ops OPS.KERNELS proxy -;1265 addmv.out out_variants EXPLICIT explicit -
-872 1266|506 addr scaled_ops OPS.KERNELS proxy -;1266 addr.out out_variants EXPLICIT explicit -
-873|507 addr_ scaled_ops OPS.KERNELS inplace -
-874 1267|508 addbmm scaled_ops OPS.KERNELS proxy -;1267 addbmm.out out_variants EXPLICIT explicit -
-875 1268|509 baddbmm scaled_ops OPS.KERNELS proxy -;1268 baddbmm.out out_variants EXPLICIT explicit -
-876 1269|510 addcmul scaled_ops OPS.KERNELS pointwise -;1269 addcmul.out out_variants EXPLICIT explicit -
-877|511 addcmul_ scaled_ops OPS.KERNELS inplace -
-878 1270|512 addcdiv scaled_ops OPS.KERNELS pointwise -;1270 addcdiv.out out_variants EXPLICIT explicit -
-879|513 addcdiv_ scaled_ops OPS.KERNELS inplace -
-880|514 addmm_ scaled_ops OPS.KERNELS inplace -
-881|515 addmv_ scaled_ops OPS.KERNELS inplace -
-882|516 addbmm_ scaled_ops OPS.KERNELS inplace -
-883|517 baddbmm_ scaled_ops OPS.KERNELS inplace -
-884 1271|557 digamma special_ops OPS.KERNELS pointwise -;1271 digamma.out out_variants EXPLICIT explicit -
-885|558 digamma_ special_ops OPS.KERNELS inplace -
-886 1272|559 lgamma special_ops OPS.KERNELS pointwise -;1272 lgamma.out out_variants EXPLICIT explicit -
-887|560 lgamma_ special_ops OPS.KERNELS inplace -
-888 1273|561 erfc special_ops OPS.KERNELS pointwise -;1273 erfc.out out_variants EXPLICIT explicit -
-889|562 erfc_ special_ops OPS.KERNELS inplace -
-890 1274|563 erfinv special_ops OPS.KERNELS pointwise -;1274 erfinv.out out_variants EXPLICIT explicit -
-891|564 erfinv_ special_ops OPS.KERNELS inplace -
-892 1275|565 i0 special_ops OPS.KERNELS pointwise -;1275 i0.out out_variants EXPLICIT explicit -
-893|566 i0_ special_ops OPS.KERNELS inplace -
-894 1276|567 special_i0e special_ops OPS.KERNELS pointwise -;1276 special_i0e.out out_variants EXPLICIT explicit -
-895 1277|568 special_i1 special_ops OPS.KERNELS pointwise -;1277 special_i1.out out_variants EXPLICIT explicit -
-896 1278|569 special_i1e special_ops OPS.KERNELS pointwise -;1278 special_i1e.out out_variants EXPLICIT explicit -
-897 1279|570 special_entr special_ops OPS.KERNELS pointwise -;1279 special_entr.out out_variants EXPLICIT explicit -
-898 1280|571 special_erfcx special_ops OPS.KERNELS pointwise -;1280 special_erfcx.out out_variants EXPLICIT explicit -
-899 1281|572 special_ndtri special_ops OPS.KERNELS pointwise -;1281 special_ndtri.out out_variants EXPLICIT explicit -
-900 1282|573 special_log_ndtr special_ops OPS.KERNELS pointwise -;1282 special_log_ndtr.out out_variants EXPLICIT explicit -
-901 1283|574 special_airy_ai special_ops OPS.KERNELS pointwise -;1283 special_airy_ai.out out_variants EXPLICIT explicit -
-902 1284|575 special_bessel_j0 special_ops OPS.KERNELS pointwise -;1284 special_bessel_j0.out out_variants EXPLICIT explicit -
-903 1285|576 special_bessel_j1 special_ops OPS.KERNELS pointwise -;1285 special_bessel_j1.out out_variants EXPLICIT explicit -
-904 1286|577 special_bessel_y0 special_ops OPS.KERNELS pointwise -;1286 special_bessel_y0.out out_variants EXPLICIT explicit -
-905 1287|578 special_bessel_y1 special_ops OPS.KERNELS pointwise -;1287 special_bessel_y1.out out_variants EXPLICIT explicit -
-906 1288|579 special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -;1288 special_modified_bessel_i0.out out_variants EXPLICIT explicit -
-907 1289|580 special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -;1289 special_modified_bessel_i1.out out_variants EXPLICIT explicit -
-908 1290|581 special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1290 special_modified_bessel_k0.out out_variants EXPLICIT explicit -
-909 1291|582 special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1291 special_modified_bessel_k1.out out_variants EXPLICIT explicit -
-910 1292|583 special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1292 special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
-911 1293|584 special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1293 special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
-912 1294|585 special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -;1294 special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
-913 1295|586 polygamma special_ops OPS.KERNELS pointwise -;1295 polygamma.out out_variants EXPLICIT explicit -
-914|587 polygamma_ special_ops OPS.KERNELS inplace -
-915 1296|588 mvlgamma special_ops OPS.KERNELS pointwise -;1296 mvlgamma.out out_variants EXPLICIT explicit -
-916|589 mvlgamma_ special_ops OPS.KERNELS inplace -
-917 1297|590 igamma special_ops OPS.KERNELS pointwise -;1297 igamma.out out_variants EXPLICIT explicit -
-918|591 igamma_ special_ops OPS.KERNELS inplace -
-919 1298|592 igammac special_ops OPS.KERNELS pointwise -;1298 igammac.out out_variants EXPLICIT explicit -
-920|593 igammac_ special_ops OPS.KERNELS inplace -
-921 922 923 1299 1300 1301|594 special_xlog1py special_ops OPS.KERNELS pointwise -;595 special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -;596 special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -;1299 special_xlog1py.out out_variants EXPLICIT explicit -;1300 special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -;1301 special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
-924 925 926 1302 1303 1304|597 special_zeta special_ops OPS.KERNELS pointwise -;598 special_zeta.self_scalar special_ops OPS.KERNELS pointwise -;599 special_zeta.other_scalar special_ops OPS.KERNELS pointwise -;1302 special_zeta.out out_variants EXPLICIT explicit -;1303 special_zeta.self_scalar_out out_variants EXPLICIT explicit -;1304 special_zeta.other_scalar_out out_variants EXPLICIT explicit -
-927 928 929 1305 1306 1307|600 special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;601 special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;602 special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1305 special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1306 special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1307 special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
-930 931 932 1308 1309 1310|603 special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;604 special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;605 special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1308 special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1309 special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1310 special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
-933 934 935 1311 1312 1313|606 special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;607 special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;608 special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1311 special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1312 special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1313 special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
-936 937 938 1314 1315 1316|609 special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;610 special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;611 special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1314 special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1315 special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1316 special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
-939 940 941 1317 1318 1319|612 special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;613 special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;614 special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1317 special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1318 special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1319 special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
-942 943 944 1320 1321 1322|615 special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;616 special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;617 special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1320 special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1321 special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1322 special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
-945 946 947 1323 1324 1325|618 special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;619 special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;620 special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1323 special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1324 special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1325 special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
-948 949 950 1326 1327 1328|621 special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;622 special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;623 special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1326 special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1327 special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1328 special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
-951 952 953 1329 1330 1331|624 special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -;625 special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -;626 special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -;1329 special_hermite_polynomial_h.out out_variants EXPLICIT explicit -;1330 special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -;1331 special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
-954 955 956 1332 1333 1334|627 special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -;628 special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -;629 special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -;1332 special_hermite_polynomial_he.out out_variants EXPLICIT explicit -;1333 special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -;1334 special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
-957 958 959 1335 1336 1337|630 special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -;631 special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -;632 special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -;1335 special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -;1336 special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -;1337 special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
-960 961 962 1338 1339 1340|633 special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -;634 special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -;635 special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -;1338 special_legendre_polynomial_p.out out_variants EXPLICIT explicit -;1339 special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -;1340 special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
-963 1341|1017 special_psi special_ops OPS.COMPOSITE composite -;1341 special_psi.out out_variants EXPLICIT explicit -
-964 1342|1018 special_digamma special_ops OPS.COMPOSITE composite -;1342 special_digamma.out out_variants EXPLICIT explicit -
-965 1343|1019 special_gammaln special_ops OPS.COMPOSITE composite -;1343 special_gammaln.out out_variants EXPLICIT explicit -
-966 1344|1020 special_erf special_ops OPS.COMPOSITE composite -;1344 special_erf.out out_variants EXPLICIT explicit -
-967 1345|1021 special_erfc special_ops OPS.COMPOSITE composite -;1345 special_erfc.out out_variants EXPLICIT explicit -
-968 1346|1022 special_erfinv special_ops OPS.COMPOSITE composite -;1346 special_erfinv.out out_variants EXPLICIT explicit -
-969 1347|1023 special_i0 special_ops OPS.COMPOSITE composite -;1347 special_i0.out out_variants EXPLICIT explicit -
-970 1348|1024 special_expit special_ops OPS.COMPOSITE composite -;1348 special_expit.out out_variants EXPLICIT explicit -
-971 1349|1025 special_exp2 special_ops OPS.COMPOSITE composite -;1349 special_exp2.out out_variants EXPLICIT explicit -
-972 1350|1026 special_expm1 special_ops OPS.COMPOSITE composite -;1350 special_expm1.out out_variants EXPLICIT explicit -
-973 1351|1027 special_log1p special_ops OPS.COMPOSITE composite -;1351 special_log1p.out out_variants EXPLICIT explicit -
-974 1352|1028 special_sinc special_ops OPS.COMPOSITE composite -;1352 special_sinc.out out_variants EXPLICIT explicit -
-975 1353|1029 special_logit special_ops OPS.COMPOSITE composite -;1353 special_logit.out out_variants EXPLICIT explicit -
-976 1354|1030 special_round special_ops OPS.COMPOSITE composite -;1354 special_round.out out_variants EXPLICIT explicit -
-977 978 979 1355 1356 1357|1031 special_xlogy special_ops OPS.COMPOSITE composite -;1032 special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -;1033 special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -;1355 special_xlogy.out out_variants EXPLICIT explicit -;1356 special_xlogy.self_scalar_out out_variants EXPLICIT explicit -;1357 special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
-980|1034 special_log_softmax special_ops OPS.COMPOSITE composite -
-981|1035 special_softmax special_ops OPS.COMPOSITE composite -
-982 1358|1036 special_logsumexp special_ops OPS.COMPOSITE composite -;1358 special_logsumexp.out out_variants EXPLICIT explicit -
-983 1359|1037 special_gammainc special_ops OPS.COMPOSITE composite -;1359 special_gammainc.out out_variants EXPLICIT explicit -
-984 1360|1038 special_gammaincc special_ops OPS.COMPOSITE composite -;1360 special_gammaincc.out out_variants EXPLICIT explicit -
-985 1361|1039 special_polygamma special_ops OPS.COMPOSITE composite -;1361 special_polygamma.out out_variants EXPLICIT explicit -
-986 1362|1040 special_multigammaln special_ops OPS.COMPOSITE composite -;1362 special_multigammaln.out out_variants EXPLICIT explicit -
-987 1363|1041 special_ndtr special_ops OPS.COMPOSITE composite -;1363 special_ndtr.out out_variants EXPLICIT explicit -
-988 1364|636 _fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1364 _fft_c2c.out out_variants EXPLICIT explicit -
-989 1365|637 _fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1365 _fft_r2c.out out_variants EXPLICIT explicit -
-990 1366|638 _fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1366 _fft_c2r.out out_variants EXPLICIT explicit -
-991|1042 fft_fft spectral OPS.COMPOSITE composite -
-992|1043 fft_ifft spectral OPS.COMPOSITE composite -
-993|1044 fft_rfft spectral OPS.COMPOSITE composite -
-994|1045 fft_irfft spectral OPS.COMPOSITE composite -
-995|1046 fft_hfft spectral OPS.COMPOSITE composite -
-996|1047 fft_ihfft spectral OPS.COMPOSITE composite -
-997|1048 fft_fft2 spectral OPS.COMPOSITE composite -
-998|1049 fft_ifft2 spectral OPS.COMPOSITE composite -
-999|1050 fft_rfft2 spectral OPS.COMPOSITE composite -
-1000|1051 fft_irfft2 spectral OPS.COMPOSITE composite -
-1001|1052 fft_hfft2 spectral OPS.COMPOSITE composite -
-1002|1053 fft_ihfft2 spectral OPS.COMPOSITE composite -
-1003|1054 fft_fftn spectral OPS.COMPOSITE composite -
-1004|1055 fft_ifftn spectral OPS.COMPOSITE composite -
-1005|1056 fft_rfftn spectral OPS.COMPOSITE composite -
-1006|1057 fft_irfftn spectral OPS.COMPOSITE composite -
-1007|1058 fft_hfftn spectral OPS.COMPOSITE composite -
-1008|1059 fft_ihfftn spectral OPS.COMPOSITE composite -
-1009|1060 fft_fftshift spectral OPS.COMPOSITE composite -
-1010|1061 fft_ifftshift spectral OPS.COMPOSITE composite -
-1011|639 unfold_backward spectral OPS.KERNELS proxy -
-1012 1013|1062 stft spectral OPS.COMPOSITE composite -;1063 stft.center spectral OPS.COMPOSITE composite -
-1014|1064 istft spectral OPS.COMPOSITE composite -
-1015|640 _unique2 statistics OPS.KERNELS data_dependent -
-1016|641 _unique statistics OPS.KERNELS data_dependent -
-1017|642 unique_dim statistics OPS.KERNELS data_dependent -
-1018|643 unique_dim_consecutive statistics OPS.KERNELS data_dependent -
-1019|644 unique_consecutive statistics OPS.KERNELS data_dependent -
-1020|645 bincount statistics OPS.KERNELS data_dependent -
-1021|646 _histogramdd_bin_edges statistics OPS.KERNELS proxy -
-1022|647 _histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
-1023|648 _histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
-1024 1025 1026|1065 histogramdd statistics OPS.COMPOSITE composite -;1066 histogramdd.int_bins statistics OPS.COMPOSITE composite -;1067 histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
-1027 1028 1227 1228|649 histogram.bins_tensor statistics OPS.KERNELS proxy -;650 histogram.bin_ct statistics OPS.KERNELS proxy -;1227 histogram.bins_tensor_out out_variants EXPLICIT explicit -;1228 histogram.bin_ct_out out_variants EXPLICIT explicit -
-1029 1367|651 histc statistics OPS.KERNELS proxy -;1367 histc.out out_variants EXPLICIT explicit -
-1030 1031 1226|652 nanmedian statistics OPS.KERNELS proxy -;653 nanmedian.dim statistics OPS.KERNELS proxy -;1226 nanmedian.dim_values out_variants EXPLICIT explicit -
-1032|654 _logcumsumexp statistics OPS.KERNELS proxy -
-1033 1368|655 logcumsumexp statistics OPS.KERNELS proxy -;1368 logcumsumexp.out out_variants EXPLICIT explicit -
-1034 1369|656 renorm statistics OPS.KERNELS proxy -;1369 renorm.out out_variants EXPLICIT explicit -
-1035|657 renorm_ statistics OPS.KERNELS inplace -
-1036|658 dist statistics OPS.KERNELS proxy -
-1037|659 segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
-1038|660 _segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
-1039 1370|1068 msort statistics OPS.COMPOSITE composite -;1370 msort.out out_variants EXPLICIT explicit -
-1040 1041|1069 trapezoid.x statistics OPS.COMPOSITE composite -;1070 trapezoid.dx statistics OPS.COMPOSITE composite -
-1042 1043|1071 trapz.x statistics OPS.COMPOSITE composite -;1072 trapz.dx statistics OPS.COMPOSITE composite -
-1044 1045|1073 cumulative_trapezoid.x statistics OPS.COMPOSITE composite -;1074 cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
-1046|1075 cov statistics OPS.COMPOSITE composite -
-1047|1076 corrcoef statistics OPS.COMPOSITE composite -
-1048 1049 1371 1372|1077 quantile statistics OPS.COMPOSITE composite -;1078 quantile.scalar statistics OPS.COMPOSITE composite -;1371 quantile.out out_variants EXPLICIT explicit -;1372 quantile.scalar_out out_variants EXPLICIT explicit -
-1050 1051 1373 1374|1079 nanquantile statistics OPS.COMPOSITE composite -;1080 nanquantile.scalar statistics OPS.COMPOSITE composite -;1373 nanquantile.out out_variants EXPLICIT explicit -;1374 nanquantile.scalar_out out_variants EXPLICIT explicit -
-1052 1053 1054 1055 1056 1057 1058|1081 gradient.tensorarrayint statistics OPS.COMPOSITE composite -;1082 gradient.tensorarray statistics OPS.COMPOSITE composite -;1083 gradient.scalarint statistics OPS.COMPOSITE composite -;1084 gradient.scalararray statistics OPS.COMPOSITE composite -;1085 gradient.array statistics OPS.COMPOSITE composite -;1086 gradient.scalarrayint statistics OPS.COMPOSITE composite -;1087 gradient.scalarrayarray statistics OPS.COMPOSITE composite -
-1059 1203|661 asin trig_ops KERNELS pointwise -;1203 asin.out out_variants EXPLICIT explicit -
-1060 1204|662 acos trig_ops KERNELS pointwise -;1204 acos.out out_variants EXPLICIT explicit -
-1061 1205|663 atan trig_ops KERNELS pointwise -;1205 atan.out out_variants EXPLICIT explicit -
-1062 1206|664 sinh trig_ops KERNELS pointwise -;1206 sinh.out out_variants EXPLICIT explicit -
-1063 1207|665 cosh trig_ops KERNELS pointwise -;1207 cosh.out out_variants EXPLICIT explicit -
-1064 1208|666 asinh trig_ops KERNELS pointwise -;1208 asinh.out out_variants EXPLICIT explicit -
-1065 1209|667 acosh trig_ops KERNELS pointwise -;1209 acosh.out out_variants EXPLICIT explicit -
-1066 1210|668 atanh trig_ops KERNELS pointwise -;1210 atanh.out out_variants EXPLICIT explicit -
-1067 1211|669 deg2rad trig_ops KERNELS pointwise -;1211 deg2rad.out out_variants EXPLICIT explicit -
-1068 1212|670 rad2deg trig_ops KERNELS pointwise -;1212 rad2deg.out out_variants EXPLICIT explicit -
-1069|677 asin_ trig_ops KERNELS inplace -
-1070|678 acos_ trig_ops KERNELS inplace -
-1071|679 atan_ trig_ops KERNELS inplace -
-1072|680 sinh_ trig_ops KERNELS inplace -
-1073|681 cosh_ trig_ops KERNELS inplace -
-1074|682 asinh_ trig_ops KERNELS inplace -
-1075|683 acosh_ trig_ops KERNELS inplace -
-1076|684 atanh_ trig_ops KERNELS inplace -
-1077|685 deg2rad_ trig_ops KERNELS inplace -
-1078|686 rad2deg_ trig_ops KERNELS inplace -
-1079 1213|671 logit trig_ops KERNELS pointwise -;1213 logit.out out_variants EXPLICIT explicit -
-1080|687 logit_ trig_ops KERNELS inplace -
-1081 1214|672 signbit trig_ops KERNELS pointwise -;1214 signbit.out out_variants EXPLICIT explicit -
-1082 1215|673 fmax trig_ops KERNELS pointwise -;1215 fmax.out out_variants EXPLICIT explicit -
-1083 1216|674 fmin trig_ops KERNELS pointwise -;1216 fmin.out out_variants EXPLICIT explicit -
-1084 1217|675 isposinf trig_ops KERNELS pointwise -;1217 isposinf.out out_variants EXPLICIT explicit -
-1085 1218|676 isneginf trig_ops KERNELS pointwise -;1218 isneginf.out out_variants EXPLICIT explicit -
-1086 1087|1088 hann_window window_functions OPS.COMPOSITE composite -;1089 hann_window.periodic window_functions OPS.COMPOSITE composite -
-1088 1089 1096 1097|1090 hamming_window window_functions OPS.COMPOSITE composite -;1091 hamming_window.periodic window_functions OPS.COMPOSITE composite -;1098 hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -;1099 hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
-1090 1091|1092 blackman_window window_functions OPS.COMPOSITE composite -;1093 blackman_window.periodic window_functions OPS.COMPOSITE composite -
-1092 1093|1094 bartlett_window window_functions OPS.COMPOSITE composite -;1095 bartlett_window.periodic window_functions OPS.COMPOSITE composite -
-1094 1095 1098|1096 kaiser_window window_functions OPS.COMPOSITE composite -;1097 kaiser_window.periodic window_functions OPS.COMPOSITE composite -;1100 kaiser_window.beta window_functions OPS.COMPOSITE composite -
-1099 1100|729 randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS;730 randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS"""
+870|504 scalar_tensor scalar_tensor_op OPS.KERNELS own_meta scalar_tensor_op.OPS.META_KERNELS
+871 1266|505 addmm scaled_ops OPS.KERNELS proxy -;1266 addmm.out out_variants EXPLICIT explicit -
+872 1267|506 addmv scaled_ops OPS.KERNELS proxy -;1267 addmv.out out_variants EXPLICIT explicit -
+873 1268|507 addr scaled_ops OPS.KERNELS proxy -;1268 addr.out out_variants EXPLICIT explicit -
+874|508 addr_ scaled_ops OPS.KERNELS inplace -
+875 1269|509 addbmm scaled_ops OPS.KERNELS proxy -;1269 addbmm.out out_variants EXPLICIT explicit -
+876 1270|510 baddbmm scaled_ops OPS.KERNELS proxy -;1270 baddbmm.out out_variants EXPLICIT explicit -
+877 1271|511 addcmul scaled_ops OPS.KERNELS pointwise -;1271 addcmul.out out_variants EXPLICIT explicit -
+878|512 addcmul_ scaled_ops OPS.KERNELS inplace -
+879 1272|513 addcdiv scaled_ops OPS.KERNELS pointwise -;1272 addcdiv.out out_variants EXPLICIT explicit -
+880|514 addcdiv_ scaled_ops OPS.KERNELS inplace -
+881|515 addmm_ scaled_ops OPS.KERNELS inplace -
+882|516 addmv_ scaled_ops OPS.KERNELS inplace -
+883|517 addbmm_ scaled_ops OPS.KERNELS inplace -
+884|518 baddbmm_ scaled_ops OPS.KERNELS inplace -
+885 1273|558 digamma special_ops OPS.KERNELS pointwise -;1273 digamma.out out_variants EXPLICIT explicit -
+886|559 digamma_ special_ops OPS.KERNELS inplace -
+887 1274|560 lgamma special_ops OPS.KERNELS pointwise -;1274 lgamma.out out_variants EXPLICIT explicit -
+888|561 lgamma_ special_ops OPS.KERNELS inplace -
+889 1275|562 erfc special_ops OPS.KERNELS pointwise -;1275 erfc.out out_variants EXPLICIT explicit -
+890|563 erfc_ special_ops OPS.KERNELS inplace -
+891 1276|564 erfinv special_ops OPS.KERNELS pointwise -;1276 erfinv.out out_variants EXPLICIT explicit -
+892|565 erfinv_ special_ops OPS.KERNELS inplace -
+893 1277|566 i0 special_ops OPS.KERNELS pointwise -;1277 i0.out out_variants EXPLICIT explicit -
+894|567 i0_ special_ops OPS.KERNELS inplace -
+895 1278|568 special_i0e special_ops OPS.KERNELS pointwise -;1278 special_i0e.out out_variants EXPLICIT explicit -
+896 1279|569 special_i1 special_ops OPS.KERNELS pointwise -;1279 special_i1.out out_variants EXPLICIT explicit -
+897 1280|570 special_i1e special_ops OPS.KERNELS pointwise -;1280 special_i1e.out out_variants EXPLICIT explicit -
+898 1281|571 special_entr special_ops OPS.KERNELS pointwise -;1281 special_entr.out out_variants EXPLICIT explicit -
+899 1282|572 special_erfcx special_ops OPS.KERNELS pointwise -;1282 special_erfcx.out out_variants EXPLICIT explicit -
+900 1283|573 special_ndtri special_ops OPS.KERNELS pointwise -;1283 special_ndtri.out out_variants EXPLICIT explicit -
+901 1284|574 special_log_ndtr special_ops OPS.KERNELS pointwise -;1284 special_log_ndtr.out out_variants EXPLICIT explicit -
+902 1285|575 special_airy_ai special_ops OPS.KERNELS pointwise -;1285 special_airy_ai.out out_variants EXPLICIT explicit -
+903 1286|576 special_bessel_j0 special_ops OPS.KERNELS pointwise -;1286 special_bessel_j0.out out_variants EXPLICIT explicit -
+904 1287|577 special_bessel_j1 special_ops OPS.KERNELS pointwise -;1287 special_bessel_j1.out out_variants EXPLICIT explicit -
+905 1288|578 special_bessel_y0 special_ops OPS.KERNELS pointwise -;1288 special_bessel_y0.out out_variants EXPLICIT explicit -
+906 1289|579 special_bessel_y1 special_ops OPS.KERNELS pointwise -;1289 special_bessel_y1.out out_variants EXPLICIT explicit -
+907 1290|580 special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -;1290 special_modified_bessel_i0.out out_variants EXPLICIT explicit -
+908 1291|581 special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -;1291 special_modified_bessel_i1.out out_variants EXPLICIT explicit -
+909 1292|582 special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1292 special_modified_bessel_k0.out out_variants EXPLICIT explicit -
+910 1293|583 special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1293 special_modified_bessel_k1.out out_variants EXPLICIT explicit -
+911 1294|584 special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1294 special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
+912 1295|585 special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1295 special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
+913 1296|586 special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -;1296 special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
+914 1297|587 polygamma special_ops OPS.KERNELS pointwise -;1297 polygamma.out out_variants EXPLICIT explicit -
+915|588 polygamma_ special_ops OPS.KERNELS inplace -
+916 1298|589 mvlgamma special_ops OPS.KERNELS pointwise -;1298 mvlgamma.out out_variants EXPLICIT explicit -
+917|590 mvlgamma_ special_ops OPS.KERNELS inplace -
+918 1299|591 igamma special_ops OPS.KERNELS pointwise -;1299 igamma.out out_variants EXPLICIT explicit -
+919|592 igamma_ special_ops OPS.KERNELS inplace -
+920 1300|593 igammac special_ops OPS.KERNELS pointwise -;1300 igammac.out out_variants EXPLICIT explicit -
+921|594 igammac_ special_ops OPS.KERNELS inplace -
+922 924 923 1301 1302 1303|595 special_xlog1py special_ops OPS.KERNELS pointwise -;596 special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -;597 special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -;1301 special_xlog1py.out out_variants EXPLICIT explicit -;1302 special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -;1303 special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
+925 927 926 1304 1305 1306|598 special_zeta special_ops OPS.KERNELS pointwise -;599 special_zeta.self_scalar special_ops OPS.KERNELS pointwise -;600 special_zeta.other_scalar special_ops OPS.KERNELS pointwise -;1304 special_zeta.out out_variants EXPLICIT explicit -;1305 special_zeta.self_scalar_out out_variants EXPLICIT explicit -;1306 special_zeta.other_scalar_out out_variants EXPLICIT explicit -
+928 1307 929 1308 930 1309|601 special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;602 special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;603 special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1307 special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1308 special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1309 special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+931 1310 932 1311 933 1312|604 special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;605 special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;606 special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1310 special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1311 special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1312 special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+934 1313 935 1314 936 1315|607 special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;608 special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;609 special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1313 special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1314 special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1315 special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+937 1316 938 1317 939 1318|610 special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;611 special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;612 special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1316 special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1317 special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1318 special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+940 1319 941 1320 942 1321|613 special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;614 special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;615 special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1319 special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1320 special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1321 special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+943 1322 944 1323 945 1324|616 special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;617 special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;618 special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1322 special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1323 special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1324 special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+946 1325 947 1326 948 1327|619 special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;620 special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;621 special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1325 special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1326 special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1327 special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+949 1328 950 1329 951 1330|622 special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;623 special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;624 special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1328 special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1329 special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1330 special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+952 1331 953 1332 954 1333|625 special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -;626 special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -;627 special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -;1331 special_hermite_polynomial_h.out out_variants EXPLICIT explicit -;1332 special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -;1333 special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
+955 1334 956 1335 957 1336|628 special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -;629 special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -;630 special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -;1334 special_hermite_polynomial_he.out out_variants EXPLICIT explicit -;1335 special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -;1336 special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
+958 1337 959 1338 960 1339|631 special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -;632 special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -;633 special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -;1337 special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -;1338 special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -;1339 special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
+961 1340 962 1341 963 1342|634 special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -;635 special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -;636 special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -;1340 special_legendre_polynomial_p.out out_variants EXPLICIT explicit -;1341 special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -;1342 special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
+964 1343|1019 special_psi special_ops OPS.COMPOSITE composite -;1343 special_psi.out out_variants EXPLICIT explicit -
+965 1344|1020 special_digamma special_ops OPS.COMPOSITE composite -;1344 special_digamma.out out_variants EXPLICIT explicit -
+966 1345|1021 special_gammaln special_ops OPS.COMPOSITE composite -;1345 special_gammaln.out out_variants EXPLICIT explicit -
+967 1346|1022 special_erf special_ops OPS.COMPOSITE composite -;1346 special_erf.out out_variants EXPLICIT explicit -
+968 1347|1023 special_erfc special_ops OPS.COMPOSITE composite -;1347 special_erfc.out out_variants EXPLICIT explicit -
+969 1348|1024 special_erfinv special_ops OPS.COMPOSITE composite -;1348 special_erfinv.out out_variants EXPLICIT explicit -
+970 1349|1025 special_i0 special_ops OPS.COMPOSITE composite -;1349 special_i0.out out_variants EXPLICIT explicit -
+971 1350|1026 special_expit special_ops OPS.COMPOSITE composite -;1350 special_expit.out out_variants EXPLICIT explicit -
+972 1351|1027 special_exp2 special_ops OPS.COMPOSITE composite -;1351 special_exp2.out out_variants EXPLICIT explicit -
+973 1352|1028 special_expm1 special_ops OPS.COMPOSITE composite -;1352 special_expm1.out out_variants EXPLICIT explicit -
+974 1353|1029 special_log1p special_ops OPS.COMPOSITE composite -;1353 special_log1p.out out_variants EXPLICIT explicit -
+975 1354|1030 special_sinc special_ops OPS.COMPOSITE composite -;1354 special_sinc.out out_variants EXPLICIT explicit -
+976 1355|1031 special_logit special_ops OPS.COMPOSITE composite -;1355 special_logit.out out_variants EXPLICIT explicit -
+977 1356|1032 special_round special_ops OPS.COMPOSITE composite -;1356 special_round.out out_variants EXPLICIT explicit -
+978 980 979 1357 1358 1359|1033 special_xlogy special_ops OPS.COMPOSITE composite -;1034 special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -;1035 special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -;1357 special_xlogy.out out_variants EXPLICIT explicit -;1358 special_xlogy.self_scalar_out out_variants EXPLICIT explicit -;1359 special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
+981|1036 special_log_softmax special_ops OPS.COMPOSITE composite -
+982|1037 special_softmax special_ops OPS.COMPOSITE composite -
+983 1360|1038 special_logsumexp special_ops OPS.COMPOSITE composite -;1360 special_logsumexp.out out_variants EXPLICIT explicit -
+984 1361|1039 special_gammainc special_ops OPS.COMPOSITE composite -;1361 special_gammainc.out out_variants EXPLICIT explicit -
+985 1362|1040 special_gammaincc special_ops OPS.COMPOSITE composite -;1362 special_gammaincc.out out_variants EXPLICIT explicit -
+986 1363|1041 special_polygamma special_ops OPS.COMPOSITE composite -;1363 special_polygamma.out out_variants EXPLICIT explicit -
+987 1364|1042 special_multigammaln special_ops OPS.COMPOSITE composite -;1364 special_multigammaln.out out_variants EXPLICIT explicit -
+988 1365|1043 special_ndtr special_ops OPS.COMPOSITE composite -;1365 special_ndtr.out out_variants EXPLICIT explicit -
+989 1366|637 _fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1366 _fft_c2c.out out_variants EXPLICIT explicit -
+990 1367|638 _fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1367 _fft_r2c.out out_variants EXPLICIT explicit -
+991 1368|639 _fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1368 _fft_c2r.out out_variants EXPLICIT explicit -
+992|1044 fft_fft spectral OPS.COMPOSITE composite -
+993|1045 fft_ifft spectral OPS.COMPOSITE composite -
+994|1046 fft_rfft spectral OPS.COMPOSITE composite -
+995|1047 fft_irfft spectral OPS.COMPOSITE composite -
+996|1048 fft_hfft spectral OPS.COMPOSITE composite -
+997|1049 fft_ihfft spectral OPS.COMPOSITE composite -
+998|1050 fft_fft2 spectral OPS.COMPOSITE composite -
+999|1051 fft_ifft2 spectral OPS.COMPOSITE composite -
+1000|1052 fft_rfft2 spectral OPS.COMPOSITE composite -
+1001|1053 fft_irfft2 spectral OPS.COMPOSITE composite -
+1002|1054 fft_hfft2 spectral OPS.COMPOSITE composite -
+1003|1055 fft_ihfft2 spectral OPS.COMPOSITE composite -
+1004|1056 fft_fftn spectral OPS.COMPOSITE composite -
+1005|1057 fft_ifftn spectral OPS.COMPOSITE composite -
+1006|1058 fft_rfftn spectral OPS.COMPOSITE composite -
+1007|1059 fft_irfftn spectral OPS.COMPOSITE composite -
+1008|1060 fft_hfftn spectral OPS.COMPOSITE composite -
+1009|1061 fft_ihfftn spectral OPS.COMPOSITE composite -
+1010|1062 fft_fftshift spectral OPS.COMPOSITE composite -
+1011|1063 fft_ifftshift spectral OPS.COMPOSITE composite -
+1012|640 unfold_backward spectral OPS.KERNELS proxy -
+1013 1014|1064 stft spectral OPS.COMPOSITE composite -;1065 stft.center spectral OPS.COMPOSITE composite -
+1015|1066 istft spectral OPS.COMPOSITE composite -
+1016|641 _unique2 statistics OPS.KERNELS data_dependent -
+1017|642 _unique statistics OPS.KERNELS data_dependent -
+1018|643 unique_dim statistics OPS.KERNELS data_dependent -
+1019|644 unique_dim_consecutive statistics OPS.KERNELS data_dependent -
+1020|645 unique_consecutive statistics OPS.KERNELS data_dependent -
+1021|646 bincount statistics OPS.KERNELS data_dependent -
+1022|647 _histogramdd_bin_edges statistics OPS.KERNELS proxy -
+1023|648 _histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
+1024|649 _histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
+1025 1026 1027|1067 histogramdd statistics OPS.COMPOSITE composite -;1068 histogramdd.int_bins statistics OPS.COMPOSITE composite -;1069 histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
+1028 1229 1029 1230|650 histogram.bins_tensor statistics OPS.KERNELS proxy -;651 histogram.bin_ct statistics OPS.KERNELS proxy -;1229 histogram.bins_tensor_out out_variants EXPLICIT explicit -;1230 histogram.bin_ct_out out_variants EXPLICIT explicit -
+1030 1369|652 histc statistics OPS.KERNELS proxy -;1369 histc.out out_variants EXPLICIT explicit -
+1031 1032 1228|653 nanmedian statistics OPS.KERNELS proxy -;654 nanmedian.dim statistics OPS.KERNELS proxy -;1228 nanmedian.dim_values out_variants EXPLICIT explicit -
+1033|655 _logcumsumexp statistics OPS.KERNELS proxy -
+1034 1370|656 logcumsumexp statistics OPS.KERNELS proxy -;1370 logcumsumexp.out out_variants EXPLICIT explicit -
+1035 1371|657 renorm statistics OPS.KERNELS proxy -;1371 renorm.out out_variants EXPLICIT explicit -
+1036|658 renorm_ statistics OPS.KERNELS inplace -
+1037|659 dist statistics OPS.KERNELS proxy -
+1038|660 segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+1039|661 _segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+1040 1372|1070 msort statistics OPS.COMPOSITE composite -;1372 msort.out out_variants EXPLICIT explicit -
+1041 1042|1071 trapezoid.x statistics OPS.COMPOSITE composite -;1072 trapezoid.dx statistics OPS.COMPOSITE composite -
+1043 1044|1073 trapz.x statistics OPS.COMPOSITE composite -;1074 trapz.dx statistics OPS.COMPOSITE composite -
+1045 1046|1075 cumulative_trapezoid.x statistics OPS.COMPOSITE composite -;1076 cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
+1047|1077 cov statistics OPS.COMPOSITE composite -
+1048|1078 corrcoef statistics OPS.COMPOSITE composite -
+1049 1050 1373 1374|1079 quantile statistics OPS.COMPOSITE composite -;1080 quantile.scalar statistics OPS.COMPOSITE composite -;1373 quantile.out out_variants EXPLICIT explicit -;1374 quantile.scalar_out out_variants EXPLICIT explicit -
+1051 1052 1375 1376|1081 nanquantile statistics OPS.COMPOSITE composite -;1082 nanquantile.scalar statistics OPS.COMPOSITE composite -;1375 nanquantile.out out_variants EXPLICIT explicit -;1376 nanquantile.scalar_out out_variants EXPLICIT explicit -
+1055 1056 1057 1058 1059 1053 1054|1083 gradient.tensorarrayint statistics OPS.COMPOSITE composite -;1084 gradient.tensorarray statistics OPS.COMPOSITE composite -;1085 gradient.scalarint statistics OPS.COMPOSITE composite -;1086 gradient.scalararray statistics OPS.COMPOSITE composite -;1087 gradient.array statistics OPS.COMPOSITE composite -;1088 gradient.scalarrayint statistics OPS.COMPOSITE composite -;1089 gradient.scalarrayarray statistics OPS.COMPOSITE composite -
+1060 1205|662 asin trig_ops KERNELS pointwise -;1205 asin.out out_variants EXPLICIT explicit -
+1061 1206|663 acos trig_ops KERNELS pointwise -;1206 acos.out out_variants EXPLICIT explicit -
+1062 1207|664 atan trig_ops KERNELS pointwise -;1207 atan.out out_variants EXPLICIT explicit -
+1063 1208|665 sinh trig_ops KERNELS pointwise -;1208 sinh.out out_variants EXPLICIT explicit -
+1064 1209|666 cosh trig_ops KERNELS pointwise -;1209 cosh.out out_variants EXPLICIT explicit -
+1065 1210|667 asinh trig_ops KERNELS pointwise -;1210 asinh.out out_variants EXPLICIT explicit -
+1066 1211|668 acosh trig_ops KERNELS pointwise -;1211 acosh.out out_variants EXPLICIT explicit -
+1067 1212|669 atanh trig_ops KERNELS pointwise -;1212 atanh.out out_variants EXPLICIT explicit -
+1068 1213|670 deg2rad trig_ops KERNELS pointwise -;1213 deg2rad.out out_variants EXPLICIT explicit -
+1069 1214|671 rad2deg trig_ops KERNELS pointwise -;1214 rad2deg.out out_variants EXPLICIT explicit -
+1070|678 asin_ trig_ops KERNELS inplace -
+1071|679 acos_ trig_ops KERNELS inplace -
+1072|680 atan_ trig_ops KERNELS inplace -
+1073|681 sinh_ trig_ops KERNELS inplace -
+1074|682 cosh_ trig_ops KERNELS inplace -
+1075|683 asinh_ trig_ops KERNELS inplace -
+1076|684 acosh_ trig_ops KERNELS inplace -
+1077|685 atanh_ trig_ops KERNELS inplace -
+1078|686 deg2rad_ trig_ops KERNELS inplace -
+1079|687 rad2deg_ trig_ops KERNELS inplace -
+1080 1215|672 logit trig_ops KERNELS pointwise -;1215 logit.out out_variants EXPLICIT explicit -
+1081|688 logit_ trig_ops KERNELS inplace -
+1082 1216|673 signbit trig_ops KERNELS pointwise -;1216 signbit.out out_variants EXPLICIT explicit -
+1083 1217|674 fmax trig_ops KERNELS pointwise -;1217 fmax.out out_variants EXPLICIT explicit -
+1084 1218|675 fmin trig_ops KERNELS pointwise -;1218 fmin.out out_variants EXPLICIT explicit -
+1085 1219|676 isposinf trig_ops KERNELS pointwise -;1219 isposinf.out out_variants EXPLICIT explicit -
+1086 1220|677 isneginf trig_ops KERNELS pointwise -;1220 isneginf.out out_variants EXPLICIT explicit -
+1087|730 _unsafe_view unsafe_view OPS.KERNELS proxy -
+1088 1089|1090 hann_window window_functions OPS.COMPOSITE composite -;1091 hann_window.periodic window_functions OPS.COMPOSITE composite -
+1090 1091 1098 1099|1092 hamming_window window_functions OPS.COMPOSITE composite -;1093 hamming_window.periodic window_functions OPS.COMPOSITE composite -;1100 hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -;1101 hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
+1092 1093|1094 blackman_window window_functions OPS.COMPOSITE composite -;1095 blackman_window.periodic window_functions OPS.COMPOSITE composite -
+1094 1095|1096 bartlett_window window_functions OPS.COMPOSITE composite -;1097 bartlett_window.periodic window_functions OPS.COMPOSITE composite -
+1096 1097 1100|1098 kaiser_window window_functions OPS.COMPOSITE composite -;1099 kaiser_window.periodic window_functions OPS.COMPOSITE composite -;1102 kaiser_window.beta window_functions OPS.COMPOSITE composite -
+1101 1102|731 randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS;732 randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS"""
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
@@ -4649,6 +4657,7 @@ FUNCTIONS = (
     'rsqrt',
     'rsqrt_',
     'rsub',
+    'scalar_tensor',
     'scatter',
     'scatter_add',
     'scatter_reduce',
