@@ -13,6 +13,15 @@ standalone package::
 This module is the facade: it imports the layers bottom-up (README, "Layout")
 and names what they export. Importing a layer registers its kernels, so the
 order below is the order of registration.
+
+``import opyard`` loads only what an operator call can reach; everything else
+loads on first attribute access (PEP 562 ``__getattr__`` below). To add a
+public name that loads on first use, add one line to ``_LAZY``:
+``"name": (".module", "attribute")`` (or ``(".module", None)`` for the module
+itself), and list it in ``__all__`` (and in the ``TYPE_CHECKING`` block for
+type checkers); ``dir(opyard)``, ``hasattr`` and ``from opyard import name``
+then see it, and ``tests/package/test_lazy_import.py`` can name its module
+among those that stay unloaded at import.
 """
 
 import builtins as _builtins

@@ -20,6 +20,13 @@ batched tensor exists before its module is). The ``__torch_dispatch__`` protocol
 (``utils.python_dispatch``) loads the same way: the ``Python`` key's fallback
 registered here imports it on the first call that reaches the key, and its
 real fallback, registered above this one, serves every later call.
+
+The autograd layer's engine, ``Function`` and view-history modules load on
+first need too (Note [Autograd modules on first use], ``autograd/__init__.py``):
+their hooks are handed over as resolvers (``_resolver``), which the core calls
+the first time it needs the hook and whose answer it keeps (Note [Hooks
+resolved on first use], ``hooks.rs``), so every later use costs what an eager
+hook does.
 """
 
 import importlib
@@ -28,7 +35,7 @@ import sys
 import numpy as np
 
 from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor, overrides
-from .autograd import _tensor_meta, engine, function, graph, tensor_methods, views
+from .autograd import _tensor_meta, graph, tensor_methods
 
 _PACKAGE = __name__.rpartition(".")[0]
 
@@ -39,6 +46,15 @@ def _on_first_use(module, name):
         return getattr(importlib.import_module(module, _PACKAGE), name)(*args, **kwargs)
     call.__name__ = call.__qualname__ = name
     return call
+
+
+def _resolver(module, name):
+    """A hook resolved on first use (Note [Hooks resolved on first use], src/python/hooks.rs): the core
+    calls this once, when it first needs the hook, and keeps ``module.name`` (``module`` loads now)."""
+    def resolve():
+        return getattr(importlib.import_module(module, _PACKAGE), name)
+    resolve.__name__ = resolve.__qualname__ = f"resolve_{name.lstrip('_')}"
+    return resolve
 
 
 def _if_loaded(module, name, otherwise):
@@ -118,20 +134,20 @@ _core._install_hooks(
     add=_tensor_meta.add,
     add_=_ops.ops.aten.add_,  # the packets: their overloads are looked up (defined) on first use
     ones_like=_ops.ops.aten.ones_like,
-    validate_grad=engine._validate,
-    call_pre_hooks=engine._call_pre_hooks,
-    call_tensor_pre_hooks=engine._call_tensor_pre_hooks,
-    call_post_hooks=engine._call_post_hooks,
+    validate_grad=_resolver(".autograd.engine", "_validate"),
+    call_pre_hooks=_resolver(".autograd.engine", "_call_pre_hooks"),
+    call_tensor_pre_hooks=_resolver(".autograd.engine", "_call_tensor_pre_hooks"),
+    call_post_hooks=_resolver(".autograd.engine", "_call_post_hooks"),
     accumulate_grad=_tensor_meta.accumulate_grad,
     backward=tensor_methods.backward,
-    apply_general=function._apply_general,
-    record_outputs=function._record_outputs,
-    check_dirty=function._check_dirty,
+    apply_general=_resolver(".autograd.function", "_apply_general"),
+    record_outputs=_resolver(".autograd.function", "_record_outputs"),
+    check_dirty=_resolver(".autograd.function", "_check_dirty"),
     alias=_tensor_meta.alias,
     zeros=_tensor_meta.zeros,
     freed_message=graph.FREED_MESSAGE,
-    rebase_view_history=views.rebase_view_history,
-    regenerate_view_history=views.regenerate_view_history,
+    rebase_view_history=_resolver(".autograd.views", "rebase_view_history"),
+    regenerate_view_history=_resolver(".autograd.views", "regenerate_view_history"),
     # no custom op exists before ``custom_op`` (which imports ``register``) is loaded
     is_custom_op=_if_loaded("._library.register", "_is_custom_op", False),
     batched_tangent=_if_loaded(".func.forward", "_batched_tangent", NotImplemented),

@@ -62,26 +62,86 @@ use crate::python::tensor::base::PyTensorBase;
 /// `derived` fields are computed once at install from what the core owns.
 macro_rules! hooks {
     ($( $(#[doc = $doc:literal])+ $name:ident : $ty:ty, )+
+     lazy { $( $(#[doc = $ldoc:literal])+ $lname:ident, )* }
      derived($py:ident) { $( $(#[doc = $ddoc:literal])+ $dname:ident : $dty:ty = $init:expr, )* }) => {
         /// Every late-bound Python object, by role. See Note [The switchboard].
         #[pyclass(name = "Hooks", module = "opyard._core", frozen)]
         pub struct Hooks {
             $( $(#[doc = $doc])+ #[pyo3(get)] pub $name: $ty, )+
+            $( $(#[doc = $ldoc])+ pub $lname: LazyHook, )*
             $( $(#[doc = $ddoc])+ pub $dname: $dty, )*
         }
 
         impl Hooks {
             /// The hook names, in declaration order.
-            const NAMES: &'static [&'static str] = &[$(stringify!($name)),+];
+            const NAMES: &'static [&'static str] = &[$(stringify!($name),)+ $(stringify!($lname),)*];
 
             fn from_kwargs($py: Python<'_>, kwargs: &Bound<'_, PyDict>) -> PyResult<Self> {
                 Ok(Hooks {
                     $( $name: take(kwargs, stringify!($name))?, )+
+                    $( $lname: take(kwargs, stringify!($lname))?, )*
                     $( $dname: $init, )*
                 })
             }
         }
+
+        /// The lazily resolved hooks read from Python: their objects, resolved now if need be.
+        #[pymethods]
+        impl Hooks {
+            $(
+                #[getter]
+                fn $lname(&self, py: Python<'_>) -> PyResult<PyObject> {
+                    self.$lname.get(py).map(|v| v.clone_ref(py))
+                }
+            )*
+        }
     };
+}
+
+// Note [Hooks resolved on first use]: the autograd layer's engine, `Function` and view-history
+// modules load when first needed (the first backward, `Function`, in-place op on a view), not
+// with `import opyard`; the hooks they define are handed over as resolvers, zero-argument
+// callables returning the hook (`_hooks.py`: import the module, read the name). The first
+// time the core needs one it calls the resolver and keeps its answer; every later use is one
+// load and branch. The resolver runs with the GIL held and no lock of ours (it may import, and
+// so release the GIL): two threads may both resolve, and the first answer kept is the one every
+// caller gets (a module's attribute, so both answers are the same object).
+/// A hook resolved on its first use (Note [Hooks resolved on first use]).
+pub struct LazyHook {
+    resolve: PyObject,
+    value: GILOnceCell<PyObject>,
+}
+
+impl LazyHook {
+    /// The hook, its resolver called on the first use.
+    #[inline]
+    pub fn get(&self, py: Python<'_>) -> PyResult<&PyObject> {
+        match self.value.get(py) {
+            Some(v) => Ok(v),
+            None => self.resolve_now(py),
+        }
+    }
+
+    #[cold]
+    fn resolve_now(&self, py: Python<'_>) -> PyResult<&PyObject> {
+        let found = self.resolve.call0(py)?;
+        Ok(self.value.get_or_init(py, || found))
+    }
+}
+
+impl<'py> FromPyObject<'py> for LazyHook {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if !ob.is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "a hook resolved on first use takes a resolver (a callable returning the hook), not {}",
+                ob.get_type().qualname()?
+            )));
+        }
+        Ok(LazyHook {
+            resolve: ob.clone().unbind(),
+            value: GILOnceCell::new(),
+        })
+    }
 }
 
 hooks! {
@@ -169,41 +229,17 @@ hooks! {
     /// The `aten::ones_like` packet: its `default` overload makes
     /// `backward()`'s implicit root gradient ([`Hooks::ones_like_default`]).
     ones_like: PyObject,
-    /// `validate_grad(node, i, g, next, nr)`: a gradient whose shape differs
-    /// from its input's (reduce a broadcast, or raise torch's message).
-    validate_grad: PyObject,
-    /// `call_pre_hooks(node, grads) -> grads`: a node's pre-hooks.
-    call_pre_hooks: PyObject,
-    /// `call_tensor_pre_hooks(node, grads) -> grads`: the hooks of the tensors
-    /// whose gradients arrive at `node` (a leaf's, at its `AccumulateGrad`)
-    /// and `retain_grad`'s, for a node `grad()` captures without running it.
-    call_tensor_pre_hooks: PyObject,
-    /// `call_post_hooks(node, outputs, grads) -> outputs`: a node's hooks.
-    call_post_hooks: PyObject,
     /// General path of `autograd/accumulate.rs`: `accumulate_grad(var, g)`.
     accumulate_grad: PyObject,
     /// General path of `Tensor.backward`: `backward(self, gradient,
     /// retain_graph, create_graph, inputs)` (`tensor_methods.py`).
     backward: PyObject,
-    /// General path of `Function.apply`: `apply_general(cls, args, kwargs)`.
-    apply_general: PyObject,
-    /// General path of `function/outputs.rs`: `record_outputs(ctx, args, output)`.
-    record_outputs: PyObject,
-    /// `check_dirty(ctx, args, output)`: `mark_dirty`'s checks without grad.
-    check_dirty: PyObject,
     /// `alias(t)`: a new tensor on `t`'s data (an input returned as-is).
     alias: PyObject,
     /// `zeros(shape, dtype)`: a materialized gradient for an unused output.
     zeros: PyObject,
     /// torch's message for unpacking what a freed node saved.
     freed_message: String,
-    /// `rebase_view_history(t, node, output_nr)`: an in-place op on a view
-    /// rewrites the view's history (`views.py`; read by `_tensor_meta`).
-    rebase_view_history: PyObject,
-    /// `regenerate_view_history(t)`: the `grad_fn` of view `t` whose memory
-    /// changed since its history was made (`views.py`, or torch's error; read
-    /// by `autograd/view_history.rs`).
-    regenerate_view_history: PyObject,
     /// `is_custom_op(op)`: whether `op` was made by `custom_op` (read by the
     /// autograd fallback).
     is_custom_op: PyObject,
@@ -245,6 +281,35 @@ hooks! {
     /// The `opyard` package: string annotations spell `opyard.Tensor`, and the
     /// overridable-function listings name its functions.
     facade: PyObject,
+
+    // --- resolved on first use (Note [Hooks resolved on first use]): the autograd layer's engine,
+    // `Function` and view modules load then ---
+    lazy {
+        /// `validate_grad(node, i, g, next, nr)`: a gradient whose shape differs
+        /// from its input's (reduce a broadcast, or raise torch's message).
+        validate_grad,
+        /// `call_pre_hooks(node, grads) -> grads`: a node's pre-hooks.
+        call_pre_hooks,
+        /// `call_tensor_pre_hooks(node, grads) -> grads`: the hooks of the tensors
+        /// whose gradients arrive at `node` (a leaf's, at its `AccumulateGrad`)
+        /// and `retain_grad`'s, for a node `grad()` captures without running it.
+        call_tensor_pre_hooks,
+        /// `call_post_hooks(node, outputs, grads) -> outputs`: a node's hooks.
+        call_post_hooks,
+        /// General path of `Function.apply`: `apply_general(cls, args, kwargs)`.
+        apply_general,
+        /// General path of `function/outputs.rs`: `record_outputs(ctx, args, output)`.
+        record_outputs,
+        /// `check_dirty(ctx, args, output)`: `mark_dirty`'s checks without grad.
+        check_dirty,
+        /// `rebase_view_history(t, node, output_nr)`: an in-place op on a view
+        /// rewrites the view's history (`views.py`; read by `_tensor_meta`).
+        rebase_view_history,
+        /// `regenerate_view_history(t)`: the `grad_fn` of view `t` whose memory
+        /// changed since its history was made (`views.py`, or torch's error; read
+        /// by `autograd/view_history.rs`).
+        regenerate_view_history,
+    }
 
     derived(py) {
         /// `add_`'s `Tensor` overload, looked up on first use (Note [Packets

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import opyard
 from opyard._aten import COMPOSITE_OPS, OP_NAMES, OP_TABLE, QUALIFIED, SCHEMAS, _index, _table
 
@@ -47,6 +49,20 @@ def test_prebuilt_packet_table_groups_every_schema_and_row():
     assert sorted(i for found in _index.PACKETS.values() for i in found) == list(range(len(SCHEMAS)))
     assert [row[0] for row in OP_TABLE] == [_index.ROWS[i][0] for found in _index.PACKET_ROWS.values()
                                             for i in found]
+
+
+def test_packed_index_decodes_each_packet_as_the_whole_tables():
+    # Note [Packed operator index]: a packet's schema positions and rows are decoded alone when it is
+    # defined; they are the whole tables' entries
+    assert _index.PACKET_NAMES == tuple(_index.PACKETS)
+    for packet, positions in _index.PACKETS.items():
+        assert _index.packet_schemas(packet) == positions
+        assert _index.packet_rows(packet) == tuple(_index.ROWS[i] for i in _index.PACKET_ROWS.get(packet, ()))
+    assert _index.packet_schemas("aten::no_such_op") == () == _index.packet_rows("aten::no_such_op")
+    assert all(len(row) == 5 and row[0] and row[1] for row in _index.ROWS)
+    assert {row[4] for row in _index.ROWS} >= {None}  # "-" is decoded as no meta table
+    with pytest.raises(AttributeError, match="has no attribute 'NO_SUCH_TABLE'"):
+        _index.NO_SUCH_TABLE  # noqa: B018
 
 
 def test_out_overload_names_are_the_kernel_table_keys():

@@ -21,7 +21,12 @@ LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "
               "opyard.utils._python_dispatch", "opyard.utils._mode_utils", "opyard.utils.python_dispatch",
               "opyard.utils._aliasing", "opyard.utils._dispatch_checks", "opyard._library", "opyard._aten.joining_ops",
               "opyard._aten.shape", "opyard._aten.reduction", "opyard._aten.unary", "opyard._aten.pointwise",
-              "opyard._aten.meta", "opyard._aten.extra_ops", "opyard._aten.resize_ops", "opyard._torch_dispatch_rules"]
+              "opyard._aten.meta", "opyard._aten.extra_ops", "opyard._aten.resize_ops", "opyard._torch_dispatch_rules",
+              # Note [Autograd modules on first use] (``autograd/__init__.py``)
+              "opyard.autograd.engine", "opyard.autograd.function", "opyard.autograd._apply_args",
+              "opyard.autograd.forward_ad", "opyard.autograd.views", "opyard.autograd.variable",
+              "opyard.autograd.gradcheck", "opyard.autograd.derivatives.registry",
+              "opyard.autograd.derivatives._kernel_parts"]
 
 
 def run(code):

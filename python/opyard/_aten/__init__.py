@@ -22,10 +22,9 @@ from .. import _core
 from .._keys import BACKEND_OF_DEVICE, DispatchKey
 from .._registration import KernelLibrary
 from . import out_variants, return_types, tags
-from ._index import PACKET_ROWS as _PACKET_ROWS
-from ._index import PACKETS as _PACKETS
+from . import _index
+from ._index import PACKET_NAMES as _PACKET_NAMES
 from ._index import QUALIFIED
-from ._index import ROWS as _ROWS
 from ._index import SCHEMAS as _INDEXED_SCHEMAS
 from .schemas import SCHEMAS as _BASE_SCHEMAS
 
@@ -58,15 +57,12 @@ def _order(schema):
 
 LIB = KernelLibrary("aten", "DEF")
 
-# The packet table is prebuilt (``_index.PACKETS``, ``_index.PACKET_ROWS``: per packet, the positions
-# of its schemas in SCHEMAS and of its rows in ``_index.ROWS``), so import groups nothing.
+# The packet table is prebuilt (``_index.packet_schemas``, ``_index.packet_rows``: per packet, the
+# positions of its schemas in SCHEMAS and its rows, decoded when it is defined), so import groups nothing.
 tags.attach(QUALIFIED)
 
 # The backends a device reaches, but Meta (which takes the meta kernels): the core's device table.
 BACKENDS = tuple(key.name for key in BACKEND_OF_DEVICE.values() if key != DispatchKey.Meta)
-
-# The operators whose one kernel is CompositeImplicitAutograd (autograd records what they call).
-COMPOSITE_OPS = frozenset("aten::" + row[0] for row in _ROWS if row[3] == "composite")
 
 
 def _module(name):
@@ -101,9 +97,13 @@ def _op_row(name, module, table, kind, meta_table):
 def __getattr__(name):
     """``OP_TABLE``: ``(name, kernel, meta kernel, kind)`` of every operator (kind is view / inplace /
     pointwise / reduction / ... / composite / explicit), by packet; ``OP_NAMES``: every operator's
-    name (``add.Tensor``) in SCHEMAS order. Built on first read."""
+    name (``add.Tensor``) in SCHEMAS order; ``COMPOSITE_OPS``: the operators whose one kernel is
+    CompositeImplicitAutograd (autograd records what they call). Built on first read."""
     if name == "OP_TABLE":
-        value = tuple(_op_row(*_ROWS[i]) for found in _PACKET_ROWS.values() for i in found)
+        rows = _index.ROWS
+        value = tuple(_op_row(*rows[i]) for found in _index.PACKET_ROWS.values() for i in found)
+    elif name == "COMPOSITE_OPS":
+        value = frozenset("aten::" + row[0] for row in _index.ROWS if row[3] == "composite")
     elif name == "OP_NAMES":
         value = tuple(s.split("(")[0] for s in SCHEMAS)
     else:
@@ -114,7 +114,7 @@ def __getattr__(name):
 
 def _schemas_of(packet):
     """The schemas of ``packet`` (``aten::add``), in SCHEMAS order."""
-    return [SCHEMAS[i] for i in _PACKETS.get(packet, ())]
+    return [SCHEMAS[i] for i in _index.packet_schemas(packet)]
 
 
 def _kernel_rows(table_rows):
@@ -132,7 +132,7 @@ def _kernel_rows(table_rows):
 
 
 # Packets not defined yet (Note [Operators defined on first use]); _LOCK guards it and the hooks.
-_PENDING = dict.fromkeys(_PACKETS)
+_PENDING = dict.fromkeys(_PACKET_NAMES)
 _LOCK = _thread.RLock()
 # Callables ``hook(names)`` of the layers above (derivative kernels, ...): run with the overload
 # names (``aten::add.Tensor``, ``aten::neg``) of each packet once its built-in kernels are registered.
@@ -180,7 +180,7 @@ def _kernel_rows_of(packet):
     any ``impl`` does. A backend kernel whose tensors all come in one list also serves calls without
     tensors (at CompositeExplicitAutograd, as torch's): its own check refuses an empty list with
     torch's error."""
-    rows = _kernel_rows(_op_row(*_ROWS[i]) for i in _PACKET_ROWS.get(packet, ()))
+    rows = _kernel_rows(_op_row(*row) for row in _index.packet_rows(packet))
     lists = {s[:s.index("(")] for s in _schemas_of(packet) if _list_only(s)}
     if lists:
         rows += [(name, "CompositeExplicitAutograd", kernel, False) for name, key, kernel, _ in rows
@@ -197,7 +197,7 @@ def on_define(hook):
             hook(list(_DEFINED))
 
 
-_core._defer_definitions(list(_PACKETS), _define)
+_core._defer_definitions(list(_PACKET_NAMES), _define)
 
 # Rust CPU kernels over the Python ones, registered as each packet is defined.
 from . import fast  # noqa: E402

@@ -241,31 +241,120 @@ def names_literal(names, indent=4):
     return f"(\n{body}{' ' * (indent - 4)})"
 
 
+def _lines(items, what):
+    """``items`` (strings) as the body of a triple-quoted literal, one per line."""
+    for item in items:
+        if not item or "\n" in item or "\\" in item or '"""' in item or item.endswith('"'):
+            raise RuntimeError(f"aten index: {what} {item!r} cannot be written one per line")
+    return "\n".join(items)
+
+
+def _fields(values, what):
+    """``values`` as one line of space-separated fields (``None`` written ``-``)."""
+    out = []
+    for v in values:
+        v = "-" if v is None else str(v)
+        if not v or " " in v or "\n" in v or "|" in v:
+            raise RuntimeError(f"aten index: {what} field {v!r} cannot be written")
+        out.append(v)
+    return " ".join(out)
+
+
+# Note [Packed operator index]: a tuple of 1,300 tuples and two dicts of 850 tuples cost ~0.5 ms to
+# unmarshal and build at import, most of it objects no import reads. So the index holds its tables
+# as strings, one packet a line (a string unmarshals as one copy, and splitting it is one C call):
+# the positions of its schemas, then its rows with their positions in ROWS. It decodes only what is
+# asked: a packet's line when the packet is first defined (``packet_schemas``, ``packet_rows``); the
+# whole tables (``ROWS``, ``PACKETS``, ``PACKET_ROWS``) on first read of those names. The decoder is
+# fixed text, written after the tables.
+_DECODER = '''
+# --- decoding (fixed text written by ``_table.py``, Note [Packed operator index]) ---
+
+PACKET_NAMES = tuple(_PACKET_NAMES.split("\\n"))
+_cache = {}  # the packets' lines by name, made on first read (a racing thread makes an equal one)
+
+
+def _lines():
+    found = _cache.get("lines")
+    if found is None:
+        found = _cache["lines"] = dict(zip(PACKET_NAMES, _PACKETS.split("\\n")))
+    return found
+
+
+def _rows_of(line):
+    """``[(position in ROWS, row), ...]`` of a packet's line."""
+    rows = line.partition("|")[2]
+    return [(int(fields[0]), tuple(None if f == "-" else f for f in fields[1:]))
+            for fields in (row.split(" ") for row in rows.split(";"))] if rows else []
+
+
+def packet_schemas(packet):
+    """The positions of ``packet``'s schemas in ``_aten.SCHEMAS`` (``()`` for an unknown packet)."""
+    line = _lines().get(packet)
+    return () if line is None else tuple(map(int, line.partition("|")[0].split()))
+
+
+def packet_rows(packet):
+    """The rows of ``packet`` (``ROWS`` entries), in index order (``()`` for an unknown packet)."""
+    line = _lines().get(packet)
+    return () if line is None else tuple(row for _, row in _rows_of(line))
+
+
+def __getattr__(name):
+    """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    lines = _lines()
+    if name == "ROWS":
+        value = tuple(row for _, row in sorted(r for p in PACKET_NAMES for r in _rows_of(lines[p])))
+    elif name == "PACKETS":
+        value = {p: packet_schemas(p) for p in PACKET_NAMES}
+    elif name == "PACKET_ROWS":
+        found = [(p, tuple(i for i, _ in _rows_of(lines[p]))) for p in PACKET_NAMES]
+        value = dict(sorted(((p, rows) for p, rows in found if rows), key=lambda item: item[1][0]))
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+'''
+
+
 def index_source():
-    """The text of ``_index.py`` for the kernel modules as they are."""
+    """The text of ``_index.py`` for the kernel modules as they are (Note [Packed operator index])."""
     names = op_names()
     table_rows = rows(names)
     functions, methods = exposed(names)
+    by_packet, by_packet_rows = packets(names), packet_rows(table_rows)
+    if not set(by_packet_rows) <= set(by_packet):
+        raise RuntimeError(f"aten index: rows of packets without schemas: {set(by_packet_rows) - set(by_packet)}")
+    firsts = [found[0] for found in by_packet_rows.values()]
+    if firsts != sorted(firsts):  # the decoder orders PACKET_ROWS by first row
+        raise RuntimeError("aten index: PACKET_ROWS is not in the order of its first rows")
+    row_lines = [_fields(r, "row") for r in table_rows]
+    if any(";" in line for line in row_lines):
+        raise RuntimeError("aten index: a row field holds ';'")
+    lines = [_fields(by_packet[p], "position") + "|" + ";".join(f"{i} {row_lines[i]}" for i in by_packet_rows.get(p, ()))
+             for p in by_packet]
     return (
         '"""Written by ``make gen`` (do not edit; ``tests/package/test_generated_indexes.py`` checks it):\n'
         "the built-in operators' declared schemas, their ``out=`` rows, per operator row where its kernels\n"
         "live, and the packets torch has as functions and methods (Note [Kernel modules on first use],\n"
-        '``_aten/__init__.py``; ``_aten/_table.py`` derives it)."""\n\n'
+        "``_aten/__init__.py``; ``_aten/_table.py`` derives it). The large tables are strings, one entry\n"
+        'per line, decoded when first read (Note [Packed operator index], ``_table.py``)."""\n\n'
         "# The SCHEMAS of the declaring modules, in module order.\n"
-        f"SCHEMAS = {pprint.pformat(schemas(), width=118)}\n\n"
+        f'SCHEMAS = tuple("""\\\n{_lines(schemas(), "schema")}""".split("\\n"))\n\n'
         "# (out= schema, functional overload, exact dtype?) declared beside their functional operators.\n"
         f"OUT = {pprint.pformat(out_rows(), width=118)}\n\n"
-        "# (name, module, kernel table, kind, meta kernel's module.table or None), in index order.\n"
-        f"ROWS = {pprint.pformat(table_rows, width=118)}\n\n"
         "# Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.\n"
-        f"QUALIFIED = {pprint.pformat(qualified(names), width=118)}\n\n"
-        "# Per packet, in order of first appearance: the positions of its schemas in _aten.SCHEMAS\n"
-        "# (base, declared, out=) and of its rows in ROWS (Note [Operators defined on first use]).\n"
-        f"PACKETS = {pprint.pformat(packets(names), width=118, sort_dicts=False)}\n\n"
-        f"PACKET_ROWS = {pprint.pformat(packet_rows(table_rows), width=118, sort_dicts=False)}\n\n"
+        f'QUALIFIED = tuple("""\\\n{_lines(qualified(names), "name")}""".split("\\n"))\n\n'
+        "# The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).\n"
+        f'_PACKET_NAMES = """\\\n{_lines(list(by_packet), "packet")}"""\n\n'
+        "# Per packet, same order (Note [Operators defined on first use]): the positions of its schemas in\n"
+        "# _aten.SCHEMAS (base, declared, out=), then after | its rows, separated by ;, each its position in\n"
+        "# ROWS, name, module, kernel table, kind and meta kernel's module.table (- for none).\n"
+        f'_PACKETS = """\\\n{chr(10).join(lines)}"""\n\n'
         "# Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).\n"
         f"FUNCTIONS = {names_literal(functions)}\n"
-        f"METHODS = {names_literal(methods)}\n")
+        f"METHODS = {names_literal(methods)}\n"
+        + _DECODER)
 
 
 PATH = os.path.join(_HERE, "_index.py")

@@ -27,7 +27,7 @@ import numpy as np
 from .. import _core
 from .._registration import KernelLibrary, _warned_overrides
 from .._tensor import _make
-from ._index import ROWS as _ROWS
+from ._index import packet_rows as _packet_rows
 
 __all__ = ["LIB", "PYTHON_KERNELS", "register"]
 
@@ -36,13 +36,11 @@ __all__ = ["LIB", "PYTHON_KERNELS", "register"]
 # defined (Note [Kernel modules on first use], ``_aten/__init__.py``), not with this module.
 PYTHON_KERNELS: dict  # built on first read (``__getattr__``)
 _RUST = frozenset(_core.RustKernel.ops())
-_WHERE: dict = {}  # name -> (kernel module, table), filled on the first registration
 
 
 def _python_kernel(name):
-    if not _WHERE:
-        _WHERE.update((row[0], (row[1], row[2])) for row in _ROWS if row[0] in _RUST)
-    module, path = _WHERE[name]
+    module, path = next((row[1], row[2]) for row in _packet_rows("aten::" + name.partition(".")[0])
+                        if row[0] == name)
     table = importlib.import_module(f"{__package__}.{module}")
     for part in path.split("."):
         table = getattr(table, part)

@@ -16,8 +16,7 @@ from .. import _dtype as D
 from .._tensor import _ZERO
 from ..dispatcher import DispatchKey, DispatchKeySet
 from ._index import OUT as _DECLARED
-from ._index import PACKET_ROWS as _PACKET_ROWS
-from ._index import ROWS as _ROWS
+from ._index import packet_rows as _packet_rows
 from .common import _OVERLAP, A, Tensor, _expanded, writable_alias
 
 __all__ = ["SCHEMAS", "EXPLICIT", "OUT_OPS"]
@@ -251,8 +250,7 @@ def _overlap_check(functional):
     if functional in _OVERLAP_LISTED:
         return _OVERLAP_LISTED[functional]
     check = "after"
-    for i in _PACKET_ROWS.get("aten::" + functional.partition(".")[0], ()):
-        name, _, _, kind, _ = _ROWS[i]
+    for name, _, _, kind, _ in _packet_rows("aten::" + functional.partition(".")[0]):
         if name == functional and kind in _OVERLAP_BY_KIND:
             check = _OVERLAP_BY_KIND[kind]  # the last row of the name decides, as a table built in order
     return check

@@ -16,10 +16,11 @@ into a leaf, which stays a leaf, and a backward through it raises torch's
 custom-op message.
 """
 
+import sys as _sys
+
 from .. import _core
 from ..dispatcher import AUTOGRAD_KEYS, after_autograd_keyset
 from . import _tensor_meta as meta
-from . import forward_ad as fwad
 from .grad_mode import grad_off_in_forward_ad as _fw_off
 from .graph import Node, gradient_edge, next_sequence_nr, set_history
 
@@ -27,6 +28,7 @@ __all__ = ["NotImplementedNode", "autograd_not_implemented_fallback", "non_diffe
 
 _KeyGuard = _core._KeyGuard
 _AFTER = after_autograd_keyset
+_FORWARD_AD = __package__ + ".forward_ad"
 
 
 class NotImplementedNode(Node):
@@ -112,9 +114,10 @@ def autograd_not_implemented_fallback(keyset, op, *args, **kwargs):
                            "differentiation, but one of the arguments requires grad.")
     mutated = _mutated_args(op, args, kwargs) if grad_on else ()
     leaves = _checked_writes(op, mutated) if mutated else ()
-    if fwad._state.level is not None and any(fwad.tangent_at(t, level) is not None
-                                             for level in fwad.visible_levels()
-                                             for t in _flat_tensors(args, kwargs)):
+    fwad = _sys.modules.get(_FORWARD_AD)  # no dual level exists before forward_ad is loaded
+    if fwad is not None and fwad._state.level is not None and any(
+            fwad.tangent_at(t, level) is not None for level in fwad.visible_levels()
+            for t in _flat_tensors(args, kwargs)):
         raise NotImplementedError(
             f"Trying to use forward AD with {op.name()} that does not support it because it has not "
             "been implemented yet.")

@@ -11,10 +11,7 @@ import weakref
 
 from .. import _core
 from . import _tensor_meta as meta
-from . import forward_ad
 from . import transform_levels as _transforms
-from .engine import backward as _backward
-from .engine import backward_scalar as _backward_scalar
 from .graph import _add_hook
 
 __all__ = ["IN_TRANSFORM", "install"]
@@ -35,10 +32,12 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
         >>> x.grad
         tensor([3., 3.])
     """
+    from . import engine  # loads on the first backward (Note [Hooks resolved on first use], hooks.rs)
+
     if gradient is None and inputs is None and not create_graph:
-        _backward_scalar(self, retain_graph)
+        engine.backward_scalar(self, retain_graph)
     else:
-        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 def register_hook(self, hook):
@@ -159,7 +158,8 @@ def _inplace_view(self, make):
         if meta.requires_grad(out):
             self._grad_fn = out._grad_fn
             self._output_nr = out._output_nr
-    if out._fw_grad is not None:
+    if out._fw_grad is not None:  # a tangent exists only once forward_ad is loaded
+        from . import forward_ad
         for level, tangent in out._fw_grad.items():
             forward_ad.set_tangent(self, tangent, level)
     self._bump_version()

@@ -178,6 +178,7 @@ impl GraphNode<PyGrad> for PyNode {
         gil(|py| {
             let out = hooks(py)?
                 .call_pre_hooks
+                .get(py)?
                 .call1(py, (&self.0, to_list(py, grads)))?;
             from_seq(out.bind(py))
         })
@@ -186,6 +187,7 @@ impl GraphNode<PyGrad> for PyNode {
         gil(|py| {
             let out = hooks(py)?
                 .call_tensor_pre_hooks
+                .get(py)?
                 .call1(py, (&self.0, to_list(py, grads)))?;
             from_seq(out.bind(py))
         })
@@ -203,7 +205,7 @@ impl GraphNode<PyGrad> for PyNode {
     ) -> PyResult<Vec<Option<PyGrad>>> {
         gil(|py| {
             let args = (&self.0, to_list(py, outputs), to_list(py, grads));
-            let out = hooks(py)?.call_post_hooks.call1(py, args)?;
+            let out = hooks(py)?.call_post_hooks.get(py)?.call1(py, args)?;
             from_seq(out.bind(py))
         })
     }
@@ -343,7 +345,7 @@ impl PyNode {
         }
         let expected = expected.map_or_else(|| py.None(), |d| d.unbind());
         let args = (&producer.0, i, grad.0, &self.0, nr, expected);
-        Ok(PyGrad(hooks(py)?.validate_grad.call1(py, args)?))
+        Ok(PyGrad(hooks(py)?.validate_grad.get(py)?.call1(py, args)?))
     }
     /// The dtype of the forward output `nr` of this node, when recorded.
     fn expected_dtype<'py>(&self, py: Python<'py>, nr: usize) -> Option<Bound<'py, PyAny>> {

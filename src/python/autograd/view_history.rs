@@ -91,7 +91,11 @@ pub fn grad_fn<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Option<Bound<'py, 
     let this = t.get();
     if let Some(meta) = this.field(py, Field::ViewMeta).filter(|m| !m.is_none()) {
         if meta.extract::<u64>()? >> 2 != this.version(py) {
-            let node = hooks(py)?.regenerate_view_history.bind(py).call1((t,))?;
+            let node = hooks(py)?
+                .regenerate_view_history
+                .get(py)?
+                .bind(py)
+                .call1((t,))?;
             return Ok(Some(node).filter(|n| !n.is_none()));
         }
     }

@@ -22,7 +22,6 @@ from ._index import BY_MODULE as _BY_MODULE
 from ._index import MISSING as _MISSING
 from ._index import NON_DIFFERENTIABLE as _NON_DIFFERENTIABLE
 from ._index import PLAN as _PLAN
-from .registry import Formula, make_kernel
 
 # ``out=`` overloads of the built-in ops (their Autograd kernel refuses inputs that require grad).
 OUT_OPS = _out_variants.OUT_OPS
@@ -51,7 +50,11 @@ def formula(name):
 
 
 def __getattr__(name):
-    """``FORMULAS``: every row, in the table's order (the modules load now)."""
+    """``FORMULAS``: every row, in the table's order (the modules load now); ``Formula``: the row
+    class (``registry``, which loads with the first formula kernel built, or now)."""
+    if name == "Formula":
+        from .registry import Formula
+        return Formula
     if name != "FORMULAS":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     table = {}
@@ -118,6 +121,13 @@ def _on_first_call(op, build):
     return kernel
 
 
+def _make_kernel(op, row, general):
+    """The Autograd kernel of ``op`` running formula ``row`` (``registry``, with the modules it builds
+    nodes from, loads with the first one: Note [Hooks resolved on first use], hooks.rs)."""
+    from .registry import make_kernel
+    return make_kernel(op, row, general=general)
+
+
 def _out_kernel(op):
     """The Autograd kernel of an ``out=`` overload, built on its first call (``nn`` loads then)."""
     return _on_first_call(op, lambda: _importlib.import_module(".nn", __name__).make_out_kernel(op))
@@ -146,7 +156,7 @@ def register():
         if entry == _DETACH_ENTRY:
             return _detach_kernel(op)
         row = name if entry == _OWN_ROW else entry
-        return _on_first_call(op, lambda: make_kernel(op, formula(row), general=general))
+        return _on_first_call(op, lambda: _make_kernel(op, formula(row), general))
 
     def register_defined(names):
         kernels = [(name, "Autograd", build(name, entry, _core._find_op(name)), True)

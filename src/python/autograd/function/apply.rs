@@ -249,7 +249,7 @@ pub fn _function_apply(
     if !any_grad {
         let dirty = ctx.borrow().extras().is_some_and(|x| x.dirty.is_some());
         if dirty {
-            h.check_dirty.call1(py, (&ctx, args, &output))?;
+            h.check_dirty.get(py)?.call1(py, (&ctx, args, &output))?;
         }
         return Ok(output.unbind());
     }
@@ -281,5 +281,5 @@ pub fn _function_apply(
         }
     }
     // `mark_dirty`, and outputs that are not plain tensors: the Python rules.
-    h.record_outputs.call1(py, (&ctx, args, output))
+    h.record_outputs.get(py)?.call1(py, (&ctx, args, output))
 }

@@ -238,7 +238,10 @@ fn call(
         || transform_active();
     if general {
         let kw = kwargs.map_or_else(|| PyDict::new_bound(py), |k| k.clone());
-        return hooks(py)?.apply_general.call1(py, (&spec.cls, args, kw));
+        return hooks(py)?
+            .apply_general
+            .get(py)?
+            .call1(py, (&spec.cls, args, kw));
     }
     _function_apply(py, slf, args)
 }
