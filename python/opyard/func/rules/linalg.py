@@ -15,6 +15,7 @@ __all__ = ["RULES", "addmm_rule", "linear_rule", "matmul_rule", "outer_rule", "p
 _matmul = aten("matmul")
 _unsqueeze = aten("unsqueeze")
 _squeeze_dim = aten("squeeze.dim")
+_squeeze_dims = aten("squeeze.dims")
 _mul = aten("mul.Tensor")
 _mm = aten("mm")
 _bmm = aten("bmm")
@@ -47,6 +48,13 @@ def batched_matmul(a, b, level):
         pb = _unsqueeze(pb, -1)
         rb = 2
     rank = max(ra, rb)
+    if ba and bb and rank == 2:
+        # Matrices (vectors made matrices) of every example: the one ``bmm`` ``matmul`` folds them into,
+        # without its no-op expand and reshapes; vectors' dims squeezed out in one view.
+        out = _bmm(pa, pb)
+        if vec_a or vec_b:
+            out = _squeeze_dims(out, [-2, -1] if vec_a and vec_b else [-1] if vec_b else [-2])
+        return wrap(out, level)
     if ba:
         pa = pad_to(pa, ra, rank)
     if bb:
