@@ -149,7 +149,7 @@ def test_node_apply_errors():
     assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul", "div",
                                              "mul_scalar", "div_scalar", "mul_result", "tanh", "sigmoid",
                                              "relu", "mm", "addmm", "bmm", "pow_scalar", "unsqueeze",
-                                             "squeeze", "mean_dim"}
+                                             "reshape", "mean_dim"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn
     with opyard.no_grad(), pytest.raises(TypeError):
@@ -255,6 +255,8 @@ def _same_as_python(node, g):
     (lambda a: a.unsqueeze(1), "Unsqueeze"), (lambda a: a.unsqueeze(-1), "Unsqueeze"),
     (lambda a: a.unsqueeze(0).squeeze(), "ReshapeBack"), (lambda a: a.unsqueeze(2).squeeze(-1), "ReshapeBack"),
     (lambda a: a.unsqueeze(0).unsqueeze(-1).squeeze([0, -1]), "ReshapeBack"),
+    (lambda a: a.view(3, 2), "ReshapeBack"), (lambda a: a.reshape(-1), "ReshapeBack"),
+    (lambda a: a.t().reshape(6), "ReshapeBack"),
     (lambda a: a.mean([1]), "MeanDim"), (lambda a: a.mean(-1, keepdim=True), "MeanDim"),
     (lambda a: a.mean([0, -1]), "MeanDim"), (lambda a: a.mean([]), "MeanDim"), (lambda a: a.mean(0), "MeanDim"),
     (lambda a: a.mean([1, 0], keepdim=True), "MeanDim"), (lambda a: a[0, 0].mean([0]), "MeanDim"),

@@ -244,7 +244,7 @@ _RUST_APPLY = {
     "pow_scalar": (("self", "exponent"), lambda: (_ops.aten.pow.Tensor_Scalar, _ops.aten.mul.Scalar,
                                                   _ops.aten.mul.Tensor)),
     "unsqueeze": (("self", "dim"), lambda: (_ops.aten.squeeze.dim,)),
-    "squeeze": (("self",), lambda: (_ops.aten.reshape.default,)),
+    "reshape": (("self",), lambda: (_ops.aten.reshape.default,)),
     "mean_dim": (("self", "dim", "keepdim", "dtype"), lambda: (_ops.aten.div.Scalar, _ops.aten.unsqueeze.default,
                                                                _ops.aten.expand.default)),
 }

@@ -15,7 +15,6 @@ __all__ = ["RULES", "addmm_rule", "linear_rule", "matmul_rule", "outer_rule", "p
 _matmul = aten("matmul")
 _unsqueeze = aten("unsqueeze")
 _squeeze_dim = aten("squeeze.dim")
-_squeeze_dims = aten("squeeze.dims")
 _mul = aten("mul.Tensor")
 _mm = aten("mm")
 _bmm = aten("bmm")
@@ -50,10 +49,11 @@ def batched_matmul(a, b, level):
     rank = max(ra, rb)
     if ba and bb and rank == 2:
         # Matrices (vectors made matrices) of every example: the one ``bmm`` ``matmul`` folds them into,
-        # without its no-op expand and reshapes; vectors' dims squeezed out in one view.
+        # without its no-op expand and reshapes; the vectors' dims dropped by one view.
         out = _bmm(pa, pb)
         if vec_a or vec_b:
-            out = _squeeze_dims(out, [-2, -1] if vec_a and vec_b else [-1] if vec_b else [-2])
+            b, n, m = out.shape
+            out = _reshape(out, (b,) if vec_a and vec_b else (b, n) if vec_b else (b, m))
         return wrap(out, level)
     if ba:
         pa = pad_to(pa, ra, rank)

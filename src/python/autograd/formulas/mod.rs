@@ -19,7 +19,8 @@
 //!   `bmm`: `bmm(g, mat2.transpose(1, 2))` and `bmm(self.transpose(1, 2), g)`;
 //! - `pow.Tensor_Scalar` (an int or float exponent but 0.5): `g * (self ** (e - 1) * e)`;
 //! - the views the batching rules and `matmul` make: `unsqueeze` (`g.squeeze(dim)`),
-//!   `squeeze`/`squeeze.dim`/`squeeze.dims` (`g.reshape(self.shape)`); `mean.dim`:
+//!   `squeeze`/`squeeze.dim`/`squeeze.dims` and `view`/`reshape`/`_reshape_alias`/
+//!   `_unsafe_view` (`g.reshape(self.shape)`); `mean.dim`:
 //!   `g / count` unsqueezed at the reduced dims and expanded to `self.shape`;
 //! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`; `div.Tensor`
 //!   when `other` needs no gradient: `div.Tensor(g, other)`;
@@ -76,7 +77,8 @@ pub(crate) enum Kind {
     Bmm,
     /// `squeeze.dim` with the saved `dim` (`UnsqueezeBackward0`).
     Unsqueeze,
-    /// `reshape` to the saved `self`'s shape (`SqueezeBackward0/1/2`).
+    /// `reshape` to the saved `self`'s shape (`SqueezeBackward0/1/2`, `ViewBackward0`,
+    /// `ReshapeAliasBackward0`, `UnsafeViewBackward0`).
     ReshapeBack,
     /// `div.Scalar`, `unsqueeze`, `expand` (`MeanBackward1`, `mean.dim`).
     MeanDim,
@@ -114,7 +116,7 @@ pub(crate) const KINDS: &[(&str, Kind, usize)] = &[
     ("addmm", Kind::Addmm, 3),
     ("bmm", Kind::Bmm, 2),
     ("unsqueeze", Kind::Unsqueeze, 1),
-    ("squeeze", Kind::ReshapeBack, 1),
+    ("reshape", Kind::ReshapeBack, 1),
     ("mean_dim", Kind::MeanDim, 3),
     ("pow_scalar", Kind::PowScalar, 3),
     ("mul_scalar", Kind::ByOther, 2),
