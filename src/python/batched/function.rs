@@ -25,6 +25,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple, PyType};
 
 use crate::python::dispatch::operator::bind_method;
+use crate::python::ffi::call_slot::FastOrGeneral;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::ffi::object::new_by_base;
 use crate::python::hooks::installed;
@@ -92,17 +93,21 @@ fn batch_size(args: &Bound<'_, PyTuple>, mapped: Option<&[bool]>) -> Option<isiz
     size
 }
 
-impl PyVmapFunction {
-    /// The body of `__call__` (also the type's raw `tp_call`).
-    fn call(
+impl FastOrGeneral for PyVmapFunction {
+    fn general(&self) -> &PyObject {
+        &self.general
+    }
+
+    /// The call with tensors mapped along dim 0 (Note [vmap's function in Rust]).
+    fn fast(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<Option<PyObject>> {
         let mapped = self.mapped.as_deref();
         let Some(size) = batch_size(args, mapped) else {
-            return self.general.call_bound(py, args.clone(), kwargs);
+            return Ok(None);
         };
         let ctx = &self.context;
         // The level record, as `push_layer` makes it: `object.__new__(VmapLevel)`, no `__init__`.
@@ -132,23 +137,19 @@ impl PyVmapFunction {
         let out_dims = self.out_dims.bind(py);
         if done {
             if self.out_dims_zero {
-                return Ok(out.unbind());
+                return Ok(Some(out.unbind()));
             }
-            return Ok(ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind());
+            return Ok(Some(ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind()));
         }
-        Ok(ctx
-            .outputs
-            .bind(py)
-            .call1((func, out, out_dims, level, size))?
-            .unbind())
+        let outputs = ctx.outputs.bind(py);
+        Ok(Some(outputs.call1((func, out, out_dims, level, size))?.unbind()))
     }
 }
 
-crate::python::ffi::call_slot::raw_call_slot!(
+crate::python::ffi::call_slot::fast_or_general_slot!(
     /// A `VmapFunction` is called with the argument tuple and keyword dict
     /// CPython built, without PyO3's argument extraction (Note [Packet call slots]).
-    install_call_slot, PyVmapFunction, method_descriptor = false,
-    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
+    install_call_slot, PyVmapFunction);
 
 #[pymethods]
 impl PyVmapFunction {
@@ -198,7 +199,7 @@ impl PyVmapFunction {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        self.call(py, args, kwargs)
+        FastOrGeneral::call(self, py, args, kwargs)
     }
 
     /// The objects held, for the cycle collector (a function that refers to its own
