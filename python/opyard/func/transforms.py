@@ -366,7 +366,9 @@ def _diff_args(call, args, argnums):
     return new, spec
 
 
-def _grad_and_value(func, argnums, has_aux, args, kwargs):
+def _grad_and_value(func, argnums, has_aux, args, kwargs, value=True):
+    """``grad_and_value``'s call; ``value=False`` (``grad``): the value is not handed back, so it is
+    returned as the function gave it (not detached)."""
     with _Reverse() as call:
         call.lv.add_inputs(input_roots(args, kwargs))
         new_args, spec = _diff_args(call, args, argnums)
@@ -387,7 +389,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         outer = call.decide([output])
         grads = call.grads([output], None, outer, retain_graph=outer, inside=True)
         grads = tree_unflatten(grads, spec)
-        output = call.result(output)
+        if value:
+            output = call.result(output)
         if has_aux:
             aux = call.aux(aux)
     return (grads, (output, aux)) if has_aux else (grads, output)
@@ -416,7 +419,7 @@ def grad(func, argnums=0, has_aux=False):
     """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        g, value = _grad_and_value(func, argnums, has_aux, args, kwargs)
+        g, value = _grad_and_value(func, argnums, has_aux, args, kwargs, value=False)
         return (g, value[1]) if has_aux else g
     return wrapper
 
