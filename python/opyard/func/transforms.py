@@ -309,7 +309,7 @@ class _Reverse:
             create = create or any(isinstance(c, Tensor) and c.requires_grad for _, c in live)
             outs, cts = [o for o, _ in live], [c for _, c in live]
             if _all_plain(outs, flat, cts):
-                got = _plain_grad(outs, flat, cts, retain_graph, create)
+                got = _plain_grad(outs, flat, cts, retain_graph, create, checked=cotangents is None)
             else:
                 got = _autograd_grad(outs, flat, cts, retain_graph=retain_graph, create_graph=create,
                                      allow_unused=True)
@@ -335,15 +335,16 @@ def _all_plain(*groups):
     return True
 
 
-def _plain_grad(outs, leaves, cts, retain_graph, create):
+def _plain_grad(outs, leaves, cts, retain_graph, create, checked=False):
     """``autograd.grad(outs, leaves, cts, retain_graph=..., create_graph=..., allow_unused=True)`` for
     plain tensors (``_all_plain``): its checks and its pass, without the protocol and argument
-    normalisation a plain call does not need."""
+    normalisation a plain call does not need; ``checked``: ``cts`` are ``ones_like(outs)``, whose
+    shapes need no check."""
     _check_roots(outs)
     for t in leaves:
         if not meta.requires_grad(t):
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = _make_grads(outs, cts)
+    roots = cts if checked else _make_grads(outs, cts)
     if retain_graph is None:
         retain_graph = create
     return _run_backward(outs, roots, retain_graph, create, leaves, accumulate=False)
