@@ -70,7 +70,9 @@ fn batch_size(args: &Bound<'_, PyTuple>, mapped: Option<&[bool]>) -> Option<isiz
     let mut size = None;
     for (i, a) in args.iter().enumerate() {
         if mapped.is_some_and(|m| !m[i]) {
-            if a.is_instance_of::<PyTuple>() || a.is_instance_of::<PyList>() || a.is_instance_of::<PyDict>()
+            if a.is_instance_of::<PyTuple>()
+                || a.is_instance_of::<PyList>()
+                || a.is_instance_of::<PyDict>()
             {
                 return None;
             }
@@ -139,10 +141,14 @@ impl FastOrGeneral for PyVmapFunction {
             if self.out_dims_zero {
                 return Ok(Some(out.unbind()));
             }
-            return Ok(Some(ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind()));
+            return Ok(Some(
+                ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind(),
+            ));
         }
         let outputs = ctx.outputs.bind(py);
-        Ok(Some(outputs.call1((func, out, out_dims, level, size))?.unbind()))
+        Ok(Some(
+            outputs.call1((func, out, out_dims, level, size))?.unbind(),
+        ))
     }
 }
 

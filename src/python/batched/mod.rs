@@ -229,14 +229,14 @@ pub fn run<'py>(
     levels.append(layer)?;
     let out = {
         let _mode = InVmapMode::enter();
-        let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> =
-            args.iter()
-                .enumerate()
-                .map(|(i, a)| match mapped {
-                    Some(m) if !m[i] => Ok(a),
-                    _ => wrap(py, &a, level),
-                })
-                .collect();
+        let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match mapped {
+                Some(m) if !m[i] => Ok(a),
+                _ => wrap(py, &a, level),
+            })
+            .collect();
         wrapped.and_then(|w| match kwargs {
             // No argument tuple for a function that takes the vectorcall convention.
             None => crate::python::ffi::object::vectorcall(func, w.iter().map(|b| b.as_borrowed())),

@@ -121,7 +121,9 @@ impl FastOrGeneral for PyVmapRuleKernel {
             }
         }
         let checked = ctx.checked.bind(py);
-        Ok(Some(checked.call1((self.name.bind(py), result, level))?.unbind()))
+        Ok(Some(
+            checked.call1((self.name.bind(py), result, level))?.unbind(),
+        ))
     }
 }
 
