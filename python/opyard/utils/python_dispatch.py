@@ -296,6 +296,17 @@ def _not_implemented(op, declined):
         f"NotImplemented:\n{lines}\n\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
+_COMPOSITION = []
+
+
+def _torch_composition(op):
+    if not _COMPOSITION:
+        from ..fx._composites import composition
+
+        _COMPOSITION.append(composition)
+    return _COMPOSITION[0](op)
+
+
 def _python_key_fallback(keyset, op, *args, **kwargs):
     """The ``Python`` key's fallback: the innermost mode, else the subclasses that define
     ``__torch_dispatch__``, each run below the keys above ``Python`` (Note [Handlers run below
@@ -304,6 +315,11 @@ def _python_key_fallback(keyset, op, *args, **kwargs):
         # A CompositeImplicitAutograd op: decompose first, so its parts come back here (torch's
         # order, where the decomposition sits in the autograd slot above this key).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)
+    compose = _torch_composition(op)
+    if compose is not None:
+        # An operator torch composes where opyard has a kernel of its own (``softmax.int`` is
+        # ``_softmax``): the handlers see torch's parts, each coming back here.
+        return compose(*args, **kwargs)
     handlers, types = _subclass_handlers(args, kwargs)
     if not handlers and not _stack.modes:
         # The key came from the thread's sets, or from a tensor whose class has no handler:
