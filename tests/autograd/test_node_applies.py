@@ -148,7 +148,8 @@ def test_node_apply_errors():
         _core._NodeApply("sum", lambda n, g: g, [], SavedTensor)
     assert set(_core._NodeApply.kinds()) == {"sum", "mean", "neg", "clone", "identity", "add", "sub", "mul", "div",
                                              "mul_scalar", "div_scalar", "mul_result", "tanh", "sigmoid",
-                                             "relu", "mm", "addmm"}
+                                             "relu", "mm", "addmm", "bmm", "pow_scalar", "unsqueeze",
+                                             "reshape", "mean_dim"}
     # Unusual arguments reach the Python apply, which reports them.
     node = (_leaf([1.0]) * 2).grad_fn
     with opyard.no_grad(), pytest.raises(TypeError):
@@ -235,3 +236,76 @@ def test_addmm_apply_matches_the_python_apply(needs, scales):
     opyard.addmm(b, x, w, **scales).sum().backward()
     if needs[0]:
         assert b.grad.tolist() == [2.0 * scales.get("beta", 1.0)] * 2
+
+
+def _same_as_python(node, g):
+    """The Rust apply's ops (in order) and gradients against the Python apply's; returns the gradients."""
+    logs = []
+    for apply in (_rust_apply(node), _rust_apply(node).__wrapped__):
+        with opyard.no_grad(), Log() as log:
+            out = apply(node, [g])
+        logs.append((log.ops, [None if o is None else (str(o.tolist()), o.dtype, tuple(o.shape)) for o in out]))
+        with opyard.no_grad():
+            assert tuple(apply(node, [None])) == (None,) * len(node.next_functions)
+    assert logs[0] == logs[1]
+    return logs[0][1]
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda a: a.unsqueeze(1), "Unsqueeze"), (lambda a: a.unsqueeze(-1), "Unsqueeze"),
+    (lambda a: a.unsqueeze(0).squeeze(), "ReshapeBack"), (lambda a: a.unsqueeze(2).squeeze(-1), "ReshapeBack"),
+    (lambda a: a.unsqueeze(0).unsqueeze(-1).squeeze([0, -1]), "ReshapeBack"),
+    (lambda a: a.view(3, 2), "ReshapeBack"), (lambda a: a.reshape(-1), "ReshapeBack"),
+    (lambda a: a.t().reshape(6), "ReshapeBack"),
+    (lambda a: a.mean([1]), "MeanDim"), (lambda a: a.mean(-1, keepdim=True), "MeanDim"),
+    (lambda a: a.mean([0, -1]), "MeanDim"), (lambda a: a.mean([]), "MeanDim"), (lambda a: a.mean(0), "MeanDim"),
+    (lambda a: a.mean([1, 0], keepdim=True), "MeanDim"), (lambda a: a[0, 0].mean([0]), "MeanDim"),
+    (lambda a: a ** 2, "PowScalar"), (lambda a: a ** 3, "PowScalar"), (lambda a: a ** -1, "PowScalar"),
+    (lambda a: a ** 2.5, "PowScalar"), (lambda a: a ** 0, "PowScalar"), (lambda a: a ** 0.0, "PowScalar"),
+    (lambda a: a ** 0.5, "PowScalar"), (lambda a: a ** True, "PowScalar"),
+])
+def test_view_reduction_and_pow_applies_match_the_python_apply(make, kind):
+    a = opyard.tensor([[1.0, 2.0, 0.5], [4.0, -3.0, 0.25]], dtype=opyard.float64, requires_grad=True)
+    out = make(a)
+    node = out.grad_fn
+    assert repr(_rust_apply(node)) == f"<_NodeApply {kind}>"
+    g = opyard.full(out.shape, 1.5, dtype=opyard.float64)
+    _same_as_python(node, g)
+
+
+@pytest.mark.parametrize("needs", [(True, True), (True, False), (False, True)])
+def test_bmm_apply_matches_the_python_apply_and_numpy(needs):
+    rng = np.random.default_rng(0)
+    xs, ws = rng.standard_normal((3, 2, 4)), rng.standard_normal((3, 4, 5))
+    x = opyard.tensor(xs, requires_grad=needs[0])
+    w = opyard.tensor(ws, requires_grad=needs[1])
+    node = opyard.bmm(x, w).grad_fn
+    assert repr(_rust_apply(node)) == "<_NodeApply Bmm>"
+    g = rng.standard_normal((3, 2, 5))
+    _same_as_python(node, opyard.tensor(g))
+    with opyard.no_grad():
+        gx, gw = _rust_apply(node)(node, [opyard.tensor(g)])
+    if needs[0]:
+        np.testing.assert_allclose(gx.numpy(), g @ ws.transpose(0, 2, 1))
+    if needs[1]:
+        np.testing.assert_allclose(gw.numpy(), xs.transpose(0, 2, 1) @ g)
+
+
+def test_pow_apply_checks_its_saved_self():
+    x = _leaf([1.0, 2.0], opyard.float64)
+    y = x.clone()
+    z = (y ** 3).sum()
+    with opyard.no_grad():
+        y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.backward()
+    (x ** 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 12.0]
+
+
+def test_mean_dim_and_bmm_gradients_by_gradcheck():
+    from opyard.autograd import gradcheck
+    rng = np.random.default_rng(1)
+    a = opyard.tensor(rng.standard_normal((2, 3, 4)), requires_grad=True)
+    b = opyard.tensor(rng.standard_normal((2, 4, 2)), requires_grad=True)
+    assert gradcheck(lambda a, b: (opyard.bmm(a, b) ** 2).mean([0, 2]).unsqueeze(0).squeeze(0), (a, b))

@@ -132,6 +132,25 @@ def test_per_sample_gradients_match_a_loop():
     close(got, want)
 
 
+@pytest.mark.parametrize("product", [
+    lambda xi, w: xi @ w,                                  # vector . vector: one bmm, dims dropped by a reshape
+    lambda xi, w: O.dot(xi, w),
+    lambda xi, w: (w.unsqueeze(0) @ xi.unsqueeze(1)).sum(),  # matrix . matrix
+    lambda xi, w: (O.outer(w, w) @ xi).sum(),              # matrix . vector, the matrix batched (expanded w)
+    lambda xi, w: (xi @ O.outer(w, xi)).sum(),             # vector . matrix, both batched
+])
+@pytest.mark.parametrize("reduce", [lambda v: v.mean(), lambda v: (v ** 2).mean(), lambda v: v.pow(3).sum()])
+def test_per_sample_gradients_through_products_of_two_batched_operands(product, reduce):
+    """``w`` is expanded per example inside ``grad``, so each product has both operands batched."""
+    def f(w, xi, yi):
+        return reduce(product(xi, w) - yi)
+    got = vmap(grad(f), in_dims=(None, 0, 0))(W, XS, YS)
+    want = O.stack([autograd_grad(f, W, XS[i], YS[i])[0] for i in range(8)])
+    close(got, want)
+    got_x = vmap(grad(f, argnums=1), in_dims=(None, 0, 0))(W, XS, YS)
+    close(got_x, O.stack([autograd_grad(lambda x: f(W, x, YS[i]), XS[i])[0] for i in range(8)]))
+
+
 def test_grad_of_vmap():
     got = grad(lambda w: vmap(loss, in_dims=(None, 0, 0))(w, XS, YS).sum())(W)
     want = autograd_grad(lambda w: sum(loss(w, XS[i], YS[i]) for i in range(8)), W)[0]

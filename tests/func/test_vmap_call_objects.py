@@ -89,6 +89,47 @@ def test_calls_it_hands_to_the_checks(args, exc, match):
     assert transform_levels.levels() == [] and not vmode_included()
 
 
+@pytest.mark.parametrize("in_dims", [(None, 0), (0, None), (0, 0), (None, 0, None)])
+def test_flat_in_dims_of_zeros_and_nones(in_dims):
+    w = O.randn(3)
+    args = [X if d == 0 else w for d in in_dims]
+    got = O.vmap(lambda *a: sum(a[1:], a[0]) * 2, in_dims=in_dims)(*args)
+    close(got, sum(args[1:], args[0]) * 2)
+    v = O.vmap(lambda *a: a[0], in_dims=in_dims)
+    # The Rust callable for a flat tuple of 0s and Nones (fast paths on); any other in_dims is Python's.
+    assert (type(v).__name__ == "VmapFunction") == _core.FAST_PATHS
+    assert type(O.vmap(lambda a, b: a, in_dims=(1, None))).__name__ == "function"
+    assert type(O.vmap(lambda a, b: a, in_dims=(None, None))).__name__ == "function"
+    assert type(O.vmap(lambda a, b: a, in_dims=(0, (None,)))).__name__ == "function"
+
+
+@pytest.mark.parametrize("args, exc, match", [
+    ((X,), ValueError, "in_dims is not compatible with the structure of `inputs`"),
+    ((X, X, X), ValueError, "in_dims is not compatible with the structure of `inputs`"),
+    ((3.0, X), ValueError, "We cannot vmap over non-Tensor arguments"),
+    ((O.ones(4), O.ones(4)), None, None),
+    ((O.ones(3), (X, X)), None, None),
+    ((O.ones(3), [X]), None, None),
+    ((O.ones(3), {"a": X}), None, None),
+    ((O.tensor(1.0), X), ValueError, "expected in_dim to satisfy -0 <= in_dim < 0"),
+])
+def test_flat_in_dims_calls_it_hands_on(args, exc, match):
+    """Calls the Rust callable does not take reach the Python function, which checks or rebuilds them."""
+    seen = []
+
+    def f(a, b):
+        seen.append(b)
+        return a * 2
+    v = O.vmap(f, in_dims=(0, None))
+    if exc is None:
+        close(v(*args), args[0] * 2)
+        assert type(seen[0]) is type(args[1]) and len(seen[0]) == len(args[1])
+    else:
+        with pytest.raises(exc, match=match):
+            v(*args)
+    assert transform_levels.levels() == [] and not vmode_included()
+
+
 def test_outputs_that_are_not_batched():
     close(O.vmap(lambda r: O.ones(2))(X), O.ones(4, 2))
     assert O.vmap(lambda r: 7, out_dims=None)(X) == 7

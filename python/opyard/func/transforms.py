@@ -37,7 +37,10 @@ from .. import _core
 from .._tensor import Tensor
 from ..autograd import _tensor_meta as meta
 from ..autograd import forward_ad as fwAD
+from .. import _function_protocol as _fp
 from ..autograd import grad as _autograd_grad
+from ..autograd.engine import _check_roots, _make_grads
+from ..autograd.engine import run_backward as _run_backward
 from ..autograd import transform_levels as levels
 from ..autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad
 from ..autograd.graph import next_sequence_nr
@@ -54,6 +57,7 @@ _new_level = object.__new__
 _numbers = levels.NUMBERS
 _tls = levels._tls
 _next_birth = _core._next_birth
+_FP_MODE = _fp.MODE
 _expand = aten("expand")
 _alias = aten("alias")
 _ones_like = aten("ones_like")
@@ -86,9 +90,9 @@ def from_plain(p, active):
 
 def _lead(p, dims, n):
     """``p`` with ``dims`` (``n`` of them) moved to the front, in order."""
-    if n == 0:
-        return p
     dims = list(dims)
+    if dims == list(range(n)):  # already leading, in order (n == 0 too)
+        return p
     rest = [d for d in range(p.dim()) if d not in dims]
     return _permute(p, dims + rest)
 
@@ -303,8 +307,12 @@ class _Reverse:
         if live:
             # A cotangent that requires grad is differentiated later: keep the graph.
             create = create or any(isinstance(c, Tensor) and c.requires_grad for _, c in live)
-            got = _autograd_grad([o for o, _ in live], flat, [c for _, c in live], retain_graph=retain_graph,
-                                 create_graph=create, allow_unused=True)
+            outs, cts = [o for o, _ in live], [c for _, c in live]
+            if _all_plain(outs, flat, cts):
+                got = _plain_grad(outs, flat, cts, retain_graph, create, checked=cotangents is None)
+            else:
+                got = _autograd_grad(outs, flat, cts, retain_graph=retain_graph, create_graph=create,
+                                     allow_unused=True)
         else:
             got = [None] * len(flat)
         # A gradient has its input's dtype (torch's engine casts what flows into an input).
@@ -313,6 +321,33 @@ class _Reverse:
         if not everything:
             return got
         return [from_plain(_lead(to_plain(g, extra), range(ne, ne + na), na), everything) for g in got]
+
+
+def _all_plain(*groups):
+    """Whether every tensor of ``groups`` is a plain ``Tensor`` and no function mode is active: then
+    ``autograd.grad`` asks no ``__torch_function__`` and sees no batched tensor (``_plain_grad``)."""
+    if _core._function_state() & _FP_MODE:
+        return False
+    for g in groups:
+        for t in g:
+            if t.__class__ is not Tensor:
+                return False
+    return True
+
+
+def _plain_grad(outs, leaves, cts, retain_graph, create, checked=False):
+    """``autograd.grad(outs, leaves, cts, retain_graph=..., create_graph=..., allow_unused=True)`` for
+    plain tensors (``_all_plain``): its checks and its pass, without the protocol and argument
+    normalisation a plain call does not need; ``checked``: ``cts`` are ``ones_like(outs)``, whose
+    shapes need no check."""
+    _check_roots(outs)
+    for t in leaves:
+        if not meta.requires_grad(t):
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = cts if checked else _make_grads(outs, cts)
+    if retain_graph is None:
+        retain_graph = create
+    return _run_backward(outs, roots, retain_graph, create, leaves, accumulate=False)
 
 
 def _diff_args(call, args, argnums):
@@ -332,7 +367,9 @@ def _diff_args(call, args, argnums):
     return new, spec
 
 
-def _grad_and_value(func, argnums, has_aux, args, kwargs):
+def _grad_and_value(func, argnums, has_aux, args, kwargs, value=True):
+    """``grad_and_value``'s call; ``value=False`` (``grad``): the value is not handed back, so it is
+    returned as the function gave it (not detached)."""
     with _Reverse() as call:
         call.lv.add_inputs(input_roots(args, kwargs))
         new_args, spec = _diff_args(call, args, argnums)
@@ -353,7 +390,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         outer = call.decide([output])
         grads = call.grads([output], None, outer, retain_graph=outer, inside=True)
         grads = tree_unflatten(grads, spec)
-        output = call.result(output)
+        if value:
+            output = call.result(output)
         if has_aux:
             aux = call.aux(aux)
     return (grads, (output, aux)) if has_aux else (grads, output)
@@ -382,7 +420,7 @@ def grad(func, argnums=0, has_aux=False):
     """
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        g, value = _grad_and_value(func, argnums, has_aux, args, kwargs)
+        g, value = _grad_and_value(func, argnums, has_aux, args, kwargs, value=False)
         return (g, value[1]) if has_aux else g
     return wrapper
 

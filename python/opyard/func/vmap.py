@@ -107,13 +107,28 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if chunk_size is not None and chunk_size < size:
             return _chunked(func, flat, dims, size, chunk_size, out_dims, randomness, args, kwargs)
         return _run(func, name, flat, dims, size, out_dims, randomness, args, kwargs)
-    if (_VmapFunction is not None and int_dims and in_dims == 0 and chunk_size is None and bad_out_dims is None
-            and callable(func)):
+    if _VmapFunction is not None and chunk_size is None and bad_out_dims is None and callable(func):
         # The common vmap as a Rust callable holding what each call reads (Note [vmap's function in Rust]);
         # ``wrapped`` serves the calls it does not (inputs that are not tensors, unequal sizes, ...).
-        fast = _VmapFunction(func, wrapped, randomness, name, out_dims, _CONTEXT)
-        return functools.update_wrapper(fast, func)
+        if int_dims and in_dims == 0:
+            fast = _VmapFunction(func, wrapped, randomness, name, out_dims, _CONTEXT)
+            return functools.update_wrapper(fast, func)
+        mapped = _flat_mapped(in_dims)
+        if mapped is not None:
+            fast = _VmapFunction(func, wrapped, randomness, name, out_dims, _CONTEXT, mapped)
+            return functools.update_wrapper(fast, func)
     return wrapped
+
+
+def _flat_mapped(in_dims):
+    """For a flat tuple ``in_dims`` of ``0``s (the int) and ``None``s with at least one ``0``: which inputs are
+    mapped; else None."""
+    if in_dims.__class__ is not tuple or not in_dims:
+        return None
+    mapped = [d is not None for d in in_dims]
+    if not any(mapped) or any(d is not None and (d.__class__ is not int or d != 0) for d in in_dims):
+        return None
+    return mapped
 
 
 def legacy_vmap(func):

@@ -1,7 +1,9 @@
 //! The function `vmap(f)` returns, as a Rust callable.
 //!
 //! Note [vmap's function in Rust]: `opyard.func.vmap(f)` with `in_dims=0`
-//! (the int, not a tuple), no `chunk_size` and valid `out_dims` returns a
+//! (the int) or a flat tuple of `0`s and `None`s with at least one `0` (then
+//! `mapped`: the inputs mapped along dim 0, the others passed as they are),
+//! no `chunk_size` and valid `out_dims` returns a
 //! `_core.VmapFunction`: what the call needs besides its arguments (the
 //! function, randomness, name, `out_dims` and whether it is an int, the
 //! `VmapLevel` class, the level counter, the thread's transform stack, the
@@ -9,8 +11,10 @@
 //! mapped along dim 0 runs entirely here: the batch size from each input's
 //! numpy header, the level record made and filled, then [`super::run`] (push,
 //! `VmapMode`, wrap, call, restore), then the physical result or `vmap`'s
-//! output rules. Every other call (an input that is not a tensor, a 0-dim
-//! input, unequal sizes, storage that is not a numpy array) goes to the Python
+//! output rules. Every other call (a mapped input that is not a tensor, a
+//! 0-dim input, unequal sizes, storage that is not a numpy array; with a tuple
+//! `in_dims`, another number of inputs or an unmapped input that is a tuple,
+//! list or dict, which the general path rebuilds) goes to the Python
 //! function `vmap` built (`general`), which checks and reports as before; so
 //! does every call with the fast paths off (`vmap` then returns that function
 //! itself). `functools.update_wrapper` gives the object `f`'s name, doc and
@@ -18,9 +22,10 @@
 //! method the way a Python function binds.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyIterator, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple, PyType};
 
 use crate::python::dispatch::operator::bind_method;
+use crate::python::ffi::call_slot::FastOrGeneral;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::ffi::object::new_by_base;
 use crate::python::hooks::installed;
@@ -38,6 +43,8 @@ pub struct PyVmapFunction {
     out_dims_int: bool,
     /// `out_dims == 0`.
     out_dims_zero: bool,
+    /// With a tuple `in_dims`: which inputs are mapped (along dim 0); None: every input.
+    mapped: Option<Box<[bool]>>,
     /// `(VmapLevel, level numbers, the thread-local stack holder, _outputs, move_dim)`.
     context: Context,
 }
@@ -51,13 +58,26 @@ struct Context {
     move_dim: PyObject,
 }
 
-/// The batch size when every input is a tensor whose storage is a numpy array
-/// with at least one dimension, all of one size at dim 0; else `None`.
-fn batch_size(args: &Bound<'_, PyTuple>) -> Option<isize> {
+/// The batch size when every mapped input (`mapped`: which; None: all) is a
+/// tensor whose storage is a numpy array with at least one dimension, all of
+/// one size at dim 0, and no unmapped input is a container; else `None`.
+fn batch_size(args: &Bound<'_, PyTuple>, mapped: Option<&[bool]>) -> Option<isize> {
     let py = args.py();
     let tensor = installed(py)?.tensor.bind(py);
+    if mapped.is_some_and(|m| m.len() != args.len()) {
+        return None;
+    }
     let mut size = None;
-    for a in args.iter() {
+    for (i, a) in args.iter().enumerate() {
+        if mapped.is_some_and(|m| !m[i]) {
+            if a.is_instance_of::<PyTuple>()
+                || a.is_instance_of::<PyList>()
+                || a.is_instance_of::<PyDict>()
+            {
+                return None;
+            }
+            continue;
+        }
         if !crate::python::ffi::object::is_instance_of_type(&a, tensor) {
             return None;
         }
@@ -75,16 +95,21 @@ fn batch_size(args: &Bound<'_, PyTuple>) -> Option<isize> {
     size
 }
 
-impl PyVmapFunction {
-    /// The body of `__call__` (also the type's raw `tp_call`).
-    fn call(
+impl FastOrGeneral for PyVmapFunction {
+    fn general(&self) -> &PyObject {
+        &self.general
+    }
+
+    /// The call with tensors mapped along dim 0 (Note [vmap's function in Rust]).
+    fn fast(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyObject> {
-        let Some(size) = batch_size(args) else {
-            return self.general.call_bound(py, args.clone(), kwargs);
+    ) -> PyResult<Option<PyObject>> {
+        let mapped = self.mapped.as_deref();
+        let Some(size) = batch_size(args, mapped) else {
+            return Ok(None);
         };
         let ctx = &self.context;
         // The level record, as `push_layer` makes it: `object.__new__(VmapLevel)`, no `__init__`.
@@ -109,33 +134,36 @@ impl PyVmapFunction {
             &level,
             &levels,
             self.out_dims_int,
+            mapped,
         )?;
         let out_dims = self.out_dims.bind(py);
         if done {
             if self.out_dims_zero {
-                return Ok(out.unbind());
+                return Ok(Some(out.unbind()));
             }
-            return Ok(ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind());
+            return Ok(Some(
+                ctx.move_dim.bind(py).call1((out, 0, out_dims))?.unbind(),
+            ));
         }
-        Ok(ctx
-            .outputs
-            .bind(py)
-            .call1((func, out, out_dims, level, size))?
-            .unbind())
+        let outputs = ctx.outputs.bind(py);
+        Ok(Some(
+            outputs.call1((func, out, out_dims, level, size))?.unbind(),
+        ))
     }
 }
 
-crate::python::ffi::call_slot::raw_call_slot!(
+crate::python::ffi::call_slot::fast_or_general_slot!(
     /// A `VmapFunction` is called with the argument tuple and keyword dict
     /// CPython built, without PyO3's argument extraction (Note [Packet call slots]).
-    install_call_slot, PyVmapFunction, method_descriptor = false,
-    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
+    install_call_slot, PyVmapFunction);
 
 #[pymethods]
 impl PyVmapFunction {
-    /// `VmapFunction(func, general, randomness, name, out_dims, context)`; see
-    /// Note [vmap's function in Rust].
+    /// `VmapFunction(func, general, randomness, name, out_dims, context, mapped=None)`;
+    /// see Note [vmap's function in Rust].
     #[new]
+    #[pyo3(signature = (func, general, randomness, name, out_dims, context, mapped=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         func: PyObject,
@@ -144,6 +172,7 @@ impl PyVmapFunction {
         name: PyObject,
         out_dims: &Bound<'_, PyAny>,
         context: &Bound<'_, PyAny>,
+        mapped: Option<Vec<bool>>,
     ) -> PyResult<Self> {
         let out_dims_int = out_dims
             .get_type()
@@ -158,6 +187,7 @@ impl PyVmapFunction {
             out_dims: out_dims.clone().unbind(),
             out_dims_int,
             out_dims_zero,
+            mapped: mapped.map(Vec::into_boxed_slice),
             context: Context {
                 level_cls,
                 numbers,
@@ -175,7 +205,7 @@ impl PyVmapFunction {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        self.call(py, args, kwargs)
+        FastOrGeneral::call(self, py, args, kwargs)
     }
 
     /// The objects held, for the cycle collector (a function that refers to its own

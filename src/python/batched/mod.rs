@@ -209,11 +209,11 @@ pub fn _vmap_call<'py>(
     levels: &Bound<'py, PyList>,
     unwrap: bool,
 ) -> PyResult<(bool, Bound<'py, PyAny>)> {
-    run(py, func, args, kwargs, layer, level, levels, unwrap)
+    run(py, func, args, kwargs, layer, level, levels, unwrap, None)
 }
 
 /// The body of [`_vmap_call`], also what a `VmapFunction` calls
-/// (Note [vmap's function in Rust]).
+/// (Note [vmap's function in Rust]); `mapped`: which arguments to wrap (None: all).
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -224,12 +224,19 @@ pub fn run<'py>(
     level: &Bound<'py, PyAny>,
     levels: &Bound<'py, PyList>,
     unwrap: bool,
+    mapped: Option<&[bool]>,
 ) -> PyResult<(bool, Bound<'py, PyAny>)> {
     levels.append(layer)?;
     let out = {
         let _mode = InVmapMode::enter();
-        let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> =
-            args.iter().map(|a| wrap(py, &a, level)).collect();
+        let wrapped: PyResult<SmallVec<[Bound<'py, PyAny>; 4]>> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match mapped {
+                Some(m) if !m[i] => Ok(a),
+                _ => wrap(py, &a, level),
+            })
+            .collect();
         wrapped.and_then(|w| match kwargs {
             // No argument tuple for a function that takes the vectorcall convention.
             None => crate::python::ffi::object::vectorcall(func, w.iter().map(|b| b.as_borrowed())),

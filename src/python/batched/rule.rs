@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
 use super::{as_batched, wrap};
+use crate::python::ffi::call_slot::FastOrGeneral;
 use crate::python::ffi::object::{exact_int_bits, is_instance_of_type, new_by_base, vectorcall};
 use crate::python::hooks::installed;
 use crate::python::tensor::slots::Field;
@@ -52,27 +53,31 @@ fn same_level(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
 }
 
-impl PyVmapRuleKernel {
-    fn call(
+impl FastOrGeneral for PyVmapRuleKernel {
+    fn general(&self) -> &PyObject {
+        &self.general
+    }
+
+    /// The call with the one batched tensor (Note [register_vmap kernel in Rust]).
+    fn fast(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyObject> {
-        let general = || self.general.call_bound(py, args.clone(), kwargs);
+    ) -> PyResult<Option<PyObject>> {
         if args.len() != 1 || kwargs.is_some_and(|k| !k.is_empty()) {
-            return general();
+            return Ok(None);
         }
         let x = args.get_item(0)?;
         let Some(b) = as_batched(&x) else {
-            return general();
+            return Ok(None);
         };
         let st = b.get();
         let (Some(level), Some(value)) = (
             st.field(py, Field::BatchLevel),
             st.field(py, Field::BatchValue),
         ) else {
-            return general();
+            return Ok(None);
         };
         let ctx = &self.context;
         let levels = super::thread_levels(py, ctx.stack.bind(py))?;
@@ -111,23 +116,21 @@ impl PyVmapRuleKernel {
                 let out = pair.get_item(0)?;
                 let tensor = installed(py).map(|h| h.tensor.bind(py));
                 if tensor.is_some_and(|t| is_instance_of_type(&out, t)) {
-                    return Ok(wrap(py, &out, &level)?.unbind());
+                    return Ok(Some(wrap(py, &out, &level)?.unbind()));
                 }
             }
         }
-        Ok(ctx
-            .checked
-            .bind(py)
-            .call1((self.name.bind(py), result, level))?
-            .unbind())
+        let checked = ctx.checked.bind(py);
+        Ok(Some(
+            checked.call1((self.name.bind(py), result, level))?.unbind(),
+        ))
     }
 }
 
-crate::python::ffi::call_slot::raw_call_slot!(
+crate::python::ffi::call_slot::fast_or_general_slot!(
     /// The dispatcher calls a kernel with the bound argument tuple: no PyO3
     /// argument extraction (Note [Packet call slots]).
-    install_call_slot, PyVmapRuleKernel, method_descriptor = false,
-    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
+    install_call_slot, PyVmapRuleKernel);
 
 #[pymethods]
 impl PyVmapRuleKernel {
@@ -161,7 +164,7 @@ impl PyVmapRuleKernel {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        self.call(py, args, kwargs)
+        FastOrGeneral::call(self, py, args, kwargs)
     }
 
     /// The objects held, for the cycle collector (a rule that refers to its op makes a

@@ -249,6 +249,7 @@ fn call_kernel(
         // A Rust CPU kernel: its `__call__` body, called directly.
         KernelKind::Rust => {
             if let Ok(rk) = func.downcast_exact::<crate::python::kernels_py::PyRustKernel>() {
+                use crate::python::ffi::call_slot::FastOrGeneral;
                 return rk.get().call(py, &call.args, kwargs);
             }
         }

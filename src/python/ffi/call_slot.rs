@@ -138,6 +138,50 @@ macro_rules! raw_call_slot {
 }
 pub(crate) use raw_call_slot;
 
+/// A Rust callable that serves the calls it can (`fast`) and hands every other
+/// one, with the same arguments, to the Python callable it stands for
+/// (`general`): a Rust kernel and its Python fallback, a `vmap`'d function and
+/// the Python function `vmap` built, a `register_vmap` rule's kernel and the
+/// Python kernel. [`fast_or_general_slot!`] makes [`FastOrGeneral::call`] the
+/// type's raw `tp_call`; its `__call__` method calls the same.
+pub trait FastOrGeneral {
+    /// The Python callable for the calls `fast` does not serve.
+    fn general(&self) -> &PyObject;
+
+    /// The call's result, or None (nothing done) for `general`.
+    fn fast(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Option<PyObject>>;
+
+    /// `fast`, else `general(*args, **kwargs)`.
+    fn call(
+        &self,
+        py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        match self.fast(py, args, kwargs)? {
+            Some(out) => Ok(out),
+            None => self.general().call_bound(py, args.clone(), kwargs),
+        }
+    }
+}
+
+/// `$install(py)` points `$ty`'s `tp_call` at [`FastOrGeneral::call`] (See
+/// [`raw_call_slot!`]; `$ty` is final or its subclasses accept the same body).
+macro_rules! fast_or_general_slot {
+    ($(#[$doc:meta])* $install:ident, $ty:ty) => {
+        $crate::python::ffi::call_slot::raw_call_slot!(
+            $(#[$doc])* $install, $ty, method_descriptor = false,
+            |py, slf, args, kwargs| $crate::python::ffi::call_slot::FastOrGeneral::call(
+                slf.get(), py, args, kwargs));
+    };
+}
+pub(crate) use fast_or_general_slot;
+
 // Note [Packet call slots]: `Tensor.__add__`, `Tensor.add`, ... are packets,
 // so every `a + b` and `t.add(b)` goes through the packet type's `tp_call`.
 // Two things make that call cheap, set on the type at module init:

@@ -41,6 +41,7 @@ pub use tensor_io::{plain_cpu_tensor, register_kernel_plain_type, wrap_result};
 use crate::dispatch::DispatchKeySet;
 use crate::kernels::elementwise::BinOp;
 use crate::python::dispatch::operator::{pick, PyOpOverload};
+use crate::python::ffi::call_slot::FastOrGeneral;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -104,37 +105,36 @@ pub struct PyRustKernel {
     fallback: PyObject,
 }
 
-impl PyRustKernel {
-    /// The body of `__call__` (also the type's raw `tp_call`, see [`install_call_slot`],
-    /// and what the dispatcher calls for `KernelKind::Rust`).
-    pub(crate) fn call(
+impl FastOrGeneral for PyRustKernel {
+    fn general(&self) -> &PyObject {
+        &self.fallback
+    }
+
+    /// The Rust kernel, or None for the Python one (also the body of `__call__` and
+    /// of the type's raw `tp_call`, see [`install_call_slot`]).
+    fn fast(
         &self,
         py: Python<'_>,
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyObject> {
-        let done = match self.fast {
+    ) -> PyResult<Option<PyObject>> {
+        Ok(match self.fast {
             Fast::Binary(op, scalar) => binary::binary(py, op, args, kwargs, scalar)?,
             Fast::Unary(which) => unary::unary(py, which, args, kwargs)?,
             Fast::Expand => view::expand(py, args, kwargs)?,
             Fast::Whole(detached) => view::whole(py, args, kwargs, detached)?,
             Fast::InPlace(op) => inplace::inplace(py, op, args, kwargs)?,
             Fast::Shape(which) => view_shape::shape_view(py, which, args, kwargs)?,
-        };
-        match done {
-            Some(r) => Ok(r),
-            None => self.fallback.call_bound(py, args, kwargs),
-        }
+        })
     }
 }
 
-crate::python::ffi::call_slot::raw_call_slot!(
+crate::python::ffi::call_slot::fast_or_general_slot!(
     /// The dispatcher calls a kernel with `PyObject_Call(kernel, args, kwargs)`:
     /// pointing the type's `tp_call` at a raw body skips PyO3's argument
     /// extraction (the tuple and dict are what the fast paths read anyway), the
     /// same idea as Note [Packet call slots]. `kernel.__call__(...)` reaches the same body.
-    install_call_slot, PyRustKernel, method_descriptor = false,
-    |py, slf, args, kwargs| slf.get().call(py, args, kwargs));
+    install_call_slot, PyRustKernel);
 
 #[pymethods]
 impl PyRustKernel {
@@ -169,7 +169,7 @@ impl PyRustKernel {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
-        self.call(py, args, kwargs)
+        FastOrGeneral::call(self, py, args, kwargs)
     }
 
     /// The Python kernel this one falls back to.

@@ -240,6 +240,13 @@ _RUST_APPLY = {
     "sigmoid": (("self", "result"), lambda: (_ops.aten.mul.Tensor, _ops.aten.rsub.Scalar)),
     "relu": (("self", "result"), lambda: (_ops.aten.where.self, _ops.aten.le.Scalar,
                                           _ops.aten.zeros_like.default)),
+    "bmm": (("self", "mat2"), lambda: (_ops.aten.bmm.default, _ops.aten.transpose.int)),
+    "pow_scalar": (("self", "exponent"), lambda: (_ops.aten.pow.Tensor_Scalar, _ops.aten.mul.Scalar,
+                                                  _ops.aten.mul.Tensor)),
+    "unsqueeze": (("self", "dim"), lambda: (_ops.aten.squeeze.dim,)),
+    "reshape": (("self",), lambda: (_ops.aten.reshape.default,)),
+    "mean_dim": (("self", "dim", "keepdim", "dtype"), lambda: (_ops.aten.div.Scalar, _ops.aten.unsqueeze.default,
+                                                               _ops.aten.expand.default)),
 }
 
 
@@ -248,7 +255,8 @@ def rust_apply(formula, save_names, fallback, saved_tensor):
     back to the Python apply ``fallback``; ``saved_tensor`` is the ``SavedTensor`` class."""
     reads, ops = _RUST_APPLY[formula.rust_apply]
     # These read every saved value by position.
-    exact = formula.rust_apply in ("mul", "div", "mm", "addmm", "mul_result", "tanh", "sigmoid", "relu")
+    exact = formula.rust_apply in ("mul", "div", "mm", "addmm", "mul_result", "tanh", "sigmoid", "relu", "bmm",
+                                   "pow_scalar", "unsqueeze", "mean_dim")
     if save_names[:len(reads)] != reads or (exact and save_names != reads):
         raise ValueError(f"{formula.name}: the Rust apply {formula.rust_apply!r} reads the saved "
                          f"values {reads}, but the node saves {save_names}")

@@ -146,7 +146,7 @@ FORMULAS = {
     "aten::mean": F("MeanBackward0", ("self",), _mean_all, forward=lambda t, a: A.mean.default(t[0]),
                     rust_apply="mean"),
     "aten::mean.dim": F("MeanBackward1", ("self",), _mean_dim,
-                        forward=lambda t, a: A.mean.dim(t[0], a.dim, a.keepdim)),
+                        forward=lambda t, a: A.mean.dim(t[0], a.dim, a.keepdim), rust_apply="mean_dim"),
     "aten::amax": F("AmaxBackward0", ("self",), _amax_like, save=("self", "result")),
     "aten::amin": F("AminBackward0", ("self",), _amax_like, save=("self", "result")),
     "aten::max.dim": F("MaxBackward0", ("self",), _max_dim, save=("result",)),
@@ -165,7 +165,7 @@ FORMULAS = {
                   forward=_fw_bilinear(lambda x, y: A.mm.default(x, y)), rust_apply="mm"),
     "aten::bmm": F("BmmBackward0", ("self", "mat2"), _bmm, save=("self", "mat2"),
                    save_if={"self": "mat2", "mat2": "self"},
-                   forward=_fw_bilinear(lambda x, y: A.bmm.default(x, y))),
+                   forward=_fw_bilinear(lambda x, y: A.bmm.default(x, y)), rust_apply="bmm"),
     "aten::addmm": F("AddmmBackward0", ("self", "mat1", "mat2"), _addmm, save=("mat1", "mat2"),
                      save_if={"mat1": "mat2", "mat2": "mat1"},
                      forward=lambda t, a: lin(

@@ -109,13 +109,15 @@ def _squeeze_back(out):
 def all_dims_rule(op, target):
     """``sum(x)`` and friends: reduce every logical dim through the dim overload."""
     dims_op = aten(target)
+    unsqueeze = aten("unsqueeze")
+    extremum = op.name() in ("aten::max", "aten::min")
 
     def rule(self, **kwargs):
         ndim = self._data.ndim
         value = self._value
         if ndim == 0:
-            return wrap(value.clone(), self._level) if op.name() in ("aten::max", "aten::min") else \
-                wrap(dims_op(value.unsqueeze(1), [1], **kwargs), self._level)
+            return wrap(value.clone(), self._level) if extremum else \
+                wrap(dims_op(unsqueeze(value, 1), [1], **kwargs), self._level)
         return wrap(dims_op(value, list(range(1, ndim + 1)), **kwargs), self._level)
     rule.__qualname__ = f"batch_rule<{op.name()}>"
     return rule

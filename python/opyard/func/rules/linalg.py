@@ -47,6 +47,14 @@ def batched_matmul(a, b, level):
         pb = _unsqueeze(pb, -1)
         rb = 2
     rank = max(ra, rb)
+    if ba and bb and rank == 2:
+        # Matrices (vectors made matrices) of every example: the one ``bmm`` ``matmul`` folds them into,
+        # without its no-op expand and reshapes; the vectors' dims dropped by one view.
+        out = _bmm(pa, pb)
+        if vec_a or vec_b:
+            b, n, m = out.shape
+            out = _reshape(out, (b,) if vec_a and vec_b else (b, n) if vec_b else (b, m))
+        return wrap(out, level)
     if ba:
         pa = pad_to(pa, ra, rank)
     if bb:

@@ -16,6 +16,12 @@
 //!   freed graph, a tensor modified in place);
 //! - `mm`: `g @ mat2.t()` and `self.t() @ g`, likewise after unpacking both;
 //!   `addmm`: `g * beta`, `(g @ mat2.t()) * alpha`, `(mat1.t() @ g) * alpha`;
+//!   `bmm`: `bmm(g, mat2.transpose(1, 2))` and `bmm(self.transpose(1, 2), g)`;
+//! - `pow.Tensor_Scalar` (an int or float exponent but 0.5): `g * (self ** (e - 1) * e)`;
+//! - the views the batching rules and `matmul` make: `unsqueeze` (`g.squeeze(dim)`),
+//!   `squeeze`/`squeeze.dim`/`squeeze.dims` and `view`/`reshape`/`_reshape_alias`/
+//!   `_unsafe_view` (`g.reshape(self.shape)`); `mean.dim`:
+//!   `g / count` unsqueezed at the reduced dims and expanded to `self.shape`;
 //! - `mul.Scalar`/`div.Scalar`: `g * other` / `g / other`; `div.Tensor`
 //!   when `other` needs no gradient: `div.Tensor(g, other)`;
 //! - from the saved result, unpacked (and checked) first as `mul.Tensor`'s
@@ -67,6 +73,17 @@ pub(crate) enum Kind {
     Mm,
     /// `mm`, `t`, `mul.Scalar`.
     Addmm,
+    /// `bmm`, `transpose.int` (`MmBackward0`'s formula over a batch of matrices).
+    Bmm,
+    /// `squeeze.dim` with the saved `dim` (`UnsqueezeBackward0`).
+    Unsqueeze,
+    /// `reshape` to the saved `self`'s shape (`SqueezeBackward0/1/2`, `ViewBackward0`,
+    /// `ReshapeAliasBackward0`, `UnsafeViewBackward0`).
+    ReshapeBack,
+    /// `div.Scalar`, `unsqueeze`, `expand` (`MeanBackward1`, `mean.dim`).
+    MeanDim,
+    /// `pow.Tensor_Scalar`, `mul.Scalar`, `mul.Tensor` (`PowBackward0`).
+    PowScalar,
     /// `g op other` with the saved `other`: `op.Tensor`, `op.Scalar` (mul or div).
     ByOther,
     /// From the saved result: `exp` (`mul.Tensor`, `mul.Scalar`), `tanh` and
@@ -97,6 +114,11 @@ pub(crate) const KINDS: &[(&str, Kind, usize)] = &[
     ("div", Kind::Div, 1),
     ("mm", Kind::Mm, 2),
     ("addmm", Kind::Addmm, 3),
+    ("bmm", Kind::Bmm, 2),
+    ("unsqueeze", Kind::Unsqueeze, 1),
+    ("reshape", Kind::ReshapeBack, 1),
+    ("mean_dim", Kind::MeanDim, 3),
+    ("pow_scalar", Kind::PowScalar, 3),
     ("mul_scalar", Kind::ByOther, 2),
     ("div_scalar", Kind::ByOther, 2),
     ("mul_result", Kind::Result(ResultFormula::Exp), 2),
@@ -206,7 +228,7 @@ impl PyNodeApply {
         if self.kind == Kind::Addmm {
             return self.addmm(py, node, g, &saved, released);
         }
-        if matches!(self.kind, Kind::Mul | Kind::Mm) {
+        if matches!(self.kind, Kind::Mul | Kind::Mm | Kind::Bmm) {
             return self.mul_tensor(py, node, g, &saved, released);
         }
         if self.kind == Kind::Div {
@@ -214,6 +236,9 @@ impl PyNodeApply {
         }
         if let Kind::Result(f) = self.kind {
             return self.by_result(py, f, g, &saved, released, n_next);
+        }
+        if self.kind == Kind::PowScalar {
+            return self.pow_scalar(py, g, &saved, released, n_next);
         }
         let none = || -> PyObject {
             PyTuple::new_bound(py, (0..n_next).map(|_| py.None()))
@@ -289,10 +314,106 @@ impl PyNodeApply {
                 let scaled = call(py, &ops[0], [g, &count])?;
                 smallvec::smallvec![call(py, &ops[1], [scaled.bind(py), size.as_any()])?]
             }
-            Kind::SumAll | Kind::Mul | Kind::Div | Kind::Mm | Kind::Addmm | Kind::Result(_) => {
+            Kind::Unsqueeze => {
+                // `squeeze.dim(g, dim)`.
+                let Some(dim) = saved.get(1) else {
+                    return Ok(None);
+                };
+                smallvec::smallvec![call(py, &ops[0], [g, dim.bind(py)])?]
+            }
+            Kind::ReshapeBack => {
+                // `_squeeze_back`: `reshape(g, list(self.shape))`.
+                let Some(meta) = saved.first() else {
+                    return Ok(None);
+                };
+                let Some(size) = int_sizes(meta.bind(py))? else {
+                    return Ok(None);
+                };
+                smallvec::smallvec![call(py, &ops[0], [g, size.as_any()])?]
+            }
+            Kind::MeanDim => {
+                let Some(grad) = mean_dim(py, ops, g, &saved)? else {
+                    return Ok(None);
+                };
+                smallvec::smallvec![grad]
+            }
+            Kind::SumAll
+            | Kind::Mul
+            | Kind::Div
+            | Kind::Mm
+            | Kind::Bmm
+            | Kind::Addmm
+            | Kind::PowScalar
+            | Kind::Result(_) => {
                 unreachable!("handled above")
             }
         };
         Ok(Some(PyTuple::new_bound(py, grads).into_any().unbind()))
     }
+}
+
+/// `_mean_dim` (`MeanBackward1`): `g / max(count, 1)` unsqueezed at each
+/// reduced dim (sorted, when `keepdim` is false) and expanded to `self`'s
+/// shape, `count` the product of the reduced sizes. None (the Python formula)
+/// for a symbolic size or a `dim` that is not None, an int or a list of ints.
+fn mean_dim(
+    py: Python<'_>,
+    ops: &[Py<PyOpOverload>],
+    g: &Bound<'_, PyAny>,
+    saved: &[PyObject],
+) -> PyResult<Option<PyObject>> {
+    let [meta, dim, keepdim, _dtype] = saved else {
+        return Ok(None);
+    };
+    let Some(size) = int_sizes(meta.bind(py))? else {
+        return Ok(None);
+    };
+    let shape: SmallVec<[i64; 6]> = size
+        .iter()
+        .map(|d| d.extract::<i64>())
+        .collect::<PyResult<_>>()?;
+    let Ok(keepdim) = keepdim.bind(py).extract::<bool>() else {
+        return Ok(None);
+    };
+    let n = shape.len() as i64;
+    let dim = dim.bind(py);
+    // `normalize_dims`: None or [] is every dim; each dim taken modulo the rank (0 for a 0-dim self), sorted.
+    let mut dims: SmallVec<[i64; 6]> = if dim.is_none() {
+        (0..n).collect()
+    } else if dim.is_exact_instance_of::<pyo3::types::PyLong>() {
+        smallvec::smallvec![dim.extract::<i64>()?]
+    } else if dim.is_instance_of::<PyList>() || dim.is_instance_of::<PyTuple>() {
+        let mut out = SmallVec::new();
+        for d in dim.iter()? {
+            let d = d?;
+            if !d.is_exact_instance_of::<pyo3::types::PyLong>() {
+                return Ok(None);
+            }
+            out.push(d.extract::<i64>()?);
+        }
+        if out.is_empty() {
+            (0..n).collect()
+        } else {
+            out
+        }
+    } else {
+        return Ok(None);
+    };
+    for d in dims.iter_mut() {
+        *d = if n == 0 { 0 } else { d.rem_euclid(n) };
+    }
+    dims.sort_unstable();
+    let mut count: i64 = 1;
+    for &d in &dims {
+        count *= if n == 0 { 1 } else { shape[d as usize] };
+    }
+    let count = count.max(1).into_py(py).into_bound(py);
+    let mut out = call(py, &ops[0], [g, &count])?;
+    if !keepdim && n > 0 {
+        for &d in &dims {
+            let d = d.into_py(py).into_bound(py);
+            out = call(py, &ops[1], [out.bind(py), &d])?;
+        }
+    }
+    Ok(Some(call(py, &ops[2], [out.bind(py), size.as_any()])?))
 }

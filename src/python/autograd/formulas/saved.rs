@@ -81,9 +81,16 @@ impl PyNodeApply {
             return Ok(None);
         };
         let ops = &self.ops;
-        // `_mm`: `mm(g, t(mat2))`, `mm(t(self), g)`; `mul`: `g * other`, `g * self`.
+        // `_mm`: `mm(g, t(mat2))`, `mm(t(self), g)`; `_bmm` likewise with
+        // `transpose(x, 1, 2)`; `mul`: `g * other`, `g * self`.
+        let flip = |x: &Bound<'_, PyAny>| -> PyResult<PyObject> {
+            let (one, two) = (1i64.into_py(py), 2i64.into_py(py));
+            call(py, &ops[1], [x, one.bind(py), two.bind(py)])
+        };
         let grad = |i: usize| -> PyResult<PyObject> {
             match (self.kind, i) {
+                (Kind::Bmm, 0) => call(py, &ops[0], [g, flip(&other)?.bind(py)]),
+                (Kind::Bmm, _) => call(py, &ops[0], [flip(&this)?.bind(py), g]),
                 (Kind::Mm, 0) => call(py, &ops[0], [g, call(py, &ops[1], [&other])?.bind(py)]),
                 (Kind::Mm, _) => call(py, &ops[0], [call(py, &ops[1], [&this])?.bind(py), g]),
                 // `MulBackward0` multiplies by `mul.Tensor`, a Python number
@@ -100,6 +107,59 @@ impl PyNodeApply {
             (gs, go)
         };
         Ok(Some(PyTuple::new_bound(py, [gs, go]).into_any().unbind()))
+    }
+
+    /// `PowBackward0` (`pow.Tensor_Scalar`) for an int or float exponent other than
+    /// 0.5 (whose derivative torch computes with `rsqrt`: the Python formula):
+    /// `self` unpacked (and checked) first, as `BuiltinNode.apply`, then
+    /// `g * (self ** (e - 1) * e)`; an exponent of 0 gives `g * 0`.
+    pub(crate) fn pow_scalar(
+        &self,
+        py: Python<'_>,
+        g: &Bound<'_, PyAny>,
+        saved: &[PyObject],
+        released: bool,
+        n_next: usize,
+    ) -> PyResult<Option<PyObject>> {
+        let [s, e] = saved else {
+            return Ok(None);
+        };
+        let e = e.bind(py);
+        // `e - 1` as Python computes it, for the exponents taken here.
+        let less = if e.is_exact_instance_of::<PyLong>() {
+            match e.extract::<i64>().ok().and_then(|v| v.checked_sub(1)) {
+                Some(v) => v.into_py(py),
+                None => return Ok(None),
+            }
+        } else if e.is_exact_instance_of::<PyFloat>() {
+            let v = e.extract::<f64>()?;
+            if v == 0.5 {
+                return Ok(None);
+            }
+            (v - 1.0).into_py(py)
+        } else {
+            return Ok(None);
+        };
+        let ty = self.saved_tensor.bind(py);
+        let Some(this) = unpack(s.bind(py), ty, self.layout.as_ref(), released)? else {
+            return Ok(None);
+        };
+        if g.is_none() {
+            let none = PyTuple::new_bound(py, (0..n_next).map(|_| py.None()));
+            return Ok(Some(none.into_any().unbind()));
+        }
+        let [pow, scale, times] = &self.ops[..] else {
+            return Ok(None);
+        };
+        let grad = if e.eq(0)? {
+            let zero = 0i64.into_py(py);
+            call(py, scale, [g, zero.bind(py)])?
+        } else {
+            let p = call(py, pow, [&this, less.bind(py)])?;
+            let d = call(py, scale, [p.bind(py), e])?;
+            call(py, times, [g, d.bind(py)])?
+        };
+        Ok(Some(PyTuple::new_bound(py, [grad]).into_any().unbind()))
     }
 
     /// `DivBackward0` when `other` needs no gradient (a tensor that does not
