@@ -1,5 +1,5 @@
 """Large ``add``/``sub``/``mul``/``div`` (Tensor and Scalar overloads) and ``add_``/``sub_``/``mul_``:
-from two grains (64k elements) with more than one intra-op thread, the Rust fast path runs its loops
+from eight grains (256k elements) with more than one intra-op thread, the Rust fast path runs its loops
 on the pool (Note [Large binary on the pool]); below that, or on one thread, numpy's loop runs. Both
 are pinned here bit for bit against numpy's own expression, below and above the pool threshold, for
 every dtype the fast path takes, with tensor, single-element and Python-number operands, ``alpha``,
@@ -13,8 +13,8 @@ from kernel_probe import run
 from opyard import _core
 from opyard._aten import fast
 
-POOL_MIN = 1 << 16
-SIZES = [POOL_MIN - 3, POOL_MIN, 300_001]
+POOL_MIN = 1 << 18
+SIZES = [POOL_MIN - 3, POOL_MIN, 600_001]
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
 OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide}
 
