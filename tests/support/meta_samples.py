@@ -792,3 +792,5 @@ SAMPLES["hamming_window.periodic_alpha_beta"] = lambda m: ((6, True, 0.5, 0.4), 
 SAMPLES["kaiser_window.beta"] = lambda m: ((6, True, 3.0), {"device": m.device})
 SAMPLES["randperm"] = lambda m: ((5,), {"device": m.device})
 SAMPLES["randperm.generator"] = lambda m: ((5,), {"generator": None, "device": m.device})
+SAMPLES["_unsafe_view"] = lambda m: ((m(2, 3), [3, 2]), {})
+SAMPLES["scalar_tensor"] = lambda m: ((2.5,), {"device": m.device})

@@ -1138,6 +1138,7 @@ PLAN = {
     'aten::sinh_': ('aten::sinh',),
     'aten::linalg_vector_norm': ('=',),
     'aten::_to_copy': ('=',),
+    'aten::_unsafe_view': ('=',),
     'aten::alias': ('=',),
     'aten::cat': ('=',),
     'aten::clone': ('=',),
@@ -1559,5 +1560,4 @@ PLAN = {
 # Formula rows naming no built-in operator.
 MISSING = (
     'aten::_reshape_alias',
-    'aten::_unsafe_view',
 )
