@@ -14,16 +14,19 @@
 //! Note [Caller takes part]: handing a whole call to the pool (`ThreadPool::install`)
 //! puts the calling thread to sleep until a woken worker has run it: two wake-ups
 //! per call, and the caller's core idle. Instead the caller spawns `num_threads() - 1`
-//! helpers (`in_place_scope`) and itself runs tasks from the same counter until none
-//! is left, so the work starts at once and a helper that wakes late finds less (or
-//! nothing) to do: on a busy machine a call degrades to the one-thread time plus a
-//! wake-up, never to two. Which thread runs a task does not change what it computes:
+//! helpers and itself runs tasks from the same counter until none is left, so the
+//! work starts at once and a helper that wakes late finds less (or nothing) to do.
+//! The caller then waits only for the helpers that joined (each finishing a task it
+//! claimed), never for one not yet scheduled: a helper that starts after the call
+//! closed returns at once (rayon's scopes would wait for it, and on a busy machine a
+//! worker can wait for a core for milliseconds). So a call never takes much longer
+//! than on one thread. Which thread runs a task does not change what it computes:
 //! the tasks and their order of combination are fixed by the sizes alone.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use parking_lot::{Mutex, RwLock};
+use parking_lot::{Condvar, Mutex, RwLock};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 /// Elements per task below which a kernel stays on the calling thread.
@@ -76,21 +79,104 @@ fn run_tasks<F: Fn(usize) + Sync>(tasks: usize, parallel: bool, f: F) {
         (0..tasks).for_each(f);
         return;
     };
-    let next = AtomicUsize::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= tasks {
-            break;
-        }
-        f(i);
-    };
-    let helpers = pool.current_num_threads().min(tasks - 1);
-    pool.in_place_scope(|s| {
-        for _ in 0..helpers {
-            s.spawn(|_| work());
-        }
-        work();
+    let f: &(dyn Fn(usize) + Sync) = &f;
+    // SAFETY: only the lifetime is erased. `Shared::run` calls the function only
+    // between its registration (`enter`, refused once the call is closed) and its
+    // `leave`, and `close` below returns only when no helper is registered, so no
+    // helper calls it after this function returns and `f` is dropped.
+    let f: &'static (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
+    let shared = Arc::new(Shared {
+        next: AtomicUsize::new(0),
+        tasks,
+        f: FnRef(f),
+        state: Mutex::new((true, 0)),
+        left: Condvar::new(),
+        panic: Mutex::new(None),
     });
+    for _ in 0..pool.current_num_threads().min(tasks - 1) {
+        let s = shared.clone();
+        pool.spawn(move || s.help());
+    }
+    {
+        // Closed on the way out, also when a task of the caller's panics.
+        let _close = CloseOnDrop(&shared);
+        shared.work();
+    }
+    // A helper's panic surfaces in the caller, as a panic inside `install` did.
+    let payload = shared.panic.lock().take();
+    if let Some(payload) = payload {
+        std::panic::resume_unwind(payload);
+    }
+}
+
+/// Closes a call's tasks when dropped (see `Shared::close`).
+struct CloseOnDrop<'a>(&'a Shared);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// The erased work function of one call (see `run_tasks`).
+#[derive(Clone, Copy)]
+struct FnRef(&'static (dyn Fn(usize) + Sync));
+
+/// One call's tasks: the next unclaimed task, and whether helpers may still join
+/// (`state.0`) and how many are working (`state.1`).
+struct Shared {
+    next: AtomicUsize,
+    tasks: usize,
+    f: FnRef,
+    state: Mutex<(bool, usize)>,
+    left: Condvar,
+    /// The payload of a helper's panic, resumed by the caller.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+impl Shared {
+    /// Runs unclaimed tasks until none is left (a task that panics leaves the rest to
+    /// the other threads).
+    fn work(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.tasks {
+                break;
+            }
+            (self.f.0)(i);
+        }
+    }
+
+    /// A helper's part: joins while the call is open, works, leaves. A helper that
+    /// starts after the caller closed the call returns without touching its data.
+    fn help(&self) {
+        {
+            let mut st = self.state.lock();
+            if !st.0 || self.next.load(Ordering::Relaxed) >= self.tasks {
+                return;
+            }
+            st.1 += 1;
+        }
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.work()));
+        if let Err(payload) = run {
+            self.panic.lock().get_or_insert(payload);
+        }
+        let mut st = self.state.lock();
+        st.1 -= 1;
+        if st.1 == 0 {
+            self.left.notify_all();
+        }
+    }
+
+    /// The caller's end: no helper may join any more; waits for those working (each
+    /// is finishing a task it claimed), not for helpers not yet started.
+    fn close(&self) {
+        let mut st = self.state.lock();
+        st.0 = false;
+        while st.1 > 0 {
+            self.left.wait(&mut st);
+        }
+    }
 }
 
 /// `items` as slots a task takes its own item from (each exactly once).
@@ -319,6 +405,32 @@ mod tests {
         }
         set_num_threads(1);
         assert_eq!(num_threads(), 1);
+    }
+
+    #[test]
+    fn every_task_runs_once_and_a_helpers_panic_reaches_the_caller() {
+        let _serial = thread_count_guard();
+        for threads in [1, 2, 4] {
+            set_num_threads(threads);
+            let mut out = vec![0u32; 1 << 18];
+            for_chunks(&mut out, |start, c| {
+                for (k, o) in c.iter_mut().enumerate() {
+                    *o += (start + k) as u32;
+                }
+            });
+            assert!(out.iter().enumerate().all(|(i, &o)| o == i as u32));
+        }
+        set_num_threads(2);
+        let caught = std::panic::catch_unwind(|| {
+            run_tasks(64, true, |i| {
+                if i % 2 == 1 {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                    panic!("task {i}");
+                }
+            })
+        });
+        assert!(caught.is_err());
+        set_num_threads(1);
     }
 
     #[test]
