@@ -137,12 +137,19 @@ pub fn float_binary_from<I: Copy, F: Float>(
 /// # Panics
 /// On `BinOp::Div` (in-place division of integers changes the dtype).
 pub fn arith_inplace<T: Arith>(op: BinOp, out: &mut [T], rhs: Operand<'_, T>) {
-    let f = match op {
-        BinOp::Add => T::add,
-        BinOp::Sub => T::sub,
-        BinOp::Mul => T::mul,
+    // One loop per op with the operation inlined (a function pointer chosen first
+    // would be an indirect call per element, which no loop vectorises).
+    match op {
+        BinOp::Add => update_with(out, rhs, T::add),
+        BinOp::Sub => update_with(out, rhs, T::sub),
+        BinOp::Mul => update_with(out, rhs, T::mul),
         BinOp::Div => panic!("arith_inplace: no in-place division"),
-    };
+    }
+}
+
+/// `out[i] = f(out[i], rhs[i])` in place.
+#[inline(always)]
+fn update_with<T: Copy>(out: &mut [T], rhs: Operand<'_, T>, f: impl Fn(T, T) -> T) {
     match rhs {
         Operand::Slice(b) => {
             for (o, &y) in out.iter_mut().zip(b) {
