@@ -18,17 +18,14 @@ torch records it. Which operators torch composes is data (``tests/data/torch_mak
 torch's dispatch tables); a test keeps ``RECORDED`` and ``COMPOSED`` equal to what it says.
 """
 
-from .. import _core
-from .. import _dtype as D  # noqa: F401 (dtypes of the compositions)
-from ..dispatcher import DispatchKey, DispatchKeySet
+from .. import _dtype as D
 from .._memory_format import contiguous_format
 from .._ops import ops, registered_keys
 
-__all__ = ["decomposition", "CALL_COMPOSITE", "RECORDED", "COMPOSED"]
+__all__ = ["decomposition", "composition", "CALL_COMPOSITE", "RECORDED", "COMPOSED"]
 
 A = ops.aten
 CALL_COMPOSITE = object()
-_TRACER = DispatchKeySet(DispatchKey.Tracer)
 
 # CompositeImplicitAutograd here, a kernel of its own in torch.
 RECORDED = frozenset((
@@ -47,6 +44,7 @@ RECORDED = frozenset((
     "aten::blackman_window.periodic", "aten::bartlett_window", "aten::bartlett_window.periodic",
     "aten::kaiser_window", "aten::kaiser_window.periodic", "aten::hamming_window.periodic_alpha",
     "aten::hamming_window.periodic_alpha_beta", "aten::kaiser_window.beta", "aten::native_channel_shuffle",
+    "aten::affine_grid_generator",
 ))
 
 
@@ -57,15 +55,44 @@ def _wrap(dim, n):
     return dim % n
 
 
+def _view_strides(shape, stride, target):
+    """The strides of ``target`` seen over memory laid out as ``shape``/``stride`` without a copy, or
+    None when that needs one (torch's ``computeStride``)."""
+    if not shape:
+        return [1] * len(target)
+    numel = 1
+    for s in shape:
+        numel *= s
+    if numel == 0:
+        if list(shape) == list(target):
+            return list(stride)
+        out = [0] * len(target)
+        for d in reversed(range(len(target))):
+            out[d] = 1 if d == len(target) - 1 else max(target[d + 1], 1) * out[d + 1]
+        return out
+    out = [0] * len(target)
+    view_d = len(target) - 1
+    chunk = stride[-1]
+    tensor_numel = view_numel = 1
+    for d in reversed(range(len(shape))):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and stride[d - 1] != tensor_numel * chunk):
+            while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                out[view_d] = view_numel * chunk
+                view_numel *= target[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk = stride[d - 1]
+                tensor_numel = view_numel = 1
+    return out if view_d == -1 else None
+
+
 def _strides_allow(x, shape):
-    """Whether ``x`` can be seen with ``shape`` without a copy (torch's ``computeStride``): asked of
-    a view made with the trace off and discarded."""
-    with _core._KeyGuard(exclude=_TRACER):
-        try:
-            A.view.default(x.detach(), shape)
-        except RuntimeError:
-            return False
-    return True
+    """Whether ``x`` can be seen with ``shape`` without a copy: a question of its metadata only (no
+    operator call, which a trace or a dispatch mode would see)."""
+    return _view_strides(list(x.shape), list(x.stride()), list(shape)) is not None
 
 
 def _reshape(x, shape):
@@ -225,6 +252,13 @@ COMPOSED = {
     "aten::square_": _square_,
     "aten::nanmean": _nanmean,
 }
+
+
+def composition(op):
+    """torch's composition of ``op`` when torch composes it and opyard runs it as one kernel, else
+    None: what a ``__torch_dispatch__`` handler sees in place of ``op`` (torch's handlers sit below
+    its CompositeImplicitAutograd kernels)."""
+    return COMPOSED.get(op.name())
 
 
 def decomposition(op):
