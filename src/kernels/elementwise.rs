@@ -137,12 +137,19 @@ pub fn float_binary_from<I: Copy, F: Float>(
 /// # Panics
 /// On `BinOp::Div` (in-place division of integers changes the dtype).
 pub fn arith_inplace<T: Arith>(op: BinOp, out: &mut [T], rhs: Operand<'_, T>) {
-    let f = match op {
-        BinOp::Add => T::add,
-        BinOp::Sub => T::sub,
-        BinOp::Mul => T::mul,
+    // One loop per op with the operation inlined (a function pointer chosen first
+    // would be an indirect call per element, which no loop vectorises).
+    match op {
+        BinOp::Add => update_with(out, rhs, T::add),
+        BinOp::Sub => update_with(out, rhs, T::sub),
+        BinOp::Mul => update_with(out, rhs, T::mul),
         BinOp::Div => panic!("arith_inplace: no in-place division"),
-    };
+    }
+}
+
+/// `out[i] = f(out[i], rhs[i])` in place.
+#[inline(always)]
+fn update_with<T: Copy>(out: &mut [T], rhs: Operand<'_, T>, f: impl Fn(T, T) -> T) {
     match rhs {
         Operand::Slice(b) => {
             for (o, &y) in out.iter_mut().zip(b) {
@@ -155,4 +162,72 @@ pub fn arith_inplace<T: Arith>(op: BinOp, out: &mut [T], rhs: Operand<'_, T>) {
             }
         }
     }
+}
+
+impl<'a, T: Copy> Operand<'a, T> {
+    /// The operand of the `len` results from `start` on: that piece of a slice, a
+    /// scalar as it is.
+    #[inline]
+    pub fn part(self, start: usize, len: usize) -> Operand<'a, T> {
+        match self {
+            Operand::Slice(s) => Operand::Slice(&s[start..start + len]),
+            Operand::Scalar(v) => Operand::Scalar(v),
+        }
+    }
+}
+
+/// `kernel(lhs, rhs, out)` with `out` split into contiguous chunks on the intra-op
+/// pool when it is large (`parallel::for_chunks`), the operands split alike. Each
+/// element is computed by the same expression as on one thread, so the result does
+/// not depend on the number of threads.
+pub fn on_pool<A, B, U, K>(lhs: Operand<'_, A>, rhs: Operand<'_, B>, out: &mut [U], kernel: K)
+where
+    A: Copy + Sync,
+    B: Copy + Sync,
+    U: Send,
+    K: Fn(Operand<'_, A>, Operand<'_, B>, &mut [U]) + Sync,
+{
+    super::parallel::for_chunks(out, |start, os| {
+        let n = os.len();
+        kernel(lhs.part(start, n), rhs.part(start, n), os)
+    });
+}
+
+/// `out = out ± alpha * rhs` in place (`subtract`: minus), the product rounded (or
+/// wrapped) in `T` first, as [`scaled`]. `rhs` must not alias `out`.
+pub fn scaled_inplace<T: Arith>(subtract: bool, out: &mut [T], rhs: Operand<'_, T>, alpha: T) {
+    match rhs {
+        Operand::Scalar(y) => {
+            let op = if subtract { BinOp::Sub } else { BinOp::Add };
+            arith_inplace(op, out, Operand::Scalar(y.mul(alpha)))
+        }
+        Operand::Slice(b) if subtract => {
+            for (o, &v) in out.iter_mut().zip(b) {
+                *o = o.sub(v.mul(alpha));
+            }
+        }
+        Operand::Slice(b) => {
+            for (o, &v) in out.iter_mut().zip(b) {
+                *o = o.add(v.mul(alpha));
+            }
+        }
+    }
+}
+
+/// `out op= rhs` (times `alpha` for add/sub when given) in place, `out` split into
+/// chunks on the intra-op pool when large ([`on_pool`]'s split); the values are the
+/// one-thread loops' ([`arith_inplace`], [`scaled_inplace`]).
+pub fn inplace_on_pool<T: Arith + Send + Sync>(
+    op: BinOp,
+    out: &mut [T],
+    rhs: Operand<'_, T>,
+    alpha: Option<T>,
+) {
+    super::parallel::for_chunks(out, |start, os| {
+        let r = rhs.part(start, os.len());
+        match alpha {
+            None => arith_inplace(op, os, r),
+            Some(a) => scaled_inplace(op == BinOp::Sub, os, r, a),
+        }
+    });
 }

@@ -12,7 +12,7 @@
 //! softmax, as torch's float kernels do, and in `f64` for the norms' statistics
 //! (see `row_stats`).
 
-use super::parallel::{for_chunks, for_row_blocks, for_row_blocks2, map_chunks_mut, GRAIN};
+use super::parallel::{for_chunks, for_row_blocks, for_row_blocks_aux, map_chunks_mut, GRAIN};
 use multiversion::{multiversion, target::selected_target};
 
 use super::vmath::Real;
@@ -337,7 +337,7 @@ pub fn norm<T: Real>(
         return;
     }
     assert_eq!(stats.len(), 2 * (x.len() / cols));
-    for_row_blocks2(x, cols, out, stats, 2, |xs, os, ss| {
+    for_row_blocks_aux(x, cols, out, cols, stats, 2, |xs, os, ss| {
         norm_rows(xs, cols, w, b, eps, center, os, ss)
     });
 }

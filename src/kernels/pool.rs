@@ -9,7 +9,7 @@
 //! flat position `h * width + w` within the plane. The output size (padding,
 //! dilation, `ceil_mode`) is the caller's, checked before.
 
-use super::parallel::{for_row_blocks, for_row_blocks_pair};
+use super::parallel::{for_row_blocks, for_row_blocks_aux};
 use super::reduce_dim::DimElem;
 
 /// The geometry of one 2-D max pool: input and output plane sizes and the
@@ -58,37 +58,45 @@ pub fn max_pool2d<T: DimElem>(x: &[T], g: &Pool2d, values: &mut [T], indices: &m
         .collect();
     let (dh, dw) = g.dilation;
     let pin = plane_in.max(1);
-    for_row_blocks_pair(x, pin, values, indices, plane_out, |xs, vs, is| {
-        let planes = xs
-            .chunks(pin)
-            .zip(vs.chunks_mut(plane_out).zip(is.chunks_mut(plane_out)));
-        for (xp, (vp, ip)) in planes {
-            for (r, &(h0, h1)) in rows.iter().enumerate() {
-                let vrow = &mut vp[r * ow..(r + 1) * ow];
-                let irow = &mut ip[r * ow..(r + 1) * ow];
-                for ((v, i), &(w0, w1)) in vrow.iter_mut().zip(irow.iter_mut()).zip(&cols) {
-                    let mut best = T::NEG_INF;
-                    let mut at = h0 * iw + w0;
-                    let mut h = h0;
-                    while h < h1 {
-                        let line = &xp[h * iw..(h + 1) * iw];
-                        let mut w = w0;
-                        while w < w1 {
-                            let x = line[w];
-                            if x > best || x.is_nan() {
-                                best = x;
-                                at = h * iw + w;
+    for_row_blocks_aux(
+        x,
+        pin,
+        values,
+        plane_out,
+        indices,
+        plane_out,
+        |xs, vs, is| {
+            let planes = xs
+                .chunks(pin)
+                .zip(vs.chunks_mut(plane_out).zip(is.chunks_mut(plane_out)));
+            for (xp, (vp, ip)) in planes {
+                for (r, &(h0, h1)) in rows.iter().enumerate() {
+                    let vrow = &mut vp[r * ow..(r + 1) * ow];
+                    let irow = &mut ip[r * ow..(r + 1) * ow];
+                    for ((v, i), &(w0, w1)) in vrow.iter_mut().zip(irow.iter_mut()).zip(&cols) {
+                        let mut best = T::NEG_INF;
+                        let mut at = h0 * iw + w0;
+                        let mut h = h0;
+                        while h < h1 {
+                            let line = &xp[h * iw..(h + 1) * iw];
+                            let mut w = w0;
+                            while w < w1 {
+                                let x = line[w];
+                                if x > best || x.is_nan() {
+                                    best = x;
+                                    at = h * iw + w;
+                                }
+                                w += dw;
                             }
-                            w += dw;
+                            h += dh;
                         }
-                        h += dh;
+                        *v = best;
+                        *i = at as i64;
                     }
-                    *v = best;
-                    *i = at as i64;
                 }
             }
-        }
-    });
+        },
+    );
 }
 
 /// Max pool backward: the gradient of each plane's input (`plane_in` values,

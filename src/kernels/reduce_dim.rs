@@ -85,6 +85,24 @@ fn for_slices<T: Sync, U: Send>(
     }
 }
 
+/// `out[r] = f(&mut state, row r of x)` for the rows of `n` elements of `x` (the
+/// `inner == 1` layout), the rows split across the pool in blocks, each block with
+/// its own `state` from `init` (a scratch buffer).
+fn for_rows<T: Sync, U: Send, S>(
+    x: &[T],
+    n: usize,
+    out: &mut [U],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &[T]) -> U + Sync,
+) {
+    for_row_blocks(x, n, out, 1, |_, rows, os| {
+        let mut state = init();
+        for (row, o) in rows.chunks(n).zip(os.iter_mut()) {
+            *o = f(&mut state, row);
+        }
+    });
+}
+
 /// `sum` along the dim of `x` read as `(outer, n, inner)` into `out`
 /// (`outer * inner` values), numpy's value bit for bit (Note [Dim sum order]).
 pub fn sum_dim<T: DimElem>(x: &[T], outer: usize, n: usize, inner: usize, out: &mut [T]) {
@@ -93,11 +111,7 @@ pub fn sum_dim<T: DimElem>(x: &[T], outer: usize, n: usize, inner: usize, out: &
         return;
     }
     if inner == 1 {
-        for_row_blocks(x, n, out, 1, |_, rows, os| {
-            for (row, o) in rows.chunks(n).zip(os.iter_mut()) {
-                *o = sum_float(row);
-            }
-        });
+        for_rows(x, n, out, || (), |_, row| sum_float(row));
         return;
     }
     for_slices(x, outer, n, inner, out, |os, xb, start| {
@@ -256,11 +270,7 @@ fn extreme_dim_mv<T: DimElem>(
         return;
     }
     if inner == 1 {
-        for_row_blocks(x, n, out, 1, |_, rows, os| {
-            for (row, o) in rows.chunks(n).zip(os.iter_mut()) {
-                *o = extreme_row(row, which);
-            }
-        });
+        for_rows(x, n, out, || (), |_, row| extreme_row(row, which));
         return;
     }
     for_slices(x, outer, n, inner, out, |os, xb, start| {
@@ -308,13 +318,16 @@ pub fn half_extreme_dim(
         return;
     }
     if inner == 1 {
-        for_row_blocks(bits, n, out, 1, |_, rows, os| {
-            let mut buf = Vec::with_capacity(n);
-            for (row, o) in rows.chunks(n).zip(os.iter_mut()) {
-                widen_into(row, format, &mut buf);
-                *o = extreme_row(&buf, which);
-            }
-        });
+        for_rows(
+            bits,
+            n,
+            out,
+            || Vec::with_capacity(n),
+            |buf, row| {
+                widen_into(row, format, buf);
+                extreme_row(buf, which)
+            },
+        );
         return;
     }
     for_slices(bits, outer, n, inner, out, |os, xb, start| {

@@ -124,10 +124,47 @@ pub fn scatter<T: super::Arith + Send + Sync>(
     inner: usize,
     combine: Combine,
 ) -> Result<(), i64> {
+    scatter_onto(out, None, n, idx, src, m, inner, combine)
+}
+
+/// [`scatter`] into `out` as a copy of `base` (same length): each block of rows is
+/// copied and then scattered into by the same task, so the copy runs on the pool
+/// too and the rows are still in cache when they are written. `out` may start
+/// uninitialised (every element is written); on `Err` it is partly written.
+#[allow(clippy::too_many_arguments)]
+pub fn scatter_copy<T: super::Arith + Send + Sync>(
+    out: &mut [T],
+    base: &[T],
+    n: usize,
+    idx: &[i64],
+    src: Src<'_, T>,
+    m: usize,
+    inner: usize,
+    combine: Combine,
+) -> Result<(), i64> {
+    assert_eq!(
+        out.len(),
+        base.len(),
+        "scatter_copy: base and out differ in length"
+    );
+    scatter_onto(out, Some(base), n, idx, src, m, inner, combine)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scatter_onto<T: super::Arith + Send + Sync>(
+    out: &mut [T],
+    base: Option<&[T]>,
+    n: usize,
+    idx: &[i64],
+    src: Src<'_, T>,
+    m: usize,
+    inner: usize,
+    combine: Combine,
+) -> Result<(), i64> {
     match combine {
-        Combine::Assign => scatter_with(out, n, idx, src, m, inner, |_, s| s),
-        Combine::Add => scatter_with(out, n, idx, src, m, inner, |o, s| o.add(s)),
-        Combine::Multiply => scatter_with(out, n, idx, src, m, inner, |o, s| o.mul(s)),
+        Combine::Assign => scatter_with(out, base, n, idx, src, m, inner, |_, s| s),
+        Combine::Add => scatter_with(out, base, n, idx, src, m, inner, |o, s| o.add(s)),
+        Combine::Multiply => scatter_with(out, base, n, idx, src, m, inner, |o, s| o.mul(s)),
     }
 }
 
@@ -144,8 +181,10 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
 }
 
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn scatter_with<T: Copy + Send + Sync>(
     out: &mut [T],
+    base: Option<&[T]>,
     n: usize,
     idx: &[i64],
     src: Src<'_, T>,
@@ -154,14 +193,22 @@ fn scatter_with<T: Copy + Send + Sync>(
     f: impl Fn(T, T) -> T + Sync,
 ) -> Result<(), i64> {
     let row = m * inner;
-    if row == 0 || idx.is_empty() {
-        return Ok(());
-    }
-    if n == 0 {
-        return Err(idx[0]);
+    if row == 0 || idx.is_empty() || n == 0 {
+        if let Some(b) = base {
+            out.copy_from_slice(b);
+        }
+        return if n == 0 && row != 0 && !idx.is_empty() {
+            Err(idx[0])
+        } else {
+            Ok(())
+        };
     }
     let bad = FirstBad::new();
     for_row_blocks(idx, row, out, n * inner, |first, is, os| {
+        if let Some(b) = base {
+            let start = first * n * inner;
+            os.copy_from_slice(&b[start..start + os.len()]);
+        }
         for (r, (ir, or)) in is
             .chunks_exact(row)
             .zip(os.chunks_exact_mut(n * inner))
@@ -231,6 +278,69 @@ fn select_run<T: Copy>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scatter_copy_is_a_copy_then_scatter_on_any_thread_count() {
+        let _serial = crate::kernels::parallel::thread_count_guard();
+        let (outer, n, m, inner) = (300, 257, 200, 2);
+        let base: Vec<f32> = (0..outer * n * inner)
+            .map(|i| (i % 1013) as f32 * 0.5)
+            .collect();
+        let idx: Vec<i64> = (0..outer * m * inner)
+            .map(|i| ((i * 7919) % n) as i64)
+            .collect();
+        let src: Vec<f32> = (0..outer * m * inner)
+            .map(|i| (i % 17) as f32 - 8.0)
+            .collect();
+        for combine in [Combine::Assign, Combine::Add, Combine::Multiply] {
+            let mut want = base.clone();
+            scatter(&mut want, n, &idx, Src::Tensor(&src), m, inner, combine).unwrap();
+            for threads in [1, 2, 3] {
+                crate::kernels::parallel::set_num_threads(threads);
+                let mut got = vec![f32::NAN; base.len()];
+                let r = scatter_copy(
+                    &mut got,
+                    &base,
+                    n,
+                    &idx,
+                    Src::Tensor(&src),
+                    m,
+                    inner,
+                    combine,
+                );
+                assert_eq!(r, Ok(()));
+                assert!(got
+                    .iter()
+                    .zip(&want)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()));
+            }
+        }
+        let mut got = vec![0.0f32; base.len()];
+        let mut bad = idx.clone();
+        bad[5000] = n as i64;
+        let r = scatter_copy(
+            &mut got,
+            &base,
+            n,
+            &bad,
+            Src::Value(1.0),
+            m,
+            inner,
+            Combine::Assign,
+        );
+        assert_eq!(r, Err(n as i64));
+        let r = scatter_copy(
+            &mut got,
+            &base,
+            n,
+            &[],
+            Src::Value(1.0),
+            0,
+            inner,
+            Combine::Add,
+        );
+        assert_eq!((r, got == base), (Ok(()), true));
+    }
 
     #[test]
     fn where_takes_a_where_the_condition_holds() {

@@ -25,7 +25,7 @@ def _fallbacks():
     base = np.arange(12, dtype=np.float32)
     ro = np.ones(3, np.float32)
     ro.flags.writeable = False
-    big = np.ones(1 << 16, np.float32)
+    big = np.ones((1 << 16) - 8, np.float32)  # past the small path, short of the pool's threshold
     cpu0 = opyard.ones(2, device="cpu:0")
     swapped = opyard.ones(3)
     swapped._data = np.ones(3, ">f4")  # from_numpy refuses byte-swapped arrays; kernels must too
@@ -44,7 +44,7 @@ def _fallbacks():
         ("byte-swapped", "sum", (swapped,)),
         ("a cpu:0 tensor keeps its device", "add.Tensor", (cpu0, cpu0)),
         ("a cpu:0 tensor keeps its device (clone)", "clone", (cpu0,)),
-        ("large", "add.Tensor", (opyard.from_numpy(big), opyard.from_numpy(big))),
+        ("large, short of the pool", "add.Tensor", (opyard.from_numpy(big), opyard.from_numpy(big))),
         ("large division", "div.Tensor", (opyard.from_numpy(big[:20000]), opyard.from_numpy(big[:20000]))),
         ("python bool", "add.Scalar", (f32(3), True)),
         ("int beyond int64", "mul.Scalar", (f32(3), 2**70)),

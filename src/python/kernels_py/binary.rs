@@ -158,7 +158,7 @@ fn tensors(
         return Ok(None);
     };
     if len > max_len(op) {
-        return Ok(None);
+        return super::binary_large::tensors(py, op, x, y, xs, ys, dims, alpha);
     }
     match x.dt {
         Dt::F32 => float_op::<f32>(py, op, dims, operand(x, xs), operand(y, ys), alpha),
@@ -185,7 +185,7 @@ fn with_number(
     }
     let (dims, len) = (x.dims(), x.len);
     if len > max_len(op) {
-        return Ok(None);
+        return super::binary_large::with_number(py, op, x, n);
     }
     let Some(f) = n.float() else {
         return Ok(None);

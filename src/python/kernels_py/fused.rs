@@ -14,6 +14,7 @@
 //! given and never calls into Python. Arrays go through the numpy crate's safe
 //! API (typed downcast, borrow-checked slices, `zeros_bound` for results).
 
+use super::common::{by_dtype, contiguous};
 use crate::kernels::fused;
 use crate::kernels::parallel;
 use crate::kernels::reduce::{
@@ -34,18 +35,6 @@ use pyo3::types::PyBool;
 trait FusedElem: Real + Element + Elem + crate::kernels::Float + Send + Sync {}
 impl FusedElem for f32 {}
 impl FusedElem for f64 {}
-
-/// `x` as a C-contiguous, aligned array of `T`, borrowed for reading.
-pub(super) fn contiguous<'py, T: Element>(
-    x: &Bound<'py, PyAny>,
-) -> Option<PyReadonlyArrayDyn<'py, T>> {
-    let a = x.downcast::<PyArrayDyn<T>>().ok()?;
-    let aligned = (a.data() as usize).is_multiple_of(std::mem::align_of::<T>());
-    if !(a.is_c_contiguous() && aligned) {
-        return None;
-    }
-    a.try_readonly().ok()
-}
 
 /// `x` (optional) as `T`'s array of exactly `len` elements; `Err(())` when given but unreadable.
 fn optional<'py, T: Element>(
@@ -79,24 +68,6 @@ pub(super) fn filled<'py, T: Elem + Send>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let dims: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
     alloc(py, &dims, |os| py.allow_threads(|| fill(os)))
-}
-
-/// Runs `$body` with `$t` bound to `f32` or `f64`, the element type of `$x`; `None` otherwise.
-macro_rules! by_dtype {
-    ($x:expr, $t:ident => $body:expr) => {{
-        if !fast_paths() {
-            return Ok(None);
-        }
-        if $x.downcast::<PyArrayDyn<f32>>().is_ok() {
-            type $t = f32;
-            $body
-        } else if $x.downcast::<PyArrayDyn<f64>>().is_ok() {
-            type $t = f64;
-            $body
-        } else {
-            Ok(None)
-        }
-    }};
 }
 
 /// `(n, inner)` of `shape` reduced along `dim` (Note [Fused layout]).
@@ -134,7 +105,7 @@ fn _fused_softmax(
     dim: usize,
     log: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => softmax_as::<T>(py, x, dim, log))
+    by_dtype!(x, [f32, f64], T => softmax_as::<T>(py, x, dim, log))
 }
 
 fn softmax_backward_as<'py, T: FusedElem>(
@@ -168,7 +139,7 @@ fn _fused_softmax_backward(
     dim: usize,
     log: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(g, T => softmax_backward_as::<T>(py, g, y, dim, log))
+    by_dtype!(g, [f32, f64], T => softmax_backward_as::<T>(py, g, y, dim, log))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -219,7 +190,7 @@ fn _fused_norm(
     eps: f64,
     center: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => norm_as::<T>(py, x, cols, weight, bias, eps, center))
+    by_dtype!(x, [f32, f64], T => norm_as::<T>(py, x, cols, weight, bias, eps, center))
 }
 
 fn norm_stats_as<'py, T: FusedElem>(
@@ -255,7 +226,7 @@ fn _fused_norm_stats(
     eps: f64,
     center: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => norm_stats_as::<T>(py, x, cols, eps, center))
+    by_dtype!(x, [f32, f64], T => norm_stats_as::<T>(py, x, cols, eps, center))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -331,7 +302,7 @@ fn _fused_norm_backward(
     center: bool,
     mask: [bool; 3],
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => norm_backward_as::<T>(py, g, x, stats, weight, cols, center, mask))
+    by_dtype!(x, [f32, f64], T => norm_backward_as::<T>(py, g, x, stats, weight, cols, center, mask))
 }
 
 /// Which pointwise activation.
@@ -373,7 +344,7 @@ fn act_as<'py, T: FusedElem>(
 /// `gelu(x)` (`tanh`: torch's `approximate="tanh"`), or `None`.
 #[pyfunction]
 fn _fused_gelu(py: Python<'_>, x: &Bound<'_, PyAny>, tanh: bool) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => act_as::<T>(py, Act::Gelu { tanh }, x, None))
+    by_dtype!(x, [f32, f64], T => act_as::<T>(py, Act::Gelu { tanh }, x, None))
 }
 
 /// `g * gelu'(x)`, or `None`.
@@ -384,19 +355,19 @@ fn _fused_gelu_backward(
     x: &Bound<'_, PyAny>,
     tanh: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => act_as::<T>(py, Act::Gelu { tanh }, x, Some(g)))
+    by_dtype!(x, [f32, f64], T => act_as::<T>(py, Act::Gelu { tanh }, x, Some(g)))
 }
 
 /// `sigmoid(x)`, or `None`.
 #[pyfunction]
 fn _fused_sigmoid(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => act_as::<T>(py, Act::Sigmoid, x, None))
+    by_dtype!(x, [f32, f64], T => act_as::<T>(py, Act::Sigmoid, x, None))
 }
 
 /// `silu(x)`, or `None`.
 #[pyfunction]
 fn _fused_silu(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => act_as::<T>(py, Act::Silu, x, None))
+    by_dtype!(x, [f32, f64], T => act_as::<T>(py, Act::Silu, x, None))
 }
 
 /// `g * silu'(x)`, or `None`.
@@ -406,7 +377,7 @@ fn _fused_silu_backward(
     g: &Bound<'_, PyAny>,
     x: &Bound<'_, PyAny>,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => act_as::<T>(py, Act::Silu, x, Some(g)))
+    by_dtype!(x, [f32, f64], T => act_as::<T>(py, Act::Silu, x, Some(g)))
 }
 
 fn sum_as<'py, T: FusedElem>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Option<PyObject>> {
@@ -426,7 +397,7 @@ fn sum_as<'py, T: FusedElem>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult
 /// blocked and on the pool (Note [Blocked sum]); or `None`.
 #[pyfunction]
 fn _blocked_sum(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => sum_as::<T>(py, x))
+    by_dtype!(x, [f32, f64], T => sum_as::<T>(py, x))
 }
 
 /// The float32 sum of a large bfloat16 (`bf16` true) or float16 array given as
@@ -535,7 +506,7 @@ fn _scan(
     dim: usize,
     product: bool,
 ) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, T => scan_as::<T>(py, x, dim, product))
+    by_dtype!(x, [f32, f64], T => scan_as::<T>(py, x, dim, product))
 }
 
 /// From this many elements a bfloat16 `add`/`sub`/`mul`/`div` of two tensors runs

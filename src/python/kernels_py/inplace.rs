@@ -10,7 +10,7 @@
 use super::binary::MAX_FAST_LEN;
 use super::scalars::{alpha_arg, alpha_fits, FromNum, Num};
 use super::tensor_io::{plain_cpu_tensor, tensor_array};
-use crate::kernels::elementwise::{arith_inplace, BinOp, Operand};
+use crate::kernels::elementwise::{arith_inplace, scaled_inplace, BinOp, Operand};
 use crate::kernels::strided::arith_inplace_strided;
 use crate::kernels::Arith;
 use crate::python::ffi::numpy::{ArrayRef, Dt, Elem};
@@ -58,8 +58,11 @@ pub fn update_pair(
     let Some(x) = ArrayRef::read(&xa) else {
         return Ok(None);
     };
-    if !x.writeable() || x.len > MAX_FAST_LEN {
+    if !x.writeable() {
         return Ok(None);
+    }
+    if x.len > MAX_FAST_LEN {
+        return super::inplace_large::update_pair(py, op, self_obj, state, &x, &ya, alpha);
     }
     let Some(y) = ArrayRef::read(&ya) else {
         return strided(py, op, self_obj, state, &x, &ya, alpha);
@@ -129,19 +132,8 @@ fn update_strided<T: Arith + FromNum + Elem>(
     y: &StridedRef<'_, '_>,
     alpha: Option<Num>,
 ) -> bool {
-    let alpha = match alpha {
-        None => None,
-        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
-        Some(Num::Int(i))
-            if !alpha_fits::<i64>(op, i)
-                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
-        {
-            return false
-        }
-        Some(a) => match T::from_num(a) {
-            Some(a) => Some(a),
-            None => return false,
-        },
+    let Some(alpha) = alpha_as::<T>(op, alpha) else {
+        return false;
     };
     x.update_strided::<T, _>(y, |out, ys| arith_inplace_strided(op, out, ys, alpha))
         .is_some()
@@ -156,19 +148,8 @@ fn update<T: Arith + FromNum + Elem>(
     single: bool,
     alpha: Option<Num>,
 ) -> bool {
-    let alpha = match alpha {
-        None => None,
-        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
-        Some(Num::Int(i))
-            if !alpha_fits::<i64>(op, i)
-                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
-        {
-            return false
-        }
-        Some(a) => match T::from_num(a) {
-            Some(a) => Some(a),
-            None => return false,
-        },
+    let Some(alpha) = alpha_as::<T>(op, alpha) else {
+        return false;
     };
     x.update::<T, _>(y, |out, ys| match (alpha, single) {
         (None, true) => arith_inplace(op, out, Operand::Scalar(ys[0])),
@@ -176,15 +157,23 @@ fn update<T: Arith + FromNum + Elem>(
         // `x ± alpha * y`: the product rounded (or wrapped) in `T` first, as the
         // Python kernel's `np.multiply` then `np.add` (see `elementwise::scaled`).
         (Some(a), true) => arith_inplace(op, out, Operand::Scalar(ys[0].mul(a))),
-        (Some(a), false) => {
-            for (o, &v) in out.iter_mut().zip(ys) {
-                *o = if op == BinOp::Sub {
-                    o.sub(v.mul(a))
-                } else {
-                    o.add(v.mul(a))
-                };
-            }
-        }
+        (Some(a), false) => scaled_inplace(op == BinOp::Sub, out, Operand::Slice(ys), a),
     })
     .is_some()
+}
+
+/// `alpha` in `T` for `self op= alpha * other`: `Some(None)` without one, `None` when it
+/// does not fit `T` (the Python kernel then raises or converts).
+pub(super) fn alpha_as<T: FromNum>(op: BinOp, alpha: Option<Num>) -> Option<Option<T>> {
+    match alpha {
+        None => Some(None),
+        // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).
+        Some(Num::Int(i))
+            if !alpha_fits::<i64>(op, i)
+                || (op == BinOp::Sub && T::from_num(Num::Int(-i)).is_none()) =>
+        {
+            None
+        }
+        Some(a) => T::from_num(a).map(Some),
+    }
 }

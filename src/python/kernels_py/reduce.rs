@@ -23,6 +23,38 @@ fn reduced_shape(shape: &[usize], first: usize, last: usize) -> Vec<usize> {
         .collect()
 }
 
+/// `kernel(elements, outer, n, inner, out)` for a C-contiguous array `x` of `T` read as
+/// `(outer, n, inner)` around its dims `first..=last`, into a new zeroed array of `U` of
+/// the shape without them, run with the GIL released; `None` when `x` is not taken or,
+/// unless `empty_ok`, `n` is 0.
+fn reduce_into<'py, T: Element + Sync, U: Element + Send>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    first: usize,
+    last: usize,
+    empty_ok: bool,
+    kernel: impl FnOnce(&[T], usize, usize, usize, &mut [U]) + Send,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let Some((outer, n, inner)) = around(xr.shape(), first, last) else {
+        return Ok(None);
+    };
+    if n == 0 && !empty_ok {
+        return Ok(None);
+    }
+    let shape = reduced_shape(xr.shape(), first, last);
+    let out = PyArrayDyn::<U>::zeros_bound(py, shape.as_slice(), false);
+    {
+        let xs = xr.as_slice()?;
+        let mut w = out.readwrite();
+        let os = w.as_slice_mut()?;
+        py.allow_threads(|| kernel(xs, outer, n, inner, os));
+    }
+    Ok(Some(out.into_any().unbind()))
+}
+
 fn reduce_as<'py, T: DimElem + Element>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
@@ -41,27 +73,17 @@ fn reduce_as<'py, T: DimElem + Element>(
             )))
         }
     };
-    let Some(xr) = contiguous::<T>(x) else {
-        return Ok(None);
-    };
-    let Some((outer, n, inner)) = around(xr.shape(), first, last) else {
-        return Ok(None);
-    };
-    if which.is_some() && n == 0 {
-        return Ok(None);
-    }
-    let out =
-        PyArrayDyn::<T>::zeros_bound(py, reduced_shape(xr.shape(), first, last).as_slice(), false);
-    {
-        let xs = xr.as_slice()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| match which {
+    reduce_into::<T, T>(
+        py,
+        x,
+        first,
+        last,
+        which.is_none(),
+        |xs, outer, n, inner, os| match which {
             None => reduce_dim::sum_dim(xs, outer, n, inner, os),
             Some(e) => reduce_dim::extreme_dim(xs, outer, n, inner, e, os),
-        });
-    }
-    Ok(Some(out.into_any().unbind()))
+        },
+    )
 }
 
 /// `op` ("sum", "amax" or "amin") of a C-contiguous float32/float64 array over
@@ -93,22 +115,10 @@ fn _sum_dim_16(
     if !crate::python::hooks::fast_paths() {
         return Ok(None);
     }
-    let Some(br) = contiguous::<u16>(bits) else {
-        return Ok(None);
-    };
-    let Some((outer, n, inner)) = around(br.shape(), first, last) else {
-        return Ok(None);
-    };
     let format = if bf16 { Half::BF16 } else { Half::F16 };
-    let shape = reduced_shape(br.shape(), first, last);
-    let out = PyArrayDyn::<f32>::zeros_bound(py, shape.as_slice(), false);
-    {
-        let bs = br.as_slice()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| reduce_dim::half_sum_slices(bs, outer, n, inner, format, os));
-    }
-    Ok(Some(out.into_any().unbind()))
+    reduce_into::<u16, f32>(py, bits, first, last, true, |bs, outer, n, inner, os| {
+        reduce_dim::half_sum_slices(bs, outer, n, inner, format, os)
+    })
 }
 
 /// `amax` (`op` "amax") or `amin` ("amin") over the dims `first..=last` (none
@@ -136,25 +146,10 @@ fn _extreme_dim_16(
     if !crate::python::hooks::fast_paths() {
         return Ok(None);
     }
-    let Some(br) = contiguous::<u16>(bits) else {
-        return Ok(None);
-    };
-    let Some((outer, n, inner)) = around(br.shape(), first, last) else {
-        return Ok(None);
-    };
-    if n == 0 {
-        return Ok(None);
-    }
     let format = if bf16 { Half::BF16 } else { Half::F16 };
-    let shape = reduced_shape(br.shape(), first, last);
-    let out = PyArrayDyn::<f32>::zeros_bound(py, shape.as_slice(), false);
-    {
-        let bs = br.as_slice()?;
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| reduce_dim::half_extreme_dim(bs, outer, n, inner, format, which, os));
-    }
-    Ok(Some(out.into_any().unbind()))
+    reduce_into::<u16, f32>(py, bits, first, last, false, |bs, outer, n, inner, os| {
+        reduce_dim::half_extreme_dim(bs, outer, n, inner, format, which, os)
+    })
 }
 
 /// Add this file's functions to `_core`.

@@ -14,8 +14,10 @@
 //! GIL released.
 
 use super::common::{around, by_dtype, contiguous};
+use super::fused::filled;
 use crate::kernels::select::{self, Combine, Src};
 use crate::kernels::Arith;
+use crate::python::ffi::numpy::Elem;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -42,7 +44,7 @@ fn out_of_bounds(i: i64, dim: usize, n: usize) -> PyErr {
     ))
 }
 
-fn gather_as<'py, T: Element + Copy + Send + Sync>(
+fn gather_as<'py, T: Element + Elem + Send + Sync>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     dim: usize,
@@ -54,15 +56,14 @@ fn gather_as<'py, T: Element + Copy + Send + Sync>(
     let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
         return Ok(None);
     };
-    let out = PyArrayDyn::<T>::zeros_bound(py, ir.shape(), false);
-    {
-        let (xs, is) = (xr.as_slice()?, ir.as_slice()?);
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| select::gather(xs, n, is, m, inner, os))
-            .map_err(|i| out_of_bounds(i, dim, n))?;
-    }
-    Ok(Some(out.into_any().unbind()))
+    // Uninitialised (`filled`): every element is written, or the array is dropped.
+    let (xs, is) = (xr.as_slice()?, ir.as_slice()?);
+    let mut done = Ok(());
+    let out = filled(py, ir.shape(), |os| {
+        done = select::gather(xs, n, is, m, inner, os)
+    })?;
+    done.map_err(|i| out_of_bounds(i, dim, n))?;
+    Ok(Some(out.unbind()))
 }
 
 /// `gather(x, dim, index)` for an int64 `index` of `x`'s shape apart from `dim`
@@ -77,7 +78,7 @@ fn _select_gather(
     by_dtype!(x, [f32, f64, i64, i32], T => gather_as::<T>(py, x, dim, index))
 }
 
-fn scatter_as<'py, T: Element + Arith + Send + Sync>(
+fn scatter_as<'py, T: Element + Elem + Arith + Send + Sync>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     dim: usize,
@@ -99,23 +100,20 @@ fn scatter_as<'py, T: Element + Arith + Send + Sync>(
     let Some((_, n, m, inner)) = index_layout(xr.shape(), ir.shape(), dim) else {
         return Ok(None);
     };
-    let out = PyArrayDyn::<T>::zeros_bound(py, xr.shape(), false);
-    {
-        let (xs, is, ss) = (xr.as_slice()?, ir.as_slice()?, sr.as_slice()?);
-        let src = if value {
-            Src::Value(ss[0])
-        } else {
-            Src::Tensor(ss)
-        };
-        let mut w = out.readwrite();
-        let os = w.as_slice_mut()?;
-        py.allow_threads(|| {
-            os.copy_from_slice(xs);
-            select::scatter(os, n, is, src, m, inner, combine)
-        })
-        .map_err(|i| out_of_bounds(i, dim, n))?;
-    }
-    Ok(Some(out.into_any().unbind()))
+    let (xs, is, ss) = (xr.as_slice()?, ir.as_slice()?, sr.as_slice()?);
+    let src = if value {
+        Src::Value(ss[0])
+    } else {
+        Src::Tensor(ss)
+    };
+    // Uninitialised (`filled`): the copy of `x` writes every element, block by block
+    // on the pool beside the scatter into it (`scatter_copy`).
+    let mut done = Ok(());
+    let out = filled(py, xr.shape(), |os| {
+        done = select::scatter_copy(os, xs, n, is, src, m, inner, combine)
+    })?;
+    done.map_err(|i| out_of_bounds(i, dim, n))?;
+    Ok(Some(out.unbind()))
 }
 
 /// `scatter_add(x, dim, index, src)` into a new array for an int64 `index` of

@@ -5,7 +5,8 @@
 //! off), and the Python kernel then computes with numpy as before; the kernel runs
 //! with the GIL released.
 
-use super::fused::{contiguous, filled};
+use super::common::contiguous;
+use super::fused::filled;
 use crate::kernels::unary_math::{addc, map_f32, map_f64_libm, map_half, F32Op, F64Op, Half16};
 use crate::python::hooks::fast_paths;
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
