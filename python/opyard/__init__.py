@@ -85,6 +85,10 @@ _LAZY = {
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
     "_decomp": ("._decomp", None), "_inductor": ("._inductor", None), "_custom_op": ("._custom_op", None),
+    # random number generators (torch's ``torch.Generator``, ``torch.random`` and its functions)
+    "Generator": ("._aten.generators", "Generator"), "default_generator": ("._aten.generators", "default_generator"),
+    "random": (".random", None),
+    **{name: (".random", name) for name in ("seed", "initial_seed", "get_rng_state", "set_rng_state")},
 }
 # torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
 # most live in ``opyard.fake``, which loads when one of them is first read, as does the table
@@ -141,6 +145,7 @@ __all__ = [
     "library",
     "amp", "autocast", "fake", "func", "fx", "overrides", "utils", "vmap",
     "nn", "optim", "viz", "install_as_torch",
+    "Generator", "default_generator", "random", "seed", "initial_seed", "get_rng_state", "set_rng_state",
     "Tag", "SymInt", "SymFloat", "SymBool", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not",
 ]
 # dtypes named like builtins (bool, int, float) stay attributes only, so that

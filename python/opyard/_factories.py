@@ -210,15 +210,22 @@ def _expect_layout(layout, api):
 
 def _factory(name, overload="default", sampler=None):
     op = None  # ``aten::<name>.<overload>`` from the first call on
+    drawn = None  # ``aten::<name>.generator`` (the samplers), from the first call with a generator on
 
     def make(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
              **memory_format):  # only ``empty`` takes memory_format: the op's binding refuses it elsewhere
-        nonlocal op
+        nonlocal op, drawn
         D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
             _expect_layout(layout, name)
         if sampler is not None:
             _require_floating(name, sampler, dtype)
+            generator = memory_format.pop("generator", None)
+            if generator is not None:  # torch's ``<name>.generator`` overload
+                if drawn is None:
+                    drawn = getattr(_aten, name).generator
+                return _finish(drawn(_size_args(size), generator=generator, dtype=dtype, device=device),
+                               requires_grad)
         if op is None:
             op = getattr(getattr(_aten, name), overload)
         return _finish(op(_size_args(size), dtype=dtype, device=device, **memory_format), requires_grad)
@@ -289,12 +296,23 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=No
     return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device), requires_grad)
 
 
-def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+            layout=None, pin_memory=False):
+    """Uniform integers in ``[low, high)`` of ``size`` (``randint(high, size)`` or ``randint(low, high,
+    size)``), int64 unless ``dtype`` says otherwise, drawn from ``generator`` (or the default one)."""
+    D.expect_dtype(dtype, "randint", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "randint")
     if size is None:
+        if high is None:
+            raise TypeError("randint() missing 1 required positional argument: 'size'")
         low, high, size = 0, low, high
-    if low != 0:
-        return add_offset(_aten.randint.default(high - low, list(size), dtype=dtype, device=device), low)
-    return _aten.randint.default(high, list(size), dtype=dtype, device=device)
+    size = list(size)
+    if generator is None:
+        r = _aten.randint.low(low, high, size, dtype=dtype, device=device)
+    else:
+        r = _aten.randint.low_generator(low, high, size, generator=generator, dtype=dtype, device=device)
+    return _finish(r, requires_grad)
 
 
 def _with_requires_grad(name):
@@ -318,7 +336,7 @@ def add_offset(t, low):
 def _like(name, sampler=None):
     op = None  # ``aten::<name>.default`` from the first call on (Note [Factory overloads on first call])
 
-    def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, **kw):
         nonlocal op
         D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
@@ -326,6 +344,13 @@ def _like(name, sampler=None):
         if sampler is not None and isinstance(input, Tensor):
             _require_floating(name, sampler, dtype or input.dtype)
         fmt = {} if memory_format is None else {"memory_format": memory_format}
+        if kw:  # ``generator=``, the samplers' only other keyword (torch's ``<name>.generator`` overload)
+            generator = kw.pop("generator", None)
+            if kw or sampler is None:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw or {'generator': 0}))}'")
+            if generator is not None:
+                return _finish(getattr(_aten, name).generator(input, generator=generator, dtype=dtype, device=device,
+                                                              **fmt), requires_grad)
         if op is None:
             op = getattr(_aten, name).default
         return _finish(op(input, dtype=dtype, device=device, **fmt), requires_grad)
@@ -375,10 +400,14 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     if layout is not None:
         _expect_layout(layout, "randint_like")
     fmt = {} if memory_format is None else {"memory_format": memory_format}
+    if generator is not None:  # the packet binds the ``*generator`` overloads
+        fmt["generator"] = generator
     if high is None:
         r = _aten.randint_like(input, low, dtype=dtype, device=device, **fmt)
-    else:
+    elif generator is None:
         r = _aten.randint_like.low_dtype(input, low, high, dtype=dtype, device=device, **fmt)
+    else:
+        r = _aten.randint_like.low_generator_dtype(input, low, high, dtype=dtype, device=device, **fmt)
     return _finish(r, requires_grad)
 
 
