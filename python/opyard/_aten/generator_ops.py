@@ -5,9 +5,12 @@
 Each draws from the ``opyard.Generator`` given, or the default generator for None
 (``generators.py``); the values are numpy's, the shapes, dtypes and checks torch's CPU kernels'.
 ``poisson`` draws a count per rate (a rate past int64 gives int64's minimum, as torch's cast of the
-overflowing count); ``binomial`` a count of successes per (count, prob) pair broadcast together: a
-probability above 1 gives the count, one below 0 (or a negative count) gives 0, a nan probability nan.
+overflowing count); ``binomial`` a count of successes per (count, prob) pair broadcast together (with
+torch's warning when that is not ``count``'s shape): a probability above 1 gives the count, one below
+0 (or a negative count) gives 0, a nan probability nan.
 """
+
+import warnings
 
 import numpy as np
 
@@ -90,7 +93,7 @@ def poisson(self, generator=None):
     if rate.size and not (rate >= 0).all():  # nan fails too
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     big = rate > _POISSON_MAX
-    counts = draws(generator).poisson(np.where(big, 0.0, rate)).astype(np.float64)
+    counts = np.asarray(draws(generator).poisson(np.where(big, 0.0, rate)), dtype=np.float64)
     counts[big] = float(np.iinfo(np.int64).min)  # torch casts the overflowing count to int64
     return out(counts.astype(self.dtype.np), self)
 
@@ -117,10 +120,17 @@ def _meta_binomial(count, prob, generator=None):
 def binomial(count, prob, generator=None):
     """A binomial draw per (count, prob) pair: the successes in ``count`` trials of probability ``prob``."""
     shape = _binomial_shape(count, prob, generator)
+    if tuple(count.shape) != shape and count.numel():
+        # torch's kernel writes into an output of ``count``'s shape, resized to the broadcast one
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(count.shape)}, "
+                      f"which does not match the required output shape {list(shape)}. This behavior is "
+                      "deprecated, and in a future release outputs will not be resized unless they have zero "
+                      "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+                      "elements with t.resize_(0). (aten::binomial)", UserWarning, stacklevel=2)
     n = np.broadcast_to(count._data.astype(np.float64), shape)
     p = np.broadcast_to(prob._data.astype(np.float64), shape)
     trials = np.where(n > 0, np.floor(np.where(np.isfinite(n), n, 0)), 0).astype(np.int64)
     chance = np.clip(np.where(np.isnan(p), 0.0, p), 0.0, 1.0)
-    r = draws(generator).binomial(trials, chance).astype(np.float64)
+    r = np.asarray(draws(generator).binomial(trials, chance), dtype=np.float64)
     r[np.isnan(p)] = np.nan
     return out(r.astype(count.dtype.np), count)

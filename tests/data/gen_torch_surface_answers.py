@@ -1,0 +1,208 @@
+"""Writes ``torch_surface_answers.json``: torch 2.15's answers for the top-level functions and Tensor
+methods around the operators: generators and the random state, predicates, small functions and the
+global switches. Each case is an expression over ``T`` (the torch module) and the names of ``TENSORS``;
+the tests evaluate the same expressions with opyard (``tests/tensor/test_surface_answers.py``).
+
+- ``VALUES``: the result is recorded exactly (Python values; tensors as dtype, shape and values);
+- ``SHAPES``: random results, recorded as their type, dtype and shape only;
+- both record the exception's class, its bases and the first line of its message when one is raised.
+
+Run with a Python that has torch (the tests read only the JSON)::
+
+    python tests/data/gen_torch_surface_answers.py
+"""
+
+import json
+import math
+import os
+import warnings
+
+import torch
+
+TENSORS = {
+    "X": "T.arange(6.0).reshape(2, 3)",
+    "I": "T.tensor([1, 2, 3])",
+    "B": "T.tensor([True, False])",
+    "Z": "T.tensor([1 + 2j, 3j])",
+    "G": "T.Generator().manual_seed(7)",
+    "S": "T.Generator().get_state()",
+}
+
+VALUES = [
+    # Generator
+    "T.Generator().initial_seed()",
+    "T.Generator().manual_seed(3).initial_seed()",
+    "T.Generator().manual_seed(-1).initial_seed()",
+    "T.Generator().manual_seed(-2**63).initial_seed()",
+    "T.Generator().manual_seed(2**64 - 1).initial_seed()",
+    "T.Generator().manual_seed(2**64)",
+    "T.Generator().manual_seed(-2**63 - 1)",
+    "T.Generator().manual_seed(1.5)",
+    "T.Generator().manual_seed('3')",
+    "T.Generator().manual_seed(True)",
+    "T.Generator().manual_seed(None)",
+    "T.Generator().device",
+    "T.Generator('cpu').device",
+    "T.Generator(device='meta')",
+    "isinstance(G.manual_seed(1), T.Generator)",
+    "G.get_state().dtype",
+    "G.get_state().dim()",
+    "G.get_state().requires_grad",
+    "G.set_state(G.get_state()) is G",
+    "G.set_state(T.zeros(3, dtype=T.uint8))",
+    "G.set_state(T.zeros(3))",
+    "G.set_state([1, 2])",
+    "G.set_state(None)",
+    "type(G.seed()) is int",
+    "isinstance(T.default_generator, T.Generator)",
+    "T.manual_seed(5) is T.default_generator",
+    "(T.manual_seed(5), T.initial_seed())[1]",
+    "(T.manual_seed(1.7), T.initial_seed())[1]",
+    "(T.manual_seed('12'), T.initial_seed())[1]",
+    "T.manual_seed('x')",
+    "T.manual_seed(None)",
+    "T.set_rng_state(T.get_rng_state())",
+    "T.set_rng_state([1])",
+    "T.set_rng_state(T.zeros(2))",
+    "T.get_rng_state().dtype",
+    "T.random.initial_seed is not None",
+    "T.random.thread_safe_generator()",
+    "type(T.seed()) is int",
+    # the samplers' argument checks with a generator
+    "T.rand(2, generator=3)",
+    "T.zeros(2).uniform_(generator='g')",
+    "T.randint(0, (2,))",
+    "T.randint(5, 0, (2,), generator=G)",
+    "T.randint(3, 3, (2,))",
+    "T.randint(-5, (2,))",
+    "T.randint(0, 300, (2,), dtype=T.uint8)",
+    "T.randint(3, 10, (2,), dtype=T.bool)",
+    "T.randint(3, 10, (2,), dtype=T.complex64)",
+    "T.rand(2, dtype=T.int64, generator=G)",
+    "T.poisson(T.tensor([-1.0]))",
+    "T.poisson(T.tensor([float('nan')]))",
+    "T.poisson(T.tensor([1e20]))",
+    "T.poisson(T.tensor([float('inf')]))",
+    "T.poisson(T.zeros(3))",
+    "T.poisson(I)",
+    "T.poisson(B)",
+    "T.poisson(Z)",
+    "T.poisson(T.tensor([2], dtype=T.uint8))",
+    "T.binomial(I.float(), T.tensor([1.5, -0.5, 1.0]))",
+    "T.binomial(T.tensor([-5.0, 0.0]), T.tensor([0.5, 0.5]))",
+    "T.binomial(T.tensor([5.0]), T.tensor([float('nan')]))",
+    "T.binomial(I, T.tensor([0.5, 0.5, 0.5]))",
+    "T.binomial(I.half(), T.tensor([0.5, 0.5, 0.5]).half())",
+    "T.binomial(I.bfloat16(), T.tensor([0.5, 0.5, 0.5]).bfloat16())",
+    "T.binomial(I.float(), T.tensor([0.5, 0.5, 0.5], dtype=T.float64))",
+    "T.binomial(I.double(), T.tensor([0.5, 0.5, 0.5]))",
+    "T.binomial(T.tensor([4.0]), T.tensor([0.5, 0.5]), generator=G).shape",
+    "T.poisson(X.requires_grad_()).sum().backward()",
+    "type(T.poisson(X.double().requires_grad_()).grad_fn).__name__",
+    "T.autograd.grad(T.poisson(X.double().requires_grad_()).sum(), [X])",
+    "type(T.binomial(X.requires_grad_(), T.full((2, 3), 0.5)).grad_fn).__name__",
+    "T.binomial(X.requires_grad_(), T.full((2, 3), 0.5)).sum().backward()",
+]
+
+SHAPES = [
+    "T.rand(2, 3, generator=G)",
+    "T.rand((4,), generator=G, dtype=T.float64)",
+    "T.randn(2, generator=G)",
+    "T.randn(2, 3, generator=G, dtype=T.complex64)",
+    "T.randint(5, (2, 3), generator=G)",
+    "T.randint(3, 10, (2,), generator=G, dtype=T.float32)",
+    "T.randint(-3, 10, (4,))",
+    "T.randint(3, 10, (2,), dtype=T.int8)",
+    "T.randperm(5, generator=G)",
+    "T.randperm(5, generator=G, dtype=T.float32)",
+    "T.rand_like(X, generator=G)",
+    "T.randn_like(X, generator=G, dtype=T.float64)",
+    "T.randint_like(X, 5, generator=G)",
+    "T.randint_like(X, 2, 5, generator=G)",
+    "T.randint_like(X, T.tensor(5), generator=G)",
+    "T.normal(0.0, 1.0, (2,), generator=G)",
+    "T.normal(X, 1.0, generator=G)",
+    "T.normal(X, X + 1, generator=G)",
+    "T.normal(1.0, X + 1, generator=G)",
+    "T.bernoulli(X / 6, generator=G)",
+    "T.bernoulli(X, 0.3, generator=G)",
+    "T.multinomial(X + 1, 2, generator=G)",
+    "T.multinomial(X + 1, 4, True, generator=G)",
+    "X.clone().uniform_(generator=G)",
+    "X.clone().normal_(generator=G)",
+    "X.clone().exponential_(generator=G)",
+    "X.clone().geometric_(0.5, generator=G)",
+    "X.clone().cauchy_(generator=G)",
+    "X.clone().log_normal_(generator=G)",
+    "X.clone().random_(generator=G)",
+    "X.clone().random_(3, generator=G)",
+    "X.clone().random_(1, 3, generator=G)",
+    "X.clone().bernoulli_(0.5, generator=G)",
+    "X.clone().bernoulli_(X / 6, generator=G)",
+    "T.poisson(X, G)",
+    "T.poisson(X.double(), generator=G)",
+    "T.poisson(X.half())",
+    "T.poisson(X.bfloat16())",
+    "T.poisson(T.tensor(3.0))",
+    "T.binomial(X, X / 6, G)",
+    "T.binomial(X.double(), X.double() / 6)",
+    "T.binomial(T.tensor([[5.0], [3.0]]), T.tensor([0.5, 0.1]))",
+    "T.nn.functional.rrelu(X - 3, training=True)",
+    "T.get_rng_state()",
+    "G.get_state()",
+]
+
+
+def tensors(T, table=TENSORS):
+    env = {"T": T}
+    for name, expr in table.items():
+        env[name] = eval(expr, env)  # noqa: S307 -- the table above
+    return env
+
+
+def describe(value, exact):
+    """A JSON-able account of ``value``: Python values as they are, tensors as dtype/shape(/values),
+    anything else as its type's name."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if isinstance(value, (tuple, list)):
+        return [describe(v, exact) for v in value]
+    kind = type(value).__name__
+    if kind == "Tensor":
+        d = {"tensor": str(value.dtype).split(".")[-1], "shape": list(value.shape)}
+        if exact:
+            v = value.detach()
+            d["values"] = [repr(x) for x in (v.resolve_conj().reshape(-1).tolist())]
+        return d
+    if kind in ("dtype", "device", "Size"):
+        return {kind: str(value).replace("torch.", "")}
+    return {"type": kind}
+
+
+def record(expr, exact):
+    env = tensors(torch)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = eval(expr, env)  # noqa: S307 -- the expressions above
+        case = {"expr": expr, "value": describe(value, exact)}
+        if caught:
+            case["warns"] = [c.category.__name__ for c in caught]
+        return case
+    except Exception as e:  # noqa: BLE001 -- recorded, whatever it is
+        return {"expr": expr, "error": [type(e).__name__, [c.__name__ for c in type(e).__mro__],
+                                        str(e).split("\n")[0]]}
+
+
+def main():
+    cases = [record(e, True) for e in VALUES] + [dict(record(e, False), shape_only=True) for e in SHAPES]
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_surface_answers.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"torch": torch.__version__, "tensors": TENSORS, "cases": cases}, f, indent=1)
+    print(f"wrote {path}: {len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()
