@@ -34,7 +34,11 @@ DIFFERENT = {
     "T.rand(2, dtype=T.int64, generator=G)": (
         "\"check_uniform_bounds\" not implemented for 'Long': rand() samples floating point values; pass a floating "
         "dtype such as opyard.float32 (opyard.randint draws integers)", "opyard's message adds the fix"),
+    "T.typename(T.Tensor)": ("opyard._tensor.Tensor", "opyard's Tensor class is defined in a private module"),
 }
+# Deprecations torch reports once per process (TORCH_WARN_ONCE): whether a case warns depends on the
+# cases before it; tests/tensor/test_small_functions.py checks the once.
+WARN_ONCE = ("chain_matmul", "frobenius_norm", "nuclear_norm")
 
 
 def _env():
@@ -89,5 +93,8 @@ def test_as_torch(case):
         return
     assert exc is None, f"torch returns; opyard raises {type(exc).__name__}: {exc}"
     want = expected if expected is not None else case["value"]
+    if isinstance(want, str):
+        want = want.replace("torch.", "opyard.")
     assert _describe(value, not case.get("shape_only")) == want
-    assert sorted({c.category.__name__ for c in caught}) == sorted(set(case.get("warns", [])))
+    if not any(name in case["expr"] for name in WARN_ONCE):
+        assert sorted({c.category.__name__ for c in caught}) == sorted(set(case.get("warns", [])))

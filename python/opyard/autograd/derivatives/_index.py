@@ -1564,6 +1564,7 @@ PLAN = {
     'aten::quantile.scalar_out': ('!out',),
     'aten::nanquantile.out': ('!out',),
     'aten::nanquantile.scalar_out': ('!out',),
+    'aten::chain_matmul.out': ('!out',),
 }
 
 # Formula rows naming no built-in operator.
