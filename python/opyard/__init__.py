@@ -160,6 +160,6 @@ __all__ = [
 __all__ += [n for n in _dtype.__all__
             if n not in __all__ and n not in ("promote_types", "result_type", "bool", "int", "float")]
 _listed = frozenset(__all__)  # a set: ~550 names are tested against it
-__all__ += [n for n in (*_factory_names, *_functional_names, *_surface_names)
+__all__ += [n for n in dict.fromkeys((*_factory_names, *_functional_names, *_surface_names))
             if n not in _listed and n not in _builtins.__dict__]
 del _listed

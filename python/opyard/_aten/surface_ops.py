@@ -188,7 +188,7 @@ def negative_(self):
 @_op("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)", kind="composite")
 def fill_diagonal_(self, fill_value, wrap=False):
     """Fill the main diagonal (the elements whose indices are all equal); a tall matrix with ``wrap``
-    restarts the diagonal every ``columns + 1`` rows, as torch's row-major walk does."""
+    restarts the diagonal every ``columns + 1`` rows, as torch's walk over a contiguous matrix does."""
     nd = self.dim()
     if nd < 2:
         raise RuntimeError("dimensions must larger than 1")
@@ -196,15 +196,17 @@ def fill_diagonal_(self, fill_value, wrap=False):
     if nd > 2 and any(s != shape[0] for s in shape):
         raise RuntimeError("all dimensions of input must be of equal length")
     _check_fill(fill_value, self)
-    strides = self.stride()
-    step = sum(strides)
-    n = min(shape)
-    ops.aten.fill_.Scalar(A.as_strided(self, [n], [step], self.storage_offset()), fill_value)
-    if wrap and nd == 2 and shape[0] > shape[1] + 1:
-        # torch's wrap: the diagonal starts again ``columns + 1`` rows down, as often as it fits
-        wrap_size = (self.numel() + shape[1]) // (shape[1] + 1) - n
-        ops.aten.fill_.Scalar(A.as_strided(self, [wrap_size], [step], self.storage_offset() + strides[0] * (shape[1] + 1)),
-                fill_value)
+    fill = ops.aten.fill_.Scalar
+    if nd > 2:
+        strides = self.stride()
+        fill(A.as_strided(self, [shape[0]], [sum(strides)], self.storage_offset()), fill_value)
+        return self
+    # torch's row-major walk: the diagonal, and with ``wrap`` on a tall matrix the diagonal again
+    # every ``columns + 1`` rows (a diagonal view of each block, so views' autograd applies)
+    rows, cols = shape
+    blocks = range(0, rows, cols + 1) if wrap and rows > cols + 1 else range(1)
+    for start in blocks:
+        fill(A.diagonal(A.slice__Tensor(self, 0, start, start + cols), 0, 0, 1), fill_value)
     return self
 
 
@@ -214,9 +216,18 @@ def _check_fill(value, like):
         raise RuntimeError(f"value cannot be converted to type {D.c_type_name(like.dtype)} without overflow")
 
 
+def _meta_slice_inverse(self, src, dim=0, start=None, end=None, step=1):
+    from .misc_ops import meta_as_strided
+
+    return meta_as_strided(self, list(src.shape), list(src.stride()), src.storage_offset())
+
+
 @_op("slice_inverse(Tensor(a) self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) "
-     "-> Tensor(a)", kind="composite")
+     "-> Tensor(a)", kind="view", meta=_meta_slice_inverse)
 def slice_inverse(self, src, dim=0, start=None, end=None, step=1):
     """The inverse of ``slice``: ``self``'s memory seen with ``src``'s geometry (``src`` being the tensor
-    ``self`` was sliced from, or one laid out like it)."""
-    return A.as_strided(self, list(src.shape), list(src.stride()), src.storage_offset())
+    ``self`` was sliced from, or one laid out like it); a view of ``self``. Its gradient is torch's:
+    the slice of the gradient for ``self``, the rest of it for ``src``."""
+    from .misc_ops import as_strided
+
+    return as_strided(self, list(src.shape), list(src.stride()), src.storage_offset())

@@ -450,6 +450,9 @@ BY_MODULE = {
         'aten::unique_dim',
         'aten::unique_dim_consecutive',
     ),
+    'surface': (
+        'aten::slice_inverse',
+    ),
     'trig': (
         'aten::acos',
         'aten::acosh',
@@ -1118,6 +1121,7 @@ PLAN = {
     'aten::unique_consecutive': ('=',),
     'aten::unique_dim': ('=',),
     'aten::unique_dim_consecutive': ('=',),
+    'aten::slice_inverse': ('=',),
     'aten::acos': ('=',),
     'aten::acos_': ('aten::acos',),
     'aten::acosh': ('=',),
