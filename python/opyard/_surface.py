@@ -7,12 +7,15 @@ deprecation warning) and the constants ``e``, ``pi``, ``inf``, ``nan``, ``newaxi
 import math as _math
 import warnings
 
+import numpy as np
+
 from . import _dtype as D
+from ._factories import from_numpy, tensor
 from ._ops import ops as _ops
 from ._tensor import Tensor
 
 __all__ = ["is_complex", "is_conj", "is_neg", "typename", "get_device", "can_cast", "chain_matmul", "range",
-           "e", "pi", "inf", "nan", "newaxis"]
+           "asarray", "frombuffer", "e", "pi", "inf", "nan", "newaxis"]
 
 _A = _ops.aten
 
@@ -98,3 +101,114 @@ def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,
     if out is not None:
         return out.resize_(list(r.shape)).copy_(r)
     return r.requires_grad_() if requires_grad else r
+
+
+def _numpy_view(arr, api):
+    """torch's refusals of numpy arrays it cannot view: negative strides, a foreign byte order."""
+    if any(st < 0 for st in arr.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative strides "
+                         "are not currently supported. (You can probably work around this by making a copy of your "
+                         "array  with array.copy().) ")
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion between "
+                         "byte orders is currently not supported.")
+    return arr
+
+
+def _finish(t, dtype, device, copy, requires_grad, source):
+    """``t`` (sharing ``source``'s memory) converted to ``dtype``/``device``: a copy where they differ or
+    ``copy`` is True, never when ``copy`` is False (torch's ValueError instead)."""
+    changes = (dtype is not None and dtype != t.dtype) or (device is not None and _device_of(device) != t.device)
+    if changes and copy is False:
+        if dtype is not None and dtype != t.dtype:
+            raise ValueError(f"can't alias tensor with dtype '{D.legacy_name(t.dtype)}' into dtype "
+                             f"'{D.legacy_name(dtype)}'.")
+        raise ValueError(f"can't alias tensor from device '{t.device}' to '{device}'.")
+    if changes:
+        t = t.to(device=device if device is not None else t.device, dtype=dtype if dtype is not None else t.dtype,
+                 copy=bool(copy))
+    elif copy:
+        t = t.clone()
+    if requires_grad:
+        t.requires_grad_(True)
+    elif t.requires_grad and source is t:
+        t = t.detach()
+    return t
+
+
+def _device_of(device):
+    from ._tensor import device as Device
+
+    return device if isinstance(device, Device) else Device(device)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``obj`` as a tensor, sharing its memory where it can (torch's ``asarray``): a tensor is returned
+    as it is (``copy=True``: a copy), a numpy array or an object with the buffer protocol is viewed,
+    other data (numbers, nested sequences) is copied; ``copy=False`` refuses to copy."""
+    if isinstance(obj, Tensor):
+        return _finish(obj, dtype, device, copy, requires_grad, obj)
+    if isinstance(obj, np.ndarray) or (hasattr(obj, "__array_interface__") and not isinstance(obj, np.generic)):
+        arr = _numpy_view(np.asarray(obj), "asarray")
+        t = from_numpy(arr if arr.flags.writeable else arr.copy())
+        return _finish(t, dtype, device, copy, requires_grad, None)
+    if isinstance(obj, (bytes, bytearray, memoryview)) or (not isinstance(obj, np.generic) and _has_buffer(obj)):
+        view = memoryview(obj)
+        if dtype is not None:
+            return _finish(frombuffer(obj, dtype=dtype), None, device, copy, requires_grad, None)
+        arr = np.asarray(view)
+        if not arr.flags.writeable:
+            warnings.warn("The given buffer is not writable: opyard copies it (opyard tensors are writable).",
+                          UserWarning, stacklevel=2)
+            arr = arr.copy()
+        return _finish(from_numpy(arr.reshape(-1) if arr.ndim == 0 else arr), None, device, copy, requires_grad,
+                       None)
+    if copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    if isinstance(obj, str):
+        raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
+    if obj is None or not isinstance(obj, (bool, int, float, complex, list, tuple, np.generic)):
+        raise RuntimeError(f"Could not infer dtype of {type(obj).__name__}")
+    t = tensor(obj, dtype=dtype, device=device)
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def _has_buffer(obj):
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor viewing the bytes of ``buffer`` (an object with the buffer protocol) as ``count``
+    elements of ``dtype`` from byte ``offset`` (``count=-1``: all that remain); writing the tensor
+    writes the buffer."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length = view.nbytes
+    item = dtype.itemsize
+    if length <= 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({length} "
+                         f"bytes) minus 1")
+    if count < 0:
+        if (length - offset) % item:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a multiple "
+                             f"of element size ({item})")
+        count = (length - offset) // item
+    elif offset + count * item > length:
+        raise ValueError(f"requested buffer length ({count} * {item} bytes) after offset ({offset} bytes) must not be "
+                         f"greater than actual buffer length ({length} bytes)")
+    arr = np.frombuffer(view.cast("B") if view.format != "B" or view.ndim != 1 else view, dtype=dtype.np,
+                        count=count, offset=offset)
+    if not arr.flags.writeable:
+        warnings.warn("The given buffer is not writable: opyard copies it (opyard tensors are writable).",
+                      UserWarning, stacklevel=2)
+        arr = arr.copy()
+    t = from_numpy(arr)
+    return t.requires_grad_(True) if requires_grad else t

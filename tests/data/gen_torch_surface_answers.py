@@ -12,11 +12,13 @@ Run with a Python that has torch (the tests read only the JSON)::
     python tests/data/gen_torch_surface_answers.py
 """
 
+import array  # noqa: F401 -- named by the expressions
 import json
 import math
 import os
 import warnings
 
+import numpy as np  # noqa: F401 -- named by the expressions
 import torch
 
 TENSORS = {
@@ -158,6 +160,32 @@ VALUES = [
     "X.clone().map2_(X, X, lambda a, b, c: a + b + c)", "X.requires_grad_().apply_(lambda v: v)",
     "I.clone().apply_(lambda v: v * 3)", "X.clone().map_(X[0], lambda a, b: a - b)",
     "T.e", "T.pi", "T.inf", "T.nan", "T.newaxis",
+    # asarray and frombuffer
+    "T.asarray(X) is X", "T.asarray(X, dtype=T.float64)", "T.asarray(X, copy=True) is X", "T.asarray(X, copy=False) is X",
+    "T.asarray(X, dtype=T.float64, copy=False)", "T.asarray(X, requires_grad=True).requires_grad",
+    "T.asarray(X, requires_grad=True) is X", "T.asarray(X.requires_grad_(), requires_grad=False).requires_grad",
+    "T.asarray(X, device='meta')", "T.asarray(X, dtype=T.int32, copy=True)",
+    "T.asarray(np.arange(3))", "T.asarray(np.arange(3.))", "T.asarray(np.float32(2.5))", "T.asarray(np.arange(3), copy=False)",
+    "(lambda a: (T.asarray(a).__setitem__(0, 9), int(a[0]))[1])(np.arange(3))",
+    "(lambda a: (T.asarray(a, copy=True).__setitem__(0, 9), int(a[0]))[1])(np.arange(3))",
+    "(lambda a: (T.asarray(a, dtype=T.float32).__setitem__(0, 9), int(a[0]))[1])(np.arange(3))",
+    "T.asarray(np.arange(3), dtype=T.float32, copy=False)",
+    "T.asarray([1, 2])", "T.asarray([1., 2])", "T.asarray([[1, 2], [3]])", "T.asarray(3)", "T.asarray(3.5)",
+    "T.asarray(True)", "T.asarray(1j)", "T.asarray([1, 2], copy=False)", "T.asarray([1, 2], dtype=T.float16)",
+    "T.asarray((1, 2), device='meta')", "T.asarray(bytearray(b'\\x01\\x02'))",
+    "T.asarray(bytearray(b'\\x01\\x02\\x03\\x04'), dtype=T.int16)", "T.asarray(array.array('f', [1, 2]))",
+    "(lambda b: (T.asarray(b).__setitem__(0, 9), b[0])[1])(bytearray(2))",
+    "T.asarray('abc')", "T.asarray(None)", "T.asarray(object())", "T.asarray(np.arange(3)[::2])",
+    "T.asarray(np.arange(3)[::-1])", "T.asarray(np.array([1, 2], dtype='>i4'))",
+    "T.frombuffer(bytearray(b'\\x01\\x02\\x03\\x04'), dtype=T.int16)", "T.frombuffer(bytearray(8), dtype=T.float32)",
+    "T.frombuffer(bytearray(8), dtype=T.float32, count=1, offset=4)", "T.frombuffer(bytearray(7), dtype=T.float32)",
+    "T.frombuffer(bytearray(8), dtype=T.float32, count=3)", "T.frombuffer(bytearray(0), dtype=T.float32)",
+    "T.frombuffer(bytearray(8), dtype=T.float32, offset=9)", "T.frombuffer(bytearray(8), dtype=T.float32, count=0)",
+    "T.frombuffer(bytearray(8), dtype=T.float32, count=-1)", "T.frombuffer([1, 2], dtype=T.float32)",
+    "T.frombuffer(bytearray(8), dtype=T.float32, requires_grad=True).requires_grad",
+    "(lambda b: (T.frombuffer(b, dtype=T.uint8).__setitem__(0, 9), b[0])[1])(bytearray(2))",
+    "T.frombuffer(bytearray(8))", "T.frombuffer(bytearray(8), dtype=T.float32, offset=-1)",
+    "T.frombuffer(array.array('h', [1, 2]), dtype=T.uint8)",
 ]
 
 SHAPES = [
@@ -210,7 +238,7 @@ SHAPES = [
 
 
 def tensors(T, table=TENSORS):
-    env = {"T": T}
+    env = {"T": T, "np": np, "array": array}
     for name, expr in table.items():
         env[name] = eval(expr, env)  # noqa: S307 -- the table above
     return env
