@@ -13,9 +13,21 @@ from . import _dtype as D
 from ._factories import from_numpy, tensor
 from ._ops import ops as _ops
 from ._tensor import Tensor
+from ._aten.switches import (are_deterministic_algorithms_enabled, get_deterministic_debug_mode,  # noqa: F401
+                             get_float32_matmul_precision, get_num_interop_threads, init_num_threads,
+                             is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
+                             set_deterministic_debug_mode, set_float32_matmul_precision, set_flush_denormal,
+                             set_num_interop_threads, set_warn_always, use_deterministic_algorithms)
+
+# torch's process-wide switches (``_aten/switches.py`` says what each does here)
+_SWITCHES = ("use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
+             "is_deterministic_algorithms_warn_only_enabled", "get_deterministic_debug_mode",
+             "set_deterministic_debug_mode", "set_warn_always", "is_warn_always_enabled",
+             "get_float32_matmul_precision", "set_float32_matmul_precision", "get_num_interop_threads",
+             "set_num_interop_threads", "init_num_threads", "set_flush_denormal")
 
 __all__ = ["is_complex", "is_conj", "is_neg", "typename", "get_device", "can_cast", "chain_matmul", "range",
-           "asarray", "frombuffer", "e", "pi", "inf", "nan", "newaxis"]
+           "asarray", "frombuffer", "e", "pi", "inf", "nan", "newaxis", *_SWITCHES]
 
 _A = _ops.aten
 

@@ -160,6 +160,31 @@ VALUES = [
     "X.clone().map2_(X, X, lambda a, b, c: a + b + c)", "X.requires_grad_().apply_(lambda v: v)",
     "I.clone().apply_(lambda v: v * 3)", "X.clone().map_(X[0], lambda a, b: a - b)",
     "T.e", "T.pi", "T.inf", "T.nan", "T.newaxis",
+    # global switches (each case leaves them as it found them)
+    "T.are_deterministic_algorithms_enabled()", "T.is_deterministic_algorithms_warn_only_enabled()",
+    "T.get_deterministic_debug_mode()",
+    "(T.use_deterministic_algorithms(True), T.are_deterministic_algorithms_enabled(), T.get_deterministic_debug_mode(), "
+    "T.use_deterministic_algorithms(False))[1:3]",
+    "(T.use_deterministic_algorithms(True, warn_only=True), T.is_deterministic_algorithms_warn_only_enabled(), "
+    "T.get_deterministic_debug_mode(), T.use_deterministic_algorithms(False), "
+    "T.is_deterministic_algorithms_warn_only_enabled())[1:]",
+    "T.use_deterministic_algorithms(1)", "T.use_deterministic_algorithms('x')",
+    "T.use_deterministic_algorithms(True, warn_only=1)",
+    "(T.set_deterministic_debug_mode('warn'), T.get_deterministic_debug_mode(), T.are_deterministic_algorithms_enabled(), "
+    "T.set_deterministic_debug_mode('error'), T.get_deterministic_debug_mode(), T.set_deterministic_debug_mode(0), "
+    "T.get_deterministic_debug_mode())[1:]",
+    "T.set_deterministic_debug_mode('x')", "T.set_deterministic_debug_mode(3)", "T.set_deterministic_debug_mode(1.5)",
+    "(T.use_deterministic_algorithms(True), T.empty(3), T.empty(2, dtype=T.int32), T.empty(2, dtype=T.bool), "
+    "T.empty_like(X), T.empty_strided((2,), (1,)), X.new_empty(2), T.empty(1, dtype=T.complex64), T.empty(0), "
+    "T.use_deterministic_algorithms(False))[1:-1]",
+    "T.is_warn_always_enabled()", "(T.set_warn_always(True), T.is_warn_always_enabled(), T.set_warn_always(False))[1]",
+    "T.set_warn_always(1)",
+    "(T.set_warn_always(True), T.nuclear_norm(X), T.nuclear_norm(X), T.set_warn_always(False))[1:3]",
+    "T.get_float32_matmul_precision()",
+    "(T.set_float32_matmul_precision('high'), T.get_float32_matmul_precision(), T.set_float32_matmul_precision('x'), "
+    "T.get_float32_matmul_precision(), T.set_float32_matmul_precision('highest'))[1:4]",
+    "T.init_num_threads()", "T.set_flush_denormal(1)", "(T.set_flush_denormal(True), T.set_flush_denormal(False))[0]", "T.set_num_interop_threads(0)", "T.set_num_interop_threads(1.5)",
+    "type(T.get_num_interop_threads()) is int",
     # asarray and frombuffer
     "T.asarray(X) is X", "T.asarray(X, dtype=T.float64)", "T.asarray(X, copy=True) is X", "T.asarray(X, copy=False) is X",
     "T.asarray(X, dtype=T.float64, copy=False)", "T.asarray(X, requires_grad=True).requires_grad",

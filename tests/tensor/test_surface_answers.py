@@ -39,6 +39,7 @@ DIFFERENT = {
     "T.typename(T.Tensor)": ("opyard._tensor.Tensor", "opyard's Tensor class is defined in a private module"),
     "T.frombuffer(bytearray(8))": ("frombuffer() missing 1 required keyword-only argument: 'dtype'",
                                    "Python's own message for the missing keyword"),
+    "(T.set_flush_denormal(True), T.set_flush_denormal(False))[0]": (False, "numpy cannot flush denormals (torch's answer on a CPU without FTZ/DAZ)"),
     # torch's asarray fails to make a meta tensor from data ("Cannot copy out of meta tensor; no data!");
     # opyard makes it, as ``tensor(data, device='meta')`` and ``.to('meta')`` do in both
     "T.asarray(X, device='meta')": ({"tensor": "float32", "shape": [2, 3]}, "opyard makes the meta tensor"),

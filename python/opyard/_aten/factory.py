@@ -11,6 +11,7 @@ from .._memory_format import memory_format_permutation, preserve_format
 from .._tensor import CPU, META, _make, _make_meta
 from .common import checked_fill, inplace_result
 from .generators import default_generator, draws
+from .switches import fill_uninitialized
 
 __all__ = ["KERNELS", "META_KERNELS", "manual_seed", "generator"]
 
@@ -106,7 +107,7 @@ def _c_strides(shape):
 
 def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     np_dt = _dt(dtype).np
-    return _new(laid_out(lambda s: np.empty(s, np_dt), _size(size), memory_format), device)
+    return _new(fill_uninitialized(laid_out(lambda s: np.empty(s, np_dt), _size(size), memory_format)), device)
 
 
 def _strided_storage(size, stride):
@@ -125,7 +126,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_mem
     """Uninitialized memory laid out with the requested strides (``x.stride()`` reports them)."""
     size, stride = _size(size), _size(stride)
     npd = _dt(dtype).np
-    buf = np.empty(_strided_storage(size, stride), npd)
+    buf = fill_uninitialized(np.empty(_strided_storage(size, stride), npd))
     item = buf.itemsize
     return _new(np.lib.stride_tricks.as_strided(buf, size, [s * item for s in stride]), device)
 

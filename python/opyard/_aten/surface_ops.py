@@ -10,7 +10,6 @@ torch's (``chain_matmul``, ``frobenius_norm`` and ``nuclear_norm`` warn once per
 """
 
 import math
-import warnings
 
 import numpy as np
 
@@ -20,19 +19,17 @@ from .._tensor import _make_meta
 from ._declare import OpTable
 from .common import A
 from .factory import _new
+from .switches import warn_once
 
 __all__ = ["OPS"]
 
 OPS = OpTable()
 _op = OPS.op
 
-_warned = set()  # the deprecations already reported (torch's TORCH_WARN_ONCE)
 
 
 def _warn_once(key, message):
-    if key not in _warned:
-        _warned.add(key)
-        warnings.warn(message, UserWarning, stacklevel=4)
+    warn_once(key, message, stacklevel=5)
 
 
 # --- predicates -------------------------------------------------------------------------------------
