@@ -8,6 +8,7 @@ from . import _dtype as D
 from . import _core
 from ._aten.factory import manual_seed, require_floating as _require_floating
 from ._aten.scalars import checked as _checked
+from ._aten.switches import DEFAULT as _DEFAULT
 from ._core import device as Device
 from ._ops import ops
 from . import _tensor
@@ -90,7 +91,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             data = _to_py(data)
         dt = dtype or _infer_dtype(data)
         arr = _from_python(data, dt, inferred=dtype is None)
-    t = _finish(_place(arr, device), requires_grad)
+    t = _finish(_place(arr, device if device is not None else _DEFAULT.device), requires_grad)
     return _lift_fresh(t)
 
 
@@ -149,17 +150,17 @@ def scalar_tensor(value, *, dtype=None, layout=None, device=None, pin_memory=Non
         value = value.item()
     if type(value) is complex and not dt.is_complex:
         raise RuntimeError(f"value cannot be converted to type {D.c_type_name(dt)} without overflow")
-    return tensor(_checked(value, dt), dtype=dt, device=device, requires_grad=requires_grad)
+    return tensor(_checked(value, dt), dtype=dt, device=device if device is not None else _DEFAULT.device, requires_grad=requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
     """``data`` as a tensor, sharing memory with a tensor or numpy array when possible."""
     D.expect_dtype(dtype, "as_tensor", "dtype")
     if isinstance(data, Tensor):
-        return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device)
+        return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device if device is not None else _DEFAULT.device)
     if isinstance(data, np.ndarray) and (dtype is None or D.from_np(data.dtype) is dtype) and device is None:
         return _lift_fresh(_foreign(data))
-    return tensor(data, dtype=dtype, device=device)
+    return tensor(data, dtype=dtype, device=device if device is not None else _DEFAULT.device)
 
 
 def from_numpy(arr):
@@ -224,11 +225,11 @@ def _factory(name, overload="default", sampler=None):
             if generator is not None:  # torch's ``<name>.generator`` overload
                 if drawn is None:
                     drawn = getattr(_aten, name).generator
-                return _finish(drawn(_size_args(size), generator=generator, dtype=dtype, device=device),
+                return _finish(drawn(_size_args(size), generator=generator, dtype=dtype, device=device if device is not None else _DEFAULT.device),
                                requires_grad)
         if op is None:
             op = getattr(getattr(_aten, name), overload)
-        return _finish(op(_size_args(size), dtype=dtype, device=device, **memory_format), requires_grad)
+        return _finish(op(_size_args(size), dtype=dtype, device=device if device is not None else _DEFAULT.device, **memory_format), requires_grad)
     make.__name__ = name
     return make
 
@@ -248,22 +249,22 @@ randn.__doc__ = "Standard normal samples (see ``manual_seed``)."
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """An uninitialized tensor of ``size`` laid out with ``stride``: ``opyard.empty_strided((2, 3), (1, 2))``."""
     D.expect_dtype(dtype, "empty_strided", "dtype")
-    return _finish(_aten.empty_strided.default(list(size), list(stride), dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.empty_strided.default(list(size), list(stride), dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "full", "dtype")
     if layout is not None:
         _expect_layout(layout, "full")
-    return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "eye", "dtype")
     if layout is not None:
         _expect_layout(layout, "eye")
-    t = _aten.eye.default(n, dtype=dtype, device=device) if m is None else \
-        _aten.eye.m(n, m, dtype=dtype, device=device)
+    t = _aten.eye.default(n, dtype=dtype, device=device if device is not None else _DEFAULT.device) if m is None else \
+        _aten.eye.m(n, m, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     return _finish(t, requires_grad)
 
 
@@ -272,9 +273,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if layout is not None:
         _expect_layout(layout, "arange")
     if end is None:
-        t = _aten.arange.default(start, dtype=dtype, device=device)
+        t = _aten.arange.default(start, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     else:
-        t = _aten.arange.start_step(start, end, step, dtype=dtype, device=device)
+        t = _aten.arange.start_step(start, end, step, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     return _finish(t, requires_grad)
 
 
@@ -283,7 +284,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     D.expect_dtype(dtype, "linspace", "dtype")
     if layout is not None:
         _expect_layout(layout, "linspace")
-    return _finish(_aten.linspace(start, end, steps, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.linspace(start, end, steps, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -293,7 +294,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=No
     D.expect_dtype(dtype, "logspace", "dtype")
     if out is not None:
         return _aten.logspace(start, end, steps, base, out=out)
-    return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
@@ -309,9 +310,9 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     size = list(size)
     if generator is None:
-        r = _aten.randint.low(low, high, size, dtype=dtype, device=device)
+        r = _aten.randint.low(low, high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     else:
-        r = _aten.randint.low_generator(low, high, size, generator=generator, dtype=dtype, device=device)
+        r = _aten.randint.low_generator(low, high, size, generator=generator, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     return _finish(r, requires_grad)
 
 
@@ -319,6 +320,8 @@ def _with_requires_grad(name):
     """``opyard.<name>``: the packet ``aten::<name>`` (its overloads chosen by the arguments), with
     torch's ``requires_grad=`` keyword."""
     def make(*args, requires_grad=False, **kwargs):
+        if kwargs.get("device") is None and _DEFAULT.device is not None:
+            kwargs["device"] = _DEFAULT.device
         return _finish(getattr(_aten, name)(*args, **kwargs), requires_grad)
     make.__name__ = make.__qualname__ = name
     return make

@@ -13,7 +13,8 @@ from . import _dtype as D
 from ._factories import from_numpy, tensor
 from ._ops import ops as _ops
 from ._tensor import Tensor
-from ._aten.switches import (are_deterministic_algorithms_enabled, get_deterministic_debug_mode,  # noqa: F401
+from ._aten.switches import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: F401
+                             get_deterministic_debug_mode, set_default_device,
                              get_float32_matmul_precision, get_num_interop_threads, init_num_threads,
                              is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
                              set_deterministic_debug_mode, set_float32_matmul_precision, set_flush_denormal,
@@ -24,7 +25,8 @@ _SWITCHES = ("use_deterministic_algorithms", "are_deterministic_algorithms_enabl
              "is_deterministic_algorithms_warn_only_enabled", "get_deterministic_debug_mode",
              "set_deterministic_debug_mode", "set_warn_always", "is_warn_always_enabled",
              "get_float32_matmul_precision", "set_float32_matmul_precision", "get_num_interop_threads",
-             "set_num_interop_threads", "init_num_threads", "set_flush_denormal")
+             "set_num_interop_threads", "init_num_threads", "set_flush_denormal", "get_default_device",
+             "set_default_device")
 
 __all__ = ["is_complex", "is_conj", "is_neg", "typename", "get_device", "can_cast", "chain_matmul", "range",
            "asarray", "frombuffer", "e", "pi", "inf", "nan", "newaxis", *_SWITCHES]

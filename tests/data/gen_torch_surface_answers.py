@@ -185,6 +185,12 @@ VALUES = [
     "T.get_float32_matmul_precision(), T.set_float32_matmul_precision('highest'))[1:4]",
     "T.init_num_threads()", "T.set_flush_denormal(1)", "(T.set_flush_denormal(True), T.set_flush_denormal(False))[0]", "T.set_num_interop_threads(0)", "T.set_num_interop_threads(1.5)",
     "type(T.get_num_interop_threads()) is int",
+    "T.get_default_device()",
+    "(T.set_default_device('meta'), T.get_default_device(), T.zeros(2).device, T.tensor([1]).device, T.rand(2).device, "
+    "T.arange(3).device, T.full((2,), 1.0).device, T.eye(2).device, T.empty(2).device, T.randint(3, (2,)).device, "
+    "T.randperm(3).device, T.hann_window(4).device, T.linspace(0, 1, 3).device, T.zeros_like(X).device, "
+    "(X + 1).device, T.set_default_device(None), T.get_default_device())[1:]",
+    "(T.set_default_device('cpu'), T.get_default_device(), T.set_default_device(None))[1]",
     # asarray and frombuffer
     "T.asarray(X) is X", "T.asarray(X, dtype=T.float64)", "T.asarray(X, copy=True) is X", "T.asarray(X, copy=False) is X",
     "T.asarray(X, dtype=T.float64, copy=False)", "T.asarray(X, requires_grad=True).requires_grad",

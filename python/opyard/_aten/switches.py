@@ -10,7 +10,8 @@ the warnings torch gives once per process (``warn_once``) warn every time. numpy
 matmuls at full precision whatever the setting ("highest" is what it does; "high"/"medium" permit
 less and are honoured by computing no worse). opyard has no inter-op thread pool: the count is
 recorded for ``get_num_interop_threads``. numpy cannot flush denormals, so ``set_flush_denormal``
-reports False, as torch does on a CPU without the instructions.
+reports False, as torch does on a CPU without the instructions. ``set_default_device`` sets the device
+the public tensor constructors use when given none.
 """
 
 import os
@@ -20,7 +21,8 @@ __all__ = ["use_deterministic_algorithms", "are_deterministic_algorithms_enabled
            "is_deterministic_algorithms_warn_only_enabled", "get_deterministic_debug_mode",
            "set_deterministic_debug_mode", "set_warn_always", "is_warn_always_enabled",
            "get_float32_matmul_precision", "set_float32_matmul_precision", "get_num_interop_threads",
-           "set_num_interop_threads", "init_num_threads", "set_flush_denormal", "warn_once", "fill_uninitialized"]
+           "set_num_interop_threads", "init_num_threads", "set_flush_denormal", "warn_once", "fill_uninitialized",
+           "get_default_device", "set_default_device", "DEFAULT"]
 
 
 class _State:
@@ -30,6 +32,11 @@ class _State:
     precision = "highest"
     interop_threads = None  # os.cpu_count() until set
     interop_set = False
+
+
+class DEFAULT:
+    """The device the tensor constructors use when given none (None: the CPU); read by ``_factories``."""
+    device = None
 
 
 FILL_UNINITIALIZED_MEMORY = True  # torch.utils.deterministic.fill_uninitialized_memory
@@ -158,3 +165,23 @@ def fill_uninitialized(arr):
         else:
             arr.fill(np.nan)
     return arr
+
+
+def get_default_device():
+    """The device tensors are made on when a constructor is given none (torch's ``get_default_device``)."""
+    from .._core import device as Device
+
+    return DEFAULT.device if DEFAULT.device is not None else Device("cpu")
+
+
+def set_default_device(device):
+    """Make the tensor constructors (``zeros``, ``tensor``, ``arange``, ``rand``, ...) create on ``device``
+    when they are given none; None (or ``"cpu"``) restores the CPU. Operators on existing tensors keep
+    their inputs' device, as torch's."""
+    from .._core import device as Device
+
+    if device is None:
+        DEFAULT.device = None
+        return
+    d = device if isinstance(device, Device) else Device(device)
+    DEFAULT.device = None if d.type == "cpu" and d.index is None else d
