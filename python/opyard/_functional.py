@@ -52,6 +52,15 @@ _NUMBERS = (bool, int, float, complex)
 
 globals().update(zip(_PACKETS, _A._bind(_PACKETS)))
 
+# The packets whose operators return ``Tensor[]`` (every such public form; a test derives the list
+# from the schemas): their public forms return tuples, as torch's bindings do, while
+# ``ops.aten.<name>`` keeps the operator's list (Note [Tensor lists as tuples], dispatch/packet.rs).
+_TUPLE_RESULTS = ("_histogramdd_bin_edges", "chunk", "dsplit", "gradient", "histogramdd", "hsplit", "split", "split_copy",
+                  "split_with_sizes", "split_with_sizes_copy", "tensor_split", "unbind", "unbind_copy",
+                  "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "vsplit")
+_TUPLE_FORMS = {name: _core._tuple_packet(packet) for name, packet in zip(_TUPLE_RESULTS, _A._bind(_TUPLE_RESULTS))}
+globals().update((name, form) for name, form in _TUPLE_FORMS.items() if name in globals())
+
 concat = concatenate = cat
 negative = neg
 absolute = abs
@@ -570,7 +579,7 @@ def install():
     """Bind the operator packets and the Python-level helpers onto ``Tensor``."""
     for name, packet in zip(_METHOD_PACKETS, _A._bind(_METHOD_PACKETS)):
         if name != "numel":
-            setattr(Tensor, name, packet)
+            setattr(Tensor, name, _TUPLE_FORMS.get(name, packet))
     for dunder, name in _DUNDERS.items():
         setattr(Tensor, dunder, _operator(name))
     for dunder, name in _UNARY_DUNDERS.items():

@@ -48,6 +48,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::_find_op, m)?)?;
     m.add_function(wrap_pyfunction!(library::_packet, m)?)?;
     m.add_function(wrap_pyfunction!(operator_protocol::_operator_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(packet::_tuple_packet, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dangling_impls, m)?)?;
     m.add_function(wrap_pyfunction!(library::_check_invariants, m)?)?;
     m.add_function(wrap_pyfunction!(library::_dump, m)?)?;

@@ -17,7 +17,7 @@ use crate::python::ffi::object::{generic_getattr, lookup_on_type};
 use crate::registry::{split_qualified, Choice};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
 /// All overloads of `ns::name`; calling it picks one.
@@ -35,7 +35,17 @@ pub struct PyOpOverloadPacket {
     /// failure on the other operand's type returns `NotImplemented`. See
     /// Note [Operator protocol] in `dispatch/operator_protocol.rs`.
     pub operator: Option<OperatorForm>,
+    /// Set on the public forms (`opyard.split`, `Tensor.split`) of operators
+    /// returning `Tensor[]`: the plain packet. See Note [Tensor lists as tuples].
+    pub tuple_form_of: Option<Py<PyOpOverloadPacket>>,
 }
+
+// Note [Tensor lists as tuples]: torch's Python bindings (`torch.split`,
+// `Tensor.unbind`, ...) return a `Tensor[]` result as a tuple, while the
+// operator itself (`torch.ops.aten.split.Tensor`) returns a list. The public
+// forms are packet objects of their own with `tuple_form_of` set (made once at
+// import by `_tuple_packet`), so the operator's packet keeps its lists and the
+// conversion costs the other packets nothing but a flag test.
 
 impl PyOpOverloadPacket {
     /// A packet object for `packet` with an empty overload cache.
@@ -49,6 +59,7 @@ impl PyOpOverloadPacket {
             packet,
             overload_cache: parking_lot::Mutex::new(Vec::new()),
             operator,
+            tuple_form_of: None,
         }
     }
 
@@ -259,6 +270,42 @@ impl PyOpOverloadPacket {
         args: &Bound<'_, PyTuple>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyObject> {
+        let out = Self::call_any(slf, args, kwargs)?;
+        if slf.get().tuple_form_of.is_none() {
+            return Ok(out);
+        }
+        // See Note [Tensor lists as tuples].
+        let py = slf.py();
+        let out = out.into_bound(py);
+        if let Ok(list) = out.downcast::<PyList>() {
+            return Ok(list.to_tuple().into_any().unbind());
+        }
+        // A result of several (`histogramdd`'s `(hist, bin_edges)`): its lists become tuples,
+        // in a result of the same type.
+        if let Ok(items) = out.downcast::<PyTuple>() {
+            if items.iter().any(|item| item.is_instance_of::<PyList>()) {
+                let converted: Vec<Bound<'_, PyAny>> = items
+                    .iter()
+                    .map(|item| match item.downcast::<PyList>() {
+                        Ok(list) => list.to_tuple().into_any(),
+                        Err(_) => item,
+                    })
+                    .collect();
+                let converted = PyTuple::new_bound(py, converted);
+                if out.is_exact_instance_of::<PyTuple>() {
+                    return Ok(converted.into_any().unbind());
+                }
+                return Ok(out.get_type().call1((converted,))?.unbind());
+            }
+        }
+        Ok(out.unbind())
+    }
+
+    fn call_any(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
         let this = slf.get();
         let overloads = this.packet.overloads();
         if let [op] = overloads.as_slice() {
@@ -363,10 +410,12 @@ impl PyOpOverloadPacket {
             lazy::ensure_defined(slf.py(), &this.packet.name)?;
             found = find();
         }
-        // An operator form hands out its plain packet's objects: one `OpOverload` per overload.
-        let owner = match &this.operator {
-            Some(form) => form.plain.get(),
-            None => this,
+        // An operator form (and a tuple form) hands out its plain packet's objects: one
+        // `OpOverload` per overload.
+        let owner = match (&this.operator, &this.tuple_form_of) {
+            (Some(form), _) => form.plain.get(),
+            (None, Some(plain)) => plain.get(),
+            (None, None) => this,
         };
         match found {
             Some(op) => Ok(owner.overload_object(slf.py(), &op)?.into_any()),
@@ -438,4 +487,23 @@ impl PyOpOverloadPacket {
     fn __hash__(&self) -> u64 {
         Arc::as_ptr(&self.packet) as u64
     }
+}
+
+/// The public form of `packet` (`opyard.split`, `Tensor.split`): the same
+/// operator, its `Tensor[]` results returned as tuples. See Note [Tensor lists as tuples].
+#[pyfunction]
+pub fn _tuple_packet(packet: &Bound<'_, PyOpOverloadPacket>) -> PyResult<Py<PyOpOverloadPacket>> {
+    let this = packet.get();
+    if this.operator.is_some() {
+        return Err(PyTypeError::new_err(
+            "_tuple_packet: an operator form (Tensor.__add__ ...) has no tuple form",
+        ));
+    }
+    let plain = match &this.tuple_form_of {
+        Some(plain) => plain.clone_ref(packet.py()),
+        None => packet.clone().unbind(),
+    };
+    let mut form = PyOpOverloadPacket::new(this.packet.clone());
+    form.tuple_form_of = Some(plain);
+    Py::new(packet.py(), form)
 }
