@@ -13,6 +13,7 @@ from . import _dtype as D
 from ._factories import from_numpy, tensor
 from ._ops import ops as _ops
 from ._tensor import Tensor
+from ._aten.switches import DEFAULT
 from ._aten.switches import (are_deterministic_algorithms_enabled, get_default_device,  # noqa: F401
                              get_deterministic_debug_mode, set_default_device,
                              get_float32_matmul_precision, get_num_interop_threads, init_num_threads,
@@ -111,7 +112,7 @@ def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,
     warnings.warn("opyard.range is deprecated and will be removed in a future release because its behavior is "
                   "inconsistent with Python's range builtin. Instead, use opyard.arange, which produces values in "
                   "[start, end).", UserWarning, stacklevel=2)
-    r = _A.range.step(start, end, step, dtype=dtype, device=device)
+    r = _A.range.step(start, end, step, dtype=dtype, device=device if device is not None else DEFAULT.device)
     if out is not None:
         return out.resize_(list(r.shape)).copy_(r)
     return r.requires_grad_() if requires_grad else r
@@ -162,6 +163,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     other data (numbers, nested sequences) is copied; ``copy=False`` refuses to copy."""
     if isinstance(obj, Tensor):
         return _finish(obj, dtype, device, copy, requires_grad, obj)
+    if device is None:  # data (not a tensor) goes to the default device, as with the other constructors
+        device = DEFAULT.device
     if isinstance(obj, np.ndarray) or (hasattr(obj, "__array_interface__") and not isinstance(obj, np.generic)):
         arr = _numpy_view(np.asarray(obj), "asarray")
         t = from_numpy(arr if arr.flags.writeable else arr.copy())
