@@ -309,7 +309,9 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
             raise TypeError("randint() missing 1 required positional argument: 'size'")
         low, high, size = 0, low, high
     size = list(size)
-    if generator is None:
+    if generator is None and low == 0:  # the common case: one draw in [0, high)
+        r = _aten.randint.default(high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+    elif generator is None:
         r = _aten.randint.low(low, high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     else:
         r = _aten.randint.low_generator(low, high, size, generator=generator, dtype=dtype, device=device if device is not None else _DEFAULT.device)

@@ -61,3 +61,8 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         yield
     finally:
         default_generator.set_state(state)
+
+
+from ._exports import public_dir  # noqa: E402
+
+__dir__ = public_dir(globals())

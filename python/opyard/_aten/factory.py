@@ -275,7 +275,38 @@ def randn(size, *, generator=None, dtype=None, layout=None, device=None, pin_mem
     return _new(gen.standard_normal(_size(size)).astype(_dt(dtype).np), device)
 
 
+_INT_RANGES = {}  # dtype -> (min, max): numpy's iinfo costs more than a draw of a few integers
+
+
+def _int_range(dt):
+    r = _INT_RANGES.get(dt)
+    if r is None:
+        if dt.name == "bool":
+            r = 0, 1
+        else:
+            info = np.iinfo(dt.np)
+            r = int(info.min), int(info.max)
+        _INT_RANGES[dt] = r
+    return r
+
+
+def _check_from_to(dt, low, high):
+    """torch's ``random_(from, to)`` checks: ``from < to``, both ends representable in ``dt``."""
+    if not low < high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    if dt.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
+    if dt.is_floating_point:
+        return  # torch only warns past 2**digits (integers there are not all representable)
+    lo, hi = _int_range(dt)
+    if not lo <= low <= hi:
+        raise RuntimeError(f"from is out of bounds for {D.c_type_name(dt)}")
+    if not lo <= high - 1 <= hi:
+        raise RuntimeError(f"to - 1 is out of bounds for {D.c_type_name(dt)}")
+
+
 def randint(high, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    _check_from_to(_dt(dtype, D.int64), 0, high)
     gen = _Rng.gen if generator is None else draws(generator)
     return _new(gen.integers(0, high, _size(size)).astype(_dt(dtype, D.int64).np), device)
 
@@ -409,6 +440,7 @@ def _meta_factory(kind):
         if kind == "full":
             return _make_meta(_size(args[0]), _fill_dtype(args[1], dtype))
         if kind == "randint":
+            _check_from_to(_dt(dtype, D.int64), 0, args[0])
             return _make_meta(_size(args[1]), _dt(dtype, D.int64))
         if kind == "strided":
             _strided_storage(_size(args[0]), _size(args[1]))

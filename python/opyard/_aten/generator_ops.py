@@ -18,9 +18,9 @@ from .. import _dtype as D
 from .._tensor import _make_meta
 from ._declare import OpTable
 from .common import broadcast_shape, out
-from .factory import _dt, _meta_factory, _new, _relaid, _size, like_format, rand, randn, randint
+from .factory import _check_from_to, _dt, _meta_factory, _new, _relaid, _size, like_format, rand, randn, randint
 from .generators import draws
-from .random_ops import _check_from_to, _draw_ints, _not_implemented
+from .random_ops import _draw_ints, _not_implemented
 
 __all__ = ["OPS"]
 

@@ -22,7 +22,7 @@ from ._declare import OpTable
 from .common import A, broadcast_shape, inplace_result, out, tensor_result_dtype
 from .out_variants import write_out
 from .shape import expand as _expand_kernel
-from .factory import _new, _relaid, format_strides, generator, like_format
+from .factory import _check_from_to, _int_range, _new, _relaid, format_strides, generator, like_format
 
 __all__ = ["OPS"]
 
@@ -206,29 +206,6 @@ _op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None
 
 
 # --- random_ and randint_like ----------------------------------------------------------------------
-
-def _int_range(dt):
-    if dt.name == "bool":
-        return 0, 1
-    info = np.iinfo(dt.np)
-    return int(info.min), int(info.max)
-
-
-def _check_from_to(dt, low, high):
-    """torch's ``random_(from, to)`` checks: ``from < to``, both ends representable in ``dt``."""
-    if not low < high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    if dt.is_complex:
-        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
-    if dt.is_floating_point:
-        return  # torch only warns past 2**digits (integers there are not all representable)
-    lo, hi = _int_range(dt)
-    ctype = D.c_type_name(dt)
-    if not lo <= low <= hi:
-        raise RuntimeError(f"from is out of bounds for {ctype}")
-    if not lo <= high - 1 <= hi:
-        raise RuntimeError(f"to - 1 is out of bounds for {ctype}")
-
 
 def _default_range(dt):
     """``random_()`` without bounds: [0, 2**digits] for floating types, the type's non-negative range
