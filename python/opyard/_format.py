@@ -57,13 +57,15 @@ def format_tensor(t, contents=None, prefix="tensor(", no_data=False):
         body = "[]"
         if t._data.ndim != 1:
             suffix.append(f"size={tuple(t.shape)}")
+        if dt is not D.get_default_dtype():  # no element tells int64 (or bool) apart: torch names it
+            suffix.append(f"dtype={dt!r}")
     else:
         data = t._data.get() if hasattr(t._data, "get") else t._data
         strs = _fmt_values(data)
         width = max(len(s) for s in strs)
         strs = [s.rjust(width) for s in strs]
         body = _nest(strs, data.shape, len(prefix))
-    if body != "..." and dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
+    if body not in ("...", "[]") and dt.name not in _DEFAULT_SUFFIXLESS and dt is not D.get_default_dtype():
         suffix.append(f"dtype={dt!r}")
     try:
         grad_fn = t.grad_fn  # a stale view's is regenerated, or refuses (torch prints <Invalid>)

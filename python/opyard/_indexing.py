@@ -61,7 +61,25 @@ def _sequence_as_tuple(key):
     return key
 
 
+# torch writes an open slice end as the largest int64 (``x[1:]`` is ``slice(x, 0, 1, 2**63 - 1)``).
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _spans_dim(k, size):
+    """Whether slice ``k`` of a key with several entries selects all of a dimension of ``size``, as
+    torch tells it (start omitted or 0, end omitted or past the end, step 1): torch makes no
+    ``slice`` of it. A key that is one slice always makes one."""
+    return (k.start is None or k.start == 0) and (k.stop is None or k.stop >= size) and \
+        (k.step is None or k.step == 1)
+
+
+def _slice_of(t, dim, k):
+    return _A.slice(t, dim, 0 if k.start is None else k.start, _INT64_MAX if k.stop is None else k.stop,
+                    1 if k.step is None else k.step)
+
+
 def _basic_and_advanced(self, key):
+    single = type(key) is slice
     key = _sequence_as_tuple(key)
     items = _normalize(key, self.dim())
     t, dim, advanced = self, 0, []
@@ -77,9 +95,8 @@ def _basic_and_advanced(self, key):
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             t = _A.select(t, dim, int(k))
         elif isinstance(k, slice):
-            step = 1 if k.step is None else k.step
-            if k.start is not None or k.stop is not None or step != 1:
-                t = _A.slice(t, dim, k.start, k.stop, step)
+            if single or not _spans_dim(k, t.shape[dim]):
+                t = _slice_of(t, dim, k)
             dim += 1
         else:
             idx = _as_index(k, self)
@@ -92,7 +109,8 @@ def _ints_and_slices(self, key):
     """``self[key]`` when ``self`` is a plain ``Tensor`` and ``key`` is ints and slices (one per
     dimension at most): the select/slice views ``_basic_and_advanced`` makes, without its
     normalizing pass. ``None`` for any other key (the general path decides, and raises)."""
-    items = key if type(key) is tuple else (key,)
+    single = type(key) is not tuple
+    items = (key,) if single else key
     if type(self) is not Tensor or len(items) > self.ndim:
         return None
     t, dim = self, 0
@@ -103,9 +121,11 @@ def _ints_and_slices(self, key):
         if tk is int:
             t = _SELECT(t, dim, k)
         elif tk is slice:
-            step = k.step
-            if k.start is not None or k.stop is not None or (step is not None and step != 1):
-                t = _SLICE(t, dim, k.start, k.stop, 1 if step is None else step)
+            # torch's values: an omitted start is 0, an omitted end the largest int64; in a key of
+            # several entries a slice spanning its dimension makes no call (See _spans_dim).
+            if single or not _spans_dim(k, t.shape[dim]):
+                t = _SLICE(t, dim, 0 if k.start is None else k.start, _INT64_MAX if k.stop is None else k.stop,
+                           1 if k.step is None else k.step)
             dim += 1
         else:
             return None

@@ -10,6 +10,7 @@ Example::
     tensor([2., 2.])
 """
 
+import contextlib as _contextlib
 import gc
 import warnings
 import weakref
@@ -43,6 +44,17 @@ _KINDS = ("DEF", "IMPL", "FRAGMENT")
 
 
 _CLASS_PREFIX = "__torch__.torch.classes."
+
+
+@_contextlib.contextmanager
+def _scoped_library(*args, **kwargs):
+    """A ``Library(*args, **kwargs)`` for the block, destroyed when it ends (its definitions and
+    kernels gone), however it ends: torch's test helper of the same name."""
+    lib = Library(*args, **kwargs)
+    try:
+        yield lib
+    finally:
+        lib._destroy()
 
 
 def _check_custom_classes(schema):

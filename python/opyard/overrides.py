@@ -38,7 +38,7 @@ from ._function_protocol import (
     _disabled_torch_function_impl,
 )
 from . import _override_listing
-from ._ops import OpOverloadPacket
+from ._ops import OpOverload, OpOverloadPacket
 from ._override_listing import (
     PROPERTY_GETTERS,
     ROUTED_METHODS,
@@ -423,10 +423,14 @@ def resolve_name(f):
     name = getattr(f, "__name__", None)
     if isinstance(f, OpOverloadPacket) and getattr(_override_listing._facade(), name, None) is f:
         return f"opyard.{name}"
+    if isinstance(f, OpOverload):
+        return str(f)  # ``aten.mul.Tensor``, as torch names an operator
     for klass in Tensor.__mro__:
         for attr, value in klass.__dict__.items():
             if value is f:
                 return f"opyard.Tensor.{attr}"
+    if isinstance(f, OpOverloadPacket):
+        return str(f)  # ``aten.sin``: a packet that is no function or method of opyard's
     if name is None:
         return None
     module = getattr(f, "__module__", None)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import opyard
 from opyard._aten import COMPOSITE_OPS, OP_NAMES, OP_TABLE, QUALIFIED, SCHEMAS, _index, _table
 
 
@@ -24,11 +25,24 @@ def _grouped(names):
     return {packet: tuple(positions) for packet, positions in found.items()}
 
 
+def test_packets_try_their_overloads_in_torchs_order():
+    A = opyard.ops.aten
+    assert A.var.overloads()[:3] == ["dim", "correction", "default"]  # as torch's Tensor.var binding
+    assert A.std_mean.overloads()[:3] == ["dim", "correction", "default"]
+    assert A.sum.overloads()[:2] == ["dim_IntList", "default"]
+    assert A.div.overloads()[:2] == ["Tensor", "Tensor_mode"]  # tensors before numbers (Note [Overload order])
+    x = opyard.ones(3, 4)
+    assert x.var(0).shape == (4,) and x.var().shape == () and x.var(unbiased=False).shape == ()
+
+
 def test_prebuilt_packet_table_groups_every_schema_and_row():
     assert OP_NAMES == tuple(s.split("(")[0] for s in SCHEMAS) == _table.op_names()
     assert QUALIFIED == tuple("aten::" + n.removesuffix(".default") for n in OP_NAMES)
-    assert _index.PACKETS == _grouped(OP_NAMES)
-    assert list(_index.PACKETS.items()) == list(_grouped(OP_NAMES).items())  # packet order kept
+    # packet order kept; within a packet, torch's order of its overloads (the order a call tries them)
+    assert list(_index.PACKETS.items()) == list(_table.packets(OP_NAMES).items())
+    assert {p: sorted(found) for p, found in _index.PACKETS.items()} == \
+        {p: sorted(found) for p, found in _grouped(OP_NAMES).items()}
+    assert list(_index.PACKETS) == list(_grouped(OP_NAMES))
     assert list(_index.PACKET_ROWS.items()) == list(_grouped(row[0] for row in _index.ROWS).items())
     assert sorted(i for found in _index.PACKETS.values() for i in found) == list(range(len(SCHEMAS)))
     assert [row[0] for row in OP_TABLE] == [_index.ROWS[i][0] for found in _index.PACKET_ROWS.values()

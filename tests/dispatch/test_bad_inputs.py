@@ -38,6 +38,7 @@ SCHEMAS = (
     "fl(Tensor x, float a) -> Any",
     "fll(Tensor x, float[] a) -> Any",
     "sc(Tensor x, Scalar s) -> Any",
+    "scl(Tensor x, Scalar[] s) -> Any",
     "dev(Tensor x, Device d) -> Any",
     "st(Tensor x, ScalarType? dt=None) -> Any",
     "s(Tensor x, str s) -> Any",
@@ -64,6 +65,12 @@ BINDING_CASES = [
     ("Scalar 2**64", lambda o: o.sc(X, 2 ** 64), TypeError,
      r"type 'Scalar' for argument 's'(.*\n)*.*int too big to convert: a Scalar holds integers from -2\*\*63 to 2\*\*64-1"),
     ("Scalar -2**63-1", lambda o: o.sc(X, -2 ** 63 - 1), TypeError, r"int too big to convert"),
+    ("Scalar[] of a tensor", lambda o: o.scl(X, [opyard.tensor(2.0)]), TypeError,
+     r"type 'Scalar\[\]' for argument 's' but instead found type 'list'"),
+    ("Scalar[] of a 1-d tensor", lambda o: o.scl(X, (1, opyard.ones(3))), TypeError, r"type 'Scalar\[\]'"),
+    ("Scalar[] of a str", lambda o: o.scl(X, [1, "a"]), TypeError, r"type 'Scalar\[\]'"),
+    ("Scalar[] 2**64", lambda o: o.scl(X, [1, 2 ** 64]), TypeError, r"int too big to convert"),
+    ("Scalar[] not a list", lambda o: o.scl(X, 3), TypeError, r"type 'Scalar\[\]' for argument 's' but instead found type 'int'"),
     ("Device 'notadevice'", lambda o: o.dev(X, "notadevice"), RuntimeError,
      r"^Expected one of cpu, cuda, meta, privateuseone device type at start of device string: notadevice$"),
     ("Device 'cpu:x'", lambda o: o.dev(X, "cpu:x"), RuntimeError, r"^Invalid device string: 'cpu:x'$"),
@@ -122,6 +129,8 @@ GOOD_CASES = [
     ("Device string", lambda o: o.dev(X, "cpu"), (opyard.device("cpu"),)),
     ("Device index", lambda o: o.dev(X, "cuda:1"), (opyard.device("cuda", 1),)),
     ("ScalarType code", lambda o: o.st(X, 4), (opyard.int64,)),
+    ("Scalar[] numbers", lambda o: o.scl(X, (1, 2.5, True, 1j)), ((1, 2.5, True, 1j),)),
+    ("Scalar[] empty", lambda o: o.scl(X, []), ([],)),
 ]
 
 

@@ -35,7 +35,7 @@ LAYERS = {
     "_prims_common": 7,
     "_python_dispatcher": 7, "_subclasses": 7, "version": 7, "fx.experimental": 7,
     "utils._python_dispatch": 7, "utils._mode_utils": 7, "_install_as_torch": 7,
-    "_decomp": 7, "_inductor": 7, "_custom_op": 7,
+    "_decomp": 7, "_inductor": 7, "_custom_op": 7, "testing": 7,
 }
 
 

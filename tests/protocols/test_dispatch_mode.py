@@ -210,3 +210,28 @@ def test_composite_implicit_ops_reach_modes_decomposed():
     with LoggingMode() as m:
         opyard.matmul(a.requires_grad_(), b)
     assert m.log == ["aten.mm.default"]
+
+
+def test_mode_stack_helpers_of_torchs_private_module():
+    from opyard.utils._python_dispatch import (TorchDispatchMode, _disable_current_modes,
+                                               _get_current_dispatch_mode_stack, _has_traceable_wrapper_subclass_protocol,
+                                               any_torch_dispatch_mode_on_stack)
+
+    class Passing(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    class Infra(Passing):
+        @classmethod
+        def is_infra_mode(cls):
+            return True
+
+    assert not any_torch_dispatch_mode_on_stack()
+    with Infra():
+        assert not any_torch_dispatch_mode_on_stack()
+    with Passing() as outer, Passing() as inner:
+        assert any_torch_dispatch_mode_on_stack()
+        with _disable_current_modes() as modes:
+            assert modes == [inner, outer] and _get_current_dispatch_mode_stack() == []
+        assert _get_current_dispatch_mode_stack() == [outer, inner]
+    assert not _has_traceable_wrapper_subclass_protocol(opyard.ones(1))

@@ -467,3 +467,10 @@ def test_resolve_name_evaluates_back():
             if name.endswith(".__get__"):
                 continue  # property getters: opyard's are functions, not torch's method-wrappers
             assert eval(name, {"opyard": opyard}) is f, name
+
+
+def test_resolve_name_of_an_operator_is_its_name_as_torch_gives_it():
+    assert resolve_name(opyard.ops.aten.mul.Tensor) == "aten.mul.Tensor"
+    assert resolve_name(opyard.ops.aten.sin.default) == "aten.sin.default"
+    assert resolve_name(opyard.Tensor.add_) == "opyard.Tensor.add_"
+    assert resolve_name(opyard.add) == "opyard.add"

@@ -156,6 +156,7 @@ SAMPLES.update({
     "aten::exp2": (lambda a: A.exp2.default(a), (r(4),)),
     "aten::hardtanh": (lambda a: A.hardtanh.default(a, -0.5, 0.5), (away_from_zero(6),)),
     "aten::elu": (lambda a: A.elu.default(a, 1.5), (away_from_zero(6),)),
+    "aten::leaky_relu": (lambda a: A.leaky_relu.default(a, 0.2), (away_from_zero(6),)),
     "aten::softplus": (lambda a: A.softplus.default(a, 2, 1), (away_from_zero(6),)),
     "aten::constant_pad_nd": (lambda a: A.constant_pad_nd.default(a, [1, -1, 2, 0], 3.0), (r(2, 3),)),
     "aten::split_with_sizes": (lambda a: A.split_with_sizes.default(a, [1, 3], 1)[1], (r(2, 4),)),

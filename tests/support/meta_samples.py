@@ -792,6 +792,12 @@ SAMPLES["hamming_window.periodic_alpha_beta"] = lambda m: ((6, True, 0.5, 0.4), 
 SAMPLES["kaiser_window.beta"] = lambda m: ((6, True, 3.0), {"device": m.device})
 SAMPLES["randperm"] = lambda m: ((5,), {"device": m.device})
 SAMPLES["randperm.generator"] = lambda m: ((5,), {"generator": None, "device": m.device})
+SAMPLES["_unsafe_view"] = lambda m: ((m(2, 3), [3, 2]), {})
+SAMPLES["scalar_tensor"] = lambda m: ((2.5,), {"device": m.device})
+SAMPLES["affine_grid_generator"] = lambda m: ((m(2, 2, 3), [2, 1, 3, 4], False), {})
+SAMPLES["leaky_relu_"] = lambda m: ((m(2, 3), 0.2), {})
+SAMPLES["hardtanh_"] = lambda m: ((m(2, 3), -0.5, 0.5), {})
+SAMPLES["silu_"] = lambda m: ((m(2, 3),), {})
 
 # torch's small operators of the top-level namespace (_aten/surface_ops.py)
 SAMPLES.update({

@@ -169,8 +169,40 @@ def _group(keys):
 
 def packets(names):
     """``{packet: positions of its schemas in names}``, ``names`` being ``op_names()`` (the order of
-    ``_aten.SCHEMAS``)."""
-    return _group(names)
+    ``_aten.SCHEMAS``). A packet's positions are in torch's order of its overloads
+    (``overload_order.txt``), the order its definition and a call of it try them; overloads torch
+    does not have follow in declaration order."""
+    order = _overload_order()
+    out = {}
+    for packet, found in _group(names).items():
+        rank = order.get(packet.split("::")[1])
+        if rank is not None:
+            def key(i, rank=rank):
+                overload = names[i].partition(".")[2] or "default"
+                return rank.get(overload, len(rank)), i
+            found = tuple(sorted(found, key=key))
+        out[packet] = found
+    return out
+
+
+# The packets whose public forms (``x.var(0)``, ``opyard.std_mean(x)``) are the packet itself while
+# torch's Python bindings try their overloads in another order than ``torch.ops.aten.<name>`` does:
+# the bindings' order wins, since that is how these are called (``x.var()`` is ``var.correction``,
+# ``x.var(0)`` is ``var.dim``, as in torch).
+_PUBLIC_ORDER = {name: ("dim", "correction", "default") for name in ("var", "std", "var_mean", "std_mean")}
+
+
+def _overload_order():
+    """``{packet: {overload: rank}}`` from ``overload_order.txt`` and ``_PUBLIC_ORDER``."""
+    found = {}
+    with open(os.path.join(_HERE, "overload_order.txt"), encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                packet, _, overloads = line.partition(":")
+                found[packet.strip()] = {o: r for r, o in enumerate(overloads.split())}
+    for packet, overloads in _PUBLIC_ORDER.items():
+        found[packet] = {o: r for r, o in enumerate(overloads)}
+    return found
 
 
 def packet_rows(table_rows):

@@ -112,12 +112,18 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
     x = self._data
     if x.dtype.kind in "biu":
         return out(x.copy(), self)
-    info = D.finfo(self.dtype)
-    with np.errstate(all="ignore"):
-        r = np.where(np.isnan(x), 0.0 if nan is None else nan, x)
-        r = np.where(np.isposinf(x), info.max if posinf is None else posinf, r)
-        r = np.where(np.isneginf(x), info.min if neginf is None else neginf, r)
-    return out(np.asarray(r).astype(x.dtype), self)
+    info = D.finfo(self.dtype)  # of the real parts, for a complex dtype
+
+    def replaced(v):
+        with np.errstate(all="ignore"):
+            r = np.where(np.isnan(v), 0.0 if nan is None else nan, v)
+            r = np.where(np.isposinf(v), info.max if posinf is None else posinf, r)
+            return np.where(np.isneginf(v), info.min if neginf is None else neginf, r)
+    if x.dtype.kind == "c":  # torch replaces in the real and the imaginary part alike
+        r = np.empty_like(x)
+        r.real, r.imag = replaced(x.real), replaced(x.imag)
+        return out(r, self)
+    return out(np.asarray(replaced(x)).astype(x.dtype), self)
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):

@@ -107,8 +107,11 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
     if self.dtype is not src.dtype:
         raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
     d = _wrap_dim(dim, x.ndim)
-    if idx.ndim != max(x.ndim, 1) and idx.size:
+    if max(idx.ndim, 1) != max(x.ndim, 1) and idx.size:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    shape = x.shape
+    if x.ndim == 0 or idx.ndim == 0 or s.ndim == 0:  # a 0-d tensor is a one-element vector, as in torch
+        x, idx, s = np.reshape(x, (-1,)) if x.ndim == 0 else x, np.atleast_1d(idx), np.atleast_1d(s)
     if idx.size and (idx.max() >= max(x.shape[d] if x.ndim else 1, 1) or idx.min() < 0):
         bad = int(idx.max() if idx.max() >= (x.shape[d] if x.ndim else 1) else idx.min())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {x.shape[d] if x.ndim else 1}")
@@ -134,7 +137,7 @@ def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         # floating types (bfloat16's numpy kind is "V") divide; integral ones floor, as torch's kernel
         inexact = self.dtype.is_floating_point or self.dtype.is_complex
         acc = acc / np.asarray(count, acc.dtype) if inexact else np.floor_divide(acc, count)
-    return out(np.asarray(acc).astype(x.dtype, copy=False), self)
+    return out(np.asarray(acc).astype(x.dtype, copy=False).reshape(shape), self)
 
 
 def take(self, index):

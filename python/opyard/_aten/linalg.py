@@ -109,7 +109,10 @@ KERNELS = {"mm": mm, "bmm": bmm, "dot": dot, "outer": outer, "mv": mv}
 
 
 def matmul(self, other):
-    """torch.matmul's cases, composed of mm / bmm / dot / views (CompositeImplicitAutograd)."""
+    """torch.matmul's cases as torch composes them (``_matmul_impl``, CompositeImplicitAutograd):
+    ``dot``/``mv``/``mm`` for vectors and matrices; a batch folded into the rows of one ``mm``/``mv``
+    when that needs no copy (``_should_fold``); else the batch dims broadcast, flattened and ``bmm``,
+    the result unflattened by ``_unsafe_view``. A trace records these calls, as torch's does."""
     check_same_device("aten::matmul", self, other)
     a, b = self.dim(), other.dim()
     if a == 0 or b == 0:
@@ -117,31 +120,81 @@ def matmul(self, other):
     if a == 1 and b == 1:
         return A.dot(self, other)
     if a == 2 and b == 1:
-        return A.squeeze__dim(A.mm(self, A.unsqueeze(other, 1)), -1)
+        return A.mv(self, other)
     if a == 1 and b == 2:
+        # torch squeezes its temporary in place (``squeeze_``); opyard has no in-place squeeze operator
         return A.squeeze__dim(A.mm(A.unsqueeze(self, 0), other), 0)
     if a == 2 and b == 2:
         return A.mm(self, other)
-    # batched: broadcast the batch dimensions, fold them, bmm, unfold.
-    x = A.unsqueeze(self, 0) if a == 1 else self
-    y = A.unsqueeze(other, -1) if b == 1 else other
-    batch = np.broadcast_shapes(tuple(x.shape[:-2]), tuple(y.shape[:-2]))
-    n, k = x.shape[-2], x.shape[-1]
-    k2, m = y.shape[-2], y.shape[-1]
-    size = int(np.prod(batch, dtype=np.int64))  # not -1: an empty batch makes that ambiguous
-    xb = A.reshape(A.expand(x, list(batch) + [n, k]), [size, n, k])
-    yb = A.reshape(A.expand(y, list(batch) + [k2, m]), [size, k2, m])
-    r = A.reshape(A.bmm(xb, yb), list(batch) + [n, m])
-    if a == 1:
-        r = A.squeeze__dim(r, -2)
+    if _should_fold(self, other):
+        transpose = b > a
+        t1 = A.transpose__int(other, -2, -1) if transpose else self
+        t2 = (A.t(self) if a == 2 else self) if transpose else other
+        output_shape = list(t1.shape[:-1])
+        folded = 1
+        for s in output_shape:
+            folded *= s
+        t1_folded = A.reshape(t1, [folded, t1.shape[-1]])
+        if t2.dim() == 2:
+            output_shape.append(t2.shape[1])
+            output = A._unsafe_view(A.mm(t1_folded, t2), output_shape)
+            return A.contiguous(A.transpose__int(output, -2, -1)) if transpose else output
+        return A._unsafe_view(A.mv(t1_folded, t2), output_shape)
+    n = self.shape[-2] if a > 1 else 1
+    m1 = self.shape[-1]
+    m2 = other.shape[-2] if b > 1 else other.shape[0]
+    p = other.shape[-1] if b > 1 else 1
+    output_shape = list(np.broadcast_shapes(tuple(self.shape[:max(a - 2, 0)]), tuple(other.shape[:max(b - 2, 0)])))
+    batch = 1
+    for s in output_shape:
+        batch *= s
+    x = A.reshape(A.expand(self, output_shape + [n, m1]), [batch, n, m1])
     if b == 1:
-        r = A.squeeze__dim(r, -1)
-    return r
+        y = A.unsqueeze(A.reshape(A.expand(other, output_shape + [m2]), [batch, m2]), 2)
+    else:
+        y = A.reshape(A.expand(other, output_shape + [m2, p]), [batch, m2, p])
+    if a > 1:
+        output_shape.append(n)
+    if b > 1:
+        output_shape.append(p)
+    product = A.bmm(x, y)
+    if b == 1:
+        product = A.squeeze__dim(product, -1)
+    return A._unsafe_view(product, output_shape)
+
+
+def _should_fold(t1, t2):
+    """torch's ``should_fold``: the larger operand (3-D or more, the other 1-D or 2-D) folds its batch
+    into the rows of a matrix without a copy (or the other operand requires grad)."""
+    larger = t1.dim() >= t2.dim()
+    big = t1 if larger else A.transpose__int(t2, -2, -1)  # torch computes it here too (a trace shows it)
+    small_dim = t2.dim() if larger else t1.dim()
+    if not (big.dim() >= 3 and small_dim <= 2):
+        return False
+    if t2.requires_grad:
+        return True
+    if t1.dim() == 2:
+        return False
+    if big.numel() == 0:
+        return True
+    shape, strides = big.shape, big.stride()
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.dim() - 2))
 
 
 def linear(input, weight, bias=None):
-    y = A.matmul(input, A.t(weight))
-    return y if bias is None else A.add__Tensor(y, bias)
+    """torch's ``linear``: ``addmm`` for a matrix input with a bias, a contiguous input with a bias
+    flattened to one (``_flatten_nd_linear``), else ``matmul`` with the transposed weight and the bias
+    added."""
+    if input.dim() == 2 and bias is not None:
+        return A.addmm(bias, input, A.t(weight))
+    if bias is not None and input.is_contiguous() and (input.dim() == 3 or bias.dim() == 1):
+        rows = 1
+        for s in input.shape[:-1]:
+            rows *= s
+        result = A.addmm(bias, A.reshape(input, [rows, input.shape[-1]]), A.t(weight))
+        return A._unsafe_view(result, list(input.shape[:-1]) + [result.shape[1]])
+    output = A.matmul(input, A.t(weight))
+    return output if bias is None else A.add__Tensor(output, bias)
 
 
 COMPOSITE = {"matmul": matmul, "linear": linear}

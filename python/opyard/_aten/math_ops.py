@@ -117,6 +117,24 @@ def float_binary(fn, name):
     return kernel
 
 
+def _logaddexp(x, y):
+    """``log(exp(x) + exp(y))``; complex values as torch computes them (``_log_add_exp_helper``): a nan
+    anywhere gives nan, equal infinite real parts give the lesser (-inf) or ``log(exp + exp)`` (+inf),
+    else ``log1p(exp(min - max)) + max`` with min/max by real part."""
+    if not (np.iscomplexobj(x) or np.iscomplexobj(y)):
+        return np.logaddexp(x, y)
+    x, y = np.broadcast_arrays(x, y)
+    swap = x.real > y.real
+    lo, hi = np.where(swap, y, x), np.where(swap, x, y)
+    with np.errstate(all="ignore"):
+        r = np.log1p(np.exp(lo - hi)) + hi
+        both_inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+        r = np.where(both_inf & (lo.real < 0), lo, r)
+        r = np.where(both_inf & (lo.real > 0), np.log(np.exp(lo) + np.exp(hi)), r)
+    nan = np.isnan(x.real) | np.isnan(x.imag) | np.isnan(y.real) | np.isnan(y.imag)
+    return np.where(nan, complex(np.nan, np.nan), r)
+
+
 def _xlogy(x, y):
     with np.errstate(all="ignore"):
         r = x * np.log(y)
@@ -200,7 +218,7 @@ def _inplace(fn, name):
 KERNELS = {
     "atan2": float_binary(np.arctan2, "atan2"),
     "hypot": float_binary(np.hypot, "hypot"),
-    "logaddexp": float_binary(np.logaddexp, "logaddexp"),
+    "logaddexp": float_binary(_logaddexp, "logaddexp"),
     "copysign.Tensor": real_only(float_binary(np.copysign, "copysign.Tensor"), "copysign"),
     "copysign.Scalar": real_only(float_binary(np.copysign, "copysign.Scalar"), "copysign"),
     "heaviside": heaviside,

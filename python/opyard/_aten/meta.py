@@ -26,7 +26,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import _dtype as D
-from .._tensor import _META_KEYS, META, Size, Tensor, _make, _make_meta, _make_view, _new, _ZERO, is_contiguous_strides
+from .._tensor import _META_KEYS, META, Size, Tensor, _make, _make_detached, _make_meta, _make_view, _new, _ZERO
+from .._tensor import is_contiguous_strides
 from . import return_types as RT
 from .common import broadcast_shape, check_same_device
 from .factory import format_strides, like_format
@@ -224,10 +225,16 @@ def view(kernel, name):
         offset = self.storage_offset()
 
         def conv(v):
-            if not isinstance(v, Tensor) or v._base is not probe:
-                return v  # not a view of the probe (e.g. reshape that had to copy): already meta
+            if not isinstance(v, Tensor):
+                return v
             a = v._data
-            m = _make_view(np.broadcast_to(_ZERO[a.dtype], a.shape), self)
+            if v._base is probe:
+                m = _make_view(np.broadcast_to(_ZERO[a.dtype], a.shape), self)
+            elif v._base is None and v is not probe and _over(a, probe._data):
+                # ``detach``: the probe's memory, no view of it for autograd; its strides are the probe's
+                m = _make_detached(np.broadcast_to(_ZERO[a.dtype], a.shape), self)
+            else:
+                return v  # not over the probe (e.g. reshape that had to copy): already meta
             m._meta_strides = _elem_strides(a)
             m._meta_offset = offset + (_address(a) - start) // a.itemsize
             return m
@@ -235,6 +242,11 @@ def view(kernel, name):
         return type(r)(conv(v) for v in r) if isinstance(r, (list, tuple)) else conv(r)
     meta.__name__ = f"meta_{kernel.__name__}"
     return meta
+
+
+def _over(a, probe_data):
+    """Whether array ``a`` is a view of the probe's array (of its memory, not a copy)."""
+    return a.base is probe_data or (probe_data.base is not None and a.base is probe_data.base)
 
 
 def proxy(kernel, name):

@@ -132,16 +132,18 @@ def mode(self, dim=-1, keepdim=False):
     return RT.make(RT.mode, (out(np.asarray(vals), self), out(np.asarray(idx), self)))
 
 
-def _moment_mean(stat):
+def _moment_mean(stat, correction_op):
+    """The ``.correction``, ``.dim`` and unnamed kernels of ``var_mean``/``std_mean``; the last two
+    call ``correction_op`` (``var_mean.correction``) through the dispatcher, as torch's do."""
     def correction_kernel(self, dim=None, *, correction=None, keepdim=False):
         v = stat(self, dim, correction=correction, keepdim=keepdim)
         return v, A.mean__dim(self, dim if dim else None, keepdim)
 
     def dim_kernel(self, dim, unbiased=True, keepdim=False):
-        return correction_kernel(self, dim, correction=1 if unbiased else 0, keepdim=keepdim)
+        return correction_op()(self, dim, correction=1 if unbiased else 0, keepdim=keepdim)
 
     def all_kernel(self, unbiased=True):
-        return correction_kernel(self, None, correction=1 if unbiased else 0)
+        return correction_op()(self, None, correction=1 if unbiased else 0)
     return correction_kernel, dim_kernel, all_kernel
 
 
@@ -163,8 +165,8 @@ KERNELS = {
     "median": median, "median.dim": median_dim, "mode": mode,
     "cumprod_": _in_place_cum("cumprod", _cumprod), "cumsum_": _in_place_cum("cumsum", _cumsum),
 }
-_vm = _moment_mean(lambda *a, **k: A.var__correction(*a, **k))
-_sm = _moment_mean(lambda *a, **k: A.std__correction(*a, **k))
+_vm = _moment_mean(lambda *a, **k: A.var__correction(*a, **k), lambda: A.var_mean__correction)
+_sm = _moment_mean(lambda *a, **k: A.std__correction(*a, **k), lambda: A.std_mean__correction)
 COMPOSITE = {
     "var_mean.correction": _vm[0], "var_mean.dim": _vm[1], "var_mean": _vm[2],
     "std_mean.correction": _sm[0], "std_mean.dim": _sm[1], "std_mean": _sm[2],

@@ -400,7 +400,10 @@ def flatten(self, start_dim=0, end_dim=-1):
     if s == e:
         return self
     shape = list(self.shape)
-    return A.reshape(self, shape[:s] + [int(np.prod(shape[s:e + 1]))] + shape[e + 1:])
+    size = 1
+    for d in shape[s:e + 1]:
+        size = size * d  # symbolic sizes stay symbolic (s75 * s96)
+    return A.reshape(self, shape[:s] + [size] + shape[e + 1:])
 
 
 def narrow_tensor(self, dim, start, length):

@@ -40,16 +40,19 @@ def _search(name, boundaries, values, out_int32, right, side=None, sorter=None):
     v = values._data if isinstance(values, Tensor) else np.asarray(values)
     mode = "right" if right else "left"
     if b.ndim <= 1:
-        r = np.searchsorted(b, v, side=mode)
+        r = np.searchsorted(b, v, side=mode) if v.size else np.zeros(v.shape, np.int64)
     else:
         if b.shape[:-1] != v.shape[:-1]:
             raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
                                f"dimensions of boundaries tensor and input value tensor must match, but "
                                f"we got boundaries tensor {list(b.shape)} and input value tensor "
                                f"{list(v.shape)} ({name})")
-        rows_b = b.reshape(-1, b.shape[-1])
-        rows_v = v.reshape(-1, v.shape[-1])
-        r = np.stack([np.searchsorted(rb, rv, side=mode) for rb, rv in zip(rows_b, rows_v)]).reshape(v.shape)
+        if v.size == 0 or b.shape[-1] == 0:  # nothing to place, or no boundaries: every value goes first
+            r = np.zeros(v.shape, np.int64)
+        else:
+            rows_b = b.reshape(-1, b.shape[-1])
+            rows_v = v.reshape(-1, v.shape[-1])
+            r = np.stack([np.searchsorted(rb, rv, side=mode) for rb, rv in zip(rows_b, rows_v)]).reshape(v.shape)
     return np.asarray(r, dtype=np.int32 if out_int32 else np.int64)
 
 
@@ -96,7 +99,8 @@ def _repeats(name, repeats, n):
         if r.dtype.kind not in "iu":
             raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for "
                                       f"'{D.legacy_name(repeats.dtype)}' (the repeats of {name})")
-        r = np.broadcast_to(r, (n,)) if r.ndim == 0 else r
+        # a single count (0-d, or one element) repeats every element, as torch expands it
+        r = np.broadcast_to(r.reshape(-1), (n,)) if r.size == 1 else r
     else:
         r = np.full(n, int(repeats))
     if r.shape != (n,):

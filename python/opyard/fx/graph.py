@@ -130,7 +130,7 @@ def _src(x):
         inner = ", ".join(_src(e) for e in x)
         return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
     if isinstance(x, _core.device):
-        return f"opyard.device({str(x)!r})"
+        return repr(x)  # ``device(type='cpu')``, as torch.fx writes it
     if type(x).__name__ == "dtype" and hasattr(x, "is_floating_point"):
         return str(x)
     return repr(x)
@@ -157,6 +157,50 @@ def _call_src(n):
     if getattr(t, "__module__", None) == "_operator":
         return f"operator.{t.__name__}({', '.join(args)})"
     return f"opyard.ops.{_target_name(t)}({', '.join(args)})"
+
+
+def _input_nodes(x, found):
+    if isinstance(x, Node):
+        found.append(x)
+    elif isinstance(x, (list, tuple)):
+        for e in x:
+            _input_nodes(e, found)
+    elif isinstance(x, dict):
+        for e in x.values():
+            _input_nodes(e, found)
+    return found
+
+
+def _freed_after(nodes):
+    """``node -> ";  a = b = None"``: the values whose last use is ``node`` (in the order its
+    arguments name them), then ``node`` itself if nothing uses it, as torch.fx's code frees them."""
+    last_uses, used = {}, set()
+    for node in reversed(nodes):
+        for n in _input_nodes((node.args, node.kwargs), []):
+            used.add(n)
+            if n not in last_uses:
+                last_uses[n] = node
+    frees = {}
+    for n, user in last_uses.items():
+        frees.setdefault(user, []).append(n)
+    for names in frees.values():
+        names.reverse()  # the reversed walk met the arguments last-first within a user
+    def freed(node):
+        names = [n for n in frees.get(node, [])]
+        names = _first_seen_order(node, names)
+        if node not in used and node.op != "output":
+            names.append(node)
+        return f";  {' = '.join(n.name for n in names)} = None" if names else ""
+    return freed
+
+
+def _first_seen_order(node, names):
+    """``names`` (inputs of ``node`` whose last use it is) in the order ``node``'s arguments name them."""
+    order = []
+    for n in _input_nodes((node.args, node.kwargs), []):
+        if n in names and n not in order:
+            order.append(n)
+    return order
 
 
 class GraphModule:
@@ -197,11 +241,12 @@ class GraphModule:
         if self._in_specs is not None:
             body.append(f"    {', '.join(params)}, = self._flatten_inputs([{', '.join(self._in_bases)}])")
             params = self._in_bases
+        freed = _freed_after(self.graph.nodes)
         for n in self.graph.nodes:
             if n.op == "get_attr":
-                body.append(f"    {n.name} = self.{n.target}")
+                body.append(f"    {n.name} = self.{n.target}" + freed(n))
             elif n.op == "call_function":
-                body.append(f"    {n.name} = {_call_src(n)}")
+                body.append(f"    {n.name} = {_call_src(n)}" + freed(n))
             elif n.op == "output":
                 body.append(f"    return {_src(n.args[0])}")
         return f"\n\n\ndef forward(self, {', '.join(params)}):\n" + "\n".join(body) + "\n    "

@@ -24,12 +24,14 @@ from .._ops import ops
 from .._tensor import Tensor
 from ..dispatcher import DispatchKey, DispatchKeySet
 from .._registration import KernelLibrary
+from ._composites import CALL_COMPOSITE, decomposition as _trace_decomposition
 from .graph import Graph, GraphModule
 from ..utils._pytree import LEAF, tree_flatten, tree_unflatten
 
 __all__ = ["make_fx"]
 
 _TRACER = DispatchKeySet(DispatchKey.Tracer)
+_CPU = DispatchKeySet(DispatchKey.CPU)
 _FUNCTIONALIZE = DispatchKey.Functionalize
 
 
@@ -82,6 +84,7 @@ class _Tracer:
         return node
 
     def record(self, op, args, kwargs, out):
+        args, kwargs = _as_torch_passes(op, args, kwargs)
         node = self.graph.create_node("call_function", op.__name__.split(".")[0], op,
                                       tuple(self.node_of(a) for a in args),
                                       {k: self.node_of(v) for k, v in kwargs.items()})
@@ -99,6 +102,43 @@ class _Tracer:
             for i, o in enumerate(out):
                 if isinstance(o, Tensor):
                     self.bind(o, self.graph.create_node("call_function", "getitem", operator.getitem, (node, i)))
+
+
+_ABSENT = object()
+
+
+def _as_torch_passes(op, args, kwargs):
+    """A call's arguments as torch's dispatcher hands them to Python: positional arguments by
+    position without the trailing ones that equal their defaults, keyword-only ones by name unless
+    they equal their defaults (``clamp.default(x, None, 2)``, ``sort.stable(x, stable = True)``)."""
+    params = op._schema.arguments
+    values = list(args) + [_ABSENT] * (len(params) - len(args))
+    for i, p in enumerate(params):
+        if p.name in kwargs:
+            values[i] = kwargs[p.name]
+    positional, named = [], {}
+    for p, v in zip(params, values):
+        if v is _ABSENT and p.has_default_value:
+            v = p.default_value
+        if p.kwarg_only:
+            if v is not _ABSENT and not _is_default(p, v):
+                named[p.name] = v
+        else:
+            positional.append((p, v))
+    while positional and (positional[-1][1] is _ABSENT or _is_default(*positional[-1])):
+        positional.pop()
+    if any(v is _ABSENT for _, v in positional):
+        return args, kwargs  # a required argument missing: the call raised below; record it as made
+    return tuple(v for _, v in positional), named
+
+
+def _is_default(param, value):
+    if not param.has_default_value or isinstance(value, Tensor):
+        return False
+    default = param.default_value
+    if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):
+        return list(value) == list(default)
+    return type(value) is type(default) and value == default or value is default
 
 
 def _is_symint(x):
@@ -154,6 +194,14 @@ def _tracer_fallback(keyset, op, *args, **kwargs):
             out = decomposition(*args, **kwargs)
             if out is not NotImplemented:
                 return out
+    how = _trace_decomposition(op)
+    if how is CALL_COMPOSITE:
+        # torch's trace sees the calls of a CompositeImplicitAutograd kernel, never the operator: the
+        # kernel runs with the trace on (see fx/_composites.py), called at the CPU entry it fills (no
+        # kernel of its own is there), so no layer below the trace (a fake mode) handles the operator.
+        return op.redispatch(_CPU, *args, **kwargs)
+    if how is not None:
+        return how(*args, **kwargs)
     with _core._KeyGuard(exclude=_TRACER):
         out = op.redispatch(keyset.remove(DispatchKey.Tracer), *args, **kwargs)
     if tracer is not None:

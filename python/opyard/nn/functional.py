@@ -46,6 +46,9 @@ __all__ = [
     "linear_cross_entropy", "ctc_loss",
     # attention, distances, bag embeddings
     "multi_head_attention_forward", "pairwise_distance", "pdist", "cosine_similarity", "bilinear", "embedding_bag",
+    # in-place forms, sampling grids, Gumbel-softmax, the function protocol's helpers
+    "relu_", "leaky_relu_", "hardtanh_", "affine_grid", "gumbel_softmax", "has_torch_function",
+    "has_torch_function_unary", "has_torch_function_variadic", "handle_torch_function",
 ] + _spatial.__all__
 
 _A = ops.aten
@@ -55,12 +58,94 @@ def linear(input, weight, bias=None):
     return _A.linear.default(input, weight, bias)
 
 
-def _inplace(input, result, inplace):
-    return input.copy_(result) if inplace else result
-
-
 def relu(input, inplace=False):
     return _A.relu_.default(input) if inplace else _A.relu.default(input)
+
+
+def relu_(input):
+    """``relu`` in place."""
+    return _A.relu_.default(input)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """``leaky_relu`` in place."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """``hardtanh`` in place."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (``[N, H, W, 2]`` or ``[N, D, H, W, 3]``) of the affine transforms ``theta``
+    (``[N, 2, 3]`` or ``[N, 3, 4]``) for an output of ``size``, in ``grid_sample``'s normalised
+    coordinates. ``align_corners`` as ``grid_sample``'s (False when omitted, with torch's warning)."""
+    if align_corners is None:
+        warnings.warn("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+                      "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+                      "documentation of grid_sample for details.", stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = list(size)
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the "
+                      "documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _A.affine_grid_generator.default(theta, size, align_corners)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Samples of the Gumbel-softmax distribution over ``dim``: ``softmax((logits + g) / tau)`` with
+    ``g ~ Gumbel(0, 1)``; ``hard=True`` returns one-hot samples whose gradient is the soft sample's
+    (straight through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = _A.neg.default(_A.log.default(_A.exponential_.default(_A.empty_like.default(logits))))
+    y_soft = _A.softmax.int(_A.div.Tensor(_A.add.Tensor(logits, gumbels), tau), dim)
+    if not hard:
+        return y_soft
+    index = _A.max.dim(y_soft, dim, True)[1]
+    y_hard = _A.scatter_.value(_A.zeros_like.default(logits), dim, index, 1.0)
+    return _A.add.Tensor(_A.sub.Tensor(y_hard, _A.detach.default(y_soft)), y_soft)
+
+
+def has_torch_function(relevant_args):
+    """Whether any of ``relevant_args`` takes part in the function protocol (``overrides``' helper)."""
+    from ..overrides import has_torch_function as has
+
+    return has(relevant_args)
+
+
+def has_torch_function_unary(arg):
+    return has_torch_function((arg,))
+
+
+def has_torch_function_variadic(*args):
+    return has_torch_function(args)
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """Run ``public_api`` through the function protocol of ``relevant_args`` (``overrides``' helper)."""
+    from ..overrides import handle_torch_function as handle
+
+    return handle(public_api, relevant_args, *args, **kwargs)
 
 
 def relu6(input, inplace=False):
@@ -68,7 +153,7 @@ def relu6(input, inplace=False):
 
 
 def silu(input, inplace=False):
-    return _inplace(input, _A.silu.default(input), inplace)
+    return _A.silu_.default(input) if inplace else _A.silu.default(input)
 
 
 def gelu(input, approximate="none"):
@@ -84,17 +169,21 @@ def tanh(input):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _inplace(input, _A.leaky_relu.default(input, negative_slope), inplace)
+    if inplace:
+        return _A.leaky_relu_.default(input, negative_slope)
+    return _A.leaky_relu.default(input, negative_slope)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:  # torch's functional checks the bounds (the operator itself does not)
         raise ValueError("min_val cannot be greater than max_val")
-    return _inplace(input, _A.hardtanh.default(input, min_val, max_val), inplace)
+    if inplace:
+        return _A.hardtanh_.default(input, min_val, max_val)
+    return _A.hardtanh.default(input, min_val, max_val)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return _inplace(input, _A.elu.default(input, alpha), inplace)
+    return _A.elu_.default(input, alpha) if inplace else _A.elu.default(input, alpha)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -175,8 +264,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    norm = _A.pow.Tensor_Scalar(_A.sum.dim_IntList(_A.pow.Tensor_Scalar(_A.abs.default(input), p), [dim], True),
-                                1.0 / p)
+    # torch's: ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)`` (any p: 0, inf)
+    norm = _A.norm.ScalarOpt_dim(input, p, [dim] if isinstance(dim, int) else list(dim), True)
     result = _A.div.Tensor(input, _A.expand_as.default(_A.clamp_min.default(norm, eps), input))
     return result if out is None else out.copy_(result)
 

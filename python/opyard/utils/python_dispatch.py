@@ -52,7 +52,8 @@ __all__ = [
     "_push_mode", "_pop_mode", "_pop_mode_temporarily", "_len_torch_dispatch_stack",
     "_disabled_torch_dispatch_impl", "is_traceable_wrapper_subclass", "is_traceable_wrapper_subclass_type",
     "check_dispatch_results", "is_in_torch_dispatch_mode", "transform_subclass", "return_and_correct_aliasing",
-    "no_dispatch", "all_same_mode", "enable_reentrant_dispatch",
+    "no_dispatch", "all_same_mode", "enable_reentrant_dispatch", "any_torch_dispatch_mode_on_stack",
+    "_disable_current_modes", "_has_traceable_wrapper_subclass_protocol",
 ]
 
 
@@ -196,6 +197,31 @@ def is_in_torch_dispatch_mode(include_infra_modes=True):
     return any(not m.is_infra_mode() for m in modes) or _current_fake_mode() is not None
 
 
+def any_torch_dispatch_mode_on_stack():
+    """Whether a dispatch mode of the user's is on this thread's stack (infra modes, and modes that
+    ignore compile internals, do not count)."""
+    return any(not m.is_infra_mode() and not m.ignore_compile_internals() for m in _stack.modes)
+
+
+@contextlib.contextmanager
+def _disable_current_modes():
+    """Pop every dispatch mode of this thread for the block (yielding them, innermost first) and push
+    them back after it, as torch's helper does."""
+    popped = []
+    while _stack.modes:
+        popped.append(_pop_mode())
+    try:
+        yield popped
+    finally:
+        for mode in reversed(popped):
+            _push_mode(mode)
+
+
+def _has_traceable_wrapper_subclass_protocol(t):
+    """Whether ``t`` defines ``__tensor_flatten__`` and ``__tensor_unflatten__``."""
+    return hasattr(t, "__tensor_flatten__") and hasattr(t, "__tensor_unflatten__")
+
+
 def all_same_mode(modes):
     """True when every element of ``modes`` equals the first (torch's ``_mode_utils.all_same_mode``)."""
     return all(mode == modes[0] for mode in modes)
@@ -296,6 +322,17 @@ def _not_implemented(op, declined):
         f"NotImplemented:\n{lines}\n\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
+_COMPOSITION = []
+
+
+def _torch_composition(op):
+    if not _COMPOSITION:
+        from ..fx._composites import composition
+
+        _COMPOSITION.append(composition)
+    return _COMPOSITION[0](op)
+
+
 def _python_key_fallback(keyset, op, *args, **kwargs):
     """The ``Python`` key's fallback: the innermost mode, else the subclasses that define
     ``__torch_dispatch__``, each run below the keys above ``Python`` (Note [Handlers run below
@@ -304,6 +341,11 @@ def _python_key_fallback(keyset, op, *args, **kwargs):
         # A CompositeImplicitAutograd op: decompose first, so its parts come back here (torch's
         # order, where the decomposition sits in the autograd slot above this key).
         return op.redispatch(keyset.remove(DispatchKey.Python), *args, **kwargs)
+    compose = _torch_composition(op)
+    if compose is not None:
+        # An operator torch composes where opyard has a kernel of its own (``softmax.int`` is
+        # ``_softmax``): the handlers see torch's parts, each coming back here.
+        return compose(*args, **kwargs)
     handlers, types = _subclass_handlers(args, kwargs)
     if not handlers and not _stack.modes:
         # The key came from the thread's sets, or from a tensor whose class has no handler:

@@ -1,5 +1,5 @@
 """Derivatives of the activation, padding and splitting ops real extension code calls
-(derivatives.yaml rows: gelu, erf, exp2, hardtanh, elu, softplus, constant_pad_nd,
+(derivatives.yaml rows: gelu, erf, exp2, hardtanh, leaky_relu, elu, softplus, constant_pad_nd,
 split_with_sizes), and the Autograd kernel of the ``out=`` overloads."""
 
 import math
@@ -94,6 +94,11 @@ def _hardtanh_d(a):
     return A._to_copy.default(A.logical_not.default(outside), dtype=meta.dtype(a.self))
 
 
+def _leaky_relu_d(a):
+    # torch's leaky_relu_backward: 1 where self > 0, negative_slope elsewhere (zero and nan included)
+    return A.masked_fill.Scalar(A.full_like.default(a.self, a.negative_slope), A.gt.Scalar(a.self, 0), 1.0)
+
+
 def _elu_d(a):
     neg_part = A.mul.Scalar(A.exp.default(A.mul.Scalar(a.self, a.input_scale)),
                             a.alpha * a.scale * a.input_scale)
@@ -161,6 +166,7 @@ FORMULAS = {
     "aten::erf": _unary("ErfBackward0", _erf_d),
     "aten::exp2": _unary("Exp2Backward0", lambda a: A.mul.Scalar(a.result, math.log(2.0)), save=("result",)),
     "aten::hardtanh": _unary("HardtanhBackward0", _hardtanh_d),
+    "aten::leaky_relu": _unary("LeakyReluBackward0", _leaky_relu_d),
     "aten::elu": _unary("EluBackward0", _elu_d),
     "aten::softplus": _unary("SoftplusBackward0", _softplus_d),
     "aten::constant_pad_nd": F("ConstantPadNdBackward0", ("self",), _pad_back,

@@ -380,6 +380,24 @@ pub(super) fn check_int_list(
     }
 }
 
+/// `Scalar[]`: a list or tuple of what a `Scalar` takes (a numpy scalar only
+/// when conversions are allowed); a tensor never, as in torch.
+pub(super) fn check_scalar_list(v: &Bound<'_, PyAny>, strict: bool) -> Result<(), Misfit> {
+    let mut misfit = None;
+    let ok = all_items(v, |x| match check_scalar(x, strict) {
+        Ok(()) => true,
+        Err(m) => {
+            misfit = Some(m);
+            false
+        }
+    });
+    match misfit {
+        _ if ok => Ok(()),
+        Some(Misfit::Value(d)) => Err(Misfit::Value(d)),
+        _ => Err(Misfit::Type),
+    }
+}
+
 /// `float[]`: floats, and ints a double can hold.
 pub(super) fn check_float_list(v: &Bound<'_, PyAny>) -> Result<(), Misfit> {
     let mut out_of_range = false;

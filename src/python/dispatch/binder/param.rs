@@ -10,8 +10,8 @@
 
 use super::convert::{
     all_items, check_enum_like, check_float, check_float_list, check_int_list, check_scalar,
-    check_scalar_type, conversion, dtype_of_code, enum_of_code, fits, int_fit, numpy_scalar_item,
-    tensor_list_keys, Detail, EnumLike, IntFit, Misfit, MAX_EXPANDED_LIST,
+    check_scalar_list, check_scalar_type, conversion, dtype_of_code, enum_of_code, fits, int_fit,
+    numpy_scalar_item, tensor_list_keys, Detail, EnumLike, IntFit, Misfit, MAX_EXPANDED_LIST,
 };
 use super::plain::Gathered;
 use crate::python::tensor::base::PyDevice;
@@ -23,8 +23,12 @@ use pyo3::types::{PyBool, PyFloat, PyList, PyString};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Kind {
     Tensor,
-    TensorList { opt_elems: bool },
-    Int { sym: bool },
+    TensorList {
+        opt_elems: bool,
+    },
+    Int {
+        sym: bool,
+    },
     Float,
     Bool,
     Str,
@@ -33,9 +37,14 @@ pub(super) enum Kind {
     Layout,
     MemoryFormat,
     Device,
-    IntList { sym: bool, n: Option<i64> },
+    IntList {
+        sym: bool,
+        n: Option<i64>,
+    },
     FloatList,
     BoolList,
+    /// `Scalar[]`: numbers, never tensors (torch refuses a tensor where its list wants a number).
+    ScalarList,
     Any,
 }
 
@@ -70,6 +79,7 @@ impl Kind {
                 },
                 Type::Base(BaseType::Float) => Kind::FloatList,
                 Type::Base(BaseType::Bool) => Kind::BoolList,
+                Type::Base(BaseType::Scalar) => Kind::ScalarList,
                 _ => Kind::Any,
             },
             _ => Kind::Any,
@@ -169,6 +179,7 @@ impl Param {
             Kind::IntList { sym, n } => check_int_list(v, sym, n, strict),
             Kind::FloatList => check_float_list(v),
             Kind::BoolList => fits(all_items(v, |x| x.is_instance_of::<PyBool>())),
+            Kind::ScalarList => check_scalar_list(v, strict),
             Kind::Any => Ok(()),
         }
     }
