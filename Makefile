@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect sampling-expect protocol-expect rules-expect orders-expect windows-expect fx-expect logging-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect sampling-expect protocol-expect rules-expect orders-expect windows-expect surface-expect fx-expect logging-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -117,6 +117,9 @@ nn-spatial-expect: $(PEERS)/bin/python  ## record torch's convolution/pooling/re
 
 sampling-expect: $(PEERS)/bin/python  ## record torch 2.15's errors and autograd nodes for the samplers, placement operators and torch.masked into tests/data/torch_sampling_answers.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_sampling_answers.py
+
+surface-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for generators, predicates, small functions and global switches into tests/data/torch_surface_answers.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_surface_answers.py
 
 special-expect: $(PEERS)/bin/python  ## record torch 2.15's answers for the special functions at their special points into tests/data/torch_special_family.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_special_family.py

@@ -56,6 +56,11 @@ from ._factories import *
 from ._factories import __all__ as _factory_names
 from ._functional import *
 from ._functional import __all__ as _functional_names
+# torch's small functions and constants that are no operators (or whose signature is not their
+# operator's: ``chain_matmul(*matrices)``, the deprecated ``range``), and its non-operator Tensor methods.
+from ._surface import *
+from ._surface import __all__ as _surface_names
+from . import _tensor_methods  # noqa: F401  (binds new_tensor, new, dim_order, ... onto Tensor)
 
 # autograd: derivative kernels, the autograd fallback, grad modes.
 from . import autograd
@@ -94,6 +99,11 @@ _LAZY = {
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
     "_python_dispatcher": ("._python_dispatcher", None), "_subclasses": ("._subclasses", None),
     "_decomp": ("._decomp", None), "_inductor": ("._inductor", None), "_custom_op": ("._custom_op", None),
+    # random number generators (torch's ``torch.Generator``, ``torch.random`` and its functions)
+    "Generator": ("._aten.generators", "Generator"), "default_generator": ("._aten.generators", "default_generator"),
+    "random": (".random", None),
+    **{name: (".random", name) for name in ("seed", "initial_seed", "get_rng_state", "set_rng_state")},
+    "is_inference_mode_enabled": (".autograd.grad_mode", "is_inference_mode_enabled"),
 }
 # torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
 # most live in ``opyard.fake``, which loads when one of them is first read, as does the table
@@ -150,6 +160,8 @@ __all__ = [
     "library",
     "amp", "autocast", "fake", "func", "fx", "overrides", "utils", "vmap",
     "nn", "optim", "viz", "install_as_torch",
+    "Generator", "default_generator", "random", "seed", "initial_seed", "get_rng_state", "set_rng_state",
+    "is_inference_mode_enabled",
     "Tag", "SymInt", "SymFloat", "SymBool", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not",
 ]
 # dtypes named like builtins (bool, int, float) stay attributes only, so that
@@ -157,5 +169,6 @@ __all__ = [
 __all__ += [n for n in _dtype.__all__
             if n not in __all__ and n not in ("promote_types", "result_type", "bool", "int", "float")]
 _listed = frozenset(__all__)  # a set: ~550 names are tested against it
-__all__ += [n for n in (*_factory_names, *_functional_names) if n not in _listed and n not in _builtins.__dict__]
+__all__ += [n for n in dict.fromkeys((*_factory_names, *_functional_names, *_surface_names))
+            if n not in _listed and n not in _builtins.__dict__]
 del _listed

@@ -8,6 +8,7 @@ from . import _dtype as D
 from . import _core
 from ._aten.factory import manual_seed, require_floating as _require_floating
 from ._aten.scalars import checked as _checked
+from ._aten.switches import DEFAULT as _DEFAULT
 from ._core import device as Device
 from ._ops import ops
 from . import _tensor
@@ -90,7 +91,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             data = _to_py(data)
         dt = dtype or _infer_dtype(data)
         arr = _from_python(data, dt, inferred=dtype is None)
-    t = _finish(_place(arr, device), requires_grad)
+    t = _finish(_place(arr, device if device is not None else _DEFAULT.device), requires_grad)
     return _lift_fresh(t)
 
 
@@ -149,17 +150,17 @@ def scalar_tensor(value, *, dtype=None, layout=None, device=None, pin_memory=Non
         value = value.item()
     if type(value) is complex and not dt.is_complex:
         raise RuntimeError(f"value cannot be converted to type {D.c_type_name(dt)} without overflow")
-    return tensor(_checked(value, dt), dtype=dt, device=device, requires_grad=requires_grad)
+    return tensor(_checked(value, dt), dtype=dt, device=device if device is not None else _DEFAULT.device, requires_grad=requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
     """``data`` as a tensor, sharing memory with a tensor or numpy array when possible."""
     D.expect_dtype(dtype, "as_tensor", "dtype")
     if isinstance(data, Tensor):
-        return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device)
+        return data if dtype in (None, data.dtype) and device is None else data.to(dtype=dtype, device=device if device is not None else _DEFAULT.device)
     if isinstance(data, np.ndarray) and (dtype is None or D.from_np(data.dtype) is dtype) and device is None:
         return _lift_fresh(_foreign(data))
-    return tensor(data, dtype=dtype, device=device)
+    return tensor(data, dtype=dtype, device=device if device is not None else _DEFAULT.device)
 
 
 def from_numpy(arr):
@@ -210,18 +211,25 @@ def _expect_layout(layout, api):
 
 def _factory(name, overload="default", sampler=None):
     op = None  # ``aten::<name>.<overload>`` from the first call on
+    drawn = None  # ``aten::<name>.generator`` (the samplers), from the first call with a generator on
 
     def make(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
              **memory_format):  # only ``empty`` takes memory_format: the op's binding refuses it elsewhere
-        nonlocal op
+        nonlocal op, drawn
         D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
             _expect_layout(layout, name)
         if sampler is not None:
             _require_floating(name, sampler, dtype)
+            generator = memory_format.pop("generator", None)
+            if generator is not None:  # torch's ``<name>.generator`` overload
+                if drawn is None:
+                    drawn = getattr(_aten, name).generator
+                return _finish(drawn(_size_args(size), generator=generator, dtype=dtype, device=device if device is not None else _DEFAULT.device),
+                               requires_grad)
         if op is None:
             op = getattr(getattr(_aten, name), overload)
-        return _finish(op(_size_args(size), dtype=dtype, device=device, **memory_format), requires_grad)
+        return _finish(op(_size_args(size), dtype=dtype, device=device if device is not None else _DEFAULT.device, **memory_format), requires_grad)
     make.__name__ = name
     return make
 
@@ -241,22 +249,22 @@ randn.__doc__ = "Standard normal samples (see ``manual_seed``)."
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """An uninitialized tensor of ``size`` laid out with ``stride``: ``opyard.empty_strided((2, 3), (1, 2))``."""
     D.expect_dtype(dtype, "empty_strided", "dtype")
-    return _finish(_aten.empty_strided.default(list(size), list(stride), dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.empty_strided.default(list(size), list(stride), dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "full", "dtype")
     if layout is not None:
         _expect_layout(layout, "full")
-    return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     D.expect_dtype(dtype, "eye", "dtype")
     if layout is not None:
         _expect_layout(layout, "eye")
-    t = _aten.eye.default(n, dtype=dtype, device=device) if m is None else \
-        _aten.eye.m(n, m, dtype=dtype, device=device)
+    t = _aten.eye.default(n, dtype=dtype, device=device if device is not None else _DEFAULT.device) if m is None else \
+        _aten.eye.m(n, m, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     return _finish(t, requires_grad)
 
 
@@ -265,9 +273,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if layout is not None:
         _expect_layout(layout, "arange")
     if end is None:
-        t = _aten.arange.default(start, dtype=dtype, device=device)
+        t = _aten.arange.default(start, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     else:
-        t = _aten.arange.start_step(start, end, step, dtype=dtype, device=device)
+        t = _aten.arange.start_step(start, end, step, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     return _finish(t, requires_grad)
 
 
@@ -276,7 +284,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     D.expect_dtype(dtype, "linspace", "dtype")
     if layout is not None:
         _expect_layout(layout, "linspace")
-    return _finish(_aten.linspace(start, end, steps, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.linspace(start, end, steps, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -286,21 +294,36 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=No
     D.expect_dtype(dtype, "logspace", "dtype")
     if out is not None:
         return _aten.logspace(start, end, steps, base, out=out)
-    return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device), requires_grad)
+    return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
-def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+            layout=None, pin_memory=False):
+    """Uniform integers in ``[low, high)`` of ``size`` (``randint(high, size)`` or ``randint(low, high,
+    size)``), int64 unless ``dtype`` says otherwise, drawn from ``generator`` (or the default one)."""
+    D.expect_dtype(dtype, "randint", "dtype")
+    if layout is not None:
+        _expect_layout(layout, "randint")
     if size is None:
+        if high is None:
+            raise TypeError("randint() missing 1 required positional argument: 'size'")
         low, high, size = 0, low, high
-    if low != 0:
-        return add_offset(_aten.randint.default(high - low, list(size), dtype=dtype, device=device), low)
-    return _aten.randint.default(high, list(size), dtype=dtype, device=device)
+    size = list(size)
+    if generator is None and low == 0:  # the common case: one draw in [0, high)
+        r = _aten.randint.default(high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+    elif generator is None:
+        r = _aten.randint.low(low, high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+    else:
+        r = _aten.randint.low_generator(low, high, size, generator=generator, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+    return _finish(r, requires_grad)
 
 
 def _with_requires_grad(name):
     """``opyard.<name>``: the packet ``aten::<name>`` (its overloads chosen by the arguments), with
     torch's ``requires_grad=`` keyword."""
     def make(*args, requires_grad=False, **kwargs):
+        if kwargs.get("device") is None and _DEFAULT.device is not None:
+            kwargs["device"] = _DEFAULT.device
         return _finish(getattr(_aten, name)(*args, **kwargs), requires_grad)
     make.__name__ = make.__qualname__ = name
     return make
@@ -318,7 +341,7 @@ def add_offset(t, low):
 def _like(name, sampler=None):
     op = None  # ``aten::<name>.default`` from the first call on (Note [Factory overloads on first call])
 
-    def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, **kw):
         nonlocal op
         D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
@@ -326,6 +349,13 @@ def _like(name, sampler=None):
         if sampler is not None and isinstance(input, Tensor):
             _require_floating(name, sampler, dtype or input.dtype)
         fmt = {} if memory_format is None else {"memory_format": memory_format}
+        if kw:  # ``generator=``, the samplers' only other keyword (torch's ``<name>.generator`` overload)
+            generator = kw.pop("generator", None)
+            if kw or sampler is None:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw or {'generator': 0}))}'")
+            if generator is not None:
+                return _finish(getattr(_aten, name).generator(input, generator=generator, dtype=dtype, device=device,
+                                                              **fmt), requires_grad)
         if op is None:
             op = getattr(_aten, name).default
         return _finish(op(input, dtype=dtype, device=device, **fmt), requires_grad)
@@ -375,10 +405,14 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
     if layout is not None:
         _expect_layout(layout, "randint_like")
     fmt = {} if memory_format is None else {"memory_format": memory_format}
+    if generator is not None:  # the packet binds the ``*generator`` overloads
+        fmt["generator"] = generator
     if high is None:
         r = _aten.randint_like(input, low, dtype=dtype, device=device, **fmt)
-    else:
+    elif generator is None:
         r = _aten.randint_like.low_dtype(input, low, high, dtype=dtype, device=device, **fmt)
+    else:
+        r = _aten.randint_like.low_generator_dtype(input, low, high, dtype=dtype, device=device, **fmt)
     return _finish(r, requires_grad)
 
 

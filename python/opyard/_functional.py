@@ -20,6 +20,7 @@ from ._factories import tensor as _tensor_factory
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
 from ._lowrank import pca_lowrank, svd_lowrank
 from ._tensor import Size, Tensor
+from ._surface import __all__ as _SURFACE_NAMES
 
 _A = ops.aten
 
@@ -36,7 +37,7 @@ _KEPT_METHODS = ("alias", "bucketize", "cat", "constant_pad_nd", "dropout", "emb
                  "searchsorted", "silu", "stack", "std_mean", "var_mean")
 _VARARGS = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "broadcast_shapes", "meshgrid",
              "block_diag", "cartesian_prod")
-_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", "nonzero", "unique",
+_PYTHON_LEVEL = frozenset(_FACTORY_NAMES) | frozenset(_SURFACE_NAMES) | {"einsum", "norm", "cdist", "tensordot", "stft", "istft", "nonzero", "unique",
                                              "unique_consecutive", *_VARARGS}
 _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTHON_LEVEL)
 

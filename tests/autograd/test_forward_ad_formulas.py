@@ -31,6 +31,7 @@ NO_FORWARD = {
     "aten::grid_sampler_3d": "the grid tangent (torch's grid_sampler_3d_jvp) is not written",
     "aten::bernoulli.p": "torch has no derivative for it either (a NotImplemented node)",
     "aten::_chunk_cat": "torch has no derivative for it either (a NotImplemented node)",
+    "aten::binomial": "torch has no derivative for it either (a NotImplemented node)",
     "aten::index_reduce": "torch has no forward formula for it either (forward AD refuses it)",
 }
 NO_FORWARD.update(NN_NO_FORWARD)

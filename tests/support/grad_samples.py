@@ -431,3 +431,16 @@ INPLACE_SAMPLES.update(SPECIAL_INPLACE_SAMPLES)
 SAMPLES.update(STATS_SAMPLES)
 SAMPLES.update(SAMPLING_SAMPLES)
 INPLACE_SAMPLES.update(SAMPLING_INPLACE_SAMPLES)
+
+# torch's small composites of the top-level namespace (_aten/surface_ops.py)
+COMPOSITE_SAMPLES.update({
+    "aten::vander": (lambda x: A.vander.default(x, 4, True), (r(3),)),
+    "aten::chain_matmul": (lambda a, b, c: A.chain_matmul.default([a, b, c]), (r(2, 3), r(3, 4), r(4, 2))),
+    "aten::frobenius_norm.dim": (lambda a: A.frobenius_norm.dim(a, [0, 2], True), (r(2, 3, 2),)),
+    "aten::nuclear_norm": (lambda a: A.nuclear_norm.default(a), (r(3, 2),)),
+    "aten::nuclear_norm.dim": (lambda a: A.nuclear_norm.dim(a, [0, 2]), (r(3, 2, 2),)),
+    "aten::negative_": (lambda a: A.negative_.default(a * 1), (r(2, 3),)),
+    "aten::fill_diagonal_": (lambda a: A.fill_diagonal_.default(a * 1, 2.0, True), (r(7, 3),)),
+})
+# slice_inverse as it is meant (torch's formula assumes it): ``self`` a slice of ``src``'s memory
+SAMPLES["aten::slice_inverse"] = (lambda a: (lambda b: A.slice_inverse.default(b[:, 1:], b, 1, 1))(a * 1), (r(2, 3),))

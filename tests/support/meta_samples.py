@@ -798,3 +798,25 @@ SAMPLES["affine_grid_generator"] = lambda m: ((m(2, 2, 3), [2, 1, 3, 4], False),
 SAMPLES["leaky_relu_"] = lambda m: ((m(2, 3), 0.2), {})
 SAMPLES["hardtanh_"] = lambda m: ((m(2, 3), -0.5, 0.5), {})
 SAMPLES["silu_"] = lambda m: ((m(2, 3),), {})
+
+# torch's small operators of the top-level namespace (_aten/surface_ops.py)
+SAMPLES.update({
+    "chain_matmul": lambda m: (([m(2, 3), m(3, 4), m(4, 2)],), {}),
+    "chain_matmul.out": lambda m: (([m(2, 3), m(3, 4)],), {"out": opyard.empty(0, device=m.device)}),
+    "frobenius_norm.dim": lambda m: ((m(2, 3, 4), [0, 2], True), {}),
+    "nuclear_norm": lambda m: ((m(3, 4),), {}),
+    "nuclear_norm.dim": lambda m: ((m(2, 3, 4), [0, 2]), {}),
+    "vander": lambda m: ((m(4),), {"N": 3, "increasing": True}),
+    "negative_": lambda m: ((m(2, 3),), {}),
+    "slice_inverse": lambda m: ((m(2, 5)[:, 1:4], m(2, 5), 1, 1, 4), {}),
+    "fill_diagonal_": lambda m: ((m(7, 3), 2.0, True), {}),
+    "range": lambda m: ((1, 4), {"device": m.device}),
+    "range.step": lambda m: ((0, 1, 0.25), {"dtype": opyard.float64, "device": m.device}),
+    "is_same_size": lambda m: ((m(2, 3), m(3, 2)), {}),
+    "is_signed": lambda m: ((m(2, dtype=opyard.uint8),), {}),
+    "is_pinned": lambda m: ((m(2),), {}),
+})
+META_REFUSES.update({
+    "is_nonzero": (lambda m: ((m(1),), {}), "Tensor.item() cannot be called on meta tensors"),
+    "pin_memory": (lambda m: ((m(2),), {}), "opyard: CUDA is not available", RuntimeError),
+})

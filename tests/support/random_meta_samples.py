@@ -33,4 +33,16 @@ RANDOM_META_SAMPLES = {
     "normal.Tensor_Tensor_out": lambda m: ((m(2, 1), _u(m, 3)), {"out": opyard.empty(0, device=m.device)}),
     "normal.float_float_out": lambda m: ((0.0, 2.0, [4]), {"out": opyard.empty(0, device=m.device)}),
     "multinomial.out": lambda m: ((_u(m, 5), 4, True), {"out": opyard.empty(0, dtype=opyard.int64, device=m.device)}),
+    # the factories' generator overloads (a generator of its own: meta and CPU draw nothing alike anyway)
+    "rand.generator": lambda m: (([2, 3],), {"generator": opyard.Generator(), "device": m.device}),
+    "randn.generator": lambda m: (([4],), {"generator": None, "dtype": opyard.float64, "device": m.device}),
+    "randint.generator": lambda m: ((7, [2, 3]), {"generator": opyard.Generator(), "device": m.device}),
+    "randint.low": lambda m: ((-3, 7, [5]), {"dtype": opyard.int16, "device": m.device}),
+    "randint.low_generator": lambda m: ((2, 9, [2, 2]), {"generator": opyard.Generator(), "device": m.device}),
+    "rand_like.generator": lambda m: ((m(2, 3),), {"generator": opyard.Generator()}),
+    "randn_like.generator": lambda m: ((m(2, 3, dtype=opyard.float64),), {"generator": None}),
+    "poisson": lambda m: ((opyard.exp(m(2, 3)),), {}),
+    "poisson.out": lambda m: ((opyard.exp(m(3)),), {"out": opyard.empty(0, device=m.device)}),
+    "binomial": lambda m: ((opyard.exp(m(2, 1)) * 5, _u(m, 3)), {"generator": opyard.Generator()}),
+    "binomial.out": lambda m: ((opyard.exp(m(3)) * 5, _u(m, 3)), {"out": opyard.empty(0, device=m.device)}),
 }

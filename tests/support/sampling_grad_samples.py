@@ -46,6 +46,7 @@ SAMPLING_SAMPLES = {
     "aten::normal.float_Tensor": (_drawn(lambda a: A.normal.float_Tensor(0.0, a)), (_r(3, positive=True),)),
     "aten::normal.Tensor_Tensor": (lambda m, s: A.mul.Scalar(A.normal.Tensor_Tensor(m, s), 0) + (m + s),
                                    (_r(2, 3), _r(3, positive=True))),
+    "aten::poisson": (_drawn(lambda a: A.poisson.default(a)), (_r(3, positive=True),)),
     "aten::put": (lambda a, s: A.put.default(a, _IDX, s, True), (_r(2, 3), _r(3))),
     "aten::masked_scatter": (lambda a, s: A.masked_scatter.default(a, _MASK, s), (_r(2, 3), _r(6))),
     "aten::masked_scatter_backward": (lambda g: A.masked_scatter_backward.default(g, _MASK, [7]), (_r(2, 3),)),
@@ -63,4 +64,4 @@ SAMPLING_INPLACE_SAMPLES = {
 }
 
 # A node whose backward raises torch's message (derivatives.yaml's not_implemented, or no row)
-SAMPLING_NOT_IMPLEMENTED = {"aten::bernoulli.p", "aten::_chunk_cat"}
+SAMPLING_NOT_IMPLEMENTED = {"aten::bernoulli.p", "aten::_chunk_cat", "aten::binomial"}

@@ -175,6 +175,15 @@ _local_scalar_dense(Tensor self) -> Scalar
 copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
 fill.Scalar(Tensor self, Scalar value) -> Tensor
 fill.Tensor(Tensor self, Tensor value) -> Tensor
+rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+rand_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+randn_like.generator(Tensor self, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+poisson(Tensor self, Generator? generator=None) -> Tensor
+binomial(Tensor count, Tensor prob, Generator? generator=None) -> Tensor
 index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor
 index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)
 index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
@@ -792,6 +801,21 @@ gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1
 gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]
 gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]
 gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]
+is_nonzero(Tensor self) -> bool
+is_same_size(Tensor self, Tensor other) -> bool
+is_signed(Tensor self) -> bool
+is_pinned(Tensor self, Device? device=None) -> bool
+pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a)
+range.step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+range(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+vander(Tensor x, int? N=None, bool increasing=False) -> Tensor
+chain_matmul(Tensor[] matrices) -> Tensor
+frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+nuclear_norm(Tensor self, bool keepdim=False) -> Tensor
+nuclear_norm.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor
+negative_(Tensor(a!) self) -> Tensor(a!)
+fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)
+slice_inverse(Tensor(a) self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)
 asin(Tensor self) -> Tensor
 acos(Tensor self) -> Tensor
 atan(Tensor self) -> Tensor
@@ -841,6 +865,10 @@ OUT = (('complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)'
  ('polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)', 'polar', True),
  ('conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', 'conj_physical', False),
  ('angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)', 'angle', False),
+ ('poisson.out(Tensor self, Generator? generator=None, *, Tensor(a!) out) -> Tensor(a!)', 'poisson', False),
+ ('binomial.out(Tensor count, Tensor prob, Generator? generator=None, *, Tensor(a!) out) -> Tensor(a!)',
+  'binomial',
+  False),
  ('index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True, '
   'Tensor(a!) out) -> Tensor(a!)',
   'index_reduce',
@@ -1127,7 +1155,8 @@ OUT = (('complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)'
  ("nanquantile.scalar_out(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear', "
   'Tensor(a!) out) -> Tensor(a!)',
   'nanquantile.scalar',
-  True))
+  True),
+ ('chain_matmul.out(Tensor[] matrices, *, Tensor(a!) out) -> Tensor(a!)', 'chain_matmul', False))
 
 # Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.
 QUALIFIED = tuple("""\
@@ -1578,6 +1607,15 @@ aten::_local_scalar_dense
 aten::copy
 aten::fill.Scalar
 aten::fill.Tensor
+aten::rand.generator
+aten::randn.generator
+aten::randint.generator
+aten::randint.low
+aten::randint.low_generator
+aten::rand_like.generator
+aten::randn_like.generator
+aten::poisson
+aten::binomial
 aten::index_copy
 aten::index_copy_
 aten::index_fill.int_Scalar
@@ -2195,6 +2233,21 @@ aten::gradient.scalararray
 aten::gradient.array
 aten::gradient.scalarrayint
 aten::gradient.scalarrayarray
+aten::is_nonzero
+aten::is_same_size
+aten::is_signed
+aten::is_pinned
+aten::pin_memory
+aten::range.step
+aten::range
+aten::vander
+aten::chain_matmul
+aten::frobenius_norm.dim
+aten::nuclear_norm
+aten::nuclear_norm.dim
+aten::negative_
+aten::fill_diagonal_
+aten::slice_inverse
 aten::asin
 aten::acos
 aten::atan
@@ -2376,6 +2429,8 @@ aten::complex.out
 aten::polar.out
 aten::conj_physical.out
 aten::angle.out
+aten::poisson.out
+aten::binomial.out
 aten::index_reduce.out
 aten::hstack.out
 aten::vstack.out
@@ -2511,7 +2566,8 @@ aten::msort.out
 aten::quantile.out
 aten::quantile.scalar_out
 aten::nanquantile.out
-aten::nanquantile.scalar_out""".split("\n"))
+aten::nanquantile.scalar_out
+aten::chain_matmul.out""".split("\n"))
 
 # The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).
 _PACKET_NAMES = """\
@@ -2862,6 +2918,8 @@ aten::equal
 aten::_local_scalar_dense
 aten::copy
 aten::fill
+aten::poisson
+aten::binomial
 aten::index_copy
 aten::index_copy_
 aten::index_fill
@@ -3340,6 +3398,19 @@ aten::corrcoef
 aten::quantile
 aten::nanquantile
 aten::gradient
+aten::is_nonzero
+aten::is_same_size
+aten::is_signed
+aten::is_pinned
+aten::pin_memory
+aten::range
+aten::vander
+aten::chain_matmul
+aten::frobenius_norm
+aten::nuclear_norm
+aten::negative_
+aten::fill_diagonal_
+aten::slice_inverse
 aten::asin
 aten::acos
 aten::atan
@@ -3379,217 +3450,217 @@ aten::randperm"""
 # _aten.SCHEMAS (base, declared, out=), then after | its rows, separated by ;, each its position in
 # ROWS, name, module, kernel table, kind and meta kernel's module.table (- for none).
 _PACKETS = """\
-0|467 _log_softmax reduction KERNELS reduction -
-1|466 _softmax reduction KERNELS reduction -
+0|476 _log_softmax reduction KERNELS reduction -
+1|475 _softmax reduction KERNELS reduction -
 2|92 _to_copy factory KERNELS meta_aware -
-3 1121|693 abs unary KERNELS pointwise -;1121 abs.out out_variants EXPLICIT explicit -
-4|721 abs_ unary KERNELS inplace -
-6 5 1110|307 add.Tensor pointwise KERNELS pointwise -;308 add.Scalar pointwise KERNELS pointwise -;1110 add.out out_variants EXPLICIT explicit -
-8 7|367 add_.Tensor pointwise KERNELS inplace -;368 add_.Scalar pointwise KERNELS inplace -
-9|536 alias shape KERNELS view -
-10 11 12|474 all reduction KERNELS reduction -;475 all.dim reduction KERNELS reduction -;476 all.dims reduction KERNELS reduction -
-13|339 allclose pointwise KERNELS data_dependent -
-14 1132|454 amax reduction KERNELS reduction -;1132 amax.out out_variants EXPLICIT explicit -
-15 1187|455 amin reduction KERNELS reduction -;1187 amin.out out_variants EXPLICIT explicit -
-16 1228|260 aminmax misc_ops KERNELS proxy -;1228 aminmax.out out_variants EXPLICIT explicit -
-17 18 19|471 any reduction KERNELS reduction -;472 any.dim reduction KERNELS reduction -;473 any.dims reduction KERNELS reduction -
+3 1145|709 abs unary KERNELS pointwise -;1145 abs.out out_variants EXPLICIT explicit -
+4|737 abs_ unary KERNELS inplace -
+6 5 1134|316 add.Tensor pointwise KERNELS pointwise -;317 add.Scalar pointwise KERNELS pointwise -;1134 add.out out_variants EXPLICIT explicit -
+8 7|376 add_.Tensor pointwise KERNELS inplace -;377 add_.Scalar pointwise KERNELS inplace -
+9|545 alias shape KERNELS view -
+10 11 12|483 all reduction KERNELS reduction -;484 all.dim reduction KERNELS reduction -;485 all.dims reduction KERNELS reduction -
+13|348 allclose pointwise KERNELS data_dependent -
+14 1156|463 amax reduction KERNELS reduction -;1156 amax.out out_variants EXPLICIT explicit -
+15 1211|464 amin reduction KERNELS reduction -;1211 amin.out out_variants EXPLICIT explicit -
+16 1252|269 aminmax misc_ops KERNELS proxy -;1252 aminmax.out out_variants EXPLICIT explicit -
+17 18 19|480 any reduction KERNELS reduction -;481 any.dim reduction KERNELS reduction -;482 any.dims reduction KERNELS reduction -
 20 21 22|72 arange factory KERNELS factory factory.META_KERNELS;73 arange.start factory KERNELS factory factory.META_KERNELS;74 arange.start_step factory KERNELS factory factory.META_KERNELS
-23 1133|460 argmax reduction KERNELS reduction -;1133 argmax.out out_variants EXPLICIT explicit -
-24 1180|461 argmin reduction KERNELS reduction -;1180 argmin.out out_variants EXPLICIT explicit -
-25 26 1205|549 argsort sorting KERNELS reduction -;550 argsort.stable sorting KERNELS reduction -;1205 argsort.stable_out out_variants EXPLICIT explicit -
-27|556 argwhere sorting KERNELS data_dependent -
-28|257 as_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
-30 29|361 bitwise_and.Tensor pointwise KERNELS pointwise -;362 bitwise_and.Scalar pointwise KERNELS pointwise -
-31 479|140 bitwise_and_.Scalar inplace_logic OPS.KERNELS inplace -;384 bitwise_and_.Tensor pointwise KERNELS inplace -
-32|344 bitwise_not pointwise KERNELS pointwise -
-34 33|363 bitwise_or.Tensor pointwise KERNELS pointwise -;364 bitwise_or.Scalar pointwise KERNELS pointwise -
-35 480|141 bitwise_or_.Scalar inplace_logic OPS.KERNELS inplace -;385 bitwise_or_.Tensor pointwise KERNELS inplace -
-37 36|365 bitwise_xor.Tensor pointwise KERNELS pointwise -;366 bitwise_xor.Scalar pointwise KERNELS pointwise -
-38 481|142 bitwise_xor_.Scalar inplace_logic OPS.KERNELS inplace -;386 bitwise_xor_.Tensor pointwise KERNELS inplace -
-39 1108|156 bmm linalg KERNELS proxy -;1108 bmm.out out_variants EXPLICIT explicit -
-41 40|552 bucketize.Tensor sorting KERNELS proxy -;553 bucketize.Scalar sorting KERNELS proxy -
-42 1136|539 cat shape KERNELS proxy -;1136 cat.out out_variants EXPLICIT explicit -
-43 1140|702 ceil unary KERNELS pointwise -;1140 ceil.out out_variants EXPLICIT explicit -
-44|1020 chunk shape COMPOSITE composite -
-45 46 1117|334 clamp pointwise KERNELS pointwise -;335 clamp.Tensor pointwise KERNELS pointwise -;1117 clamp.out out_variants EXPLICIT explicit -
-47 757|382 clamp_ pointwise KERNELS inplace -;391 clamp_.Tensor pointwise OPS.KERNELS inplace -
-48 755 1141 1263|337 clamp_max pointwise KERNELS pointwise -;389 clamp_max.Tensor pointwise OPS.KERNELS pointwise -;1141 clamp_max.out out_variants EXPLICIT explicit -;1263 clamp_max.Tensor_out out_variants EXPLICIT explicit -
-49 753 1142 1262|336 clamp_min pointwise KERNELS pointwise -;387 clamp_min.Tensor pointwise OPS.KERNELS pointwise -;1142 clamp_min.out out_variants EXPLICIT explicit -;1262 clamp_min.Tensor_out out_variants EXPLICIT explicit -
-50|538 clone shape KERNELS proxy -
-51|276 constant_pad_nd nn_ops KERNELS proxy -
-52|1019 contiguous shape COMPOSITE composite -
-53|345 copy_ pointwise KERNELS inplace -
-54 1143|711 cos unary KERNELS pointwise -;1143 cos.out out_variants EXPLICIT explicit -
-55|726 cos_ unary KERNELS inplace -
-56 57|264 count_nonzero misc_ops KERNELS reduction -;265 count_nonzero.dim_IntList misc_ops KERNELS reduction -
-58 1144|261 cumprod misc_ops KERNELS reduction -;1144 cumprod.out out_variants EXPLICIT explicit -
-59 1134|468 cumsum reduction KERNELS reduction -;1134 cumsum.out out_variants EXPLICIT explicit -
-60|537 detach shape KERNELS view -
-61|524 diagonal shape KERNELS view -
-62|971 diff misc_ops COMPOSITE composite -
-65 63 66 64 1113|315 div.Tensor pointwise KERNELS pointwise -;316 div.Scalar pointwise KERNELS pointwise -;317 div.Tensor_mode pointwise KERNELS pointwise -;318 div.Scalar_mode pointwise KERNELS pointwise -;1113 div.out out_variants EXPLICIT explicit -
-68 69 67 70|373 div_.Tensor pointwise KERNELS inplace -;374 div_.Scalar pointwise KERNELS inplace -;375 div_.Tensor_mode pointwise KERNELS inplace -;376 div_.Scalar_mode pointwise KERNELS inplace -
-71|157 dot linalg KERNELS proxy -
-72|825 dropout dropout_ops COMPOSITE composite -
-73|274 elu nn_ops KERNELS pointwise -
-74|802 embedding composite_nn COMPOSITE composite -
+23 1157|469 argmax reduction KERNELS reduction -;1157 argmax.out out_variants EXPLICIT explicit -
+24 1204|470 argmin reduction KERNELS reduction -;1204 argmin.out out_variants EXPLICIT explicit -
+25 26 1229|558 argsort sorting KERNELS reduction -;559 argsort.stable sorting KERNELS reduction -;1229 argsort.stable_out out_variants EXPLICIT explicit -
+27|565 argwhere sorting KERNELS data_dependent -
+28|266 as_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
+30 29|370 bitwise_and.Tensor pointwise KERNELS pointwise -;371 bitwise_and.Scalar pointwise KERNELS pointwise -
+31 488|149 bitwise_and_.Scalar inplace_logic OPS.KERNELS inplace -;393 bitwise_and_.Tensor pointwise KERNELS inplace -
+32|353 bitwise_not pointwise KERNELS pointwise -
+34 33|372 bitwise_or.Tensor pointwise KERNELS pointwise -;373 bitwise_or.Scalar pointwise KERNELS pointwise -
+35 489|150 bitwise_or_.Scalar inplace_logic OPS.KERNELS inplace -;394 bitwise_or_.Tensor pointwise KERNELS inplace -
+37 36|374 bitwise_xor.Tensor pointwise KERNELS pointwise -;375 bitwise_xor.Scalar pointwise KERNELS pointwise -
+38 490|151 bitwise_xor_.Scalar inplace_logic OPS.KERNELS inplace -;395 bitwise_xor_.Tensor pointwise KERNELS inplace -
+39 1132|165 bmm linalg KERNELS proxy -;1132 bmm.out out_variants EXPLICIT explicit -
+41 40|561 bucketize.Tensor sorting KERNELS proxy -;562 bucketize.Scalar sorting KERNELS proxy -
+42 1160|548 cat shape KERNELS proxy -;1160 cat.out out_variants EXPLICIT explicit -
+43 1164|718 ceil unary KERNELS pointwise -;1164 ceil.out out_variants EXPLICIT explicit -
+44|1036 chunk shape COMPOSITE composite -
+45 46 1141|343 clamp pointwise KERNELS pointwise -;344 clamp.Tensor pointwise KERNELS pointwise -;1141 clamp.out out_variants EXPLICIT explicit -
+47 766|391 clamp_ pointwise KERNELS inplace -;400 clamp_.Tensor pointwise OPS.KERNELS inplace -
+48 764 1165 1289|346 clamp_max pointwise KERNELS pointwise -;398 clamp_max.Tensor pointwise OPS.KERNELS pointwise -;1165 clamp_max.out out_variants EXPLICIT explicit -;1289 clamp_max.Tensor_out out_variants EXPLICIT explicit -
+49 762 1166 1288|345 clamp_min pointwise KERNELS pointwise -;396 clamp_min.Tensor pointwise OPS.KERNELS pointwise -;1166 clamp_min.out out_variants EXPLICIT explicit -;1288 clamp_min.Tensor_out out_variants EXPLICIT explicit -
+50|547 clone shape KERNELS proxy -
+51|285 constant_pad_nd nn_ops KERNELS proxy -
+52|1035 contiguous shape COMPOSITE composite -
+53|354 copy_ pointwise KERNELS inplace -
+54 1167|727 cos unary KERNELS pointwise -;1167 cos.out out_variants EXPLICIT explicit -
+55|742 cos_ unary KERNELS inplace -
+56 57|273 count_nonzero misc_ops KERNELS reduction -;274 count_nonzero.dim_IntList misc_ops KERNELS reduction -
+58 1168|270 cumprod misc_ops KERNELS reduction -;1168 cumprod.out out_variants EXPLICIT explicit -
+59 1158|477 cumsum reduction KERNELS reduction -;1158 cumsum.out out_variants EXPLICIT explicit -
+60|546 detach shape KERNELS view -
+61|533 diagonal shape KERNELS view -
+62|987 diff misc_ops COMPOSITE composite -
+65 63 66 64 1137|324 div.Tensor pointwise KERNELS pointwise -;325 div.Scalar pointwise KERNELS pointwise -;326 div.Tensor_mode pointwise KERNELS pointwise -;327 div.Scalar_mode pointwise KERNELS pointwise -;1137 div.out out_variants EXPLICIT explicit -
+68 69 67 70|382 div_.Tensor pointwise KERNELS inplace -;383 div_.Scalar pointwise KERNELS inplace -;384 div_.Tensor_mode pointwise KERNELS inplace -;385 div_.Scalar_mode pointwise KERNELS inplace -
+71|166 dot linalg KERNELS proxy -
+72|841 dropout dropout_ops COMPOSITE composite -
+73|283 elu nn_ops KERNELS pointwise -
+74|818 embedding composite_nn COMPOSITE composite -
 75|69 empty.memory_format factory KERNELS factory factory.META_KERNELS
 76|82 empty_like factory KERNELS like -
 77|70 empty_strided factory KERNELS factory factory.META_KERNELS
-79 78 1128|349 eq.Tensor pointwise KERNELS pointwise -;350 eq.Scalar pointwise KERNELS pointwise -;1128 eq.Tensor_out out_variants EXPLICIT explicit -
-80 1181|269 erf nn_ops KERNELS pointwise -;1181 erf.out out_variants EXPLICIT explicit -
-81 1119|708 exp unary KERNELS pointwise -;1119 exp.out out_variants EXPLICIT explicit -
-82 1182|263 exp2 misc_ops KERNELS pointwise -;1182 exp2.out out_variants EXPLICIT explicit -
-83|723 exp_ unary KERNELS inplace -
-84|530 expand shape KERNELS view -
-85|1016 expand_as shape COMPOSITE composite -
-86 1183|709 expm1 unary KERNELS pointwise -;1183 expm1.out out_variants EXPLICIT explicit -
-87|732 expm1_ unary KERNELS inplace -
+79 78 1152|358 eq.Tensor pointwise KERNELS pointwise -;359 eq.Scalar pointwise KERNELS pointwise -;1152 eq.Tensor_out out_variants EXPLICIT explicit -
+80 1205|278 erf nn_ops KERNELS pointwise -;1205 erf.out out_variants EXPLICIT explicit -
+81 1143|724 exp unary KERNELS pointwise -;1143 exp.out out_variants EXPLICIT explicit -
+82 1206|272 exp2 misc_ops KERNELS pointwise -;1206 exp2.out out_variants EXPLICIT explicit -
+83|739 exp_ unary KERNELS inplace -
+84|539 expand shape KERNELS view -
+85|1032 expand_as shape COMPOSITE composite -
+86 1207|725 expm1 unary KERNELS pointwise -;1207 expm1.out out_variants EXPLICIT explicit -
+87|748 expm1_ unary KERNELS inplace -
 88 89|75 eye factory KERNELS factory factory.META_KERNELS;76 eye.m factory KERNELS factory factory.META_KERNELS
-90 91|346 fill_.Scalar pointwise KERNELS inplace -;347 fill_.Tensor pointwise KERNELS inplace -
-92|1018 flatten.using_ints shape COMPOSITE composite -
-93|545 flip shape KERNELS proxy -
-94 1126|701 floor unary KERNELS pointwise -;1126 floor.out out_variants EXPLICIT explicit -
-95 96|319 floor_divide pointwise KERNELS pointwise -;320 floor_divide.Scalar pointwise KERNELS pointwise -
-97 98|378 floor_divide_.Tensor pointwise KERNELS inplace -;379 floor_divide_.Scalar pointwise KERNELS inplace -
-100 99 1199 1198|267 fmod.Tensor misc_ops KERNELS pointwise -;268 fmod.Scalar misc_ops KERNELS pointwise -;1198 fmod.Scalar_out out_variants EXPLICIT explicit -;1199 fmod.Tensor_out out_variants EXPLICIT explicit -
+90 91|355 fill_.Scalar pointwise KERNELS inplace -;356 fill_.Tensor pointwise KERNELS inplace -
+92|1034 flatten.using_ints shape COMPOSITE composite -
+93|554 flip shape KERNELS proxy -
+94 1150|717 floor unary KERNELS pointwise -;1150 floor.out out_variants EXPLICIT explicit -
+95 96|328 floor_divide pointwise KERNELS pointwise -;329 floor_divide.Scalar pointwise KERNELS pointwise -
+97 98|387 floor_divide_.Tensor pointwise KERNELS inplace -;388 floor_divide_.Scalar pointwise KERNELS inplace -
+100 99 1223 1222|276 fmod.Tensor misc_ops KERNELS pointwise -;277 fmod.Scalar misc_ops KERNELS pointwise -;1222 fmod.Scalar_out out_variants EXPLICIT explicit -;1223 fmod.Tensor_out out_variants EXPLICIT explicit -
 101|71 full factory KERNELS factory factory.META_KERNELS
 102|85 full_like factory KERNELS like -
-103 1168|110 gather indexing KERNELS proxy -;1168 gather.out out_variants EXPLICIT explicit -
-105 104|359 ge.Tensor pointwise KERNELS pointwise -;360 ge.Scalar pointwise KERNELS pointwise -
-106|270 gelu nn_ops KERNELS pointwise -
-108 107|357 gt.Tensor pointwise KERNELS pointwise -;358 gt.Scalar pointwise KERNELS pointwise -
-109|273 hardtanh nn_ops KERNELS pointwise -
-110|106 index.Tensor indexing KERNELS proxy -
-111|108 index_put indexing KERNELS proxy -
-112|107 index_put_ indexing KERNELS inplace -
-113 1167|109 index_select indexing KERNELS proxy -;1167 index_select.out out_variants EXPLICIT explicit -
-114|338 isclose pointwise KERNELS pointwise -
-115|707 isfinite unary KERNELS pointwise -
-116|706 isinf unary KERNELS pointwise -
-117|705 isnan unary KERNELS pointwise -
-118 1227|557 kthvalue sorting KERNELS reduction -;1227 kthvalue.values out_variants EXPLICIT explicit -
-119|975 layer_norm norm_ops COMPOSITE composite -
-121 120|355 le.Tensor pointwise KERNELS pointwise -;356 le.Scalar pointwise KERNELS pointwise -
-122|699 leaky_relu unary KERNELS pointwise -
-123 684 1171 1172|220 lerp.Tensor math_ops KERNELS pointwise -;340 lerp.Scalar pointwise KERNELS pointwise -;1171 lerp.Scalar_out out_variants EXPLICIT explicit -;1172 lerp.Tensor_out out_variants EXPLICIT explicit -
-124|910 linear linalg COMPOSITE composite -
-125 1149|714 log unary KERNELS pointwise -;1149 log.out out_variants EXPLICIT explicit -
-126 1184|716 log10 unary KERNELS pointwise -;1184 log10.out out_variants EXPLICIT explicit -
-127 1185|717 log1p unary KERNELS pointwise -;1185 log1p.out out_variants EXPLICIT explicit -
-128 1186|715 log2 unary KERNELS pointwise -;1186 log2.out out_variants EXPLICIT explicit -
-129|724 log_ unary KERNELS inplace -
-130|465 log_softmax.int reduction KERNELS reduction -
-131|341 logical_and pointwise KERNELS pointwise -
-132|700 logical_not unary KERNELS pointwise -
-133|342 logical_or pointwise KERNELS pointwise -
-134|343 logical_xor pointwise KERNELS pointwise -
-135 1152|804 logsumexp composite_nn COMPOSITE composite -;1152 logsumexp.out out_variants EXPLICIT explicit -
-137 136 1129|353 lt.Tensor pointwise KERNELS pointwise -;354 lt.Scalar pointwise KERNELS pointwise -;1129 lt.Tensor_out out_variants EXPLICIT explicit -
-138 139|113 masked_fill.Scalar indexing KERNELS proxy -;114 masked_fill.Tensor indexing KERNELS proxy -
-140 141|115 masked_fill_.Scalar indexing KERNELS inplace -;116 masked_fill_.Tensor indexing KERNELS inplace -
-142|266 masked_select misc_ops KERNELS data_dependent -
-143 1109|909 matmul linalg COMPOSITE composite -;1109 matmul.out out_variants EXPLICIT explicit -
-146 144 145 1229 1203 1201|329 max.other pointwise KERNELS pointwise -;456 max reduction KERNELS reduction -;458 max.dim reduction KERNELS reduction -;1201 max.out out_variants EXPLICIT explicit -;1203 max.unary_out out_variants EXPLICIT explicit -;1229 max.dim_max out_variants EXPLICIT explicit -
-147 1114|327 maximum pointwise KERNELS pointwise -;1114 maximum.out out_variants EXPLICIT explicit -
-148 149 1131|450 mean reduction KERNELS reduction -;451 mean.dim reduction KERNELS reduction -;1131 mean.out out_variants EXPLICIT explicit -
-152 150 151 1230 1204 1202|330 min.other pointwise KERNELS pointwise -;457 min reduction KERNELS reduction -;459 min.dim reduction KERNELS reduction -;1202 min.out out_variants EXPLICIT explicit -;1204 min.unary_out out_variants EXPLICIT explicit -;1230 min.dim_min out_variants EXPLICIT explicit -
-153 1115|328 minimum pointwise KERNELS pointwise -;1115 minimum.out out_variants EXPLICIT explicit -
-154 1107|155 mm linalg KERNELS proxy -;1107 mm.out out_variants EXPLICIT explicit -
-155 156|543 movedim.int shape KERNELS view -;544 movedim.intlist shape KERNELS view -
-158 157 1112|313 mul.Tensor pointwise KERNELS pointwise -;314 mul.Scalar pointwise KERNELS pointwise -;1112 mul.out out_variants EXPLICIT explicit -
-160 159|371 mul_.Tensor pointwise KERNELS inplace -;372 mul_.Scalar pointwise KERNELS inplace -
-161|159 mv linalg KERNELS proxy -
-162 163|522 narrow shape KERNELS view -;1022 narrow.Tensor shape COMPOSITE composite -
-165 164|351 ne.Tensor pointwise KERNELS pointwise -;352 ne.Scalar pointwise KERNELS pointwise -
-166 1120|692 neg unary KERNELS pointwise -;1120 neg.out out_variants EXPLICIT explicit -
-167|722 neg_ unary KERNELS inplace -
+103 1192|119 gather indexing KERNELS proxy -;1192 gather.out out_variants EXPLICIT explicit -
+105 104|368 ge.Tensor pointwise KERNELS pointwise -;369 ge.Scalar pointwise KERNELS pointwise -
+106|279 gelu nn_ops KERNELS pointwise -
+108 107|366 gt.Tensor pointwise KERNELS pointwise -;367 gt.Scalar pointwise KERNELS pointwise -
+109|282 hardtanh nn_ops KERNELS pointwise -
+110|115 index.Tensor indexing KERNELS proxy -
+111|117 index_put indexing KERNELS proxy -
+112|116 index_put_ indexing KERNELS inplace -
+113 1191|118 index_select indexing KERNELS proxy -;1191 index_select.out out_variants EXPLICIT explicit -
+114|347 isclose pointwise KERNELS pointwise -
+115|723 isfinite unary KERNELS pointwise -
+116|722 isinf unary KERNELS pointwise -
+117|721 isnan unary KERNELS pointwise -
+118 1251|566 kthvalue sorting KERNELS reduction -;1251 kthvalue.values out_variants EXPLICIT explicit -
+119|991 layer_norm norm_ops COMPOSITE composite -
+121 120|364 le.Tensor pointwise KERNELS pointwise -;365 le.Scalar pointwise KERNELS pointwise -
+122|715 leaky_relu unary KERNELS pointwise -
+123 693 1195 1196|229 lerp.Tensor math_ops KERNELS pointwise -;349 lerp.Scalar pointwise KERNELS pointwise -;1195 lerp.Scalar_out out_variants EXPLICIT explicit -;1196 lerp.Tensor_out out_variants EXPLICIT explicit -
+124|926 linear linalg COMPOSITE composite -
+125 1173|730 log unary KERNELS pointwise -;1173 log.out out_variants EXPLICIT explicit -
+126 1208|732 log10 unary KERNELS pointwise -;1208 log10.out out_variants EXPLICIT explicit -
+127 1209|733 log1p unary KERNELS pointwise -;1209 log1p.out out_variants EXPLICIT explicit -
+128 1210|731 log2 unary KERNELS pointwise -;1210 log2.out out_variants EXPLICIT explicit -
+129|740 log_ unary KERNELS inplace -
+130|474 log_softmax.int reduction KERNELS reduction -
+131|350 logical_and pointwise KERNELS pointwise -
+132|716 logical_not unary KERNELS pointwise -
+133|351 logical_or pointwise KERNELS pointwise -
+134|352 logical_xor pointwise KERNELS pointwise -
+135 1176|820 logsumexp composite_nn COMPOSITE composite -;1176 logsumexp.out out_variants EXPLICIT explicit -
+137 136 1153|362 lt.Tensor pointwise KERNELS pointwise -;363 lt.Scalar pointwise KERNELS pointwise -;1153 lt.Tensor_out out_variants EXPLICIT explicit -
+138 139|122 masked_fill.Scalar indexing KERNELS proxy -;123 masked_fill.Tensor indexing KERNELS proxy -
+140 141|124 masked_fill_.Scalar indexing KERNELS inplace -;125 masked_fill_.Tensor indexing KERNELS inplace -
+142|275 masked_select misc_ops KERNELS data_dependent -
+143 1133|925 matmul linalg COMPOSITE composite -;1133 matmul.out out_variants EXPLICIT explicit -
+146 144 145 1253 1227 1225|338 max.other pointwise KERNELS pointwise -;465 max reduction KERNELS reduction -;467 max.dim reduction KERNELS reduction -;1225 max.out out_variants EXPLICIT explicit -;1227 max.unary_out out_variants EXPLICIT explicit -;1253 max.dim_max out_variants EXPLICIT explicit -
+147 1138|336 maximum pointwise KERNELS pointwise -;1138 maximum.out out_variants EXPLICIT explicit -
+148 149 1155|459 mean reduction KERNELS reduction -;460 mean.dim reduction KERNELS reduction -;1155 mean.out out_variants EXPLICIT explicit -
+152 150 151 1254 1228 1226|339 min.other pointwise KERNELS pointwise -;466 min reduction KERNELS reduction -;468 min.dim reduction KERNELS reduction -;1226 min.out out_variants EXPLICIT explicit -;1228 min.unary_out out_variants EXPLICIT explicit -;1254 min.dim_min out_variants EXPLICIT explicit -
+153 1139|337 minimum pointwise KERNELS pointwise -;1139 minimum.out out_variants EXPLICIT explicit -
+154 1131|164 mm linalg KERNELS proxy -;1131 mm.out out_variants EXPLICIT explicit -
+155 156|552 movedim.int shape KERNELS view -;553 movedim.intlist shape KERNELS view -
+158 157 1136|322 mul.Tensor pointwise KERNELS pointwise -;323 mul.Scalar pointwise KERNELS pointwise -;1136 mul.out out_variants EXPLICIT explicit -
+160 159|380 mul_.Tensor pointwise KERNELS inplace -;381 mul_.Scalar pointwise KERNELS inplace -
+161|168 mv linalg KERNELS proxy -
+162 163|531 narrow shape KERNELS view -;1038 narrow.Tensor shape COMPOSITE composite -
+165 164|360 ne.Tensor pointwise KERNELS pointwise -;361 ne.Scalar pointwise KERNELS pointwise -
+166 1144|708 neg unary KERNELS pointwise -;1144 neg.out out_variants EXPLICIT explicit -
+167|738 neg_ unary KERNELS inplace -
 168|86 new_empty factory KERNELS like -
-169|255 new_empty_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
+169|264 new_empty_strided misc_ops KERNELS own_meta misc_ops.META_KERNELS
 170|89 new_full factory KERNELS like -
 171|88 new_ones factory KERNELS like -
 172|87 new_zeros factory KERNELS like -
-173|117 nonzero indexing KERNELS data_dependent -
+173|126 nonzero indexing KERNELS data_dependent -
 174|91 normal_ factory KERNELS inplace -
 175|93 numel factory KERNELS meta_aware -
-176|277 one_hot nn_ops KERNELS own_meta meta.META_KERNELS
+176|286 one_hot nn_ops KERNELS own_meta meta.META_KERNELS
 177|68 ones factory KERNELS factory factory.META_KERNELS
 178|81 ones_like factory KERNELS like -
-179 1178|158 outer linalg KERNELS proxy -;1178 outer.out out_variants EXPLICIT explicit -
-180|803 pad composite_nn COMPOSITE composite -
-181|529 permute shape KERNELS view -
-184 183 182 1116|324 pow.Tensor_Tensor pointwise KERNELS pointwise -;325 pow.Tensor_Scalar pointwise KERNELS pointwise -;326 pow.Scalar pointwise KERNELS pointwise -;1116 pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
-185 186|380 pow_.Scalar pointwise KERNELS inplace -;381 pow_.Tensor pointwise KERNELS inplace -
-187 188 1158|452 prod reduction KERNELS reduction -;453 prod.dim_int reduction KERNELS reduction -;1158 prod.int_out out_variants EXPLICIT explicit -
-189|77 rand factory KERNELS factory factory.META_KERNELS
-190|83 rand_like factory KERNELS like -
-191|79 randint factory KERNELS factory factory.META_KERNELS
-192|78 randn factory KERNELS factory factory.META_KERNELS
-193|84 randn_like factory KERNELS like -
-194 1188|720 reciprocal unary KERNELS pointwise -;1188 reciprocal.out out_variants EXPLICIT explicit -
-195|696 relu unary KERNELS pointwise -
-196|730 relu_ unary KERNELS inplace -
-198 197 201 1200|321 remainder.Tensor pointwise KERNELS pointwise -;322 remainder.Scalar pointwise KERNELS pointwise -;323 remainder.Scalar_Tensor pointwise KERNELS pointwise -;1200 remainder.Tensor_out out_variants EXPLICIT explicit -
-199 200|377 remainder_.Scalar pointwise KERNELS inplace -;383 remainder_.Tensor pointwise KERNELS inplace -
-202|546 repeat shape KERNELS proxy -
-203 204 205|558 repeat_interleave.self_int sorting KERNELS proxy -;559 repeat_interleave.self_Tensor sorting KERNELS data_dependent -;560 repeat_interleave.Tensor sorting KERNELS data_dependent -
-206|526 reshape shape KERNELS view -
-207|801 rms_norm composite_nn COMPOSITE composite -
-208 209 1127|262 round.decimals misc_ops KERNELS pointwise -;703 round unary KERNELS pointwise -;1127 round.out out_variants EXPLICIT explicit -
-210 1123|719 rsqrt unary KERNELS pointwise -;1123 rsqrt.out out_variants EXPLICIT explicit -
-212 211|311 rsub.Tensor pointwise KERNELS pointwise -;312 rsub.Scalar pointwise KERNELS pointwise -
-213|791 scaled_dot_product_attention attention_ops COMPOSITE composite -
-215 214 218 219 1194 1195|111 scatter.src indexing KERNELS proxy -;112 scatter.value indexing KERNELS proxy -;121 scatter.reduce indexing KERNELS proxy -;122 scatter.value_reduce indexing KERNELS proxy -;1194 scatter.src_out out_variants EXPLICIT explicit -;1195 scatter.value_out out_variants EXPLICIT explicit -
-216 217 220 221|118 scatter_.src indexing KERNELS inplace -;119 scatter_.value indexing KERNELS inplace -;123 scatter_.reduce indexing KERNELS inplace -;124 scatter_.value_reduce indexing KERNELS inplace -
-222 1196|120 scatter_add indexing KERNELS proxy -;1196 scatter_add.out out_variants EXPLICIT explicit -
-224 223|554 searchsorted.Tensor sorting KERNELS proxy -;555 searchsorted.Scalar sorting KERNELS proxy -
-225|534 select.int shape KERNELS view -
-226 1124|698 sigmoid unary KERNELS pointwise -;1124 sigmoid.out out_variants EXPLICIT explicit -
-227|729 sigmoid_ unary KERNELS inplace -
-228 1169|694 sign unary KERNELS pointwise -;1169 sign.out out_variants EXPLICIT explicit -
-229|731 sign_ unary KERNELS inplace -
-230|697 silu unary KERNELS pointwise -
-231 1155|710 sin unary KERNELS pointwise -;1155 sin.out out_variants EXPLICIT explicit -
-232|725 sin_ unary KERNELS inplace -
-233|535 slice.Tensor shape KERNELS view -
-234 1135|464 softmax.int reduction KERNELS reduction -;1135 softmax.int_out out_variants EXPLICIT explicit -
-235|275 softplus nn_ops KERNELS pointwise -
-236 237 1236|469 sort reduction KERNELS reduction -;551 sort.stable sorting KERNELS reduction -;1236 sort.values out_variants EXPLICIT explicit -
-238 239|259 split.sizes misc_ops KERNELS view -;541 split.Tensor shape KERNELS view -
-240|258 split_with_sizes misc_ops KERNELS view -
-241 1122|718 sqrt unary KERNELS pointwise -;1122 sqrt.out out_variants EXPLICIT explicit -
-242|728 sqrt_ unary KERNELS inplace -
-243 1189|695 square unary KERNELS pointwise -;1189 square.out out_variants EXPLICIT explicit -
-244 245 246|532 squeeze shape KERNELS view -;533 squeeze.dim shape KERNELS view -;542 squeeze.dims shape KERNELS view -
-247 1137|540 stack shape KERNELS proxy -;1137 stack.out out_variants EXPLICIT explicit -
-438 248 440 1190|463 std.correction reduction KERNELS reduction -;837 std.dim extra_ops COMPOSITE composite -;839 std extra_ops COMPOSITE composite -;1190 std.correction_out out_variants EXPLICIT explicit -
-250 249 1111|309 sub.Tensor pointwise KERNELS pointwise -;310 sub.Scalar pointwise KERNELS pointwise -;1111 sub.out out_variants EXPLICIT explicit -
-252 251|369 sub_.Scalar pointwise KERNELS inplace -;370 sub_.Tensor pointwise KERNELS inplace -
-254 253 1130|448 sum reduction KERNELS reduction -;449 sum.dim_IntList reduction KERNELS reduction -;1130 sum.IntList_out out_variants EXPLICIT explicit -
-255|527 t shape KERNELS view -
-256 1191|712 tan unary KERNELS pointwise -;1191 tan.out out_variants EXPLICIT explicit -
-257 1125|713 tanh unary KERNELS pointwise -;1125 tanh.out out_variants EXPLICIT explicit -
-258|727 tanh_ unary KERNELS inplace -
-259 1237|470 topk reduction KERNELS topk -;1237 topk.values out_variants EXPLICIT explicit -
-260|528 transpose.int shape KERNELS view -
-261 1164|548 tril shape KERNELS proxy -;1164 tril.out out_variants EXPLICIT explicit -
-262 1163|547 triu shape KERNELS proxy -;1163 triu.out out_variants EXPLICIT explicit -
-263 1159|704 trunc unary KERNELS pointwise -;1159 trunc.out out_variants EXPLICIT explicit -
-264|523 unbind.int shape KERNELS view -
-265|1021 unflatten.int shape COMPOSITE composite -
+179 1202|167 outer linalg KERNELS proxy -;1202 outer.out out_variants EXPLICIT explicit -
+180|819 pad composite_nn COMPOSITE composite -
+181|538 permute shape KERNELS view -
+184 183 182 1140|333 pow.Tensor_Tensor pointwise KERNELS pointwise -;334 pow.Tensor_Scalar pointwise KERNELS pointwise -;335 pow.Scalar pointwise KERNELS pointwise -;1140 pow.Tensor_Scalar_out out_variants EXPLICIT explicit -
+185 186|389 pow_.Scalar pointwise KERNELS inplace -;390 pow_.Tensor pointwise KERNELS inplace -
+187 188 1182|461 prod reduction KERNELS reduction -;462 prod.dim_int reduction KERNELS reduction -;1182 prod.int_out out_variants EXPLICIT explicit -
+189 447|77 rand factory KERNELS factory factory.META_KERNELS;94 rand.generator generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS
+190 452|83 rand_like factory KERNELS like -;99 rand_like.generator generator_ops OPS.KERNELS like -
+191 449 450 451|79 randint factory KERNELS factory factory.META_KERNELS;96 randint.generator generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS;97 randint.low generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS;98 randint.low_generator generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS
+192 448|78 randn factory KERNELS factory factory.META_KERNELS;95 randn.generator generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS
+193 453|84 randn_like factory KERNELS like -;100 randn_like.generator generator_ops OPS.KERNELS like -
+194 1212|736 reciprocal unary KERNELS pointwise -;1212 reciprocal.out out_variants EXPLICIT explicit -
+195|712 relu unary KERNELS pointwise -
+196|746 relu_ unary KERNELS inplace -
+198 197 201 1224|330 remainder.Tensor pointwise KERNELS pointwise -;331 remainder.Scalar pointwise KERNELS pointwise -;332 remainder.Scalar_Tensor pointwise KERNELS pointwise -;1224 remainder.Tensor_out out_variants EXPLICIT explicit -
+199 200|386 remainder_.Scalar pointwise KERNELS inplace -;392 remainder_.Tensor pointwise KERNELS inplace -
+202|555 repeat shape KERNELS proxy -
+203 204 205|567 repeat_interleave.self_int sorting KERNELS proxy -;568 repeat_interleave.self_Tensor sorting KERNELS data_dependent -;569 repeat_interleave.Tensor sorting KERNELS data_dependent -
+206|535 reshape shape KERNELS view -
+207|817 rms_norm composite_nn COMPOSITE composite -
+208 209 1151|271 round.decimals misc_ops KERNELS pointwise -;719 round unary KERNELS pointwise -;1151 round.out out_variants EXPLICIT explicit -
+210 1147|735 rsqrt unary KERNELS pointwise -;1147 rsqrt.out out_variants EXPLICIT explicit -
+212 211|320 rsub.Tensor pointwise KERNELS pointwise -;321 rsub.Scalar pointwise KERNELS pointwise -
+213|807 scaled_dot_product_attention attention_ops COMPOSITE composite -
+215 214 218 219 1218 1219|120 scatter.src indexing KERNELS proxy -;121 scatter.value indexing KERNELS proxy -;130 scatter.reduce indexing KERNELS proxy -;131 scatter.value_reduce indexing KERNELS proxy -;1218 scatter.src_out out_variants EXPLICIT explicit -;1219 scatter.value_out out_variants EXPLICIT explicit -
+216 217 220 221|127 scatter_.src indexing KERNELS inplace -;128 scatter_.value indexing KERNELS inplace -;132 scatter_.reduce indexing KERNELS inplace -;133 scatter_.value_reduce indexing KERNELS inplace -
+222 1220|129 scatter_add indexing KERNELS proxy -;1220 scatter_add.out out_variants EXPLICIT explicit -
+224 223|563 searchsorted.Tensor sorting KERNELS proxy -;564 searchsorted.Scalar sorting KERNELS proxy -
+225|543 select.int shape KERNELS view -
+226 1148|714 sigmoid unary KERNELS pointwise -;1148 sigmoid.out out_variants EXPLICIT explicit -
+227|745 sigmoid_ unary KERNELS inplace -
+228 1193|710 sign unary KERNELS pointwise -;1193 sign.out out_variants EXPLICIT explicit -
+229|747 sign_ unary KERNELS inplace -
+230|713 silu unary KERNELS pointwise -
+231 1179|726 sin unary KERNELS pointwise -;1179 sin.out out_variants EXPLICIT explicit -
+232|741 sin_ unary KERNELS inplace -
+233|544 slice.Tensor shape KERNELS view -
+234 1159|473 softmax.int reduction KERNELS reduction -;1159 softmax.int_out out_variants EXPLICIT explicit -
+235|284 softplus nn_ops KERNELS pointwise -
+236 237 1260|478 sort reduction KERNELS reduction -;560 sort.stable sorting KERNELS reduction -;1260 sort.values out_variants EXPLICIT explicit -
+238 239|268 split.sizes misc_ops KERNELS view -;550 split.Tensor shape KERNELS view -
+240|267 split_with_sizes misc_ops KERNELS view -
+241 1146|734 sqrt unary KERNELS pointwise -;1146 sqrt.out out_variants EXPLICIT explicit -
+242|744 sqrt_ unary KERNELS inplace -
+243 1213|711 square unary KERNELS pointwise -;1213 square.out out_variants EXPLICIT explicit -
+244 245 246|541 squeeze shape KERNELS view -;542 squeeze.dim shape KERNELS view -;551 squeeze.dims shape KERNELS view -
+247 1161|549 stack shape KERNELS proxy -;1161 stack.out out_variants EXPLICIT explicit -
+438 248 440 1214|472 std.correction reduction KERNELS reduction -;853 std.dim extra_ops COMPOSITE composite -;855 std extra_ops COMPOSITE composite -;1214 std.correction_out out_variants EXPLICIT explicit -
+250 249 1135|318 sub.Tensor pointwise KERNELS pointwise -;319 sub.Scalar pointwise KERNELS pointwise -;1135 sub.out out_variants EXPLICIT explicit -
+252 251|378 sub_.Scalar pointwise KERNELS inplace -;379 sub_.Tensor pointwise KERNELS inplace -
+254 253 1154|457 sum reduction KERNELS reduction -;458 sum.dim_IntList reduction KERNELS reduction -;1154 sum.IntList_out out_variants EXPLICIT explicit -
+255|536 t shape KERNELS view -
+256 1215|728 tan unary KERNELS pointwise -;1215 tan.out out_variants EXPLICIT explicit -
+257 1149|729 tanh unary KERNELS pointwise -;1149 tanh.out out_variants EXPLICIT explicit -
+258|743 tanh_ unary KERNELS inplace -
+259 1261|479 topk reduction KERNELS topk -;1261 topk.values out_variants EXPLICIT explicit -
+260|537 transpose.int shape KERNELS view -
+261 1188|557 tril shape KERNELS proxy -;1188 tril.out out_variants EXPLICIT explicit -
+262 1187|556 triu shape KERNELS proxy -;1187 triu.out out_variants EXPLICIT explicit -
+263 1183|720 trunc unary KERNELS pointwise -;1183 trunc.out out_variants EXPLICIT explicit -
+264|532 unbind.int shape KERNELS view -
+265|1037 unflatten.int shape COMPOSITE composite -
 266|90 uniform_ factory KERNELS inplace -
-267|531 unsqueeze shape KERNELS view -
-437 268 439 1192|462 var.correction reduction KERNELS reduction -;836 var.dim extra_ops COMPOSITE composite -;838 var extra_ops COMPOSITE composite -;1192 var.correction_out out_variants EXPLICIT explicit -
-269 270|256 view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS;525 view shape KERNELS view -
-271|1017 view_as shape COMPOSITE composite -
-274 272 273 1118|331 where.self pointwise KERNELS pointwise -;332 where.ScalarOther pointwise KERNELS pointwise -;333 where.ScalarSelf pointwise KERNELS pointwise -;1118 where.self_out out_variants EXPLICIT explicit -
-275|348 zero_ pointwise KERNELS inplace -
+267|540 unsqueeze shape KERNELS view -
+437 268 439 1216|471 var.correction reduction KERNELS reduction -;852 var.dim extra_ops COMPOSITE composite -;854 var extra_ops COMPOSITE composite -;1216 var.correction_out out_variants EXPLICIT explicit -
+269 270|265 view.dtype misc_ops KERNELS own_meta misc_ops.META_KERNELS;534 view shape KERNELS view -
+271|1033 view_as shape COMPOSITE composite -
+274 272 273 1142|340 where.self pointwise KERNELS pointwise -;341 where.ScalarOther pointwise KERNELS pointwise -;342 where.ScalarSelf pointwise KERNELS pointwise -;1142 where.self_out out_variants EXPLICIT explicit -
+275|357 zero_ pointwise KERNELS inplace -
 276|67 zeros factory KERNELS factory factory.META_KERNELS
 277|80 zeros_like factory KERNELS like -
 278|0 celu activation_ops KERNELS pointwise -
 279|12 celu_ activation_ops KERNELS inplace -
-280|736 selu activation_ops COMPOSITE composite -
-281|737 selu_ activation_ops COMPOSITE composite -
+280|752 selu activation_ops COMPOSITE composite -
+281|753 selu_ activation_ops COMPOSITE composite -
 282|17 elu_ activation_ops KERNELS inplace -
 283|1 glu activation_ops KERNELS proxy -
 284|2 hardshrink activation_ops KERNELS pointwise -
@@ -3598,646 +3669,661 @@ _PACKETS = """\
 287|13 hardsigmoid_ activation_ops KERNELS inplace -
 288|5 hardswish activation_ops KERNELS pointwise -
 289|14 hardswish_ activation_ops KERNELS inplace -
-290|738 log_sigmoid activation_ops COMPOSITE composite -
+290|754 log_sigmoid activation_ops COMPOSITE composite -
 291|6 log_sigmoid_forward activation_ops KERNELS proxy -
 292|7 mish activation_ops KERNELS pointwise -
 293|15 mish_ activation_ops KERNELS inplace -
-294|739 prelu activation_ops COMPOSITE composite -
+294|755 prelu activation_ops COMPOSITE composite -
 295|8 _prelu_kernel activation_ops KERNELS pointwise -
-296|740 rrelu activation_ops COMPOSITE composite -
-297|741 rrelu_ activation_ops COMPOSITE composite -
+296|756 rrelu activation_ops COMPOSITE composite -
+297|757 rrelu_ activation_ops COMPOSITE composite -
 298|9 rrelu_with_noise activation_ops KERNELS proxy -
 299|10 rrelu_with_noise_ activation_ops KERNELS inplace -
 300|11 threshold activation_ops KERNELS pointwise -
 301|16 threshold_ activation_ops KERNELS inplace -
-302|742 affine_grid_generator affine_grid OPS.COMPOSITE composite -
-303|743 arccos aliases OPS.COMPOSITE composite -
-304|744 arccos_ aliases OPS.COMPOSITE composite -
-305|745 arccosh aliases OPS.COMPOSITE composite -
-306|746 arccosh_ aliases OPS.COMPOSITE composite -
-307|747 arcsin aliases OPS.COMPOSITE composite -
-308|748 arcsin_ aliases OPS.COMPOSITE composite -
-309|749 arcsinh aliases OPS.COMPOSITE composite -
-310|750 arcsinh_ aliases OPS.COMPOSITE composite -
-311|751 arctan aliases OPS.COMPOSITE composite -
-312|752 arctan_ aliases OPS.COMPOSITE composite -
-313|753 arctanh aliases OPS.COMPOSITE composite -
-314|754 arctanh_ aliases OPS.COMPOSITE composite -
-315|755 arctan2 aliases OPS.COMPOSITE composite -
-316|756 arctan2_ aliases OPS.COMPOSITE composite -
-317|757 fix aliases OPS.COMPOSITE composite -
-318|758 fix_ aliases OPS.COMPOSITE composite -
-319 320|759 greater.Tensor aliases OPS.COMPOSITE composite -;760 greater.Scalar aliases OPS.COMPOSITE composite -
-322 321|761 greater_.Tensor aliases OPS.COMPOSITE composite -;762 greater_.Scalar aliases OPS.COMPOSITE composite -
-323 324|763 greater_equal.Tensor aliases OPS.COMPOSITE composite -;764 greater_equal.Scalar aliases OPS.COMPOSITE composite -
-326 325|765 greater_equal_.Tensor aliases OPS.COMPOSITE composite -;766 greater_equal_.Scalar aliases OPS.COMPOSITE composite -
-327 328|767 less.Tensor aliases OPS.COMPOSITE composite -;768 less.Scalar aliases OPS.COMPOSITE composite -
-330 329|769 less_.Tensor aliases OPS.COMPOSITE composite -;770 less_.Scalar aliases OPS.COMPOSITE composite -
-331 332|771 less_equal.Tensor aliases OPS.COMPOSITE composite -;772 less_equal.Scalar aliases OPS.COMPOSITE composite -
-334 333|773 less_equal_.Tensor aliases OPS.COMPOSITE composite -;774 less_equal_.Scalar aliases OPS.COMPOSITE composite -
-335 336|775 not_equal.Tensor aliases OPS.COMPOSITE composite -;776 not_equal.Scalar aliases OPS.COMPOSITE composite -
-338 337|777 not_equal_.Tensor aliases OPS.COMPOSITE composite -;778 not_equal_.Scalar aliases OPS.COMPOSITE composite -
-339 341|779 clip aliases OPS.COMPOSITE composite -;781 clip.Tensor aliases OPS.COMPOSITE composite -
-340 342|780 clip_ aliases OPS.COMPOSITE composite -;782 clip_.Tensor aliases OPS.COMPOSITE composite -
-344 343|783 moveaxis.int aliases OPS.COMPOSITE composite -;784 moveaxis.intlist aliases OPS.COMPOSITE composite -
-345|785 swapaxes aliases OPS.COMPOSITE composite -
-346|786 swapaxes_ aliases OPS.COMPOSITE composite -
-347|787 swapdims aliases OPS.COMPOSITE composite -
-348|788 swapdims_ aliases OPS.COMPOSITE composite -
-349|789 row_stack aliases OPS.COMPOSITE composite -
-350|790 ger aliases OPS.COMPOSITE composite -
+302|758 affine_grid_generator affine_grid OPS.COMPOSITE composite -
+303|759 arccos aliases OPS.COMPOSITE composite -
+304|760 arccos_ aliases OPS.COMPOSITE composite -
+305|761 arccosh aliases OPS.COMPOSITE composite -
+306|762 arccosh_ aliases OPS.COMPOSITE composite -
+307|763 arcsin aliases OPS.COMPOSITE composite -
+308|764 arcsin_ aliases OPS.COMPOSITE composite -
+309|765 arcsinh aliases OPS.COMPOSITE composite -
+310|766 arcsinh_ aliases OPS.COMPOSITE composite -
+311|767 arctan aliases OPS.COMPOSITE composite -
+312|768 arctan_ aliases OPS.COMPOSITE composite -
+313|769 arctanh aliases OPS.COMPOSITE composite -
+314|770 arctanh_ aliases OPS.COMPOSITE composite -
+315|771 arctan2 aliases OPS.COMPOSITE composite -
+316|772 arctan2_ aliases OPS.COMPOSITE composite -
+317|773 fix aliases OPS.COMPOSITE composite -
+318|774 fix_ aliases OPS.COMPOSITE composite -
+319 320|775 greater.Tensor aliases OPS.COMPOSITE composite -;776 greater.Scalar aliases OPS.COMPOSITE composite -
+322 321|777 greater_.Tensor aliases OPS.COMPOSITE composite -;778 greater_.Scalar aliases OPS.COMPOSITE composite -
+323 324|779 greater_equal.Tensor aliases OPS.COMPOSITE composite -;780 greater_equal.Scalar aliases OPS.COMPOSITE composite -
+326 325|781 greater_equal_.Tensor aliases OPS.COMPOSITE composite -;782 greater_equal_.Scalar aliases OPS.COMPOSITE composite -
+327 328|783 less.Tensor aliases OPS.COMPOSITE composite -;784 less.Scalar aliases OPS.COMPOSITE composite -
+330 329|785 less_.Tensor aliases OPS.COMPOSITE composite -;786 less_.Scalar aliases OPS.COMPOSITE composite -
+331 332|787 less_equal.Tensor aliases OPS.COMPOSITE composite -;788 less_equal.Scalar aliases OPS.COMPOSITE composite -
+334 333|789 less_equal_.Tensor aliases OPS.COMPOSITE composite -;790 less_equal_.Scalar aliases OPS.COMPOSITE composite -
+335 336|791 not_equal.Tensor aliases OPS.COMPOSITE composite -;792 not_equal.Scalar aliases OPS.COMPOSITE composite -
+338 337|793 not_equal_.Tensor aliases OPS.COMPOSITE composite -;794 not_equal_.Scalar aliases OPS.COMPOSITE composite -
+339 341|795 clip aliases OPS.COMPOSITE composite -;797 clip.Tensor aliases OPS.COMPOSITE composite -
+340 342|796 clip_ aliases OPS.COMPOSITE composite -;798 clip_.Tensor aliases OPS.COMPOSITE composite -
+344 343|799 moveaxis.int aliases OPS.COMPOSITE composite -;800 moveaxis.intlist aliases OPS.COMPOSITE composite -
+345|801 swapaxes aliases OPS.COMPOSITE composite -
+346|802 swapaxes_ aliases OPS.COMPOSITE composite -
+347|803 swapdims aliases OPS.COMPOSITE composite -
+348|804 swapdims_ aliases OPS.COMPOSITE composite -
+349|805 row_stack aliases OPS.COMPOSITE composite -
+350|806 ger aliases OPS.COMPOSITE composite -
 351|18 _safe_softmax attention_ops KERNELS proxy -
 352|19 _softmax_backward_data attention_ops KERNELS proxy -
 353|20 _log_softmax_backward_data attention_ops KERNELS proxy -
 354|21 _scaled_dot_product_flash_attention_for_cpu attention_ops KERNELS proxy -
 355|22 _scaled_dot_product_flash_attention_for_cpu_backward attention_ops KERNELS proxy -
-356|792 _scaled_dot_product_attention_math attention_ops COMPOSITE composite -
-357 1241|23 complex complex_build OPS.KERNELS pointwise -;1241 complex.out out_variants EXPLICIT explicit -
-358 1242|24 polar complex_build OPS.KERNELS pointwise -;1242 polar.out out_variants EXPLICIT explicit -
-359|793 isreal complex_build OPS.COMPOSITE composite -
-360|794 adjoint complex_ops OPS.COMPOSITE composite -
+356|808 _scaled_dot_product_attention_math attention_ops COMPOSITE composite -
+357 1265|23 complex complex_build OPS.KERNELS pointwise -;1265 complex.out out_variants EXPLICIT explicit -
+358 1266|24 polar complex_build OPS.KERNELS pointwise -;1266 polar.out out_variants EXPLICIT explicit -
+359|809 isreal complex_build OPS.COMPOSITE composite -
+360|810 adjoint complex_ops OPS.COMPOSITE composite -
 361|25 view_as_real complex_views OPS.KERNELS view -
 362|26 view_as_complex complex_views OPS.KERNELS view -
-363|795 real complex_views OPS.COMPOSITE composite -
-364|796 imag complex_views OPS.COMPOSITE composite -
+363|811 real complex_views OPS.COMPOSITE composite -
+364|812 imag complex_views OPS.COMPOSITE composite -
 365|27 _conj complex_views OPS.KERNELS pointwise -
-366|797 conj complex_views OPS.COMPOSITE composite -
+366|813 conj complex_views OPS.COMPOSITE composite -
 367|28 _conj_physical complex_views OPS.KERNELS pointwise -
-368 1243|798 conj_physical complex_views OPS.COMPOSITE composite -;1243 conj_physical.out out_variants EXPLICIT explicit -
+368 1267|814 conj_physical complex_views OPS.COMPOSITE composite -;1267 conj_physical.out out_variants EXPLICIT explicit -
 369|29 conj_physical_ complex_views OPS.KERNELS inplace -
-370|799 resolve_conj complex_views OPS.COMPOSITE composite -
-371|800 resolve_neg complex_views OPS.COMPOSITE composite -
-372 1244|30 angle complex_views OPS.KERNELS pointwise -;1244 angle.out out_variants EXPLICIT explicit -
+370|815 resolve_conj complex_views OPS.COMPOSITE composite -
+371|816 resolve_neg complex_views OPS.COMPOSITE composite -
+372 1268|30 angle complex_views OPS.KERNELS pointwise -;1268 angle.out out_variants EXPLICIT explicit -
 373|31 convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 374|32 convolution_backward conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-376 375|33 _convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS;805 _convolution.deprecated conv_ops OPS.COMPOSITE composite -
-377|806 _convolution_mode conv_ops OPS.COMPOSITE composite -
-378 381|807 conv1d conv_ops OPS.COMPOSITE composite -;810 conv1d.padding conv_ops OPS.COMPOSITE composite -
-379 382|808 conv2d conv_ops OPS.COMPOSITE composite -;811 conv2d.padding conv_ops OPS.COMPOSITE composite -
-380 383|809 conv3d conv_ops OPS.COMPOSITE composite -;812 conv3d.padding conv_ops OPS.COMPOSITE composite -
-384|813 conv_transpose1d conv_ops OPS.COMPOSITE composite -
-385|814 conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
-386|815 conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
+376 375|33 _convolution conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS;821 _convolution.deprecated conv_ops OPS.COMPOSITE composite -
+377|822 _convolution_mode conv_ops OPS.COMPOSITE composite -
+378 381|823 conv1d conv_ops OPS.COMPOSITE composite -;826 conv1d.padding conv_ops OPS.COMPOSITE composite -
+379 382|824 conv2d conv_ops OPS.COMPOSITE composite -;827 conv2d.padding conv_ops OPS.COMPOSITE composite -
+380 383|825 conv3d conv_ops OPS.COMPOSITE composite -;828 conv3d.padding conv_ops OPS.COMPOSITE composite -
+384|829 conv_transpose1d conv_ops OPS.COMPOSITE composite -
+385|830 conv_transpose2d.input conv_ops OPS.COMPOSITE composite -
+386|831 conv_transpose3d.input conv_ops OPS.COMPOSITE composite -
 387|34 im2col conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 388|35 col2im conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 389|36 pixel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 390|37 pixel_unshuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
 391|38 channel_shuffle conv_ops OPS.KERNELS own_meta conv_ops.OPS.META_KERNELS
-392|816 native_channel_shuffle conv_ops OPS.COMPOSITE composite -
+392|832 native_channel_shuffle conv_ops OPS.COMPOSITE composite -
 393 394|39 _ctc_loss ctc_ops KERNELS own_meta ctc_ops.META_KERNELS;40 _ctc_loss.Tensor ctc_ops KERNELS data_dependent -
 395 396|41 _ctc_loss_backward ctc_ops KERNELS own_meta ctc_ops.META_KERNELS;42 _ctc_loss_backward.Tensor ctc_ops KERNELS own_meta ctc_ops.META_KERNELS
-397 398|817 ctc_loss.IntList ctc_ops COMPOSITE composite -;818 ctc_loss.Tensor ctc_ops COMPOSITE composite -
-399|819 cdist distance_ops COMPOSITE composite -
+397 398|833 ctc_loss.IntList ctc_ops COMPOSITE composite -;834 ctc_loss.Tensor ctc_ops COMPOSITE composite -
+399|835 cdist distance_ops COMPOSITE composite -
 400|43 _cdist_forward distance_ops KERNELS proxy -
 401|44 _euclidean_dist distance_ops KERNELS proxy -
-402|820 pdist distance_ops COMPOSITE composite -
+402|836 pdist distance_ops COMPOSITE composite -
 403|45 _pdist_forward distance_ops KERNELS proxy -
-404|821 cosine_similarity distance_ops COMPOSITE composite -
-405|822 bilinear distance_ops COMPOSITE composite -
+404|837 cosine_similarity distance_ops COMPOSITE composite -
+405|838 bilinear distance_ops COMPOSITE composite -
 406|46 _trilinear distance_ops KERNELS proxy -
-407 408|823 embedding_bag distance_ops COMPOSITE composite -;824 embedding_bag.padding_idx distance_ops COMPOSITE composite -
+407 408|839 embedding_bag distance_ops COMPOSITE composite -;840 embedding_bag.padding_idx distance_ops COMPOSITE composite -
 409|47 _embedding_bag distance_ops KERNELS proxy -
 410|48 _embedding_bag_forward_only distance_ops KERNELS proxy -
 411|50 _embedding_bag_backward distance_ops KERNELS proxy -
 412|51 _embedding_bag_dense_backward distance_ops KERNELS proxy -
 413|52 _embedding_bag_per_sample_weights_backward distance_ops KERNELS proxy -
 414|49 embedding_renorm_ distance_ops KERNELS inplace -
-415|826 dropout_ dropout_ops COMPOSITE composite -
-416|827 feature_dropout dropout_ops COMPOSITE composite -
-417|828 feature_dropout_ dropout_ops COMPOSITE composite -
-418|829 alpha_dropout dropout_ops COMPOSITE composite -
-419|830 alpha_dropout_ dropout_ops COMPOSITE composite -
-420|831 feature_alpha_dropout dropout_ops COMPOSITE composite -
-421|832 feature_alpha_dropout_ dropout_ops COMPOSITE composite -
+415|842 dropout_ dropout_ops COMPOSITE composite -
+416|843 feature_dropout dropout_ops COMPOSITE composite -
+417|844 feature_dropout_ dropout_ops COMPOSITE composite -
+418|845 alpha_dropout dropout_ops COMPOSITE composite -
+419|846 alpha_dropout_ dropout_ops COMPOSITE composite -
+420|847 feature_alpha_dropout dropout_ops COMPOSITE composite -
+421|848 feature_alpha_dropout_ dropout_ops COMPOSITE composite -
 422|53 native_dropout dropout_ops KERNELS proxy -
 423|54 native_dropout_backward dropout_ops KERNELS proxy -
-424|833 einsum einsum OPS.COMPOSITE composite -
+424|849 einsum einsum OPS.COMPOSITE composite -
 425 426|55 bitwise_left_shift.Tensor extra_ops KERNELS pointwise -;56 bitwise_left_shift.Tensor_Scalar extra_ops KERNELS pointwise -
 427 428|57 bitwise_right_shift.Tensor extra_ops KERNELS pointwise -;58 bitwise_right_shift.Tensor_Scalar extra_ops KERNELS pointwise -
 429|59 index_add extra_ops KERNELS proxy -
 430|60 index_add_ extra_ops KERNELS inplace -
 431|61 scatter_add_ extra_ops KERNELS inplace -
 432|62 roll extra_ops KERNELS proxy -
-433 1148|63 nan_to_num extra_ops KERNELS pointwise -;1148 nan_to_num.out out_variants EXPLICIT explicit -
+433 1172|63 nan_to_num extra_ops KERNELS pointwise -;1172 nan_to_num.out out_variants EXPLICIT explicit -
 434|64 isin.Tensor_Tensor extra_ops KERNELS proxy -
-435 436 1193|834 norm.Scalar extra_ops COMPOSITE composite -;835 norm.ScalarOpt_dim extra_ops COMPOSITE composite -;1193 norm.out out_variants EXPLICIT explicit -
-441|840 tile extra_ops COMPOSITE composite -
+435 436 1217|850 norm.Scalar extra_ops COMPOSITE composite -;851 norm.ScalarOpt_dim extra_ops COMPOSITE composite -;1217 norm.out out_variants EXPLICIT explicit -
+441|856 tile extra_ops COMPOSITE composite -
 442|65 equal extra_ops KERNELS own_meta extra_ops.META_KERNELS
 443|66 _local_scalar_dense extra_ops KERNELS own_meta extra_ops.META_KERNELS
-444|841 copy functional_forms OPS.COMPOSITE composite -
-445 446|842 fill.Scalar functional_forms OPS.COMPOSITE composite -;843 fill.Tensor functional_forms OPS.COMPOSITE composite -
-447 1146|94 index_copy index_ops KERNELS proxy -;1146 index_copy.out out_variants EXPLICIT explicit -
-448|95 index_copy_ index_ops KERNELS inplace -
-450 449|96 index_fill.int_Scalar index_ops KERNELS proxy -;97 index_fill.int_Tensor index_ops KERNELS proxy -
-452 451|98 index_fill_.int_Scalar index_ops KERNELS inplace -;99 index_fill_.int_Tensor index_ops KERNELS inplace -
-453 1161|100 scatter_reduce.two index_ops KERNELS proxy -;1161 scatter_reduce.two_out out_variants EXPLICIT explicit -
-454|101 scatter_reduce_.two index_ops KERNELS inplace -
-455 1165|844 take index_ops COMPOSITE composite -;1165 take.out out_variants EXPLICIT explicit -
-456 1166|845 take_along_dim index_ops COMPOSITE composite -;1166 take_along_dim.out out_variants EXPLICIT explicit -
-457|102 unfold index_ops KERNELS view -
-458 459 460|846 tensor_split.sections index_ops COMPOSITE composite -;847 tensor_split.indices index_ops COMPOSITE composite -;848 tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
-461|103 detach_ index_ops KERNELS own_meta index_ops.META_KERNELS
-462 1245|104 index_reduce index_reduce_ops OPS.KERNELS proxy -;1245 index_reduce.out out_variants EXPLICIT explicit -
-463|105 index_reduce_ index_reduce_ops OPS.KERNELS inplace -
-464|125 leaky_relu_ inplace_activations OPS.KERNELS inplace -
-465|126 hardtanh_ inplace_activations OPS.KERNELS inplace -
-466|127 silu_ inplace_activations OPS.KERNELS inplace -
-468 467|128 eq_.Tensor inplace_logic OPS.KERNELS inplace -;129 eq_.Scalar inplace_logic OPS.KERNELS inplace -
-470 469|130 ne_.Tensor inplace_logic OPS.KERNELS inplace -;131 ne_.Scalar inplace_logic OPS.KERNELS inplace -
-472 471|132 lt_.Tensor inplace_logic OPS.KERNELS inplace -;133 lt_.Scalar inplace_logic OPS.KERNELS inplace -
-474 473|134 le_.Tensor inplace_logic OPS.KERNELS inplace -;135 le_.Scalar inplace_logic OPS.KERNELS inplace -
-476 475|136 gt_.Tensor inplace_logic OPS.KERNELS inplace -;137 gt_.Scalar inplace_logic OPS.KERNELS inplace -
-478 477|138 ge_.Tensor inplace_logic OPS.KERNELS inplace -;139 ge_.Scalar inplace_logic OPS.KERNELS inplace -
-482|143 logical_and_ inplace_logic OPS.KERNELS inplace -
-483|144 logical_or_ inplace_logic OPS.KERNELS inplace -
-484|145 logical_xor_ inplace_logic OPS.KERNELS inplace -
-485|146 logical_not_ inplace_logic OPS.KERNELS inplace -
-486|147 bitwise_not_ inplace_logic OPS.KERNELS inplace -
-488 487|148 bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -;149 bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
-490 489|150 bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -;151 bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
-491 492|849 atleast_1d joining_ops OPS.COMPOSITE composite -;850 atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
-493 494|851 atleast_2d joining_ops OPS.COMPOSITE composite -;852 atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
-495 496|853 atleast_3d joining_ops OPS.COMPOSITE composite -;854 atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
-497 1246|855 hstack joining_ops OPS.COMPOSITE composite -;1246 hstack.out out_variants EXPLICIT explicit -
-498 1247|856 vstack joining_ops OPS.COMPOSITE composite -;1247 vstack.out out_variants EXPLICIT explicit -
-499 1248|857 dstack joining_ops OPS.COMPOSITE composite -;1248 dstack.out out_variants EXPLICIT explicit -
-500 1249|858 column_stack joining_ops OPS.COMPOSITE composite -;1249 column_stack.out out_variants EXPLICIT explicit -
-501 502|859 hsplit.int joining_ops OPS.COMPOSITE composite -;860 hsplit.array joining_ops OPS.COMPOSITE composite -
-503 504|861 vsplit.int joining_ops OPS.COMPOSITE composite -;862 vsplit.array joining_ops OPS.COMPOSITE composite -
-505 506|863 dsplit.int joining_ops OPS.COMPOSITE composite -;864 dsplit.array joining_ops OPS.COMPOSITE composite -
-507|865 unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
-508|866 unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
-509|867 unsafe_chunk joining_ops OPS.COMPOSITE composite -
-510|868 broadcast_to joining_ops OPS.COMPOSITE composite -
-511|869 broadcast_tensors joining_ops OPS.COMPOSITE composite -
-512 513|870 meshgrid joining_ops OPS.COMPOSITE composite -;871 meshgrid.indexing joining_ops OPS.COMPOSITE composite -
-514|872 cartesian_prod joining_ops OPS.COMPOSITE composite -
-515|873 combinations joining_ops OPS.COMPOSITE composite -
-516|874 block_diag joining_ops OPS.COMPOSITE composite -
-517|875 diag_embed joining_ops OPS.COMPOSITE composite -
-518 1250|876 diag joining_ops OPS.COMPOSITE composite -;1250 diag.out out_variants EXPLICIT explicit -
-519|877 diagflat joining_ops OPS.COMPOSITE composite -
-520|878 fliplr joining_ops OPS.COMPOSITE composite -
-521|879 flipud joining_ops OPS.COMPOSITE composite -
-522|880 rot90 joining_ops OPS.COMPOSITE composite -
-523|881 ravel joining_ops OPS.COMPOSITE composite -
-524|882 reshape_as joining_ops OPS.COMPOSITE composite -
-525|883 sum_to_size joining_ops OPS.COMPOSITE composite -
-526|884 alias_copy joining_ops OPS.COMPOSITE composite -
-527|885 as_strided_copy joining_ops OPS.COMPOSITE composite -
-528|886 diagonal_copy joining_ops OPS.COMPOSITE composite -
-529|887 expand_copy joining_ops OPS.COMPOSITE composite -
-530|888 narrow_copy joining_ops OPS.COMPOSITE composite -
-531|889 permute_copy joining_ops OPS.COMPOSITE composite -
-532|890 select_copy.int joining_ops OPS.COMPOSITE composite -
-533|891 slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
-534 535 536|892 squeeze_copy joining_ops OPS.COMPOSITE composite -;893 squeeze_copy.dim joining_ops OPS.COMPOSITE composite -;894 squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
-537|895 t_copy joining_ops OPS.COMPOSITE composite -
-538|896 transpose_copy.int joining_ops OPS.COMPOSITE composite -
-539|897 unsqueeze_copy joining_ops OPS.COMPOSITE composite -
-540|898 unfold_copy joining_ops OPS.COMPOSITE composite -
-541 542|899 view_copy joining_ops OPS.COMPOSITE composite -;900 view_copy.dtype joining_ops OPS.COMPOSITE composite -
-543|901 detach_copy joining_ops OPS.COMPOSITE composite -
-544|902 split_copy.Tensor joining_ops OPS.COMPOSITE composite -
-545|903 split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
-546|904 unbind_copy.int joining_ops OPS.COMPOSITE composite -
-547|905 slice_scatter joining_ops OPS.COMPOSITE composite -
-548|906 select_scatter joining_ops OPS.COMPOSITE composite -
-549|907 diagonal_scatter joining_ops OPS.COMPOSITE composite -
-550|908 as_strided_scatter joining_ops OPS.COMPOSITE composite -
-551|152 tril_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-552|153 triu_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-553|154 empty_permuted layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
-554 1174|911 linalg_cholesky linalg_composite OPS.COMPOSITE composite -;1174 linalg_cholesky.out out_variants EXPLICIT explicit -
-555 1177|912 linalg_inv linalg_composite OPS.COMPOSITE composite -;1177 linalg_inv.out out_variants EXPLICIT explicit -
-556|913 linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
-557 1179|914 linalg_solve linalg_composite OPS.COMPOSITE composite -;1179 linalg_solve.out out_variants EXPLICIT explicit -
-558 1176|915 linalg_det linalg_composite OPS.COMPOSITE composite -;1176 linalg_det.out out_variants EXPLICIT explicit -
-559|916 linalg_slogdet linalg_composite OPS.COMPOSITE composite -
-560|917 slogdet linalg_composite OPS.COMPOSITE composite -
-561|918 logdet linalg_composite OPS.COMPOSITE composite -
-562 1240|919 linalg_eigh linalg_composite OPS.COMPOSITE composite -;1240 linalg_eigh.eigvals out_variants EXPLICIT explicit -
-563|920 linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
-564|921 linalg_eigvals linalg_composite OPS.COMPOSITE composite -
-565 1239|922 linalg_svd linalg_composite OPS.COMPOSITE composite -;1239 linalg_svd.U out_variants EXPLICIT explicit -
-566|923 linalg_svdvals linalg_composite OPS.COMPOSITE composite -
-567|924 svd linalg_composite OPS.COMPOSITE composite -
-568|925 linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
-569|926 _lu_with_info linalg_composite OPS.COMPOSITE composite -
-570|927 lu_solve linalg_composite OPS.COMPOSITE composite -
-571|928 linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
-572|929 matrix_exp linalg_composite OPS.COMPOSITE composite -
-573|930 orgqr linalg_composite OPS.COMPOSITE composite -
-575 574 622 576|185 linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -;931 linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;932 linalg_pinv linalg_composite OPS.COMPOSITE composite -;933 linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
-577|934 pinverse linalg_composite OPS.COMPOSITE composite -
-580 581 578 579|935 linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -;936 linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;937 linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -;938 linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
-582 583|939 linalg_cond linalg_composite OPS.COMPOSITE composite -;940 linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
-584|941 linalg_diagonal linalg_composite OPS.COMPOSITE composite -
-585|942 linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
-586|943 linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
-587|944 linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
-588|945 linalg_vander linalg_composite OPS.COMPOSITE composite -
-589|946 linalg_vecdot linalg_composite OPS.COMPOSITE composite -
-590|160 linalg_cholesky_ex linalg_factor OPS.KERNELS meta_aware -
-591|161 linalg_lu_factor_ex linalg_factor OPS.KERNELS meta_aware -
-592|162 linalg_lu linalg_factor OPS.KERNELS meta_aware -
-593|163 lu_unpack linalg_factor OPS.KERNELS meta_aware -
-594|164 linalg_lu_solve linalg_factor OPS.KERNELS meta_aware -
-595|165 linalg_inv_ex linalg_factor OPS.KERNELS meta_aware -
-596|166 _linalg_solve_ex linalg_factor OPS.KERNELS meta_aware -
-597|167 _linalg_det linalg_factor OPS.KERNELS meta_aware -
-598|168 _linalg_slogdet linalg_factor OPS.KERNELS meta_aware -
-599|169 linalg_solve_triangular linalg_factor OPS.KERNELS meta_aware -
-600|170 triangular_solve linalg_factor OPS.KERNELS meta_aware -
-601|171 cholesky_solve linalg_factor OPS.KERNELS meta_aware -
-602|172 cholesky_inverse linalg_factor OPS.KERNELS meta_aware -
-603|173 linalg_ldl_factor_ex linalg_factor OPS.KERNELS meta_aware -
-604|174 linalg_ldl_solve linalg_factor OPS.KERNELS meta_aware -
-605|175 trace linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
-606|947 det linalg_ops COMPOSITE composite -
-607 1206|948 inverse linalg_ops COMPOSITE composite -;1206 inverse.out out_variants EXPLICIT explicit -
-608 1197|949 cholesky linalg_ops COMPOSITE composite -;1197 cholesky.out out_variants EXPLICIT explicit -
-609 1238|176 linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1238 linalg_qr.out out_variants EXPLICIT explicit -
-610 1175|177 linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1175 linalg_cross.out out_variants EXPLICIT explicit -
-611 1162|950 cross linalg_ops COMPOSITE composite -;1162 cross.out out_variants EXPLICIT explicit -
-612 1147|951 kron linalg_ops COMPOSITE composite -;1147 kron.out out_variants EXPLICIT explicit -
-613 1153|952 matrix_power linalg_ops COMPOSITE composite -;1153 matrix_power.out out_variants EXPLICIT explicit -
-614 1208|953 linalg_matrix_power linalg_ops COMPOSITE composite -;1208 linalg_matrix_power.out out_variants EXPLICIT explicit -
-615|178 _linalg_eigh linalg_spectral OPS.KERNELS meta_aware -
-616|179 linalg_eig linalg_spectral OPS.KERNELS meta_aware -
-617|180 _linalg_eigvals linalg_spectral OPS.KERNELS meta_aware -
-618|181 _linalg_svd linalg_spectral OPS.KERNELS meta_aware -
-619|182 linalg_polar linalg_spectral OPS.KERNELS meta_aware -
-620|183 linalg_matrix_sqrth linalg_spectral OPS.KERNELS meta_aware -
-621|184 linalg_matrix_exp linalg_spectral OPS.KERNELS meta_aware -
-623|186 linalg_lstsq linalg_spectral OPS.KERNELS meta_aware -
-624|187 geqrf linalg_spectral OPS.KERNELS meta_aware -
-625|188 linalg_householder_product linalg_spectral OPS.KERNELS meta_aware -
-626|189 ormqr linalg_spectral OPS.KERNELS meta_aware -
-629 631 633 627 628 630 632 634|190 logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;191 logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;192 logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;193 logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;954 logspace.out logspace_ops OPS.COMPOSITE composite -;955 logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -;956 logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -;957 logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
-636 637 638 635|194 linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;195 linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;196 linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;197 linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
-639|198 binary_cross_entropy loss_ops KERNELS proxy -
-640|199 binary_cross_entropy_with_logits loss_ops KERNELS proxy -
-641|200 nll_loss_forward loss_ops KERNELS proxy -
-642|201 nll_loss2d_forward loss_ops KERNELS proxy -
-643|958 nll_loss loss_ops COMPOSITE composite -
-644|959 nll_loss2d loss_ops COMPOSITE composite -
-645|960 nll_loss_nd loss_ops COMPOSITE composite -
-646|961 cross_entropy_loss loss_ops COMPOSITE composite -
-647|962 kl_div loss_ops COMPOSITE composite -
-648|963 l1_loss loss_ops COMPOSITE composite -
-649|202 smooth_l1_loss loss_ops KERNELS proxy -
-650|203 mse_loss loss_ops KERNELS proxy -
-651|204 huber_loss loss_ops KERNELS proxy -
-652|205 soft_margin_loss loss_ops KERNELS proxy -
-653|964 poisson_nll_loss loss_ops COMPOSITE composite -
-654|965 hinge_embedding_loss loss_ops COMPOSITE composite -
-655|966 margin_ranking_loss loss_ops COMPOSITE composite -
-656|967 cosine_embedding_loss loss_ops COMPOSITE composite -
-657|206 multi_margin_loss loss_ops KERNELS proxy -
-658|968 multilabel_margin_loss loss_ops COMPOSITE composite -
-659|207 multilabel_margin_loss_forward loss_ops KERNELS proxy -
-660|970 triplet_margin_loss loss_ops COMPOSITE composite -
-661|969 pairwise_distance loss_ops COMPOSITE composite -
-662 1170|208 atan2 math_ops KERNELS pointwise -;1170 atan2.out out_variants EXPLICIT explicit -
-663|221 atan2_ math_ops KERNELS inplace -
-664 1173|209 hypot math_ops KERNELS pointwise -;1173 hypot.out out_variants EXPLICIT explicit -
-665|222 hypot_ math_ops KERNELS inplace -
-666 1150|210 logaddexp math_ops KERNELS pointwise -;1150 logaddexp.out out_variants EXPLICIT explicit -
-667 668 1139|211 copysign.Tensor math_ops KERNELS pointwise -;212 copysign.Scalar math_ops KERNELS pointwise -;1139 copysign.out out_variants EXPLICIT explicit -
-669 670|223 copysign_.Tensor math_ops KERNELS inplace -;224 copysign_.Scalar math_ops KERNELS inplace -
-671 1160|213 heaviside math_ops KERNELS pointwise -;1160 heaviside.out out_variants EXPLICIT explicit -
-672|225 heaviside_ math_ops KERNELS inplace -
-673 1156|214 sinc math_ops KERNELS pointwise -;1156 sinc.out out_variants EXPLICIT explicit -
-674|226 sinc_ math_ops KERNELS inplace -
-675 677 676 1151|215 xlogy.Tensor math_ops KERNELS pointwise -;216 xlogy.Scalar_Other math_ops KERNELS pointwise -;217 xlogy.Scalar_Self math_ops KERNELS pointwise -;1151 xlogy.OutTensor out_variants EXPLICIT explicit -
-678 679|227 xlogy_.Tensor math_ops KERNELS inplace -;228 xlogy_.Scalar_Other math_ops KERNELS inplace -
-680 1145|218 frac math_ops KERNELS pointwise -;1145 frac.out out_variants EXPLICIT explicit -
-681|229 frac_ math_ops KERNELS inplace -
-682 1138|219 sgn math_ops KERNELS pointwise -;1138 sgn.out out_variants EXPLICIT explicit -
-683|230 sgn_ math_ops KERNELS inplace -
-685 686|231 lerp_.Tensor math_ops KERNELS inplace -;244 lerp_.Scalar math_ops KERNELS inplace -
-687|232 trunc_ math_ops KERNELS inplace -
-688|233 floor_ math_ops KERNELS inplace -
-689|234 ceil_ math_ops KERNELS inplace -
-690 691|235 round_ math_ops KERNELS inplace -;253 round_.decimals math_ops KERNELS inplace -
-692|236 reciprocal_ math_ops KERNELS inplace -
-693|237 rsqrt_ math_ops KERNELS inplace -
-694|238 square_ math_ops KERNELS inplace -
-695|239 log2_ math_ops KERNELS inplace -
-696|240 log10_ math_ops KERNELS inplace -
-697|241 log1p_ math_ops KERNELS inplace -
-698|242 tan_ math_ops KERNELS inplace -
-699|243 erf_ math_ops KERNELS inplace -
-700 754|245 clamp_min_ math_ops KERNELS inplace -;388 clamp_min_.Tensor pointwise OPS.KERNELS inplace -
-701|248 exp2_ math_ops KERNELS inplace -
-703 702|249 fmod_.Scalar math_ops KERNELS inplace -;250 fmod_.Tensor math_ops KERNELS inplace -
-704|251 tril_ math_ops KERNELS inplace -
-705|252 triu_ math_ops KERNELS inplace -
-706 756|246 clamp_max_ math_ops KERNELS inplace -;390 clamp_max_.Tensor pointwise OPS.KERNELS inplace -
-707|247 nan_to_num_ math_ops KERNELS inplace -
-708 1251|254 logaddexp2 math_ops OPS.KERNELS pointwise -;1251 logaddexp2.out out_variants EXPLICIT explicit -
-709|271 gelu_backward nn_ops KERNELS pointwise -
-710|272 silu_backward nn_ops KERNELS pointwise -
-711|278 native_batch_norm norm_ops KERNELS proxy -
-712 713|279 _native_batch_norm_legit norm_ops KERNELS proxy -;280 _native_batch_norm_legit.no_stats norm_ops KERNELS proxy -
-714|281 _native_batch_norm_legit_no_training norm_ops KERNELS proxy -
-715|282 _batch_norm_with_update norm_ops KERNELS proxy -
-716|283 _batch_norm_no_update norm_ops KERNELS proxy -
-717|972 batch_norm norm_ops COMPOSITE composite -
-718|973 instance_norm norm_ops COMPOSITE composite -
-719|284 native_group_norm norm_ops KERNELS proxy -
-720|974 group_norm norm_ops COMPOSITE composite -
-721|285 native_layer_norm norm_ops KERNELS proxy -
-722|286 native_layer_norm_backward norm_ops KERNELS proxy -
-723 1207|287 linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS;1207 linalg_vector_norm.out out_variants EXPLICIT explicit -
-724 725|976 linalg_matrix_norm norms OPS.COMPOSITE composite -;977 linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
-726 727|978 linalg_norm norms OPS.COMPOSITE composite -;979 linalg_norm.ord_str norms OPS.COMPOSITE composite -
-728 1252|288 gcd numeric_ops OPS.KERNELS pointwise -;1252 gcd.out out_variants EXPLICIT explicit -
-729|289 gcd_ numeric_ops OPS.KERNELS inplace -
-730 1253|290 lcm numeric_ops OPS.KERNELS pointwise -;1253 lcm.out out_variants EXPLICIT explicit -
-731|291 lcm_ numeric_ops OPS.KERNELS inplace -
-732 1254|292 ldexp.Tensor numeric_ops OPS.KERNELS pointwise -;1254 ldexp.out out_variants EXPLICIT explicit -
-733|293 ldexp_ numeric_ops OPS.KERNELS inplace -
-734|294 frexp.Tensor numeric_ops OPS.KERNELS own_meta numeric_ops.OPS.META_KERNELS
-735 1255|295 nextafter numeric_ops OPS.KERNELS pointwise -;1255 nextafter.out out_variants EXPLICIT explicit -
-736|296 nextafter_ numeric_ops OPS.KERNELS inplace -
-737 738 739 1256 1258 1257|980 float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -;981 float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -;982 float_power.Scalar numeric_ops OPS.COMPOSITE composite -;1256 float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -;1257 float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -;1258 float_power.Scalar_out out_variants EXPLICIT explicit -
-741 740|983 float_power_.Scalar numeric_ops OPS.COMPOSITE composite -;984 float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
-742|985 positive numeric_ops OPS.COMPOSITE composite -
-743|297 put placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-744|298 put_ placement_ops OPS.KERNELS inplace -
-745|299 masked_scatter placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-746|300 masked_scatter_ placement_ops OPS.KERNELS inplace -
-747|301 masked_scatter_backward placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
-748|302 _unsafe_masked_index placement_ops OPS.KERNELS meta_aware -
-749|303 _unsafe_masked_index_put_accumulate placement_ops OPS.KERNELS meta_aware -
-750 1259|304 nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1259 nonzero_static.out out_variants EXPLICIT explicit -
-751 1260|305 _chunk_cat placement_ops OPS.KERNELS meta_aware -;1260 _chunk_cat.out out_variants EXPLICIT explicit -
-752 1261|306 hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1261 hash_tensor.out out_variants EXPLICIT explicit -
-758|986 max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
-759|987 max_pool1d pool_ops OPS.COMPOSITE composite -
-760|988 max_pool2d pool_ops OPS.COMPOSITE composite -
-761|989 max_pool3d pool_ops OPS.COMPOSITE composite -
-762|392 max_pool2d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-763|393 max_pool3d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-764|394 max_pool2d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-765|395 max_pool3d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-766|990 avg_pool1d pool_ops OPS.COMPOSITE composite -
-767|396 avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-768|397 avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-769|398 avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-770|399 avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-771|991 adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
-772|992 adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
-773|993 adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
-774|400 _adaptive_avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-775|401 _adaptive_avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-776|402 _adaptive_avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-777|403 _adaptive_avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-778|994 adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
-779|404 adaptive_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-780|405 adaptive_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-781|406 adaptive_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-782|407 adaptive_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-783|408 fractional_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-784|409 fractional_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-785|410 fractional_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-786|411 fractional_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-787|412 max_unpool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-788|413 max_unpool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
-789 1264|414 vdot products OPS.KERNELS proxy -;1264 vdot.out out_variants EXPLICIT explicit -
-790|995 tensordot products OPS.COMPOSITE composite -
-791 1265|996 inner products OPS.COMPOSITE composite -;1265 inner.out out_variants EXPLICIT explicit -
-792|415 cauchy_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-793|416 exponential_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-794|417 log_normal_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-795|418 geometric_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-796 1266 797|419 bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;420 bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;1266 bernoulli.out out_variants EXPLICIT explicit -
-798 799|421 bernoulli_.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;422 bernoulli_.float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-800 801 802|423 random_.from random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;424 random_.to random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;425 random_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-803 805 807 804 806 808|426 randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;427 randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;428 randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;429 randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;430 randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;431 randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
-809 810|432 multinomial random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;433 multinomial.out random_ops OPS.KERNELS meta_aware -
-811 1267 1268 812 813 1269 814 815|434 normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;435 normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;436 normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;437 normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;438 normal.float_float_out random_ops OPS.KERNELS meta_aware -;1267 normal.Tensor_float_out out_variants EXPLICIT explicit -;1268 normal.float_Tensor_out out_variants EXPLICIT explicit -;1269 normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
-816 1157|439 nansum reduce_ops KERNELS reduction -;1157 nansum.out out_variants EXPLICIT explicit -
-817 1154|440 nanmean reduce_ops KERNELS reduction -;1154 nanmean.out out_variants EXPLICIT explicit -
-818 1225|441 cummax reduce_ops KERNELS reduction -;1225 cummax.out out_variants EXPLICIT explicit -
-819 1226|442 cummin reduce_ops KERNELS reduction -;1226 cummin.out out_variants EXPLICIT explicit -
-820 821 1231|443 median reduce_ops KERNELS reduction -;444 median.dim reduce_ops KERNELS reduction -;1231 median.dim_values out_variants EXPLICIT explicit -
-822 1235|445 mode reduce_ops KERNELS reduction -;1235 mode.values out_variants EXPLICIT explicit -
-824 823 825|997 var_mean.correction reduce_ops COMPOSITE composite -;998 var_mean.dim reduce_ops COMPOSITE composite -;999 var_mean reduce_ops COMPOSITE composite -
-827 826 828|1000 std_mean.correction reduce_ops COMPOSITE composite -;1001 std_mean.dim reduce_ops COMPOSITE composite -;1002 std_mean reduce_ops COMPOSITE composite -
-829|446 cumprod_ reduce_ops KERNELS inplace -
-830|447 cumsum_ reduce_ops KERNELS inplace -
-831|477 resize_ resize_ops OPS.KERNELS meta_aware -
-832|478 resize_as_ resize_ops OPS.KERNELS meta_aware -
-833 834|479 upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1003 upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
-835 836|480 upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1004 upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
-837 838|481 upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1005 upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
-839 840|482 _upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1006 _upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
-841 842|483 _upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1007 _upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
-843 844|484 _upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1008 _upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
-845 846|485 upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1009 upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
-847 848|486 upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1010 upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
-849 850|487 upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1011 upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
-851 852|488 upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1012 upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
-853 854|489 _upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1013 _upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
-855 856|490 _upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1014 _upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
-857|491 upsample_nearest1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-858|492 upsample_nearest2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-859|493 upsample_nearest3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-860|494 _upsample_nearest_exact1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-861|495 _upsample_nearest_exact2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-862|496 _upsample_nearest_exact3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-863|497 upsample_linear1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-864|498 upsample_bilinear2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-865|499 upsample_trilinear3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-866|500 upsample_bicubic2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-867|501 _upsample_bilinear2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-868|502 _upsample_bicubic2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-869|1015 grid_sampler sample_ops OPS.COMPOSITE composite -
-870|503 grid_sampler_2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-871|504 grid_sampler_3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-872|505 grid_sampler_2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-873|506 grid_sampler_3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
-874|507 scalar_tensor scalar_tensor_op OPS.KERNELS own_meta scalar_tensor_op.OPS.META_KERNELS
-875 1270|508 addmm scaled_ops OPS.KERNELS proxy -;1270 addmm.out out_variants EXPLICIT explicit -
-876 1271|509 addmv scaled_ops OPS.KERNELS proxy -;1271 addmv.out out_variants EXPLICIT explicit -
-877 1272|510 addr scaled_ops OPS.KERNELS proxy -;1272 addr.out out_variants EXPLICIT explicit -
-878|511 addr_ scaled_ops OPS.KERNELS inplace -
-879 1273|512 addbmm scaled_ops OPS.KERNELS proxy -;1273 addbmm.out out_variants EXPLICIT explicit -
-880 1274|513 baddbmm scaled_ops OPS.KERNELS proxy -;1274 baddbmm.out out_variants EXPLICIT explicit -
-881 1275|514 addcmul scaled_ops OPS.KERNELS pointwise -;1275 addcmul.out out_variants EXPLICIT explicit -
-882|515 addcmul_ scaled_ops OPS.KERNELS inplace -
-883 1276|516 addcdiv scaled_ops OPS.KERNELS pointwise -;1276 addcdiv.out out_variants EXPLICIT explicit -
-884|517 addcdiv_ scaled_ops OPS.KERNELS inplace -
-885|518 addmm_ scaled_ops OPS.KERNELS inplace -
-886|519 addmv_ scaled_ops OPS.KERNELS inplace -
-887|520 addbmm_ scaled_ops OPS.KERNELS inplace -
-888|521 baddbmm_ scaled_ops OPS.KERNELS inplace -
-889 1277|561 digamma special_ops OPS.KERNELS pointwise -;1277 digamma.out out_variants EXPLICIT explicit -
-890|562 digamma_ special_ops OPS.KERNELS inplace -
-891 1278|563 lgamma special_ops OPS.KERNELS pointwise -;1278 lgamma.out out_variants EXPLICIT explicit -
-892|564 lgamma_ special_ops OPS.KERNELS inplace -
-893 1279|565 erfc special_ops OPS.KERNELS pointwise -;1279 erfc.out out_variants EXPLICIT explicit -
-894|566 erfc_ special_ops OPS.KERNELS inplace -
-895 1280|567 erfinv special_ops OPS.KERNELS pointwise -;1280 erfinv.out out_variants EXPLICIT explicit -
-896|568 erfinv_ special_ops OPS.KERNELS inplace -
-897 1281|569 i0 special_ops OPS.KERNELS pointwise -;1281 i0.out out_variants EXPLICIT explicit -
-898|570 i0_ special_ops OPS.KERNELS inplace -
-899 1282|571 special_i0e special_ops OPS.KERNELS pointwise -;1282 special_i0e.out out_variants EXPLICIT explicit -
-900 1283|572 special_i1 special_ops OPS.KERNELS pointwise -;1283 special_i1.out out_variants EXPLICIT explicit -
-901 1284|573 special_i1e special_ops OPS.KERNELS pointwise -;1284 special_i1e.out out_variants EXPLICIT explicit -
-902 1285|574 special_entr special_ops OPS.KERNELS pointwise -;1285 special_entr.out out_variants EXPLICIT explicit -
-903 1286|575 special_erfcx special_ops OPS.KERNELS pointwise -;1286 special_erfcx.out out_variants EXPLICIT explicit -
-904 1287|576 special_ndtri special_ops OPS.KERNELS pointwise -;1287 special_ndtri.out out_variants EXPLICIT explicit -
-905 1288|577 special_log_ndtr special_ops OPS.KERNELS pointwise -;1288 special_log_ndtr.out out_variants EXPLICIT explicit -
-906 1289|578 special_airy_ai special_ops OPS.KERNELS pointwise -;1289 special_airy_ai.out out_variants EXPLICIT explicit -
-907 1290|579 special_bessel_j0 special_ops OPS.KERNELS pointwise -;1290 special_bessel_j0.out out_variants EXPLICIT explicit -
-908 1291|580 special_bessel_j1 special_ops OPS.KERNELS pointwise -;1291 special_bessel_j1.out out_variants EXPLICIT explicit -
-909 1292|581 special_bessel_y0 special_ops OPS.KERNELS pointwise -;1292 special_bessel_y0.out out_variants EXPLICIT explicit -
-910 1293|582 special_bessel_y1 special_ops OPS.KERNELS pointwise -;1293 special_bessel_y1.out out_variants EXPLICIT explicit -
-911 1294|583 special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -;1294 special_modified_bessel_i0.out out_variants EXPLICIT explicit -
-912 1295|584 special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -;1295 special_modified_bessel_i1.out out_variants EXPLICIT explicit -
-913 1296|585 special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1296 special_modified_bessel_k0.out out_variants EXPLICIT explicit -
-914 1297|586 special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1297 special_modified_bessel_k1.out out_variants EXPLICIT explicit -
-915 1298|587 special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1298 special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
-916 1299|588 special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1299 special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
-917 1300|589 special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -;1300 special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
-918 1301|590 polygamma special_ops OPS.KERNELS pointwise -;1301 polygamma.out out_variants EXPLICIT explicit -
-919|591 polygamma_ special_ops OPS.KERNELS inplace -
-920 1302|592 mvlgamma special_ops OPS.KERNELS pointwise -;1302 mvlgamma.out out_variants EXPLICIT explicit -
-921|593 mvlgamma_ special_ops OPS.KERNELS inplace -
-922 1303|594 igamma special_ops OPS.KERNELS pointwise -;1303 igamma.out out_variants EXPLICIT explicit -
-923|595 igamma_ special_ops OPS.KERNELS inplace -
-924 1304|596 igammac special_ops OPS.KERNELS pointwise -;1304 igammac.out out_variants EXPLICIT explicit -
-925|597 igammac_ special_ops OPS.KERNELS inplace -
-926 928 927 1305 1306 1307|598 special_xlog1py special_ops OPS.KERNELS pointwise -;599 special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -;600 special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -;1305 special_xlog1py.out out_variants EXPLICIT explicit -;1306 special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -;1307 special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
-929 931 930 1308 1309 1310|601 special_zeta special_ops OPS.KERNELS pointwise -;602 special_zeta.self_scalar special_ops OPS.KERNELS pointwise -;603 special_zeta.other_scalar special_ops OPS.KERNELS pointwise -;1308 special_zeta.out out_variants EXPLICIT explicit -;1309 special_zeta.self_scalar_out out_variants EXPLICIT explicit -;1310 special_zeta.other_scalar_out out_variants EXPLICIT explicit -
-932 1311 933 1312 934 1313|604 special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;605 special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;606 special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1311 special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1312 special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1313 special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
-935 1314 936 1315 937 1316|607 special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;608 special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;609 special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1314 special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1315 special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1316 special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
-938 1317 939 1318 940 1319|610 special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;611 special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;612 special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1317 special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1318 special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1319 special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
-941 1320 942 1321 943 1322|613 special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;614 special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;615 special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1320 special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1321 special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1322 special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
-944 1323 945 1324 946 1325|616 special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;617 special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;618 special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1323 special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1324 special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1325 special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
-947 1326 948 1327 949 1328|619 special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;620 special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;621 special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1326 special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1327 special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1328 special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
-950 1329 951 1330 952 1331|622 special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;623 special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;624 special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1329 special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1330 special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1331 special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
-953 1332 954 1333 955 1334|625 special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;626 special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;627 special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1332 special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1333 special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1334 special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
-956 1335 957 1336 958 1337|628 special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -;629 special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -;630 special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -;1335 special_hermite_polynomial_h.out out_variants EXPLICIT explicit -;1336 special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -;1337 special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
-959 1338 960 1339 961 1340|631 special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -;632 special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -;633 special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -;1338 special_hermite_polynomial_he.out out_variants EXPLICIT explicit -;1339 special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -;1340 special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
-962 1341 963 1342 964 1343|634 special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -;635 special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -;636 special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -;1341 special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -;1342 special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -;1343 special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
-965 1344 966 1345 967 1346|637 special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -;638 special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -;639 special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -;1344 special_legendre_polynomial_p.out out_variants EXPLICIT explicit -;1345 special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -;1346 special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
-968 1347|1023 special_psi special_ops OPS.COMPOSITE composite -;1347 special_psi.out out_variants EXPLICIT explicit -
-969 1348|1024 special_digamma special_ops OPS.COMPOSITE composite -;1348 special_digamma.out out_variants EXPLICIT explicit -
-970 1349|1025 special_gammaln special_ops OPS.COMPOSITE composite -;1349 special_gammaln.out out_variants EXPLICIT explicit -
-971 1350|1026 special_erf special_ops OPS.COMPOSITE composite -;1350 special_erf.out out_variants EXPLICIT explicit -
-972 1351|1027 special_erfc special_ops OPS.COMPOSITE composite -;1351 special_erfc.out out_variants EXPLICIT explicit -
-973 1352|1028 special_erfinv special_ops OPS.COMPOSITE composite -;1352 special_erfinv.out out_variants EXPLICIT explicit -
-974 1353|1029 special_i0 special_ops OPS.COMPOSITE composite -;1353 special_i0.out out_variants EXPLICIT explicit -
-975 1354|1030 special_expit special_ops OPS.COMPOSITE composite -;1354 special_expit.out out_variants EXPLICIT explicit -
-976 1355|1031 special_exp2 special_ops OPS.COMPOSITE composite -;1355 special_exp2.out out_variants EXPLICIT explicit -
-977 1356|1032 special_expm1 special_ops OPS.COMPOSITE composite -;1356 special_expm1.out out_variants EXPLICIT explicit -
-978 1357|1033 special_log1p special_ops OPS.COMPOSITE composite -;1357 special_log1p.out out_variants EXPLICIT explicit -
-979 1358|1034 special_sinc special_ops OPS.COMPOSITE composite -;1358 special_sinc.out out_variants EXPLICIT explicit -
-980 1359|1035 special_logit special_ops OPS.COMPOSITE composite -;1359 special_logit.out out_variants EXPLICIT explicit -
-981 1360|1036 special_round special_ops OPS.COMPOSITE composite -;1360 special_round.out out_variants EXPLICIT explicit -
-982 984 983 1361 1362 1363|1037 special_xlogy special_ops OPS.COMPOSITE composite -;1038 special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -;1039 special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -;1361 special_xlogy.out out_variants EXPLICIT explicit -;1362 special_xlogy.self_scalar_out out_variants EXPLICIT explicit -;1363 special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
-985|1040 special_log_softmax special_ops OPS.COMPOSITE composite -
-986|1041 special_softmax special_ops OPS.COMPOSITE composite -
-987 1364|1042 special_logsumexp special_ops OPS.COMPOSITE composite -;1364 special_logsumexp.out out_variants EXPLICIT explicit -
-988 1365|1043 special_gammainc special_ops OPS.COMPOSITE composite -;1365 special_gammainc.out out_variants EXPLICIT explicit -
-989 1366|1044 special_gammaincc special_ops OPS.COMPOSITE composite -;1366 special_gammaincc.out out_variants EXPLICIT explicit -
-990 1367|1045 special_polygamma special_ops OPS.COMPOSITE composite -;1367 special_polygamma.out out_variants EXPLICIT explicit -
-991 1368|1046 special_multigammaln special_ops OPS.COMPOSITE composite -;1368 special_multigammaln.out out_variants EXPLICIT explicit -
-992 1369|1047 special_ndtr special_ops OPS.COMPOSITE composite -;1369 special_ndtr.out out_variants EXPLICIT explicit -
-993 1370|640 _fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1370 _fft_c2c.out out_variants EXPLICIT explicit -
-994 1371|641 _fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1371 _fft_r2c.out out_variants EXPLICIT explicit -
-995 1372|642 _fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1372 _fft_c2r.out out_variants EXPLICIT explicit -
-996|1048 fft_fft spectral OPS.COMPOSITE composite -
-997|1049 fft_ifft spectral OPS.COMPOSITE composite -
-998|1050 fft_rfft spectral OPS.COMPOSITE composite -
-999|1051 fft_irfft spectral OPS.COMPOSITE composite -
-1000|1052 fft_hfft spectral OPS.COMPOSITE composite -
-1001|1053 fft_ihfft spectral OPS.COMPOSITE composite -
-1002|1054 fft_fft2 spectral OPS.COMPOSITE composite -
-1003|1055 fft_ifft2 spectral OPS.COMPOSITE composite -
-1004|1056 fft_rfft2 spectral OPS.COMPOSITE composite -
-1005|1057 fft_irfft2 spectral OPS.COMPOSITE composite -
-1006|1058 fft_hfft2 spectral OPS.COMPOSITE composite -
-1007|1059 fft_ihfft2 spectral OPS.COMPOSITE composite -
-1008|1060 fft_fftn spectral OPS.COMPOSITE composite -
-1009|1061 fft_ifftn spectral OPS.COMPOSITE composite -
-1010|1062 fft_rfftn spectral OPS.COMPOSITE composite -
-1011|1063 fft_irfftn spectral OPS.COMPOSITE composite -
-1012|1064 fft_hfftn spectral OPS.COMPOSITE composite -
-1013|1065 fft_ihfftn spectral OPS.COMPOSITE composite -
-1014|1066 fft_fftshift spectral OPS.COMPOSITE composite -
-1015|1067 fft_ifftshift spectral OPS.COMPOSITE composite -
-1016|643 unfold_backward spectral OPS.KERNELS proxy -
-1017 1018|1068 stft spectral OPS.COMPOSITE composite -;1069 stft.center spectral OPS.COMPOSITE composite -
-1019|1070 istft spectral OPS.COMPOSITE composite -
-1020|644 _unique2 statistics OPS.KERNELS data_dependent -
-1021|645 _unique statistics OPS.KERNELS data_dependent -
-1022|646 unique_dim statistics OPS.KERNELS data_dependent -
-1023|647 unique_dim_consecutive statistics OPS.KERNELS data_dependent -
-1024|648 unique_consecutive statistics OPS.KERNELS data_dependent -
-1025|649 bincount statistics OPS.KERNELS data_dependent -
-1026|650 _histogramdd_bin_edges statistics OPS.KERNELS proxy -
-1027|651 _histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
-1028|652 _histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
-1029 1030 1031|1071 histogramdd statistics OPS.COMPOSITE composite -;1072 histogramdd.int_bins statistics OPS.COMPOSITE composite -;1073 histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
-1032 1233 1033 1234|653 histogram.bins_tensor statistics OPS.KERNELS proxy -;654 histogram.bin_ct statistics OPS.KERNELS proxy -;1233 histogram.bins_tensor_out out_variants EXPLICIT explicit -;1234 histogram.bin_ct_out out_variants EXPLICIT explicit -
-1034 1373|655 histc statistics OPS.KERNELS proxy -;1373 histc.out out_variants EXPLICIT explicit -
-1035 1036 1232|656 nanmedian statistics OPS.KERNELS proxy -;657 nanmedian.dim statistics OPS.KERNELS proxy -;1232 nanmedian.dim_values out_variants EXPLICIT explicit -
-1037|658 _logcumsumexp statistics OPS.KERNELS proxy -
-1038 1374|659 logcumsumexp statistics OPS.KERNELS proxy -;1374 logcumsumexp.out out_variants EXPLICIT explicit -
-1039 1375|660 renorm statistics OPS.KERNELS proxy -;1375 renorm.out out_variants EXPLICIT explicit -
-1040|661 renorm_ statistics OPS.KERNELS inplace -
-1041|662 dist statistics OPS.KERNELS proxy -
-1042|663 segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
-1043|664 _segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
-1044 1376|1074 msort statistics OPS.COMPOSITE composite -;1376 msort.out out_variants EXPLICIT explicit -
-1045 1046|1075 trapezoid.x statistics OPS.COMPOSITE composite -;1076 trapezoid.dx statistics OPS.COMPOSITE composite -
-1047 1048|1077 trapz.x statistics OPS.COMPOSITE composite -;1078 trapz.dx statistics OPS.COMPOSITE composite -
-1049 1050|1079 cumulative_trapezoid.x statistics OPS.COMPOSITE composite -;1080 cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
-1051|1081 cov statistics OPS.COMPOSITE composite -
-1052|1082 corrcoef statistics OPS.COMPOSITE composite -
-1053 1054 1377 1378|1083 quantile statistics OPS.COMPOSITE composite -;1084 quantile.scalar statistics OPS.COMPOSITE composite -;1377 quantile.out out_variants EXPLICIT explicit -;1378 quantile.scalar_out out_variants EXPLICIT explicit -
-1055 1056 1379 1380|1085 nanquantile statistics OPS.COMPOSITE composite -;1086 nanquantile.scalar statistics OPS.COMPOSITE composite -;1379 nanquantile.out out_variants EXPLICIT explicit -;1380 nanquantile.scalar_out out_variants EXPLICIT explicit -
-1059 1060 1061 1062 1063 1057 1058|1087 gradient.tensorarrayint statistics OPS.COMPOSITE composite -;1088 gradient.tensorarray statistics OPS.COMPOSITE composite -;1089 gradient.scalarint statistics OPS.COMPOSITE composite -;1090 gradient.scalararray statistics OPS.COMPOSITE composite -;1091 gradient.array statistics OPS.COMPOSITE composite -;1092 gradient.scalarrayint statistics OPS.COMPOSITE composite -;1093 gradient.scalarrayarray statistics OPS.COMPOSITE composite -
-1064 1209|665 asin trig_ops KERNELS pointwise -;1209 asin.out out_variants EXPLICIT explicit -
-1065 1210|666 acos trig_ops KERNELS pointwise -;1210 acos.out out_variants EXPLICIT explicit -
-1066 1211|667 atan trig_ops KERNELS pointwise -;1211 atan.out out_variants EXPLICIT explicit -
-1067 1212|668 sinh trig_ops KERNELS pointwise -;1212 sinh.out out_variants EXPLICIT explicit -
-1068 1213|669 cosh trig_ops KERNELS pointwise -;1213 cosh.out out_variants EXPLICIT explicit -
-1069 1214|670 asinh trig_ops KERNELS pointwise -;1214 asinh.out out_variants EXPLICIT explicit -
-1070 1215|671 acosh trig_ops KERNELS pointwise -;1215 acosh.out out_variants EXPLICIT explicit -
-1071 1216|672 atanh trig_ops KERNELS pointwise -;1216 atanh.out out_variants EXPLICIT explicit -
-1072 1217|673 deg2rad trig_ops KERNELS pointwise -;1217 deg2rad.out out_variants EXPLICIT explicit -
-1073 1218|674 rad2deg trig_ops KERNELS pointwise -;1218 rad2deg.out out_variants EXPLICIT explicit -
-1074|681 asin_ trig_ops KERNELS inplace -
-1075|682 acos_ trig_ops KERNELS inplace -
-1076|683 atan_ trig_ops KERNELS inplace -
-1077|684 sinh_ trig_ops KERNELS inplace -
-1078|685 cosh_ trig_ops KERNELS inplace -
-1079|686 asinh_ trig_ops KERNELS inplace -
-1080|687 acosh_ trig_ops KERNELS inplace -
-1081|688 atanh_ trig_ops KERNELS inplace -
-1082|689 deg2rad_ trig_ops KERNELS inplace -
-1083|690 rad2deg_ trig_ops KERNELS inplace -
-1084 1219|675 logit trig_ops KERNELS pointwise -;1219 logit.out out_variants EXPLICIT explicit -
-1085|691 logit_ trig_ops KERNELS inplace -
-1086 1220|676 signbit trig_ops KERNELS pointwise -;1220 signbit.out out_variants EXPLICIT explicit -
-1087 1221|677 fmax trig_ops KERNELS pointwise -;1221 fmax.out out_variants EXPLICIT explicit -
-1088 1222|678 fmin trig_ops KERNELS pointwise -;1222 fmin.out out_variants EXPLICIT explicit -
-1089 1223|679 isposinf trig_ops KERNELS pointwise -;1223 isposinf.out out_variants EXPLICIT explicit -
-1090 1224|680 isneginf trig_ops KERNELS pointwise -;1224 isneginf.out out_variants EXPLICIT explicit -
-1091|733 _unsafe_view unsafe_view OPS.KERNELS proxy -
-1092 1093|1094 hann_window window_functions OPS.COMPOSITE composite -;1095 hann_window.periodic window_functions OPS.COMPOSITE composite -
-1094 1095 1102 1103|1096 hamming_window window_functions OPS.COMPOSITE composite -;1097 hamming_window.periodic window_functions OPS.COMPOSITE composite -;1104 hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -;1105 hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
-1096 1097|1098 blackman_window window_functions OPS.COMPOSITE composite -;1099 blackman_window.periodic window_functions OPS.COMPOSITE composite -
-1098 1099|1100 bartlett_window window_functions OPS.COMPOSITE composite -;1101 bartlett_window.periodic window_functions OPS.COMPOSITE composite -
-1100 1101 1104|1102 kaiser_window window_functions OPS.COMPOSITE composite -;1103 kaiser_window.periodic window_functions OPS.COMPOSITE composite -;1106 kaiser_window.beta window_functions OPS.COMPOSITE composite -
-1105 1106|734 randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS;735 randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS"""
+444|857 copy functional_forms OPS.COMPOSITE composite -
+445 446|858 fill.Scalar functional_forms OPS.COMPOSITE composite -;859 fill.Tensor functional_forms OPS.COMPOSITE composite -
+454 1269|101 poisson generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS;1269 poisson.out out_variants EXPLICIT explicit -
+455 1270|102 binomial generator_ops OPS.KERNELS own_meta generator_ops.OPS.META_KERNELS;1270 binomial.out out_variants EXPLICIT explicit -
+456 1170|103 index_copy index_ops KERNELS proxy -;1170 index_copy.out out_variants EXPLICIT explicit -
+457|104 index_copy_ index_ops KERNELS inplace -
+459 458|105 index_fill.int_Scalar index_ops KERNELS proxy -;106 index_fill.int_Tensor index_ops KERNELS proxy -
+461 460|107 index_fill_.int_Scalar index_ops KERNELS inplace -;108 index_fill_.int_Tensor index_ops KERNELS inplace -
+462 1185|109 scatter_reduce.two index_ops KERNELS proxy -;1185 scatter_reduce.two_out out_variants EXPLICIT explicit -
+463|110 scatter_reduce_.two index_ops KERNELS inplace -
+464 1189|860 take index_ops COMPOSITE composite -;1189 take.out out_variants EXPLICIT explicit -
+465 1190|861 take_along_dim index_ops COMPOSITE composite -;1190 take_along_dim.out out_variants EXPLICIT explicit -
+466|111 unfold index_ops KERNELS view -
+467 468 469|862 tensor_split.sections index_ops COMPOSITE composite -;863 tensor_split.indices index_ops COMPOSITE composite -;864 tensor_split.tensor_indices_or_sections index_ops COMPOSITE composite -
+470|112 detach_ index_ops KERNELS own_meta index_ops.META_KERNELS
+471 1271|113 index_reduce index_reduce_ops OPS.KERNELS proxy -;1271 index_reduce.out out_variants EXPLICIT explicit -
+472|114 index_reduce_ index_reduce_ops OPS.KERNELS inplace -
+473|134 leaky_relu_ inplace_activations OPS.KERNELS inplace -
+474|135 hardtanh_ inplace_activations OPS.KERNELS inplace -
+475|136 silu_ inplace_activations OPS.KERNELS inplace -
+477 476|137 eq_.Tensor inplace_logic OPS.KERNELS inplace -;138 eq_.Scalar inplace_logic OPS.KERNELS inplace -
+479 478|139 ne_.Tensor inplace_logic OPS.KERNELS inplace -;140 ne_.Scalar inplace_logic OPS.KERNELS inplace -
+481 480|141 lt_.Tensor inplace_logic OPS.KERNELS inplace -;142 lt_.Scalar inplace_logic OPS.KERNELS inplace -
+483 482|143 le_.Tensor inplace_logic OPS.KERNELS inplace -;144 le_.Scalar inplace_logic OPS.KERNELS inplace -
+485 484|145 gt_.Tensor inplace_logic OPS.KERNELS inplace -;146 gt_.Scalar inplace_logic OPS.KERNELS inplace -
+487 486|147 ge_.Tensor inplace_logic OPS.KERNELS inplace -;148 ge_.Scalar inplace_logic OPS.KERNELS inplace -
+491|152 logical_and_ inplace_logic OPS.KERNELS inplace -
+492|153 logical_or_ inplace_logic OPS.KERNELS inplace -
+493|154 logical_xor_ inplace_logic OPS.KERNELS inplace -
+494|155 logical_not_ inplace_logic OPS.KERNELS inplace -
+495|156 bitwise_not_ inplace_logic OPS.KERNELS inplace -
+497 496|157 bitwise_left_shift_.Tensor inplace_logic OPS.KERNELS inplace -;158 bitwise_left_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+499 498|159 bitwise_right_shift_.Tensor inplace_logic OPS.KERNELS inplace -;160 bitwise_right_shift_.Tensor_Scalar inplace_logic OPS.KERNELS inplace -
+500 501|865 atleast_1d joining_ops OPS.COMPOSITE composite -;866 atleast_1d.Sequence joining_ops OPS.COMPOSITE composite -
+502 503|867 atleast_2d joining_ops OPS.COMPOSITE composite -;868 atleast_2d.Sequence joining_ops OPS.COMPOSITE composite -
+504 505|869 atleast_3d joining_ops OPS.COMPOSITE composite -;870 atleast_3d.Sequence joining_ops OPS.COMPOSITE composite -
+506 1272|871 hstack joining_ops OPS.COMPOSITE composite -;1272 hstack.out out_variants EXPLICIT explicit -
+507 1273|872 vstack joining_ops OPS.COMPOSITE composite -;1273 vstack.out out_variants EXPLICIT explicit -
+508 1274|873 dstack joining_ops OPS.COMPOSITE composite -;1274 dstack.out out_variants EXPLICIT explicit -
+509 1275|874 column_stack joining_ops OPS.COMPOSITE composite -;1275 column_stack.out out_variants EXPLICIT explicit -
+510 511|875 hsplit.int joining_ops OPS.COMPOSITE composite -;876 hsplit.array joining_ops OPS.COMPOSITE composite -
+512 513|877 vsplit.int joining_ops OPS.COMPOSITE composite -;878 vsplit.array joining_ops OPS.COMPOSITE composite -
+514 515|879 dsplit.int joining_ops OPS.COMPOSITE composite -;880 dsplit.array joining_ops OPS.COMPOSITE composite -
+516|881 unsafe_split.Tensor joining_ops OPS.COMPOSITE composite -
+517|882 unsafe_split_with_sizes joining_ops OPS.COMPOSITE composite -
+518|883 unsafe_chunk joining_ops OPS.COMPOSITE composite -
+519|884 broadcast_to joining_ops OPS.COMPOSITE composite -
+520|885 broadcast_tensors joining_ops OPS.COMPOSITE composite -
+521 522|886 meshgrid joining_ops OPS.COMPOSITE composite -;887 meshgrid.indexing joining_ops OPS.COMPOSITE composite -
+523|888 cartesian_prod joining_ops OPS.COMPOSITE composite -
+524|889 combinations joining_ops OPS.COMPOSITE composite -
+525|890 block_diag joining_ops OPS.COMPOSITE composite -
+526|891 diag_embed joining_ops OPS.COMPOSITE composite -
+527 1276|892 diag joining_ops OPS.COMPOSITE composite -;1276 diag.out out_variants EXPLICIT explicit -
+528|893 diagflat joining_ops OPS.COMPOSITE composite -
+529|894 fliplr joining_ops OPS.COMPOSITE composite -
+530|895 flipud joining_ops OPS.COMPOSITE composite -
+531|896 rot90 joining_ops OPS.COMPOSITE composite -
+532|897 ravel joining_ops OPS.COMPOSITE composite -
+533|898 reshape_as joining_ops OPS.COMPOSITE composite -
+534|899 sum_to_size joining_ops OPS.COMPOSITE composite -
+535|900 alias_copy joining_ops OPS.COMPOSITE composite -
+536|901 as_strided_copy joining_ops OPS.COMPOSITE composite -
+537|902 diagonal_copy joining_ops OPS.COMPOSITE composite -
+538|903 expand_copy joining_ops OPS.COMPOSITE composite -
+539|904 narrow_copy joining_ops OPS.COMPOSITE composite -
+540|905 permute_copy joining_ops OPS.COMPOSITE composite -
+541|906 select_copy.int joining_ops OPS.COMPOSITE composite -
+542|907 slice_copy.Tensor joining_ops OPS.COMPOSITE composite -
+543 544 545|908 squeeze_copy joining_ops OPS.COMPOSITE composite -;909 squeeze_copy.dim joining_ops OPS.COMPOSITE composite -;910 squeeze_copy.dims joining_ops OPS.COMPOSITE composite -
+546|911 t_copy joining_ops OPS.COMPOSITE composite -
+547|912 transpose_copy.int joining_ops OPS.COMPOSITE composite -
+548|913 unsqueeze_copy joining_ops OPS.COMPOSITE composite -
+549|914 unfold_copy joining_ops OPS.COMPOSITE composite -
+550 551|915 view_copy joining_ops OPS.COMPOSITE composite -;916 view_copy.dtype joining_ops OPS.COMPOSITE composite -
+552|917 detach_copy joining_ops OPS.COMPOSITE composite -
+553|918 split_copy.Tensor joining_ops OPS.COMPOSITE composite -
+554|919 split_with_sizes_copy joining_ops OPS.COMPOSITE composite -
+555|920 unbind_copy.int joining_ops OPS.COMPOSITE composite -
+556|921 slice_scatter joining_ops OPS.COMPOSITE composite -
+557|922 select_scatter joining_ops OPS.COMPOSITE composite -
+558|923 diagonal_scatter joining_ops OPS.COMPOSITE composite -
+559|924 as_strided_scatter joining_ops OPS.COMPOSITE composite -
+560|161 tril_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+561|162 triu_indices layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+562|163 empty_permuted layout_factories OPS.KERNELS own_meta layout_factories.OPS.META_KERNELS
+563 1198|927 linalg_cholesky linalg_composite OPS.COMPOSITE composite -;1198 linalg_cholesky.out out_variants EXPLICIT explicit -
+564 1201|928 linalg_inv linalg_composite OPS.COMPOSITE composite -;1201 linalg_inv.out out_variants EXPLICIT explicit -
+565|929 linalg_solve_ex linalg_composite OPS.COMPOSITE composite -
+566 1203|930 linalg_solve linalg_composite OPS.COMPOSITE composite -;1203 linalg_solve.out out_variants EXPLICIT explicit -
+567 1200|931 linalg_det linalg_composite OPS.COMPOSITE composite -;1200 linalg_det.out out_variants EXPLICIT explicit -
+568|932 linalg_slogdet linalg_composite OPS.COMPOSITE composite -
+569|933 slogdet linalg_composite OPS.COMPOSITE composite -
+570|934 logdet linalg_composite OPS.COMPOSITE composite -
+571 1264|935 linalg_eigh linalg_composite OPS.COMPOSITE composite -;1264 linalg_eigh.eigvals out_variants EXPLICIT explicit -
+572|936 linalg_eigvalsh linalg_composite OPS.COMPOSITE composite -
+573|937 linalg_eigvals linalg_composite OPS.COMPOSITE composite -
+574 1263|938 linalg_svd linalg_composite OPS.COMPOSITE composite -;1263 linalg_svd.U out_variants EXPLICIT explicit -
+575|939 linalg_svdvals linalg_composite OPS.COMPOSITE composite -
+576|940 svd linalg_composite OPS.COMPOSITE composite -
+577|941 linalg_lu_factor linalg_composite OPS.COMPOSITE composite -
+578|942 _lu_with_info linalg_composite OPS.COMPOSITE composite -
+579|943 lu_solve linalg_composite OPS.COMPOSITE composite -
+580|944 linalg_ldl_factor linalg_composite OPS.COMPOSITE composite -
+581|945 matrix_exp linalg_composite OPS.COMPOSITE composite -
+582|946 orgqr linalg_composite OPS.COMPOSITE composite -
+584 583 631 585|194 linalg_pinv.atol_rtol_tensor linalg_spectral OPS.KERNELS meta_aware -;947 linalg_pinv.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;948 linalg_pinv linalg_composite OPS.COMPOSITE composite -;949 linalg_pinv.rcond_tensor linalg_composite OPS.COMPOSITE composite -
+586|950 pinverse linalg_composite OPS.COMPOSITE composite -
+589 590 587 588|951 linalg_matrix_rank.atol_rtol_tensor linalg_composite OPS.COMPOSITE composite -;952 linalg_matrix_rank.atol_rtol_float linalg_composite OPS.COMPOSITE composite -;953 linalg_matrix_rank linalg_composite OPS.COMPOSITE composite -;954 linalg_matrix_rank.tol_tensor linalg_composite OPS.COMPOSITE composite -
+591 592|955 linalg_cond linalg_composite OPS.COMPOSITE composite -;956 linalg_cond.p_str linalg_composite OPS.COMPOSITE composite -
+593|957 linalg_diagonal linalg_composite OPS.COMPOSITE composite -
+594|958 linalg_multi_dot linalg_composite OPS.COMPOSITE composite -
+595|959 linalg_tensorinv linalg_composite OPS.COMPOSITE composite -
+596|960 linalg_tensorsolve linalg_composite OPS.COMPOSITE composite -
+597|961 linalg_vander linalg_composite OPS.COMPOSITE composite -
+598|962 linalg_vecdot linalg_composite OPS.COMPOSITE composite -
+599|169 linalg_cholesky_ex linalg_factor OPS.KERNELS meta_aware -
+600|170 linalg_lu_factor_ex linalg_factor OPS.KERNELS meta_aware -
+601|171 linalg_lu linalg_factor OPS.KERNELS meta_aware -
+602|172 lu_unpack linalg_factor OPS.KERNELS meta_aware -
+603|173 linalg_lu_solve linalg_factor OPS.KERNELS meta_aware -
+604|174 linalg_inv_ex linalg_factor OPS.KERNELS meta_aware -
+605|175 _linalg_solve_ex linalg_factor OPS.KERNELS meta_aware -
+606|176 _linalg_det linalg_factor OPS.KERNELS meta_aware -
+607|177 _linalg_slogdet linalg_factor OPS.KERNELS meta_aware -
+608|178 linalg_solve_triangular linalg_factor OPS.KERNELS meta_aware -
+609|179 triangular_solve linalg_factor OPS.KERNELS meta_aware -
+610|180 cholesky_solve linalg_factor OPS.KERNELS meta_aware -
+611|181 cholesky_inverse linalg_factor OPS.KERNELS meta_aware -
+612|182 linalg_ldl_factor_ex linalg_factor OPS.KERNELS meta_aware -
+613|183 linalg_ldl_solve linalg_factor OPS.KERNELS meta_aware -
+614|184 trace linalg_ops KERNELS own_meta linalg_ops.META_KERNELS
+615|963 det linalg_ops COMPOSITE composite -
+616 1230|964 inverse linalg_ops COMPOSITE composite -;1230 inverse.out out_variants EXPLICIT explicit -
+617 1221|965 cholesky linalg_ops COMPOSITE composite -;1221 cholesky.out out_variants EXPLICIT explicit -
+618 1262|185 linalg_qr linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1262 linalg_qr.out out_variants EXPLICIT explicit -
+619 1199|186 linalg_cross linalg_ops KERNELS own_meta linalg_ops.META_KERNELS;1199 linalg_cross.out out_variants EXPLICIT explicit -
+620 1186|966 cross linalg_ops COMPOSITE composite -;1186 cross.out out_variants EXPLICIT explicit -
+621 1171|967 kron linalg_ops COMPOSITE composite -;1171 kron.out out_variants EXPLICIT explicit -
+622 1177|968 matrix_power linalg_ops COMPOSITE composite -;1177 matrix_power.out out_variants EXPLICIT explicit -
+623 1232|969 linalg_matrix_power linalg_ops COMPOSITE composite -;1232 linalg_matrix_power.out out_variants EXPLICIT explicit -
+624|187 _linalg_eigh linalg_spectral OPS.KERNELS meta_aware -
+625|188 linalg_eig linalg_spectral OPS.KERNELS meta_aware -
+626|189 _linalg_eigvals linalg_spectral OPS.KERNELS meta_aware -
+627|190 _linalg_svd linalg_spectral OPS.KERNELS meta_aware -
+628|191 linalg_polar linalg_spectral OPS.KERNELS meta_aware -
+629|192 linalg_matrix_sqrth linalg_spectral OPS.KERNELS meta_aware -
+630|193 linalg_matrix_exp linalg_spectral OPS.KERNELS meta_aware -
+632|195 linalg_lstsq linalg_spectral OPS.KERNELS meta_aware -
+633|196 geqrf linalg_spectral OPS.KERNELS meta_aware -
+634|197 linalg_householder_product linalg_spectral OPS.KERNELS meta_aware -
+635|198 ormqr linalg_spectral OPS.KERNELS meta_aware -
+638 640 642 636 637 639 641 643|199 logspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;200 logspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;201 logspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;202 logspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;970 logspace.out logspace_ops OPS.COMPOSITE composite -;971 logspace.Tensor_Tensor_out logspace_ops OPS.COMPOSITE composite -;972 logspace.Tensor_Scalar_out logspace_ops OPS.COMPOSITE composite -;973 logspace.Scalar_Tensor_out logspace_ops OPS.COMPOSITE composite -
+645 646 647 644|203 linspace logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;204 linspace.Tensor_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;205 linspace.Tensor_Scalar logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS;206 linspace.Scalar_Tensor logspace_ops OPS.KERNELS own_meta logspace_ops.OPS.META_KERNELS
+648|207 binary_cross_entropy loss_ops KERNELS proxy -
+649|208 binary_cross_entropy_with_logits loss_ops KERNELS proxy -
+650|209 nll_loss_forward loss_ops KERNELS proxy -
+651|210 nll_loss2d_forward loss_ops KERNELS proxy -
+652|974 nll_loss loss_ops COMPOSITE composite -
+653|975 nll_loss2d loss_ops COMPOSITE composite -
+654|976 nll_loss_nd loss_ops COMPOSITE composite -
+655|977 cross_entropy_loss loss_ops COMPOSITE composite -
+656|978 kl_div loss_ops COMPOSITE composite -
+657|979 l1_loss loss_ops COMPOSITE composite -
+658|211 smooth_l1_loss loss_ops KERNELS proxy -
+659|212 mse_loss loss_ops KERNELS proxy -
+660|213 huber_loss loss_ops KERNELS proxy -
+661|214 soft_margin_loss loss_ops KERNELS proxy -
+662|980 poisson_nll_loss loss_ops COMPOSITE composite -
+663|981 hinge_embedding_loss loss_ops COMPOSITE composite -
+664|982 margin_ranking_loss loss_ops COMPOSITE composite -
+665|983 cosine_embedding_loss loss_ops COMPOSITE composite -
+666|215 multi_margin_loss loss_ops KERNELS proxy -
+667|984 multilabel_margin_loss loss_ops COMPOSITE composite -
+668|216 multilabel_margin_loss_forward loss_ops KERNELS proxy -
+669|986 triplet_margin_loss loss_ops COMPOSITE composite -
+670|985 pairwise_distance loss_ops COMPOSITE composite -
+671 1194|217 atan2 math_ops KERNELS pointwise -;1194 atan2.out out_variants EXPLICIT explicit -
+672|230 atan2_ math_ops KERNELS inplace -
+673 1197|218 hypot math_ops KERNELS pointwise -;1197 hypot.out out_variants EXPLICIT explicit -
+674|231 hypot_ math_ops KERNELS inplace -
+675 1174|219 logaddexp math_ops KERNELS pointwise -;1174 logaddexp.out out_variants EXPLICIT explicit -
+676 677 1163|220 copysign.Tensor math_ops KERNELS pointwise -;221 copysign.Scalar math_ops KERNELS pointwise -;1163 copysign.out out_variants EXPLICIT explicit -
+678 679|232 copysign_.Tensor math_ops KERNELS inplace -;233 copysign_.Scalar math_ops KERNELS inplace -
+680 1184|222 heaviside math_ops KERNELS pointwise -;1184 heaviside.out out_variants EXPLICIT explicit -
+681|234 heaviside_ math_ops KERNELS inplace -
+682 1180|223 sinc math_ops KERNELS pointwise -;1180 sinc.out out_variants EXPLICIT explicit -
+683|235 sinc_ math_ops KERNELS inplace -
+684 686 685 1175|224 xlogy.Tensor math_ops KERNELS pointwise -;225 xlogy.Scalar_Other math_ops KERNELS pointwise -;226 xlogy.Scalar_Self math_ops KERNELS pointwise -;1175 xlogy.OutTensor out_variants EXPLICIT explicit -
+687 688|236 xlogy_.Tensor math_ops KERNELS inplace -;237 xlogy_.Scalar_Other math_ops KERNELS inplace -
+689 1169|227 frac math_ops KERNELS pointwise -;1169 frac.out out_variants EXPLICIT explicit -
+690|238 frac_ math_ops KERNELS inplace -
+691 1162|228 sgn math_ops KERNELS pointwise -;1162 sgn.out out_variants EXPLICIT explicit -
+692|239 sgn_ math_ops KERNELS inplace -
+694 695|240 lerp_.Tensor math_ops KERNELS inplace -;253 lerp_.Scalar math_ops KERNELS inplace -
+696|241 trunc_ math_ops KERNELS inplace -
+697|242 floor_ math_ops KERNELS inplace -
+698|243 ceil_ math_ops KERNELS inplace -
+699 700|244 round_ math_ops KERNELS inplace -;262 round_.decimals math_ops KERNELS inplace -
+701|245 reciprocal_ math_ops KERNELS inplace -
+702|246 rsqrt_ math_ops KERNELS inplace -
+703|247 square_ math_ops KERNELS inplace -
+704|248 log2_ math_ops KERNELS inplace -
+705|249 log10_ math_ops KERNELS inplace -
+706|250 log1p_ math_ops KERNELS inplace -
+707|251 tan_ math_ops KERNELS inplace -
+708|252 erf_ math_ops KERNELS inplace -
+709 763|254 clamp_min_ math_ops KERNELS inplace -;397 clamp_min_.Tensor pointwise OPS.KERNELS inplace -
+710|257 exp2_ math_ops KERNELS inplace -
+712 711|258 fmod_.Scalar math_ops KERNELS inplace -;259 fmod_.Tensor math_ops KERNELS inplace -
+713|260 tril_ math_ops KERNELS inplace -
+714|261 triu_ math_ops KERNELS inplace -
+715 765|255 clamp_max_ math_ops KERNELS inplace -;399 clamp_max_.Tensor pointwise OPS.KERNELS inplace -
+716|256 nan_to_num_ math_ops KERNELS inplace -
+717 1277|263 logaddexp2 math_ops OPS.KERNELS pointwise -;1277 logaddexp2.out out_variants EXPLICIT explicit -
+718|280 gelu_backward nn_ops KERNELS pointwise -
+719|281 silu_backward nn_ops KERNELS pointwise -
+720|287 native_batch_norm norm_ops KERNELS proxy -
+721 722|288 _native_batch_norm_legit norm_ops KERNELS proxy -;289 _native_batch_norm_legit.no_stats norm_ops KERNELS proxy -
+723|290 _native_batch_norm_legit_no_training norm_ops KERNELS proxy -
+724|291 _batch_norm_with_update norm_ops KERNELS proxy -
+725|292 _batch_norm_no_update norm_ops KERNELS proxy -
+726|988 batch_norm norm_ops COMPOSITE composite -
+727|989 instance_norm norm_ops COMPOSITE composite -
+728|293 native_group_norm norm_ops KERNELS proxy -
+729|990 group_norm norm_ops COMPOSITE composite -
+730|294 native_layer_norm norm_ops KERNELS proxy -
+731|295 native_layer_norm_backward norm_ops KERNELS proxy -
+732 1231|296 linalg_vector_norm norms OPS.KERNELS own_meta norms.OPS.META_KERNELS;1231 linalg_vector_norm.out out_variants EXPLICIT explicit -
+733 734|992 linalg_matrix_norm norms OPS.COMPOSITE composite -;993 linalg_matrix_norm.str_ord norms OPS.COMPOSITE composite -
+735 736|994 linalg_norm norms OPS.COMPOSITE composite -;995 linalg_norm.ord_str norms OPS.COMPOSITE composite -
+737 1278|297 gcd numeric_ops OPS.KERNELS pointwise -;1278 gcd.out out_variants EXPLICIT explicit -
+738|298 gcd_ numeric_ops OPS.KERNELS inplace -
+739 1279|299 lcm numeric_ops OPS.KERNELS pointwise -;1279 lcm.out out_variants EXPLICIT explicit -
+740|300 lcm_ numeric_ops OPS.KERNELS inplace -
+741 1280|301 ldexp.Tensor numeric_ops OPS.KERNELS pointwise -;1280 ldexp.out out_variants EXPLICIT explicit -
+742|302 ldexp_ numeric_ops OPS.KERNELS inplace -
+743|303 frexp.Tensor numeric_ops OPS.KERNELS own_meta numeric_ops.OPS.META_KERNELS
+744 1281|304 nextafter numeric_ops OPS.KERNELS pointwise -;1281 nextafter.out out_variants EXPLICIT explicit -
+745|305 nextafter_ numeric_ops OPS.KERNELS inplace -
+746 747 748 1282 1284 1283|996 float_power.Tensor_Tensor numeric_ops OPS.COMPOSITE composite -;997 float_power.Tensor_Scalar numeric_ops OPS.COMPOSITE composite -;998 float_power.Scalar numeric_ops OPS.COMPOSITE composite -;1282 float_power.Tensor_Tensor_out out_variants EXPLICIT explicit -;1283 float_power.Tensor_Scalar_out out_variants EXPLICIT explicit -;1284 float_power.Scalar_out out_variants EXPLICIT explicit -
+750 749|999 float_power_.Scalar numeric_ops OPS.COMPOSITE composite -;1000 float_power_.Tensor numeric_ops OPS.COMPOSITE composite -
+751|1001 positive numeric_ops OPS.COMPOSITE composite -
+752|306 put placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+753|307 put_ placement_ops OPS.KERNELS inplace -
+754|308 masked_scatter placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+755|309 masked_scatter_ placement_ops OPS.KERNELS inplace -
+756|310 masked_scatter_backward placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS
+757|311 _unsafe_masked_index placement_ops OPS.KERNELS meta_aware -
+758|312 _unsafe_masked_index_put_accumulate placement_ops OPS.KERNELS meta_aware -
+759 1285|313 nonzero_static placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1285 nonzero_static.out out_variants EXPLICIT explicit -
+760 1286|314 _chunk_cat placement_ops OPS.KERNELS meta_aware -;1286 _chunk_cat.out out_variants EXPLICIT explicit -
+761 1287|315 hash_tensor placement_ops OPS.KERNELS own_meta placement_ops.OPS.META_KERNELS;1287 hash_tensor.out out_variants EXPLICIT explicit -
+767|1002 max_pool1d_with_indices pool_ops OPS.COMPOSITE composite -
+768|1003 max_pool1d pool_ops OPS.COMPOSITE composite -
+769|1004 max_pool2d pool_ops OPS.COMPOSITE composite -
+770|1005 max_pool3d pool_ops OPS.COMPOSITE composite -
+771|401 max_pool2d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+772|402 max_pool3d_with_indices pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+773|403 max_pool2d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+774|404 max_pool3d_with_indices_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+775|1006 avg_pool1d pool_ops OPS.COMPOSITE composite -
+776|405 avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+777|406 avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+778|407 avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+779|408 avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+780|1007 adaptive_avg_pool1d pool_ops OPS.COMPOSITE composite -
+781|1008 adaptive_avg_pool2d pool_ops OPS.COMPOSITE composite -
+782|1009 adaptive_avg_pool3d pool_ops OPS.COMPOSITE composite -
+783|409 _adaptive_avg_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+784|410 _adaptive_avg_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+785|411 _adaptive_avg_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+786|412 _adaptive_avg_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+787|1010 adaptive_max_pool1d pool_ops OPS.COMPOSITE composite -
+788|413 adaptive_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+789|414 adaptive_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+790|415 adaptive_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+791|416 adaptive_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+792|417 fractional_max_pool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+793|418 fractional_max_pool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+794|419 fractional_max_pool2d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+795|420 fractional_max_pool3d_backward pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+796|421 max_unpool2d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+797|422 max_unpool3d pool_ops OPS.KERNELS own_meta pool_ops.OPS.META_KERNELS
+798 1290|423 vdot products OPS.KERNELS proxy -;1290 vdot.out out_variants EXPLICIT explicit -
+799|1011 tensordot products OPS.COMPOSITE composite -
+800 1291|1012 inner products OPS.COMPOSITE composite -;1291 inner.out out_variants EXPLICIT explicit -
+801|424 cauchy_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+802|425 exponential_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+803|426 log_normal_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+804|427 geometric_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+805 1292 806|428 bernoulli random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;429 bernoulli.p random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;1292 bernoulli.out out_variants EXPLICIT explicit -
+807 808|430 bernoulli_.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;431 bernoulli_.float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+809 810 811|432 random_.from random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;433 random_.to random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;434 random_ random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+812 814 816 813 815 817|435 randint_like random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;436 randint_like.generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;437 randint_like.Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;438 randint_like.Tensor_generator random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;439 randint_like.low_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;440 randint_like.low_generator_dtype random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS
+818 819|441 multinomial random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;442 multinomial.out random_ops OPS.KERNELS meta_aware -
+820 1293 1294 821 822 1295 823 824|443 normal.Tensor_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;444 normal.float_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;445 normal.Tensor_Tensor random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;446 normal.float_float random_ops OPS.KERNELS own_meta random_ops.OPS.META_KERNELS;447 normal.float_float_out random_ops OPS.KERNELS meta_aware -;1293 normal.Tensor_float_out out_variants EXPLICIT explicit -;1294 normal.float_Tensor_out out_variants EXPLICIT explicit -;1295 normal.Tensor_Tensor_out out_variants EXPLICIT explicit -
+825 1181|448 nansum reduce_ops KERNELS reduction -;1181 nansum.out out_variants EXPLICIT explicit -
+826 1178|449 nanmean reduce_ops KERNELS reduction -;1178 nanmean.out out_variants EXPLICIT explicit -
+827 1249|450 cummax reduce_ops KERNELS reduction -;1249 cummax.out out_variants EXPLICIT explicit -
+828 1250|451 cummin reduce_ops KERNELS reduction -;1250 cummin.out out_variants EXPLICIT explicit -
+829 830 1255|452 median reduce_ops KERNELS reduction -;453 median.dim reduce_ops KERNELS reduction -;1255 median.dim_values out_variants EXPLICIT explicit -
+831 1259|454 mode reduce_ops KERNELS reduction -;1259 mode.values out_variants EXPLICIT explicit -
+833 832 834|1013 var_mean.correction reduce_ops COMPOSITE composite -;1014 var_mean.dim reduce_ops COMPOSITE composite -;1015 var_mean reduce_ops COMPOSITE composite -
+836 835 837|1016 std_mean.correction reduce_ops COMPOSITE composite -;1017 std_mean.dim reduce_ops COMPOSITE composite -;1018 std_mean reduce_ops COMPOSITE composite -
+838|455 cumprod_ reduce_ops KERNELS inplace -
+839|456 cumsum_ reduce_ops KERNELS inplace -
+840|486 resize_ resize_ops OPS.KERNELS meta_aware -
+841|487 resize_as_ resize_ops OPS.KERNELS meta_aware -
+842 843|488 upsample_nearest1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1019 upsample_nearest1d.vec sample_ops OPS.COMPOSITE composite -
+844 845|489 upsample_nearest2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1020 upsample_nearest2d.vec sample_ops OPS.COMPOSITE composite -
+846 847|490 upsample_nearest3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1021 upsample_nearest3d.vec sample_ops OPS.COMPOSITE composite -
+848 849|491 _upsample_nearest_exact1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1022 _upsample_nearest_exact1d.vec sample_ops OPS.COMPOSITE composite -
+850 851|492 _upsample_nearest_exact2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1023 _upsample_nearest_exact2d.vec sample_ops OPS.COMPOSITE composite -
+852 853|493 _upsample_nearest_exact3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1024 _upsample_nearest_exact3d.vec sample_ops OPS.COMPOSITE composite -
+854 855|494 upsample_linear1d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1025 upsample_linear1d.vec sample_ops OPS.COMPOSITE composite -
+856 857|495 upsample_bilinear2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1026 upsample_bilinear2d.vec sample_ops OPS.COMPOSITE composite -
+858 859|496 upsample_trilinear3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1027 upsample_trilinear3d.vec sample_ops OPS.COMPOSITE composite -
+860 861|497 upsample_bicubic2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1028 upsample_bicubic2d.vec sample_ops OPS.COMPOSITE composite -
+862 863|498 _upsample_bilinear2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1029 _upsample_bilinear2d_aa.vec sample_ops OPS.COMPOSITE composite -
+864 865|499 _upsample_bicubic2d_aa sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS;1030 _upsample_bicubic2d_aa.vec sample_ops OPS.COMPOSITE composite -
+866|500 upsample_nearest1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+867|501 upsample_nearest2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+868|502 upsample_nearest3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+869|503 _upsample_nearest_exact1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+870|504 _upsample_nearest_exact2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+871|505 _upsample_nearest_exact3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+872|506 upsample_linear1d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+873|507 upsample_bilinear2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+874|508 upsample_trilinear3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+875|509 upsample_bicubic2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+876|510 _upsample_bilinear2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+877|511 _upsample_bicubic2d_aa_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+878|1031 grid_sampler sample_ops OPS.COMPOSITE composite -
+879|512 grid_sampler_2d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+880|513 grid_sampler_3d sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+881|514 grid_sampler_2d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+882|515 grid_sampler_3d_backward sample_ops OPS.KERNELS own_meta sample_ops.OPS.META_KERNELS
+883|516 scalar_tensor scalar_tensor_op OPS.KERNELS own_meta scalar_tensor_op.OPS.META_KERNELS
+884 1296|517 addmm scaled_ops OPS.KERNELS proxy -;1296 addmm.out out_variants EXPLICIT explicit -
+885 1297|518 addmv scaled_ops OPS.KERNELS proxy -;1297 addmv.out out_variants EXPLICIT explicit -
+886 1298|519 addr scaled_ops OPS.KERNELS proxy -;1298 addr.out out_variants EXPLICIT explicit -
+887|520 addr_ scaled_ops OPS.KERNELS inplace -
+888 1299|521 addbmm scaled_ops OPS.KERNELS proxy -;1299 addbmm.out out_variants EXPLICIT explicit -
+889 1300|522 baddbmm scaled_ops OPS.KERNELS proxy -;1300 baddbmm.out out_variants EXPLICIT explicit -
+890 1301|523 addcmul scaled_ops OPS.KERNELS pointwise -;1301 addcmul.out out_variants EXPLICIT explicit -
+891|524 addcmul_ scaled_ops OPS.KERNELS inplace -
+892 1302|525 addcdiv scaled_ops OPS.KERNELS pointwise -;1302 addcdiv.out out_variants EXPLICIT explicit -
+893|526 addcdiv_ scaled_ops OPS.KERNELS inplace -
+894|527 addmm_ scaled_ops OPS.KERNELS inplace -
+895|528 addmv_ scaled_ops OPS.KERNELS inplace -
+896|529 addbmm_ scaled_ops OPS.KERNELS inplace -
+897|530 baddbmm_ scaled_ops OPS.KERNELS inplace -
+898 1303|570 digamma special_ops OPS.KERNELS pointwise -;1303 digamma.out out_variants EXPLICIT explicit -
+899|571 digamma_ special_ops OPS.KERNELS inplace -
+900 1304|572 lgamma special_ops OPS.KERNELS pointwise -;1304 lgamma.out out_variants EXPLICIT explicit -
+901|573 lgamma_ special_ops OPS.KERNELS inplace -
+902 1305|574 erfc special_ops OPS.KERNELS pointwise -;1305 erfc.out out_variants EXPLICIT explicit -
+903|575 erfc_ special_ops OPS.KERNELS inplace -
+904 1306|576 erfinv special_ops OPS.KERNELS pointwise -;1306 erfinv.out out_variants EXPLICIT explicit -
+905|577 erfinv_ special_ops OPS.KERNELS inplace -
+906 1307|578 i0 special_ops OPS.KERNELS pointwise -;1307 i0.out out_variants EXPLICIT explicit -
+907|579 i0_ special_ops OPS.KERNELS inplace -
+908 1308|580 special_i0e special_ops OPS.KERNELS pointwise -;1308 special_i0e.out out_variants EXPLICIT explicit -
+909 1309|581 special_i1 special_ops OPS.KERNELS pointwise -;1309 special_i1.out out_variants EXPLICIT explicit -
+910 1310|582 special_i1e special_ops OPS.KERNELS pointwise -;1310 special_i1e.out out_variants EXPLICIT explicit -
+911 1311|583 special_entr special_ops OPS.KERNELS pointwise -;1311 special_entr.out out_variants EXPLICIT explicit -
+912 1312|584 special_erfcx special_ops OPS.KERNELS pointwise -;1312 special_erfcx.out out_variants EXPLICIT explicit -
+913 1313|585 special_ndtri special_ops OPS.KERNELS pointwise -;1313 special_ndtri.out out_variants EXPLICIT explicit -
+914 1314|586 special_log_ndtr special_ops OPS.KERNELS pointwise -;1314 special_log_ndtr.out out_variants EXPLICIT explicit -
+915 1315|587 special_airy_ai special_ops OPS.KERNELS pointwise -;1315 special_airy_ai.out out_variants EXPLICIT explicit -
+916 1316|588 special_bessel_j0 special_ops OPS.KERNELS pointwise -;1316 special_bessel_j0.out out_variants EXPLICIT explicit -
+917 1317|589 special_bessel_j1 special_ops OPS.KERNELS pointwise -;1317 special_bessel_j1.out out_variants EXPLICIT explicit -
+918 1318|590 special_bessel_y0 special_ops OPS.KERNELS pointwise -;1318 special_bessel_y0.out out_variants EXPLICIT explicit -
+919 1319|591 special_bessel_y1 special_ops OPS.KERNELS pointwise -;1319 special_bessel_y1.out out_variants EXPLICIT explicit -
+920 1320|592 special_modified_bessel_i0 special_ops OPS.KERNELS pointwise -;1320 special_modified_bessel_i0.out out_variants EXPLICIT explicit -
+921 1321|593 special_modified_bessel_i1 special_ops OPS.KERNELS pointwise -;1321 special_modified_bessel_i1.out out_variants EXPLICIT explicit -
+922 1322|594 special_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1322 special_modified_bessel_k0.out out_variants EXPLICIT explicit -
+923 1323|595 special_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1323 special_modified_bessel_k1.out out_variants EXPLICIT explicit -
+924 1324|596 special_scaled_modified_bessel_k0 special_ops OPS.KERNELS pointwise -;1324 special_scaled_modified_bessel_k0.out out_variants EXPLICIT explicit -
+925 1325|597 special_scaled_modified_bessel_k1 special_ops OPS.KERNELS pointwise -;1325 special_scaled_modified_bessel_k1.out out_variants EXPLICIT explicit -
+926 1326|598 special_spherical_bessel_j0 special_ops OPS.KERNELS pointwise -;1326 special_spherical_bessel_j0.out out_variants EXPLICIT explicit -
+927 1327|599 polygamma special_ops OPS.KERNELS pointwise -;1327 polygamma.out out_variants EXPLICIT explicit -
+928|600 polygamma_ special_ops OPS.KERNELS inplace -
+929 1328|601 mvlgamma special_ops OPS.KERNELS pointwise -;1328 mvlgamma.out out_variants EXPLICIT explicit -
+930|602 mvlgamma_ special_ops OPS.KERNELS inplace -
+931 1329|603 igamma special_ops OPS.KERNELS pointwise -;1329 igamma.out out_variants EXPLICIT explicit -
+932|604 igamma_ special_ops OPS.KERNELS inplace -
+933 1330|605 igammac special_ops OPS.KERNELS pointwise -;1330 igammac.out out_variants EXPLICIT explicit -
+934|606 igammac_ special_ops OPS.KERNELS inplace -
+935 937 936 1331 1332 1333|607 special_xlog1py special_ops OPS.KERNELS pointwise -;608 special_xlog1py.self_scalar special_ops OPS.KERNELS pointwise -;609 special_xlog1py.other_scalar special_ops OPS.KERNELS pointwise -;1331 special_xlog1py.out out_variants EXPLICIT explicit -;1332 special_xlog1py.self_scalar_out out_variants EXPLICIT explicit -;1333 special_xlog1py.other_scalar_out out_variants EXPLICIT explicit -
+938 940 939 1334 1335 1336|610 special_zeta special_ops OPS.KERNELS pointwise -;611 special_zeta.self_scalar special_ops OPS.KERNELS pointwise -;612 special_zeta.other_scalar special_ops OPS.KERNELS pointwise -;1334 special_zeta.out out_variants EXPLICIT explicit -;1335 special_zeta.self_scalar_out out_variants EXPLICIT explicit -;1336 special_zeta.other_scalar_out out_variants EXPLICIT explicit -
+941 1337 942 1338 943 1339|613 special_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;614 special_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;615 special_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1337 special_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1338 special_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1339 special_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+944 1340 945 1341 946 1342|616 special_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;617 special_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;618 special_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1340 special_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1341 special_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1342 special_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+947 1343 948 1344 949 1345|619 special_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;620 special_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;621 special_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1343 special_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1344 special_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1345 special_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+950 1346 951 1347 952 1348|622 special_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;623 special_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;624 special_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1346 special_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1347 special_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1348 special_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+953 1349 954 1350 955 1351|625 special_shifted_chebyshev_polynomial_t special_ops OPS.KERNELS pointwise -;626 special_shifted_chebyshev_polynomial_t.x_scalar special_ops OPS.KERNELS pointwise -;627 special_shifted_chebyshev_polynomial_t.n_scalar special_ops OPS.KERNELS pointwise -;1349 special_shifted_chebyshev_polynomial_t.out out_variants EXPLICIT explicit -;1350 special_shifted_chebyshev_polynomial_t.x_scalar_out out_variants EXPLICIT explicit -;1351 special_shifted_chebyshev_polynomial_t.n_scalar_out out_variants EXPLICIT explicit -
+956 1352 957 1353 958 1354|628 special_shifted_chebyshev_polynomial_u special_ops OPS.KERNELS pointwise -;629 special_shifted_chebyshev_polynomial_u.x_scalar special_ops OPS.KERNELS pointwise -;630 special_shifted_chebyshev_polynomial_u.n_scalar special_ops OPS.KERNELS pointwise -;1352 special_shifted_chebyshev_polynomial_u.out out_variants EXPLICIT explicit -;1353 special_shifted_chebyshev_polynomial_u.x_scalar_out out_variants EXPLICIT explicit -;1354 special_shifted_chebyshev_polynomial_u.n_scalar_out out_variants EXPLICIT explicit -
+959 1355 960 1356 961 1357|631 special_shifted_chebyshev_polynomial_v special_ops OPS.KERNELS pointwise -;632 special_shifted_chebyshev_polynomial_v.x_scalar special_ops OPS.KERNELS pointwise -;633 special_shifted_chebyshev_polynomial_v.n_scalar special_ops OPS.KERNELS pointwise -;1355 special_shifted_chebyshev_polynomial_v.out out_variants EXPLICIT explicit -;1356 special_shifted_chebyshev_polynomial_v.x_scalar_out out_variants EXPLICIT explicit -;1357 special_shifted_chebyshev_polynomial_v.n_scalar_out out_variants EXPLICIT explicit -
+962 1358 963 1359 964 1360|634 special_shifted_chebyshev_polynomial_w special_ops OPS.KERNELS pointwise -;635 special_shifted_chebyshev_polynomial_w.x_scalar special_ops OPS.KERNELS pointwise -;636 special_shifted_chebyshev_polynomial_w.n_scalar special_ops OPS.KERNELS pointwise -;1358 special_shifted_chebyshev_polynomial_w.out out_variants EXPLICIT explicit -;1359 special_shifted_chebyshev_polynomial_w.x_scalar_out out_variants EXPLICIT explicit -;1360 special_shifted_chebyshev_polynomial_w.n_scalar_out out_variants EXPLICIT explicit -
+965 1361 966 1362 967 1363|637 special_hermite_polynomial_h special_ops OPS.KERNELS pointwise -;638 special_hermite_polynomial_h.x_scalar special_ops OPS.KERNELS pointwise -;639 special_hermite_polynomial_h.n_scalar special_ops OPS.KERNELS pointwise -;1361 special_hermite_polynomial_h.out out_variants EXPLICIT explicit -;1362 special_hermite_polynomial_h.x_scalar_out out_variants EXPLICIT explicit -;1363 special_hermite_polynomial_h.n_scalar_out out_variants EXPLICIT explicit -
+968 1364 969 1365 970 1366|640 special_hermite_polynomial_he special_ops OPS.KERNELS pointwise -;641 special_hermite_polynomial_he.x_scalar special_ops OPS.KERNELS pointwise -;642 special_hermite_polynomial_he.n_scalar special_ops OPS.KERNELS pointwise -;1364 special_hermite_polynomial_he.out out_variants EXPLICIT explicit -;1365 special_hermite_polynomial_he.x_scalar_out out_variants EXPLICIT explicit -;1366 special_hermite_polynomial_he.n_scalar_out out_variants EXPLICIT explicit -
+971 1367 972 1368 973 1369|643 special_laguerre_polynomial_l special_ops OPS.KERNELS pointwise -;644 special_laguerre_polynomial_l.x_scalar special_ops OPS.KERNELS pointwise -;645 special_laguerre_polynomial_l.n_scalar special_ops OPS.KERNELS pointwise -;1367 special_laguerre_polynomial_l.out out_variants EXPLICIT explicit -;1368 special_laguerre_polynomial_l.x_scalar_out out_variants EXPLICIT explicit -;1369 special_laguerre_polynomial_l.n_scalar_out out_variants EXPLICIT explicit -
+974 1370 975 1371 976 1372|646 special_legendre_polynomial_p special_ops OPS.KERNELS pointwise -;647 special_legendre_polynomial_p.x_scalar special_ops OPS.KERNELS pointwise -;648 special_legendre_polynomial_p.n_scalar special_ops OPS.KERNELS pointwise -;1370 special_legendre_polynomial_p.out out_variants EXPLICIT explicit -;1371 special_legendre_polynomial_p.x_scalar_out out_variants EXPLICIT explicit -;1372 special_legendre_polynomial_p.n_scalar_out out_variants EXPLICIT explicit -
+977 1373|1039 special_psi special_ops OPS.COMPOSITE composite -;1373 special_psi.out out_variants EXPLICIT explicit -
+978 1374|1040 special_digamma special_ops OPS.COMPOSITE composite -;1374 special_digamma.out out_variants EXPLICIT explicit -
+979 1375|1041 special_gammaln special_ops OPS.COMPOSITE composite -;1375 special_gammaln.out out_variants EXPLICIT explicit -
+980 1376|1042 special_erf special_ops OPS.COMPOSITE composite -;1376 special_erf.out out_variants EXPLICIT explicit -
+981 1377|1043 special_erfc special_ops OPS.COMPOSITE composite -;1377 special_erfc.out out_variants EXPLICIT explicit -
+982 1378|1044 special_erfinv special_ops OPS.COMPOSITE composite -;1378 special_erfinv.out out_variants EXPLICIT explicit -
+983 1379|1045 special_i0 special_ops OPS.COMPOSITE composite -;1379 special_i0.out out_variants EXPLICIT explicit -
+984 1380|1046 special_expit special_ops OPS.COMPOSITE composite -;1380 special_expit.out out_variants EXPLICIT explicit -
+985 1381|1047 special_exp2 special_ops OPS.COMPOSITE composite -;1381 special_exp2.out out_variants EXPLICIT explicit -
+986 1382|1048 special_expm1 special_ops OPS.COMPOSITE composite -;1382 special_expm1.out out_variants EXPLICIT explicit -
+987 1383|1049 special_log1p special_ops OPS.COMPOSITE composite -;1383 special_log1p.out out_variants EXPLICIT explicit -
+988 1384|1050 special_sinc special_ops OPS.COMPOSITE composite -;1384 special_sinc.out out_variants EXPLICIT explicit -
+989 1385|1051 special_logit special_ops OPS.COMPOSITE composite -;1385 special_logit.out out_variants EXPLICIT explicit -
+990 1386|1052 special_round special_ops OPS.COMPOSITE composite -;1386 special_round.out out_variants EXPLICIT explicit -
+991 993 992 1387 1388 1389|1053 special_xlogy special_ops OPS.COMPOSITE composite -;1054 special_xlogy.self_scalar special_ops OPS.COMPOSITE composite -;1055 special_xlogy.other_scalar special_ops OPS.COMPOSITE composite -;1387 special_xlogy.out out_variants EXPLICIT explicit -;1388 special_xlogy.self_scalar_out out_variants EXPLICIT explicit -;1389 special_xlogy.other_scalar_out out_variants EXPLICIT explicit -
+994|1056 special_log_softmax special_ops OPS.COMPOSITE composite -
+995|1057 special_softmax special_ops OPS.COMPOSITE composite -
+996 1390|1058 special_logsumexp special_ops OPS.COMPOSITE composite -;1390 special_logsumexp.out out_variants EXPLICIT explicit -
+997 1391|1059 special_gammainc special_ops OPS.COMPOSITE composite -;1391 special_gammainc.out out_variants EXPLICIT explicit -
+998 1392|1060 special_gammaincc special_ops OPS.COMPOSITE composite -;1392 special_gammaincc.out out_variants EXPLICIT explicit -
+999 1393|1061 special_polygamma special_ops OPS.COMPOSITE composite -;1393 special_polygamma.out out_variants EXPLICIT explicit -
+1000 1394|1062 special_multigammaln special_ops OPS.COMPOSITE composite -;1394 special_multigammaln.out out_variants EXPLICIT explicit -
+1001 1395|1063 special_ndtr special_ops OPS.COMPOSITE composite -;1395 special_ndtr.out out_variants EXPLICIT explicit -
+1002 1396|649 _fft_c2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1396 _fft_c2c.out out_variants EXPLICIT explicit -
+1003 1397|650 _fft_r2c spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1397 _fft_r2c.out out_variants EXPLICIT explicit -
+1004 1398|651 _fft_c2r spectral OPS.KERNELS own_meta spectral.OPS.META_KERNELS;1398 _fft_c2r.out out_variants EXPLICIT explicit -
+1005|1064 fft_fft spectral OPS.COMPOSITE composite -
+1006|1065 fft_ifft spectral OPS.COMPOSITE composite -
+1007|1066 fft_rfft spectral OPS.COMPOSITE composite -
+1008|1067 fft_irfft spectral OPS.COMPOSITE composite -
+1009|1068 fft_hfft spectral OPS.COMPOSITE composite -
+1010|1069 fft_ihfft spectral OPS.COMPOSITE composite -
+1011|1070 fft_fft2 spectral OPS.COMPOSITE composite -
+1012|1071 fft_ifft2 spectral OPS.COMPOSITE composite -
+1013|1072 fft_rfft2 spectral OPS.COMPOSITE composite -
+1014|1073 fft_irfft2 spectral OPS.COMPOSITE composite -
+1015|1074 fft_hfft2 spectral OPS.COMPOSITE composite -
+1016|1075 fft_ihfft2 spectral OPS.COMPOSITE composite -
+1017|1076 fft_fftn spectral OPS.COMPOSITE composite -
+1018|1077 fft_ifftn spectral OPS.COMPOSITE composite -
+1019|1078 fft_rfftn spectral OPS.COMPOSITE composite -
+1020|1079 fft_irfftn spectral OPS.COMPOSITE composite -
+1021|1080 fft_hfftn spectral OPS.COMPOSITE composite -
+1022|1081 fft_ihfftn spectral OPS.COMPOSITE composite -
+1023|1082 fft_fftshift spectral OPS.COMPOSITE composite -
+1024|1083 fft_ifftshift spectral OPS.COMPOSITE composite -
+1025|652 unfold_backward spectral OPS.KERNELS proxy -
+1026 1027|1084 stft spectral OPS.COMPOSITE composite -;1085 stft.center spectral OPS.COMPOSITE composite -
+1028|1086 istft spectral OPS.COMPOSITE composite -
+1029|653 _unique2 statistics OPS.KERNELS data_dependent -
+1030|654 _unique statistics OPS.KERNELS data_dependent -
+1031|655 unique_dim statistics OPS.KERNELS data_dependent -
+1032|656 unique_dim_consecutive statistics OPS.KERNELS data_dependent -
+1033|657 unique_consecutive statistics OPS.KERNELS data_dependent -
+1034|658 bincount statistics OPS.KERNELS data_dependent -
+1035|659 _histogramdd_bin_edges statistics OPS.KERNELS proxy -
+1036|660 _histogramdd_from_bin_cts statistics OPS.KERNELS proxy -
+1037|661 _histogramdd_from_bin_tensors statistics OPS.KERNELS proxy -
+1038 1039 1040|1087 histogramdd statistics OPS.COMPOSITE composite -;1088 histogramdd.int_bins statistics OPS.COMPOSITE composite -;1089 histogramdd.TensorList_bins statistics OPS.COMPOSITE composite -
+1041 1257 1042 1258|662 histogram.bins_tensor statistics OPS.KERNELS proxy -;663 histogram.bin_ct statistics OPS.KERNELS proxy -;1257 histogram.bins_tensor_out out_variants EXPLICIT explicit -;1258 histogram.bin_ct_out out_variants EXPLICIT explicit -
+1043 1399|664 histc statistics OPS.KERNELS proxy -;1399 histc.out out_variants EXPLICIT explicit -
+1044 1045 1256|665 nanmedian statistics OPS.KERNELS proxy -;666 nanmedian.dim statistics OPS.KERNELS proxy -;1256 nanmedian.dim_values out_variants EXPLICIT explicit -
+1046|667 _logcumsumexp statistics OPS.KERNELS proxy -
+1047 1400|668 logcumsumexp statistics OPS.KERNELS proxy -;1400 logcumsumexp.out out_variants EXPLICIT explicit -
+1048 1401|669 renorm statistics OPS.KERNELS proxy -;1401 renorm.out out_variants EXPLICIT explicit -
+1049|670 renorm_ statistics OPS.KERNELS inplace -
+1050|671 dist statistics OPS.KERNELS proxy -
+1051|672 segment_reduce statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+1052|673 _segment_reduce_backward statistics OPS.KERNELS own_meta statistics.OPS.META_KERNELS
+1053 1402|1090 msort statistics OPS.COMPOSITE composite -;1402 msort.out out_variants EXPLICIT explicit -
+1054 1055|1091 trapezoid.x statistics OPS.COMPOSITE composite -;1092 trapezoid.dx statistics OPS.COMPOSITE composite -
+1056 1057|1093 trapz.x statistics OPS.COMPOSITE composite -;1094 trapz.dx statistics OPS.COMPOSITE composite -
+1058 1059|1095 cumulative_trapezoid.x statistics OPS.COMPOSITE composite -;1096 cumulative_trapezoid.dx statistics OPS.COMPOSITE composite -
+1060|1097 cov statistics OPS.COMPOSITE composite -
+1061|1098 corrcoef statistics OPS.COMPOSITE composite -
+1062 1063 1403 1404|1099 quantile statistics OPS.COMPOSITE composite -;1100 quantile.scalar statistics OPS.COMPOSITE composite -;1403 quantile.out out_variants EXPLICIT explicit -;1404 quantile.scalar_out out_variants EXPLICIT explicit -
+1064 1065 1405 1406|1101 nanquantile statistics OPS.COMPOSITE composite -;1102 nanquantile.scalar statistics OPS.COMPOSITE composite -;1405 nanquantile.out out_variants EXPLICIT explicit -;1406 nanquantile.scalar_out out_variants EXPLICIT explicit -
+1068 1069 1070 1071 1072 1066 1067|1103 gradient.tensorarrayint statistics OPS.COMPOSITE composite -;1104 gradient.tensorarray statistics OPS.COMPOSITE composite -;1105 gradient.scalarint statistics OPS.COMPOSITE composite -;1106 gradient.scalararray statistics OPS.COMPOSITE composite -;1107 gradient.array statistics OPS.COMPOSITE composite -;1108 gradient.scalarrayint statistics OPS.COMPOSITE composite -;1109 gradient.scalarrayarray statistics OPS.COMPOSITE composite -
+1073|1110 is_nonzero surface_ops OPS.COMPOSITE composite -
+1074|674 is_same_size surface_ops OPS.KERNELS meta_aware -
+1075|675 is_signed surface_ops OPS.KERNELS meta_aware -
+1076|676 is_pinned surface_ops OPS.KERNELS meta_aware -
+1077|677 pin_memory surface_ops OPS.KERNELS meta_aware -
+1078 1079|678 range.step surface_ops OPS.KERNELS own_meta surface_ops.OPS.META_KERNELS;679 range surface_ops OPS.KERNELS own_meta surface_ops.OPS.META_KERNELS
+1080|1111 vander surface_ops OPS.COMPOSITE composite -
+1081 1407|1112 chain_matmul surface_ops OPS.COMPOSITE composite -;1407 chain_matmul.out out_variants EXPLICIT explicit -
+1082|1113 frobenius_norm.dim surface_ops OPS.COMPOSITE composite -
+1083 1084|1114 nuclear_norm surface_ops OPS.COMPOSITE composite -;1115 nuclear_norm.dim surface_ops OPS.COMPOSITE composite -
+1085|1116 negative_ surface_ops OPS.COMPOSITE composite -
+1086|1117 fill_diagonal_ surface_ops OPS.COMPOSITE composite -
+1087|680 slice_inverse surface_ops OPS.KERNELS own_meta surface_ops.OPS.META_KERNELS
+1088 1233|681 asin trig_ops KERNELS pointwise -;1233 asin.out out_variants EXPLICIT explicit -
+1089 1234|682 acos trig_ops KERNELS pointwise -;1234 acos.out out_variants EXPLICIT explicit -
+1090 1235|683 atan trig_ops KERNELS pointwise -;1235 atan.out out_variants EXPLICIT explicit -
+1091 1236|684 sinh trig_ops KERNELS pointwise -;1236 sinh.out out_variants EXPLICIT explicit -
+1092 1237|685 cosh trig_ops KERNELS pointwise -;1237 cosh.out out_variants EXPLICIT explicit -
+1093 1238|686 asinh trig_ops KERNELS pointwise -;1238 asinh.out out_variants EXPLICIT explicit -
+1094 1239|687 acosh trig_ops KERNELS pointwise -;1239 acosh.out out_variants EXPLICIT explicit -
+1095 1240|688 atanh trig_ops KERNELS pointwise -;1240 atanh.out out_variants EXPLICIT explicit -
+1096 1241|689 deg2rad trig_ops KERNELS pointwise -;1241 deg2rad.out out_variants EXPLICIT explicit -
+1097 1242|690 rad2deg trig_ops KERNELS pointwise -;1242 rad2deg.out out_variants EXPLICIT explicit -
+1098|697 asin_ trig_ops KERNELS inplace -
+1099|698 acos_ trig_ops KERNELS inplace -
+1100|699 atan_ trig_ops KERNELS inplace -
+1101|700 sinh_ trig_ops KERNELS inplace -
+1102|701 cosh_ trig_ops KERNELS inplace -
+1103|702 asinh_ trig_ops KERNELS inplace -
+1104|703 acosh_ trig_ops KERNELS inplace -
+1105|704 atanh_ trig_ops KERNELS inplace -
+1106|705 deg2rad_ trig_ops KERNELS inplace -
+1107|706 rad2deg_ trig_ops KERNELS inplace -
+1108 1243|691 logit trig_ops KERNELS pointwise -;1243 logit.out out_variants EXPLICIT explicit -
+1109|707 logit_ trig_ops KERNELS inplace -
+1110 1244|692 signbit trig_ops KERNELS pointwise -;1244 signbit.out out_variants EXPLICIT explicit -
+1111 1245|693 fmax trig_ops KERNELS pointwise -;1245 fmax.out out_variants EXPLICIT explicit -
+1112 1246|694 fmin trig_ops KERNELS pointwise -;1246 fmin.out out_variants EXPLICIT explicit -
+1113 1247|695 isposinf trig_ops KERNELS pointwise -;1247 isposinf.out out_variants EXPLICIT explicit -
+1114 1248|696 isneginf trig_ops KERNELS pointwise -;1248 isneginf.out out_variants EXPLICIT explicit -
+1115|749 _unsafe_view unsafe_view OPS.KERNELS proxy -
+1116 1117|1118 hann_window window_functions OPS.COMPOSITE composite -;1119 hann_window.periodic window_functions OPS.COMPOSITE composite -
+1118 1119 1126 1127|1120 hamming_window window_functions OPS.COMPOSITE composite -;1121 hamming_window.periodic window_functions OPS.COMPOSITE composite -;1128 hamming_window.periodic_alpha window_functions OPS.COMPOSITE composite -;1129 hamming_window.periodic_alpha_beta window_functions OPS.COMPOSITE composite -
+1120 1121|1122 blackman_window window_functions OPS.COMPOSITE composite -;1123 blackman_window.periodic window_functions OPS.COMPOSITE composite -
+1122 1123|1124 bartlett_window window_functions OPS.COMPOSITE composite -;1125 bartlett_window.periodic window_functions OPS.COMPOSITE composite -
+1124 1125 1128|1126 kaiser_window window_functions OPS.COMPOSITE composite -;1127 kaiser_window.periodic window_functions OPS.COMPOSITE composite -;1130 kaiser_window.beta window_functions OPS.COMPOSITE composite -
+1129 1130|750 randperm window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS;751 randperm.generator window_functions OPS.KERNELS own_meta window_functions.OPS.META_KERNELS"""
 
 # Packets torch has as torch.<name> and as Tensor.<name> (variants.txt).
 FUNCTIONS = (
@@ -4349,6 +4435,7 @@ FUNCTIONS = (
     'bilinear',
     'binary_cross_entropy_with_logits',
     'bincount',
+    'binomial',
     'bitwise_and',
     'bitwise_left_shift',
     'bitwise_not',
@@ -4368,6 +4455,7 @@ FUNCTIONS = (
     'ceil_',
     'celu',
     'celu_',
+    'chain_matmul',
     'channel_shuffle',
     'cholesky',
     'cholesky_inverse',
@@ -4479,6 +4567,7 @@ FUNCTIONS = (
     'frac',
     'frac_',
     'frexp',
+    'frobenius_norm',
     'full',
     'full_like',
     'gather',
@@ -4522,6 +4611,9 @@ FUNCTIONS = (
     'inner',
     'instance_norm',
     'inverse',
+    'is_nonzero',
+    'is_same_size',
+    'is_signed',
     'isclose',
     'isfinite',
     'isin',
@@ -4613,12 +4705,14 @@ FUNCTIONS = (
     'ne',
     'neg',
     'neg_',
+    'negative_',
     'nextafter',
     'nonzero',
     'nonzero_static',
     'norm',
     'normal',
     'not_equal',
+    'nuclear_norm',
     'numel',
     'ones',
     'ones_like',
@@ -4632,6 +4726,7 @@ FUNCTIONS = (
     'pinverse',
     'pixel_shuffle',
     'pixel_unshuffle',
+    'poisson',
     'poisson_nll_loss',
     'polar',
     'polygamma',
@@ -4650,6 +4745,7 @@ FUNCTIONS = (
     'randn',
     'randn_like',
     'randperm',
+    'range',
     'ravel',
     'real',
     'reciprocal',
@@ -4697,6 +4793,7 @@ FUNCTIONS = (
     'sinh',
     'sinh_',
     'slice_copy',
+    'slice_inverse',
     'slice_scatter',
     'slogdet',
     'softmax',
@@ -4757,6 +4854,7 @@ FUNCTIONS = (
     'unsafe_split_with_sizes',
     'unsqueeze',
     'unsqueeze_copy',
+    'vander',
     'var',
     'var_mean',
     'vdot',
@@ -4926,6 +5024,7 @@ METHODS = (
     'expm1_',
     'exponential_',
     'fill_',
+    'fill_diagonal_',
     'fix',
     'fix_',
     'flatten',
@@ -4988,6 +5087,10 @@ METHODS = (
     'index_select',
     'inner',
     'inverse',
+    'is_nonzero',
+    'is_pinned',
+    'is_same_size',
+    'is_signed',
     'isclose',
     'isfinite',
     'isinf',
@@ -5077,6 +5180,7 @@ METHODS = (
     'ne_',
     'neg',
     'neg_',
+    'negative_',
     'new_empty',
     'new_empty_strided',
     'new_full',
@@ -5095,6 +5199,7 @@ METHODS = (
     'ormqr',
     'outer',
     'permute',
+    'pin_memory',
     'pinverse',
     'polygamma',
     'polygamma_',
@@ -5153,6 +5258,7 @@ METHODS = (
     'sinc_',
     'sinh',
     'sinh_',
+    'slice_inverse',
     'slice_scatter',
     'slogdet',
     'softmax',

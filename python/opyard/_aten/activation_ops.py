@@ -151,7 +151,7 @@ def _rrelu_checks(self, lower, upper):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
 
 
-def _rrelu_values(self, noise, lower, upper, training):
+def _rrelu_values(self, noise, lower, upper, training, gen):
     """The rrelu result; in training the slope of each negative element is drawn from
     U(lower, upper) and written to ``noise`` (1 for the others)."""
     x, w = _floating(self, "rrelu_with_noise_cpu")
@@ -161,7 +161,7 @@ def _rrelu_values(self, noise, lower, upper, training):
     if noise is None or tuple(noise.shape) != tuple(x.shape):
         raise RuntimeError(f"rrelu_with_noise: noise must have the input's shape {list(x.shape)}, but got "
                            f"{list(noise.shape) if noise is not None else None}")
-    draws = generator().uniform(lower, upper, x.shape).astype(w.dtype)
+    draws = generator(gen).uniform(lower, upper, x.shape).astype(w.dtype)
     slopes = np.where(w <= 0, draws, 1).astype(w.dtype)
     noise._data[...] = slopes.astype(noise._data.dtype)
     noise._bump_version()
@@ -170,12 +170,12 @@ def _rrelu_values(self, noise, lower, upper, training):
 
 def rrelu_with_noise(self, noise, lower=0.125, upper=1.0 / 3, training=False, generator=None):
     _rrelu_checks(self, lower, upper)
-    return out(_rrelu_values(self, noise, lower, upper, training), self)
+    return out(_rrelu_values(self, noise, lower, upper, training, generator), self)
 
 
 def rrelu_with_noise_(self, noise, lower=0.125, upper=1.0 / 3, training=False, generator=None):
     _rrelu_checks(self, lower, upper)
-    return inplace_result(self, _rrelu_values(self, noise, lower, upper, training), "aten::rrelu_with_noise_")
+    return inplace_result(self, _rrelu_values(self, noise, lower, upper, training, generator), "aten::rrelu_with_noise_")
 
 
 def threshold(self, threshold, value):

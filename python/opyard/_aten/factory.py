@@ -10,17 +10,20 @@ from .._memory_format import channels_last, channels_last_3d, check_memory_forma
 from .._memory_format import memory_format_permutation, preserve_format
 from .._tensor import CPU, META, _make, _make_meta
 from .common import checked_fill, inplace_result
+from .generators import default_generator, draws
+from .switches import fill_uninitialized
 
 __all__ = ["KERNELS", "META_KERNELS", "manual_seed", "generator"]
 
 
 class _LazyGen(type):
-    # ``numpy.random`` costs a tenth of ``import opyard``: the default generator is made on the
-    # first draw, after which ``_Rng.gen`` is a plain class attribute (kernels read it directly).
+    # ``numpy.random`` costs a tenth of ``import opyard``: the default generator's numpy generator is
+    # made on the first draw, after which ``_Rng.gen`` is a plain class attribute (kernels read it
+    # directly); re-seeding and ``set_state`` change it in place (``generators.py``).
     def __getattr__(cls, name):
         if name != "gen":
             raise AttributeError(f"type object '_Rng' has no attribute '{name}'")
-        cls.gen = np.random.default_rng()
+        cls.gen = default_generator._gen()
         return cls.gen
 
 
@@ -29,13 +32,14 @@ class _Rng(metaclass=_LazyGen):
 
 
 def manual_seed(seed):
-    """Seed opyard's random number generator (reproducible ``rand``/``randn``/``randint``)."""
-    _Rng.gen = np.random.default_rng(int(seed))
-    return _Rng
+    """Seed opyard's default generator (torch's ``manual_seed``: ``int(seed)``, any integer in
+    ``[-2**63, 2**64)``); returns it."""
+    return default_generator.manual_seed(int(seed))
 
 
-def generator():
-    return _Rng.gen
+def generator(g=None):
+    """The numpy generator a kernel draws from: that of ``g`` (an ``opyard.Generator``) or the default's."""
+    return _Rng.gen if g is None else draws(g)
 
 
 def _device(device):
@@ -103,7 +107,7 @@ def _c_strides(shape):
 
 def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     np_dt = _dt(dtype).np
-    return _new(laid_out(lambda s: np.empty(s, np_dt), _size(size), memory_format), device)
+    return _new(fill_uninitialized(laid_out(lambda s: np.empty(s, np_dt), _size(size), memory_format)), device)
 
 
 def _strided_storage(size, stride):
@@ -122,7 +126,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_mem
     """Uninitialized memory laid out with the requested strides (``x.stride()`` reports them)."""
     size, stride = _size(size), _size(stride)
     npd = _dt(dtype).np
-    buf = np.empty(_strided_storage(size, stride), npd)
+    buf = fill_uninitialized(np.empty(_strided_storage(size, stride), npd))
     item = buf.itemsize
     return _new(np.lib.stride_tricks.as_strided(buf, size, [s * item for s in stride]), device)
 
@@ -259,18 +263,52 @@ def eye_m(n, m, *, dtype=None, layout=None, device=None, pin_memory=None):
     return _new(np.eye(*_eye_sizes(n, m), dtype=_dt(dtype).np), device)
 
 
-def rand(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+def rand(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
     require_floating("rand", "check_uniform_bounds", dtype)
-    return _new(_Rng.gen.random(_size(size)).astype(_dt(dtype).np), device)
+    gen = _Rng.gen if generator is None else draws(generator)
+    return _new(gen.random(_size(size)).astype(_dt(dtype).np), device)
 
 
-def randn(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+def randn(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
     require_floating("randn", "normal_kernel_cpu", dtype)
-    return _new(_Rng.gen.standard_normal(_size(size)).astype(_dt(dtype).np), device)
+    gen = _Rng.gen if generator is None else draws(generator)
+    return _new(gen.standard_normal(_size(size)).astype(_dt(dtype).np), device)
 
 
-def randint(high, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(_Rng.gen.integers(0, high, _size(size)).astype(_dt(dtype, D.int64).np), device)
+_INT_RANGES = {}  # dtype -> (min, max): numpy's iinfo costs more than a draw of a few integers
+
+
+def _int_range(dt):
+    r = _INT_RANGES.get(dt)
+    if r is None:
+        if dt.name == "bool":
+            r = 0, 1
+        else:
+            info = np.iinfo(dt.np)
+            r = int(info.min), int(info.max)
+        _INT_RANGES[dt] = r
+    return r
+
+
+def _check_from_to(dt, low, high):
+    """torch's ``random_(from, to)`` checks: ``from < to``, both ends representable in ``dt``."""
+    if not low < high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    if dt.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
+    if dt.is_floating_point:
+        return  # torch only warns past 2**digits (integers there are not all representable)
+    lo, hi = _int_range(dt)
+    if not lo <= low <= hi:
+        raise RuntimeError(f"from is out of bounds for {D.c_type_name(dt)}")
+    if not lo <= high - 1 <= hi:
+        raise RuntimeError(f"to - 1 is out of bounds for {D.c_type_name(dt)}")
+
+
+def randint(high, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    _check_from_to(_dt(dtype, D.int64), 0, high)
+    gen = _Rng.gen if generator is None else draws(generator)
+    return _new(gen.integers(0, high, _size(size)).astype(_dt(dtype, D.int64).np), device)
 
 
 def like_format(self, memory_format):
@@ -342,11 +380,12 @@ def _check_uniform(dt, from_, to):
 
 def uniform_(self, from_=0, to=1, *, generator=None):
     _check_uniform(self.dtype, from_, to)
+    gen = _Rng.gen if generator is None else draws(generator)
     shape = self._data.shape
     if self.dtype._cat == 3:  # torch draws both parts of a complex element from [from, to)
-        return inplace_result(self, _Rng.gen.uniform(from_, to, shape) + 1j * _Rng.gen.uniform(from_, to, shape),
+        return inplace_result(self, gen.uniform(from_, to, shape) + 1j * gen.uniform(from_, to, shape),
                               "aten::uniform_")
-    return inplace_result(self, _Rng.gen.uniform(from_, to, shape), "aten::uniform_")
+    return inplace_result(self, gen.uniform(from_, to, shape), "aten::uniform_")
 
 
 def normal_(self, mean=0, std=1, *, generator=None):
@@ -354,12 +393,13 @@ def normal_(self, mean=0, std=1, *, generator=None):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     if self.dtype._cat < 2:
         raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{D.legacy_name(self.dtype)}'")
+    gen = _Rng.gen if generator is None else draws(generator)
     shape = self._data.shape
     if self.dtype._cat == 3:  # torch: both parts normal around ``mean``, each of deviation std / sqrt(2)
         part = std / math.sqrt(2)
-        return inplace_result(self, _Rng.gen.normal(mean, part, shape) + 1j * _Rng.gen.normal(mean, part, shape),
+        return inplace_result(self, gen.normal(mean, part, shape) + 1j * gen.normal(mean, part, shape),
                               "aten::normal_")
-    return inplace_result(self, _Rng.gen.normal(mean, std, shape), "aten::normal_")
+    return inplace_result(self, gen.normal(mean, std, shape), "aten::normal_")
 
 
 def to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
@@ -400,6 +440,7 @@ def _meta_factory(kind):
         if kind == "full":
             return _make_meta(_size(args[0]), _fill_dtype(args[1], dtype))
         if kind == "randint":
+            _check_from_to(_dt(dtype, D.int64), 0, args[0])
             return _make_meta(_size(args[1]), _dt(dtype, D.int64))
         if kind == "strided":
             _strided_storage(_size(args[0]), _size(args[1]))

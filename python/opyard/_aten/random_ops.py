@@ -22,7 +22,7 @@ from ._declare import OpTable
 from .common import A, broadcast_shape, inplace_result, out, tensor_result_dtype
 from .out_variants import write_out
 from .shape import expand as _expand_kernel
-from .factory import _new, _relaid, format_strides, generator, like_format
+from .factory import _check_from_to, _int_range, _new, _relaid, format_strides, generator, like_format
 
 __all__ = ["OPS"]
 
@@ -75,7 +75,7 @@ def _check_cauchy(self, median=0, sigma=1, *, generator=None):
 
 def _cauchy_(self, median=0, sigma=1, *, generator=None):
     _check_cauchy(self, median, sigma)
-    u = _gen().random(self.shape)
+    u = _gen(generator).random(self.shape)
     return _fill(self, median + sigma * np.tan(np.pi * (u - 0.5)), "aten::cauchy_")
 
 
@@ -87,7 +87,7 @@ def _check_exponential(self, lambd=1, *, generator=None):
 
 def _exponential_(self, lambd=1, *, generator=None):
     _check_exponential(self, lambd)
-    return _fill(self, _gen().exponential(1.0 / lambd, self.shape), "aten::exponential_")
+    return _fill(self, _gen(generator).exponential(1.0 / lambd, self.shape), "aten::exponential_")
 
 
 def _check_log_normal(self, mean=1, std=2, *, generator=None):
@@ -99,7 +99,7 @@ def _check_log_normal(self, mean=1, std=2, *, generator=None):
 
 def _log_normal_(self, mean=1, std=2, *, generator=None):
     _check_log_normal(self, mean, std)
-    return _fill(self, np.exp(_gen().normal(mean, std, self.shape)), "aten::log_normal_")
+    return _fill(self, np.exp(_gen(generator).normal(mean, std, self.shape)), "aten::log_normal_")
 
 
 def _check_geometric(self, p, *, generator=None):
@@ -112,7 +112,7 @@ def _check_geometric(self, p, *, generator=None):
 def _geometric_(self, p, *, generator=None):
     """The number of Bernoulli(p) trials up to the first success: 1, 2, ..."""
     _check_geometric(self, p)
-    return _fill(self, _gen().geometric(p, self.shape), "aten::geometric_")
+    return _fill(self, _gen(generator).geometric(p, self.shape), "aten::geometric_")
 
 
 _op("cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)",
@@ -125,8 +125,8 @@ _op("geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tenso
     meta=_meta_inplace(_check_geometric))(_geometric_)
 
 
-def _gen():
-    return generator()
+def _gen(g):
+    return generator(g)
 
 
 # --- bernoulli -------------------------------------------------------------------------------------
@@ -141,12 +141,12 @@ def _check_bernoulli_tensor(self, p):
         raise _not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
 
 
-def _bernoulli_draw(self, p):
+def _bernoulli_draw(self, p, g):
     """0/1 draws of ``self``'s shape, each 1 with the probability in ``p`` (broadcast to ``self``)."""
     probs = p._data.astype(np.float64)
     if probs.size and not ((probs >= 0) & (probs <= 1)).all():  # nan fails both
         raise RuntimeError(_P_RANGE)
-    return _gen().random(self.shape) < np.broadcast_to(probs, self.shape)
+    return _gen(g).random(self.shape) < np.broadcast_to(probs, self.shape)
 
 
 def _meta_bernoulli(self, *, generator=None):
@@ -159,7 +159,7 @@ def _meta_bernoulli(self, *, generator=None):
 def bernoulli(self, *, generator=None):
     """A 0/1 draw per element of ``self``, 1 with the probability that element holds."""
     _check_bernoulli_tensor(self, self)
-    return out(_bernoulli_draw(self, self).astype(self.dtype.np), self)
+    return out(_bernoulli_draw(self, self, generator).astype(self.dtype.np), self)
 
 
 def _check_bernoulli_float(self, p=0.5, *, generator=None):
@@ -178,18 +178,18 @@ def _meta_bernoulli_p(self, p, *, generator=None):
 def bernoulli_p(self, p, *, generator=None):
     """A 0/1 draw per element of ``self``'s shape and dtype, each 1 with probability ``p``."""
     _check_bernoulli_float(self, p)
-    return out((_gen().random(self.shape) < p).astype(self.dtype.np), self)
+    return out((_gen(generator).random(self.shape) < p).astype(self.dtype.np), self)
 
 
 def _bernoulli_float_(self, p=0.5, *, generator=None):
     _check_bernoulli_float(self, p)
-    return _fill(self, _gen().random(self.shape) < p, "aten::bernoulli_")
+    return _fill(self, _gen(generator).random(self.shape) < p, "aten::bernoulli_")
 
 
 def _bernoulli_tensor_(self, p, *, generator=None):
     _check_bernoulli_tensor(self, p)
     p = _expand_kernel(p, list(self.shape))  # torch's expand and its error for shapes that do not broadcast
-    return _fill(self, _bernoulli_draw(self, p), "aten::bernoulli_")
+    return _fill(self, _bernoulli_draw(self, p, generator), "aten::bernoulli_")
 
 
 def _meta_bernoulli_tensor_(self, p, *, generator=None):
@@ -207,29 +207,6 @@ _op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None
 
 # --- random_ and randint_like ----------------------------------------------------------------------
 
-def _int_range(dt):
-    if dt.name == "bool":
-        return 0, 1
-    info = np.iinfo(dt.np)
-    return int(info.min), int(info.max)
-
-
-def _check_from_to(dt, low, high):
-    """torch's ``random_(from, to)`` checks: ``from < to``, both ends representable in ``dt``."""
-    if not low < high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    if dt.is_complex:
-        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
-    if dt.is_floating_point:
-        return  # torch only warns past 2**digits (integers there are not all representable)
-    lo, hi = _int_range(dt)
-    ctype = D.c_type_name(dt)
-    if not lo <= low <= hi:
-        raise RuntimeError(f"from is out of bounds for {ctype}")
-    if not lo <= high - 1 <= hi:
-        raise RuntimeError(f"to - 1 is out of bounds for {ctype}")
-
-
 def _default_range(dt):
     """``random_()`` without bounds: [0, 2**digits] for floating types, the type's non-negative range
     for integers, {0, 1} for bool."""
@@ -240,27 +217,27 @@ def _default_range(dt):
     return 0, _int_range(dt)[1] + 1
 
 
-def _draw_ints(low, high, shape):
+def _draw_ints(low, high, shape, g):
     """Uniform integers in [low, high) (int64, or Python ints past int64 for uint64)."""
     if high - 1 > np.iinfo(np.int64).max:
-        return _gen().integers(low, high, shape, dtype=np.uint64)
-    return _gen().integers(low, high, shape, dtype=np.int64)
+        return _gen(g).integers(low, high, shape, dtype=np.uint64)
+    return _gen(g).integers(low, high, shape, dtype=np.int64)
 
 
 def _random_from(self, from_, to=None, *, generator=None):
     high = to if to is not None else _default_range(self.dtype)[1]
     _check_from_to(self.dtype, from_, high)
-    return _fill(self, _draw_ints(from_, high, self.shape), "aten::random_")
+    return _fill(self, _draw_ints(from_, high, self.shape, generator), "aten::random_")
 
 
 def _random_to(self, to, *, generator=None):
     _check_from_to(self.dtype, 0, to)
-    return _fill(self, _draw_ints(0, to, self.shape), "aten::random_")
+    return _fill(self, _draw_ints(0, to, self.shape, generator), "aten::random_")
 
 
 def _random(self, *, generator=None):
     low, high = _default_range(self.dtype)
-    return _fill(self, _draw_ints(low, high, self.shape), "aten::random_")
+    return _fill(self, _draw_ints(low, high, self.shape, generator), "aten::random_")
 
 
 def _meta_random_from(self, from_, to=None, *, generator=None):
@@ -295,13 +272,13 @@ def _high_of(high):
     return int(high.item())
 
 
-def _randint_like(self, low, high, dtype, device, memory_format, meta):
+def _randint_like(self, low, high, dtype, device, memory_format, meta, generator):
     dt = dtype if dtype is not None else self.dtype
     _check_from_to(dt, low, high)
     fmt = like_format(self, memory_format)
     if meta:
         return _make_meta(self.shape, dt, format_strides(tuple(self.shape), fmt))
-    arr = _draw_ints(low, high, tuple(self.shape)).astype(dt.np, copy=False)
+    arr = _draw_ints(low, high, tuple(self.shape), generator).astype(dt.np, copy=False)
     return _relaid(_new(arr, device if device is not None else self._dev), fmt)
 
 
@@ -312,21 +289,21 @@ _LIKE = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool
 def _randint_like_high(meta):
     def kernel(self, high, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):
-        return _randint_like(self, 0, high, dtype, device, memory_format, meta)
+        return _randint_like(self, 0, high, dtype, device, memory_format, meta, generator)
     return kernel
 
 
 def _randint_like_tensor(meta):
     def kernel(self, high, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):
-        return _randint_like(self, 0, _high_of(high), dtype, device, memory_format, meta)
+        return _randint_like(self, 0, _high_of(high), dtype, device, memory_format, meta, generator)
     return kernel
 
 
 def _randint_like_low(meta):
     def kernel(self, low, high, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None,
                memory_format=None):
-        return _randint_like(self, low, high, dtype, device, memory_format, meta)
+        return _randint_like(self, low, high, dtype, device, memory_format, meta, generator)
     return kernel
 
 
@@ -379,9 +356,9 @@ def multinomial(self, num_samples, replacement=False, *, generator=None):
         return out(np.zeros(shape, dtype=np.int64), self)
     p = np.atleast_2d(self._data.astype(np.float64))
     if not replacement or num_samples == 1:
-        idx = _exponential_race(p, num_samples)
+        idx = _exponential_race(p, num_samples, generator)
     else:
-        idx = _inverse_cdf(p, num_samples)
+        idx = _inverse_cdf(p, num_samples, generator)
     return out(np.ascontiguousarray(idx.reshape(shape)), self)
 
 
@@ -392,11 +369,11 @@ def multinomial_out(self, num_samples, replacement=False, *, generator=None, out
     torch's kernel resizes it)."""
     if out.dtype is not D.int64:
         raise RuntimeError(f"multinomial expects Long tensor out, got: {_LEGACY(out.dtype)}")
-    r = A.multinomial(self, num_samples, replacement)
+    r = A.multinomial(self, num_samples, replacement, generator=generator)
     return write_out("aten::multinomial.out", r, out, exact=True, warn_resize=False)
 
 
-def _exponential_race(p, n):
+def _exponential_race(p, n, g):
     """torch's draw without replacement: the ``n`` largest ``p / q`` per row, ``q ~ Exp(1)``."""
     if p.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
@@ -404,7 +381,7 @@ def _exponential_race(p, n):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (p.sum(axis=1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    keys = p / _gen().exponential(1.0, p.shape)
+    keys = p / _gen(g).exponential(1.0, p.shape)
     if n == 1:
         return np.argmax(keys, axis=1)[:, None]
     if n < p.shape[1]:  # the n largest keys, then sorted largest first (torch's topk)
@@ -414,7 +391,7 @@ def _exponential_race(p, n):
     return np.argsort(-keys, axis=1, kind="stable")
 
 
-def _inverse_cdf(p, n):
+def _inverse_cdf(p, n, g):
     """torch's draw with replacement: each row's cumulative distribution (checked entry by entry in
     row order, as torch's loop) inverted at uniform samples."""
     bad = ~(p >= 0) | ~np.isfinite(p)
@@ -433,7 +410,7 @@ def _inverse_cdf(p, n):
     # One search over every row: row r's distribution shifted to [2r, 2r + 1]; the samples are
     # searched in increasing order (each search starts near the last one), then put back in place.
     shift = 2.0 * np.arange(rows)[:, None]
-    u = _gen().random((rows, n))
+    u = _gen(g).random((rows, n))
     order = np.argsort(u, axis=1)
     keys = np.take_along_axis(u, order, axis=1) + shift
     found = np.searchsorted((cum + shift).ravel(), keys.ravel(), side="left").reshape(rows, n)
@@ -460,16 +437,16 @@ def _check_std_tensor(std):
         raise RuntimeError("normal expects all elements of std >= 0.0")
 
 
-def _standard(dt, shape):
+def _standard(dt, shape, g):
     """Standard normal draws of ``shape`` (complex: unit variance split over the two parts, as torch)."""
     if dt.is_complex:
-        z = _gen().standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
+        z = _gen(g).standard_normal(tuple(shape) + (2,)) * np.sqrt(0.5)
         return z[..., 0] + 1j * z[..., 1]
-    return _gen().standard_normal(tuple(shape))
+    return _gen(g).standard_normal(tuple(shape))
 
 
-def _normal(mean, std, dt, shape, ref):
-    draws = np.asarray(mean + std * _standard(dt, shape))
+def _normal(mean, std, dt, shape, ref, g):
+    draws = np.asarray(mean + std * _standard(dt, shape, g))
     return out(np.array(np.broadcast_to(draws, shape), dtype=dt.np, order="C"), ref)
 
 
@@ -485,7 +462,7 @@ def _meta_normal_tensor_float(mean, std=1, *, generator=None):
 def normal_tensor_float(mean, std=1, *, generator=None):
     _meta_normal_tensor_float(mean, std)
     return _normal(mean._data.astype(np.complex128 if mean.dtype.is_complex else np.float64), std, mean.dtype,
-                   mean.shape, mean)
+                   mean.shape, mean, generator)
 
 
 def _meta_normal_float_tensor(mean, std, *, generator=None):
@@ -500,7 +477,7 @@ def normal_float_tensor(mean, std, *, generator=None):
     _check_normal_dtype(std.dtype)
     _check_std_tensor(std)
     return _normal(mean, std._data.astype(np.float64 if not std.dtype.is_complex else np.complex128), std.dtype,
-                   std.shape, std)
+                   std.shape, std, generator)
 
 
 def _normal_tt_shape(mean, std):
@@ -521,7 +498,7 @@ def normal_tensor_tensor(mean, std, *, generator=None):
     dt, shape = _normal_tt_shape(mean, std)
     _check_std_tensor(std)
     wide = np.complex128 if dt.is_complex else np.float64
-    return _normal(mean._data.astype(wide), std._data.astype(wide), dt, shape, mean)
+    return _normal(mean._data.astype(wide), std._data.astype(wide), dt, shape, mean, generator)
 
 
 def _normal_float_float(meta):
@@ -532,7 +509,7 @@ def _normal_float_float(meta):
         shape = [int(s) for s in size]
         if meta:
             return _make_meta(shape, dt)
-        arr = np.asarray(mean + std * _standard(dt, shape)).astype(dt.np, copy=False)
+        arr = np.asarray(mean + std * _standard(dt, shape, generator)).astype(dt.np, copy=False)
         return _new(arr, device)
     return kernel
 
@@ -546,5 +523,5 @@ _op("normal.float_float(float mean, float std, SymInt[] size, *, Generator? gene
      "-> Tensor(a!)", kind="meta_aware")
 def normal_float_float_out(mean, std, size, *, generator=None, out):
     """``normal(mean, std, size)`` drawn in ``out``'s dtype on ``out``'s device, written into it."""
-    r = A.normal__float_float(mean, std, size, dtype=out.dtype, device=out.device)
+    r = A.normal__float_float(mean, std, size, generator=generator, dtype=out.dtype, device=out.device)
     return write_out("aten::normal.float_float_out", r, out)

@@ -4,8 +4,8 @@
 The windows are compositions of ``arange`` and pointwise ops in torch's order of operations (its
 CompositeExplicitAutograd kernels: the same values, the dtype and device from the arguments): a
 ``periodic`` window is the symmetric window one longer, without its last element; a window of
-length 0 is empty and of length 1 is ``[1.]``. ``randperm`` draws from opyard's generator (the
-``generator=`` argument takes None); its element types and checks are torch's."""
+length 0 is empty and of length 1 is ``[1.]``. ``randperm`` draws from the ``generator=`` given
+(an ``opyard.Generator``) or the default one; its element types and checks are torch's."""
 
 import math
 
@@ -15,7 +15,8 @@ from .. import _dtype as D
 from .._tensor import _make_meta
 from ._declare import OpTable
 from .common import A
-from .factory import _new, generator
+from .factory import _new
+from .factory import generator as draw_from
 
 __all__ = ["OPS"]
 
@@ -133,19 +134,11 @@ def _randperm_checked(n, dtype):
 
 
 def _randperm(meta):
-    def kernel(n, *, generator_=None, dtype=None, layout=None, device=None, pin_memory=None, **kw):
+    def kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
         dt = _randperm_checked(n, dtype)
         if meta:
             return _make_meta([n], dt)
-        return _new(generator().permutation(n).astype(dt.np), device)
-    return kernel
-
-
-def _randperm_generator(meta):
-    inner = _randperm(meta)
-
-    def kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
-        return inner(n, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
+        return _new(draw_from(generator).permutation(n).astype(dt.np), device)
     return kernel
 
 
@@ -153,4 +146,4 @@ OPS.op("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Devic
        "bool? pin_memory=None) -> Tensor", kind="factory", meta=_randperm(True))(_randperm(False))
 OPS.op("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, "
        "Device? device=None, bool? pin_memory=None) -> Tensor", kind="factory",
-       meta=_randperm_generator(True))(_randperm_generator(False))
+       meta=_randperm(True))(_randperm(False))

@@ -25,6 +25,10 @@ def _bernoulli_p(grads, a, n):
     raise RuntimeError("derivative for aten::bernoulli is not implemented")
 
 
+def _binomial(grads, a, n):
+    raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
 FORMULAS = {
     "aten::bernoulli": F("BernoulliBackward0", ("self",), _zero_grad, forward=_zero_tangent),
     "aten::bernoulli_.Tensor": F("BernoulliBackward1", ("self", "p"), _zero_like_inputs, forward=_zero_tangent),
@@ -40,12 +44,14 @@ FORMULAS = {
     "aten::normal.Tensor_float": F("NormalBackward1", ("mean",), _zero_grad, forward=_zero_tangent),
     "aten::normal.float_Tensor": F("NormalBackward2", ("std",), _zero_grad, forward=_zero_tangent),
     "aten::normal.Tensor_Tensor": F("NormalBackward3", ("mean", "std"), _zero_grad, forward=_zero_tangent),
+    "aten::poisson": F("PoissonBackward0", ("self",), _zero_grad, forward=_zero_tangent),
+    "aten::binomial": F("NotImplemented", ("count", "prob"), _binomial),
 }
 
 NON_DIFFERENTIABLE = (
     "aten::multinomial", "aten::randint_like", "aten::randint_like.generator", "aten::randint_like.Tensor",
     "aten::randint_like.Tensor_generator", "aten::randint_like.low_dtype", "aten::randint_like.low_generator_dtype",
-    "aten::normal.float_float",
+    "aten::normal.float_float", "aten::rand_like.generator", "aten::randn_like.generator",
 )
 
 from ..._exports import public_dir  # noqa: E402

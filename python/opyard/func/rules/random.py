@@ -66,6 +66,10 @@ RULES = {
     "normal.Tensor_float": unary_rule,
     "normal.float_Tensor": std_rule,
     "normal.Tensor_Tensor": pointwise_rule,
+    "rand_like.generator": random_like_rule,
+    "randn_like.generator": random_like_rule,
+    "poisson": unary_rule,
+    "binomial": pointwise_rule,
 }
 
 # name -> index of the size argument (None: the draw's shape is a tensor argument's)
@@ -73,6 +77,8 @@ RANDOM_OPS = {
     **dict.fromkeys(_INPLACE + _LIKE + ("bernoulli", "bernoulli_.Tensor", "multinomial", "normal.Tensor_float",
                                         "normal.float_Tensor", "normal.Tensor_Tensor")),
     "normal.float_float": 2,
+    **dict.fromkeys(("rand_like.generator", "randn_like.generator", "poisson", "binomial")),
+    "rand.generator": 0, "randn.generator": 0, "randint.generator": 1, "randint.low": 2, "randint.low_generator": 2,
 }
 
 from ..._exports import public_dir  # noqa: E402
