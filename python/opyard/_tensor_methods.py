@@ -13,7 +13,7 @@ import numpy as np
 from . import _dtype as D
 from ._factories import empty, tensor
 from ._tensor import Size, Tensor
-from .autograd import Function, no_grad
+from .autograd.grad_mode import no_grad
 
 __all__ = ["install"]
 
@@ -60,20 +60,30 @@ def _resized(self, sizes):
         raise RuntimeError(f"requested resize to {shown} ({numel} elements in total), but the given tensor has a "
                            f"size of {_sizes_text(self.shape)} ({self.numel()} elements). autograd's resize can "
                            "only change the shape of a given tensor, while preserving the number of elements. ")
-    return Resize.apply(self, sizes)
+    return _resize_function().apply(self, sizes)
 
 
-class Resize(Function):
-    """torch's autograd function of the out-of-place resize (its node: ``ResizeBackward``)."""
+_RESIZE = []
 
-    @staticmethod
-    def forward(ctx, tensor, sizes):
-        ctx.input_sizes = tuple(tensor.shape)
-        return tensor.contiguous().view(*sizes).clone()
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output.contiguous().view(*ctx.input_sizes), None
+def _resize_function():
+    """torch's autograd function of the out-of-place resize (its node: ``ResizeBackward``), defined on
+    first use so that ``import opyard`` does not load ``autograd.function``."""
+    if not _RESIZE:
+        from .autograd.function import Function
+
+        class Resize(Function):
+            @staticmethod
+            def forward(ctx, tensor, sizes):
+                ctx.input_sizes = tuple(tensor.shape)
+                return tensor.contiguous().view(*sizes).clone()
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                return grad_output.contiguous().view(*ctx.input_sizes), None
+
+        _RESIZE.append(Resize)
+    return _RESIZE[0]
 
 
 def resize(self, *sizes):
