@@ -6,7 +6,7 @@ VPIP    := $(VPY) -m pip
 MATURIN := $(VENV)/bin/maturin
 export VIRTUAL_ENV := $(abspath $(VENV))
 
-.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect sampling-expect protocol-expect rules-expect orders-expect windows-expect surface-expect fx-expect logging-expect
+.PHONY: help venv install wheel pictures dev demo test test-rust test-py test-general gen torch-variants bench bench-rust bench-rust-save bench-py bench-peers fuzz lint clean conformance-expect conformance-report behaviours-expect nn-spatial-expect nn-expect func-cases-expect nn-modules-expect special-expect sampling-expect protocol-expect rules-expect orders-expect windows-expect surface-expect fx-expect logging-expect repr-expect
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
@@ -132,6 +132,9 @@ fx-expect: $(PEERS)/bin/python  ## record torch 2.15's make_fx traces of tests/d
 
 logging-expect: $(PEERS)/bin/python  ## record torch 2.15's LoggingTensor lines for tests/data/logging_cases.py into tests/data/torch_logging.json (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_logging.py
+
+repr-expect: $(PEERS)/bin/python  ## record torch 2.15's repr of the tensors of tests/data/repr_cases.py into tests/data/torch_reprs.json (torch venv only)
+	$(PEERS)/bin/python tests/data/gen_torch_reprs.py
 
 orders-expect: $(PEERS)/bin/python  ## record torch 2.15's topk, sort, kthvalue and mode of rows with equal values into tests/data/torch_orders.npz (torch venv only)
 	$(PEERS)/bin/python tests/data/gen_torch_orders.py
