@@ -19,7 +19,7 @@ torch's dispatch tables); a test keeps ``RECORDED`` and ``COMPOSED`` equal to wh
 """
 
 from .. import _dtype as D
-from .._memory_format import contiguous_format
+from .._memory_format import contiguous_format, preserve_format
 from .._ops import ops, registered_keys
 
 __all__ = ["decomposition", "composition", "CALL_COMPOSITE", "RECORDED", "COMPOSED"]
@@ -170,7 +170,7 @@ def _outer(a, b):
 
 def _isfinite(x):
     if not (x.is_floating_point() or x.is_complex()):
-        return A.ones_like.default(x, dtype=D.bool, memory_format=_preserve())
+        return A.ones_like.default(x, dtype=D.bool, memory_format=preserve_format)
     return _finite(x)
 
 
@@ -179,12 +179,6 @@ def _finite(x):
     expression makes them in)."""
     not_inf = A.ne.Scalar(A.abs.default(x), float("inf"))
     return A.mul.Tensor(A.eq.Tensor(x, x), not_inf)
-
-
-def _preserve():
-    from .._memory_format import preserve_format
-
-    return preserve_format
 
 
 def _isclose(x, other, rtol=1e-05, atol=1e-08, equal_nan=False):
