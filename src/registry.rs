@@ -395,6 +395,12 @@ impl<K: Clone, C> Registry<K, C> {
         .flatten()
     }
 
+    /// Publish the overloads of `packet` (`ns::name`) staged by `define_many`.
+    /// See Note [Definitions published with their kernels] (registry/bulk.rs).
+    pub fn publish_staged(&self, packet: &str) -> Result<()> {
+        self.locked(|st, trash| st.publish_staged(packet, trash))
+    }
+
     /// The packet `ns::name`, created empty if needed (it fills as overloads are defined).
     pub fn packet(&self, ns_name: &str) -> Result<Arc<Packet<K, C>>> {
         self.locked(|st, _| st.packet(ns_name))

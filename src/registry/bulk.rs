@@ -11,6 +11,18 @@
 //! register is indistinguishable from the same rows registered one by one:
 //! same registration ids in row order, same stacks, same tables, so `dump`,
 //! destroying the library and later overrides behave alike.
+//!
+//! Note [Definitions published with their kernels]: a library that defines a
+//! packet on its first use (Note [Operators defined on first use],
+//! src/python/dispatch/lazy.rs) defines its overloads, then registers their
+//! kernels, some of which (the Autograd ones) need the defined operators.
+//! Another thread calling the packet meanwhile must not find the overloads
+//! before their kernels (it would dispatch `sum` to the autograd fallback and
+//! record a node that fails in backward). So such a batch is *staged*: the
+//! operators are defined (found by name, so the defining thread registers on
+//! them) but stay out of their packet's list, which is all a call reads,
+//! until `publish_staged` names the packet when every kernel is in. A caller
+//! that finds the list empty waits for the definer.
 
 use super::library::{check_can_define, duplicate_def, impl_key};
 use super::names::OpName;
@@ -35,11 +47,14 @@ impl<K: Clone, C> Registry<K, C> {
     /// Define every schema in library `lib`, in order; all or nothing. See
     /// Note [Bulk registration]. `compile` runs unlocked, between the checks
     /// and the re-check under the lock (Note [No foreign code under a lock]).
+    /// With `stage`, the operators stay out of their packets' lists until
+    /// `publish_staged` (Note [Definitions published with their kernels]).
     pub fn define_many(
         &self,
         lib: u64,
         mut schemas: Vec<FunctionSchema>,
         provenance: &str,
+        stage: bool,
         mut compile: impl FnMut(&Arc<FunctionSchema>) -> C,
     ) -> Result<Vec<Arc<Operator<K, C>>>> {
         let info = self.locked(|st, _| st.lib(lib).cloned())??;
@@ -77,7 +92,11 @@ impl<K: Clone, C> Registry<K, C> {
                 trash.defs.extend(op.handle.def.swap(def.take()));
                 trash.definitions_changed = true;
                 let handle = op.handle.clone();
-                st.add_to_packet(&handle, trash);
+                if stage {
+                    st.stage(&handle);
+                } else {
+                    st.add_to_packet(&handle, trash);
+                }
                 out.push(handle);
             }
             Ok(out)

@@ -32,6 +32,9 @@ pub(super) struct State<K, C> {
     /// so its cost does not grow with the number of operators.
     lib_ops: HashMap<u64, Vec<String>>,
     pub def_namespaces: HashMap<String, u64>,
+    /// Per packet (`ns::name`), overloads defined but not yet in its list:
+    /// see Note [Definitions published with their kernels] (registry/bulk.rs).
+    pub staged: HashMap<String, Vec<Arc<Operator<K, C>>>>,
     next_id: u64,
 }
 
@@ -58,6 +61,7 @@ impl<K: Clone, C> State<K, C> {
             libs: HashMap::default(),
             lib_ops: HashMap::default(),
             def_namespaces: HashMap::default(),
+            staged: HashMap::default(),
             next_id: 1,
         }
     }
@@ -138,11 +142,31 @@ impl<K: Clone, C> State<K, C> {
         // `packet` is not the last reference (the map holds one): dropping it frees nothing.
     }
 
+    /// Put `op` (just defined) in its packet's list once `publish_staged`
+    /// names the packet. See Note [Definitions published with their kernels].
+    pub fn stage(&mut self, op: &Arc<Operator<K, C>>) {
+        let base = names::split_overload(&op.name).0;
+        self.staged.entry(base.to_string()).or_default().push(op.clone());
+    }
+
+    /// Add the staged overloads of `packet` that are still defined to its list,
+    /// in the order they were defined.
+    pub fn publish_staged(&mut self, packet: &str, trash: &mut Trash<K, C>) {
+        for op in self.staged.remove(packet).unwrap_or_default() {
+            if op.def.load().is_some() {
+                self.add_to_packet(&op, trash);
+            }
+        }
+    }
+
     /// Drop `qualified` from its packet unless it is defined; forget a packet
     /// left empty that nothing outside the registry holds (a packet someone
     /// holds must stay, so that it sees a later definition of the name).
     pub fn remove_from_packet(&mut self, qualified: &str, trash: &mut Trash<K, C>) {
         let base = names::split_overload(qualified).0;
+        if let Some(staged) = self.staged.get_mut(base) {
+            staged.retain(|o| o.name != qualified || o.def.load().is_some());
+        }
         let Some(packet) = self.packets.get(base) else {
             return;
         };
@@ -293,7 +317,10 @@ impl<K: Clone, C> State<K, C> {
                     .load()
                     .iter()
                     .any(|o| Arc::ptr_eq(o, &op.handle))
-            });
+            }) || self
+                .staged
+                .get(base)
+                .is_some_and(|v| v.iter().any(|o| Arc::ptr_eq(o, &op.handle)));
             if defined != listed {
                 return Err(format!(
                     "packet of {name} is out of sync (defined: {defined})"

@@ -116,6 +116,62 @@ def test_two_threads_first_touching_one_packet():
     assert out.strip() == "[] 1 4 ['default', 'out']"
 
 
+def test_a_caller_waits_until_every_kernel_of_the_packet_is_in():
+    # Note [Definitions published with their kernels]: while the first use of ``cos`` registers its
+    # kernels (here: inside a hook run with them), another thread calling ``cos`` finds the packet
+    # empty and waits, then gets the derivative: it never sees the overloads without their kernels.
+    out = run("""
+        import threading
+        from opyard import _aten
+        y = opyard.ones(2, requires_grad=True)
+        seen, waiting = [], []
+        def other():
+            out = opyard.cos(y)
+            seen.append(type(out.grad_fn).__name__)
+            out.sum().backward()
+            seen.append(y.grad.tolist())
+        def hook(names):
+            if "aten::cos" in names:
+                t = threading.Thread(target=other)
+                t.start()
+                t.join(0.5)
+                seen.append(("waiting", t.is_alive()))
+                waiting.append(t)
+        _aten.on_define(hook)
+        print([round(v, 4) for v in opyard.cos(x).tolist()])
+        for t in waiting: t.join()
+        print(seen[0], seen[1], [round(v, 4) for v in seen[2]])
+    """)
+    assert out.splitlines() == ["[0.8776, 0.5403]", "('waiting', True) CosBackward0 [-0.8415, -0.8415]"]
+
+
+def test_threads_first_calling_packets_with_autograd():
+    # eight threads call the same pending packets first, each in its own order: every result has
+    # its derivative (no autograd fallback node from a packet seen half-registered)
+    out = run("""
+        import threading
+        fns = [opyard.sin, opyard.cos, opyard.tanh, opyard.exp, opyard.sqrt, opyard.neg]
+        barrier = threading.Barrier(8)
+        names, errors = set(), []
+        def work(i):
+            try:
+                barrier.wait()
+                for f in fns[i % 6:] + fns[:i % 6]:
+                    t = opyard.full((3,), 0.5, requires_grad=True)
+                    out = f(t)
+                    names.add(type(out.grad_fn).__name__)
+                    out.sum().backward()
+            except BaseException as e:
+                errors.append(repr(e))
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print(errors, sorted(names))
+    """)
+    assert out.strip() == ("[] ['CosBackward0', 'ExpBackward0', 'NegBackward0', 'SinBackward0', "
+                           "'SqrtBackward0', 'TanhBackward0']")
+
+
 def test_fake_and_meta_kernels_on_first_use():
     out = run("""
         from opyard.fake import FakeTensorMode

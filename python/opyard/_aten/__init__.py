@@ -148,10 +148,11 @@ def _define(packet):
             return
         del _PENDING[packet]
         try:
-            # The kernels first (their modules load now), so that the overloads and their kernels go in
-            # by two core calls back to back: another thread that finds the overloads defined (and so
-            # does not wait for this lock) finds their kernels too. One core call each (Note [Bulk
-            # registration], src/registry/bulk.rs).
+            # The kernels first (their modules load now), then the overloads and their kernels by one
+            # core call each (Note [Bulk registration], src/registry/bulk.rs). The overloads join the
+            # packet's list only at ``_defined_lazily`` below, once the hooks registered theirs too:
+            # until then another thread calling the packet finds it empty and waits for this lock (Note
+            # [Definitions published with their kernels], src/registry/bulk.rs).
             rows = _kernel_rows_of(packet)
             names = LIB.define_many(sorted(_schemas_of(packet), key=_order), forget=False)
         except BaseException:

@@ -2,7 +2,7 @@
 //! one call each. See Note [Bulk registration] (src/registry/bulk.rs).
 
 use crate::python::dispatch::keys::extract_opt_key;
-use crate::python::dispatch::lazy::ensure_defined_in;
+use crate::python::dispatch::lazy::{ensure_defined_in, is_pending_in};
 use crate::python::dispatch::library::{py_kernel, schema_arg};
 use crate::python::dispatch::operator::{Compiled, REGISTRY};
 use crate::python::errors::core_err;
@@ -27,10 +27,17 @@ pub fn _define_many(
     for schema in &parsed {
         ensure_defined_in(py, lib, &schema.name)?;
     }
+    // A definer defining its packet: the overloads join the packet's list when
+    // it reports the packet defined, with every kernel registered. See Note
+    // [Definitions published with their kernels] (src/registry/bulk.rs).
+    let stage = !parsed.is_empty()
+        && parsed
+            .iter()
+            .all(|schema| is_pending_in(lib, &schema.name));
     // The binder compiles on the first call (Note [Binder on first call],
     // src/python/dispatch/operator.rs): defining builds no Python object.
     let ops = REGISTRY
-        .define_many(lib, parsed, provenance, Compiled::new)
+        .define_many(lib, parsed, provenance, stage, Compiled::new)
         .map_err(core_err)?;
     Ok(ops.iter().map(|op| op.name.clone()).collect())
 }

@@ -18,7 +18,11 @@
 //! names it does not own; the definer is the authority (it takes its own
 //! lock, so two threads first-touching one packet define it once, and a
 //! definer re-entered through its own registrations returns at once). A name
-//! leaves the set when the definer reports it defined.
+//! leaves the set when the definer reports it defined; only then do its
+//! overloads join the packet's list, so a caller on another thread finds them
+//! with every kernel registered or not at all (and then waits for the
+//! definer): Note [Definitions published with their kernels]
+//! (src/registry/bulk.rs).
 //! Packet objects may exist before their overloads: `_packet` does not define
 //! (the functional forms and Tensor methods bind packets at import).
 
@@ -82,6 +86,21 @@ pub fn ensure_defined_in(py: Python<'_>, lib: u64, name: &str) -> PyResult<()> {
     }
 }
 
+/// `is_pending` for a name as `define` takes it: qualified, or relative to the
+/// namespace of library `lib`.
+pub fn is_pending_in(lib: u64, name: &str) -> bool {
+    if !ANY_PENDING.load(Ordering::Acquire) {
+        return false;
+    }
+    if name.contains("::") {
+        return is_pending(name);
+    }
+    match crate::python::dispatch::operator::REGISTRY.library(lib) {
+        Some(info) => is_pending(&format!("{}::{name}", info.ns)),
+        None => false,
+    }
+}
+
 /// Whether the packet of `qualified` waits for its first use.
 pub fn is_pending(qualified: &str) -> bool {
     ANY_PENDING.load(Ordering::Acquire) && PENDING.read().contains_key(packet_of(qualified))
@@ -108,12 +127,18 @@ pub fn _defer_definitions(py: Python<'_>, names: Vec<String>, definer: PyObject)
     ANY_PENDING.store(!pending.is_empty(), Ordering::Release);
 }
 
-/// The definer reports `name` (`ns::name`) defined: lookups stop calling it.
+/// The definer reports `name` (`ns::name`) defined, its kernels registered:
+/// its overloads join the packet's list (Note [Definitions published with
+/// their kernels], src/registry/bulk.rs) and lookups stop calling the definer.
 #[pyfunction]
-pub fn _defined_lazily(name: &str) {
+pub fn _defined_lazily(name: &str) -> PyResult<()> {
+    crate::python::dispatch::operator::REGISTRY
+        .publish_staged(name)
+        .map_err(crate::python::errors::core_err)?;
     let mut pending = PENDING.write();
     pending.remove(name);
     ANY_PENDING.store(!pending.is_empty(), Ordering::Release);
+    Ok(())
 }
 
 /// Whether the packet of `name` (`ns::name[.overload]`) is still to be defined.
