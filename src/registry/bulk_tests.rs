@@ -63,7 +63,9 @@ fn a_batch_equals_the_same_rows_one_by_one() {
     let many = Reg::new();
     let lib2 = library(&many);
     let parsed = SCHEMAS.iter().map(|s| parse_schema(s).unwrap()).collect();
-    let ops = many.define_many(lib2, parsed, "test.py:2", false, |_| ()).unwrap();
+    let ops = many
+        .define_many(lib2, parsed, "test.py:2", false, |_| ())
+        .unwrap();
     assert_eq!(ops.len(), 3);
     let rows = ROWS.iter().map(|(op, key, k)| row(op, *key, k)).collect();
     assert!(many.impl_many(lib2, rows, "test.py:3").unwrap().is_empty());
@@ -90,13 +92,19 @@ fn a_refused_batch_registers_nothing() {
         parse_schema(SCHEMAS[0]).unwrap(),
         parse_schema(SCHEMAS[0]).unwrap(),
     ];
-    let err = r.define_many(lib, dup, "test.py:2", false, |_| ()).err().unwrap();
+    let err = r
+        .define_many(lib, dup, "test.py:2", false, |_| ())
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("t::a"), "{err}");
     assert!(r.find_op("t::a").is_none());
     let parsed = SCHEMAS.iter().map(|s| parse_schema(s).unwrap()).collect();
-    r.define_many(lib, parsed, "test.py:2", false, |_| ()).unwrap();
+    r.define_many(lib, parsed, "test.py:2", false, |_| ())
+        .unwrap();
     let again = vec![parse_schema(SCHEMAS[2]).unwrap()];
-    assert!(r.define_many(lib, again, "test.py:4", false, |_| ()).is_err());
+    assert!(r
+        .define_many(lib, again, "test.py:4", false, |_| ())
+        .is_err());
     let bad = vec![row("a", CPU, "ok"), row("b", Undefined, "undefined key")];
     assert!(r.impl_many(lib, bad, "test.py:3").is_err());
     assert_eq!(r.dump("t::a").unwrap().1.len(), 0);
@@ -108,7 +116,8 @@ fn shadowed_rows_are_reported_and_replace_keeps_the_registration() {
     let r = Reg::new();
     let lib = library(&r);
     let parsed = SCHEMAS.iter().map(|s| parse_schema(s).unwrap()).collect();
-    r.define_many(lib, parsed, "test.py:2", false, |_| ()).unwrap();
+    r.define_many(lib, parsed, "test.py:2", false, |_| ())
+        .unwrap();
     let rows = vec![row("a", CPU, "first"), row("a", CPU, "second")];
     let shadowed = r.impl_many(lib, rows, "test.py:3").unwrap();
     assert_eq!(shadowed.len(), 1);
@@ -133,7 +142,8 @@ fn a_staged_batch_joins_its_packets_when_published() {
     let r = Reg::new();
     let lib = library(&r);
     let parsed = SCHEMAS.iter().map(|s| parse_schema(s).unwrap()).collect();
-    r.define_many(lib, parsed, "test.py:2", true, |_| ()).unwrap();
+    r.define_many(lib, parsed, "test.py:2", true, |_| ())
+        .unwrap();
     let (a, b) = (r.packet("t::a").unwrap(), r.packet("t::b").unwrap());
     assert_eq!((a.overloads().len(), b.overloads().len()), (0, 0));
     // defined and found by name: the definer registers its kernels on them

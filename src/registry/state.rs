@@ -146,7 +146,10 @@ impl<K: Clone, C> State<K, C> {
     /// names the packet. See Note [Definitions published with their kernels].
     pub fn stage(&mut self, op: &Arc<Operator<K, C>>) {
         let base = names::split_overload(&op.name).0;
-        self.staged.entry(base.to_string()).or_default().push(op.clone());
+        self.staged
+            .entry(base.to_string())
+            .or_default()
+            .push(op.clone());
     }
 
     /// Add the staged overloads of `packet` that are still defined to its list,

@@ -30,10 +30,7 @@ pub fn _define_many(
     // A definer defining its packet: the overloads join the packet's list when
     // it reports the packet defined, with every kernel registered. See Note
     // [Definitions published with their kernels] (src/registry/bulk.rs).
-    let stage = !parsed.is_empty()
-        && parsed
-            .iter()
-            .all(|schema| is_pending_in(lib, &schema.name));
+    let stage = !parsed.is_empty() && parsed.iter().all(|schema| is_pending_in(lib, &schema.name));
     // The binder compiles on the first call (Note [Binder on first call],
     // src/python/dispatch/operator.rs): defining builds no Python object.
     let ops = REGISTRY
