@@ -25,6 +25,7 @@ pub mod scan;
 pub mod select;
 pub mod std_order;
 pub mod strided;
+pub mod team;
 pub mod topk;
 pub mod unary_math;
 pub mod vmath;

@@ -1,38 +1,39 @@
-//! The intra-op thread pool of the large kernels (`opyard.set_num_threads`).
+//! The intra-op threads of the large kernels (`opyard.set_num_threads`).
 //!
-//! Note [Intra-op threads]: a kernel splits its rows across the pool only when the
-//! work is large enough to pay for waking the workers: `GRAIN` elements per task,
-//! torch's `at::internal::GRAIN_SIZE`, measured here to be where two threads start
-//! to win (a task of 32k floats takes ~10 µs; waking a rayon worker ~2-5 µs on a
-//! quiet machine, tens of µs when the cores are busy). Small inputs run on the
-//! calling thread, so the per-call cost of small ops is untouched. `num_threads()`
-//! threads work on a call (default: the machine's available parallelism, as torch's
-//! default; `set_num_threads` changes it): the calling thread and `num_threads() - 1`
-//! pool workers. The tasks are claimed from a shared counter (Note [Caller takes
-//! part]). Kernels never call back into Python, so the pool never needs the GIL.
+//! Note [Intra-op threads]: a kernel splits its rows across the team only when the
+//! work is large enough to pay for the helpers: `GRAIN` elements per task, torch's
+//! `at::internal::GRAIN_SIZE`, measured here to be where two threads start to win (a
+//! task of 32k floats takes ~10 µs). Small inputs run on the calling thread, so the
+//! per-call cost of small ops is untouched. `num_threads()` threads work on a call
+//! (default: the machine's available parallelism, as torch's default;
+//! `set_num_threads` changes it): the calling thread and `num_threads() - 1` workers
+//! of the team (`team.rs`, Note [Workers spin before they sleep]). The tasks are
+//! claimed from a shared counter (Note [Caller takes part]). Kernels never call back
+//! into Python, so the team never needs the GIL.
 //!
-//! Note [Caller takes part]: handing a whole call to the pool (`ThreadPool::install`)
-//! puts the calling thread to sleep until a woken worker has run it: two wake-ups
-//! per call, and the caller's core idle. Instead the caller spawns `num_threads() - 1`
-//! helpers and itself runs tasks from the same counter until none is left, so the
-//! work starts at once and a helper that wakes late finds less (or nothing) to do.
-//! The caller then waits only for the helpers that joined (each finishing a task it
-//! claimed), never for one not yet scheduled: a helper that starts after the call
-//! closed returns at once (rayon's scopes would wait for it, and on a busy machine a
-//! worker can wait for a core for milliseconds). So a call never takes much longer
-//! than on one thread. Which thread runs a task does not change what it computes:
-//! the tasks and their order of combination are fixed by the sizes alone.
+//! Note [Caller takes part]: handing a whole call to a worker puts the calling
+//! thread to sleep until the worker has run it: two hand-overs per call, and the
+//! caller's core idle. Instead the caller posts the call to the team and itself runs
+//! tasks from the same counter until none is left, so the work starts at once and a
+//! helper that arrives late finds less (or nothing) to do. The caller then waits
+//! only for the helpers that joined (each finishing a task it claimed), never for
+//! one not yet there: a helper that comes after the call closed returns at once (on
+//! a busy machine a worker can wait for a core for milliseconds). So a call never
+//! takes much longer than on one thread. Which thread runs a task does not change
+//! what it computes: the tasks and their order of combination are fixed by the
+//! sizes alone.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex, RwLock};
-use rayon::{ThreadPool, ThreadPoolBuilder};
+
+use super::team::{spin_until, Job, Team};
 
 /// Elements per task below which a kernel stays on the calling thread.
 pub const GRAIN: usize = 32_768;
 
-static POOL: RwLock<Option<Arc<ThreadPool>>> = RwLock::new(None);
+static TEAM: RwLock<Option<Arc<Team>>> = RwLock::new(None);
 static THREADS: RwLock<Option<usize>> = RwLock::new(None);
 
 /// The number of intra-op threads (torch's `get_num_threads`).
@@ -40,68 +41,67 @@ pub fn num_threads() -> usize {
     if let Some(n) = *THREADS.read() {
         return n;
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    // Asked once: `available_parallelism` reads the cgroup's CPU quota from files
+    // (tens of microseconds), and every large call asks how many threads it has.
+    static DEFAULT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *DEFAULT.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Sets the number of intra-op threads (at least 1); the pool is rebuilt on next use.
+/// Sets the number of intra-op threads (at least 1); the team is rebuilt on next use.
 pub fn set_num_threads(n: usize) {
     let n = n.max(1);
     *THREADS.write() = Some(n);
-    *POOL.write() = None;
+    *TEAM.write() = None;
 }
 
 /// The helpers of a call: `num_threads() - 1` workers (the caller is the last thread).
-fn pool() -> Option<Arc<ThreadPool>> {
+fn team() -> Option<Arc<Team>> {
     let n = num_threads();
     if n <= 1 {
         return None;
     }
-    if let Some(p) = POOL.read().as_ref() {
-        return Some(p.clone());
+    if let Some(t) = TEAM.read().as_ref() {
+        return Some(t.clone());
     }
-    let mut slot = POOL.write();
+    let mut slot = TEAM.write();
     if slot.is_none() {
-        *slot = ThreadPoolBuilder::new()
-            .num_threads(n - 1)
-            .thread_name(|i| format!("opyard-intraop-{i}"))
-            .build()
-            .ok()
-            .map(Arc::new);
+        *slot = Team::new(n - 1).map(Arc::new);
     }
     slot.clone()
 }
 
 /// Runs `f(i)` once for each `i` in `0..tasks`, on the calling thread and, when
-/// `parallel` and the pool exists, its workers (Note [Caller takes part]).
+/// `parallel` and the team exists, its workers (Note [Caller takes part]).
 fn run_tasks<F: Fn(usize) + Sync>(tasks: usize, parallel: bool, f: F) {
-    let pool = if parallel && tasks > 1 { pool() } else { None };
-    let Some(pool) = pool else {
+    let team = if parallel && tasks > 1 { team() } else { None };
+    let Some(team) = team else {
         (0..tasks).for_each(f);
         return;
     };
     let f: &(dyn Fn(usize) + Sync) = &f;
-    // SAFETY: only the lifetime is erased. `Shared::run` calls the function only
-    // between its registration (`enter`, refused once the call is closed) and its
-    // `leave`, and `close` below returns only when no helper is registered, so no
-    // helper calls it after this function returns and `f` is dropped.
+    // SAFETY: only the lifetime is erased. `Shared::help` calls the function only
+    // between its registration (refused once the call is closed) and its leaving,
+    // and `close` below returns only when no helper is registered, so no helper
+    // calls it after this function returns and `f` is dropped.
     let f: &'static (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
     let shared = Arc::new(Shared {
         next: AtomicUsize::new(0),
         tasks,
         f: FnRef(f),
-        state: Mutex::new((true, 0)),
+        open: AtomicBool::new(true),
+        working: AtomicUsize::new(0),
+        lock: Mutex::new(()),
         left: Condvar::new(),
         panic: Mutex::new(None),
     });
-    for _ in 0..pool.current_num_threads().min(tasks - 1) {
-        let s = shared.clone();
-        pool.spawn(move || s.help());
-    }
+    let job: Arc<dyn Job> = shared.clone();
+    team.post(job.clone());
     {
         // Closed on the way out, also when a task of the caller's panics.
         let _close = CloseOnDrop(&shared);
         shared.work();
     }
+    team.withdraw(&job);
     // A helper's panic surfaces in the caller, as a panic inside `install` did.
     let payload = shared.panic.lock().take();
     if let Some(payload) = payload {
@@ -122,16 +122,43 @@ impl Drop for CloseOnDrop<'_> {
 #[derive(Clone, Copy)]
 struct FnRef(&'static (dyn Fn(usize) + Sync));
 
-/// One call's tasks: the next unclaimed task, and whether helpers may still join
-/// (`state.0`) and how many are working (`state.1`).
+/// One call's tasks: the next unclaimed task, whether helpers may still join
+/// (`open`) and how many are working (`working`).
 struct Shared {
     next: AtomicUsize,
     tasks: usize,
     f: FnRef,
-    state: Mutex<(bool, usize)>,
+    open: AtomicBool,
+    working: AtomicUsize,
+    /// The caller's blocking wait for `working` to reach 0, after its spin.
+    lock: Mutex<()>,
     left: Condvar,
     /// The payload of a helper's panic, resumed by the caller.
     panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+impl Job for Shared {
+    /// A helper's part: joins while the call is open, works, leaves. A helper that
+    /// comes after the caller closed the call returns without touching its data.
+    fn help(&self) {
+        if self.next.load(Ordering::Relaxed) >= self.tasks {
+            return;
+        }
+        // Joining, then checking `open`, against `close`'s store then read of
+        // `working` (both SeqCst): either the caller waits for this helper or the
+        // helper sees the call closed.
+        self.working.fetch_add(1, Ordering::SeqCst);
+        if self.open.load(Ordering::SeqCst) {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.work()));
+            if let Err(payload) = run {
+                self.panic.lock().get_or_insert(payload);
+            }
+        }
+        if self.working.fetch_sub(1, Ordering::SeqCst) == 1 {
+            let _guard = self.lock.lock();
+            self.left.notify_all();
+        }
+    }
 }
 
 impl Shared {
@@ -147,34 +174,18 @@ impl Shared {
         }
     }
 
-    /// A helper's part: joins while the call is open, works, leaves. A helper that
-    /// starts after the caller closed the call returns without touching its data.
-    fn help(&self) {
-        {
-            let mut st = self.state.lock();
-            if !st.0 || self.next.load(Ordering::Relaxed) >= self.tasks {
-                return;
-            }
-            st.1 += 1;
-        }
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.work()));
-        if let Err(payload) = run {
-            self.panic.lock().get_or_insert(payload);
-        }
-        let mut st = self.state.lock();
-        st.1 -= 1;
-        if st.1 == 0 {
-            self.left.notify_all();
-        }
-    }
-
     /// The caller's end: no helper may join any more; waits for those working (each
-    /// is finishing a task it claimed), not for helpers not yet started.
+    /// is finishing a task it claimed), not for helpers not yet started: spinning
+    /// first (Note [Workers spin before they sleep], team.rs), then blocking.
     fn close(&self) {
-        let mut st = self.state.lock();
-        st.0 = false;
-        while st.1 > 0 {
-            self.left.wait(&mut st);
+        self.open.store(false, Ordering::SeqCst);
+        let done = || self.working.load(Ordering::SeqCst) == 0;
+        if spin_until(done) {
+            return;
+        }
+        let mut guard = self.lock.lock();
+        while !done() {
+            self.left.wait(&mut guard);
         }
     }
 }
@@ -278,7 +289,7 @@ fn chunk_split(n: usize, work: usize, min_piece: usize) -> Option<(usize, usize)
     Some((n.div_ceil(per), per))
 }
 
-/// `f(start, chunk)` over `out` split into `per`-element chunks on the pool.
+/// `f(start, chunk)` over `out` split into `per`-element chunks on the team.
 fn run_chunks<U: Send, F: Fn(usize, &mut [U]) + Sync>(
     out: &mut [U],
     tasks: usize,
@@ -430,6 +441,33 @@ mod tests {
             })
         });
         assert!(caught.is_err());
+        set_num_threads(1);
+    }
+
+    #[test]
+    fn calls_from_several_threads_at_once_each_run_every_task_once() {
+        // Note [Workers spin before they sleep]: the workers take the latest call
+        // posted; a call left without helpers runs its tasks itself.
+        let _serial = thread_count_guard();
+        set_num_threads(2);
+        std::thread::scope(|scope| {
+            for t in 0..4u32 {
+                scope.spawn(move || {
+                    for round in 0..200u32 {
+                        let mut out = vec![0u32; 1 << 17];
+                        for_chunks(&mut out, |start, c| {
+                            for (k, o) in c.iter_mut().enumerate() {
+                                *o += (start + k) as u32 ^ t ^ round;
+                            }
+                        });
+                        assert!(out
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &o)| o == i as u32 ^ t ^ round));
+                    }
+                });
+            }
+        });
         set_num_threads(1);
     }
 

@@ -292,3 +292,13 @@ def test_import_defines_no_builtin_packet():
     assert out.splitlines() == ["[]",
                                 "[0.0, 0.0, 0.0] opyard.Size([2, 2]) 6.0 [1.0, 1.0] opyard.Size([2, 6]) "
                                 "opyard.int64 opyard.Size([2, 3])", "[5.0, 5.0]"]
+
+
+@pytest.mark.parametrize("name", ["python_dispatch", "_python_dispatch", "_mode_utils", "_pytree", "weak"])
+def test_utils_submodules_load_on_first_attribute_access(name):
+    out = run(f"""
+        import sys, opyard
+        module = getattr(opyard.utils, {name!r})
+        print(module is sys.modules["opyard.utils.{name}"])
+    """)
+    assert out.strip() == "True"

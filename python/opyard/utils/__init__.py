@@ -12,9 +12,9 @@ def rename_privateuse1_backend(backend_name):
     _core._rename_privateuse1_backend(backend_name)
 
 
-# torch's private spellings (``opyard.utils._python_dispatch``, ``opyard.utils._mode_utils``) load on
-# first attribute access (PEP 562), with the alias table they copy their names from.
-_LAZY = ("_python_dispatch", "_mode_utils")
+# ``opyard.utils.python_dispatch`` and torch's private spellings (``opyard.utils._python_dispatch``,
+# ``opyard.utils._mode_utils``) load on first attribute access (PEP 562).
+_LAZY = ("python_dispatch", "_python_dispatch", "_mode_utils", "_pytree", "weak")
 
 
 def __getattr__(name):
