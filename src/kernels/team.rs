@@ -31,23 +31,37 @@ use parking_lot::{Condvar, Mutex};
 /// sleep]).
 pub const SPIN: Duration = Duration::from_micros(200);
 
+/// The first part of `SPIN`, spent spinning without yielding.
+const BUSY: Duration = Duration::from_micros(10);
+
 /// A job the workers help with: `help` runs tasks until none is left (returning
 /// at once when the call has closed).
 pub trait Job: Send + Sync {
     fn help(&self);
 }
 
-/// Spins until `done()` holds or `SPIN` passes; whether it holds.
+/// Spins until `done()` holds or `SPIN` passes; whether it holds. Past the first
+/// `BUSY` of it, each round yields the core to any other runnable thread (another
+/// library's BLAS workers, say), so a waiting worker never takes a core that real
+/// work wants.
 pub fn spin_until(done: impl Fn() -> bool) -> bool {
     let start = Instant::now();
     let mut spins = 0u32;
+    let mut polite = false;
     loop {
         if done() {
             return true;
         }
         spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(64) && start.elapsed() >= SPIN {
-            return done();
+        if polite {
+            std::thread::yield_now();
+            if start.elapsed() >= SPIN {
+                return done();
+            }
+            continue;
+        }
+        if spins.is_multiple_of(64) && start.elapsed() >= BUSY {
+            polite = true;
         }
         std::hint::spin_loop();
     }
