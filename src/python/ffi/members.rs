@@ -149,3 +149,104 @@ pub fn member_descr<'py>(
         Bound::from_owned_ptr_or_err(owner.py(), descr)
     }
 }
+
+// Note [Default slots in bulk]: a new tensor starts with ~20 slots holding the
+// same few objects (`None` in most, `0`, `False`, the cpu device). One
+// `Py_INCREF` per slot is a chain of read-modify-writes of the same few
+// reference counts; `SlotDefaults` instead copies the pointers and adds each
+// distinct object's count once (callgrind: 90 instructions fewer per new
+// tensor). An immortal object (Python 3.12+: `None`, `False`, small ints)
+// needs no count at all, and its `Py_DECREF` when the slot is freed or
+// overwritten does nothing. Adding to a count writes the object's first word,
+// which is the reference count in every layout of a default (GIL) build;
+// `SlotDefaults::new` checks that on the objects themselves and otherwise
+// counts one slot at a time. (Giving the references back in bulk when a tensor
+// is freed was measured too: telling the defaults from the other objects cost
+// more instructions than the decrements it saved.)
+
+/// The default object of every slot of an `N`-slot array, copied into new arrays
+/// with their counts added in bulk (Note [Default slots in bulk]).
+pub struct SlotDefaults<const N: usize> {
+    /// The default of each slot (NULL for none), owned by `objects`.
+    ptrs: [*mut ffi::PyObject; N],
+    /// Each distinct mortal default with the number of slots holding it, when the
+    /// counts can be updated in bulk; else empty and `bulk` false.
+    mortal: Vec<(*mut ffi::PyObject, isize)>,
+    bulk: bool,
+    objects: [Option<PyObject>; N],
+}
+
+// SAFETY: the pointers are to objects `objects` keeps alive; their counts are
+// updated only with the GIL held (`new` and `fill` take a `Python` token).
+unsafe impl<const N: usize> Send for SlotDefaults<N> {}
+// SAFETY: as above.
+unsafe impl<const N: usize> Sync for SlotDefaults<N> {}
+
+/// Whether `p`'s reference count is an immortal one (Python 3.12+: the low 32 bits
+/// read as a negative number; never for a mortal count below 2**31).
+fn immortal(p: *mut ffi::PyObject) -> bool {
+    // SAFETY: `p` is a live object (the caller holds a reference).
+    (unsafe { ffi::Py_REFCNT(p) } as u64 as u32 as i32) < 0
+}
+
+/// Add `n` to the reference count of mortal `p` (its first word).
+///
+/// # Safety
+/// `p` is live and mortal, the GIL is held, and `SlotDefaults::new` checked that
+/// the first word is the count.
+unsafe fn add_refs(p: *mut ffi::PyObject, n: isize) {
+    // SAFETY: per the contract.
+    unsafe { *p.cast::<isize>() += n };
+}
+
+impl<const N: usize> SlotDefaults<N> {
+    /// The defaults `objects` (None: an empty slot).
+    pub fn new(_py: Python<'_>, objects: [Option<PyObject>; N]) -> Self {
+        let ptrs = objects
+            .each_ref()
+            .map(|o| o.as_ref().map_or(ptr::null_mut(), |o| o.as_ptr()));
+        let mut mortal: Vec<(*mut ffi::PyObject, isize)> = Vec::new();
+        for &p in ptrs.iter().filter(|p| !p.is_null()) {
+            if immortal(p) {
+                continue;
+            }
+            if let Some(entry) = mortal.iter_mut().find(|(q, _)| *q == p) {
+                entry.1 += 1;
+            } else {
+                mortal.push((p, 1));
+            }
+        }
+        // The first word must be the count: add and take back one, seen through the API.
+        let bulk = mortal.iter().all(|&(p, _)| {
+            // SAFETY: `p` is live (owned by `objects`), mortal, and the GIL is held (`_py`).
+            unsafe {
+                let before = ffi::Py_REFCNT(p);
+                add_refs(p, 1);
+                let seen = ffi::Py_REFCNT(p);
+                add_refs(p, -1);
+                seen == before + 1
+            }
+        });
+        SlotDefaults {
+            ptrs,
+            mortal: if bulk { mortal } else { Vec::new() },
+            bulk,
+            objects,
+        }
+    }
+
+    /// A new array of slots holding the defaults, each with its reference.
+    pub fn fill(&self, py: Python<'_>) -> [ObjSlot; N] {
+        if !self.bulk {
+            return self
+                .objects
+                .each_ref()
+                .map(|o| ObjSlot::new(o.as_ref().map(|o| o.bind(py))));
+        }
+        for &(p, n) in &self.mortal {
+            // SAFETY: checked in `new`; the GIL is held (`py`).
+            unsafe { add_refs(p, n) };
+        }
+        self.ptrs.map(|p| ObjSlot(UnsafeCell::new(p)))
+    }
+}

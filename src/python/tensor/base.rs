@@ -14,6 +14,7 @@
 //! directly. No accessor runs Python code except `dtype` on a dtype it has not
 //! seen yet and `counter` when it creates a counter.
 
+use crate::python::ffi::members::SlotDefaults;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::ffi::object::{is_subtype, new_instance};
 use crate::python::hooks::hooks;
@@ -27,6 +28,7 @@ use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::{PyTraverseError, PyVisit};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// Base class of every tensor: the key set the dispatcher reads and the tensor's state.
 #[pyclass(
@@ -69,8 +71,9 @@ pub(crate) fn default_values(py: Python<'_>) -> [Option<Bound<'_, PyAny>>; FIELD
     })
 }
 
-/// `default_values`, made once at init (after the cpu device) for `fresh`.
-pub(crate) static DEFAULTS: GILOnceCell<[Option<PyObject>; FIELDS.len()]> = GILOnceCell::new();
+/// `default_values`, made once at init (after the cpu device) for `fresh` and the
+/// drop of a tensor state (Note [Default slots in bulk], `ffi/members.rs`).
+pub(crate) static DEFAULTS: OnceLock<SlotDefaults<{ FIELDS.len() }>> = OnceLock::new();
 
 pub(crate) static CPU: GILOnceCell<Py<PyDevice>> = GILOnceCell::new();
 pub(crate) static SLOTS_OFFSET: GILOnceCell<SlotsOffset> = GILOnceCell::new();
@@ -81,11 +84,9 @@ static DTYPES: GILProtected<RefCell<Vec<(PyObject, PyObject)>>> =
 impl PyTensorBase {
     /// A tensor state with every field at its default (Note [Tensor slots]).
     pub fn fresh(py: Python<'_>) -> Self {
-        let slots = match DEFAULTS.get(py) {
-            // The common case: one borrowed pointer per field, copied with a new reference.
-            Some(defaults) => defaults
-                .each_ref()
-                .map(|d| ObjSlot::new(d.as_ref().map(|d| d.bind(py)))),
+        let slots = match DEFAULTS.get() {
+            // The common case: the defaults' pointers copied, their counts added in bulk.
+            Some(defaults) => defaults.fill(py),
             None => default_values(py).map(|d| ObjSlot::new(d.as_ref())),
         };
         PyTensorBase {

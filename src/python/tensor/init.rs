@@ -3,6 +3,7 @@
 //! tensors (`_make_tensor`, `_share_state`, `_slot_alias`).
 
 use crate::python::ffi::fastcall::{add_function, fastcall_with_keywords, FastCall};
+use crate::python::ffi::members::SlotDefaults;
 use crate::python::tensor::attrs::install_attributes;
 use crate::python::tensor::base::{
     default_values, new_tensor, PyTensorBase, CPU, DEFAULTS, SLOTS_OFFSET,
@@ -102,7 +103,8 @@ pub fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     let cpu = CPU.get_or_try_init(py, || Py::new(py, PyDevice::parse("cpu", None)?))?;
     m.add("_CPU_DEVICE", cpu.clone_ref(py))?;
-    DEFAULTS.get_or_init(py, || default_values(py).map(|d| d.map(Bound::unbind)));
+    DEFAULTS
+        .get_or_init(|| SlotDefaults::new(py, default_values(py).map(|d| d.map(Bound::unbind))));
     let probe = Bound::new(py, PyTensorBase::fresh(py))?;
     let offset = SlotsOffset::measure(&probe, &probe.get().slots)
         .ok_or_else(|| PyTypeError::new_err("TensorBase: the slots lie outside the instance"))?;
