@@ -51,7 +51,10 @@ pub fn num_threads() -> usize {
 pub fn set_num_threads(n: usize) {
     let n = n.max(1);
     *THREADS.write() = Some(n);
-    *TEAM.write() = None;
+    let old = TEAM.write().take();
+    if let Some(old) = old.filter(|t| !t.is_ours()) {
+        std::mem::forget(old); // see `team`
+    }
 }
 
 /// The helpers of a call: `num_threads() - 1` workers (the caller is the last thread).
@@ -60,10 +63,15 @@ fn team() -> Option<Arc<Team>> {
     if n <= 1 {
         return None;
     }
-    if let Some(t) = TEAM.read().as_ref() {
+    if let Some(t) = TEAM.read().as_ref().filter(|t| t.is_ours()) {
         return Some(t.clone());
     }
     let mut slot = TEAM.write();
+    if let Some(inherited) = slot.take_if(|t| !t.is_ours()) {
+        // A forked child's copy of its parent's team: never touched again (its
+        // workers are gone and its locks may be held forever), so never dropped.
+        std::mem::forget(inherited);
+    }
     if slot.is_none() {
         *slot = Team::new(n - 1).map(Arc::new);
     }

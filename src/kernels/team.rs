@@ -87,6 +87,8 @@ struct Board {
 pub struct Team {
     board: Arc<Board>,
     helpers: usize,
+    /// The process that spawned the workers (a forked child has none of them).
+    pid: u32,
 }
 
 impl Team {
@@ -107,7 +109,18 @@ impl Team {
                 .spawn(move || work(&b))
                 .ok()?;
         }
-        Some(Team { board, helpers })
+        Some(Team {
+            board,
+            helpers,
+            pid: std::process::id(),
+        })
+    }
+
+    /// Whether the workers belong to this process: false in a child forked after
+    /// they were spawned, where they do not exist (and a lock they held at the fork
+    /// stays held), so the child must make a team of its own.
+    pub fn is_ours(&self) -> bool {
+        self.pid == std::process::id()
     }
 
     /// The number of worker threads.

@@ -180,3 +180,32 @@ def test_the_pool_branch_takes_large_inputs_from_its_threshold_on_more_than_one_
     _, fast_ran = run("add_.Tensor", z, x)
     assert fast_ran == (n >= POOL_MIN and nthreads > 1)
     _same(z.numpy(), a + a)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX only")
+def test_a_forked_child_makes_its_own_team():
+    # the child has none of the parent's workers (Note [Workers spin before they sleep], team.rs):
+    # its large calls make a team of their own and give numpy's values, also right after the fork
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import os, numpy as np, opyard
+        opyard.set_num_threads(2)
+        a = np.arange(1 << 20, dtype=np.float32); b = a[::-1].copy()
+        x, y = opyard.from_numpy(a), opyard.from_numpy(b)
+        assert np.array_equal((x + y).numpy(), a + b)  # the parent's team exists now
+        pid = os.fork()
+        if pid == 0:
+            ok = all(np.array_equal((x * y).numpy(), a * b) for _ in range(20))
+            opyard.set_num_threads(2)
+            ok = ok and np.array_equal((x - y).numpy(), a - b)
+            os._exit(0 if ok else 3)
+        _, status = os.waitpid(pid, 0)
+        print(os.waitstatus_to_exitcode(status), np.array_equal((x + y).numpy(), a + b))
+    """)
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(opyard.__file__))}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["0", "True"]
