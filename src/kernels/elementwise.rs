@@ -224,10 +224,15 @@ pub fn inplace_on_pool<T: Arith + Send + Sync>(
     alpha: Option<T>,
 ) {
     super::parallel::for_chunks(out, |start, os| {
-        let r = rhs.part(start, os.len());
-        match alpha {
-            None => arith_inplace(op, os, r),
-            Some(a) => scaled_inplace(op == BinOp::Sub, os, r, a),
-        }
+        update_in_place(op, os, rhs.part(start, os.len()), alpha)
     });
+}
+
+/// `out op= rhs` (times `alpha` for add/sub when given) in place on the calling
+/// thread: [`arith_inplace`], or [`scaled_inplace`] with `alpha`.
+pub fn update_in_place<T: Arith>(op: BinOp, out: &mut [T], rhs: Operand<'_, T>, alpha: Option<T>) {
+    match alpha {
+        None => arith_inplace(op, out, rhs),
+        Some(a) => scaled_inplace(op == BinOp::Sub, out, rhs, a),
+    }
 }

@@ -6,11 +6,17 @@
 //! gradient with zero strides, a transpose, negative strides), read through
 //! its strides. Aliasing operands, broadcasting `self`, another
 //! dtype or a float `alpha` on integers run the Python kernel.
+//!
+//! From `binary::POOL_MIN` elements with more than one intra-op thread, a
+//! contiguous operand is applied on the intra-op team with the GIL released
+//! (Note [Large binary on the pool], `binary.rs`), with the same loops; a strided
+//! one, and sizes between `MAX_FAST_LEN` and `POOL_MIN`, keep the Python kernel.
 
-use super::binary::MAX_FAST_LEN;
+use super::binary::{MAX_FAST_LEN, POOL_MIN};
 use super::scalars::{alpha_arg, alpha_fits, FromNum, Num};
 use super::tensor_io::{plain_cpu_tensor, tensor_array};
-use crate::kernels::elementwise::{arith_inplace, scaled_inplace, BinOp, Operand};
+use crate::kernels::elementwise::{inplace_on_pool, update_in_place, BinOp, Operand};
+use crate::kernels::parallel::num_threads;
 use crate::kernels::strided::arith_inplace_strided;
 use crate::kernels::Arith;
 use crate::python::ffi::numpy::{ArrayRef, Dt, Elem};
@@ -61,10 +67,17 @@ pub fn update_pair(
     if !x.writeable() {
         return Ok(None);
     }
-    if x.len > MAX_FAST_LEN {
-        return super::inplace_large::update_pair(py, op, self_obj, state, &x, &ya, alpha);
-    }
+    let pooled = if x.len <= MAX_FAST_LEN {
+        false
+    } else if x.len >= POOL_MIN && num_threads() > 1 {
+        true
+    } else {
+        return Ok(None);
+    };
     let Some(y) = ArrayRef::read(&ya) else {
+        if pooled {
+            return Ok(None);
+        }
         return strided(py, op, self_obj, state, &x, &ya, alpha);
     };
     let single = y.dims() != x.dims();
@@ -74,10 +87,10 @@ pub fn update_pair(
     }
     // Each arm's type is `x.dt == y.dt`; `update` checks writeability and overlap.
     let done = match x.dt {
-        Dt::F32 => update::<f32>(op, &x, &y, single, alpha),
-        Dt::F64 => update::<f64>(op, &x, &y, single, alpha),
-        Dt::I32 => update::<i32>(op, &x, &y, single, alpha),
-        Dt::I64 => update::<i64>(op, &x, &y, single, alpha),
+        Dt::F32 => update::<f32>(py, op, &x, &y, single, alpha, pooled),
+        Dt::F64 => update::<f64>(py, op, &x, &y, single, alpha, pooled),
+        Dt::I32 => update::<i32>(py, op, &x, &y, single, alpha, pooled),
+        Dt::I64 => update::<i64>(py, op, &x, &y, single, alpha, pooled),
     };
     if !done {
         return Ok(None);
@@ -139,32 +152,40 @@ fn update_strided<T: Arith + FromNum + Elem>(
         .is_some()
 }
 
-/// Update `x` in place; `false` (nothing written) when `alpha` does not fit
-/// `T`, `x` is read-only or shares memory with `y`.
-fn update<T: Arith + FromNum + Elem>(
+/// Update `x` in place (`pooled`: on the intra-op team, the GIL released); `false`
+/// (nothing written) when `alpha` does not fit `T`, `x` is read-only or shares memory
+/// with `y`. `x ± alpha * y` rounds (or wraps) the product in `T` first, as the Python
+/// kernel's `np.multiply` then `np.add` (see `elementwise::scaled`).
+fn update<T: Arith + FromNum + Elem + Send + Sync>(
+    py: Python<'_>,
     op: BinOp,
     x: &ArrayRef<'_, '_>,
     y: &ArrayRef<'_, '_>,
     single: bool,
     alpha: Option<Num>,
+    pooled: bool,
 ) -> bool {
     let Some(alpha) = alpha_as::<T>(op, alpha) else {
         return false;
     };
-    x.update::<T, _>(y, |out, ys| match (alpha, single) {
-        (None, true) => arith_inplace(op, out, Operand::Scalar(ys[0])),
-        (None, false) => arith_inplace(op, out, Operand::Slice(ys)),
-        // `x ± alpha * y`: the product rounded (or wrapped) in `T` first, as the
-        // Python kernel's `np.multiply` then `np.add` (see `elementwise::scaled`).
-        (Some(a), true) => arith_inplace(op, out, Operand::Scalar(ys[0].mul(a))),
-        (Some(a), false) => scaled_inplace(op == BinOp::Sub, out, Operand::Slice(ys), a),
+    x.update::<T, _>(y, |out, ys| {
+        let rhs = if single {
+            Operand::Scalar(ys[0])
+        } else {
+            Operand::Slice(ys)
+        };
+        if pooled {
+            py.allow_threads(|| inplace_on_pool(op, out, rhs, alpha))
+        } else {
+            update_in_place(op, out, rhs, alpha)
+        }
     })
     .is_some()
 }
 
 /// `alpha` in `T` for `self op= alpha * other`: `Some(None)` without one, `None` when it
 /// does not fit `T` (the Python kernel then raises or converts).
-pub(super) fn alpha_as<T: FromNum>(op: BinOp, alpha: Option<Num>) -> Option<Option<T>> {
+fn alpha_as<T: FromNum>(op: BinOp, alpha: Option<Num>) -> Option<Option<T>> {
     match alpha {
         None => Some(None),
         // `sub_` is `add_` with `-alpha`: torch checks that both fit (`alpha_fits`).

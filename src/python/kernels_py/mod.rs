@@ -20,11 +20,9 @@
 //! Python kernel makes (Note [Shape views as numpy makes them]).
 
 mod binary;
-mod binary_large;
 mod common;
 mod fused;
 mod inplace;
-mod inplace_large;
 mod order;
 mod pool;
 mod reduce;
