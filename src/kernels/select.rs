@@ -109,49 +109,18 @@ pub enum Combine {
     Multiply,
 }
 
-/// `scatter` along the middle dim into `out` (a new copy of `self`, `(outer, n,
-/// inner)`): `out[o, idx[o, j, i], i] = combine(out[..], src[o, j, i])`,
-/// `idx`/`src` of `(outer, m, inner)`, in the index's C order (the numpy
-/// kernel's order: `np.add.at`/`np.multiply.at`, or fancy assignment where the
-/// last write wins, so results are bit-identical). `Err(i)`: the first index
-/// outside `0..n`, `out` then partly written (the caller drops it).
+/// `scatter` along the middle dim into `out` (`(outer, n, inner)`):
+/// `out[o, idx[o, j, i], i] = combine(out[..], src[o, j, i])`, `idx`/`src` of
+/// `(outer, m, inner)`, in the index's C order (the numpy kernel's order:
+/// `np.add.at`/`np.multiply.at`, or fancy assignment where the last write wins,
+/// so results are bit-identical). With `base` (as long as `out`), `out` is first
+/// made a copy of it, each block of rows copied and then scattered into by the
+/// same task, so the copy runs on the pool too and the rows are still in cache
+/// when they are written (`out` may then start uninitialised); without, `out`
+/// already holds `self`. `Err(i)`: the first index outside `0..n`, `out` then
+/// partly written (the caller drops it).
+#[allow(clippy::too_many_arguments)]
 pub fn scatter<T: super::Arith + Send + Sync>(
-    out: &mut [T],
-    n: usize,
-    idx: &[i64],
-    src: Src<'_, T>,
-    m: usize,
-    inner: usize,
-    combine: Combine,
-) -> Result<(), i64> {
-    scatter_onto(out, None, n, idx, src, m, inner, combine)
-}
-
-/// [`scatter`] into `out` as a copy of `base` (same length): each block of rows is
-/// copied and then scattered into by the same task, so the copy runs on the pool
-/// too and the rows are still in cache when they are written. `out` may start
-/// uninitialised (every element is written); on `Err` it is partly written.
-#[allow(clippy::too_many_arguments)]
-pub fn scatter_copy<T: super::Arith + Send + Sync>(
-    out: &mut [T],
-    base: &[T],
-    n: usize,
-    idx: &[i64],
-    src: Src<'_, T>,
-    m: usize,
-    inner: usize,
-    combine: Combine,
-) -> Result<(), i64> {
-    assert_eq!(
-        out.len(),
-        base.len(),
-        "scatter_copy: base and out differ in length"
-    );
-    scatter_onto(out, Some(base), n, idx, src, m, inner, combine)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn scatter_onto<T: super::Arith + Send + Sync>(
     out: &mut [T],
     base: Option<&[T]>,
     n: usize,
@@ -161,6 +130,13 @@ fn scatter_onto<T: super::Arith + Send + Sync>(
     inner: usize,
     combine: Combine,
 ) -> Result<(), i64> {
+    if let Some(base) = base {
+        assert_eq!(
+            out.len(),
+            base.len(),
+            "scatter: base and out differ in length"
+        );
+    }
     match combine {
         Combine::Assign => scatter_with(out, base, n, idx, src, m, inner, |_, s| s),
         Combine::Add => scatter_with(out, base, n, idx, src, m, inner, |o, s| o.add(s)),
@@ -177,7 +153,7 @@ pub fn scatter_add<T: super::Arith + Send + Sync>(
     m: usize,
     inner: usize,
 ) -> Result<(), i64> {
-    scatter(out, n, idx, Src::Tensor(src), m, inner, Combine::Add)
+    scatter(out, None, n, idx, Src::Tensor(src), m, inner, Combine::Add)
 }
 
 #[inline(always)]
@@ -280,7 +256,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scatter_copy_is_a_copy_then_scatter_on_any_thread_count() {
+    fn scatter_onto_a_base_is_a_copy_then_scatter_on_any_thread_count() {
         let _serial = crate::kernels::parallel::thread_count_guard();
         let (outer, n, m, inner) = (300, 257, 200, 2);
         let base: Vec<f32> = (0..outer * n * inner)
@@ -294,13 +270,23 @@ mod tests {
             .collect();
         for combine in [Combine::Assign, Combine::Add, Combine::Multiply] {
             let mut want = base.clone();
-            scatter(&mut want, n, &idx, Src::Tensor(&src), m, inner, combine).unwrap();
+            scatter(
+                &mut want,
+                None,
+                n,
+                &idx,
+                Src::Tensor(&src),
+                m,
+                inner,
+                combine,
+            )
+            .unwrap();
             for threads in [1, 2, 3] {
                 crate::kernels::parallel::set_num_threads(threads);
                 let mut got = vec![f32::NAN; base.len()];
-                let r = scatter_copy(
+                let r = scatter(
                     &mut got,
-                    &base,
+                    Some(&base),
                     n,
                     &idx,
                     Src::Tensor(&src),
@@ -318,9 +304,9 @@ mod tests {
         let mut got = vec![0.0f32; base.len()];
         let mut bad = idx.clone();
         bad[5000] = n as i64;
-        let r = scatter_copy(
+        let r = scatter(
             &mut got,
-            &base,
+            Some(&base),
             n,
             &bad,
             Src::Value(1.0),
@@ -329,9 +315,9 @@ mod tests {
             Combine::Assign,
         );
         assert_eq!(r, Err(n as i64));
-        let r = scatter_copy(
+        let r = scatter(
             &mut got,
-            &base,
+            Some(&base),
             n,
             &[],
             Src::Value(1.0),

@@ -107,31 +107,19 @@ fn scatter_as<'py, T: Element + Elem + Arith + Send + Sync>(
         Src::Tensor(ss)
     };
     // Uninitialised (`filled`): the copy of `x` writes every element, block by block
-    // on the pool beside the scatter into it (`scatter_copy`).
+    // on the pool beside the scatter into it (`select::scatter` onto a base).
     let mut done = Ok(());
     let out = filled(py, xr.shape(), |os| {
-        done = select::scatter_copy(os, xs, n, is, src, m, inner, combine)
+        done = select::scatter(os, Some(xs), n, is, src, m, inner, combine)
     })?;
     done.map_err(|i| out_of_bounds(i, dim, n))?;
     Ok(Some(out.unbind()))
 }
 
-/// `scatter_add(x, dim, index, src)` into a new array for an int64 `index` of
-/// `x`'s shape apart from `dim` (wrapped) and `src` of the index's shape and
-/// `x`'s dtype, its bounds checked before the result is returned; or `None`.
-#[pyfunction]
-fn _select_scatter_add(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    dim: usize,
-    index: &Bound<'_, PyAny>,
-    src: &Bound<'_, PyAny>,
-) -> PyResult<Option<PyObject>> {
-    by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, false, Combine::Add))
-}
-
-/// `scatter(x, dim, index, src)` into a new array, as `_select_scatter_add`
-/// takes its arguments; `value`: `src` is one element of `x`'s dtype written
+/// `scatter(x, dim, index, src)` into a new array for an int64 `index` of `x`'s
+/// shape apart from `dim` (wrapped) and `src` of the index's shape and `x`'s
+/// dtype, its bounds checked before the result is returned; `value`: `src` is one
+/// element of `x`'s dtype written
 /// everywhere (`scatter.value`); `reduce`: "" (assign), "add" or "multiply"
 /// (the legacy `reduce=` overloads). `None` when it does not take the inputs.
 #[pyfunction]
@@ -195,7 +183,6 @@ fn _select_where(
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_select_gather, m)?)?;
-    m.add_function(wrap_pyfunction!(_select_scatter_add, m)?)?;
     m.add_function(wrap_pyfunction!(_select_scatter, m)?)?;
     m.add_function(wrap_pyfunction!(_select_where, m)?)
 }
