@@ -124,7 +124,7 @@ ALLOWED_STATICS = {
     "LAYOUT": "autograd/saved: SavedTensor's slot layout, measured once",
     "META": "autograd/saved: the tensor metadata saved for backward (a cache)",
     "KEYSET_INTS": "tensor/attrs: key sets as Python ints (a cache)",
-    "DEFAULTS": "tensor/base: a fresh tensor's field values, made once",
+    "DEFAULTS": "tensor/base: a fresh tensor's field values (SlotDefaults), made once",
     "CPU": "tensor/base: the cpu device, made once",
     "SLOTS_OFFSET": "tensor/base: the __slots__ offset, measured once",
 }
@@ -132,7 +132,7 @@ ALLOWED_STATICS = {
 
 def test_statics_holding_python_objects_are_listed():
     rx = re.compile(r"\bstatic\s+(\w+)\s*:\s*(.*)")
-    python = re.compile(r"Py|GILOnceCell|GILProtected|TypeSlots")
+    python = re.compile(r"Py|GILOnceCell|GILProtected|TypeSlots|SlotDefaults")
     found = set()
     for path, lines in _sources():
         if path == "hooks.rs":
