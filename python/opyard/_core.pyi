@@ -90,6 +90,7 @@ __all__ = [
     "_reduce_dim",
     "_sum_dim_16",
     "_extreme_dim_16",
+    "_im2col",
     "_max_pool2d",
     "_max_pool2d_backward",
     "_topk",
@@ -536,6 +537,8 @@ def _select_scatter(x: Any, dim: int, index: Any, src: Any, value: bool, reduce:
 def _reduce_dim(x: Any, first: int, last: int, op: str) -> Any: ...
 def _sum_dim_16(bits: Any, first: int, last: int, bf16: bool) -> Any: ...
 def _extreme_dim_16(bits: Any, first: int, last: int, bf16: bool, op: str) -> Any: ...
+def _im2col(x: Any, output: tuple[int, int], kernel: tuple[int, int], stride: tuple[int, int],
+            padding: tuple[int, int], dilation: tuple[int, int], kernel_major: bool) -> Any: ...
 def _max_pool2d(
     x: Any,
     output: tuple[int, int],

@@ -16,6 +16,7 @@
 
 pub mod elementwise;
 pub mod fused;
+pub mod im2col;
 pub mod order_stats;
 pub mod parallel;
 pub mod pool;

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .. import _core
 from .. import _dtype as D
 from .._memory_format import channels_last, channels_last_3d, is_strides_like_format
 
@@ -120,6 +121,9 @@ def offsets(xp, out, kernel, stride, dilation):
 def unfold_columns(x, out, kernel, stride, padding, dilation):
     """``(N, C, *spatial)`` -> a contiguous ``(N, C, *kernel, *out)`` copy of its zero-padded
     windows: the columns of ``im2col``."""
+    cols = _columns_2d(x, out, kernel, stride, padding, dilation, False)
+    if cols is not None:
+        return cols
     w = padded_windows(x, out, kernel, stride, padding, dilation)
     n = len(out)
     lead = x.ndim - n
@@ -130,10 +134,27 @@ def unfold_columns(x, out, kernel, stride, padding, dilation):
 def batch_columns(x, out, kernel, stride, padding, dilation):
     """``(N, C, *spatial)`` -> a contiguous ``(C, *kernel, N, *out)`` copy of its zero-padded
     windows: every image's columns side by side, for one matrix product over the batch."""
+    cols = _columns_2d(x, out, kernel, stride, padding, dilation, True)
+    if cols is not None:
+        return cols
     w = padded_windows(x, out, kernel, stride, padding, dilation)
     n = len(out)
     order = (1,) + tuple(range(2 + n, 2 + 2 * n)) + (0,) + tuple(range(2, 2 + n))
     return np.ascontiguousarray(w.transpose(order))
+
+
+def _columns_2d(x, out, kernel, stride, padding, dilation, kernel_major):
+    """The columns of a contiguous float32/float64 ``(N, C, H, W)`` input made in Rust (Note
+    [Columns in Rust], ``src/kernels/im2col.rs``), the same elements as the window copy; None for
+    anything else."""
+    if (x.ndim != 4 or len(out) != 2 or x.dtype not in _COLUMN_DTYPES or not x.flags.c_contiguous
+            or min(padding) < 0 or min(stride) < 1 or min(dilation) < 1 or min(out) < 0):
+        return None
+    return _core._im2col(x, tuple(out), tuple(kernel), tuple(stride), tuple(padding), tuple(dilation),
+                         kernel_major)
+
+
+_COLUMN_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def fold(cols, spatial, kernel, stride, padding, dilation):

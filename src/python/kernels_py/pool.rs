@@ -1,5 +1,6 @@
-//! 2-D max pooling in Rust (`crate::kernels::pool`) as `_core` functions the
-//! Python kernels of `max_pool2d_with_indices` and its backward call first.
+//! 2-D windows in Rust as `_core` functions the Python kernels call first: max
+//! pooling (`crate::kernels::pool`: `max_pool2d_with_indices` and its backward)
+//! and a convolution's columns (`crate::kernels::im2col`).
 //!
 //! Each takes C-contiguous float32/float64 planes (the last two dims of a 3-D
 //! or 4-D array; the caller has checked the arguments and computed the output
@@ -7,8 +8,11 @@
 //! take the inputs (see `common`); the loops run with the GIL released.
 
 use super::common::{by_dtype, contiguous};
+use super::fused::filled;
+use crate::kernels::im2col::{im2col, Columns};
 use crate::kernels::pool::{self, Pool2d};
 use crate::kernels::reduce_dim::DimElem;
+use crate::python::ffi::numpy::Elem;
 use numpy::{Element, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -117,8 +121,69 @@ fn _max_pool2d_backward(
     by_dtype!(grad, [f32, f64], T => backward_as::<T>(py, grad, indices, input))
 }
 
+fn im2col_as<'py, T: Element + Elem + Copy + Default + Send + Sync>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    mut g: Pool2d,
+    order: Columns,
+) -> PyResult<Option<PyObject>> {
+    let Some(xr) = contiguous::<T>(x) else {
+        return Ok(None);
+    };
+    let &[n, c, h, w] = xr.shape() else {
+        return Ok(None);
+    };
+    g.input = (h, w);
+    let ((kh, kw), (oh, ow)) = (g.kernel, g.output);
+    let shape = match order {
+        Columns::KernelMajor => [c, kh, kw, n, oh, ow],
+        Columns::ImageMajor => [n, c, kh, kw, oh, ow],
+    };
+    // Uninitialised (`filled`): `im2col` writes every element.
+    let xs = xr.as_slice()?;
+    let out = filled(py, &shape, |os| im2col(xs, n, c, &g, order, os))?;
+    Ok(Some(out.unbind()))
+}
+
+/// The columns of a 2-D convolution of `x` (C-contiguous `(N, C, H, W)`,
+/// float32/float64) with windows of `kernel`, `stride`, `padding` and `dilation`
+/// (height, width) giving `output` (torch's size, computed by the caller), the
+/// padding read as zeros: `(C, kh, kw, N, oh, ow)` when `kernel_major`, else
+/// `(N, C, kh, kw, oh, ow)` (Note [Columns in Rust]); or `None`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn _im2col(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    output: Pair,
+    kernel: Pair,
+    stride: Pair,
+    padding: Pair,
+    dilation: Pair,
+    kernel_major: bool,
+) -> PyResult<Option<PyObject>> {
+    if stride.0 == 0 || stride.1 == 0 {
+        return Ok(None);
+    }
+    let g = Pool2d {
+        input: (0, 0), // the planes' size, read from `x`
+        output,
+        kernel,
+        stride,
+        padding,
+        dilation,
+    };
+    let order = if kernel_major {
+        Columns::KernelMajor
+    } else {
+        Columns::ImageMajor
+    };
+    by_dtype!(x, [f32, f64], T => im2col_as::<T>(py, x, g, order))
+}
+
 /// Add this file's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_im2col, m)?)?;
     m.add_function(wrap_pyfunction!(_max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_max_pool2d_backward, m)?)
 }
