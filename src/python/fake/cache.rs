@@ -36,7 +36,6 @@ use parking_lot::Mutex;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
-use pyo3::PyTypeInfo;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -299,7 +298,9 @@ fn overload_object(
 
 /// A bare instance of `ty` (a TensorBase subclass), as `TensorBase.__new__(ty)`.
 fn new_tensor<'py>(py: Python<'py>, ty: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    crate::python::ffi::object::new_by_base(ty, &PyTensorBase::type_object_bound(py))
+    // `TensorBase.__new__` makes a fresh state: made here directly, without the
+    // Python-level `__new__` call and its argument parsing.
+    crate::python::ffi::object::new_instance(py, PyTensorBase::fresh(py), ty).map(Bound::into_any)
 }
 
 /// `entry` as `miss` returns it: None, `(data, dev, strides, offset, keys)`,
