@@ -14,7 +14,7 @@ import numpy as np
 from .. import _core
 from .. import _dtype as D
 from ._declare import OpTable
-from .common import (CPU, CPU_KEYS, Tensor, _new, as_array, broadcast_error, cast, check_same_device,
+from .common import (CPU, CPU_KEYS, Tensor, _make_tensor, as_array, broadcast_error, cast, check_same_device,
                      data_as, device_keys, inplace_result, out, read_only_error, tensor_result_dtype,
                      writable_alias)
 from .precision import compute_dtype, compute_np
@@ -136,15 +136,10 @@ def add(self, other, *, alpha=1):
                     return _general(np.add, self, other, "aten::add")
                 if type(r) is not _ndarray:
                     r = as_array(r)
-                t = _new(Tensor)
-                t._data = r
                 dev = self._dev
                 if dev is CPU:
-                    t._keyset = CPU_KEYS
-                else:
-                    t._dev = dev
-                    t._keyset = device_keys(dev)
-                return t
+                    return _make_tensor(Tensor, r, CPU_KEYS)
+                return _make_tensor(Tensor, r, device_keys(dev), dev)
         elif x.dtype.kind == "f" and x.itemsize > 2 and type(other) in (int, float):
             r = np.add(x, other)
             return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
