@@ -31,6 +31,7 @@ def _numpy_columns(x, out, kernel, stride, padding, dilation, kernel_major):
     return np.ascontiguousarray(w.transpose(order))
 
 
+@pytest.mark.skipif(not _core.FAST_PATHS, reason="with OPYARD_FASTPATH=0 every Rust kernel declines")
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("kernel_major", [True, False])
