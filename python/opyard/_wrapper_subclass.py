@@ -15,7 +15,7 @@ from . import _dtype as D
 from . import _function_protocol as _fp
 from ._core import device
 from ._metadata_dispatch import set_policy
-from ._tensor import _PYTHON_BITS, _ZERO, CPU, Tensor, _new, contiguous_strides, device_keys
+from ._tensor import _PYTHON_BITS, _ZERO, CPU, Tensor, _make_tensor, contiguous_strides, device_keys
 from ._keys import AUTOGRAD_OF_BACKEND, BACKEND_OF_DEVICE
 from .dispatcher import DispatchKey, DispatchKeySet
 
@@ -75,8 +75,6 @@ def make_wrapper(cls, size, strides, storage_offset, dtype, dev, requires_grad, 
         raise TypeError(f"_make_wrapper_subclass(): argument 'dtype' must be opyard.dtype, not {type(dt).__name__}")
     data, st = _metadata(dt.np, size, strides)
     dev = CPU if dev is None else dev if isinstance(dev, device) else device(dev)
-    t = _new(cls)
-    t._data = data
     keys = device_keys(dev) | _PYTHON_BITS
     if requires_grad:
         if not (dt.is_floating_point or dt.is_complex):
@@ -85,9 +83,7 @@ def make_wrapper(cls, size, strides, storage_offset, dtype, dev, requires_grad, 
         keys |= DispatchKeySet(AUTOGRAD_OF_BACKEND[backend]).raw()
     if extra_keys is not None:
         keys |= DispatchKeySet(extra_keys).raw()
-    t._keyset = keys
-    if dev is not CPU:
-        t._dev = dev
+    t = _make_tensor(cls, data, keys) if dev is CPU else _make_tensor(cls, data, keys, dev)
     t._meta_strides = st
     if storage_offset:
         t._meta_offset = int(storage_offset)
