@@ -16,7 +16,7 @@ from .._tensor import Tensor
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 from .._aten.factory import generator as _generator
 from .. import _core
-from .batched import (BatchedTensor, LegacyVmapLevel, VmapLevel, _level_numbers, _new_layer, _stack, _state, move_dim,
+from .batched import (BatchedTensor, LegacyVmapLevel, VmapLevel, _level_numbers, _stack, _state, move_dim,
                       pop_layer, push_layer, wrap)
 
 __all__ = ["legacy_vmap", "vmap"]
@@ -70,13 +70,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 size = _fast_size(args, in_dims)
             if size is not None and in_dims == 0 and _vmap_call is not None:
                 # The call in Rust (Note [Batched tensors in Rust]): push the level, include VmapMode,
-                # wrap, run, restore; the layer record is made here, without an __init__ frame.
-                layer = _new_layer(VmapLevel)
-                layer.info = None
-                layer.level = level = next(_level_numbers)
-                layer.batch_size = size
-                layer.randomness = randomness
-                layer.name = name
+                # wrap, run, restore; the layer record is made here (as ``push_layer`` makes it).
+                level = next(_level_numbers)
+                layer = VmapLevel(level, size, randomness, name)
                 done, out = _vmap_call(func, args, kwargs or None, layer, level, _stack.levels,
                                        out_dims.__class__ is int)
                 if done:

@@ -27,7 +27,6 @@ use pyo3::types::{PyDict, PyIterator, PyList, PyString, PyTuple, PyType};
 use crate::python::dispatch::operator::bind_method;
 use crate::python::ffi::call_slot::FastOrGeneral;
 use crate::python::ffi::ndarray::ArrayView;
-use crate::python::ffi::object::new_by_base;
 use crate::python::hooks::installed;
 
 /// What every call of a `vmap`'d function reads, prepared at `vmap()` time.
@@ -112,16 +111,18 @@ impl FastOrGeneral for PyVmapFunction {
             return Ok(None);
         };
         let ctx = &self.context;
-        // The level record, as `push_layer` makes it: `object.__new__(VmapLevel)`, no `__init__`.
-        let layer = new_by_base(ctx.level_cls.bind(py), &py.get_type_bound::<PyAny>())?;
+        // The level record, as `push_layer` makes it: `VmapLevel(level, batch_size,
+        // randomness, name)` (one call of the class: its `__init__` stores the five slots
+        // with specialized writes, cheaper than five `setattr` calls from here).
         let level = PyIterator::from_bound_object(ctx.numbers.bind(py))?
             .next()
             .unwrap_or_else(|| Err(pyo3::exceptions::PyStopIteration::new_err(())))?;
-        layer.setattr(pyo3::intern!(py, "info"), py.None())?;
-        layer.setattr(pyo3::intern!(py, "level"), &level)?;
-        layer.setattr(pyo3::intern!(py, "batch_size"), size)?;
-        layer.setattr(pyo3::intern!(py, "randomness"), self.randomness.bind(py))?;
-        layer.setattr(pyo3::intern!(py, "name"), self.name.bind(py))?;
+        let layer = ctx.level_cls.bind(py).call1((
+            &level,
+            size,
+            self.randomness.bind(py),
+            self.name.bind(py),
+        ))?;
         let levels = super::thread_levels(py, ctx.stack.bind(py))?;
         let kwargs = kwargs.filter(|k| !k.is_empty());
         let func = self.func.bind(py);
