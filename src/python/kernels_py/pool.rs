@@ -46,6 +46,26 @@ fn max_pool_as<'py, T: DimElem + Element>(
     Ok(Some((values.into_any(), indices.into_any()).into_py(py)))
 }
 
+/// The windows of a call (the planes' size is read from the input later), or `None`
+/// when a kernel, stride or dilation is 0 (the Python kernel's checks answer those).
+fn geometry(
+    output: Pair,
+    kernel: Pair,
+    stride: Pair,
+    padding: Pair,
+    dilation: Pair,
+) -> Option<Pool2d> {
+    let positive = |p: Pair| p.0 > 0 && p.1 > 0;
+    (positive(kernel) && positive(stride) && positive(dilation)).then_some(Pool2d {
+        input: (0, 0),
+        output,
+        kernel,
+        stride,
+        padding,
+        dilation,
+    })
+}
+
 /// `(values, indices)` of a 2-D max pool of the planes of `x` (C-contiguous,
 /// 3-D or 4-D, float32/float64) to `output` (torch's output size, computed by
 /// the caller) with `kernel`, `stride`, `padding` and `dilation` as (height,
@@ -60,22 +80,8 @@ fn _max_pool2d(
     padding: Pair,
     dilation: Pair,
 ) -> PyResult<Option<PyObject>> {
-    if kernel.0 == 0
-        || kernel.1 == 0
-        || stride.0 == 0
-        || stride.1 == 0
-        || dilation.0 == 0
-        || dilation.1 == 0
-    {
+    let Some(g) = geometry(output, kernel, stride, padding, dilation) else {
         return Ok(None);
-    }
-    let g = Pool2d {
-        input: (0, 0), // the planes' size, read from `x`
-        output,
-        kernel,
-        stride,
-        padding,
-        dilation,
     };
     by_dtype!(x, [f32, f64], T => max_pool_as::<T>(py, x, g))
 }
@@ -162,16 +168,8 @@ fn _im2col(
     dilation: Pair,
     kernel_major: bool,
 ) -> PyResult<Option<PyObject>> {
-    if stride.0 == 0 || stride.1 == 0 {
+    let Some(g) = geometry(output, kernel, stride, padding, dilation) else {
         return Ok(None);
-    }
-    let g = Pool2d {
-        input: (0, 0), // the planes' size, read from `x`
-        output,
-        kernel,
-        stride,
-        padding,
-        dilation,
     };
     let order = if kernel_major {
         Columns::KernelMajor
