@@ -43,7 +43,6 @@ from ._dtype import (
 )
 from ._tensor import (Size, Tensor, _mkldnn, contiguous_format, device, jagged, layout, memory_format,
                       preserve_format, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
-from . import cuda
 
 # built-in ops: the dispatcher's Python side, default fallthroughs, the aten library, factories.
 from ._ops import ops
@@ -66,11 +65,12 @@ from . import _tensor_methods  # noqa: F401  (binds new_tensor, new, dim_order, 
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
-# what plain calls reach (__torch_function__, __torch_dispatch__) loads now; what a user enters
-# explicitly (fake tensors, tracing, vmap/grad, autocast) and the modules built on everything load on
-# first attribute access (PEP 562), so ``import opyard`` pays only for what an op call can need. A
-# fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is not needed before.
-from . import overrides, utils
+# What plain calls reach loads now. What a user enters explicitly (fake tensors, tracing, vmap/grad,
+# autocast), the ``__torch_function__`` protocol (``overrides``: its hooks load it with the first
+# Tensor subclass or override found, Note [The switchboard]), ``utils`` and the modules built on
+# everything load on first attribute access (PEP 562), so ``import opyard`` pays only for what an op
+# call can need. A fake tensor exists only once ``opyard.fake`` is loaded, so its Fake-key fallback is
+# not needed before.
 # ``Tensor._make_wrapper_subclass`` / ``_make_subclass``; the ``__torch_dispatch__`` protocol itself
 # (``utils.python_dispatch``) loads on first need (Note [The switchboard], ``_hooks.py``).
 from . import _wrapper_subclass  # noqa: F401
@@ -94,6 +94,7 @@ _LAZY = {
     "nn": (".nn", None), "optim": (".optim", None), "linalg": (".linalg", None), "fft": (".fft", None),
     "special": (".special", None), "signal": (".signal", None), "masked": (".masked", None),
     "types": (".types", None), "library": (".library", None), "viz": (".viz", None),
+    "overrides": (".overrides", None), "utils": (".utils", None), "cuda": (".cuda", None),
     "install_as_torch": ("._install_as_torch", "install_as_torch"),
     "version": (".version", None), "__version__": (".version", "__version__"),
     "_C": ("._C", None), "_custom_ops": ("._custom_ops", None), "_prims_common": ("._prims_common", None),
@@ -104,6 +105,8 @@ _LAZY = {
     "random": (".random", None),
     **{name: (".random", name) for name in ("seed", "initial_seed", "get_rng_state", "set_rng_state")},
     "is_inference_mode_enabled": (".autograd.grad_mode", "is_inference_mode_enabled"),
+    # torch's randomized low-rank factorizations (``torch.svd_lowrank``), Python over the operators
+    "svd_lowrank": ("._lowrank", "svd_lowrank"), "pca_lowrank": ("._lowrank", "pca_lowrank"),
 }
 # torch's private names from the alias table's ``opyard`` row (``opyard._check``, ``opyard.SymInt``):
 # most live in ``opyard.fake``, which loads when one of them is first read, as does the table
@@ -121,8 +124,10 @@ _LAZY_WITH = {".fx": (".fx.experimental",)}
 # What ``__getattr__`` loads, spelled out for type checkers (``typing`` is loaded already by numpy, and
 # the block never runs).
 if _typing.TYPE_CHECKING:
-    from . import amp, fake, fft, func, fx, library, linalg, masked, nn, optim, signal, special, version, viz
+    from . import (amp, cuda, fake, fft, func, fx, library, linalg, masked, nn, optim, overrides, signal, special,
+                   utils, version, viz)
     from ._install_as_torch import install_as_torch
+    from ._lowrank import pca_lowrank, svd_lowrank
     from .amp import autocast
     from .func import vmap
     from .version import __version__
@@ -161,7 +166,7 @@ __all__ = [
     "amp", "autocast", "fake", "func", "fx", "overrides", "utils", "vmap",
     "nn", "optim", "viz", "install_as_torch",
     "Generator", "default_generator", "random", "seed", "initial_seed", "get_rng_state", "set_rng_state",
-    "is_inference_mode_enabled",
+    "is_inference_mode_enabled", "svd_lowrank", "pca_lowrank",
     "Tag", "SymInt", "SymFloat", "SymBool", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not",
 ]
 # dtypes named like builtins (bool, int, float) stay attributes only, so that

@@ -116,6 +116,18 @@ class DisableTorchFunction(_StateGuard):
     _bits = ALL_OFF | SUBCLASS_OFF
 
 
+#: Python-level Tensor methods and properties routed through the protocol for subclasses
+#: (``opyard.overrides`` installs the routing); the operator methods are packets and need none.
+ROUTED_METHODS = (
+    "__getitem__", "__setitem__", "__repr__", "__len__", "__iter__", "__bool__", "__float__",
+    "__int__", "__index__", "__format__", "__rtruediv__", "__rpow__", "__rfloordiv__", "__rmod__",
+    "__rmatmul__", "__pos__", "size", "stride", "dim", "numel", "item", "tolist", "to", "cpu",
+    "float", "double", "half", "long", "int", "bool", "type_as", "view", "reshape", "expand",
+    "permute", "repeat", "flip", "new_zeros", "new_ones", "new_empty", "new_full", "requires_grad_",
+    "backward", "retain_grad", "storage_offset", "is_contiguous", "is_floating_point", "element_size",
+)
+
+
 #: Tensor properties (and attributes) read through the protocol on subclass instances
 #: (``opyard.overrides`` installs the routing on each subclass).
 ROUTED_PROPERTIES = ("grad", "data", "_base", "grad_fn", "requires_grad", "is_leaf", "shape",
@@ -341,3 +353,12 @@ def normalize_spellings(cls):
             cls.__torch_function__ = cls.__opyard_function__ = _disabled_torch_function_impl
     # Read per converted result (``convert_result``): whether the class's instances carry ``Python``.
     cls._opyard_python_key = own
+
+
+def name_routed_methods(tensor_type):
+    """Give the routed Python-level methods of ``tensor_type`` torch's names (``Tensor.to.__name__`` is
+    ``"to"``): ``func.__name__`` is what an override logs and what the listings key on."""
+    for name in ROUTED_METHODS:
+        impl = tensor_type.__dict__.get(name)
+        if isinstance(impl, type(name_routed_methods)) and impl.__name__ != name:
+            impl.__name__, impl.__qualname__ = name, f"{tensor_type.__name__}.{name}"

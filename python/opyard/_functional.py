@@ -18,7 +18,6 @@ from ._aten._index import METHODS as _TORCH_METHODS
 from ._factories import __all__ as _FACTORY_NAMES
 from ._factories import tensor as _tensor_factory
 from ._memory_format import channels_last, channels_last_3d, is_strides_like_format, preserve_format
-from ._lowrank import pca_lowrank, svd_lowrank
 from ._tensor import Size, Tensor
 from ._surface import __all__ as _SURFACE_NAMES
 
@@ -44,7 +43,7 @@ _PACKETS = tuple(n for n in _TORCH_FUNCTIONS + _KEPT_FUNCTIONS if n not in _PYTH
 __all__ = list(_PACKETS) + [
     "concat", "concatenate", "negative", "absolute", "true_divide", "multiply", "subtract", "divide", "is_tensor",
     "promote_types", "result_type", "is_floating_point", "einsum", "norm", "channels_last", "channels_last_3d",
-    "cdist", "tensordot", "lu", "stft", "istft", "svd_lowrank", "pca_lowrank", "nonzero", "unique", "unique_consecutive",
+    "cdist", "tensordot", "lu", "stft", "istft", "nonzero", "unique", "unique_consecutive",
     "_segment_reduce", "unravel_index", *_VARARGS]
 
 # Python's number types, taken before the packets below bind ``complex`` (torch.complex) here.

@@ -34,7 +34,7 @@ import sys
 
 import numpy as np
 
-from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor, overrides
+from . import _core, _dtype, _factories, _function_protocol, _keys, _memory_format, _ops, _tensor
 from .autograd import _tensor_meta, graph, tensor_methods
 
 _PACKAGE = __name__.rpartition(".")[0]
@@ -116,12 +116,12 @@ _core._install_hooks(
     float32=_dtype.float32,
     float64=_dtype.float64,
     tensor_from_data=_factories.tensor,
-    tensor_subclass=overrides._install_routing,
+    tensor_subclass=_resolver(".overrides", "_install_routing"),
     lift_fresh=_on_first_use(".fake.mode", "_lift_fresh"),
     # the dispatcher
     dispatch_key=_keys.DispatchKey,
     packet_of=_ops._canonical_packet,
-    function_protocol=overrides._dispatch_protocol,
+    function_protocol=_resolver(".overrides", "_dispatch_protocol"),
     protocol_of=_function_protocol.protocol_impl,
     symint_type=_symint_type,
     batched_tensor=_batched_tensor,

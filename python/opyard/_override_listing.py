@@ -4,22 +4,12 @@ import inspect
 import keyword
 
 from . import _core
-from ._function_protocol import PROPERTY_GETTERS, ROUTED_PROPERTIES
+from ._function_protocol import PROPERTY_GETTERS, ROUTED_METHODS, ROUTED_PROPERTIES
 from ._ops import OpOverload, OpOverloadPacket
 
 __all__ = ["get_overridable_functions", "get_testing_overrides", "get_ignored_functions", "ROUTED_METHODS",
            "ROUTED_PROPERTIES", "PROPERTY_GETTERS"]
 
-#: Python-level Tensor methods and properties routed through the protocol for subclasses
-#: (``opyard.overrides`` installs the routing); the operator methods are packets and need none.
-ROUTED_METHODS = (
-    "__getitem__", "__setitem__", "__repr__", "__len__", "__iter__", "__bool__", "__float__",
-    "__int__", "__index__", "__format__", "__rtruediv__", "__rpow__", "__rfloordiv__", "__rmod__",
-    "__rmatmul__", "__pos__", "size", "stride", "dim", "numel", "item", "tolist", "to", "cpu",
-    "float", "double", "half", "long", "int", "bool", "type_as", "view", "reshape", "expand",
-    "permute", "repeat", "flip", "new_zeros", "new_ones", "new_empty", "new_full", "requires_grad_",
-    "backward", "retain_grad", "storage_offset", "is_contiguous", "is_floating_point", "element_size",
-)
 
 def _is_op(obj):
     return isinstance(obj, (OpOverload, OpOverloadPacket)) or isinstance(

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._factories import empty, tensor
+from ._function_protocol import name_routed_methods
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import no_grad
 
@@ -212,6 +213,8 @@ def install():
             setattr(Tensor, name, property(_false, doc=f"False: opyard tensors are dense (torch's ``{name}``)."))
     if not hasattr(Tensor, "name"):
         Tensor.name = property(lambda self: None, doc="None: opyard has no named tensors (torch's ``Tensor.name``).")
+    # The last methods are bound: the Python-level ones take torch's names (``Tensor.to.__name__``).
+    name_routed_methods(Tensor)
 
 
 install()

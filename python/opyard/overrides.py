@@ -514,7 +514,7 @@ def _install_routing(cls):
     if any("_opyard_routed" in k.__dict__ for k in between):
         return  # a base subclass routes already
     cls._opyard_routed = True
-    _name_routed_methods()  # here: Tensor's methods are all installed once users subclass it
+    _fp.name_routed_methods(Tensor)  # Tensor's methods are all installed once users subclass it
     for name in ROUTED_METHODS:
         if any(name in k.__dict__ for k in (cls, *between)):
             continue
@@ -526,15 +526,6 @@ def _install_routing(cls):
             setattr(cls, name, _RoutedProperty(name, PROPERTY_GETTERS[name]))
 
 
-def _name_routed_methods():
-    """Give the routed Tensor methods torch's names (``func.__name__`` is what overrides log)."""
-    for name in ROUTED_METHODS:
-        impl = Tensor.__dict__.get(name)
-        if isinstance(impl, type(_name_routed_methods)) and impl.__name__ != name:
-            impl.__name__, impl.__qualname__ = name, f"Tensor.{name}"
-
-
-_name_routed_methods()  # torch's names from the start: listings and overrides key on these functions
 
 
 def __getattr__(name):

@@ -176,9 +176,6 @@ hooks! {
     /// `tensor_from_data(*args, **kwargs)`: `opyard.tensor`, the legacy
     /// `Tensor(data)` constructor's copy (read by `_tensor`).
     tensor_from_data: PyObject,
-    /// `tensor_subclass(cls)`: called for every new `Tensor` subclass
-    /// (`opyard.overrides` routes its Python-level methods; read by `_tensor`).
-    tensor_subclass: PyObject,
     /// `lift_fresh(t)`: a tensor made from data is fake under a
     /// `FakeTensorMode` (Note [lift_fresh]; read by `_factories`).
     lift_fresh: PyObject,
@@ -189,12 +186,6 @@ hooks! {
     /// `packet_of(name)`: the namespace's packet object of `ns::name`
     /// (See Note [Canonical packet]).
     packet_of: PyObject,
-    /// `function_protocol(func, args, kwargs, relevant=None)`: the
-    /// `__torch_function__` protocol (`opyard.overrides`); `NotImplemented`
-    /// when no override answers. `relevant` (from `_handle_function_protocol`
-    /// and Python-level functions) is where to look for overrides instead of
-    /// the arguments.
-    function_protocol: PyObject,
     /// `protocol_of(cls)`: the protocol method of tensor type `cls`, or None
     /// when it is disabled (See Note [Disabled protocol types]).
     protocol_of: PyObject,
@@ -283,8 +274,17 @@ hooks! {
     facade: PyObject,
 
     // --- resolved on first use (Note [Hooks resolved on first use]): the autograd layer's engine,
-    // `Function` and view modules load then ---
+    // `Function` and view modules and `opyard.overrides` load then ---
     lazy {
+        /// `tensor_subclass(cls)`: called for every new `Tensor` subclass
+        /// (`opyard.overrides` routes its Python-level methods; read by `_tensor`).
+        tensor_subclass,
+        /// `function_protocol(func, args, kwargs, relevant=None)`: the
+        /// `__torch_function__` protocol (`opyard.overrides`); `NotImplemented`
+        /// when no override answers. `relevant` (from `_handle_function_protocol`
+        /// and Python-level functions) is where to look for overrides instead of
+        /// the arguments.
+        function_protocol,
         /// `validate_grad(node, i, g, next, nr)`: a gradient whose shape differs
         /// from its input's (reduce a broadcast, or raise torch's message).
         validate_grad,

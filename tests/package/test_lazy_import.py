@@ -13,7 +13,7 @@ import pytest
 
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python")
 LAZY = ["amp", "func", "fx", "nn", "optim", "version", "_C", "_custom_ops", "_prims_common",
-        "_python_dispatcher", "_subclasses"]
+        "_python_dispatcher", "_subclasses", "overrides", "_override_listing", "utils", "_lowrank", "cuda"]
 # Modules below the facade that load on first use too, and standard modules numpy (2.3+) does not load
 # (``threading``: its locks and thread-locals come from ``_thread``; ``copy``: on the first deep copy).
 LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "opyard.fx.experimental", "ml_dtypes", "logging",
@@ -26,7 +26,7 @@ LAZY_INNER = ["numpy.random", "opyard._opcheck", "opyard.autograd.functional", "
               "opyard.autograd.engine", "opyard.autograd.function", "opyard.autograd._apply_args",
               "opyard.autograd.forward_ad", "opyard.autograd.views", "opyard.autograd.variable",
               "opyard.autograd.gradcheck", "opyard.autograd.derivatives.registry",
-              "opyard.autograd.derivatives._kernel_parts"]
+              "opyard.autograd.derivatives._kernel_parts", "opyard.autograd.derivatives._index"]
 
 
 def run(code):

@@ -51,9 +51,10 @@ pub fn try_override(
     if !err.is_instance_of::<PyTypeError>(py) {
         return Err(err);
     }
-    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
+    let Some(hooks) = installed(py) else {
         return Err(err);
     };
+    let handler = hooks.function_protocol.get(py)?;
     let kwargs = match kwargs {
         Some(k) => k.clone(),
         None => PyDict::new_bound(py),
@@ -76,9 +77,10 @@ pub fn function_protocol(
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Option<PyObject>> {
     let py = func.py();
-    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
+    let Some(hooks) = installed(py) else {
         return Ok(None);
     };
+    let handler = hooks.function_protocol.get(py)?;
     let kwargs = match kwargs {
         Some(k) => k.clone(),
         None => PyDict::new_bound(py),
@@ -101,9 +103,10 @@ pub fn _handle_function_protocol(
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyObject> {
-    let Some(handler) = installed(py).map(|h| &h.function_protocol) else {
+    let Some(hooks) = installed(py) else {
         return Ok(py.NotImplemented());
     };
+    let handler = hooks.function_protocol.get(py)?;
     let kwargs = match kwargs {
         Some(k) => k.clone(),
         None => PyDict::new_bound(py),

@@ -3,7 +3,7 @@
 ``FORMULAS`` maps an overload name to its :class:`~.registry.Formula`;
 adding a derivative is one row in a formula module (``pointwise.py``,
 ``math.py``, ..., or a new one) and ``make gen``, which rewrites the index
-the table reads at import (``_index.py``, derived by ``_derive.py``).
+the table reads on first need (``_index.py``, derived by ``_derive.py``).
 :func:`register` installs, on one ``Library("aten", "IMPL")``
 kept alive by ``opyard.autograd``, the generic kernel for every row whose op
 is defined, the same formula for the in-place variant (``add_.Tensor`` uses
@@ -18,10 +18,6 @@ from ..._aten import on_define as _on_define
 from ..._aten import out_variants as _out_variants
 from ..._registration import KernelLibrary
 from ..fallback import make_non_differentiable_kernel
-from ._index import BY_MODULE as _BY_MODULE
-from ._index import MISSING as _MISSING
-from ._index import NON_DIFFERENTIABLE as _NON_DIFFERENTIABLE
-from ._index import PLAN as _PLAN
 
 # ``out=`` overloads of the built-in ops (their Autograd kernel refuses inputs that require grad).
 OUT_OPS = _out_variants.OUT_OPS
@@ -31,8 +27,21 @@ __all__ = ["FORMULAS", "INPLACE_ALIASES", "NON_DIFFERENTIABLE", "Formula", "inpl
 # Note [Formula modules on first use]: the formula modules (a tenth of the package's bytecode) load
 # when an operator with a formula in one of them is first differentiated: ``_index.BY_MODULE`` names
 # each module's rows, which is all registration needs. ``FORMULAS`` (every row) loads them all.
-_MODULE_OF = {name: module for module, names in _BY_MODULE.items() for name in names}
 _LOADED = {}  # module name -> its FORMULAS, forward formulas attached
+_MODULE_OF = {}  # overload name -> the formula module holding its row, filled from the index on first need
+
+
+def _table():
+    """The generated index (``_index.py``): read when the first built-in packet is defined, not at
+    import (its tables are a twentieth of what ``import opyard`` unmarshals)."""
+    from . import _index
+    return _index
+
+
+def _module_of(name):
+    if not _MODULE_OF:
+        _MODULE_OF.update((row, module) for module, rows in _table().BY_MODULE.items() for row in rows)
+    return _MODULE_OF[name]
 
 
 def _module_formulas(module):
@@ -46,19 +55,23 @@ def _module_formulas(module):
 
 def formula(name):
     """The :class:`~.registry.Formula` of overload ``name`` (``aten::add.Tensor``), its module loaded."""
-    return _module_formulas(_MODULE_OF[name])[name]
+    return _module_formulas(_module_of(name))[name]
 
 
 def __getattr__(name):
     """``FORMULAS``: every row, in the table's order (the modules load now); ``Formula``: the row
-    class (``registry``, which loads with the first formula kernel built, or now)."""
+    class (``registry``, which loads with the first formula kernel built, or now);
+    ``NON_DIFFERENTIABLE``: the operators whose outputs never require grad (every formula module's
+    ``NON_DIFFERENTIABLE``, by module)."""
     if name == "Formula":
         from .registry import Formula
         return Formula
+    if name == "NON_DIFFERENTIABLE":
+        return _table().NON_DIFFERENTIABLE
     if name != "FORMULAS":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     table = {}
-    for module in _BY_MODULE:
+    for module in _table().BY_MODULE:
         table.update(_module_formulas(module))
     globals()["FORMULAS"] = table
     return table
@@ -69,9 +82,6 @@ _NONDIFF_ENTRY, _DETACH_ENTRY, _OUT_ENTRY, _OWN_ROW = "!non_differentiable", "!d
 
 # In-place overloads whose name is not ``inplace_name`` of their out-of-place row.
 INPLACE_ALIASES = {"aten::pow_.Scalar": "aten::pow.Tensor_Scalar"}
-
-# Operators whose outputs never require grad (every formula module's NON_DIFFERENTIABLE, by module).
-NON_DIFFERENTIABLE = _NON_DIFFERENTIABLE
 
 
 def _detach_kernel(op):
@@ -159,8 +169,9 @@ def register():
         return _on_first_call(op, lambda: _make_kernel(op, formula(row), general))
 
     def register_defined(names):
+        plan = _table().PLAN
         kernels = [(name, "Autograd", build(name, entry, _core._find_op(name)), True)
-                   for name in names for entry in _PLAN.get(name, ())]
+                   for name in names for entry in plan.get(name, ())]
         if kernels:
             lib.impl_many(kernels)
 
@@ -170,9 +181,9 @@ def register():
 
 def registered_ops():
     """The overloads differentiated with a formula row, in the plan's order."""
-    return tuple(name for name, entries in _PLAN.items() if any(e[0] != "!" for e in entries))
+    return tuple(name for name, entries in _table().PLAN.items() if any(e[0] != "!" for e in entries))
 
 
 def ops_without_formula():
     """The formula rows naming no built-in operator."""
-    return _MISSING
+    return _table().MISSING
