@@ -71,6 +71,11 @@ def bmm(self, mat2):
     if a[0] != b[0] or a[2] != b[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] "
                            f"but got: [{b[0]}, {b[1]}].")
+    if a[2] == 1 and self._data.dtype.kind in "fiu":
+        # Inner size 1 (outer products, the backward of a batched dot): each element is one product,
+        # so broadcasting multiply gives matmul's values exactly, without numpy's per-matrix loop
+        # (2.4 us instead of 4.4 for 64 products of 16x1 by 1x1).
+        return out(_in_dtype(np.multiply(self._data, mat2._data), self._data), self)
     return out(_in_dtype(np.matmul(self._data, mat2._data), self._data), self)
 
 

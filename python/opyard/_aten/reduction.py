@@ -104,6 +104,9 @@ def sum_dim(self, dim, keepdim=False, *, dtype=None):
         s = _sum_dim_fast(x, axes, keepdim)
         if s is not None:
             return out(s.astype(x.dtype, copy=False), self)
+    if dtype is None and x.dtype.kind == "f" and x.itemsize >= 4:
+        # float32/float64 accumulate in their own type: ``np.sum``'s one step, without its frames
+        return out(np.asarray(np.add.reduce(x, axis=axes, keepdims=keepdim)), self)
     return out(reduced(np.sum, x, dtype, axis=axes, keepdims=keepdim), self)
 
 
@@ -136,8 +139,23 @@ def mean_dim(self, dim, keepdim=False, *, dtype=None):
         if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
             count = x.size // s.size
             return out(np.true_divide(s, count, dtype=s.dtype).astype(x.dtype, copy=False), self)
-    r = reduced(np.mean, x, dtype, axis=dims_arg(dim, x.ndim), keepdims=keepdim)
+    axes = dims_arg(dim, x.ndim)
+    if dtype is None and x.dtype.kind == "f" and x.itemsize >= 4:
+        return out(_float_mean(x, axes, keepdim), self)
+    r = reduced(np.mean, x, dtype, axis=axes, keepdims=keepdim)
     return out(np.asarray(r).astype(np_dtype(dtype) or x.dtype), self)
+
+
+def _float_mean(x, axes, keepdim):
+    """``np.mean`` of float32/float64 data: its two steps (the sum, then the division by the count in
+    place) without the Python frames around them, which cost more than a small mean itself."""
+    s = np.add.reduce(x, axis=axes, keepdims=keepdim)
+    count = 1
+    for a in range(x.ndim) if axes is None else axes:
+        count *= x.shape[a]
+    if isinstance(s, np.ndarray):
+        return np.true_divide(s, count, out=s, casting="unsafe")
+    return np.asarray(s.dtype.type(s / count))
 
 
 def prod(self, *, dtype=None):
