@@ -161,6 +161,19 @@ def test_each_call_has_its_own_level_record():
     assert l2 > l1 and rest1 == [4, "same", "f", None] and rest2 == [2, "same", "f", None]
 
 
+def test_the_level_record_is_the_one_its_class_makes():
+    # The record is written slot by slot without its ``__init__``: every slot of the class (its own
+    # and its bases') holds what ``VmapLevel(level, batch_size, randomness, name)`` stores.
+    from opyard.func.batched import VmapLevel
+    made = []
+    O.vmap(lambda r: (made.append(transform_levels.levels()[-1]), r)[1], randomness="different")(X)
+    (layer,) = made
+    want = VmapLevel(layer.level, 4, "different", "<lambda>")
+    slots = [n for k in type(want).__mro__ for n in k.__dict__.get("__slots__", ())]
+    assert type(layer) is VmapLevel and set(slots) >= {"level", "batch_size", "randomness", "name", "info"}
+    assert [getattr(layer, n) for n in slots] == [getattr(want, n) for n in slots]
+
+
 def test_other_threads_have_their_own_stack():
     out, inside = {}, []
 
@@ -204,6 +217,14 @@ def op_with_rule(ns):
 def test_rule_kernel_gets_info_and_in_dims(op_with_rule):
     close(O.vmap(op_with_rule, randomness="different")(X), X * 2)
     assert op_with_rule.seen == [("VmapInfo", 4, "different", (0,), (4, 3))]
+
+
+def test_rule_kernel_info_is_a_vmap_info(op_with_rule):
+    infos = []
+    op_with_rule.state["result"] = lambda x: (infos.append(transform_levels.levels()[-1].info), (x, 0))[1]
+    O.vmap(op_with_rule, randomness="same")(X)
+    (info,) = infos
+    assert repr(info) == "VmapInfo(batch_size=4, randomness='same')"
 
 
 def test_rule_kernel_info_is_made_once_per_level(op_with_rule):

@@ -109,6 +109,7 @@ def test_every_unsafe_says_why():
 ALLOWED_STATICS = {
     "BATCHED_TYPE": "batched/mod.rs: vmap's batched tensor class and general constructor, from the hook once",
     "LEVELS": "batched/mod.rs: the thread's transform stack list, read once per thread (thread-local state)",
+    "LEVEL_LAYOUT": "batched/mod.rs: the slot layout of vmap's level record class, measured once",
     "ARGUMENT_ERROR": "errors.rs: the exception class the core creates on first use",
     "ARGUMENT_OVERFLOW_ERROR": "errors.rs: the exception class the core creates on first use",
     "SCHEMA_ERROR": "errors.rs: the exception class the core creates on first use",

@@ -112,17 +112,27 @@ impl FastOrGeneral for PyVmapFunction {
         };
         let ctx = &self.context;
         // The level record, as `push_layer` makes it: `VmapLevel(level, batch_size,
-        // randomness, name)` (one call of the class: its `__init__` stores the five slots
-        // with specialized writes, cheaper than five `setattr` calls from here).
+        // randomness, name)`, its five slots written in place (Note [SavedTensor slots]):
+        // the class call's `__init__` frame cost a quarter of an empty vmap call.
         let level = PyIterator::from_bound_object(ctx.numbers.bind(py))?
             .next()
             .unwrap_or_else(|| Err(pyo3::exceptions::PyStopIteration::new_err(())))?;
-        let layer = ctx.level_cls.bind(py).call1((
-            &level,
-            size,
-            self.randomness.bind(py),
-            self.name.bind(py),
-        ))?;
+        let level_cls = ctx.level_cls.bind(py);
+        let layer = match super::level_layout(py, level_cls) {
+            Some(layout) => layout.new_instance(
+                py,
+                [
+                    &level,
+                    &size.into_py(py).into_bound(py),
+                    self.randomness.bind(py),
+                    self.name.bind(py),
+                    &py.None().into_bound(py),
+                ],
+            )?,
+            None => {
+                level_cls.call1((&level, size, self.randomness.bind(py), self.name.bind(py)))?
+            }
+        };
         let levels = super::thread_levels(py, ctx.stack.bind(py))?;
         let kwargs = kwargs.filter(|k| !k.is_empty());
         let func = self.func.bind(py);

@@ -33,6 +33,7 @@ use crate::dispatch::tls::{self as key_tls, LocalKeySets};
 
 use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::python::dispatch::binder::plain_tensor;
+use crate::python::ffi::instance_slots::SlotLayout;
 use crate::python::ffi::numpy::first_entry;
 use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::hooks::hooks;
@@ -136,6 +137,35 @@ impl Drop for InVmapMode {
     fn drop(&mut self) {
         key_tls::replace(self.0);
     }
+}
+
+/// The slots of vmap's level record (`func/batched.py`'s `VmapLevel`), in the order
+/// [`level_layout`]'s instances are filled: what its `__init__` sets.
+pub const LEVEL_SLOTS: [&str; 5] = ["level", "batch_size", "randomness", "name", "info"];
+/// Indices into [`LEVEL_SLOTS`].
+pub const SLOT_LEVEL: usize = 0;
+pub const SLOT_BATCH_SIZE: usize = 1;
+pub const SLOT_RANDOMNESS: usize = 2;
+pub const SLOT_INFO: usize = 4;
+
+static LEVEL_LAYOUT: GILOnceCell<Option<SlotLayout<5>>> = GILOnceCell::new();
+
+/// The slot layout of the level record class `cls` (read on first use), when
+/// its slots are plain object members; `None` for another class.
+pub fn level_layout(py: Python<'_>, cls: &Bound<'_, PyType>) -> Option<&'static SlotLayout<5>> {
+    let layout = match LEVEL_LAYOUT.get(py) {
+        Some(l) => l.as_ref(),
+        None => {
+            let measured = SlotLayout::of_inherited(cls, LEVEL_SLOTS).ok().flatten();
+            LEVEL_LAYOUT.get_or_init(py, || measured).as_ref()
+        }
+    };
+    layout.filter(|l| l.class(py).is(cls))
+}
+
+/// The level record layout, once a `vmap` call has read it (`None` before).
+pub fn known_level_layout(py: Python<'_>) -> Option<&'static SlotLayout<5>> {
+    LEVEL_LAYOUT.get(py).and_then(Option::as_ref)
 }
 
 thread_local! {

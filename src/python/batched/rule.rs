@@ -15,8 +15,12 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
-use super::{as_batched, wrap};
+use super::{
+    as_batched, known_level_layout, wrap, LEVEL_SLOTS, SLOT_BATCH_SIZE, SLOT_INFO, SLOT_LEVEL,
+    SLOT_RANDOMNESS,
+};
 use crate::python::ffi::call_slot::FastOrGeneral;
+use crate::python::ffi::instance_slots::SlotLayout;
 use crate::python::ffi::object::{exact_int_bits, is_instance_of_type, new_by_base, vectorcall};
 use crate::python::hooks::installed;
 use crate::python::tensor::slots::Field;
@@ -36,6 +40,8 @@ pub struct PyVmapRuleKernel {
 /// What `func/custom.py` hands every `VmapRuleKernel` (`_RULE_CONTEXT`), unpacked at registration.
 struct Context {
     info_cls: Py<PyType>,
+    /// `VmapInfo`'s two slots (`batch_size`, `randomness`), when plain object members.
+    info_layout: Option<SlotLayout<2>>,
     stack: PyObject,
     layer_of: PyObject,
     checked: PyObject,
@@ -85,23 +91,42 @@ impl FastOrGeneral for PyVmapRuleKernel {
             0 => None,
             n => Some(levels.get_item(n - 1)?),
         };
+        // The level record's slots read in place when it is vmap's own class (Note
+        // [SavedTensor slots]), as attributes otherwise.
+        let slots = known_level_layout(py);
+        fn read<'py>(
+            slots: Option<&SlotLayout<5>>,
+            layer: &Bound<'py, PyAny>,
+            i: usize,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            match slots.and_then(|s| s.get(layer, i)) {
+                Some(v) => Ok(v),
+                None => layer.getattr(LEVEL_SLOTS[i]),
+            }
+        }
         let layer = match last {
-            Some(l) if same_level(&l.getattr(pyo3::intern!(py, "level"))?, &level)? => l,
+            Some(l) if same_level(&read(slots, &l, SLOT_LEVEL)?, &level)? => l,
             _ => ctx.layer_of.bind(py).call1((&level,))?,
         };
-        let mut info = layer.getattr(pyo3::intern!(py, "info"))?;
+        let mut info = read(slots, &layer, SLOT_INFO)?;
         if info.is_none() {
             // `VmapInfo(batch_size, randomness)` without its `__init__` frame, which sets just these two.
-            info = new_by_base(ctx.info_cls.bind(py), &py.get_type_bound::<PyAny>())?;
-            info.setattr(
-                pyo3::intern!(py, "batch_size"),
-                layer.getattr(pyo3::intern!(py, "batch_size"))?,
-            )?;
-            info.setattr(
-                pyo3::intern!(py, "randomness"),
-                layer.getattr(pyo3::intern!(py, "randomness"))?,
-            )?;
-            layer.setattr(pyo3::intern!(py, "info"), &info)?;
+            let (size, randomness) = (
+                read(slots, &layer, SLOT_BATCH_SIZE)?,
+                read(slots, &layer, SLOT_RANDOMNESS)?,
+            );
+            info = match &ctx.info_layout {
+                Some(layout) => layout.new_instance(py, [&size, &randomness])?,
+                None => {
+                    let made = new_by_base(ctx.info_cls.bind(py), &py.get_type_bound::<PyAny>())?;
+                    made.setattr(pyo3::intern!(py, "batch_size"), size)?;
+                    made.setattr(pyo3::intern!(py, "randomness"), randomness)?;
+                    made
+                }
+            };
+            if !slots.is_some_and(|s| s.set(&layer, SLOT_INFO, &info)) {
+                layer.setattr(pyo3::intern!(py, "info"), &info)?;
+            }
         }
         let result = vectorcall(
             self.rule.bind(py),
@@ -142,13 +167,17 @@ impl PyVmapRuleKernel {
         general: PyObject,
         context: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let (info_cls, stack, layer_of, checked, zero) = context.extract()?;
+        let (info_cls, stack, layer_of, checked, zero): (Py<PyType>, _, _, _, _) =
+            context.extract()?;
+        let info_layout =
+            SlotLayout::of(info_cls.bind(context.py()), ["batch_size", "randomness"])?;
         Ok(PyVmapRuleKernel {
             rule,
             name,
             general,
             context: Context {
                 info_cls,
+                info_layout,
                 stack,
                 layer_of,
                 checked,

@@ -4,11 +4,16 @@
 //! class with five `__slots__` (`tensor`, `version`, `is_output`,
 //! `node_name`, `output_nr`). Each slot is an object pointer at a fixed
 //! offset in the instance, which its member descriptor records. The layout is
-//! read once from the class's own descriptors, and only used when every slot
-//! is a plain writable object member (`Py_T_OBJECT_EX`) inside the instance;
-//! otherwise (a changed class) the callers set and read them as attributes.
-//! Writes go only to a fresh instance (zeroed by `tp_alloc`: no old value to
-//! release); reads take a new reference.
+//! read once from the class's own descriptors (`of`: a subclass, which may
+//! have an `__init__` of its own, is called instead), or its own and its
+//! bases' (`of_inherited`, for a class used exactly), and only used when every
+//! slot is a plain writable object member (`Py_T_OBJECT_EX`) inside the
+//! instance; otherwise (a changed class) the callers set and read them as
+//! attributes. Fresh instances are written without their `__init__` (zeroed
+//! by `tp_alloc`: no old value to release); reads take a new reference; `set`
+//! replaces a value as the slot's setter does. vmap's level record
+//! (`VmapLevel`) and a rule's `VmapInfo` are made and read the same way (Note
+//! [vmap's function in Rust]).
 
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -22,14 +27,31 @@ pub struct SlotLayout<const N: usize> {
 
 impl<const N: usize> SlotLayout<N> {
     /// The layout of `ty`'s own slots `names`, or None when any is not a
-    /// plain writable object member of `ty` itself.
+    /// plain writable object member of `ty` itself (a subclass that declares
+    /// none of them, and may have an `__init__` of its own, gets None).
     pub fn of(ty: &Bound<'_, PyType>, names: [&str; N]) -> PyResult<Option<Self>> {
         let dict = ty.getattr(pyo3::intern!(ty.py(), "__dict__"))?;
+        Self::read(ty, names, |name| dict.get_item(name).ok())
+    }
+
+    /// The layout of `ty`'s slots `names`, each its own or a base's (what the
+    /// class attribute of that name is), or None when any is not a plain
+    /// writable object member inside `ty`'s instances.
+    pub fn of_inherited(ty: &Bound<'_, PyType>, names: [&str; N]) -> PyResult<Option<Self>> {
+        // A member descriptor read from its class is the descriptor itself.
+        Self::read(ty, names, |name| ty.getattr(name).ok())
+    }
+
+    fn read<'py>(
+        ty: &Bound<'py, PyType>,
+        names: [&str; N],
+        lookup: impl Fn(&str) -> Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Self>> {
         let size = super::object::basic_size(ty);
         let word = std::mem::size_of::<*mut ffi::PyObject>() as isize;
         let mut offsets = [0isize; N];
         for (at, name) in offsets.iter_mut().zip(names) {
-            let Ok(d) = dict.get_item(name) else {
+            let Some(d) = lookup(name) else {
                 return Ok(None);
             };
             // Taking the address of the static type object reads nothing.
@@ -105,6 +127,27 @@ impl<const N: usize> SlotLayout<N> {
         // lies at this offset (checked in `of`); `from_borrowed_ptr_or_opt`
         // takes a new reference to what it holds (NULL: unset).
         unsafe { Bound::from_borrowed_ptr_or_opt(obj.py(), *self.at(obj, i)) }
+    }
+}
+
+impl<const N: usize> SlotLayout<N> {
+    /// Store `value` in slot `i` of `obj` (releasing what it held), as the
+    /// slot's setter does; false (nothing done) when `obj` is not exactly an
+    /// instance of this layout's class.
+    pub fn set(&self, obj: &Bound<'_, PyAny>, i: usize, value: &Bound<'_, PyAny>) -> bool {
+        if obj.get_type_ptr() != self.ty.as_ptr().cast() {
+            return false;
+        }
+        let p = self.at(obj, i);
+        // SAFETY: `obj` is a live instance of the class, whose object slot `i`
+        // lies at this offset (checked in `of`); it owns what it holds (or NULL).
+        // The new reference is stored before the old one is released, so the
+        // release (which may run a finalizer) sees the slot already updated.
+        unsafe {
+            let old = std::mem::replace(&mut *p, value.clone().into_ptr());
+            ffi::Py_XDECREF(old);
+        }
+        true
     }
 }
 
