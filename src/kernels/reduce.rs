@@ -14,11 +14,15 @@
 //! [Intra-op threads]), and the block sums are added pairwise in order. The
 //! accumulation stays in the element type (float32 for float32, as torch's CPU
 //! kernel does) with the pairwise error bound; the blocks are fixed, so the value
-//! does not depend on the number of threads. It equals numpy's value up to the
+//! does not depend on the number of threads. A block's leaves are summed into 32
+//! partial sums, not numpy's 8 (four vector additions in flight instead of one:
+//! twice the speed of numpy's pairing here), so the value equals numpy's up to the
 //! rounding of a different pairing, not bit for bit: the Python kernel, whose
 //! result numpy computes, is what smaller buffers keep.
 
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
+
+use multiversion::multiversion;
 
 use super::parallel::map_blocks;
 use super::Float;
@@ -79,8 +83,61 @@ pub fn sum_float_blocked<T: Float + Send + Sync>(x: &[T]) -> T {
     if x.len() <= SUM_BLOCK {
         return sum_float(x);
     }
-    let partial = map_blocks(x, SUM_BLOCK, |b| pairwise(b));
+    let partial = map_blocks(x, SUM_BLOCK, |b| block_sum(b));
     T::ZERO.add(pairwise(&partial))
+}
+
+/// Partial sums of a leaf of [`block_sum`]: 32, four 8-lane vectors whose additions
+/// are independent chains, so the adder is never waiting on one (8 partial sums are
+/// one vector: one addition in flight at a time).
+const WIDE_LANES: usize = 32;
+/// Leaves of [`block_sum`]: 32 values per partial sum.
+const WIDE_LEAF: usize = WIDE_LANES * 32;
+
+/// The pairwise sum of one block with wide leaves (Note [Blocked sum]): split in two
+/// (at a multiple of 32) down to at most `WIDE_LEAF` values, each leaf summed into 32
+/// running partial sums combined pairwise. The error bound is the pairwise one; the
+/// pairing differs from numpy's, which only smaller buffers keep.
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn block_sum<T: Float>(x: &[T]) -> T {
+    wide_pairwise(x)
+}
+
+#[inline(always)]
+fn wide_pairwise<T: Float>(x: &[T]) -> T {
+    let n = x.len();
+    if n <= WIDE_LEAF {
+        return wide_leaf(x);
+    }
+    let half = n / 2;
+    let half = half - half % WIDE_LANES;
+    wide_pairwise(&x[..half]).add(wide_pairwise(&x[half..]))
+}
+
+#[inline(always)]
+fn wide_leaf<T: Float>(x: &[T]) -> T {
+    if x.len() < WIDE_LANES {
+        return pairwise_run(x);
+    }
+    let mut r = [T::ZERO; WIDE_LANES];
+    let full = x.len() - x.len() % WIDE_LANES;
+    for chunk in x[..full].chunks_exact(WIDE_LANES) {
+        for (acc, &v) in r.iter_mut().zip(chunk) {
+            *acc = acc.add(v);
+        }
+    }
+    let mut width = WIDE_LANES;
+    while width > 1 {
+        width /= 2;
+        for i in 0..width {
+            r[i] = r[i].add(r[i + width]);
+        }
+    }
+    let mut res = r[0];
+    for &v in &x[full..] {
+        res = res.add(v);
+    }
+    res
 }
 
 /// bfloat16 bits widened to `f32` (exact: the high half of its bits).
