@@ -18,6 +18,7 @@ import enum
 import re
 
 from . import _core
+from ._keys import simple_enum
 
 __all__ = ["OpOverload", "OpOverloadPacket", "Tag", "ops"]
 
@@ -41,35 +42,45 @@ class _NamespaceModule(str):
 
 OpOverload.__module__ = OpOverloadPacket.__module__ = _NamespaceModule("opyard._ops")
 
-Tag = enum.Enum("Tag", [(n, i) for i, n in enumerate((
+_TAG_NAMES = (
     "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
     "generated", "inplace", "inplace_view", "maybe_aliasing_or_mutating", "needs_contiguous_strides",
     "needs_exact_strides", "needs_fixed_stride_order", "nondeterministic_bitwise",
     "nondeterministic_seeded", "out", "out_variant", "pointwise", "pt2_compliant_tag", "reduction",
-    "view_copy"))])
-Tag.__module__ = __name__
-Tag.__doc__ = "Operator tags (torch's ``torch.Tag``): ``Library.define(..., tags=...)``, ``OpOverload.tags``."
-Tag.__str__ = lambda self: f"Tag.{self.name}"
-Tag.__int__ = lambda self: self.value
+    "view_copy")
+Tag = simple_enum(
+    enum.Enum, "Tag", dict(zip(_TAG_NAMES, range(len(_TAG_NAMES)))),
+    __module__=__name__,
+    __doc__="Operator tags (torch's ``torch.Tag``): ``Library.define(..., tags=...)``, ``OpOverload.tags``.",
+    __str__=lambda self: f"Tag.{self.name}",
+    __int__=lambda self: self.value,
+)
 
 # "ns::name.overload" (".default" omitted, as `_core._define` names it) -> the Tags it was defined with.
 OP_TAGS = {}
 
 # Note [Built-in tags]: the built-in operators' tags are data of the layer that defines them
-# (`_aten/tags.py`), which hands over the operators' names and a loader; the loader runs the
+# (`_aten/tags.py`), which hands over a function naming the operators and a loader; both run the
 # first time any `.tags` is read, so neither import nor the call path pays for the table.
 _BUILTIN_OPS = {}  # qualified name -> its loader
+_PENDING_TAGS = []  # (names(), loader) handed over, not yet in _BUILTIN_OPS
 _LOADED = {}  # loader -> ({"name.overload": tags}, tags of an overload not in the table)
 
 
 def register_builtin_tags(qualified_names, loader):
-    """Built-in operators ``qualified_names`` take their tags from ``loader()``.
+    """Built-in operators ``qualified_names()`` take their tags from ``loader()``; both are called the
+    first time any ``.tags`` is read.
 
     See Note [Built-in tags]."""
-    _BUILTIN_OPS.update(dict.fromkeys(qualified_names, loader))
+    _PENDING_TAGS.append((qualified_names, loader))
 
 
 def _builtin_tags(name):
+    while _PENDING_TAGS:  # another thread expanding the same pair writes the same entries
+        names, loader = _PENDING_TAGS[0]
+        _BUILTIN_OPS.update(dict.fromkeys(names(), loader))
+        if _PENDING_TAGS and _PENDING_TAGS[0][0] is names:
+            _PENDING_TAGS.pop(0)
     loader = _BUILTIN_OPS.get(name)
     if loader is None:
         return ()

@@ -24,7 +24,6 @@ from .._registration import KernelLibrary
 from . import out_variants, return_types, tags
 from . import _index
 from ._index import PACKET_NAMES as _PACKET_NAMES
-from ._index import QUALIFIED
 from ._index import SCHEMAS as _INDEXED_SCHEMAS
 from .schemas import SCHEMAS as _BASE_SCHEMAS
 
@@ -59,7 +58,8 @@ LIB = KernelLibrary("aten", "DEF")
 
 # The packet table is prebuilt (``_index.packet_schemas``, ``_index.packet_rows``: per packet, the
 # positions of its schemas in SCHEMAS and its rows, decoded when it is defined), so import groups nothing.
-tags.attach(QUALIFIED)
+# The operators' names are read when a built-in operator's tags are first asked for.
+tags.attach(lambda: _index.QUALIFIED)
 
 # The backends a device reaches, but Meta (which takes the meta kernels): the core's device table.
 BACKENDS = tuple(key.name for key in BACKEND_OF_DEVICE.values() if key != DispatchKey.Meta)
@@ -97,7 +97,8 @@ def _op_row(name, module, table, kind, meta_table):
 def __getattr__(name):
     """``OP_TABLE``: ``(name, kernel, meta kernel, kind)`` of every operator (kind is view / inplace /
     pointwise / reduction / ... / composite / explicit), by packet; ``OP_NAMES``: every operator's
-    name (``add.Tensor``) in SCHEMAS order; ``COMPOSITE_OPS``: the operators whose one kernel is
+    name (``add.Tensor``) in SCHEMAS order; ``QUALIFIED``: every operator's qualified name
+    (``aten::add.Tensor``), in the same order; ``COMPOSITE_OPS``: the operators whose one kernel is
     CompositeImplicitAutograd (autograd records what they call). Built on first read."""
     if name == "OP_TABLE":
         rows = _index.ROWS
@@ -106,6 +107,8 @@ def __getattr__(name):
         value = frozenset("aten::" + row[0] for row in _index.ROWS if row[3] == "composite")
     elif name == "OP_NAMES":
         value = tuple(s.split("(")[0] for s in SCHEMAS)
+    elif name == "QUALIFIED":
+        value = _index.QUALIFIED
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -1159,7 +1159,7 @@ OUT = (('complex.out(Tensor real, Tensor imag, *, Tensor(a!) out) -> Tensor(a!)'
  ('chain_matmul.out(Tensor[] matrices, *, Tensor(a!) out) -> Tensor(a!)', 'chain_matmul', False))
 
 # Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.
-QUALIFIED = tuple("""\
+_QUALIFIED = """\
 aten::_log_softmax
 aten::_softmax
 aten::_to_copy
@@ -2567,7 +2567,7 @@ aten::quantile.out
 aten::quantile.scalar_out
 aten::nanquantile.out
 aten::nanquantile.scalar_out
-aten::chain_matmul.out""".split("\n"))
+aten::chain_matmul.out"""
 
 # The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).
 _PACKET_NAMES = """\
@@ -5353,7 +5353,10 @@ def packet_rows(packet):
 
 
 def __getattr__(name):
-    """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    """``QUALIFIED``, ``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    if name == "QUALIFIED":  # read when a built-in operator's tags are first asked for
+        value = globals()[name] = tuple(_QUALIFIED.split("\n"))
+        return value
     lines = _lines()
     if name == "ROWS":
         value = tuple(row for _, row in sorted(r for p in PACKET_NAMES for r in _rows_of(lines[p])))

@@ -301,7 +301,10 @@ def packet_rows(packet):
 
 
 def __getattr__(name):
-    """``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    """``QUALIFIED``, ``ROWS``, ``PACKETS`` and ``PACKET_ROWS`` as whole tables, decoded on first read."""
+    if name == "QUALIFIED":  # read when a built-in operator's tags are first asked for
+        value = globals()[name] = tuple(_QUALIFIED.split("\\n"))
+        return value
     lines = _lines()
     if name == "ROWS":
         value = tuple(row for _, row in sorted(r for p in PACKET_NAMES for r in _rows_of(lines[p])))
@@ -344,7 +347,7 @@ def index_source():
         "# (out= schema, functional overload, exact dtype?) declared beside their functional operators.\n"
         f"OUT = {pprint.pformat(out_rows(), width=118)}\n\n"
         "# Every operator's qualified name (aten::name[.overload], no .default), in _aten.SCHEMAS order.\n"
-        f'QUALIFIED = tuple("""\\\n{_lines(qualified(names), "name")}""".split("\\n"))\n\n'
+        f'_QUALIFIED = """\\\n{_lines(qualified(names), "name")}"""\n\n'
         "# The packets, in order of first appearance in _aten.SCHEMAS (PACKETS' keys).\n"
         f'_PACKET_NAMES = """\\\n{_lines(list(by_packet), "packet")}"""\n\n'
         "# Per packet, same order (Note [Operators defined on first use]): the positions of its schemas in\n"

@@ -42,5 +42,6 @@ def load():
 
 
 def attach(qualified_names):
-    """Give the built-in operators ``qualified_names`` (``aten::name[.overload]``) torch's tags."""
+    """Give the built-in operators ``qualified_names()`` (``aten::name[.overload]``, read when tags are
+    first asked for) torch's tags."""
     register_builtin_tags(qualified_names, load)
