@@ -18,7 +18,6 @@ import enum
 import re
 
 from . import _core
-from ._keys import simple_enum
 
 __all__ = ["OpOverload", "OpOverloadPacket", "Tag", "ops"]
 
@@ -42,19 +41,16 @@ class _NamespaceModule(str):
 
 OpOverload.__module__ = OpOverloadPacket.__module__ = _NamespaceModule("opyard._ops")
 
-_TAG_NAMES = (
+Tag = enum.Enum("Tag", [(n, i) for i, n in enumerate((
     "core", "cudagraph_unsafe", "data_dependent_output", "dynamic_output_shape", "flexible_layout",
     "generated", "inplace", "inplace_view", "maybe_aliasing_or_mutating", "needs_contiguous_strides",
     "needs_exact_strides", "needs_fixed_stride_order", "nondeterministic_bitwise",
     "nondeterministic_seeded", "out", "out_variant", "pointwise", "pt2_compliant_tag", "reduction",
-    "view_copy")
-Tag = simple_enum(
-    enum.Enum, "Tag", dict(zip(_TAG_NAMES, range(len(_TAG_NAMES)))),
-    __module__=__name__,
-    __doc__="Operator tags (torch's ``torch.Tag``): ``Library.define(..., tags=...)``, ``OpOverload.tags``.",
-    __str__=lambda self: f"Tag.{self.name}",
-    __int__=lambda self: self.value,
-)
+    "view_copy"))])
+Tag.__module__ = __name__
+Tag.__doc__ = "Operator tags (torch's ``torch.Tag``): ``Library.define(..., tags=...)``, ``OpOverload.tags``."
+Tag.__str__ = lambda self: f"Tag.{self.name}"
+Tag.__int__ = lambda self: self.value
 
 # "ns::name.overload" (".default" omitted, as `_core._define` names it) -> the Tags it was defined with.
 OP_TAGS = {}
