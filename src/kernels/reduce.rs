@@ -16,7 +16,7 @@
 //! kernel does) with the pairwise error bound; the blocks are fixed, so the value
 //! does not depend on the number of threads. A block's leaves are summed into 32
 //! partial sums, not numpy's 8 (four vector additions in flight instead of one:
-//! twice the speed of numpy's pairing here), so the value equals numpy's up to the
+//! 1.5 times the speed of numpy's pairing here), so the value equals numpy's up to the
 //! rounding of a different pairing, not bit for bit: the Python kernel, whose
 //! result numpy computes, is what smaller buffers keep.
 
