@@ -55,13 +55,14 @@ pub fn exp_f32_with<const F: bool>(x: f32) -> f32 {
     let k = t - ROUND_MAGIC;
     let r = mad::<F>(-k, LN2_HI, xc);
     let r = mad::<F>(-k, LN2_LO, r);
-    let mut p = 1.987_569_1e-4_f32;
-    p = mad::<F>(p, r, 1.398_199_9e-3);
-    p = mad::<F>(p, r, 8.333_452e-3);
-    p = mad::<F>(p, r, 4.166_579_6e-2);
-    p = mad::<F>(p, r, 1.666_666_5e-1);
-    p = mad::<F>(p, r, 0.5);
-    let poly = mad::<F>(p, r * r, r) + 1.0;
+    // Cephes' degree-5 polynomial by Estrin's scheme (three independent pairs, then two
+    // levels) rather than a chain of five dependent multiply-adds.
+    let r2 = r * r;
+    let a0 = mad::<F>(1.666_666_5e-1, r, 0.5);
+    let a1 = mad::<F>(8.333_452e-3, r, 4.166_579_6e-2);
+    let a2 = mad::<F>(1.987_569_1e-4, r, 1.398_199_9e-3);
+    let p = mad::<F>(mad::<F>(a2, r2, a1), r2, a0);
+    let poly = mad::<F>(p, r2, r) + 1.0;
     // 2^k as two factors built in the exponent field: k is in [-150, 128] after the
     // clamps, each half in [-75, 64], so both are normal numbers and only the last
     // product rounds (to inf, a subnormal or 0 at the ends of the range).
@@ -85,19 +86,19 @@ pub fn erf_f32(x: f32) -> f32 {
 #[inline(always)]
 fn erfc_pos<const F: bool>(a: f32) -> f32 {
     let t = 2.0 / (2.0 + a);
-    let mut p = 0.170_872_77_f32;
-    for c in [
-        -0.822_152_23,
-        1.488_515_9,
-        -1.135_204,
-        0.278_868_07,
-        -0.186_288_06,
-        0.096_784_18,
-        0.374_091_96,
-        1.000_023_7,
-    ] {
-        p = mad::<F>(p, t, c);
-    }
+    // The degree-8 polynomial by Estrin's scheme: four independent pairs, then three
+    // levels, where Horner's rule is a chain of eight multiply-adds each waiting on the
+    // last (the kernels' loops are bound by that chain's latency).
+    let t2 = t * t;
+    let t4 = t2 * t2;
+    let q0 = mad::<F>(0.374_091_96, t, 1.000_023_7);
+    let q1 = mad::<F>(-0.186_288_06, t, 0.096_784_18);
+    let q2 = mad::<F>(-1.135_204, t, 0.278_868_07);
+    let q3 = mad::<F>(-0.822_152_23, t, 1.488_515_9);
+    let r0 = mad::<F>(q1, t2, q0);
+    let r1 = mad::<F>(q3, t2, q2);
+    let s = mad::<F>(r1, t4, r0);
+    let p = mad::<F>(0.170_872_77 * t4, t4, s);
     t * exp_f32_with::<F>(mad::<F>(t, p, -a * a - 1.265_512_2))
 }
 
