@@ -297,6 +297,25 @@ def test_gelu_and_silu_match_float64(dt, n, threads):
     assert one.tobytes() == F.gelu(opyard.from_numpy(x)).numpy().tobytes()
 
 
+@pytest.mark.parametrize("threads_", [1, 2])
+def test_gelu_is_accurate_relative_to_itself_in_the_negative_tail(threads_, threads):
+    # x * Phi(x) against float64 erfc over a dense float32 grid: relative error, no absolute floor,
+    # so the tail (down to 1e-30) counts as much as the middle. torch's erf (absolute error 1.5e-7)
+    # is off by up to 100% there.
+    from scipy.special import erf, erfc
+
+    opyard.set_num_threads(threads_)
+    x = np.linspace(-13, 13, 400_001).astype(np.float32)
+    w = x.astype(np.float64)
+    want = 0.5 * w * erfc(-w / math.sqrt(2))
+    got = F.gelu(opyard.from_numpy(x)).numpy().astype(np.float64)
+    seen = np.abs(want) > 1e-30
+    rel = np.abs(got[seen] / want[seen] - 1)
+    assert rel.max() < 2e-5
+    assert rel[np.abs(x[seen]) < 5].max() < 2.5e-6
+    np.testing.assert_allclose(opyard.erf(opyard.from_numpy(x)).numpy(), erf(w), rtol=0, atol=1e-7)
+
+
 def test_gelu_and_silu_special_values():
     x = np.array([np.nan, np.inf, -np.inf, 0.0], np.float32)
     for y in (F.gelu(opyard.from_numpy(x)), F.gelu(opyard.from_numpy(x), approximate="tanh")):

@@ -17,12 +17,19 @@ SCHEMAS = (
 )
 
 _erf = np.frompyfunc(math.erf, 1, 1)
+_erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 def erf_array(x):
     """erf elementwise (numpy has none): ``math.erf``, exact in double precision."""
     wide = x.astype(np.float64)
     return np.asarray(_erf(wide), dtype=np.float64).astype(x.dtype, copy=False)
+
+
+def _normal_cdf(w):
+    """``Phi(w) = erfc(-w / sqrt 2) / 2`` in double precision, accurate relative to itself in the
+    negative tail, where ``(1 + erf) / 2`` cancels to 0 (the Rust kernel's form too)."""
+    return 0.5 * np.asarray(_erfc(-w.astype(np.float64) / math.sqrt(2.0)), dtype=np.float64)
 
 
 def _float_input(self, name):
@@ -58,7 +65,7 @@ def gelu(self, *, approximate="none"):
         inner = math.sqrt(2.0 / math.pi) * (w + 0.044715 * w ** 3)
         r = 0.5 * w * (1.0 + np.tanh(inner))
     else:
-        r = 0.5 * w * (1.0 + erf_array(w / math.sqrt(2.0)))
+        r = w * _normal_cdf(w)
     return out(np.asarray(r).astype(x.dtype, copy=False), self)
 
 
@@ -95,7 +102,7 @@ def gelu_backward(grad_output, self, *, approximate="none"):
             t = np.tanh(k * (x + 0.044715 * x ** 3))
             d = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3 * 0.044715 * x * x)
         else:
-            d = 0.5 * (1.0 + erf_array(x / math.sqrt(2.0))) + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+            d = _normal_cdf(x) + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
         r = g * d
     return out(np.asarray(r).astype(dt, copy=False), grad_output)
 
