@@ -94,24 +94,22 @@ const WIDE_LANES: usize = 32;
 /// Leaves of [`block_sum`]: 32 values per partial sum.
 const WIDE_LEAF: usize = WIDE_LANES * 32;
 
-/// The pairwise sum of one block with wide leaves (Note [Blocked sum]): split in two
-/// (at a multiple of 32) down to at most `WIDE_LEAF` values, each leaf summed into 32
-/// running partial sums combined pairwise. The error bound is the pairwise one; the
-/// pairing differs from numpy's, which only smaller buffers keep.
+/// The sum of one block (at most `SUM_BLOCK` values; Note [Blocked sum]): its leaves of
+/// `WIDE_LEAF` values in order, each summed into 32 running partial sums combined
+/// pairwise, then the leaf sums added pairwise. The error bound is the pairwise one; the
+/// pairing differs from numpy's, which only smaller buffers keep. No recursion here: a
+/// recursive helper would be compiled once, for the baseline CPU, and called from this
+/// function's wider clones instead of being inlined into them.
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
 fn block_sum<T: Float>(x: &[T]) -> T {
-    wide_pairwise(x)
-}
-
-#[inline(always)]
-fn wide_pairwise<T: Float>(x: &[T]) -> T {
-    let n = x.len();
-    if n <= WIDE_LEAF {
-        return wide_leaf(x);
+    debug_assert!(x.len() <= SUM_BLOCK, "block_sum takes one block");
+    let mut leaves = [T::ZERO; SUM_BLOCK / WIDE_LEAF];
+    let mut n = 0;
+    for leaf in x.chunks(WIDE_LEAF) {
+        leaves[n] = wide_leaf(leaf);
+        n += 1;
     }
-    let half = n / 2;
-    let half = half - half % WIDE_LANES;
-    wide_pairwise(&x[..half]).add(wide_pairwise(&x[half..]))
+    pairwise(&leaves[..n])
 }
 
 #[inline(always)]
