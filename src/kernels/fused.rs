@@ -251,69 +251,67 @@ fn softmax_backward_with<T: Real, const F: bool>(
     }
 }
 
-/// The `f64` sum of `f(i, x[i])` over a row in 8 lanes (independent accumulators
-/// that the compiler vectorises; a single running sum would be a serial chain).
-#[inline(always)]
-fn lane_sum_f64<T: Real>(x: &[T], f: impl Fn(usize, T) -> f64) -> f64 {
-    let mut acc = [0.0f64; LANES];
-    let full = x.len() - x.len() % LANES;
-    for (c, chunk) in x[..full].chunks_exact(LANES).enumerate() {
-        for i in 0..LANES {
-            acc[i] += f(c * LANES + i, chunk[i]);
-        }
-    }
-    let mut r = 0.0;
-    for (i, &v) in x[full..].iter().enumerate() {
-        r += f(full + i, v);
-    }
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + r
-}
+/// Lanes of [`runs_sum`]: four 8-lane (two 16-lane) vectors of independent sums.
+const WIDE: usize = 32;
+/// Chunks of `WIDE` values a lane adds in the element type before its run goes into
+/// the `f64` total: each lane sums at most 64 values in `f32`.
+const RUN_CHUNKS: usize = 64;
 
-/// The `f64` sums of `x` and of its squares in 8 lanes each (one pass).
+/// The sum of `f(x[i])` over a row: `WIDE` lanes in the element type, each lane's
+/// run of at most `RUN_CHUNKS` values added into `f64` totals, the totals combined
+/// pairwise. Vectorised the whole way (a conversion to `f64` per element is not: the
+/// compiler turns it into scalar conversions, half the loop's time).
 #[inline(always)]
-fn lane_sum_sq_f64<T: Real>(x: &[T]) -> (f64, f64) {
-    let mut s = [0.0f64; LANES];
-    let mut q = [0.0f64; LANES];
-    let mut chunks = x.chunks_exact(LANES);
-    for c in &mut chunks {
-        for i in 0..LANES {
-            let v = c[i].to_f64();
-            s[i] += v;
-            q[i] += v * v;
+fn runs_sum<T: Real>(x: &[T], f: impl Fn(T) -> T) -> f64 {
+    let mut total = [0.0f64; WIDE];
+    let mut chunks = x.chunks_exact(WIDE);
+    loop {
+        let mut run = [T::ZERO; WIDE];
+        let mut any = false;
+        for c in chunks.by_ref().take(RUN_CHUNKS) {
+            any = true;
+            for i in 0..WIDE {
+                run[i] = run[i].add(f(c[i]));
+            }
+        }
+        if !any {
+            break;
+        }
+        for i in 0..WIDE {
+            total[i] += run[i].to_f64();
         }
     }
-    let (mut rs, mut rq) = (0.0, 0.0);
+    let mut rest = 0.0;
     for &v in chunks.remainder() {
-        let v = v.to_f64();
-        rs += v;
-        rq += v * v;
+        rest += f(v).to_f64();
     }
-    let comb = |a: [f64; LANES]| ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
-    (comb(s) + rs, comb(q) + rq)
+    let mut width = WIDE;
+    while width > 1 {
+        width /= 2;
+        for i in 0..width {
+            total[i] += total[i + width];
+        }
+    }
+    total[0] + rest
 }
 
-/// `(mean, 1 / sqrt(var + eps))` of a row, accumulated in `f64`; `center == false`
-/// gives rms_norm's `(0, rstd)`. A `f32` row takes one pass (`E[x²] - mean²`: the
-/// squares of `f32` values are exact in `f64` and the cancellation costs ~2^-29 of the
-/// variance relative to `mean²`, far below `f32`'s resolution); a `f64` row two
-/// passes (the mean, then the squared deviations), as `f64` has no wider type.
+/// `(mean, 1 / sqrt(var + eps))` of a row; `center == false` gives rms_norm's
+/// `(0, rstd)`. Two passes, the mean and then the squared deviations from it (robust
+/// to a mean far from 0). A `f32` row is summed in `f32` runs of at most 64 values per
+/// lane, the runs in `f64` ([`runs_sum`]: a relative error of a few `f32` ulp, torch's
+/// float accumulation); a `f64` row in `f64`.
 #[inline(always)]
 fn row_stats<T: Real>(row: &[T], eps: f64, center: bool) -> (f64, f64) {
     let n = row.len() as f64;
-    if std::mem::size_of::<T>() == 4 {
-        let (s, q) = lane_sum_sq_f64(row);
-        let mean = if center { s / n } else { 0.0 };
-        let var = (q / n - mean * mean).max(0.0);
-        return (mean, 1.0 / (var + eps).sqrt());
-    }
     let mean = if center {
-        lane_sum_f64(row, |_, v| v.to_f64()) / n
+        runs_sum(row, |v| v) / n
     } else {
         0.0
     };
-    let var = lane_sum_f64(row, |_, v| {
-        let d = v.to_f64() - mean;
-        d * d
+    let m = T::from_f64(mean);
+    let var = runs_sum(row, |v| {
+        let d = v.sub(m);
+        d.mul(d)
     }) / n;
     (mean, 1.0 / (var + eps).sqrt())
 }
@@ -582,8 +580,8 @@ fn norm_backward_rows<T: Real>(
 }
 
 /// `(sum d, sum d * xhat)` of a row in one pass, `d = g * w` (`g` without a
-/// weight) and `xhat = (x - mean) * rstd`, each in 8 `f64` lanes combined as
-/// [`lane_sum_f64`] combines them (the same additions in the same order).
+/// weight) and `xhat = (x - mean) * rstd`, each in 8 `f64` lanes combined pairwise,
+/// `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`, then the tail.
 #[inline(always)]
 fn d_sums<T: Real>(g: &[T], x: &[T], w: Option<&[T]>, mean: f64, rstd: f64) -> (f64, f64) {
     let mut a = [0.0f64; LANES];

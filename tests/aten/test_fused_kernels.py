@@ -160,6 +160,21 @@ def test_layer_norm_matches_float64(dt, shape, normalized, affine, threads):
     np.testing.assert_allclose(rstd.reshape(-1), rrstd, **tol)
 
 
+@pytest.mark.parametrize("offset, cols", [(1000.0, 1024), (0.0, 100_003), (-3.0e4, 4097)])
+def test_layer_norm_statistics_of_float32_stay_accurate(offset, cols, threads):
+    # float32 rows summed in float32 runs (at most 64 values per lane, the runs in float64), the
+    # variance from the deviations: a mean far from 0 and long rows keep their accuracy.
+    x = (_data((3, cols), np.float32) + np.float32(offset)).astype(np.float32)
+    for n in (1, 2):
+        opyard.set_num_threads(n)
+        y, mean, rstd = opyard.native_layer_norm(opyard.from_numpy(x), [cols], None, None, 1e-5)
+        ry, rmean, rrstd = _layer_norm64(x, cols, None, None, 1e-5)
+        np.testing.assert_allclose(mean.numpy().reshape(-1), rmean, rtol=1e-6)
+        np.testing.assert_allclose(rstd.numpy().reshape(-1), rrstd, rtol=2e-5)
+        # normalised in float32, as torch does: x - mean is exact only to the spacing of x's floats
+        np.testing.assert_allclose(y.numpy(), ry, rtol=1e-4, atol=1e-4 + 2 * float(np.spacing(np.float32(abs(offset)))))
+
+
 def test_layer_norm_of_reduced_precision_is_computed_in_float32():
     x = _data((64, 1100), np.float32)
     xb = opyard.from_numpy(x).to(opyard.bfloat16)
