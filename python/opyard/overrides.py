@@ -526,8 +526,6 @@ def _install_routing(cls):
             setattr(cls, name, _RoutedProperty(name, PROPERTY_GETTERS[name]))
 
 
-
-
 def __getattr__(name):
     # ``enable_reentrant_dispatch`` is ``utils.python_dispatch``'s (the ``__torch_dispatch__`` helpers),
     # which loads on its first read (PEP 562): no plain operator call needs it.
