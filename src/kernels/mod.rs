@@ -22,6 +22,7 @@ pub mod parallel;
 pub mod pool;
 pub mod reduce;
 pub mod reduce_dim;
+pub mod row_sum;
 pub mod scan;
 pub mod select;
 pub mod std_order;

@@ -32,7 +32,7 @@ use super::Float;
 pub const SUM_BLOCK: usize = 1 << 16;
 
 /// Buffers up to this length are summed with 8 partial sums, no recursion.
-const BLOCK: usize = 128;
+pub(super) const BLOCK: usize = 128;
 
 /// numpy's pairwise sum of `x` (see Note [Pairwise sum]), without the identity.
 fn pairwise<T: Float>(x: &[T]) -> T {
@@ -49,7 +49,7 @@ fn pairwise<T: Float>(x: &[T]) -> T {
 /// partial sums. Inlined, so a caller compiled for a wider vector unit
 /// (`multiversion`) runs it 8 lanes wide; the roundings are the same.
 #[inline(always)]
-fn pairwise_run<T: Float>(x: &[T]) -> T {
+pub(super) fn pairwise_run<T: Float>(x: &[T]) -> T {
     let n = x.len();
     if n < 8 {
         let mut res = T::ZERO;
@@ -65,11 +65,17 @@ fn pairwise_run<T: Float>(x: &[T]) -> T {
             *acc = acc.add(v);
         }
     }
-    let mut res = (r[0].add(r[1]).add(r[2].add(r[3]))).add(r[4].add(r[5]).add(r[6].add(r[7])));
+    let mut res = join_eight(&r);
     for &v in &x[full..] {
         res = res.add(v);
     }
     res
+}
+
+/// numpy's join of 8 partial sums: `((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))`.
+#[inline(always)]
+pub(super) fn join_eight<T: Float>(r: &[T; 8]) -> T {
+    (r[0].add(r[1]).add(r[2].add(r[3]))).add(r[4].add(r[5]).add(r[6].add(r[7])))
 }
 
 /// `sum` of a float buffer, as `np.add.reduce` computes it: `0 + pairwise(x)`
@@ -124,6 +130,20 @@ fn wide_leaf<T: Float>(x: &[T]) -> T {
             *acc = acc.add(v);
         }
     }
+    let r = [halvings(&r)];
+    let mut res = r[0];
+    for &v in &x[full..] {
+        res = res.add(v);
+    }
+    res
+}
+
+/// The 32 partial sums of a [`wide_leaf`] added by halvings (`r[i] + r[i + 16]`, and
+/// so on). Not inlined: inlined, its pairs of lanes set the vector shape of the leaf's
+/// loop, which was then compiled two lanes wide instead of the widest vector.
+#[inline(never)]
+fn halvings<T: Float>(r: &[T; WIDE_LANES]) -> T {
+    let mut r = *r;
     let mut width = WIDE_LANES;
     while width > 1 {
         width /= 2;
@@ -131,11 +151,7 @@ fn wide_leaf<T: Float>(x: &[T]) -> T {
             r[i] = r[i].add(r[i + width]);
         }
     }
-    let mut res = r[0];
-    for &v in &x[full..] {
-        res = res.add(v);
-    }
-    res
+    r[0]
 }
 
 /// bfloat16 bits widened to `f32` (exact: the high half of its bits).

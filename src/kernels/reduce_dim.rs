@@ -25,12 +25,13 @@
 //! results are then combined in lane order.
 
 use super::parallel::{for_row_blocks, for_weighted_chunks};
-use super::reduce::{bf16_to_f32, f16_to_f32, half_row_sums, sum_float, Half};
+use super::reduce::{bf16_to_f32, f16_to_f32, half_row_sums, Half};
+use super::row_sum::{row_sums, RowSum};
 use super::Float;
 use multiversion::multiversion;
 
 /// A float element type of the dim reductions.
-pub trait DimElem: Float + PartialOrd + Send + Sync {
+pub trait DimElem: Float + RowSum + PartialOrd + Send + Sync {
     const NAN: Self;
     const NEG_INF: Self;
     fn is_nan(self) -> bool;
@@ -111,7 +112,7 @@ pub fn sum_dim<T: DimElem>(x: &[T], outer: usize, n: usize, inner: usize, out: &
         return;
     }
     if inner == 1 {
-        for_rows(x, n, out, || (), |_, row| sum_float(row));
+        for_row_blocks(x, n, out, 1, |_, rows, os| row_sums(rows, n, os));
         return;
     }
     for_slices(x, outer, n, inner, out, |os, xb, start| {

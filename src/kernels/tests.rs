@@ -1,5 +1,6 @@
 use super::elementwise::{arith, divide, divide_as, float_binary, negate, scaled, BinOp, Operand};
 use super::reduce::{sum_float, sum_float_blocked, sum_half_blocked, sum_int, Half, SUM_BLOCK};
+use super::row_sum::row_sums;
 
 use Operand::{Scalar, Slice};
 
@@ -141,6 +142,55 @@ fn float_sum_is_numpys_pairwise_sum() {
     assert_eq!(sum_float(&[-0.0f64]).to_bits(), 0.0f64.to_bits());
     assert!(sum_float(&[1.0f64, f64::NAN]).is_nan());
     assert_eq!(sum_float(&[f32::INFINITY, 1.0]), f32::INFINITY);
+}
+
+#[test]
+fn row_sums_are_numpys_pairwise_sum_of_each_row() {
+    // Four rows at a time and the rows left over, on every leaf shape of the tree.
+    let mut seed = 777u64;
+    let x: Vec<f32> = (0..9 * 4097)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = ((seed >> 33) as f32 / (1u64 << 31) as f32) - 0.5;
+            m * 10f32.powi(((seed >> 20) % 7) as i32 - 3)
+        })
+        .collect();
+    for n in [
+        1, 7, 8, 9, 15, 16, 127, 128, 129, 255, 256, 1000, 4096, 4097,
+    ] {
+        for rows in [1, 3, 4, 5, 8, 9] {
+            let mut out = vec![f32::NAN; rows];
+            row_sums(&x[..rows * n], n, &mut out);
+            for (r, got) in out.iter().enumerate() {
+                let want = 0.0f32 + reference_pairwise(&x, r * n, n);
+                assert_eq!(got.to_bits(), want.to_bits(), "n = {n}, row {r} of {rows}");
+            }
+        }
+    }
+    let xd: Vec<f64> = x.iter().map(|&v| v as f64 * 1.000_000_1).collect();
+    for n in [5, 200, 3001] {
+        let mut out = vec![0.0f64; 6];
+        row_sums(&xd[..6 * n], n, &mut out);
+        for (r, got) in out.iter().enumerate() {
+            assert_eq!(
+                got.to_bits(),
+                sum_float(&xd[r * n..(r + 1) * n]).to_bits(),
+                "f64 n = {n}"
+            );
+        }
+    }
+    let mut out = [1.0f64; 4];
+    row_sums(
+        &[-0.0, -0.0, f64::NAN, 1.0, f64::INFINITY, 1.0, 2.0, 3.0],
+        2,
+        &mut out,
+    );
+    assert_eq!(out[0].to_bits(), 0.0f64.to_bits());
+    assert!(out[1].is_nan());
+    assert_eq!(out[2], f64::INFINITY);
+    assert_eq!(out[3], 5.0);
 }
 
 #[test]

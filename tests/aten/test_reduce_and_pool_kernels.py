@@ -16,7 +16,8 @@ from opyard._aten import pool_ops
 # Above this many elements the reductions along dims run in Rust (reduction._DIM_RUST_MIN).
 RUST_MIN = 1 << 15
 # (shape, why): from the Rust minimum up to the pool's start; over it, with odd sizes.
-SHAPES = [((64, 700), "inline"), ((7, 90, 130), "pool, odd sizes"), ((3, 40000), "long rows")]
+SHAPES = [((64, 700), "inline"), ((7, 90, 130), "pool, odd sizes"), ((3, 40000), "long rows"),
+          ((5, 20011), "long rows four at a time, one more"), ((37, 1031), "rows of a prime length")]
 
 # These check the Rust kernels themselves (with OPYARD_FASTPATH=0 each declines; numpy's amax may
 # keep either of two equal zeros).

@@ -128,6 +128,7 @@ ALLOWED_STATICS = {
     "DEFAULTS": "tensor/base: a fresh tensor's field values (SlotDefaults), made once",
     "CPU": "tensor/base: the cpu device, made once",
     "SLOTS_OFFSET": "tensor/base: the __slots__ offset, measured once",
+    "OWNERS": "ffi/buffer_pool: large result buffers kept for reuse (a bounded pool)",
 }
 
 

@@ -1,14 +1,19 @@
 //! `TensorBase`'s computed attributes (`dtype`, `shape`, `grad`, ...) as plain
 //! CPython getsets.
 //!
-//! Note [Raw getsets]: PyO3's `#[getter]` wraps each call in its general
-//! trampoline (GIL bookkeeping, deferred reference counts), which costs more
-//! than the attribute itself: a getter returning one field took ~65 ns where
-//! a `__slots__` read takes ~4 ns. These attributes are read on every
-//! operation, so they are installed by hand as `PyGetSetDef`s whose C
-//! functions only catch panics and hand errors back: CPython holds the GIL
-//! and has checked the instance's type before calling them. Plain fields need
-//! no code at all: they are struct members (Note [Tensor slots]).
+//! Note [Raw getsets]: PyO3's `#[getter]` extracts and type-checks its
+//! receiver and wraps the result, which costs more than the attribute itself:
+//! a getter returning one field took ~65 ns where a `__slots__` read takes
+//! ~4 ns. These attributes are read on every operation, so they are installed
+//! by hand as `PyGetSetDef`s: CPython holds the GIL and has checked the
+//! instance's type before calling them. Their C functions keep PyO3's
+//! trampoline alone (panics become `PanicException`, and the thread's GIL
+//! count is raised): without the count, a `Py` dropped in a getter or setter
+//! has its reference count lowered later, from PyO3's pool of deferred
+//! references, and once that pool exists every PyO3 entry point drains it
+//! under a mutex (about 40 instructions and two atomic operations per call).
+//! Plain fields need no code at all: they are struct members (Note [Tensor
+//! slots]).
 
 use crate::python::tensor::base::PyTensorBase;
 use pyo3::ffi;
@@ -25,47 +30,31 @@ pub type Setter =
 
 /// What a getset's closure pointer points to.
 struct Accessor {
-    name: &'static CStr,
     get: Getter,
     set: Option<Setter>,
-}
-
-/// Run `f` for a C slot: an error is raised (and `err` returned); a panic too.
-///
-/// # Safety
-/// Call only from a CPython slot, which holds the GIL.
-unsafe fn slot_call<R>(err: R, name: &CStr, f: impl FnOnce(Python<'_>) -> PyResult<R>) -> R {
-    // SAFETY: a CPython slot runs with the GIL held (the caller's contract).
-    let py = unsafe { Python::assume_gil_acquired() };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(py))) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => {
-            e.restore(py);
-            err
-        }
-        Err(_) => {
-            let msg = format!("TensorBase.{} panicked", name.to_string_lossy());
-            pyo3::panic::PanicException::new_err(msg).restore(py);
-            err
-        }
-    }
 }
 
 /// # Safety
 /// CPython calls it as a getter: GIL held, `slf` an instance of the type the
 /// getset was installed on, `closure` its leaked `Accessor`.
 unsafe extern "C" fn get_slot(slf: *mut ffi::PyObject, closure: *mut c_void) -> *mut ffi::PyObject {
-    // SAFETY: `closure` is the leaked `Accessor` this getset was made with.
-    let acc = unsafe { &*(closure as *const Accessor) };
-    // SAFETY: CPython calls a getter with the GIL held.
-    unsafe {
-        slot_call(std::ptr::null_mut(), acc.name, |py| {
-            // SAFETY: the getset descriptor of a TensorBase type (`install`
-            // checks) checked that `slf` is an instance of it.
-            let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
-            (acc.get)(&t).map(Bound::into_ptr)
-        })
+    /// # Safety
+    /// As `get_slot`, `closure` passed through the trampoline's second argument.
+    unsafe fn body(
+        py: Python<'_>,
+        slf: *mut ffi::PyObject,
+        closure: *mut ffi::PyObject,
+    ) -> PyResult<*mut ffi::PyObject> {
+        // SAFETY: `closure` is the leaked `Accessor` this getset was made with.
+        let acc = unsafe { &*(closure as *const Accessor) };
+        // SAFETY: the getset descriptor of a TensorBase type (`install` checks)
+        // checked that `slf` is an instance of it.
+        let t =
+            unsafe { Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>() };
+        (acc.get)(&t).map(Bound::into_ptr)
     }
+    // SAFETY: CPython's own arguments; the closure pointer only travels through.
+    unsafe { pyo3::impl_::trampoline::binaryfunc(slf, closure.cast(), body) }
 }
 
 /// # Safety
@@ -75,18 +64,25 @@ unsafe extern "C" fn set_slot(
     value: *mut ffi::PyObject,
     closure: *mut c_void,
 ) -> c_int {
-    // SAFETY: as in `get_slot`; a getset with a setter has `set` filled in.
-    let acc = unsafe { &*(closure as *const Accessor) };
-    // SAFETY: CPython calls a setter with the GIL held.
-    unsafe {
-        slot_call(-1, acc.name, |py| {
-            // SAFETY: as in `get_slot`; `value` is NULL for `del t.<name>`.
-            let t = Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>();
-            let v = Bound::from_borrowed_ptr_or_opt(py, value);
-            let set = acc.set.expect("set_slot is installed only with a setter");
-            set(&t, v.as_ref()).map(|()| 0)
-        })
+    /// # Safety
+    /// As `set_slot`, `closure` passed through the trampoline's last argument.
+    unsafe fn body(
+        py: Python<'_>,
+        slf: *mut ffi::PyObject,
+        value: *mut ffi::PyObject,
+        closure: *mut ffi::PyObject,
+    ) -> PyResult<c_int> {
+        // SAFETY: as in `get_slot`; a getset with a setter has `set` filled in.
+        let acc = unsafe { &*(closure as *const Accessor) };
+        // SAFETY: as in `get_slot`; `value` is NULL for `del t.<name>`.
+        let t =
+            unsafe { Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>() };
+        let v = unsafe { Bound::from_borrowed_ptr_or_opt(py, value) };
+        let set = acc.set.expect("set_slot is installed only with a setter");
+        set(&t, v.as_ref()).map(|()| 0)
     }
+    // SAFETY: CPython's own arguments; the closure pointer only travels through.
+    unsafe { pyo3::impl_::trampoline::setattrofunc(slf, value, closure.cast(), body) }
 }
 
 /// Install getset `name` on `ty` (the TensorBase type). Without `set`, CPython
@@ -104,7 +100,7 @@ pub fn install(
         ));
     }
     // One leaked definition per attribute, made once at module init.
-    let acc: &'static Accessor = Box::leak(Box::new(Accessor { name, get, set }));
+    let acc: &'static Accessor = Box::leak(Box::new(Accessor { get, set }));
     let def: &'static mut ffi::PyGetSetDef = Box::leak(Box::new(ffi::PyGetSetDef {
         name: name.as_ptr(),
         get: Some(get_slot),

@@ -1,5 +1,6 @@
 //! Raw CPython and numpy access behind safe functions.
 
+pub mod buffer_pool;
 pub mod call_slot;
 pub mod fastcall;
 pub mod getset;

@@ -248,33 +248,10 @@ pub fn alloc<'py, T: Elem>(
         ));
     }
     let len: usize = dims.iter().map(|&d| d as usize).product();
-    // SAFETY: the GIL is held. `PyArray_DescrFromType` returns a new reference
-    // to a builtin descr, which `PyArray_NewFromDescr` steals; `dims` holds
-    // `dims.len()` (≤ MAX_DIMS) sizes, which numpy only reads and copies (its
-    // `npy_intp` is `Py_ssize_t`; the `*mut` of the C signature is
-    // historical). Null strides and data ask numpy for a fresh C-contiguous
-    // buffer of `len` elements of `T` (`T::DT`'s type number).
-    let (obj, data) = unsafe {
-        let array_type = PY_ARRAY_API.get_type_object(py, NpyTypes::PyArray_Type);
-        let descr = PY_ARRAY_API.PyArray_DescrFromType(py, T::DT.type_num());
-        if descr.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        let obj = PY_ARRAY_API.PyArray_NewFromDescr(
-            py,
-            array_type,
-            descr,
-            dims.len() as c_int,
-            dims.as_ptr() as *mut npyffi::npy_intp,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            0,
-            std::ptr::null_mut(),
-        );
-        let obj = Bound::from_owned_ptr_or_err(py, obj)?;
-        let data = (*(obj.as_ptr() as *const npyffi::PyArrayObject)).data as *mut T;
-        (obj, data)
-    };
+    let obj =
+        super::buffer_pool::result_array(py, T::DT.type_num(), dims, len, len * T::DT.itemsize())?;
+    // SAFETY: `result_array` made an exact ndarray: its struct's `data` is a field read.
+    let data = unsafe { (*(obj.as_ptr() as *const npyffi::PyArrayObject)).data as *mut T };
     let out: &mut [T] = if len == 0 {
         &mut []
     } else {

@@ -472,7 +472,7 @@ fn _round_to_bf16(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<Option<PyObj
     Ok(Some(out.into_any().unbind()))
 }
 
-fn scan_as<T: FusedElem + crate::kernels::scan::ScanElem>(
+fn scan_as<T: FusedElem + Elem + crate::kernels::scan::ScanElem>(
     py: Python<'_>,
     x: &Bound<'_, PyAny>,
     dim: usize,
@@ -486,14 +486,12 @@ fn scan_as<T: FusedElem + crate::kernels::scan::ScanElem>(
         return Ok(None);
     }
     let (n, inner) = (shape[dim], shape[dim + 1..].iter().product::<usize>());
-    let out = zeros::<T>(py, &shape);
-    {
-        let xs = xr.as_slice()?;
-        let mut ow = out.readwrite();
-        let os = ow.as_slice_mut()?;
-        py.allow_threads(|| crate::kernels::scan::scan(xs, n, inner, product, os));
-    }
-    Ok(Some(out.into_any().unbind()))
+    let xs = xr.as_slice()?;
+    // Every element is written: the scan assigns each output once.
+    let out = filled(py, &shape, |os| {
+        crate::kernels::scan::scan(xs, n, inner, product, os)
+    })?;
+    Ok(Some(out.unbind()))
 }
 
 /// The cumulative sum (`product` false) or product of a C-contiguous float32

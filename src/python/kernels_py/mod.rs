@@ -235,9 +235,24 @@ pub fn add_into_existing(
     Ok(inplace::update_pair(py, BinOp::Add, cur, g, None)?.is_some())
 }
 
+/// The pool of large result buffers (Note [Reused output buffers]): `(owners,
+/// bytes, owners in use)`.
+#[pyfunction]
+fn _result_pool_stats(py: Python<'_>) -> (usize, usize, usize) {
+    crate::python::ffi::buffer_pool::stats(py)
+}
+
+/// Drop the pool's free buffers (the ones results still use stay).
+#[pyfunction]
+fn _release_result_pool(py: Python<'_>) {
+    crate::python::ffi::buffer_pool::release(py)
+}
+
 /// Add this area's classes and functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRustKernel>()?;
+    m.add_function(wrap_pyfunction!(_result_pool_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_release_result_pool, m)?)?;
     fused::register(m)?;
     unary_math::register(m)?;
     select::register(m)?;
