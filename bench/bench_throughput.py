@@ -32,9 +32,20 @@ from _harness import machine
 M1, M16 = 1 << 20, 1 << 24
 
 
+# Warm-up before a row is timed. This host runs a short call 1.5-2 times slower for the first
+# few hundred milliseconds after the process was idle (a 1M-element add: ~280 us, ~180 us after
+# 0.2 s of calls, on one thread), so a row timed right after an idle stretch or after the other
+# library's row is not comparable; every row is therefore timed after this much of its own calls.
+WARM_S = 0.25
+
+
 def timed_ms(fn, *, min_runs=5, budget_s=1.0, cpu=False):
-    """Median wall milliseconds of ``fn()`` after one warm-up call (``cpu``: the least CPU time)."""
+    """Median wall milliseconds of ``fn()`` after ``WARM_S`` of warm-up calls (``cpu``: the least
+    CPU time)."""
+    warm_end = time.perf_counter() + WARM_S
     fn()
+    while time.perf_counter() < warm_end:
+        fn()
     clock = time.process_time if cpu else time.perf_counter
     times = []
     t_end = time.perf_counter() + budget_s

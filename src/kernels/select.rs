@@ -231,10 +231,35 @@ fn scatter_row<T: Copy>(
     true
 }
 
+/// The bits of an element of `where` (an unsigned integer of its size): a select
+/// by masks, which the compiler vectorises (a select of the loaded values was
+/// compiled as a select of the two addresses followed by one load per element).
+pub trait Bits: Copy + Send + Sync {
+    /// All ones when `c`, else zero.
+    fn mask(c: bool) -> Self;
+    /// `(a & m) | (b & !m)`.
+    fn blend(m: Self, a: Self, b: Self) -> Self;
+}
+
+macro_rules! bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            #[inline(always)]
+            fn mask(c: bool) -> Self {
+                (c as $t).wrapping_neg()
+            }
+            #[inline(always)]
+            fn blend(m: Self, a: Self, b: Self) -> Self {
+                (a & m) | (b & !m)
+            }
+        }
+    )*};
+}
+bits!(u8, u16, u32, u64);
+
 /// `out[i] = if cond[i] { a[i] } else { b[i] }` for elements of any type given
-/// as their bits (`T`: an unsigned integer of the element's size), by chunks on
-/// the pool; one branchless select per element.
-pub fn where_select<T: Copy + Send + Sync>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
+/// as their bits, by chunks on the pool; one branchless select per element.
+pub fn where_select<T: Bits>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
     super::parallel::for_chunks(out, |start, oc| {
         let end = start + oc.len();
         select_run(&cond[start..end], &a[start..end], &b[start..end], oc);
@@ -245,9 +270,9 @@ pub fn where_select<T: Copy + Send + Sync>(cond: &[bool], a: &[T], b: &[T], out:
     "x86_64+avx512f+avx512bw+avx512dq+avx512vl",
     "x86_64+avx2+fma"
 ))]
-fn select_run<T: Copy>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
+fn select_run<T: Bits>(cond: &[bool], a: &[T], b: &[T], out: &mut [T]) {
     for (((o, &c), &x), &y) in out.iter_mut().zip(cond).zip(a).zip(b) {
-        *o = if c { x } else { y };
+        *o = T::blend(T::mask(c), x, y);
     }
 }
 

@@ -141,7 +141,7 @@ fn _select_scatter(
     by_dtype!(x, [f32, f64, i64, i32], T => scatter_as::<T>(py, x, dim, index, src, value, combine))
 }
 
-fn where_as<'py, T: Element + Copy + Send + Sync>(
+fn where_as<'py, T: Element + select::Bits>(
     py: Python<'py>,
     cond: &Bound<'py, PyAny>,
     a: &Bound<'py, PyAny>,
