@@ -6,14 +6,17 @@
 //! a getter returning one field took ~65 ns where a `__slots__` read takes
 //! ~4 ns. These attributes are read on every operation, so they are installed
 //! by hand as `PyGetSetDef`s: CPython holds the GIL and has checked the
-//! instance's type before calling them. Their C functions keep PyO3's
-//! trampoline alone (panics become `PanicException`, and the thread's GIL
-//! count is raised): without the count, a `Py` dropped in a getter or setter
-//! has its reference count lowered later, from PyO3's pool of deferred
-//! references, and once that pool exists every PyO3 entry point drains it
-//! under a mutex (about 40 instructions and two atomic operations per call).
-//! Plain fields need no code at all: they are struct members (Note [Tensor
-//! slots]).
+//! instance's type before calling them. A getter's C function only catches
+//! panics and hands errors back; PyO3's trampoline (which also raises the
+//! thread's count of the GIL) cost 100-170 instructions more per read. Without
+//! that count a `Py` dropped in the getter would have its reference count
+//! lowered later, from PyO3's pool of deferred references, and once that pool
+//! exists every PyO3 entry point drains it under a mutex (about 40
+//! instructions and two atomic operations per call). So a getter drops no
+//! `Py` (a `Bound` releases its reference at once), and one that runs general
+//! code runs it inside [`counted`]. Setters, rarer and calling into the
+//! autograd package, keep PyO3's trampoline. Plain fields need no code at all:
+//! they are struct members (Note [Tensor slots]).
 
 use crate::python::tensor::base::PyTensorBase;
 use pyo3::ffi;
@@ -38,13 +41,9 @@ struct Accessor {
 /// CPython calls it as a getter: GIL held, `slf` an instance of the type the
 /// getset was installed on, `closure` its leaked `Accessor`.
 unsafe extern "C" fn get_slot(slf: *mut ffi::PyObject, closure: *mut c_void) -> *mut ffi::PyObject {
-    /// # Safety
-    /// As `get_slot`, `closure` passed through the trampoline's second argument.
-    unsafe fn body(
-        py: Python<'_>,
-        slf: *mut ffi::PyObject,
-        closure: *mut ffi::PyObject,
-    ) -> PyResult<*mut ffi::PyObject> {
+    // SAFETY: CPython calls a getter with the GIL held.
+    let py = unsafe { Python::assume_gil_acquired() };
+    let body = std::panic::AssertUnwindSafe(|| {
         // SAFETY: `closure` is the leaked `Accessor` this getset was made with.
         let acc = unsafe { &*(closure as *const Accessor) };
         // SAFETY: the getset descriptor of a TensorBase type (`install` checks)
@@ -52,9 +51,25 @@ unsafe extern "C" fn get_slot(slf: *mut ffi::PyObject, closure: *mut c_void) -> 
         let t =
             unsafe { Bound::from_borrowed_ptr(py, slf).downcast_into_unchecked::<PyTensorBase>() };
         (acc.get)(&t).map(Bound::into_ptr)
+    });
+    match std::panic::catch_unwind(body) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            e.restore(py);
+            std::ptr::null_mut()
+        }
+        Err(_) => {
+            pyo3::panic::PanicException::new_err("a TensorBase attribute getter panicked")
+                .restore(py);
+            std::ptr::null_mut()
+        }
     }
-    // SAFETY: CPython's own arguments; the closure pointer only travels through.
-    unsafe { pyo3::impl_::trampoline::binaryfunc(slf, closure.cast(), body) }
+}
+
+/// Runs `f` with PyO3's count of the GIL raised: what a getter that runs general
+/// code (Python calls, `Py` values dropped) goes through (Note [Raw getsets]).
+pub fn counted<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
+    Python::with_gil(f)
 }
 
 /// # Safety

@@ -31,11 +31,12 @@ fn keyset_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> 
             return Ok(v.clone_ref(py).into_bound(py));
         }
     }
-    let int = raw.into_py(py);
-    // The replaced int is dropped after the borrow ends (dropping an int runs no Python code).
-    let old = cache.borrow_mut()[slot].replace((raw, int.clone_ref(py)));
-    drop(old);
-    Ok(int.into_bound(py))
+    let int = raw.into_py(py).into_bound(py);
+    // The replaced int is released after the borrow ends (dropping an int runs no Python
+    // code), as a `Bound`: a getter drops no `Py` (Note [Raw getsets]).
+    let old = cache.borrow_mut()[slot].replace((raw, int.clone().unbind()));
+    drop(old.map(|(_, o)| o.into_bound(py)));
+    Ok(int)
 }
 
 fn keyset_set<'py>(t: &Bound<'py, PyTensorBase>, v: Option<&Bound<'py, PyAny>>) -> PyResult<()> {

@@ -71,7 +71,11 @@ fn grad_set<'py>(
 fn requires_grad_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
     // A stale view regenerates first (Note [View history]).
     if crate::python::autograd::view_history::stale_without_grad(t.py(), t.get()) {
-        crate::python::autograd::view_history::grad_fn(t)?;
+        // General code (Note [Raw getsets]).
+        crate::python::ffi::getset::counted(|py| {
+            crate::python::autograd::view_history::grad_fn(&t.clone().unbind().into_bound(py))
+                .map(|_| ())
+        })?;
     }
     let on = t.get().keys() & DispatchKeySet::AUTOGRAD_KEYS.raw() != 0;
     Ok(PyBool::new_bound(t.py(), on).to_owned().into_any())
@@ -93,8 +97,20 @@ fn requires_grad_set<'py>(
 
 /// `grad_fn`: the node that produced this tensor. See Note [View history].
 fn grad_fn_get<'py>(t: &Bound<'py, PyTensorBase>) -> PyResult<Bound<'py, PyAny>> {
-    let node = crate::python::autograd::view_history::grad_fn(t)?;
-    Ok(node.unwrap_or_else(|| t.py().None().into_bound(t.py())))
+    let py = t.py();
+    let this = t.get();
+    let view = this
+        .field(py, Field::ViewMeta)
+        .is_some_and(|m| !m.is_none());
+    if !view {
+        return Ok(this.grad_fn(py).unwrap_or_else(|| py.None().into_bound(py)));
+    }
+    // A view, whose node a stale history regenerates: general code (Note [Raw getsets]).
+    let node = crate::python::ffi::getset::counted(|py| {
+        crate::python::autograd::view_history::grad_fn(&t.clone().unbind().into_bound(py))
+            .map(|n| n.map(Bound::unbind))
+    })?;
+    Ok(node.map_or_else(|| py.None().into_bound(py), |n| n.into_bound(py)))
 }
 
 /// `is_leaf`: no `grad_fn`.
