@@ -422,3 +422,57 @@ mod tests {
         }
     }
 }
+
+/// `clamp(x, lo, hi)` of a float buffer with scalar bounds, as torch computes it: `x`
+/// below `lo` becomes `lo`, then above `hi` becomes `hi` (so `lo > hi` gives `hi`
+/// everywhere, a nan `x` stays nan, and an `x` equal to a bound is kept: `-0.0` stays
+/// `-0.0` under a bound of `0.0`); a nan bound makes every element nan. `None` bounds
+/// nothing. On the pool when large.
+pub fn clamp<T: AddcElem + PartialOrd + num_like::Float>(
+    x: &[T],
+    lo: Option<T>,
+    hi: Option<T>,
+    out: &mut [T],
+) {
+    assert_eq!(x.len(), out.len());
+    if lo.is_some_and(T::is_nan) || hi.is_some_and(T::is_nan) {
+        out.fill(T::NAN);
+        return;
+    }
+    let (lo, hi) = (lo.unwrap_or(T::NEG_INFINITY), hi.unwrap_or(T::INFINITY));
+    for_chunks(out, |start, os| {
+        clamp_chunk(&x[start..start + os.len()], lo, hi, os)
+    });
+}
+
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512dq+avx512vl", "x86_64+avx2+fma"))]
+fn clamp_chunk<T: AddcElem + PartialOrd>(x: &[T], lo: T, hi: T, out: &mut [T]) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        let r = if v < lo { lo } else { v };
+        *o = if r > hi { hi } else { r };
+    }
+}
+
+/// The float constants [`clamp`] needs.
+pub mod num_like {
+    pub trait Float: Copy {
+        const NAN: Self;
+        const INFINITY: Self;
+        const NEG_INFINITY: Self;
+        fn is_nan(self) -> bool;
+    }
+    macro_rules! float {
+        ($($t:ident),*) => {$(
+            impl Float for $t {
+                const NAN: Self = $t::NAN;
+                const INFINITY: Self = $t::INFINITY;
+                const NEG_INFINITY: Self = $t::NEG_INFINITY;
+                #[inline(always)]
+                fn is_nan(self) -> bool {
+                    $t::is_nan(self)
+                }
+            }
+        )*};
+    }
+    float!(f32, f64);
+}

@@ -7,7 +7,9 @@
 
 use super::common::contiguous;
 use super::fused::filled;
-use crate::kernels::unary_math::{addc, map_f32, map_f64_libm, map_half, F32Op, F64Op, Half16};
+use crate::kernels::unary_math::{
+    addc, clamp, map_f32, map_f64_libm, map_half, F32Op, F64Op, Half16,
+};
 use crate::python::hooks::fast_paths;
 use numpy::{PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -120,8 +122,37 @@ fn _fused_addc(
     }
 }
 
+/// `clamp(x, lo, hi)` of a C-contiguous float32 or float64 array with scalar bounds
+/// (`None` bounds nothing; a float bound is first rounded to the array's dtype, as
+/// torch does), torch's values (`kernels::unary_math::clamp`); or `None`.
+#[pyfunction]
+#[pyo3(signature = (x, lo, hi))]
+fn _clamp_scalars(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    lo: Option<f64>,
+    hi: Option<f64>,
+) -> PyResult<Option<PyObject>> {
+    if !fast_paths() {
+        return Ok(None);
+    }
+    if let Some(xr) = contiguous::<f32>(x) {
+        let xs = xr.as_slice()?;
+        let (lo, hi) = (lo.map(|v| v as f32), hi.map(|v| v as f32));
+        let out = filled(py, xr.shape(), |os| clamp(xs, lo, hi, os))?;
+        return Ok(Some(out.unbind()));
+    }
+    if let Some(xr) = contiguous::<f64>(x) {
+        let xs = xr.as_slice()?;
+        let out = filled(py, xr.shape(), |os| clamp(xs, lo, hi, os))?;
+        return Ok(Some(out.unbind()));
+    }
+    Ok(None)
+}
+
 /// Add this area's functions to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_unary_math, m)?)?;
+    m.add_function(wrap_pyfunction!(_clamp_scalars, m)?)?;
     m.add_function(wrap_pyfunction!(_fused_addc, m)?)
 }
