@@ -81,3 +81,21 @@ def test_clamp_by_tensors_and_of_integers_keeps_numpys_path():
     xf = opyard.linspace(-1, 1, 1 << 16)
     lo = opyard.zeros(1 << 16)
     np.testing.assert_array_equal(opyard.clamp(xf, lo).numpy(), np.maximum(xf.numpy(), 0.0))
+
+
+@pytest.mark.parametrize("dt", [opyard.float32, opyard.float64, opyard.bfloat16, opyard.float16])
+@pytest.mark.parametrize("n", [8, 1 << 16])
+def test_relu_is_clamp_min_zero_keeping_negative_zero_and_nan(dt, n):
+    x = opyard.tensor([-0.0, math.nan, -2.0, 3.0] * (n // 4), dtype=dt)
+    r = opyard.relu(x)
+    assert r.dtype == dt
+    got = r.float().tolist()[:4]
+    assert math.copysign(1.0, got[0]) == -1.0 and got[0] == 0.0
+    assert math.isnan(got[1]) and got[2:] == [0.0, 3.0]
+
+
+@pytest.mark.parametrize("dt", [opyard.int32, opyard.int64, opyard.uint8])
+def test_relu_of_integers_keeps_the_dtype(dt):
+    x = opyard.arange(-3, 4).to(dt)
+    assert opyard.relu(x).dtype == dt
+    assert opyard.relu(x).tolist() == [max(v, 0) for v in x.tolist()]
