@@ -331,6 +331,37 @@ mod tests {
     use super::*;
     use crate::kernels::parallel::{set_num_threads, thread_count_guard};
 
+    #[test]
+    fn clamp_keeps_values_equal_to_a_bound_and_spreads_a_nan_bound_on_any_thread_count() {
+        let _serial = thread_count_guard();
+        let x: Vec<f32> = (0..300_001)
+            .map(|i| match i % 5 {
+                0 => -0.0,
+                1 => f32::NAN,
+                _ => (i % 17) as f32 - 8.0,
+            })
+            .collect();
+        for threads in [1, 2] {
+            set_num_threads(threads);
+            let mut out = vec![1.0f32; x.len()];
+            clamp(&x, Some(0.0), Some(4.0), &mut out);
+            for (&v, &o) in x.iter().zip(&out) {
+                let want = if v < 0.0 {
+                    0.0
+                } else if v > 4.0 {
+                    4.0
+                } else {
+                    v
+                };
+                assert_eq!(o.to_bits(), want.to_bits(), "{v} on {threads}");
+            }
+            clamp(&x, Some(5.0), Some(2.0), &mut out);
+            assert!(out.iter().zip(&x).all(|(&o, &v)| o == 2.0 || v.is_nan()));
+            clamp(&x, None, Some(f32::NAN), &mut out);
+            assert!(out.iter().all(|o| o.is_nan()));
+        }
+    }
+
     /// The distance in ulps between two finite `f64`s of one sign (or both zero).
     fn ulps(a: f64, b: f64) -> u64 {
         if a == b {
