@@ -283,10 +283,10 @@ fn runs_sum<T: Real>(x: &[T], f: impl Fn(T) -> T) -> f64 {
     for &v in chunks.remainder() {
         rest += f(v).to_f64();
     }
-    halvings(&total) + rest
+    super::reduce::halvings(&total) + rest
 }
 
-/// `total[i] += run[i]` in `f64`. Not inlined, nor is [`halvings`]: inlined, their
+/// `total[i] += run[i]` in `f64`. Not inlined, nor is `reduce::halvings`: inlined, their
 /// conversions and pairs of lanes set the vector shape of [`runs_sum`]'s loop, which
 /// was then compiled two lanes wide instead of the widest vector.
 #[inline(never)]
@@ -294,20 +294,6 @@ fn add_run<T: Real>(total: &mut [f64; WIDE], run: &[T; WIDE]) {
     for i in 0..WIDE {
         total[i] += run[i].to_f64();
     }
-}
-
-/// The lanes of `total` added by halvings (`t[i] + t[i + 16]`, and so on).
-#[inline(never)]
-fn halvings(total: &[f64; WIDE]) -> f64 {
-    let mut t = *total;
-    let mut width = WIDE;
-    while width > 1 {
-        width /= 2;
-        for i in 0..width {
-            t[i] += t[i + width];
-        }
-    }
-    t[0]
 }
 
 /// `(mean, 1 / sqrt(var + eps))` of a row; `center == false` gives rms_norm's

@@ -138,11 +138,12 @@ fn wide_leaf<T: Float>(x: &[T]) -> T {
     res
 }
 
-/// The 32 partial sums of a [`wide_leaf`] added by halvings (`r[i] + r[i + 16]`, and
-/// so on). Not inlined: inlined, its pairs of lanes set the vector shape of the leaf's
-/// loop, which was then compiled two lanes wide instead of the widest vector.
+/// 32 partial sums (a [`wide_leaf`]'s, `layer_norm`'s run totals) added by halvings
+/// (`r[i] + r[i + 16]`, and so on). Not inlined: inlined, its pairs of lanes set the
+/// vector shape of the caller's loop, which was then compiled two lanes wide instead
+/// of the widest vector.
 #[inline(never)]
-fn halvings<T: Float>(r: &[T; WIDE_LANES]) -> T {
+pub(super) fn halvings<T: Float>(r: &[T; WIDE_LANES]) -> T {
     let mut r = *r;
     let mut width = WIDE_LANES;
     while width > 1 {

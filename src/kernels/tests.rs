@@ -121,11 +121,10 @@ fn reference_pairwise(x: &[f32], start: usize, n: usize) -> f32 {
     reference_pairwise(x, start, n2) + reference_pairwise(x, start + n2, n - n2)
 }
 
-#[test]
-fn float_sum_is_numpys_pairwise_sum() {
-    // A deterministic spread of magnitudes so that summation order shows.
-    let mut seed = 12345u64;
-    let x: Vec<f32> = (0..5000)
+/// `n` values of a deterministic spread of magnitudes (1e-3 to 1e3, both signs), so
+/// that the order of a summation shows in its rounding.
+fn spread(n: usize, mut seed: u64) -> Vec<f32> {
+    (0..n)
         .map(|_| {
             seed = seed
                 .wrapping_mul(6364136223846793005)
@@ -133,7 +132,12 @@ fn float_sum_is_numpys_pairwise_sum() {
             let m = ((seed >> 33) as f32 / (1u64 << 31) as f32) - 0.5;
             m * 10f32.powi(((seed >> 20) % 7) as i32 - 3)
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn float_sum_is_numpys_pairwise_sum() {
+    let x = spread(5000, 12345);
     for n in [0, 1, 7, 8, 9, 15, 16, 127, 128, 129, 255, 1000, 4097, 5000] {
         let got = sum_float(&x[..n]);
         let want = 0.0f32 + reference_pairwise(&x, 0, n);
@@ -147,16 +151,7 @@ fn float_sum_is_numpys_pairwise_sum() {
 #[test]
 fn row_sums_are_numpys_pairwise_sum_of_each_row() {
     // Four rows at a time and the rows left over, on every leaf shape of the tree.
-    let mut seed = 777u64;
-    let x: Vec<f32> = (0..9 * 4097)
-        .map(|_| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let m = ((seed >> 33) as f32 / (1u64 << 31) as f32) - 0.5;
-            m * 10f32.powi(((seed >> 20) % 7) as i32 - 3)
-        })
-        .collect();
+    let x = spread(9 * 4097, 777);
     for n in [
         1, 7, 8, 9, 15, 16, 127, 128, 129, 255, 256, 1000, 4096, 4097,
     ] {
