@@ -129,6 +129,13 @@ ALLOWED_STATICS = {
     "CPU": "tensor/base: the cpu device, made once",
     "SLOTS_OFFSET": "tensor/base: the __slots__ offset, measured once",
     "OWNERS": "ffi/buffer_pool: large result buffers kept for reuse (a bounded pool)",
+    "TENSOR_BASE": "tensor/base: TensorBase's class, found once (a pointer PyO3 never frees)",
+    "DEVICE": "tensor/device: device's class, found once (a pointer PyO3 never frees)",
+    "RUST_KERNEL": "dispatch/operator: a kernel class of the core, found once",
+    "BATCHED_POINTWISE": "dispatch/operator: a kernel class of the core, found once",
+    "PLAIN_AUTOGRAD": "dispatch/operator: a kernel class of the core, found once",
+    "FAKE_FALLBACK": "dispatch/operator: a kernel class of the core, found once",
+    "KEPT": "ffi/vectorcall: one argument tuple per length kept for reuse (a bounded cache)",
 }
 
 

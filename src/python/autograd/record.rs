@@ -6,6 +6,7 @@ use crate::python::ffi::object::{has_plain_new_and_init, is_instance_of_type, ne
 use crate::python::hooks::{hooks, installed};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 use smallvec::SmallVec;
@@ -217,7 +218,7 @@ pub fn _record_node<'py>(
     saved: &Bound<'py, PyAny>,
     complex: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if !out.is_instance_of::<PyTensorBase>() {
+    if !out.is_tensor_base() {
         return Err(PyTypeError::new_err(
             "_record_node: the output is not a tensor",
         ));

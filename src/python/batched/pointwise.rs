@@ -22,6 +22,7 @@
 //! pick the kernel (the call is bound again only when a physical operand is
 //! not a plain tensor or a function mode is active, as `op(...)` would).
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use smallvec::SmallVec;
@@ -98,7 +99,7 @@ impl PyBatchedPointwise {
             if kw
                 .values()
                 .iter()
-                .any(|v| v.is_instance_of::<PyTensorBase>())
+                .any(|v| v.is_tensor_base())
             {
                 return Ok(None);
             }
@@ -114,7 +115,7 @@ impl PyBatchedPointwise {
                 (level_of(py, b.get()), Some(b.clone()))
             } else if let Some(t) = plain_tensor(&a) {
                 (0, Some(t.clone()))
-            } else if a.is_instance_of::<PyTensorBase>() {
+            } else if a.is_tensor_base() {
                 // A tensor subclass among the operands: `general` (the rule calls the op).
                 return Ok(None);
             } else if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() {

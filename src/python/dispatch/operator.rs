@@ -15,6 +15,7 @@ use crate::python::errors;
 use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::registry::{split_qualified, Operator, Packet, Registry};
 use crate::schema::FunctionSchema;
+use crate::python::ffi::type_slots::ClassPtr;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyWeakrefMethods, PyWeakrefReference};
@@ -230,6 +231,14 @@ fn checked_result(
         .check(py, out, &op.name, &who, &binder.schema)
 }
 
+// The core's kernel classes, tested per call: see Note [Class pointers kept] in `ffi/type_slots.rs`.
+static RUST_KERNEL: ClassPtr<crate::python::kernels_py::PyRustKernel> = ClassPtr::new();
+static BATCHED_POINTWISE: ClassPtr<crate::python::batched::pointwise::PyBatchedPointwise> =
+    ClassPtr::new();
+static PLAIN_AUTOGRAD: ClassPtr<crate::python::autograd::kernel::PyPlainAutogradKernel> =
+    ClassPtr::new();
+static FAKE_FALLBACK: ClassPtr<crate::python::fake::cache::PyFakeFallback> = ClassPtr::new();
+
 fn call_kernel(
     py: Python<'_>,
     k: &PyKernel,
@@ -248,31 +257,27 @@ fn call_kernel(
         }
         // A Rust CPU kernel: its `__call__` body, called directly.
         KernelKind::Rust => {
-            if let Ok(rk) = func.downcast_exact::<crate::python::kernels_py::PyRustKernel>() {
+            if let Some(rk) = RUST_KERNEL.downcast_exact(func) {
                 use crate::python::ffi::call_slot::FastOrGeneral;
                 return rk.get().call(py, &call.args, kwargs);
             }
         }
         // A pointwise op's batching rule in Rust (Note [Pointwise batching in Rust]).
         KernelKind::BatchedPointwise => {
-            if let Ok(bp) =
-                func.downcast_exact::<crate::python::batched::pointwise::PyBatchedPointwise>()
-            {
+            if let Some(bp) = BATCHED_POINTWISE.downcast_exact(func) {
                 return bp.get().call_unboxed(py, &call);
             }
         }
         // A built-in op's Autograd kernel in Rust takes the call as it is, no key-set
         // object or new tuple (See Note [Autograd kernel in Rust] in `autograd/kernel/mod.rs`).
         KernelKind::PlainAutograd => {
-            if let Ok(ag) =
-                func.downcast_exact::<crate::python::autograd::kernel::PyPlainAutogradKernel>()
-            {
+            if let Some(ag) = PLAIN_AUTOGRAD.downcast_exact(func) {
                 return ag.get().call_unboxed(py, &call, masked);
             }
         }
         // The Fake fallback takes the operator and key set as Rust values.
         KernelKind::FakeFallback => {
-            if let Ok(ff) = func.downcast_exact::<crate::python::fake::cache::PyFakeFallback>() {
+            if let Some(ff) = FAKE_FALLBACK.downcast_exact(func) {
                 return crate::python::fake::cache::call(ff, k, op, op_obj, call, masked);
             }
         }

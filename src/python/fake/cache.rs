@@ -50,6 +50,8 @@ struct OutTensor {
     strides: Option<PyObject>,
     offset: Option<PyObject>,
     keys: PyObject,
+    /// `keys` as the key set's bits, read once.
+    key_bits: u64,
 }
 
 /// What a hit returns: one tensor, or a tuple of them.
@@ -244,12 +246,13 @@ impl PyFakeFallback {
         o: &OutTensor,
         mode: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let t = new_tensor(py, self.types.fake.bind(py))?;
-        let keys: u64 = o.keys.extract(py)?;
-        let tb = t.downcast::<PyTensorBase>()?.get();
+        // `TensorBase.__new__` makes a fresh state: made here directly, without the
+        // Python-level `__new__` call and its argument parsing.
+        let t = self.types.fake.new_instance(py, PyTensorBase::fresh(py))?;
+        let tb = t.get();
         tb.set_field(Field::Data, Some(o.data.bind(py)));
         tb.set_field(Field::Dev, Some(o.dev.bind(py)));
-        tb.set_keys(keys);
+        tb.set_keys(o.key_bits);
         tb.set_field(Field::FakeMode, Some(mode));
         if let Some(s) = &o.strides {
             tb.set_field(Field::MetaStrides, Some(s.bind(py)));
@@ -257,7 +260,7 @@ impl PyFakeFallback {
         if let Some(off) = &o.offset {
             tb.set_field(Field::MetaOffset, Some(off.bind(py)));
         }
-        Ok(t)
+        Ok(t.into_any())
     }
 
     /// The Python fallback with the arguments the dispatcher would have passed.
@@ -296,13 +299,6 @@ fn overload_object(
     }
 }
 
-/// A bare instance of `ty` (a TensorBase subclass), as `TensorBase.__new__(ty)`.
-fn new_tensor<'py>(py: Python<'py>, ty: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
-    // `TensorBase.__new__` makes a fresh state: made here directly, without the
-    // Python-level `__new__` call and its argument parsing.
-    crate::python::ffi::object::new_instance(py, PyTensorBase::fresh(py), ty).map(Bound::into_any)
-}
-
 /// `entry` as `miss` returns it: None, `(data, dev, strides, offset, keys)`,
 /// or a tuple of those (a tuple output).
 fn parse_outputs(entry: &Bound<'_, PyAny>) -> PyResult<Option<Outputs>> {
@@ -326,11 +322,13 @@ fn parse_one(e: &Bound<'_, PyAny>) -> PyResult<OutTensor> {
         e.extract()?;
     let py = e.py();
     let offset_zero = offset.bind(py).extract::<i64>().is_ok_and(|o| o == 0);
+    let key_bits = keys.extract(py)?;
     Ok(OutTensor {
         data,
         dev,
         strides: (!strides.is_none(py)).then_some(strides),
         offset: (!offset_zero).then_some(offset),
         keys,
+        key_bits,
     })
 }

@@ -11,6 +11,7 @@ use crate::python::ffi::ndarray::ArrayView;
 use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::tensor::base::{PyDevice, PyTensorBase};
 use parking_lot::RwLock;
+use crate::python::tensor::device::DEVICE;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyList, PyLong, PyTuple, PyType};
 use std::cell::Cell;
@@ -215,7 +216,7 @@ fn push_tensor(
     let dims = array.dims();
     let dtype = dtype_id(&array.descr(py))?;
     let dev = f.dev?;
-    let dev = device_id(dev.downcast_exact::<PyDevice>().ok()?)?;
+    let dev = device_id(DEVICE.downcast_exact(&dev)?)?;
     words.extend([TENSOR, f.keys, dtype << 32 | dev, dims.len() as u64]);
     words.extend(dims.iter().map(|&d| d as u64));
     let (strides, offset) = (f.meta_strides?, f.meta_offset?);

@@ -148,3 +148,74 @@ impl<T> IntoPy<PyObject> for SubclassOf<T> {
         self.ty.into_any()
     }
 }
+
+// Note [Class pointers kept]: PyO3 finds a `#[pyclass]`'s type object through
+// its lazy type cell on every `downcast::<T>()` / `is_instance_of::<T>()`:
+// about 35 instructions of once-cell checks and result handling before the
+// type compare, paid several times per operator call (the result's type test,
+// a fake tensor's device, the kernel's class). A `ClassPtr<T>` static keeps
+// the pointer after the first use; PyO3 never frees a class's type object, so
+// the pointer stays valid for the life of the process. A test is then one load
+// and a compare, with CPython's subtype walk only for subclasses.
+
+/// `T`'s type object, found once. See Note [Class pointers kept].
+pub struct ClassPtr<T> {
+    ptr: std::sync::atomic::AtomicPtr<pyo3::ffi::PyTypeObject>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T: PyTypeInfo> ClassPtr<T> {
+    pub const fn new() -> Self {
+        ClassPtr {
+            ptr: std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()),
+            _t: PhantomData,
+        }
+    }
+
+    #[inline]
+    fn get(&self, py: Python<'_>) -> *mut pyo3::ffi::PyTypeObject {
+        let p = self.ptr.load(Ordering::Relaxed);
+        if p.is_null() {
+            self.find(py)
+        } else {
+            p
+        }
+    }
+
+    #[cold]
+    fn find(&self, py: Python<'_>) -> *mut pyo3::ffi::PyTypeObject {
+        let p = T::type_object_raw(py);
+        self.ptr.store(p, Ordering::Relaxed);
+        p
+    }
+
+    /// Whether `obj` is a `T` (its class or a subclass).
+    #[inline]
+    pub fn is_instance(&self, obj: &Bound<'_, PyAny>) -> bool {
+        let (t, c) = (obj.get_type_ptr(), self.get(obj.py()));
+        // SAFETY: both are live type objects (`obj`'s own, and `T`'s, never freed).
+        t == c || unsafe { pyo3::ffi::PyType_IsSubtype(t, c) } != 0
+    }
+
+    /// `obj` as a `T` when it is one (its class or a subclass).
+    #[inline]
+    pub fn downcast<'a, 'py>(&self, obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, T>> {
+        // SAFETY: `obj`'s type is `T`'s class or a subclass of it.
+        self.is_instance(obj)
+            .then(|| unsafe { obj.downcast_unchecked::<T>() })
+    }
+
+    /// `obj` as a `T` when its type is exactly `T`'s class.
+    #[inline]
+    pub fn downcast_exact<'a, 'py>(&self, obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, T>> {
+        // SAFETY: `obj`'s type is exactly `T`'s class.
+        (obj.get_type_ptr() == self.get(obj.py()))
+            .then(|| unsafe { obj.downcast_unchecked::<T>() })
+    }
+}
+
+impl<T: PyTypeInfo> Default for ClassPtr<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}

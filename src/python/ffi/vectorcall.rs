@@ -3,7 +3,9 @@
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use pyo3::sync::GILProtected;
 use pyo3::PyClass;
+use std::cell::Cell;
 
 // Note [Vectorcall entries]: CPython calls an object whose type has
 // `Py_TPFLAGS_HAVE_VECTORCALL` through the function pointer the instance
@@ -69,6 +71,68 @@ pub fn enable<T: PyClass>(obj: &Bound<'_, T>, slot: &VectorcallSlot) -> PyResult
     Ok(())
 }
 
+// Note [Reused argument tuples]: the binder and the kernels take the
+// positional values as a tuple, so a vectorcall entry packs them into one
+// (`pack`), and the tuple usually dies when the call returns. Making and
+// freeing it (the tuple allocator, the collector's tracking, the free list)
+// was a tenth of a no-op operator call's cycles. A tuple of up to
+// `REUSED_ARITY` values that nobody else holds when the call returns
+// (`recycle`: reference count one) is kept instead, one per length, with
+// `None` in every place (a kept tuple stays a valid tuple for the collector
+// and anyone who finds it through `gc.get_objects()`), and filled again by the
+// next call of that length. A kept tuple someone else has meanwhile taken a
+// reference to is dropped, never refilled; a call made while the kept tuple is
+// in use (a kernel calling an operator) makes its own. The values are
+// released before the tuple is kept, outside any borrow of the keeper: their
+// release may run Python code that calls operators.
+
+/// The longest argument tuple kept for reuse.
+const REUSED_ARITY: usize = 4;
+
+/// The kept tuples, one per length 1..=REUSED_ARITY. See Note [Reused argument tuples].
+static KEPT: GILProtected<[Cell<Option<Py<PyTuple>>>; REUSED_ARITY]> =
+    GILProtected::new([const { Cell::new(None) }; REUSED_ARITY]);
+
+/// The kept tuple of length `n`, if there is one only the keeper holds.
+fn reuse(py: Python<'_>, n: usize) -> Option<Py<PyTuple>> {
+    let t = KEPT.get(py).get(n.wrapping_sub(1))?.take()?;
+    // SAFETY: GIL held; `t` is alive (owned here). Dropped normally otherwise.
+    (unsafe { ffi::Py_REFCNT(t.as_ptr()) } == 1).then_some(t)
+}
+
+/// Keep `tuple`, the positional values `pack` made, for the next call of its
+/// length when nobody else holds it; else release it.
+pub fn recycle(py: Python<'_>, tuple: Bound<'_, PyTuple>) {
+    let n = tuple.len();
+    let t = tuple.as_ptr();
+    // SAFETY: GIL held; `t` is a live tuple of `n` items owned by `tuple`.
+    if !(1..=REUSED_ARITY).contains(&n) || unsafe { ffi::Py_REFCNT(t) } != 1 {
+        return;
+    }
+    for i in 0..n {
+        // SAFETY: GIL held; nobody else holds `t` (count one), so replacing an
+        // item changes no value anyone can see. The tuple's reference to the
+        // old item moves to `old`, released after the store; `None` gets the
+        // new reference the tuple keeps.
+        let old = unsafe {
+            let slot = ffi::PyTuple_GET_ITEM(t, i as ffi::Py_ssize_t);
+            let none = ffi::Py_None();
+            ffi::Py_INCREF(none);
+            ffi::PyTuple_SET_ITEM(t, i as ffi::Py_ssize_t, none);
+            Bound::from_owned_ptr(py, slot)
+        };
+        drop(old); // may run Python code: no borrow of `KEPT` is alive here
+    }
+    // SAFETY: GIL held; `t` alive. Releasing the values may have let someone
+    // take a reference (a finaliser walking `gc.get_objects()`): then no reuse.
+    if unsafe { ffi::Py_REFCNT(t) } != 1 {
+        return;
+    }
+    let slot = &KEPT.get(py)[n - 1];
+    let previous = slot.replace(Some(tuple.unbind()));
+    drop(previous); // a tuple of `None`s, if any: its release runs no Python code
+}
+
 /// The positional values of a vectorcall as a tuple, its keywords as a dict.
 ///
 /// # Safety
@@ -84,12 +148,30 @@ pub unsafe fn pack<'py>(
     // trailing ones; each value gets the new reference the tuple or dict keeps.
     unsafe {
         let n = ffi::PyVectorcall_NARGS(nargsf as usize) as usize;
-        let tuple = Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(n as ffi::Py_ssize_t))?;
-        for i in 0..n {
-            let v = *args.add(i);
-            ffi::Py_INCREF(v);
-            ffi::PyTuple_SET_ITEM(tuple.as_ptr(), i as ffi::Py_ssize_t, v);
-        }
+        let tuple = match reuse(py, n) {
+            Some(kept) => {
+                let t = kept.into_bound(py);
+                for i in 0..n {
+                    let v = *args.add(i);
+                    ffi::Py_INCREF(v);
+                    // The kept tuple holds `None` here (Note [Reused argument tuples]):
+                    // its reference is released after the store, which runs no Python code.
+                    let none = ffi::PyTuple_GET_ITEM(t.as_ptr(), i as ffi::Py_ssize_t);
+                    ffi::PyTuple_SET_ITEM(t.as_ptr(), i as ffi::Py_ssize_t, v);
+                    ffi::Py_DECREF(none);
+                }
+                t.into_any()
+            }
+            None => {
+                let t = Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(n as ffi::Py_ssize_t))?;
+                for i in 0..n {
+                    let v = *args.add(i);
+                    ffi::Py_INCREF(v);
+                    ffi::PyTuple_SET_ITEM(t.as_ptr(), i as ffi::Py_ssize_t, v);
+                }
+                t
+            }
+        };
         let tuple = tuple.downcast_into_unchecked::<PyTuple>();
         if kwnames.is_null() {
             return Ok((tuple, None));
@@ -138,7 +220,7 @@ macro_rules! vectorcall_entry {
                 let dict_ptr = dict.as_ref().map_or(std::ptr::null_mut(), |d| d.as_ptr());
                 // SAFETY: `callable` is a `$ty` (only its instances keep this entry), `tuple`
                 // a tuple and `dict_ptr` NULL or a dict, all alive for the call.
-                unsafe {
+                let out = unsafe {
                     $crate::python::ffi::call_slot::with_args(
                         $py,
                         callable,
@@ -148,7 +230,9 @@ macro_rules! vectorcall_entry {
                             pyo3::PyResult::<pyo3::PyObject>::map($body, |o| o.into_ptr())
                         },
                     )
-                }
+                };
+                $crate::python::ffi::vectorcall::recycle($py, tuple);
+                out
             }
             // SAFETY: CPython's own arguments, passed on unchanged (the count keeps
             // its offset flag; `pack` strips it).

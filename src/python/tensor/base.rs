@@ -17,6 +17,7 @@
 use crate::python::ffi::members::SlotDefaults;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::ffi::object::{is_subtype, new_instance};
+use crate::python::ffi::type_slots::ClassPtr;
 use crate::python::hooks::hooks;
 pub use crate::python::tensor::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use crate::python::tensor::slots::{Field, Init, ObjSlot, SlotsOffset, FIELDS};
@@ -45,6 +46,29 @@ pub struct PyTensorBase {
     pub(crate) shape: ObjSlot,
     /// This tensor's place in the creation order of tensors (process-wide, see [`BIRTHS`]).
     birth: u64,
+}
+
+/// `TensorBase`'s class, found once (Note [Class pointers kept], `ffi/type_slots.rs`).
+pub static TENSOR_BASE: ClassPtr<PyTensorBase> = ClassPtr::new();
+
+/// Tests for a `TensorBase` without PyO3's lazy class lookup: see Note [Class pointers kept].
+pub trait AsTensorBase<'py> {
+    /// Whether this is a `TensorBase` (any subclass).
+    fn is_tensor_base(&self) -> bool;
+    /// This object as a `TensorBase`, when it is one.
+    fn as_tensor_base(&self) -> Option<&Bound<'py, PyTensorBase>>;
+}
+
+impl<'py> AsTensorBase<'py> for Bound<'py, PyAny> {
+    #[inline]
+    fn is_tensor_base(&self) -> bool {
+        TENSOR_BASE.is_instance(self)
+    }
+
+    #[inline]
+    fn as_tensor_base(&self) -> Option<&Bound<'py, PyTensorBase>> {
+        TENSOR_BASE.downcast(self)
+    }
 }
 
 /// The number of tensors made so far: a tensor's `birth` is the count when it was made. A

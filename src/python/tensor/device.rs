@@ -69,6 +69,10 @@ pub struct PyDevice {
     key: u8,
 }
 
+/// `device`'s class, found once (Note [Class pointers kept], `ffi/type_slots.rs`).
+pub static DEVICE: crate::python::ffi::type_slots::ClassPtr<PyDevice> =
+    crate::python::ffi::type_slots::ClassPtr::new();
+
 impl PyDevice {
     /// The device type as stored (`privateuseone` for a renamed PrivateUse1 backend).
     pub fn type_str(&self) -> &str {

@@ -39,6 +39,7 @@
 pub mod api;
 pub mod saved;
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use smallvec::SmallVec;
@@ -48,7 +49,6 @@ use crate::python::autograd::accumulate::with_plain_array;
 use crate::python::autograd::node::PyNodeBase;
 use crate::python::autograd::saved::slots::SlotLayout;
 use crate::python::dispatch::operator::PyOpOverload;
-use crate::python::tensor::base::PyTensorBase;
 
 /// Which formula a `_NodeApply` computes, and the ops it calls (in order).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -153,7 +153,7 @@ pub(crate) fn mul<'py>(
     g: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
 ) -> PyResult<PyObject> {
-    let op = if b.is_instance_of::<PyTensorBase>() {
+    let op = if b.is_tensor_base() {
         &ops[0]
     } else {
         &ops[1]

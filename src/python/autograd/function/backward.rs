@@ -5,6 +5,7 @@
 use crate::python::ffi::object::vectorcall;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;
@@ -12,7 +13,6 @@ use smallvec::SmallVec;
 use crate::python::autograd::function::PyFunctionSpec;
 use crate::python::autograd::node::PyNodeBase;
 use crate::python::hooks::hooks;
-use crate::python::tensor::base::PyTensorBase;
 
 /// What the engine needs of the node before calling backward.
 struct Pending {
@@ -167,7 +167,7 @@ fn check_result(
         if g.is_none() {
             continue;
         }
-        if !g.is_instance_of::<PyTensorBase>() {
+        if !g.is_tensor_base() {
             // torch's text is the tail ("expected Variable or None (got int)"); the head says where.
             return Err(PyRuntimeError::new_err(format!(
                 "function {} returned an invalid gradient at position {}: expected Variable or \

@@ -12,6 +12,7 @@
 //! that is not plain is still recorded here through its attributes.
 
 use pyo3::intern;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use smallvec::SmallVec;
@@ -103,7 +104,7 @@ pub fn record_outputs<'py>(
         None => SmallVec::new(),
     };
     for o in &outs {
-        if o.is_instance_of::<PyTensorBase>() && plain_tensor(o)?.is_none() {
+        if o.is_tensor_base() && plain_tensor(o)?.is_none() {
             if tuple.is_some() || !nondiff.is_empty() {
                 return Ok(None);
             }
@@ -119,7 +120,7 @@ pub fn record_outputs<'py>(
     let mut dtypes: SmallVec<[PyObject; 2]> = SmallVec::new();
     let mut new_outs: SmallVec<[Bound<'py, PyAny>; 2]> = SmallVec::new();
     for (i, o) in outs.iter().enumerate() {
-        if !o.is_instance_of::<PyTensorBase>() {
+        if !o.is_tensor_base() {
             shapes.push(&[]);
             dtypes.push(py.None());
             new_outs.push(o.clone());

@@ -34,6 +34,7 @@ pub mod api;
 pub mod output;
 
 use pyo3::exceptions::PyTypeError;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use smallvec::SmallVec;
@@ -269,7 +270,7 @@ impl PyPlainAutogradKernel {
         values: &Values<'_>,
         edges: SmallVec<[NodeEdge; 1]>,
     ) -> PyResult<()> {
-        if !out.is_instance_of::<PyTensorBase>() {
+        if !out.is_tensor_base() {
             let pairs = edges.iter().map(|e| {
                 let node = e
                     .node
@@ -292,7 +293,7 @@ impl PyPlainAutogradKernel {
             saved.push(match kind {
                 // None, and a Python number in a Tensor argument (`x * 2` calls
                 // `mul.Tensor`; Note [Numbers as tensors] in dispatch/binder/mod.rs).
-                _ if v.is_none() || !v.is_instance_of::<PyTensorBase>() => v.clone().unbind(),
+                _ if v.is_none() || !v.is_tensor_base() => v.clone().unbind(),
                 Save::Value => v.clone().unbind(),
                 Save::Meta => self.makers.meta(v)?.unbind(),
                 Save::Tensor | Save::TensorIf(_) => self.makers.saved(v, None)?.unbind(),

@@ -12,6 +12,7 @@
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::intern;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use smallvec::SmallVec;
@@ -24,7 +25,7 @@ use crate::python::tensor::base::PyTensorBase;
 /// the check in torch's words.
 fn check_tensors(tensors: &Bound<'_, PyTuple>, what: &str) -> PyResult<()> {
     for (i, t) in tensors.iter().enumerate() {
-        if !t.is_none() && !t.is_instance_of::<PyTensorBase>() {
+        if !t.is_none() && !t.is_tensor_base() {
             let ty = t.get_type();
             let name = ty.name()?;
             return Err(PyTypeError::new_err(match what {

@@ -16,6 +16,7 @@ use super::convert::{
 use super::plain::Gathered;
 use crate::python::tensor::base::PyDevice;
 use crate::schema::{Argument, BaseType, Type};
+use crate::python::tensor::device::DEVICE;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyString};
 
@@ -172,7 +173,7 @@ impl Param {
             Kind::ScalarType => check_scalar_type(v, strict),
             Kind::Layout => check_enum_like(v, EnumLike::Layout, strict),
             Kind::MemoryFormat => check_enum_like(v, EnumLike::MemoryFormat, strict),
-            Kind::Device if v.downcast::<PyDevice>().is_ok() => Ok(()),
+            Kind::Device if DEVICE.is_instance(v) => Ok(()),
             // A device string becomes an `opyard.device` (and is validated) by `convert`.
             Kind::Device if v.is_instance_of::<PyString>() => conversion(strict),
             Kind::Device => Err(Misfit::Type),

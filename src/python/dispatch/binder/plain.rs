@@ -23,6 +23,7 @@ use crate::python::ffi::object::version_tag;
 use crate::python::ffi::type_slots::TypeSlots;
 use crate::python::tensor::base::PyTensorBase;
 use pyo3::exceptions::PyValueError;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
 use pyo3::types::PyType;
@@ -143,7 +144,7 @@ impl Gathered {
     pub(super) fn tensor(&mut self, v: &Bound<'_, PyAny>) -> bool {
         let t = if let Some(t) = PLAIN.downcast(v) {
             t
-        } else if let Ok(t) = v.downcast::<PyTensorBase>() {
+        } else if let Some(t) = v.as_tensor_base() {
             // Once a call is foreign, later arguments need not be asked.
             self.foreign = self.foreign || !protocol_disabled(v);
             t

@@ -14,9 +14,9 @@
 //! returned it and the schema.
 
 use super::convert::is_symint;
-use crate::python::tensor::base::PyTensorBase;
 use crate::schema::{BaseType, FunctionSchema, Type};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyLong, PyTuple};
 
@@ -45,12 +45,12 @@ impl Quick {
             Quick::Tensor => {
                 crate::python::hooks::installed(out.py())
                     .is_some_and(|h| h.tensor.downcast_exact(out).is_some())
-                    || out.is_instance_of::<PyTensorBase>()
+                    || out.is_tensor_base()
             }
             Quick::Any => true,
             Quick::Nothing => out.is_none(),
             Quick::Tensors(n) => out.downcast::<PyTuple>().is_ok_and(|t| {
-                t.len() == n && t.iter().all(|x| x.is_instance_of::<PyTensorBase>())
+                t.len() == n && t.iter().all(|x| x.is_tensor_base())
             }),
             Quick::Other => false,
         }
@@ -190,7 +190,7 @@ impl Returns {
 
 /// One result converted to `r`, or the head of torch's error.
 fn one(py: Python<'_>, r: Ret, v: &Bound<'_, PyAny>) -> Result<PyObject, String> {
-    let is_tensor = v.is_instance_of::<PyTensorBase>();
+    let is_tensor = v.is_tensor_base();
     let cast = || format!("Unable to cast {} to Tensor", short_repr(v));
     match r {
         Ret::Any => Ok(v.clone().unbind()),
@@ -203,7 +203,7 @@ fn one(py: Python<'_>, r: Ret, v: &Bound<'_, PyAny>) -> Result<PyObject, String>
                 v.downcast::<PyTuple>().ok().map(|t| t.iter().collect())
             };
             match items {
-                Some(items) if items.iter().all(|t| t.is_instance_of::<PyTensorBase>()) => {
+                Some(items) if items.iter().all(|t| t.is_tensor_base()) => {
                     if v.is_instance_of::<PyList>() {
                         Ok(v.clone().unbind())
                     } else {

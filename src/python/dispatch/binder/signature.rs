@@ -10,7 +10,8 @@
 
 use super::convert::{is_dtype, is_symint, numpy_scalar};
 use super::plain::is_plain;
-use crate::python::tensor::base::{PyDevice, PyTensorBase};
+use crate::python::tensor::base::AsTensorBase;
+use crate::python::tensor::device::DEVICE as DEVICE_CLASS;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyList, PyLong, PyString, PyTuple};
 
@@ -129,13 +130,13 @@ fn code(v: &Bound<'_, PyAny>) -> u8 {
         INT
     } else if v.is_instance_of::<PyFloat>() {
         FLOAT
-    } else if v.downcast::<PyTensorBase>().is_ok() {
+    } else if v.is_tensor_base() {
         TENSOR
     } else if v.is_instance_of::<PyString>() {
         STR
     } else if v.is_instance_of::<PyComplex>() {
         COMPLEX
-    } else if v.downcast::<PyDevice>().is_ok() {
+    } else if DEVICE_CLASS.is_instance(v) {
         DEVICE
     } else if is_dtype(v) {
         DTYPE
