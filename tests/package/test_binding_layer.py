@@ -135,6 +135,8 @@ ALLOWED_STATICS = {
     "BATCHED_POINTWISE": "dispatch/operator: a kernel class of the core, found once",
     "PLAIN_AUTOGRAD": "dispatch/operator: a kernel class of the core, found once",
     "FAKE_FALLBACK": "dispatch/operator: a kernel class of the core, found once",
+    "VERSION_COUNTER": "tensor/version: _VersionCounter's class, found once (a pointer PyO3 never frees)",
+    "NODE_BASE": "autograd/node: NodeBase's class, found once (a pointer PyO3 never frees)",
     "KEPT": "ffi/vectorcall: one argument tuple per length kept for reuse (a bounded cache)",
 }
 

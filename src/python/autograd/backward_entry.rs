@@ -21,6 +21,7 @@
 //! METH_KEYWORDS`) on `opyard.Tensor`: `t.backward(...)` calls it without a
 //! bound-method object and without PyO3's argument parsing.
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -204,7 +205,7 @@ impl Drop for RestoreKeys {
 fn run_scalar(py: Python<'_>, entry: &Hooks, t: &Bound<'_, PyAny>, retain: bool) -> PyResult<()> {
     let root =
         crate::python::autograd::accumulate::call_op(entry.ones_like_default(py)?.bind(py), (t,))?;
-    let this = t.downcast::<PyTensorBase>()?;
+    let this = t.to_tensor_base()?;
     let base = this.get();
     let (node, nr) = match crate::python::autograd::view_history::grad_fn(this)? {
         Some(f) => (f, base.output_nr(py)?),

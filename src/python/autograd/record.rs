@@ -4,9 +4,9 @@
 
 use crate::python::ffi::object::{has_plain_new_and_init, is_instance_of_type, new_instance};
 use crate::python::hooks::{hooks, installed};
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
-use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 use smallvec::SmallVec;
@@ -16,7 +16,6 @@ use crate::python::autograd::accumulate::with_plain_array;
 use crate::python::autograd::node::{
     one_native_shape, parse_one_shape, NodeEdge, NodeKind, PyNodeBase,
 };
-use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::fields as tensor_fields;
 
 /// The `Autograd<backend>` bits `requires_grad` looks at (Python's
@@ -113,7 +112,7 @@ pub fn _grad_accumulator<'py>(t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'p
     if let Some(acc) = crate::python::tensor::fields::grad_accumulator(t)? {
         return Ok(Some(acc));
     }
-    if let Ok(view) = t.downcast::<PyTensorBase>() {
+    if let Some(view) = t.as_tensor_base() {
         let view = view.get();
         if view.base(py).is_some()
             && crate::python::autograd::view_history::kind(py, view)

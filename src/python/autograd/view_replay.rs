@@ -11,11 +11,11 @@
 //! the parent replay, called only when an in-place op rewrites history.
 //! Like a function, it is immutable, and copies of it are itself.
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::python::autograd::view_history;
-use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::slots::Field;
 
 /// `parent` (when set), then `op(b, *rest, **kwargs)`. See Note [View replay].
@@ -72,7 +72,7 @@ pub fn record(
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<()> {
-    let Ok(view) = out.downcast::<PyTensorBase>() else {
+    let Some(view) = out.as_tensor_base() else {
         if let Ok(outs) = out.downcast::<pyo3::types::PyList>() {
             mark_outputs(py, outs.iter());
         } else if let Ok(outs) = out.downcast::<PyTuple>() {
@@ -83,12 +83,13 @@ pub fn record(
     if view.get().base(py).is_none() || args.is_empty() {
         return Ok(());
     }
-    let (parent, kind) = match args.get_item(0)?.downcast::<PyTensorBase>() {
-        Ok(b) => (
+    let first = args.get_item(0)?;
+    let (parent, kind) = match first.as_tensor_base() {
+        Some(b) => (
             b.get().field(py, Field::ViewFn).filter(|f| !f.is_none()),
             view_history::kind(py, b.get()),
         ),
-        Err(_) => (None, view_history::DEFAULT),
+        None => (None, view_history::DEFAULT),
     };
     view_history::mark(py, view.get(), kind);
     let replay = PyViewReplay {
@@ -105,7 +106,7 @@ pub fn record(
 /// Mark the views among `outs` as outputs of a multi-output view op.
 fn mark_outputs<'py>(py: Python<'py>, outs: impl Iterator<Item = Bound<'py, PyAny>>) {
     for t in outs {
-        if let Ok(t) = t.downcast::<PyTensorBase>() {
+        if let Some(t) = t.as_tensor_base() {
             if t.get().base(py).is_some() {
                 view_history::mark(py, t.get(), view_history::MULTI_OUTPUT);
             }

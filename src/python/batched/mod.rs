@@ -24,6 +24,7 @@ pub mod function;
 pub mod pointwise;
 pub mod rule;
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
@@ -84,9 +85,9 @@ pub fn wrap<'py>(
     };
     let v = match plain_tensor(value) {
         Some(v) => v,
-        None => match value.downcast::<PyTensorBase>() {
-            Ok(v) => v,
-            Err(_) => return general(),
+        None => match value.as_tensor_base() {
+            Some(v) => v,
+            None => return general(),
         },
     };
     let vs = v.get();

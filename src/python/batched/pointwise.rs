@@ -96,11 +96,7 @@ impl PyBatchedPointwise {
         call: &BoundCall<'py>,
     ) -> PyResult<Option<Physical<'py>>> {
         if let Some(kw) = &call.kwargs {
-            if kw
-                .values()
-                .iter()
-                .any(|v| v.is_tensor_base())
-            {
+            if kw.values().iter().any(|v| v.is_tensor_base()) {
                 return Ok(None);
             }
         }
@@ -162,7 +158,7 @@ impl PyBatchedPointwise {
                 Some(v) => keys = keys | DispatchKeySet::from_raw(v.get().keys()),
                 None => {
                     plain = false;
-                    if let Ok(v) = a.downcast::<PyTensorBase>() {
+                    if let Some(v) = a.as_tensor_base() {
                         keys = keys | DispatchKeySet::from_raw(v.get().keys());
                     }
                 }

@@ -16,6 +16,7 @@
 //! kernel is what ran, the call site does not check a second time.
 
 use crate::python::dispatch::operator::PyOpOverload;
+use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -45,7 +46,18 @@ pub struct PyCustomOpBase {
     plan: OnceLock<CallPlan>,
     /// The autograd kernel from `register_autograd` checks the outputs itself.
     autograd_checks: AtomicBool,
+    /// How CPython calls it when its class keeps this `__call__`. See Note [Vectorcall entries]
+    /// in `ffi/vectorcall.rs`.
+    vectorcall: VectorcallSlot,
 }
+
+vectorcall_entry!(
+    /// A custom op's vectorcall entry: the body of its `tp_call`, without the argument
+    /// tuple CPython builds for a `tp_call` (Note [Reused argument tuples]).
+    custom_op_vectorcall,
+    PyCustomOpBase,
+    |_py, slf, args, kwargs| PyCustomOpBase::call(slf, args, kwargs)
+);
 
 #[pymethods]
 impl PyCustomOpBase {
@@ -56,15 +68,17 @@ impl PyCustomOpBase {
         PyCustomOpBase {
             plan: OnceLock::new(),
             autograd_checks: AtomicBool::new(false),
+            vectorcall: VectorcallSlot::new(custom_op_vectorcall),
         }
     }
 
     /// Set the operator a call runs and the check of its outputs: `check` is
     /// "none", "alias", "inplace" or "out" (with `out_names`, the mutable
-    /// keyword-only arguments the op returns). Once per object.
+    /// keyword-only arguments the op returns). Once per object. An object whose
+    /// class keeps this `__call__` is then called through its vectorcall entry.
     #[pyo3(signature = (op, check, out_names, on_error))]
     fn _set_call_plan(
-        &self,
+        slf: &Bound<'_, Self>,
         op: Py<PyOpOverload>,
         check: &str,
         out_names: Vec<Py<PyString>>,
@@ -89,9 +103,17 @@ impl PyCustomOpBase {
             on_error,
         };
         // A refused plan is dropped here, outside any lock.
-        self.plan.set(plan).map_err(|_| {
+        slf.get().plan.set(plan).map_err(|_| {
             PyRuntimeError::new_err("CustomOpBase._set_call_plan: the call plan is already set")
-        })
+        })?;
+        // A class that defines its own `__call__` keeps it: only this one's is bypassed.
+        let py = slf.py();
+        let name = pyo3::intern!(py, "__call__");
+        let ours = py.get_type_bound::<PyCustomOpBase>().getattr(name)?;
+        if slf.get_type().getattr(name)?.is(&ours) {
+            vectorcall::enable(slf, &slf.get().vectorcall)?;
+        }
+        Ok(())
     }
 
     /// A subclass that keeps this `__call__` (`CustomOpDef`) calls it through the raw

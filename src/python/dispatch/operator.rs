@@ -12,10 +12,10 @@ use crate::python::dispatch::function_protocol::{function_protocol, try_override
 use crate::python::dispatch::keys::PyDispatchKeySet;
 use crate::python::dispatch::tls;
 use crate::python::errors;
+use crate::python::ffi::type_slots::ClassPtr;
 use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::registry::{split_qualified, Operator, Packet, Registry};
 use crate::schema::FunctionSchema;
-use crate::python::ffi::type_slots::ClassPtr;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyWeakrefMethods, PyWeakrefReference};

@@ -209,8 +209,7 @@ impl<T: PyTypeInfo> ClassPtr<T> {
     #[inline]
     pub fn downcast_exact<'a, 'py>(&self, obj: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, T>> {
         // SAFETY: `obj`'s type is exactly `T`'s class.
-        (obj.get_type_ptr() == self.get(obj.py()))
-            .then(|| unsafe { obj.downcast_unchecked::<T>() })
+        (obj.get_type_ptr() == self.get(obj.py())).then(|| unsafe { obj.downcast_unchecked::<T>() })
     }
 }
 

@@ -2,8 +2,8 @@
 
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
 use pyo3::sync::GILProtected;
+use pyo3::types::{PyDict, PyTuple};
 use pyo3::PyClass;
 use std::cell::Cell;
 

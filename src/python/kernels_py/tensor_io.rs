@@ -12,6 +12,7 @@ use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::python::autograd::view_history;
 use crate::python::ffi::type_slots::TypeSlots;
 use crate::python::hooks::{installed, Hooks};
+use crate::python::tensor::base::AsTensorBase;
 use crate::python::tensor::base::{new_tensor, PyDevice, PyTensorBase, CPU as CPU_DEVICE};
 use crate::python::tensor::slots::Field;
 use pyo3::exceptions::PyValueError;
@@ -87,7 +88,7 @@ pub fn view_root<'py>(
     base_state: &PyTensorBase,
 ) -> Option<Bound<'py, PyTensorBase>> {
     let root = base_state.base(base.py()).unwrap_or_else(|| base.clone());
-    root.downcast_into::<PyTensorBase>().ok()
+    root.as_tensor_base().cloned()
 }
 
 /// A view tensor holding `view`, as `_tensor._make_view` makes one: the

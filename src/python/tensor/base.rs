@@ -21,7 +21,7 @@ use crate::python::ffi::type_slots::ClassPtr;
 use crate::python::hooks::hooks;
 pub use crate::python::tensor::device::{_rename_privateuse1_backend, device_key, PyDevice};
 use crate::python::tensor::slots::{Field, Init, ObjSlot, SlotsOffset, FIELDS};
-use crate::python::tensor::version::PyVersionCounter;
+use crate::python::tensor::version::{PyVersionCounter, VERSION_COUNTER};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::{GILOnceCell, GILProtected};
@@ -57,6 +57,8 @@ pub trait AsTensorBase<'py> {
     fn is_tensor_base(&self) -> bool;
     /// This object as a `TensorBase`, when it is one.
     fn as_tensor_base(&self) -> Option<&Bound<'py, PyTensorBase>>;
+    /// This object as a `TensorBase`, else PyO3's `TypeError` for a failed downcast.
+    fn to_tensor_base(&self) -> PyResult<&Bound<'py, PyTensorBase>>;
 }
 
 impl<'py> AsTensorBase<'py> for Bound<'py, PyAny> {
@@ -68,6 +70,14 @@ impl<'py> AsTensorBase<'py> for Bound<'py, PyAny> {
     #[inline]
     fn as_tensor_base(&self) -> Option<&Bound<'py, PyTensorBase>> {
         TENSOR_BASE.downcast(self)
+    }
+
+    #[inline]
+    fn to_tensor_base(&self) -> PyResult<&Bound<'py, PyTensorBase>> {
+        match TENSOR_BASE.downcast(self) {
+            Some(t) => Ok(t),
+            None => Ok(self.downcast::<PyTensorBase>()?),
+        }
     }
 }
 
@@ -241,12 +251,12 @@ impl PyTensorBase {
     /// The version counter's object, created (shared with the root of a view) on first use.
     pub fn counter<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyVersionCounter>> {
         if let Some(vc) = self.field(py, Field::Vc) {
-            if let Ok(vc) = vc.downcast_into::<PyVersionCounter>() {
-                return Ok(vc);
+            if let Some(vc) = VERSION_COUNTER.downcast_exact(&vc) {
+                return Ok(vc.clone());
             }
         }
-        let vc = match self.base(py).map(|b| b.downcast_into::<PyTensorBase>()) {
-            Some(Ok(root)) => root.get().counter(py)?,
+        let vc = match self.base(py).and_then(|b| b.as_tensor_base().cloned()) {
+            Some(root) => root.get().counter(py)?,
             _ => Bound::new(py, PyVersionCounter::new())?,
         };
         self.set_field(Field::Vc, Some(vc.as_any()));
@@ -256,12 +266,12 @@ impl PyTensorBase {
     /// The current version of the memory (0 before any in-place change).
     pub fn version(&self, py: Python<'_>) -> u64 {
         if let Some(vc) = self.field(py, Field::Vc) {
-            if let Ok(vc) = vc.downcast::<PyVersionCounter>() {
+            if let Some(vc) = VERSION_COUNTER.downcast_exact(&vc) {
                 return vc.get().get();
             }
         }
-        match self.base(py).map(|b| b.downcast_into::<PyTensorBase>()) {
-            Some(Ok(root)) => root.get().version(py),
+        match self.base(py).and_then(|b| b.as_tensor_base().cloned()) {
+            Some(root) => root.get().version(py),
             _ => 0,
         }
     }

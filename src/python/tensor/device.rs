@@ -154,7 +154,7 @@ pub fn device_key(obj: &Bound<'_, PyAny>) -> PyResult<DispatchKey> {
     if obj.is_none() {
         return Ok(DispatchKey::CPU);
     }
-    if let Ok(d) = obj.downcast::<PyDevice>() {
+    if let Some(d) = DEVICE.downcast(obj) {
         return Ok(d.get().key());
     }
     if let Ok(s) = obj.downcast::<PyString>() {

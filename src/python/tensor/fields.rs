@@ -8,6 +8,7 @@
 //! functions below, so a change of layout is a change to this file.
 //! `dtype` and `shape` are read as attributes: a subclass may override them.
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::intern;
 use pyo3::prelude::*;
 
@@ -16,7 +17,7 @@ use crate::python::tensor::slots::Field;
 
 /// The Rust part of tensor `t`.
 fn base_of<'a, 'py>(t: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyTensorBase>> {
-    Ok(t.downcast::<PyTensorBase>()?)
+    t.to_tensor_base()
 }
 
 fn is_set(v: Option<Bound<'_, PyAny>>) -> Option<Bound<'_, PyAny>> {

@@ -6,8 +6,9 @@
 use crate::dispatch::DispatchKeySet;
 use crate::python::ffi::ndarray::ArrayView;
 use crate::python::hooks::{fast_paths, installed};
+use crate::python::tensor::base::AsTensorBase;
 use crate::python::tensor::base::{dtype_of, PyTensorBase};
-use crate::python::tensor::device::PyDevice;
+use crate::python::tensor::device::DEVICE;
 use crate::python::tensor::slots::{member_descr, Field, SlotsOffset};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
@@ -47,7 +48,7 @@ fn grad_set<'py>(
         this.set_grad(py, None);
         return Ok(());
     };
-    let Ok(gt) = g.downcast::<PyTensorBase>() else {
+    let Some(gt) = g.as_tensor_base() else {
         return Err(PyTypeError::new_err(format!(
             "assigned grad expected to be a Tensor or None but got grad of type {}",
             g.get_type().name()?
@@ -187,8 +188,8 @@ fn grad_matches(py: Python<'_>, t: &PyTensorBase, g: &PyTensorBase) -> PyResult<
         return Ok(false);
     }
     let same_device = match (t.device(py), g.device(py)) {
-        (Some(a), Some(b)) => match (a.downcast::<PyDevice>(), b.downcast::<PyDevice>()) {
-            (Ok(a), Ok(b)) => a.get().type_str() == b.get().type_str(),
+        (Some(a), Some(b)) => match (DEVICE.downcast(&a), DEVICE.downcast(&b)) {
+            (Some(a), Some(b)) => a.get().type_str() == b.get().type_str(),
             _ => false,
         },
         _ => false,

@@ -13,6 +13,10 @@ pub struct PyVersionCounter {
     value: AtomicU64,
 }
 
+/// `_VersionCounter`'s class, found once (Note [Class pointers kept], `ffi/type_slots.rs`).
+pub static VERSION_COUNTER: crate::python::ffi::type_slots::ClassPtr<PyVersionCounter> =
+    crate::python::ffi::type_slots::ClassPtr::new();
+
 impl PyVersionCounter {
     /// A counter at version 0.
     pub fn new() -> Self {

@@ -153,11 +153,7 @@ pub(crate) fn mul<'py>(
     g: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
 ) -> PyResult<PyObject> {
-    let op = if b.is_tensor_base() {
-        &ops[0]
-    } else {
-        &ops[1]
-    };
+    let op = if b.is_tensor_base() { &ops[0] } else { &ops[1] };
     call(g.py(), op, [g, b])
 }
 
@@ -192,9 +188,10 @@ impl PyNodeApply {
         if grad_mode_off && args.len() == 2 && kwargs.is_none_or(|k| k.is_empty()) {
             let node = args.get_item(0)?;
             let grads = args.get_item(1)?;
-            if let (Ok(node), Ok(grads)) =
-                (node.downcast::<PyNodeBase>(), grads.downcast::<PyList>())
-            {
+            if let (Some(node), Ok(grads)) = (
+                crate::python::autograd::node::NODE_BASE.downcast(&node),
+                grads.downcast::<PyList>(),
+            ) {
                 let g = if grads.len() == 1 {
                     Some(grads.get_item(0)?)
                 } else {

@@ -3,6 +3,7 @@
 //! `autograd/function/mod.rs`).
 
 use crate::python::ffi::object::vectorcall;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -16,7 +17,6 @@ use crate::python::autograd::node::{Extras, NodeEdge, NodeKind, PyNodeBase};
 use crate::python::autograd::record::{autograd_mask, saved_tensor_type};
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::hooks::hooks;
-use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::fields as tensor_fields;
 
 /// The edge a gradient for tensor `t` (which requires grad) flows into.
@@ -189,8 +189,8 @@ fn check_saved_inputs(
     for saved in to_save.bind(py).iter()? {
         let saved = saved?;
         let requires = saved
-            .downcast::<PyTensorBase>()
-            .is_ok_and(|t| t.get().keys() & mask != 0);
+            .as_tensor_base()
+            .is_some_and(|t| t.get().keys() & mask != 0);
         if !saved.is_none()
             && (grad_on || !requires)
             && args.iter().any(|a| a.is(&saved))
@@ -223,7 +223,7 @@ pub fn _function_apply(
     let mut needs: SmallVec<[bool; 8]> = SmallVec::new();
     let mut any_grad = false;
     for a in args.iter() {
-        let tensor = a.downcast::<PyTensorBase>().ok();
+        let tensor = a.as_tensor_base();
         let requires = tensor.is_some_and(|t| t.get().keys() & mask != 0);
         needs.push(requires);
         if !grad_on {

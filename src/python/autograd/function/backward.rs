@@ -3,9 +3,9 @@
 //! unused outputs, call the user's backward, check what it returned.
 
 use crate::python::ffi::object::vectorcall;
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::intern;
-use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use smallvec::SmallVec;

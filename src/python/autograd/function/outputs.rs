@@ -11,8 +11,8 @@
 //! tensor remembers whether (and which) output it is. A lone tensor output
 //! that is not plain is still recorded here through its attributes.
 
-use pyo3::intern;
 use crate::python::tensor::base::AsTensorBase;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use smallvec::SmallVec;
@@ -43,7 +43,7 @@ fn plain_tensor<'a, 'py>(
     t: &'a Bound<'py, PyAny>,
 ) -> PyResult<Option<&'a Bound<'py, PyTensorBase>>> {
     let py = t.py();
-    let Ok(tb) = t.downcast::<PyTensorBase>() else {
+    let Some(tb) = t.as_tensor_base() else {
         return Ok(None);
     };
     if !t
@@ -221,11 +221,11 @@ fn save(
         };
         let nr = nr.unwrap_or(0) as i64;
         // See Note [SavedTensor by slots].
-        let fast = match t.downcast::<PyTensorBase>() {
-            Ok(tb) => crate::python::autograd::saved::construct::new_saved(
+        let fast = match t.as_tensor_base() {
+            Some(tb) => crate::python::autograd::saved::construct::new_saved(
                 saved_type, tb, is_out, &name, nr,
             )?,
-            Err(_) => None,
+            None => None,
         };
         match fast {
             Some(s) => saved.push(s),

@@ -33,8 +33,8 @@
 pub mod api;
 pub mod output;
 
-use pyo3::exceptions::PyTypeError;
 use crate::python::tensor::base::AsTensorBase;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use smallvec::SmallVec;
@@ -49,7 +49,6 @@ use crate::python::dispatch::binder::BoundCall;
 use crate::python::dispatch::keys::PyDispatchKeySet;
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::dispatch::tls;
-use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::fields as tensor_fields;
 
 /// The autograd keys excluded on this thread while alive (`_no_grad_guard()`),
@@ -199,10 +198,7 @@ impl PyPlainAutogradKernel {
         if !self.inplace {
             return true;
         }
-        let Some(t) = values
-            .first()
-            .and_then(|v| v.downcast::<PyTensorBase>().ok())
-        else {
+        let Some(t) = values.first().and_then(|v| v.as_tensor_base()) else {
             return false;
         };
         let t = t.get();
@@ -225,8 +221,8 @@ impl PyPlainAutogradKernel {
         for &p in &self.diff_pos {
             let v = &values[p];
             let requires = v
-                .downcast::<PyTensorBase>()
-                .is_ok_and(|t| t.get().keys() & self.mask != 0);
+                .as_tensor_base()
+                .is_some_and(|t| t.get().keys() & self.mask != 0);
             edges.push(if requires {
                 any_grad = true;
                 match tensor_fields::grad_fn(v)? {

@@ -10,16 +10,15 @@
 //! attribute lookup. The Python `FunctionCtx` keeps the same methods for a
 //! ctx that is not a node. The messages are torch's.
 
+use crate::python::tensor::base::AsTensorBase;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::intern;
-use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use smallvec::SmallVec;
 
 use crate::python::autograd::node::extras::Extras;
 use crate::python::autograd::node::PyNodeBase;
-use crate::python::tensor::base::PyTensorBase;
 
 /// Checks that every entry of `tensors` is a tensor or None; `what` names
 /// the check in torch's words.
@@ -144,7 +143,7 @@ fn unpack(s: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         if t.is_none() {
             return Ok(t.unbind());
         }
-        if let Ok(tb) = t.downcast::<PyTensorBase>() {
+        if let Some(tb) = t.as_tensor_base() {
             let expected: u64 = s.getattr(intern!(py, "version"))?.extract()?;
             if tb.get().version(py) == expected {
                 return Ok(t.unbind());

@@ -539,13 +539,17 @@ impl PyNodeBase {
 
 /// `isinstance(obj, NodeBase)` as a typed borrow, or a TypeError naming the object.
 pub fn as_node<'a, 'py>(obj: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyNodeBase>> {
-    obj.downcast::<PyNodeBase>().map_err(|_| {
+    NODE_BASE.downcast(obj).ok_or_else(|| {
         PyTypeError::new_err(format!(
             "autograd graph: expected a node (opyard.autograd.graph.Node), got {}",
             crate::python::errors::type_name(obj)
         ))
     })
 }
+
+/// `NodeBase`'s class, found once (Note [Class pointers kept], `ffi/type_slots.rs`).
+pub static NODE_BASE: crate::python::ffi::type_slots::ClassPtr<PyNodeBase> =
+    crate::python::ffi::type_slots::ClassPtr::new();
 
 /// `_graph_reaches(roots, mark, own, birth)`: whether the graph behind the
 /// nodes `roots` reaches a node with a sequence number below `mark` (recorded

@@ -15,8 +15,8 @@ use super::convert::{
 };
 use super::plain::Gathered;
 use crate::python::tensor::base::PyDevice;
-use crate::schema::{Argument, BaseType, Type};
 use crate::python::tensor::device::DEVICE;
+use crate::schema::{Argument, BaseType, Type};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyString};
 

@@ -14,9 +14,9 @@
 //! returned it and the schema.
 
 use super::convert::is_symint;
+use crate::python::tensor::base::AsTensorBase;
 use crate::schema::{BaseType, FunctionSchema, Type};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
-use crate::python::tensor::base::AsTensorBase;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyList, PyLong, PyTuple};
 
@@ -49,9 +49,9 @@ impl Quick {
             }
             Quick::Any => true,
             Quick::Nothing => out.is_none(),
-            Quick::Tensors(n) => out.downcast::<PyTuple>().is_ok_and(|t| {
-                t.len() == n && t.iter().all(|x| x.is_tensor_base())
-            }),
+            Quick::Tensors(n) => out
+                .downcast::<PyTuple>()
+                .is_ok_and(|t| t.len() == n && t.iter().all(|x| x.is_tensor_base())),
             Quick::Other => false,
         }
     }
