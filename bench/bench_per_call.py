@@ -14,14 +14,21 @@ the time and of the ratio to that round's plain call, and torch's figures from t
 | custom_op call over a direct call of its kernel | <= 3 plain calls more |
 | custom op with ``register_autograd``: ``op(xr).sum().backward()`` | <= 100x plain and >= 20x faster than torch |
 | fake ``a + b`` | <= 10x plain |
+
+Three floors follow the table, timed in the same rounds: ``functools.partial(kernel)(x)`` (a C
+object forwarding the no-op's call to its Python kernel, no dispatch at all) and numpy's own
+one-element ``a + b`` and ``a.copy()`` (a fresh array, no tensor around it).
 """
 
+import functools
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import machine, per_call_ns, try_import_torch  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 import opyard  # noqa: E402
 
@@ -84,8 +91,23 @@ def _rows(lib, ns):
     ], mode
 
 
+def _floors():
+    """What CPython and numpy alone take for the work of three rows, timed in the same run: a C
+    object forwarding a call to the Python kernel (the no-op's kernel call without any dispatch),
+    numpy's own one-element add and copy (a fresh numpy array, no tensor around it)."""
+    fwd = functools.partial(lambda x: x)
+    na, nb = np.ones(1, np.float32), np.ones(1, np.float32)
+    return [
+        ("functools.partial(kernel)(x)", lambda: fwd(na)),
+        ("numpy a + b, 1 element", lambda: na + nb),
+        ("numpy a.copy(), 1 element", lambda: na.copy()),
+    ]
+
+
 def _measure(lib, ns):
     keep, rows, mode = _rows(lib, ns)
+    if lib is opyard:
+        rows = rows + [("floor: " + label, fn) for label, fn in _floors()]
     out = {"plain": per_call_ns(_plain)}
     for label, fn in rows:
         if label.startswith("fake"):
@@ -121,11 +143,15 @@ def main():
           (f" (torch's process: {med(theirs, 'plain'):.1f} ns)" if theirs else ""))
     print(f"  {'row':<38} {'opyard ns':>10} {'x plain':>8} {'torch ns':>10} {'x plain':>8}  goal")
     for label in ours[0]:
-        if label == "plain":
+        if label == "plain" or label.startswith("floor: "):
             continue
         line = f"  {label:<38} {med(ours, label):>10.0f} {ratio(ours, label):>8.1f}"
         line += f" {med(theirs, label):>10.0f} {ratio(theirs, label):>8.1f}" if theirs else f" {'-':>10} {'-':>8}"
         print(line + f"  {GOALS.get(label, '')}")
+    print("  floors, the same work without opyard (same run):")
+    for label in ours[0]:
+        if label.startswith("floor: "):
+            print(f"  {label[7:]:<38} {med(ours, label):>10.0f} {ratio(ours, label):>8.1f}")
     over = statistics.median((run["custom_op(x), same kernel"] - run["kernel(x) called directly"]) / run["plain"]
                              for run in ours)
     print(f"  custom_op overhead over its kernel: {over:.1f} plain calls (goal <= 3)")

@@ -106,3 +106,53 @@ def test_with_autograd_the_outputs_are_checked_once(ns, monkeypatch):
     assert len(checks) == 1
     with pytest.raises(RuntimeError, match="must not also be an input"):
         f(opyard.ones(2))  # below autograd the call site checks, in Rust
+
+
+def _outcome(fn, *args, **kwargs):
+    try:
+        out = fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - the error's class and message are what is compared
+        return ("raised", type(e), str(e))
+    return ("returned", out.tolist())
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((2.0,), {}), ((), {"a": 3.0}), ((2.0, 4.0), {}), ((), {"b": 1.0}), (("x",), {}),
+])
+def test_every_call_form_means_the_same(ns, args, kwargs):
+    import functools
+
+    @custom_op(f"{ns}::f", mutates_args=())
+    def f(x: Tensor, a: float = 1.0) -> Tensor:
+        return x * a
+    x = opyard.tensor([1.0, 2.0])
+    plain = _outcome(f, x, *args, **kwargs)
+    assert _outcome(lambda: f(x, *args, **kwargs)) == plain
+    assert _outcome(f.__call__, x, *args, **kwargs) == plain
+    assert _outcome(functools.partial(f, x), *args, **kwargs) == plain
+    assert _outcome(f, *[x, *args], **dict(kwargs)) == plain
+
+
+def test_a_subclass_with_its_own_call_keeps_it(ns):
+    class Counted(CustomOpDef):
+        calls = 0
+
+        def __call__(self, *args, **kwargs):
+            type(self).calls += 1
+            return super().__call__(*args, **kwargs)
+
+    def fn(x: Tensor) -> Tensor:
+        return x.clone()
+    op = Counted(ns, "f", "(Tensor x) -> Tensor", fn)
+    op.register_kernel("cpu")(fn)
+    x = opyard.ones(2)
+    assert op(x).tolist() == [1.0, 1.0]
+    op(x)
+    op(*[x])
+    assert Counted.calls == 3
+    # The plain class still goes straight to the call path.
+
+    @custom_op(f"{ns}::g", mutates_args=())
+    def g(x: Tensor) -> Tensor:
+        return x + 1
+    assert g(x).tolist() == [2.0, 2.0] and Counted.calls == 3
