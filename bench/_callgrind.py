@@ -15,17 +15,21 @@ N = 20_000
 _LOOP = """
 import operator
 {setup}
+for _ in range({warm}):
+    {stmt}
 code = compile(f"for _ in range({n}):\\n    {stmt}\\n", "<loop>", "exec")
 operator.call(exec, code)
 """
 
 
-def count(stmt, setup, pythonpath, n=N):
-    """Instructions per execution of ``stmt`` after ``setup`` (source run once, not counted)."""
+def count(stmt, setup, pythonpath, n=N, warm=0):
+    """Instructions per execution of ``stmt`` after ``setup`` (source run once, not counted) and
+    ``warm`` uncounted executions of ``stmt`` (first-use work: operators defined, modules loaded)."""
     with tempfile.TemporaryDirectory() as tmp:
         script, out = os.path.join(tmp, "loop.py"), os.path.join(tmp, "callgrind.out")
         with open(script, "w") as f:
-            f.write(_LOOP.replace("{setup}", setup).replace("{n}", str(n)).replace("{stmt}", stmt))
+            f.write(_LOOP.replace("{setup}", setup).replace("{n}", str(n)).replace("{stmt}", stmt)
+                    .replace("{warm}", str(warm)))
         env = dict(os.environ, PYTHONPATH=pythonpath, PYTHONHASHSEED="0")
         subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
                         "--toggle-collect=_operator_call", f"--callgrind-out-file={out}", "-q",

@@ -33,15 +33,16 @@ use crate::python::autograd::accumulate::{
 };
 use crate::python::autograd::node::{as_node, NodeKind, PyNodeBase};
 use crate::python::autograd::record::release_saved;
+use crate::python::ffi::gil::PassScope;
 use crate::python::ffi::object::{is_python_function, lookup_on_type};
 use crate::python::hooks::{fast_paths, hooks};
 use crate::python::kernels_py::plain_cpu_tensor;
 use crate::python::tensor::fields as tensor_fields;
 
 /// See Note [GIL during backward]: the pass holds the GIL, so this reads
-/// the token it holds (Note [Held GIL]).
+/// the token it holds (Note [Pass scope], Note [Held GIL]).
 fn gil<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
-    crate::python::ffi::gil::with_held(f)
+    crate::python::ffi::gil::with_pass(f)
 }
 
 impl From<EngineError> for PyErr {
@@ -451,6 +452,7 @@ pub fn run_from_root(
         accumulate: true,
     };
     // See Note [Final callbacks].
+    let _pass = PassScope::open(py);
     super::final_callbacks::with_final_callbacks(py, false, || run_backward(roots, None, opts))?;
     Ok(())
 }
@@ -488,8 +490,11 @@ pub fn _run_backward(
     };
     // See Note [Final callbacks].
     let partial = inputs.is_some();
+    let pass = PassScope::open(py);
     let results = super::final_callbacks::with_final_callbacks(py, partial, || {
         run_backward(roots, inputs, opts)
-    })?;
+    });
+    drop(pass);
+    let results = results?;
     Ok(results.into_iter().map(|g| g.map(|g| g.0)).collect())
 }
