@@ -51,9 +51,10 @@ pub struct OpDef<C> {
 /// (arc-swap turns the debts of readers in flight into counts when it swaps).
 /// So retired tables are bounded by the calls in flight, not by the
 /// registration history, and a destroyed library's kernels are released with
-/// them. The Python call path holds the guard only to pick its kernel, whose
-/// `Arc` it clones: a thread has 8 debt slots, and kernels calling ops many
-/// levels deep would otherwise use them up and fall back to a slower load.
+/// them. The Python call path holds the guard only to pick its kernel (it
+/// takes a reference to the kernel's callable, under the GIL, and copies its
+/// flags): a thread has 8 debt slots, and kernels calling ops many levels
+/// deep would otherwise use them up and fall back to a slower load.
 /// A replaced table is dropped after the registry lock is released (Note [No
 /// foreign code under a lock]), or by the last reader, which holds no lock.
 pub type TableGuard<K> = arc_swap::Guard<Arc<DispatchTable<K>>>;

@@ -42,6 +42,17 @@ pub struct PyKernel {
     pub kind: KernelKind,
 }
 
+/// A kernel as one call runs it: the registered kernel's callable, with a
+/// reference of its own (a registration during the call cannot free it), and
+/// its flags, copied out of the table without touching the registered
+/// kernel's shared count (an atomic increment and decrement per call).
+pub struct Picked<'py> {
+    pub func: Bound<'py, PyAny>,
+    pub with_keyset: bool,
+    pub is_fallback: bool,
+    pub kind: KernelKind,
+}
+
 /// The core's kernel classes that the call path runs without a Python call of
 /// their `__call__` (found at registration, not by a type test per call).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -176,20 +187,33 @@ pub(crate) fn dispatch(
     call: BoundCall<'_>,
     keys: DispatchKeySet,
 ) -> PyResult<PyObject> {
-    let (kernel, masked) = pick(op, keys)?;
+    let (kernel, masked) = pick(py, op, keys)?;
     invoke(py, &kernel, op, op_obj, call, masked)
 }
 
 /// The kernel of the highest key of `keys` (minus fallthroughs), and that key set.
-pub(crate) fn pick(op: &PyOperator, keys: DispatchKeySet) -> PyResult<(Kernel, DispatchKeySet)> {
+pub(crate) fn pick<'py>(
+    py: Python<'py>,
+    op: &PyOperator,
+    keys: DispatchKeySet,
+) -> PyResult<(Picked<'py>, DispatchKeySet)> {
     // The table guard is released before the kernel runs (a kernel may call
-    // ops many levels deep); the kernel's own `Arc` keeps it alive should a
-    // registration replace the table meanwhile. See Note [Table publication].
+    // ops many levels deep); the call's own reference to the callable keeps it
+    // alive should a registration replace the table meanwhile. See Note [Table publication].
     let table = op.table();
     let masked = keys & table.nonfallthrough;
     let key = masked.highest();
     match table.slot(key) {
-        Slot::Kernel { reg, .. } => Ok((reg.kernel.clone(), masked)),
+        Slot::Kernel { reg, .. } => {
+            let k = &reg.kernel;
+            let picked = Picked {
+                func: k.func.bind(py).clone(),
+                with_keyset: k.with_keyset,
+                is_fallback: k.is_fallback,
+                kind: k.kind,
+            };
+            Ok((picked, masked))
+        }
         Slot::Missing => Err(errors::no_kernel(op, key)),
         Slot::Ambiguous => Err(errors::ambiguous_autograd_other(op)),
     }
@@ -197,7 +221,7 @@ pub(crate) fn pick(op: &PyOperator, keys: DispatchKeySet) -> PyResult<(Kernel, D
 
 pub(crate) fn invoke(
     py: Python<'_>,
-    k: &PyKernel,
+    k: &Picked<'_>,
     op: &Arc<PyOperator>,
     op_obj: Option<&Bound<'_, PyOpOverload>>,
     call: BoundCall<'_>,
@@ -241,13 +265,13 @@ static FAKE_FALLBACK: ClassPtr<crate::python::fake::cache::PyFakeFallback> = Cla
 
 fn call_kernel(
     py: Python<'_>,
-    k: &PyKernel,
+    k: &Picked<'_>,
     op: &Arc<PyOperator>,
     op_obj: Option<&Bound<'_, PyOpOverload>>,
     call: BoundCall<'_>,
     masked: DispatchKeySet,
 ) -> PyResult<PyObject> {
-    let func = k.func.bind(py);
+    let func = &k.func;
     let kwargs = call.kwargs.as_ref();
     // The kernel's class was found at registration (`KernelKind::of`): the casts below
     // cannot fail.
@@ -340,7 +364,7 @@ impl PyOpOverload {
                 tls::apply(call.keys)
             }
         };
-        let (kernel, masked) = pick(op, keys)?;
+        let (kernel, masked) = pick(slf.py(), op, keys)?;
         *ran_at = Some(masked.highest());
         invoke(slf.py(), &kernel, op, Some(slf), call, masked)
     }

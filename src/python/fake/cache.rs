@@ -27,7 +27,7 @@
 use crate::dispatch::DispatchKeySet;
 use crate::python::dispatch::binder::BoundCall;
 use crate::python::dispatch::keys::PyDispatchKeySet;
-use crate::python::dispatch::operator::{PyKernel, PyOpOverload, PyOperator};
+use crate::python::dispatch::operator::{Picked, PyOpOverload, PyOperator};
 use crate::python::fake::key::{current_mode, key_of, Key, KeyTypes};
 use crate::python::ffi::type_slots::SubclassOf;
 use crate::python::tensor::base::PyTensorBase;
@@ -159,7 +159,7 @@ impl PyFakeFallback {
 /// Entry point from the dispatcher for a `FakeFallback` kernel.
 pub fn call(
     ff: &Bound<'_, PyFakeFallback>,
-    k: &PyKernel,
+    k: &Picked<'_>,
     op: &Arc<PyOperator>,
     op_obj: Option<&Bound<'_, PyOpOverload>>,
     call: BoundCall<'_>,
@@ -267,7 +267,7 @@ impl PyFakeFallback {
     fn call_slow(
         &self,
         py: Python<'_>,
-        k: &PyKernel,
+        k: &Picked<'_>,
         op: &Arc<PyOperator>,
         op_obj: Option<&Bound<'_, PyOpOverload>>,
         call: BoundCall<'_>,

@@ -219,14 +219,14 @@ pub fn add_into_existing(
         return Ok(false);
     }
     let keys = crate::dispatch::tls::apply(DispatchKeySet::from_raw(a.keys() | b.keys()));
-    let Ok((kernel, _)) = pick(&add_op.get().op, keys) else {
+    let py = cur.py();
+    let Ok((kernel, _)) = pick(py, &add_op.get().op, keys) else {
         return Ok(false);
     };
     if kernel.with_keyset || kernel.is_fallback {
         return Ok(false);
     }
-    let py = cur.py();
-    let Ok(rk) = kernel.func.bind(py).downcast_exact::<PyRustKernel>() else {
+    let Ok(rk) = kernel.func.downcast_exact::<PyRustKernel>() else {
         return Ok(false);
     };
     if !matches!(rk.get().fast, Fast::InPlace(BinOp::Add)) {
