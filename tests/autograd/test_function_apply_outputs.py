@@ -312,3 +312,36 @@ def test_saved_tensor_made_in_rust_matches_the_python_class():
         assert type(m) is SavedTensor
         for name in SavedTensor.__slots__:
             assert getattr(m, name) == getattr(e, name) if name != "tensor" else m.tensor is e.tensor
+
+
+def _grads_of(call):
+    x = t([1.0, 2.0], requires_grad=True)
+    out = call(x)
+    out.sum().backward()
+    return out.tolist(), x.grad.tolist()
+
+
+def test_every_call_form_of_apply_means_the_same():
+    import functools
+
+    class Scale(Function):
+        @staticmethod
+        def forward(ctx, x, k=3.0):
+            ctx.k = k
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    want = ([3.0, 6.0], [3.0, 3.0])
+    assert _grads_of(lambda x: Scale.apply(x)) == want  # the first call: through `tp_call`
+    # From here CPython calls the spec through its vectorcall entry (Note [Vectorcall entries]).
+    assert type(Scale.apply).__flags__ & (1 << 11)
+    assert _grads_of(lambda x: Scale.apply(x)) == want
+    assert _grads_of(lambda x: Scale.apply(*[x])) == want
+    assert _grads_of(lambda x: functools.partial(Scale.apply, x)()) == want
+    assert _grads_of(lambda x: type(Scale.apply).__call__(Scale.apply, x)) == want
+    assert _grads_of(lambda x: Scale.apply(x, 2.0)) == ([2.0, 4.0], [2.0, 2.0])
+    with pytest.raises(TypeError):
+        Scale.apply()

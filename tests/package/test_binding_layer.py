@@ -137,6 +137,7 @@ ALLOWED_STATICS = {
     "FAKE_FALLBACK": "dispatch/operator: a kernel class of the core, found once",
     "VERSION_COUNTER": "tensor/version: _VersionCounter's class, found once (a pointer PyO3 never frees)",
     "NODE_BASE": "autograd/node: NodeBase's class, found once (a pointer PyO3 never frees)",
+    "FUNCTION_SPEC": "dispatch/operator: a kernel class of the core, found once",
     "KEPT": "ffi/vectorcall: one argument tuple per length kept for reuse (a bounded cache)",
 }
 

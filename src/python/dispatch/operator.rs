@@ -63,6 +63,8 @@ pub enum KernelKind {
     PlainAutograd,
     /// The Fake fallback.
     FakeFallback,
+    /// A `register_autograd` kernel: a `Function`'s spec in op mode (Note [register_autograd in Rust]).
+    FunctionSpec,
     /// A built-in op's CPU kernel in Rust (Note [Rust kernels] in `kernels_py/mod.rs`),
     /// called without `PyObject_Call` and its trampoline.
     Rust,
@@ -73,6 +75,7 @@ pub enum KernelKind {
 impl KernelKind {
     /// The kind of `func` registered as a kernel (`with_keyset`, `is_fallback` as registered).
     pub fn of(func: &Bound<'_, PyAny>, with_keyset: bool, is_fallback: bool) -> Self {
+        use crate::python::autograd::function::PyFunctionSpec;
         use crate::python::autograd::kernel::PyPlainAutogradKernel;
         use crate::python::batched::pointwise::PyBatchedPointwise;
         use crate::python::fake::cache::PyFakeFallback;
@@ -88,6 +91,9 @@ impl KernelKind {
                 KernelKind::FakeFallback
             }
             (false, false) if func.downcast_exact::<PyRustKernel>().is_ok() => KernelKind::Rust,
+            (false, false) if func.downcast_exact::<PyFunctionSpec>().is_ok() => {
+                KernelKind::FunctionSpec
+            }
             _ => KernelKind::Other,
         }
     }
@@ -262,6 +268,7 @@ static BATCHED_POINTWISE: ClassPtr<crate::python::batched::pointwise::PyBatchedP
 static PLAIN_AUTOGRAD: ClassPtr<crate::python::autograd::kernel::PyPlainAutogradKernel> =
     ClassPtr::new();
 static FAKE_FALLBACK: ClassPtr<crate::python::fake::cache::PyFakeFallback> = ClassPtr::new();
+static FUNCTION_SPEC: ClassPtr<crate::python::autograd::function::PyFunctionSpec> = ClassPtr::new();
 
 fn call_kernel(
     py: Python<'_>,
@@ -303,6 +310,12 @@ fn call_kernel(
         KernelKind::FakeFallback => {
             if let Some(ff) = FAKE_FALLBACK.downcast_exact(func) {
                 return crate::python::fake::cache::call(ff, k, op, op_obj, call, masked);
+            }
+        }
+        // A `register_autograd` kernel: the spec's call body, without a call through CPython.
+        KernelKind::FunctionSpec => {
+            if let Some(spec) = FUNCTION_SPEC.downcast_exact(func) {
+                return crate::python::autograd::function::call(spec, &call.args, kwargs);
             }
         }
         KernelKind::Other => {}

@@ -77,25 +77,45 @@ pub fn enable<T: PyClass>(obj: &Bound<'_, T>, slot: &VectorcallSlot) -> PyResult
 // freeing it (the tuple allocator, the collector's tracking, the free list)
 // was a tenth of a no-op operator call's cycles. A tuple of up to
 // `REUSED_ARITY` values that nobody else holds when the call returns
-// (`recycle`: reference count one) is kept instead, one per length, with
-// `None` in every place (a kept tuple stays a valid tuple for the collector
-// and anyone who finds it through `gc.get_objects()`), and filled again by the
-// next call of that length. A kept tuple someone else has meanwhile taken a
-// reference to is dropped, never refilled; a call made while the kept tuple is
-// in use (a kernel calling an operator) makes its own. The values are
+// (`recycle`: reference count one) is kept instead, up to `KEPT_PER_LENGTH`
+// per length (a call made while an outer call of the same length holds one,
+// like an op inside `Function.apply`'s forward, takes the next), with `None`
+// in every place (a kept tuple stays a valid tuple for the collector and
+// anyone who finds it through `gc.get_objects()`), and filled again by a later
+// call of that length. A kept tuple someone else has meanwhile taken a
+// reference to is dropped, never refilled; a call that finds none kept makes
+// its own. The values are
 // released before the tuple is kept, outside any borrow of the keeper: their
 // release may run Python code that calls operators.
 
 /// The longest argument tuple kept for reuse.
 const REUSED_ARITY: usize = 4;
 
-/// The kept tuples, one per length 1..=REUSED_ARITY. See Note [Reused argument tuples].
-static KEPT: GILProtected<[Cell<Option<Py<PyTuple>>>; REUSED_ARITY]> =
-    GILProtected::new([const { Cell::new(None) }; REUSED_ARITY]);
+/// How many tuples of one length are kept.
+const KEPT_PER_LENGTH: usize = 4;
 
-/// The kept tuple of length `n`, if there is one only the keeper holds.
+/// The kept tuples of one length: a stack, `len` of its places filled.
+struct Stack {
+    len: Cell<usize>,
+    places: [Cell<Option<Py<PyTuple>>>; KEPT_PER_LENGTH],
+}
+
+/// The kept tuples of each length 1..=REUSED_ARITY. See Note [Reused argument tuples].
+static KEPT: GILProtected<[Stack; REUSED_ARITY]> = GILProtected::new(
+    [const {
+        Stack {
+            len: Cell::new(0),
+            places: [const { Cell::new(None) }; KEPT_PER_LENGTH],
+        }
+    }; REUSED_ARITY],
+);
+
+/// A kept tuple of length `n`, if there is one only the keeper holds.
 fn reuse(py: Python<'_>, n: usize) -> Option<Py<PyTuple>> {
-    let t = KEPT.get(py).get(n.wrapping_sub(1))?.take()?;
+    let stack = KEPT.get(py).get(n.wrapping_sub(1))?;
+    let top = stack.len.get().checked_sub(1)?;
+    stack.len.set(top);
+    let t = stack.places[top].take()?;
     // SAFETY: GIL held; `t` is alive (owned here). Dropped normally otherwise.
     (unsafe { ffi::Py_REFCNT(t.as_ptr()) } == 1).then_some(t)
 }
@@ -128,9 +148,14 @@ pub fn recycle(py: Python<'_>, tuple: Bound<'_, PyTuple>) {
     if unsafe { ffi::Py_REFCNT(t) } != 1 {
         return;
     }
-    let slot = &KEPT.get(py)[n - 1];
-    let previous = slot.replace(Some(tuple.unbind()));
-    drop(previous); // a tuple of `None`s, if any: its release runs no Python code
+    let stack = &KEPT.get(py)[n - 1];
+    let len = stack.len.get();
+    if len < KEPT_PER_LENGTH {
+        stack.places[len].set(Some(tuple.unbind()));
+        stack.len.set(len + 1);
+    }
+    // Else every place is taken: `tuple` is released here, a tuple of `None`s
+    // whose release runs no Python code.
 }
 
 /// The positional values of a vectorcall as a tuple, its keywords as a dict.

@@ -33,6 +33,7 @@ pub mod backward;
 pub mod outputs;
 
 use crate::python::ffi::type_slots::SubclassOf;
+use crate::python::ffi::vectorcall::{self, vectorcall_entry, VectorcallSlot};
 use crate::python::hooks::hooks;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -96,7 +97,17 @@ pub struct PyFunctionSpec {
     pub backward: PyObject,
     /// Op mode (See Note [register_autograd in Rust]).
     pub op: Option<OpCall>,
+    /// How CPython calls it once its first call enabled it. See Note [Vectorcall entries] in
+    /// `ffi/vectorcall.rs`.
+    vectorcall: VectorcallSlot,
 }
+
+vectorcall_entry!(
+    /// `MyFn.apply(x)` by vectorcall: no argument tuple from `_PyObject_MakeTpCall`.
+    spec_vectorcall,
+    PyFunctionSpec,
+    |_py, slf, args, kwargs| call(slf, args, kwargs)
+);
 
 /// What a `register_autograd` kernel's forward and backward need of the op.
 pub struct OpCall {
@@ -165,6 +176,7 @@ impl PyFunctionSpec {
             qualname,
             backward,
             op,
+            vectorcall: VectorcallSlot::new(spec_vectorcall),
         })
     }
 
@@ -224,8 +236,9 @@ impl PyFunctionSpec {
 }
 
 /// The body of `apply(*args, **kwargs)`: the general path for keywords,
-/// missing defaulted inputs and forward-mode AD, else `_function_apply`.
-fn call(
+/// missing defaulted inputs and forward-mode AD, else `_function_apply`. The
+/// dispatcher calls a `register_autograd` kernel (this object) here directly.
+pub(crate) fn call(
     slf: &Bound<'_, PyFunctionSpec>,
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
@@ -247,12 +260,16 @@ fn call(
 }
 
 crate::python::ffi::call_slot::raw_call_slot!(
-    /// `MyFn.apply(x)` and the dispatcher's call of a `register_autograd` kernel
-    /// reach `_FunctionSpec` by `PyObject_Call(spec, args, kwargs)`: pointing the
-    /// type's `tp_call` at a raw body skips PyO3's argument extraction (the
-    /// tuple is what `_function_apply` reads), as Note [Packet call slots].
-    install_call_slot, PyFunctionSpec, method_descriptor = false,
-    |_py, slf, args, kwargs| call(slf, args, kwargs));
+/// `MyFn.apply(x)` and the dispatcher's call of a `register_autograd` kernel
+/// reach `_FunctionSpec` by `PyObject_Call(spec, args, kwargs)`: pointing the
+/// type's `tp_call` at a raw body skips PyO3's argument extraction (the
+/// tuple is what `_function_apply` reads), as Note [Packet call slots]. The first call
+/// lets CPython call the type's instances through their vectorcall entry from then on.
+install_call_slot, PyFunctionSpec, method_descriptor = false,
+|_py, slf, args, kwargs| {
+    vectorcall::enable(slf, &slf.get().vectorcall)?;
+    call(slf, args, kwargs)
+});
 
 /// Note [apply on each class]: `Function.__init_subclass__` stores the new
 /// class's spec as its own `apply` (unless a class on the way defines its
