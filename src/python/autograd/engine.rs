@@ -29,8 +29,9 @@ use crate::autograd::engine::{
 };
 use crate::autograd::Grad;
 use crate::python::autograd::accumulate::{
-    accumulate, call_op, same_plain_dtype, same_plain_shape,
+    accumulate, call_op, same_plain_dtype, same_plain_shape, with_plain_array,
 };
+use crate::python::autograd::formulas::PyNodeApply;
 use crate::python::autograd::node::{as_node, NodeKind, PyNodeBase};
 use crate::python::autograd::record::release_saved;
 use crate::python::ffi::gil::PassScope;
@@ -290,8 +291,11 @@ impl PyNode {
             node.borrow_mut().released = true;
             return Ok(());
         }
-        let method = node.get_type().getattr(intern!(py, "release_variables"))?;
-        if method.is(hooks(py)?.default_release.bind(py)) {
+        // Found on the type as an instance call would find it (no metaclass
+        // attribute, no descriptor call): the default is a plain function.
+        let method = lookup_on_type(node.as_any(), intern!(py, "release_variables"));
+        let hooks = hooks(py)?;
+        if method.is_some_and(|m| m.is(hooks.default_release.bind(py))) {
             return release_saved(node);
         }
         self.0.call_method0(py, intern!(py, "release_variables"))?;
@@ -321,11 +325,30 @@ impl PyNode {
             Some(d) => grad_dtype(grad.0.bind(py))?.is(d),
             None => true,
         };
-        let shape = tensor_fields::shape(grad.0.bind(py))?;
         let same = dtype_ok
             && match sink {
-                Some(var) => shape.eq(tensor_fields::shape(var.bind(py))?)?,
+                Some(var) => {
+                    let shape = tensor_fields::shape(grad.0.bind(py))?;
+                    shape.eq(tensor_fields::shape(var.bind(py))?)?
+                }
                 None => {
+                    // Note [Plain tensors at the sink], for every node: a plain
+                    // gradient's sizes are in its array header, compared with
+                    // the recorded native shape without making a `Size`.
+                    let plain = with_plain_array(grad.0.bind(py), |v| {
+                        let node = self.base(py).borrow();
+                        node.shapes.native(nr).map(|expected| {
+                            let dims = v.dims();
+                            node.shapes.py().is_none()
+                                && dims.len() == expected.len()
+                                && dims.iter().zip(expected).all(|(&d, &e)| d as i64 == e)
+                        })
+                    })
+                    .flatten();
+                    if plain == Some(true) {
+                        return Ok(grad);
+                    }
+                    let shape = tensor_fields::shape(grad.0.bind(py))?;
                     // Copied out: comparing sizes may run Python (a symbolic size's
                     // `__index__`/`__eq__`), which must not happen under the borrow.
                     let (native, py_shapes) = {
@@ -404,8 +427,9 @@ fn grad_dtype<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 /// the engine calls the `apply` its class defines, as torch's engine calls
 /// the node's C++ `apply`: when that is a plain function it is called with
 /// the node directly, which skips the bound method and, for formula nodes
-/// whose class has a `__getattr__`, CPython's slow attribute path. Anything
-/// else (a descriptor, a builtin) goes through attribute lookup.
+/// whose class has a `__getattr__`, CPython's slow attribute path; so is a
+/// built-in formula's `_NodeApply`. Anything else (another descriptor, a
+/// builtin) goes through attribute lookup.
 fn call_apply<'py>(
     node: &Bound<'py, PyAny>,
     grads: Bound<'py, PyList>,
@@ -414,7 +438,16 @@ fn call_apply<'py>(
     let name = intern!(py, "apply");
     match lookup_on_type(node, name) {
         Some(f) if is_python_function(&f) => f.call1((node, grads)),
-        _ => node.call_method1(name, (grads,)),
+        // A built-in formula's `apply` (Note [Rust node apply]): called as
+        // its bound method would call it.
+        Some(f) => match f.downcast::<PyNodeApply>() {
+            Ok(apply) => {
+                let args = PyTuple::new_bound(py, [node.as_any(), grads.as_any()]);
+                Ok(apply.get().call(py, &args, None)?.into_bound(py))
+            }
+            Err(_) => node.call_method1(name, (grads,)),
+        },
+        None => node.call_method1(name, (grads,)),
     }
 }
 

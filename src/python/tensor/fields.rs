@@ -8,6 +8,7 @@
 //! functions below, so a change of layout is a change to this file.
 //! `dtype` and `shape` are read as attributes: a subclass may override them.
 
+use crate::python::hooks::installed;
 use crate::python::tensor::base::AsTensorBase;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -57,7 +58,13 @@ pub fn is_view(t: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// The tensor's dtype object (dtypes are singletons: compare with `is`).
 pub fn dtype<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    t.getattr(intern!(t.py(), "dtype"))
+    let py = t.py();
+    // An exact `opyard.Tensor` keeps `TensorBase`'s `dtype` getter: asked
+    // directly, without the attribute lookup.
+    if let Some(plain) = installed(py).and_then(|h| h.tensor.downcast_exact(t)) {
+        return plain.get().dtype(py);
+    }
+    t.getattr(intern!(py, "dtype"))
 }
 
 /// The tensor's `shape`.
