@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 use crate::dispatch::{DispatchKey, DispatchKeySet};
 use crate::python::autograd::accumulate::with_plain_array;
 use crate::python::autograd::node::{
-    one_native_shape, parse_one_shape, NodeEdge, NodeKind, PyNodeBase,
+    one_native_shape, parse_one_shape, Edges, NodeEdge, NodeKind, PyNodeBase, SavedValues,
 };
 use crate::python::tensor::fields as tensor_fields;
 
@@ -224,7 +224,7 @@ pub fn _record_node<'py>(
     }
     let obj = new_node(node_cls)?;
     let node = crate::python::autograd::node::as_node(&obj)?;
-    let mut next: SmallVec<[NodeEdge; 1]> = SmallVec::new();
+    let mut next: Edges = SmallVec::new();
     for e in edges.iter()? {
         let (n, nr): (Bound<'py, PyAny>, i64) = e?.extract()?;
         next.push(NodeEdge {
@@ -232,7 +232,7 @@ pub fn _record_node<'py>(
             nr,
         });
     }
-    let mut values: SmallVec<[PyObject; 1]> = SmallVec::new();
+    let mut values: SavedValues = SmallVec::new();
     for v in saved.iter()? {
         values.push(v?.unbind());
     }

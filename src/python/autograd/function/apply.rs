@@ -13,7 +13,7 @@ use crate::dispatch::tls::{self, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
 use crate::python::autograd::function::outputs::record_outputs;
 use crate::python::autograd::function::PyFunctionSpec;
-use crate::python::autograd::node::{Extras, NodeEdge, NodeKind, PyNodeBase};
+use crate::python::autograd::node::{Edges, Extras, NodeEdge, NodeKind, PyNodeBase};
 use crate::python::autograd::record::{autograd_mask, saved_tensor_type};
 use crate::python::dispatch::operator::PyOpOverload;
 use crate::python::hooks::hooks;
@@ -68,7 +68,7 @@ fn new_ctx<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyFunctionSpec>,
     needs: &[bool],
-    next: SmallVec<[NodeEdge; 1]>,
+    next: Edges,
 ) -> PyResult<Bound<'py, PyNodeBase>> {
     let mut node = PyNodeBase::empty();
     node.kind = NodeKind::Function;
@@ -216,7 +216,7 @@ pub fn _function_apply(
     let h = hooks(py)?;
     let mask = autograd_mask();
     let grad_on = !tls::get().excluded.has_any(DispatchKeySet::AUTOGRAD_KEYS);
-    let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
+    let mut edges: Edges = SmallVec::new();
     // `needs_input_grad`: whether each input requires grad, in grad mode or
     // not (torch's flags are the inputs' `requires_grad`; only the graph
     // depends on grad mode).

@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use smallvec::SmallVec;
 
-use crate::python::autograd::node::{OutShapes, PyNodeBase};
+use crate::python::autograd::node::{OutShapes, PyNodeBase, SavedValues};
 use crate::python::autograd::record::{attach_output, autograd_bit, autograd_mask};
 use crate::python::tensor::base::PyTensorBase;
 use crate::python::tensor::dtype_flags::DtypeFlags;
@@ -204,7 +204,7 @@ fn save(
         Err(_) => to_save.iter()?.collect::<PyResult<_>>()?,
     };
     let mut name: Option<Bound<'_, PyString>> = None;
-    let mut saved: SmallVec<[PyObject; 1]> = SmallVec::new();
+    let mut saved: SavedValues = SmallVec::new();
     for t in items {
         let nr = outs.iter().position(|o| o.is(&t));
         let is_out = nr.is_some();

@@ -42,7 +42,7 @@ use smallvec::SmallVec;
 use crate::dispatch::tls::{self as key_tls, LocalKeySets};
 use crate::dispatch::DispatchKeySet;
 use crate::python::autograd::kernel::api::Save;
-use crate::python::autograd::node::{as_node, NodeEdge, PyNodeBase};
+use crate::python::autograd::node::{as_node, Edges, NodeEdge, PyNodeBase, SavedValues};
 use crate::python::autograd::record::_grad_accumulator;
 use crate::python::autograd::saved::SavedMakers;
 use crate::python::dispatch::binder::BoundCall;
@@ -216,7 +216,7 @@ impl PyPlainAutogradKernel {
         values: &Values<'_>,
         bound: Option<(DispatchKeySet, bool)>,
     ) -> PyResult<PyObject> {
-        let mut edges: SmallVec<[NodeEdge; 1]> = SmallVec::new();
+        let mut edges: Edges = SmallVec::new();
         let mut any_grad = false;
         for &p in &self.diff_pos {
             let v = &values[p];
@@ -264,7 +264,7 @@ impl PyPlainAutogradKernel {
         py: Python<'_>,
         out: &Bound<'_, PyAny>,
         values: &Values<'_>,
-        edges: SmallVec<[NodeEdge; 1]>,
+        edges: Edges,
     ) -> PyResult<()> {
         if !out.is_tensor_base() {
             let pairs = edges.iter().map(|e| {
@@ -279,7 +279,8 @@ impl PyPlainAutogradKernel {
             self.record.call1(py, (out, values, edges))?;
             return Ok(());
         }
-        let mut saved: SmallVec<[PyObject; 1]> = SmallVec::with_capacity(self.saves.len() + 1);
+        let mut saved: SavedValues =
+            SmallVec::with_capacity(self.saves.len() + usize::from(self.result_name.is_some()));
         for (v, kind) in values.iter().zip(&self.saves) {
             let kind = match *kind {
                 Save::TensorIf(k) if edges[k].node.is_none() => Save::Meta,

@@ -72,10 +72,18 @@ pub enum NodeKind {
     Function,
 }
 
+/// A node's edges to the nodes of its inputs (a unary op's in place).
+pub type Edges = SmallVec<[NodeEdge; 1]>;
+
+/// A node's saved values: two in place (a unary op's input and result, a
+/// binary op's operands) without an allocation per recorded op, and a unary
+/// node stays within 200 bytes (tests/autograd/test_graph_nodes.py).
+pub type SavedValues = SmallVec<[PyObject; 2]>;
+
 /// Base class of every autograd graph node. See Note [Rust graph nodes].
 #[pyclass(name = "NodeBase", module = "opyard._core", subclass)]
 pub struct PyNodeBase {
-    pub next: SmallVec<[NodeEdge; 1]>,
+    pub next: Edges,
     pub shapes: OutShapes,
     pub seq: u64,
     pub released: bool,
@@ -86,7 +94,7 @@ pub struct PyNodeBase {
     /// Whether `_saved` was set (`saved` then holds the values, maybe none).
     pub has_saved: bool,
     /// The saved values (`_saved`), in the order the node kind defines.
-    pub saved: SmallVec<[PyObject; 1]>,
+    pub saved: SavedValues,
     pub extras: Option<Box<Extras>>,
     /// The dtype of output 0 of a one-output node recorded by a built-in
     /// op: the dtype its incoming gradient is cast to (torch's input
@@ -181,7 +189,7 @@ impl PyNodeBase {
     }
 
     /// Replaces the edges (no Python code runs: the caller drops the old ones).
-    pub fn take_next(&mut self, next: SmallVec<[NodeEdge; 1]>) -> SmallVec<[NodeEdge; 1]> {
+    pub fn take_next(&mut self, next: Edges) -> Edges {
         std::mem::replace(&mut self.next, next)
     }
 }
