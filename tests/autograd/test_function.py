@@ -332,6 +332,38 @@ def test_wrong_gradient_shape():
         BadShape.apply(x).sum().backward()
 
 
+# A gradient entering a built-in op's node (here exp's) is checked against the shape and dtype that op
+# recorded, as one entering a leaf is: a mismatch is torch's error, a shape it can be summed to is
+# summed, another dtype is cast. Expected values are torch's for the same calls.
+@pytest.mark.parametrize("grad, expected", [
+    ([1.0, 2.0], [np.exp(1.0), 2.0 * np.exp(2.0)]),
+    ([[1.0, 2.0], [3.0, 4.0]], [4.0 * np.exp(1.0), 6.0 * np.exp(2.0)]),
+    ([1.0, 2.0, 3.0], r"got \[3\] but expected shape compatible with \[2\]"),
+    ([3.0], r"got \[1\] but expected shape compatible with \[2\]"),
+    (5.0, r"got \[\] but expected shape compatible with \[2\]"),
+])
+@pytest.mark.parametrize("dtype", [opyard.float32, opyard.float64])
+def test_gradient_into_a_built_in_node_is_checked(grad, expected, dtype):
+    class Fn(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return opyard.tensor(grad, dtype=dtype)
+
+    x = opyard.tensor([1.0, 2.0], requires_grad=True)
+    if isinstance(expected, str):
+        with pytest.raises(RuntimeError, match="Function FnBackward returned an invalid gradient at index 0 - "
+                                               + expected):
+            Fn.apply(x.exp()).sum().backward()
+        return
+    Fn.apply(x.exp()).sum().backward()
+    assert x.grad.dtype == opyard.float32
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-6)
+
+
 def test_gradient_for_non_tensor_input_must_be_none():
     class Const(Function):
         @staticmethod
