@@ -139,3 +139,45 @@ def test_repeated_backward_accumulates_the_expanded_gradient():
     assert first.is_contiguous() and first.numpy().flags.writeable  # a copy, not the expanded view
     y.sum().backward()
     assert y.grad is first and y.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+NUMBERS = [0, 3, -7, 2**31, 2**62, 0.5, -0.0, 1e300, float("nan"), float("inf")]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("name", INPLACE)
+@pytest.mark.parametrize("number", NUMBERS, ids=repr)
+def test_in_place_by_a_python_number_matches_python_kernel(name, dt, number):
+    """``u.add_(3)``, ``p.mul_(0.5)``: the number taken in the tensor's dtype as numpy's weak scalar,
+    in Rust when the dtype takes it as it is; a float on an integer tensor, an int beyond int32 or
+    beyond 2**53 on a float tensor runs the Python kernel (which raises, wraps or rounds as torch)."""
+    x, _ = values(dt)
+    mine, theirs = tensor(x.copy()), tensor(x.copy())
+    integral = np.dtype(dt).kind == "i"
+    takes = not (integral and isinstance(number, float)) and not (
+        dt == np.int32 and isinstance(number, int) and not -2**31 <= number < 2**31) and not (
+        not integral and isinstance(number, int) and abs(number) > 2**53)  # not exact in a float
+    try:
+        fast.PYTHON_KERNELS[name](theirs, number)
+    except Exception as e:  # the Python kernel's refusal is the op's: the Rust path must not take it
+        with pytest.raises(type(e)):
+            run(name, mine, number)
+        assert not takes
+        return
+    v = mine._version
+    got, fast_ran = run(name, mine, number)
+    assert got is mine and mine._version == v + 1
+    assert fast_ran == takes
+    same(mine, theirs)
+
+
+def test_in_place_by_a_number_falls_back_for_alpha_bool_and_large_arrays():
+    x = tensor(np.arange(4, dtype=np.float32))
+    got, fast_ran = run("add_.Tensor", x, 2, alpha=3)
+    assert not fast_ran and x.tolist() == [6.0, 7.0, 8.0, 9.0]
+    got, fast_ran = run("add_.Tensor", x, True)
+    assert not fast_ran and x.tolist() == [7.0, 8.0, 9.0, 10.0]
+    big = tensor(np.zeros(1 << 22, np.float32))
+    got, fast_ran = run("mul_.Tensor", big, 2)
+    assert not fast_ran and got is big

@@ -197,6 +197,16 @@ impl<'a, 'py> ArrayRef<'a, 'py> {
         Some(f(self.slice_mut::<T>(), ys))
     }
 
+    /// `f(elements)` with this array's elements writeable (an update by a
+    /// number), or `None` (nothing run) when this array is read-only.
+    /// Panics as [`ArrayRef::slice`] for a `T` of another dtype.
+    pub fn update_alone<T: Elem, R>(&self, f: impl FnOnce(&mut [T]) -> R) -> Option<R> {
+        if !self.writeable {
+            return None;
+        }
+        Some(f(self.slice_mut::<T>()))
+    }
+
     /// `f(elements, other)` with this array's elements writeable and `other`
     /// a strided operand, or `None` (nothing run) when this array is
     /// read-only or `other` addresses any byte of it.
@@ -212,8 +222,8 @@ impl<'a, 'py> ArrayRef<'a, 'py> {
         Some(f(self.slice_mut::<T>(), &operand))
     }
 
-    /// The elements as a mutable slice: only for `update`, which checked that
-    /// the array is writeable and no other slice of its memory is alive.
+    /// The elements as a mutable slice: only for the `update*` methods, which checked
+    /// that the array is writeable and no other slice of its memory is alive.
     #[allow(clippy::mut_from_ref)]
     fn slice_mut<T: Elem>(&self) -> &'a mut [T] {
         assert_eq!(

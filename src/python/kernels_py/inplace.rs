@@ -1,5 +1,6 @@
 //! The fast path of `add_`, `sub_` and `mul_` with a tensor operand (the
-//! gradient accumulation `grad.add_(g)`, an optimizer's `p.add_(g, alpha=-lr)`):
+//! gradient accumulation `grad.add_(g)`, an optimizer's `p.add_(g, alpha=-lr)`)
+//! or a Python number (`p.mul_(0.9)`, without `alpha`):
 //! a plain, writeable, contiguous CPU tensor updated in place by a same-dtype
 //! tensor of its shape (or a single element), its version counter bumped, as
 //! the Python kernels do. The operand may be a strided view (an expanded
@@ -58,8 +59,14 @@ pub fn update_pair(
     let Some(state) = plain_cpu_tensor(self_obj) else {
         return Ok(None);
     };
-    let (Some(xa), Some(ya)) = (state.data(py), tensor_array(other)) else {
+    let Some(xa) = state.data(py) else {
         return Ok(None);
+    };
+    let Some(ya) = tensor_array(other) else {
+        return match Num::read(other) {
+            Some(n) if alpha.is_none() => by_number(py, op, self_obj, state, &xa, n),
+            _ => Ok(None),
+        };
     };
     let Some(x) = ArrayRef::read(&xa) else {
         return Ok(None);
@@ -97,6 +104,48 @@ pub fn update_pair(
     }
     state.bump_version(py)?;
     Ok(Some(self_obj.clone().unbind()))
+}
+
+/// `self op= n` for a Python number `n` that the tensor's dtype takes as it is
+/// (`u.add_(1)`, `p.mul_(0.9)`: numpy's weak scalar, converted once), on a small
+/// array; `None` to run the Python kernel (a float on an integer tensor, which it
+/// refuses, an int beyond the dtype, a large or read-only array).
+fn by_number(
+    py: Python<'_>,
+    op: BinOp,
+    self_obj: &Bound<'_, PyAny>,
+    state: &PyTensorBase,
+    xa: &Bound<'_, PyAny>,
+    n: Num,
+) -> PyResult<Option<PyObject>> {
+    let Some(x) = ArrayRef::read(xa) else {
+        return Ok(None);
+    };
+    if x.len > MAX_FAST_LEN {
+        return Ok(None);
+    }
+    // Each arm's type is `x.dt`; `update_by` checks writeability.
+    let done = match x.dt {
+        Dt::F32 => update_by::<f32>(op, &x, n),
+        Dt::F64 => update_by::<f64>(op, &x, n),
+        Dt::I32 => update_by::<i32>(op, &x, n),
+        Dt::I64 => update_by::<i64>(op, &x, n),
+    };
+    if !done {
+        return Ok(None);
+    }
+    state.bump_version(py)?;
+    Ok(Some(self_obj.clone().unbind()))
+}
+
+/// Update `x` in place by the number `n` in `T`; `false` (nothing written) when `n`
+/// is not a `T` as it is or `x` is read-only.
+fn update_by<T: Arith + FromNum + Elem>(op: BinOp, x: &ArrayRef<'_, '_>, n: Num) -> bool {
+    let Some(c) = T::from_num(n) else {
+        return false;
+    };
+    x.update_alone::<T, _>(|out| update_in_place(op, out, Operand::Scalar(c), None))
+        .is_some()
 }
 
 /// `self op= other` with `other` a view of `self`'s shape and dtype and any
