@@ -417,6 +417,10 @@ def _pos(self):
 def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
     """torch's three signatures: ``to(dtype, non_blocking, copy)``, ``to(device, dtype, non_blocking,
     copy)`` and ``to(other, non_blocking, copy)``, each with keyword ``memory_format``."""
+    if memory_format is None and not copy and dtype is None and device is None and len(args) == 1 \
+            and args[0].__class__ is D.dtype:
+        # ``to(dtype)``, the common call: what the general parsing below decides for it.
+        return self if args[0] is self.dtype else _A._to_copy(self, dtype=args[0], device=None)
     n_flags = 0  # trailing bools: (non_blocking[, copy]); a CPU copy has nothing to overlap with
     while n_flags < len(args) and args[len(args) - 1 - n_flags].__class__ is bool:
         n_flags += 1
@@ -456,6 +460,9 @@ def _to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 def _caster(dt):
     """``Tensor.float()`` and its kin: ``to(dt)``, with torch's keyword-only ``memory_format``."""
     def cast(self, *, memory_format=None):
+        if memory_format is None:
+            # ``_to(self, dt)`` without its argument parsing: the same ``_to_copy`` call, or ``self``.
+            return self if self.dtype is dt else _A._to_copy(self, dtype=dt, device=None)
         return _to(self, dt, memory_format=memory_format)
     return cast
 
