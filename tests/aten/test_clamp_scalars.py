@@ -1,9 +1,9 @@
 """``clamp`` of float tensors by Scalar bounds: torch's values on the Rust path (``_core._clamp_scalars``,
-from 32768 elements, on 1 and 2 threads) and on numpy's (smaller tensors, or every size with the fast
-paths off). torch's rule, asked of torch 2.15: an element below ``min`` becomes ``min``, then one above
-``max`` becomes ``max`` (``min > max`` gives ``max`` everywhere), a nan element stays nan, an element
-equal to a bound is kept (``-0.0`` stays ``-0.0`` under a bound of ``0.0``), and a nan bound makes every
-element nan."""
+float32/float64 at every size, on 1 and 2 threads) and on numpy's (a nan bound, an integer bound beyond
+2**53, other dtypes, or every size with the fast paths off). torch's rule, asked of torch 2.15: an
+element below ``min`` becomes ``min``, then one above ``max`` becomes ``max`` (``min > max`` gives
+``max`` everywhere), a nan element stays nan, an element equal to a bound is kept (``-0.0`` stays
+``-0.0`` under a bound of ``0.0``), and a nan bound makes every element nan."""
 
 import itertools
 import math

@@ -4,6 +4,7 @@ CompositeImplicitAutograd: norms, ``var``/``std`` with ``unbiased``, tile."""
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .._fallbacks import meta_fallback_error
 from .common import A, _wrap_dim, check_same_device, data_as, inplace_result, out, tensor_result_dtype
@@ -112,6 +113,10 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
     x = self._data
     if x.dtype.kind in "biu":
         return out(x.copy(), self)
+    if x.dtype.kind == "f" and x.itemsize > 2 and posinf is None and neginf is None:
+        r = _finite_floats(x, nan)
+        if r is not None:
+            return out(r, self)
     info = D.finfo(self.dtype)  # of the real parts, for a complex dtype
 
     def replaced(v):
@@ -124,6 +129,26 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
         r.real, r.imag = replaced(x.real), replaced(x.imag)
         return out(r, self)
     return out(np.asarray(replaced(x)).astype(x.dtype), self)
+
+
+# The finite range of float32 and float64 (by itemsize): what their infinities become by default.
+_FINITE = {n: (float(np.finfo(t).min), float(np.finfo(t).max)) for n, t in ((4, np.float32), (8, np.float64))}
+
+
+def _finite_floats(x, nan):
+    """``nan_to_num`` of float32/float64 data with the default replacements of infinities: clamped to
+    the finite range in Rust (which keeps nan and -0.0), then nan replaced, 1.5 us where the general
+    route's masks and ``where`` take 12; None when Rust declines, or for a ``nan`` replacement whose
+    conversion to the data's dtype is the general route's to decide (one float32 cannot hold; not a
+    Python float: the schema's ``float?`` gives one)."""
+    if nan is not None and not (type(nan) is float and (x.itemsize == 8 or not abs(nan) > _FINITE[4][1])):
+        return None
+    r = _core._clamp_scalars(x, *_FINITE[x.itemsize])
+    if r is not None:
+        isnan = np.isnan(r)
+        if np.count_nonzero(isnan):
+            np.putmask(r, isnan, 0.0 if nan is None else nan)
+    return r
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
@@ -155,11 +180,13 @@ def _var_std_all(op):
 
 def equal(self, other):
     """``torch.equal``: the same size and equal elements (compared as values, across dtypes)."""
-    check_same_device("aten::equal", self, other)
+    if self._dev is not other._dev:
+        check_same_device("aten::equal", self, other)
     x, y = self._data, other._data
     if x.shape != y.shape:
         return False
-    return bool(np.array_equal(x, y))
+    # ``np.array_equal`` of one shape, 1.5 us cheaper: every element equal (nan never is).
+    return bool(np.count_nonzero(x == y) == x.size)
 
 
 def _local_scalar_dense(self):

@@ -27,7 +27,7 @@ import numpy as np
 from .. import _core
 from .. import _dtype as D
 from ._declare import OpTable
-from .common import broadcast_error, check_same_device, inplace_result, out, read_only_error, \
+from .common import broadcast_error, check_same_device, inplace_result, out, quietly, read_only_error, \
     tensor_result_dtype
 from .precision import compute_np
 from .scalars import checked
@@ -256,9 +256,28 @@ _ADDCDIV_INT = ("Integer division with addcdiv is no longer supported, and in a 
 
 # From this many elements addcmul/addcdiv of contiguous operands run ``_core._fused_addc``.
 _FUSED_ADDC_MIN = 1 << 12
+_F32_MAX = float(np.finfo(np.float32).max)  # a finite value past it is the one ``checked`` refuses (float32)
+
+
+def _addc_passes(s, a, b, value, op):
+    """``_addc``'s numpy passes for operands of one shape and dtype: ``(a op b) * value + s``."""
+    term = op(a, b)
+    if value != 1 or isinstance(value, bool):
+        term *= value
+    term += s
+    return term
 
 
 def _addc(self, tensor1, tensor2, value, op, name, kernel):
+    s, a, b = self._data, tensor1._data, tensor2._data
+    if s.dtype is a.dtype is b.dtype and s.dtype.kind == "f" and s.itemsize > 2 and s.shape == a.shape == b.shape \
+            and self._dev is tensor1._dev is tensor2._dev and s.size < _FUSED_ADDC_MIN:
+        # float32/float64 operands of one shape (the common call of a small size): the numpy passes
+        # below without the promotion and broadcast around them. Not Rust: its nan bits where two
+        # nans meet are the compiler's choice, not numpy's.
+        if not (type(value) in (int, float) and -_F32_MAX <= value <= _F32_MAX):  # else unchanged by it
+            value = checked(value, D.FROM_NP[s.dtype])
+        return out(quietly(_addc_passes, s, a, b, value, op), self)
     check_same_device("aten::" + name, self, tensor1, tensor2)
     dt = tensor_result_dtype(self, tensor1, tensor2)
     if dt is D.bool:
@@ -266,8 +285,8 @@ def _addc(self, tensor1, tensor2, value, op, name, kernel):
     value = checked(value, dt)
     cdt = compute_np(dt.np)
     a, b, s = (t._data.astype(cdt, copy=False) for t in (tensor1, tensor2, self))
-    try:
-        shape = np.broadcast_shapes(s.shape, a.shape, b.shape)
+    try:  # (one shape needs no ``np.broadcast_shapes``, 2 us)
+        shape = s.shape if s.shape == a.shape == b.shape else np.broadcast_shapes(s.shape, a.shape, b.shape)
     except ValueError:
         raise broadcast_error("aten::" + name, self, tensor1, tensor2) from None
     if (a.size >= _FUSED_ADDC_MIN and cdt.kind == "f" and cdt.itemsize >= 4 and type(value) is not complex
