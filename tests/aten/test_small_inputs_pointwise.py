@@ -8,6 +8,7 @@ the general route's checks); the non-contiguous view of the same values takes th
 two layouts must also agree with each other."""
 
 import math
+import warnings
 
 import ml_dtypes
 import numpy as np
@@ -487,3 +488,28 @@ def test_where_checks():
         opyard.where(t > 0, t, 1e39)
     with pytest.raises(RuntimeError, match="where expected condition to be a boolean tensor"):
         opyard.where(t, t, 0.0)
+
+
+# --- addmm with the default factors (linear's call) ------------------------------------------------
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("self_shape", [(5,), (3, 5), (1, 5), (3, 1), ()])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_addmm_default_factors_match_the_general_route(dtype, self_shape, transposed):
+    """``addmm(self, a, b)`` (ints 1 for beta and alpha) gives what the general route (``beta=1.0``)
+    gives, byte for byte, for every broadcastable ``self``, a transposed ``mat2``, and nan/inf
+    entries, without a numpy warning."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((3, 4)).astype(dtype)
+    b = rng.standard_normal((5, 4) if transposed else (4, 5)).astype(dtype)
+    a[0, 0], a[1, 1] = np.inf, np.nan
+    s = rng.standard_normal(self_shape).astype(dtype)
+    ta, ts = opyard.from_numpy(a), opyard.from_numpy(s)
+    tb = opyard.from_numpy(b).t() if transposed else opyard.from_numpy(b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = opyard.addmm(ts, ta, tb)
+    want = opyard.addmm(ts, ta, tb, beta=1.0, alpha=1.0)
+    assert got.dtype == want.dtype and got.shape == want.shape == (3, 5)
+    assert got.numpy().tobytes() == want.numpy().tobytes()
+    assert np.array_equal(got.numpy(), (a @ (b.T if transposed else b)) + s, equal_nan=True)
