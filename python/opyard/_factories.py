@@ -49,6 +49,27 @@ def _infer_dtype(data):
     return (D.bool, D.int64, default, default.to_complex())[cat if cat >= 0 else 2]
 
 
+_NUMBER_CATS = {bool: 0, int: 1, float: 2, complex: 3}  # ``_infer_dtype``'s categories
+_NUMBERS = frozenset(_NUMBER_CATS)
+_SEQUENCES = frozenset((list, tuple))
+
+
+def _numbers_dtype(data):
+    """``_infer_dtype(data)`` when ``data`` is a Python number (bool, int, float or complex, exactly)
+    or lists and tuples of them nested evenly (the common data), found by one type test per element
+    at C speed; None for any other data (tensors or numpy scalars in it, ragged nesting, ...), which
+    the general path reads element by element."""
+    items, kinds = (data,), {type(data)}
+    while kinds and kinds <= _SEQUENCES:  # one nesting level per turn: the types of its elements
+        items = items[0] if len(items) == 1 else [x for seq in items for x in seq]
+        kinds = set(map(type, items))
+    if not kinds <= _NUMBERS:
+        return None
+    cat = max([_NUMBER_CATS[k] for k in kinds], default=-1)
+    default = D.get_default_dtype()
+    return (D.bool, D.int64, default, default.to_complex())[cat if cat >= 0 else 2]
+
+
 def _finish(t, requires_grad):
     if requires_grad:
         if not (t.is_floating_point() or t.is_complex()):
@@ -79,7 +100,8 @@ def _lift_fresh(t):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor copying ``data`` (nested lists, numbers, numpy arrays or tensors)."""
-    D.expect_dtype(dtype, "tensor", "dtype")
+    if dtype is not None:
+        D.expect_dtype(dtype, "tensor", "dtype")
     if isinstance(data, Tensor):
         dt = dtype or data.dtype
         arr = np.array(data.numpy(force=True), dtype=dt.np, order="C", copy=True)
@@ -87,9 +109,12 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         dt = dtype or D.from_np(data.dtype)
         arr = np.array(data, dtype=dt.np, order="C", copy=True)
     else:
-        if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
-            data = _to_py(data)
-        dt = dtype or _infer_dtype(data)
+        dt = dtype if dtype is not None else _numbers_dtype(data)
+        if dt is None or (dtype is not None and isinstance(data, (list, tuple))):
+            # not plain numbers, or a sequence that may hold tensors: those read, the types inferred
+            if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
+                data = _to_py(data)
+            dt = dtype or _infer_dtype(data)
         arr = _from_python(data, dt, inferred=dtype is None)
     t = _finish(_place(arr, device if device is not None else _DEFAULT.device), requires_grad)
     return _lift_fresh(t)
@@ -205,6 +230,10 @@ def _expect_layout(layout, api):
                               "(opyard.strided)")
 
 
+# Note [Keywords left out]: the dispatcher binds a keyword given as None as one left out (a
+# ``__torch_dispatch__`` mode sees neither), and parsing keywords is most of its cost for a small
+# factory: the constructors leave out the ones that are None.
+
 # Note [Factory overloads on first call]: a factory looks its overload up on its first call, not at
 # import, so that ``import opyard`` defines none of the built-in packets (Note [Operators defined on
 # first use], src/python/dispatch/lazy.rs); later calls pay one test of the closure cell.
@@ -216,11 +245,13 @@ def _factory(name, overload="default", sampler=None):
     def make(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
              **memory_format):  # only ``empty`` takes memory_format: the op's binding refuses it elsewhere
         nonlocal op, drawn
-        D.expect_dtype(dtype, name, "dtype")
+        if dtype is not None:  # (None always passes these checks: the common call skips their frames)
+            D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
             _expect_layout(layout, name)
         if sampler is not None:
-            _require_floating(name, sampler, dtype)
+            if dtype is not None:
+                _require_floating(name, sampler, dtype)
             generator = memory_format.pop("generator", None)
             if generator is not None:  # torch's ``<name>.generator`` overload
                 if drawn is None:
@@ -229,7 +260,16 @@ def _factory(name, overload="default", sampler=None):
                                requires_grad)
         if op is None:
             op = getattr(getattr(_aten, name), overload)
-        return _finish(op(_size_args(size), dtype=dtype, device=device if device is not None else _DEFAULT.device, **memory_format), requires_grad)
+        # The hottest constructors: the common call in as few frames as it takes (``_size_args``,
+        # ``_options`` and ``_finish`` inline; a tenth of its cost)
+        if device is None:
+            device = _DEFAULT.device
+        sizes = list(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple)) else list(size)
+        if dtype is None and device is None and not memory_format:
+            t = op(sizes)  # Note [Keywords left out]
+        else:
+            t = op(sizes, dtype=dtype, device=device, **memory_format)
+        return _finish(t, requires_grad) if requires_grad else t
     make.__name__ = name
     return make
 
@@ -252,39 +292,59 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     return _finish(_aten.empty_strided.default(list(size), list(stride), dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
 
 
+def _options(dtype, device):
+    """The ``dtype=``/``device=`` keywords of a factory's op call, the None ones left out (Note
+    [Keywords left out]); ``device`` defaults to ``set_default_device``'s."""
+    if device is None:
+        device = _DEFAULT.device
+    if dtype is None:
+        return _NO_OPTIONS if device is None else {"device": device}
+    return {"dtype": dtype} if device is None else {"dtype": dtype, "device": device}
+
+
+_NO_OPTIONS = {}  # (read only: ``**`` copies it)
+
+
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    D.expect_dtype(dtype, "full", "dtype")
+    if dtype is not None:
+        D.expect_dtype(dtype, "full", "dtype")
     if layout is not None:
         _expect_layout(layout, "full")
-    return _finish(_aten.full.default(list(size), fill_value, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
+    t = _aten.full.default(list(size), fill_value, **_options(dtype, device))
+    return _finish(t, requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    D.expect_dtype(dtype, "eye", "dtype")
+    if dtype is not None:
+        D.expect_dtype(dtype, "eye", "dtype")
     if layout is not None:
         _expect_layout(layout, "eye")
-    t = _aten.eye.default(n, dtype=dtype, device=device if device is not None else _DEFAULT.device) if m is None else \
-        _aten.eye.m(n, m, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+    options = _options(dtype, device)
+    t = _aten.eye.default(n, **options) if m is None else _aten.eye.m(n, m, **options)
     return _finish(t, requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    D.expect_dtype(dtype, "arange", "dtype")
+    if dtype is not None:
+        D.expect_dtype(dtype, "arange", "dtype")
     if layout is not None:
         _expect_layout(layout, "arange")
+    options = _options(dtype, device)
     if end is None:
-        t = _aten.arange.default(start, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+        t = _aten.arange.default(start, **options)
     else:
-        t = _aten.arange.start_step(start, end, step, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+        t = _aten.arange.start_step(start, end, step, **options)
     return _finish(t, requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None):
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
-    D.expect_dtype(dtype, "linspace", "dtype")
+    if dtype is not None:
+        D.expect_dtype(dtype, "linspace", "dtype")
     if layout is not None:
         _expect_layout(layout, "linspace")
-    return _finish(_aten.linspace(start, end, steps, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
+    t = _aten.linspace(start, end, steps, **_options(dtype, device))
+    return _finish(t, requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -294,7 +354,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=No
     D.expect_dtype(dtype, "logspace", "dtype")
     if out is not None:
         return _aten.logspace(start, end, steps, base, out=out)
-    return _finish(_aten.logspace(start, end, steps, base, dtype=dtype, device=device if device is not None else _DEFAULT.device), requires_grad)
+    return _finish(_aten.logspace(start, end, steps, base, **_options(dtype, device)), requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
@@ -310,9 +370,9 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     size = list(size)
     if generator is None and low == 0:  # the common case: one draw in [0, high)
-        r = _aten.randint.default(high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+        r = _aten.randint.default(high, size, **_options(dtype, device))
     elif generator is None:
-        r = _aten.randint.low(low, high, size, dtype=dtype, device=device if device is not None else _DEFAULT.device)
+        r = _aten.randint.low(low, high, size, **_options(dtype, device))
     else:
         r = _aten.randint.low_generator(low, high, size, generator=generator, dtype=dtype, device=device if device is not None else _DEFAULT.device)
     return _finish(r, requires_grad)
@@ -343,7 +403,8 @@ def _like(name, sampler=None):
 
     def make(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, **kw):
         nonlocal op
-        D.expect_dtype(dtype, name, "dtype")
+        if dtype is not None:
+            D.expect_dtype(dtype, name, "dtype")
         if layout is not None:
             _expect_layout(layout, name)
         if sampler is not None and isinstance(input, Tensor):
@@ -358,7 +419,11 @@ def _like(name, sampler=None):
                                                               **fmt), requires_grad)
         if op is None:
             op = getattr(_aten, name).default
-        return _finish(op(input, dtype=dtype, device=device, **fmt), requires_grad)
+        if dtype is None and device is None and memory_format is None:
+            t = op(input)  # Note [Keywords left out]
+        else:
+            t = op(input, dtype=dtype, device=device, **fmt)
+        return _finish(t, requires_grad)
     make.__name__ = name
     return make
 
@@ -417,11 +482,16 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
-    D.expect_dtype(dtype, "full_like", "dtype")
+    if dtype is not None:
+        D.expect_dtype(dtype, "full_like", "dtype")
     if layout is not None:
         _expect_layout(layout, "full_like")
-    fmt = {} if memory_format is None else {"memory_format": memory_format}
-    return _finish(_aten.full_like.default(input, fill_value, dtype=dtype, device=device, **fmt), requires_grad)
+    if dtype is None and device is None and memory_format is None:
+        t = _aten.full_like.default(input, fill_value)  # Note [Keywords left out]
+    else:
+        fmt = {} if memory_format is None else {"memory_format": memory_format}
+        t = _aten.full_like.default(input, fill_value, dtype=dtype, device=device, **fmt)
+    return _finish(t, requires_grad)
 
 
 _ = CPU

@@ -11,6 +11,7 @@ import numpy as np
 from . import _core
 from . import _function_protocol as _fp
 from ._ops import ops
+from ._dtype import bool as _BOOL
 from ._tensor import Tensor
 
 _A = ops.aten
@@ -28,9 +29,13 @@ def _bind():
 
 def _normalize(key, ndim):
     key = key if isinstance(key, tuple) else (key,)
-    used = sum(1 for k in key if k is not None and k is not Ellipsis and not (isinstance(k, Tensor) and k.dtype.name == "bool"))
-    used += sum(k.dim() for k in key if isinstance(k, Tensor) and k.dtype.name == "bool")
-    if sum(1 for k in key if k is Ellipsis) > 1:
+    used = ellipses = 0  # dims the key indexes (a bool mask as many as it has, None and ... none)
+    for k in key:
+        if k is Ellipsis:
+            ellipses += 1
+        elif k is not None:
+            used += k.dim() if isinstance(k, Tensor) and k.dtype.name == "bool" else 1
+    if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
@@ -151,6 +156,11 @@ def _takes_part(value):
 def getitem(self, key):
     if type(key) is int and type(self) is Tensor and self.ndim:  # x[i], the commonest: one frame
         return (_SELECT or _bind())(self, 0, key)
+    if type(key) is Tensor and type(self) is Tensor and (key.dim() if key.dtype is _BOOL else 1) <= self.ndim:
+        # x[t], one index tensor (a mask takes as many dims as it has; too many, and the general path
+        # raises): the call of the ``aten::index`` packet the general path ends in (a function mode
+        # sees the packet), without its passes over the key
+        return _A.index(self, [key])
     t = _ints_and_slices(self, key)
     if t is not None:
         return t

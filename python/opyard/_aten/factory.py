@@ -60,6 +60,8 @@ def _dt(dtype, default=None):
 
 
 def _new(arr, device):
+    if device is None or device is CPU:  # the common call: a CPU tensor (``_device``'s CPU), without its frame
+        return _make(arr)
     dev = _device(device)
     if dev.type == "cuda":
         from ..cuda import to_device_array
@@ -69,15 +71,24 @@ def _new(arr, device):
 
 
 def _size(size):
-    return tuple(int(s) for s in size)
+    return tuple(map(int, size))
 
+
+# Note [Sizes as numpy reads them]: the hot factories hand the dispatcher's ``SymInt[] size`` (a list
+# of ints, or of SymInts) to numpy as it is: numpy reads each size with ``__index__``, which gives
+# what ``_size``'s ``int()`` gives for every value the schema admits (floats, bools and tensors are
+# refused before the kernel), so the tuple is not built.
 
 def zeros(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.zeros(_size(size), _dt(dtype).np), device)
+    return _new(np.zeros(size, (dtype if dtype is not None else D.get_default_dtype()).np), device)
 
 
 def ones(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.ones(_size(size), _dt(dtype).np), device)
+    # np.ones's steps without its frame: ``empty``, then 1 written (exact in every dtype, so ``fill``
+    # stores what its ``copyto`` does)
+    arr = np.empty(size, (dtype if dtype is not None else D.get_default_dtype()).np)
+    arr.fill(1)
+    return _new(arr, device)
 
 
 def laid_out(alloc, shape, fmt):
@@ -106,7 +117,9 @@ def _c_strides(shape):
 
 
 def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-    np_dt = _dt(dtype).np
+    np_dt = (dtype if dtype is not None else D.get_default_dtype()).np
+    if memory_format is None and (device is None or device is CPU):  # the common call: row-major, CPU
+        return _make(fill_uninitialized(np.empty(size, np_dt)))  # Note [Sizes as numpy reads them]
     return _new(fill_uninitialized(laid_out(lambda s: np.empty(s, np_dt), _size(size), memory_format)), device)
 
 
@@ -132,12 +145,28 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_mem
 
 
 def _fill_dtype(value, dtype):
-    return dtype if dtype is not None else D.scalar_dtype(value)
+    if dtype is not None:
+        return dtype
+    return D.get_default_dtype() if type(value) is float else D.scalar_dtype(value)
+
+
+# (Python number type, numpy dtype) pairs where ``ndarray.fill`` stores what ``np.full``'s
+# ``copyto(casting="unsafe")`` stores, at a fifth of its cost. Elsewhere the two differ: ``fill``
+# refuses what ``copyto`` converts (an int out of a small integral type's range, which ``copyto``
+# wraps; a complex for a real type, whose imaginary part ``copyto`` drops).
+_FILLS_AS_COPYTO = frozenset((t, np.dtype(n)) for t, n in (
+    (float, np.float32), (float, np.float64), (int, np.int64), (bool, np.bool_)))
 
 
 def full(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     dt = _fill_dtype(fill_value, dtype)
-    return _new(np.full(_size(size), checked_fill(fill_value, dt), dt.np), device)
+    value = checked_fill(fill_value, dt)  # before the allocation, as np.full's arguments were
+    arr = np.empty(size, dt.np)  # np.full's steps, without its frame (Note [Sizes as numpy reads them])
+    if (type(value), arr.dtype) in _FILLS_AS_COPYTO:
+        arr.fill(value)
+    else:
+        np.copyto(arr, value, casting="unsafe")
+    return _new(arr, device)
 
 
 def _arange_dtype(values, dtype):
@@ -157,7 +186,7 @@ def _arange_size(start, end, step):
         raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
     if not (step > 0 and end >= start or step < 0 and end <= start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if all(type(v) is int for v in (start, end, step)):
+    if type(start) is int and type(end) is int and type(step) is int:
         n = -((start - end) // step)
     else:
         n = math.ceil((float(end) - float(start)) / float(step))
@@ -166,7 +195,20 @@ def _arange_size(start, end, step):
     return n
 
 
+# Bound of the ints of ``_arange``'s common call: int64 values whose differences fit in int64 too.
+_ARANGE_BOUND = 2**62
+
+
 def _arange(start, end, step, dtype, device):
+    if (dtype is None and type(start) is int and type(end) is int and type(step) is int
+            and 0 < step < _ARANGE_BOUND and -_ARANGE_BOUND <= start <= end < _ARANGE_BOUND):
+        # The common call (Python ints counting up, int64): ``_arange_size``'s checks all pass, and
+        # the general path's values, ``start + step * i`` in int64, with no cast to make.
+        n = -((start - end) // step)
+        vals = np.arange(n, dtype=np.int64)
+        if start != 0 or step != 1:
+            vals = np.int64(start) + np.int64(step) * vals
+        return _new(vals, device)
     dt = _arange_dtype((start, end, step), dtype)
     n = _arange_size(start, end, step)
     if dt is D.bool:
@@ -211,6 +253,24 @@ def _fma(a, b, c):
     return total + (tail + err)
 
 
+_COEFS = {}  # steps -> ``_linspace_coefs(steps)``, for the counts asked again and again (bounded)
+
+
+def _linspace_coefs(steps):
+    """``torch_linspace``'s multipliers of the step, as float64 (read-only): i over the first half, and
+    -(steps - 1 - i) over the second (the last -0.0). Kept for small counts: three numpy calls saved."""
+    coef = _COEFS.get(steps)
+    if coef is None:
+        coef = np.arange(steps).astype(np.float64)  # (int64 first: too many steps fail as they did)
+        tail = coef[steps // 2:]
+        np.subtract(steps - 1, tail, out=tail)
+        np.negative(tail, out=tail)
+        coef.flags.writeable = False
+        if steps <= 4096 and len(_COEFS) < 64:
+            _COEFS[steps] = coef
+    return coef
+
+
 def torch_linspace(start, end, steps, npdt):
     """torch's CPU ``linspace`` for float32/float64 ``npdt``: the step ``(end - start) / (steps - 1)``
     in the element type, the first half ``start + step * i`` and the second ``end - step * (steps - 1
@@ -220,10 +280,11 @@ def torch_linspace(start, end, steps, npdt):
     if steps == 1:
         return np.array([s], npdt)
     step = (e - s) / npdt.type(steps - 1)
-    i = np.arange(steps, dtype=np.float64)
-    first = i < steps // 2
-    coef = np.where(first, i, -(steps - 1 - i))
-    base = np.where(first, np.float64(s), np.float64(e))
+    half = steps // 2
+    coef = _linspace_coefs(steps)
+    base = np.empty(steps)  # start over the first half, end over the second
+    base[:half] = np.float64(s)
+    base[half:] = np.float64(e)
     if npdt == np.float32:
         return (base + np.float64(step) * coef).astype(np.float32)
     return _fma(np.float64(step), coef, base)
@@ -255,24 +316,36 @@ def _eye_sizes(n, m):
     return int(n), int(m)
 
 
+def _eye(n, m, npdt):
+    """``np.eye(n, m, dtype=npdt)``'s own steps (zeros, then 1 along the diagonal), without its frame."""
+    arr = np.zeros((n, m), npdt)
+    if m:
+        arr[:m].flat[::m + 1] = 1
+    return arr
+
+
 def eye(n, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.eye(*_eye_sizes(n, n), dtype=_dt(dtype).np), device)
+    return _new(_eye(*_eye_sizes(n, n), _dt(dtype).np), device)
 
 
 def eye_m(n, m, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return _new(np.eye(*_eye_sizes(n, m), dtype=_dt(dtype).np), device)
+    return _new(_eye(*_eye_sizes(n, m), _dt(dtype).np), device)
 
 
 def rand(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
-    require_floating("rand", "check_uniform_bounds", dtype)
+    if dtype is not None:  # (the default dtype is floating)
+        require_floating("rand", "check_uniform_bounds", dtype)
     gen = _Rng.gen if generator is None else draws(generator)
-    return _new(gen.random(_size(size)).astype(_dt(dtype).np), device)
+    # Note [Sizes as numpy reads them]; the draws are those of the same number of values.
+    return _new(gen.random(size).astype((dtype if dtype is not None else D.get_default_dtype()).np), device)
 
 
 def randn(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
-    require_floating("randn", "normal_kernel_cpu", dtype)
+    if dtype is not None:
+        require_floating("randn", "normal_kernel_cpu", dtype)
     gen = _Rng.gen if generator is None else draws(generator)
-    return _new(gen.standard_normal(_size(size)).astype(_dt(dtype).np), device)
+    return _new(gen.standard_normal(size).astype((dtype if dtype is not None else D.get_default_dtype()).np),
+                device)
 
 
 _INT_RANGES = {}  # dtype -> (min, max): numpy's iinfo costs more than a draw of a few integers
@@ -362,12 +435,22 @@ def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pi
 _BOUND_NAMES = {"float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double"}
 
 
+_LARGEST = {}  # dtype -> its largest finite value: numpy's finfo costs more than a few draws
+
+
+def _largest(real):
+    top = _LARGEST.get(real)
+    if top is None:
+        top = _LARGEST[real] = 3.3895313892515355e38 if real.name == "bfloat16" else float(np.finfo(real.np).max)
+    return top
+
+
 def _check_uniform(dt, from_, to):
     """torch's checks of ``uniform_``'s range for data of dtype ``dt`` (complex: of its parts)."""
     if dt._cat < 2:
         raise NotImplementedError(f"\"check_uniform_bounds\" not implemented for '{D.legacy_name(dt)}'")
     real = dt.to_real() if dt._cat == 3 else dt
-    top = 3.3895313892515355e38 if real.name == "bfloat16" else float(np.finfo(real.np).max)
+    top = _largest(real)
     for name, v in (("from", from_), ("to", to)):
         if not -top <= v <= top:
             raise RuntimeError(f"{name} is out of bounds for {_BOUND_NAMES[real.name]}")
@@ -405,6 +488,10 @@ def normal_(self, mean=0, std=1, *, generator=None):
 def to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
             memory_format=None):
     dt = dtype if dtype is not None else self.dtype
+    if device is None and self._dev is CPU:  # the common call, a cast on the CPU: numpy data, no device
+        # (``astype`` makes the array ``np.array(..., copy=True)`` makes below: the same order K
+        # layout and base class, for two thirds of its cost)
+        return _make(D.saturate_for(self._data, dt).astype(dt.np, subok=False))
     dev = _device(device) if device is not None else self._dev
     if self._dev.type == "meta" and dev.type != "meta":
         raise NotImplementedError("Cannot copy out of meta tensor; no data! Please use a real tensor instead.")

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import _make_view
 from .common import A, Tensor, _wrap_dim, check_same_device, checked_fill_of, inplace_result, out
+from .indexing import _first_outside
 
 __all__ = ["COMPOSITE", "KERNELS", "META_KERNELS", "SCHEMAS", "VIEWS"]
 
@@ -43,9 +44,15 @@ def _check_index(name, index):
 
 
 def _in_range(idx, size, dim):
-    bad = idx[(idx >= size) | (idx < -size)]
-    if bad.size:
-        raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}")
+    v = _first_outside(idx, -size, size)
+    if v is not None:
+        raise IndexError(f"index {v} is out of bounds for dimension {dim} with size {size}")
+
+
+def _leading(arr, d):
+    """``arr`` with dim ``d`` first (numpy's moveaxis; dim 0 already is, and its moveaxis is the same
+    view of ``arr``)."""
+    return arr if d == 0 else np.moveaxis(arr, d, 0)
 
 
 def index_copy(self, dim, index, source):
@@ -66,7 +73,7 @@ def index_copy(self, dim, index, source):
         r[...] = src.reshape(())
         return out(r, self)
     _in_range(idx, x.shape[d], d)
-    np.moveaxis(r, d, 0)[idx] = np.moveaxis(src, d, 0)
+    _leading(r, d)[idx] = _leading(src, d)
     return out(r, self)
 
 
@@ -90,7 +97,7 @@ def index_fill(self, dim, index, value):
             r[...] = value
         return out(r, self)
     _in_range(idx, x.shape[d], d)
-    np.moveaxis(r, d, 0)[idx] = value
+    _leading(r, d)[idx] = value
     return out(r, self)
 
 
@@ -145,10 +152,9 @@ def take(self, index):
     n = self.numel()
     idx = index._data
     if hasattr(idx, "size") and idx.size and not index.is_meta and idx.dtype.kind in "iu":
-        bad = idx[(idx >= n) | (idx < -n)]
-        if bad.size:
-            raise IndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a tensor of {n} "
-                             "elements.")
+        bad = _first_outside(idx, -n, n)
+        if bad is not None:
+            raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
     return A.reshape(A.index__Tensor(A.reshape(self, [-1]), [A.reshape(index, [-1])]), list(index.shape))
 
 

@@ -28,7 +28,12 @@ def _as(value, dt):
     if dt._cat == 3:
         return dt.np.type(complex(value))
     if dt._cat == 2:
-        return float(np.asarray(float(value.real if isinstance(value, complex) else value)).astype(dt.np))
+        v = float(value.real if isinstance(value, complex) else value)
+        if dt is D.float64:  # the cast below keeps every double
+            return v
+        if dt is D.float32:  # numpy's scalar rounds as its cast does, without an array
+            return float(np.float32(v))
+        return float(np.asarray(v).astype(dt.np))
     return int(value.real if isinstance(value, complex) else value)
 
 
@@ -71,15 +76,15 @@ def _linspace_values(start, end, steps, dt):
         return np.empty(0, dtype=dt.np)
     if steps == 1:  # torch fills with start
         return _fill_value(start, dt)
-    i = np.arange(steps)
-    half = i < steps // 2
     with np.errstate(all="ignore"):
+        if dt is D.float32 or dt is D.float64:  # (torch_linspace rounds the ends to ``dt`` itself)
+            return torch_linspace(_as(start, D.float64), _as(end, D.float64), steps, dt.np)
+        i = np.arange(steps)
+        half = i < steps // 2
         if dt._cat == 1:
             s, e = _as(start, dt), _as(end, dt)
             step = (float(e) - float(s)) / (steps - 1)
             return _cast(np.where(half, s + step * i, e - step * (steps - i - 1)), dt)
-        if dt in (D.float32, D.float64):
-            return torch_linspace(_as(start, dt), _as(end, dt), steps, dt.np)
         # floating and complex types step in their own precision (half precision: in float32)
         T = np.dtype(np.float32) if dt._cat == 2 and dt.itemsize < 4 else dt.np
         T = T.type
@@ -118,7 +123,8 @@ def _scalar(v):
 
 
 def _check_tensors(start, end, api="logspace"):
-    ds, de = (v.dim() if isinstance(v, Tensor) else 0 for v in (start, end))
+    ds = start.dim() if isinstance(start, Tensor) else 0
+    de = end.dim() if isinstance(end, Tensor) else 0
     if ds or de:
         raise RuntimeError(f"{api} only supports 0-dimensional start and end tensors, but got start with {ds} "
                            f"dimension(s) and end with {de} dimension(s).")
@@ -162,11 +168,15 @@ for _overload, _args in (("", "Scalar start, Scalar end"), (".Tensor_Tensor", "T
            "Tensor(a!) out) -> Tensor(a!)", kind="composite")(_out_kernel(_overload))
 
 
+def _is_complex(v):
+    return v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex)
+
+
 def _linspace_dtype(start, end, dtype):
     """The given dtype, else the default one (its complex form when an end is complex)."""
     if dtype is not None:
         return dtype
-    complex_ = any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex) for v in (start, end))
+    complex_ = _is_complex(start) or _is_complex(end)
     default = D.get_default_dtype()
     return default.to_complex() if complex_ else default
 

@@ -2,12 +2,13 @@
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .._memory_format import check_memory_format_rank, contiguous_format, preserve_format
 from .._memory_format import memory_format as _MemoryFormat
 from .factory import laid_out
 from .._tensor import _make_detached
-from .common import A, _make_meta, _make_view, _wrap_dim, out
+from .common import A, Tensor, _make_meta, _make_view, _wrap_dim, check_same_device, out, tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -204,13 +205,21 @@ def unflatten(self, dim, sizes):
     return A.view(self, shape[:d] + list(inner) + shape[d + 1:])
 
 
+_REVERSED = slice(None, None, -1)
+
+
 def flip(self, dims):
     n = self._data.ndim
-    axes = tuple(_wrap_dim(d, n) for d in dims)
+    axes = [_wrap_dim(d, n) for d in dims]
     if len(set(axes)) != len(axes):
         raise RuntimeError(f"dims has duplicates, original flip dims size={len(axes)}, but unique flip dims "
                            f"size={len(set(axes))} (aten::flip)")
-    return out(np.flip(self._data, axes).copy(), self)
+    if n == 0:  # (numpy's answer for a 0-d array: its error for an axis, a scalar for none)
+        return out(np.flip(self._data, tuple(axes)).copy(), self)
+    key = [slice(None)] * n  # np.flip's own indexing, without its frames
+    for a in axes:
+        key[a] = _REVERSED
+    return out(self._data[tuple(key)].copy(), self)
 
 
 def repeat(self, repeats):
@@ -287,19 +296,28 @@ def _dense(x):
     return True
 
 
+def _joined(tensors):
+    """The arrays of ``tensors`` in their promoted dtype (``cat``/``stack``): the arrays themselves
+    when they share one dtype (the common call: promotion gives it back, no cast to make)."""
+    arrays = [t._data for t in tensors]
+    first = arrays[0].dtype
+    for a in arrays:
+        if a.dtype != first:
+            dt = tensor_result_dtype(*tensors).np
+            return [a.astype(dt, copy=False) for a in arrays]
+    return arrays
+
+
 def cat(tensors, dim=0):
     if not tensors:
         raise ValueError("opyard.cat(): expected a non-empty list of Tensors")
-    from .common import check_same_device, tensor_result_dtype
-
     check_same_device("aten::cat", *tensors)
-    arrays = [t._data for t in tensors if not (t._data.ndim == 1 and t._data.size == 0)]
+    arrays = [a for a in _joined(tensors) if not (a.ndim == 1 and a.size == 0)]
     if not arrays:
         return out(np.zeros(0, dtype=tensor_result_dtype(*tensors).np), tensors[0])
-    dt = tensor_result_dtype(*tensors)
     d = _wrap_dim(dim, arrays[0].ndim)
     try:
-        return out(np.concatenate([a.astype(dt.np, copy=False) for a in arrays], axis=d), tensors[0])
+        return out(np.concatenate(arrays, axis=d), tensors[0])
     except ValueError as e:
         raise RuntimeError(f"torch.cat(): Sizes of tensors must match except in dimension {d}: {e}") from None
 
@@ -310,21 +328,23 @@ def stack(tensors, dim=0):
     shapes = {t._data.shape for t in tensors}
     if len(shapes) > 1:
         raise RuntimeError(f"stack expects each tensor to be equal size, but got {sorted(shapes)}")
-    from .common import check_same_device, tensor_result_dtype
-
     check_same_device("aten::stack", *tensors)
-    dt = tensor_result_dtype(*tensors)
-    d = _wrap_dim(dim, tensors[0]._data.ndim + 1)
-    return out(np.stack([t._data.astype(dt.np, copy=False) for t in tensors], axis=d), tensors[0])
+    arrays = _joined(tensors)
+    d = _wrap_dim(dim, arrays[0].ndim + 1)
+    key = (slice(None),) * d + (None,)  # np.stack's own steps (a new axis each, then concatenate)
+    return out(np.concatenate([a[key] for a in arrays], axis=d), tensors[0])
 
 
 def split(self, split_size, dim=0):
     x = self._data
     d = _wrap_dim(dim, x.ndim)
-    if split_size <= 0 and x.shape[d] > 0:
-        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {x.shape[d]}")
-    bounds = list(range(split_size, x.shape[d], split_size)) if split_size else []
-    return [_make_view(a, self) for a in np.split(x, bounds, axis=d)]
+    n = x.shape[d]
+    if split_size <= 0 and n > 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+    bounds = [0, *range(split_size, n, split_size), n] if split_size else [0, n]
+    # np.split's pieces (its swapaxes and slices make the very arrays ``slice`` makes), each made by
+    # ``slice``'s kernel (Note [Piece kernels])
+    return [_SLICE(self, d, a, b, 1) for a, b in zip(bounds, bounds[1:])]
 
 
 def chunk(self, chunks, dim=0):
@@ -355,7 +375,7 @@ def narrow(self, dim, start, length):
 
 def unbind(self, dim=0):
     d = _wrap_dim(dim, self._data.ndim)
-    return [select(self, d, i) for i in range(self._data.shape[d])]
+    return [_SELECT(self, d, i) for i in range(self._data.shape[d])]  # Note [Piece kernels]
 
 
 def diagonal(self, offset=0, dim1=0, dim2=1):
@@ -368,6 +388,13 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
         d.flags.writeable = True  # numpy hands out a read-only diagonal; torch's is writable
     return _make_view(d, self)
 
+
+# Note [Piece kernels]: ``split`` and ``unbind`` make their pieces with ``slice``'s and ``select``'s
+# CPU kernels: the Rust ones when the fast paths are on (the same views as the Python kernels, made
+# without a frame each: Note [Shape views as numpy makes them], src/python/kernels_py/view_shape.rs),
+# which hand any other input (a meta probe, a subclass) to the Python kernels.
+_SELECT, _SLICE = ((_core.RustKernel("select.int", select), _core.RustKernel("slice.Tensor", slice_))
+                   if _core.FAST_PATHS else (select, slice_))
 
 KERNELS = {
     "narrow": narrow, "unbind.int": unbind, "diagonal": diagonal,
@@ -391,6 +418,10 @@ def view_as(self, other):
 
 
 def flatten(self, start_dim=0, end_dim=-1):
+    if start_dim == 0 and end_dim == -1 and type(self) is Tensor and self._data.ndim > 1:
+        # The common call on a plain tensor (a subclass may have symbolic sizes): every dim into one,
+        # of the product of their sizes, numpy's ``size``.
+        return A.reshape(self, [self._data.size])
     n = self.dim()
     if n == 0:
         return A.reshape(self, [1])
@@ -414,6 +445,10 @@ def narrow_tensor(self, dim, start, length):
 
 
 def contiguous(self, *, memory_format=0):
+    if memory_format == 0 and type(self) is Tensor and self._meta_strides is None and self._data.flags.c_contiguous:
+        # The common call, on a plain row-major tensor: itself. Its array's flag is the answer of
+        # ``is_contiguous`` (which a subclass may answer otherwise), without the method's frame.
+        return self
     fmt = memory_format if isinstance(memory_format, _MemoryFormat) else contiguous_format
     if fmt is contiguous_format or fmt is preserve_format:
         return self if self.is_contiguous() else A.clone(self, memory_format=contiguous_format)
