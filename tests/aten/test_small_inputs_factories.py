@@ -449,7 +449,7 @@ def test_flip_against_numpy(make):
         got = x.flip(dims)
         assert got.numpy().tobytes() == want.tobytes() and got.is_contiguous()
     assert opyard.tensor(3.0).flip([]).item() == 3.0
-    with pytest.raises(RuntimeError, match="dims has duplicates"):
+    with pytest.raises(RuntimeError, match="dim 0 appears multiple times in the list of dims"):
         opyard.zeros(2, 2).flip(0, 0)
 
 
@@ -624,3 +624,25 @@ def test_uniform_bounds_per_dtype(dt, top, name):
             opyard.empty(3, dtype=dt).uniform_(0, top * 1.01 if top < 1e38 else float("inf"))
     with pytest.raises(NotImplementedError, match="\"check_uniform_bounds\" not implemented for 'Long'"):
         opyard.empty(3, dtype=opyard.int64).uniform_()
+
+
+# torch 2.15's answers: a 0-d tensor flips along dim 0 / -1 as the one element it is, and a repeated
+# dim is named in torch's words (the first repeat, as wrapped).
+@pytest.mark.parametrize("shape, dims, error", [
+    ((), (), None), ((), (0,), None), ((), (-1,), None),
+    ((), (0, -1), "dim 0 appears multiple times in the list of dims"),
+    ((2, 3), (1, -1), "dim 1 appears multiple times in the list of dims"),
+    ((2, 3), (0, -2, 1), "dim 0 appears multiple times in the list of dims"),
+    ((2, 3), (0, 1, 0), "dim 0 appears multiple times in the list of dims"),
+])
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+def test_flip_of_a_zero_dim_tensor_and_repeated_dims_as_torch(shape, dims, error, device):
+    x = opyard.arange(6.0)[:int(np.prod(shape))].reshape(shape).to(device)
+    if error is not None:
+        with pytest.raises(RuntimeError, match=error):
+            x.flip(dims)
+        return
+    got = x.flip(dims)
+    assert got.shape == x.shape and got.dtype == x.dtype
+    if device == "cpu":
+        assert got.tolist() == x.tolist() and got.numpy().base is not x.numpy()

@@ -8,7 +8,8 @@ from .._memory_format import check_memory_format_rank, contiguous_format, preser
 from .._memory_format import memory_format as _MemoryFormat
 from .factory import laid_out
 from .._tensor import _make_detached
-from .common import A, Tensor, _make_meta, _make_view, _wrap_dim, check_same_device, out, tensor_result_dtype
+from .common import A, Tensor, _make_meta, _make_view, _no_repeats, _wrap_dim, check_same_device, out, \
+    tensor_result_dtype
 
 __all__ = ["KERNELS", "COMPOSITE"]
 
@@ -211,11 +212,9 @@ _REVERSED = slice(None, None, -1)
 def flip(self, dims):
     n = self._data.ndim
     axes = [_wrap_dim(d, n) for d in dims]
-    if len(set(axes)) != len(axes):
-        raise RuntimeError(f"dims has duplicates, original flip dims size={len(axes)}, but unique flip dims "
-                           f"size={len(set(axes))} (aten::flip)")
-    if n == 0:  # (numpy's answer for a 0-d array: its error for an axis, a scalar for none)
-        return out(np.flip(self._data, tuple(axes)).copy(), self)
+    _no_repeats(axes)
+    if n == 0:  # one element: dim 0 / -1 flips nothing (torch), where numpy has no axis to flip
+        return out(self._data.copy(), self)
     key = [slice(None)] * n  # np.flip's own indexing, without its frames
     for a in axes:
         key[a] = _REVERSED
