@@ -387,7 +387,7 @@ def test_index_add_roll_nan_to_num_isin_norms():
     assert x.tolist() == [[4.0, 4.0], [0.0, 0.0], [2.0, 2.0]] and x._version == 1
     with pytest.raises(IndexError, match="index out of range in self"):
         opyard.index_add(opyard.zeros(2), 0, t([5]), opyard.ones(1))
-    with pytest.raises(RuntimeError, match=r"Number of indices \(2\) should be equal to source.size\(dim\) \(3\)"):
+    with pytest.raises(RuntimeError, match=r"Number of indices \(2\) should be equal to source.size\(dim\): \(3\), for dim: 0"):
         opyard.index_add(opyard.zeros(2), 0, t([0, 1]), opyard.ones(3))
     s = opyard.zeros(3)
     assert s.scatter_add_(0, t([0, 0]), opyard.ones(2)) is s and s.tolist() == [2.0, 0.0, 0.0]

@@ -574,6 +574,9 @@ def test_index_fill_and_copy_against_numpy(dim):
     assert x.index_fill(dim, idx, 7).numpy().tobytes() == want.tobytes()
     src = opyard.from_numpy(np.moveaxis(np.arange(100.0, 100.0 + 3 * 4).reshape(3, 4), dim, dim).copy())
     src = src.index_select(dim, opyard.tensor([0, 1, 2]))
+    with pytest.raises(IndexError, match=r"index_copy_\(\): index -1 is out of bounds for dimension"):
+        x.index_copy(dim, idx, src)  # torch's index_copy takes no index from the end (index_fill does)
+    idx = opyard.tensor([0, 2, 1])
     want = x.numpy().copy()
     np.moveaxis(want, dim, 0)[idx.numpy()] = np.moveaxis(src.numpy(), dim, 0)
     assert x.index_copy(dim, idx, src).numpy().tobytes() == want.tobytes()

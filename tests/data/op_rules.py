@@ -713,6 +713,64 @@ _cases("statistics_dtypes", [c.replace("X", f"T.tensor([1, 0, 1, 1]).to(T.{dt})"
                              for c in _STAT_CALLS for dt in _STAT_TYPES])
 
 
+# A 0-d tensor meets the ops that take a dim: torch wraps its dim as if it had one (``[-1, 0]``), then
+# each op decides: most treat it as one element, some refuse it ("Dimension specified as 0 but tensor has
+# no dimensions", "split expects at least a 1-dimensional tensor"), and the index ops compare their
+# operands' shapes by torch's own rule for a 0-d self, index or source.
+_Z0 = "T.tensor(3.5)"
+_ZERO_DIM_CALLS = (
+    "Z.flip(0)", "Z.flip(-1)", "Z.flip((0, -1))", "Z.roll(1, 0)", "Z.roll(1, -1)", "Z.roll(2, 1)", "Z.roll(1)",
+    "Z.roll((1, 1), (0, 0))", "Z.movedim(0, -1)", "Z.movedim(1, 0)", "Z.movedim([0], [0])", "Z.select(0, 0)",
+    "Z.select(-1, 0)", "Z.select(1, 5)", "Z.unbind(0)", "Z.unbind(-1)", "Z.unbind(1)", "Z.chunk(2, 0)",
+    "Z.chunk(0, 0)", "Z.chunk(2, -1)", "Z.split(1, 0)", "Z.split(1, -1)", "Z.split([1], 0)", "Z.split(0, 0)",
+    "Z.tensor_split(2)", "Z.unflatten(0, (1,))", "Z.unflatten(-1, (1, 1))", "Z.unflatten(1, (1,))",
+    "T.cat([Z, Z])", "T.cat([T.ones(2), Z])", "T.cat([Z, T.ones(2)])", "T.cat([T.zeros(0), Z])",
+    "T.stack([Z, Z])", "T.stack([Z, Z], -1)", "Z.narrow(0, 0, 1)", "Z.cumsum(0)", "Z.cumprod(-1)",
+    "Z.cummax(0)", "Z.logcumsumexp(0)", "Z.sum(0)", "Z.amax(0)", "Z.argmax(0)", "Z.max(0)", "Z.sort(0)",
+    "Z.topk(1, 0)", "Z.kthvalue(1, 0)", "Z.median(0)", "Z.mode(0)", "Z.softmax(0)", "Z.logsumexp(0)",
+    "Z.var(0)", "Z.norm(dim=0)", "Z.all(0)", "Z.count_nonzero(0)", "Z.unsqueeze(0)", "Z.squeeze(0)",
+    "Z.transpose(0, 0)", "Z.transpose(0, -1)", "Z.diff(dim=0)", "Z.flatten(0)", "Z.expand(3)",
+    "Z.gather(0, T.tensor(0))", "Z.gather(0, T.tensor([0]))", "Z.index_select(0, T.tensor(0))",
+    "Z.index_select(0, T.tensor([0, 0]))", "T.take_along_dim(Z, T.tensor(0), 0)",
+    "T.take_along_dim(Z, T.tensor(0), -1)", "T.take_along_dim(Z, T.tensor(0))", "T.take_along_dim(Z, T.tensor([0]))",
+    "T.take_along_dim(T.arange(6.).reshape(2, 3), T.tensor([[0, 2]]))",
+    "Z.scatter(0, T.tensor(0), 1.0)", "Z.scatter_add(0, T.tensor(0), Z)", "Z.index_fill(0, T.tensor(0), 1.0)",
+    "Z.index_fill(0, T.tensor([0]), 2.0)", "Z.repeat_interleave(2, 0)", "Z.repeat_interleave(2, -1)",
+    "Z.repeat_interleave(2)", "Z.repeat_interleave(T.tensor([2]), 0)", "Z.repeat_interleave(T.tensor(2))",
+    "T.cumulative_trapezoid(Z)", "T.trapezoid(Z)", "Z.renorm(2, 0, 1.0)",
+)
+_cases("zero_dim", [c.replace("Z", _Z0) for c in _ZERO_DIM_CALLS])
+# index_add / index_copy over 0-d and 1-d operands: self (), (3,); index (), (1,), (2,); source (), (1,), (2,).
+_SELF = {"()": "T.tensor(0.5)", "(3,)": "T.arange(3.)"}
+_INDEX = {"()": "T.tensor(0)", "(1,)": "T.tensor([0])", "(2,)": "T.tensor([0, {second}])"}
+_SOURCE = {"()": "T.tensor(10.)", "(1,)": "T.tensor([10.])", "(2,)": "T.tensor([10., 20.])"}
+_cases("zero_dim", [f"{s}.{op}({d}, {i.format(second=0 if op == 'index_add' else 1)}, {src})"
+                    for op in ("index_add", "index_copy") for s in _SELF.values() for i in _INDEX.values()
+                    for src in _SOURCE.values() for d in (0, -1)])
+# The checks of index_add and index_copy beyond the operands' dims, in torch's order and words.
+_cases("zero_dim", [
+    f"{base}.{op}({args})" for op in ("index_add", "index_copy") for base, args in (
+        ("T.arange(3.)", "0, T.tensor([[0]]), T.tensor([1.])"), ("T.arange(3.)", "0, T.tensor([0.]), T.tensor([1.])"),
+        ("T.arange(3.)", "0, T.tensor([0]), T.tensor([1.], dtype=T.float64)"),
+        ("T.arange(3.)", "0, T.tensor([0], dtype=T.int32), T.tensor([1.])"),
+        ("T.arange(3.)", "0, T.tensor([0], dtype=T.int16), T.tensor([1.])"),
+        ("T.zeros(2, 3)", "1, T.tensor([0]), T.ones(2)"), ("T.zeros(2, 3)", "1, T.tensor([0]), T.ones(3, 1)"),
+        ("T.zeros(2, 3)", "1, T.tensor([0, 1]), T.ones(2, 1)"), ("T.zeros(2, 3, 4)", "1, T.tensor([0]), T.ones(3, 1, 5)"),
+        ("T.zeros(2, 3)", "0, T.tensor([0]), T.ones(1, 4)"), ("T.zeros(3)", "0, T.tensor([0]), T.ones(1, 1)"),
+        ("T.arange(3.)", "0, T.tensor([5]), T.tensor([1.])"), ("T.arange(3.)", "-1, T.tensor([-1, 0]), T.tensor([1., 2.])"),
+        ("T.zeros(2, 3)", "1, T.tensor([2, 0]), T.ones(2, 2)"), ("T.zeros(2, 3)", "-1, T.tensor(1), T.ones(2, 1)"),
+        ("T.zeros(2, 3)", "1, T.tensor([-1]), T.ones(2, 1)"), ("T.zeros(2, 3)", "1, T.tensor([3]), T.ones(2, 1)"),
+        ("T.arange(3.)", "0, T.tensor([3]), T.ones(1)"),
+    )])
+# take_along_dim: indices from the end along a dim, none without one (a gather of the flattened data).
+_cases("zero_dim", ["T.take_along_dim(T.arange(3.), T.tensor([-1]))", "T.take_along_dim(T.arange(3.), T.tensor(-1))",
+                    "T.take_along_dim(T.arange(3.), T.tensor([-1]), 0)",
+                    "T.take_along_dim(T.arange(6.).reshape(2, 3), T.tensor([[-1, 0]]), 1)",
+                    "T.take_along_dim(T.arange(6.).reshape(2, 3), T.tensor([[-1, 0]]))",
+                    "T.take_along_dim(T.arange(6.).reshape(2, 3), T.tensor([[7, 0]]))",
+                    "T.take_along_dim(T.arange(6.).reshape(2, 3), T.tensor([[5, 0]]))"])
+
+
 def _shapes(r):
     if hasattr(r, "shape"):
         return [str(r.dtype).split(".")[-1], [str(n) for n in r.shape]]

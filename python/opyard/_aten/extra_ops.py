@@ -8,7 +8,7 @@ from .. import _core
 from .. import _dtype as D
 from .._fallbacks import meta_fallback_error
 from .common import A, _wrap_dim, check_same_device, data_as, inplace_result, out, tensor_result_dtype
-from .indexing import scatter_add as _scatter_add
+from .indexing import _first_outside, scatter_add as _scatter_add
 from .pointwise import _general
 from .scalars import checked
 
@@ -58,29 +58,56 @@ def _right(x, y):
 def _index_add_into(r, self, dim, index, source, alpha, name):
     check_same_device(name, self, index, source)
     d = _wrap_dim(dim, r.ndim)
-    idx = index._data
-    if idx.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector ({name})")
-    if idx.dtype.kind not in "iu":
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index ({name})")
+    idx, x, sx = index._data, self._data, source._data
+    _index_add_checks(d, index, self, source)
     alpha = checked(alpha, self.dtype)  # torch's Scalar conversion: wrapped or truncated, or refused
-    x, sx = self._data, source._data
-    if x.ndim > 1 and (sx.ndim != x.ndim or any(a != b for i, (a, b) in enumerate(zip(x.shape, sx.shape)) if i != d)):
-        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
-                           f"Got self.shape = {list(x.shape)} source.shape = {list(sx.shape)}")
     if not r.ndim:  # a scalar self is a one-element vector here (a view: the writes reach ``r``)
         r, d = r.reshape(1), 0
-    src = source._data if source._data.ndim else source._data.reshape(1)
-    if src.shape[d if r.ndim else 0] != idx.shape[0]:
-        raise RuntimeError(f"index_add_(): Number of indices ({idx.shape[0]}) should be equal to "
-                           f"source.size(dim) ({src.shape[d]}) ({name})")
-    if idx.size and (idx.max() >= r.shape[d] or idx.min() < -r.shape[d]):
-        raise IndexError(f"index out of range in self ({name})")
+    idx = idx.reshape(-1)
+    src = sx if sx.ndim else sx.reshape(1)
+    bad = _first_outside(idx, 0, r.shape[d])  # torch takes no index from the end here
+    if bad is not None:  # torch's two kernels: a vector's, a tensor's by dim
+        if x.ndim <= 1:
+            raise IndexError(f"index out of range in self ({name})")
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {r.shape[d]}")
+    if src.ndim != r.ndim:  # a one-element source of a 0-d index (torch reads it as the vector it is)
+        src = src.reshape(r.shape[:d] + (1,) + r.shape[d + 1:])
     moved = np.moveaxis(r, d, 0)
     with np.errstate(all="ignore"):
         add = src * np.asarray(alpha, r.dtype) if alpha != 1 else src
     np.add.at(moved, idx, np.moveaxis(add, d, 0).astype(r.dtype, copy=False))
     return r
+
+
+def _index_add_checks(d, index, self, source):
+    """torch's checks of ``index_add`` (``index_func_meta_impl``), in its order: a vector of int32/int64
+    indices, one dtype, ``dim`` within ``source``, one index per slice of ``source`` (a 0-d source is one
+    slice), and ``self``'s and ``source``'s shapes equal without ``dim`` (whole shapes when either is
+    0-d)."""
+    idx, x, sx = index._data, self._data, source._data
+    if idx.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                         f"{D.legacy_name(index.dtype)} and size: {list(idx.shape)}")
+    if idx.dtype.kind != "i" or idx.itemsize < 4:
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{D.legacy_name(index.dtype)}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"index_add_(): self ({D.legacy_name(self.dtype)}) and source "
+                           f"({D.legacy_name(source.dtype)}) must have the same scalar type")
+    if not (d == 0 or d < sx.ndim):
+        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {sx.ndim}")
+    if sx.ndim == 0:
+        if idx.size != 1:  # torch's message reads source.size(dim) of the 0-d source, which raises this
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    elif idx.size != sx.shape[d]:
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to source.size(dim): "
+                           f"({sx.shape[d]}), for dim: {d}")
+    xs, ss = list(x.shape), list(sx.shape)
+    if x.ndim and sx.ndim:
+        del xs[d], ss[d]
+    if xs != ss:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(x.shape)} source.shape = {list(sx.shape)}")
 
 
 def index_add(self, dim, index, source, *, alpha=1):
@@ -106,6 +133,8 @@ def roll(self, shifts, dims=()):
         return out(np.roll(x.reshape(-1), shifts[0]).reshape(x.shape), self)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if not x.ndim:  # torch rolls a 0-d tensor only without dims
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return out(np.roll(x, shifts, [_wrap_dim(d, x.ndim) for d in dims]), self)
 
 

@@ -43,10 +43,10 @@ def _check_index(name, index):
     return idx.reshape(-1)
 
 
-def _in_range(idx, size, dim):
-    v = _first_outside(idx, -size, size)
+def _in_range(idx, size, dim, prefix="", from_end=True):
+    v = _first_outside(idx, -size if from_end else 0, size)
     if v is not None:
-        raise IndexError(f"index {v} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"{prefix}index {v} is out of bounds for dimension {dim} with size {size}")
 
 
 def _leading(arr, d):
@@ -57,24 +57,49 @@ def _leading(arr, d):
 
 def index_copy(self, dim, index, source):
     check_same_device("aten::index_copy", self, index, source)
-    x = self._data
+    x, sx = self._data, source._data
     d = _wrap_dim(dim, x.ndim)
-    idx = _check_index("index_copy_", index)
-    src = source._data if x.ndim else source._data.reshape(1)
-    n_src = src.shape[d] if src.ndim else 1
-    if idx.shape[0] != n_src:
-        raise IndexError(f"index_copy_(): Number of indices ({idx.shape[0]}) should be equal to "
-                         f"source.size(dim) ({n_src})")
-    if source.dtype is not self.dtype:
-        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
-                           f"{self.dtype.name.capitalize()} and (source) {source.dtype.name.capitalize()}")
+    _index_copy_checks(d, index, self, source)
+    idx = index._data.reshape(-1)
     r = x.copy()
+    _in_range(idx, x.shape[d] if x.ndim else 1, d, "index_copy_(): ", from_end=False)  # none from the end
     if not x.ndim:
-        r[...] = src.reshape(())
+        r[...] = sx.reshape(-1)[-1]  # the last write wins, as torch's loop over the indices
         return out(r, self)
-    _in_range(idx, x.shape[d], d)
+    src = sx if sx.ndim else sx.reshape(x.shape[:d] + (1,) + x.shape[d + 1:])
     _leading(r, d)[idx] = _leading(src, d)
     return out(r, self)
+
+
+def _index_copy_checks(d, index, self, source):
+    """torch's checks of ``index_copy`` (its meta function), in its order: a vector of int64 indices, one
+    index for a 0-d source, the same number of dims unless one side is 0-d, one dtype, the same slices
+    (the shapes without ``dim``), one index per slice of ``source``."""
+    idx, x, sx = index._data, self._data, source._data
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    if sx.ndim == 0 and idx.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {idx.size})")
+    if sx.ndim != x.ndim and sx.ndim and x.ndim:
+        raise IndexError("index_copy_(): When source and destination are not scalars, their dimensionality must "
+                         f"match. Source dimensionality ({sx.ndim}), destination dimensionality ({x.ndim})")
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {D.legacy_name(index.dtype)}")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{D.legacy_name(self.dtype)} and (source) {D.legacy_name(source.dtype)}")
+    xs, ss = list(x.shape), list(sx.shape)
+    if xs:
+        del xs[d]
+    if ss:
+        del ss[d]
+    if xs != ss:  # torch prints a shape as its sizes between spaces here
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {' '.join(map(str, xs))} at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, ss))} at dimension 0.")
+    if sx.ndim and idx.size != sx.shape[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
+                         f"({sx.shape[d]})")
 
 
 def index_fill(self, dim, index, value):
@@ -159,18 +184,15 @@ def take(self, index):
 
 
 def take_along_dim(self, indices, dim=None):
-    if dim is None:
-        if indices.dim() <= 1:
-            return A.take(self, indices)
-        flat, n = A.reshape(indices, [-1]), self.numel()
-        if n:  # negative indices from the end, as below
-            flat = A.where__self(A.lt__Scalar(flat, 0), A.remainder__Scalar(flat, n), flat)
-        return A.gather(A.reshape(self, [-1]), 0, flat)
+    if dim is None:  # torch's gather of the flattened data: a vector, no index from the end
+        return A.gather(A.reshape(self, [-1]), 0, A.reshape(indices, [-1]))
     if self.dim() != indices.dim():
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of "
                            f"dimensions, but got {self.dim()} dimensions for input, and {indices.dim()} "
                            "dimensions for indices")
     d = _wrap_dim(dim, self.dim())
+    if not self.dim():
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     shape_self, shape_idx = list(self.shape), list(indices.shape)
     shape_self[d] = shape_idx[d] = 1
     b = list(np.broadcast_shapes(tuple(shape_self), tuple(shape_idx)))
@@ -200,7 +222,13 @@ def unfold(self, dimension, size, step):
     return _make_view(np.lib.stride_tricks.as_strided(x, shape, strides, writeable=x.flags.writeable), self)
 
 
+def _split_needs_dims(self):
+    if not self.dim():
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+
+
 def tensor_split_sections(self, sections, dim=0):
+    _split_needs_dims(self)
     if sections <= 0:
         raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
     d = _wrap_dim(dim, self.dim())
@@ -215,6 +243,7 @@ def tensor_split_sections(self, sections, dim=0):
 
 
 def tensor_split_indices(self, indices, dim=0):
+    _split_needs_dims(self)
     d = _wrap_dim(dim, self.dim())
     n = self.shape[d]
     pieces, start = [], 0

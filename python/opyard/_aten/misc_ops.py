@@ -111,6 +111,8 @@ def meta_as_strided(self, size, stride, storage_offset=None):
 
 def split_with_sizes(self, split_sizes, dim=0):
     x = self._data
+    if not x.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, x.ndim)
     sizes = [int(s) for s in split_sizes]
     if sum(sizes) != x.shape[d] or any(s < 0 for s in sizes):

@@ -172,7 +172,10 @@ def squeeze_dims(self, dim):
 
 def movedim(self, source, destination):
     n = self._data.ndim
-    return _make_view(np.moveaxis(self._data, _wrap_dim(source, n), _wrap_dim(destination, n)), self)
+    src, dst = _wrap_dim(source, n), _wrap_dim(destination, n)
+    if n == 0:  # dim 0 / -1 of the one element: nothing moves
+        return _make_view(self._data, self)
+    return _make_view(np.moveaxis(self._data, src, dst), self)
 
 
 def movedim_intlist(self, source, destination):
@@ -195,6 +198,9 @@ def unflatten(self, dim, sizes):
     # A composite of ``view``, as torch's (so its history is a ViewBackward0).
     shape = list(self.shape)
     d = _wrap_dim(dim, len(shape))
+    if not shape:  # torch's wording: the dim check of its view, wrapped in unflatten's own error
+        raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {d} but tensor has no "
+                           "dimensions")
     sizes = list(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -243,6 +249,8 @@ def _tri(fn, name):
 
 def select(self, dim, index):
     x = self._data
+    if not x.ndim:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, x.ndim)
     size = x.shape[d]
     if not -size <= index < size:
@@ -310,6 +318,9 @@ def _joined(tensors):
 def cat(tensors, dim=0):
     if not tensors:
         raise ValueError("opyard.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not t._data.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     check_same_device("aten::cat", *tensors)
     arrays = [a for a in _joined(tensors) if not (a.ndim == 1 and a.size == 0)]
     if not arrays:
@@ -336,6 +347,8 @@ def stack(tensors, dim=0):
 
 def split(self, split_size, dim=0):
     x = self._data
+    if not x.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = _wrap_dim(dim, x.ndim)
     n = x.shape[d]
     if split_size <= 0 and n > 0:
@@ -348,6 +361,8 @@ def split(self, split_size, dim=0):
 
 def chunk(self, chunks, dim=0):
     # A composite of ``split``, as torch's (its outputs' history is a SplitBackward0).
+    if not self._data.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: %d" % chunks)
     shape = self.shape
@@ -374,6 +389,8 @@ def narrow(self, dim, start, length):
 
 def unbind(self, dim=0):
     d = _wrap_dim(dim, self._data.ndim)
+    if not self._data.ndim:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     return [_SELECT(self, d, i) for i in range(self._data.shape[d])]  # Note [Piece kernels]
 
 
