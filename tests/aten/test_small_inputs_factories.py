@@ -649,3 +649,20 @@ def test_flip_of_a_zero_dim_tensor_and_repeated_dims_as_torch(shape, dims, error
     assert got.shape == x.shape and got.dtype == x.dtype
     if device == "cpu":
         assert got.tolist() == x.tolist() and got.numpy().base is not x.numpy()
+
+
+@pytest.mark.parametrize("shape", [(5,), (0,), (3, 4), (2, 3, 4), (1, 0, 2)])
+@pytest.mark.parametrize("shift", [0, 1, -1, 7, -13])
+def test_roll_against_numpy(shape, shift):
+    """``roll`` joins two slices per dim: numpy's ``roll``, every dim order and repeated dims (their
+    shifts add up), a transposed input, never the input's own memory."""
+    a = np.random.default_rng(3).standard_normal(shape)
+    t = opyard.from_numpy(a.copy())
+    flat = opyard.roll(t, shift)
+    assert np.array_equal(flat.numpy(), np.roll(a.reshape(-1), shift).reshape(shape))
+    assert not np.shares_memory(flat.numpy(), t.numpy())
+    for dims in [(0,), (-1,), (0, -1), (-1, 0), (0, 0)][: 5 if len(shape) > 1 else 3]:
+        shifts = [shift + i for i in range(len(dims))]
+        assert np.array_equal(opyard.roll(t, shifts, dims).numpy(), np.roll(a, shifts, dims))
+    if len(shape) == 2:
+        assert np.array_equal(opyard.roll(t.t(), [shift, 2], [0, 1]).numpy(), np.roll(a.T, [shift, 2], [0, 1]))
