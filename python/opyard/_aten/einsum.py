@@ -12,6 +12,8 @@ Autograd, vmap and meta tensors follow from the operators it calls, and so do to
 permutation or diagonal is a view of its operand).
 """
 
+import functools
+
 from ._declare import OpTable
 from .common import A, check_same_device
 
@@ -67,13 +69,24 @@ def _parse_inputs(lhs, num_ops):
     return labels
 
 
-def _permutation(equation, op_labels, tensors):
+@functools.lru_cache(maxsize=256)
+def _plan(equation, ndims):
+    """``equation`` parsed for operands of ``ndims`` dims: each operand's labels, then
+    ``_permutation``'s bookkeeping. Cached (a program repeats its few equations; parsing one took a
+    third of a small einsum's time); an invalid equation raises each time, as exceptions are not
+    cached."""
+    arrow = equation.find("->")
+    op_labels = _parse_inputs(equation if arrow < 0 else equation[:arrow], len(ndims))
+    index, ell_index, ell_dims, out_size, total = _permutation(equation, op_labels, ndims)
+    return tuple(tuple(labels) for labels in op_labels), tuple(index), ell_index, ell_dims, out_size, total
+
+
+def _permutation(equation, op_labels, ndims):
     """torch's label bookkeeping: the position of each label in the common order, where the
     ellipsis dims go, how many dims the ellipsis covers and how many dims the output has."""
     count = [0] * _ELLIPSIS
     ell_dims = 0
-    for i, (labels, t) in enumerate(zip(op_labels, tensors)):
-        ndim = t.dim()
+    for i, (labels, ndim) in enumerate(zip(op_labels, ndims)):
         n = len(labels)
         has_ell = _ELLIPSIS in labels
         if has_ell:
@@ -143,11 +156,12 @@ def _align(i, t, labels, index, ell_index, ell_dims, total, label_size, ell_size
     dim, the operands where it is not 1."""
     perm = [-1] * total
     dim = 0
+    shape = tuple(t.shape)  # a plain tuple: Size's indexing is a Python method
     for lab in labels:
         if lab == _ELLIPSIS:
             covered = t.dim() - (len(labels) - 1)
             for j in range(ell_dims - covered, ell_dims):
-                size = t.shape[dim]
+                size = shape[dim]
                 if size != 1:
                     if ell_sizes[j] not in (1, size):
                         raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand {i}has size "
@@ -158,7 +172,7 @@ def _align(i, t, labels, index, ell_index, ell_dims, total, label_size, ell_size
                 perm[ell_index + j] = dim
                 dim += 1
         elif perm[index[lab]] == -1:
-            size = t.shape[dim]
+            size = shape[dim]
             if size != 1:
                 if label_size[lab] not in (1, size):
                     raise RuntimeError(f"einsum(): subscript {_subscript(lab)} has size {size} for operand {i} which "
@@ -169,10 +183,11 @@ def _align(i, t, labels, index, ell_index, ell_dims, total, label_size, ell_size
             dim += 1
         else:  # a repeated subscript: the diagonal
             prev = perm[index[lab]]
-            if t.shape[dim] != t.shape[prev]:
+            if shape[dim] != shape[prev]:
                 raise RuntimeError(f"einsum(): subscript {_subscript(lab)} is repeated for operand {i} but the sizes "
-                                   f"don't match, {t.shape[dim]} != {t.shape[prev]}")
+                                   f"don't match, {shape[dim]} != {shape[prev]}")
             t = A.movedim__int(A.diagonal(t, 0, prev, dim), -1, prev)
+            shape = tuple(t.shape)
     for k in range(total):
         if perm[k] == -1:
             t = A.unsqueeze(t, dim)
@@ -190,30 +205,32 @@ def _sumproduct_pair(left, right, sum_dims):
     summed = set(sum_dims)
     lro, lo, ro = [], [], []
     lro_size = lo_size = ro_size = sum_size = 1
+    ls, rs = tuple(left.shape), tuple(right.shape)  # plain tuples: Size's indexing is a Python method
     for i in range(ndim):
-        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        sl, sr = ls[i] != 1, rs[i] != 1
         if i in summed:
             if sl and sr:
-                if left.shape[i] != right.shape[i]:
+                if ls[i] != rs[i]:
                     raise RuntimeError("non-broadcast dimensions must match")
-                sum_size *= left.shape[i]
+                sum_size *= ls[i]
             elif sl:
                 left = A.sum__dim_IntList(left, [i], True)
+                ls = tuple(left.shape)
             elif sr:
                 right = A.sum__dim_IntList(right, [i], True)
+                rs = tuple(right.shape)
         elif sl and sr:
-            if left.shape[i] != right.shape[i]:
+            if ls[i] != rs[i]:
                 raise RuntimeError("non-broadcast dimensions must match")
             lro.append(i)
-            lro_size *= left.shape[i]
+            lro_size *= ls[i]
         elif sl:
             lo.append(i)
-            lo_size *= left.shape[i]
+            lo_size *= ls[i]
         else:
             ro.append(i)
-            ro_size *= right.shape[i]
-    out_shape = [left.shape[d] for d in lro] + [left.shape[d] for d in lo] + [1] * len(sum_dims) + \
-        [right.shape[d] for d in ro]
+            ro_size *= rs[i]
+    out_shape = [ls[d] for d in lro] + [ls[d] for d in lo] + [1] * len(sum_dims) + [rs[d] for d in ro]
     lperm = lro + lo + list(sum_dims) + ro
     rperm = lro + list(sum_dims) + ro + lo
     operm = [0] * len(out_shape)
@@ -231,9 +248,7 @@ def einsum(equation, tensors, *, path=None):
     if not tensors:
         raise RuntimeError("einsum(): must provide at least one operand")
     check_same_device("aten::einsum", *tensors)
-    arrow = equation.find("->")
-    op_labels = _parse_inputs(equation if arrow < 0 else equation[:arrow], len(tensors))
-    index, ell_index, ell_dims, out_size, total = _permutation(equation, op_labels, tensors)
+    op_labels, index, ell_index, ell_dims, out_size, total = _plan(equation, tuple(t.dim() for t in tensors))
     label_size = [1] * _ELLIPSIS
     ell_sizes = [1] * ell_dims
     counts = [0] * total
@@ -254,17 +269,18 @@ def einsum(equation, tensors, *, path=None):
         del ops[j], ops[i]
         # the dims that can be summed now: in both (and no other operand), or in one of them only
         sum_dims, a_sum, b_sum = [], [], []
+        a_shape, b_shape = tuple(a.shape), tuple(b.shape)
         for d in range(out_size, total):
-            if a.shape[d] != 1 and b.shape[d] != 1:
+            if a_shape[d] != 1 and b_shape[d] != 1:
                 counts[d] -= 1
                 if counts[d] == 1:
                     sum_dims.append(d)
                     counts[d] = 0
             elif counts[d] == 1:
-                if a.shape[d] != 1:
+                if a_shape[d] != 1:
                     a_sum.append(d)
                     counts[d] = 0
-                elif b.shape[d] != 1:
+                elif b_shape[d] != 1:
                     b_sum.append(d)
                     counts[d] = 0
         if a_sum:

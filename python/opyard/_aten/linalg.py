@@ -62,52 +62,68 @@ def mm(self, mat2):
 
 
 def bmm(self, mat2):
-    check_same_device("aten::bmm", self, mat2)
-    _dims("bmm", self, 3)
-    _dims("bmm", mat2, 3)
-    _same_dtype("aten::bmm", self, mat2)
-    _no_bool("aten::bmm", self)
-    a, b = self._data.shape, mat2._data.shape
+    x, y = self._data, mat2._data
+    if not (x.ndim == 3 and y.ndim == 3 and self._dev is mat2._dev and x.dtype is y.dtype and x.dtype.kind != "b"):
+        # a call the quick test above does not pass: torch's checks, in its order
+        check_same_device("aten::bmm", self, mat2)
+        _dims("bmm", self, 3)
+        _dims("bmm", mat2, 3)
+        _same_dtype("aten::bmm", self, mat2)
+        _no_bool("aten::bmm", self)
+    a, b = x.shape, y.shape
     if a[0] != b[0] or a[2] != b[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a[0]}, {a[2]}] "
                            f"but got: [{b[0]}, {b[1]}].")
-    if a[2] == 1 and self._data.dtype.kind in "fiu":
+    if a[2] == 1 and x.dtype.kind in "fiu":
         # Inner size 1 (outer products, the backward of a batched dot): each element is one product,
         # so broadcasting multiply gives matmul's values exactly, without numpy's per-matrix loop
         # (2.4 us instead of 4.4 for 64 products of 16x1 by 1x1).
-        return out(_in_dtype(np.multiply(self._data, mat2._data), self._data), self)
-    return out(_in_dtype(np.matmul(self._data, mat2._data), self._data), self)
+        return out(_in_dtype(np.multiply(x, y), x), self)
+    return out(_in_dtype(np.matmul(x, y), x), self)
 
 
 def dot(self, tensor):
-    check_same_device("aten::dot", self, tensor)
-    if self._data.ndim != 1 or tensor._data.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {self._data.ndim}D and {tensor._data.ndim}D tensors")
-    if self._data.shape != tensor._data.shape:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{self._data.shape[0]}] and src "
-                           f"[{tensor._data.shape[0]}] to have the same number of elements, but got "
-                           f"{self._data.shape[0]} and {tensor._data.shape[0]} elements respectively")
-    _same_dtype("aten::dot", self, tensor)
-    _no_bool("aten::dot", self)
-    return out(_in_dtype(np.asarray(np.dot(self._data, tensor._data)), self._data), self)
+    x, y = self._data, tensor._data
+    if not (x.ndim == 1 and x.shape == y.shape and self._dev is tensor._dev and x.dtype is y.dtype
+            and x.dtype.kind != "b"):
+        # a call the quick test above does not pass: torch's checks, in its order
+        check_same_device("aten::dot", self, tensor)
+        if x.ndim != 1 or y.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {x.ndim}D and {y.ndim}D tensors")
+        if x.shape != y.shape:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{x.shape[0]}] and src "
+                               f"[{y.shape[0]}] to have the same number of elements, but got "
+                               f"{x.shape[0]} and {y.shape[0]} elements respectively")
+        _same_dtype("aten::dot", self, tensor)
+        _no_bool("aten::dot", self)
+    r = np.dot(x, y)
+    return out(r if r.dtype is x.dtype else np.asarray(r).astype(x.dtype), self)
 
 
 def outer(self, vec2):
+    x, y = self._data, vec2._data
+    if self._dev is vec2._dev and x.dtype is y.dtype and type(x) is np.ndarray and type(y) is np.ndarray:
+        # the common call, one dtype (the result's): np.outer's one product, without its frames
+        return out(np.multiply(x.ravel()[:, None], y.ravel()[None, :]), self)
     check_same_device("aten::outer", self, vec2)
     dt = tensor_result_dtype(self, vec2)
     return out(np.outer(data_as(self, dt), data_as(vec2, dt)), self)
 
 
 def mv(self, vec):
-    if self._data.ndim != 2 or vec._data.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {self._data.ndim}, {vec._data.ndim} (aten::mv)")
-    check_same_device("aten::mv", self, vec)
-    _same_dtype("aten::mv", self, vec)
-    _no_bool("aten::mv", self)
-    if self._data.shape[1] != vec._data.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({self._data.shape[0]}), mat ({self._data.shape[0]}x"
-                           f"{self._data.shape[1]}), vec ({vec._data.shape[0]}) (aten::mv)")
-    return out(_in_dtype(self._data @ vec._data, self._data), self)
+    x, y = self._data, vec._data
+    if not (x.ndim == 2 and y.ndim == 1 and self._dev is vec._dev and x.dtype is y.dtype and x.dtype.kind != "b"):
+        # a call the quick test above does not pass: torch's checks, in its order
+        if x.ndim != 2 or y.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got {x.ndim}, {y.ndim} (aten::mv)")
+        check_same_device("aten::mv", self, vec)
+        _same_dtype("aten::mv", self, vec)
+        _no_bool("aten::mv", self)
+    if x.shape[1] != y.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({x.shape[0]}), mat ({x.shape[0]}x"
+                           f"{x.shape[1]}), vec ({y.shape[0]}) (aten::mv)")
+    r = x @ y
+    return out(r if r.dtype is x.dtype else r.astype(x.dtype), self)
 
 
 KERNELS = {"mm": mm, "bmm": bmm, "dot": dot, "outer": outer, "mv": mv}
@@ -118,7 +134,8 @@ def matmul(self, other):
     ``dot``/``mv``/``mm`` for vectors and matrices; a batch folded into the rows of one ``mm``/``mv``
     when that needs no copy (``_should_fold``); else the batch dims broadcast, flattened and ``bmm``,
     the result unflattened by ``_unsafe_view``. A trace records these calls, as torch's does."""
-    check_same_device("aten::matmul", self, other)
+    if self._dev is not other._dev:
+        check_same_device("aten::matmul", self, other)
     a, b = self.dim(), other.dim()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
@@ -145,11 +162,14 @@ def matmul(self, other):
             output = A._unsafe_view(A.mm(t1_folded, t2), output_shape)
             return A.contiguous(A.transpose__int(output, -2, -1)) if transpose else output
         return A._unsafe_view(A.mv(t1_folded, t2), output_shape)
-    n = self.shape[-2] if a > 1 else 1
-    m1 = self.shape[-1]
-    m2 = other.shape[-2] if b > 1 else other.shape[0]
-    p = other.shape[-1] if b > 1 else 1
-    output_shape = list(np.broadcast_shapes(tuple(self.shape[:max(a - 2, 0)]), tuple(other.shape[:max(b - 2, 0)])))
+    sa, sb = tuple(self.shape), tuple(other.shape)  # plain tuples: Size's indexing is a Python method
+    n = sa[-2] if a > 1 else 1
+    m1 = sa[-1]
+    m2 = sb[-2] if b > 1 else sb[0]
+    p = sb[-1] if b > 1 else 1
+    batch_a, batch_b = sa[:max(a - 2, 0)], sb[:max(b - 2, 0)]
+    # equal batch dims (the common call) are their own broadcast, without numpy's frames (4 us)
+    output_shape = list(batch_a if batch_a == batch_b else np.broadcast_shapes(batch_a, batch_b))
     batch = 1
     for s in output_shape:
         batch *= s

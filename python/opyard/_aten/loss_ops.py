@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .. import _core
 from .. import _dtype as D
 from .common import A, broadcast_shape, out
 from .nn_common import not_implemented, opmath
@@ -46,6 +47,12 @@ SCHEMAS = (
     "triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor",
     "pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor",
 )
+
+
+# The dtypes of the losses' fast paths (float data computed in its own type: no rounding steps).
+_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+_F32 = np.dtype(np.float32)
+_I64 = np.dtype(np.int64)
 
 
 # --- shared -----------------------------------------------------------------------------------
@@ -164,8 +171,22 @@ def smooth_l1_loss(self, target, reduction=1, beta=1.0):
     return _reduce(loss, reduction, _like(self, target, loss.shape))
 
 
+def _sum_loss(loss, reduction):
+    """``_reduce``'s mean (``reduction`` 1) or sum of the non-empty float32/float64 ``loss`` in its
+    dtype: its numpy steps without ``errstate`` (a division by a nonzero count cannot divide by zero,
+    nor make a nan of numbers)."""
+    total = np.add.reduce(loss, None, np.float64 if loss.dtype == _F32 else loss.dtype)
+    return np.asarray(total / loss.size if reduction == 1 else total, loss.dtype)
+
+
 def mse_loss(self, target, reduction=1):
     """``(self - target) ** 2`` in the promoted dtype of the two (torch's TensorIterator)."""
+    x, t = self._data, target._data
+    if type(x) is np.ndarray and type(t) is np.ndarray and x.dtype in _FLOATS and x.dtype == t.dtype \
+            and x.shape == t.shape and x.size and x.flags.c_contiguous and t.flags.c_contiguous:
+        # the common call: the steps below without the copies, the broadcast and the roundings
+        loss = np.square(x - t)
+        return out(loss if reduction == 0 else _sum_loss(loss, reduction), self)
     dt = D.promote_types(self.dtype, target.dtype)
     if not dt.is_floating_point:
         raise not_implemented("mse_cpu", dt)
@@ -264,7 +285,37 @@ def _nll(x, t, w, reduction, ignore_index, self, class_axis):
     return out(np.asarray(value).astype(dt), self), out(np.asarray(total_weight).astype(dt), self)
 
 
+def _nll_unweighted(x, t, reduction, ignore_index, self):
+    """``_nll`` of the common call: (N, C) float32/float64 log-probabilities ``x`` (N > 0), int64
+    targets ``t``, no class weights. When every target is a class (none out of bounds, none ignored)
+    each weight is 1, so the loss is ``-picked * 1`` and the total weight N: ``_nll``'s values without
+    its masks; else None. The picking is the Rust gather's (which checks the bounds)."""
+    n, c = x.shape
+    if 0 <= ignore_index < c:
+        return None
+    try:
+        picked = _core._select_gather(x, 1, t.reshape(n, 1))
+    except RuntimeError:  # a target out of bounds, or ignored: ``_nll`` sorts them out
+        return None
+    if picked is None:  # data the Rust gather does not take (or the fast paths off)
+        return None
+    loss = np.negative(picked.reshape(n))
+    dt = x.dtype
+    if reduction == 0:
+        loss *= 1.0  # ``_nll``'s product by the weight, 1, which quiets a signalling nan (as the sum does)
+        return out(loss, self), out(np.zeros((), dt), self)
+    total = np.add.reduce(loss, None, np.float64)
+    value = total / float(n) if reduction == 1 else total  # a nonzero count: no errstate to ask
+    return out(np.asarray(value, dt), self), out(np.asarray(float(n), dt), self)
+
+
 def nll_loss_forward(self, target, weight, reduction, ignore_index):
+    x, t = self._data, target._data
+    if weight is None and type(x) is np.ndarray and type(t) is np.ndarray and x.ndim == 2 and x.shape[0] \
+            and t.shape == x.shape[:1] and x.dtype in _FLOATS and t.dtype == _I64:
+        r = _nll_unweighted(x, t, reduction, ignore_index, self)  # the common call, which the checks pass
+        if r is not None:
+            return r
     if not self.dtype.is_floating_point:
         raise not_implemented("nll_loss_out_frame", self.dtype)
     x = self._data

@@ -5,12 +5,14 @@ for float16/bfloat16 data), and the compositions ``batch_norm``, ``instance_norm
 ``group_norm`` and ``layer_norm`` that call them (CompositeImplicitAutograd). Derivatives:
 ``autograd/derivatives/norms.py``."""
 
+import math
+
 import numpy as np
 
 from .. import _core
 from .. import _dtype as D
 from .common import A, out
-from .nn_common import check_floating, check_params, opmath
+from .nn_common import check_floating, check_params, opmath_dtype
 
 __all__ = ["COMPOSITE", "KERNELS", "SCHEMAS"]
 
@@ -59,7 +61,7 @@ def _batch_norm(input, weight, bias, running_mean, running_var, training, moment
                     ("running_var", running_var)):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
-    acc = opmath(np.empty(0, x.dtype)).dtype
+    acc = opmath_dtype(x)
     shape = _channel_shape(x)
     axes = (0,) + tuple(range(2, x.ndim))
     with np.errstate(all="ignore"):
@@ -178,16 +180,27 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
 # --- group norm ------------------------------------------------------------------------------
 
 
+def _row_means(rows):
+    """``rows.mean(axis=1)`` of a 2-d float32/float64 array with columns, without numpy's frames (3
+    us): its sum, then the division by the count, here as a float in the data's type (numpy's intp
+    count divides in double precision, rounded to float32 for float32: the same quotient, see
+    ``reduction._var_dims``)."""
+    if rows.shape[1] >= 1 << 24:  # a float32 count is exact below
+        return rows.mean(axis=1)
+    s = np.add.reduce(rows, 1)
+    return np.true_divide(s, float(rows.shape[1]), out=s)
+
+
 def _row_moments(rows, eps):
     """``(mean, 1 / sqrt(var + eps))`` of each row of the 2-d ``rows`` (biased variance, two
     passes; NaN for empty rows)."""
     if not rows.shape[1]:
         nan = np.full(rows.shape[0], np.nan, rows.dtype)
         return nan, nan
-    mean = rows.mean(axis=1)
+    mean = _row_means(rows)
     d = rows - mean[:, None]
     np.square(d, out=d)
-    return mean, 1.0 / np.sqrt(d.mean(axis=1) + eps)
+    return mean, 1.0 / np.sqrt(_row_means(d) + eps)
 
 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
@@ -209,17 +222,17 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
         if t is not None and (t.dim() != 1 or t.numel() != C):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(x.shape)}")
-    acc = opmath(np.empty(0, x.dtype)).dtype
+    acc = opmath_dtype(x)
     g = x.astype(acc, copy=False).reshape(N, group, (C // group) * HxW)
     with np.errstate(all="ignore"):
         mean, rstd = _row_moments(g.reshape(N * group, g.shape[2]), eps)
         mean, rstd = mean.reshape(N, group), rstd.reshape(N, group)
         # torch's ApplyScaleBias: y = x * scale + shift, scale = rstd * w, shift = b - scale * mean
         per_c = C // group
-        scale = np.repeat(rstd, per_c, axis=1)
+        scale = rstd.repeat(per_c, axis=1)  # np.repeat's call, without its frames
         if weight is not None:
             scale = scale * weight._data.astype(acc).reshape(1, C)
-        shift = -scale * np.repeat(mean, per_c, axis=1)
+        shift = -scale * mean.repeat(per_c, axis=1)
         if bias is not None:
             shift += bias._data.astype(acc).reshape(1, C)
         y = g.reshape(N, C, HxW) * scale[..., None]
@@ -286,10 +299,9 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     check_floating("LayerNormKernelImpl", input)
     stats_dt = check_params(input, weight, bias)
     x = input._data
-    acc = opmath(np.empty(0, x.dtype)).dtype
+    acc = opmath_dtype(x)
     lead = x.shape[:axis]
-    m = int(np.prod(x.shape[:axis], dtype=np.int64))
-    cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+    m, cols = math.prod(x.shape[:axis]), math.prod(x.shape[axis:])  # np.prod's frames took 4 us each
     flat = x.astype(acc, copy=False).reshape(m, cols)
     stats_shape = tuple(lead) + (1,) * (x.ndim - axis)
     fused = _fused_layer_norm(flat, cols, weight, bias, eps, acc) if m and cols else None
@@ -321,9 +333,8 @@ def layer_norm_stats(input, normalized_shape, eps):
     if x.dtype.kind != "f" and x.dtype.name != "bfloat16":
         return None
     stats_dt = check_params(input, None, None)
-    acc = opmath(np.empty(0, x.dtype)).dtype
-    m = int(np.prod(x.shape[:axis], dtype=np.int64))
-    cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+    acc = opmath_dtype(x)
+    m, cols = math.prod(x.shape[:axis]), math.prod(x.shape[axis:])  # np.prod's frames took 4 us each
     if not (m and cols):
         return None
     stats = _core._fused_norm_stats(np.ascontiguousarray(x.astype(acc, copy=False).reshape(m, cols)), cols,
@@ -354,9 +365,8 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     if grad_out._data.shape != x.shape:
         raise RuntimeError(f"native_layer_norm_backward: expected grad_out of the input's shape {list(x.shape)}, "
                            f"but got {list(grad_out._data.shape)}")
-    acc = opmath(np.empty(0, x.dtype)).dtype
-    m = int(np.prod(x.shape[:axis], dtype=np.int64))
-    cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+    acc = opmath_dtype(x)
+    m, cols = math.prod(x.shape[:axis]), math.prod(x.shape[axis:])  # np.prod's frames took 4 us each
     g = np.ascontiguousarray(grad_out._data, dtype=acc).reshape(m, cols)
     flat = np.ascontiguousarray(x, dtype=acc).reshape(m, cols)
     stats = np.empty((m, 2), acc)

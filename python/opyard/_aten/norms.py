@@ -45,8 +45,18 @@ def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None):
     return _vector_norm(self, ord, dim, keepdim, dtype)
 
 
+# The data of ``_vector_norm``'s fast path.
+_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+
+
 def _vector_norm(self, ord, dim, keepdim, dtype, meta=False):
     x = self._data
+    if ord == 2 and type(ord) in (int, float) and dtype is None and not meta and type(x) is np.ndarray \
+            and x.ndim and x.dtype in _FLOATS:
+        # the common call, a 2-norm: the general path's numpy calls (below) without its frames and
+        # checks, which float32/float64 data passes
+        a = np.abs(x)
+        return out(np.sqrt(np.add.reduce(a * a, _reduced_dims(x, dim), None, None, keepdims=keepdim)), self)
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         raise NotImplementedError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                                   f"{D.legacy_name(self.dtype)}")

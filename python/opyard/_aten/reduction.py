@@ -8,9 +8,34 @@ from .. import _core
 from .. import _dtype as D
 from . import return_types as RT
 from .common import INEXACT, _wrap_dim, dims_arg, dims_list_arg, np_dtype, out
-from .precision import reduced, scanned, upcast
+from .precision import _SCAN_RUST_MIN, reduced, scanned, upcast
 
 __all__ = ["KERNELS"]
+
+_ndarray = np.ndarray
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+# The dtypes of the common calls' fast paths (native byte order: a set lookup, 40 ns).
+_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+_INT64 = frozenset({np.dtype(np.int64)})
+
+
+def _is_float(x):
+    """Whether ``x`` is a numpy float32/float64 array: the data of the common calls' fast paths
+    (``type(x) is ndarray``: numpy's wrappers take that same branch; device arrays keep the general
+    paths)."""
+    return type(x) is _ndarray and x.dtype in _FLOATS
+
+
+def _dims(dim, ndim):
+    """``dims_arg(dim, ndim)``, the common call (one int dim in range, alone or in a list, of an
+    array with dims) answered without its frames (about 1 us)."""
+    d = dim[0] if type(dim) is list and len(dim) == 1 else dim
+    if type(d) is int and ndim:
+        if 0 <= d < ndim:
+            return (d,)
+        if -ndim <= d < 0:
+            return (d + ndim,)
+    return dims_arg(dim, ndim)
 
 
 # Above this many elements a float32/float64 ``sum``/``mean`` of a contiguous array runs the blocked
@@ -99,7 +124,7 @@ def _sum_dim_fast(x, axes, keepdim):
 
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     x = self._data
-    axes = dims_arg(dim, x.ndim)
+    axes = _dims(dim, x.ndim)
     if dtype is None and x.size >= _DIM_RUST_MIN and x.dtype.kind in "fV" and x.itemsize <= 8:
         s = _sum_dim_fast(x, axes, keepdim)
         if s is not None:
@@ -121,8 +146,14 @@ def _mean_check(x, dtype):
 
 
 def mean_all(self, *, dtype=None):
-    _mean_check(self._data, dtype)
     x = self._data
+    if dtype is None and 0 < x.size <= _BLOCKED_SUM_MIN and _is_float(x):
+        # the common call: np.mean's two steps without its frames: the sum, then its division by the
+        # count in double precision rounded to the sum's type (numpy's sum / intp count: the same
+        # value, computed in Python in 0.4 us where numpy's scalar arithmetic takes 2)
+        s = np.add.reduce(x, axis=None)
+        return out(np.asarray(float(s) / x.size, x.dtype), self)
+    _mean_check(self._data, dtype)
     if dtype is None and x.size > _BLOCKED_SUM_MIN:
         s = _blocked_sum_wide(x) if x.dtype.name in _HALVES else _core._blocked_sum(x)
         if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
@@ -131,15 +162,17 @@ def mean_all(self, *, dtype=None):
 
 
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
-    _mean_check(self._data, dtype)
     x = self._data
+    if dtype is None and x.size < _DIM_RUST_MIN and _is_float(x):  # the common call: numpy's steps (below)
+        return out(_float_mean(x, _dims(dim, x.ndim), keepdim), self)
+    _mean_check(self._data, dtype)
     if dtype is None and x.size >= _DIM_RUST_MIN and x.dtype.kind in "fV" and x.itemsize <= 8:
         axes = dims_arg(dim, x.ndim)
         s = _sum_dim_fast(x, axes, keepdim)
         if s is not None:  # numpy's mean: the sum divided by the count in the sum's dtype
             count = x.size // s.size
             return out(np.true_divide(s, count, dtype=s.dtype).astype(x.dtype, copy=False), self)
-    axes = dims_arg(dim, x.ndim)
+    axes = _dims(dim, x.ndim)
     if dtype is None and x.dtype.kind == "f" and x.itemsize >= 4:
         return out(_float_mean(x, axes, keepdim), self)
     r = reduced(np.mean, x, dtype, axis=axes, keepdims=keepdim)
@@ -160,6 +193,9 @@ def _float_mean(x, axes, keepdim):
 
 def prod(self, *, dtype=None):
     x = self._data
+    if dtype is None and type(x) is _ndarray and (x.dtype in _FLOATS or x.dtype in _INT64):
+        # the common call: np.prod's one reduction in the data's own type, without its frames
+        return out(np.multiply.reduce(x, axis=None), self)
     return out(reduced(np.prod, x, dtype), self)
 
 
@@ -225,41 +261,84 @@ def _extreme_fast(x, axis, keepdim, op):
     return None if r is None else _kept(r, x, run, keepdim)
 
 
+def _np_reduce(ufunc, fn, x, axis, keepdims):
+    """``fn(x, axis=axis, keepdims=keepdims)`` (``np.amax``, ``np.sum``, ...: ``ufunc``'s reduction): for
+    a numpy array the one ``ufunc.reduce`` call numpy's wrapper makes, without its frames (1.5 us)."""
+    if type(x) is _ndarray:
+        return ufunc.reduce(x, axis, None, None, keepdims=keepdims)
+    return fn(x, axis=axis, keepdims=keepdims)
+
+
+def _extreme_all(x, op, ufunc, keepdim):
+    """amax/amin (``op``; numpy's ``ufunc``) of every element of the non-empty real numpy array ``x``
+    (each dim kept as size 1 when ``keepdim``). Contiguous float32/float64 data is scanned in Rust
+    first (0.5 us where numpy's reduction takes 1.1): its answer is numpy's but for a zero, whose sign
+    depends on the order of the scan, or a nan, whose bits do; numpy answers those."""
+    r = None
+    if x.dtype in _FLOATS and x.ndim and x.flags.c_contiguous:
+        r = _core._reduce_dim(x, 0, x.ndim - 1, op)
+        if r is not None:
+            v = float(r)
+            if not (v != 0 and v == v):
+                r = None
+    if r is None:
+        r = ufunc.reduce(x, None, None, None, keepdims=keepdim)
+    elif keepdim:
+        r = r.reshape((1,) * x.ndim)
+    return r
+
+
+def _extreme_common(x, dim):
+    """Whether an amax/amin/max/min call is the common one: of every element (``dim`` empty) of a
+    non-empty real numpy array, which no check refuses."""
+    return (dim == () or dim == []) and type(x) is _ndarray and x.size and x.dtype.kind in "biuf"
+
+
 def amax(self, dim=(), keepdim=False):
+    if self._data.size < _DIM_RUST_MIN and _extreme_common(self._data, dim):  # (larger: ``_extreme_fast``)
+        return out(_extreme_all(self._data, "amax", np.maximum, keepdim), self)
     _no_complex(self._data, "max_values_cpu")
-    axis = dims_arg(dim, self._data.ndim)
+    axis = _dims(dim, self._data.ndim)
     nonempty_dims(self._data, dim, "amax()")
     if self._data.size >= _DIM_RUST_MIN:
         r = _extreme_fast(self._data, axis, keepdim, "amax")
         if r is not None:
             return out(r, self)
-    return out(np.asarray(np.amax(self._data, axis=axis, keepdims=keepdim)), self)
+    return out(np.asarray(_np_reduce(np.maximum, np.amax, self._data, axis, keepdim)), self)
 
 
 def amin(self, dim=(), keepdim=False):
+    if self._data.size < _DIM_RUST_MIN and _extreme_common(self._data, dim):  # (larger: ``_extreme_fast``)
+        return out(_extreme_all(self._data, "amin", np.minimum, keepdim), self)
     _no_complex(self._data, "min_values_cpu")
-    axis = dims_arg(dim, self._data.ndim)
+    axis = _dims(dim, self._data.ndim)
     nonempty_dims(self._data, dim, "amin()")
     if self._data.size >= _DIM_RUST_MIN:
         r = _extreme_fast(self._data, axis, keepdim, "amin")
         if r is not None:
             return out(r, self)
-    return out(np.asarray(np.amin(self._data, axis=axis, keepdims=keepdim)), self)
+    return out(np.asarray(_np_reduce(np.minimum, np.amin, self._data, axis, keepdim)), self)
 
 
 def max_all(self):
+    if _extreme_common(self._data, ()):
+        return out(_extreme_all(self._data, "amax", np.maximum, False), self)
     _no_complex(self._data, "max_all")
     _nonempty(self._data, "max")
     return out(np.asarray(np.max(self._data)), self)
 
 
 def min_all(self):
+    if _extreme_common(self._data, ()):
+        return out(_extreme_all(self._data, "amin", np.minimum, False), self)
     _no_complex(self._data, "min_all")
     _nonempty(self._data, "min")
     return out(np.asarray(np.min(self._data)), self)
 
 
-def _with_indices(fn, argfn, rt):
+def _with_indices(fn, argfn, ufunc, rt):
+    method = argfn.__name__  # the array method np.argmax calls
+
     def kernel(self, dim, keepdim=False):
         x = self._data
         _no_complex_input(x, rt.__name__)
@@ -268,14 +347,20 @@ def _with_indices(fn, argfn, rt):
             return RT.make(rt, (out(x.copy(), self), out(np.asarray(0, dtype=np.int64), self)))
         if x.shape[d] == 0:
             raise IndexError(f"{rt.__name__}(): Expected reduction dim {d} to have non-zero size.")
-        idx = argfn(x, axis=d, keepdims=keepdim)
-        vals = fn(x, axis=d, keepdims=keepdim)
+        if type(x) is _ndarray:  # numpy's calls (the method, the ufunc's reduction), without the wrappers
+            idx = getattr(x, method)(axis=d, keepdims=keepdim)
+            vals = ufunc.reduce(x, d, None, None, keepdims=keepdim)
+        else:
+            idx = argfn(x, axis=d, keepdims=keepdim)
+            vals = fn(x, axis=d, keepdims=keepdim)
         return RT.make(rt, (out(np.asarray(vals), self), out(np.asarray(idx, dtype=np.int64), self)))
     return kernel
 
 
 def argmax(self, dim=None, keepdim=False):
     x = self._data
+    if dim is None and type(x) is _ndarray and x.size and x.dtype.kind in "biuf":
+        return out(np.asarray(x.argmax(), dtype=np.int64), self)  # np.argmax's call, without its frames
     _no_complex_input(x, "argmax")
     if dim is None:
         if x.size == 0:  # torch's message here is an IndexError without the advice
@@ -288,6 +373,8 @@ def argmax(self, dim=None, keepdim=False):
 
 def argmin(self, dim=None, keepdim=False):
     x = self._data
+    if dim is None and type(x) is _ndarray and x.size and x.dtype.kind in "biuf":
+        return out(np.asarray(x.argmin(), dtype=np.int64), self)  # np.argmin's call, without its frames
     _no_complex_input(x, "argmin")
     if dim is None:
         if x.size == 0:  # torch's message here is an IndexError without the advice
@@ -298,12 +385,60 @@ def argmin(self, dim=None, keepdim=False):
     return out(np.asarray(np.argmin(x, axis=axis, keepdims=keepdim), dtype=np.int64), self)
 
 
+def _var_all(x, ddof, root):
+    """``np.var`` (``np.std`` when ``root``) of every element of the C-contiguous float32/float64 array
+    ``x`` with dims, ``0 <= ddof < x.size``: numpy's steps (``_methods._var``) without their frames and
+    the general path's ``errstate`` (1 us), or None for data not all finite. Finite data meets no
+    invalid operation or division by zero, the floating-point errors that ``errstate`` silences: a
+    finite sum means finite elements (an inf or nan element makes the sum inf or nan)."""
+    s = np.add.reduce(x, axis=None)
+    if not math.isfinite(s):
+        return None
+    # numpy divides by the count as an intp: in double precision, rounded to the type (``mean_all``)
+    mean = s.dtype.type(float(s) / x.size)
+    d = np.subtract(x, mean)
+    np.square(d, out=d)
+    r = np.add.reduce(d, axis=None)
+    r = r.dtype.type(float(r) / (x.size - ddof))
+    # a double's square root rounded to float32 is the float32 square root (as for the division)
+    return r.dtype.type(math.sqrt(r)) if root else r
+
+
+def _var_dims(x, axes, count, ddof, keepdim, root):
+    """``np.var`` (``np.std`` when ``root``) of the float32/float64 numpy array ``x`` over ``axes``
+    (None: all) of ``count`` elements, ``0 <= ddof < count``: numpy's steps (``_methods._var``), in the
+    general path's ``errstate``, without numpy's frames (5 us). numpy divides by the count as an intp,
+    in double precision rounded to the data's type; here by the count as a float in the data's type,
+    which is the same value (float64: the same division; float32: a quotient of float32 values
+    rounded to double and then to float32 is the float32 quotient, as double has more than twice
+    float32's precision, and a count below 2**24 is exact in float32) at a third of the time."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.add.reduce(x, axes, None, keepdims=True)
+        np.true_divide(mean, float(count), out=mean)
+        d = np.subtract(x, mean)
+        np.square(d, out=d)
+        r = np.add.reduce(d, axes, None, None, keepdim)
+        if type(r) is _ndarray:
+            np.true_divide(r, float(count - ddof), out=r)
+            return np.sqrt(r, out=r) if root else r
+        r = r.dtype.type(float(r) / (count - ddof))
+        return r.dtype.type(math.sqrt(r)) if root else r
+
+
 def _var(fn):
     """var/std: real for complex data (the spread of the magnitudes of the deviations, as torch),
     accumulated in float32 for half-precision data (``precision``)."""
+    root = fn is np.std
+
     def kernel(self, dim=None, *, correction=None, keepdim=False):
         x = self._data
         ddof = 1 if correction is None else correction
+        if type(ddof) is int and ddof >= 0 and x.ndim and _is_float(x):  # the common call, unless too few
+            axes = _dims(dim, x.ndim)
+            count = x.size if axes is None else math.prod(x.shape[a] for a in axes)
+            if ddof < count < 1 << 24:  # (numpy warns of fewer; ``_var_dims``: an exact float32 count)
+                r = _var_all(x, ddof, root) if axes is None and not keepdim and x.flags.c_contiguous else None
+                return out(r if r is not None else _var_dims(x, axes, count, ddof, keepdim, root), self)
         rdt = x.real.dtype if x.dtype.kind == "c" else x.dtype
         with np.errstate(divide="ignore", invalid="ignore"):
             r = fn(upcast(x), axis=dims_arg(dim, x.ndim), ddof=ddof, keepdims=keepdim)
@@ -350,9 +485,15 @@ def _truth(r, x):
     return r.astype(np.uint8) if x.dtype == np.uint8 else r
 
 
-def _any_all(fn, name):
+_BOOL = np.dtype(np.bool_)
+
+
+def _any_all(fn, ufunc, name):
     def whole(self):
-        return out(_truth(fn(self._data), self._data), self)
+        x = self._data
+        if type(x) is _ndarray and x.dtype is _BOOL:  # the common call: np.any's one reduction, no frames
+            return out(ufunc.reduce(x, None, _BOOL, None), self)
+        return out(_truth(fn(x), x), self)
 
     def along(self, dim, keepdim=False):
         x = self._data
@@ -445,6 +586,14 @@ _ORDER_AS = {"float32": None, "float64": None, "int64": None, "int32": None, "ui
              "float16": np.float32, "bfloat16": np.float32, "int16": np.int32, "int8": np.int32,
              "uint8": np.int32, "uint16": np.int32, "uint32": np.int64, "bool": np.int32}
 _UNSIGNED_WIDE = ("uint16", "uint32", "uint64")
+_NAMES = {}  # numpy dtype -> its name, which numpy computes in Python on each ask (1 us)
+
+
+def _dtype_name(dt):
+    name = _NAMES.get(dt)
+    if name is None:
+        name = _NAMES[dt] = dt.name
+    return name
 
 
 def ordered(self, kernel, refused=()):
@@ -452,7 +601,7 @@ def ordered(self, kernel, refused=()):
     and the dtype its values go back to (None: unchanged). torch's NotImplementedError naming
     ``kernel`` for the ``refused`` dtypes and those no order kernel takes (float8)."""
     x = self._data
-    name = x.dtype.name
+    name = _dtype_name(x.dtype)
     if name in refused or name not in _ORDER_AS:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{D.legacy_name(self.dtype)}'")
     wide = _ORDER_AS[name]
@@ -462,7 +611,7 @@ def ordered(self, kernel, refused=()):
 def unstable_order(x, d):
     """The indices of torch's ``sort(stable=False)`` of the numpy array ``x`` (a real dtype the order
     kernels take, at least 1-D) along ``d`` (Note [Unstable orders])."""
-    wide = _ORDER_AS[x.dtype.name]
+    wide = _ORDER_AS[_dtype_name(x.dtype)]
     return _core._sort_unstable(np.ascontiguousarray(x if wide is None else x.astype(wide)), d, False)[1]
 
 
@@ -490,6 +639,10 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
 
 def cumsum(self, dim, *, dtype=None):
     x = self._data
+    if dtype is None and x.size < _SCAN_RUST_MIN and _is_float(x) and x.ndim and x.flags.c_contiguous:
+        # the common call: ``scanned``'s numpy scan (float32 accumulated in float64), without its frames
+        d = _wrap_dim(dim, x.ndim)
+        return out(x.cumsum(d) if x.itemsize == 8 else x.cumsum(d, _F64).astype(_F32), self)
     # torch writes cumulative results row-major whatever the input's layout
     return out(scanned(np.cumsum, x, dtype, _wrap_dim(dim, x.ndim), False), self)
 
@@ -497,14 +650,15 @@ def cumsum(self, dim, *, dtype=None):
 KERNELS = {
     "sum": sum_all, "sum.dim_IntList": sum_dim, "mean": mean_all, "mean.dim": mean_dim,
     "prod": prod, "prod.dim_int": prod_dim, "amax": amax, "amin": amin, "max": max_all, "min": min_all,
-    "max.dim": _with_indices(np.max, np.argmax, RT.max), "min.dim": _with_indices(np.min, np.argmin, RT.min),
+    "max.dim": _with_indices(np.max, np.argmax, np.maximum, RT.max),
+    "min.dim": _with_indices(np.min, np.argmin, np.minimum, RT.min),
     "argmax": argmax, "argmin": argmin, "var.correction": _var(np.var), "std.correction": _var(np.std),
     "softmax.int": _softmax_kernel(False), "log_softmax.int": _softmax_kernel(True),
     "_softmax": _private_softmax(False), "_log_softmax": _private_softmax(True), "cumsum": cumsum,
     "sort": sort, "topk": topk,
 }
-KERNELS["any"], KERNELS["any.dim"], KERNELS["any.dims"] = _any_all(np.any, "any")
-KERNELS["all"], KERNELS["all.dim"], KERNELS["all.dims"] = _any_all(np.all, "all")
+KERNELS["any"], KERNELS["any.dim"], KERNELS["any.dims"] = _any_all(np.any, np.logical_or, "any")
+KERNELS["all"], KERNELS["all.dim"], KERNELS["all.dims"] = _any_all(np.all, np.logical_and, "all")
 
 REDUCTIONS = {"sum", "sum.dim_IntList", "mean", "mean.dim", "prod", "prod.dim_int", "amax", "amin", "max", "min",
               "max.dim", "min.dim", "argmax", "argmin", "var.correction", "std.correction", "softmax.int",

@@ -38,6 +38,7 @@ OPS = OpTable()
 
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
+_FLOATS = frozenset({_F32, _F64})
 _I64 = np.dtype(np.int64)
 
 
@@ -69,15 +70,19 @@ def _unique_flat(x, return_inverse, return_counts):
     of each value; nans compare unequal, so each is its own value (torch's ``equal_nan=False``), and
     they come in the order torch's sort (not stable) leaves them in, as torch sorts first."""
     flat = x.reshape(-1)
-    if flat.dtype.kind in "fV" and flat.dtype.itemsize > 1 and np.isnan(flat).any():
-        order = unstable_order(flat, 0)
-    else:
-        order = np.argsort(_sort_key(flat), kind="stable")
+    nan_able = flat.dtype.kind in "fV" and flat.dtype.itemsize > 1
+    order = _sort_key(flat).argsort(kind="stable")
     s = flat[order]
     key = _sort_key(s)
-    new = np.ones(s.size, bool)
+    # numpy's sort puts every nan last: one there means nans, which keep torch's unstable order
+    if nan_able and s.size and key[-1] != key[-1]:
+        order = unstable_order(flat, 0)
+        s = flat[order]
+        key = _sort_key(s)
+    new = np.empty(s.size, bool)  # True where a sorted value differs from the one before it
     if s.size:
-        new[1:] = key[1:] != key[:-1]
+        new[0] = True
+        np.not_equal(key[1:], key[:-1], out=new[1:])
     values = s[new]
     inverse = counts = np.zeros(0, _I64)
     if return_inverse:
@@ -703,6 +708,13 @@ def renorm(self, p, dim, maxnorm):
 @OPS.op("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor")
 def dist(self, other, p=2):
     """``norm(self - other, p)``: the difference in the promoted dtype (rounded to it), then its norm."""
+    x, y = self._data, other._data
+    if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype in _FLOATS and x.dtype == y.dtype \
+            and x.shape == y.shape:
+        # the common call: one float32/float64 dtype (the result's), one shape (the broadcast's)
+        with np.errstate(all="ignore"):
+            diff = x - y
+        return _vector_norm(out(diff, self), p, None, False, None)
     dt = tensor_result_dtype(self, other)
     try:
         shape = np.broadcast_shapes(self._data.shape, other._data.shape)
