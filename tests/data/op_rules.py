@@ -737,7 +737,10 @@ _ZERO_DIM_CALLS = (
     "Z.scatter(0, T.tensor(0), 1.0)", "Z.scatter_add(0, T.tensor(0), Z)", "Z.index_fill(0, T.tensor(0), 1.0)",
     "Z.index_fill(0, T.tensor([0]), 2.0)", "Z.repeat_interleave(2, 0)", "Z.repeat_interleave(2, -1)",
     "Z.repeat_interleave(2)", "Z.repeat_interleave(T.tensor([2]), 0)", "Z.repeat_interleave(T.tensor(2))",
-    "T.cumulative_trapezoid(Z)", "T.trapezoid(Z)", "Z.renorm(2, 0, 1.0)",
+    "T.cumulative_trapezoid(Z)", "T.trapezoid(Z)", "Z.renorm(2, 0, 1.0)", "Z.repeat_interleave(2, 1)",
+    "Z.repeat_interleave(2, -2)", "Z.repeat_interleave(T.tensor([2]), -1)", "Z.repeat_interleave(T.tensor([2]))",
+    "Z.repeat_interleave(2, 0, output_size=2)", "T.cumulative_trapezoid(Z, dim=0)",
+    "T.cumulative_trapezoid(Z, T.tensor(1.))", "T.trapezoid(Z, dim=0)",
 )
 _cases("zero_dim", [c.replace("Z", _Z0) for c in _ZERO_DIM_CALLS])
 # index_add / index_copy over 0-d and 1-d operands: self (), (3,); index (), (1,), (2,); source (), (1,), (2,).

@@ -116,6 +116,10 @@ def repeat_interleave_self(self, repeats, dim=None, *, output_size=None):
     if dim is None:
         x = x.reshape(-1)
         d = 0
+    elif not x.ndim:  # torch's errors for a dim of a 0-d tensor: its unsqueeze(dim + 1), its tensor path's dim
+        if isinstance(repeats, Tensor):
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {_wrap_dim(dim, 0) + 1})")
     else:
         d = _wrap_dim(dim, x.ndim)
     r = _repeats("repeat_interleave", repeats, x.shape[d] if x.ndim else 1)

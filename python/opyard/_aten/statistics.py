@@ -974,6 +974,12 @@ def _int_dim(y, dim):
     return _wrap_dim(dim, y.dim())
 
 
+def _slices_need_dims(y):
+    """torch's cumulative_trapezoid slices ``y`` before it reads ``dim``: a 0-d ``y`` fails there."""
+    if y.dim() == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+
+
 def _zeros_except(y, dim):
     shape = [n for i, n in enumerate(y.shape) if i != dim]
     return A.zeros(shape, dtype=y.dtype, device=y.device)
@@ -1047,6 +1053,7 @@ def trapz_dx(y, *, dx=1, dim=-1):
 @OPS.op("cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor", kind="composite")
 def cumulative_trapezoid_x(y, x, *, dim=-1):
     """The running trapezoid rule: ``cumsum(diff(x) * (y[:-1] + y[1:]) / 2)``."""
+    _slices_need_dims(y)
     dim = _int_dim(y, dim)
     _check_bool("cumulative_trapezoid", y, x)
     left, right = _sides(_padded_x("cumulative_trapezoid", y, x, dim), dim)
@@ -1056,6 +1063,7 @@ def cumulative_trapezoid_x(y, x, *, dim=-1):
 
 @OPS.op("cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor", kind="composite")
 def cumulative_trapezoid_dx(y, *, dx=1, dim=-1):
+    _slices_need_dims(y)
     dim = _int_dim(y, dim)
     _check_bool("cumulative_trapezoid", y)
     _check_dx("cumulative_trapezoid", dx)
