@@ -296,3 +296,16 @@ def test_max_pool2d_gradients_pass_gradcheck_in_float64(geometry):
 
     assert opyard.autograd.gradcheck(pool, (t,))
     assert opyard.autograd.gradgradcheck(pool, (t,))
+
+
+@pytest.mark.parametrize("shape, first, last", [((3, 0), 0, 0), ((2, 0, 3), 0, 0), ((2, 3, 0), 1, 1),
+                                                ((2, 3, 0), 0, 1), ((0, 3), 1, 1), ((0, 2, 3), 1, 2)])
+@pytest.mark.parametrize("op", ["sum", "amax", "amin"])
+def test_reduce_dim_with_a_zero_size_dim_around_the_reduced_ones(shape, first, last, op):
+    """A zero-size dim before or after the reduced ones leaves no result element: an empty result of
+    numpy's shape (the row loops are not run on rows of no elements)."""
+    x = np.ones(shape, np.float32)
+    got = _core._reduce_dim(x, first, last, op)
+    want = getattr(np, {"sum": "add", "amax": "maximum", "amin": "minimum"}[op]).reduce(
+        x, axis=tuple(range(first, last + 1)))
+    assert got is not None and got.shape == want.shape and got.dtype == np.float32 and got.size == 0

@@ -46,6 +46,11 @@ fn reduce_into<'py, T: Element + Sync, U: Element + Send>(
     }
     let shape = reduced_shape(xr.shape(), first, last);
     let out = PyArrayDyn::<U>::zeros_bound(py, shape.as_slice(), false);
+    if outer == 0 || inner == 0 {
+        // No result element to compute (a zero-size dim around the reduced ones): the kernels'
+        // row loops cannot be split into rows of no elements.
+        return Ok(Some(out.into_any().unbind()));
+    }
     {
         let xs = xr.as_slice()?;
         let mut w = out.readwrite();
