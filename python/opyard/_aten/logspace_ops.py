@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _dtype as D
 from ._declare import OpTable
-from .common import A, Tensor, _make_meta
+from .common import A, Tensor, _make_meta, quietly
 from .factory import _new, torch_linspace
 
 __all__ = ["OPS"]
@@ -76,9 +76,9 @@ def _linspace_values(start, end, steps, dt):
         return np.empty(0, dtype=dt.np)
     if steps == 1:  # torch fills with start
         return _fill_value(start, dt)
+    if dt is D.float32 or dt is D.float64:  # (torch_linspace rounds the ends to ``dt`` itself)
+        return quietly(lambda: torch_linspace(_as(start, D.float64), _as(end, D.float64), steps, dt.np))
     with np.errstate(all="ignore"):
-        if dt is D.float32 or dt is D.float64:  # (torch_linspace rounds the ends to ``dt`` itself)
-            return torch_linspace(_as(start, D.float64), _as(end, D.float64), steps, dt.np)
         i = np.arange(steps)
         half = i < steps // 2
         if dt._cat == 1:

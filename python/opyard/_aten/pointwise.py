@@ -39,8 +39,8 @@ def _general(fn, a, b, name, dt=None, arithmetic=False):
     dt = dt or tensor_result_dtype(a, b)
     cdt = compute_dtype(dt)
     try:
-        with np.errstate(all="ignore"):  # torch: inf/nan silently (the general path can afford it)
-            r = fn(operand(a, dt, cdt), operand(b, dt, cdt, arithmetic))
+        # torch: inf/nan silently (numpy's error state for the conversions and the call)
+        r = quietly(lambda: fn(operand(a, dt, cdt), operand(b, dt, cdt, arithmetic)))
     except ValueError:
         raise broadcast_error(name, a, b) from None
     return out(cast(np.asarray(r), dt), a)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _core
 from .. import _dtype as D
-from .common import INEXACT, inplace_result, out
+from .common import INEXACT, inplace_result, out, quietly
 from .precision import upcast
 
 __all__ = ["KERNELS"]
@@ -85,15 +85,15 @@ def float_unary(fn, name):
 
 def quiet_float_unary(fn, name):
     """``float_unary`` for functions with a domain (log, sqrt, ...): inf/nan without numpy warnings,
-    as torch (``np.errstate`` costs ~1 us, so the hot functions rely on the module warning filter)."""
+    as torch (``common.quietly``: numpy's error state for the call; the hottest functions rely on the
+    module warning filter instead)."""
     def kernel(self):
         x = self._data
         if x.dtype not in INEXACT:
             x = x.astype(D.get_default_dtype().np)
-        with np.errstate(all="ignore"):
-            if x.dtype.kind == "V" and x.size >= _BF16_WIDE_MIN:
-                return out(_in_float32(fn, x), self)
-            return out(fn(x), self)
+        if x.dtype.kind == "V" and x.size >= _BF16_WIDE_MIN:
+            return out(quietly(_in_float32, fn, x), self)
+        return out(quietly(fn, x), self)
     kernel.__name__ = name
     return kernel
 
