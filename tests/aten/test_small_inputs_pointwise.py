@@ -513,3 +513,28 @@ def test_addmm_default_factors_match_the_general_route(dtype, self_shape, transp
     assert got.dtype == want.dtype and got.shape == want.shape == (3, 5)
     assert got.numpy().tobytes() == want.numpy().tobytes()
     assert np.array_equal(got.numpy(), (a @ (b.T if transposed else b)) + s, equal_nan=True)
+
+
+# --- numpy's error state around a kernel's call -----------------------------------------------------
+
+@pytest.mark.parametrize("call", [lambda t: t.log(), lambda t: t.sqrt(), lambda t: t.log1p(),
+                                  lambda t: t / opyard.zeros(3, dtype=opyard.float64), lambda t: t % 0.0])
+def test_kernels_are_quiet_and_leave_numpys_error_state_as_it_was(call):
+    """A kernel computes inf/nan without a numpy warning (torch's silence), even under a user's
+    ``np.seterr(all="raise")``, and that setting holds again after the call, also after an error."""
+    t = opyard.tensor([-1.0, 0.0, 2.0])
+    before = np.geterr()
+    try:
+        np.seterr(all="raise")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            call(t)
+        assert np.geterr() == {"divide": "raise", "over": "raise", "under": "raise", "invalid": "raise"}
+        from opyard._aten.common import quietly
+        with pytest.raises(ZeroDivisionError):
+            quietly(lambda: 1 / 0)
+        assert np.geterr()["invalid"] == "raise"
+        with pytest.raises(FloatingPointError):
+            np.sqrt(np.array([-1.0]))
+    finally:
+        np.seterr(**before)
