@@ -222,7 +222,9 @@ def real_only(kernel, cpu_kernel):
 
 
 def _int_zero_check(y, name):
-    if np.any(np.asarray(y) == 0):
+    """torch's error for an integer divisor holding a zero (``y`` as converted: a wrapped number too)."""
+    a = y if type(y) is _ndarray else np.asarray(y)
+    if not a.all():  # (the array method: ``np.any(y == 0)`` costs 3 us more through its wrappers)
         raise RuntimeError(f"ZeroDivisionError: integer division by zero ({name})")
 
 
