@@ -535,6 +535,21 @@ def _rust_bound(v):
 _EXACT_INT = 1 << 53  # integers up to this magnitude are exact as a Python float
 
 
+def _in_float32(v):
+    """An integer ``v`` past 2**53 as the float32 nearest it (ties to even), rounded once as torch's
+    cast of its int64 Scalar: a Python float would round it twice, and numpy's conversion of a Python
+    int differs between its versions; any other ``v`` as it is."""
+    if type(v) is not int or -_EXACT_INT <= v <= _EXACT_INT:
+        return v
+    m = abs(v)
+    shift = m.bit_length() - 24  # the bits below float32's 24-bit significand
+    q, r = divmod(m, 1 << shift)
+    half = 1 << (shift - 1)
+    if r > half or r == half and q & 1:
+        q += 1
+    return np.float32(-(q << shift) if v < 0 else q << shift)  # exact: 25 significant bits at most
+
+
 def _float_limit(v, x):
     """A number bound of float32/float64 data ``x`` as ``scalars.clamp_limit`` admits it (``checked``:
     a finite value past float32's range raises), as a float."""
@@ -568,6 +583,8 @@ def _clamp(self, min, max, name):
     cdt = compute_dtype(dt)
     lo, hi = _bound(min, dt, cdt, "min"), _bound(max, dt, cdt, "max")
     x = data_as(self, cdt)
+    if x.dtype == np.float32:  # an integer bound past 2**53 rounded once, as torch's cast of its Scalar
+        lo, hi = _in_float32(lo), _in_float32(hi)
     if scalars and x.dtype.kind == "f" and (x.size >= _CLAMP_RUST_MIN or _rust_bound(lo) and _rust_bound(hi)):
         r = _core._clamp_scalars(x, None if lo is None else float(lo), None if hi is None else float(hi))
         if r is not None:
