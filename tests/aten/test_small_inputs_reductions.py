@@ -22,6 +22,7 @@ import ml_dtypes
 import numpy as np
 import opyard
 import pytest
+from kernel_values import as_test_dtype
 from opyard._aten import linalg, loss_ops, norm_ops, norms, reduce_ops, reduction, statistics
 from opyard._tensor import _make
 
@@ -52,12 +53,7 @@ def _values(layout, dtype, kind, seed=0):
         v = rng.choice([-0.0, 0.0], n)
     elif kind == "nan" and n:
         v[rng.integers(n)] = math.nan
-    if np.dtype(dtype).kind in "iu":
-        v = np.nan_to_num(v, nan=0.0, posinf=9.0, neginf=-9.0).clip(-50, 50).round()
-    elif np.dtype(dtype).kind == "b":
-        v = v > 0
-    with np.errstate(all="ignore"):
-        v = v.astype(dtype)
+    v = as_test_dtype(v, dtype)
     if layout == "0d":
         return v.reshape(())
     if layout == "5x3":  # counts that are not powers of two: divisions round

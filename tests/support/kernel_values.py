@@ -41,3 +41,15 @@ def same_view(got, want, base):
     root = base._base if base._base is not None else base
     assert got._base is root and want._base is root
     assert got._keyset == want._keyset and got.device == want.device
+
+
+def as_test_dtype(v, dtype):
+    """Float test values ``v`` in ``dtype``: for an integer dtype rounded into [-50, 50] (nan 0, inf
+    +-9), for bool ``v > 0``, else cast as numpy casts (without its warnings)."""
+    kind = np.dtype(dtype).kind
+    if kind in "iu":
+        v = np.nan_to_num(v, nan=0.0, posinf=9.0, neginf=-9.0).clip(-50, 50).round()
+    elif kind == "b":
+        v = v > 0
+    with np.errstate(all="ignore"):
+        return v.astype(dtype)
